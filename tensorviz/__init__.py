@@ -1,0 +1,1 @@
+"""tensorviz: see how tensors really work (engine being assembled)."""

@@ -1,0 +1,269 @@
+"""dtype objects and PyTorch's type-promotion rules.
+
+Promotion is category based (bool < integer < floating < complex).  Operands are ranked:
+dimensioned tensors outrank 0-dim tensors, which outrank Python scalars, and a lower-ranked
+operand only changes the result when it belongs to a higher category::
+
+    int8 tensor + 1000         -> int8      (same category: the scalar does not promote)
+    int64 tensor + 2.5         -> float32   (higher category: the default float dtype)
+    float16 tensor + float64 0-dim tensor -> float16
+"""
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "dtype", "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
+    "float64", "complex64", "complex128", "half", "float", "double", "short", "int", "long",
+    "cfloat", "cdouble", "get_default_dtype", "set_default_dtype", "promote_types",
+    "result_type", "can_cast", "finfo", "iinfo",
+]
+
+_BOOL, _INT, _FLOAT, _COMPLEX = 0, 1, 2, 3
+
+
+class dtype:
+    """A tensor element type, e.g. ``tensorviz.float32``; compared by identity."""
+
+    __slots__ = ("name", "itemsize", "category", "is_signed", "_np", "_order", "__weakref__")
+
+    def __init__(self, name: str, np_dtype: Any, category: builtins.int, order: builtins.int):
+        self.name = name
+        self._np = np.dtype(np_dtype)
+        self.itemsize = self._np.itemsize
+        self.category = category
+        self.is_signed = name not in ("bool", "uint8")
+        self._order = order  # position in PyTorch's ScalarType enum, used for stable sorting
+
+    @property
+    def is_floating_point(self) -> builtins.bool:
+        return self.category == _FLOAT
+
+    @property
+    def is_complex(self) -> builtins.bool:
+        return self.category == _COMPLEX
+
+    def to_complex(self) -> "dtype":
+        return {float16: complex64, float32: complex64, float64: complex128}.get(self, self)
+
+    def to_real(self) -> "dtype":
+        return {complex64: float32, complex128: float64}.get(self, self)
+
+    def __repr__(self) -> str:
+        return f"tensorviz.{self.name}"
+
+    def __reduce__(self):
+        return (_dtype_by_name, (self.name,))
+
+
+bool = dtype("bool", np.bool_, _BOOL, 11)
+uint8 = dtype("uint8", np.uint8, _INT, 0)
+int8 = dtype("int8", np.int8, _INT, 1)
+int16 = dtype("int16", np.int16, _INT, 2)
+int32 = dtype("int32", np.int32, _INT, 3)
+int64 = dtype("int64", np.int64, _INT, 4)
+float16 = dtype("float16", np.float16, _FLOAT, 5)
+float32 = dtype("float32", np.float32, _FLOAT, 6)
+float64 = dtype("float64", np.float64, _FLOAT, 7)
+complex64 = dtype("complex64", np.complex64, _COMPLEX, 9)
+complex128 = dtype("complex128", np.complex128, _COMPLEX, 10)
+
+half, float, double = float16, float32, float64
+short, int, long = int16, int32, int64
+cfloat, cdouble = complex64, complex128
+
+ALL_DTYPES: tuple[dtype, ...] = (bool, uint8, int8, int16, int32, int64, float16, float32,
+                                 float64, complex64, complex128)
+_BY_NAME = {d.name: d for d in ALL_DTYPES}
+_BY_NP = {d._np: d for d in ALL_DTYPES}
+
+
+def _dtype_by_name(name: str) -> dtype:
+    return _BY_NAME[name]
+
+
+def from_numpy_dtype(np_dtype: Any) -> dtype:
+    """The tensorviz dtype for a NumPy dtype; TypeError for those PyTorch cannot hold."""
+    d = _BY_NP.get(np.dtype(np_dtype))
+    if d is None:
+        raise TypeError(
+            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. The only "
+            "supported types are: float64, float32, float16, complex64, complex128, int64, "
+            "int32, int16, int8, uint8, and bool.")
+    return d
+
+
+# ---------------------------------------------------------------- the promotion table
+def _promote_pair(a: dtype, b: dtype) -> dtype:
+    if a is b:
+        return a
+    if a.category != b.category:
+        hi, lo = (a, b) if a.category > b.category else (b, a)
+        # Note: complex64 with float64 widens to complex128 (keeps float64's precision).
+        if hi.category == _COMPLEX and lo is float64:
+            return complex128
+        return hi
+    if a.category == _INT:
+        if uint8 in (a, b):  # uint8 mixes with a signed type: the next signed type that holds both
+            other = b if a is uint8 else a
+            return int16 if other is int8 else other
+        return a if a.itemsize > b.itemsize else b
+    return a if a.itemsize > b.itemsize else b  # floating / complex: the wider one
+
+
+PROMOTION_TABLE: dict[tuple[dtype, dtype], dtype] = {
+    (a, b): _promote_pair(a, b) for a in ALL_DTYPES for b in ALL_DTYPES}
+
+
+def promote_types(type1: dtype, type2: dtype) -> dtype:
+    """The smallest dtype that both ``type1`` and ``type2`` cast to (PyTorch's table)."""
+    try:
+        return PROMOTION_TABLE[(type1, type2)]
+    except KeyError:
+        bad = type1 if not isinstance(type1, dtype) else type2
+        raise TypeError(f"promote_types(): expected tensorviz.dtype arguments, got "
+                        f"{type(bad).__name__}") from None
+
+
+_default_dtype = float32
+
+
+def get_default_dtype() -> dtype:
+    """The dtype of float tensors made from Python floats (``float32`` unless changed)."""
+    return _default_dtype
+
+
+def set_default_dtype(d: dtype) -> None:
+    """Set the default floating dtype; like PyTorch, only float16/32/64 are allowed."""
+    global _default_dtype
+    if d not in (float16, float32, float64):
+        raise TypeError("only floating-point types are supported as the default type, got "
+                        f"{d!r}")
+    _default_dtype = d
+
+
+def default_complex_dtype() -> dtype:
+    return complex128 if _default_dtype is float64 else complex64
+
+
+def scalar_dtype(value: Any) -> dtype:
+    """The dtype a Python scalar stands for when wrapped (bool, int64, default float/complex)."""
+    if isinstance(value, builtins.bool):
+        return bool
+    if isinstance(value, builtins.int):
+        return int64
+    if isinstance(value, builtins.float):
+        return _default_dtype
+    if isinstance(value, builtins.complex):
+        return default_complex_dtype()
+    if isinstance(value, np.generic):
+        d = from_numpy_dtype(value.dtype)
+        if d.category == _FLOAT:
+            return _default_dtype
+        if d.category == _COMPLEX:
+            return default_complex_dtype()
+        return int64 if d.category == _INT else bool
+    raise TypeError(f"unsupported scalar type {type(value).__name__}")
+
+
+def combine_categories(higher: dtype | None, lower: dtype | None) -> dtype | None:
+    """Merge a lower-priority result into a higher one (PyTorch's combine_categories)."""
+    if higher is None:
+        return lower
+    if lower is None:
+        return higher
+    if higher.category == _COMPLEX:
+        return higher
+    if lower.category == _COMPLEX:
+        return higher.to_complex() if higher.category == _FLOAT else lower
+    if higher.category == _FLOAT:
+        return higher
+    if higher is bool or lower.category == _FLOAT:
+        return PROMOTION_TABLE[(higher, lower)]
+    return higher
+
+
+def _promote_opt(a: dtype | None, b: dtype) -> dtype:
+    return b if a is None else PROMOTION_TABLE[(a, b)]
+
+
+def result_type(*operands: Any) -> dtype:
+    """The dtype an arithmetic op on ``operands`` (tensors or scalars) returns.
+
+    >>> result_type(tensor([1, 2], dtype=int8), 1000)
+    tensorviz.int8
+    """
+    from ._tensor import Tensor
+
+    dim_r = zero_r = wrapped_r = None
+    for op in operands:
+        if isinstance(op, Tensor):
+            if op._shape:
+                dim_r = _promote_opt(dim_r, op._dtype)
+            else:
+                zero_r = _promote_opt(zero_r, op._dtype)
+        elif isinstance(op, (builtins.bool, builtins.int, builtins.float, builtins.complex,
+                             np.generic)):
+            wrapped_r = _promote_opt(wrapped_r, scalar_dtype(op))
+        else:
+            raise TypeError(f"result_type(): expected Tensor or Number arguments, got "
+                            f"{type(op).__name__}")
+    return combine_categories(dim_r, combine_categories(zero_r, wrapped_r))
+
+
+def can_cast(from_: dtype, to: dtype) -> builtins.bool:
+    """Whether PyTorch allows an op computing in ``from_`` to write into ``to``.
+
+    Casting down a category (complex -> float, float -> int, anything -> bool) is refused.
+    """
+    if from_.category == _COMPLEX and to.category != _COMPLEX:
+        return False
+    if from_.category == _FLOAT and to.category < _FLOAT:
+        return False
+    if from_ is not bool and to is bool:
+        return False
+    return True
+
+
+# ---------------------------------------------------------------- finfo / iinfo
+class finfo:
+    """Machine limits of a floating dtype (``bits, eps, max, min, tiny, resolution``)."""
+
+    def __init__(self, type: dtype | None = None):
+        d = get_default_dtype() if type is None else type
+        if not isinstance(d, dtype) or d.category < _FLOAT:
+            raise TypeError("torch.finfo() requires a floating point input type. Use "
+                            "torch.iinfo to handle 'torch.finfo'")
+        info = np.finfo(d._np)
+        self.dtype = d.to_real().name
+        self.bits = info.bits
+        self.eps = builtins.float(info.eps)
+        self.max = builtins.float(info.max)
+        self.min = builtins.float(info.min)
+        self.tiny = self.smallest_normal = builtins.float(info.tiny)
+        self.resolution = builtins.float(info.resolution)
+
+    def __repr__(self) -> str:
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, "
+                f"eps={self.eps:g}, smallest_normal={self.tiny:g}, tiny={self.tiny:g}, "
+                f"dtype={self.dtype})")
+
+
+class iinfo:
+    """Limits of an integer dtype (``bits, min, max``)."""
+
+    def __init__(self, type: dtype):
+        if not isinstance(type, dtype) or type.category > _INT:
+            raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to "
+                            "handle 'torch.iinfo'")
+        info = np.iinfo(np.uint8 if type is bool else type._np)
+        self.dtype = type.name
+        self.bits = 8 * type.itemsize
+        self.min = builtins.int(info.min) if type is not bool else 0
+        self.max = builtins.int(info.max) if type is not bool else 1
+
+    def __repr__(self) -> str:
+        return f"iinfo(min={self.min}, max={self.max}, dtype={self.dtype})"

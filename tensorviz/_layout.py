@@ -1,0 +1,553 @@
+"""Layout arithmetic: pure functions on ``(shape, stride, offset)``, no data.
+
+A strided tensor addresses storage element ``offset + sum(i[d] * stride[d])`` for the logical
+index ``i``.  Every view op is a function from one layout to another; the engine applies them to
+a tensor (same storage, new layout) and the widgets call the same functions to explain *why* a
+layout is what it is.  All sizes, strides and offsets count elements, never bytes.
+
+    for i, j in ndindex(shape):  value[i, j] = storage[offset + i * stride[0] + j * stride[1]]
+"""
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+Shape = tuple[int, ...]
+Strides = tuple[int, ...]
+Layout = tuple[Shape, Strides, int]  # (shape, stride, offset)
+
+
+# ---------------------------------------------------------------- basic facts
+def numel(shape: Sequence[int]) -> int:
+    """Number of elements: the product of the sizes (1 for a 0-dim tensor)."""
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def contiguous_strides(shape: Sequence[int]) -> Strides:
+    """Row-major strides: ``stride[d] = prod(shape[d+1:])`` (size-0/1 dims count as 1)."""
+    stride = [1] * len(shape)
+    acc = 1
+    for d in range(len(shape) - 1, -1, -1):
+        stride[d] = acc
+        acc *= max(shape[d], 1)
+    return tuple(stride)
+
+
+def is_contiguous(shape: Sequence[int], stride: Sequence[int]) -> bool:
+    """PyTorch's definition: row-major, ignoring size-1 dims; empty tensors are contiguous.
+
+    The offset does not matter: ``t[1]`` of a contiguous matrix is contiguous.
+    """
+    expected = 1
+    for d in range(len(shape) - 1, -1, -1):
+        size = shape[d]
+        if size == 0:
+            return True
+        if size != 1:
+            if stride[d] != expected:
+                return False
+            expected *= size
+    return True
+
+
+def contiguity_reason(shape: Sequence[int], stride: Sequence[int]) -> str:
+    """A sentence saying why a layout is, or is not, contiguous (for teaching)."""
+    if is_contiguous(shape, stride):
+        return "contiguous: each dim's stride is the product of the sizes after it"
+    expected = 1
+    for d in range(len(shape) - 1, -1, -1):
+        size = shape[d]
+        if size != 1:
+            if stride[d] != expected:
+                if stride[d] == 0:
+                    return (f"not contiguous: dim {d} is broadcast (stride 0), so its {size} "
+                            "elements share one storage slot")
+                return (f"not contiguous: dim {d} has stride {stride[d]}, but row-major order "
+                        f"needs {expected} (the product of the sizes after it)")
+            expected *= size
+    return "not contiguous"
+
+
+def is_non_overlapping_and_dense(shape: Sequence[int], stride: Sequence[int]) -> bool:
+    """Whether the elements fill a block of storage exactly once in some dim order."""
+    if len(shape) == 1:
+        return shape[0] < 2 or stride[0] == 1
+    perm = sorted(range(len(shape)), key=lambda d: (stride[d], shape[d]))
+    expected = 1
+    for d in perm:
+        if shape[d] == 1:
+            continue
+        if stride[d] != expected:
+            return False
+        expected *= shape[d]
+    return True
+
+
+def has_internal_overlap(shape: Sequence[int], stride: Sequence[int]) -> bool:
+    """True when two logical elements surely share a storage slot (a stride-0 dim of size > 1)."""
+    for s, st in zip(shape, stride):
+        if st == 0 and s > 1:
+            return True
+    return False
+
+
+def storage_extent(shape: Sequence[int], stride: Sequence[int], offset: int) -> int:
+    """The storage size (in elements) a layout needs: one past its last addressed element."""
+    if numel(shape) == 0:
+        return offset
+    return offset + sum((s - 1) * st for s, st in zip(shape, stride)) + 1
+
+
+def address(index: Sequence[int], stride: Sequence[int], offset: int) -> int:
+    """The storage position of a logical index: ``offset + sum(index[d] * stride[d])``."""
+    return offset + sum(i * st for i, st in zip(index, stride))
+
+
+def unravel(flat: int, shape: Sequence[int]) -> tuple[int, ...]:
+    """The logical index of the ``flat``-th element in row-major order."""
+    idx = []
+    for s in reversed(shape):
+        flat, r = divmod(flat, s) if s else (flat, 0)
+        idx.append(r)
+    return tuple(reversed(idx))
+
+
+# ---------------------------------------------------------------- dims
+def _dim_range_error(dim: int, ndim: int) -> IndexError:
+    lo, hi = (-ndim, ndim - 1) if ndim > 0 else (-1, 0)
+    return IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], but "
+                      f"got {dim})")
+
+
+def normalize_dim(dim: int, ndim: int) -> int:
+    """Wrap a negative dim; IndexError outside ``[-ndim, ndim)`` (0-dim tensors take 0 or -1)."""
+    n = ndim if ndim > 0 else 1
+    if not isinstance(dim, int) or isinstance(dim, bool):
+        dim = _as_index(dim, "dim")
+    if dim < -n or dim >= n:
+        raise _dim_range_error(dim, ndim)
+    return dim + n if dim < 0 else dim
+
+
+def normalize_dims(dims: Iterable[int], ndim: int) -> tuple[int, ...]:
+    """Normalize several dims; RuntimeError when one repeats."""
+    out = tuple(normalize_dim(d, ndim) for d in dims)
+    if len(set(out)) != len(out):
+        for d in out:
+            if out.count(d) > 1:
+                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return out
+
+
+def _as_index(value, what: str) -> int:
+    try:
+        return value.__index__()
+    except (AttributeError, TypeError):
+        raise TypeError(f"{what} must be an integer, not {type(value).__name__}") from None
+
+
+# ---------------------------------------------------------------- view ops
+def select(shape: Shape, stride: Strides, offset: int, dim: int, index: int) -> Layout:
+    """``t.select(dim, index)``: drop ``dim``, advance the offset by ``index * stride[dim]``."""
+    if not shape:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    dim = normalize_dim(dim, len(shape))
+    size = shape[dim]
+    if index < -size or index >= size:
+        raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
+    if index < 0:
+        index += size
+    return (shape[:dim] + shape[dim + 1:], stride[:dim] + stride[dim + 1:],
+            offset + index * stride[dim])
+
+
+def slice_dim(shape: Shape, stride: Strides, offset: int, dim: int,
+              start: int | None, stop: int | None, step: int | None) -> Layout:
+    """``t[..., start:stop:step]`` along ``dim``: clamp like Python, stride times ``step``."""
+    step = 1 if step is None else step
+    if step <= 0:
+        raise ValueError("step must be greater than zero")
+    size = shape[dim]
+    start = 0 if start is None else start
+    stop = size if stop is None else stop
+    if start < 0:
+        start += size
+    if stop < 0:
+        stop += size
+    start = min(max(start, 0), size)
+    stop = min(max(stop, start), size)
+    length = (stop - start + step - 1) // step
+    return (shape[:dim] + (length,) + shape[dim + 1:],
+            stride[:dim] + (stride[dim] * step,) + stride[dim + 1:],
+            offset + start * stride[dim])
+
+
+def narrow(shape: Shape, stride: Strides, offset: int, dim: int, start: int,
+           length: int) -> Layout:
+    """``t.narrow(dim, start, length)``: a slice with step 1 that must fit exactly."""
+    if not shape:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    dim = normalize_dim(dim, len(shape))
+    size = shape[dim]
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    if start < -size or start > size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
+                         f"but got {start})")
+    if start < 0:
+        start += size
+    if start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
+                           f"({size}).")
+    return slice_dim(shape, stride, offset, dim, start, start + length, 1)
+
+
+def transpose(shape: Shape, stride: Strides, offset: int, dim0: int, dim1: int) -> Layout:
+    """Swap two dims: no data moves, only their sizes and strides trade places."""
+    n = len(shape)
+    d0, d1 = normalize_dim(dim0, n), normalize_dim(dim1, n)
+    if d0 == d1 or n < 2:
+        return shape, stride, offset
+    sh, st = list(shape), list(stride)
+    sh[d0], sh[d1] = sh[d1], sh[d0]
+    st[d0], st[d1] = st[d1], st[d0]
+    return tuple(sh), tuple(st), offset
+
+
+def permute(shape: Shape, stride: Strides, offset: int, dims: Sequence[int]) -> Layout:
+    """Reorder dims: ``new.shape[i] = shape[dims[i]]``, same for strides."""
+    n = len(shape)
+    if len(dims) != n:
+        raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does "
+                           "not match the length of the desired ordering of dimensions i.e. "
+                           f"input.dim() = {n} is not equal to len(dims) = {len(dims)}")
+    nd = tuple(normalize_dim(d, n) for d in dims)
+    if len(set(nd)) != n:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return tuple(shape[d] for d in nd), tuple(stride[d] for d in nd), offset
+
+
+def movedim(shape: Shape, stride: Strides, offset: int, source: Sequence[int],
+            destination: Sequence[int]) -> Layout:
+    """Move dims ``source`` to positions ``destination``, keeping the others in order."""
+    n = len(shape)
+    if len(source) != len(destination):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({list(source)}"
+                           f" dims) should contain the same number of dims as destination "
+                           f"({list(destination)} dims)")
+    src = normalize_dims(source, n)
+    dst = normalize_dims(destination, n)
+    order = [-1] * n
+    for s, d in zip(src, dst):
+        order[d] = s
+    rest = iter(d for d in range(n) if d not in src)
+    order = [next(rest) if o == -1 else o for o in order]
+    return permute(shape, stride, offset, order)
+
+
+def unsqueeze(shape: Shape, stride: Strides, offset: int, dim: int) -> Layout:
+    """Insert a size-1 dim at ``dim`` (its stride is what a step over it would skip)."""
+    dim = normalize_dim(dim, len(shape) + 1)
+    new_stride = shape[dim] * stride[dim] if dim < len(shape) else 1
+    return shape[:dim] + (1,) + shape[dim:], stride[:dim] + (new_stride,) + stride[dim:], offset
+
+
+def squeeze(shape: Shape, stride: Strides, offset: int,
+            dim: int | Sequence[int] | None = None) -> Layout:
+    """Drop size-1 dims (all, or only those named in ``dim``; others are left alone)."""
+    n = len(shape)
+    if dim is None:
+        keep = [d for d in range(n) if shape[d] != 1]
+    else:
+        dims = (dim,) if isinstance(dim, int) else tuple(dim)
+        drop = set(normalize_dims(dims, n))
+        keep = [d for d in range(n) if not (d in drop and shape[d] == 1)]
+    return tuple(shape[d] for d in keep), tuple(stride[d] for d in keep), offset
+
+
+def expand(shape: Shape, stride: Strides, offset: int, sizes: Sequence[int]) -> Layout:
+    """Broadcast size-1 dims to ``sizes`` with stride 0 (-1 keeps a size); PyTorch's geometry."""
+    n = len(sizes)
+    if n < len(shape):
+        raise RuntimeError(f"expand({_fmt_size(shape)}, size=[{', '.join(map(str, sizes))}]): "
+                           "the number of sizes provided (" + str(n) + ") must be greater or "
+                           f"equal to the number of dimensions in the tensor ({len(shape)})")
+    new_shape = [0] * n
+    new_stride = [0] * n
+    for i in range(n - 1, -1, -1):
+        k = len(shape) - n + i
+        size = shape[k] if k >= 0 else 1
+        st = stride[k] if k >= 0 else (new_shape[i + 1] * new_stride[i + 1] if i + 1 < n else 1)
+        target = sizes[i]
+        if target == -1:
+            if k < 0:
+                raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a "
+                                   f"leading, non-existing dimension {i}")
+            target = size
+        elif target < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {target}: "
+                               f"[{', '.join(map(str, sizes))}]")
+        if size != target:
+            if size != 1:
+                raise RuntimeError(
+                    f"The expanded size of the tensor ({target}) must match the existing size "
+                    f"({size}) at non-singleton dimension {i}.  Target sizes: "
+                    f"[{', '.join(map(str, sizes))}].  Tensor sizes: [{', '.join(map(str, shape))}]")
+            st = 0
+        new_shape[i] = target
+        new_stride[i] = st
+    return tuple(new_shape), tuple(new_stride), offset
+
+
+def broadcast_shapes(*shapes: Sequence[int]) -> Shape:
+    """The common shape of broadcasting operands (NumPy/PyTorch rules)."""
+    ndim = max((len(s) for s in shapes), default=0)
+    out = [1] * ndim
+    for s in shapes:
+        for i, size in enumerate(s):
+            j = ndim - len(s) + i
+            if out[j] == 1:
+                out[j] = size
+            elif size != 1 and size != out[j]:
+                raise RuntimeError(
+                    f"The size of tensor a ({out[j]}) must match the size of tensor b ({size}) "
+                    f"at non-singleton dimension {i}")
+    return tuple(out)
+
+
+def _fmt_size(shape: Sequence[int]) -> str:
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+def infer_size(sizes: Sequence[int], total: int) -> Shape:
+    """Resolve one -1 in a view/reshape shape so it holds ``total`` elements."""
+    infer = None
+    known = 1
+    for i, s in enumerate(sizes):
+        if s == -1:
+            if infer is not None:
+                raise RuntimeError("only one dimension can be inferred")
+            infer = i
+        elif s < 0:
+            raise RuntimeError(f"invalid shape dimension {s}")
+        else:
+            known *= s
+    if infer is not None:
+        if known == 0 or total % known != 0:
+            if known == 0:
+                raise RuntimeError(f"cannot reshape tensor of {total} elements into shape "
+                                   f"{_fmt_size(sizes)} because the unspecified dimension size "
+                                   "-1 can be any value and is ambiguous")
+            raise RuntimeError(f"shape '{_fmt_size(sizes)}' is invalid for input of size {total}")
+        out = list(sizes)
+        out[infer] = total // known
+        return tuple(out)
+    if known != total:
+        raise RuntimeError(f"shape '{_fmt_size(sizes)}' is invalid for input of size {total}")
+    return tuple(sizes)
+
+
+def view_strides(shape: Shape, stride: Strides, new_shape: Shape) -> Strides | None:
+    """Strides that let ``new_shape`` view the same elements, or None when no view exists.
+
+    PyTorch's computeStride: dims can be merged or split only inside chunks of memory that
+    are contiguous among themselves; a reshape across two such chunks must copy.
+    """
+    if not shape:
+        return (1,) * len(new_shape)
+    if numel(shape) == 0:
+        if tuple(shape) == tuple(new_shape):
+            return tuple(stride)
+        return contiguous_strides(new_shape)
+    new_stride = [0] * len(new_shape)
+    view_d = len(new_shape) - 1
+    chunk_base_stride = stride[-1]
+    tensor_numel = 1
+    view_numel = 1
+    for tensor_d in range(len(shape) - 1, -1, -1):
+        tensor_numel *= shape[tensor_d]
+        if tensor_d == 0 or (shape[tensor_d - 1] != 1
+                             and stride[tensor_d - 1] != tensor_numel * chunk_base_stride):
+            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
+                new_stride[view_d] = view_numel * chunk_base_stride
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if tensor_d > 0:
+                chunk_base_stride = stride[tensor_d - 1]
+                tensor_numel = 1
+                view_numel = 1
+    if view_d != -1:
+        return None
+    return tuple(new_stride)
+
+
+VIEW_ERROR = ("view size is not compatible with input tensor's size and stride (at least one "
+              "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+
+
+def unfold(shape: Shape, stride: Strides, offset: int, dim: int, size: int,
+           step: int) -> Layout:
+    """Sliding windows of ``size`` every ``step`` along ``dim``; the window is a new last dim."""
+    n = len(shape)
+    dim = normalize_dim(dim, n)
+    dim_size = shape[dim] if n else 1
+    if size > dim_size:
+        raise RuntimeError(f"maximum size for tensor at dimension {dim} is {dim_size} but size "
+                           f"is {size}")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
+    if n == 0:
+        return (size,), (1,), offset
+    dim_stride = stride[dim]
+    new_shape = list(shape)
+    new_stride = list(stride)
+    new_shape[dim] = (dim_size - size) // step + 1
+    new_stride[dim] = step * dim_stride
+    return tuple(new_shape) + (size,), tuple(new_stride) + (dim_stride,), offset
+
+
+def diagonal(shape: Shape, stride: Strides, offset: int, diag_offset: int = 0,
+             dim1: int = 0, dim2: int = 1) -> Layout:
+    """The diagonal of dims ``dim1``/``dim2`` as a new last dim with stride ``s1 + s2``."""
+    n = len(shape)
+    d1, d2 = normalize_dim(dim1, n), normalize_dim(dim2, n)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    if diag_offset >= 0:
+        length = max(min(shape[d1], shape[d2] - diag_offset), 0)
+    else:
+        length = max(min(shape[d1] + diag_offset, shape[d2]), 0)
+    if length > 0:
+        offset += diag_offset * stride[d2] if diag_offset >= 0 else -diag_offset * stride[d1]
+    keep = [d for d in range(n) if d not in (d1, d2)]
+    return (tuple(shape[d] for d in keep) + (length,),
+            tuple(stride[d] for d in keep) + (stride[d1] + stride[d2],), offset)
+
+
+def check_as_strided(shape: Sequence[int], stride: Sequence[int], offset: int,
+                     storage_numel: int, itemsize: int) -> None:
+    """RuntimeError unless the layout stays inside a storage of ``storage_numel`` elements."""
+    if len(shape) != len(stride):
+        raise RuntimeError(f"mismatch in length of strides and shape: shape has {len(shape)} "
+                           f"dims but stride has {len(stride)}")
+    for s in shape:
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
+                               f"{_fmt_size(shape)}")
+    if any(st < 0 for st in stride):
+        raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got "
+                           f"strides: {_fmt_size(stride)}")
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    need = storage_extent(shape, stride, offset) if numel(shape) else 0
+    if need > storage_numel:
+        raise RuntimeError(
+            f"setStorage: sizes {_fmt_size(shape)}, strides {_fmt_size(stride)}, storage offset "
+            f"{offset}, and itemsize {itemsize} requiring a storage size of {need * itemsize} are "
+            f"out of bounds for storage of size {storage_numel * itemsize}")
+
+
+# ---------------------------------------------------------------- splitting
+def split_sizes(dim_size: int, split_size: int) -> list[int]:
+    """Sizes of ``t.split(split_size, dim)``: equal pieces and a smaller last one."""
+    if split_size < 0:
+        raise RuntimeError(f"split expects split_size be non-negative, but got split_size="
+                           f"{split_size}")
+    if split_size == 0:
+        if dim_size != 0:
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
+                               f"dimension size of {dim_size}")
+        return [0]
+    n = max((dim_size + split_size - 1) // split_size, 1)
+    return [min(split_size, dim_size - i * split_size) for i in range(n)]
+
+
+def chunk_sizes(dim_size: int, chunks: int) -> list[int]:
+    """Sizes of ``t.chunk(chunks, dim)``: ceil-sized pieces, possibly fewer than ``chunks``."""
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    size = (dim_size + chunks - 1) // chunks
+    if size == 0 and dim_size == 0:
+        return [0] * chunks
+    return split_sizes(dim_size, size)
+
+
+def tensor_split_bounds(dim_size: int, sections_or_indices: int | Sequence[int]) -> list[tuple[int, int]]:
+    """``(start, stop)`` pairs of ``tensor_split``: n near-equal sections or cut indices."""
+    if isinstance(sections_or_indices, int):
+        n = sections_or_indices
+        if n <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {n}")
+        base, extra = divmod(dim_size, n)
+        bounds, start = [], 0
+        for i in range(n):
+            stop = start + base + (1 if i < extra else 0)
+            bounds.append((start, stop))
+            start = stop
+        return bounds
+    cuts = [0] + [min(max(c + dim_size if c < 0 else c, 0), dim_size)
+                  for c in sections_or_indices] + [dim_size]
+    return [(cuts[i], max(cuts[i], cuts[i + 1])) for i in range(len(cuts) - 1)]
+
+
+# ---------------------------------------------------------------- basic indexing
+def index(shape: Shape, stride: Strides, offset: int, key: tuple) -> Layout:
+    """The layout of ``t[key]`` for basic keys: ints, slices (positive step), None, Ellipsis.
+
+    Each int removes a dim (select), each slice narrows and strides one, None inserts a
+    size-1 dim, Ellipsis stands for the dims not named.
+    """
+    consumed = sum(1 for k in key if k is not None and k is not Ellipsis)
+    n_ellipsis = sum(1 for k in key if k is Ellipsis)
+    if n_ellipsis > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    if consumed > len(shape):
+        if not shape:
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
+    sh, st = list(shape), list(stride)
+    d = 0  # current dim in the output
+    src = 0  # current dim in the input
+    for k in key:
+        if k is None:
+            new_stride = sh[d] * st[d] if d < len(sh) else 1
+            sh.insert(d, 1)
+            st.insert(d, new_stride)
+            d += 1
+        elif k is Ellipsis:
+            skip = len(shape) - consumed
+            d += skip
+            src += skip
+        elif isinstance(k, slice):
+            (sh_t, st_t, offset) = slice_dim(tuple(sh), tuple(st), offset, d,
+                                             _opt_index(k.start), _opt_index(k.stop),
+                                             _opt_index(k.step))
+            sh, st = list(sh_t), list(st_t)
+            d += 1
+            src += 1
+        else:
+            i = k
+            size = sh[d]
+            if i < -size or i >= size:
+                raise IndexError(f"index {i} is out of bounds for dimension {src} with size "
+                                 f"{size}")
+            if i < 0:
+                i += size
+            offset += i * st[d]
+            del sh[d]
+            del st[d]
+            src += 1
+    return tuple(sh), tuple(st), offset
+
+
+def _opt_index(v):
+    if v is None or type(v) is int:
+        return v
+    return _as_index(v, "slice indices")
