@@ -1,1 +1,79 @@
-"""tensorviz: see how tensors really work (engine being assembled)."""
+"""tensorviz: see how tensors really work.
+
+A tensor library with PyTorch's public API and semantics (``import tensorviz as torch`` runs
+the classic tutorials unchanged) computing on NumPy (``cpu``) and CuPy (``cuda``), plus live
+Jupyter widgets that draw a tensor's storage, strides and views::
+
+    import tensorviz as torch
+    a = torch.arange(12).reshape(3, 4)
+    a.t().stride()            # (1, 4): same storage, strides swapped
+    torch.show(a, a.t(), a[1:, ::2])
+"""
+from __future__ import annotations
+
+from . import _dtypes, _layout, cuda
+from ._creation import (arange, as_tensor, asarray, empty, empty_like, empty_strided, eye,
+                        full, full_like, is_complex, is_floating_point, is_nonzero, is_storage,
+                        is_tensor, linspace, logspace, numel, ones, ones_like, range,
+                        scalar_tensor, tensor, zeros, zeros_like)
+from ._device import device
+from ._dtypes import (bool, can_cast, cdouble, cfloat, complex64, complex128, double, dtype,
+                      finfo, float, float16, float32, float64, get_default_dtype, half, iinfo,
+                      int, int8, int16, int32, int64, long, promote_types, result_type,
+                      set_default_dtype, short, uint8)
+from ._random import (Generator, default_generator, get_rng_state, initial_seed, manual_seed,
+                      normal, rand, rand_like, randint, randint_like, randn, randn_like,
+                      randperm, seed, set_rng_state)
+from ._size import Size
+from ._storage import TypedStorage, UntypedStorage
+from ._tensor import (Tensor, contiguous_format, from_numpy, layout, memory_format,
+                      preserve_format, strided)
+from . import ops as _ops
+
+__version__ = "0.1.0"
+
+globals().update(_ops.install())
+
+from ._printing import get_printoptions, set_printoptions  # noqa: E402
+
+
+class _StorageNamespace:
+    """``tensorviz.storage.UntypedStorage`` / ``TypedStorage``, as PyTorch spells them."""
+
+    UntypedStorage = UntypedStorage
+    TypedStorage = TypedStorage
+
+
+storage = _StorageNamespace()
+
+# The widgets, plots and file formats load on first use so `import tensorviz` stays light.
+_LAZY = {
+    "show": ("tensorviz.viz", "show"),
+    "playground": ("tensorviz.viz", "playground"),
+    "plot": ("tensorviz.viz", "plot"),
+    "viz": ("tensorviz.viz", None),
+    "save": ("tensorviz.serialization", "save"),
+    "load": ("tensorviz.serialization", "load"),
+    "serialization": ("tensorviz.serialization", None),
+    "linalg": ("tensorviz.linalg", None),
+    "fft": ("tensorviz.fft", None),
+}
+
+
+def __getattr__(name: str):
+    target = _LAZY.get(name)
+    if target is None:
+        raise AttributeError(f"module 'tensorviz' has no attribute '{name}'")
+    import importlib
+    module = importlib.import_module(target[0])
+    value = module if target[1] is None else getattr(module, target[1])
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
+
+__all__ = [n for n in globals() if not n.startswith("_") and n not in ("annotations",)] + \
+    list(_LAZY)

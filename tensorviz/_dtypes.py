@@ -28,7 +28,8 @@ _BOOL, _INT, _FLOAT, _COMPLEX = 0, 1, 2, 3
 class dtype:
     """A tensor element type, e.g. ``tensorviz.float32``; compared by identity."""
 
-    __slots__ = ("name", "itemsize", "category", "is_signed", "_np", "_order", "__weakref__")
+    __slots__ = ("name", "itemsize", "category", "is_signed", "cname", "_np", "_order",
+                 "__weakref__")
 
     def __init__(self, name: str, np_dtype: Any, category: builtins.int, order: builtins.int):
         self.name = name
@@ -74,6 +75,12 @@ complex128 = dtype("complex128", np.complex128, _COMPLEX, 10)
 half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64
 cfloat, cdouble = complex64, complex128
+
+# PyTorch's C++ names, used in its error messages ("result type Float can't be cast ...").
+for _d, _c in ((bool, "Bool"), (uint8, "Byte"), (int8, "Char"), (int16, "Short"),
+               (int32, "Int"), (int64, "Long"), (float16, "Half"), (float32, "Float"),
+               (float64, "Double"), (complex64, "ComplexFloat"), (complex128, "ComplexDouble")):
+    object.__setattr__(_d, "cname", _c)
 
 ALL_DTYPES: tuple[dtype, ...] = (bool, uint8, int8, int16, int32, int64, float16, float32,
                                  float64, complex64, complex128)

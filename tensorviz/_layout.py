@@ -156,7 +156,8 @@ def select(shape: Shape, stride: Strides, offset: int, dim: int, index: int) -> 
     dim = normalize_dim(dim, len(shape))
     size = shape[dim]
     if index < -size or index >= size:
-        raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"{_fmt_size(shape)} at dimension {dim}")
     if index < 0:
         index += size
     return (shape[:dim] + shape[dim + 1:], stride[:dim] + stride[dim + 1:],

@@ -1,0 +1,233 @@
+"""Random number generation: ``Generator``, ``manual_seed`` and the basic samplers.
+
+Samples are drawn on the host by NumPy's PCG64 and moved to the tensor's device, so a seed
+gives the same numbers on every device.
+# Note: reproducible under a seed, but not bit-equal to PyTorch's Mersenne Twister/Philox.
+"""
+from __future__ import annotations
+
+import builtins
+import json
+import os
+from typing import Any
+
+import numpy as np
+
+from . import _dtypes
+from ._creation import _check_dtype, _finish, _sizes, _with_out as _out
+from ._device import DeviceLike, as_device
+from ._tensor import Tensor
+
+__all__ = ["Generator", "default_generator", "manual_seed", "seed", "initial_seed",
+           "get_rng_state", "set_rng_state", "rand", "randn", "randint", "randperm", "normal",
+           "rand_like", "randn_like", "randint_like"]
+
+_DEFAULT_SEED = 67280421310721  # PyTorch's default CPU seed
+
+
+class Generator:
+    """A random number generator with its own state (``manual_seed``, ``get_state``)."""
+
+    def __init__(self, device: DeviceLike = "cpu"):
+        self.device = as_device(device)
+        self._seed = _DEFAULT_SEED
+        self._rng = np.random.Generator(np.random.PCG64(self._seed))
+
+    def manual_seed(self, seed: int) -> "Generator":
+        seed = builtins.int(seed)
+        if seed < -(1 << 63) or seed >= (1 << 64):
+            raise RuntimeError(f"Overflow when unpacking long, seed {seed} is out of range")
+        self._seed = seed & 0xFFFFFFFFFFFFFFFF
+        self._rng = np.random.Generator(np.random.PCG64(self._seed))
+        return self
+
+    def seed(self) -> int:
+        """Reseed from the operating system's entropy and return the new seed."""
+        s = builtins.int.from_bytes(os.urandom(8), "little") & ((1 << 63) - 1)
+        self.manual_seed(s)
+        return s
+
+    def initial_seed(self) -> int:
+        return self._seed
+
+    def get_state(self) -> Tensor:
+        """The state as a uint8 tensor (restorable with ``set_state``)."""
+        from ._creation import tensor
+        blob = json.dumps({"seed": self._seed, "pcg64": self._rng.bit_generator.state},
+                          default=builtins.int).encode()
+        return tensor(np.frombuffer(blob, dtype=np.uint8).copy())
+
+    def set_state(self, new_state: Tensor) -> "Generator":
+        if not isinstance(new_state, Tensor) or new_state.dtype is not _dtypes.uint8:
+            raise TypeError("expected a tensorviz.ByteTensor as the new state (from "
+                            "get_state())")
+        try:
+            state = json.loads(bytes(new_state.numpy(force=True).tobytes()).decode())
+            bit_gen = np.random.PCG64()
+            bit_gen.state = state["pcg64"]
+        except (ValueError, KeyError, TypeError) as e:
+            raise RuntimeError(f"Invalid generator state: {e}") from None
+        self._seed = state["seed"]
+        self._rng = np.random.Generator(bit_gen)
+        return self
+
+    def __repr__(self) -> str:
+        return f"<tensorviz.Generator object at {id(self):#x}>"
+
+
+default_generator = Generator()
+
+
+def _gen(generator: Generator | None) -> np.random.Generator:
+    if generator is None:
+        return default_generator._rng
+    if not isinstance(generator, Generator):
+        raise TypeError(f"generator must be a tensorviz.Generator, not "
+                        f"{type(generator).__name__}")
+    return generator._rng
+
+
+def manual_seed(seed: int) -> Generator:
+    """Seed the default generator (and CUDA's, which shares it) for reproducible results."""
+    return default_generator.manual_seed(seed)
+
+
+def seed() -> int:
+    return default_generator.seed()
+
+
+def initial_seed() -> int:
+    return default_generator.initial_seed()
+
+
+def get_rng_state() -> Tensor:
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state: Tensor) -> None:
+    default_generator.set_state(new_state)
+
+
+def _float_dtype(dtype) -> "_dtypes.dtype":
+    dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
+    if dt.category < _dtypes._FLOAT:
+        raise RuntimeError(f'"check_uniform_bounds" not implemented for \'{dt.cname}\'')
+    return dt
+
+
+def _uniform_host(rng, shape, dt) -> np.ndarray:
+    if dt.category == _dtypes._COMPLEX:
+        real = rng.random((*shape, 2), dtype=np.float64 if dt is _dtypes.complex128
+                          else np.float32)
+        return (real[..., 0] + 1j * real[..., 1]).astype(dt._np)
+    if dt is _dtypes.float16:
+        return rng.random(shape, dtype=np.float32).astype(np.float16)
+    return rng.random(shape, dtype=dt._np)
+
+
+def _normal_host(rng, shape, dt) -> np.ndarray:
+    if dt.category == _dtypes._COMPLEX:
+        parts = rng.standard_normal((*shape, 2)) * np.sqrt(0.5)
+        return (parts[..., 0] + 1j * parts[..., 1]).astype(dt._np)
+    if dt is _dtypes.float16:
+        return rng.standard_normal(shape, dtype=np.float32).astype(np.float16)
+    return rng.standard_normal(shape, dtype=dt._np)
+
+
+def rand(*size, generator: Generator | None = None, dtype=None, device: DeviceLike = None,
+         requires_grad: bool = False, out: Tensor | None = None) -> Tensor:
+    """Uniform samples in ``[0, 1)``."""
+    shape = _sizes(size)
+    dt = _float_dtype(dtype)
+    return _out(_finish(_uniform_host(_gen(generator), shape, dt), dt, device, requires_grad),
+                out)
+
+
+def randn(*size, generator: Generator | None = None, dtype=None, device: DeviceLike = None,
+          requires_grad: bool = False, out: Tensor | None = None) -> Tensor:
+    """Standard normal samples (mean 0, variance 1)."""
+    shape = _sizes(size)
+    dt = _float_dtype(dtype)
+    return _out(_finish(_normal_host(_gen(generator), shape, dt), dt, device, requires_grad),
+                out)
+
+
+def randint(low: int = 0, high: int | None = None, size=None, *,
+            generator: Generator | None = None, dtype=None, device: DeviceLike = None,
+            requires_grad: bool = False, out: Tensor | None = None) -> Tensor:
+    """Integers uniformly drawn from ``[low, high)``: ``randint(high, size)`` or
+    ``randint(low, high, size)``; int64 unless ``dtype`` says otherwise."""
+    if size is None:
+        if high is None:
+            raise TypeError("randint() missing required argument 'size'")
+        low, high, size = 0, low, high
+    elif high is None:
+        low, high = 0, low
+    shape = _sizes((size,))
+    dt = _check_dtype(dtype) or _dtypes.int64
+    low, high = builtins.int(low), builtins.int(high)
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
+                           f"to={high}")
+    host = _gen(generator).integers(low, high, size=shape, dtype=np.int64)
+    return _out(_finish(host.astype(dt._np), dt, device, requires_grad), out)
+
+
+def randperm(n: int, *, generator: Generator | None = None, dtype=None,
+             device: DeviceLike = None, requires_grad: bool = False,
+             out: Tensor | None = None) -> Tensor:
+    """A random permutation of ``0 .. n-1``."""
+    n = builtins.int(n)
+    if n < 0:
+        raise RuntimeError(f"n must be non-negative, got{n}")
+    dt = _check_dtype(dtype) or _dtypes.int64
+    host = _gen(generator).permutation(n).astype(dt._np)
+    return _out(_finish(host, dt, device, requires_grad), out)
+
+
+def normal(mean: Any = 0.0, std: Any = 1.0, size=None, *, generator: Generator | None = None,
+           dtype=None, device: DeviceLike = None, requires_grad: bool = False,
+           out: Tensor | None = None) -> Tensor:
+    """Normal samples; ``mean``/``std`` may be tensors (broadcast) or numbers with ``size``."""
+    rng = _gen(generator)
+    if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        ref = mean if isinstance(mean, Tensor) else std
+        if isinstance(std, Tensor) and builtins.bool((std._arr < 0).any()):
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+        m = mean.numpy(force=True) if isinstance(mean, Tensor) else mean
+        s = std.numpy(force=True) if isinstance(std, Tensor) else std
+        shape = np.broadcast_shapes(np.shape(m), np.shape(s))
+        dt = ref.dtype if ref.dtype.category >= _dtypes._FLOAT else _dtypes.get_default_dtype()
+        host = (m + s * _normal_host(rng, shape, _dtypes.float64)).astype(dt._np)
+        return _out(_finish(host, dt, ref.device if device is None else device,
+                            requires_grad), out)
+    if size is None:
+        raise TypeError("normal() received an invalid combination of arguments: with numbers "
+                        "for mean and std, give a size")
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    shape = _sizes((size,))
+    dt = _float_dtype(dtype)
+    host = (mean + std * _normal_host(rng, shape, _dtypes.float64)).astype(dt._np)
+    return _out(_finish(host, dt, device, requires_grad), out)
+
+
+def rand_like(input: Tensor, *, dtype=None, device=None, requires_grad=False,
+              memory_format=None) -> Tensor:
+    return rand(*input.shape, dtype=dtype or input.dtype, device=device or input.device,
+                requires_grad=requires_grad)
+
+
+def randn_like(input: Tensor, *, dtype=None, device=None, requires_grad=False,
+               memory_format=None) -> Tensor:
+    return randn(*input.shape, dtype=dtype or input.dtype, device=device or input.device,
+                 requires_grad=requires_grad)
+
+
+def randint_like(input: Tensor, low: int = 0, high: int | None = None, *, dtype=None,
+                 device=None, requires_grad=False, memory_format=None) -> Tensor:
+    if high is None:
+        low, high = 0, low
+    return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype,
+                   device=device or input.device, requires_grad=requires_grad)
+

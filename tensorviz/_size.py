@@ -1,0 +1,32 @@
+"""``tensorviz.Size``: the tuple subclass that ``t.shape`` and ``t.size()`` return."""
+from __future__ import annotations
+
+
+class Size(tuple):
+    """A tensor's shape; a tuple of ints that prints as ``tensorviz.Size([2, 3])``."""
+
+    __slots__ = ()
+
+    def __new__(cls, sizes=()):
+        return tuple.__new__(cls, (int(s.__index__()) for s in sizes))
+
+    def numel(self) -> int:
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __repr__(self) -> str:
+        return f"tensorviz.Size([{', '.join(map(str, self))}])"
+
+    __str__ = __repr__
+
+    def __getitem__(self, key):
+        r = tuple.__getitem__(self, key)
+        return Size(r) if isinstance(key, slice) else r
+
+    def __add__(self, other):
+        return Size(tuple.__add__(self, tuple(other)))
+
+    def __reduce__(self):
+        return (Size, (tuple(self),))

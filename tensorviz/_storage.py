@@ -1,0 +1,313 @@
+"""Storage: the 1-D typed buffer that tensors are views of.
+
+Every view of the same memory shares ONE ``UntypedStorage`` object (also views of another
+dtype, ``t.view(tensorviz.int32)``), so ``a.untyped_storage() is a.t().untyped_storage()``.
+``t.storage()`` gives the ``TypedStorage`` of the tensor's dtype, cached on the untyped one, so
+``a.storage() is a.t().storage()`` holds too.
+
+Each storage carries a version counter bumped by every in-place write through any view, and
+weakly held listeners called after each bump: the widgets subscribe there and never keep a
+storage (or its tensors) alive.
+"""
+from __future__ import annotations
+
+import weakref
+from typing import Any, Callable, Iterator
+
+import numpy as np
+
+from . import _dtypes
+from ._device import CPU, DeviceLike, as_device, device
+from .backends import backend_for
+
+__all__ = ["UntypedStorage", "TypedStorage"]
+
+
+class UntypedStorage:
+    """A 1-D buffer of bytes on one device (kept in the dtype it was made with)."""
+
+    __slots__ = ("_data", "_device", "_backend", "_version", "_listeners", "_typed", "__weakref__")
+
+    def __init__(self, size_or_data: Any = 0, *, device: DeviceLike = None):
+        dev = as_device(device)
+        be = backend_for(dev)
+        if isinstance(size_or_data, (bytes, bytearray, list, tuple)):
+            host = np.frombuffer(bytes(bytearray(size_or_data)), dtype=np.uint8).copy()
+            data = be.from_host(host, dev)
+        else:
+            data = be.zeros(_as_size(size_or_data), np.uint8, dev)
+        self._init(data, dev, be)
+
+    @classmethod
+    def _wrap(cls, data, dev: device, backend=None) -> "UntypedStorage":
+        """Adopt a 1-D array as a storage without copying (internal fast path)."""
+        self = object.__new__(cls)
+        self._init(data, dev, backend or backend_for(dev))
+        return self
+
+    def _init(self, data, dev, backend) -> None:
+        self._data = data
+        self._device = dev
+        self._backend = backend
+        self._version = 0
+        self._listeners: list | None = None
+        self._typed: dict | None = None
+
+    # ------------------------------------------------------------ typed access
+    def _as(self, np_dtype) -> Any:
+        """The whole buffer as a 1-D array of ``np_dtype`` (zero-copy)."""
+        data = self._data
+        if data.dtype == np_dtype:
+            return data
+        return data.view(np.uint8)[: data.nbytes - data.nbytes % np.dtype(np_dtype).itemsize] \
+            .view(np_dtype)
+
+    def _typed_storage(self, dt: "_dtypes.dtype") -> "TypedStorage":
+        cache = self._typed
+        if cache is None:
+            cache = self._typed = {}
+        ts = cache.get(dt)
+        if ts is None:
+            ts = cache[dt] = TypedStorage._make(self, dt)
+        return ts
+
+    # ------------------------------------------------------------ versions and listeners
+    def _bump(self) -> None:
+        """Record an in-place write and tell the listeners (widgets)."""
+        self._version += 1
+        if self._listeners:
+            for ref in list(self._listeners):
+                cb = ref()
+                if cb is None:
+                    self._listeners.remove(ref)
+                else:
+                    cb()
+
+    def _add_listener(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` after every in-place write; held weakly (bound methods too)."""
+        if self._listeners is None:
+            self._listeners = []
+        ref = (weakref.WeakMethod(callback) if hasattr(callback, "__self__")
+               else weakref.ref(callback))
+        self._listeners.append(ref)
+
+    def _remove_listener(self, callback: Callable[[], None]) -> None:
+        if self._listeners:
+            self._listeners[:] = [r for r in self._listeners
+                                  if r() is not None and r() != callback]
+
+    # ------------------------------------------------------------ public API
+    @property
+    def device(self) -> device:
+        return self._device
+
+    @property
+    def is_cuda(self) -> bool:
+        return self._device.type == "cuda"
+
+    def nbytes(self) -> int:
+        return int(self._data.nbytes)
+
+    def size(self) -> int:
+        return self.nbytes()
+
+    def __len__(self) -> int:
+        return self.nbytes()
+
+    def element_size(self) -> int:
+        return 1
+
+    def data_ptr(self) -> int:
+        return self._backend.data_ptr(self._data)
+
+    def _bytes_host(self) -> np.ndarray:
+        return np.asarray(self._backend.to_host(self._as(np.uint8)))
+
+    def tolist(self) -> list[int]:
+        return self._bytes_host().tolist()
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.tolist())
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            start, stop, step = idx.indices(self.nbytes())
+            if step != 1:
+                raise RuntimeError("slices with steps are not supported by storages")
+            view = self._as(np.uint8)[start:max(start, stop)]
+            return UntypedStorage._wrap(view, self._device, self._backend)
+        i = _check_index(idx, self.nbytes())
+        return int(self._bytes_host()[i])
+
+    def __setitem__(self, idx, value) -> None:
+        raw = self._as(np.uint8)
+        if isinstance(idx, slice):
+            raw[idx] = value
+        else:
+            raw[_check_index(idx, self.nbytes())] = value
+        self._bump()
+
+    def fill_(self, value: int) -> "UntypedStorage":
+        self._as(np.uint8)[...] = value
+        self._bump()
+        return self
+
+    def copy_(self, src: "UntypedStorage") -> "UntypedStorage":
+        if src.nbytes() != self.nbytes():
+            raise RuntimeError(f"size mismatch, expected {self.nbytes()} bytes, got "
+                               f"{src.nbytes()}")
+        from .backends import copy_between
+        self._as(np.uint8)[...] = copy_between(src._as(np.uint8), src._device, self._device)
+        self._bump()
+        return self
+
+    def clone(self) -> "UntypedStorage":
+        return UntypedStorage._wrap(self._data.copy(), self._device, self._backend)
+
+    def cpu(self) -> "UntypedStorage":
+        return self.to(device=CPU)
+
+    def cuda(self, device: DeviceLike = None) -> "UntypedStorage":
+        return self.to(device=as_device("cuda" if device is None else device))
+
+    def to(self, *, device: DeviceLike = None) -> "UntypedStorage":
+        dev = as_device(device)
+        if dev == self._device:
+            return self
+        from .backends import copy_between
+        return UntypedStorage._wrap(copy_between(self._data, self._device, dev), dev)
+
+    def __repr__(self) -> str:
+        body = "\n".join(f" {v}" for v in self.tolist()) or " "
+        return f"{body}\n[tensorviz.storage.UntypedStorage(device={self._device}) of size " \
+               f"{self.nbytes()}]"
+
+    __str__ = __repr__
+
+
+class TypedStorage:
+    """The storage seen as elements of one dtype: what ``t.storage()`` returns."""
+
+    __slots__ = ("_untyped", "dtype", "_np", "__weakref__")
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("TypedStorage is not built directly; use t.storage() or "
+                        "tensorviz.tensor(data).storage()")
+
+    @classmethod
+    def _make(cls, untyped: UntypedStorage, dt: "_dtypes.dtype") -> "TypedStorage":
+        self = object.__new__(cls)
+        self._untyped = untyped
+        self.dtype = dt
+        self._np = dt._np
+        return self
+
+    @property
+    def device(self) -> device:
+        return self._untyped._device
+
+    @property
+    def is_cuda(self) -> bool:
+        return self._untyped.is_cuda
+
+    @property
+    def _version(self) -> int:
+        return self._untyped._version
+
+    def _array(self):
+        return self._untyped._as(self._np)
+
+    def untyped(self) -> UntypedStorage:
+        return self._untyped
+
+    def size(self) -> int:
+        return self._untyped.nbytes() // self.dtype.itemsize
+
+    __len__ = size
+
+    def element_size(self) -> int:
+        return self.dtype.itemsize
+
+    def nbytes(self) -> int:
+        return self.size() * self.dtype.itemsize
+
+    def data_ptr(self) -> int:
+        return self._untyped.data_ptr()
+
+    def _window(self, start: int, stop: int) -> np.ndarray:
+        """Host NumPy COPY of elements ``[start, stop)``: a bounded read for big storages."""
+        n = self.size()
+        start, stop = max(0, min(start, n)), max(0, min(stop, n))
+        part = self._array()[start:max(start, stop)]
+        return np.array(self._untyped._backend.to_host(part), copy=True)
+
+    def tolist(self) -> list:
+        return self._window(0, self.size()).tolist()
+
+    def __iter__(self) -> Iterator:
+        return iter(self.tolist())
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            raise RuntimeError("slices are only supported in UntypedStorage.__getitem__")
+        i = _check_index(idx, self.size())
+        return self._window(i, i + 1)[0].item()
+
+    def __setitem__(self, idx, value) -> None:
+        arr = self._array()
+        if isinstance(idx, slice):
+            arr[idx] = _scalar_for(value)
+        else:
+            arr[_check_index(idx, self.size())] = _scalar_for(value)
+        self._untyped._bump()
+
+    def fill_(self, value) -> "TypedStorage":
+        self._array()[...] = _scalar_for(value)
+        self._untyped._bump()
+        return self
+
+    def copy_(self, src: "TypedStorage") -> "TypedStorage":
+        if src.size() != self.size():
+            raise RuntimeError(f"size mismatch, expected {self.size()}, got {src.size()}")
+        from .backends import copy_between
+        self._array()[...] = copy_between(src._array(), src.device, self.device)
+        self._untyped._bump()
+        return self
+
+    def cpu(self) -> "TypedStorage":
+        return self._untyped.cpu()._typed_storage(self.dtype)
+
+    def __repr__(self) -> str:
+        body = "\n".join(f" {v}" for v in self.tolist()) or " "
+        return (f"{body}\n[tensorviz.storage.TypedStorage(dtype={self.dtype!r}, device="
+                f"{self.device}) of size {self.size()}]")
+
+    __str__ = __repr__
+
+
+def _scalar_for(value):
+    from ._tensor import Tensor
+    if isinstance(value, Tensor):
+        return value.item()
+    return value
+
+
+def _as_size(n) -> int:
+    try:
+        n = int(n.__index__())
+    except (AttributeError, TypeError):
+        raise TypeError(f"UntypedStorage(): expected a size (int) or bytes, got "
+                        f"{type(n).__name__}") from None
+    if n < 0:
+        raise RuntimeError(f"Storage size must be non-negative, got {n}")
+    return n
+
+
+def _check_index(idx, size: int) -> int:
+    try:
+        i = idx.__index__()
+    except (AttributeError, TypeError):
+        raise TypeError(f"can't index a storage with {type(idx).__name__}") from None
+    if i < -size or i >= size:
+        raise IndexError(f"index {i} out of range for storage of size {size}")
+    return i + size if i < 0 else i

@@ -1,0 +1,823 @@
+"""``Tensor``: a strided view ``(storage, offset, shape, stride)`` of a typed storage.
+
+View ops compute a new layout with the pure functions of ``_layout`` and share the storage
+(O(1), nothing copied).  Data is reached through a cached strided array view of the storage
+made by the device's backend; ops compute on it and wrap their results in fresh storages.
+"""
+from __future__ import annotations
+
+import builtins
+import warnings
+from typing import Any, Iterator, Sequence
+
+import numpy as np
+
+from . import _dtypes, _layout
+from ._device import CPU, DeviceLike, as_device, device
+from ._dtypes import dtype as _dtype_cls
+from ._size import Size
+from ._storage import TypedStorage, UntypedStorage
+from .backends import backend_for
+
+__all__ = ["Tensor", "strided", "wrap_array", "from_numpy", "layout"]
+
+
+class layout:
+    """The memory layout kind; tensorviz has only ``tensorviz.strided``."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"tensorviz.{self.name}"
+
+
+strided = layout("strided")
+
+_CONTIG: dict[tuple, tuple] = {}
+
+
+def _contig(shape: tuple) -> tuple:
+    s = _CONTIG.get(shape)
+    if s is None:
+        s = _layout.contiguous_strides(shape)
+        if len(_CONTIG) < 4096:
+            _CONTIG[shape] = s
+    return s
+
+
+def _make(cls, storage: UntypedStorage, dt: _dtype_cls, offset: int, shape: tuple,
+          stride: tuple, arr=None) -> "Tensor":
+    """The internal fast constructor: no checks, no copies."""
+    t = object.__new__(cls)
+    t._storage = storage
+    t._dtype = dt
+    t._offset = offset
+    t._shape = shape
+    t._stride = stride
+    t._a = arr
+    t.requires_grad = False
+    return t
+
+
+def wrap_array(arr, dt: _dtype_cls | None = None, dev: device = CPU) -> "Tensor":
+    """Adopt a freshly computed array (NumPy or CuPy) as a tensor's storage, zero-copy.
+
+    The array must not alias any other tensor's memory (ops hand over new results).
+    Dense results keep their dim order (as PyTorch keeps a transposed input's order);
+    anything else is made contiguous first.
+    """
+    be = backend_for(dev)
+    xp = be.xp
+    if not isinstance(arr, xp.ndarray):
+        arr = xp.asarray(arr)
+    if dt is None:
+        dt = _dtypes.from_numpy_dtype(arr.dtype)
+    elif arr.dtype != dt._np:
+        arr = arr.astype(dt._np)
+    shape = arr.shape
+    if arr.flags.c_contiguous:
+        return _make(Tensor, UntypedStorage._wrap(arr.reshape(-1), dev, be), dt, 0, shape,
+                     _contig(shape), arr)
+    item = arr.itemsize
+    stride = tuple(s // item for s in arr.strides)
+    if (all(s >= 0 and s % item == 0 for s in arr.strides)
+            and _layout.is_non_overlapping_and_dense(shape, stride)):
+        order = sorted(range(arr.ndim), key=lambda d: -stride[d])
+        flat = arr.transpose(order).reshape(-1)  # a view: the dims sorted are C-contiguous
+        return _make(Tensor, UntypedStorage._wrap(flat, dev, be), dt, 0, shape, stride, arr)
+    arr = xp.ascontiguousarray(arr)
+    return _make(Tensor, UntypedStorage._wrap(arr.reshape(-1), dev, be), dt, 0, shape,
+                 _contig(shape), arr)
+
+
+def from_numpy(ndarray: np.ndarray) -> "Tensor":
+    """A tensor sharing memory with a NumPy array (any positive strides), keeping its dtype.
+
+    >>> a = np.arange(6.0).reshape(2, 3); t = from_numpy(a.T); t.stride()
+    (1, 3)
+    """
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+    dt = _dtypes.from_numpy_dtype(ndarray.dtype)
+    if not ndarray.dtype.isnative:
+        raise TypeError("given numpy array has byte order different from the native byte "
+                        "order. Conversion between byte orders is currently not supported.")
+    item = ndarray.itemsize
+    if any(s < 0 for s in ndarray.strides):
+        raise ValueError(
+            "At least one stride in the given numpy array is negative, and tensors with "
+            "negative strides are not currently supported. (You can probably work around this "
+            "by making a copy of your array  with array.copy().) ")
+    if any(s % item for s in ndarray.strides):
+        raise ValueError("given numpy array strides not a multiple of the element byte size. "
+                         "Copy the numpy array to reallocate the memory.")
+    if not ndarray.flags.writeable:
+        warnings.warn("The given NumPy array is not writable, and PyTorch does not support "
+                      "non-writable tensors. This means writing to this tensor will result in "
+                      "undefined behavior. You may want to copy the array to protect its data "
+                      "or make it writable before converting it to a tensor. This type of "
+                      "warning will be suppressed for the rest of this program.", UserWarning,
+                      stacklevel=2)
+    shape = ndarray.shape
+    stride = tuple(s // item for s in ndarray.strides)
+    if ndarray.size == 0:
+        flat = np.empty(0, ndarray.dtype)
+    else:
+        extent = _layout.storage_extent(shape, stride, 0)
+        flat = np.lib.stride_tricks.as_strided(ndarray, shape=(extent,), strides=(item,))
+    if ndarray.flags.c_contiguous:
+        stride = _contig(shape)
+    return _make(Tensor, UntypedStorage._wrap(flat, CPU), dt, 0, shape, stride, ndarray)
+
+
+def _as_shape(args: Sequence[Any], what: str = "size") -> tuple[int, ...]:
+    """Accept ``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])`` or ``f(Size)`` as a shape."""
+    if len(args) == 1 and not isinstance(args[0], (builtins.int, np.integer)):
+        a = args[0]
+        if isinstance(a, Tensor):
+            a = a.tolist()
+        args = a
+    try:
+        return tuple(int(s.__index__()) if type(s) is not builtins.int else s for s in args)
+    except (AttributeError, TypeError):
+        raise TypeError(f"{what} must be a tuple of ints, but got "
+                        f"{[type(s).__name__ for s in args]}") from None
+
+
+class Tensor:
+    """A multi-dimensional view of a typed storage, with PyTorch's API."""
+
+    __slots__ = ("_storage", "_dtype", "_offset", "_shape", "_stride", "_a", "requires_grad",
+                 "__weakref__")
+    __array_priority__ = 1000  # NumPy defers to our reflected operators
+
+    # ------------------------------------------------------------ construction
+    def __new__(cls, *args, device: DeviceLike = None, dtype=None):
+        """``Tensor(*sizes)`` (uninitialised float32) or ``Tensor(data)`` (float32 copy)."""
+        from ._creation import tensor as _tensor_fn, empty
+        dt = _dtypes.get_default_dtype() if dtype is None else dtype
+        if not args:
+            return empty(0, dtype=dt, device=device)
+        if len(args) == 1 and not isinstance(args[0], (builtins.int, np.integer)):
+            data = args[0]
+            if isinstance(data, Size):
+                return empty(*data, dtype=dt, device=device)
+            if isinstance(data, Tensor):
+                return data if data.dtype is dt else data.to(dt)
+            if isinstance(data, (builtins.float, builtins.complex, builtins.bool, str)):
+                raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
+            return _tensor_fn(data, dtype=dt, device=device)
+        return empty(*_as_shape(args), dtype=dt, device=device)
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    _make = classmethod(_make)
+
+    @property
+    def _arr(self):
+        """The backend's strided array view of this tensor (cached; zero-copy)."""
+        a = self._a
+        if a is None:
+            st = self._storage
+            a = self._a = st._backend.strided(st._as(self._dtype._np), self._offset,
+                                              self._shape, self._stride)
+        return a
+
+    def _view(self, shape: tuple, stride: tuple, offset: int) -> "Tensor":
+        """A new tensor over the same storage with another layout (a view, O(1))."""
+        return _make(Tensor, self._storage, self._dtype, offset, shape, stride)
+
+    def _set_layout(self, storage: UntypedStorage, offset: int, shape: tuple,
+                    stride: tuple) -> None:
+        """Point this tensor at a new storage/layout (``out=`` resizing, ``set_``)."""
+        self._storage, self._offset, self._shape, self._stride = storage, offset, shape, stride
+        self._a = None
+
+    # ------------------------------------------------------------ metadata
+    @property
+    def shape(self) -> Size:
+        return tuple.__new__(Size, self._shape)
+
+    def size(self, dim: int | None = None):
+        if dim is None:
+            return tuple.__new__(Size, self._shape)
+        return self._shape[_layout.normalize_dim(dim, len(self._shape))] if self._shape else 1
+
+    def stride(self, dim: int | None = None):
+        if dim is None:
+            return self._stride
+        return self._stride[_layout.normalize_dim(dim, len(self._shape))] if self._shape else 1
+
+    def storage_offset(self) -> int:
+        return self._offset
+
+    def dim(self) -> int:
+        return len(self._shape)
+
+    ndimension = dim
+
+    @property
+    def ndim(self) -> int:
+        return len(self._shape)
+
+    def numel(self) -> int:
+        return _layout.numel(self._shape)
+
+    nelement = numel
+
+    @property
+    def dtype(self) -> _dtype_cls:
+        return self._dtype
+
+    @property
+    def device(self) -> device:
+        return self._storage._device
+
+    @property
+    def is_cuda(self) -> bool:
+        return self._storage._device.type == "cuda"
+
+    @property
+    def is_cpu(self) -> bool:
+        return self._storage._device.type == "cpu"
+
+    def get_device(self) -> int:
+        dev = self._storage._device
+        return -1 if dev.type == "cpu" else dev.index
+
+    @property
+    def layout(self) -> layout:
+        return strided
+
+    @property
+    def is_leaf(self) -> bool:
+        return True
+
+    @property
+    def grad(self):
+        return None
+
+    def element_size(self) -> int:
+        return self._dtype.itemsize
+
+    @property
+    def itemsize(self) -> int:
+        return self._dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.numel() * self._dtype.itemsize
+
+    def is_floating_point(self) -> bool:
+        return self._dtype.category == _dtypes._FLOAT
+
+    def is_complex(self) -> bool:
+        return self._dtype.category == _dtypes._COMPLEX
+
+    def is_signed(self) -> bool:
+        return self._dtype.is_signed
+
+    def is_contiguous(self, memory_format=None) -> bool:
+        return _layout.is_contiguous(self._shape, self._stride)
+
+    def is_non_overlapping_and_dense(self) -> bool:
+        return _layout.is_non_overlapping_and_dense(self._shape, self._stride)
+
+    def storage(self) -> TypedStorage:
+        # Note: PyTorch warns that TypedStorage is deprecated; the lessons rely on it, so no.
+        return self._storage._typed_storage(self._dtype)
+
+    def untyped_storage(self) -> UntypedStorage:
+        return self._storage
+
+    def data_ptr(self) -> int:
+        return self._storage.data_ptr() + self._offset * self._dtype.itemsize
+
+    @property
+    def _version(self) -> int:
+        return self._storage._version
+
+    @property
+    def data(self) -> "Tensor":
+        return self
+
+    def detach(self) -> "Tensor":
+        return self._view(self._shape, self._stride, self._offset)
+
+    def detach_(self) -> "Tensor":
+        return self
+
+    def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
+        if requires_grad and self._dtype.category < _dtypes._FLOAT:
+            raise RuntimeError("only Tensors of floating point and complex dtype can require "
+                               "gradients")
+        self.requires_grad = requires_grad
+        return self
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __repr__(self, *, tensor_contents=None) -> str:
+        from ._printing import tensor_repr
+        be = self._storage._backend
+        return tensor_repr(self._arr, self._dtype, str(self.device), to_host=be.to_host,
+                           requires_grad=self.requires_grad)
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        if not self._shape:
+            return format(self.item(), spec)
+        return repr(self) if not spec else format(str(self), spec)
+
+    # ------------------------------------------------------------ views
+    def view(self, *shape) -> "Tensor":
+        """Same storage, new shape; RuntimeError when strides make that impossible.
+
+        ``t.view(tensorviz.int32)`` reinterprets the bytes as another dtype instead.
+        """
+        if len(shape) == 1 and isinstance(shape[0], _dtype_cls):
+            return self._view_dtype(shape[0])
+        new_shape = _layout.infer_size(_as_shape(shape), self.numel())
+        stride = _layout.view_strides(self._shape, self._stride, new_shape)
+        if stride is None:
+            raise RuntimeError(_layout.VIEW_ERROR)
+        return self._view(new_shape, stride, self._offset)
+
+    def _view_dtype(self, dt: _dtype_cls) -> "Tensor":
+        old, new = self._dtype.itemsize, dt.itemsize
+        if old == new:
+            return _make(Tensor, self._storage, dt, self._offset, self._shape, self._stride)
+        if not self._shape:
+            raise RuntimeError(f"self.dim() cannot be 0 to view {self._dtype.cname} as "
+                               f"{dt.cname} (different element sizes)")
+        if self._stride[-1] != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 to view {self._dtype.cname} as "
+                               f"{dt.cname} (different element sizes), but got "
+                               f"{self._stride[-1]}")
+        shape, stride = list(self._shape), list(self._stride)
+        if new > old:
+            ratio = new // old
+            if shape[-1] % ratio:
+                raise RuntimeError(f"self.size(-1) must be divisible by {ratio} to view "
+                                   f"{self._dtype.cname} as {dt.cname} (different element "
+                                   f"sizes), but got {shape[-1]}")
+            if self._offset % ratio:
+                raise RuntimeError(f"self.storage_offset() must be divisible by {ratio} to view "
+                                   f"{self._dtype.cname} as {dt.cname} (different element "
+                                   f"sizes), but got {self._offset}")
+            for d in range(len(shape) - 1):
+                if stride[d] % ratio:
+                    raise RuntimeError(f"self.stride({d}) must be divisible by {ratio} to view "
+                                       f"{self._dtype.cname} as {dt.cname} (different element "
+                                       f"sizes), but got {stride[d]}")
+                stride[d] //= ratio
+            shape[-1] //= ratio
+            offset = self._offset // ratio
+        else:
+            ratio = old // new
+            stride = [s * ratio for s in stride[:-1]] + [1]
+            shape[-1] *= ratio
+            offset = self._offset * ratio
+        return _make(Tensor, self._storage, dt, offset, tuple(shape), tuple(stride))
+
+    def view_as(self, other: "Tensor") -> "Tensor":
+        return self.view(other._shape)
+
+    def reshape(self, *shape) -> "Tensor":
+        """A view when the strides allow one (as ``view``), otherwise a contiguous copy."""
+        new_shape = _layout.infer_size(_as_shape(shape), self.numel())
+        stride = _layout.view_strides(self._shape, self._stride, new_shape)
+        if stride is not None:
+            return self._view(new_shape, stride, self._offset)
+        return self.clone(memory_format=contiguous_format).view(new_shape)
+
+    def reshape_as(self, other: "Tensor") -> "Tensor":
+        return self.reshape(other._shape)
+
+    def flatten(self, start_dim: int = 0, end_dim: int = -1) -> "Tensor":
+        if not self._shape:
+            return self.reshape(1)
+        n = len(self._shape)
+        s, e = _layout.normalize_dim(start_dim, n), _layout.normalize_dim(end_dim, n)
+        if s > e:
+            raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+        if s == e:
+            return self
+        merged = _layout.numel(self._shape[s:e + 1])
+        return self.reshape(self._shape[:s] + (merged,) + self._shape[e + 1:])
+
+    def ravel(self) -> "Tensor":
+        return self.reshape(-1)
+
+    def unflatten(self, dim: int, sizes: Sequence[int]) -> "Tensor":
+        n = len(self._shape)
+        d = _layout.normalize_dim(dim, n)
+        sizes = tuple(sizes)
+        if not sizes:
+            raise RuntimeError("unflatten: sizes must be non-empty")
+        inner = _layout.infer_size(sizes, self._shape[d])
+        return self.view(self._shape[:d] + inner + self._shape[d + 1:])
+
+    def select(self, dim: int, index: int) -> "Tensor":
+        return self._view(*_layout.select(self._shape, self._stride, self._offset, dim,
+                                          _index_int(index)))
+
+    def narrow(self, dim: int, start: int, length: int) -> "Tensor":
+        return self._view(*_layout.narrow(self._shape, self._stride, self._offset, dim,
+                                          _index_int(start), _index_int(length)))
+
+    def transpose(self, dim0: int, dim1: int) -> "Tensor":
+        return self._view(*_layout.transpose(self._shape, self._stride, self._offset, dim0,
+                                             dim1))
+
+    swapaxes = swapdims = transpose
+
+    def t(self) -> "Tensor":
+        if len(self._shape) > 2:
+            raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
+                               f"{len(self._shape)}D")
+        return self.transpose(0, 1) if len(self._shape) == 2 else self
+
+    @property
+    def T(self) -> "Tensor":
+        n = len(self._shape)
+        if n != 2 and n != 0:
+            warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse "
+                          "their shape is deprecated and it will throw an error in a future "
+                          "release. Consider `x.mT` to transpose batches of matrices or "
+                          "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the "
+                          "dimensions of a tensor.", UserWarning, stacklevel=2)
+        return self.permute(*range(n - 1, -1, -1))
+
+    @property
+    def mT(self) -> "Tensor":
+        if len(self._shape) < 2:
+            raise RuntimeError(f"tensor.mT is only supported on matrices or batches of "
+                               f"matrices. Got {len(self._shape)}-D tensor.")
+        return self.transpose(-2, -1)
+
+    @property
+    def H(self) -> "Tensor":
+        return self.T.conj() if self.is_complex() else self.T
+
+    @property
+    def mH(self) -> "Tensor":
+        return self.mT.conj() if self.is_complex() else self.mT
+
+    def adjoint(self) -> "Tensor":
+        return self.mH
+
+    def permute(self, *dims) -> "Tensor":
+        return self._view(*_layout.permute(self._shape, self._stride, self._offset,
+                                           _as_shape(dims, "dims")))
+
+    def movedim(self, source, destination) -> "Tensor":
+        src = (source,) if isinstance(source, builtins.int) else tuple(source)
+        dst = (destination,) if isinstance(destination, builtins.int) else tuple(destination)
+        return self._view(*_layout.movedim(self._shape, self._stride, self._offset, src, dst))
+
+    moveaxis = movedim
+
+    def unsqueeze(self, dim: int) -> "Tensor":
+        return self._view(*_layout.unsqueeze(self._shape, self._stride, self._offset, dim))
+
+    def squeeze(self, dim=None) -> "Tensor":
+        return self._view(*_layout.squeeze(self._shape, self._stride, self._offset, dim))
+
+    def expand(self, *sizes) -> "Tensor":
+        return self._view(*_layout.expand(self._shape, self._stride, self._offset,
+                                          _as_shape(sizes)))
+
+    def expand_as(self, other: "Tensor") -> "Tensor":
+        return self.expand(other._shape)
+
+    def broadcast_to(self, size) -> "Tensor":
+        return self.expand(_as_shape((size,)) if not isinstance(size, builtins.int)
+                           else (size,))
+
+    def unfold(self, dimension: int, size: int, step: int) -> "Tensor":
+        return self._view(*_layout.unfold(self._shape, self._stride, self._offset, dimension,
+                                          size, step))
+
+    def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> "Tensor":
+        return self._view(*_layout.diagonal(self._shape, self._stride, self._offset, offset,
+                                            dim1, dim2))
+
+    def as_strided(self, size, stride, storage_offset: int | None = None) -> "Tensor":
+        """A view with any layout, bounds-checked so it never reads outside the storage."""
+        size, stride = _as_shape((size,)), _as_shape((stride,), "stride")
+        offset = self._offset if storage_offset is None else _index_int(storage_offset)
+        n = self._storage.nbytes() // self._dtype.itemsize
+        _layout.check_as_strided(size, stride, offset, n, self._dtype.itemsize)
+        return self._view(size, stride, offset)
+
+    def split(self, split_size, dim: int = 0) -> tuple["Tensor", ...]:
+        d = _layout.normalize_dim(dim, len(self._shape))
+        if not self._shape:
+            raise RuntimeError("split expects at least a 1-dimensional tensor")
+        size = self._shape[d]
+        if isinstance(split_size, (builtins.int, np.integer)):
+            sizes = _layout.split_sizes(size, int(split_size))
+        else:
+            sizes = [int(s) for s in split_size]
+            if sum(sizes) != size or any(s < 0 for s in sizes):
+                raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to "
+                                   f"{size} (input tensor's size at dimension {d}), but got "
+                                   f"split_sizes={sizes}")
+        return self._pieces(d, sizes)
+
+    def split_with_sizes(self, split_sizes, dim: int = 0):
+        return self.split(list(split_sizes), dim)
+
+    def _pieces(self, d: int, sizes: Sequence[int]) -> tuple["Tensor", ...]:
+        out, start = [], 0
+        for s in sizes:
+            out.append(self.narrow(d, start, s))
+            start += s
+        return tuple(out)
+
+    def chunk(self, chunks: int, dim: int = 0) -> tuple["Tensor", ...]:
+        if not self._shape:
+            raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+        d = _layout.normalize_dim(dim, len(self._shape))
+        return self._pieces(d, _layout.chunk_sizes(self._shape[d], chunks))
+
+    def tensor_split(self, indices_or_sections, dim: int = 0) -> tuple["Tensor", ...]:
+        if not self._shape:
+            raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got "
+                               "a tensor with 0 dims")
+        d = _layout.normalize_dim(dim, len(self._shape))
+        if isinstance(indices_or_sections, Tensor):
+            indices_or_sections = indices_or_sections.tolist()
+        bounds = _layout.tensor_split_bounds(self._shape[d], indices_or_sections)
+        return tuple(self.narrow(d, a, b - a) for a, b in bounds)
+
+    def unbind(self, dim: int = 0) -> tuple["Tensor", ...]:
+        if not self._shape:
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        d = _layout.normalize_dim(dim, len(self._shape))
+        return tuple(self.select(d, i) for i in range(self._shape[d]))
+
+    # ------------------------------------------------------------ copies
+    def contiguous(self, memory_format=None) -> "Tensor":
+        """``self`` when already contiguous, else a row-major copy in a new storage."""
+        if _layout.is_contiguous(self._shape, self._stride):
+            return self
+        return self.clone(memory_format=contiguous_format)
+
+    def clone(self, *, memory_format=None) -> "Tensor":
+        """A copy in a new storage; keeps a dense tensor's dim order, as PyTorch does."""
+        arr = self._arr
+        xp = self._storage._backend.xp
+        if memory_format is contiguous_format or not _layout.is_non_overlapping_and_dense(
+                self._shape, self._stride):
+            out = xp.empty(self._shape, dtype=arr.dtype)
+        else:
+            out = xp.empty_like(arr, order="K")
+        out[...] = arr
+        return wrap_array(out, self._dtype, self.device)
+
+    # ------------------------------------------------------------ conversion
+    def to(self, *args, **kwargs) -> "Tensor":
+        """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(other)``; ``copy=``.
+
+        Returns ``self`` when nothing changes (unless ``copy=True``).
+        """
+        dev, dt, copy = _parse_to(self, args, kwargs)
+        cur_dev = self._storage._device
+        if (dev is None or dev == cur_dev) and (dt is None or dt is self._dtype):
+            return self.clone() if copy else self
+        t = self
+        if dev is not None and dev != cur_dev:
+            from .backends import copy_between
+            arr = copy_between(self._arr, cur_dev, dev)
+            t = wrap_array(arr, self._dtype, dev)
+        if dt is not None and dt is not t._dtype:
+            t = t._cast(dt)
+        return t
+
+    def _cast(self, dt: _dtype_cls) -> "Tensor":
+        arr = self._arr
+        if self._dtype.category == _dtypes._COMPLEX and dt.category != _dtypes._COMPLEX:
+            warnings.warn("Casting complex values to real discards the imaginary part",
+                          UserWarning, stacklevel=3)
+            arr = arr.real
+        be = self._storage._backend
+        from .backends._numpy import call_quiet
+        out = call_quiet(arr.astype, dt._np, order="K")
+        return wrap_array(out, dt, self.device)
+
+    def type(self, dtype=None, non_blocking: bool = False, **kwargs):
+        if dtype is None:
+            return _TYPE_NAMES[self._dtype]
+        if isinstance(dtype, str):
+            dt = _TYPE_BY_NAME.get(dtype)
+            if dt is None:
+                raise ValueError(f"invalid type: '{dtype}'")
+            dtype = dt
+        return self.to(dtype)
+
+    def type_as(self, other: "Tensor") -> "Tensor":
+        return self.to(other._dtype)
+
+    def double(self): return self.to(_dtypes.float64)
+    def float(self): return self.to(_dtypes.float32)
+    def half(self): return self.to(_dtypes.float16)
+    def int(self): return self.to(_dtypes.int32)
+    def long(self): return self.to(_dtypes.int64)
+    def short(self): return self.to(_dtypes.int16)
+    def char(self): return self.to(_dtypes.int8)
+    def byte(self): return self.to(_dtypes.uint8)
+    def bool(self): return self.to(_dtypes.bool)
+    def cfloat(self): return self.to(_dtypes.complex64)
+    def cdouble(self): return self.to(_dtypes.complex128)
+
+    def cpu(self) -> "Tensor":
+        return self.to(CPU)
+
+    def cuda(self, device: DeviceLike = None, non_blocking: bool = False) -> "Tensor":
+        from . import cuda as _cuda
+        idx = _cuda.current_device() if device is None else as_device(
+            device if not isinstance(device, builtins.int) else f"cuda:{device}").index
+        return self.to(as_device(f"cuda:{idx}"))
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        """A NumPy array sharing this tensor's memory (``force=True``: a host copy if needed)."""
+        if self._storage._device.type != "cpu":
+            if not force:
+                raise TypeError(f"can't convert {self.device} device type tensor to numpy. Use "
+                                "Tensor.cpu() to copy the tensor to host memory first.")
+            return np.asarray(self._storage._backend.to_host(self._arr))
+        return self._arr.view()
+
+    def __array__(self, dtype=None, copy=None):
+        arr = self.numpy(force=self._storage._device.type != "cpu")
+        if dtype is not None and np.dtype(dtype) != arr.dtype:
+            return arr.astype(dtype)
+        if copy:
+            return arr.copy()
+        return arr
+
+    def tolist(self):
+        return self.numpy(force=True).tolist()
+
+    def item(self):
+        n = self.numel()
+        if n != 1:
+            raise RuntimeError(f"a Tensor with {n} elements cannot be converted to Scalar")
+        arr = self._arr
+        if self._storage._device.type != "cpu":
+            arr = self._storage._backend.to_host(arr)
+        return arr.reshape(()).item() if arr.ndim else arr.item()
+
+    def _scalar(self, kind: str):
+        if self.numel() != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self.item()
+
+    def __int__(self) -> builtins.int:
+        v = self._scalar("int")
+        return builtins.int(v.real if isinstance(v, builtins.complex) else v)
+
+    def __float__(self) -> builtins.float:
+        v = self._scalar("float")
+        return builtins.float(v.real if isinstance(v, builtins.complex) else v)
+
+    def __complex__(self) -> builtins.complex:
+        return builtins.complex(self._scalar("complex"))
+
+    def __index__(self) -> builtins.int:
+        if self._dtype.category != _dtypes._INT or self.numel() != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an "
+                            "index")
+        return builtins.int(self.item())
+
+    def __bool__(self) -> builtins.bool:
+        n = self.numel()
+        if n != 1:
+            if n == 0:
+                raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return builtins.bool(self.item())
+
+    def __len__(self) -> builtins.int:
+        if not self._shape:
+            raise TypeError("len() of a 0-d tensor")
+        return self._shape[0]
+
+    def __iter__(self) -> Iterator["Tensor"]:
+        if not self._shape:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __contains__(self, element) -> builtins.bool:
+        return builtins.bool((self == element).any())
+
+    def __reduce_ex__(self, protocol):
+        # Pickling (copy.deepcopy, multiprocessing) goes through a plain NumPy copy.
+        return (_rebuild_from_numpy, (self.numpy(force=True).copy(), str(self.device),
+                                      self.requires_grad))
+
+    def __deepcopy__(self, memo):
+        r = self.clone()
+        r.requires_grad = self.requires_grad
+        memo[id(self)] = r
+        return r
+
+    # ------------------------------------------------------------ indexing
+    def __getitem__(self, key) -> "Tensor":
+        if type(key) is builtins.int:  # the hottest path: t[i]
+            return self._view(*_layout.select(self._shape, self._stride, self._offset, 0, key)) \
+                if self._shape and -self._shape[0] <= key < self._shape[0] \
+                else self._view(*_layout.index(self._shape, self._stride, self._offset, (key,)))
+        from ._indexing import getitem
+        return getitem(self, key)
+
+    def __setitem__(self, key, value) -> None:
+        from ._indexing import setitem
+        setitem(self, key, value)
+
+    # ------------------------------------------------------------ widgets
+    def show(self, **kwargs):
+        """Draw this tensor's storage, strides and logical layout as a live widget."""
+        from .viz import show
+        return show(self, **kwargs)
+
+
+class memory_format:
+    """Memory formats accepted by ``contiguous``/``clone`` (all mean row-major here)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"tensorviz.{self.name}"
+
+
+contiguous_format = memory_format("contiguous_format")
+preserve_format = memory_format("preserve_format")
+
+
+def _index_int(v) -> builtins.int:
+    if type(v) is builtins.int:
+        return v
+    try:
+        return v.__index__()
+    except (AttributeError, TypeError):
+        raise TypeError(f"expected an integer, got {type(v).__name__}") from None
+
+
+def _rebuild_from_numpy(arr, dev, requires_grad):
+    t = wrap_array(arr, None, CPU)
+    if dev != "cpu":
+        t = t.to(dev)
+    t.requires_grad = requires_grad
+    return t
+
+
+_TYPE_NAMES = {
+    _dtypes.float32: "tensorviz.FloatTensor", _dtypes.float64: "tensorviz.DoubleTensor",
+    _dtypes.float16: "tensorviz.HalfTensor", _dtypes.uint8: "tensorviz.ByteTensor",
+    _dtypes.int8: "tensorviz.CharTensor", _dtypes.int16: "tensorviz.ShortTensor",
+    _dtypes.int32: "tensorviz.IntTensor", _dtypes.int64: "tensorviz.LongTensor",
+    _dtypes.bool: "tensorviz.BoolTensor", _dtypes.complex64: "tensorviz.ComplexFloatTensor",
+    _dtypes.complex128: "tensorviz.ComplexDoubleTensor",
+}
+_TYPE_BY_NAME = {v: k for k, v in _TYPE_NAMES.items()}
+_TYPE_BY_NAME.update({v.replace("tensorviz.", "torch."): k for k, v in _TYPE_NAMES.items()})
+
+
+def _parse_to(t: Tensor, args, kwargs):
+    dev = dt = None
+    copy = kwargs.pop("copy", False)
+    kwargs.pop("non_blocking", None)
+    kwargs.pop("memory_format", None)
+    for a in args:
+        if isinstance(a, _dtype_cls):
+            dt = a
+        elif isinstance(a, Tensor):
+            dev, dt = a.device, a.dtype
+        elif isinstance(a, (str, device, builtins.int)) and not isinstance(a, builtins.bool):
+            dev = as_device(a if not isinstance(a, builtins.int) else f"cuda:{a}")
+        elif isinstance(a, builtins.bool):
+            continue  # legacy positional non_blocking / copy
+        else:
+            raise TypeError(f"to() received an invalid combination of arguments - got "
+                            f"({type(a).__name__}); expected a dtype, a device or a tensor")
+    if "dtype" in kwargs:
+        dt = kwargs.pop("dtype")
+        if dt is not None and not isinstance(dt, _dtype_cls):
+            raise TypeError(f"to(): dtype must be a tensorviz.dtype, got {type(dt).__name__}")
+    if "device" in kwargs:
+        d = kwargs.pop("device")
+        dev = None if d is None else as_device(d)
+    if kwargs:
+        raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    return dev, dt, copy

@@ -1,0 +1,74 @@
+"""The CPU backend: NumPy arrays."""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+try:  # NumPy >= 2 keeps its floating-point error state in a context variable
+    from numpy._core._multiarray_umath import _extobj_contextvar as _FP_STATE
+
+    with np.errstate(all="ignore"):
+        _FP_IGNORE = _FP_STATE.get()
+except ImportError:  # pragma: no cover - older NumPy
+    _FP_STATE = None
+
+
+class NumpyBackend:
+    """Computes on NumPy; buffers are 1-D NumPy arrays in host memory."""
+
+    name = "cpu"
+    xp = np
+
+    def empty(self, n: int, np_dtype, device=None) -> np.ndarray:
+        return np.empty(n, dtype=np_dtype)
+
+    def zeros(self, n: int, np_dtype, device=None) -> np.ndarray:
+        return np.zeros(n, dtype=np_dtype)
+
+    def strided(self, buf: np.ndarray, offset: int, shape: Sequence[int],
+                stride: Sequence[int]) -> np.ndarray:
+        """A zero-copy view of ``buf`` (1-D) with element strides; bounds already checked."""
+        item = buf.itemsize
+        for s in shape:
+            if s == 0:  # nothing addressed: NumPy refuses offsets at the very end of a buffer
+                return buf[:0].reshape(shape)
+        return np.ndarray(shape, buf.dtype, buffer=buf, offset=offset * item,
+                          strides=[s * item for s in stride])
+
+    def to_host(self, arr) -> np.ndarray:
+        return arr
+
+    def from_host(self, arr: np.ndarray, device=None) -> np.ndarray:
+        return arr
+
+    def asarray(self, obj, np_dtype=None, device=None) -> np.ndarray:
+        return np.asarray(obj, dtype=np_dtype)
+
+    def data_ptr(self, buf: np.ndarray) -> int:
+        return buf.__array_interface__["data"][0]
+
+    def is_array(self, obj) -> bool:
+        return isinstance(obj, np.ndarray)
+
+    def synchronize(self) -> None:
+        pass
+
+    def quiet(self):
+        """Context in which floating-point errors give inf/nan silently, as in PyTorch."""
+        return np.errstate(all="ignore")
+
+
+def call_quiet(fn, *args, **kwargs):
+    """Call ``fn`` with NumPy's floating-point warnings off (PyTorch gives inf/nan silently).
+
+    Cheaper than ``np.errstate`` on hot paths: sets NumPy's own context variable directly.
+    """
+    if _FP_STATE is None:  # pragma: no cover
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+    token = _FP_STATE.set(_FP_IGNORE)
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        _FP_STATE.reset(token)

@@ -1,0 +1,664 @@
+"""The elementwise machinery (promotion, broadcasting, devices, ``out=``, in-place) and the
+arithmetic/bitwise/comparison ops behind Python's operators.
+
+Every elementwise op goes through ``binary``/``unary``: PyTorch's result dtype is computed
+first, operands are converted to it, the backend's ufunc runs on the strided array views, and
+the result is wrapped in a fresh storage::
+
+    rdt = result_type(a, b); out[i] = ufunc(a[i] as rdt, b[i] as rdt)
+"""
+from __future__ import annotations
+
+import builtins
+import warnings
+from typing import Any, Callable
+
+import numpy as np
+
+from .. import _dtypes, _layout
+from .._dtypes import PROMOTION_TABLE, _COMPLEX, _FLOAT, _INT, result_type
+from .._indexing import check_writable, scalar_to
+from .._tensor import Tensor, wrap_array
+from ..backends._numpy import call_quiet
+
+Number = (builtins.bool, builtins.int, builtins.float, builtins.complex, np.generic)
+
+_SCALAR_RESULT: dict = {}
+
+
+def promote(a, b) -> "_dtypes.dtype":
+    """``result_type(a, b)`` with fast paths for the common tensor/tensor and tensor/scalar."""
+    if isinstance(b, Tensor):
+        if isinstance(a, Tensor):
+            if builtins.bool(a._shape) == builtins.bool(b._shape):
+                return PROMOTION_TABLE[(a._dtype, b._dtype)]
+            return result_type(a, b)
+        a, b = b, a
+    if isinstance(a, Tensor):
+        key = (a._dtype, builtins.bool(a._shape), type(b), _dtypes._default_dtype)
+        r = _SCALAR_RESULT.get(key)
+        if r is None:
+            r = _SCALAR_RESULT[key] = result_type(a, b)
+        return r
+    return result_type(a, b)
+
+
+def device_of(*operands) -> Any:
+    """The device of an op's tensors; RuntimeError naming both when they differ.
+
+    A 0-dim CPU tensor may join tensors on another device, as in PyTorch.
+    """
+    dev = None
+    cpu_scalar = None
+    for x in operands:
+        if isinstance(x, Tensor):
+            d = x._storage._device
+            if dev is None:
+                dev = d
+            elif d != dev:
+                if d.type == "cpu" and not x._shape:
+                    cpu_scalar = d
+                    continue
+                if dev.type == "cpu" and cpu_scalar is None and _only_scalar_on(operands, dev):
+                    dev = d
+                    continue
+                raise RuntimeError(f"Expected all tensors to be on the same device, but found "
+                                   f"at least two devices, {dev} and {d}!")
+    return dev
+
+
+def _only_scalar_on(operands, dev) -> builtins.bool:
+    return all(not x._shape for x in operands if isinstance(x, Tensor)
+               and x._storage._device == dev)
+
+
+def operand(x, cdt: "_dtypes.dtype", dev):
+    """``x`` as an array (or scalar) of dtype ``cdt`` on ``dev``, ready for a ufunc."""
+    if isinstance(x, Tensor):
+        arr = x._arr
+        if x._storage._device != dev:  # a 0-dim CPU tensor joining a GPU op
+            return scalar_to(x.item(), cdt)
+        if x._dtype is not cdt:
+            if x._dtype.category == _COMPLEX and cdt.category != _COMPLEX:
+                arr = arr.real
+            arr = arr.astype(cdt._np)
+        return arr
+    return scalar_to(x, cdt)
+
+
+def _quiet(cdt) -> builtins.bool:
+    return cdt.category >= _FLOAT
+
+
+def run(ufunc: Callable, cdt, *args, **kwargs):
+    """Run a backend function, silencing NumPy's floating-point warnings for float dtypes."""
+    if cdt.category >= _FLOAT:
+        return call_quiet(ufunc, *args, **kwargs)
+    return ufunc(*args, **kwargs)
+
+
+# ---------------------------------------------------------------- out= handling
+def write_out(out: Tensor, result, rdt: "_dtypes.dtype", dev) -> Tensor:
+    """Store ``result`` (array of dtype ``rdt``) into ``out`` as PyTorch's ``out=`` does.
+
+    ``out`` keeps its storage when its shape already fits; otherwise it is resized (with
+    PyTorch's warning when it held elements).
+    """
+    if not isinstance(out, Tensor):
+        raise TypeError(f"out must be a Tensor, not {type(out).__name__}")
+    if not _dtypes.can_cast(rdt, out._dtype):
+        raise RuntimeError(f"result type {rdt.cname} can't be cast to the desired output type "
+                           f"{out._dtype.cname}")
+    if out._storage._device != dev:
+        raise RuntimeError(f"Expected out tensor to have device {dev}, but got {out.device} "
+                           "instead")
+    shape = tuple(result.shape)
+    if out._shape != shape:
+        resize_out(out, shape)
+    check_writable(out)
+    arr = out._arr
+    if rdt.category == _COMPLEX and out._dtype.category != _COMPLEX:
+        result = result.real
+    call_quiet(arr.__setitem__, Ellipsis, result)
+    out._storage._bump()
+    return out
+
+
+def resize_out(out: Tensor, shape: tuple) -> None:
+    """Resize an ``out=`` tensor to ``shape`` (PyTorch warns when it held elements)."""
+    if out.numel() != 0:
+        warnings.warn(
+            f"An output with one or more elements was resized since it had shape "
+            f"{list(out._shape)}, which does not match the required output shape {list(shape)}. "
+            "This behavior is deprecated, and in a future PyTorch release outputs will not be "
+            "resized unless they have zero elements. You can explicitly reuse an out tensor t "
+            "by resizing it, inplace, to zero elements with t.resize_(0).", UserWarning,
+            stacklevel=4)
+    n = _layout.numel(shape)
+    st = out._storage
+    if n * out._dtype.itemsize > st.nbytes() - out._offset * out._dtype.itemsize or \
+            not out.is_contiguous():
+        from .._storage import UntypedStorage
+        st = UntypedStorage._wrap(st._backend.zeros(n, out._dtype._np, st._device), st._device,
+                                  st._backend)
+        out._set_layout(st, 0, shape, _layout.contiguous_strides(shape))
+    else:
+        out._set_layout(st, out._offset, shape, _layout.contiguous_strides(shape))
+
+
+def finish(result, rdt, dev, out: Tensor | None) -> Tensor:
+    """Wrap a computed array as a new tensor, or write it into ``out``."""
+    if out is not None:
+        return write_out(out, result, rdt, dev)
+    return wrap_array(result, rdt, dev)
+
+
+# ---------------------------------------------------------------- the generic ops
+ARITH, DIV, CMP, BITWISE = 0, 1, 2, 3
+
+
+def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None) -> Tensor:
+    """``ufunc(a, b)`` with PyTorch's promotion; ``kind`` picks the result-dtype rule.
+
+    ARITH computes and returns the promoted dtype, DIV promotes integers to the default float
+    dtype, CMP returns bool, BITWISE requires bool/integer operands.
+    """
+    rdt = promote(a, b)
+    dev = device_of(a, b)
+    if kind == DIV and rdt.category < _FLOAT:
+        rdt = _dtypes._default_dtype
+    elif kind == BITWISE and rdt.category > _INT:
+        raise NotImplementedError(f'"{name}_cpu" not implemented for \'{rdt.cname}\'')
+    xa = operand(a, rdt, dev)
+    xb = operand(b, rdt, dev)
+    res = call_quiet(ufunc, xa, xb) if rdt.category >= _FLOAT else ufunc(xa, xb)
+    if kind == CMP:
+        return finish(res, _dtypes.bool, dev, out)
+    return finish(res, rdt, dev, out)
+
+
+def unary(fn: Callable, x: Tensor, rdt=None, *, out=None) -> Tensor:
+    """``fn(x)`` elementwise, keeping x's dtype unless ``rdt`` says otherwise."""
+    if not isinstance(x, Tensor):
+        raise TypeError(f"expected a Tensor, got {type(x).__name__}")
+    rdt = x._dtype if rdt is None else rdt
+    arr = x._arr
+    if x._dtype is not rdt and rdt.category >= x._dtype.category:
+        arr = arr.astype(rdt._np)
+    res = run(fn, rdt, arr)
+    return finish(res, rdt, x._storage._device, out)
+
+
+def inplace(self: Tensor, ufunc: Callable, other, kind: int = ARITH, *, name: str = "") -> Tensor:
+    """``self = ufunc(self, other)`` in place: keeps self's dtype, shape and storage."""
+    rdt = promote(self, other)
+    dev = device_of(self, other)
+    if kind == DIV and rdt.category < _FLOAT:
+        rdt = _dtypes._default_dtype
+    elif kind == BITWISE and rdt.category > _INT:
+        raise NotImplementedError(f'"{name}_cpu" not implemented for \'{rdt.cname}\'')
+    if kind == CMP:
+        rdt_out = _dtypes.bool
+    else:
+        rdt_out = rdt
+    if not _dtypes.can_cast(rdt_out, self._dtype):
+        raise RuntimeError(f"result type {rdt_out.cname} can't be cast to the desired output "
+                           f"type {self._dtype.cname}")
+    if isinstance(other, Tensor) and other._shape != self._shape:
+        bshape = _layout.broadcast_shapes(self._shape, other._shape)
+        if bshape != self._shape:
+            raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the "
+                               f"broadcast shape {list(bshape)}")
+    check_writable(self)
+    xa = operand(self, rdt, dev)
+    xb = operand(other, rdt, dev)
+    target = self._arr
+    if rdt_out is self._dtype:
+        run(ufunc, rdt, xa, xb, out=target)
+    else:
+        res = run(ufunc, rdt, xa, xb)
+        if rdt_out.category == _COMPLEX and self._dtype.category != _COMPLEX:
+            res = res.real
+        call_quiet(target.__setitem__, Ellipsis, res)
+    self._storage._bump()
+    return self
+
+
+# ---------------------------------------------------------------- arithmetic
+def _check_alpha(rdt, alpha) -> None:
+    if rdt.category < _FLOAT and isinstance(alpha, builtins.float):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
+                           "point number.")
+    if rdt is _dtypes.bool and not isinstance(alpha, builtins.bool):
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+
+
+def _scaled(b, alpha):
+    return b if alpha == 1 else (mul(b, alpha) if isinstance(b, Tensor) else b * alpha)
+
+
+def add(input, other, *, alpha=1, out=None) -> Tensor:
+    """``input + alpha * other`` with broadcasting and PyTorch's promotion."""
+    if alpha != 1:
+        _check_alpha(promote(input, other), alpha)
+        other = _scaled(other, alpha)
+    return binary(np.add, input, other, out=out)
+
+
+def sub(input, other, *, alpha=1, out=None) -> Tensor:
+    """``input - alpha * other``; refused for two bool operands, as in PyTorch."""
+    _check_bool_sub(input, other)
+    if alpha != 1:
+        _check_alpha(promote(input, other), alpha)
+        other = _scaled(other, alpha)
+    return binary(np.subtract, input, other, out=out)
+
+
+def _check_bool_sub(a, b) -> None:
+    if (isinstance(a, Tensor) and a._dtype is _dtypes.bool and isinstance(b, (Tensor, builtins.bool))
+            and (not isinstance(b, Tensor) or b._dtype is _dtypes.bool)):
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                           "supported. Use the `^` or `logical_xor()` operator instead.")
+
+
+def rsub(input, other, *, alpha=1) -> Tensor:
+    return sub(other, input, alpha=alpha) if isinstance(other, Tensor) else \
+        binary(np.subtract, other, _scaled(input, alpha))
+
+
+def mul(input, other, *, out=None) -> Tensor:
+    return binary(np.multiply, input, other, out=out)
+
+
+def _check_int_zero_division(a, b) -> None:
+    rdt = promote(a, b)
+    if rdt.category > _INT:
+        return
+    if isinstance(b, Tensor):
+        if builtins.bool((b._arr == 0).any()):
+            raise RuntimeError("ZeroDivisionError")
+    elif b == 0:
+        raise RuntimeError("ZeroDivisionError")
+
+
+def div(input, other, *, rounding_mode: str | None = None, out=None) -> Tensor:
+    """True division (integers give floats); ``rounding_mode='trunc'|'floor'`` keeps ints."""
+    if rounding_mode is None:
+        return binary(np.true_divide, input, other, DIV, out=out)
+    if rounding_mode == "floor":
+        return floor_divide(input, other, out=out)
+    if rounding_mode == "trunc":
+        _check_int_zero_division(input, other)
+        rdt = promote(input, other)
+        if rdt.category < _FLOAT:
+            return binary(_trunc_div_int, input, other, out=out)
+        return binary(_trunc_div_float, input, other, out=out)
+    raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
+                       f"found '{rounding_mode}'")
+
+
+def _trunc_div_int(a, b):
+    q = np.floor_divide(a, b)
+    fix = (np.remainder(a, b) != 0) & ((np.sign(a) * np.sign(b)) < 0)
+    return q + fix.astype(q.dtype)
+
+
+def _trunc_div_float(a, b):
+    return np.trunc(np.true_divide(a, b))
+
+
+divide = true_divide = div
+
+
+def floor_divide(input, other, *, out=None) -> Tensor:
+    _check_int_zero_division(input, other)
+    return binary(np.floor_divide, input, other, out=out)
+
+
+def remainder(input, other, *, out=None) -> Tensor:
+    """Python's ``%``: the result takes the divisor's sign."""
+    _check_int_zero_division(input, other)
+    return binary(np.remainder, input, other, out=out)
+
+
+def _check_int_pow(base, exp) -> None:
+    rdt = promote(base, exp)
+    if rdt.category != _INT:
+        return
+    if isinstance(exp, Tensor):
+        if exp._dtype.category == _INT and builtins.bool((exp._arr < 0).any()):
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+    elif isinstance(exp, (builtins.int, np.integer)) and exp < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+
+
+def pow(input, exponent, *, out=None) -> Tensor:
+    """``input ** exponent`` elementwise (integer tensors refuse negative integer powers)."""
+    _check_int_pow(input, exponent)
+    return binary(np.power, input, exponent, out=out)
+
+
+def neg(input: Tensor, *, out=None) -> Tensor:
+    if input._dtype is _dtypes.bool:
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you "
+                           "are trying to invert a mask, use the `~` or `logical_not()` operator "
+                           "instead.")
+    return unary(np.negative, input, out=out)
+
+
+negative = neg
+
+
+def positive(input: Tensor) -> Tensor:
+    if input._dtype is _dtypes.bool:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return input
+
+
+def abs(input: Tensor, *, out=None) -> Tensor:
+    """``|x|`` elementwise; complex inputs give their real magnitude."""
+    if input._dtype.category == _COMPLEX:
+        return unary(np.abs, input, input._dtype.to_real(), out=out)
+    if input._dtype is _dtypes.bool:
+        return unary(np.copy, input, out=out)
+    return unary(np.abs, input, out=out)
+
+
+absolute = abs
+
+
+def bitwise_not(input: Tensor, *, out=None) -> Tensor:
+    if input._dtype.category > _INT:
+        raise NotImplementedError(f'"bitwise_not_cpu" not implemented for '
+                                  f"'{input._dtype.cname}'")
+    return unary(np.logical_not if input._dtype is _dtypes.bool else np.invert, input, out=out)
+
+
+def _bitwise(ufunc, name):
+    def op(input, other, *, out=None) -> Tensor:
+        return binary(ufunc, input, other, BITWISE, name=name, out=out)
+    op.__name__ = name
+    op.__doc__ = f"``{name}`` of bool/integer tensors, elementwise with broadcasting."
+    return op
+
+
+bitwise_and = _bitwise(np.bitwise_and, "bitwise_and")
+bitwise_or = _bitwise(np.bitwise_or, "bitwise_or")
+bitwise_xor = _bitwise(np.bitwise_xor, "bitwise_xor")
+bitwise_left_shift = _bitwise(np.left_shift, "lshift")
+bitwise_right_shift = _bitwise(np.right_shift, "rshift")
+
+
+def _compare(ufunc, name):
+    def op(input, other, *, out=None) -> Tensor:
+        return binary(ufunc, input, other, CMP, out=out)
+    op.__name__ = name
+    op.__doc__ = f"Elementwise ``{name}`` comparison with broadcasting; returns a bool tensor."
+    return op
+
+
+eq = _compare(np.equal, "eq")
+ne = _compare(np.not_equal, "ne")
+lt = _compare(np.less, "lt")
+le = _compare(np.less_equal, "le")
+gt = _compare(np.greater, "gt")
+ge = _compare(np.greater_equal, "ge")
+not_equal, less, less_equal, greater, greater_equal = ne, lt, le, gt, ge
+
+
+def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:
+    """Limit values to ``[min, max]`` (scalars or tensors); PyTorch's dtype rules."""
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    rdt = result_type(input, *[b for b in (min, max) if b is not None])
+    dev = device_of(input, min, max)
+    arr = operand(input, rdt, dev)
+    lo = None if min is None else operand(min, rdt, dev)
+    hi = None if max is None else operand(max, rdt, dev)
+    xp = input._storage._backend.xp
+    if lo is not None:
+        arr = run(xp.maximum, rdt, arr, lo)
+    if hi is not None:
+        arr = run(xp.minimum, rdt, arr, hi)
+    if arr is input._arr:
+        arr = arr.copy()
+    return finish(arr, rdt, dev, out)
+
+
+clip = clamp
+
+
+# ---------------------------------------------------------------- in-place forms
+def add_(self, other, *, alpha=1) -> Tensor:
+    if alpha != 1:
+        _check_alpha(promote(self, other), alpha)
+        other = _scaled(other, alpha)
+    return inplace(self, np.add, other)
+
+
+def sub_(self, other, *, alpha=1) -> Tensor:
+    _check_bool_sub(self, other)
+    if alpha != 1:
+        _check_alpha(promote(self, other), alpha)
+        other = _scaled(other, alpha)
+    return inplace(self, np.subtract, other)
+
+
+def mul_(self, other) -> Tensor:
+    return inplace(self, np.multiply, other)
+
+
+def div_(self, other, *, rounding_mode: str | None = None) -> Tensor:
+    if rounding_mode is None:
+        return inplace(self, np.true_divide, other, DIV)
+    from .._indexing import assign
+    res = div(self, other, rounding_mode=rounding_mode)
+    if not _dtypes.can_cast(res._dtype, self._dtype):
+        raise RuntimeError(f"result type {res._dtype.cname} can't be cast to the desired output "
+                           f"type {self._dtype.cname}")
+    assign(self, res)
+    return self
+
+
+def floor_divide_(self, other) -> Tensor:
+    _check_int_zero_division(self, other)
+    return inplace(self, np.floor_divide, other)
+
+
+def remainder_(self, other) -> Tensor:
+    _check_int_zero_division(self, other)
+    return inplace(self, np.remainder, other)
+
+
+def pow_(self, exponent) -> Tensor:
+    _check_int_pow(self, exponent)
+    return inplace(self, np.power, exponent)
+
+
+def neg_(self) -> Tensor:
+    neg(self)  # for its error on bool
+    return inplace(self, np.multiply, -1 if self._dtype.category == _INT else -1.0)
+
+
+def abs_(self) -> Tensor:
+    from .._indexing import assign
+    assign(self, abs(self))
+    return self
+
+
+def bitwise_not_(self) -> Tensor:
+    from .._indexing import assign
+    assign(self, bitwise_not(self))
+    return self
+
+
+def _bitwise_(ufunc, name):
+    def op(self, other) -> Tensor:
+        return inplace(self, ufunc, other, BITWISE, name=name)
+    op.__name__ = name + "_"
+    return op
+
+
+bitwise_and_ = _bitwise_(np.bitwise_and, "bitwise_and")
+bitwise_or_ = _bitwise_(np.bitwise_or, "bitwise_or")
+bitwise_xor_ = _bitwise_(np.bitwise_xor, "bitwise_xor")
+bitwise_left_shift_ = _bitwise_(np.left_shift, "lshift")
+bitwise_right_shift_ = _bitwise_(np.right_shift, "rshift")
+
+
+def _compare_(ufunc, name):
+    def op(self, other) -> Tensor:
+        return inplace(self, ufunc, other, CMP)
+    op.__name__ = name + "_"
+    return op
+
+
+eq_, ne_, lt_, le_, gt_, ge_ = (_compare_(u, n) for u, n in (
+    (np.equal, "eq"), (np.not_equal, "ne"), (np.less, "lt"), (np.less_equal, "le"),
+    (np.greater, "gt"), (np.greater_equal, "ge")))
+
+
+def clamp_(self, min=None, max=None) -> Tensor:
+    res = clamp(self, min, max)
+    if not _dtypes.can_cast(res._dtype, self._dtype):
+        raise RuntimeError(f"result type {res._dtype.cname} can't be cast to the desired output "
+                           f"type {self._dtype.cname}")
+    from .._indexing import assign
+    assign(self, res)
+    return self
+
+
+clip_ = clamp_
+
+
+def zero_(self) -> Tensor:
+    """Set every element to 0 in place (through any view)."""
+    return fill_(self, 0)
+
+
+def fill_(self, value) -> Tensor:
+    """Set every element to ``value`` (a number or a 0-dim tensor) in place."""
+    if isinstance(value, Tensor):
+        if value._shape:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
+                               f"with {len(value._shape)} dimensions.")
+        value = value.item()
+    check_writable(self)
+    self._arr[...] = scalar_to(value, self._dtype)
+    self._storage._bump()
+    return self
+
+
+def copy_(self, src, non_blocking: bool = False) -> Tensor:
+    """Copy ``src`` (broadcast, cast, possibly from another device) into ``self`` in place."""
+    if not isinstance(src, Tensor):
+        raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__}")
+    from .._indexing import assign
+    if src.device != self.device:
+        src = src.to(self.device)
+    check_writable(self)
+    if src._shape != self._shape:
+        _layout.expand(src._shape, src._stride, 0, self._shape)
+    arr = src._arr
+    if src._dtype.category == _COMPLEX and self._dtype.category != _COMPLEX:
+        arr = arr.real
+    call_quiet(self._arr.__setitem__, Ellipsis, arr)
+    self._storage._bump()
+    return self
+
+
+# ---------------------------------------------------------------- Python operators
+def _reflect(fn):
+    def r(self, other):
+        if not isinstance(other, Number):
+            return NotImplemented
+        return fn(other, self)
+    return r
+
+
+def _forward(fn):
+    def f(self, other):
+        if not isinstance(other, (Tensor,) + Number):
+            return NotImplemented
+        return fn(self, other)
+    return f
+
+
+def _rsub(self, other):
+    if not isinstance(other, Number):
+        return NotImplemented
+    _check_bool_sub(self, other)
+    return binary(np.subtract, other, self)
+
+
+def _matmul(self, other):
+    if not isinstance(other, Tensor):
+        return NotImplemented
+    from . import linalg
+    return linalg.matmul(self, other)
+
+
+def _rmatmul(self, other):
+    if not isinstance(other, Tensor):
+        return NotImplemented
+    from . import linalg
+    return linalg.matmul(other, self)
+
+
+def _imatmul(self, other):
+    from . import linalg
+    res = linalg.matmul(self, other)
+    if res._shape != self._shape:
+        raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the broadcast "
+                           f"shape {list(res._shape)}")
+    return copy_(self, res)
+
+
+OPERATORS = {
+    "__add__": _forward(add), "__radd__": _reflect(add), "__iadd__": _forward(add_),
+    "__sub__": _forward(sub), "__rsub__": _rsub, "__isub__": _forward(sub_),
+    "__mul__": _forward(mul), "__rmul__": _reflect(mul), "__imul__": _forward(mul_),
+    "__truediv__": _forward(div), "__rtruediv__": _reflect(div),
+    "__itruediv__": _forward(div_),
+    "__floordiv__": _forward(floor_divide), "__rfloordiv__": _reflect(floor_divide),
+    "__ifloordiv__": _forward(floor_divide_),
+    "__mod__": _forward(remainder), "__rmod__": _reflect(remainder),
+    "__imod__": _forward(remainder_),
+    "__pow__": _forward(pow), "__rpow__": _reflect(pow), "__ipow__": _forward(pow_),
+    "__and__": _forward(bitwise_and), "__rand__": _reflect(bitwise_and),
+    "__iand__": _forward(bitwise_and_),
+    "__or__": _forward(bitwise_or), "__ror__": _reflect(bitwise_or),
+    "__ior__": _forward(bitwise_or_),
+    "__xor__": _forward(bitwise_xor), "__rxor__": _reflect(bitwise_xor),
+    "__ixor__": _forward(bitwise_xor_),
+    "__lshift__": _forward(bitwise_left_shift), "__rlshift__": _reflect(bitwise_left_shift),
+    "__ilshift__": _forward(bitwise_left_shift_),
+    "__rshift__": _forward(bitwise_right_shift), "__rrshift__": _reflect(bitwise_right_shift),
+    "__irshift__": _forward(bitwise_right_shift_),
+    "__eq__": _forward(eq), "__ne__": _forward(ne), "__lt__": _forward(lt), "__le__": _forward(le),
+    "__gt__": _forward(gt), "__ge__": _forward(ge),
+    "__neg__": neg, "__pos__": positive, "__abs__": abs, "__invert__": bitwise_not,
+    "__matmul__": _matmul, "__rmatmul__": _rmatmul, "__imatmul__": _imatmul,
+}
+
+METHODS = {
+    "add": add, "sub": sub, "subtract": sub, "mul": mul, "multiply": mul, "div": div,
+    "divide": div, "true_divide": div, "floor_divide": floor_divide, "remainder": remainder,
+    "pow": pow, "neg": neg, "negative": neg, "positive": positive, "abs": abs, "absolute": abs,
+    "bitwise_not": bitwise_not, "bitwise_and": bitwise_and, "bitwise_or": bitwise_or,
+    "bitwise_xor": bitwise_xor, "bitwise_left_shift": bitwise_left_shift,
+    "bitwise_right_shift": bitwise_right_shift,
+    "eq": eq, "ne": ne, "lt": lt, "le": le, "gt": gt, "ge": ge, "not_equal": ne, "less": lt,
+    "less_equal": le, "greater": gt, "greater_equal": ge, "clamp": clamp, "clip": clamp,
+    "add_": add_, "sub_": sub_, "subtract_": sub_, "mul_": mul_, "multiply_": mul_, "div_": div_,
+    "divide_": div_, "true_divide_": div_, "floor_divide_": floor_divide_,
+    "remainder_": remainder_, "pow_": pow_, "neg_": neg_, "negative_": neg_, "abs_": abs_,
+    "absolute_": abs_, "bitwise_not_": bitwise_not_, "bitwise_and_": bitwise_and_,
+    "bitwise_or_": bitwise_or_, "bitwise_xor_": bitwise_xor_,
+    "bitwise_left_shift_": bitwise_left_shift_, "bitwise_right_shift_": bitwise_right_shift_,
+    "eq_": eq_, "ne_": ne_, "lt_": lt_, "le_": le_, "gt_": gt_, "ge_": ge_,
+    "clamp_": clamp_, "clip_": clip_, "zero_": zero_, "fill_": fill_, "copy_": copy_,
+}
+
+FUNCTIONS = {name: fn for name, fn in METHODS.items() if not name.endswith("_")}
+FUNCTIONS.update({"rsub": rsub})
