@@ -1,0 +1,58 @@
+"""Live views of tensors in memory: storage, strides, offsets and views, drawn and linked.
+
+>>> import tensorviz
+>>> a = tensorviz.arange(12).reshape(3, 4)
+>>> tensorviz.show(a, a.t(), a[1:, ::2])   # one storage strip, three views over it
+>>> tensorviz.playground(a)                 # apply view ops step by step
+>>> tensorviz.plot(a.t())                   # the same picture with matplotlib (static)
+
+``show`` and ``playground`` return anywidget widgets (``TensorView``, ``Playground``);
+anywidget and matplotlib are imported only when these are first used.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+__all__ = ["show", "playground", "plot", "TensorView", "Playground"]
+
+
+def show(*tensors: Any, labels: Sequence[str] | None = None, **kwargs: Any):
+    """Draw tensors (tensorviz, NumPy or PyTorch) with their storage, strides and offsets.
+
+    Tensors that share a storage draw over one strip, each with its own colour and letter; a
+    copy gets a strip of its own.  The widget updates live after in-place writes.
+
+    Parameters: ``labels`` (default: the expressions you passed, e.g. ``a.t()``),
+    ``strip_slots`` (storage slots per window, default 128), ``live`` (default True).
+    """
+    from ._labels import call_labels
+    from ._widgets import TensorView
+
+    if labels is None:
+        labels = call_labels(tensors, ("show",))
+    return TensorView(*tensors, labels=list(labels), **kwargs)
+
+
+def playground(tensor: Any, **kwargs: Any):
+    """An interactive chain of view/copy ops on ``tensor`` (transpose, slicing, view, ...)."""
+    from ._widgets import Playground
+
+    return Playground(tensor, **kwargs)
+
+
+def plot(*tensors: Any, **kwargs: Any):
+    """A matplotlib figure of storage strip, logical grid and the mapping between them."""
+    from ._plot import plot as _plot
+    from ._labels import call_labels
+
+    if "labels" not in kwargs:
+        kwargs["labels"] = call_labels(tensors, ("plot",))
+    return _plot(*tensors, **kwargs)
+
+
+def __getattr__(name: str):
+    if name in ("TensorView", "Playground"):
+        from . import _widgets
+
+        return getattr(_widgets, name)
+    raise AttributeError(f"module 'tensorviz.viz' has no attribute {name!r}")

@@ -1,0 +1,284 @@
+"""The live widgets: :class:`TensorView` and :class:`Playground` (anywidget).
+
+Synced traits, grouped by purpose:
+
+- what is drawn: ``strips`` (one per storage) and ``tensors`` (layout, a window of values as
+  binary buffers, footprint on the strip), both built by :class:`~tensorviz.viz._scene.Scene`;
+- what the learner toggled: ``byte_strides``;
+- what happened: ``status`` (e.g. the tensors were freed), ``revision`` (bumped per rebuild).
+
+The front end asks for other windows with messages (``{"type": "page_strip", ...}``); Python
+validates them and rebuilds.  Updates are live:
+
+- tensorviz storages call :meth:`TensorView._on_write` after every in-place write (they hold
+  the bound method weakly); refreshes are throttled so a loop of writes stays cheap, and the
+  last one is flushed when the cell ends;
+- after every cell (IPython ``post_run_cell``) each live widget re-reads its windows, which
+  catches writes made through a NumPy alias (``t.numpy()``), PyTorch and NumPy writes, and
+  tensors that were freed.  The cost is bounded by the windows drawn.
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+import weakref
+from typing import Any, Sequence
+
+import anywidget
+import traitlets
+
+from ._assets import asset
+from ._scene import Scene
+from ._static import snapshot_html, summary_text
+
+__all__ = ["TensorView", "Playground", "live_widgets", "poll_all"]
+
+_LIVE: "weakref.WeakSet[TensorView]" = weakref.WeakSet()
+_HOOKED: list = []  # the IPython shell our post_run_cell hook is registered with
+
+FREED = ("This tensor no longer exists: nothing in the kernel refers to its memory any more, "
+         "so the widget shows its last known state and stops updating.")
+SOME_FREED = ("Some of these tensors no longer exist (marked 'freed'); they show their last "
+              "known state.")
+
+
+def _ipython():
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - anywidget depends on IPython
+        return None
+    return get_ipython()
+
+
+def _ensure_hook() -> bool:
+    """Register the one ``post_run_cell`` hook that polls every live widget."""
+    shell = _ipython()
+    if shell is None:
+        return False
+    if not any(s is shell for s in _HOOKED):
+        shell.events.register("post_run_cell", _post_run_cell)
+        _HOOKED.append(shell)
+    return True
+
+
+def _post_run_cell(*_args: Any) -> None:
+    poll_all()
+
+
+def live_widgets() -> list["TensorView"]:
+    """Every widget that still updates (not closed)."""
+    return [w for w in list(_LIVE) if not w._closed]
+
+
+def poll_all() -> None:
+    """Re-read every live widget (what the ``post_run_cell`` hook does)."""
+    for w in list(_LIVE):
+        try:
+            w.poll()
+        except Exception as exc:  # a broken widget must never break the learner's cell
+            w.status = f"could not refresh: {type(exc).__name__}: {exc}"
+
+
+class TensorView(anywidget.AnyWidget):
+    """Storage, strides, offsets and views of one or more tensors, drawn live.
+
+    >>> a = tensorviz.arange(12).reshape(3, 4)
+    >>> TensorView(a, a.t(), a[1:, ::2])      # one storage strip, three footprints
+    """
+
+    _esm = asset("tensorviz.js")
+    _css = asset("tensorviz.css")
+
+    kind = traitlets.Unicode("view").tag(sync=True)
+    # what is drawn
+    strips = traitlets.List(traitlets.Dict()).tag(sync=True)
+    tensors = traitlets.List(traitlets.Dict()).tag(sync=True)
+    # what the learner toggled
+    byte_strides = traitlets.Bool(False).tag(sync=True)
+    # what happened
+    status = traitlets.Unicode("").tag(sync=True)
+    revision = traitlets.Int(0).tag(sync=True)
+
+    def __init__(self, *tensors: Any, labels: Sequence[str] | None = None,
+                 strip_slots: int = 128, live: bool = True, **kwargs: Any):
+        if not tensors and not isinstance(self, Playground):
+            raise TypeError("show() needs at least one tensor, e.g. tensorviz.show(t)")
+        if labels is None:
+            labels = [f"tensor {k}" for k in range(len(tensors))]
+        elif len(labels) != len(tensors):
+            raise ValueError(f"got {len(labels)} labels for {len(tensors)} tensors")
+        self._closed = False
+        self._live = bool(live)
+        self._dirty = False
+        self._flush_scheduled = False
+        self._last_refresh = 0.0
+        self._throttle_s = 0.05 if _ipython() is not None else 0.0
+        self._subscribed: set[int] = set()
+        selfref = weakref.ref(self)
+
+        def on_freed(selfref=selfref):  # called from garbage collection: just note it
+            w = selfref()
+            if w is not None:
+                w._dirty = True
+                try:
+                    w._schedule_flush()
+                except Exception:  # e.g. at interpreter shutdown; post_run_cell will see it
+                    pass
+
+        self._scene = Scene(tensors, labels, on_freed, strip_slots=strip_slots)
+        super().__init__(**kwargs)
+        self._apply(*self._scene.last)
+        self._subscribe()
+        self.on_msg(self._handle_msg)
+        if self._live:
+            _LIVE.add(self)
+            _ensure_hook()
+
+    # ------------------------------------------------------------------ public API
+    def refresh(self) -> None:
+        """Re-read layouts, values and liveness now and send whatever changed."""
+        self._dirty = False
+        self._last_refresh = time.monotonic()
+        self._apply(*self._scene.build())
+        self._subscribe()
+
+    def poll(self) -> None:
+        """Cheap check after a cell: refresh (sending only changes) while anything is alive."""
+        if self._closed:
+            return
+        if self._dirty or any(e.source.alive for e in self._scene.entries) \
+                or any(t.get("alive") for t in self.tensors):
+            self.refresh()
+
+    def scroll_storage(self, start: int, strip: int = 0) -> None:
+        """Move the window of storage strip ``strip`` to start at element ``start``."""
+        if self._scene.page_strip(strip, start, self.strips):
+            self.refresh()
+
+    def scroll(self, tensor: int = 0, starts: Sequence[int] | None = None,
+               select: Sequence[int] | None = None) -> None:
+        """Move tensor ``tensor``'s window: ``starts`` per shown dim, ``select`` per high dim."""
+        if self._scene.page_tensor(tensor, starts, select):
+            self.refresh()
+
+    def close(self) -> None:
+        self._closed = True
+        _LIVE.discard(self)
+        for e in self._scene.entries:
+            e.source.unsubscribe()
+        super().close()
+
+    # ------------------------------------------------------------------ internals
+    def _apply(self, strips: list[dict], tensors: list[dict]) -> None:
+        alive = [t.get("alive", False) for t in tensors]
+        if alive and not any(alive):
+            status = FREED
+        elif not all(alive):
+            status = SOME_FREED
+        else:
+            status = ""
+        with self.hold_sync():
+            self.strips = strips
+            self.tensors = tensors
+            if not self.status.startswith("could not") or status:
+                self.status = status
+            self.revision += 1
+
+    def _subscribe(self) -> None:
+        if not self._live:
+            return
+        for entry in self._scene.entries:
+            src = entry.source
+            if src.alive and src.memory_id not in self._subscribed:
+                if src.subscribe(self._on_write):
+                    self._subscribed.add(src.memory_id)
+
+    def _on_write(self) -> None:
+        """Storage listener: called after every in-place write through any view."""
+        try:
+            if self._closed:
+                return
+            now = time.monotonic()
+            if now - self._last_refresh >= self._throttle_s:
+                self.refresh()
+            else:
+                self._dirty = True
+                self._schedule_flush()
+        except Exception as exc:  # never break the learner's write
+            self.status = f"could not refresh: {type(exc).__name__}: {exc}"
+
+    def _schedule_flush(self) -> None:
+        if self._flush_scheduled:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop: post_run_cell or the next write flushes
+        self._flush_scheduled = True
+        loop.call_later(self._throttle_s or 0.01, self._flush)
+
+    def _flush(self) -> None:
+        self._flush_scheduled = False
+        if self._dirty and not self._closed:
+            try:
+                self.refresh()
+            except Exception as exc:
+                self.status = f"could not refresh: {type(exc).__name__}: {exc}"
+
+    def _handle_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """Requests from the front end, validated: never trust their types or ranges."""
+        if not isinstance(content, dict):
+            return
+        kind = content.get("type")
+        try:
+            if kind == "page_strip":
+                self.scroll_storage(_int(content.get("start")), _int(content.get("strip")))
+            elif kind == "page_tensor":
+                self.scroll(_int(content.get("tensor")), _ints(content.get("starts")),
+                            _ints(content.get("select")))
+            elif kind == "refresh":
+                self.refresh()
+            else:
+                self._handle_other(kind, content)
+        except (TypeError, ValueError, OverflowError):
+            return
+
+    def _handle_other(self, kind: Any, content: dict) -> None:
+        return
+
+    # ------------------------------------------------------------------ static fallbacks
+    def _repr_mimebundle_(self, **kwargs: Any):
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle is None:
+            return None
+        data, metadata = bundle
+        data = dict(data)
+        data["text/plain"] = repr(self)
+        data["text/html"] = self.to_html()
+        return data, metadata
+
+    def to_html(self) -> str:
+        """A static HTML snapshot (no JavaScript): what nbconvert and GitHub show."""
+        return snapshot_html(self.strips, self.tensors, self._scene.static, self.status)
+
+    def __repr__(self) -> str:
+        return summary_text(type(self).__name__, self.tensors, self.status)
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError("expected an integer")
+    if value != value or abs(value) > 2 ** 62:
+        raise ValueError("integer out of range")
+    return int(value)
+
+
+def _ints(value: Any) -> list[int] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) > 64:
+        raise TypeError("expected a list of integers")
+    return [_int(v) for v in value]
+
+
+from ._playground import Playground  # noqa: E402  (subclass of TensorView)
