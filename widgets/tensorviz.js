@@ -158,7 +158,7 @@ class View {
     this.body = h("div", "tv-body");
     this.readout = h("div", "tv-readout");
     this.readout.setAttribute("aria-live", "polite");
-    this.root.append(this.controls, this.body, this.readout);
+    this.root.append(this.controls, this.body);
     /** @type {Focus | null} */ this.focus = null;
     /** @type {Map<number, Map<number, CellRef[]>>} strip -> address -> cells */
     this.cellsByAddr = new Map();
@@ -252,6 +252,7 @@ class View {
     const strips = h("div", "tv-strips");
     this.strips.forEach((s, k) => strips.appendChild(this.drawStrip(s, k)));
     body.appendChild(strips);
+    body.appendChild(this.readout); // right under the strips: near both the slots and the cells
     const cards = h("div", "tv-cards");
     this.tensors.forEach((t, k) => cards.appendChild(this.drawCard(t, k)));
     body.appendChild(cards);
@@ -411,27 +412,26 @@ class View {
 
   /** @param {TensorState} t */
   drawMeta(t) {
-    const dl = h("dl", "tv-meta");
+    const meta = h("div", "tv-meta");
     /** @param {string} k @param {string} v @param {string} [cls] */
     const row = (k, v, cls) => {
-      dl.append(h("dt", "", k), h("dd", cls || "", v));
+      meta.append(h("span", "tv-meta-key", k), h("span", `tv-meta-val ${cls || ""}`, v));
     };
     const unit = this.bytes ? "bytes" : "elements";
     const stride = this.bytes ? t.stride.map((s) => s * t.itemsize) : t.stride;
     row("shape", tuple(t.shape));
-    row(`stride (${unit})`, tuple(stride));
-    row("storage_offset", this.bytes ? `${num(t.offset * t.itemsize)} bytes` : num(t.offset));
-    row("dtype", `${t.dtype} · itemsize ${t.itemsize} bytes`);
+    row("stride", `${tuple(stride)} ${unit}`);
+    row("storage_offset", this.bytes ? `${num(t.offset * t.itemsize)} bytes` : `${num(t.offset)}`);
+    row("dtype", `${t.dtype} (itemsize ${t.itemsize} bytes)`);
     row("device", t.device);
+    row("numel", `${num(t.numel)} of the storage's ${num(t.storage_size)}`);
     const [lo, hi] = t.extent;
-    row("numel", t.numel
-      ? `${num(t.numel)} · storage has ${num(t.storage_size)} · reads slots ${num(lo)}…${num(hi - 1)}`
-      : `0 · storage has ${num(t.storage_size)}`);
-    row("is_contiguous", `${t.contiguous ? "True" : "False"} — ${t.reason}`,
-      t.contiguous ? "tv-yes" : "tv-no");
+    if (t.numel) row("reads", `storage[${num(lo)}] … storage[${num(hi - 1)}]`);
     if (t.byte_strides) row("NumPy strides", `${tuple(t.byte_strides)} bytes`);
-    if (t.note) row("note", t.note);
-    return dl;
+    row("is_contiguous", t.contiguous ? "True" : "False", t.contiguous ? "tv-yes" : "tv-no");
+    meta.appendChild(h("span", `tv-meta-reason ${t.contiguous ? "tv-yes" : "tv-no"}`, t.reason));
+    if (t.note) meta.appendChild(h("span", "tv-meta-reason tv-note", t.note));
+    return meta;
   }
 
   /** The logical view: grid (≤2-D), grid of grids (3-D/4-D), selectors above 4-D.
@@ -490,7 +490,7 @@ class View {
       const grid = h("div", "tv-grid");
       grid.style.gridTemplateColumns = gridCounts.length ? `max-content repeat(${cols}, var(--tv-cell-w))` : "var(--tv-cell-w)";
       if (gridCounts.length) {
-        grid.appendChild(h("div", "tv-corner", gridCounts.length === 2 ? `${letter(dims.grid[0])}＼${letter(dims.grid[1])}` : letter(dims.grid[0])));
+        grid.appendChild(h("div", "tv-corner", gridCounts.length === 2 ? `${letter(dims.grid[0])} \\ ${letter(dims.grid[1])}` : letter(dims.grid[0])));
         for (let c = 0; c < cols; c++) grid.appendChild(h("div", "tv-colhead", t.starts[shown.length - 1] + c));
       }
       for (let r = 0; r < rows; r++) {
@@ -688,18 +688,23 @@ class View {
     const s = this.strips[t.strip];
     const slotEls = this.slots.get(t.strip);
     if (!svg || !s || !slotEls || !slotEls.length) return;
-    const grid = /** @type {HTMLElement} */ (slotEls[0].parentElement);
-    svg.setAttribute("width", String(grid.scrollWidth));
-    svg.setAttribute("height", String(grid.offsetTop + slotEls[0].offsetTop));
-    const baseY = slotEls[0].offsetTop + grid.offsetTop - 2 - 16; // above the index row
+    const scroller = /** @type {HTMLElement} */ (svg.parentElement);
+    const box = scroller.getBoundingClientRect();
+    /** @param {Element} el */
+    const rect = (el) => {
+      const r = el.getBoundingClientRect();
+      return { left: r.left - box.left + scroller.scrollLeft, right: r.right - box.left + scroller.scrollLeft, top: r.top - box.top };
+    };
+    svg.setAttribute("width", String(scroller.scrollWidth));
+    svg.setAttribute("height", String(scroller.clientHeight));
+    const baseY = rect(scroller.querySelector(".tv-slot-index") || slotEls[0]).top - 1; // land on the index row
     /** @param {number} k */
     const xOf = (k) => {
       const i = Math.max(0, Math.min(k - s.start, s.count - 1));
-      const el = slotEls[i];
-      const x = grid.offsetLeft + el.offsetLeft + el.offsetWidth / 2;
-      if (k < s.start) return grid.offsetLeft + slotEls[0].offsetLeft - 6;
-      if (k >= s.start + s.count) return grid.offsetLeft + el.offsetLeft + el.offsetWidth + 6;
-      return x;
+      const r = rect(slotEls[i]);
+      if (k < s.start) return rect(slotEls[0]).left - 6;
+      if (k >= s.start + s.count) return r.right + 6;
+      return (r.left + r.right) / 2;
     };
     if (addr < s.start || addr >= s.start + s.count) return;
     const x0 = xOf(addr);
@@ -723,7 +728,7 @@ class View {
         label.textContent = `${letter(d)}+1: +0 (dim ${d} broadcast)`;
       } else {
         const x1 = xOf(target);
-        const height = Math.min(14 + lane * 10 + Math.abs(x1 - x0) / 12, baseY - 10);
+        const height = Math.min(16 + lane * 12 + Math.abs(x1 - x0) / 10, baseY - 14);
         const y = baseY;
         const path = document.createElementNS(SVG_NS, "path");
         path.setAttribute("d", `M ${x0} ${y} C ${x0} ${y - height}, ${x1} ${y - height}, ${x1} ${y}`);
@@ -733,7 +738,7 @@ class View {
         head.setAttribute("d", `M ${x1 - 4} ${y - 7} L ${x1} ${y} L ${x1 + 4} ${y - 7} Z`);
         g.appendChild(head);
         label.setAttribute("x", String((x0 + x1) / 2));
-        label.setAttribute("y", String(y - height * 0.75 - 3));
+        label.setAttribute("y", String(y - height * 0.75 - 4));
         const outside = target < s.start || target >= s.start + s.count ? ` → slot ${target}` : "";
         label.textContent = `${letter(d)}+1: ${st > 0 ? "+" : ""}${st}${outside}`;
       }
