@@ -7,6 +7,7 @@ Basic keys (ints, slices with positive steps, None, Ellipsis) give views through
 from __future__ import annotations
 
 import builtins
+import warnings
 
 import numpy as np
 
@@ -31,9 +32,29 @@ def _normalize_basic(k):
     return NotImplemented
 
 
+_SEQ_WARNING = (
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed "
+    "in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be "
+    "interpreted as tensor index, x[torch.tensor(seq)], which will result either in an error or "
+    "a different result")
+
+
+def _as_tuple(key) -> tuple:
+    """The key as a tuple; a short list holding sequences, slices, tensors, None or Ellipsis
+    counts as a tuple of indices (deprecated in PyTorch, with its warning), as in PyTorch."""
+    if type(key) is tuple:
+        return key
+    if isinstance(key, list) and len(key) < 32:
+        for k in key:
+            if isinstance(k, (Tensor, list, tuple, slice, np.ndarray)) or k is None \
+                    or k is Ellipsis:
+                warnings.warn(_SEQ_WARNING, UserWarning, stacklevel=5)
+                return tuple(key)
+    return (key,)
+
+
 def _basic_key(key):
-    if type(key) is not tuple:
-        key = (key,)
+    key = _as_tuple(key)
     out = []
     for k in key:
         n = _normalize_basic(k)
@@ -43,10 +64,22 @@ def _basic_key(key):
     return tuple(out), key
 
 
+_UINT8_WARNING = ("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
+                  "torch.bool instead.")
+_BAD_INDEX = "tensors used as indices must be long, int, byte or bool tensors"
+
+
 def _advanced_key(t: Tensor, key: tuple):
-    """Translate a key to one the backend's array indexing understands (same semantics)."""
-    xp = t._storage._backend.xp
+    """Translate a key to one the backend's array indexing understands (PyTorch semantics).
+
+    Integer tensors/lists index a dim, bool (and deprecated uint8) tensors are masks over as
+    many dims as they have; the mask shapes and the number of indexed dims are checked with
+    PyTorch's messages, and on devices whose indexing does not check bounds, the bounds too.
+    """
+    be = t._storage._backend
+    xp = be.xp
     out = []
+    masks = []  # (position in out, mask shape)
     for k in key:
         if isinstance(k, slice):
             step = k.step
@@ -54,27 +87,78 @@ def _advanced_key(t: Tensor, key: tuple):
                 raise ValueError("step must be greater than zero")
             out.append(k)
         elif isinstance(k, Tensor):
-            if k._dtype.category not in (_dtypes._INT, _dtypes._BOOL):
-                raise IndexError("tensors used as indices must be long, int, byte or bool "
-                                 "tensors")
+            dt = k._dtype
+            if dt is _dtypes.uint8:
+                warnings.warn(_UINT8_WARNING, UserWarning, stacklevel=4)
+                k = k.to(_dtypes.bool)
+            elif dt is not _dtypes.bool and dt not in (_dtypes.int64, _dtypes.int32):
+                raise IndexError(_BAD_INDEX)
             if k.device != t.device and k.device.type != "cpu":
                 raise RuntimeError(f"indices should be either on cpu or on the same device as "
                                    f"the indexed tensor ({t.device})")
-            arr = k._arr if k.device == t.device else t._storage._backend.from_host(
-                k.numpy(), t.device)
+            arr = k._arr if k.device == t.device else be.from_host(k.numpy(), t.device)
+            if k._dtype is _dtypes.bool and k._shape:
+                masks.append((len(out), k._shape))
             out.append(arr)
         elif isinstance(k, (list, tuple, np.ndarray)):
             arr = np.asarray(k)
+            if arr.dtype.kind == "f" and not isinstance(k, np.ndarray):
+                arr = arr.astype(np.int64)  # PyTorch reads a sequence as a long tensor
             if arr.dtype.kind not in "iub":
                 if arr.size == 0:
                     arr = arr.astype(np.int64)
                 else:
-                    raise IndexError("tensors used as indices must be long, int, byte or bool "
-                                     "tensors")
+                    raise IndexError(_BAD_INDEX)
+            if arr.dtype.kind == "b" and arr.ndim:
+                masks.append((len(out), arr.shape))
             out.append(arr if xp is np else xp.asarray(arr))
+        elif isinstance(k, (builtins.float, builtins.complex, str)) or (
+                isinstance(k, np.generic) and not isinstance(k, (np.integer, np.bool_))):
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or "
+                             f"byte Variables are valid indices (got {type(k).__name__})")
         else:
             out.append(k)
+    _check_dims(t, out, masks, xp)
     return tuple(out)
+
+
+def _consumed(k) -> int:
+    """How many of the indexed tensor's dims one key item uses up."""
+    if k is None or k is Ellipsis or isinstance(k, (builtins.bool, np.bool_)):
+        return 0
+    if hasattr(k, "dtype") and hasattr(k, "ndim") and k.dtype.kind == "b":
+        return k.ndim
+    return 1
+
+
+def _check_dims(t: Tensor, key: list, masks, xp) -> None:
+    shape = t._shape
+    used = [_consumed(k) for k in key]
+    total = sum(used)
+    if total > len(shape):
+        raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
+    pos = 0
+    mask_at = dict(masks)
+    for i, k in enumerate(key):
+        if k is Ellipsis:
+            pos += len(shape) - total
+            continue
+        mshape = mask_at.get(i)
+        if mshape is not None:
+            for j, m in enumerate(mshape):
+                if m != shape[pos + j]:
+                    raise IndexError(f"The shape of the mask {list(mshape)} at index {j} does "
+                                     f"not match the shape of the indexed tensor "
+                                     f"{list(shape)} at index {pos + j}")
+        elif xp is not np and hasattr(k, "dtype") and k.dtype.kind in "iu" and k.size:
+            # Note: CuPy wraps out-of-range indices silently; PyTorch raises.
+            size = shape[pos]
+            lo, hi = builtins.int(k.min()), builtins.int(k.max())
+            bad = lo if lo < -size else hi if hi >= size else None
+            if bad is not None:
+                raise IndexError(f"index {bad} is out of bounds for dimension {pos} with size "
+                                 f"{size}")
+        pos += used[i]
 
 
 def _translate_index_error(err: IndexError) -> IndexError:
@@ -114,14 +198,45 @@ def setitem(t: Tensor, key, value) -> None:
         return
     np_key = _advanced_key(t, key)
     arr = t._arr
+    check_writable(t)
     src = _value_array(t, value)
+    if isinstance(value, Tensor) and (value._dtype is not t._dtype or value._shape):
+        _check_index_put(t, arr, np_key, value)
     try:
         arr[np_key] = src
     except IndexError as e:
         raise _translate_index_error(e) from None
-    except ValueError as e:
-        raise RuntimeError(f"shape mismatch: {e}") from None
+    except ValueError:
+        shape = arr[np_key].shape
+        vshape = value._shape if isinstance(value, Tensor) else ()
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(vshape)} cannot be "
+                           f"broadcast to indexing result of shape {list(shape)}") from None
     t._storage._bump()
+
+
+def _check_index_put(t: Tensor, arr, np_key: tuple, value: Tensor) -> None:
+    """PyTorch's ``index_put_`` checks: broadcastable shape, then equal dtypes.
+
+    A single boolean mask with a one-element value is ``masked_fill_`` (which casts)."""
+    adv = [k for k in np_key if hasattr(k, "dtype") and hasattr(k, "ndim")]
+    if len(adv) == 1 and adv[0].dtype.kind == "b" and value.numel() == 1:
+        return
+    try:
+        shape = arr[np_key].shape
+    except IndexError as e:
+        raise _translate_index_error(e) from None
+    vshape = list(value._shape)
+    while vshape and vshape[0] == 1:  # PyTorch drops a value's leading 1s first
+        vshape.pop(0)
+    ok = len(vshape) <= len(shape) and all(
+        v in (1, d) for v, d in zip(reversed(vshape), reversed(shape)))
+    if not ok:
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(value._shape)} cannot "
+                           f"be broadcast to indexing result of shape {list(shape)}")
+    if value._dtype is not t._dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                           f"{t._dtype.cname} for the destination and {value._dtype.cname} for "
+                           "the source.")
 
 
 def _value_array(dest: Tensor, value):
@@ -138,12 +253,11 @@ def _value_array(dest: Tensor, value):
         return src
     if isinstance(value, (builtins.bool, builtins.int, builtins.float, builtins.complex,
                           np.generic)):
-        return scalar_to(value, dest._dtype)
-    if isinstance(value, (list, tuple, np.ndarray)):
-        from ._creation import tensor
-        return _value_array(dest, tensor(value, dtype=dest._dtype))
-    raise TypeError(f"can't assign a {type(value).__name__} to a tensor; use a number or a "
-                    "tensor")
+        return checked_scalar(value, dest._dtype)
+    name = type(value).__name__
+    if type(value).__module__ not in ("builtins", None):
+        name = f"{type(value).__module__}.{name}"
+    raise TypeError(f"can't assign a {name} to a {dest.type()}")
 
 
 def scalar_to(value, dt: "_dtypes.dtype"):
@@ -158,6 +272,45 @@ def scalar_to(value, dt: "_dtypes.dtype"):
                 return np.array(value & 0xFFFFFFFFFFFFFFFF, dtype=np.uint64).astype(dt._np)
         raise RuntimeError(f"value cannot be converted to type {dt.name} without overflow")\
             from None
+
+
+# PyTorch's C type names, used by its "value cannot be converted" message.
+_C_NAMES = {"bool": "bool", "uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t",
+            "int32": "int", "int64": "int64_t", "float16": "c10::Half", "float32": "float",
+            "float64": "double", "complex64": "c10::complex<float>",
+            "complex128": "c10::complex<double>"}
+
+
+def checked_scalar(value, dt: "_dtypes.dtype"):
+    """A scalar converted to ``dt`` for storing (fill, setitem, full): RuntimeError when it does
+    not fit, as PyTorch's checked conversion (uint8 accepts -255..-1, wrapping)."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if dt is _dtypes.bool:
+        return np.bool_(value)
+    if isinstance(value, builtins.int) and not isinstance(value, builtins.bool) and not \
+            -(1 << 63) <= value < (1 << 63):
+        raise RuntimeError("Overflow when unpacking long")
+    bad = False
+    if isinstance(value, builtins.complex):
+        if dt.category != _dtypes._COMPLEX:
+            bad = value.imag != 0
+            value = value.real
+    if not bad and not isinstance(value, builtins.complex):
+        if dt.category == _dtypes._INT:
+            info = np.iinfo(dt._np)
+            lo = -builtins.int(info.max) if dt is _dtypes.uint8 else info.min
+            if isinstance(value, builtins.float):
+                bad = value == value and (value < lo or value > info.max)
+            else:
+                bad = value < lo or value > info.max
+        elif dt.category >= _dtypes._FLOAT:
+            v = builtins.abs(value)
+            bad = v != float("inf") and v > np.finfo(dt._np).max and v == v
+    if bad:
+        raise RuntimeError(f"value cannot be converted to type {_C_NAMES[dt.name]} without "
+                           "overflow")
+    return scalar_to(value, dt)
 
 
 def check_writable(dest: Tensor) -> None:
