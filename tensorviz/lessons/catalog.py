@@ -1,0 +1,391 @@
+"""The lessons' exercises, by key (``"<lesson>/<name>"``), in one place so they are tested.
+
+Each entry's ``setup`` and ``solution`` are code: run together with ``torch`` bound to
+tensorviz (or to PyTorch), they leave the right answer in ``answer``.  ``tests/lessons`` runs
+every solution and checks it against the stated answer, on tensorviz and, where it is
+installed, on PyTorch, so a lesson can never teach a wrong stride.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ._answers import DType
+from ._exercise import Exercise
+
+__all__ = ["CATALOG", "exercise", "exercises"]
+
+CATALOG: dict[str, dict[str, Any]] = {}
+
+
+def _add(key: str, prompt: str, **spec: Any) -> None:
+    if key in CATALOG:
+        raise ValueError(f"duplicate exercise key {key!r}")
+    CATALOG[key] = dict(prompt=prompt, key=key, **spec)
+
+
+def exercise(key: str) -> Exercise:
+    """A fresh :class:`Exercise` from the catalog, e.g. ``exercise("01/offset")``."""
+    try:
+        spec = CATALOG[key]
+    except KeyError:
+        near = ", ".join(k for k in CATALOG if k.split("/")[0] == key.split("/")[0]) or \
+            ", ".join(CATALOG)
+        raise KeyError(f"no exercise {key!r}; this lesson has: {near}") from None
+    spec = {k: v for k, v in spec.items() if k != "requires"}
+    return Exercise(**spec)
+
+
+def exercises(lesson: str) -> list[Exercise]:
+    """All exercises of one lesson (``"02"``), in order."""
+    return [exercise(k) for k in CATALOG if k.split("/")[0] == lesson]
+
+
+def _checks(*checks: Callable[[Any], "str | None"]) -> Callable[[Any], "str | None"]:
+    """Run checks in order; the first problem found is the feedback."""
+    def run(value: Any) -> "str | None":
+        for check in checks:
+            problem = check(value)
+            if problem:
+                return problem
+        return None
+    return run
+
+
+def _is_tensor(value: Any) -> "str | None":
+    if not (hasattr(value, "stride") and hasattr(value, "storage_offset")):
+        return f"expected a tensor, got {type(value).__name__}."
+    return None
+
+
+# ---------------------------------------------------------------------------- 00 welcome
+POINTS = "points = torch.tensor([[5, 7, 4], [1, 3, 2], [7, 3, 8]])"
+
+_add("00/read-index",
+     "`points` keeps its 9 numbers in one flat storage, row after row. "
+     "Which **storage index** does `points[2, 1]` read?",
+     setup=POINTS, answer=7,
+     mistakes={3: "3 is the value stored there; the question asks where it lives.",
+               5: "5 is where `points[1, 2]` lives. Row 2 starts at 2 × 3 = 6."},
+     hint="Row i starts at i × 3 (that is `points.stride()[0]`); column j adds j × 1.",
+     explanation="Index = offset + 2 × stride[0] + 1 × stride[1] = 0 + 2·3 + 1·1 = 7.",
+     solution="answer = points.storage_offset() + 2 * points.stride()[0] "
+              "+ 1 * points.stride()[1]")
+
+# ---------------------------------------------------------------------------- 01 storage
+_add("01/offset",
+     "What is `points[1:, 1].storage_offset()`?",
+     setup=POINTS, answer=4,
+     mistakes={3: "3 is where row 1 starts; column 1 is one more step.",
+               1: "The slice `1:` skips row 0 too: that is 3 elements."},
+     hint="The view's first element is `points[1, 1]`. Where does it live in the storage?",
+     explanation="The first element `points[1, 1]` lives at 1 × 3 + 1 × 1 = 4; "
+                 "the view starts there and steps by 3 (one row) per element.",
+     solution="answer = points[1:, 1].storage_offset()")
+
+_add("01/stride-3d",
+     "What is `torch.zeros(2, 3, 4).stride()`?",
+     answer=(12, 4, 1),
+     mistakes={(1, 4, 12): "That is column-major (Fortran) order; PyTorch stores the last "
+                           "dim contiguously.",
+               (1, 2, 6): "That is column-major order, and strides count elements.",
+               (4, 3, 2): "Strides are not sizes: each is the product of the sizes after it."},
+     hint="The last dim has stride 1. Each dim's stride is the product of the sizes after it.",
+     explanation="Stepping the last index moves 1 element, the middle one a row of 4, "
+                 "the first a whole 3 × 4 block: (12, 4, 1).",
+     solution="answer = torch.zeros(2, 3, 4).stride()")
+
+_add("01/zero-dim",
+     "`points[0, 0]` is still a tensor. What is its `shape`?",
+     setup=POINTS, answer=(),
+     mistakes={(1,): "Indexing with an integer removes that dim, and both indices are "
+                     "integers.",
+               (1, 1): "Indexing with an integer removes that dim, and both indices are "
+                       "integers."},
+     placeholder="e.g. (2, 3)",
+     hint="Each integer index removes one dimension.",
+     explanation="A 0-dim tensor: `torch.Size([])`, one element, `dim() == 0`. "
+                 "`.item()` turns it into a Python number.",
+     solution="answer = points[0, 0].shape")
+
+_add("01/Tensor-dtype",
+     "What dtype does `torch.Tensor([1, 2, 3])` (capital T) have?",
+     answer=DType("float32"),
+     mistakes={DType("int64"): "That is what `torch.tensor([1, 2, 3])` infers. The class "
+                               "`torch.Tensor(...)` always uses the default float dtype."},
+     hint="`torch.Tensor` is the class; calling it does not look at the data's type.",
+     explanation="`torch.Tensor(data)` always makes float32 (the default dtype); "
+                 "`torch.tensor(data)` infers the dtype from the data. Prefer `torch.tensor`.",
+     solution="answer = torch.Tensor([1, 2, 3]).dtype")
+
+
+def _storage_index_checker(fn: Any) -> "str | None":
+    import tensorviz
+
+    if not callable(fn):
+        return "pass your function itself: `ex.check(storage_index)`."
+    x = tensorviz.arange(60).reshape(3, 4, 5)  # each value is its own storage index
+    cases = [(x, (2, 1, 3)), (x[1], (2, 4)), (x[1:, 2], (1, 3)), (x.transpose(0, 2), (4, 0, 2)),
+             (x[:, ::2, 1:], (2, 1, 0)), (x[2, 3, 4], ())]
+    for t, idx in cases:
+        want = t[idx].item()
+        got = fn(t, idx)
+        if got != want:
+            return (f"for a tensor with offset {t.storage_offset()} and stride "
+                    f"{tuple(t.stride())}, index {idx} should give {want}, not {got!r}.")
+    return None
+
+
+_add("01/storage-index",
+     "Write `storage_index(t, index)`: where in `t`'s storage does `t[index]` live? "
+     "`index` is a tuple of ints (one per dim). Use only `t.storage_offset()` and "
+     "`t.stride()`, then check it with `ex.check(storage_index)`: it is tried on views "
+     "with offsets, transposes and steps.",
+     checker=_storage_index_checker,
+     hint="Start at the offset; each index i along dim d adds i × stride[d].",
+     explanation="`storage_offset() + Σ index[d] × stride()[d]` is all indexing is: "
+                 "every view op only changes the offset and the strides.",
+     solution="def storage_index(t, index):\n"
+              "    return t.storage_offset() + sum(i * s for i, s in zip(index, t.stride()))\n"
+              "answer = storage_index")
+
+# ---------------------------------------------------------------------------- 02 views
+_add("02/permute-stride",
+     "What is `torch.zeros(2, 3, 4).permute(2, 0, 1).stride()`?",
+     answer=(1, 12, 4),
+     mistakes={(12, 4, 1): "That is the stride before permuting: permute reorders the "
+                           "strides together with the sizes.",
+               (4, 1, 12): "The strides moved the other way round: new dim i is old dim "
+                           "`dims[i]`.",
+               (20, 5, 1): "Permute does not copy: the data stays where it was, so the "
+                           "strides are the old ones, reordered."},
+     hint="The original stride is (12, 4, 1). New dim i takes old dim `dims[i]`'s stride.",
+     explanation="New dims are old dims (2, 0, 1), so the strides are (1, 12, 4). No data "
+                 "moves; only the metadata is reordered, and the result is not contiguous.",
+     solution="answer = torch.zeros(2, 3, 4).permute(2, 0, 1).stride()")
+
+_COPY_CHOICES = ["x.contiguous()", "x.t().contiguous()", "x.t().t().contiguous()",
+                 "x.view(3, 2).contiguous()"]
+_add("02/which-copies",
+     "Only one of these allocates a new storage. Which?",
+     setup="x = torch.arange(6).reshape(2, 3)",
+     choices=_COPY_CHOICES, answer="x.t().contiguous()",
+     mistakes={"x.contiguous()": "`x` is contiguous already, so `contiguous()` returns `x` "
+                                 "itself.",
+               "x.t().t().contiguous()": "Transposing twice swaps the strides back to "
+                                         "(3, 1): contiguous, so nothing is copied.",
+               "x.view(3, 2).contiguous()": "`view` on a contiguous tensor gives contiguous "
+                                            "strides (2, 1): nothing to copy."},
+     hint="`contiguous()` copies only when the tensor is not contiguous already. "
+          "Which of the tensors it is called on has non-row-major strides?",
+     explanation="`x.t()` has stride (1, 3): not contiguous, so `contiguous()` copies. "
+                 "`x.t().t()` is back to stride (3, 1) and `x.view(3, 2)` is contiguous, "
+                 "so those return the same storage.",
+     solution="candidates = {\n"
+              "    'x.contiguous()': x.contiguous(),\n"
+              "    'x.t().contiguous()': x.t().contiguous(),\n"
+              "    'x.t().t().contiguous()': x.t().t().contiguous(),\n"
+              "    'x.view(3, 2).contiguous()': x.view(3, 2).contiguous(),\n"
+              "}\n"
+              "copies = [code for code, t in candidates.items()\n"
+              "          if t.untyped_storage().data_ptr() != x.untyped_storage().data_ptr()]\n"
+              "answer, = copies")
+
+_VIEW_CHOICES = ["x.view(4, 3)", "x.t().view(12)", "x.t().reshape(12)", "x[1:].view(-1)"]
+_add("02/view-error",
+     "Which one raises an error?",
+     setup="x = torch.arange(12).reshape(3, 4)",
+     choices=_VIEW_CHOICES, answer="x.t().view(12)",
+     mistakes={"x.view(4, 3)": "`x` is contiguous: any shape with 12 elements is a view.",
+               "x.t().reshape(12)": "`reshape` copies when a view is impossible, so it "
+                                    "never raises for a valid shape.",
+               "x[1:].view(-1)": "`x[1:]` is rows 1–2, 8 elements in a row in memory "
+                                 "(offset 4): contiguous, so it can be viewed."},
+     hint="`view` never copies, so it needs strides that can walk the new shape. "
+          "`reshape` copies when it has to.",
+     explanation="Reading `x.t()` in row-major order jumps around the storage (0, 4, 8, 1, "
+                 "…), which no single stride can express, so `view` raises a RuntimeError. "
+                 "`reshape` makes a copy instead; `x[1:]` is contiguous, so it can be viewed.",
+     solution="answer = None\n"
+              "for code in ['x.view(4, 3)', 'x.t().view(12)', 'x.t().reshape(12)', "
+              "'x[1:].view(-1)']:\n"
+              "    try:\n"
+              "        eval(code)\n"
+              "    except RuntimeError:\n"
+              "        answer = code")
+
+
+def _expand_checker(rows: Any) -> "str | None":
+    problem = _is_tensor(rows)
+    if problem:
+        return problem
+    if tuple(rows.shape) != (4, 3):
+        return f"its shape is {tuple(rows.shape)}; it should be (4, 3)."
+    if rows.tolist() != [[1, 2, 3]] * 4:
+        return f"its values are {rows.tolist()}; every row should be [1, 2, 3]."
+    if rows.stride()[0] != 0:
+        return (f"it has stride {tuple(rows.stride())}, so each row has its own memory: a "
+                "copy. A row that is not copied is reused with stride 0.")
+    return None
+
+
+_add("02/expand",
+     "Make `rows`, a (4, 3) tensor whose every row is `r`, **without copying** `r`'s "
+     "data. Check it with `ex.check(rows)`.",
+     setup="r = torch.tensor([1, 2, 3])",
+     checker=_expand_checker,
+     hint="Which view op repeats a dim by giving it stride 0? First make `r` 2-D.",
+     explanation="`r.expand(4, 3)` (or `r.unsqueeze(0).expand(4, -1)`) has stride (0, 1): "
+                 "all four rows read the same 3 numbers. Broadcasting does the same thing "
+                 "behind `a + b`.",
+     solution="rows = r.expand(4, 3)\nanswer = rows")
+
+_add("02/step-slice",
+     "What is `x[1:, ::2].stride()`?",
+     setup="x = torch.arange(12).reshape(3, 4)",
+     answer=(4, 2),
+     mistakes={(4, 1): "The step `::2` skips every other column: one step now moves 2 "
+                       "elements.",
+               (8, 2): "The slice `1:` only moves the start (the offset), not the stride.",
+               (2, 4): "Stride is per dim, in order: rows first, then columns."},
+     hint="A slice `start:stop:step` multiplies that dim's stride by `step` and moves the "
+          "offset by `start × stride`.",
+     explanation="Rows still step by 4; columns step by 1 × 2 = 2. The offset is 1 × 4 = 4. "
+                 "Still a view: no data is copied.",
+     solution="answer = x[1:, ::2].stride()")
+
+# ---------------------------------------------------------------------------- 03 dtypes
+_add("03/int-division",
+     "What dtype does `torch.tensor([1, 2]) / 2` have?",
+     answer=DType("float32"),
+     mistakes={DType("int64"): "`/` is true division and always gives floats; "
+                               "`//` is floor division and keeps integers.",
+               DType("float64"): "PyTorch uses its default float dtype, float32 (NumPy "
+                                 "would give float64)."},
+     hint="`/` is true division. Which floating dtype is PyTorch's default?",
+     explanation="True division of integers promotes to the default float dtype: float32.",
+     solution="answer = (torch.tensor([1, 2]) / 2).dtype")
+
+_add("03/uint8-wrap",
+     "Pixels are `uint8` (0–255). What is `(pixels + 100)[0].item()`?",
+     setup="pixels = torch.tensor([200], dtype=torch.uint8)",
+     answer=44,
+     mistakes={300: "uint8 cannot hold 300, and a Python int does not promote a uint8 "
+                    "tensor (same category), so the result is still uint8.",
+               255: "PyTorch does not clamp (saturate) integer overflow; it wraps around."},
+     hint="The result stays uint8 (the scalar 100 is also an integer). "
+          "What is 300 modulo 256?",
+     explanation="300 mod 256 = 44: integer arithmetic wraps around. Convert first "
+                 "(`pixels.float() + 100`, or `.to(torch.int16)`) and clamp to 0–255.",
+     solution="answer = (pixels + 100)[0].item()")
+
+_add("03/half-rounding",
+     "What is `torch.tensor(2049.0, dtype=torch.float16).item()`?",
+     answer=2048.0,
+     mistakes={2049: "float16 has 11 significant bits: between 2048 and 4096 only even "
+                     "integers exist.",
+               2050: "Close! 2049 lies exactly halfway; ties round to the even significand."},
+     hint="float16 has 10 stored mantissa bits (11 significant). What is the spacing of "
+          "float16 numbers between 2048 and 4096?",
+     explanation="Between 2048 and 4096 float16 numbers are 2 apart; 2049 is a tie and "
+                 "rounds to even, 2048.",
+     solution="answer = torch.tensor(2049.0, dtype=torch.float16).item()")
+
+_add("03/chw-stride",
+     "The image `img` is 600 × 512 pixels, height × width × channels (HWC), contiguous, "
+     "so its stride is (1536, 3, 1). What is the stride of the CHW view "
+     "`img.permute(2, 0, 1)`?",
+     setup="img = torch.zeros(600, 512, 3, dtype=torch.uint8)",
+     answer=(1, 1536, 3),
+     mistakes={(307200, 512, 1): "That is the stride of `img.permute(2, 0, 1).contiguous()`: "
+                                 "a copy. The view keeps the pixels where they are.",
+               (3, 1536, 1): "Match the dims: new dim 0 is old dim 2 (channels), "
+                             "stride 1."},
+     hint="permute(2, 0, 1) makes the new dims (old 2, old 0, old 1).",
+     explanation="The view only reorders the strides: (1, 1536, 3). Channels of one pixel "
+                 "are neighbours in memory; a contiguous CHW copy would have stride "
+                 "(307200, 512, 1).",
+     solution="answer = img.permute(2, 0, 1).stride()")
+
+# ---------------------------------------------------------------------------- 04 numpy
+_add("04/from-numpy-dtype",
+     "What dtype does `torch.from_numpy(np.linspace(0, 1, 5))` have?",
+     answer=DType("float64"),
+     mistakes={DType("float32"): "`from_numpy` shares NumPy's memory, so it cannot "
+                                 "convert: it keeps NumPy's default float, float64."},
+     hint="What is NumPy's default float dtype, and can a zero-copy view change it?",
+     explanation="NumPy defaults to float64 and `from_numpy` keeps the dtype (it shares the "
+                 "memory). Call `.float()` (a copy) before mixing with float32 tensors.",
+     solution="import numpy as np\n"
+              "answer = torch.from_numpy(np.linspace(0, 1, 5)).dtype")
+
+_add("04/numpy-strides",
+     "`n = np.zeros((2, 3))` has NumPy strides `n.strides == (24, 8)`. "
+     "What is `torch.from_numpy(n.T).stride()`?",
+     setup="import numpy as np\nn = np.zeros((2, 3))",
+     answer=(1, 3),
+     mistakes={(8, 24): "Those are NumPy's strides of `n.T`, in bytes; PyTorch counts "
+                        "elements (8 bytes each here).",
+               (3, 1): "`n.T` is transposed: stepping its first dim moves one element.",
+               (24, 8): "Those are `n`'s strides in bytes; the question is about `n.T`, "
+                        "in elements."},
+     hint="NumPy counts bytes, PyTorch counts elements: divide by `n.itemsize` (8).",
+     explanation="`n.T.strides` is (8, 24) bytes = (1, 3) elements. from_numpy keeps the "
+                 "layout: no copy, a non-contiguous tensor.",
+     solution="answer = torch.from_numpy(n.T).stride()")
+
+_add("04/who-changes",
+     "After these lines, what are `t[0].item()` and `c[0].item()`? Answer as a pair, "
+     "e.g. `(0.0, 0.0)`.",
+     setup="t = torch.zeros(3)\na = t.numpy()\na += 1\nc = torch.tensor(a)\na += 1",
+     answer=(2.0, 1.0),
+     mistakes={(2.0, 2.0): "`torch.tensor(a)` copies the data: `c` does not see later "
+                           "writes to `a`.",
+               (0.0, 1.0): "`t.numpy()` shares memory, so `a += 1` (in place) writes into "
+                           "`t`.",
+               (1.0, 1.0): "Both `a += 1` write into `t`'s memory (in place, shared)."},
+     hint="`t.numpy()` and `torch.from_numpy` share memory; `torch.tensor(...)` always "
+          "copies.",
+     explanation="`a` is `t`'s memory seen by NumPy, so both in-place additions reach `t` "
+                 "(2.0); `c` was copied after the first one (1.0).",
+     solution="answer = (t[0].item(), c[0].item())")
+
+# ---------------------------------------------------------------------------- 06 devices
+_add("06/to-same-device",
+     "On the CPU, is `t.to('cpu') is t` True or False?",
+     setup="t = torch.ones(2)",
+     answer=True,
+     mistakes={False: "When nothing has to change, `to` returns the tensor itself: no copy."},
+     hint="Does `to` copy when the tensor is already on that device with that dtype?",
+     explanation="`to` returns `self` when device and dtype already match; otherwise it "
+                 "returns a new tensor, a copy on the target device.",
+     solution="answer = t.to('cpu') is t")
+
+_CROSS_CHOICES = ["a CPU tensor", "a CUDA tensor", "a RuntimeError",
+                  "it moves `a` to the GPU for good"]
+_add("06/cross-device",
+     "On a machine with a GPU: what does `a + b` give?",
+     setup="a = torch.ones(2)\nb = torch.ones(2, device='cuda')",
+     choices=_CROSS_CHOICES, answer="a RuntimeError",
+     mistakes={"a CPU tensor": "PyTorch never copies a GPU tensor back implicitly.",
+               "a CUDA tensor": "PyTorch never copies `a` to the GPU implicitly (only a "
+                                "0-dim CPU tensor is accepted, like a number).",
+               "it moves `a` to the GPU for good": "Operations never move their inputs."},
+     hint="PyTorch never moves data between devices behind your back.",
+     explanation="Operands must live on the same device (\"Expected all tensors to be on the "
+                 "same device\"); move one explicitly with `.to(b.device)`. The one "
+                 "exception is a 0-dim CPU tensor, which is treated like a Python number.",
+     solution="try:\n    a + b\n    answer = 'a CUDA tensor'\n"
+              "except RuntimeError:\n    answer = 'a RuntimeError'",
+     requires="cuda")
+
+_add("06/move-copies",
+     "On a GPU machine: what is `t[0].item()` after these lines?",
+     setup="t = torch.ones(3)\ng = t.cuda()\ng[0] = 5",
+     answer=1.0,
+     mistakes={5.0: "`t.cuda()` copies the data to GPU memory: a new storage on another "
+                    "device. Writing to `g` does not touch `t`."},
+     hint="Can a GPU tensor share memory with a CPU tensor?",
+     explanation="A move between devices is always a copy: `g` has its own storage in GPU "
+                 "memory.",
+     solution="answer = t[0].item()",
+     requires="cuda")
