@@ -1,0 +1,333 @@
+"""Comparison and sorting: equal, isclose/allclose, elementwise maximum/minimum, sort, argsort,
+topk, kthvalue, searchsorted, isin, clamp_min/clamp_max.
+
+(``eq``/``ne``/``lt``/... and ``clamp`` live with the operators in ``_elementwise``.)
+
+Sorting is stable on the backend's strided array view; descending order keeps equal elements
+in their original order and puts NaN first, as PyTorch does::
+
+    values[..., j] = x[..., indices[..., j]]      with values ordered along ``dim``
+"""
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from .. import _dtypes, _layout
+from .._dtypes import _BOOL, _COMPLEX, _FLOAT, _INT, result_type
+from .._tensor import Tensor, wrap_array
+from ..backends import backend_for
+from ..backends._numpy import call_quiet
+from ._elementwise import clamp, device_of, finish, operand, promote
+from .pointwise import _check_tensor, _not_implemented, _opmath, _store, _xp
+from .reductions import _nonempty, _out2, return_types
+
+
+# ---------------------------------------------------------------- equality and closeness
+def equal(input: Tensor, other: Tensor) -> bool:
+    """True when both tensors have the same shape and equal elements (NaN never equals)."""
+    _check_tensor("equal", input)
+    _check_tensor("equal", other, "other", 2)
+    dev = device_of(input, other)
+    if input._shape != other._shape:
+        return False
+    rdt = promote(input, other)
+    xp = backend_for(dev).xp
+    a, b = operand(input, rdt, dev), operand(other, rdt, dev)
+    return builtins.bool(xp.all(a == b))
+
+
+def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
+            equal_nan: bool = False) -> Tensor:
+    """``|input - other| <= atol + rtol * |other|`` elementwise (equal infinities are close)."""
+    _check_tensor("isclose", input)
+    _check_tensor("isclose", other, "other", 2)
+    if input._dtype is not other._dtype:
+        raise RuntimeError(f"{input._dtype.cname} did not match {other._dtype.cname}")
+    if rtol < 0:
+        raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol}")
+    if atol < 0:
+        raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol}")
+    dev = device_of(input, other)
+    xp = backend_for(dev).xp
+    dt = input._dtype
+    a, b = operand(input, dt, dev), operand(other, dt, dev)
+
+    def f():
+        close = a == b
+        if dt.category >= _FLOAT:
+            if equal_nan:
+                close = close | (xp.isnan(a) & xp.isnan(b))
+            ca, cb = (a, b) if dt is not _dtypes.float16 else (a.astype(np.float32),
+                                                                b.astype(np.float32))
+            allowed = atol + xp.abs(rtol * cb)
+        else:
+            # Note: as PyTorch, integer differences are compared with a float allowance
+            fdt = _dtypes._default_dtype._np
+            idt = fdt if dt is _dtypes.bool else np.int64
+            ca, cb = a.astype(idt), b.astype(idt)
+            allowed = atol + xp.abs(rtol * cb.astype(fdt))
+        actual = xp.abs(ca - cb)
+        ok = actual <= allowed
+        if dt.category >= _FLOAT:
+            ok = ok & xp.isfinite(actual)
+        return close | ok
+    res = call_quiet(f)
+    return wrap_array(res, _dtypes.bool, dev)
+
+
+def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
+             equal_nan: bool = False) -> bool:
+    """Whether every element pair is ``isclose``."""
+    return builtins.bool(isclose(input, other, rtol, atol, equal_nan)._arr.all())
+
+
+# ---------------------------------------------------------------- elementwise extremes
+def _extreme(name: str, fn: str):
+    def op(input, other, *, out=None) -> Tensor:
+        _check_tensor(name, input)
+        _check_tensor(name, other, "other", 2)
+        rdt = promote(input, other)
+        if rdt.category == _COMPLEX:
+            raise RuntimeError(f"{name} not implemented for complex tensors.")
+        dev = device_of(input, other)
+        xp = backend_for(dev).xp
+        a, b = operand(input, rdt, dev), operand(other, rdt, dev)
+        res = call_quiet(getattr(xp, fn), a, b)
+        return finish(res, rdt, dev, out)
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"Elementwise ``{name}`` with broadcasting and promotion."
+    return op
+
+
+maximum = _extreme("maximum", "maximum")
+minimum = _extreme("minimum", "minimum")
+fmax = _extreme("fmax", "fmax")
+fmin = _extreme("fmin", "fmin")
+maximum.__doc__ = "Elementwise maximum; NaN propagates."
+minimum.__doc__ = "Elementwise minimum; NaN propagates."
+fmax.__doc__ = "Elementwise maximum ignoring NaN (NaN only where both are NaN)."
+fmin.__doc__ = "Elementwise minimum ignoring NaN (NaN only where both are NaN)."
+
+
+def clamp_min(input: Tensor, min) -> Tensor:
+    """``max(input, min)`` elementwise (``clamp(input, min=min)``)."""
+    return clamp(input, min=min)
+
+
+def clamp_max(input: Tensor, max) -> Tensor:
+    """``min(input, max)`` elementwise (``clamp(input, max=max)``)."""
+    return clamp(input, max=max)
+
+
+def clamp_min_(self: Tensor, min) -> Tensor:
+    return _store(self, clamp(self, min=min))
+
+
+def clamp_max_(self: Tensor, max) -> Tensor:
+    return _store(self, clamp(self, max=max))
+
+
+# ---------------------------------------------------------------- sorting
+def _sort_check(input: Tensor, what: str = "Sort") -> None:
+    if input._dtype.category == _COMPLEX:
+        raise RuntimeError(f"{what} does not support complex dtypes on CPU")
+
+
+def _argsort(xp, a, axis: int, descending: bool):
+    """Stable argsort along ``axis``; descending keeps ties in order and puts NaN first."""
+    if not descending:
+        return xp.argsort(a, axis=axis, kind="stable")
+    n = a.shape[axis]
+    flip = [slice(None)] * a.ndim
+    flip[axis] = slice(None, None, -1)
+    flip = tuple(flip)
+    order = xp.argsort(a[flip], axis=axis, kind="stable")[flip]
+    return (n - 1) - order
+
+
+def _sorted(input: Tensor, dim, descending: bool):
+    d = _layout.normalize_dim(dim, len(input._shape))
+    xp = _xp(input)
+    arr = input._arr
+    if not input._shape:
+        return d, arr.copy(), xp.zeros((), dtype=np.int64)
+    order = _argsort(xp, arr, d, descending)
+    return d, xp.take_along_axis(arr, order, axis=d), order
+
+
+def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False, *,
+         out=None):
+    """``(values, indices)`` sorted along ``dim`` (always stable here; NaN sorts as largest)."""
+    _check_tensor("sort", input)
+    _sort_check(input)
+    _, vals, order = _sorted(input, dim, descending)
+    dev = input._storage._device
+    return _out2(return_types.sort(wrap_array(vals, input._dtype, dev),
+                                   wrap_array(order.astype(np.int64), _dtypes.int64, dev)), out)
+
+
+def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False
+            ) -> Tensor:
+    """The indices that sort ``input`` along ``dim``."""
+    _check_tensor("argsort", input)
+    _sort_check(input)
+    _, _, order = _sorted(input, dim, descending)
+    return wrap_array(order.astype(np.int64), _dtypes.int64, input._storage._device)
+
+
+def msort(input: Tensor, *, out=None) -> Tensor:
+    """``sort(input, dim=0).values``."""
+    _check_tensor("msort", input)
+    _sort_check(input)
+    _, vals, _ = _sorted(input, 0, False)
+    return finish(vals, input._dtype, input._storage._device, out)
+
+
+def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True, *,
+         out=None):
+    """The ``k`` largest (or smallest) elements along ``dim`` and their indices."""
+    _check_tensor("topk", input)
+    dt = input._dtype
+    if dt is _dtypes.bool:
+        raise RuntimeError("topk does not support bool dtypes on CPU")
+    if dt.category == _COMPLEX:
+        raise RuntimeError("topk does not support complex dtypes on CPU")
+    d = _layout.normalize_dim(dim, len(input._shape))
+    size = input._shape[d] if input._shape else 1
+    if k < 0 or k > size:
+        raise RuntimeError("selected index k out of range")
+    _, vals, order = _sorted(input, d, largest)
+    xp = _xp(input)
+    if input._shape:
+        sl = [slice(None)] * vals.ndim
+        sl[d] = slice(0, k)
+        vals, order = vals[tuple(sl)], order[tuple(sl)]
+    elif k == 0:
+        raise RuntimeError("selected index k out of range")
+    dev = input._storage._device
+    return _out2(return_types.topk(wrap_array(xp.ascontiguousarray(vals), dt, dev),
+                                   wrap_array(order.astype(np.int64), _dtypes.int64, dev)), out)
+
+
+def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False, *, out=None):
+    """The k-th smallest element (1-based) along ``dim`` and its index."""
+    _check_tensor("kthvalue", input)
+    dt = input._dtype
+    if dt is _dtypes.bool or dt.category == _COMPLEX:
+        raise _not_implemented("kthvalue_cpu", dt)
+    d = _layout.normalize_dim(dim, len(input._shape))
+    size = input._shape[d] if input._shape else 1
+    if not 1 <= k <= size:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    _, vals, order = _sorted(input, d, False)
+    xp = _xp(input)
+    dev = input._storage._device
+    if input._shape:
+        sl = [slice(None)] * vals.ndim
+        sl[d] = slice(k - 1, k)
+        vals, order = vals[tuple(sl)], order[tuple(sl)]
+        if not keepdim:
+            vals, order = xp.squeeze(vals, d), xp.squeeze(order, d)
+    return _out2(return_types.kthvalue(wrap_array(xp.ascontiguousarray(vals), dt, dev),
+                                       wrap_array(order.astype(np.int64), _dtypes.int64, dev)),
+                 out)
+
+
+# ---------------------------------------------------------------- searching
+def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False,
+                 right: bool = False, side: str | None = None, sorter: Tensor | None = None,
+                 out=None) -> Tensor:
+    """Indices where ``input`` would be inserted into the (innermost-dim) sorted sequence to keep
+    it sorted; ``right``/``side='right'`` places after equal elements."""
+    _check_tensor("searchsorted", sorted_sequence, "sorted_sequence")
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but "
+                               f"got {side}")
+        if right and side == "left":
+            raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, "
+                               "got side of left while right was True")
+        right = side == "right"
+    seq = sorted_sequence
+    scalar = not isinstance(input, Tensor)
+    rdt = result_type(seq, input)
+    for dt in (seq._dtype, rdt):
+        if dt is _dtypes.bool or dt.category == _COMPLEX:
+            raise _not_implemented("searchsorted_out_cpu", dt)
+    if not scalar and len(seq._shape) > 1 and seq._shape[:-1] != input._shape[:-1]:
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 dimension or the "
+                           "first N-1 dimensions of boundaries tensor and input value tensor "
+                           f"must match, but we got boundaries tensor {list(seq._shape)} and "
+                           f"input value tensor {list(input._shape)}")
+    if not seq._shape:
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive "
+                           "dimension, but got 0 dimension")
+    dev = device_of(seq, input)
+    xp = backend_for(dev).xp
+    s = operand(seq, rdt, dev)
+    if sorter is not None:
+        if sorter._shape != seq._shape:
+            raise RuntimeError("torch.searchsorted(): boundary and sorter must have the same "
+                               f"size, but got boundary tensor {list(seq._shape)}and got sorter "
+                               f"tensor {list(sorter._shape)}")
+        s = xp.take_along_axis(s, sorter._arr.astype(np.int64), axis=-1)
+    v = operand(input, rdt, dev)
+    if scalar:
+        v = xp.asarray(v)
+    side_s = "right" if right else "left"
+    if s.ndim == 1:
+        res = call_quiet(xp.searchsorted, s, v, side=side_s)
+    else:
+        res = _batched_search(xp, s, v, right)
+    idt = _dtypes.int32 if out_int32 else _dtypes.int64
+    return finish(xp.asarray(res).astype(idt._np), idt, dev, out)
+
+
+def _batched_search(xp, s, v, right: bool):
+    """Row-wise searchsorted by one stable sort of each row's boundaries and values together:
+    a value's merged position minus its rank among the values counts the boundaries before it.
+    """
+    m = v.shape[-1]
+    # ties: for 'left' the values go first (before equal boundaries), for 'right' after
+    both = xp.concatenate([v, s] if not right else [s, v], axis=-1)
+    order = xp.argsort(both, axis=-1, kind="stable")
+    pos = xp.empty_like(order)
+    ar = xp.broadcast_to(xp.arange(order.shape[-1]), order.shape)
+    xp.put_along_axis(pos, order, ar, axis=-1)
+    vpos = pos[..., :m] if not right else pos[..., s.shape[-1]:]
+    vorder = xp.argsort(v, axis=-1, kind="stable")
+    rank = xp.empty_like(vorder)
+    xp.put_along_axis(rank, vorder, xp.broadcast_to(xp.arange(m), vorder.shape), axis=-1)
+    return vpos - rank
+
+
+def isin(elements, test_elements, *, assume_unique: bool = False,
+         invert: bool = False) -> Tensor:
+    """Whether each of ``elements`` occurs in ``test_elements`` (either may be a scalar)."""
+    if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
+        raise TypeError("isin() received an invalid combination of arguments - got "
+                        f"({type(elements).__name__}, {type(test_elements).__name__})")
+    rdt = result_type(elements, test_elements)
+    for x in (elements, test_elements):
+        dt = x._dtype if isinstance(x, Tensor) else rdt
+        if dt is _dtypes.bool or dt.category == _COMPLEX:
+            raise RuntimeError(f"Unsupported input type encountered for isin(): {dt}")
+    dev = device_of(elements, test_elements)
+    xp = backend_for(dev).xp
+    e = xp.asarray(operand(elements, rdt, dev))
+    t = xp.asarray(operand(test_elements, rdt, dev))
+    res = xp.isin(e, t, invert=invert)
+    return wrap_array(res, _dtypes.bool, dev)
+
+
+# ---------------------------------------------------------------- registration
+FUNCTIONS = {
+    "equal": equal, "isclose": isclose, "allclose": allclose, "maximum": maximum,
+    "minimum": minimum, "fmax": fmax, "fmin": fmin, "clamp_min": clamp_min,
+    "clamp_max": clamp_max, "clamp_min_": clamp_min_, "clamp_max_": clamp_max_, "sort": sort,
+    "argsort": argsort, "msort": msort, "topk": topk, "kthvalue": kthvalue,
+    "searchsorted": searchsorted, "isin": isin,
+}
+METHODS = {name: fn for name, fn in FUNCTIONS.items() if name not in ("searchsorted", "isin")}

@@ -1,0 +1,777 @@
+"""Pointwise math: exponentials, logarithms, trigonometry, rounding, special functions,
+complex parts, logical ops and softmax, with PyTorch's dtype rules.
+
+Each op maps its input elementwise on the backend's strided array view (NumPy or CuPy)::
+
+    rdt = result dtype (ints/bools -> default float for float functions)
+    out[i] = f(x[i] as compute dtype)        # half computes in float32, as PyTorch does
+
+``t.real`` / ``t.imag`` are views of a complex tensor's storage (element stride doubled).
+"""
+from __future__ import annotations
+
+import builtins
+import math
+
+import numpy as np
+
+from .. import _dtypes, _layout
+from .._dtypes import _BOOL, _COMPLEX, _FLOAT, _INT, result_type
+from .._indexing import assign, scalar_to
+from .._tensor import Tensor
+from ..backends import backend_for
+from ..backends._numpy import call_quiet
+from ._elementwise import Number, _check_int_zero_division, device_of, finish, operand, promote
+
+__all__: list = []
+
+
+# ---------------------------------------------------------------- helpers
+def _xp(t: Tensor):
+    return t._storage._backend.xp
+
+
+def _opmath(dt: "_dtypes.dtype") -> "_dtypes.dtype":
+    """The dtype PyTorch computes in: half arithmetic runs in float32."""
+    return _dtypes.float32 if dt is _dtypes.float16 else dt
+
+
+def _check_tensor(fname: str, x, arg: str = "input", pos: int = 1) -> None:
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{fname}(): argument '{arg}' (position {pos}) must be Tensor, not "
+                        f"{type(x).__name__}")
+
+
+def _not_implemented(kernel: str, dt: "_dtypes.dtype") -> NotImplementedError:
+    return NotImplementedError(f"\"{kernel}\" not implemented for '{dt.cname}'")
+
+
+def _float_result(dt: "_dtypes.dtype") -> "_dtypes.dtype":
+    """Integers and bools give the default float dtype; float/complex keep theirs."""
+    return dt if dt.category >= _FLOAT else _dtypes._default_dtype
+
+
+def _as(arr, src_dt, cdt):
+    """``arr`` (of dtype ``src_dt``) converted to the compute dtype ``cdt``."""
+    if src_dt is cdt:
+        return arr
+    if src_dt.category == _COMPLEX and cdt.category != _COMPLEX:
+        arr = arr.real
+    return arr.astype(cdt._np)
+
+
+def _map(x: Tensor, rdt, f, out=None, cdt=None) -> Tensor:
+    """``out[i] = f(xp, x[i] as cdt)`` wrapped as a fresh tensor of dtype ``rdt`` (or into out)."""
+    xp = _xp(x)
+    cdt = _opmath(rdt) if cdt is None else cdt
+    src = x._arr
+    arr = _as(src, x._dtype, cdt)
+    res = call_quiet(f, xp, arr)
+    if res is src:
+        res = res.copy()
+    return finish(res, rdt, x._storage._device, out)
+
+
+def _store(self: Tensor, res: Tensor) -> Tensor:
+    """Write an op's result back into ``self`` (the in-place form), as PyTorch checks it."""
+    if not _dtypes.can_cast(res._dtype, self._dtype):
+        raise RuntimeError(f"result type {res._dtype.cname} can't be cast to the desired output "
+                           f"type {self._dtype.cname}")
+    if res._shape != self._shape:
+        raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the broadcast "
+                           f"shape {list(res._shape)}")
+    assign(self, res)
+    return self
+
+
+def inplace_of(fn, name: str):
+    """The trailing-underscore form of ``fn``: compute, then write into ``self``."""
+    def op(self, *args, **kwargs):
+        return _store(self, fn(self, *args, **kwargs))
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"In-place form of ``{fn.__name__}`` (writes into ``self``, returns it)."
+    return op
+
+
+# ---------------------------------------------------------------- erf / erfc
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+
+
+def _erf_parts(xp, x):
+    """``(erf(|x|), erfc(|x|))`` in float64: a power series below 1.5, a continued fraction
+    above (both accurate to a few ulps).
+
+    series:  erf(x)  = 2/sqrt(pi) exp(-x^2) sum_n 2^n x^(2n+1) / (2n+1)!!   (all terms > 0)
+    fraction: erfc(x) = exp(-x^2)/sqrt(pi) / (x + (1/2)/(x + 1/(x + (3/2)/(x + ...))))
+    """
+    ax = xp.abs(x)
+    small = ax < 1.5
+    xs = xp.where(small, ax, 0.0)
+    term = xs.copy()
+    total = xs.copy()
+    two_x2 = 2.0 * xs * xs
+    for n in range(1, 32):
+        term = term * two_x2 / (2 * n + 1)
+        total = total + term
+    erf_small = _TWO_OVER_SQRT_PI * xp.exp(-xs * xs) * total
+    xl = xp.where(small, 1.5, ax)
+    xl = xp.where(xp.isfinite(xl), xl, 1e300)
+    frac = xl.copy()
+    for k in range(120, 0, -1):
+        frac = xl + (k / 2.0) / frac
+    erfc_large = xp.exp(-xl * xl) / (math.sqrt(math.pi) * frac)
+    erf_abs = xp.where(small, erf_small, 1.0 - erfc_large)
+    erfc_abs = xp.where(small, 1.0 - erf_small, erfc_large)
+    return erf_abs, erfc_abs
+
+
+def _erf(xp, a):
+    x = a.astype(np.float64)
+    e, _ = _erf_parts(xp, x)
+    r = xp.where(x < 0, -e, e)
+    return xp.where(xp.isnan(x), x, r).astype(a.dtype)
+
+
+def _erfc(xp, a):
+    x = a.astype(np.float64)
+    _, c = _erf_parts(xp, x)
+    r = xp.where(x < 0, 2.0 - c, c)
+    return xp.where(xp.isnan(x), x, r).astype(a.dtype)
+
+
+# ---------------------------------------------------------------- unary float functions
+def _float_unary(name: str, f, *, complex_ok: bool = True, kernel: str | None = None,
+                 complex_error=None):
+    """A function that gives floats (ints and bools promote to the default float dtype)."""
+    def op(input, *, out=None) -> Tensor:
+        _check_tensor(name, input)
+        dt = input._dtype
+        if dt.category == _COMPLEX and not complex_ok:
+            if complex_error is not None:
+                raise complex_error
+            raise _not_implemented(kernel or f"{name}_cpu", dt)
+        return _map(input, _float_result(dt), f, out)
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = (f"``{name}`` elementwise; integer and bool inputs give the default float "
+                  "dtype.")
+    return op
+
+
+def _rsqrt(xp, a):
+    return 1 / xp.sqrt(a)
+
+
+def _sigmoid(xp, a):
+    return 1 / (1 + xp.exp(-a))
+
+
+def _exp2(xp, a):
+    if a.dtype.kind == "c":
+        return xp.exp(a * math.log(2.0))
+    return xp.exp2(a)
+
+
+def _deg2rad(xp, a):
+    return a * a.dtype.type(math.pi / 180.0)
+
+
+def _rad2deg(xp, a):
+    return a * a.dtype.type(180.0 / math.pi)
+
+
+exp = _float_unary("exp", lambda xp, a: xp.exp(a))
+exp2 = _float_unary("exp2", _exp2)
+expm1 = _float_unary("expm1", lambda xp, a: xp.expm1(a))
+log = _float_unary("log", lambda xp, a: xp.log(a))
+log2 = _float_unary("log2", lambda xp, a: xp.log2(a))
+log10 = _float_unary("log10", lambda xp, a: xp.log10(a))
+log1p = _float_unary("log1p", lambda xp, a: xp.log1p(a))
+sqrt = _float_unary("sqrt", lambda xp, a: xp.sqrt(a))
+rsqrt = _float_unary("rsqrt", _rsqrt)
+sin = _float_unary("sin", lambda xp, a: xp.sin(a))
+cos = _float_unary("cos", lambda xp, a: xp.cos(a))
+tan = _float_unary("tan", lambda xp, a: xp.tan(a))
+asin = _float_unary("asin", lambda xp, a: xp.arcsin(a))
+acos = _float_unary("acos", lambda xp, a: xp.arccos(a))
+atan = _float_unary("atan", lambda xp, a: xp.arctan(a))
+sinh = _float_unary("sinh", lambda xp, a: xp.sinh(a))
+cosh = _float_unary("cosh", lambda xp, a: xp.cosh(a))
+tanh = _float_unary("tanh", lambda xp, a: xp.tanh(a))
+asinh = _float_unary("asinh", lambda xp, a: xp.arcsinh(a))
+acosh = _float_unary("acosh", lambda xp, a: xp.arccosh(a))
+atanh = _float_unary("atanh", lambda xp, a: xp.arctanh(a))
+sigmoid = _float_unary("sigmoid", _sigmoid)
+reciprocal = _float_unary("reciprocal", lambda xp, a: 1 / a)
+erf = _float_unary("erf", _erf, complex_ok=False, kernel="erf_vml_cpu")
+erfc = _float_unary("erfc", _erfc, complex_ok=False, kernel="erfc_vml_cpu")
+deg2rad = _float_unary("deg2rad", _deg2rad, complex_ok=False, complex_error=RuntimeError(
+    "deg2rad is not supported for complex tensors."))
+rad2deg = _float_unary("rad2deg", _rad2deg, complex_ok=False, complex_error=RuntimeError(
+    "rad2deg is not supported for complex tensors."))
+arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
+
+
+def logit(input: Tensor, eps: float | None = None, *, out=None) -> Tensor:
+    """``log(x / (1 - x))``, with ``x`` first clamped to ``[eps, 1 - eps]`` when eps is given."""
+    _check_tensor("logit", input)
+    if input._dtype.category == _COMPLEX:
+        raise _not_implemented("logit_cpu", input._dtype)
+
+    def f(xp, a):
+        if eps is not None:
+            lo, hi = a.dtype.type(eps), a.dtype.type(1 - eps)
+            a = xp.minimum(xp.maximum(a, lo), hi)
+        return xp.log(a / (1 - a))
+    return _map(input, _float_result(input._dtype), f, out)
+
+
+# ---------------------------------------------------------------- dtype-keeping functions
+def sign(input: Tensor, *, out=None) -> Tensor:
+    """-1, 0 or +1 by sign (NaN gives 0, as in PyTorch); bools stay bools."""
+    _check_tensor("sign", input)
+    dt = input._dtype
+    if dt.category == _COMPLEX:
+        raise NotImplementedError("Unlike NumPy, torch.sign is not intended to support complex "
+                                  "numbers. Please use torch.sgn instead.")
+    if dt is _dtypes.bool:
+        return _map(input, dt, lambda xp, a: a.copy(), out)
+
+    def f(xp, a):
+        # Note: (0 < x) - (x < 0), so NaN gives 0 where NumPy's sign gives NaN.
+        return (a > 0).astype(a.dtype) - (a < 0).astype(a.dtype)
+    return _map(input, dt, f, out)
+
+
+def sgn(input: Tensor, *, out=None) -> Tensor:
+    """``x / |x|`` for complex (0 at 0); ``sign`` otherwise."""
+    _check_tensor("sgn", input)
+    if input._dtype.category != _COMPLEX:
+        return sign(input, out=out)
+
+    def f(xp, a):
+        m = xp.abs(a)
+        return xp.where(m == 0, a.dtype.type(0), a / xp.where(m == 0, 1, m))
+    return _map(input, input._dtype, f, out)
+
+
+def square(input: Tensor, *, out=None) -> Tensor:
+    """``x * x``; bools give int64."""
+    _check_tensor("square", input)
+    dt = _dtypes.int64 if input._dtype is _dtypes.bool else input._dtype
+    return _map(input, dt, lambda xp, a: a * a, out)
+
+
+def relu(input: Tensor) -> Tensor:
+    """``max(x, 0)`` keeping the dtype."""
+    _check_tensor("relu", input)
+    dt = input._dtype
+    if dt is _dtypes.bool:
+        raise RuntimeError("Boolean inputs not supported for relu")
+    if dt.category == _COMPLEX:
+        raise NotImplementedError("clamp is not supported for complex types")
+
+    def f(xp, a):
+        return xp.where(a > 0, a, a.dtype.type(0)) if a.dtype.kind != "f" else \
+            xp.where(xp.isnan(a) | (a > 0), a, a.dtype.type(0))
+    return _map(input, dt, f)
+
+
+def _rounding(name: str, fn_name: str, kernel: str, complex_msg: str | None):
+    def op(input, *, out=None) -> Tensor:
+        _check_tensor(name, input)
+        dt = input._dtype
+        if dt is _dtypes.bool:
+            raise _not_implemented(kernel, dt)
+        if dt.category == _COMPLEX:
+            if complex_msg:
+                raise NotImplementedError(complex_msg)
+            raise _not_implemented(kernel, dt)
+        if dt.category == _INT:
+            return _map(input, dt, lambda xp, a: a.copy(), out)
+        return _map(input, dt, lambda xp, a: getattr(xp, fn_name)(a), out)
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"``{name}`` elementwise; integer tensors are returned unchanged (a copy)."
+    return op
+
+
+floor = _rounding("floor", "floor", "floor_vml_cpu", "floor is not supported for complex inputs")
+ceil = _rounding("ceil", "ceil", "ceil_vml_cpu", "ceil is not supported for complex inputs")
+trunc = _rounding("trunc", "trunc", "trunc_vml_cpu", "trunc is not supported for complex inputs")
+fix = trunc
+_round0 = _rounding("round", "rint", "round_vml_cpu", None)
+
+
+def round(input: Tensor, *, decimals: int = 0, out=None) -> Tensor:
+    """Round half to even; ``decimals`` rounds to that many decimal places (negative: tens)."""
+    if decimals == 0:
+        return _round0(input, out=out)
+    _check_tensor("round", input)
+    dt = input._dtype
+    if dt.category != _FLOAT:
+        raise _not_implemented("round_cpu", dt)
+    neg = decimals < 0
+    ten_pow = 10.0 ** builtins.abs(decimals)
+
+    def f(xp, a):
+        p = a.dtype.type(ten_pow)
+        return xp.rint(a / p) * p if neg else xp.rint(a * p) / p
+    return _map(input, dt, f, out)
+
+
+def frac(input: Tensor, *, out=None) -> Tensor:
+    """``x - trunc(x)``: the fractional part, with the sign of x (floats only)."""
+    _check_tensor("frac", input)
+    if input._dtype.category != _FLOAT:
+        raise _not_implemented("frac_cpu", input._dtype)
+    return _map(input, input._dtype, lambda xp, a: a - xp.trunc(a), out)
+
+
+def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,
+               neginf: float | None = None, *, out=None) -> Tensor:
+    """Replace NaN by ``nan`` and infinities by ``posinf``/``neginf`` (default: dtype limits)."""
+    _check_tensor("nan_to_num", input)
+    dt = input._dtype
+    if dt.category < _FLOAT:
+        return _map(input, dt, lambda xp, a: a.copy(), out)
+    real = dt.to_real()
+    info = np.finfo(real._np)
+    vals = [scalar_to(v, real) for v in (nan, info.max if posinf is None else posinf,
+                                         info.min if neginf is None else neginf)]
+
+    def fix_real(xp, a):
+        a = xp.where(xp.isnan(a), vals[0], a)
+        a = xp.where(a == np.inf, vals[1], a)
+        return xp.where(a == -np.inf, vals[2], a)
+
+    def f(xp, a):
+        if a.dtype.kind == "c":
+            return fix_real(xp, a.real) + 1j * fix_real(xp, a.imag).astype(a.dtype)
+        return fix_real(xp, a)
+    # Note: computed in the tensor's own dtype (not float32 for half) so limits stay exact.
+    return _map(input, dt, f, out, cdt=dt)
+
+
+# ---------------------------------------------------------------- predicates (bool results)
+def _predicate(name: str, f, *, complex_error=None, complex_f=None, nonfloat=None):
+    def op(input) -> Tensor:
+        _check_tensor(name, input)
+        dt = input._dtype
+        if dt.category == _COMPLEX:
+            if complex_error is not None:
+                raise complex_error
+            g = complex_f or f
+        elif dt.category < _FLOAT and nonfloat is not None:
+            g = nonfloat
+        else:
+            g = f
+        return _map(input, _dtypes.bool, g, cdt=dt)
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"Elementwise ``{name}``; returns a bool tensor."
+    return op
+
+
+def _all_false(xp, a):
+    return xp.zeros(a.shape, dtype=bool)
+
+
+def _all_true(xp, a):
+    return xp.ones(a.shape, dtype=bool)
+
+
+isnan = _predicate("isnan", lambda xp, a: xp.isnan(a), nonfloat=_all_false)
+isinf = _predicate("isinf", lambda xp, a: xp.isinf(a), nonfloat=_all_false)
+isfinite = _predicate("isfinite", lambda xp, a: xp.isfinite(a), nonfloat=_all_true)
+isposinf = _predicate("isposinf", lambda xp, a: a == np.inf, nonfloat=_all_false,
+                      complex_error=RuntimeError("isposinf does not support complex inputs."))
+isneginf = _predicate("isneginf", lambda xp, a: a == -np.inf, nonfloat=_all_false,
+                      complex_error=RuntimeError("isneginf does not support complex inputs."))
+isreal = _predicate("isreal", _all_true, complex_f=lambda xp, a: a.imag == 0)
+signbit = _predicate("signbit", lambda xp, a: xp.signbit(a), nonfloat=lambda xp, a: a < 0,
+                     complex_error=NotImplementedError(
+                         "signbit is not implemented for complex tensors."))
+
+
+def logical_not(input: Tensor, *, out=None) -> Tensor:
+    """``not x`` elementwise (nonzero is true); a bool tensor."""
+    _check_tensor("logical_not", input)
+    return _map(input, _dtypes.bool, lambda xp, a: xp.logical_not(a), out, cdt=input._dtype)
+
+
+# ---------------------------------------------------------------- complex numbers
+def _real_view(t: Tensor, part: int) -> Tensor:
+    rdt = t._dtype.to_real()
+    return Tensor._make(t._storage, rdt, t._offset * 2 + part, t._shape,
+                        tuple(s * 2 for s in t._stride))
+
+
+def real(input: Tensor) -> Tensor:
+    """The real part: a VIEW of a complex tensor (writes go through); real tensors: itself."""
+    _check_tensor("real", input)
+    if input._dtype.category != _COMPLEX:
+        return input
+    return _real_view(input, 0)
+
+
+def imag(input: Tensor) -> Tensor:
+    """The imaginary part: a VIEW of a complex tensor (RuntimeError for real tensors)."""
+    _check_tensor("imag", input)
+    if input._dtype.category != _COMPLEX:
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+    return _real_view(input, 1)
+
+
+def _set_real(self: Tensor, value) -> None:
+    assign(real(self), value)
+
+
+def _set_imag(self: Tensor, value) -> None:
+    assign(imag(self), value)
+
+
+def view_as_real(input: Tensor) -> Tensor:
+    """A complex tensor seen as real pairs: shape ``(*shape, 2)``, a view."""
+    _check_tensor("view_as_real", input)
+    if input._dtype.category != _COMPLEX:
+        raise RuntimeError("view_as_real is only supported for complex tensors")
+    return Tensor._make(input._storage, input._dtype.to_real(), input._offset * 2,
+                        input._shape + (2,), tuple(s * 2 for s in input._stride) + (1,))
+
+
+def view_as_complex(input: Tensor) -> Tensor:
+    """Real pairs (last dim of size 2, stride 1) seen as a complex tensor, a view."""
+    _check_tensor("view_as_complex", input)
+    dt = input._dtype
+    if dt not in (_dtypes.float32, _dtypes.float64):
+        raise RuntimeError("view_as_complex is only supported for float and double tensors, but "
+                           f"got a tensor of scalar type: {dt.cname}")
+    if not input._shape or input._shape[-1] != 2:
+        raise RuntimeError("Tensor must have a last dimension of size 2")
+    if input._stride[-1] != 1:
+        raise RuntimeError("Tensor must have a last dimension with stride 1")
+    if any(s % 2 for s in input._stride[:-1]) or input._offset % 2:
+        raise RuntimeError("Tensor must have a stride divisible by 2 for all but last dimension")
+    return Tensor._make(input._storage, dt.to_complex(), input._offset // 2, input._shape[:-1],
+                        tuple(s // 2 for s in input._stride[:-1]))
+
+
+def angle(input: Tensor, *, out=None) -> Tensor:
+    """The argument of complex numbers; for reals 0 (x >= 0) or pi (x < 0), NaN kept."""
+    _check_tensor("angle", input)
+    dt = input._dtype
+    if dt.category == _COMPLEX:
+        return _map(input, dt.to_real(), lambda xp, a: xp.angle(a), out, cdt=dt)
+
+    def f(xp, a):
+        r = xp.where(a < 0, a.dtype.type(math.pi), a.dtype.type(0))
+        return xp.where(xp.isnan(a), a, r)
+    return _map(input, _float_result(dt), f, out)
+
+
+def conj_physical(input: Tensor, *, out=None) -> Tensor:
+    """The complex conjugate, computed into a new tensor (real tensors: a copy)."""
+    _check_tensor("conj_physical", input)
+    if input._dtype.category != _COMPLEX:
+        return _map(input, input._dtype, lambda xp, a: a.copy(), out, cdt=input._dtype)
+    return _map(input, input._dtype, lambda xp, a: xp.conj(a), out)
+
+
+def conj(input: Tensor) -> Tensor:
+    """The complex conjugate; a real tensor is returned itself.
+
+    # Note: PyTorch returns a lazy conjugate VIEW (``is_conj()`` True); tensorviz computes the
+    # conjugate into a new tensor, so writes to it do not reach the original.
+    """
+    _check_tensor("conj", input)
+    if input._dtype.category != _COMPLEX:
+        return input
+    return conj_physical(input)
+
+
+def is_conj(input: Tensor) -> bool:
+    """Always False: tensorviz has no lazy conjugate views (``conj`` computes)."""
+    return False
+
+
+def resolve_conj(input: Tensor) -> Tensor:
+    return input
+
+
+def resolve_neg(input: Tensor) -> Tensor:
+    return input
+
+
+def is_neg(input: Tensor) -> bool:
+    return False
+
+
+# ---------------------------------------------------------------- binary functions
+def _binary_prep(fname: str, a, b, *, tensors_only: bool = True):
+    """Check argument kinds and return ``(promoted dtype, device)``."""
+    if tensors_only:
+        _check_tensor(fname, a)
+        _check_tensor(fname, b, "other", 2)
+    elif not isinstance(a, Tensor) and not isinstance(b, Tensor):
+        raise TypeError(f"{fname}(): expected at least one Tensor argument, got "
+                        f"{type(a).__name__} and {type(b).__name__}")
+    return promote(a, b), device_of(a, b)
+
+
+def _compute2(f, a, b, cdt, rdt, dev, out):
+    xp = backend_for(dev).xp
+    xa, xb = operand(a, cdt, dev), operand(b, cdt, dev)
+    res = call_quiet(f, xp, xa, xb)
+    return finish(res, rdt, dev, out)
+
+
+def _float_binary(name: str, f, *, allow_int: bool = True, complex_ok: bool = False,
+                  tensors_only: bool = True, kernel: str | None = None):
+    """A binary function of floats: ints promote to the default float (or are refused)."""
+    def op(input, other, *, out=None) -> Tensor:
+        rdt, dev = _binary_prep(name, input, other, tensors_only=tensors_only)
+        if rdt.category == _COMPLEX and not complex_ok:
+            raise _not_implemented(kernel or f"{name}_cpu", rdt)
+        if rdt.category < _FLOAT:
+            if not allow_int:
+                raise _not_implemented(kernel or f"{name}_cpu", rdt)
+            rdt = _dtypes._default_dtype
+        return _compute2(f, input, other, _opmath(rdt), rdt, dev, out)
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"``{name}(input, other)`` elementwise with broadcasting and promotion."
+    return op
+
+
+def _logaddexp(xp, a, b):
+    if a.dtype.kind != "c":
+        return xp.logaddexp(a, b)
+    hi = xp.where(a.real >= b.real, a, b)
+    lo = xp.where(a.real >= b.real, b, a)
+    return hi + xp.log1p(xp.exp(lo - hi))
+
+
+def _copysign(xp, a, b):
+    return xp.copysign(a, b)
+
+
+atan2 = _float_binary("atan2", lambda xp, a, b: xp.arctan2(a, b))
+arctan2 = atan2
+hypot = _float_binary("hypot", lambda xp, a, b: xp.hypot(a, b), allow_int=False)
+logaddexp = _float_binary("logaddexp", _logaddexp, allow_int=False, complex_ok=True)
+logaddexp2 = _float_binary("logaddexp2", lambda xp, a, b: xp.logaddexp2(a, b), allow_int=False)
+copysign = _float_binary("copysign", _copysign, tensors_only=False)
+
+
+def fmod(input: Tensor, other, *, out=None) -> Tensor:
+    """C's ``fmod``: the remainder takes the dividend's sign (ints stay ints)."""
+    rdt, dev = _binary_prep("fmod", input, other, tensors_only=False)
+    if rdt is _dtypes.bool or rdt.category == _COMPLEX:
+        raise _not_implemented("fmod_cpu", rdt)
+    _check_int_zero_division(input, other)
+    return _compute2(lambda xp, a, b: xp.fmod(a, b), input, other, _opmath(rdt), rdt, dev, out)
+
+
+def float_power(input, exponent, *, out=None) -> Tensor:
+    """``input ** exponent`` computed in double precision (float64, or complex128)."""
+    if not isinstance(input, Tensor) and not isinstance(exponent, Tensor):
+        raise TypeError("float_power(): expected at least one Tensor argument")
+    is_c = builtins.any(
+        (x._dtype.category == _COMPLEX) if isinstance(x, Tensor) else isinstance(x, complex)
+        for x in (input, exponent))
+    rdt = _dtypes.complex128 if is_c else _dtypes.float64
+    dev = device_of(input, exponent)
+    return _compute2(lambda xp, a, b: xp.power(a, b), input, exponent, rdt, rdt, dev, out)
+
+
+def float_power_(self: Tensor, exponent) -> Tensor:
+    res = float_power(self, exponent)
+    if res._dtype is not self._dtype:
+        raise RuntimeError(f"the base given to float_power_ has dtype {self._dtype.cname} but "
+                           f"the operation's result requires dtype {res._dtype.cname}")
+    return _store(self, res)
+
+
+def xlogy(input, other, *, out=None) -> Tensor:
+    """``x * log(y)``, defined as 0 where x is 0 (unless y is NaN)."""
+    rdt, dev = _binary_prep("xlogy", input, other, tensors_only=False)
+    if rdt.category == _COMPLEX:
+        raise _not_implemented("xlogy_cpu", rdt)
+    rdt = _float_result(rdt)
+
+    def f(xp, x, y):
+        r = x * xp.log(y)
+        return xp.where((x == 0) & ~xp.isnan(y), r.dtype.type(0), r)
+    return _compute2(f, input, other, _opmath(rdt), rdt, dev, out)
+
+
+def _logical(name: str, ufunc_name: str):
+    def op(input, other, *, out=None) -> Tensor:
+        _check_tensor(name, input)
+        _check_tensor(name, other, "other", 2)
+        dev = device_of(input, other)
+        xp = backend_for(dev).xp
+        res = getattr(xp, ufunc_name)(operand(input, input._dtype, dev),
+                                      operand(other, other._dtype, dev))
+        return finish(res, _dtypes.bool, dev, out)
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"Elementwise ``{name}`` of truth values (nonzero is true); a bool tensor."
+    return op
+
+
+logical_and = _logical("logical_and", "logical_and")
+logical_or = _logical("logical_or", "logical_or")
+logical_xor = _logical("logical_xor", "logical_xor")
+
+
+# ---------------------------------------------------------------- ternary functions
+def lerp(input: Tensor, end: Tensor, weight, *, out=None) -> Tensor:
+    """``input + weight * (end - input)`` (float/complex; ``end`` must share input's dtype)."""
+    _check_tensor("lerp", input)
+    _check_tensor("lerp", end, "end", 2)
+    dt = input._dtype
+    if end._dtype is not dt:
+        raise RuntimeError(f"expected dtype {_short(dt)} for `end` but got dtype "
+                           f"{_short(end._dtype)}")
+    if isinstance(weight, Tensor):
+        if weight._dtype is not dt and weight._shape:
+            raise RuntimeError(f"expected dtype {_short(dt)} for `weight` but got dtype "
+                               f"{_short(weight._dtype)}")
+    if dt.category < _FLOAT:
+        raise _not_implemented("lerp_kernel_scalar" if not isinstance(weight, Tensor)
+                               else "lerp_kernel_tensor", dt)
+    dev = device_of(input, end, weight)
+    cdt = _opmath(dt)
+    xp = backend_for(dev).xp
+    a, b = operand(input, cdt, dev), operand(end, cdt, dev)
+    w = operand(weight, cdt, dev)
+
+    def f():
+        diff = b - a
+        absw = xp.abs(w)
+        # PyTorch's formula: exact at both ends
+        return xp.where(absw < 0.5, a + w * diff, b - diff * (1 - w))
+    res = call_quiet(f)
+    return finish(res, dt, dev, out)
+
+
+def _short(dt) -> str:
+    return {"float32": "float", "float64": "double", "float16": "half", "int64": "long",
+            "int32": "int", "int16": "short", "int8": "char", "uint8": "unsigned char",
+            "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}.get(
+                dt.name, dt.name)
+
+
+def _addc(name: str, input, tensor1, tensor2, value, out, divide: bool) -> Tensor:
+    _check_tensor(name, input)
+    _check_tensor(name, tensor1, "tensor1", 2)
+    _check_tensor(name, tensor2, "tensor2", 3)
+    rdt = result_type(input, tensor1, tensor2)
+    if divide and rdt.category < _FLOAT:
+        raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future "
+                           "release addcdiv will perform a true division of tensor1 and tensor2. "
+                           "The historic addcdiv behavior can be implemented as "
+                           "(input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for "
+                           "integer inputs and as (input + value * tensor1 / tensor2) for float "
+                           "inputs. The future addcdiv behavior is just the latter implementation: "
+                           "(input + value * tensor1 / tensor2), for all dtypes.")
+    if rdt is _dtypes.bool:
+        raise _not_implemented(f"{name}_cpu_out", rdt)
+    dev = device_of(input, tensor1, tensor2)
+    cdt = _opmath(rdt)
+    xp = backend_for(dev).xp
+    a, t1, t2 = (operand(x, cdt, dev) for x in (input, tensor1, tensor2))
+    v = scalar_to(value, cdt)
+    res = call_quiet(lambda: a + v * (t1 / t2 if divide else t1 * t2))
+    if not isinstance(res, xp.ndarray):
+        res = xp.asarray(res)
+    return finish(res, rdt, dev, out)
+
+
+def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1, out=None) -> Tensor:
+    """``input + value * tensor1 * tensor2`` with broadcasting."""
+    return _addc("addcmul", input, tensor1, tensor2, value, out, False)
+
+
+def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1, out=None) -> Tensor:
+    """``input + value * tensor1 / tensor2`` (floating point only)."""
+    return _addc("addcdiv", input, tensor1, tensor2, value, out, True)
+
+
+# ---------------------------------------------------------------- softmax
+def _softmax(name: str, input: Tensor, dim, dtype, log_: bool) -> Tensor:
+    _check_tensor(name, input)
+    if dim is None:
+        raise TypeError(f"{name}() missing 1 required positional arguments: \"dim\"")
+    x = input if dtype is None else input.to(dtype)
+    nd = len(x._shape)
+    d = _layout.normalize_dim(dim, nd)
+    dt = x._dtype
+    if dt.category != _FLOAT:
+        kernel = "softmax_lastdim_kernel_impl" if d == builtins.max(nd - 1, 0) else \
+            "softmax_kernel_impl"
+        if log_:
+            kernel = "log_" + kernel
+        raise _not_implemented(kernel, dt)
+    axis = d if nd else None
+
+    def f(xp, a):
+        if a.size == 0:
+            return a.copy()
+        m = xp.max(a, axis=axis, keepdims=True)
+        z = a - m
+        e = xp.exp(z)
+        s = xp.sum(e, axis=axis, keepdims=True)
+        return z - xp.log(s) if log_ else e / s
+    return _map(x, dt, f)
+
+
+def softmax(input: Tensor, dim=None, dtype=None, *, _stacklevel: int = 3) -> Tensor:
+    """``exp(x) / sum(exp(x))`` along ``dim`` (max-shifted for stability)."""
+    return _softmax("softmax", input, dim, dtype, False)
+
+
+def log_softmax(input: Tensor, dim=None, dtype=None, *, _stacklevel: int = 3) -> Tensor:
+    """``x - logsumexp(x)`` along ``dim``."""
+    return _softmax("log_softmax", input, dim, dtype, True)
+
+
+# ---------------------------------------------------------------- registration
+_FUNCS = {
+    "sign": sign, "sgn": sgn, "exp": exp, "exp2": exp2, "expm1": expm1, "log": log,
+    "log2": log2, "log10": log10, "log1p": log1p, "sqrt": sqrt, "rsqrt": rsqrt,
+    "square": square, "sin": sin, "cos": cos, "tan": tan, "asin": asin, "arcsin": asin,
+    "acos": acos, "arccos": acos, "atan": atan, "arctan": atan, "atan2": atan2,
+    "arctan2": atan2, "sinh": sinh, "cosh": cosh, "tanh": tanh, "asinh": asinh,
+    "arcsinh": asinh, "acosh": acosh, "arccosh": acosh, "atanh": atanh, "arctanh": atanh,
+    "sigmoid": sigmoid, "relu": relu, "erf": erf, "erfc": erfc, "floor": floor, "ceil": ceil,
+    "round": round, "trunc": trunc, "frac": frac, "fix": fix, "float_power": float_power,
+    "reciprocal": reciprocal, "fmod": fmod, "lerp": lerp, "addcmul": addcmul,
+    "addcdiv": addcdiv, "hypot": hypot, "logaddexp": logaddexp, "logaddexp2": logaddexp2,
+    "nan_to_num": nan_to_num, "isnan": isnan, "isinf": isinf, "isposinf": isposinf,
+    "isneginf": isneginf, "isfinite": isfinite, "isreal": isreal, "signbit": signbit,
+    "copysign": copysign, "real": real, "imag": imag, "angle": angle, "conj": conj,
+    "conj_physical": conj_physical, "is_conj": is_conj, "resolve_conj": resolve_conj,
+    "resolve_neg": resolve_neg, "is_neg": is_neg, "logical_and": logical_and,
+    "logical_or": logical_or, "logical_xor": logical_xor, "logical_not": logical_not,
+    "deg2rad": deg2rad, "rad2deg": rad2deg, "xlogy": xlogy, "logit": logit,
+    "softmax": softmax, "log_softmax": log_softmax, "view_as_real": view_as_real,
+    "view_as_complex": view_as_complex,
+}
+
+# In-place forms (PyTorch has these as Tensor methods; those marked * also as torch.<name>_).
+_INPLACE = """sign sgn exp* exp2* expm1* log* log2* log10* log1p* sqrt* rsqrt* square* sin* cos*
+tan* asin* arcsin* acos* arccos* atan* arctan* atan2 arctan2 sinh* cosh* tanh* asinh* arcsinh*
+acosh* arccosh* atanh* arctanh* sigmoid* relu* erf* erfc* floor* ceil* round* trunc* frac* fix*
+reciprocal* fmod lerp addcmul addcdiv hypot nan_to_num* copysign conj_physical* logical_and
+logical_or logical_xor logical_not deg2rad* rad2deg* xlogy* logit*""".split()
+
+FUNCTIONS = dict(_FUNCS)
+METHODS = {name: fn for name, fn in _FUNCS.items()
+           if name not in ("real", "imag", "view_as_real", "view_as_complex")}
+for _spec in _INPLACE:
+    _name = _spec.rstrip("*")
+    _fn = inplace_of(_FUNCS[_name], _name + "_")
+    METHODS[_name + "_"] = _fn
+    if _spec.endswith("*"):
+        FUNCTIONS[_name + "_"] = _fn
+METHODS["float_power_"] = float_power_
+METHODS["real"] = property(real, _set_real, doc=real.__doc__)
+METHODS["imag"] = property(imag, _set_imag, doc=imag.__doc__)

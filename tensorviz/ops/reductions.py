@@ -1,0 +1,1032 @@
+"""Reductions and scans: sum, mean, std/var, norm, max/min (with indices), median, mode,
+logsumexp, cumulative ops, unique, bincount, histc, diff, with PyTorch's dtype rules.
+
+A reduction over ``dims`` computes, on the backend's strided array view::
+
+    out[kept index] = reduce(x[kept index, reduced indices...])   # keepdim keeps size-1 dims
+
+``dim`` may be an int, a tuple/list of ints or None (all dims).  Ops that return values and
+indices give named tuples from ``tensorviz.return_types`` that print as PyTorch's do.
+"""
+from __future__ import annotations
+
+import builtins
+import collections
+import math
+import sys
+import types
+import warnings
+
+import numpy as np
+
+from .. import _dtypes, _layout
+from .._dtypes import _BOOL, _COMPLEX, _FLOAT, _INT
+from .._tensor import Tensor, wrap_array
+from ..backends._numpy import call_quiet
+from ._elementwise import finish, write_out
+from .pointwise import _check_tensor, _not_implemented, _opmath, _xp
+
+# ---------------------------------------------------------------- return types
+return_types = types.ModuleType(
+    "tensorviz.return_types",
+    "Named-tuple result types of ops that return several tensors (``values, indices`` ...).")
+
+
+def _return_type(name: str, fields: tuple[str, ...]):
+    cls = collections.namedtuple(name, fields)
+    cls.__module__ = "tensorviz.return_types"
+    cls.__qualname__ = name
+
+    def __repr__(self) -> str:
+        body = ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self))
+        return f"tensorviz.return_types.{name}(\n{body})"
+    cls.__repr__ = __repr__
+    cls.__str__ = __repr__
+    setattr(return_types, name, cls)
+    return cls
+
+
+for _n in ("max", "min", "median", "nanmedian", "mode", "kthvalue", "sort", "topk", "cummax",
+           "cummin"):
+    _return_type(_n, ("values", "indices"))
+_return_type("aminmax", ("min", "max"))
+sys.modules["tensorviz.return_types"] = return_types
+
+
+# ---------------------------------------------------------------- helpers
+def _alias(name: str, value, alias_value, alias_name: str, default=None):
+    if alias_value is not None:
+        if value is not default and value is not None and value is not False:
+            raise TypeError(f"{name}() got multiple values for argument '{alias_name}'")
+        return alias_value
+    return value
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, (builtins.int, np.integer)) and not isinstance(v, builtins.bool)
+
+
+def _dims(x: Tensor, dim) -> tuple[int, ...] | None:
+    """Normalized reduction dims; None means every dim (also for ``dim=()``)."""
+    if dim is None:
+        return None
+    if _is_int(dim) or (isinstance(dim, Tensor) and not dim._shape):
+        dims = (builtins.int(dim),)
+    else:
+        dims = tuple(builtins.int(d) for d in dim)
+        if not dims:
+            return None
+    return _layout.normalize_dims(dims, len(x._shape))
+
+
+def _axis(x: Tensor, dims):
+    """The backend's ``axis=`` for ``dims`` (None for all dims, or for a 0-dim tensor)."""
+    if dims is None or not x._shape:
+        return None
+    return dims
+
+
+def _count(x: Tensor, dims) -> int:
+    if dims is None or not x._shape:
+        return _layout.numel(x._shape)
+    return _layout.numel([x._shape[d] for d in dims])
+
+
+def _cast_arr(x: Tensor, cdt):
+    arr = x._arr
+    if x._dtype is cdt:
+        return arr
+    if x._dtype.category == _COMPLEX and cdt.category != _COMPLEX:
+        arr = arr.real
+    return arr.astype(cdt._np)
+
+
+def _keep(x: Tensor, res, dims, keepdim: bool):
+    """Reshape a keepdims=True result to PyTorch's shape for ``keepdim``."""
+    if keepdim or not x._shape:
+        return res
+    shape = tuple(s for i, s in enumerate(x._shape) if dims is not None and i not in dims)
+    return res.reshape(shape)
+
+
+def _check_real(name: str, x: Tensor, kernel: str | None = None) -> None:
+    if x._dtype.category == _COMPLEX:
+        if kernel:
+            raise _not_implemented(kernel, x._dtype)
+        raise RuntimeError(f"{name}(): does not support complex input")
+
+
+def _nonempty(name: str, x: Tensor, dims) -> None:
+    if dims is None or not x._shape:
+        if x.numel() == 0:
+            raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
+                               "input.numel() == 0. Specify the reduction dim with the 'dim' "
+                               "argument.")
+        return
+    for d in dims:
+        if x._shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+
+
+def _out2(result, out):
+    """Write a (values, indices) pair into ``out=(v, i)`` when given."""
+    if out is None:
+        return result
+    if not isinstance(out, (tuple, list)) or len(out) != 2:
+        raise TypeError("out must be a tuple of two tensors")
+    for src, dst in zip(result, out):
+        write_out(dst, src._arr, src._dtype, src._storage._device)
+    return type(result)(*out)
+
+
+# ---------------------------------------------------------------- sum / prod / mean
+def _sum_like(name: str, xp_fn: str, input, dim, keepdim, dtype, out, nan: bool = False):
+    _check_tensor(name, input)
+    dims = _dims(input, dim)
+    if dtype is not None:
+        rdt = dtype
+    elif input._dtype.category <= _INT:
+        rdt = _dtypes.int64
+    else:
+        rdt = input._dtype
+    cdt = _opmath(rdt)
+    xp = _xp(input)
+    arr = _cast_arr(input, cdt)
+    axis = _axis(input, dims)
+
+    def f():
+        a = arr
+        if nan and a.dtype.kind == "f":
+            a = xp.where(xp.isnan(a), a.dtype.type(0), a)
+        return getattr(xp, xp_fn)(a, axis=axis, keepdims=True)
+    res = _keep(input, call_quiet(f), dims, keepdim)
+    return finish(res, rdt, input._storage._device, out)
+
+
+def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None, out=None, axis=None,
+        keepdims=None) -> Tensor:
+    """Sum over ``dim`` (all dims by default); bools and integers sum to int64."""
+    dim = _alias("sum", dim, axis, "dim")
+    keepdim = _alias("sum", keepdim, keepdims, "keepdim", False)
+    return _sum_like("sum", "sum", input, dim, keepdim, dtype, out)
+
+
+def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None, out=None) -> Tensor:
+    """Sum treating NaN as zero."""
+    _check_tensor("nansum", input)
+    if input._dtype.category == _COMPLEX:
+        raise RuntimeError("nansum does not support complex inputs")
+    return _sum_like("nansum", "sum", input, dim, keepdim, dtype, out, nan=True)
+
+
+def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None, out=None) -> Tensor:
+    """Product over ``dim`` (an int) or of all elements; bools and integers give int64."""
+    if dim is not None and not _is_int(dim):
+        raise TypeError("prod(): argument 'dim' must be int, not " + type(dim).__name__)
+    return _sum_like("prod", "prod", input, dim, keepdim, dtype, out)
+
+
+def _mean_dtype(name: str, x: Tensor, dtype):
+    if dtype is not None:
+        if dtype.category < _FLOAT:
+            raise RuntimeError(f"{name}(): could not infer output dtype. Optional dtype must be "
+                               f"either a floating point or complex dtype. Got: {dtype.cname}")
+        return dtype
+    if x._dtype.category < _FLOAT:
+        raise RuntimeError(f"{name}(): could not infer output dtype. Input dtype must be either "
+                           f"a floating point or complex dtype. Got: {x._dtype.cname}")
+    return x._dtype
+
+
+def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None, out=None, axis=None,
+         keepdims=None) -> Tensor:
+    """Arithmetic mean over ``dim``; floating point or complex only (``dtype=`` to convert)."""
+    _check_tensor("mean", input)
+    dim = _alias("mean", dim, axis, "dim")
+    keepdim = _alias("mean", keepdim, keepdims, "keepdim", False)
+    rdt = _mean_dtype("mean", input, dtype)
+    dims = _dims(input, dim)
+    cdt = _opmath(rdt)
+    xp = _xp(input)
+    arr = _cast_arr(input, cdt)
+    n = _count(input, dims)
+    res = call_quiet(lambda: xp.sum(arr, axis=_axis(input, dims), keepdims=True) /
+                     cdt._np.type(n))
+    return finish(_keep(input, res, dims, keepdim), rdt, input._storage._device, out)
+
+
+def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None, out=None) -> Tensor:
+    """Mean of the non-NaN elements (NaN where there are none)."""
+    _check_tensor("nanmean", input)
+    if input._dtype.category < _FLOAT:
+        raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "
+                           f"but got {input._dtype.cname}")
+    if input._dtype.category == _COMPLEX:
+        raise RuntimeError("nansum does not support complex inputs")
+    rdt = dtype or input._dtype
+    dims = _dims(input, dim)
+    cdt = _opmath(rdt)
+    xp = _xp(input)
+    arr = _cast_arr(input, cdt)
+    axis = _axis(input, dims)
+
+    def f():
+        bad = xp.isnan(arr)
+        s = xp.sum(xp.where(bad, arr.dtype.type(0), arr), axis=axis, keepdims=True)
+        c = xp.sum(~bad, axis=axis, keepdims=True)
+        return s / c.astype(arr.dtype)
+    return finish(_keep(input, call_quiet(f), dims, keepdim), rdt, input._storage._device, out)
+
+
+# ---------------------------------------------------------------- var / std
+def _correction(unbiased, correction):
+    if correction is not None:
+        if unbiased is not None:
+            raise RuntimeError("Cannot specify both unbiased and correction")
+        return correction
+    return 0 if unbiased is False else 1
+
+
+def _var_parts(name: str, input, dim, unbiased, keepdim, correction, want_mean: bool):
+    _check_tensor(name, input)
+    if isinstance(dim, builtins.bool):  # var(x, False): the legacy `unbiased` position
+        unbiased, dim = dim, None
+    if input._dtype.category < _FLOAT:
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    corr = _correction(unbiased, correction)
+    dims = _dims(input, dim)
+    n = _count(input, dims)
+    dof = n - corr
+    if dof <= 0:
+        warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less "
+                      "than the reduction factor (input numel divided by output numel).",
+                      UserWarning, stacklevel=4)
+    dt = input._dtype
+    # Note: accumulated in double precision, as PyTorch's CPU kernel does.
+    cdt = _dtypes.complex128 if dt.category == _COMPLEX else _dtypes.float64
+    xp = _xp(input)
+    arr = _cast_arr(input, cdt)
+    axis = _axis(input, dims)
+
+    def f():
+        m = xp.sum(arr, axis=axis, keepdims=True) / n
+        d = arr - m
+        sq = d.real * d.real + d.imag * d.imag if d.dtype.kind == "c" else d * d
+        v = xp.sum(sq, axis=axis, keepdims=True) / builtins.max(0, dof)
+        return v, m
+    v, m = call_quiet(f)
+    return _keep(input, v, dims, keepdim), _keep(input, m, dims, keepdim), dt
+
+
+def var(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None,
+        out=None) -> Tensor:
+    """Variance over ``dim`` with Bessel's ``correction`` (1 by default; ``unbiased=False``: 0)."""
+    v, _, dt = _var_parts("var", input, dim, unbiased, keepdim, correction, False)
+    return finish(v, dt.to_real(), input._storage._device, out)
+
+
+def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None,
+        out=None) -> Tensor:
+    """Standard deviation: ``sqrt(var(...))``."""
+    v, _, dt = _var_parts("std", input, dim, unbiased, keepdim, correction, False)
+    xp = _xp(input)
+    return finish(xp.sqrt(v), dt.to_real(), input._storage._device, out)
+
+
+def var_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *,
+             correction=None) -> tuple[Tensor, Tensor]:
+    """``(var, mean)`` over ``dim`` in one pass."""
+    v, m, dt = _var_parts("var_mean", input, dim, unbiased, keepdim, correction, True)
+    dev = input._storage._device
+    return wrap_array(v, dt.to_real(), dev), wrap_array(m, dt, dev)
+
+
+def std_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *,
+             correction=None) -> tuple[Tensor, Tensor]:
+    """``(std, mean)`` over ``dim`` in one pass."""
+    v, m, dt = _var_parts("std_mean", input, dim, unbiased, keepdim, correction, True)
+    dev = input._storage._device
+    return wrap_array(_xp(input).sqrt(v), dt.to_real(), dev), wrap_array(m, dt, dev)
+
+
+# ---------------------------------------------------------------- norm
+def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None,
+         dtype=None) -> Tensor:
+    """Vector p-norm over ``dim`` (all elements by default), or a matrix norm for
+    ``p='fro'``/``'nuc'``; ``p`` may be any number, ``inf`` or ``-inf``."""
+    _check_tensor("norm", input)
+    x = input
+    if dtype is not None:
+        if dtype.category < _FLOAT:
+            raise RuntimeError("linalg.vector_norm: dtype should be floating point or complex. "
+                               f"Got {dtype.cname} instead.")
+        x = input.to(dtype)
+    if x._dtype.category < _FLOAT:
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
+                           f"input. Got {x._dtype.cname}")
+    dims = _dims(x, dim)
+    rdt = x._dtype.to_real()
+    xp = _xp(x)
+    if p is None:
+        p = "fro"
+    if isinstance(p, str):
+        if p == "fro":
+            if dims is not None and len(dims) > 2:
+                raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
+                                   f"{' '.join(str(d) for d in dims)}")
+            p = 2
+        elif p == "nuc":
+            return _nuclear(x, dims, keepdim, rdt, out)
+        else:
+            raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
+    p = builtins.float(p)
+    cdt = _opmath(rdt)
+    a = x._arr
+    axis = _axis(x, dims)
+    if (p == math.inf or p == -math.inf) and (x.numel() == 0 or (dims is not None and x._shape and
+                                                                builtins.any(x._shape[d] == 0
+                                                                             for d in dims))):
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on an empty tensor "
+                           "because the operation does not have an identity")
+
+    def f():
+        m = xp.abs(a).astype(cdt._np)
+        if p == 2:
+            return xp.sqrt(xp.sum(m * m, axis=axis, keepdims=True))
+        if p == 1:
+            return xp.sum(m, axis=axis, keepdims=True)
+        if p == math.inf:
+            return xp.max(m, axis=axis, keepdims=True)
+        if p == -math.inf:
+            return xp.min(m, axis=axis, keepdims=True)
+        if p == 0:
+            return xp.sum((m != 0).astype(m.dtype), axis=axis, keepdims=True)
+        return xp.sum(m ** cdt._np.type(p), axis=axis, keepdims=True) ** cdt._np.type(1.0 / p)
+    res = _keep(x, call_quiet(f), dims, keepdim)
+    return finish(res, rdt, x._storage._device, out)
+
+
+def _nuclear(x: Tensor, dims, keepdim: bool, rdt, out) -> Tensor:
+    nd = len(x._shape)
+    if dims is None:
+        if nd != 2:
+            raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
+                               f"{' '.join(str(d) for d in range(nd))}")
+        dims = (0, 1)
+    if len(dims) != 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
+                           f"{' '.join(str(d) for d in dims)}")
+    xp = _xp(x)
+    a = x._arr
+    cdt = _opmath(x._dtype)
+    a = xp.moveaxis(a, dims, (-2, -1)).astype(cdt._np)
+    s = call_quiet(lambda: xp.linalg.svd(a, compute_uv=False).sum(axis=-1))
+    if keepdim:
+        for d in sorted(dims):
+            s = xp.expand_dims(s, d)
+    return finish(s, rdt, x._storage._device, out)
+
+
+# ---------------------------------------------------------------- max / min / arg*
+def _values_indices(name: str, input: Tensor, dim, keepdim: bool, arg_fn: str, cls, out):
+    d = _layout.normalize_dim(dim, len(input._shape))
+    _nonempty(name, input, (d,))
+    xp = _xp(input)
+    arr = input._arr
+    dev = input._storage._device
+    if not input._shape:
+        vals, idx = arr.copy(), xp.zeros((), dtype=np.int64)
+    else:
+        idx = call_quiet(getattr(xp, arg_fn), arr, axis=d, keepdims=True)
+        vals = xp.take_along_axis(arr, idx, axis=d)
+        if not keepdim:
+            idx, vals = xp.squeeze(idx, d), xp.squeeze(vals, d)
+    res = cls(wrap_array(vals, input._dtype, dev), wrap_array(idx.astype(np.int64), _dtypes.int64,
+                                                              dev))
+    return _out2(res, out)
+
+
+def _minmax(name: str, input, dim, keepdim, other, out, maxi: bool):
+    _check_tensor(name, input)
+    if isinstance(dim, Tensor):  # max(a, b): PyTorch's parser matches the Tensor overload first
+        other, dim = dim, None
+    if other is not None:
+        from .comparison import maximum, minimum
+        return (maximum if maxi else minimum)(input, other, out=out)
+    if dim is None:
+        if input._dtype.category == _COMPLEX:
+            raise _not_implemented(f"{name}_all", input._dtype)
+        _nonempty(name, input, None)
+        xp = _xp(input)
+        res = call_quiet(xp.max if maxi else xp.min, input._arr)
+        return finish(res, input._dtype, input._storage._device, out)
+    if not _is_int(dim) and not isinstance(dim, Tensor):
+        raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                        f"(dim={type(dim).__name__}), but expected one of: (Tensor input), "
+                        "(Tensor input, int dim, bool keepdim), (Tensor input, Tensor other)")
+    _check_real(name, input)
+    return _values_indices(name, input, builtins.int(dim), keepdim,
+                           "argmax" if maxi else "argmin",
+                           return_types.max if maxi else return_types.min, out)
+
+
+def max(input: Tensor, dim=None, keepdim: bool = False, *, other=None, out=None):
+    """``max(t)``: the largest element (0-dim); ``max(t, dim)``: ``(values, indices)``;
+    ``max(a, b)``: the elementwise maximum."""
+    return _minmax("max", input, dim, keepdim, other, out, True)
+
+
+def min(input: Tensor, dim=None, keepdim: bool = False, *, other=None, out=None):
+    """``min(t)``, ``min(t, dim)`` -> ``(values, indices)``, or ``min(a, b)`` elementwise."""
+    return _minmax("min", input, dim, keepdim, other, out, False)
+
+
+def _amaxmin(name: str, input, dim, keepdim, out, maxi: bool) -> Tensor:
+    _check_tensor(name, input)
+    if input._dtype.category == _COMPLEX:
+        raise _not_implemented("max_values_cpu" if maxi else "min_values_cpu", input._dtype)
+    dims = _dims(input, dim)
+    _nonempty(name, input, dims)
+    xp = _xp(input)
+    res = call_quiet(xp.max if maxi else xp.min, input._arr, axis=_axis(input, dims),
+                     keepdims=True)
+    return finish(_keep(input, res, dims, keepdim), input._dtype, input._storage._device, out)
+
+
+def amax(input: Tensor, dim=(), keepdim: bool = False, *, out=None) -> Tensor:
+    """Largest value over ``dim`` (int or tuple; all dims by default); NaN propagates."""
+    return _amaxmin("amax", input, dim, keepdim, out, True)
+
+
+def amin(input: Tensor, dim=(), keepdim: bool = False, *, out=None) -> Tensor:
+    """Smallest value over ``dim`` (int or tuple; all dims by default); NaN propagates."""
+    return _amaxmin("amin", input, dim, keepdim, out, False)
+
+
+def aminmax(input: Tensor, *, dim=None, keepdim: bool = False, out=None):
+    """``(min, max)`` over ``dim`` (or all elements) as ``return_types.aminmax``."""
+    _check_tensor("aminmax", input)
+    if input._dtype.category == _COMPLEX:
+        raise _not_implemented("aminmax_cpu", input._dtype)
+    if dim is None:
+        if input.numel() == 0:
+            raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
+                               "operation has no identity.")
+        res = return_types.aminmax(amin(input), amax(input))
+    else:
+        if not _is_int(dim):
+            raise TypeError(f"aminmax(): argument 'dim' must be int, not {type(dim).__name__}")
+        d = _layout.normalize_dim(dim, len(input._shape))
+        if input._shape and input._shape[d] == 0:
+            raise IndexError(f"aminmax(): Expected reduction dim {d} to have non-zero size.")
+        res = return_types.aminmax(amin(input, d, keepdim), amax(input, d, keepdim))
+    return _out2(res, out)
+
+
+def _argmaxmin(name: str, input, dim, keepdim, out, maxi: bool) -> Tensor:
+    _check_tensor(name, input)
+    dt = input._dtype
+    if dt is _dtypes.bool:
+        raise RuntimeError(f"{name}(): does not support bool input")
+    _check_real(name, input)
+    xp = _xp(input)
+    fn = xp.argmax if maxi else xp.argmin
+    dev = input._storage._device
+    if dim is None:
+        if input.numel() == 0:
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for "
+                             "input.numel() == 0.")
+        res = call_quiet(fn, input._arr)
+        res = xp.asarray(res, dtype=np.int64)
+        if keepdim:
+            res = res.reshape((1,) * len(input._shape))
+        return finish(res, _dtypes.int64, dev, out)
+    d = _layout.normalize_dim(dim, len(input._shape))
+    _nonempty(name, input, (d,))
+    if not input._shape:
+        return finish(xp.zeros((), dtype=np.int64), _dtypes.int64, dev, out)
+    res = call_quiet(fn, input._arr, axis=d, keepdims=keepdim)
+    return finish(res.astype(np.int64), _dtypes.int64, dev, out)
+
+
+def argmax(input: Tensor, dim=None, keepdim: bool = False, *, out=None) -> Tensor:
+    """Index of the largest value (first one on ties; a flat index when ``dim`` is None)."""
+    return _argmaxmin("argmax", input, dim, keepdim, out, True)
+
+
+def argmin(input: Tensor, dim=None, keepdim: bool = False, *, out=None) -> Tensor:
+    """Index of the smallest value (first one on ties; a flat index when ``dim`` is None)."""
+    return _argmaxmin("argmin", input, dim, keepdim, out, False)
+
+
+# ---------------------------------------------------------------- all / any / count
+def _allany(name: str, input, dim, keepdim, out) -> Tensor:
+    _check_tensor(name, input)
+    dims = _dims(input, dim)
+    xp = _xp(input)
+    res = getattr(xp, name)(input._arr, axis=_axis(input, dims), keepdims=True)
+    rdt = _dtypes.uint8 if input._dtype is _dtypes.uint8 else _dtypes.bool
+    return finish(_keep(input, res, dims, keepdim), rdt, input._storage._device, out)
+
+
+def all(input: Tensor, dim=None, keepdim: bool = False, *, out=None) -> Tensor:
+    """Whether every element (over ``dim``) is nonzero; bool (uint8 for uint8 input)."""
+    return _allany("all", input, dim, keepdim, out)
+
+
+def any(input: Tensor, dim=None, keepdim: bool = False, *, out=None) -> Tensor:
+    """Whether any element (over ``dim``) is nonzero; bool (uint8 for uint8 input)."""
+    return _allany("any", input, dim, keepdim, out)
+
+
+def count_nonzero(input: Tensor, dim=None) -> Tensor:
+    """Number of nonzero elements over ``dim`` (int or tuple), as int64."""
+    _check_tensor("count_nonzero", input)
+    dims = _dims(input, dim)
+    xp = _xp(input)
+    res = xp.sum(input._arr != 0, axis=_axis(input, dims), dtype=np.int64)
+    return wrap_array(res, _dtypes.int64, input._storage._device)
+
+
+# ---------------------------------------------------------------- sorting-based reductions
+def _stable_argsort(xp, a, axis: int):
+    return xp.argsort(a, axis=axis, kind="stable")
+
+
+def _median_impl(name: str, input: Tensor, dim, keepdim: bool, ignore_nan: bool, out):
+    _check_tensor(name, input)
+    dt = input._dtype
+    if dt is _dtypes.bool or dt.category == _COMPLEX:
+        raise _not_implemented("median_cpu", dt)
+    xp = _xp(input)
+    dev = input._storage._device
+    whole = dim is None
+    if whole:
+        arr = input._arr.reshape(-1)
+        d = 0
+        if arr.size == 0:
+            return finish(xp.asarray(np.nan, dtype=dt._np) if dt.category == _FLOAT
+                          else xp.zeros((), dtype=dt._np), dt, dev, out)
+    else:
+        d = _layout.normalize_dim(dim, len(input._shape))
+        _nonempty(name, input, (d,))
+        arr = input._arr if input._shape else input._arr.reshape(1)
+    n = arr.shape[d]
+    order = _stable_argsort(xp, arr, d)
+    if dt.category == _FLOAT:
+        nans = xp.sum(xp.isnan(arr), axis=d, keepdims=True)
+    else:
+        nans = xp.zeros([1 if i == d else s for i, s in enumerate(arr.shape)], dtype=np.int64)
+    if ignore_nan:
+        pos = xp.maximum((n - nans - 1) // 2, 0)
+    else:
+        pos = xp.where(nans > 0, n - nans, (n - 1) // 2)
+    idx = xp.take_along_axis(order, pos.astype(np.int64), axis=d)
+    vals = xp.take_along_axis(arr, idx, axis=d)
+    if whole:
+        return finish(vals.reshape(()), dt, dev, out)
+    if not input._shape:
+        vals, idx = vals.reshape(()), idx.reshape(())
+    elif not keepdim:
+        vals, idx = xp.squeeze(vals, d), xp.squeeze(idx, d)
+    cls = return_types.nanmedian if ignore_nan else return_types.median
+    return _out2(cls(wrap_array(vals, dt, dev), wrap_array(idx.astype(np.int64), _dtypes.int64,
+                                                            dev)), out)
+
+
+def median(input: Tensor, dim=None, keepdim: bool = False, *, out=None):
+    """The lower median (of all elements, or ``(values, indices)`` along ``dim``); NaN wins."""
+    return _median_impl("median", input, dim, keepdim, False, out)
+
+
+def nanmedian(input: Tensor, dim=None, keepdim: bool = False, *, out=None):
+    """The lower median ignoring NaN (NaN only where every element is NaN)."""
+    return _median_impl("nanmedian", input, dim, keepdim, True, out)
+
+
+def _accumulate(xp, name: str, a, axis: int):
+    """``xp.<name>.accumulate(a, axis)``, with a log-step scan where the backend lacks it."""
+    uf = getattr(xp, name)
+    acc = getattr(uf, "accumulate", None)
+    if acc is not None:
+        try:
+            return acc(a, axis=axis)
+        except NotImplementedError:  # pragma: no cover - older CuPy
+            pass
+    out = a.copy()  # pragma: no cover - Hillis-Steele scan for backends without accumulate
+    n, step = a.shape[axis], 1
+    while step < n:
+        head = [slice(None)] * a.ndim
+        tail = [slice(None)] * a.ndim
+        head[axis], tail[axis] = slice(step, None), slice(None, n - step)
+        out[tuple(head)] = uf(out[tuple(head)], out[tuple(tail)].copy())
+        step *= 2
+    return out
+
+
+def mode(input: Tensor, dim: int = -1, keepdim: bool = False, *, out=None):
+    """The most frequent value along ``dim`` (the smallest on ties) and its last index."""
+    _check_tensor("mode", input)
+    dt = input._dtype
+    if dt.category == _COMPLEX:
+        raise _not_implemented("mode_cpu", dt)
+    d = _layout.normalize_dim(dim, len(input._shape))
+    _nonempty("mode", input, (d,))
+    xp = _xp(input)
+    dev = input._storage._device
+    arr = input._arr if input._shape else input._arr.reshape(1)
+    n = arr.shape[d]
+    order = _stable_argsort(xp, arr, d)
+    s = xp.take_along_axis(arr, order, axis=d)
+    shape1 = [1] * arr.ndim
+    shape1[d] = n
+    pos = xp.arange(n, dtype=np.int64).reshape(shape1)
+    lo = [slice(None)] * arr.ndim
+    hi = [slice(None)] * arr.ndim
+    lo[d], hi[d] = slice(None, -1), slice(1, None)
+    differs = s[tuple(hi)] != s[tuple(lo)]
+    edge_shape = list(arr.shape)
+    edge_shape[d] = 1
+    edge = xp.ones(edge_shape, dtype=bool)
+    starts = xp.concatenate([edge, differs], axis=d)
+    ends = xp.concatenate([differs, edge], axis=d)
+    run_start = _accumulate(xp, "maximum", xp.where(starts, pos, 0), d)
+    flip = [slice(None)] * arr.ndim
+    flip[d] = slice(None, None, -1)
+    run_end = _accumulate(xp, "minimum", xp.where(ends, pos, n)[tuple(flip)], d)[tuple(flip)]
+    length = run_end - run_start
+    best = xp.argmax(length, axis=d, keepdims=True)
+    vals = xp.take_along_axis(s, best, axis=d)
+    last = xp.take_along_axis(run_end, best, axis=d)
+    idx = xp.take_along_axis(order, last, axis=d)
+    if not input._shape:
+        vals, idx = vals.reshape(()), idx.reshape(())
+    elif not keepdim:
+        vals, idx = xp.squeeze(vals, d), xp.squeeze(idx, d)
+    return _out2(return_types.mode(wrap_array(vals, dt, dev),
+                                   wrap_array(idx.astype(np.int64), _dtypes.int64, dev)), out)
+
+
+# ---------------------------------------------------------------- logsumexp
+def logsumexp(input: Tensor, dim, keepdim: bool = False, *, out=None) -> Tensor:
+    """``log(sum(exp(x)))`` over ``dim``, computed stably (max-shifted)."""
+    _check_tensor("logsumexp", input)
+    dt = input._dtype
+    rdt = dt if dt.category >= _FLOAT else _dtypes._default_dtype
+    dims = _dims(input, dim)
+    cdt = _opmath(rdt)
+    xp = _xp(input)
+    arr = _cast_arr(input, cdt)
+    axis = _axis(input, dims)
+
+    def f():
+        if arr.size == 0:
+            return xp.log(xp.sum(xp.exp(arr), axis=axis, keepdims=True))
+        key = arr.real if arr.dtype.kind == "c" else arr
+        m = xp.max(key, axis=axis, keepdims=True)
+        m = xp.where(xp.isinf(m), m.dtype.type(0), m)
+        return xp.log(xp.sum(xp.exp(arr - m), axis=axis, keepdims=True)) + m
+    res = _keep(input, call_quiet(f), dims, keepdim)
+    return finish(res, rdt, input._storage._device, out)
+
+
+# ---------------------------------------------------------------- scans
+def _scan(name: str, fn: str, input: Tensor, dim, dtype, out) -> Tensor:
+    _check_tensor(name, input)
+    d = _layout.normalize_dim(dim, len(input._shape))
+    if dtype is not None:
+        rdt = dtype
+    elif input._dtype.category <= _INT:
+        rdt = _dtypes.int64
+    else:
+        rdt = input._dtype
+    cdt = _opmath(rdt)
+    xp = _xp(input)
+    arr = _cast_arr(input, cdt)
+    if not input._shape:
+        res = arr.copy()
+    else:
+        res = call_quiet(getattr(xp, fn), arr, axis=d)
+    return finish(res, rdt, input._storage._device, out)
+
+
+def cumsum(input: Tensor, dim, *, dtype=None, out=None) -> Tensor:
+    """Running sum along ``dim``; bools and integers accumulate in int64."""
+    return _scan("cumsum", "cumsum", input, dim, dtype, out)
+
+
+def cumprod(input: Tensor, dim, *, dtype=None, out=None) -> Tensor:
+    """Running product along ``dim``; bools and integers accumulate in int64."""
+    return _scan("cumprod", "cumprod", input, dim, dtype, out)
+
+
+def _cum_inplace(fn):
+    def op(self: Tensor, dim, *, dtype=None) -> Tensor:
+        from .pointwise import _store
+        return _store(self, fn(self, dim, dtype=dtype))
+    op.__name__ = fn.__name__ + "_"
+    return op
+
+
+def _cumext(name: str, input: Tensor, dim, out, maxi: bool):
+    _check_tensor(name, input)
+    dt = input._dtype
+    if dt.category == _COMPLEX:
+        raise _not_implemented(f"{name}_cpu", dt)
+    d = _layout.normalize_dim(dim, len(input._shape))
+    xp = _xp(input)
+    dev = input._storage._device
+    arr = input._arr if input._shape else input._arr.reshape(1)
+    if arr.size == 0:
+        vals, idx = arr.copy(), xp.zeros(arr.shape, dtype=np.int64)
+    else:
+        vals = call_quiet(_accumulate, xp, "maximum" if maxi else "minimum", arr, d)
+        shape1 = [1] * arr.ndim
+        shape1[d] = arr.shape[d]
+        pos = xp.arange(arr.shape[d], dtype=np.int64).reshape(shape1)
+        hit = arr == vals
+        if dt.category == _FLOAT:
+            hit = hit | xp.isnan(arr)
+        # the latest position that reached the running extreme (ties take the later index)
+        idx = _accumulate(xp, "maximum", xp.where(hit, pos, 0), d)
+    if not input._shape:
+        vals, idx = vals.reshape(()), idx.reshape(())
+    cls = return_types.cummax if maxi else return_types.cummin
+    return _out2(cls(wrap_array(vals, dt, dev), wrap_array(idx, _dtypes.int64, dev)), out)
+
+
+def cummax(input: Tensor, dim: int, *, out=None):
+    """Running maximum along ``dim`` and the index where it was reached."""
+    return _cumext("cummax", input, dim, out, True)
+
+
+def cummin(input: Tensor, dim: int, *, out=None):
+    """Running minimum along ``dim`` and the index where it was reached."""
+    return _cumext("cummin", input, dim, out, False)
+
+
+# ---------------------------------------------------------------- unique
+def _unique_flat(xp, flat, return_inverse, return_counts):
+    n = flat.shape[0]
+    order = xp.argsort(flat, kind="stable")
+    s = flat[order]
+    new = xp.ones(n, dtype=bool)
+    if n > 1:
+        new[1:] = s[1:] != s[:-1]
+    vals = s[new]
+    inverse = counts = None
+    if return_inverse:
+        run = xp.cumsum(new, dtype=np.int64) - 1
+        inverse = xp.empty(n, dtype=np.int64)
+        inverse[order] = run
+    if return_counts:
+        starts = xp.nonzero(new)[0]
+        counts = xp.diff(xp.concatenate([starts, xp.asarray([n], dtype=starts.dtype)])) \
+            .astype(np.int64)
+    return vals, inverse, counts
+
+
+def _unique_result(input, vals, inverse, counts, return_inverse, return_counts, dt):
+    dev = input._storage._device
+    res = [wrap_array(vals, dt, dev)]
+    if return_inverse:
+        res.append(wrap_array(inverse, _dtypes.int64, dev))
+    if return_counts:
+        res.append(wrap_array(counts, _dtypes.int64, dev))
+    return res[0] if len(res) == 1 else tuple(res)
+
+
+def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
+           return_counts: bool = False, dim=None):
+    """The distinct elements, sorted (or distinct slices along ``dim``); optionally the inverse
+    indices (input shape) and the counts."""
+    _check_tensor("unique", input)
+    dt = input._dtype
+    if dt.category == _COMPLEX:
+        raise _not_implemented("unique", dt)
+    xp = _xp(input)
+    if dim is None:
+        flat = input._arr.reshape(-1)
+        vals, inv, cnt = _unique_flat(xp, flat, return_inverse, return_counts)
+        if inv is not None:
+            inv = inv.reshape(input._shape)
+        return _unique_result(input, vals, inv, cnt, return_inverse, return_counts, dt)
+    d = _layout.normalize_dim(dim, len(input._shape))
+    arr = input._arr
+    if arr.shape[d] == 0:
+        raise RuntimeError(f"Number of zero sized dimensions is more than one, so unique cannot "
+                           f"be applied")
+    r = xp.unique(arr, return_inverse=True, return_counts=True, axis=d)
+    vals, inv, cnt = r[0], r[1].reshape(-1).astype(np.int64), r[2].astype(np.int64)
+    return _unique_result(input, vals, inv, cnt, return_inverse, return_counts, dt)
+
+
+def unique_consecutive(input: Tensor, return_inverse: bool = False,
+                       return_counts: bool = False, dim=None):
+    """Collapse runs of equal consecutive elements (or slices along ``dim``)."""
+    _check_tensor("unique_consecutive", input)
+    dt = input._dtype
+    if dt.category == _COMPLEX:
+        raise _not_implemented("unique", dt)
+    xp = _xp(input)
+    if dim is None:
+        a = input._arr.reshape(-1)
+        d = 0
+    else:
+        d = _layout.normalize_dim(dim, len(input._shape))
+        a = input._arr
+    n = a.shape[d] if a.ndim else 1
+    if a.ndim == 0:
+        a = a.reshape(1)
+    new = xp.ones(n, dtype=bool)
+    if n > 1:
+        lo = [slice(None)] * a.ndim
+        hi = [slice(None)] * a.ndim
+        lo[d], hi[d] = slice(None, -1), slice(1, None)
+        diff = a[tuple(hi)] != a[tuple(lo)]
+        if a.ndim > 1:
+            diff = xp.any(diff, axis=tuple(i for i in range(a.ndim) if i != d))
+        new[1:] = diff
+    starts = xp.nonzero(new)[0]
+    vals = xp.take(a, starts, axis=d)
+    inv = (xp.cumsum(new, dtype=np.int64) - 1)
+    if dim is None:
+        inv = inv.reshape(input._shape)
+    cnt = xp.diff(xp.concatenate([starts, xp.asarray([n], dtype=starts.dtype)])).astype(np.int64)
+    return _unique_result(input, vals, inv, cnt, return_inverse, return_counts, dt)
+
+
+# ---------------------------------------------------------------- counting
+def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
+    """Occurrences of each value 0..max of a 1-D non-negative integer tensor (or summed
+    ``weights``)."""
+    _check_tensor("bincount", input)
+    dt = input._dtype
+    if dt.category != _INT:
+        raise _not_implemented("bincount_cpu", dt)
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    xp = _xp(input)
+    a = input._arr
+    if a.ndim != 1 or (a.size and builtins.bool((a < 0).any())):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    dev = input._storage._device
+    if weights is None:
+        res = xp.bincount(a.astype(np.int64), minlength=minlength)
+        return wrap_array(res.astype(np.int64), _dtypes.int64, dev)
+    if weights._shape != input._shape:
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    rdt = weights._dtype if weights._dtype in (_dtypes.float32, _dtypes.float64) \
+        else _dtypes.float64
+    w = weights._arr.astype(np.float64) if weights._dtype.category != _COMPLEX \
+        else weights._arr.real.astype(np.float64)
+    res = xp.bincount(a.astype(np.int64), weights=w, minlength=minlength)
+    return wrap_array(res, rdt, dev)
+
+
+def histc(input: Tensor, bins: int = 100, min=0, max=0, *, out=None) -> Tensor:
+    """Histogram of ``bins`` equal-width bins over ``[min, max]`` (the data's range when both
+    are equal); elements outside are ignored."""
+    _check_tensor("histc", input)
+    dt = input._dtype
+    if dt.category != _FLOAT:
+        raise _not_implemented("linspace_cpu" if dt is _dtypes.bool else "histogram_cpu", dt)
+    if bins <= 0:
+        raise RuntimeError("torch.histc(): bins must be > 0, but got " + str(bins) +
+                           " for dimension 0")
+    xp = _xp(input)
+    a = input._arr.reshape(-1)
+    lo, hi = builtins.float(min), builtins.float(max)
+    if lo == hi and a.size:
+        lo, hi = builtins.float(xp.min(a)), builtins.float(xp.max(a))
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    if lo > hi:
+        raise RuntimeError("torch.histc(): max must be larger than min")
+    if math.isinf(lo) or math.isinf(hi) or math.isnan(lo) or math.isnan(hi):
+        raise RuntimeError(f"torch.histc(): range of [{lo}, {hi}] is not finite")
+    cdt = _opmath(dt)
+
+    def f():
+        x = a.astype(cdt._np)
+        keep = (x >= cdt._np.type(lo)) & (x <= cdt._np.type(hi))
+        x = x[keep]
+        pos = ((x - cdt._np.type(lo)) * cdt._np.type(bins) /
+               (cdt._np.type(hi) - cdt._np.type(lo))).astype(np.int64)
+        pos = xp.minimum(pos, bins - 1)
+        return xp.bincount(pos, minlength=bins).astype(dt._np)
+    return finish(call_quiet(f), dt, input._storage._device, out)
+
+
+def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None,
+         append: Tensor | None = None) -> Tensor:
+    """The n-th forward difference along ``dim`` (``x[i+1] - x[i]``; xor for bools)."""
+    _check_tensor("diff", input)
+    if not input._shape:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise RuntimeError(f"order must be non-negative but got {n}")
+    d = _layout.normalize_dim(dim, len(input._shape))
+    x = input
+    if prepend is not None or append is not None:
+        from .._creation import tensor as _tensor
+        parts = []
+        for extra in (prepend, input, append):
+            if extra is None:
+                continue
+            if not isinstance(extra, Tensor):
+                shape = list(input._shape)
+                shape[d] = 1
+                extra = _tensor(extra, dtype=input._dtype, device=input.device).expand(shape)
+            parts.append(extra)
+        x = _concat(parts, d)
+    xp = _xp(x)
+    a = x._arr
+    dt = x._dtype
+    for _ in range(n):
+        if a.shape[d] == 0:
+            break
+        lo = [slice(None)] * a.ndim
+        hi = [slice(None)] * a.ndim
+        lo[d], hi[d] = slice(None, -1), slice(1, None)
+        a = call_quiet(lambda: (a[tuple(hi)] != a[tuple(lo)]) if dt is _dtypes.bool
+                       else a[tuple(hi)] - a[tuple(lo)])
+    if a is x._arr:
+        a = a.copy()
+    return wrap_array(a, dt, x._storage._device)
+
+
+def _concat(parts, d: int) -> Tensor:
+    from .._dtypes import result_type
+    rdt = result_type(*parts)
+    xp = _xp(parts[0])
+    arrs = [p._arr.astype(rdt._np) for p in parts]
+    return wrap_array(xp.concatenate(arrs, axis=d), rdt, parts[0]._storage._device)
+
+
+def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> Tensor:
+    """Integral of ``y`` along ``dim`` by the trapezoidal rule (spacing ``dx`` or samples
+    ``x``)."""
+    _check_tensor("trapezoid", y)
+    if y._dtype is _dtypes.bool:
+        raise RuntimeError("trapezoid: received a bool input for `y`, but bool is not "
+                           "supported")
+    d = _layout.normalize_dim(dim, len(y._shape))
+    rdt = y._dtype if y._dtype.category >= _FLOAT else _dtypes._default_dtype
+    if isinstance(x, Tensor):
+        if x._dtype is _dtypes.bool:
+            raise RuntimeError("trapezoid: received a bool input for `x`, but bool is not "
+                               "supported")
+        from .._dtypes import result_type
+        rdt = result_type(y, x)
+        rdt = rdt if rdt.category >= _FLOAT else _dtypes._default_dtype
+    cdt = _opmath(rdt)
+    xp = _xp(y)
+    a = _cast_arr(y, cdt)
+    if y._shape[d] == 0:
+        return wrap_array(xp.sum(a, axis=d), rdt, y._storage._device)
+    lo = [slice(None)] * a.ndim
+    hi = [slice(None)] * a.ndim
+    lo[d], hi[d] = slice(None, -1), slice(1, None)
+
+    def f():
+        pair = a[tuple(hi)] + a[tuple(lo)]
+        if isinstance(x, Tensor):
+            xa = _cast_arr(x, cdt)
+            if xa.ndim == 1:
+                dxs = xa[1:] - xa[:-1]
+                shape = [1] * a.ndim
+                shape[d] = dxs.shape[0]
+                dxs = dxs.reshape(shape)
+            else:
+                xd = d - a.ndim + xa.ndim
+                xlo = [slice(None)] * xa.ndim
+                xhi = [slice(None)] * xa.ndim
+                xlo[xd], xhi[xd] = slice(None, -1), slice(1, None)
+                dxs = xa[tuple(xhi)] - xa[tuple(xlo)]
+            return xp.sum(dxs * pair, axis=d) / 2
+        step = 1 if dx is None else dx
+        return xp.sum(pair, axis=d) * cdt._np.type(step) / 2
+    return wrap_array(call_quiet(f), rdt, y._storage._device)
+
+
+def trapz(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
+    """Alias of ``trapezoid``."""
+    return trapezoid(y, x, dx=dx, dim=dim)
+
+
+# ---------------------------------------------------------------- registration
+FUNCTIONS = {
+    "sum": sum, "nansum": nansum, "prod": prod, "mean": mean, "nanmean": nanmean, "std": std,
+    "var": var, "std_mean": std_mean, "var_mean": var_mean, "norm": norm, "max": max, "min": min,
+    "amax": amax, "amin": amin, "argmax": argmax, "argmin": argmin, "aminmax": aminmax,
+    "all": all, "any": any, "median": median, "nanmedian": nanmedian, "mode": mode,
+    "logsumexp": logsumexp, "cumsum": cumsum, "cumprod": cumprod, "cummax": cummax,
+    "cummin": cummin, "count_nonzero": count_nonzero, "unique": unique,
+    "unique_consecutive": unique_consecutive, "bincount": bincount, "histc": histc,
+    "diff": diff, "trapezoid": trapezoid, "trapz": trapz, "return_types": return_types,
+}
+METHODS = {name: fn for name, fn in FUNCTIONS.items()
+           if name not in ("std_mean", "var_mean", "trapezoid", "trapz", "return_types")}
+METHODS["cumsum_"] = _cum_inplace(cumsum)
+METHODS["cumprod_"] = _cum_inplace(cumprod)
