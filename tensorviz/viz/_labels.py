@@ -8,6 +8,7 @@ failing that ``tensor 0``, ``tensor 1``...  Labels are only ever rendered as tex
 from __future__ import annotations
 
 import ast
+import inspect
 import linecache
 import sys
 import textwrap
@@ -94,7 +95,12 @@ def call_labels(objects: Sequence[Any], func_names: Sequence[str] = ("show",)) -
                     elif len(call.args) == len(objects) and not any(
                             isinstance(a, ast.Starred) for a in call.args):
                         labels = [ast.unparse(a) for a in call.args]
-            names = {**frame.f_globals, **frame.f_locals}
+            names = dict(frame.f_globals)
+            if not frame.f_code.co_flags & inspect.CO_OPTIMIZED:
+                # module level (a notebook cell): f_locals is the namespace itself.  In a
+                # function, reading f_locals would cache a snapshot on the frame (Python <
+                # 3.13) that keeps the learner's tensors alive after `del`.
+                names.update(frame.f_locals)
             for k, obj in enumerate(objects):
                 if labels[k] is None:
                     labels[k] = next((n for n, v in names.items()

@@ -282,7 +282,9 @@ class Playground(TensorView):
             return None
         current = self._tensor_at(len(self._steps))
         if current is None:
-            self.error = "the tensor no longer exists, so there is nothing to apply this to"
+            self.error = ("the tensor no longer exists, so there is nothing to apply this to; "
+                          "the playground holds it weakly, so keep it in a variable: "
+                          "x = tensorviz.arange(12).reshape(3, 4); tensorviz.playground(x)")
             return None
         try:
             result = _call(current, op, parsed, kw)

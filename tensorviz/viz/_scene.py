@@ -54,6 +54,7 @@ class Scene:
         self.entries: list[Entry] = []
         self.strip_starts: dict[Any, int] = {}
         self._dead_strips: dict[Any, dict] = {}
+        self._strip_keys: list = []  # strip order of the last build
         self.static: dict = {}  # decoded values of the last build, for the HTML snapshot
         for obj, label in zip(objects, labels):
             self.add(obj, label)
@@ -71,11 +72,10 @@ class Scene:
         entry.source.unsubscribe()
 
     # ------------------------------------------------------------------ paging
-    def page_strip(self, strip: int, start: int, strips: list[dict]) -> bool:
-        if not 0 <= strip < len(strips):
+    def page_strip(self, strip: int, start: int) -> bool:
+        if not 0 <= strip < len(self._strip_keys):
             return False
-        key = strips[strip]["key"]
-        self.strip_starts[key] = max(int(start), 0)
+        self.strip_starts[self._strip_keys[strip]] = max(int(start), 0)
         return True
 
     def page_tensor(self, index: int, starts: Sequence[int] | None = None,
@@ -155,6 +155,7 @@ class Scene:
             tensors.append(state)
             static_tensors.append(values)
         self.static = {"strips": static_strips, "tensors": static_tensors}
+        self._strip_keys = list(groups)
         return strips, tensors
 
     def _build_strip(self, key, live: list[Layout], members: list[int]) -> tuple[dict, Any]:

@@ -141,8 +141,11 @@ class Source:
         if self._memory is None:
             raise TypeError(f"cannot hold a weak reference to the memory of {type(obj).__name__}")
         self._memory_id = id(owner)
+        # tensorviz caches one TypedStorage per dtype on the storage: it lives as long as the
+        # memory, so reads keep working after a temporary view object is gone.
+        self._typed = _weak(obj.storage()) if self.kind == "tensorviz" else None
         self._layout = self._read_layout(obj)
-        self._listener: Callable[[], None] | None = None
+        self._listener: Any = None  # weak reference to the subscribed callback
 
     # ------------------------------------------------------------------ identity
     def _memory_owner(self, obj: Any) -> Any:
@@ -237,10 +240,8 @@ class Source:
     def _typed_storage(self):
         obj = self._obj() if self._obj is not None else None
         if obj is not None:
-            self._typed = _weak(obj.storage())
             return obj.storage()
-        ref = getattr(self, "_typed", None)
-        return ref() if ref is not None else None
+        return self._typed() if self._typed is not None else None
 
     def read(self, start: int, stop: int) -> np.ndarray | None:
         """Storage elements ``[start, stop)`` as a NumPy copy (None once the memory is gone)."""
@@ -321,14 +322,16 @@ class Source:
         if mem is None or not hasattr(mem, "_add_listener"):
             return False
         mem._add_listener(callback)
-        self._listener = callback
+        self._listener = (weakref.WeakMethod(callback) if hasattr(callback, "__self__")
+                          else weakref.ref(callback))  # unsubscribe only: never keep it alive
         return True
 
     def unsubscribe(self) -> None:
         mem = self._memory()
-        if mem is not None and self._listener is not None and hasattr(mem, "_remove_listener"):
+        callback = self._listener() if self._listener is not None else None
+        if mem is not None and callback is not None and hasattr(mem, "_remove_listener"):
             try:
-                mem._remove_listener(self._listener)
+                mem._remove_listener(callback)
             except (KeyError, ValueError):
                 pass
         self._listener = None

@@ -152,7 +152,7 @@ class TensorView(anywidget.AnyWidget):
 
     def scroll_storage(self, start: int, strip: int = 0) -> None:
         """Move the window of storage strip ``strip`` to start at element ``start``."""
-        if self._scene.page_strip(strip, start, self.strips):
+        if self._scene.page_strip(strip, start):
             self.refresh()
 
     def scroll(self, tensor: int = 0, starts: Sequence[int] | None = None,
@@ -164,7 +164,8 @@ class TensorView(anywidget.AnyWidget):
     def close(self) -> None:
         self._closed = True
         _LIVE.discard(self)
-        for e in self._scene.entries:
+        scene = getattr(self, "_scene", None)  # absent when __init__ failed early
+        for e in scene.entries if scene is not None else ():
             e.source.unsubscribe()
         super().close()
 

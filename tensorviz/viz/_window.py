@@ -143,6 +143,7 @@ def footprint(shape, stride, offset, start: int, stop: int) -> np.ndarray | None
         first = np.repeat(np.cumsum(per) - per, per)
         i = np.arange(total, dtype=np.int64) - first + np.repeat(lo, per)
         bases = np.repeat(bases, per) + i * st
+    bases = bases[(bases >= start) & (bases < stop)]  # only needed when no dim filtered them
     counts += np.bincount(bases - start, minlength=stop - start)[: stop - start]
     return counts * multiplicity
 

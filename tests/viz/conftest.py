@@ -1,0 +1,40 @@
+"""Helpers for the widget tests: payload measurement and the three kinds of input."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import tensorviz
+
+pytest.importorskip("anywidget", reason="the widget tests need anywidget (pip install "
+                    "'tensorviz[widgets]')")
+
+
+def payload_bytes(widget, code: bool = False) -> int:
+    """Bytes a widget's state sends to the front end: JSON plus binary buffers.
+
+    ``code=False`` leaves out the ES module and CSS (``_esm``/``_css``: the same ~50 KB for
+    every widget, whatever it draws); ``code=True`` counts everything sent at display.
+    """
+    from ipywidgets.widgets.widget import _remove_buffers
+
+    state = widget.get_state()
+    if not code:
+        state = {k: v for k, v in state.items() if k not in ("_esm", "_css")}
+    state, _paths, buffers = _remove_buffers(state)
+    return len(json.dumps(state)) + sum(memoryview(b).nbytes for b in buffers)
+
+
+def make(kind: str, data: np.ndarray):
+    """``data`` as a tensorviz tensor, a NumPy array or a torch tensor (skip if no torch)."""
+    if kind == "tensorviz":
+        return tensorviz.from_numpy(data.copy())
+    if kind == "numpy":
+        return data.copy()
+    torch = pytest.importorskip("torch")
+    return torch.from_numpy(data.copy())
+
+
+KINDS = ["tensorviz", "numpy", "torch"]

@@ -1,0 +1,166 @@
+"""Live behaviour: every kind of write refreshes, tensors are held weakly, cells are polled."""
+from __future__ import annotations
+
+import gc
+import weakref
+
+import numpy as np
+import pytest
+
+import tensorviz
+from tensorviz.viz import show
+from tensorviz.viz import _widgets
+
+from conftest import make
+
+
+def strip_values(w, k: int = 0) -> list:
+    s = w.strips[k]
+    return np.frombuffer(s["values"], dtype="<" + s["wire"]).tolist()
+
+
+def cell_values(w, k: int) -> list:
+    t = w.tensors[k]
+    return np.frombuffer(t["values"], dtype="<" + t["wire"]).tolist()
+
+
+WRITES = {
+    "setitem through a view": lambda a: a.t().__setitem__((0, 1), 100),
+    "in-place op": lambda a: a.add_(100),
+    "fill_ on a view": lambda a: a[0].fill_(100),
+    "zero_": lambda a: a.zero_(),
+    "copy_": lambda a: a[1].copy_(tensorviz.full((4,), 100)),
+    "typed storage item": lambda a: a.storage().__setitem__(4, 100),
+    "untyped storage item": lambda a: a.untyped_storage().__setitem__(32, 100),
+    "mul_ on a strided view": lambda a: a[:, ::2].mul_(-1),
+}
+
+
+@pytest.mark.parametrize("write", list(WRITES), ids=list(WRITES))
+def test_every_in_place_write_refreshes_within_the_cell(write):
+    a = tensorviz.arange(12).reshape(3, 4)
+    w = show(a, a.t(), a[1:, ::2])
+    before = strip_values(w), w.revision
+    WRITES[write](a)
+    expected = a.flatten().tolist() if hasattr(a, "flatten") else None
+    assert w.revision > before[1], "no refresh"
+    assert strip_values(w) == expected != before[0]
+    # every view of the storage sees the write
+    assert cell_values(w, 1) == a.t().contiguous().flatten().tolist()
+
+
+def test_writes_to_another_storage_do_not_refresh():
+    a, b = tensorviz.arange(4), tensorviz.arange(4)
+    w = show(a)
+    rev = w.revision
+    b.add_(1)
+    assert w.revision == rev
+
+
+def test_numpy_alias_writes_are_picked_up_by_polling():
+    a = tensorviz.arange(12).reshape(3, 4)
+    w = show(a.t())
+    alias = a.numpy()
+    alias[0, 1] = -7  # no version bump: NumPy does not tell anyone
+    assert strip_values(w)[1] == 1
+    _widgets.poll_all()
+    assert strip_values(w)[1] == -7
+    assert cell_values(w, 0)[3] == -7  # a.t()[1, 0] is a[0, 1]
+
+
+@pytest.mark.parametrize("kind", ["numpy", "torch"])
+def test_numpy_and_torch_writes_are_picked_up_by_polling(kind):
+    t = make(kind, np.zeros(6))
+    w = show(t)
+    t[2] = 5
+    w.poll()
+    assert strip_values(w)[2] == 5
+
+
+def test_the_widget_does_not_keep_the_tensor_alive():
+    t = tensorviz.arange(10)
+    w = show(t, t[::2])
+    ref = weakref.ref(t)
+    storage_ref = weakref.ref(t.untyped_storage())
+    del t
+    gc.collect()
+    assert ref() is None and storage_ref() is None
+    w.poll()
+    assert not any(x["alive"] for x in w.tensors)
+    assert "no longer exists" in w.status
+    # the last known state is still drawn
+    assert cell_values(w, 1) == [0, 2, 4, 6, 8]
+    assert strip_values(w) == list(range(10))
+    assert "freed" in repr(w)
+
+
+def test_temporaries_stay_drawn_while_their_storage_lives():
+    a = tensorviz.arange(6)
+    w = show(a, a[::2])  # the slice object is gone as soon as show returns
+    gc.collect()
+    w.poll()
+    assert all(x["alive"] for x in w.tensors)
+    a.add_(10)
+    assert cell_values(w, 1) == [10, 12, 14]
+
+
+def test_one_of_several_freed():
+    a, b = tensorviz.zeros(2), tensorviz.ones(2)
+    w = show(a, b)
+    del b
+    gc.collect()
+    w.refresh()
+    assert [x["alive"] for x in w.tensors] == [True, False]
+    assert "Some of these tensors" in w.status
+
+
+def test_closing_stops_updates_and_listening():
+    a = tensorviz.zeros(3)
+    w = show(a)
+    storage = a.untyped_storage()
+    w.close()
+    rev = w.revision
+    a.add_(1)
+    assert w.revision == rev
+    assert w not in _widgets.live_widgets()
+    assert not [r for r in (storage._listeners or []) if r() is not None]
+
+
+def test_writes_are_throttled_but_the_last_one_is_flushed(monkeypatch):
+    a = tensorviz.zeros(4)
+    w = show(a)
+    w._throttle_s = 10.0  # as in a notebook: at most one refresh per throttle period
+    w._last_refresh = 0.0
+    for _ in range(50):
+        a.add_(1)
+    assert strip_values(w) == [1, 1, 1, 1]  # the first write refreshed at once
+    assert w._dirty
+    _widgets.poll_all()  # what post_run_cell does when the cell ends
+    assert strip_values(w) == [50, 50, 50, 50] and not w._dirty
+
+
+def test_post_run_cell_hook_in_a_real_ipython_shell():
+    ipython = pytest.importorskip("IPython")
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    try:
+        shell.run_cell("import tensorviz\n"
+                       "a = tensorviz.arange(12).reshape(3, 4)\n"
+                       "w = tensorviz.show(a, a.t(), a[1:, ::2])", store_history=False)
+        w = shell.user_ns["w"]
+        assert [t["label"] for t in w.tensors] == ["a", "a.t()", "a[1:, ::2]"]
+        assert any(s is shell for s in _widgets._HOOKED)
+        shell.run_cell("a.numpy()[2, 3] = -1", store_history=False)
+        assert strip_values(w)[11] == -1
+        shell.run_cell("a.t()[0, 1] = 100", store_history=False)
+        assert strip_values(w)[4] == 100
+        shell.run_cell("v = a.t().show()", store_history=False)
+        assert shell.user_ns["v"].tensors[0]["label"] == "a.t()"
+        shell.run_cell("vs = [a]\nu = tensorviz.show(*vs)", store_history=False)
+        assert shell.user_ns["u"].tensors[0]["label"] == "a"  # a cell's names are searched
+        shell.run_cell("del a, w, vs\nimport gc\n_ = gc.collect()", store_history=False)
+        assert "no longer exists" in w.status
+    finally:
+        shell.run_cell("w = v = u = vs = None", store_history=False)
+        InteractiveShell.clear_instance()
