@@ -304,9 +304,6 @@ def _check_records(reader) -> None:
         raise FormatError(f"{desc} is a TorchScript archive (torch.jit.save), which holds "
                           "code; tensorviz loads only files written by torch.save")
     if not reader.has("data.pkl"):
-        names = list(reader.records)
-        if names and all(n.endswith(".npy") for n in names):
-            raise FormatError(f"{desc} looks like a NumPy .npz archive: read it with numpy.load")
         raise FormatError(f"{desc} is not a file written by torch.save / tensorviz.save: the "
                           f"zip archive has no {reader.folder}/data.pkl")
     for name in ("version", ".data/version"):

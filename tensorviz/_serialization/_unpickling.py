@@ -254,8 +254,11 @@ _UNSUPPORTED_DTYPES = {
     "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu", "float4_e2m1fn_x2",
     "quint8", "qint8", "qint32", "quint4x2", "quint2x4", "bits1x8", "bits2x4", "bits4x2",
     "bits8", "bits16", "int1", "int2", "int3", "int4", "int5", "int6", "int7", "uint1", "uint2",
-    "uint3", "uint4", "uint5", "uint6", "uint7", "BFloat16Storage", "ComplexHalfStorage",
-    "QUInt8Storage", "QInt8Storage", "QInt32Storage", "QUInt4x2Storage", "QUInt2x4Storage"}
+    "uint3", "uint4", "uint5", "uint6", "uint7"}
+_STORAGE_DTYPES = {"BFloat16Storage": "bfloat16", "ComplexHalfStorage": "complex32",
+                   "QUInt8Storage": "quint8", "QInt8Storage": "qint8", "QInt32Storage": "qint32",
+                   "QUInt4x2Storage": "quint4x2", "QUInt2x4Storage": "quint2x4"}
+_UNSUPPORTED_DTYPES.update(_STORAGE_DTYPES)
 _MODULE_RENAMES = {"torch.tensor": "torch._tensor"}  # as PyTorch's own loader maps them
 
 
@@ -269,11 +272,12 @@ def _normalize(module: str, name: str) -> tuple[str, str]:
 
 def _unsupported(module: str, name: str) -> Exception | None:
     if module in ("torch", "torch.cuda") and name in _UNSUPPORTED_DTYPES:
-        what = name[:-len("Storage")] if name.endswith("Storage") else name
+        dtype_name = _STORAGE_DTYPES.get(name, name)
+        via = f" (storage class torch.{name})" if name != dtype_name else ""
         return RuntimeError(
-            f"the file holds data of PyTorch type torch.{name}, which tensorviz does not have "
-            f"(its dtypes are {', '.join(d.name for d in _dtypes.ALL_DTYPES)}); convert it in "
-            f"PyTorch before saving, e.g. t.float() for {what}")
+            f"the file holds data of dtype torch.{dtype_name}{via}, which tensorviz does not "
+            f"have (its dtypes are {', '.join(d.name for d in _dtypes.ALL_DTYPES)}); convert "
+            "the tensor in PyTorch before saving it, e.g. with t.float()")
     return None
 
 

@@ -3,7 +3,7 @@
 Layout written (as PyTorch's own writer lays it out, byte for byte in structure)::
 
     for each member:  local header | extra field 'FB' padding | payload | data descriptor
-    central directory | (zip64 end record + locator, when needed) | end of central directory
+    central directory | zip64 end record + locator | end of central directory
 
 Every payload starts at an offset that is a multiple of 64 from the start of the archive, so
 PyTorch can ``mmap`` a file and use its storages in place.  Members are STORED (never
@@ -87,7 +87,7 @@ class ZipWriter:
         pad = -start % self._alignment
         extra = z64 + b"FB" + struct.pack("<H", pad) + b"Z" * pad
         flags = _FLAG_UTF8 | (_FLAG_DESCRIPTOR if size else 0)
-        version = 45 if z64 else 20
+        version = 45 if z64 else 0  # PyTorch's writer (miniz) puts 0 for plain members
         self._write(_LOCAL.pack(_SIG_LOCAL, version, flags, 0, 0, 0, 0, 0, 0, len(full),
                                 len(extra)))
         self._write(full)
@@ -114,23 +114,20 @@ class ZipWriter:
                 (struct.pack("<Q", offset) if big_offset else b"")
             extra = struct.pack("<HH", 0x0001, len(fields)) + fields if fields else b""
             self._write(_CENTRAL.pack(
-                _SIG_CENTRAL, 45 if extra else 20, 45 if extra else 20, flags, 0, 0, 0, crc,
+                _SIG_CENTRAL, 45 if extra else 0, 45 if extra else 0, flags, 0, 0, 0, crc,
                 _MAX32 if big_size else size, _MAX32 if big_size else size, len(full),
                 len(extra), 0, 0, 0, 0, _MAX32 if big_offset else offset))
             self._write(full)
             self._write(extra)
         cd_size = self._pos - cd_offset
         count = len(self._entries)
-        if (self._force_zip64 or count >= _MAX16 or cd_size >= _MAX32
-                or cd_offset >= _MAX32):
-            z64_offset = self._pos
-            self._write(_ZIP64_EOCD.pack(_SIG_ZIP64_EOCD, _ZIP64_EOCD.size - 12, 45, 45, 0, 0,
-                                         count, count, cd_size, cd_offset))
-            self._write(_ZIP64_LOCATOR.pack(_SIG_ZIP64_LOCATOR, 0, z64_offset, 1))
-            self._write(_EOCD.pack(_SIG_EOCD, 0, 0, min(count, _MAX16), min(count, _MAX16),
-                                   min(cd_size, _MAX32), min(cd_offset, _MAX32), 0))
-        else:
-            self._write(_EOCD.pack(_SIG_EOCD, 0, 0, count, count, cd_size, cd_offset, 0))
+        # Like PyTorch, always a zip64 end record (made by 0x031e: Unix, zip 3.0).
+        z64_offset = self._pos
+        self._write(_ZIP64_EOCD.pack(_SIG_ZIP64_EOCD, _ZIP64_EOCD.size - 12, 0x031E, 45, 0, 0,
+                                     count, count, cd_size, cd_offset))
+        self._write(_ZIP64_LOCATOR.pack(_SIG_ZIP64_LOCATOR, 0, z64_offset, 1))
+        self._write(_EOCD.pack(_SIG_EOCD, 0, 0, min(count, _MAX16), min(count, _MAX16),
+                               min(cd_size, _MAX32), min(cd_offset, _MAX32), 0))
 
 
 class ZipReader:
@@ -155,6 +152,9 @@ class ZipReader:
         if not infos:
             raise FormatError(f"{desc} is an empty zip archive, not a file written by "
                               "torch.save / tensorviz.save (there is no data.pkl)")
+        if all(i.filename.endswith(".npy") for i in infos):
+            raise FormatError(f"{desc} is not a file written by torch.save / tensorviz.save: "
+                              "it looks like a NumPy .npz archive (read it with numpy.load)")
         first = infos[0].filename
         folder, sep, _ = first.partition("/")
         if not sep:
