@@ -176,7 +176,7 @@ class Exercise:
         if self.checker is not None:
             lines += ["", "Check your result with  ex.check(result)"]
         else:
-            lines += ["", f"Answer with  ex.check({self.placeholder or '...'})"]
+            lines += ["", "Answer in code with  ex.check(your_answer)"]
         lines += ["Stuck?  ex.hint()  ·  ex.solution()"]
         return "\n".join(lines)
 
@@ -237,7 +237,8 @@ _BOLD = re.compile(r"\*\*([^*]+)\*\*")
 def _inline(text: str) -> str:
     """Escape, then render `code` and **bold** (the only Markdown the prompts use)."""
     out = html.escape(text[:4 * MAX_TEXT])
-    out = _CODE.sub(r"<code>\1</code>", out)
+    out = _CODE.sub(r"<code style='background:#f0f2f4;padding:0 3px;border-radius:3px'>\1</code>",
+                    out)
     return _BOLD.sub(r"<b>\1</b>", out)
 
 

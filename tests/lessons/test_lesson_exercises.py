@@ -91,7 +91,7 @@ def test_right_wrong_and_targeted_feedback():
 def test_feedback_renders_escaped_html():
     fb = Feedback(False, "Not quite: <script>alert(1)</script> is not `x`.")
     out = fb._repr_html_()
-    assert "<script>" not in out and "&lt;script&gt;" in out and "<code>x</code>" in out
+    assert "<script>" not in out and "&lt;script&gt;" in out and ">x</code>" in out
     assert repr(fb).startswith("✘")
 
 
