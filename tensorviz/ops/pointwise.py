@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import _dtypes, _layout
 from .._dtypes import _BOOL, _COMPLEX, _FLOAT, _INT, result_type
-from .._indexing import assign, scalar_to
+from .._indexing import assign, check_writable, scalar_to
 from .._tensor import Tensor
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
@@ -60,8 +60,13 @@ def _as(arr, src_dt, cdt):
     return arr.astype(cdt._np)
 
 
-def _map(x: Tensor, rdt, f, out=None, cdt=None) -> Tensor:
-    """``out[i] = f(xp, x[i] as cdt)`` wrapped as a fresh tensor of dtype ``rdt`` (or into out)."""
+def _map(x: Tensor, rdt, f, out=None, cdt=None, exact_out: bool = False) -> Tensor:
+    """``out[i] = f(xp, x[i] as cdt)`` wrapped as a fresh tensor of dtype ``rdt`` (or into out).
+
+    ``exact_out``: ``out=`` must have dtype ``rdt`` (PyTorch's ops without type promotion).
+    """
+    if exact_out and out is not None and isinstance(out, Tensor) and out._dtype is not rdt:
+        raise RuntimeError(f"Found dtype {out._dtype.cname} but expected {rdt.cname}")
     xp = _xp(x)
     cdt = _opmath(rdt) if cdt is None else cdt
     src = x._arr
@@ -72,21 +77,33 @@ def _map(x: Tensor, rdt, f, out=None, cdt=None) -> Tensor:
     return finish(res, rdt, x._storage._device, out)
 
 
+def _check_broadcast_to(self: Tensor, shape: tuple) -> None:
+    if shape != self._shape:
+        raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the broadcast "
+                           f"shape {list(shape)}")
+
+
 def _store(self: Tensor, res: Tensor) -> Tensor:
     """Write an op's result back into ``self`` (the in-place form), as PyTorch checks it."""
+    _check_broadcast_to(self, res._shape)
     if not _dtypes.can_cast(res._dtype, self._dtype):
         raise RuntimeError(f"result type {res._dtype.cname} can't be cast to the desired output "
                            f"type {self._dtype.cname}")
-    if res._shape != self._shape:
-        raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the broadcast "
-                           f"shape {list(res._shape)}")
     assign(self, res)
     return self
 
 
 def inplace_of(fn, name: str):
-    """The trailing-underscore form of ``fn``: compute, then write into ``self``."""
+    """The trailing-underscore form of ``fn``: compute, then write into ``self``.
+
+    As PyTorch, an output whose elements overlap is refused before anything is computed.
+    """
     def op(self, *args, **kwargs):
+        if isinstance(self, Tensor):
+            check_writable(self)
+            others = [a._shape for a in args if isinstance(a, Tensor)]
+            if others:
+                _check_broadcast_to(self, _layout.broadcast_shapes(self._shape, *others))
         return _store(self, fn(self, *args, **kwargs))
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"In-place form of ``{fn.__name__}`` (writes into ``self``, returns it)."
@@ -220,7 +237,7 @@ def logit(input: Tensor, eps: float | None = None, *, out=None) -> Tensor:
     def f(xp, a):
         if eps is not None:
             lo, hi = a.dtype.type(eps), a.dtype.type(1 - eps)
-            a = xp.minimum(xp.maximum(a, lo), hi)
+            a = xp.where(a < lo, lo, xp.where(a > hi, hi, a))
         return xp.log(a / (1 - a))
     return _map(input, _float_result(input._dtype), f, out)
 
@@ -234,12 +251,12 @@ def sign(input: Tensor, *, out=None) -> Tensor:
         raise NotImplementedError("Unlike NumPy, torch.sign is not intended to support complex "
                                   "numbers. Please use torch.sgn instead.")
     if dt is _dtypes.bool:
-        return _map(input, dt, lambda xp, a: a.copy(), out)
+        return _map(input, dt, lambda xp, a: a.copy(), out, exact_out=True)
 
     def f(xp, a):
         # Note: (0 < x) - (x < 0), so NaN gives 0 where NumPy's sign gives NaN.
         return (a > 0).astype(a.dtype) - (a < 0).astype(a.dtype)
-    return _map(input, dt, f, out)
+    return _map(input, dt, f, out, exact_out=True)
 
 
 def sgn(input: Tensor, *, out=None) -> Tensor:
@@ -251,7 +268,7 @@ def sgn(input: Tensor, *, out=None) -> Tensor:
     def f(xp, a):
         m = xp.abs(a)
         return xp.where(m == 0, a.dtype.type(0), a / xp.where(m == 0, 1, m))
-    return _map(input, input._dtype, f, out)
+    return _map(input, input._dtype, f, out, exact_out=True)
 
 
 def square(input: Tensor, *, out=None) -> Tensor:
@@ -287,8 +304,8 @@ def _rounding(name: str, fn_name: str, kernel: str, complex_msg: str | None):
                 raise NotImplementedError(complex_msg)
             raise _not_implemented(kernel, dt)
         if dt.category == _INT:
-            return _map(input, dt, lambda xp, a: a.copy(), out)
-        return _map(input, dt, lambda xp, a: getattr(xp, fn_name)(a), out)
+            return _map(input, dt, lambda xp, a: a.copy(), out, exact_out=True)
+        return _map(input, dt, lambda xp, a: getattr(xp, fn_name)(a), out, exact_out=True)
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"``{name}`` elementwise; integer tensors are returned unchanged (a copy)."
     return op
@@ -301,21 +318,25 @@ fix = trunc
 _round0 = _rounding("round", "rint", "round_vml_cpu", None)
 
 
-def round(input: Tensor, *, decimals: int = 0, out=None) -> Tensor:
+def round(input: Tensor, *, decimals: int | None = None, out=None) -> Tensor:
     """Round half to even; ``decimals`` rounds to that many decimal places (negative: tens)."""
-    if decimals == 0:
+    if decimals is None:
         return _round0(input, out=out)
     _check_tensor("round", input)
     dt = input._dtype
     if dt.category != _FLOAT:
-        raise _not_implemented("round_cpu", dt)
+        # Note: PyTorch refuses integer input as soon as `decimals` is given, even 0
+        raise _not_implemented("round_vml_cpu" if decimals == 0 or dt.category == _COMPLEX
+                               else "round_cpu", dt)
+    if decimals == 0:
+        return _round0(input, out=out)
     neg = decimals < 0
     ten_pow = 10.0 ** builtins.abs(decimals)
 
     def f(xp, a):
         p = a.dtype.type(ten_pow)
         return xp.rint(a / p) * p if neg else xp.rint(a * p) / p
-    return _map(input, dt, f, out)
+    return _map(input, dt, f, out, exact_out=True)
 
 
 def frac(input: Tensor, *, out=None) -> Tensor:
@@ -323,7 +344,7 @@ def frac(input: Tensor, *, out=None) -> Tensor:
     _check_tensor("frac", input)
     if input._dtype.category != _FLOAT:
         raise _not_implemented("frac_cpu", input._dtype)
-    return _map(input, input._dtype, lambda xp, a: a - xp.trunc(a), out)
+    return _map(input, input._dtype, lambda xp, a: a - xp.trunc(a), out, exact_out=True)
 
 
 def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,
@@ -331,6 +352,9 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,
     """Replace NaN by ``nan`` and infinities by ``posinf``/``neginf`` (default: dtype limits)."""
     _check_tensor("nan_to_num", input)
     dt = input._dtype
+    if out is not None and isinstance(out, Tensor) and out._dtype is not dt:
+        raise RuntimeError(f"nan_to_num: dtype of out: {out._dtype.cname} should be same as "
+                           f"input: {dt.cname}")
     if dt.category < _FLOAT:
         return _map(input, dt, lambda xp, a: a.copy(), out)
     real = dt.to_real()
@@ -352,9 +376,15 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,
 
 
 # ---------------------------------------------------------------- predicates (bool results)
-def _predicate(name: str, f, *, complex_error=None, complex_f=None, nonfloat=None):
-    def op(input) -> Tensor:
+def _predicate(name: str, f, *, complex_error=None, complex_f=None, nonfloat=None,
+               with_out: bool = False):
+    def op(input, **kwargs) -> Tensor:
         _check_tensor(name, input)
+        out = kwargs.pop("out", None) if with_out else None
+        if kwargs:
+            raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        if out is not None and isinstance(out, Tensor) and out._dtype is not _dtypes.bool:
+            raise RuntimeError(f"{name} does not support non-boolean outputs.")
         dt = input._dtype
         if dt.category == _COMPLEX:
             if complex_error is not None:
@@ -364,7 +394,7 @@ def _predicate(name: str, f, *, complex_error=None, complex_f=None, nonfloat=Non
             g = nonfloat
         else:
             g = f
-        return _map(input, _dtypes.bool, g, cdt=dt)
+        return _map(input, _dtypes.bool, g, out, cdt=dt)
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"Elementwise ``{name}``; returns a bool tensor."
     return op
@@ -381,12 +411,13 @@ def _all_true(xp, a):
 isnan = _predicate("isnan", lambda xp, a: xp.isnan(a), nonfloat=_all_false)
 isinf = _predicate("isinf", lambda xp, a: xp.isinf(a), nonfloat=_all_false)
 isfinite = _predicate("isfinite", lambda xp, a: xp.isfinite(a), nonfloat=_all_true)
-isposinf = _predicate("isposinf", lambda xp, a: a == np.inf, nonfloat=_all_false,
+isposinf = _predicate("isposinf", lambda xp, a: a == np.inf, nonfloat=_all_false, with_out=True,
                       complex_error=RuntimeError("isposinf does not support complex inputs."))
-isneginf = _predicate("isneginf", lambda xp, a: a == -np.inf, nonfloat=_all_false,
+isneginf = _predicate("isneginf", lambda xp, a: a == -np.inf, nonfloat=_all_false, with_out=True,
                       complex_error=RuntimeError("isneginf does not support complex inputs."))
 isreal = _predicate("isreal", _all_true, complex_f=lambda xp, a: a.imag == 0)
 signbit = _predicate("signbit", lambda xp, a: xp.signbit(a), nonfloat=lambda xp, a: a < 0,
+                     with_out=True,
                      complex_error=NotImplementedError(
                          "signbit is not implemented for complex tensors."))
 
@@ -471,8 +502,9 @@ def conj_physical(input: Tensor, *, out=None) -> Tensor:
     """The complex conjugate, computed into a new tensor (real tensors: a copy)."""
     _check_tensor("conj_physical", input)
     if input._dtype.category != _COMPLEX:
-        return _map(input, input._dtype, lambda xp, a: a.copy(), out, cdt=input._dtype)
-    return _map(input, input._dtype, lambda xp, a: xp.conj(a), out)
+        return _map(input, input._dtype, lambda xp, a: a.copy(), out, cdt=input._dtype,
+                    exact_out=True)
+    return _map(input, input._dtype, lambda xp, a: xp.conj(a), out, exact_out=True)
 
 
 def conj(input: Tensor) -> Tensor:
@@ -510,9 +542,10 @@ def _binary_prep(fname: str, a, b, *, tensors_only: bool = True):
     if tensors_only:
         _check_tensor(fname, a)
         _check_tensor(fname, b, "other", 2)
-    elif not isinstance(a, Tensor) and not isinstance(b, Tensor):
-        raise TypeError(f"{fname}(): expected at least one Tensor argument, got "
-                        f"{type(a).__name__} and {type(b).__name__}")
+    elif not isinstance(a, Tensor):  # (Tensor input, Number other) only
+        raise TypeError(f"{fname}() received an invalid combination of arguments - got "
+                        f"({type(a).__name__}, {type(b).__name__}), but expected one of: "
+                        "(Tensor input, Tensor other), (Tensor input, Number other)")
     return promote(a, b), device_of(a, b)
 
 
@@ -558,6 +591,7 @@ hypot = _float_binary("hypot", lambda xp, a, b: xp.hypot(a, b), allow_int=False)
 logaddexp = _float_binary("logaddexp", _logaddexp, allow_int=False, complex_ok=True)
 logaddexp2 = _float_binary("logaddexp2", lambda xp, a, b: xp.logaddexp2(a, b), allow_int=False)
 copysign = _float_binary("copysign", _copysign, tensors_only=False)
+copysign.__doc__ = "``|input|`` with the sign of ``other`` (a tensor or a number)."
 
 
 def fmod(input: Tensor, other, *, out=None) -> Tensor:
@@ -591,7 +625,10 @@ def float_power_(self: Tensor, exponent) -> Tensor:
 
 def xlogy(input, other, *, out=None) -> Tensor:
     """``x * log(y)``, defined as 0 where x is 0 (unless y is NaN)."""
-    rdt, dev = _binary_prep("xlogy", input, other, tensors_only=False)
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        raise TypeError("xlogy() received an invalid combination of arguments - got "
+                        f"({type(input).__name__}, {type(other).__name__})")
+    rdt, dev = promote(input, other), device_of(input, other)
     if rdt.category == _COMPLEX:
         raise _not_implemented("xlogy_cpu", rdt)
     rdt = _float_result(rdt)
@@ -630,13 +667,17 @@ def lerp(input: Tensor, end: Tensor, weight, *, out=None) -> Tensor:
     if end._dtype is not dt:
         raise RuntimeError(f"expected dtype {_short(dt)} for `end` but got dtype "
                            f"{_short(end._dtype)}")
+    rdt = dt
     if isinstance(weight, Tensor):
         if weight._dtype is not dt and weight._shape:
             raise RuntimeError(f"expected dtype {_short(dt)} for `weight` but got dtype "
                                f"{_short(weight._dtype)}")
-    if dt.category < _FLOAT:
+        if not weight._shape:  # a 0-dim weight promotes like an operand (PyTorch's composite)
+            rdt = result_type(input, end, weight)
+    if rdt.category < _FLOAT:
         raise _not_implemented("lerp_kernel_scalar" if not isinstance(weight, Tensor)
-                               else "lerp_kernel_tensor", dt)
+                               else "lerp_kernel_tensor", rdt)
+    dt = rdt
     dev = device_of(input, end, weight)
     cdt = _opmath(dt)
     xp = backend_for(dev).xp
@@ -773,5 +814,17 @@ for _spec in _INPLACE:
     if _spec.endswith("*"):
         FUNCTIONS[_name + "_"] = _fn
 METHODS["float_power_"] = float_power_
+
+
+def nan_to_num_(self: Tensor, nan: float = 0.0, posinf=None, neginf=None) -> Tensor:
+    """In-place ``nan_to_num``; integer and bool tensors are left untouched (no checks)."""
+    _check_tensor("nan_to_num_", self)
+    if self._dtype.category < _FLOAT:
+        return self
+    check_writable(self)
+    return _store(self, nan_to_num(self, nan, posinf, neginf))
+
+
+METHODS["nan_to_num_"] = FUNCTIONS["nan_to_num_"] = nan_to_num_
 METHODS["real"] = property(real, _set_real, doc=real.__doc__)
 METHODS["imag"] = property(imag, _set_imag, doc=imag.__doc__)

@@ -1,0 +1,354 @@
+"""Pointwise ops against PyTorch: every dtype, non-contiguous layouts, special values,
+in-place forms, ``out=``, and the complex-part views."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tensorviz
+
+torch = pytest.importorskip("torch")
+
+LAYOUTS = ("contig", "t", "step", "offset", "expand")  # see conftest.py
+ALL_DTYPES = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
+              "float64", "complex64", "complex128")
+INT_DTYPES = ("uint8", "int8", "int16", "int32", "int64")
+FLOAT_DTYPES = ("float16", "float32", "float64")
+
+UNARY = ["sign", "sgn", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt",
+         "square", "sin", "cos", "tan", "asin", "arcsin", "acos", "arccos", "atan", "arctan",
+         "sinh", "cosh", "tanh", "asinh", "arcsinh", "acosh", "arccosh", "atanh", "arctanh",
+         "sigmoid", "relu", "erf", "erfc", "floor", "ceil", "round", "trunc", "frac", "fix",
+         "reciprocal", "nan_to_num", "isnan", "isinf", "isposinf", "isneginf", "isfinite",
+         "isreal", "signbit", "angle", "conj_physical", "logical_not", "deg2rad", "rad2deg",
+         "logit", "abs", "neg"]
+
+# complex ops that PyTorch computes with its own branch cuts/approximations: compared with a
+# looser tolerance near singular points
+LOOSE = {"tan": 1e-3, "tanh": 1e-4, "sigmoid": 1e-4, "rsqrt": 1e-4, "reciprocal": 1e-4,
+         "atanh": 1e-4, "arctanh": 1e-4, "acosh": 1e-4, "arccosh": 1e-4, "logit": 1e-4}
+
+SHAPES = [(), (5,), (3, 4), (2, 3, 4)]
+
+
+def _shape(i):
+    return SHAPES[i % len(SHAPES)]
+
+
+@pytest.mark.parametrize("name", UNARY)
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_unary(tvdiff, name, dtype):
+    for i, layout in enumerate(LAYOUTS):
+        shape = _shape(i + len(name))
+        # (complex infinities and NaNs follow each library's own C99 rules: reals only)
+        special = i % 2 == 0 and "complex" not in dtype
+        x = tvdiff.make(shape, dtype, layout, seed=i, special=special)
+        rtol = LOOSE.get(name) if dtype in ("float16", "complex64", "complex128") else None
+        if dtype == "float16":
+            rtol = 4e-3
+        tvdiff.check(lambda lib, t: getattr(lib, name)(t), x, rtol=rtol, atol=rtol, fresh=True)
+        if hasattr(torch.Tensor, name):
+            tvdiff.check(lambda lib, t: getattr(t, name)(), x, rtol=rtol, atol=rtol)
+
+
+@pytest.mark.parametrize("name", [n for n in UNARY if hasattr(torch.Tensor, n + "_")])
+@pytest.mark.parametrize("dtype", ["bool", "int32", "float32", "float64", "complex64"])
+def test_unary_inplace(tvdiff, name, dtype):
+    for i, layout in enumerate(LAYOUTS):
+        x = tvdiff.make(_shape(i), dtype, layout, seed=i, special="complex" not in dtype)
+
+        def f(lib, t):
+            before = t._version if lib is tensorviz else None
+            r = getattr(t, name + "_")()
+            assert r is t
+            if lib is tensorviz and not (name == "nan_to_num" and dtype in ("bool", "int32")):
+                assert t._version > before
+            return t
+        tvdiff.check(f, x, rtol=LOOSE.get(name), atol=LOOSE.get(name))
+
+
+@pytest.mark.parametrize("name", ["exp", "sin", "floor", "sqrt", "isnan", "nan_to_num",
+                                  "logical_not", "angle", "round", "sign", "frac", "signbit",
+                                  "isposinf", "conj_physical", "sigmoid"])
+@pytest.mark.parametrize("out_dtype", ["float32", "float64", "float16", "int64", "bool"])
+def test_unary_out(tvdiff, name, out_dtype):
+    x = tvdiff.make((3, 4), "float32", "t", special=True)
+    for out_shape in [(3, 4), (0,)]:
+        def f(lib, t):
+            out = lib.zeros(out_shape, dtype=getattr(lib, out_dtype))
+            r = getattr(lib, name)(t, out=out)
+            assert r is out
+            return out
+        # computed in float32 (one ulp apart from PyTorch's) whatever the out dtype
+        tvdiff.check(f, x, rtol=1e-6)
+
+
+def test_unary_out_resize_warns(tvdiff):
+    x = tvdiff.make((3, 4), "float32", "step")
+    tvdiff.check(lambda lib, t: lib.exp(t, out=lib.zeros(2)), x)
+
+
+BINARY = ["atan2", "arctan2", "hypot", "logaddexp", "logaddexp2", "copysign", "fmod",
+          "float_power", "xlogy", "logical_and", "logical_or", "logical_xor", "remainder",
+          "pow", "maximum", "minimum", "fmax", "fmin"]
+PAIRS = [("float32", "float32"), ("float64", "float32"), ("int32", "int64"), ("uint8", "int8"),
+         ("bool", "bool"), ("int64", "float16"), ("float16", "float16"), ("complex64", "float32"),
+         ("complex128", "complex64"), ("bool", "float64"), ("int16", "bool")]
+
+
+@pytest.mark.parametrize("name", BINARY)
+@pytest.mark.parametrize("pair", PAIRS)
+def test_binary(tvdiff, name, pair):
+    for i, layout in enumerate(LAYOUTS):
+        shape = _shape(i + 1)
+        # (complex powers of infinities differ by implementation: not compared)
+        special = not ("complex" in pair[0] + pair[1] and "pow" in name)
+        a = tvdiff.make(shape, pair[0], layout, seed=i, special=special)
+        b = tvdiff.make(shape, pair[1], LAYOUTS[(i + 2) % 5], seed=i + 7, special=special,
+                        low=1 if name in ("fmod", "remainder") else None)
+        loose = 1e-4 if "complex" in pair[0] + pair[1] else None
+        tvdiff.check(lambda lib, x, y: getattr(lib, name)(x, y), a, b, rtol=loose, atol=loose)
+        if hasattr(torch.Tensor, name):
+            tvdiff.check(lambda lib, x, y: getattr(x, name)(y), a, b, rtol=loose, atol=loose)
+    # broadcasting a row against a column
+    a = tvdiff.make((3, 1), pair[0], seed=1)
+    b = tvdiff.make((4,), pair[1], "step", seed=2, low=1)
+    tvdiff.check(lambda lib, x, y: getattr(lib, name)(x, y), a, b)
+
+
+@pytest.mark.parametrize("name", BINARY)
+@pytest.mark.parametrize("scalar", [2, 2.5, True, -3])
+@pytest.mark.parametrize("dtype", ["int32", "float16", "float32", "bool"])
+def test_binary_scalar(tvdiff, name, scalar, dtype):
+    a = tvdiff.make((2, 3), dtype, "t", special=True)
+    tvdiff.check(lambda lib, x: getattr(lib, name)(x, scalar), a)
+    tvdiff.check(lambda lib, x: getattr(lib, name)(scalar, x), a)
+
+
+@pytest.mark.parametrize("name", [n for n in BINARY if hasattr(torch.Tensor, n + "_")])
+@pytest.mark.parametrize("pair", [("float32", "float32"), ("float32", "float64"),
+                                  ("int64", "int32"), ("float64", "int64"), ("bool", "bool")])
+def test_binary_inplace(tvdiff, name, pair):
+    for i, layout in enumerate(("contig", "t", "step", "expand")):
+        a = tvdiff.make((3, 4), pair[0], layout, seed=i, special=True)
+        b = tvdiff.make((4,), pair[1], seed=i + 3, low=1)
+
+        def f(lib, x, y):
+            assert getattr(x, name + "_")(y) is x
+            return x
+        tvdiff.check(f, a, b)
+    # the broadcast shape must be self's
+    a = tvdiff.make((4,), pair[0])
+    b = tvdiff.make((3, 4), pair[1], low=1)
+    tvdiff.check(lambda lib, x, y: getattr(x, name + "_")(y), a, b)
+
+
+@pytest.mark.parametrize("dtypes", [("float32",) * 3, ("float64", "float32", "float32"),
+                                    ("int64", "int32", "int64"), ("bool",) * 3,
+                                    ("complex64", "float32", "complex64"),
+                                    ("float16", "float16", "float16")])
+@pytest.mark.parametrize("value", [1, 0.5, 2])
+def test_addcmul_addcdiv(tvdiff, dtypes, value):
+    for i, layout in enumerate(LAYOUTS):
+        a = tvdiff.make((3, 4), dtypes[0], layout, seed=i)
+        b = tvdiff.make((3, 4), dtypes[1], LAYOUTS[(i + 1) % 5], seed=i + 1, low=1)
+        c = tvdiff.make((4,), dtypes[2], seed=i + 2, low=1)
+        for name in ("addcmul", "addcdiv"):
+            tvdiff.check(lambda lib, x, y, z: getattr(lib, name)(x, y, z, value=value), a, b, c,
+                         rtol=1e-4 if "complex" in dtypes[0] else None)
+            tvdiff.check(lambda lib, x, y, z: getattr(x, name + "_")(y, z, value=value), a, b,
+                         c)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "complex64", "int64"])
+@pytest.mark.parametrize("weight", [0.25, 0.75, -1.5, "tensor", "scalar_tensor"])
+def test_lerp(tvdiff, dtype, weight):
+    for i, layout in enumerate(LAYOUTS):
+        a = tvdiff.make((3, 4), dtype, layout, seed=i)
+        b = tvdiff.make((3, 4), dtype, "t", seed=i + 1)
+        if weight == "tensor":
+            w = tvdiff.make((4,), dtype, seed=3, low=-1, high=2)
+        elif weight == "scalar_tensor":
+            w = tvdiff.make((), "float64", seed=3)
+        else:
+            w = weight
+        tvdiff.check(lambda lib, x, y, z: lib.lerp(x, y, z), a, b, w, rtol=1e-3, atol=1e-3)
+        tvdiff.check(lambda lib, x, y, z: x.lerp_(y, z), a, b, w, rtol=1e-3, atol=1e-3)
+    other = tvdiff.make((3, 4), "float64" if dtype != "float64" else "float32")
+    tvdiff.check(lambda lib, x, y: lib.lerp(x, y, 0.5), a, other)
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES + ("uint8", "int64", "bool"))
+@pytest.mark.parametrize("decimals", [0, 1, 2, -1, -2])
+def test_round_decimals(tvdiff, dtype, decimals):
+    for i, layout in enumerate(LAYOUTS):
+        x = tvdiff.make((4, 5), dtype, layout, seed=i, low=-200, high=200)
+        tvdiff.check(lambda lib, t: lib.round(t, decimals=decimals), x)
+        tvdiff.check(lambda lib, t: t.round(decimals=decimals), x)
+    # exact halves round to even
+    data = np.array([0.5, 1.5, 2.5, -0.5, -1.5, 0.25, 0.35, 1250.0, 1350.0], dtype="float64")
+    x = tvdiff.make(data.shape, "float64", data=data)
+    tvdiff.check(lambda lib, t: lib.round(t, decimals=decimals), x)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "int32"])
+@pytest.mark.parametrize("kwargs", [{}, {"nan": 1.5}, {"posinf": 7.0, "neginf": -8.0},
+                                    {"nan": -1.0, "posinf": 1e30}])
+def test_nan_to_num(tvdiff, dtype, kwargs):
+    for i, layout in enumerate(LAYOUTS):
+        x = tvdiff.make((3, 4), dtype, layout, seed=i, special=True)
+        tvdiff.check(lambda lib, t: lib.nan_to_num(t, **kwargs), x)
+        tvdiff.check(lambda lib, t: t.nan_to_num_(**kwargs), x)
+
+
+@pytest.mark.parametrize("eps", [None, 1e-6, 0.1, 0.6])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+def test_logit(tvdiff, eps, dtype):
+    x = tvdiff.make((4, 6), dtype, "t", low=-0.2, high=1.2, special=True)
+    tvdiff.check(lambda lib, t: lib.logit(t, eps), x, rtol=1e-4)
+    tvdiff.check(lambda lib, t: t.logit(eps=eps), x, rtol=1e-4)
+
+
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int64", "bool"])
+@pytest.mark.parametrize("dim", [0, 1, -1, 2, -3])
+def test_softmax(tvdiff, name, dtype, dim):
+    for i, layout in enumerate(LAYOUTS):
+        x = tvdiff.make((3, 4), dtype, layout, seed=i, low=-30, high=30)
+        # Note: PyTorch's half kernels round some intermediates to half: an ulp of slack
+        rtol, atol = (2e-3, 2e-3) if dtype == "float16" else (1e-4, 1e-5)
+        tvdiff.check(lambda lib, t: getattr(lib, name)(t, dim), x, rtol=rtol, atol=atol)
+        tvdiff.check(lambda lib, t: getattr(t, name)(dim), x, rtol=rtol, atol=atol)
+        tvdiff.check(lambda lib, t: getattr(t, name)(dim, dtype=lib.float64), x)
+    s = tvdiff.make((), "float32")
+    tvdiff.check(lambda lib, t: getattr(lib, name)(t, 0), s)
+    e = tvdiff.make((0, 3), "float32")
+    tvdiff.check(lambda lib, t: getattr(lib, name)(t, 1), e)
+    inf = tvdiff.make((2, 2), "float32", data=np.array([[-np.inf, -np.inf], [np.inf, 1.0]],
+                                                       dtype="float32"))
+    tvdiff.check(lambda lib, t: getattr(lib, name)(t, 1), inf)
+
+
+def test_softmax_needs_dim(tvdiff):
+    x = tvdiff.make((3,), "float32")
+    tvdiff.check(lambda lib, t: lib.softmax(t), x)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+def test_erf_accuracy(tvdiff, dtype):
+    data = np.concatenate([np.linspace(-7, 7, 2001), [1.4999, 1.5, 1.5001, 27.0, -27.0, 0.0,
+                                                      -0.0, np.inf, -np.inf, np.nan, 1e-30]])
+    x = tvdiff.make(data.shape, dtype, data=data.astype(dtype))
+    for name in ("erf", "erfc"):
+        tvdiff.check(lambda lib, t: getattr(lib, name)(t), x, rtol=1e-12 if dtype == "float64"
+                     else None, atol=1e-300 if dtype == "float64" else None)
+
+
+# ---------------------------------------------------------------- complex parts
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_real_imag_are_views(tvdiff, dtype, layout):
+    x = tvdiff.make((3, 4), dtype, layout)
+    for part in ("real", "imag"):
+        r = tvdiff.check(lambda lib, t: getattr(t, part), x)
+        assert r.untyped_storage() is x.tv.untyped_storage()
+        assert r.stride() == getattr(x.pt, part).stride()
+        assert r.storage_offset() == getattr(x.pt, part).storage_offset()
+        tvdiff.check(lambda lib, t: getattr(lib, part)(t), x)
+    if layout != "expand":
+        def write(lib, t):
+            t.real[0] = 5
+            t.imag[..., 1] = -2
+            return t
+        tvdiff.check(write, x)
+
+        def setter(lib, t):
+            t.real = lib.ones(t.shape, dtype=t.real.dtype) * 3
+            return t
+        tvdiff.check(setter, x)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64", "bool"])
+def test_real_imag_of_real(tvdiff, dtype):
+    x = tvdiff.make((2, 3), dtype)
+    assert tensorviz.real(x.tv) is x.tv and x.tv.real is x.tv
+    tvdiff.check(lambda lib, t: t.imag, x)
+    tvdiff.check(lambda lib, t: lib.imag(t), x)
+
+
+def test_view_as_real_complex(tvdiff):
+    x = tvdiff.make((3, 4), "complex64", "t")
+    r = tvdiff.check(lambda lib, t: lib.view_as_real(t), x)
+    assert r.stride() == torch.view_as_real(x.pt).stride()
+    y = tvdiff.make((3, 2), "float32")
+    tvdiff.check(lambda lib, t: lib.view_as_complex(t), y)
+    tvdiff.check(lambda lib, t: lib.view_as_complex(t), tvdiff.make((3, 4), "float32", "step"))
+    tvdiff.check(lambda lib, t: lib.view_as_real(t), tvdiff.make((3,), "float32"))
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128", "float32", "int32"])
+def test_conj(tvdiff, dtype):
+    x = tvdiff.make((3, 4), dtype, "t")
+    tvdiff.check(lambda lib, t: lib.conj(t), x)
+    tvdiff.check(lambda lib, t: t.conj().resolve_conj(), x)
+    tvdiff.check(lambda lib, t: t.conj_physical(), x)
+    if dtype in ("float32", "int32"):
+        assert x.tv.conj() is x.tv
+    assert x.tv.resolve_conj() is x.tv
+
+
+# ---------------------------------------------------------------- errors and signatures
+def test_errors(tvdiff):
+    x = tvdiff.make((3,), "float32")
+    c = tvdiff.make((3,), "complex64")
+    i = tvdiff.make((3,), "int64")
+    for f in [lambda lib, t: lib.exp(t.tolist()),
+              lambda lib, t: lib.atan2(t, 2.0),
+              lambda lib, t: lib.hypot(t, 2),
+              lambda lib, t: lib.logical_and(t, True),
+              lambda lib, t: t.exp_() if t.dtype == lib.int64 else t.add(1).long().exp_(),
+              lambda lib, t: t.float_power_(2),
+              lambda lib, t: lib.float_power(t, 2).float_power_(0.5)]:
+        tvdiff.check(f, x)
+        tvdiff.check(f, i)
+        tvdiff.check(f, c)
+    tvdiff.check(lambda lib, t: lib.fmod(t, 0), i)
+    tvdiff.check(lambda lib, t: lib.fmod(t, lib.zeros(3, dtype=lib.int64)), i)
+    tvdiff.check(lambda lib, t: lib.xlogy(t, t), c)
+    tvdiff.check(lambda lib, t: lib.addcdiv(t, t, t), i)
+
+
+def test_sign_special(tvdiff):
+    data = np.array([np.nan, -0.0, 0.0, -np.inf, np.inf, -2.0, 3.0], dtype="float32")
+    x = tvdiff.make(data.shape, "float32", data=data)
+    for name in ("sign", "sgn", "signbit", "angle", "relu", "frac", "trunc", "isposinf"):
+        tvdiff.check(lambda lib, t: getattr(lib, name)(t), x)
+
+
+def test_sgn_complex_zero(tvdiff):
+    data = np.array([3 + 4j, 0j, -2j, 1e-30 + 0j], dtype="complex64")
+    x = tvdiff.make(data.shape, "complex64", data=data)
+    tvdiff.check(lambda lib, t: lib.sgn(t), x)
+
+
+def test_int_inputs_give_default_float(tvdiff, default_float64):
+    x = tvdiff.make((4,), "int64", low=1)
+    for name in ("sqrt", "exp", "sigmoid", "atan", "erf", "reciprocal", "angle"):
+        tvdiff.check(lambda lib, t: getattr(lib, name)(t), x)
+    tvdiff.check(lambda lib, t: lib.atan2(t, t), x)
+
+
+def test_inplace_on_overlapping_view_raises(tvdiff):
+    x = tvdiff.make((3, 4), "float32", "expand")
+    tvdiff.check(lambda lib, t: t.exp_(), x)
+    tvdiff.check(lambda lib, t: t.clamp_min_(0.5), x)
+
+
+def test_inplace_bumps_version_and_writes_through(tvdiff):
+    base = tvdiff.make((4, 4), "float32")
+    v = base.tv.t()[1:3]
+    before = base.tv._version
+    v.sin_()
+    assert base.tv._version > before
+    base.pt.t()[1:3].sin_()
+    tvdiff.same(base.tv, base.pt)
