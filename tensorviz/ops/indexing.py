@@ -43,6 +43,14 @@ def _xp(t: Tensor):
     return t._storage._backend.xp
 
 
+def _c(xp, arr):
+    """``arr`` in C order (copied only when needed); unlike ``ascontiguousarray``, a 0-dim
+    array stays 0-dim."""
+    if arr.flags.c_contiguous:
+        return arr
+    return xp.ascontiguousarray(arr).reshape(arr.shape)
+
+
 def _tensor_arg(x, fn: str, name: str, pos: int) -> Tensor:
     """``x`` when it is a Tensor, else PyTorch's TypeError for the argument."""
     if not isinstance(x, Tensor):
@@ -207,7 +215,7 @@ def gather(input, dim: int, index, *, sparse_grad: bool = False, out=None) -> Te
         res = xp.empty(ishape, dtype=src.dtype)
     else:
         res = xp.take_along_axis(src, idx, axis=d)
-    res = xp.ascontiguousarray(res).reshape(index._shape)
+    res = _c(xp, res).reshape(index._shape)
     return finish(res, input._dtype, input.device, out)
 
 
@@ -256,7 +264,7 @@ def take_along_dim(input, indices, dim=None, *, out=None) -> Tensor:
         res = xp.empty(idx.shape, dtype=x.dtype)
     if dim is not None and not input._shape:
         res = res.reshape(())
-    return finish(xp.ascontiguousarray(res), input._dtype, input.device, out)
+    return finish(_c(xp, res), input._dtype, input.device, out)
 
 
 def take(input, index) -> Tensor:
@@ -276,7 +284,7 @@ def take(input, index) -> Tensor:
     xp = _xp(input)
     flat = input._arr.reshape(-1)
     res = flat[idx] if idx.size else xp.empty(index._shape, dtype=flat.dtype)
-    return wrap_array(xp.ascontiguousarray(res), input._dtype, input.device)
+    return wrap_array(_c(xp, res), input._dtype, input.device)
 
 
 # ---------------------------------------------------------------- scatter family
@@ -745,7 +753,7 @@ def masked_select(input, mask, *, out=None) -> Tensor:
     x = xp.broadcast_to(input._arr, shape)
     m = xp.broadcast_to(_mask_array(mask, input), shape)
     res = x[m] if shape else x.reshape(1)[m.reshape(1)]
-    return finish(xp.ascontiguousarray(res), input._dtype, input.device, out)
+    return finish(_c(xp, res), input._dtype, input.device, out)
 
 
 def masked_scatter_(self: Tensor, mask, source) -> Tensor:
@@ -885,7 +893,7 @@ def nonzero(input, *, out=None, as_tuple: bool = False):
         if not input._shape:
             return (wrap_array(xp.nonzero(arr.reshape(1))[0].astype(np.int64), _dtypes.int64,
                                dev),)
-        return tuple(wrap_array(xp.ascontiguousarray(i).astype(np.int64, copy=False),
+        return tuple(wrap_array(_c(xp, i).astype(np.int64, copy=False),
                                 _dtypes.int64, dev) for i in xp.nonzero(arr))
     if not input._shape:
         n = builtins.int(xp.count_nonzero(arr))

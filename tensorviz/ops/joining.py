@@ -18,7 +18,7 @@ from .._indexing import check_writable
 from .._tensor import Tensor, wrap_array
 from ..backends import backend_for
 from ._elementwise import device_of, finish, operand
-from .indexing import _tensor_arg, _xp
+from .indexing import _c, _tensor_arg, _xp
 
 __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_stack", "dstack",
            "column_stack", "tile", "repeat_interleave", "flip", "fliplr", "flipud", "roll",
@@ -218,7 +218,7 @@ def repeat(self: Tensor, *sizes) -> Tensor:
     xp = _xp(self)
     arr = self._arr.reshape(shape) if shape != self._shape else self._arr
     res = xp.tile(arr, reps) if reps else arr.copy()
-    return wrap_array(xp.ascontiguousarray(res), self._dtype, self.device)
+    return wrap_array(_c(xp, res), self._dtype, self.device)
 
 
 def tile(input, dims) -> Tensor:
@@ -282,7 +282,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
         raise RuntimeError(f"repeat_interleave: Invalid output_size, expected {total} but got "
                            f"{output_size}")
     res = xp.repeat(arr, reps, axis=d)
-    return wrap_array(xp.ascontiguousarray(res), input._dtype, input.device)
+    return wrap_array(_c(xp, res), input._dtype, input.device)
 
 
 # ---------------------------------------------------------------- flip / roll / rot90
@@ -468,7 +468,7 @@ def diag(input, diagonal: int = 0, *, out=None) -> Tensor:
             res_t.diagonal(diagonal)._arr[...] = input._arr
             res = res_t._arr
     else:
-        res = xp.ascontiguousarray(input.diagonal(diagonal)._arr)
+        res = _c(xp, input.diagonal(diagonal)._arr)
         if xp.may_share_memory(res, input._arr):
             res = res.copy()
     return finish(res, input._dtype, input.device, out)
@@ -602,7 +602,7 @@ def combinations(input, r: int = 2, with_replacement: bool = False) -> Tensor:
     if xp is not np:
         idx = xp.asarray(idx)
     res = input._arr[idx] if idx.size else xp.empty((0, r), dtype=input._dtype._np)
-    return wrap_array(xp.ascontiguousarray(res), input._dtype, input.device)
+    return wrap_array(_c(xp, res), input._dtype, input.device)
 
 
 def _tri_indices(row: int, col: int, offset: int, dtype, device, lower: bool) -> Tensor:

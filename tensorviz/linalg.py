@@ -1,0 +1,20 @@
+"""``tensorviz.linalg``: PyTorch's ``torch.linalg`` namespace (implemented in ``ops/linalg``).
+
+>>> A = tensorviz.tensor([[4., 1.], [1., 3.]])
+>>> tensorviz.linalg.solve(A, tensorviz.tensor([1., 2.]))
+tensor([0.0909, 0.6364])
+"""
+from __future__ import annotations
+
+from .ops.linalg import (LinAlgError, cholesky, cholesky_ex, cond, det, eig, eigh, eigvals,
+                         eigvalsh, inv, inv_ex, lstsq, matmul, matrix_norm, matrix_power,
+                         matrix_rank, multi_dot, norm, pinv, qr, slogdet, solve, svd, svdvals,
+                         vander, vecdot, vector_norm)
+from .ops.linalg import _solve_ex as solve_ex
+from .ops.linalg import linalg_cross as cross
+from .ops.linalg import linalg_diagonal as diagonal
+
+__all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cond", "cross", "det", "diagonal", "eig",
+           "eigh", "eigvals", "eigvalsh", "inv", "inv_ex", "lstsq", "matmul", "matrix_norm",
+           "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet",
+           "solve", "solve_ex", "svd", "svdvals", "vander", "vecdot", "vector_norm"]

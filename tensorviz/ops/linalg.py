@@ -1,0 +1,1556 @@
+"""Linear algebra: products (``dot``, ``mm``, ``matmul``/``@``, ``einsum`` ...) and the
+``tensorviz.linalg`` namespace (``inv``, ``solve``, ``svd``, ``eigh``, ``norm`` ...).
+
+Products call the backend's ``matmul``/``einsum`` directly on the strided array views (BLAS
+reads transposed operands in place: no copies for contiguous or transposed inputs), after
+PyTorch's checks: equal dtypes (matrix products do not promote), matching shapes, with its
+messages.  Factorizations use ``xp.linalg`` (LAPACK on CPU, cuSOLVER through CuPy); their
+matrix results are column-major per matrix, as PyTorch's LAPACK results are.  A singular or
+non-positive-definite input raises ``tensorviz.linalg.LinAlgError`` (a ``RuntimeError``).
+"""
+from __future__ import annotations
+
+import builtins
+import contextlib
+import math
+from collections import namedtuple
+
+import numpy as np
+
+from .. import _dtypes, _layout
+from .._dtypes import _BOOL, _COMPLEX, _FLOAT, _INT, result_type
+from .._indexing import scalar_to
+from .._tensor import Tensor, wrap_array
+from ..backends._numpy import call_quiet
+from ._elementwise import device_of, finish, mul, operand
+from .indexing import _CXX, _c, _tensor_arg, _xp
+
+__all__ = ["LinAlgError", "dot", "vdot", "inner", "outer", "ger", "mv", "mm", "bmm", "matmul",
+           "addmm", "addmv", "addbmm", "baddbmm", "addr", "einsum", "tensordot", "kron",
+           "cross", "trace", "det", "logdet", "slogdet", "inverse", "pinverse",
+           "matrix_power", "chain_matmul"]
+
+
+class LinAlgError(RuntimeError):
+    """A linear algebra error on valid input (singular matrix, not positive-definite ...)."""
+
+
+LinAlgError.__module__ = "tensorviz.linalg"
+
+
+# ---------------------------------------------------------------- return types
+def _return_type(name: str, fields: tuple):
+    base = namedtuple(name, fields)
+
+    def __repr__(self):
+        body = ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self))
+        return f"tensorviz.return_types.{name}(\n{body})"
+
+    return type(name, (base,), {"__slots__": (), "__repr__": __repr__,
+                                "__module__": "tensorviz.return_types"})
+
+
+slogdet_result = _return_type("slogdet", ("sign", "logabsdet"))
+linalg_slogdet = _return_type("linalg_slogdet", ("sign", "logabsdet"))
+linalg_qr = _return_type("linalg_qr", ("Q", "R"))
+linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))
+svd_result = _return_type("svd", ("U", "S", "V"))
+linalg_eig = _return_type("linalg_eig", ("eigenvalues", "eigenvectors"))
+linalg_eigh = _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
+linalg_lstsq = _return_type("linalg_lstsq", ("solution", "residuals", "rank",
+                                             "singular_values"))
+linalg_inv_ex = _return_type("linalg_inv_ex", ("inverse", "info"))
+linalg_cholesky_ex = _return_type("linalg_cholesky_ex", ("L", "info"))
+
+
+# ---------------------------------------------------------------- helpers
+def _dims(shape: tuple) -> str:
+    return "x".join(map(str, shape))
+
+
+def _colmajor(xp, arr):
+    """``arr`` with each matrix (last two dims) laid out column-major, as LAPACK leaves it."""
+    if arr.ndim < 2:
+        return _c(xp, arr)
+    return xp.swapaxes(_c(xp, xp.swapaxes(arr, -1, -2)), -1, -2)
+
+
+def _bool_refused(t: Tensor, kernel: str) -> None:
+    if t._dtype is _dtypes.bool:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+
+
+def _wrap(arr, dt, t: Tensor) -> Tensor:
+    return wrap_array(arr, dt, t.device)
+
+
+def _scalar(value, dt):
+    """alpha/beta converted to the computation dtype (PyTorch truncates for integers)."""
+    if dt.category < _FLOAT and isinstance(value, builtins.float):
+        value = builtins.int(value)
+    if dt is _dtypes.bool:
+        return builtins.bool(value)
+    return scalar_to(value, dt)
+
+
+def _axpby(xp, prod, alpha, input_arr, beta, dt):
+    """``beta * input + alpha * prod`` with PyTorch's rule that ``beta=0`` ignores input."""
+    if dt is _dtypes.bool:
+        res = prod if alpha else xp.zeros_like(prod)
+        if beta and input_arr is not None:
+            res = xp.logical_or(res, input_arr)
+        return res
+    a = _scalar(alpha, dt)
+    res = prod if alpha == 1 else call_quiet(xp.multiply, prod, a)
+    if beta != 0 and input_arr is not None:
+        b = _scalar(beta, dt)
+        inp = input_arr if beta == 1 else call_quiet(xp.multiply, input_arr, b)
+        res = call_quiet(xp.add, res, inp)
+    if res is prod and not res.flags.owndata:
+        res = res.copy()
+    return res.astype(dt._np, copy=False)
+
+
+# ---------------------------------------------------------------- vector products
+def _vec_checks(a: Tensor, b: Tensor, fn: str) -> None:
+    if len(a._shape) != 1 or len(b._shape) != 1:
+        raise RuntimeError(f"1D tensors expected, but got {len(a._shape)}D and "
+                           f"{len(b._shape)}D tensors")
+    if a._dtype is not b._dtype:
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
+                           f"{a._dtype.cname} and {b._dtype.cname}")
+    if a._shape[0] != b._shape[0]:
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{a._shape[0]}] and src "
+                           f"[{b._shape[0]}] to have the same number of elements, but got "
+                           f"{a._shape[0]} and {b._shape[0]} elements respectively")
+    _bool_refused(a, fn)
+    device_of(a, b)
+
+
+def dot(input, tensor, *, out=None) -> Tensor:
+    """``sum(input[i] * tensor[i])`` of two 1-D tensors of the same dtype (0-dim result)."""
+    input = _tensor_arg(input, "dot", "input", 1)
+    tensor = _tensor_arg(tensor, "dot", "tensor", 2)
+    _vec_checks(input, tensor, "dot")
+    xp = _xp(input)
+    res = xp.asarray(call_quiet(xp.dot, input._arr, tensor._arr))
+    return finish(res.reshape(()), input._dtype, input.device, out)
+
+
+def vdot(input, other, *, out=None) -> Tensor:
+    """``dot(conj(input), other)``."""
+    input = _tensor_arg(input, "vdot", "input", 1)
+    other = _tensor_arg(other, "vdot", "other", 2)
+    _vec_checks(input, other, "vdot")
+    xp = _xp(input)
+    res = xp.asarray(call_quiet(xp.vdot, input._arr, other._arr))
+    return finish(res.reshape(()), input._dtype, input.device, out)
+
+
+def inner(input, other, *, out=None) -> Tensor:
+    """Sums of products over the last dim: shape ``input.shape[:-1] + other.shape[:-1]``."""
+    input = _tensor_arg(input, "inner", "input", 1)
+    other = _tensor_arg(other, "inner", "other", 2)
+    if not input._shape or not other._shape:
+        return mul(input, other, out=out)
+    if input._dtype is not other._dtype:
+        raise RuntimeError("both inputs should have same dtype")
+    if input._shape[-1] != other._shape[-1]:
+        raise RuntimeError(f"inner() the last dimension must match on both input tensors but "
+                           f"got shapes {list(input._shape)} and {list(other._shape)}")
+    _bool_refused(input, "inner")
+    dev = device_of(input, other)
+    xp = _xp(input)
+    res = xp.asarray(call_quiet(xp.inner, input._arr, other._arr))
+    return finish(_c(xp, res), input._dtype, dev, out)
+
+
+def outer(input, vec2, *, out=None) -> Tensor:
+    """``out[i, j] = input[i] * vec2[j]`` (promoting, as ``mul``)."""
+    input = _tensor_arg(input, "outer", "input", 1)
+    vec2 = _tensor_arg(vec2, "outer", "vec2", 2)
+    if len(input._shape) != 1:
+        raise RuntimeError(f"outer: Expected 1-D argument self, but got {input.dim()}-D")
+    if len(vec2._shape) != 1:
+        raise RuntimeError(f"outer: Expected 1-D argument vec2, but got {vec2.dim()}-D")
+    return mul(input.unsqueeze(1), vec2, out=out)
+
+
+ger = outer
+
+
+# ---------------------------------------------------------------- matrix products
+def _mm_dtype_check(a: Tensor, b: Tensor) -> None:
+    if a._dtype is not b._dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                           f"{_CXX[a._dtype.name]} != {_CXX[b._dtype.name]}")
+
+
+def _mm_shape_check(a_shape, b_shape) -> None:
+    if a_shape[-1] != b_shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_dims(a_shape)} and "
+                           f"{_dims(b_shape)})")
+
+
+def mm(input, mat2, *, out=None) -> Tensor:
+    """Matrix product of two 2-D tensors of the same dtype."""
+    input = _tensor_arg(input, "mm", "input", 1)
+    mat2 = _tensor_arg(mat2, "mm", "mat2", 2)
+    if len(input._shape) != 2:
+        raise RuntimeError("self must be a matrix")
+    if len(mat2._shape) != 2:
+        raise RuntimeError("mat2 must be a matrix")
+    _mm_shape_check(input._shape, mat2._shape)
+    _mm_dtype_check(input, mat2)
+    _bool_refused(input, "addmm_impl_cpu_")
+    dev = device_of(input, mat2)
+    res = _xp(input).matmul(input._arr, mat2._arr)
+    return finish(res, input._dtype, dev, out)
+
+
+def _mv_checks(mat: Tensor, vec: Tensor) -> None:
+    if len(mat._shape) != 2 or len(vec._shape) != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {mat.dim()}, "
+                           f"{vec.dim()}")
+    if mat._dtype is not vec._dtype:
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                           f"{vec._dtype.cname}, {mat._dtype.cname}, and {vec._dtype.cname}")
+    if mat._shape[1] != vec._shape[0]:
+        raise RuntimeError(f"size mismatch, got input ({mat._shape[0]}), mat "
+                           f"({_dims(mat._shape)}), vec ({vec._shape[0]})")
+    _bool_refused(mat, "addmv_impl_cpu")
+
+
+def mv(input, vec, *, out=None) -> Tensor:
+    """Matrix-vector product: ``out[i] = sum_j input[i, j] * vec[j]``."""
+    input = _tensor_arg(input, "mv", "input", 1)
+    vec = _tensor_arg(vec, "mv", "vec", 2)
+    _mv_checks(input, vec)
+    dev = device_of(input, vec)
+    res = _xp(input).matmul(input._arr, vec._arr)
+    return finish(res, input._dtype, dev, out)
+
+
+def _bmm_checks(a: Tensor, b: Tensor) -> None:
+    if len(a._shape) != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if len(b._shape) != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    if a._dtype is not b._dtype:
+        raise RuntimeError(f"expected scalar type {a._dtype.cname} but found {b._dtype.cname}")
+    if b._shape[:2] != (a._shape[0], a._shape[2]):
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{a._shape[0]}, {a._shape[2]}] but got: [{b._shape[0]}, "
+                           f"{b._shape[1]}].")
+    _bool_refused(a, "bmm")
+
+
+def bmm(input, mat2, *, out=None) -> Tensor:
+    """Batched matrix product of two 3-D tensors with the same batch size (no broadcasting)."""
+    input = _tensor_arg(input, "bmm", "input", 1)
+    mat2 = _tensor_arg(mat2, "bmm", "mat2", 2)
+    _bmm_checks(input, mat2)
+    dev = device_of(input, mat2)
+    res = _xp(input).matmul(input._arr, mat2._arr)
+    return finish(res, input._dtype, dev, out)
+
+
+def _matmul_checks(a: Tensor, b: Tensor) -> None:
+    """PyTorch's checks (and messages) for each case of ``matmul``."""
+    da, db = len(a._shape), len(b._shape)
+    if da == 0 or db == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
+                           f"{da}D and {db}D")
+    if da == 1 and db == 1:
+        _vec_checks(a, b, "dot")
+    elif db == 1:  # (..., n, k) @ (k,): a matrix-vector product on the folded rows
+        rows = _layout.numel(a._shape[:-1])
+        if a._dtype is not b._dtype:
+            raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                               f"{b._dtype.cname}, {a._dtype.cname}, and {b._dtype.cname}")
+        if a._shape[-1] != b._shape[0]:
+            raise RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x"
+                               f"{a._shape[-1]}), vec ({b._shape[0]})")
+        _bool_refused(a, "addmv_impl_cpu")
+    elif db == 2:  # (..., k) @ (k, m): a matrix product on the folded rows
+        rows = _layout.numel(a._shape[:-1]) if da > 1 else 1
+        _mm_shape_check((rows, a._shape[-1]), b._shape)
+        _mm_dtype_check(a, b)
+        _bool_refused(a, "addmm_impl_cpu_")
+    else:
+        batch = _layout.broadcast_shapes(a._shape[:-2], b._shape[:-2])
+        if a._dtype is not b._dtype:
+            raise RuntimeError(f"expected scalar type {a._dtype.cname} but found "
+                               f"{b._dtype.cname}")
+        n = _layout.numel(batch)
+        if a._shape[-1] != b._shape[-2]:
+            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to "
+                               f"be: [{n}, {a._shape[-1]}] but got: [{n}, {b._shape[-2]}].")
+        _bool_refused(a, "bmm")
+
+
+def matmul(input, other, *, out=None) -> Tensor:
+    """The matrix product with NumPy's (and PyTorch's) rules: 1-D operands are vectors, batch
+    dims broadcast; ``a @ b``.  Same dtypes only (no promotion), as in PyTorch."""
+    input = _tensor_arg(input, "matmul", "input", 1)
+    other = _tensor_arg(other, "matmul", "other", 2)
+    _matmul_checks(input, other)
+    dev = device_of(input, other)
+    res = _xp(input).matmul(input._arr, other._arr)
+    if not hasattr(res, "shape") or not res.shape:
+        res = _xp(input).asarray(res).reshape(())
+    return finish(res, input._dtype, dev, out)
+
+
+def _add_checks_dtype(inp: Tensor, m: Tensor, fn: str) -> None:
+    if inp._dtype is not m._dtype:
+        if fn == "baddbmm":
+            raise RuntimeError(f"Input dtypes must be the same, got: input "
+                               f"{_CXX[inp._dtype.name]}, batch1: {_CXX[m._dtype.name]}, "
+                               f"batch2: {_CXX[m._dtype.name]}")
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got "
+                           f"{inp._dtype.cname} and {m._dtype.cname}")
+
+
+def _expand_arr(t: Tensor, shape: tuple):
+    if t._shape == shape:
+        return t._arr
+    return t.expand(shape)._arr
+
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None) -> Tensor:
+    """``beta * input + alpha * (mat1 @ mat2)`` (``input`` broadcast to the product)."""
+    input = _tensor_arg(input, "addmm", "input", 1)
+    mat1 = _tensor_arg(mat1, "addmm", "mat1", 2)
+    mat2 = _tensor_arg(mat2, "addmm", "mat2", 3)
+    if len(mat1._shape) != 2:
+        raise RuntimeError(f"mat1 must be a matrix, got {mat1.dim()}-D tensor")
+    if len(mat2._shape) != 2:
+        raise RuntimeError(f"mat2 must be a matrix, got {mat2.dim()}-D tensor")
+    _mm_dtype_check(mat1, mat2)
+    _add_checks_dtype(input, mat2, "addmm")
+    _mm_shape_check(mat1._shape, mat2._shape)
+    if input._dtype is _dtypes.bool:
+        _bool_refused(input, "addmm_impl_cpu_")
+    dev = device_of(input, mat1, mat2)
+    xp = _xp(mat1)
+    shape = (mat1._shape[0], mat2._shape[1])
+    inp = _expand_arr(input, shape)
+    res = _axpby(xp, xp.matmul(mat1._arr, mat2._arr), alpha, inp, beta, input._dtype)
+    return finish(res, input._dtype, dev, out)
+
+
+def addmv(input, mat, vec, *, beta=1, alpha=1, out=None) -> Tensor:
+    """``beta * input + alpha * (mat @ vec)``."""
+    input = _tensor_arg(input, "addmv", "input", 1)
+    mat = _tensor_arg(mat, "addmv", "mat", 2)
+    vec = _tensor_arg(vec, "addmv", "vec", 3)
+    if input._dtype is not mat._dtype or mat._dtype is not vec._dtype:
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                           f"{input._dtype.cname}, {mat._dtype.cname}, and {vec._dtype.cname}")
+    _mv_checks(mat, vec)
+    dev = device_of(input, mat, vec)
+    xp = _xp(mat)
+    inp = _expand_arr(input, (mat._shape[0],))
+    res = _axpby(xp, xp.matmul(mat._arr, vec._arr), alpha, inp, beta, input._dtype)
+    return finish(res, input._dtype, dev, out)
+
+
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
+    """``beta * input + alpha * bmm(batch1, batch2)``."""
+    input = _tensor_arg(input, "baddbmm", "input", 1)
+    batch1 = _tensor_arg(batch1, "baddbmm", "batch1", 2)
+    batch2 = _tensor_arg(batch2, "baddbmm", "batch2", 3)
+    _add_checks_dtype(input, batch1, "baddbmm")
+    _bmm_checks(batch1, batch2)
+    dev = device_of(input, batch1, batch2)
+    xp = _xp(batch1)
+    shape = (batch1._shape[0], batch1._shape[1], batch2._shape[2])
+    inp = _expand_arr(input, shape)
+    res = _axpby(xp, xp.matmul(batch1._arr, batch2._arr), alpha, inp, beta, input._dtype)
+    return finish(res, input._dtype, dev, out)
+
+
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
+    """``beta * input + alpha * sum_b batch1[b] @ batch2[b]``."""
+    input = _tensor_arg(input, "addbmm", "input", 1)
+    batch1 = _tensor_arg(batch1, "addbmm", "batch1", 2)
+    batch2 = _tensor_arg(batch2, "addbmm", "batch2", 3)
+    _add_checks_dtype(input, batch2, "addbmm")
+    _bmm_checks(batch1, batch2)
+    dev = device_of(input, batch1, batch2)
+    xp = _xp(batch1)
+    shape = (batch1._shape[1], batch2._shape[2])
+    inp = _expand_arr(input, shape)
+    b, n, k = batch1._shape
+    m = batch2._shape[2]
+    # sum_b A[b] @ B[b] is one matrix product: (n, b*k) @ (b*k, m).
+    a2 = xp.transpose(batch1._arr, (1, 0, 2)).reshape(n, b * k)
+    b2 = batch2._arr.reshape(b * k, m)
+    res = _axpby(xp, xp.matmul(a2, b2), alpha, inp, beta, input._dtype)
+    return finish(res, input._dtype, dev, out)
+
+
+def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None) -> Tensor:
+    """``beta * input + alpha * outer(vec1, vec2)`` (promoting, as the elementwise ops)."""
+    input = _tensor_arg(input, "addr", "input", 1)
+    vec1 = _tensor_arg(vec1, "addr", "vec1", 2)
+    vec2 = _tensor_arg(vec2, "addr", "vec2", 3)
+    if len(vec1._shape) != 1 or len(vec2._shape) != 1:
+        raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {vec1.dim()}-D"
+                           if len(vec1._shape) != 1 else
+                           f"addr: Expected 1-D argument vec2, but got {vec2.dim()}-D")
+    rdt = result_type(input, vec1, vec2)
+    dev = device_of(input, vec1, vec2)
+    xp = _xp(vec1)
+    shape = (vec1._shape[0], vec2._shape[0])
+    a = operand(vec1, rdt, dev)
+    b = operand(vec2, rdt, dev)
+    prod = xp.logical_and.outer(a, b) if rdt is _dtypes.bool else \
+        call_quiet(xp.multiply, a[:, None], b[None, :])
+    inp = operand(input.expand(shape) if input._shape != shape else input, rdt, dev)
+    res = _axpby(xp, prod, alpha, inp, beta, rdt)
+    return finish(res, rdt, dev, out)
+
+
+def _inplace_from(self: Tensor, res: Tensor) -> Tensor:
+    from .._indexing import assign, check_writable
+    check_writable(self)
+    if res._shape != self._shape:
+        raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the broadcast "
+                           f"shape {list(res._shape)}")
+    assign(self, res)
+    return self
+
+
+def addmm_(self: Tensor, mat1, mat2, *, beta=1, alpha=1) -> Tensor:
+    return _inplace_from(self, addmm(self, mat1, mat2, beta=beta, alpha=alpha))
+
+
+def addmv_(self: Tensor, mat, vec, *, beta=1, alpha=1) -> Tensor:
+    return _inplace_from(self, addmv(self, mat, vec, beta=beta, alpha=alpha))
+
+
+def baddbmm_(self: Tensor, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
+    return _inplace_from(self, baddbmm(self, batch1, batch2, beta=beta, alpha=alpha))
+
+
+def addbmm_(self: Tensor, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
+    return _inplace_from(self, addbmm(self, batch1, batch2, beta=beta, alpha=alpha))
+
+
+def addr_(self: Tensor, vec1, vec2, *, beta=1, alpha=1) -> Tensor:
+    res = addr(self, vec1, vec2, beta=beta, alpha=alpha)
+    if not _dtypes.can_cast(res._dtype, self._dtype):
+        raise RuntimeError(f"result type {res._dtype.cname} can't be cast to the desired "
+                           f"output type {self._dtype.cname}")
+    return _inplace_from(self, res)
+
+
+def chain_matmul(*matrices, out=None) -> Tensor:
+    if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
+        matrices = tuple(matrices[0])
+    if len(matrices) == 1:
+        return matrices[0].clone()
+    return multi_dot(list(matrices), out=out)
+
+
+# ---------------------------------------------------------------- einsum / tensordot / kron
+def _parse_sublists(args):
+    """``einsum(a, [0, 1], b, [1, 2], [0, 2])`` -> an equation string and the operands."""
+    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+    def sub(lst):
+        return "".join("..." if s is Ellipsis else letters[s] for s in lst)
+
+    ops, subs = [], []
+    rest = list(args)
+    while len(rest) >= 2 and isinstance(rest[0], Tensor):
+        ops.append(rest.pop(0))
+        subs.append(sub(rest.pop(0)))
+    eq = ",".join(subs)
+    if rest:
+        eq += "->" + sub(rest[0])
+    return eq, ops
+
+
+def _einsum_sizes(inputs, operands) -> None:
+    """PyTorch's check that each subscript has one size (or 1, broadcasting) everywhere."""
+    seen: dict = {}
+    for i, (sub, op) in enumerate(zip(inputs, operands)):
+        if "..." in sub:
+            head, tail = sub.split("...")
+            dims = list(zip(head, op._shape[:len(head)])) + \
+                list(zip(tail, op._shape[len(op._shape) - len(tail):] if tail else ()))
+            nlabels = len(head) + len(tail)
+        else:
+            dims = list(zip(sub, op._shape))
+            nlabels = len(sub)
+            if nlabels != len(op._shape):
+                raise RuntimeError(f"einsum(): the number of subscripts in the equation "
+                                   f"({nlabels}) does not match the number of dimensions "
+                                   f"({len(op._shape)}) for operand {i} and no ellipsis was "
+                                   "given")
+        if nlabels > len(op._shape):
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({nlabels}) "
+                               f"is more than the number of dimensions ({len(op._shape)}) for "
+                               f"operand {i}")
+        for ch, size in dims:
+            prev = seen.get(ch)
+            if prev is not None and prev != size and 1 not in (prev, size):
+                raise RuntimeError(f"einsum(): subscript {ch} has size {size} for operand {i} "
+                                   f"which does not broadcast with previously seen size {prev}")
+            if prev is None or prev == 1:
+                seen[ch] = size
+
+
+def einsum(*args) -> Tensor:
+    """Einstein summation, e.g. ``einsum('bij,bjk->bik', a, b)``; operands of one dtype."""
+    if not args:
+        raise TypeError("einsum(): must specify the equation string and at least one operand, "
+                        "or at least one operand and its subscripts list")
+    if isinstance(args[0], str):
+        equation = args[0]
+        operands = args[1:]
+        if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+            operands = tuple(operands[0])
+    else:
+        equation, operands = _parse_sublists(args)
+    equation = equation.replace(" ", "")
+    for i, op in enumerate(operands):
+        if not isinstance(op, Tensor):
+            raise TypeError(f"einsum(): operand {i} must be a Tensor, not {type(op).__name__}")
+    inputs = equation.split("->")[0].split(",")
+    if len(inputs) > len(operands):
+        raise RuntimeError("einsum(): fewer operands were provided than specified in the "
+                           "equation")
+    if len(inputs) < len(operands):
+        raise RuntimeError("einsum(): more operands were provided than specified in the "
+                           "equation")
+    dt = operands[0]._dtype
+    for op in operands[1:]:
+        if op._dtype is not dt:
+            raise RuntimeError(f"expected scalar type {dt.cname} but found {op._dtype.cname}")
+    dev = device_of(*operands)
+    if "->" in equation:
+        out_sub = equation.split("->")[1]
+        for ch in out_sub.replace("...", ""):
+            if ch not in equation.split("->")[0]:
+                raise RuntimeError(f"einsum(): output subscript {ch} does not appear in the "
+                                   "equation for any input operand")
+    else:  # implicit output: the letters seen once, sorted
+        letters = "".join(inputs).replace("...", "")
+        out_sub = ("..." if "..." in equation else "") + "".join(
+            sorted(c for c in set(letters) if letters.count(c) == 1))
+    _einsum_sizes(inputs, operands)
+    summed = set("".join(inputs).replace("...", "")) - set(out_sub.replace("...", ""))
+    rdt = dt
+    if summed and dt.category <= _INT:
+        if len(operands) == 1:
+            rdt = _dtypes.int64  # a plain sum: PyTorch's sum promotes bool/int to int64
+        elif dt is _dtypes.bool:
+            raise NotImplementedError('"bmm" not implemented for \'Bool\'')
+    xp = _xp(operands[0])
+    arrays = [operand(op, rdt, dev) for op in operands]
+    try:
+        if rdt is _dtypes.bool:
+            res = xp.einsum(equation if "->" in equation else equation + "->" + out_sub,
+                            *arrays)
+        else:
+            kw = {"optimize": True} if xp is np and len(arrays) > 2 else {}
+            res = call_quiet(xp.einsum, equation, *arrays, **kw)
+    except ValueError as e:
+        raise RuntimeError(f"einsum(): {e}") from None
+    res = xp.asarray(res)
+    # Note: PyTorch returns a view for pure permutations/diagonals; tensorviz copies.
+    if any(xp.may_share_memory(res, a) for a in arrays):
+        res = res.copy()
+    return wrap_array(_c(xp, res), rdt, dev)
+
+
+def tensordot(a, b, dims=2, out=None) -> Tensor:
+    """Contract ``dims`` (the last ``dims`` of ``a`` with the first of ``b``, or two lists)."""
+    a = _tensor_arg(a, "tensordot", "a", 1)
+    b = _tensor_arg(b, "tensordot", "b", 2)
+    if isinstance(dims, Tensor):
+        dims = dims.tolist()
+    if a._dtype is not b._dtype:
+        raise RuntimeError("both inputs should have same dtype")
+    if isinstance(dims, (builtins.int, np.integer)):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > len(a._shape) or dims > len(b._shape):
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got "
+                               f"dims={dims}")
+        da = list(range(len(a._shape) - dims, len(a._shape)))
+        db = list(range(dims))
+    else:
+        da, db = dims
+        da = [da] if isinstance(da, builtins.int) else list(da)
+        db = [db] if isinstance(db, builtins.int) else list(db)
+        if len(da) != len(db):
+            raise RuntimeError("both dimension lists should have same length")
+        da = [_layout.normalize_dim(d, len(a._shape)) for d in da]
+        db = [_layout.normalize_dim(d, len(b._shape)) for d in db]
+    for x, y in zip(da, db):
+        if a._shape[x] != b._shape[y]:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size "
+                               f"{a._shape[x]} in dim {x} and second has size {b._shape[y]} in "
+                               f"dim {y}")
+    _bool_refused(a, "tensordot")
+    dev = device_of(a, b)
+    xp = _xp(a)
+    res = xp.asarray(call_quiet(xp.tensordot, a._arr, b._arr, axes=(da, db)))
+    return finish(_c(xp, res), a._dtype, dev, out)
+
+
+def kron(input, other, *, out=None) -> Tensor:
+    """The Kronecker product (promoting): blocks ``input[i, j] * other``."""
+    input = _tensor_arg(input, "kron", "input", 1)
+    other = _tensor_arg(other, "kron", "other", 2)
+    rdt = result_type(input, other)
+    if not input._shape or not other._shape:
+        rdt = _dtypes.PROMOTION_TABLE[(input._dtype, other._dtype)]
+    dev = device_of(input, other)
+    xp = _xp(input)
+    a, b = operand(input, rdt, dev), operand(other, rdt, dev)
+    if rdt is _dtypes.bool:
+        res = xp.kron(a.astype(np.uint8), b.astype(np.uint8)).astype(bool)
+    else:
+        res = call_quiet(xp.kron, a, b)
+    return finish(_c(xp, res), rdt, dev, out)
+
+
+def _cross_impl(input: Tensor, other: Tensor, d: int, out) -> Tensor:
+    if input._dtype is not other._dtype:
+        raise RuntimeError(f"expected scalar type {input._dtype.cname} but found "
+                           f"{other._dtype.cname}")
+    dev = device_of(input, other)
+    xp = _xp(input)
+    shape = _layout.broadcast_shapes(input._shape, other._shape)
+    a = xp.broadcast_to(input._arr, shape)
+    b = xp.broadcast_to(other._arr, shape)
+    res = call_quiet(xp.cross, a, b, axis=d)
+    return finish(_c(xp, res), input._dtype, dev, out)
+
+
+def cross(input, other, dim=None, *, out=None) -> Tensor:
+    """The 3-D cross product along ``dim`` (default: the first dim of size 3, deprecated)."""
+    input = _tensor_arg(input, "cross", "input", 1)
+    other = _tensor_arg(other, "cross", "other", 2)
+    if len(input._shape) != len(other._shape):
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    if dim is None:
+        import warnings
+        warnings.warn("Using torch.cross without specifying the dim arg is deprecated.",
+                      UserWarning, stacklevel=2)
+        shape = _layout.broadcast_shapes(input._shape, other._shape)
+        found = [i for i, s in enumerate(shape) if s == 3]
+        if not found:
+            raise RuntimeError("no dimension of size 3 in input")
+        d = found[0]
+    else:
+        d = _layout.normalize_dim(dim, len(input._shape))
+        if input._shape[d] != 3 or other._shape[d] != 3:
+            raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+                               f"{input._shape[d]} and {other._shape[d]}")
+    return _cross_impl(input, other, d, out)
+
+
+def linalg_cross(input, other, *, dim: int = -1, out=None) -> Tensor:
+    input = _tensor_arg(input, "linalg_cross", "input", 1)
+    other = _tensor_arg(other, "linalg_cross", "other", 2)
+    if len(input._shape) != len(other._shape):
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    d = _layout.normalize_dim(dim, len(input._shape))
+    if input._shape[d] != 3 or other._shape[d] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+                           f"{input._shape[d]} and {other._shape[d]}")
+    return _cross_impl(input, other, d, out)
+
+
+def trace(input) -> Tensor:
+    """The sum of the main diagonal of a matrix (integers sum to int64, as ``sum``)."""
+    input = _tensor_arg(input, "trace", "input", 1)
+    if len(input._shape) != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim "
+                           f"{len(input._shape)}")
+    _bool_refused(input, "trace")
+    rdt = _dtypes.int64 if input._dtype.category == _INT else input._dtype
+    xp = _xp(input)
+    acc = np.float32 if rdt is _dtypes.float16 else rdt._np
+    res = xp.asarray(call_quiet(xp.trace, input._arr, dtype=acc)).astype(rdt._np)
+    return wrap_array(res.reshape(()), rdt, input.device)
+
+
+# ---------------------------------------------------------------- factorizations
+def _float_input(A: Tensor, fn: str, *, half: str = "lowprec", square: bool = True,
+                 min_dims: int = 2) -> None:
+    """PyTorch's input checks for a ``linalg`` function: floating/complex, >= 2-D, square."""
+    if A._dtype.category < _FLOAT:
+        raise RuntimeError(f"{fn}: Expected a floating point or complex tensor as input. Got "
+                           f"{A._dtype.cname}")
+    if len(A._shape) < min_dims:
+        raise RuntimeError(f"{fn}: The input tensor A must have at least {min_dims} "
+                           "dimensions.")
+    if square and A._shape[-1] != A._shape[-2]:
+        raise RuntimeError(f"{fn}: A must be batches of square matrices, but they are "
+                           f"{A._shape[-2]} by {A._shape[-1]} matrices")
+    if A._dtype is _dtypes.float16:
+        if half == "lowprec":
+            raise RuntimeError(f"{fn}: Low precision dtypes not supported. Got Half")
+        raise NotImplementedError(f'"{half}" not implemented for \'Half\'')
+
+
+@contextlib.contextmanager
+def _lapack(xp, message: str):
+    """Run a factorization; turn the backend's LinAlgError into tensorviz's, with PyTorch's
+    message.  CuPy checks cuSOLVER's status only inside ``cupyx.errstate(linalg='raise')``."""
+    ctx = contextlib.nullcontext()
+    if xp is not np:
+        import cupyx
+        ctx = cupyx.errstate(linalg="raise")
+    try:
+        with ctx:
+            with np.errstate(all="ignore"):
+                yield
+    except np.linalg.LinAlgError:
+        raise LinAlgError(message) from None
+
+
+def _lin(xp):
+    return xp.linalg
+
+
+def _require(xp, name: str, fn: str):
+    f = getattr(xp.linalg, name, None)
+    if f is None:
+        raise NotImplementedError(f"{fn} is not available on CUDA in tensorviz: CuPy has no "
+                                  f"linalg.{name}. Move the tensor to the CPU first "
+                                  "(A.cpu()).")
+    return f
+
+
+def inv(A, *, out=None) -> Tensor:
+    """The inverse of each square matrix of ``A`` (LinAlgError when one is singular)."""
+    A = _tensor_arg(A, "linalg_inv", "A", 1)
+    _float_input(A, "linalg.inv")
+    xp = _xp(A)
+    if A.numel() == 0:
+        return finish(_colmajor(xp, xp.empty(A._shape, A._dtype._np)), A._dtype, A.device, out)
+    with _lapack(xp, "linalg.inv: The diagonal element of the LU factorization is zero, the "
+                     "inversion could not be completed because the input matrix is singular."):
+        res = xp.linalg.inv(A._arr)
+    return finish(_colmajor(xp, res), A._dtype, A.device, out)
+
+
+def inverse(input, *, out=None) -> Tensor:
+    return inv(input, out=out)
+
+
+def inv_ex(A, *, check_errors: bool = False, out=None):
+    A = _tensor_arg(A, "linalg_inv_ex", "A", 1)
+    try:
+        res = inv(A)
+        info = 0
+    except LinAlgError:
+        if check_errors:
+            raise
+        xp = _xp(A)
+        res = wrap_array(xp.full(A._shape, np.nan, dtype=A._dtype._np), A._dtype, A.device)
+        info = 1
+    info_t = wrap_array(_xp(A).full(A._shape[:-2], info, dtype=np.int32), _dtypes.int32,
+                        A.device)
+    return linalg_inv_ex(res, info_t)
+
+
+def det(A, *, out=None) -> Tensor:
+    """The determinant of each square matrix (0 for singular ones, no error)."""
+    A = _tensor_arg(A, "linalg_det", "A", 1)
+    _float_input(A, "linalg.det", half="lu_cpu")
+    xp = _xp(A)
+    if A.numel() == 0:
+        res = xp.ones(A._shape[:-2], dtype=A._dtype._np)
+    else:
+        with np.errstate(all="ignore"):
+            res = xp.asarray(xp.linalg.det(A._arr))
+    return finish(res.reshape(A._shape[:-2]), A._dtype, A.device, out)
+
+
+def slogdet(A, *, out=None):
+    """``(sign, log|det|)`` of each square matrix: stable where ``det`` would overflow."""
+    A = _tensor_arg(A, "linalg_slogdet", "A", 1)
+    _float_input(A, "linalg.slogdet")
+    xp = _xp(A)
+    with np.errstate(all="ignore"):
+        sign, logabs = xp.linalg.slogdet(A._arr)
+    batch = A._shape[:-2]
+    real = A._dtype.to_real()
+    s = _wrap(xp.asarray(sign).astype(A._dtype._np).reshape(batch), A._dtype, A)
+    la = _wrap(xp.asarray(logabs).astype(real._np).reshape(batch), real, A)
+    return linalg_slogdet(s, la)
+
+
+def _slogdet_legacy(input):
+    return slogdet_result(*slogdet(input))
+
+
+def logdet(input) -> Tensor:
+    """``log(det(input))``: nan for a negative determinant, -inf for a singular matrix."""
+    input = _tensor_arg(input, "logdet", "input", 1)
+    _float_input(input, "linalg.slogdet")
+    sign, la = slogdet(input)
+    xp = _xp(input)
+    s = sign._arr
+    if input._dtype.category == _COMPLEX:
+        res = call_quiet(xp.log, s) + la._arr
+    else:
+        res = xp.where(s < 0, xp.asarray(np.nan, dtype=la._arr.dtype), la._arr)
+    return wrap_array(xp.asarray(res).astype(input._dtype._np), input._dtype, input.device)
+
+
+def _solve_shapes(A: Tensor, B: Tensor, left: bool):
+    vector = len(B._shape) == 1 or (len(B._shape) == len(A._shape) - 1
+                                     and B._shape == A._shape[:-1])
+    if vector and not left:
+        raise RuntimeError("linalg.solve: Vector broadcasting of the left hand side is not "
+                           "supported for left=False. In this case linalg.solve is equivalent "
+                           "to B / A.squeeze(-1)")
+    bshape = B._shape + (1,) if vector else B._shape
+    n = A._shape[-1]
+    rows = bshape[-2] if left else bshape[-1]
+    if rows != n:
+        eq = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation {eq} "
+                           f"({A._shape[-2]}x{A._shape[-1]} and {bshape[-2]}x{bshape[-1]})")
+    return vector
+
+
+def solve(A, B, *, left: bool = True, out=None) -> Tensor:
+    """``X`` with ``A @ X = B`` (``X @ A = B`` when ``left=False``); B may be a vector."""
+    A = _tensor_arg(A, "linalg_solve", "A", 1)
+    B = _tensor_arg(B, "linalg_solve", "B", 2)
+    _float_input(A, "linalg.solve", half="lu_cpu")
+    if A._dtype is not B._dtype:
+        raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found A "
+                           f"of type {A._dtype.cname} and B of type {B._dtype.cname} instead")
+    vector = _solve_shapes(A, B, left)
+    dev = device_of(A, B)
+    xp = _xp(A)
+    a, b = A._arr, B._arr
+    if vector:
+        b = b[..., None]
+    if not left:  # X A = B  <=>  A^T X^T = B^T
+        a, b = xp.swapaxes(a, -1, -2), xp.swapaxes(b, -1, -2)
+    batch = _layout.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    a = xp.broadcast_to(a, batch + a.shape[-2:])
+    b = xp.broadcast_to(b, batch + b.shape[-2:])
+    if a.size == 0 or b.size == 0:
+        res = xp.zeros(batch + (a.shape[-1], b.shape[-1]), dtype=A._dtype._np)
+    else:
+        with _lapack(xp, "torch.linalg.solve: The solver failed because the input matrix is "
+                         "singular."):
+            res = xp.linalg.solve(a, b)
+    if not left:
+        res = xp.swapaxes(res, -1, -2)
+        return finish(_c(xp, res), A._dtype, dev, out)
+    if vector:
+        return finish(_c(xp, res[..., 0]), A._dtype, dev, out)
+    return finish(_colmajor(xp, res), A._dtype, dev, out)
+
+
+def cholesky(A, *, upper: bool = False, out=None) -> Tensor:
+    """The Cholesky factor ``L`` (``A = L @ L.mH``) of a Hermitian positive-definite ``A``."""
+    A = _tensor_arg(A, "linalg_cholesky", "A", 1)
+    _float_input(A, "linalg.cholesky", half="cholesky_cpu")
+    xp = _xp(A)
+    if A.numel() == 0:
+        res = xp.empty(A._shape, dtype=A._dtype._np)
+    else:
+        with _lapack(xp, "linalg.cholesky: The factorization could not be completed because "
+                         "the input is not positive-definite."):
+            res = xp.linalg.cholesky(A._arr)
+            if xp is not np and not builtins.bool(xp.isfinite(res).all()):
+                raise np.linalg.LinAlgError("not positive-definite")
+    if upper:
+        res = xp.conj(xp.swapaxes(res, -1, -2)) if A._dtype.category == _COMPLEX else \
+            xp.swapaxes(res, -1, -2)
+    return finish(_colmajor(xp, res), A._dtype, A.device, out)
+
+
+def cholesky_ex(A, *, upper: bool = False, check_errors: bool = False, out=None):
+    A = _tensor_arg(A, "linalg_cholesky_ex", "A", 1)
+    try:
+        res = cholesky(A, upper=upper)
+        info = 0
+    except LinAlgError:
+        if check_errors:
+            raise
+        res = wrap_array(_xp(A).zeros(A._shape, dtype=A._dtype._np), A._dtype, A.device)
+        info = 1
+    info_t = wrap_array(_xp(A).full(A._shape[:-2], info, dtype=np.int32), _dtypes.int32,
+                        A.device)
+    return linalg_cholesky_ex(res, info_t)
+
+
+def qr(A, mode: str = "reduced", *, out=None):
+    """``A = Q @ R`` with orthonormal ``Q`` and upper-triangular ``R`` (Householder, LAPACK's
+    signs); ``mode='reduced'|'complete'|'r'``."""
+    A = _tensor_arg(A, "linalg_qr", "A", 1)
+    if mode not in ("reduced", "complete", "r"):
+        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
+                           "'reduced' (default), 'r', or 'complete'")
+    _float_input(A, "linalg.qr", half="geqrf_cpu", square=False)
+    xp = _xp(A)
+    m, n = A._shape[-2:]
+    k = min(m, n)
+    batch = A._shape[:-2]
+    if A.numel() == 0:
+        qn = m if mode == "complete" else k
+        q = xp.zeros(batch + (m, qn), dtype=A._dtype._np)
+        if qn and m:
+            q[...] = xp.eye(m, qn, dtype=A._dtype._np)
+        r = xp.zeros(batch + ((m if mode == "complete" else k), n), dtype=A._dtype._np)
+    else:
+        with np.errstate(all="ignore"):
+            if mode == "r":
+                r = xp.linalg.qr(A._arr, mode="r")
+                q = None
+            else:
+                q, r = xp.linalg.qr(A._arr, mode=mode)
+    if mode == "r":
+        q_t = wrap_array(xp.empty((0,), dtype=A._dtype._np), A._dtype, A.device)
+    else:
+        q_t = _wrap(_colmajor(xp, q), A._dtype, A)
+    return linalg_qr(q_t, _wrap(_colmajor(xp, r), A._dtype, A))
+
+
+def svd(A, full_matrices: bool = True, *, driver=None, out=None):
+    """``A = U @ diag(S) @ Vh``, singular values descending (``full_matrices=False``: the
+    reduced factors)."""
+    A = _tensor_arg(A, "linalg_svd", "A", 1)
+    _float_input(A, "linalg.svd", half="linalg_svd_cpu", square=False)
+    xp = _xp(A)
+    real = A._dtype.to_real()
+    m, n = A._shape[-2:]
+    k = min(m, n)
+    batch = A._shape[:-2]
+    if A.numel() == 0:
+        um = m if full_matrices else k
+        vn = n if full_matrices else k
+        u = xp.zeros(batch + (m, um), dtype=A._dtype._np)
+        vh = xp.zeros(batch + (vn, n), dtype=A._dtype._np)
+        if m and um:
+            u[...] = xp.eye(m, um, dtype=A._dtype._np)
+        if n and vn:
+            vh[...] = xp.eye(vn, n, dtype=A._dtype._np)
+        s = xp.zeros(batch + (k,), dtype=real._np)
+    else:
+        with _lapack(xp, "linalg.svd: The algorithm failed to converge because the input "
+                         "matrix is ill-conditioned or has too many repeated singular values."):
+            u, s, vh = xp.linalg.svd(A._arr, full_matrices=full_matrices)
+    return linalg_svd(_wrap(_colmajor(xp, u), A._dtype, A),
+                      _wrap(_c(xp, s).astype(real._np, copy=False), real, A),
+                      _wrap(_colmajor(xp, vh), A._dtype, A))
+
+
+def _svd_legacy(input, some: bool = True, compute_uv: bool = True, *, out=None):
+    """``torch.svd``: ``(U, S, V)`` with ``V`` (not ``Vh``); ``some=True`` is reduced."""
+    U, S, Vh = svd(input, full_matrices=not some)
+    V = Vh.mH
+    if not compute_uv:
+        xp = _xp(input)
+        U = wrap_array(xp.zeros(U._shape, dtype=U._dtype._np), U._dtype, U.device)
+        V = wrap_array(xp.zeros(V._shape, dtype=V._dtype._np), V._dtype, V.device)
+    return svd_result(U, S, V)
+
+
+def svdvals(A, *, driver=None, out=None) -> Tensor:
+    """The singular values of each matrix, descending (real dtype)."""
+    A = _tensor_arg(A, "linalg_svdvals", "A", 1)
+    _float_input(A, "linalg.svd", half="linalg_svd_cpu", square=False)
+    xp = _xp(A)
+    real = A._dtype.to_real()
+    if A.numel() == 0:
+        s = xp.zeros(A._shape[:-2] + (min(A._shape[-2:]),), dtype=real._np)
+    else:
+        with _lapack(xp, "linalg.svd: The algorithm failed to converge."):
+            s = xp.linalg.svd(A._arr, compute_uv=False)
+    return finish(_c(xp, s).astype(real._np, copy=False), real, A.device, out)
+
+
+def _check_uplo(UPLO: str) -> None:
+    if UPLO not in ("L", "U"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+
+
+def _eigh_input(A: Tensor, fn: str) -> None:
+    if A._dtype.category < _FLOAT or A._dtype is _dtypes.float16:
+        raise NotImplementedError(f'"linalg_eigh_cpu" not implemented for '
+                                  f"'{A._dtype.cname}'")
+    _float_input(A, fn)
+
+
+def eigh(A, UPLO: str = "L", *, out=None):
+    """Eigenvalues (ascending, real) and orthonormal eigenvectors of a Hermitian matrix,
+    reading only its ``UPLO`` triangle."""
+    A = _tensor_arg(A, "linalg_eigh", "A", 1)
+    _check_uplo(UPLO)
+    _eigh_input(A, "linalg.eigh")
+    xp = _xp(A)
+    real = A._dtype.to_real()
+    with _lapack(xp, "linalg.eigh: The algorithm failed to converge because the input matrix "
+                     "is ill-conditioned or has too many repeated eigenvalues."):
+        if A.numel() == 0:
+            w = xp.zeros(A._shape[:-1], dtype=real._np)
+            v = xp.zeros(A._shape, dtype=A._dtype._np)
+        else:
+            w, v = xp.linalg.eigh(A._arr, UPLO=UPLO)
+    return linalg_eigh(_wrap(_c(xp, w).astype(real._np, copy=False), real, A),
+                       _wrap(_colmajor(xp, v), A._dtype, A))
+
+
+def eigvalsh(A, UPLO: str = "L", *, out=None) -> Tensor:
+    A = _tensor_arg(A, "linalg_eigvalsh", "A", 1)
+    _check_uplo(UPLO)
+    _eigh_input(A, "linalg.eigvalsh")
+    xp = _xp(A)
+    real = A._dtype.to_real()
+    if A.numel() == 0:
+        w = xp.zeros(A._shape[:-1], dtype=real._np)
+    else:
+        with _lapack(xp, "linalg.eigvalsh: The algorithm failed to converge."):
+            w = xp.linalg.eigvalsh(A._arr, UPLO=UPLO)
+    return finish(_c(xp, w).astype(real._np, copy=False), real, A.device, out)
+
+
+def _eig_input(A: Tensor, fn: str):
+    if A._dtype.category < _FLOAT:
+        raise RuntimeError(f"Unknown Complex ScalarType for {A._dtype.cname}")
+    if A._dtype is _dtypes.float16:
+        raise NotImplementedError('"linalg_eig_out_cpu" not implemented for \'Half\'')
+    _float_input(A, fn)
+    return _require(_xp(A), "eig", f"torch.linalg.{fn.split('.')[-1]}")
+
+
+def eig(A, *, out=None):
+    """Eigenvalues and eigenvectors of a general square matrix: always complex."""
+    A = _tensor_arg(A, "linalg_eig", "A", 1)
+    f = _eig_input(A, "linalg.eig")
+    xp = _xp(A)
+    cdt = A._dtype.to_complex()
+    with _lapack(xp, "linalg.eig: The algorithm failed to converge."):
+        w, v = f(A._arr) if A.numel() else (xp.zeros(A._shape[:-1]), xp.zeros(A._shape))
+    return linalg_eig(_wrap(_c(xp, w).astype(cdt._np), cdt, A),
+                      _wrap(_colmajor(xp, v.astype(cdt._np)), cdt, A))
+
+
+def eigvals(A, *, out=None) -> Tensor:
+    A = _tensor_arg(A, "linalg_eigvals", "A", 1)
+    _eig_input(A, "linalg.eigvals")
+    xp = _xp(A)
+    cdt = A._dtype.to_complex()
+    f = xp.linalg.eigvals
+    with _lapack(xp, "linalg.eigvals: The algorithm failed to converge."):
+        w = f(A._arr) if A.numel() else xp.zeros(A._shape[:-1])
+    return finish(_c(xp, w).astype(cdt._np), cdt, A.device, out)
+
+
+def _tolerances(S, atol, rtol, dt, shape, xp):
+    """PyTorch's singular-value cutoff: ``max(atol, rtol * max(S))`` with its defaults."""
+    if isinstance(atol, Tensor):
+        atol = atol._arr
+    if isinstance(rtol, Tensor):
+        rtol = rtol._arr
+    eps = np.finfo(dt.to_real()._np).eps
+    if rtol is None:
+        rtol = eps * max(shape[-2:]) if atol is None or _is_zero(atol) else 0.0
+    atol = 0.0 if atol is None else atol
+    smax = S.max(axis=-1) if S.shape[-1] else xp.zeros(S.shape[:-1], dtype=S.dtype)
+    return xp.maximum(xp.asarray(atol, dtype=S.dtype), xp.asarray(rtol, dtype=S.dtype) * smax)
+
+
+def _is_zero(x) -> bool:
+    try:
+        return builtins.bool(x == 0)
+    except (ValueError, TypeError):
+        return False
+
+
+def matrix_rank(A, tol=None, hermitian: bool = False, *, atol=None, rtol=None,
+                out=None) -> Tensor:
+    """The number of singular values above ``max(atol, rtol * largest)`` (int64)."""
+    A = _tensor_arg(A, "linalg_matrix_rank", "A", 1)
+    if A._dtype.category < _FLOAT or A._dtype is _dtypes.float16:
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    _float_input(A, "linalg.matrix_rank", square=False)
+    xp = _xp(A)
+    if tol is not None:
+        atol, rtol = tol, 0.0
+    if A.numel() == 0:
+        res = xp.zeros(A._shape[:-2], dtype=np.int64)
+        return finish(res, _dtypes.int64, A.device, out)
+    with _lapack(xp, "linalg.matrix_rank: The algorithm failed to converge."):
+        if hermitian:
+            S = xp.abs(xp.linalg.eigvalsh(A._arr))
+        else:
+            S = xp.linalg.svd(A._arr, compute_uv=False)
+    cut = _tolerances(S, atol, rtol, A._dtype, A._shape, xp)
+    res = (S > cut[..., None]).sum(axis=-1).astype(np.int64)
+    return finish(xp.asarray(res).reshape(A._shape[:-2]), _dtypes.int64, A.device, out)
+
+
+def pinv(A, *, atol=None, rtol=None, hermitian: bool = False, out=None) -> Tensor:
+    """The Moore-Penrose pseudo-inverse, from the SVD (or ``eigh`` when ``hermitian``)."""
+    A = _tensor_arg(A, "linalg_pinv", "A", 1)
+    if A._dtype.category < _FLOAT or A._dtype is _dtypes.float16 or len(A._shape) < 2:
+        raise RuntimeError(f"linalg.pinv({A._dtype.cname}{{{list(A._shape)}}}): expected a tensor "
+                           "with 2 or more dimensions of float, double, cfloat or cdouble "
+                           "types")
+    xp = _xp(A)
+    m, n = A._shape[-2:]
+    if A.numel() == 0:
+        res = xp.zeros(A._shape[:-2] + (n, m), dtype=A._dtype._np)
+        return finish(res, A._dtype, A.device, out)
+    a = A._arr
+    with _lapack(xp, "linalg.pinv: The algorithm failed to converge."):
+        if hermitian:
+            w, v = xp.linalg.eigh(a)
+            S = xp.abs(w)
+            cut = _tolerances(S, atol, rtol, A._dtype, A._shape, xp)
+            inv_w = xp.where(S > cut[..., None], 1 / xp.where(w == 0, 1, w), 0)
+            res = xp.matmul(v * inv_w[..., None, :].astype(v.dtype), xp.conj(
+                xp.swapaxes(v, -1, -2)))
+        else:
+            u, S, vh = xp.linalg.svd(a, full_matrices=False)
+            cut = _tolerances(S, atol, rtol, A._dtype, A._shape, xp)
+            inv_s = xp.where(S > cut[..., None], 1 / xp.where(S == 0, 1, S), 0)
+            vs = xp.conj(xp.swapaxes(vh, -1, -2)) * inv_s[..., None, :].astype(vh.dtype)
+            res = xp.matmul(vs, xp.conj(xp.swapaxes(u, -1, -2)))
+    return finish(_c(xp, res).astype(A._dtype._np, copy=False), A._dtype,
+                  A.device, out)
+
+
+def pinverse(input, rcond: float = 1e-15) -> Tensor:
+    return pinv(input, rtol=rcond)
+
+
+def matrix_power(A, n: int, *, out=None) -> Tensor:
+    """``A @ A @ ... @ A`` (``n`` times; ``n = 0`` gives identities, ``n < 0`` powers of the
+    inverse), by repeated squaring."""
+    A = _tensor_arg(A, "linalg_matrix_power", "A", 1)
+    if isinstance(n, builtins.bool) or not isinstance(n, (builtins.int, np.integer)):
+        raise TypeError(f"linalg_matrix_power(): argument 'n' (position 2) must be int, not "
+                        f"{type(n).__name__}")
+    if len(A._shape) < 2:
+        raise RuntimeError(f"linalg.matrix_power: The input tensor A must have at least 2 "
+                           f"dimensions.")
+    if A._shape[-1] != A._shape[-2]:
+        raise RuntimeError(f"linalg.matrix_power: A must be batches of square matrices, but "
+                           f"they are {A._shape[-2]} by {A._shape[-1]} matrices")
+    xp = _xp(A)
+    if n == 0:
+        res = xp.empty(A._shape, dtype=A._dtype._np)
+        res[...] = xp.eye(A._shape[-1], dtype=A._dtype._np)
+        return finish(res, A._dtype, A.device, out)
+    if n < 0:
+        A = inv(A)
+        n = -n
+        if n == 1:
+            return finish(A._arr, A._dtype, A.device, out)
+    base = A._arr
+    if n == 1:
+        return finish(xp.array(base, order="C", copy=True), A._dtype, A.device, out)
+    result = None
+    with np.errstate(all="ignore"):
+        while n:
+            if n & 1:
+                result = base if result is None else xp.matmul(result, base)
+            n >>= 1
+            if n:
+                base = xp.matmul(base, base)
+    if xp.may_share_memory(result, A._arr):
+        result = result.copy()
+    return finish(_c(xp, result), A._dtype, A.device, out)
+
+
+def lstsq(A, B, rcond=None, *, driver=None):
+    """Least-squares solution of ``A @ X = B`` (minimum norm where ``A`` is rank deficient).
+
+    As PyTorch on CPU: the default driver ``'gelsy'`` reports the rank but no residuals or
+    singular values; ``'gelsd'``/``'gelss'`` report them too."""
+    A = _tensor_arg(A, "linalg_lstsq", "A", 1)
+    B = _tensor_arg(B, "linalg_lstsq", "B", 2)
+    if driver is not None and driver not in ("gels", "gelsy", "gelsd", "gelss"):
+        raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, "
+                           "gelsy, gelsd, gelss)")
+    driver = driver or "gelsy"
+    if A._dtype.category < _FLOAT or A._dtype is _dtypes.float16:
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    if A._dtype is not B._dtype:
+        raise RuntimeError(f"torch.linalg.lstsq: Expected input and other to have the same "
+                           f"dtype, but got input's dtype {A._dtype.cname} and other's dtype "
+                           f"{B._dtype.cname}")
+    if len(A._shape) < 2:
+        raise RuntimeError(f"torch.linalg.lstsq: input must have at least 2 dimensions.")
+    vector = len(B._shape) == len(A._shape) - 1
+    if not vector and len(B._shape) < 1:
+        raise RuntimeError("torch.linalg.lstsq: other must have at least 1 dimension.")
+    b_t = B.unsqueeze(-1) if vector else B
+    if A._shape[-2] != b_t._shape[-2]:
+        raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
+    dev = device_of(A, B)
+    xp = _xp(A)
+    real = A._dtype.to_real()
+    m, n = A._shape[-2:]
+    batch = _layout.broadcast_shapes(A._shape[:-2], b_t._shape[:-2])
+    a = xp.broadcast_to(A._arr, batch + (m, n))
+    b = xp.broadcast_to(b_t._arr, batch + b_t._shape[-2:])
+    k = b.shape[-1]
+    with _lapack(xp, "torch.linalg.lstsq: The least squares solution could not be computed "
+                     "because the input matrix does not have full rank."):
+        u, s, vh = xp.linalg.svd(a, full_matrices=False)
+        eps = np.finfo(real._np).eps
+        rc = eps * max(m, n) if rcond is None else rcond
+        smax = s.max(axis=-1, keepdims=True) if s.shape[-1] else s
+        keep = s > rc * smax
+        inv_s = xp.where(keep, 1 / xp.where(s == 0, 1, s), 0).astype(a.dtype)
+        uhb = xp.matmul(xp.conj(xp.swapaxes(u, -1, -2)), b)
+        x = xp.matmul(xp.conj(xp.swapaxes(vh, -1, -2)), uhb * inv_s[..., :, None])
+    rank = keep.sum(axis=-1).astype(np.int64)
+    if driver in ("gelsd", "gelss") and m > n and builtins.bool((rank == n).all()):
+        resid = xp.sum(xp.abs(xp.matmul(a, x) - b) ** 2, axis=-2).astype(real._np)
+    else:
+        resid = xp.empty((0,), dtype=real._np)
+    sv = s.astype(real._np) if driver in ("gelsd", "gelss") else xp.empty((0,), real._np)
+    if driver == "gels":
+        rank_t = xp.empty((0,), dtype=np.int64)
+    else:
+        rank_t = xp.asarray(rank).reshape(batch)
+    sol = x[..., 0] if vector else x
+    return linalg_lstsq(wrap_array(_c(xp, sol).astype(A._dtype._np), A._dtype,
+                                   dev),
+                        wrap_array(_c(xp, resid), real, dev),
+                        wrap_array(rank_t, _dtypes.int64, dev),
+                        wrap_array(_c(xp, sv), real, dev))
+
+
+# ---------------------------------------------------------------- norms
+_INF = float("inf")
+
+
+def _norm_dims(dim, ndim: int) -> tuple:
+    if dim is None:
+        return tuple(range(ndim))
+    if isinstance(dim, (builtins.int, np.integer)):
+        dim = (builtins.int(dim),)
+    if not dim:
+        return tuple(range(ndim))
+    return _layout.normalize_dims(dim, ndim)
+
+
+def _norm_dtype(x: Tensor, dtype, fn: str):
+    if dtype is not None:
+        if dtype.category < _FLOAT:
+            raise RuntimeError(f"{fn}: dtype should be floating point or complex, but got "
+                               f"{dtype.cname}")
+        return dtype
+    return x._dtype
+
+
+def vector_norm(x, ord=2, dim=None, keepdim: bool = False, *, dtype=None,
+                out=None) -> Tensor:
+    """``(sum |x|^ord)^(1/ord)`` over ``dim`` (all dims by default); ``inf``/``-inf`` give
+    the max/min of ``|x|``, ``0`` the number of non-zeros."""
+    x = _tensor_arg(x, "linalg_vector_norm", "x", 1)
+    if isinstance(ord, str) or not isinstance(ord, (builtins.int, builtins.float, np.number)):
+        raise TypeError(f"linalg_vector_norm(): argument 'ord' (position 2) must be Number, not "
+                        f"{type(ord).__name__}")
+    if x._dtype.category < _FLOAT:
+        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as "
+                           f"input. Got {x._dtype.cname}")
+    cdt = _norm_dtype(x, dtype, "linalg.vector_norm")
+    rdt = cdt.to_real()
+    xp = _xp(x)
+    n = len(x._shape)
+    dims = _norm_dims(dim, n) if n else ()
+    arr = x._arr if n else x._arr.reshape(1)
+    if not n:
+        dims = (0,)
+    if cdt is not x._dtype:
+        arr = operand(x, cdt, x.device)
+        if not n:
+            arr = arr.reshape(1)
+    ord = builtins.float(ord)
+    if ord in (_INF, -_INF):
+        empty = [d for d in dims if arr.shape[d] == 0]
+        if empty or (arr.size == 0 and dim is None):
+            name = "inf" if ord > 0 else "-inf"
+            if dim is None or (isinstance(dim, (list, tuple)) and not dim):
+                raise RuntimeError(f"linalg.vector_norm cannot compute the {name} norm on an "
+                                   "empty tensor because the operation does not have an "
+                                   "identity")
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {name} norm on the "
+                               f"dimension {empty[0]}because this dimension is empty and the "
+                               "operation does not have an identity")
+    acc = np.float32 if rdt is _dtypes.float16 else rdt._np
+    with np.errstate(all="ignore"):
+        a = xp.abs(arr).astype(acc, copy=False)
+        if ord == _INF:
+            res = xp.max(a, axis=dims, keepdims=True)
+        elif ord == -_INF:
+            res = xp.min(a, axis=dims, keepdims=True)
+        elif ord == 0:
+            res = xp.sum(a != 0, axis=dims, keepdims=True).astype(acc)
+        elif ord == 1:
+            res = xp.sum(a, axis=dims, keepdims=True)
+        elif ord == 2:
+            res = xp.sqrt(xp.sum(a * a, axis=dims, keepdims=True))
+        else:
+            res = xp.sum(a ** ord, axis=dims, keepdims=True) ** (1.0 / ord)
+    if not keepdim:
+        res = res.reshape(tuple(s for d, s in enumerate(res.shape) if d not in dims))
+    elif not n:
+        res = res.reshape(())
+    res = _c(xp, res).astype(rdt._np, copy=False)
+    return finish(res, rdt, x.device, out)
+
+
+_MATRIX_ORDS = ("fro", "nuc", _INF, -_INF, 1, -1, 2, -2)
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None,
+                out=None) -> Tensor:
+    """Matrix norms over the two ``dim``: ``'fro'``, ``'nuc'`` (sum of singular values),
+    ``2``/``-2`` (largest/smallest singular value), ``1``/``-1`` (max/min column sum of
+    ``|A|``), ``inf``/``-inf`` (max/min row sum)."""
+    A = _tensor_arg(A, "linalg_matrix_norm", "A", 1)
+    if A._dtype.category < _FLOAT:
+        raise RuntimeError(f"linalg.matrix_norm: Expected a floating point or complex tensor "
+                           f"as input. Got {A._dtype.cname}")
+    if len(A._shape) < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
+                           "dimensions.")
+    dim = tuple(dim) if isinstance(dim, (list, tuple)) else (dim,)
+    if len(dim) != 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
+                           f"{' '.join(map(str, dim))}")
+    d0, d1 = (_layout.normalize_dim(d, len(A._shape)) for d in dim)
+    if d0 == d1:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, "
+                           f"{dim[1]})")
+    if ord not in _MATRIX_ORDS:
+        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    if ord == "fro":
+        return vector_norm(A, 2, (d0, d1), keepdim, dtype=dtype, out=out)
+    cdt = _norm_dtype(A, dtype, "linalg.matrix_norm")
+    rdt = cdt.to_real()
+    xp = _xp(A)
+    if ord in ("nuc", 2, -2):
+        if cdt is _dtypes.float16:
+            raise RuntimeError("linalg.matrix_norm: Low precision dtypes not supported. Got "
+                               "Half")
+        moved = A.movedim((d0, d1), (-2, -1))
+        if cdt is not A._dtype:
+            moved = moved.to(cdt)
+        if moved.numel() == 0:
+            s = xp.zeros(moved._shape[:-2] + (0,), dtype=rdt._np)
+        else:
+            with _lapack(xp, "linalg.matrix_norm: The algorithm failed to converge."):
+                s = xp.linalg.svd(moved._arr, compute_uv=False)
+        if ord == "nuc":
+            res = s.sum(axis=-1)
+        elif s.shape[-1] == 0:
+            res = xp.zeros(s.shape[:-1], dtype=s.dtype)
+        else:
+            res = s.max(axis=-1) if ord == 2 else s.min(axis=-1)
+        res = res.astype(rdt._np)
+        if keepdim:
+            res = xp.expand_dims(xp.expand_dims(res, min(d0, d1)), max(d0, d1))
+        return finish(_c(xp, res), rdt, A.device, out)
+    # 1 / -1: reduce over rows (d0) first, then the max/min over columns; inf: the other way.
+    first, second = (d0, d1) if ord in (1, -1) else (d1, d0)
+    sums = vector_norm(A, 1, first, True, dtype=dtype)
+    if sums.numel() == 0:
+        res = xp.zeros(tuple(1 if d in (d0, d1) else s for d, s in enumerate(sums._shape)),
+                       dtype=rdt._np)
+    else:
+        red = xp.max if ord in (1, _INF) else xp.min
+        res = red(sums._arr, axis=second, keepdims=True)
+    if not keepdim:
+        res = res.reshape(tuple(s for d, s in enumerate(res.shape) if d not in (d0, d1)))
+    return finish(_c(xp, res), rdt, A.device, out)
+
+
+def norm(A, ord=None, dim=None, keepdim: bool = False, *, out=None, dtype=None) -> Tensor:
+    """``vector_norm`` or ``matrix_norm`` as PyTorch picks: a matrix norm when ``ord`` is
+    given and ``dim`` has two dims (or ``A`` is 2-D without ``dim``)."""
+    A = _tensor_arg(A, "linalg_norm", "A", 1)
+    if dim is not None:
+        dims = (dim,) if isinstance(dim, (builtins.int, np.integer)) else tuple(dim)
+        if len(dims) not in (1, 2):
+            raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. "
+                               f"Got {list(dims)}")
+    else:
+        dims = None
+        if ord is not None and A.dim() not in (1, 2):
+            raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input "
+                               f"must be 1D or 2D. Got {A.dim()}D.")
+    if isinstance(ord, str):
+        if dims is not None and len(dims) != 2:
+            raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
+                               f"{' '.join(map(str, dims))}")
+        return matrix_norm(A, ord, dims or (-2, -1), keepdim, dtype=dtype, out=out)
+    if ord is not None and ((dims is not None and len(dims) == 2) or
+                            (dims is None and A.dim() == 2)):
+        return matrix_norm(A, ord, dims or (0, 1), keepdim, dtype=dtype, out=out)
+    return vector_norm(A, 2 if ord is None else ord, dims, keepdim, dtype=dtype, out=out)
+
+
+def cond(A, p=None, *, out=None) -> Tensor:
+    """The condition number ``norm(A, p) * norm(inv(A), p)`` (for ``p`` None/2/-2: the ratio
+    of extreme singular values)."""
+    A = _tensor_arg(A, "linalg_cond", "A", 1)
+    if p is None or p in (2, -2):
+        s = svdvals(A)
+        xp = _xp(A)
+        with np.errstate(all="ignore"):
+            hi, lo = s._arr.max(axis=-1), s._arr.min(axis=-1)
+            res = hi / lo if p in (None, 2) else lo / hi
+        return finish(xp.asarray(res), s._dtype, A.device, out)
+    res = matrix_norm(A, p)
+    other = matrix_norm(inv(A), p)
+    xp = _xp(A)
+    return finish(xp.asarray(res._arr * other._arr), res._dtype, A.device, out)
+
+
+def multi_dot(tensors, *, out=None) -> Tensor:
+    """``tensors[0] @ tensors[1] @ ...``; the first and last may be 1-D (vectors)."""
+    tensors = list(tensors)
+    if len(tensors) < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type(t).__name__}")
+        ok = t.dim() == 2 or (t.dim() == 1 and i in (0, len(tensors) - 1))
+        if not ok:
+            if i in (0, len(tensors) - 1):
+                raise RuntimeError(f"multi_dot(): the {'first' if i == 0 else 'last'} tensor "
+                                   f"must be 1D or 2D but got {t.dim()}D")
+            raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {t.dim()}D")
+        if t._dtype is not tensors[0]._dtype:
+            raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but "
+                               f"tensor 0 is {_CXX[tensors[0]._dtype.name]} and tensor {i} "
+                               f"{_CXX[t._dtype.name]}")
+    mats = [t.unsqueeze(0) if (i == 0 and t.dim() == 1) else
+            (t.unsqueeze(1) if t.dim() == 1 else t) for i, t in enumerate(tensors)]
+    for i in range(len(mats) - 1):
+        if mats[i]._shape[1] != mats[i + 1]._shape[0]:
+            raise RuntimeError(f"multi_dot(): tensors {i} and {i + 1} with shapes "
+                               f"{list(mats[i]._shape)} and {list(mats[i + 1]._shape)} cannot be "
+                               "multiplied")
+    dev = device_of(*tensors)
+    xp = _xp(tensors[0])
+    arrs = [m._arr for m in mats]
+    if xp is np and len(arrs) > 2:
+        res = np.linalg.multi_dot(arrs)
+    else:
+        res = arrs[0]
+        for a in arrs[1:]:
+            res = xp.matmul(res, a)
+    shape = (() if tensors[0].dim() == 1 else (mats[0]._shape[0],)) + \
+        (() if tensors[-1].dim() == 1 else (mats[-1]._shape[1],))
+    return finish(_c(xp, res).reshape(shape), tensors[0]._dtype, dev, out)
+
+
+def vecdot(x, y, *, dim: int = -1, out=None) -> Tensor:
+    """``sum(conj(x) * y, dim)`` with broadcasting."""
+    x = _tensor_arg(x, "linalg_vecdot", "x", 1)
+    y = _tensor_arg(y, "linalg_vecdot", "y", 2)
+    if x._dtype is not y._dtype:
+        raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found "
+                           f"x of type {x._dtype.cname} and y of type {y._dtype.cname} instead")
+    shape = _layout.broadcast_shapes(x._shape, y._shape)
+    d = _layout.normalize_dim(dim, len(shape))
+    dev = device_of(x, y)
+    xp = _xp(x)
+    a = xp.conj(x._arr) if x._dtype.category == _COMPLEX else x._arr
+    res = call_quiet(xp.sum, a * y._arr, axis=d)
+    return finish(_c(xp, xp.asarray(res)).astype(x._dtype._np), x._dtype, dev,
+                  out)
+
+
+def vander(x, *, N=None) -> Tensor:
+    """Columns ``x**0, x**1, ..., x**(N-1)`` (increasing powers, as PyTorch)."""
+    x = _tensor_arg(x, "linalg_vander", "x", 1)
+    if x.dim() < 1:
+        raise RuntimeError("linalg.vander: x must have at least one dimension")
+    n = x._shape[-1] if N is None else N
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+    xp = _xp(x)
+    dt = _dtypes.int64 if x._dtype.category <= _INT else x._dtype
+    base = operand(x, dt, x.device)
+    with np.errstate(all="ignore"):
+        res = base[..., None] ** xp.arange(n, dtype=dt._np)
+    return wrap_array(_c(xp, res).astype(dt._np, copy=False), dt, x.device)
+
+
+def linalg_diagonal(A, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+    return A.diagonal(offset, dim1, dim2)
+
+
+def _solve_ex(A, B, *, left: bool = True, check_errors: bool = False, out=None):
+    ret = _return_type("linalg_solve_ex", ("result", "info"))
+    try:
+        res = solve(A, B, left=left)
+        info = 0
+    except LinAlgError:
+        if check_errors:
+            raise
+        res = wrap_array(_xp(A).full(B._shape, np.nan, dtype=A._dtype._np), A._dtype,
+                         A.device)
+        info = 1
+    return ret(res, wrap_array(_xp(A).full(A._shape[:-2], info, dtype=np.int32),
+                               _dtypes.int32, A.device))
+
+
+def _cholesky_legacy(input, upper: bool = False, *, out=None) -> Tensor:
+    import warnings
+    warnings.warn("torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be "
+                  "removed in a future PyTorch release.", UserWarning, stacklevel=2)
+    return cholesky(input, upper=upper, out=out)
+
+
+# ---------------------------------------------------------------- exports
+# ``tensorviz.linalg.<name>`` (re-exported by tensorviz/linalg.py).
+LINALG = {
+    "LinAlgError": LinAlgError, "inv": inv, "inv_ex": inv_ex, "det": det, "slogdet": slogdet,
+    "solve": solve, "solve_ex": _solve_ex, "lstsq": lstsq, "qr": qr, "svd": svd,
+    "svdvals": svdvals, "eig": eig, "eigvals": eigvals, "eigh": eigh, "eigvalsh": eigvalsh,
+    "cholesky": cholesky, "cholesky_ex": cholesky_ex, "matrix_rank": matrix_rank,
+    "pinv": pinv, "matrix_power": matrix_power, "norm": norm, "vector_norm": vector_norm,
+    "matrix_norm": matrix_norm, "multi_dot": multi_dot, "cross": linalg_cross,
+    "matmul": matmul, "vecdot": vecdot, "vander": vander, "diagonal": linalg_diagonal,
+    "cond": cond,
+}
+
+FUNCTIONS = {
+    "dot": dot, "vdot": vdot, "inner": inner, "outer": outer, "ger": ger, "mv": mv, "mm": mm,
+    "bmm": bmm, "matmul": matmul, "addmm": addmm, "addmv": addmv, "addbmm": addbmm,
+    "baddbmm": baddbmm, "addr": addr, "einsum": einsum, "tensordot": tensordot, "kron": kron,
+    "cross": cross, "trace": trace, "det": det, "logdet": logdet, "slogdet": _slogdet_legacy,
+    "inverse": inverse, "pinverse": pinverse, "matrix_power": matrix_power,
+    "chain_matmul": chain_matmul, "svd": _svd_legacy, "cholesky": _cholesky_legacy,
+}
+
+METHODS = {
+    "dot": dot, "vdot": vdot, "inner": inner, "outer": outer, "ger": ger, "mv": mv, "mm": mm,
+    "bmm": bmm, "matmul": matmul, "addmm": addmm, "addmv": addmv, "addbmm": addbmm,
+    "baddbmm": baddbmm, "addr": addr, "kron": kron, "cross": cross, "trace": trace,
+    "det": det, "logdet": logdet, "slogdet": _slogdet_legacy, "inverse": inverse,
+    "pinverse": pinverse, "matrix_power": matrix_power, "svd": _svd_legacy,
+    "cholesky": _cholesky_legacy, "addmm_": addmm_, "addmv_": addmv_, "baddbmm_": baddbmm_,
+    "addbmm_": addbmm_, "addr_": addr_,
+}
