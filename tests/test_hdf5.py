@@ -7,7 +7,8 @@ import pytest
 
 import tensorviz as tv
 
-from conftest import DTYPE_NAMES
+DTYPE_NAMES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
+               "float64", "complex64", "complex128"]
 
 h5py = pytest.importorskip("h5py")
 
