@@ -129,7 +129,7 @@ class TensorView(anywidget.AnyWidget):
         super().__init__(**kwargs)
         self._apply(*self._scene.last)
         self._subscribe()
-        self.on_msg(self._handle_msg)
+        self.on_msg(self._on_front_end_msg)
         if self._live:
             _LIVE.add(self)
             _ensure_hook()
@@ -226,7 +226,7 @@ class TensorView(anywidget.AnyWidget):
             except Exception as exc:
                 self.status = f"could not refresh: {type(exc).__name__}: {exc}"
 
-    def _handle_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+    def _on_front_end_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
         """Requests from the front end, validated: never trust their types or ranges."""
         if not isinstance(content, dict):
             return

@@ -38,3 +38,15 @@ def make(kind: str, data: np.ndarray):
 
 
 KINDS = ["tensorviz", "numpy", "torch"]
+
+
+def from_front_end(widget, content) -> None:
+    """Deliver ``content`` as the front end's ``model.send(content)`` does (a comm message)."""
+    widget._handle_msg({"content": {"data": {"method": "custom", "content": content}},
+                        "buffers": []})
+
+
+def front_end_sets(widget, **state) -> None:
+    """Deliver a state change as the front end's ``model.set(...); save_changes()`` does."""
+    widget._handle_msg({"content": {"data": {"method": "update", "state": state,
+                                             "buffer_paths": []}}, "buffers": []})

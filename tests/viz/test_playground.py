@@ -10,6 +10,8 @@ import tensorviz
 from tensorviz.viz import Playground, playground
 from tensorviz.viz._playground import OPS, PlaygroundInputError, op_code, parse_args
 
+from conftest import from_front_end
+
 
 @pytest.mark.parametrize("op,text,args,kwargs", [
     ("transpose", "0, 1", (0, 1), {}),
@@ -113,13 +115,13 @@ def test_engine_errors_are_shown_verbatim():
 def test_undo_reset_and_the_message_protocol():
     a = tensorviz.arange(6).reshape(2, 3)
     p = Playground(a, label="a")
-    p._handle_msg(p, {"type": "apply", "op": "t", "args": ""}, [])
-    p._handle_msg(p, {"type": "apply", "op": "unsqueeze", "args": "0"}, [])
+    from_front_end(p, {"type": "apply", "op": "t", "args": ""})
+    from_front_end(p, {"type": "apply", "op": "unsqueeze", "args": "0"})
     assert [s["op"] for s in p.steps] == ["t", "unsqueeze"] and len(p.tensors) == 3
-    p._handle_msg(p, {"type": "undo"}, [])
+    from_front_end(p, {"type": "undo"})
     assert [s["op"] for s in p.steps] == ["t"] and len(p.tensors) == 2
-    p._handle_msg(p, {"type": "apply", "op": 5, "args": None}, [])  # ignored
-    p._handle_msg(p, {"type": "reset"}, [])
+    from_front_end(p, {"type": "apply", "op": 5, "args": None})  # ignored
+    from_front_end(p, {"type": "reset"})
     assert p.steps == [] and len(p.tensors) == 1 and p.code == "x0 = a"
     assert {op["name"] for op in p.ops} == set(OPS)
 

@@ -13,6 +13,8 @@ from tensorviz import viz
 from tensorviz.viz import Playground, TensorView, show
 from tensorviz.viz._assets import asset_dir
 
+from conftest import from_front_end, front_end_sets
+
 EVIL = '<img src=x onerror="alert(1)">&<script>alert(2)</script>'
 
 
@@ -57,9 +59,9 @@ def test_importing_stays_light():
 def test_front_end_messages_are_validated():
     a = tensorviz.arange(1000)
     w = show(a)
-    w._handle_msg(w, {"type": "page_strip", "strip": 0, "start": 500}, [])
+    from_front_end(w, {"type": "page_strip", "strip": 0, "start": 500})
     assert w.strips[0]["start"] == 500
-    w._handle_msg(w, {"type": "page_tensor", "tensor": 0, "starts": [100]}, [])
+    from_front_end(w, {"type": "page_tensor", "tensor": 0, "starts": [100]})
     assert w.tensors[0]["starts"] == [100]
     rev = w.revision
     for bad in [None, "x", [], {"type": "page_strip", "strip": "0", "start": 1},
@@ -71,7 +73,7 @@ def test_front_end_messages_are_validated():
                 {"type": "page_tensor", "tensor": 9, "starts": [1]},
                 {"type": "page_tensor", "tensor": 0, "starts": list(range(100))},
                 {"type": "nonsense"}, {"type": "apply", "op": "t"}]:
-        w._handle_msg(w, bad, [])
+        from_front_end(w, bad)
     assert w.revision == rev and w.strips[0]["start"] == 500
 
 
@@ -127,6 +129,6 @@ def test_assets_resolve_for_a_checkout_and_for_a_wheel(tmp_path, monkeypatch):
 def test_byte_strides_toggle_is_synced():
     w = show(np.arange(6, dtype=np.int16).reshape(2, 3))
     assert w.byte_strides is False
-    w.byte_strides = True
-    assert w.get_state()["byte_strides"] is True
+    front_end_sets(w, byte_strides=True)  # the checkbox in the page
+    assert w.byte_strides is True and w.get_state()["byte_strides"] is True
     assert w.tensors[0]["byte_strides"] == [6, 2] and w.tensors[0]["itemsize"] == 2

@@ -1,0 +1,168 @@
+"""The widgets in a real JupyterLab page, driven by headless Chromium.
+
+Each test opens a notebook, runs its cells one by one and checks the DOM the front end drew:
+storage cells, linked highlights, the address formula, live updates after later cells.
+"""
+from __future__ import annotations
+
+import time
+
+EVIL = '<img src=x onerror="window.__pwned = 1">'
+
+
+def _text(locator) -> str:
+    return " ".join(locator.inner_text().split())
+
+
+def test_show_links_views_and_updates_live(open_notebook, artifacts):
+    nb = open_notebook("show.ipynb", [
+        "import tensorviz as torch\na = torch.arange(12).reshape(3, 4)\n"
+        "torch.show(a, a.t(), a[1:, ::2])",
+        "a.t()[0, 1] = 100",
+        "a.numpy()[2, 3] = -1",
+        "b = torch.zeros(3)\ntorch.show(b)",
+        "del b\nimport gc\n_ = gc.collect()",
+        f"torch.show(a, labels=[{EVIL!r}])",
+    ])
+    page = nb.page
+    nb.run_cell(0)
+    out = nb.output(0)
+    out.locator(".tv-root").wait_for()
+    assert out.locator(".tv-strip").count() == 1
+    assert out.locator(".tv-slot").count() == 12
+    assert out.locator(".tv-card").count() == 3
+    assert out.locator(".tv-fp-head").count() == 3
+    assert out.locator(".tv-fp.tv-fp-on.tv-c2").count() == 4  # a[1:, ::2] reads 4 slots
+    assert [_text(c) for c in out.locator(".tv-chip .tv-label").all()[:3]] == \
+        ["a", "a.t()", "a[1:, ::2]"]
+
+    # hover a.t()[2, 1]: it lives in storage[6], like a[1, 2] and a[1:, ::2][0, 1]
+    out.locator('.tv-card[data-t="1"] .tv-cell[data-index="2,1"]').hover()
+    slot6 = out.locator('.tv-slot[data-k="6"]')
+    assert "tv-hl-main" in slot6.get_attribute("class")
+    assert "tv-hl" in out.locator('.tv-card[data-t="0"] .tv-cell[data-index="1,2"]') \
+        .get_attribute("class")
+    assert "tv-hl" in out.locator('.tv-card[data-t="2"] .tv-cell[data-index="0,1"]') \
+        .get_attribute("class")
+    readout = _text(out.locator(".tv-readout"))
+    assert "a.t()[2, 1] lives in storage[6]" in readout
+    assert "offset + i·stride₀ + j·stride₁ = 0 + 2·1 + 1·4 = 6" in readout
+    arrows = [" ".join(t.text_content().split()) for t in out.locator(".tv-arrow-label").all()]
+    assert arrows == ["i+1: +1", "j+1: +4"]
+    assert "tv-dim" not in slot6.get_attribute("class")
+    out.screenshot(path=str(artifacts / "show-hover-cell.png"))
+
+    # hover storage[4]: every cell that reads it, in every view
+    out.locator('.tv-slot[data-k="4"]').hover()
+    readout = _text(out.locator(".tv-readout"))
+    assert "storage[4] = 4" in readout
+    for cell in ("a[1, 0]", "a.t()[0, 1]", "a[1:, ::2][0, 0]"):
+        assert cell in readout
+    assert out.locator(".tv-cell.tv-hl").count() == 3
+    out.screenshot(path=str(artifacts / "show-hover-slot.png"))
+
+    # a later cell writes through a view: the widget updates
+    nb.run_cell(1)
+    page.wait_for_function(
+        "() => document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) "
+        ".tv-slot[data-k=\"4\"]').textContent === '100'")
+    assert _text(out.locator('.tv-card[data-t="1"] .tv-cell[data-index="0,1"] .tv-v')) == "100"
+    # a write through a NumPy alias is seen after the cell (post_run_cell)
+    nb.run_cell(2)
+    page.wait_for_function(
+        "() => document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) "
+        ".tv-slot[data-k=\"11\"]').textContent === '-1'")
+
+    # the widget says when its tensor is gone
+    nb.run_cell(3)
+    nb.output(3).locator(".tv-root").wait_for()
+    assert nb.output(3).locator(".tv-banner").count() == 0
+    nb.run_cell(4)
+    nb.output(3).locator(".tv-banner").wait_for()
+    assert "no longer exists" in _text(nb.output(3).locator(".tv-banner"))
+    assert nb.output(3).locator(".tv-badge-freed").count() == 1
+
+    # strings are text, never markup
+    nb.run_cell(5)
+    evil = nb.output(5)
+    evil.locator(".tv-root").wait_for()
+    assert evil.locator(".tv-root img").count() == 0
+    assert EVIL in _text(evil.locator(".tv-card .tv-label"))
+    assert page.evaluate("window.__pwned") is None
+
+    # dark theme: just a screenshot to look at
+    nb.command("apputils:change-theme", {"theme": "JupyterLab Dark"})
+    page.wait_for_function("document.body.dataset.jpThemeLight === 'false'")
+    out.locator('.tv-card[data-t="2"] .tv-cell[data-index="1,1"]').hover()
+    out.screenshot(path=str(artifacts / "show-dark.png"))
+    nb.command("apputils:change-theme", {"theme": "JupyterLab Light"})
+    assert nb.errors == []
+
+
+def test_playground_and_big_tensors(open_notebook, artifacts):
+    nb = open_notebook("playground.ipynb", [
+        "import tensorviz as torch\nx = torch.arange(12).reshape(3, 4)\np = torch.playground(x)\np",
+        "big = torch.arange(10**7)\ntorch.show(big[5_000_000:5_000_010].view(2, 5))",
+        "x4 = torch.arange(2 * 3 * 4 * 5).reshape(2, 3, 4, 5)\ntorch.show(x4.permute(0, 2, 3, 1))",
+        "print(p.code)",
+    ])
+    page = nb.page
+    nb.run_cell(0)
+    pg = nb.output(0)
+    pg.locator(".tv-pg").wait_for()
+    chain = pg.locator(".tv-pg-step")
+
+    def apply(op: str, args: str | None, steps: int) -> None:
+        pg.locator(f'.tv-op[data-op="{op}"]').click()
+        if args is not None:
+            pg.locator(".tv-pg-input").fill(args)
+            pg.locator(".tv-pg-input").press("Enter")
+        page.wait_for_function(
+            "(n) => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) "
+            ".tv-pg-step').length === n", arg=steps)
+
+    apply("transpose", "0, 1", 2)
+    apply("index", "1:, ::2", 3)
+    apply("contiguous", None, 4)
+    assert "view · same storage #1" in _text(chain.nth(2))
+    assert "COPY → new storage #2" in _text(chain.nth(3))
+    assert pg.locator(".tv-strip").count() == 2
+    assert "x3 = x2.contiguous()" in _text(pg.locator(".tv-pg-code"))
+    # a bad op shows PyTorch's own message, and adds nothing
+    pg.locator('.tv-op[data-op="view"]').click()
+    pg.locator(".tv-pg-input").fill("5, 5")
+    pg.locator(".tv-pg-input").press("Enter")
+    pg.locator(".tv-pg-error:not([hidden])").wait_for()
+    assert "RuntimeError: shape '[5, 5]' is invalid for input of size 6" in \
+        _text(pg.locator(".tv-pg-error"))
+    assert chain.count() == 4
+    pg.screenshot(path=str(artifacts / "playground.png"))
+
+    # 10^7 elements: a window of the storage, paged from the page
+    t0 = time.monotonic()
+    nb.run_cell(1)
+    big = nb.output(1)
+    big.locator(".tv-root").wait_for()
+    assert time.monotonic() - t0 < 10
+    assert big.locator(".tv-slot").count() == 128
+    assert _text(big.locator(".tv-pager-text")) == "slots 4,999,998–5,000,125 of 10,000,000"
+    assert _text(big.locator('.tv-cell[data-index="1,4"] .tv-v')) == "5000009"
+    big.locator('[data-action="strip-next"]').click()
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) "
+        ".tv-pager-text')].some(e => e.textContent.startsWith('slots 5,000,126'))")
+    assert _text(big.locator(".tv-slot").first) == "5000126"
+
+    # 4-D: a grid of grids, each block labelled
+    nb.run_cell(2)
+    x4 = nb.output(2)
+    x4.locator(".tv-root").wait_for()
+    assert x4.locator(".tv-block").count() == 8
+    assert _text(x4.locator(".tv-block-label").first) == "x4.permute(0, 2, 3, 1)[0, 0, :, :]"
+    x4.screenshot(path=str(artifacts / "four-d.png"))
+
+    # the kernel saw every click
+    nb.run_cell(3)
+    text = _text(nb.output(3))
+    assert "x1 = x0.transpose(0, 1)" in text and "x3 = x2.contiguous()" in text
+    assert nb.errors == []
