@@ -164,27 +164,27 @@ _add("02/permute-stride",
      solution="answer = torch.zeros(2, 3, 4).permute(2, 0, 1).stride()")
 
 _COPY_CHOICES = ["x.contiguous()", "x.t().contiguous()", "x.t().t().contiguous()",
-                 "x.view(3, 2).contiguous()"]
+                 "x.view(2, 6).contiguous()"]
 _add("02/which-copies",
      "Only one of these allocates a new storage. Which?",
-     setup="x = torch.arange(6).reshape(2, 3)",
+     setup="x = torch.arange(12).reshape(3, 4)",
      choices=_COPY_CHOICES, answer="x.t().contiguous()",
      mistakes={"x.contiguous()": "`x` is contiguous already, so `contiguous()` returns `x` "
                                  "itself.",
                "x.t().t().contiguous()": "Transposing twice swaps the strides back to "
-                                         "(3, 1): contiguous, so nothing is copied.",
-               "x.view(3, 2).contiguous()": "`view` on a contiguous tensor gives contiguous "
-                                            "strides (2, 1): nothing to copy."},
+                                         "(4, 1): contiguous, so nothing is copied.",
+               "x.view(2, 6).contiguous()": "`view` on a contiguous tensor gives contiguous "
+                                            "strides (6, 1): nothing to copy."},
      hint="`contiguous()` copies only when the tensor is not contiguous already. "
           "Which of the tensors it is called on has non-row-major strides?",
-     explanation="`x.t()` has stride (1, 3): not contiguous, so `contiguous()` copies. "
-                 "`x.t().t()` is back to stride (3, 1) and `x.view(3, 2)` is contiguous, "
+     explanation="`x.t()` has stride (1, 4): not contiguous, so `contiguous()` copies. "
+                 "`x.t().t()` is back to stride (4, 1) and `x.view(2, 6)` is contiguous, "
                  "so those return the same storage.",
      solution="candidates = {\n"
               "    'x.contiguous()': x.contiguous(),\n"
               "    'x.t().contiguous()': x.t().contiguous(),\n"
               "    'x.t().t().contiguous()': x.t().t().contiguous(),\n"
-              "    'x.view(3, 2).contiguous()': x.view(3, 2).contiguous(),\n"
+              "    'x.view(2, 6).contiguous()': x.view(2, 6).contiguous(),\n"
               "}\n"
               "copies = [code for code, t in candidates.items()\n"
               "          if t.untyped_storage().data_ptr() != x.untyped_storage().data_ptr()]\n"
