@@ -12,9 +12,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from . import _dtypes
+from . import _dtypes, _layout
 from ._device import DeviceLike, as_device
 from ._dtypes import dtype as _dtype_cls
+from ._storage import UntypedStorage
 from ._tensor import Tensor, _as_shape, from_numpy, wrap_array
 from .backends import backend_for
 
@@ -189,7 +190,10 @@ def _sizes(size: Sequence[Any]) -> tuple[int, ...]:
     return shape
 
 
-def _fill(shape, value, dt: _dtype_cls, device: DeviceLike, requires_grad: bool) -> Tensor:
+def _fill(shape, value, dt: _dtype_cls, device: DeviceLike, requires_grad: bool,
+          stride: tuple | None = None) -> Tensor:
+    """A new tensor of ``shape`` holding ``value`` (None: uninitialised); row-major unless
+    ``stride`` (dense) says otherwise."""
     dev = as_device(device)
     be = backend_for(dev)
     n = math.prod(shape)
@@ -200,7 +204,11 @@ def _fill(shape, value, dt: _dtype_cls, device: DeviceLike, requires_grad: bool)
     else:
         buf = be.empty(n, dt._np, dev)
         buf[...] = value
-    t = wrap_array(buf.reshape(shape), dt, dev)
+    if stride is None or stride == _layout.contiguous_strides(shape):
+        t = wrap_array(buf.reshape(shape), dt, dev)
+    else:
+        t = Tensor._make(UntypedStorage._wrap(buf, dev, be), dt, 0, tuple(shape), stride,
+                         be.strided(buf, 0, shape, stride))
     if requires_grad:
         t.requires_grad_(True)
     return t
@@ -251,38 +259,43 @@ def _with_out(t: Tensor, out: Tensor | None) -> Tensor:
     return write_out(out, t._arr, t.dtype, t.device)
 
 
-def _like(input: Tensor, dtype, device):
+def _like(input: Tensor, dtype, device, memory_format=None):
+    """dtype, device and strides of a ``*_like`` result (``preserve_format`` by default:
+    a dense input's strides, any other input's dim order, as in PyTorch)."""
     if not isinstance(input, Tensor):
         raise TypeError(f"expected a Tensor as input, got {type(input).__name__}")
+    from ._tensor import contiguous_format
+    stride = (None if memory_format is contiguous_format
+              else _layout.preserve_strides(input._shape, input._stride))
     return (_check_dtype(dtype) or input.dtype,
-            input.device if device is None else as_device(device))
+            input.device if device is None else as_device(device), stride)
 
 
 def zeros_like(input: Tensor, *, dtype=None, device=None, requires_grad=False,
                memory_format=None) -> Tensor:
-    dt, dev = _like(input, dtype, device)
-    return _fill(input._shape, 0, dt, dev, requires_grad)
+    dt, dev, stride = _like(input, dtype, device, memory_format)
+    return _fill(input._shape, 0, dt, dev, requires_grad, stride)
 
 
 def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad=False,
               memory_format=None) -> Tensor:
-    dt, dev = _like(input, dtype, device)
-    return _fill(input._shape, 1, dt, dev, requires_grad)
+    dt, dev, stride = _like(input, dtype, device, memory_format)
+    return _fill(input._shape, 1, dt, dev, requires_grad, stride)
 
 
 def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad=False,
                memory_format=None) -> Tensor:
-    dt, dev = _like(input, dtype, device)
-    return _fill(input._shape, None, dt, dev, requires_grad)
+    dt, dev, stride = _like(input, dtype, device, memory_format)
+    return _fill(input._shape, None, dt, dev, requires_grad, stride)
 
 
 def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad=False,
               memory_format=None) -> Tensor:
-    dt, dev = _like(input, dtype, device)
+    dt, dev, stride = _like(input, dtype, device, memory_format)
     from ._indexing import scalar_to
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
-    return _fill(input._shape, scalar_to(fill_value, dt), dt, dev, requires_grad)
+    return _fill(input._shape, scalar_to(fill_value, dt), dt, dev, requires_grad, stride)
 
 
 def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False) -> Tensor:

@@ -40,11 +40,11 @@ def is_contiguous(shape: Sequence[int], stride: Sequence[int]) -> bool:
 
     The offset does not matter: ``t[1]`` of a contiguous matrix is contiguous.
     """
+    if 0 in shape:
+        return True
     expected = 1
     for d in range(len(shape) - 1, -1, -1):
         size = shape[d]
-        if size == 0:
-            return True
         if size != 1:
             if stride[d] != expected:
                 return False
@@ -72,17 +72,61 @@ def contiguity_reason(shape: Sequence[int], stride: Sequence[int]) -> str:
 
 def is_non_overlapping_and_dense(shape: Sequence[int], stride: Sequence[int]) -> bool:
     """Whether the elements fill a block of storage exactly once in some dim order."""
+    if is_contiguous(shape, stride):  # (PyTorch: also every tensor without elements)
+        return True
     if len(shape) == 1:
         return shape[0] < 2 or stride[0] == 1
-    perm = sorted(range(len(shape)), key=lambda d: (stride[d], shape[d]))
+    # PyTorch's rule: dims by increasing stride, size-0/1 dims last (and ending the check)
+    perm = sorted(range(len(shape)), key=lambda d: (shape[d] < 2, stride[d]))
     expected = 1
     for d in perm:
-        if shape[d] == 1:
-            continue
+        if shape[d] < 2:
+            return True
         if stride[d] != expected:
             return False
         expected *= shape[d]
     return True
+
+
+def dense_strides(shape: Sequence[int], stride: Sequence[int]) -> Strides:
+    """Dense strides keeping the dim order of ``stride`` (PyTorch's ``infer_dense_strides``).
+
+    Dims are ordered fastest-first by stride (ties: the smaller size first); a stride-0 dim
+    does not move, so broadcast dims keep their row-major place::
+
+        (2, 3) with stride (1, 2)  ->  (1, 2)      (3, 4) with stride (1, 0)  ->  (4, 1)
+    """
+    n = len(shape)
+    if n < 2:
+        return (1,) * n
+    perm = list(range(n - 1, -1, -1))  # fastest first, as for a contiguous tensor
+    for i in range(1, n):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            a, b = perm[d0], perm[d1]
+            s0, s1 = stride[a], stride[b]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 < s1:
+                break
+            if s0 > s1 or shape[a] > shape[b]:
+                perm[d0], perm[d1] = b, a
+                d1 = d0
+    out = [0] * n
+    acc = 1
+    for d in perm:
+        out[d] = acc
+        if shape[d] > 1:
+            acc *= shape[d]
+    return tuple(out)
+
+
+def preserve_strides(shape: Sequence[int], stride: Sequence[int]) -> Strides:
+    """The strides of a copy made with ``preserve_format`` (``clone()``, ``to(dtype)``,
+    ``zeros_like``): a dense layout keeps its strides, any other its dim order."""
+    if is_non_overlapping_and_dense(shape, stride):
+        return tuple(stride)
+    return dense_strides(shape, stride)
 
 
 def has_internal_overlap(shape: Sequence[int], stride: Sequence[int]) -> bool:
@@ -190,10 +234,10 @@ def narrow(shape: Shape, stride: Strides, offset: int, dim: int, start: int,
     """``t.narrow(dim, start, length)``: a slice with step 1 that must fit exactly."""
     if not shape:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
-    dim = normalize_dim(dim, len(shape))
-    size = shape[dim]
     if length < 0:
         raise RuntimeError("narrow(): length must be non-negative.")
+    dim = normalize_dim(dim, len(shape))
+    size = shape[dim]
     if start < -size or start > size:
         raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
                          f"but got {start})")
@@ -240,6 +284,8 @@ def movedim(shape: Shape, stride: Strides, offset: int, source: Sequence[int],
                            f"({list(destination)} dims)")
     src = normalize_dims(source, n)
     dst = normalize_dims(destination, n)
+    if not n:
+        return shape, stride, offset
     order = [-1] * n
     for s, d in zip(src, dst):
         order[d] = s
@@ -275,6 +321,12 @@ def expand(shape: Shape, stride: Strides, offset: int, sizes: Sequence[int]) -> 
         raise RuntimeError(f"expand({_fmt_size(shape)}, size=[{', '.join(map(str, sizes))}]): "
                            "the number of sizes provided (" + str(n) + ") must be greater or "
                            f"equal to the number of dimensions in the tensor ({len(shape)})")
+    if not shape:  # PyTorch: a 0-dim tensor expands with stride 0 everywhere
+        for s in sizes:
+            if s < 0:
+                raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
+                                   f"{_fmt_size(sizes)}")
+        return tuple(sizes), (0,) * n, offset
     new_shape = [0] * n
     new_stride = [0] * n
     for i in range(n - 1, -1, -1):
@@ -498,57 +550,91 @@ def tensor_split_bounds(dim_size: int, sections_or_indices: int | Sequence[int])
 
 
 # ---------------------------------------------------------------- basic indexing
-def index(shape: Shape, stride: Strides, offset: int, key: tuple) -> Layout:
+def index(shape: Shape, stride: Strides, offset: int, key) -> Layout:
     """The layout of ``t[key]`` for basic keys: ints, slices (positive step), None, Ellipsis.
 
-    Each int removes a dim (select), each slice narrows and strides one, None inserts a
-    size-1 dim, Ellipsis stands for the dims not named.
+    ``key`` is a tuple of those, or one of them alone (``t[k]``; PyTorch words some errors
+    on 0-dim tensors differently then).  Walks the key as PyTorch does: each int removes a dim
+    (select), each slice narrows and strides one, None inserts a size-1 dim, and each
+    Ellipsis skips the dims the key does not name (``ndim - named``; several are allowed)::
+
+        t[1:, None, ..., 0]  ->  slice dim 0, insert a dim, skip the middle, select the last
     """
-    consumed = sum(1 for k in key if k is not None and k is not Ellipsis)
-    n_ellipsis = sum(1 for k in key if k is Ellipsis)
-    if n_ellipsis > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
-    if consumed > len(shape):
-        if not shape:
-            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
-        raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
-    sh, st = list(shape), list(stride)
-    d = 0  # current dim in the output
-    src = 0  # current dim in the input
+    n = len(shape)
+    if type(key) is not tuple:
+        if not n:
+            _check_single_index_0d(key)
+        key = (key,)
+    named = 0
     for k in key:
+        if k is not None and k is not Ellipsis:
+            named += 1
+    if named > n:
+        raise IndexError(f"too many indices for tensor of dimension {n}")
+    sh, st = list(shape), list(stride)
+    d = 0  # the dim of the result that the next key item applies to
+    for i, k in enumerate(key):
         if k is None:
+            if d > len(sh):
+                raise _dim_range_error(d, len(sh) + 1)
             new_stride = sh[d] * st[d] if d < len(sh) else 1
             sh.insert(d, 1)
             st.insert(d, new_stride)
             d += 1
         elif k is Ellipsis:
-            skip = len(shape) - consumed
-            d += skip
-            src += skip
+            d += n - named
         elif isinstance(k, slice):
+            step = _slice_step(k)
+            if d >= len(sh):
+                # PyTorch skips a full slice (`:`) without checking the dim, so a key with
+                # several ellipses may run past the last dim with `:` but not with `1:`
+                if k.start in (None, 0) and k.stop is None and step == 1:
+                    d += 1
+                    continue
+                raise _dim_range_error(d, len(sh))
             (sh_t, st_t, offset) = slice_dim(tuple(sh), tuple(st), offset, d,
-                                             _opt_index(k.start), _opt_index(k.stop),
-                                             _opt_index(k.step))
+                                             _opt_index(k.start), _opt_index(k.stop), step)
             sh, st = list(sh_t), list(st_t)
             d += 1
-            src += 1
         else:
-            i = k
-            size = sh[d]
-            if i < -size or i >= size:
-                raise IndexError(f"index {i} is out of bounds for dimension {src} with size "
+            size = sh[d] if d < len(sh) else 0
+            if k < -size or k >= size:
+                # PyTorch names the position in the key, not the dim of the tensor
+                raise IndexError(f"index {k} is out of bounds for dimension {i} with size "
                                  f"{size}")
-            if i < 0:
-                i += size
-            offset += i * st[d]
+            offset += (k + size if k < 0 else k) * st[d]
             del sh[d]
             del st[d]
-            src += 1
     return tuple(sh), tuple(st), offset
+
+
+def _check_single_index_0d(k) -> None:
+    """PyTorch's errors for ``t[k]`` (one int or slice, not in a tuple) on a 0-dim tensor."""
+    if isinstance(k, slice):
+        _slice_step(k)
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    if k is not None and k is not Ellipsis:
+        if k == 0:
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        raise IndexError(f"index {k} is out of bounds for dimension 0 with size 0")
+
+
+def _slice_step(k: slice) -> int:
+    """A slice's step as PyTorch reads it: ValueError for 0 (Python's) and negatives."""
+    step = 1 if k.step is None else _opt_index(k.step)
+    if step == 0:
+        raise ValueError("slice step cannot be zero")
+    if step < 0:
+        raise ValueError("step must be greater than zero")
+    return step
 
 
 def _opt_index(v):
     if v is None or type(v) is int:
         return v
-    return _as_index(v, "slice indices")
+    try:
+        return v.__index__()
+    except (AttributeError, TypeError):
+        raise TypeError("slice indices must be integers or None or have an __index__ "
+                        "method") from None

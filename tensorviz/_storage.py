@@ -118,7 +118,8 @@ class UntypedStorage:
         return 1
 
     def data_ptr(self) -> int:
-        return self._backend.data_ptr(self._data)
+        # PyTorch gives 0 for a storage without bytes (nothing was allocated).
+        return self._backend.data_ptr(self._data) if self._data.nbytes else 0
 
     def _bytes_host(self) -> np.ndarray:
         return np.asarray(self._backend.to_host(self._as(np.uint8)))

@@ -128,8 +128,6 @@ def from_numpy(ndarray: np.ndarray) -> "Tensor":
     else:
         extent = _layout.storage_extent(shape, stride, 0)
         flat = np.lib.stride_tricks.as_strided(ndarray, shape=(extent,), strides=(item,))
-    if ndarray.flags.c_contiguous:
-        stride = _contig(shape)
     return _make(Tensor, UntypedStorage._wrap(flat, CPU), dt, 0, shape, stride, ndarray)
 
 
@@ -295,6 +293,9 @@ class Tensor:
         return self._storage
 
     def data_ptr(self) -> int:
+        # Note: as in PyTorch, a tensor without elements has no data: its pointer is 0.
+        if 0 in self._shape:
+            return 0
         return self._storage.data_ptr() + self._offset * self._dtype.itemsize
 
     @property
@@ -420,6 +421,13 @@ class Tensor:
         sizes = tuple(sizes)
         if not sizes:
             raise RuntimeError("unflatten: sizes must be non-empty")
+        if not n:
+            raise RuntimeError("unflatten got an unexpected error:\nDimension specified as 0 "
+                               "but tensor has no dimensions")
+        sizes = _as_shape((sizes,))
+        if -1 not in sizes and _layout.numel(sizes) != self._shape[d]:
+            raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to "
+                               f"the size of dim {d} ({self._shape[d]}) in the input tensor")
         inner = _layout.infer_size(sizes, self._shape[d])
         return self.view(self._shape[:d] + inner + self._shape[d + 1:])
 
@@ -446,7 +454,10 @@ class Tensor:
     @property
     def T(self) -> "Tensor":
         n = len(self._shape)
-        if n != 2 and n != 0:
+        if n == 0:
+            warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity "
+                          "in these cases.", UserWarning, stacklevel=2)
+        elif n != 2:
             warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse "
                           "their shape is deprecated and it will throw an error in a future "
                           "release. Consider `x.mT` to transpose batches of matrices or "
@@ -456,6 +467,10 @@ class Tensor:
 
     @property
     def mT(self) -> "Tensor":
+        if not self._shape:
+            warnings.warn("Tensor.mT is deprecated on 0-D tensors. This function is the "
+                          "identity in these cases.", UserWarning, stacklevel=2)
+            return self._view(self._shape, self._stride, self._offset)
         if len(self._shape) < 2:
             raise RuntimeError(f"tensor.mT is only supported on matrices or batches of "
                                f"matrices. Got {len(self._shape)}-D tensor.")
@@ -571,16 +586,37 @@ class Tensor:
         return self.clone(memory_format=contiguous_format)
 
     def clone(self, *, memory_format=None) -> "Tensor":
-        """A copy in a new storage; keeps a dense tensor's dim order, as PyTorch does."""
-        arr = self._arr
-        xp = self._storage._backend.xp
-        if memory_format is contiguous_format or not _layout.is_non_overlapping_and_dense(
-                self._shape, self._stride):
-            out = xp.empty(self._shape, dtype=arr.dtype)
+        """A copy in a new storage; ``preserve_format`` (the default) keeps a dense tensor's
+        strides and any other tensor's dim order, as PyTorch does."""
+        return self._copy(self._dtype, memory_format)
+
+    def _copy(self, dt: _dtype_cls, memory_format=None, dev: device | None = None) -> "Tensor":
+        """A copy as ``dt`` in a new storage on ``dev``, laid out as ``memory_format`` says."""
+        shape = self._shape
+        if memory_format is contiguous_format:
+            stride = _contig(shape)
         else:
-            out = xp.empty_like(arr, order="K")
-        out[...] = arr
-        return wrap_array(out, self._dtype, self.device)
+            stride = _layout.preserve_strides(shape, self._stride)
+        src = self._arr
+        st = self._storage
+        if dev is not None and dev != st._device:
+            from .backends import copy_between
+            src = copy_between(src, st._device, dev)
+            be = backend_for(dev)
+        else:
+            dev, be = st._device, st._backend
+        if self._dtype.category == _dtypes._COMPLEX and dt.category != _dtypes._COMPLEX:
+            warnings.warn("Casting complex values to real discards the imaginary part",
+                          UserWarning, stacklevel=4)
+            src = src.real
+        buf = be.empty(_layout.numel(shape), dt._np, dev)
+        out = be.strided(buf, 0, shape, stride)
+        if dt is self._dtype or self._dtype.category < _dtypes._FLOAT:
+            out[...] = src
+        else:
+            from .backends._numpy import call_quiet
+            call_quiet(out.__setitem__, Ellipsis, src)  # float -> int: silent, as in PyTorch
+        return _make(Tensor, UntypedStorage._wrap(buf, dev, be), dt, 0, shape, stride, out)
 
     # ------------------------------------------------------------ conversion
     def to(self, *args, **kwargs) -> "Tensor":
@@ -588,29 +624,12 @@ class Tensor:
 
         Returns ``self`` when nothing changes (unless ``copy=True``).
         """
+        kwargs_format = kwargs.get("memory_format")
         dev, dt, copy = _parse_to(self, args, kwargs)
         cur_dev = self._storage._device
         if (dev is None or dev == cur_dev) and (dt is None or dt is self._dtype):
-            return self.clone() if copy else self
-        t = self
-        if dev is not None and dev != cur_dev:
-            from .backends import copy_between
-            arr = copy_between(self._arr, cur_dev, dev)
-            t = wrap_array(arr, self._dtype, dev)
-        if dt is not None and dt is not t._dtype:
-            t = t._cast(dt)
-        return t
-
-    def _cast(self, dt: _dtype_cls) -> "Tensor":
-        arr = self._arr
-        if self._dtype.category == _dtypes._COMPLEX and dt.category != _dtypes._COMPLEX:
-            warnings.warn("Casting complex values to real discards the imaginary part",
-                          UserWarning, stacklevel=3)
-            arr = arr.real
-        be = self._storage._backend
-        from .backends._numpy import call_quiet
-        out = call_quiet(arr.astype, dt._np, order="K")
-        return wrap_array(out, dt, self.device)
+            return self._copy(self._dtype, kwargs_format) if copy else self
+        return self._copy(self._dtype if dt is None else dt, kwargs_format, dev)
 
     def type(self, dtype=None, non_blocking: bool = False, **kwargs):
         if dtype is None:
@@ -731,14 +750,23 @@ class Tensor:
 
     # ------------------------------------------------------------ indexing
     def __getitem__(self, key) -> "Tensor":
-        if type(key) is builtins.int:  # the hottest path: t[i]
+        tk = type(key)
+        if tk is builtins.int:  # the hottest path: t[i]
             return self._view(*_layout.select(self._shape, self._stride, self._offset, 0, key)) \
                 if self._shape and -self._shape[0] <= key < self._shape[0] \
-                else self._view(*_layout.index(self._shape, self._stride, self._offset, (key,)))
+                else self._view(*_layout.index(self._shape, self._stride, self._offset, key))
+        if tk is slice:
+            return self._view(*_layout.index(self._shape, self._stride, self._offset, key))
         from ._indexing import getitem
         return getitem(self, key)
 
     def __setitem__(self, key, value) -> None:
+        tk = type(key)
+        if tk is builtins.int or tk is slice:  # t[i] = v, t[a:b] = v: a view, then assign
+            from ._indexing import assign
+            assign(self._view(*_layout.index(self._shape, self._stride, self._offset, key)),
+                   value)
+            return
         from ._indexing import setitem
         setitem(self, key, value)
 

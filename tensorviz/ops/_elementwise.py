@@ -543,7 +543,7 @@ def fill_(self, value) -> Tensor:
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {len(value._shape)} dimensions.")
         value = value.item()
-    check_writable(self)
+    # No overlap check: PyTorch lets fill_ write one value into an expanded tensor.
     self._arr[...] = scalar_to(value, self._dtype)
     self._storage._bump()
     return self

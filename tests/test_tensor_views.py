@@ -1,0 +1,243 @@
+"""View ops against PyTorch: random chains of views on random shapes.
+
+After every step the shape, stride, storage offset, contiguity, dtype, values, and whether the
+result shares storage with its base all equal PyTorch's, and when PyTorch raises, tensorviz
+raises the same exception type.  Writes through the last view must land in the base exactly
+where PyTorch's land.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tensorviz
+from tv_core_conftest import (apply_step, assert_same_tensor, draw_step, examples, host, same_values,
+                      twins)
+
+torch = pytest.importorskip("torch")
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from tv_core_conftest import view_chains  # noqa: E402
+
+tv = tensorviz
+
+
+def _base_data(dtype: str, shape: tuple) -> np.ndarray:
+    n = int(np.prod(shape)) if shape else 1
+    return (np.arange(n) + 1).astype(dtype).reshape(shape)
+
+
+def _shares(pt_r, pt_base) -> bool | None:
+    """Whether PyTorch's result shares its base's storage (None: cannot tell, no memory)."""
+    p = pt_base.untyped_storage().data_ptr()
+    if p == 0:
+        return None
+    return pt_r.untyped_storage().data_ptr() == p
+
+
+def _run_both(step, tv_t, pt_t):
+    """Apply a step to both; returns (tv result, pt result) or raises AssertionError."""
+    try:
+        pt_r = apply_step(torch, pt_t, step)
+    except Exception as e:  # PyTorch refused: so must we, with the same exception type
+        try:
+            apply_step(tv, tv_t, step)
+        except Exception as mine:
+            assert type(mine) is type(e), (step, repr(mine), repr(e))
+            return None, None
+        raise AssertionError(f"{step}: PyTorch raised {e!r}, tensorviz did not")
+    tv_r = apply_step(tv, tv_t, step)
+    return tv_r, pt_r
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(view_chains(), st.data())
+def test_random_view_chains_match_pytorch(chain, data):
+    dtype, shape = chain
+    base = _base_data(dtype, shape)
+    tv_base, pt_base = twins(torch, base)
+    tv_t, pt_t = tv_base, pt_base
+    for _ in range(data.draw(st.integers(1, 6), label="steps")):
+        numel = pt_t.untyped_storage().nbytes() // pt_t.element_size()
+        step = data.draw(st.composite(lambda d: draw_step(d, tuple(pt_t.shape), numel))(),
+                         label="step")
+        tv_r, pt_r = _run_both(step, tv_t, pt_t)
+        if pt_r is None:
+            continue
+        assert_same_tensor(tv_r, pt_r)
+        shares = _shares(pt_r, pt_base)
+        if shares is not None:
+            assert (tv_r.untyped_storage() is tv_base.untyped_storage()) == shares, step
+            if tv_base.untyped_storage().nbytes():
+                assert (tv_r.untyped_storage().data_ptr()
+                        == tv_base.untyped_storage().data_ptr()) == shares, step
+        assert (tv_r.data_ptr() == tv_base.data_ptr()) == (pt_r.data_ptr() == pt_base.data_ptr()) \
+            or shares is None
+        tv_t, pt_t = tv_r, pt_r
+    # Writing through the final view changes the same elements of the base as in PyTorch.
+    value = data.draw(st.integers(-3, 3), label="value")
+    try:
+        pt_t.fill_(value)
+    except RuntimeError:
+        with pytest.raises(RuntimeError):
+            tv_t.fill_(value)
+    else:
+        tv_t.fill_(value)
+        assert same_values(host(tv_base), host(pt_base))
+        assert same_values(host(tv_t), host(pt_t))
+    assert tv_base._version == pt_base._version
+
+
+# ---------------------------------------------------------------- named cases
+CASES = [
+    ((3, 4), [("t", ())]),
+    ((3, 4), [("index", ((slice(1, None), 1),))]),
+    ((3, 4), [("index", ((Ellipsis, None, slice(None, None, 2)),))]),
+    ((2, 3, 4), [("permute", ((2, 0, 1),)), ("reshape", ((4, 6),))]),
+    ((2, 3, 4), [("transpose", (0, 2)), ("view", ((-1,),))]),
+    ((2, 3, 4), [("index", ((slice(None), slice(None, 2)),)), ("view", ((4, 4),))]),
+    ((2, 3, 4), [("index", ((slice(None), slice(None, 2)),)), ("view", ((2, 8),))]),
+    ((2, 1, 4), [("expand", ((3, 2, 5, 4),))]),
+    ((4,), [("expand", ((3, -1),)), ("view", ((12,),))]),
+    ((4,), [("expand", ((3, -1),)), ("reshape", ((12,),))]),
+    ((10,), [("unfold", (0, 3, 2))]),
+    ((3, 4), [("unfold", (1, 2, 1)), ("unfold", (0, 2, 2))]),
+    ((4, 5), [("diagonal", (1, 0, 1))]),
+    ((4, 5), [("diagonal", (-2, 1, 0))]),
+    ((4, 5), [("diagonal", (9, 0, 1))]),
+    ((2, 3, 4), [("diagonal", (0, -1, 0))]),
+    ((5, 4), [("chunk", (3, 0, 2))]),
+    ((5, 4), [("split", ([1, 4], 0, 1))]),
+    ((5, 4), [("tensor_split", ([1, -1], 0, 1))]),
+    ((5, 4), [("tensor_split", ([3, 1], 0, 1))]),
+    ((5, 4), [("unbind", (1, 3))]),
+    ((3, 4), [("view_dtype", ("int8",))]),
+    ((3, 4), [("view_dtype", ("complex128",))]),
+    ((3, 4), [("t", ()), ("view_dtype", ("int8",))]),
+    ((3, 4), [("index", ((slice(None), 1),)), ("view_dtype", ("int16",))]),
+    ((0, 3), [("view", ((3, 0, 2),))]),
+    ((0, 3), [("view", ((-1, 3),))]),
+    ((), [("view", ((1, 1),)), ("expand", ((2, 3),))]),
+    ((), [("unsqueeze", (0,)), ("squeeze", ())]),
+    ((), [("unfold", (0, 1, 1))]),
+    ((), [("flatten", (0, -1))]),
+    ((3, 1, 2), [("squeeze", ((0, 1),))]),
+    ((2, 3), [("movedim", ((0, 1), (1, 0)))]),
+    ((2, 3, 4), [("movedim", (0, -1))]),
+    ((2, 3, 4), [("unflatten", (1, (3, 1)))]),
+    ((2, 12), [("unflatten", (1, (-1, 4)))]),
+    ((3, 4), [("as_strided", ((2, 2), (1, 2), 1))]),
+    ((3, 4), [("as_strided", ((4, 4), (4, 1), None))]),
+    ((3, 4), [("as_strided", ((2,), (-1,), None))]),
+    ((3, 4), [("index", ((slice(None, None, -1),),))]),
+    ((3, 4), [("index", ((slice(None, None, 0),),))]),
+    ((3, 4), [("index", ((1, 2, 3),))]),
+    ((3, 4), [("index", ((5,),))]),
+    ((3, 4), [("select", (2, 0))]),
+    ((3, 4), [("narrow", (1, 3, 2))]),
+    ((3, 4), [("narrow", (1, -5, 1))]),
+    ((3, 4), [("narrow", (0, 0, -1))]),
+    ((3, 4), [("t", ()), ("contiguous", ())]),
+    ((3, 4), [("contiguous", ())]),
+    ((3, 4), [("t", ()), ("clone", ())]),
+    ((3, 4), [("index", ((slice(None, None, 2),),)), ("clone", ())]),
+    ((2, 3, 4), [("transpose", (0, 2)), ("clone", ())]),
+    ((2, 3, 4), [("T", ())]),
+    ((2, 3, 4), [("mT", ())]),
+    ((5,), [("mT", ())]),
+    ((3, 1), [("expand", ((3, 4),)), ("clone", ())]),
+    ((3, 4), [("index", ((slice(None, None, 2), slice(None, None, 2)),)), ("contiguous", ())]),
+]
+
+
+@pytest.mark.parametrize("shape,steps", CASES, ids=[f"{s}-{'-'.join(n for n, _ in st_)}"
+                                                     for s, st_ in CASES])
+def test_named_view_cases(shape, steps):
+    base = _base_data("float32", shape)
+    tv_base, pt_base = twins(torch, base)
+    tv_t, pt_t = tv_base, pt_base
+    for step in steps:
+        tv_r, pt_r = _run_both(step, tv_t, pt_t)
+        if pt_r is None:
+            return
+        assert_same_tensor(tv_r, pt_r)
+        shares = _shares(pt_r, pt_base)
+        assert (tv_r.untyped_storage() is tv_base.untyped_storage()) == shares
+        tv_t, pt_t = tv_r, pt_r
+
+
+# ---------------------------------------------------------------- invariants
+def test_views_are_o1_and_share_one_storage_object():
+    a = tv.arange(24).reshape(2, 3, 4)
+    views = [a.t() if a.dim() == 2 else a.transpose(0, 1), a[1], a[:, 1:], a.permute(2, 0, 1),
+             a.view(6, 4), a.unsqueeze(0), a.expand(3, 2, 3, 4), a.diagonal(0, 1, 2),
+             a.unfold(2, 2, 1), a.narrow(1, 1, 2), a.view(tv.int32), a.flatten(),
+             *a.chunk(2, 1), *a.unbind(2), a.as_strided((2, 2), (1, 1), 3)]
+    for v in views:
+        assert v.untyped_storage() is a.untyped_storage()
+        assert v.storage() is a.storage() or v.dtype is not a.dtype
+
+
+def test_copies_make_new_storage():
+    a = tv.arange(12).reshape(3, 4)
+    for c in (a.clone(), a.t().contiguous(), a.t().reshape(-1), a[[0, 2]], a[a > 3]):
+        assert c.untyped_storage() is not a.untyped_storage()
+    assert a.contiguous() is a
+
+
+def test_views_write_through_to_base():
+    a = tv.zeros(3, 4)
+    a.t()[1, 2] = 7
+    a[:, 0].fill_(1)
+    a.view(12)[11] = 5
+    a.unfold(1, 2, 2)[0, 1, 0] = 3
+    a.diagonal()[1] = 9
+    assert a.tolist() == [[1, 0, 3, 0], [1, 9, 0, 0], [1, 7, 0, 5]]
+
+
+def test_clone_keeps_dense_dim_order_like_pytorch():
+    for perm in [(0, 1, 2), (2, 0, 1), (1, 2, 0), (2, 1, 0)]:
+        tv_t = tv.zeros(2, 3, 4).permute(*perm).clone()
+        pt_t = torch.zeros(2, 3, 4).permute(*perm).clone()
+        assert tv_t.stride() == pt_t.stride()
+        tv_t = tv.zeros(2, 3, 4).permute(*perm).clone(memory_format=tv.contiguous_format)
+        assert tv_t.is_contiguous()
+
+
+def test_view_error_is_runtime_error_with_pytorchs_advice():
+    with pytest.raises(RuntimeError, match=r"Use \.reshape\(\.\.\.\) instead"):
+        tv.zeros(3, 4).t().view(12)
+
+
+@pytest.mark.parametrize("fn", ["transpose", "swapaxes", "swapdims", "t", "permute", "movedim",
+                                "moveaxis", "reshape", "flatten", "unflatten", "squeeze",
+                                "unsqueeze", "narrow", "select", "broadcast_to", "chunk",
+                                "split", "unbind", "tensor_split", "diagonal", "as_strided"])
+def test_function_forms_equal_methods(fn):
+    args = {"transpose": (0, 1), "swapaxes": (0, 1), "swapdims": (0, 1), "t": (),
+            "permute": ((1, 0),), "movedim": (0, 1), "moveaxis": (0, 1), "reshape": ((4, 3),),
+            "flatten": (), "unflatten": (1, (2, 2)), "squeeze": (), "unsqueeze": (1,),
+            "narrow": (1, 1, 2), "select": (0, 2), "broadcast_to": ((2, 3, 4),),
+            "chunk": (2,), "split": (2,), "unbind": (), "tensor_split": (2,),
+            "diagonal": (), "as_strided": ((2, 2), (1, 2))}[fn]
+    a = tv.arange(12.0).reshape(3, 4)
+    p = torch.arange(12.0).reshape(3, 4)
+    r, q = getattr(tv, fn)(a, *args), getattr(torch, fn)(p, *args)
+    if isinstance(q, tuple):
+        assert len(r) == len(q)
+        for x, y in zip(r, q):
+            assert_same_tensor(x, y)
+    else:
+        assert_same_tensor(r, q)
+
+
+def test_broadcast_tensors_and_shapes():
+    a, b = tv.broadcast_tensors(tv.zeros(3, 1), tv.zeros(4))
+    p, q = torch.broadcast_tensors(torch.zeros(3, 1), torch.zeros(4))
+    assert_same_tensor(a, p)
+    assert_same_tensor(b, q)
+    assert tv.broadcast_shapes((3, 1), (4,), 1) == torch.broadcast_shapes((3, 1), (4,), 1)
+    with pytest.raises(RuntimeError):
+        tv.broadcast_shapes((3,), (4,))
