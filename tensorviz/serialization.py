@@ -40,7 +40,6 @@ DEFAULT_PROTOCOL = 2
 FileLike = Union[str, os.PathLike, IO[bytes]]
 MapLocation = Union[None, str, device, dict, Callable]
 
-_LEGACY_MAGIC = b"\x80\x02\x8a\x0al\xfc\x9cF\xf9 j\xa8P\x19"  # pickle of 0x1950a86a20f9469cfc6c
 _MAX_VERSION = 10
 
 
@@ -229,10 +228,27 @@ def _load_file(fileobj, desc: str, mmap_path: str | None, restore, weights_only:
                pickle_module, pickle_load_args: dict) -> Any:
     from ._serialization._zipformat import FormatError, ZipReader
     start = fileobj.tell()
-    head = fileobj.read(64)
+    head = fileobj.read(512)
     if not isinstance(head, bytes):
         raise TypeError("load() needs a binary file object; open the file with 'rb'")
     fileobj.seek(start)
+    from ._serialization._legacy import LEGACY_MAGIC, load_legacy
+    if head.startswith(LEGACY_MAGIC):
+        if mmap_path is not None:
+            raise RuntimeError("mmap can only be used with files saved with "
+                               f"`torch.save({mmap_path}, _use_new_zipfile_serialization=True), "
+                               "please torch.save your checkpoint with this option in order to "
+                               "use mmap.")
+        try:
+            return load_legacy(fileobj, desc, restore, weights_only, pickle_module,
+                               pickle_load_args)
+        except (KeyError, IndexError, EOFError, struct.error, UnicodeDecodeError,
+                AttributeError, ValueError, OverflowError) as e:
+            if not weights_only:
+                raise
+            raise pickle.UnpicklingError(
+                f"{desc} is corrupt: its pickle can't be read ({type(e).__name__}: {e})"
+            ) from None
     _check_kind(head, desc)
     if start:  # an archive in the middle of a stream: read from there on
         fileobj = io.BytesIO(fileobj.read())
@@ -272,10 +288,9 @@ def _check_kind(head: bytes, desc: str) -> None:
     if head.startswith(b"PK\x05\x06"):
         raise FormatError(f"{desc} is an empty zip archive, not a file written by "
                           "torch.save / tensorviz.save")
-    if head.startswith(_LEGACY_MAGIC):
-        raise FormatError(f"{desc} is in PyTorch's legacy format (torch.save before 1.6, or "
-                          "_use_new_zipfile_serialization=False), which tensorviz does not "
-                          "read; load it in PyTorch and save it again with torch.save")
+    if len(head) >= 262 and head[257:262] == b"ustar":
+        raise FormatError(f"{desc} is a tar archive: PyTorch's format from before 0.4, which "
+                          "tensorviz does not read; load it in PyTorch and save it again")
     kinds = [(b"\x89HDF\r\n\x1a\n", "an HDF5 file: open it with h5py.File"),
              (b"\x93NUMPY", "a NumPy .npy file: read it with numpy.load and "
                             "tensorviz.from_numpy"),

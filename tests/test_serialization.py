@@ -530,7 +530,9 @@ def test_corrupt_pickles_raise_unpickling_error():
     (b"\x1f\x8b\x08\x00" + bytes(20), "gzip"),
     (pickle.dumps({"a": 1}, protocol=2), "plain pickle"),
     (struct.pack("<Q", 20) + b'{"a":{"dtype":"F32"}}', "safetensors"),
-    (b"\x80\x02\x8a\nl\xfc\x9cF\xf9 j\xa8P\x19.\x80\x02M\xe9\x03.", "legacy format"),
+    (b"\x80\x02\x8a\nl\xfc\x9cF\xf9 j\xa8P\x19.\x80\x02M\xe9\x03.", "truncated.*legacy"),
+    (b"\x80\x02\x8a\nl\xfc\x9cF\xf9 j\xa8P\x19.\x80\x02M\xea\x03.", "protocol version"),
+    (bytes(257) + b"ustar\x0000" + bytes(300), "tar archive"),
     (b"PK\x05\x06" + bytes(18), "empty zip"),
 ])
 def test_files_of_other_kinds_are_named(tmp_path, content, what):
@@ -828,12 +830,40 @@ def test_pytorch_dtypes_tensorviz_lacks_are_named(tmp_path, name):
         tv.load(path)
 
 
-def test_pytorch_legacy_files_are_named(tmp_path):
+@pytest.mark.parametrize("name", DTYPE_NAMES)
+def test_pytorch_legacy_files_load(tmp_path, name):
+    torch = _torch()
+    pt_base = _pt_sample(torch, name)
+    path = tmp_path / "old.pt"
+    torch.save({k: f(pt_base) for k, f in INTEROP_VIEWS.items()}
+               | {"zero": _pt_sample(torch, name, ()), "other": torch.arange(3), "x": [1, "a"]},
+               path, _use_new_zipfile_serialization=False)
+    for kwargs in ({}, {"weights_only": False}, {"map_location": "cpu"},
+                   {"map_location": lambda s, loc: s.clone()}):
+        back = tv.load(path, **kwargs)
+        for k, f in INTEROP_VIEWS.items():
+            assert_same_tensor(back[k], f(pt_base))
+            assert back[k].untyped_storage() is back["whole"].untyped_storage()
+        assert_same_tensor(back["zero"], _pt_sample(torch, name, ()))
+        assert back["other"].tolist() == [0, 1, 2] and back["x"] == [1, "a"]
+    with pytest.raises(RuntimeError, match="mmap can only be used"):
+        tv.load(path, mmap=True)
+
+
+def test_legacy_files_are_checked(tmp_path):
     torch = _torch()
     path = tmp_path / "old.pt"
-    torch.save(torch.zeros(2), path, _use_new_zipfile_serialization=False)
-    with pytest.raises(FormatError, match="legacy format"):
+    torch.save({"t": torch.arange(10), "arr": np.arange(2)}, path,
+               _use_new_zipfile_serialization=False)
+    with pytest.raises(pickle.UnpicklingError, match="numpy"):
         tv.load(path)
+    assert tv.load(path, weights_only=False)["arr"].tolist() == [0, 1]
+    torch.save({"t": torch.arange(10), "u": torch.ones(3)}, path,
+               _use_new_zipfile_serialization=False)
+    data = path.read_bytes()
+    for cut in (len(data) - 1, len(data) - 30, len(data) // 2, 30):
+        with pytest.raises((RuntimeError, pickle.UnpicklingError), match="truncated|corrupt"):
+            tv.load(io.BytesIO(data[:cut]))
 
 
 def test_pytorch_mmap_with_computed_offsets(tmp_path):

@@ -334,6 +334,13 @@ class SafeUnpickler(pickle._Unpickler):
         raise pickle.UnpicklingError(weights_only_message(
             f"the file names the global {module}.{name}, which is not allowed"))
 
+    def load_global(self):
+        module, name = self.readline(), self.readline()
+        if not module.endswith(b"\n") or not name.endswith(b"\n"):
+            raise EOFError("the pickle ends inside a GLOBAL opcode (truncated)")
+        self.append(self.find_class(module[:-1].decode("utf-8"), name[:-1].decode("utf-8")))
+    dispatch[pickle.GLOBAL[0]] = load_global
+
     def _refuse(self, what: str):
         raise pickle.UnpicklingError(weights_only_message(what))
 
