@@ -1,0 +1,509 @@
+"""Spectral ops: ``tensorviz.fft`` (fft, rfft, fftn, fftfreq, fftshift ...), ``stft``/``istft``
+and the window functions.
+
+Transforms run on the backend's ``xp.fft`` (pocketfft in NumPy, cuFFT through CuPy).  As in
+PyTorch: integer/bool inputs are read as the default float dtype, single precision stays single
+(``float32 -> complex64``), and the result keeps the transformed dims innermost in memory::
+
+    fft(x)[k] = sum_n x[n] * exp(-2j * pi * k * n / N)     (norm="backward")
+"""
+from __future__ import annotations
+
+import builtins
+import math
+import warnings
+
+import numpy as np
+
+from .. import _dtypes, _layout
+from .._dtypes import _COMPLEX, _FLOAT
+from .._device import as_device
+from .._tensor import Tensor, wrap_array
+from ..backends import backend_for
+from ..backends._numpy import call_quiet
+from .indexing import _c, _tensor_arg, _ufunc_at, _xp
+
+__all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2",
+           "irfft2", "fftn", "ifftn", "rfftn", "irfftn", "fftfreq", "rfftfreq", "fftshift",
+           "ifftshift", "stft", "istft", "hann_window", "hamming_window", "blackman_window",
+           "bartlett_window", "kaiser_window"]
+
+_NORMS = (None, "backward", "ortho", "forward")
+
+
+# ---------------------------------------------------------------- helpers
+def _check_norm(norm) -> None:
+    if norm not in _NORMS:
+        raise RuntimeError(f'Invalid normalization mode: "{norm}"')
+
+
+def _fft_input(x: Tensor, fn: str, real_only: bool = False):
+    """The input array in the dtype the transform runs in (float or complex, never half)."""
+    x = _tensor_arg(x, f"fft_{fn}", "input", 1)
+    dt = x._dtype
+    if real_only and dt.category == _COMPLEX:
+        raise RuntimeError(f"{fn} expects a real input tensor, but got {dt.cname}")
+    arr = x._arr
+    if dt.category < _FLOAT:
+        dt = _dtypes.get_default_dtype()
+        arr = arr.astype(dt._np)
+    if dt is _dtypes.float16:
+        raise RuntimeError("Unsupported dtype Half")
+    return x, arr, dt
+
+
+def _layout_last(xp, res, dims):
+    """``res`` laid out with ``dims`` innermost (in order), the others outside (PyTorch's FFT
+    output layout)."""
+    nd = res.ndim
+    dims = [d % nd for d in dims]
+    rest = [d for d in range(nd) if d not in dims]
+    order = rest + dims
+    if order == list(range(nd)):
+        return _c(xp, res)
+    moved = _c(xp, xp.transpose(res, order))
+    inverse = np.argsort(order)
+    return xp.transpose(moved, tuple(int(i) for i in inverse))
+
+
+def _check_n(n) -> None:
+    if n is not None and n < 1:
+        raise RuntimeError(f"Invalid number of data points ({n}) specified")
+
+
+def _one_dim(name: str, input, n, dim, norm, *, real_in=False, out=None):
+    x, arr, dt = _fft_input(input, name, real_only=real_in)
+    _check_norm(norm)
+    _check_n(n)
+    if not x._shape:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    d = _layout.normalize_dim(dim, len(x._shape))
+    xp = _xp(x)
+    fn = getattr(xp.fft, name)
+    res = call_quiet(fn, arr, n=n, axis=d, norm=norm)
+    return _finish_fft(res, x, [d], name, out)
+
+
+def _finish_fft(res, x: Tensor, dims, name: str, out) -> Tensor:
+    xp = _xp(x)
+    real_out = name in ("irfft", "hfft", "irfftn", "irfft2")
+    single = x._dtype in (_dtypes.float32, _dtypes.complex64) or x._dtype.category < _FLOAT \
+        and _dtypes.get_default_dtype() is _dtypes.float32
+    if real_out:
+        rdt = _dtypes.float32 if single else _dtypes.float64
+    else:
+        rdt = _dtypes.complex64 if single else _dtypes.complex128
+    res = _layout_last(xp, res.astype(rdt._np, copy=False), dims)
+    if out is not None:
+        from ._elementwise import write_out
+        return write_out(out, res, rdt, x.device)
+    return wrap_array(res, rdt, x.device)
+
+
+def fft(input, n=None, dim: int = -1, norm=None, *, out=None) -> Tensor:
+    """The 1-D discrete Fourier transform along ``dim`` (``n``: crop or zero-pad first)."""
+    return _one_dim("fft", input, n, dim, norm, out=out)
+
+
+def ifft(input, n=None, dim: int = -1, norm=None, *, out=None) -> Tensor:
+    """The inverse of ``fft``."""
+    return _one_dim("ifft", input, n, dim, norm, out=out)
+
+
+def rfft(input, n=None, dim: int = -1, norm=None, *, out=None) -> Tensor:
+    """``fft`` of a real input, keeping the ``n // 2 + 1`` non-redundant frequencies."""
+    return _one_dim("rfft", input, n, dim, norm, real_in=True, out=out)
+
+
+def irfft(input, n=None, dim: int = -1, norm=None, *, out=None) -> Tensor:
+    """The inverse of ``rfft``: a real signal of length ``n`` (default ``2 * (m - 1)``)."""
+    return _one_dim("irfft", input, n, dim, norm, out=out)
+
+
+def hfft(input, n=None, dim: int = -1, norm=None, *, out=None) -> Tensor:
+    """The FFT of a Hermitian-symmetric signal given by its first half: a real spectrum."""
+    return _one_dim("hfft", input, n, dim, norm, out=out)
+
+
+def ihfft(input, n=None, dim: int = -1, norm=None, *, out=None) -> Tensor:
+    """The inverse of ``hfft``."""
+    return _one_dim("ihfft", input, n, dim, norm, real_in=True, out=out)
+
+
+def _nd(name: str, input, s, dim, norm, default_dims, out):
+    x, arr, dt = _fft_input(input, name, real_only=name.startswith("rfft"))
+    _check_norm(norm)
+    ndim = len(x._shape)
+    if s is not None:
+        s = [builtins.int(v) for v in s]
+    if dim is None:
+        if default_dims is not None:
+            dims = [d for d in default_dims]
+            dims = [_layout.normalize_dim(d, ndim) for d in dims]
+        elif s is not None:
+            dims = list(range(ndim - len(s), ndim))
+        else:
+            dims = list(range(ndim))
+    else:
+        dims = [dim] if isinstance(dim, builtins.int) else list(dim)
+        dims = [_layout.normalize_dim(d, ndim) for d in dims]
+    if s is not None:
+        if len(s) != len(dims):
+            raise RuntimeError("When given, dim and shape arguments must have the same length")
+        for v in s:
+            if v < 1 and v != -1:
+                raise RuntimeError(f"Invalid number of data points ({v}) specified")
+        s = [x._shape[d] if v == -1 else v for v, d in zip(s, dims)]
+    if len(set(dims)) != len(dims):
+        raise RuntimeError("FFT dims must be unique")
+    xp = _xp(x)
+    fn = getattr(xp.fft, name)
+    if not dims:  # nothing to transform: a (complex) copy
+        return _finish_fft(xp.array(arr, copy=True), x, dims, name, out)
+    res = call_quiet(fn, arr, s=s, axes=dims, norm=norm)
+    return _finish_fft(res, x, dims, name, out)
+
+
+def fft2(input, s=None, dim=(-2, -1), norm=None, *, out=None) -> Tensor:
+    return _nd("fft2", input, s, None, norm, dim, out)
+
+
+def ifft2(input, s=None, dim=(-2, -1), norm=None, *, out=None) -> Tensor:
+    return _nd("ifft2", input, s, None, norm, dim, out)
+
+
+def rfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None) -> Tensor:
+    return _nd("rfft2", input, s, None, norm, dim, out)
+
+
+def irfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None) -> Tensor:
+    return _nd("irfft2", input, s, None, norm, dim, out)
+
+
+def fftn(input, s=None, dim=None, norm=None, *, out=None) -> Tensor:
+    """The N-D transform over ``dim`` (all dims, or the last ``len(s)``, by default)."""
+    return _nd("fftn", input, s, dim, norm, None, out)
+
+
+def ifftn(input, s=None, dim=None, norm=None, *, out=None) -> Tensor:
+    return _nd("ifftn", input, s, dim, norm, None, out)
+
+
+def rfftn(input, s=None, dim=None, norm=None, *, out=None) -> Tensor:
+    return _nd("rfftn", input, s, dim, norm, None, out)
+
+
+def irfftn(input, s=None, dim=None, norm=None, *, out=None) -> Tensor:
+    return _nd("irfftn", input, s, dim, norm, None, out)
+
+
+def _freq_dtype(dtype, fn: str):
+    from .._creation import _check_dtype
+    dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
+    if dt.category < _FLOAT:
+        raise RuntimeError(f"{fn} requires a floating point or complex dtype")
+    return dt
+
+
+def _freq(host: np.ndarray, dt, device, requires_grad: bool) -> Tensor:
+    dev = as_device(device)
+    arr = backend_for(dev).from_host(np.ascontiguousarray(host.astype(dt._np)), dev)
+    t = wrap_array(arr, dt, dev)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def fftfreq(n: int, d: float = 1.0, *, out=None, dtype=None, layout=None, device=None,
+            requires_grad: bool = False) -> Tensor:
+    """The sample frequencies of an ``n``-point FFT: ``[0, 1, ..., -2, -1] / (d * n)``."""
+    dt = _freq_dtype(dtype, "fftfreq")
+    res = _freq(np.fft.fftfreq(n, d), dt, device, requires_grad)
+    return res if out is None else _write(out, res)
+
+
+def rfftfreq(n: int, d: float = 1.0, *, out=None, dtype=None, layout=None, device=None,
+             requires_grad: bool = False) -> Tensor:
+    """The sample frequencies of ``rfft``: ``[0, 1, ..., n // 2] / (d * n)``."""
+    dt = _freq_dtype(dtype, "rfftfreq")
+    res = _freq(np.fft.rfftfreq(n, d), dt, device, requires_grad)
+    return res if out is None else _write(out, res)
+
+
+def _write(out: Tensor, res: Tensor) -> Tensor:
+    from ._elementwise import write_out
+    return write_out(out, res._arr, res._dtype, res.device)
+
+
+def _shift(input, dim, sign: int) -> Tensor:
+    from .joining import roll
+    input = _tensor_arg(input, "fftshift", "input", 1)
+    n = len(input._shape)
+    if dim is None:
+        dims = list(range(n))
+    else:
+        dims = [dim] if isinstance(dim, builtins.int) else list(dim)
+    dims = [_layout.normalize_dim(d, n) for d in dims]
+    if not dims:
+        return input.clone()
+    shifts = [sign * (input._shape[d] // 2) for d in dims]
+    return roll(input, shifts, dims)
+
+
+def fftshift(input, dim=None) -> Tensor:
+    """Move the zero frequency to the centre (a ``roll`` by ``n // 2`` along ``dim``)."""
+    return _shift(input, dim, 1)
+
+
+def ifftshift(input, dim=None) -> Tensor:
+    """The inverse of ``fftshift``."""
+    return _shift(input, dim, -1)
+
+
+# ---------------------------------------------------------------- windows
+def _window(name: str, window_length: int, periodic: bool, dtype, device, requires_grad,
+            make) -> Tensor:
+    from .._creation import _check_dtype
+    dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
+    if dt.category != _FLOAT:
+        raise RuntimeError(f"{name} expects floating point dtypes, got: {dt.cname}")
+    window_length = builtins.int(window_length)
+    if window_length < 0:
+        raise RuntimeError(f"{name} requires non-negative window_length, got "
+                           f"window_length={window_length}")
+    if window_length == 0:
+        host = np.zeros(0)
+    elif window_length == 1:
+        host = np.ones(1)
+    else:
+        n = window_length + 1 if periodic else window_length
+        host = make(np.arange(n, dtype=np.float64), n)
+        if periodic:
+            host = host[:-1]
+    return _freq(host, dt, device, requires_grad)
+
+
+def hann_window(window_length: int, periodic: bool = True, *, dtype=None, layout=None,
+                device=None, requires_grad: bool = False) -> Tensor:
+    """``0.5 - 0.5 cos(2 pi n / (N - 1))`` (``periodic``: the first ``N`` of ``N + 1``)."""
+    return _window("hann_window", window_length, periodic, dtype, device, requires_grad,
+                   lambda k, n: 0.5 - 0.5 * np.cos(2 * math.pi * k / (n - 1)))
+
+
+def hamming_window(window_length: int, periodic: bool = True, alpha: float = 0.54,
+                   beta: float = 0.46, *, dtype=None, layout=None, device=None,
+                   requires_grad: bool = False) -> Tensor:
+    """``alpha - beta cos(2 pi n / (N - 1))``."""
+    return _window("hamming_window", window_length, periodic, dtype, device, requires_grad,
+                   lambda k, n: alpha - beta * np.cos(2 * math.pi * k / (n - 1)))
+
+
+def blackman_window(window_length: int, periodic: bool = True, *, dtype=None, layout=None,
+                    device=None, requires_grad: bool = False) -> Tensor:
+    """``0.42 - 0.5 cos(2 pi n / (N - 1)) + 0.08 cos(4 pi n / (N - 1))``."""
+    return _window("blackman_window", window_length, periodic, dtype, device, requires_grad,
+                   lambda k, n: 0.42 - 0.5 * np.cos(2 * math.pi * k / (n - 1))
+                   + 0.08 * np.cos(4 * math.pi * k / (n - 1)))
+
+
+def bartlett_window(window_length: int, periodic: bool = True, *, dtype=None, layout=None,
+                    device=None, requires_grad: bool = False) -> Tensor:
+    """The triangle ``1 - |2 n / (N - 1) - 1|``."""
+    return _window("bartlett_window", window_length, periodic, dtype, device, requires_grad,
+                   lambda k, n: 1 - np.abs(2 * k / (n - 1) - 1))
+
+
+def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0, *,
+                  dtype=None, layout=None, device=None, requires_grad: bool = False) -> Tensor:
+    """``I0(beta sqrt(1 - ((n - N/2) / (N/2))^2)) / I0(beta)`` (``I0``: Bessel, order 0)."""
+    def make(k, n):
+        half = (n - 1) / 2
+        return np.i0(beta * np.sqrt(np.clip(1 - ((k - half) / half) ** 2, 0, None))) / \
+            np.i0(beta)
+    return _window("kaiser_window", window_length, periodic, dtype, device, requires_grad,
+                   make)
+
+
+# ---------------------------------------------------------------- stft / istft
+_NO_WINDOW = ("A window was not provided. A rectangular window will be applied,which is known "
+              "to cause spectral leakage. Other windows such as torch.hann_window or "
+              "torch.hamming_window are recommended to reduce spectral leakage.To suppress this "
+              "warning and use a rectangular window, explicitly set "
+              "`window=torch.ones(n_fft, device=<device>)`.")
+
+
+def _padded_window(xp, window, win_length: int, n_fft: int, dt):
+    """The window (ones when None) zero-padded to ``n_fft``, centred."""
+    if window is None:
+        w = xp.ones(win_length, dtype=dt._np)
+    else:
+        if window.dim() != 1 or window._shape[0] != win_length:
+            raise RuntimeError(f"stft: expected a 1D window tensor of size equal to "
+                               f"win_length={win_length}, but got window with size "
+                               f"{list(window._shape)}")
+        w = window._arr.astype(dt._np)
+    if win_length < n_fft:
+        left = (n_fft - win_length) // 2
+        full = xp.zeros(n_fft, dtype=dt._np)
+        full[left:left + win_length] = w
+        w = full
+    return w
+
+
+def stft(input, n_fft: int, hop_length=None, win_length=None, window=None, center: bool = True,
+         pad_mode: str = "reflect", normalized: bool = False, onesided=None,
+         return_complex=None) -> Tensor:
+    """The short-time Fourier transform: the FFT of each windowed frame, shape
+    ``(*, n_freq, n_frames)`` (``n_freq = n_fft // 2 + 1`` when one-sided)."""
+    input = _tensor_arg(input, "stft", "input", 1)
+    if window is None:
+        warnings.warn(_NO_WINDOW, UserWarning, stacklevel=2)
+    complex_in = input._dtype.category == _COMPLEX or (
+        window is not None and window._dtype.category == _COMPLEX)
+    if return_complex is None:
+        if not complex_in:
+            raise RuntimeError("stft requires the return_complex parameter be given for real "
+                               "inputs, and will further require that return_complex=True in "
+                               "a future PyTorch release.")
+        return_complex = True
+    if input.dim() not in (1, 2):
+        raise RuntimeError(f"stft: expected a 1D or 2D tensor, but got {input.dim()}D")
+    hop = n_fft // 4 if hop_length is None else hop_length
+    win = n_fft if win_length is None else win_length
+    if n_fft <= 0:
+        raise RuntimeError(f"stft: expected 0 < n_fft, but got n_fft={n_fft}")
+    if hop <= 0:
+        raise RuntimeError(f"stft: expected hop_length > 0, but got hop_length={hop}")
+    if win <= 0 or win > n_fft:
+        raise RuntimeError(f"stft: expected 0 < win_length <= n_fft, but got "
+                           f"win_length={win}")
+    if onesided is None:
+        onesided = not complex_in
+    elif onesided and complex_in:
+        raise RuntimeError("Cannot have onesided output if window or input is complex")
+    xp = _xp(input)
+    dt = input._dtype if input._dtype.category >= _FLOAT else _dtypes.get_default_dtype()
+    if window is not None:
+        dt = _dtypes.PROMOTION_TABLE[(dt, window._dtype)]
+    x = input._arr.astype(dt._np, copy=False)
+    batched = x.ndim == 2
+    if not batched:
+        x = x[None]
+    if center:
+        pad = n_fft // 2
+        if pad_mode == "reflect" and pad >= x.shape[-1]:
+            raise RuntimeError(f"Argument #4: Padding size should be less than the "
+                               f"corresponding input dimension, but got: padding ({pad}, {pad}) "
+                               f"at dimension 2 of input [{x.shape[0]}, 1, {x.shape[-1]}]")
+        mode = {"reflect": "reflect", "constant": "constant", "replicate": "edge",
+                "circular": "wrap"}.get(pad_mode)
+        if mode is None:
+            raise RuntimeError(f"stft: unsupported pad_mode {pad_mode}")
+        x = xp.pad(x, ((0, 0), (pad, pad)), mode=mode)
+    length = x.shape[-1]
+    if n_fft > length:
+        raise RuntimeError(f"stft: expected 0 < n_fft < {length}, but got n_fft={n_fft}")
+    n_frames = 1 + (length - n_fft) // hop
+    w = _padded_window(xp, window, win, n_fft, dt)
+    idx = xp.arange(n_frames)[:, None] * hop + xp.arange(n_fft)[None, :]
+    frames = x[:, idx] * w  # (batch, n_frames, n_fft)
+    norm = "ortho" if normalized else None
+    spec = call_quiet(xp.fft.rfft if onesided else xp.fft.fft, frames, axis=-1, norm=norm)
+    cdt = dt.to_complex()
+    spec = _c(xp, spec.astype(cdt._np, copy=False))      # (batch, frames, freq) in memory
+    spec = xp.swapaxes(spec, -1, -2)                      # viewed as (batch, freq, frames)
+    if not batched:
+        spec = spec[0]
+    if not return_complex:
+        warnings.warn("stft with return_complex=False is deprecated. In a future pytorch "
+                      "release, stft will return complex tensors for all inputs, and "
+                      "return_complex=False will raise an error.\nNote: you can still call "
+                      "torch.view_as_real on the complex output to recover the old return "
+                      "format.", UserWarning, stacklevel=2)
+        real = xp.stack([spec.real, spec.imag], axis=-1)
+        return wrap_array(_c(xp, real), dt, input.device)
+    return wrap_array(spec, cdt, input.device)
+
+
+def istft(input, n_fft: int, hop_length=None, win_length=None, window=None,
+          center: bool = True, normalized: bool = False, onesided=None, length=None,
+          return_complex: bool = False) -> Tensor:
+    """The inverse of ``stft``: inverse FFT of each frame, windowed overlap-add, divided by
+    the summed squared window (which must not vanish anywhere: the NOLA condition)."""
+    input = _tensor_arg(input, "istft", "input", 1)
+    if input._dtype.category != _COMPLEX:
+        raise RuntimeError("istft requires a complex-valued input tensor.")
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"istft: expected a tensor with 2 or 3 dimensions of complex, got "
+                           f"{input.dim()}")
+    hop = n_fft // 4 if hop_length is None else hop_length
+    win = n_fft if win_length is None else win_length
+    xp = _xp(input)
+    spec = input._arr
+    batched = spec.ndim == 3
+    if not batched:
+        spec = spec[None]
+    n_freq, n_frames = spec.shape[-2:]
+    if onesided is None:
+        onesided = n_freq != n_fft
+    if onesided and return_complex:
+        raise RuntimeError("cannot have onesided output if window or input is complex")
+    if onesided and n_freq != n_fft // 2 + 1:
+        raise RuntimeError(f"istft: expected the frequency dimension (3rd to the last) of the "
+                           f"input tensor to match n_fft / 2 + 1 when onesided=True, but got "
+                           f"{n_freq}")
+    rdt = input._dtype.to_real()
+    w = _padded_window(xp, window, win, n_fft, rdt)
+    norm = "ortho" if normalized else None
+    frames_spec = xp.swapaxes(spec, -1, -2)  # (batch, frames, freq)
+    if onesided:
+        frames = call_quiet(xp.fft.irfft, frames_spec, n=n_fft, axis=-1, norm=norm)
+    else:
+        frames = call_quiet(xp.fft.ifft, frames_spec, n=n_fft, axis=-1, norm=norm)
+        if not return_complex:
+            frames = frames.real
+    frames = frames * w
+    total = n_fft + hop * (n_frames - 1)
+    out_dt = input._dtype if return_complex else rdt
+    y = xp.zeros((frames.shape[0], total), dtype=out_dt._np)
+    env = xp.zeros(total, dtype=rdt._np)
+    idx = xp.arange(n_frames)[:, None] * hop + xp.arange(n_fft)[None, :]
+    owner = wrap_array(y, out_dt, input.device)
+    _ufunc_at(owner, "add", y, (slice(None), idx), frames.astype(out_dt._np, copy=False))
+    _ufunc_at(owner, "add", env, idx, xp.broadcast_to(w * w, idx.shape).astype(rdt._np))
+    start = n_fft // 2 if center else 0
+    if length is not None:
+        end = start + length
+    elif center:
+        end = total - n_fft // 2
+    else:
+        end = total
+    end_avail = min(end, total)
+    y = y[:, start:end_avail]
+    env = env[start:end_avail]
+    if env.size and builtins.float(xp.abs(env).min()) < 1e-11:
+        raise RuntimeError("istft: window overlap add min: 1 (the window does not satisfy the "
+                           "NOLA condition: the summed squared windows vanish somewhere)")
+    y = call_quiet(xp.divide, y, env)
+    if length is not None and end > total:
+        y = xp.concatenate([y, xp.zeros((y.shape[0], end - total), dtype=y.dtype)], axis=-1)
+    if not batched:
+        y = y[0]
+    return wrap_array(_c(xp, y.astype(out_dt._np, copy=False)), out_dt, input.device)
+
+
+# ``tensorviz.fft.<name>`` (re-exported by tensorviz/fft.py).
+FFT = {
+    "fft": fft, "ifft": ifft, "rfft": rfft, "irfft": irfft, "hfft": hfft, "ihfft": ihfft,
+    "fft2": fft2, "ifft2": ifft2, "rfft2": rfft2, "irfft2": irfft2, "fftn": fftn,
+    "ifftn": ifftn, "rfftn": rfftn, "irfftn": irfftn, "fftfreq": fftfreq,
+    "rfftfreq": rfftfreq, "fftshift": fftshift, "ifftshift": ifftshift,
+}
+
+FUNCTIONS = {
+    "stft": stft, "istft": istft, "hann_window": hann_window,
+    "hamming_window": hamming_window, "blackman_window": blackman_window,
+    "bartlett_window": bartlett_window, "kaiser_window": kaiser_window,
+}
+
+METHODS = {"stft": stft, "istft": istft}
