@@ -34,7 +34,8 @@ from . import _dtypes
 from ._device import CPU, as_device, device
 from ._storage import TypedStorage, UntypedStorage
 
-__all__ = ["save", "load", "DEFAULT_PROTOCOL"]
+__all__ = ["save", "load", "DEFAULT_PROTOCOL", "add_safe_globals", "clear_safe_globals",
+           "get_safe_globals", "safe_globals", "get_unsafe_globals_in_checkpoint"]
 
 DEFAULT_PROTOCOL = 2
 FileLike = Union[str, os.PathLike, IO[bytes]]
@@ -456,3 +457,77 @@ def _default_restore(storage: UntypedStorage, location: str) -> UntypedStorage:
         return storage.to(device=dev)
     raise RuntimeError(f"don't know how to restore data location of "
                        f"torch.storage.UntypedStorage (tagged with {location})")
+
+
+# ---------------------------------------------------------------------- the allowlist
+def add_safe_globals(safe_globals: list) -> None:
+    """Let ``weights_only=True`` loads use these classes/functions too (trusted code only).
+
+    Each entry is an object, or ``(object, "module.qualified.name")`` when the file names it
+    differently.  A file may then call it, create it and set its state.
+    """
+    from ._serialization import _unpickling
+    _unpickling.add_safe_globals(list(safe_globals))
+
+
+def clear_safe_globals() -> None:
+    """Forget every global added with ``add_safe_globals``."""
+    from ._serialization import _unpickling
+    _unpickling.clear_safe_globals()
+
+
+def get_safe_globals() -> list:
+    """The globals added with ``add_safe_globals`` (tensorviz's own allowlist not included)."""
+    from ._serialization import _unpickling
+    return _unpickling.get_safe_globals()
+
+
+class safe_globals:
+    """``with tensorviz.serialization.safe_globals([MyClass]):`` allows them inside the block."""
+
+    def __init__(self, safe_globals: list):
+        self.safe_globals = list(safe_globals)
+
+    def __enter__(self):
+        add_safe_globals(self.safe_globals)
+
+    def __exit__(self, *exc):
+        from ._serialization import _unpickling
+        _unpickling.remove_safe_globals(self.safe_globals)
+        return False
+
+
+def get_unsafe_globals_in_checkpoint(f: FileLike) -> list[str]:
+    """The globals a saved file names that ``weights_only=True`` would refuse (nothing runs).
+
+    The pickle is only disassembled, never executed; globals built at run time are not seen.
+    """
+    import pickletools
+    from ._serialization import _unpickling
+    from ._serialization._zipformat import ZipReader
+    opened = open(os.fspath(f), "rb") if isinstance(f, (str, os.PathLike)) else None
+    fileobj = opened or f
+    try:
+        reader = ZipReader(fileobj, "the file")
+        try:
+            data = reader.read("data.pkl")
+        finally:
+            reader.close()
+    finally:
+        if opened is not None:
+            opened.close()
+    found: list[str] = []
+    strings: list = []
+    for op, arg, _ in pickletools.genops(data):
+        if op.name in ("SHORT_BINUNICODE", "BINUNICODE", "UNICODE", "BINUNICODE8"):
+            strings.append(arg)
+        if op.name == "GLOBAL":
+            module, name = arg.split(" ", 1)
+        elif op.name == "STACK_GLOBAL" and len(strings) >= 2:
+            module, name = strings[-2], strings[-1]
+        else:
+            continue
+        full = ".".join(_unpickling._normalize(module, name))
+        if not _unpickling.allowed_global(module, name) and full not in found:
+            found.append(full)
+    return found

@@ -425,6 +425,38 @@ def test_weights_only_false_loads_trusted_objects():
     assert back["arr"].tolist() == [0, 1, 2] and back["t"].tolist() == [0, 1]
 
 
+class Trusted:
+    """A user class for the allowlist tests (module-level, so pickle can name it)."""
+
+    def __init__(self, x):
+        self.x = x
+
+
+def test_safe_globals_allowlist():
+    name = f"{Trusted.__module__}.Trusted"
+    buf = craft({"obj": Trusted(tv.arange(3)), "n": 1})
+    assert serialization.get_unsafe_globals_in_checkpoint(buf) == [name]
+    buf.seek(0)
+    with pytest.raises(pickle.UnpicklingError, match=f"add_safe_globals.*{name}"):
+        tv.load(buf)
+    with serialization.safe_globals([Trusted]):
+        assert serialization.get_safe_globals() == [Trusted]
+        buf.seek(0)
+        back = tv.load(buf)
+    assert type(back["obj"]) is Trusted and back["obj"].x.tolist() == [0, 1, 2]
+    assert serialization.get_safe_globals() == []
+    buf.seek(0)
+    with pytest.raises(pickle.UnpicklingError):
+        tv.load(buf)
+    serialization.add_safe_globals([(Trusted, "elsewhere.Renamed")])
+    try:
+        renamed = craft(payload=b"\x80\x02celsewhere\nRenamed\nK\x05\x85R.")
+        assert tv.load(renamed).x == 5
+    finally:
+        serialization.clear_safe_globals()
+    assert serialization.get_safe_globals() == []
+
+
 def test_weights_only_false_still_never_imports_torch():
     payload = b"\x80\x02ctorch.nn.modules.linear\nLinear\n)\x81."
     with pytest.raises(pickle.UnpicklingError, match="state_dict"):

@@ -281,6 +281,55 @@ def _unsupported(module: str, name: str) -> Exception | None:
     return None
 
 
+# ---------------------------------------------------------------- user allowlist
+# Globals the user marked safe (``add_safe_globals``): full name -> object.  A file may name
+# them, call them (REDUCE), create them (NEWOBJ) and set their state (BUILD).
+_user_globals: dict[str, Any] = {}
+_user_entries: list = []
+
+
+def add_safe_globals(entries: list) -> None:
+    for entry in entries:
+        if isinstance(entry, tuple):
+            if len(entry) != 2 or type(entry[1]) is not str:
+                raise TypeError("add_safe_globals: a tuple entry must be (object, "
+                                "'module.qualified.name')")
+            obj, name = entry
+        else:
+            obj, name = entry, f"{entry.__module__}.{entry.__qualname__}"
+        _user_globals[name] = obj
+        if entry not in _user_entries:
+            _user_entries.append(entry)
+
+
+def remove_safe_globals(entries: list) -> None:
+    for entry in entries:
+        if entry in _user_entries:
+            _user_entries.remove(entry)
+    _user_globals.clear()
+    add_safe_globals(list(_user_entries))
+
+
+def get_safe_globals() -> list:
+    return list(_user_entries)
+
+
+def clear_safe_globals() -> None:
+    _user_entries.clear()
+    _user_globals.clear()
+
+
+def _is_user_allowed(obj) -> bool:
+    return any(v is obj for v in _user_globals.values())
+
+
+def allowed_global(module: str, name: str) -> bool:
+    """Whether ``weights_only=True`` lets a file name ``module.name``."""
+    module, name = _normalize(module, name)
+    full = f"{module}.{name}"
+    return full in GLOBALS or full in _user_globals
+
+
 def weights_only_message(detail: str) -> str:
     return (f"Weights only load failed: {detail}. tensorviz.load(weights_only=True) loads only "
             "tensors, storages, dtypes, devices, sizes and plain containers (dict, "
@@ -325,14 +374,18 @@ class SafeUnpickler(pickle._Unpickler):
 
     def find_class(self, module: str, name: str) -> Any:
         module, name = _normalize(module, name)
-        value = GLOBALS.get(f"{module}.{name}")
+        full = f"{module}.{name}"
+        value = GLOBALS.get(full)
         if value is not None:
             return value
+        if full in _user_globals:
+            return _user_globals[full]
         error = _unsupported(module, name)
         if error is not None:
             raise error
         raise pickle.UnpicklingError(weights_only_message(
-            f"the file names the global {module}.{name}, which is not allowed"))
+            f"the file names the global {full}, which is not allowed (if you trust it, "
+            f"allow it with tensorviz.serialization.add_safe_globals([{full}]))"))
 
     def load_global(self):
         module, name = self.readline(), self.readline()
@@ -348,7 +401,7 @@ class SafeUnpickler(pickle._Unpickler):
         stack = self.stack
         args = stack.pop()
         func = stack[-1]
-        if _CALLABLE.get(id(func)) is not func:
+        if _CALLABLE.get(id(func)) is not func and not _is_user_allowed(func):
             self._refuse(f"the pickle calls {func!r:.80}, which is not an allowed function")
         if type(args) is not tuple:
             raise pickle.UnpicklingError("REDUCE needs a tuple of arguments")
@@ -362,7 +415,7 @@ class SafeUnpickler(pickle._Unpickler):
             raise pickle.UnpicklingError("NEWOBJ needs a tuple of arguments")
         if cls is PARAMETER_TYPE:
             self.append(_as_parameter(*args))
-        elif cls in _NEWOBJ_CLASSES:
+        elif cls in _NEWOBJ_CLASSES or (isinstance(cls, type) and _is_user_allowed(cls)):
             self.append(cls.__new__(cls, *args))
         else:
             self._refuse(f"the pickle creates an object of {cls!r:.80}, which is not allowed")
@@ -374,6 +427,19 @@ class SafeUnpickler(pickle._Unpickler):
         if type(inst) in (collections.OrderedDict, collections.Counter) and \
                 type(state) is dict and all(type(k) is str for k in state):
             inst.__dict__.update(state)  # a state_dict's _metadata
+        elif _is_user_allowed(type(inst)):  # as the standard unpickler does it
+            setstate = getattr(inst, "__setstate__", None)
+            if setstate is not None:
+                setstate(state)
+                return
+            slotstate = None
+            if isinstance(state, tuple) and len(state) == 2:
+                state, slotstate = state
+            if state:
+                inst.__dict__.update(state)
+            if slotstate:
+                for k, v in slotstate.items():
+                    setattr(inst, k, v)
         else:
             self._refuse(f"the pickle sets the state of a {type(inst).__name__}, which is "
                          "not allowed")
