@@ -274,6 +274,7 @@ class View {
   chip(t, extra = "") {
     const c = h("span", `tv-chip tv-c${t.color % 8} ${extra}`);
     c.append(h("span", "tv-tag", t.tag), h("span", "tv-label", t.label));
+    c.title = `${t.tag}: ${t.label}`;
     return c;
   }
 
@@ -708,44 +709,73 @@ class View {
     };
     if (addr < s.start || addr >= s.start + s.count) return;
     const x0 = xOf(addr);
-    let lane = 0;
+    const y = baseY;
+    // one arc per dim that has a next index; longer jumps fly higher
+    /** @type {{d: number, st: number, x1: number, height: number, text: string}[]} */
+    const arcs = [];
     index.forEach((i, d) => {
       if (i + 1 >= t.shape[d]) return;
       const st = t.stride[d];
       const target = addr + st;
+      const outside = st !== 0 && (target < s.start || target >= s.start + s.count) ? ` → slot ${target}` : "";
+      const text = st === 0 ? `${letter(d)}+1: +0 (broadcast)` : `${letter(d)}+1: ${st > 0 ? "+" : ""}${st}${outside}`;
+      arcs.push({ d, st, x1: st === 0 ? x0 : xOf(target), height: 0, text });
+    });
+    const bySpan = [...arcs].sort((p, q) => Math.abs(p.x1 - x0) - Math.abs(q.x1 - x0));
+    bySpan.forEach((arc, rank) => {
+      arc.height = arc.st === 0 ? 22 : Math.min(15 + rank * 9 + Math.abs(arc.x1 - x0) / 14, baseY - 16);
+    });
+    /** Height above the baseline of an arc's cubic at x (the label must clear it). */
+    const heightAt = (/** @type {typeof arcs[0]} */ arc, /** @type {number} */ x) => {
+      if (arc.st === 0) return Math.abs(x - x0) < 16 ? 20 : 0;
+      const lo = Math.min(x0, arc.x1), hi = Math.max(x0, arc.x1);
+      if (x < lo || x > hi) return 0;
+      let a = 0, b = 1; // x(s) = x0 + (x1 - x0)(3s² - 2s³) is monotone: bisect for s
+      for (let k = 0; k < 24; k++) {
+        const m = (a + b) / 2;
+        const xm = x0 + (arc.x1 - x0) * (3 * m * m - 2 * m * m * m);
+        if ((xm < x) === (arc.x1 > x0)) a = m; else b = m;
+      }
+      const sm = (a + b) / 2;
+      return 3 * sm * (1 - sm) * arc.height;
+    };
+    /** @type {{x: number, y: number, w: number}[]} */
+    const placed = [];
+    for (const arc of bySpan) {
       const g = document.createElementNS(SVG_NS, "g");
-      g.setAttribute("class", `tv-arrow tv-arrow-d${d % 4}`);
+      g.setAttribute("class", `tv-arrow tv-arrow-d${arc.d % 4}`);
+      const path = document.createElementNS(SVG_NS, "path");
+      if (arc.st === 0) {
+        path.setAttribute("d", `M ${x0 - 6} ${y} C ${x0 - 16} ${y - 24}, ${x0 + 16} ${y - 24}, ${x0 + 6} ${y}`);
+      } else {
+        path.setAttribute("d", `M ${x0} ${y} C ${x0} ${y - arc.height}, ${arc.x1} ${y - arc.height}, ${arc.x1} ${y}`);
+      }
+      g.appendChild(path);
+      const head = document.createElementNS(SVG_NS, "path");
+      head.setAttribute("class", "tv-arrow-head");
+      const hx = arc.st === 0 ? x0 + 6 : arc.x1;
+      head.setAttribute("d", `M ${hx - 4} ${y - 7} L ${hx} ${y} L ${hx + 4} ${y - 7} Z`);
+      g.appendChild(head);
+      // the label floats just above every arc passing under it, and above earlier labels
+      const lx = (x0 + arc.x1) / 2;
+      const w = 7 * arc.text.length;
+      let clear = 0.75 * arc.height;
+      for (const o of arcs) {
+        for (const dx of [-w / 2, 0, w / 2]) clear = Math.max(clear, heightAt(o, lx + dx));
+      }
+      let ly = y - clear - 4;
+      for (const p of placed) {
+        if (Math.abs(p.x - lx) < (p.w + w) / 2 && Math.abs(p.y - ly) < 12) ly = p.y - 12;
+      }
+      placed.push({ x: lx, y: ly, w });
       const label = document.createElementNS(SVG_NS, "text");
       label.setAttribute("class", "tv-arrow-label");
-      if (st === 0) {
-        // a loop on the same slot: broadcasting
-        const path = document.createElementNS(SVG_NS, "path");
-        const y = baseY;
-        path.setAttribute("d", `M ${x0 - 6} ${y} C ${x0 - 14} ${y - 22}, ${x0 + 14} ${y - 22}, ${x0 + 6} ${y}`);
-        g.appendChild(path);
-        label.setAttribute("x", String(x0));
-        label.setAttribute("y", String(y - 22 - 2 - lane * 11));
-        label.textContent = `${letter(d)}+1: +0 (dim ${d} broadcast)`;
-      } else {
-        const x1 = xOf(target);
-        const height = Math.min(16 + lane * 12 + Math.abs(x1 - x0) / 10, baseY - 14);
-        const y = baseY;
-        const path = document.createElementNS(SVG_NS, "path");
-        path.setAttribute("d", `M ${x0} ${y} C ${x0} ${y - height}, ${x1} ${y - height}, ${x1} ${y}`);
-        g.appendChild(path);
-        const head = document.createElementNS(SVG_NS, "path");
-        head.setAttribute("class", "tv-arrow-head");
-        head.setAttribute("d", `M ${x1 - 4} ${y - 7} L ${x1} ${y} L ${x1 + 4} ${y - 7} Z`);
-        g.appendChild(head);
-        label.setAttribute("x", String((x0 + x1) / 2));
-        label.setAttribute("y", String(y - height * 0.75 - 4));
-        const outside = target < s.start || target >= s.start + s.count ? ` → slot ${target}` : "";
-        label.textContent = `${letter(d)}+1: ${st > 0 ? "+" : ""}${st}${outside}`;
-      }
+      label.setAttribute("x", String(lx));
+      label.setAttribute("y", String(ly));
+      label.textContent = arc.text;
       g.appendChild(label);
       svg.appendChild(g);
-      lane++;
-    });
+    }
   }
 
   /** @param {TensorState} t @param {number[]} index @param {number} addr @param {boolean} inWindow @param {CellRef[]} others */

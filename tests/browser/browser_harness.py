@@ -157,9 +157,9 @@ def chromium():
 class Notebook:
     """One notebook opened in a fresh page; collects page errors."""
 
-    def __init__(self, browser, lab: Lab, name: str, viewport=(1400, 1000)):
+    def __init__(self, browser, lab: Lab, name: str, viewport=(1400, 1000), scale: float = 1):
         self.page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]},
-                                     device_scale_factor=1)
+                                     device_scale_factor=scale)
         self.errors: list[str] = []
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
         self.name = name

@@ -1,0 +1,51 @@
+"""Regenerate ``docs/screenshot.png``: the real widget in JupyterLab, hovered.
+
+    python tests/browser/make_screenshot.py [output.png]
+
+Shows ``tensorviz.show(a, a.t(), a[1:, ::2])`` with the pointer on ``a.t()[2, 1]``: the
+storage slot it lives in, the same slot in the other views, the stride arrows and the
+address formula.
+"""
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from browser_harness import REPO, Lab, Notebook, chromium, missing_requirements  # noqa: E402
+
+CODE = ("import tensorviz as torch\n"
+        "a = torch.arange(12).reshape(3, 4)\n"
+        "torch.show(a, a.t(), a[1:, ::2])")
+
+
+def main(out: Path) -> None:
+    reason = missing_requirements()
+    if reason:
+        raise SystemExit(reason)
+    lab = Lab(Path(tempfile.mkdtemp(prefix="tv-shot-")))
+    try:
+        lab.write_notebook("screenshot.ipynb", [CODE])
+        with chromium() as browser:
+            nb = Notebook(browser, lab, "screenshot.ipynb", viewport=(1160, 1100), scale=2)
+            nb.command("application:toggle-left-area")
+            nb.run_cell(0)
+            cell = nb.panel.locator(".jp-Cell").first
+            cell.locator(".tv-root").wait_for()
+            nb.page.mouse.click(5, 5)  # leave the editor so no cursor blinks in the shot
+            cell.locator('.tv-card[data-t="1"] .tv-cell[data-index="2,1"]').hover()
+            time.sleep(0.4)
+            cell.screenshot(path=str(out))
+            if nb.errors:
+                raise SystemExit(f"page errors: {nb.errors}")
+            nb.close()
+    finally:
+        lab.stop()
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "docs" / "screenshot.png")
