@@ -175,7 +175,7 @@ def _storage_bytes(untyped: UntypedStorage, nbytes: int, dt) -> np.ndarray:
 
 # ====================================================================== load
 def load(f: FileLike, map_location: MapLocation = None, pickle_module: Any = None, *,
-         weights_only: bool | None = None, mmap: bool | None = None,
+         weights_only: bool | None = True, mmap: bool | None = None,
          **pickle_load_args: Any) -> Any:
     """Load an object saved with ``tensorviz.save`` or ``torch.save``.
 

@@ -477,6 +477,8 @@ def test_weights_only_false_still_never_imports_torch():
     (b"\x80\x02}K\x01a.", "appends to a dict"),
     (b"\x80\x02ccollections\nOrderedDict\n)RN}X\x01\x00\x00\x00aK\x01s\x86b.", "state"),
     (b"\x80\x02cbuiltins\nset\n)\x81}b.", "state"),
+    (b"\x80\x02ccollections\nOrderedDict\n)R}X\x0d\x00\x00\x00__reduce_ex__K\x01sb.",
+     "state"),
     (b"\x80\x02cbuiltins\nlist\n.", "builtins.list"),
     (b"\x80\x02cnt\nsystem\n.", "nt.system"),
     (b"\x80\x02X\x02\x00\x00\x00osX\x06\x00\x00\x00system\x93.", "os.system"),  # STACK_GLOBAL

@@ -425,8 +425,9 @@ class SafeUnpickler(pickle._Unpickler):
         state = self.stack.pop()
         inst = self.stack[-1]
         if type(inst) in (collections.OrderedDict, collections.Counter) and \
-                type(state) is dict and all(type(k) is str for k in state):
-            inst.__dict__.update(state)  # a state_dict's _metadata
+                type(state) is dict and \
+                all(type(k) is str and not k.startswith("__") for k in state):
+            inst.__dict__.update(state)  # a state_dict's _metadata (never a dunder)
         elif _is_user_allowed(type(inst)):  # as the standard unpickler does it
             setstate = getattr(inst, "__setstate__", None)
             if setstate is not None:
