@@ -106,8 +106,18 @@ def _save_to_path(path: str, payload: bytes, storages: list, no_byteorder: bool)
     archive_name = archive_name[0] if archive_name[1] else archive_name[2]
     if not archive_name or not archive_name.isascii():
         archive_name = "archive"
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(target)}.",
-                               suffix=".tmp")
+    if os.path.exists(target) and not os.path.isfile(target):
+        # A device or a pipe (/dev/null, a FIFO): write into it, never replace it.
+        with open(target, "wb") as out:
+            _write_archive(out, archive_name, payload, storages, no_byteorder)
+        return
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(target)}.",
+                                   suffix=".tmp")
+    except PermissionError as e:
+        raise PermissionError(f"save(): can't write {path!r}: saving writes a temporary file "
+                              f"in {folder!r} and renames it over the target, and that "
+                              f"folder is not writable ({e.strerror})") from None
     try:
         with os.fdopen(fd, "wb") as out:
             _write_archive(out, archive_name, payload, storages, no_byteorder)

@@ -661,6 +661,13 @@ def test_saved_files_get_normal_permissions(tmp_path):
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o640
 
 
+@pytest.mark.skipif(not os.path.exists(os.devnull) or sys.platform == "win32",
+                    reason="POSIX devices")
+def test_saving_to_a_device_writes_into_it():
+    tv.save(tv.ones(3), os.devnull)
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="symlinks")
 def test_saving_through_a_symlink_replaces_the_target(tmp_path):
     target = tmp_path / "real.pt"
