@@ -250,11 +250,14 @@ def _load_file(fileobj, desc: str, mmap_path: str | None, restore, weights_only:
                                f"`torch.save({mmap_path}, _use_new_zipfile_serialization=True), "
                                "please torch.save your checkpoint with this option in order to "
                                "use mmap.")
+        from ._serialization._unpickling import PassThrough
         try:
             return load_legacy(fileobj, desc, restore, weights_only, pickle_module,
                                pickle_load_args)
+        except PassThrough as e:
+            raise e.error from None
         except (KeyError, IndexError, EOFError, struct.error, UnicodeDecodeError,
-                AttributeError, ValueError, OverflowError) as e:
+                AttributeError, ValueError, OverflowError, TypeError) as e:
             if not weights_only:
                 raise
             raise pickle.UnpicklingError(
@@ -277,10 +280,10 @@ def _load_file(fileobj, desc: str, mmap_path: str | None, restore, weights_only:
             return cls(data, loader, **kwargs).load()
         try:
             return _unpickling.SafeUnpickler(data, loader).load()
-        except (pickle.UnpicklingError, FormatError, RuntimeError, TypeError):
-            raise
+        except _unpickling.PassThrough as e:
+            raise e.error from None
         except (KeyError, IndexError, EOFError, struct.error, UnicodeDecodeError,
-                AttributeError, ValueError, OverflowError) as e:
+                AttributeError, ValueError, OverflowError, TypeError) as e:
             raise pickle.UnpicklingError(
                 f"{desc} is corrupt: its data.pkl can't be read ({type(e).__name__}: {e})"
             ) from None

@@ -552,7 +552,8 @@ def test_corrupt_bytes_are_detected(member):
 
 
 def test_corrupt_pickles_raise_unpickling_error():
-    for payload in (b"\x80\x02h\x05.", b"\x80\x02(", b"\x80\x02\x86.", b"garbage"):
+    for payload in (b"\x80\x02h\x05.", b"\x80\x02(", b"\x80\x02\x86.", b"garbage",
+                    b"\x80\x02ctorch._utils\n_rebuild_tensor_v2\n)R."):
         with pytest.raises(pickle.UnpicklingError):
             tv.load(craft(payload=payload))
 
@@ -705,6 +706,14 @@ def test_map_location_callable_sees_cpu_storage_and_location():
     assert seen == [(tv.UntypedStorage, tv.device("cpu"), "cpu")] * 2
     with pytest.raises(TypeError, match="must return a storage"):
         roundtrip(tv.ones(1), map_location=lambda s, loc: "cpu")
+
+
+def test_errors_of_a_map_location_callable_pass_unchanged():
+    def broken(storage, location):
+        raise KeyError("my mapping")
+
+    with pytest.raises(KeyError, match="my mapping"):
+        roundtrip(tv.ones(1), map_location=broken)
 
 
 def test_cuda_saved_files_map_to_cpu():

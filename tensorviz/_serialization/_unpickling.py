@@ -491,8 +491,20 @@ class SafeUnpickler(pickle._Unpickler):
 
     def load_binpersid(self):
         pid = self.stack.pop()
-        self.append(self._persistent_load(pid))
+        try:
+            storage = self._persistent_load(pid)
+        except Exception as e:  # the loader's own errors (or map_location's) pass unchanged
+            raise PassThrough(e) from None
+        self.append(storage)
     dispatch[pickle.BINPERSID[0]] = load_binpersid
+
+
+class PassThrough(Exception):
+    """Carries an error of the storage loader out of the unpickler, to be raised as is."""
+
+    def __init__(self, error: Exception):
+        super().__init__(error)
+        self.error = error
 
 
 def trusted_unpickler_class(base: type) -> type:
