@@ -869,6 +869,25 @@ def test_pytorch_objects_map_onto_tensorviz(tmp_path):
     assert back["bytes"] == b"xy" and back["set"] == {1, 2} and back["cx"] == 2 - 3j
 
 
+def test_pytorch_checkpoints_and_whole_models(tmp_path):
+    torch = _torch()
+    model = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.ReLU())
+    opt = torch.optim.Adam(model.parameters())
+    model(torch.randn(4, 3)).sum().backward()
+    opt.step()
+    path = tmp_path / "ckpt.pt"
+    torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "epoch": 3}, path)
+    back = tv.load(path)
+    assert list(back["model"]) == ["0.weight", "0.bias"] and back["epoch"] == 3
+    assert back["opt"]["param_groups"][0]["betas"] == (0.9, 0.999)
+    assert back["opt"]["state"][0]["exp_avg"].shape == (2, 3)
+    torch.save(model, path)
+    for weights_only in (True, False):
+        with pytest.raises(pickle.UnpicklingError,
+                           match="torch.nn.modules.container.Sequential.*state_dict"):
+            tv.load(path, weights_only=weights_only)
+
+
 @pytest.mark.parametrize("name", ["bfloat16", "uint16", "float8_e4m3fn"])
 def test_pytorch_dtypes_tensorviz_lacks_are_named(tmp_path, name):
     torch = _torch()

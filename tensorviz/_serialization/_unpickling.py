@@ -330,6 +330,16 @@ def allowed_global(module: str, name: str) -> bool:
     return full in GLOBALS or full in _user_globals
 
 
+def _needs_torch(module: str, name: str) -> Exception | None:
+    if module == "torch" or module.startswith("torch."):
+        return pickle.UnpicklingError(
+            f"the file holds a {module}.{name} object, which needs PyTorch itself (tensorviz "
+            "never imports it); tensorviz loads dense tensors, storages and plain Python "
+            "objects: save a model's state_dict() rather than the model, and make sparse, "
+            "quantized or nested tensors dense (t.to_dense()) before saving")
+    return None
+
+
 def weights_only_message(detail: str) -> str:
     return (f"Weights only load failed: {detail}. tensorviz.load(weights_only=True) loads only "
             "tensors, storages, dtypes, devices, sizes and plain containers (dict, "
@@ -380,7 +390,7 @@ class SafeUnpickler(pickle._Unpickler):
             return value
         if full in _user_globals:
             return _user_globals[full]
-        error = _unsupported(module, name)
+        error = _unsupported(module, name) or _needs_torch(module, name)
         if error is not None:
             raise error
         raise pickle.UnpicklingError(weights_only_message(
@@ -527,14 +537,9 @@ def trusted_unpickler_class(base: type) -> type:
             value = GLOBALS.get(f"{module}.{name}")
             if value is not None:
                 return value
-            error = _unsupported(module, name)
+            error = _unsupported(module, name) or _needs_torch(module, name)
             if error is not None:
                 raise error
-            if module == "torch" or module.startswith("torch."):
-                raise pickle.UnpicklingError(
-                    f"the file holds a {module}.{name} object, which needs PyTorch itself; "
-                    "tensorviz loads tensors, storages and plain Python objects (save a "
-                    "model's state_dict() rather than the model)")
             return super().find_class(module, name)
 
     return TrustedUnpickler
