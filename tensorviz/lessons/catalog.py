@@ -349,6 +349,44 @@ _add("04/who-changes",
                  "(2.0); `c` was copied after the first one (1.0).",
      solution="answer = (t[0].item(), c[0].item())")
 
+# ---------------------------------------------------------------------------- 05 saving
+_SIZE_CHOICES = ["about 24 bytes of data: the 3 elements", "about 8 MB: the whole storage",
+                 "nothing: a view cannot be saved"]
+_add("05/view-file-size",
+     "`big` holds a million int64 numbers (8 MB). How much data does `torch.save(big[:3], f)` "
+     "write?",
+     setup="big = torch.arange(1_000_000)",
+     choices=_SIZE_CHOICES, answer="about 8 MB: the whole storage",
+     mistakes={"about 24 bytes of data: the 3 elements": "`big[:3]` is a view: the file "
+                                                         "keeps its storage, offset and "
+                                                         "strides, so the whole storage "
+                                                         "goes in.",
+               "nothing: a view cannot be saved": "Views save fine: as their storage plus "
+                                                  "shape, stride and offset."},
+     hint="What does a view consist of? The file has to be able to rebuild exactly that.",
+     explanation="A saved tensor is its storage plus (shape, stride, offset), so a view "
+                 "drags its whole storage along. Save `big[:3].clone()` to write 24 bytes.",
+     solution="import io\n"
+              "buffer = io.BytesIO()\n"
+              "torch.save(big[:3], buffer)\n"
+              "size = buffer.tell()          # about 8_000_000 bytes\n"
+              "answer = ('about 8 MB: the whole storage' if size > 8_000_000 else\n"
+              "          'about 24 bytes of data: the 3 elements')")
+
+_add("05/layout-survives",
+     "After a round trip through a file, what is `back['b'].stride()`?",
+     setup="import io\nx = torch.arange(6).reshape(2, 3)\nbuffer = io.BytesIO()\n"
+           "torch.save({'a': x, 'b': x.t()}, buffer)\nbuffer.seek(0)\n"
+           "back = torch.load(buffer)",
+     answer=(1, 3),
+     mistakes={(2, 1): "`load` does not make things contiguous: `back['b']` is still the "
+                       "transpose of `back['a']`, a view with swapped strides.",
+               (3, 1): "That is `x`'s stride; `x.t()` swaps it."},
+     hint="The file stores one storage and, per tensor, its shape, stride and offset.",
+     explanation="The file keeps one storage and each tensor's layout, so `back['b']` is "
+                 "again a transposed view of `back['a']`: stride (1, 3), same storage.",
+     solution="answer = back['b'].stride()")
+
 # ---------------------------------------------------------------------------- 06 devices
 _add("06/to-same-device",
      "On the CPU, is `t.to('cpu') is t` True or False?",
