@@ -237,7 +237,7 @@ def load(f: FileLike, map_location: MapLocation = None, pickle_module: Any = Non
 
 def _load_file(fileobj, desc: str, mmap_path: str | None, restore, weights_only: bool,
                pickle_module, pickle_load_args: dict) -> Any:
-    from ._serialization._zipformat import FormatError, ZipReader
+    from ._serialization._zipformat import ZipReader
     start = fileobj.tell()
     head = fileobj.read(512)
     if not isinstance(head, bytes):

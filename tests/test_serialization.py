@@ -8,7 +8,6 @@ import collections
 import io
 import math
 import os
-import pathlib
 import pickle
 import stat
 import struct

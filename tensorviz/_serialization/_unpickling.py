@@ -20,7 +20,7 @@ from typing import Any, Callable
 from .. import _dtypes, _layout
 from .._device import device
 from .._size import Size
-from .._storage import TypedStorage, UntypedStorage
+from .._storage import TypedStorage
 from .._tensor import Tensor, strided
 from ._pickling import STORAGE_CLASS_NAMES
 
