@@ -215,9 +215,9 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False, *, out
     """The k-th smallest element (1-based) along ``dim`` and its index."""
     _check_tensor("kthvalue", input)
     dt = input._dtype
-    if dt is _dtypes.bool or dt.category == _COMPLEX:
-        raise _not_implemented("kthvalue_cpu", dt)
     d = _layout.normalize_dim(dim, len(input._shape))
+    if (dt is _dtypes.bool or dt.category == _COMPLEX) and input._shape:
+        raise _not_implemented("kthvalue_cpu", dt)
     size = input._shape[d] if input._shape else 1
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")

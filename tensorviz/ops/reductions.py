@@ -62,6 +62,14 @@ def _alias(name: str, value, alias_value, alias_name: str, default=None):
     return value
 
 
+def _check_keepdim_needs_dim(name: str, dim, keepdim) -> bool:
+    """PyTorch's ``sum``/``mean``/``max``... have no overload taking keepdim without dim."""
+    if dim is None and keepdim is not None:
+        raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, "
+                        f"keepdim=bool), but expected (Tensor input, int dim, bool keepdim)")
+    return builtins.bool(keepdim)
+
+
 def _is_int(v) -> bool:
     return isinstance(v, (builtins.int, np.integer)) and not isinstance(v, builtins.bool)
 
@@ -151,6 +159,10 @@ def _sum_like(name: str, xp_fn: str, input, dim, keepdim, dtype, out, nan: bool 
         rdt = input._dtype
     cdt = _opmath(rdt)
     xp = _xp(input)
+    if name == "sum" and input._dtype.category == _COMPLEX and rdt in (_dtypes.float32,
+                                                                        _dtypes.float64):
+        warnings.warn("Casting complex values to real discards the imaginary part", UserWarning,
+                      stacklevel=4)  # (PyTorch warns in sum only, not prod/mean/cumsum)
     arr = _cast_arr(input, cdt)
     axis = _axis(input, dims)
 
@@ -163,24 +175,30 @@ def _sum_like(name: str, xp_fn: str, input, dim, keepdim, dtype, out, nan: bool 
     return finish(res, rdt, input._storage._device, out)
 
 
-def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None, out=None, axis=None,
-        keepdims=None) -> Tensor:
+def sum(input: Tensor, dim=None, keepdim: bool | None = None, *, dtype=None, out=None,
+        axis=None, keepdims=None) -> Tensor:
     """Sum over ``dim`` (all dims by default); bools and integers sum to int64."""
     dim = _alias("sum", dim, axis, "dim")
-    keepdim = _alias("sum", keepdim, keepdims, "keepdim", False)
+    keepdim = _alias("sum", keepdim, keepdims, "keepdim", None)
+    keepdim = _check_keepdim_needs_dim("sum", dim, keepdim)
     return _sum_like("sum", "sum", input, dim, keepdim, dtype, out)
 
 
 def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None, out=None) -> Tensor:
     """Sum treating NaN as zero."""
     _check_tensor("nansum", input)
+    _dims(input, dim)
     if input._dtype.category == _COMPLEX:
         raise RuntimeError("nansum does not support complex inputs")
+    if dtype is not None and dtype.category == _COMPLEX and input._dtype.category == _FLOAT:
+        raise _not_implemented("nansum_cpu", dtype)
     return _sum_like("nansum", "sum", input, dim, keepdim, dtype, out, nan=True)
 
 
-def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None, out=None) -> Tensor:
+def prod(input: Tensor, dim=None, keepdim: bool | None = None, *, dtype=None,
+         out=None) -> Tensor:
     """Product over ``dim`` (an int) or of all elements; bools and integers give int64."""
+    keepdim = _check_keepdim_needs_dim("prod", dim, keepdim)
     if dim is not None and not _is_int(dim):
         raise TypeError("prod(): argument 'dim' must be int, not " + type(dim).__name__)
     return _sum_like("prod", "prod", input, dim, keepdim, dtype, out)
@@ -198,12 +216,13 @@ def _mean_dtype(name: str, x: Tensor, dtype):
     return x._dtype
 
 
-def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None, out=None, axis=None,
-         keepdims=None) -> Tensor:
+def mean(input: Tensor, dim=None, keepdim: bool | None = None, *, dtype=None, out=None,
+         axis=None, keepdims=None) -> Tensor:
     """Arithmetic mean over ``dim``; floating point or complex only (``dtype=`` to convert)."""
     _check_tensor("mean", input)
     dim = _alias("mean", dim, axis, "dim")
-    keepdim = _alias("mean", keepdim, keepdims, "keepdim", False)
+    keepdim = _alias("mean", keepdim, keepdims, "keepdim", None)
+    keepdim = _check_keepdim_needs_dim("mean", dim, keepdim)
     rdt = _mean_dtype("mean", input, dtype)
     dims = _dims(input, dim)
     cdt = _opmath(rdt)
@@ -221,6 +240,7 @@ def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None, out=N
     if input._dtype.category < _FLOAT:
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "
                            f"but got {input._dtype.cname}")
+    _dims(input, dim)
     if input._dtype.category == _COMPLEX:
         raise RuntimeError("nansum does not support complex inputs")
     rdt = dtype or input._dtype
@@ -251,13 +271,16 @@ def _var_parts(name: str, input, dim, unbiased, keepdim, correction, want_mean: 
     _check_tensor(name, input)
     if isinstance(dim, builtins.bool):  # var(x, False): the legacy `unbiased` position
         unbiased, dim = dim, None
+    if dim is not None and not _is_int(dim) and len(tuple(dim)) == 0:
+        dim, keepdim = None, False  # Note: PyTorch reduces everything and drops keepdim here
     if input._dtype.category < _FLOAT:
         raise RuntimeError("std and var only support floating point and complex dtypes")
     corr = _correction(unbiased, correction)
     dims = _dims(input, dim)
     n = _count(input, dims)
     dof = n - corr
-    if dof <= 0:
+    # PyTorch's reduction factor is input numel / output numel: 0 for any empty input
+    if (n if input.numel() else 0) - corr <= 0:
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less "
                       "than the reduction factor (input numel divided by output numel).",
                       UserWarning, stacklevel=4)
@@ -316,14 +339,18 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None,
     ``p='fro'``/``'nuc'``; ``p`` may be any number, ``inf`` or ``-inf``."""
     _check_tensor("norm", input)
     x = input
+    if input._dtype.category < _FLOAT:
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
+                           f"input. Got {input._dtype.cname}")
     if dtype is not None:
         if dtype.category < _FLOAT:
             raise RuntimeError("linalg.vector_norm: dtype should be floating point or complex. "
                                f"Got {dtype.cname} instead.")
+        if (dtype.category == _COMPLEX) != (input._dtype.category == _COMPLEX):
+            kind = "complex" if input._dtype.category == _COMPLEX else "real"
+            raise RuntimeError(f"linalg.vector_norm: dtype should be {kind} for {kind} inputs, "
+                               f"but got {dtype.cname}")
         x = input.to(dtype)
-    if x._dtype.category < _FLOAT:
-        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
-                           f"input. Got {x._dtype.cname}")
     dims = _dims(x, dim)
     rdt = x._dtype.to_real()
     xp = _xp(x)
@@ -343,11 +370,13 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None,
     cdt = _opmath(rdt)
     a = x._arr
     axis = _axis(x, dims)
-    if (p == math.inf or p == -math.inf) and (x.numel() == 0 or (dims is not None and x._shape and
-                                                                builtins.any(x._shape[d] == 0
-                                                                             for d in dims))):
-        raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on an empty tensor "
-                           "because the operation does not have an identity")
+    if p < 0 or p == math.inf:
+        empty = x.numel() == 0 if dims is None or not x._shape else \
+            builtins.any(x._shape[d] == 0 for d in dims)
+        if empty:
+            shown = builtins.int(p) if math.isfinite(p) and p == builtins.int(p) else p
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {shown} norm on an empty "
+                               "tensor because the operation does not have an identity")
 
     def f():
         m = xp.abs(a).astype(cdt._np)
@@ -368,6 +397,8 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None,
 
 def _nuclear(x: Tensor, dims, keepdim: bool, rdt, out) -> Tensor:
     nd = len(x._shape)
+    if x._dtype is _dtypes.float16:
+        raise RuntimeError("linalg.matrix_norm: Low precision dtypes not supported. Got Half")
     if dims is None:
         if nd != 2:
             raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
@@ -390,7 +421,6 @@ def _nuclear(x: Tensor, dims, keepdim: bool, rdt, out) -> Tensor:
 # ---------------------------------------------------------------- max / min / arg*
 def _values_indices(name: str, input: Tensor, dim, keepdim: bool, arg_fn: str, cls, out):
     d = _layout.normalize_dim(dim, len(input._shape))
-    _nonempty(name, input, (d,))
     xp = _xp(input)
     arr = input._arr
     dev = input._storage._device
@@ -413,10 +443,11 @@ def _minmax(name: str, input, dim, keepdim, other, out, maxi: bool):
     if other is not None:
         from .comparison import maximum, minimum
         return (maximum if maxi else minimum)(input, other, out=out)
+    keepdim = _check_keepdim_needs_dim(name, dim, keepdim)
     if dim is None:
+        _nonempty(name, input, None)
         if input._dtype.category == _COMPLEX:
             raise _not_implemented(f"{name}_all", input._dtype)
-        _nonempty(name, input, None)
         xp = _xp(input)
         res = call_quiet(xp.max if maxi else xp.min, input._arr)
         return finish(res, input._dtype, input._storage._device, out)
@@ -424,29 +455,34 @@ def _minmax(name: str, input, dim, keepdim, other, out, maxi: bool):
         raise TypeError(f"{name}() received an invalid combination of arguments - got "
                         f"(dim={type(dim).__name__}), but expected one of: (Tensor input), "
                         "(Tensor input, int dim, bool keepdim), (Tensor input, Tensor other)")
+    _nonempty(name, input, (_layout.normalize_dim(builtins.int(dim), len(input._shape)),))
     _check_real(name, input)
     return _values_indices(name, input, builtins.int(dim), keepdim,
                            "argmax" if maxi else "argmin",
                            return_types.max if maxi else return_types.min, out)
 
 
-def max(input: Tensor, dim=None, keepdim: bool = False, *, other=None, out=None):
+def max(input: Tensor, dim=None, keepdim: bool | None = None, *, other=None, out=None):
     """``max(t)``: the largest element (0-dim); ``max(t, dim)``: ``(values, indices)``;
     ``max(a, b)``: the elementwise maximum."""
     return _minmax("max", input, dim, keepdim, other, out, True)
 
 
-def min(input: Tensor, dim=None, keepdim: bool = False, *, other=None, out=None):
+def min(input: Tensor, dim=None, keepdim: bool | None = None, *, other=None, out=None):
     """``min(t)``, ``min(t, dim)`` -> ``(values, indices)``, or ``min(a, b)`` elementwise."""
     return _minmax("min", input, dim, keepdim, other, out, False)
 
 
 def _amaxmin(name: str, input, dim, keepdim, out, maxi: bool) -> Tensor:
     _check_tensor(name, input)
-    if input._dtype.category == _COMPLEX:
-        raise _not_implemented("max_values_cpu" if maxi else "min_values_cpu", input._dtype)
     dims = _dims(input, dim)
     _nonempty(name, input, dims)
+    if input._dtype.category == _COMPLEX and input.numel():
+        raise _not_implemented("max_values_cpu" if maxi else "min_values_cpu", input._dtype)
+    if out is not None and isinstance(out, Tensor) and out._dtype is not input._dtype:
+        raise RuntimeError(f"Expected the dtype for input and out to match, but got "
+                           f"{input._dtype.cname} for input's dtype and {out._dtype.cname} for "
+                           "out's dtype.")
     xp = _xp(input)
     res = call_quiet(xp.max if maxi else xp.min, input._arr, axis=_axis(input, dims),
                      keepdims=True)
@@ -466,12 +502,12 @@ def amin(input: Tensor, dim=(), keepdim: bool = False, *, out=None) -> Tensor:
 def aminmax(input: Tensor, *, dim=None, keepdim: bool = False, out=None):
     """``(min, max)`` over ``dim`` (or all elements) as ``return_types.aminmax``."""
     _check_tensor("aminmax", input)
-    if input._dtype.category == _COMPLEX:
-        raise _not_implemented("aminmax_cpu", input._dtype)
     if dim is None:
         if input.numel() == 0:
             raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
                                "operation has no identity.")
+        if input._dtype.category == _COMPLEX:
+            raise _not_implemented("aminmax_cpu", input._dtype)
         res = return_types.aminmax(amin(input), amax(input))
     else:
         if not _is_int(dim):
@@ -479,6 +515,8 @@ def aminmax(input: Tensor, *, dim=None, keepdim: bool = False, out=None):
         d = _layout.normalize_dim(dim, len(input._shape))
         if input._shape and input._shape[d] == 0:
             raise IndexError(f"aminmax(): Expected reduction dim {d} to have non-zero size.")
+        if input._dtype.category == _COMPLEX:
+            raise _not_implemented("aminmax_cpu", input._dtype)
         res = return_types.aminmax(amin(input, d, keepdim), amax(input, d, keepdim))
     return _out2(res, out)
 
@@ -522,10 +560,14 @@ def argmin(input: Tensor, dim=None, keepdim: bool = False, *, out=None) -> Tenso
 # ---------------------------------------------------------------- all / any / count
 def _allany(name: str, input, dim, keepdim, out) -> Tensor:
     _check_tensor(name, input)
-    dims = _dims(input, dim)
-    xp = _xp(input)
-    res = getattr(xp, name)(input._arr, axis=_axis(input, dims), keepdims=True)
     rdt = _dtypes.uint8 if input._dtype is _dtypes.uint8 else _dtypes.bool
+    xp = _xp(input)
+    if dim is not None and not _is_int(dim) and not isinstance(dim, Tensor) and \
+            len(tuple(dim)) == 0:
+        # Note: PyTorch's all/any read dim=() as "reduce nothing" (sum etc. reduce everything)
+        return finish(input._arr != 0, rdt, input._storage._device, out)
+    dims = _dims(input, dim)
+    res = getattr(xp, name)(input._arr, axis=_axis(input, dims), keepdims=True)
     return finish(_keep(input, res, dims, keepdim), rdt, input._storage._device, out)
 
 
@@ -539,7 +581,7 @@ def any(input: Tensor, dim=None, keepdim: bool = False, *, out=None) -> Tensor:
     return _allany("any", input, dim, keepdim, out)
 
 
-def count_nonzero(input: Tensor, dim=None) -> Tensor:
+def count_nonzero(input: Tensor, dim=None) -> Tensor:  # (no keepdim, as PyTorch)
     """Number of nonzero elements over ``dim`` (int or tuple), as int64."""
     _check_tensor("count_nonzero", input)
     dims = _dims(input, dim)
@@ -555,21 +597,22 @@ def _stable_argsort(xp, a, axis: int):
 
 def _median_impl(name: str, input: Tensor, dim, keepdim: bool, ignore_nan: bool, out):
     _check_tensor(name, input)
+    keepdim = _check_keepdim_needs_dim(name, dim, keepdim)
     dt = input._dtype
-    if dt is _dtypes.bool or dt.category == _COMPLEX:
-        raise _not_implemented("median_cpu", dt)
     xp = _xp(input)
     dev = input._storage._device
     whole = dim is None
+    if whole and input.numel() == 0:  # NaN converted to the dtype, as PyTorch (no dtype check)
+        return finish(call_quiet(lambda: xp.asarray(np.nan).astype(dt._np)), dt, dev, out)
+    if not whole:
+        d = _layout.normalize_dim(dim, len(input._shape))
+        _nonempty(name, input, (d,))
+    if dt is _dtypes.bool or dt.category == _COMPLEX:
+        raise _not_implemented("median_cpu", dt)
     if whole:
         arr = input._arr.reshape(-1)
         d = 0
-        if arr.size == 0:
-            return finish(xp.asarray(np.nan, dtype=dt._np) if dt.category == _FLOAT
-                          else xp.zeros((), dtype=dt._np), dt, dev, out)
     else:
-        d = _layout.normalize_dim(dim, len(input._shape))
-        _nonempty(name, input, (d,))
         arr = input._arr if input._shape else input._arr.reshape(1)
     n = arr.shape[d]
     order = _stable_argsort(xp, arr, d)
@@ -594,12 +637,12 @@ def _median_impl(name: str, input: Tensor, dim, keepdim: bool, ignore_nan: bool,
                                                             dev)), out)
 
 
-def median(input: Tensor, dim=None, keepdim: bool = False, *, out=None):
+def median(input: Tensor, dim=None, keepdim: bool | None = None, *, out=None):
     """The lower median (of all elements, or ``(values, indices)`` along ``dim``); NaN wins."""
     return _median_impl("median", input, dim, keepdim, False, out)
 
 
-def nanmedian(input: Tensor, dim=None, keepdim: bool = False, *, out=None):
+def nanmedian(input: Tensor, dim=None, keepdim: bool | None = None, *, out=None):
     """The lower median ignoring NaN (NaN only where every element is NaN)."""
     return _median_impl("nanmedian", input, dim, keepdim, True, out)
 
@@ -628,13 +671,18 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False, *, out=None):
     """The most frequent value along ``dim`` (the smallest on ties) and its last index."""
     _check_tensor("mode", input)
     dt = input._dtype
-    if dt.category == _COMPLEX:
-        raise _not_implemented("mode_cpu", dt)
     d = _layout.normalize_dim(dim, len(input._shape))
     _nonempty("mode", input, (d,))
     xp = _xp(input)
     dev = input._storage._device
-    arr = input._arr if input._shape else input._arr.reshape(1)
+    if not input._shape or input.numel() == 0:  # no kernel runs: any dtype
+        shape = input._shape[:d] + ((1,) if keepdim else ()) + input._shape[d + 1:]
+        vals = input._arr.copy().reshape(shape)
+        return _out2(return_types.mode(wrap_array(vals, dt, dev), wrap_array(
+            xp.zeros(shape, dtype=np.int64), _dtypes.int64, dev)), out)
+    if dt.category == _COMPLEX:
+        raise _not_implemented("mode_cpu", dt)
+    arr = input._arr
     n = arr.shape[d]
     order = _stable_argsort(xp, arr, d)
     s = xp.take_along_axis(arr, order, axis=d)
@@ -674,6 +722,10 @@ def logsumexp(input: Tensor, dim, keepdim: bool = False, *, out=None) -> Tensor:
     dt = input._dtype
     rdt = dt if dt.category >= _FLOAT else _dtypes._default_dtype
     dims = _dims(input, dim)
+    if dims is None and input._shape and not keepdim:
+        # Note: PyTorch's quirk for dim=(): it computes keepdim-shaped, then refuses to store
+        raise RuntimeError(f"output with shape [] doesn't match the broadcast shape "
+                           f"{[1] * len(input._shape)}")
     cdt = _opmath(rdt)
     xp = _xp(input)
     arr = _cast_arr(input, cdt)
@@ -722,8 +774,14 @@ def cumprod(input: Tensor, dim, *, dtype=None, out=None) -> Tensor:
 
 def _cum_inplace(fn):
     def op(self: Tensor, dim, *, dtype=None) -> Tensor:
+        from .._indexing import check_writable
         from .pointwise import _store
-        return _store(self, fn(self, dim, dtype=dtype))
+        _check_tensor(fn.__name__ + "_", self)
+        check_writable(self)
+        dt = self._dtype if dtype is None else dtype
+        if dt is _dtypes.bool and self._shape and self.numel():
+            raise _not_implemented(f"{fn.__name__}_out_cpu", dt)
+        return _store(self, fn(self, dim, dtype=dt))
     op.__name__ = fn.__name__ + "_"
     return op
 
@@ -731,9 +789,9 @@ def _cum_inplace(fn):
 def _cumext(name: str, input: Tensor, dim, out, maxi: bool):
     _check_tensor(name, input)
     dt = input._dtype
-    if dt.category == _COMPLEX:
-        raise _not_implemented(f"{name}_cpu", dt)
     d = _layout.normalize_dim(dim, len(input._shape))
+    if dt.category == _COMPLEX and input._shape and input.numel():
+        raise _not_implemented(f"{name}_cpu", dt)
     xp = _xp(input)
     dev = input._storage._device
     arr = input._arr if input._shape else input._arr.reshape(1)
@@ -889,6 +947,8 @@ def histc(input: Tensor, bins: int = 100, min=0, max=0, *, out=None) -> Tensor:
     are equal); elements outside are ignored."""
     _check_tensor("histc", input)
     dt = input._dtype
+    if builtins.float(min) > builtins.float(max):
+        raise RuntimeError("torch.histc: max must be larger than min")
     if dt.category != _FLOAT:
         raise _not_implemented("linspace_cpu" if dt is _dtypes.bool else "histogram_cpu", dt)
     if bins <= 0:
@@ -905,7 +965,7 @@ def histc(input: Tensor, bins: int = 100, min=0, max=0, *, out=None) -> Tensor:
         raise RuntimeError("torch.histc(): max must be larger than min")
     if math.isinf(lo) or math.isinf(hi) or math.isnan(lo) or math.isnan(hi):
         raise RuntimeError(f"torch.histc(): range of [{lo}, {hi}] is not finite")
-    cdt = _opmath(dt)
+    cdt = dt  # Note: in the input's dtype, each step rounded (as PyTorch's kernel for half)
 
     def f():
         x = a.astype(cdt._np)
@@ -927,6 +987,8 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
     d = _layout.normalize_dim(dim, len(input._shape))
+    if n == 0:  # Note: PyTorch returns the input itself then, without prepend/append
+        return input.clone()
     x = input
     if prepend is not None or append is not None:
         from .._creation import tensor as _tensor

@@ -1,0 +1,430 @@
+"""Reductions and scans against PyTorch: dims as int/tuple/None, keepdim, dtype=, every dtype,
+non-contiguous layouts, empty tensors, NaN, the (values, indices) named tuples and ``out=``."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import tensorviz
+
+torch = pytest.importorskip("torch")
+
+LAYOUTS = ("contig", "t", "step", "offset", "expand")  # see conftest.py
+ALL_DTYPES = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
+              "float64", "complex64", "complex128")
+SOME_DTYPES = ("bool", "uint8", "int32", "int64", "float16", "float32", "float64", "complex64")
+
+# (shape, dims) cases: every dim form PyTorch accepts
+DIM_CASES = [((2, 3, 4), None), ((2, 3, 4), 0), ((2, 3, 4), -1), ((2, 3, 4), (0, 2)),
+             ((2, 3, 4), [2, -3]), ((2, 3, 4), ()), ((5,), 0), ((), 0), ((), None),
+             ((3, 0, 2), 1), ((3, 0, 2), None), ((3, 0, 2), 0), ((2, 3), 2), ((2, 3), (0, 0))]
+
+# float32 sums are compared with a tolerance that scales with the number of terms
+SUM_TOL = {"rtol": 1e-4, "atol": 1e-4}
+
+
+def _layout(i):
+    return LAYOUTS[i % len(LAYOUTS)]
+
+
+def _call(name, dims, keepdim, **kw):
+    def f(lib, t):
+        fn = getattr(lib, name)
+        if dims is None:
+            return fn(t, **kw) if not keepdim else fn(t, keepdim=True, **kw)
+        return fn(t, dims, keepdim, **kw)
+    return f
+
+
+@pytest.mark.parametrize("name", ["sum", "nansum", "mean", "nanmean", "amax", "amin", "all",
+                                  "any", "logsumexp", "count_nonzero", "std", "var"])
+@pytest.mark.parametrize("dtype", SOME_DTYPES)
+def test_dim_reductions(tvdiff, name, dtype):
+    tol = {} if dtype == "float16" else SUM_TOL  # (half sums: an ulp apart at times)
+    for i, (shape, dims) in enumerate(DIM_CASES):
+        x = tvdiff.make(shape, dtype, _layout(i), seed=i,
+                        special=i % 3 == 0 and dtype != "complex64")
+        for keepdim in (False, True):
+            if name == "count_nonzero":
+                if keepdim:
+                    continue
+                f = (lambda lib, t: lib.count_nonzero(t)) if dims is None else \
+                    (lambda lib, t: lib.count_nonzero(t, dims))
+            elif name == "logsumexp" and dims is None:
+                f = lambda lib, t: lib.logsumexp(t, dim=tuple(range(t.dim())))  # noqa: E731
+            else:
+                f = _call(name, dims, keepdim)
+            tvdiff.check(f, x, **tol)
+        if name not in ("count_nonzero", "logsumexp", "std", "var") and dims is not None:
+            tvdiff.check(lambda lib, t: getattr(t, name)(dims), x, **tol)
+
+
+@pytest.mark.parametrize("name", ["sum", "prod", "mean", "nansum", "cumsum", "cumprod"])
+@pytest.mark.parametrize("dtype", ["int32", "float16", "float32", "float64", "complex64",
+                                   "int8", "bool", "uint8"])
+@pytest.mark.parametrize("out_dtype", [None, "float64", "int64", "float16", "complex128",
+                                       "int16"])
+def test_dtype_argument(tvdiff, name, dtype, out_dtype):
+    x = tvdiff.make((3, 4), dtype, "t", low=-3, high=4)
+    dim = 1 if name in ("cumsum", "cumprod", "prod") else (0, 1)
+
+    def f(lib, t):
+        kw = {} if out_dtype is None else {"dtype": getattr(lib, out_dtype)}
+        return getattr(lib, name)(t, dim, **kw)
+    tvdiff.check(f, x, rtol=1e-3, atol=1e-3)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_prod(tvdiff, dtype):
+    for i, layout in enumerate(LAYOUTS):
+        x = tvdiff.make((3, 4), dtype, layout, seed=i, low=-2, high=3)
+        tol = None if dtype == "float16" else 1e-4
+        tvdiff.check(lambda lib, t: t.prod(), x, rtol=tol)
+        for d in (0, 1, -1):
+            tvdiff.check(lambda lib, t: lib.prod(t, d, keepdim=True), x, rtol=tol)
+    tvdiff.check(lambda lib, t: t.prod((0, 1)), x)
+    tvdiff.check(lambda lib, t: t.prod(), tvdiff.make((0, 3), dtype))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128",
+                                   "int64"])
+@pytest.mark.parametrize("call", ["std", "var", "std_mean", "var_mean"])
+def test_std_var(tvdiff, dtype, call):
+    cases = [dict(), dict(dim=1), dict(dim=(0, 1), keepdim=True), dict(dim=0, correction=0),
+             dict(dim=1, correction=2), dict(unbiased=False), dict(dim=-1, unbiased=True),
+             dict(correction=5), dict(dim=0, correction=0.5)]
+    for i, kw in enumerate(cases):
+        x = tvdiff.make((3, 4), dtype, _layout(i), seed=i, special=i == 3 and "complex" not in
+                        dtype)
+        tvdiff.check(lambda lib, t: getattr(lib, call)(t, **kw), x, rtol=1e-4, atol=1e-5)
+    x = tvdiff.make((3, 4), dtype, "step")
+    tvdiff.check(lambda lib, t: getattr(lib, call)(t, 1, False, True), x, rtol=1e-4)
+    tvdiff.check(lambda lib, t: getattr(lib, call)(t, False), x, rtol=1e-4)
+    # degrees of freedom <= 0: NaN/inf and PyTorch's UserWarning
+    tvdiff.check(lambda lib, t: getattr(lib, call)(t[:1, :1]), x)
+    tvdiff.check(lambda lib, t: getattr(lib, call)(t[:0]), x)
+    if call in ("std", "var"):
+        tvdiff.check(lambda lib, t: getattr(t, call)(0), x, rtol=1e-4)
+
+
+@pytest.mark.parametrize("p", [2, 1, 3, 0.5, 0, math.inf, -math.inf, "fro", "nuc", -1, None])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "float16", "int64"])
+def test_norm(tvdiff, p, dtype):
+    for i, dim in enumerate([None, 0, 1, (0, 1), -1, (1, 0)]):
+        x = tvdiff.make((3, 4), dtype, _layout(i), seed=i)
+        for keepdim in (False, True):
+            tvdiff.check(lambda lib, t: lib.norm(t, p, dim, keepdim), x, rtol=2e-3, atol=1e-3)
+        tvdiff.check(lambda lib, t: t.norm(p=p, dim=dim), x, rtol=2e-3, atol=1e-3)
+    x3 = tvdiff.make((2, 3, 4), dtype, "t")
+    tvdiff.check(lambda lib, t: lib.norm(t, p), x3, rtol=2e-3, atol=1e-3)
+    tvdiff.check(lambda lib, t: lib.norm(t, p, dim=(0, 2)), x3, rtol=2e-3, atol=1e-3)
+    tvdiff.check(lambda lib, t: lib.norm(t, p, dtype=lib.float64), x3, rtol=2e-3, atol=1e-3)
+    tvdiff.check(lambda lib, t: lib.norm(t, p), tvdiff.make((0, 3), dtype))
+
+
+@pytest.mark.parametrize("name", ["max", "min"])
+@pytest.mark.parametrize("dtype", SOME_DTYPES + ("int8", "complex128"))
+def test_max_min(tvdiff, name, dtype):
+    for i, layout in enumerate(LAYOUTS):
+        x = tvdiff.make((3, 4, 2), dtype, layout, seed=i, special=i == 1 and "complex" not in
+                        dtype, low=-3, high=3)
+        tvdiff.check(lambda lib, t: getattr(lib, name)(t), x)
+        tvdiff.check(lambda lib, t: getattr(t, name)(), x)
+        for d in (0, 1, -1, 3):
+            tvdiff.check(lambda lib, t: getattr(lib, name)(t, d), x)
+            tvdiff.check(lambda lib, t: getattr(t, name)(d, True), x)
+            tvdiff.check(lambda lib, t: getattr(t, name)(dim=d, keepdim=False), x)
+        y = tvdiff.make((4, 2), dtype, seed=9)
+        tvdiff.check(lambda lib, t, u: getattr(lib, name)(t, u), x, y)
+        tvdiff.check(lambda lib, t, u: getattr(t, name)(u), x, y)
+    tvdiff.check(lambda lib, t: getattr(t, name)((0, 1)), x)
+    tvdiff.check(lambda lib, t: getattr(lib, name)(t, 0), tvdiff.make((), dtype))
+    tvdiff.check(lambda lib, t: getattr(lib, name)(t), tvdiff.make((), dtype))
+    empty = tvdiff.make((0, 3), dtype)
+    tvdiff.check(lambda lib, t: getattr(lib, name)(t), empty)
+    tvdiff.check(lambda lib, t: getattr(lib, name)(t, 0), empty)
+    tvdiff.check(lambda lib, t: getattr(lib, name)(t, 1), empty)
+    for fn in ("amax", "amin", "argmax", "argmin", "aminmax"):
+        tvdiff.check(lambda lib, t: getattr(lib, fn)(t), empty)
+        tvdiff.check(lambda lib, t: getattr(lib, fn)(t, dim=0), empty)
+        tvdiff.check(lambda lib, t: getattr(lib, fn)(t, dim=1), empty)
+
+
+def test_max_returns_named_tuple():
+    x = tensorviz.tensor([[1, 5], [3, 2]])
+    r = x.max(1)
+    assert isinstance(r, tuple) and isinstance(r, tensorviz.return_types.max)
+    values, indices = r
+    assert values.tolist() == [5, 3] and r.indices.tolist() == [1, 0]
+    assert repr(r) == ("tensorviz.return_types.max(\nvalues=tensor([5, 3]),\n"
+                       "indices=tensor([1, 0]))")
+    assert repr(torch.tensor([[1, 5], [3, 2]]).max(1)).replace("torch", "tensorviz") == repr(r)
+    import tensorviz.return_types as rt
+    assert rt.min is tensorviz.return_types.min
+    assert x.min(0).values.tolist() == [1, 2] and x.aminmax().max.item() == 5
+
+
+@pytest.mark.parametrize("name", ["argmax", "argmin"])
+@pytest.mark.parametrize("dtype", SOME_DTYPES)
+def test_argmax(tvdiff, name, dtype):
+    for i, layout in enumerate(LAYOUTS):
+        # few distinct values: ties everywhere, the first index wins
+        x = tvdiff.make((3, 4, 2), dtype, layout, seed=i, low=-2, high=2,
+                        special=i == 2 and "complex" not in dtype)
+        tvdiff.check(lambda lib, t: getattr(lib, name)(t), x)
+        tvdiff.check(lambda lib, t: getattr(lib, name)(t, keepdim=True), x)
+        for d in (0, 1, -1):
+            tvdiff.check(lambda lib, t: getattr(t, name)(d), x)
+            tvdiff.check(lambda lib, t: getattr(lib, name)(t, dim=d, keepdim=True), x)
+
+
+@pytest.mark.parametrize("dtype", SOME_DTYPES)
+def test_aminmax(tvdiff, dtype):
+    for i, layout in enumerate(LAYOUTS):
+        x = tvdiff.make((3, 4), dtype, layout, seed=i, special=i == 1)
+        tvdiff.check(lambda lib, t: lib.aminmax(t), x)
+        tvdiff.check(lambda lib, t: t.aminmax(dim=1, keepdim=True), x)
+        tvdiff.check(lambda lib, t: lib.aminmax(t, dim=-2), x)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_all_any_dtypes(tvdiff, dtype):
+    for i, layout in enumerate(LAYOUTS):
+        x = tvdiff.make((3, 4), dtype, layout, seed=i, low=0, high=2, special=i == 2)
+        for name in ("all", "any"):
+            tvdiff.check(lambda lib, t: getattr(t, name)(), x)
+            tvdiff.check(lambda lib, t: getattr(lib, name)(t, 1), x)
+            tvdiff.check(lambda lib, t: getattr(lib, name)(t, dim=(0, 1), keepdim=True), x)
+    tvdiff.check(lambda lib, t: (t.all(), t.any()), tvdiff.make((0,), dtype))
+
+
+@pytest.mark.parametrize("name", ["median", "nanmedian"])
+@pytest.mark.parametrize("dtype", SOME_DTYPES)
+def test_median(tvdiff, name, dtype):
+    for i, layout in enumerate(LAYOUTS):
+        special = i in (1, 3) and "complex" not in dtype
+        x = tvdiff.make((3, 5, 2) if i % 2 else (4, 6), dtype, layout, seed=i, special=special,
+                        low=-20, high=20)
+        tvdiff.check(lambda lib, t: getattr(lib, name)(t), x)
+        for d in (0, 1, -1):
+            # Note: PyTorch 2.13's median along a stride-0 dim of an integer tensor returns
+            # values from other columns (a PyTorch bug): compare with its contiguous answer
+            def f(lib, t, kw):
+                src = t.contiguous() if lib is torch and layout == "expand" else t
+                return getattr(src, name)(d, **kw)
+            r = tvdiff.check(lambda lib, t: f(lib, t, {}), x, indices=False)
+            if r is not None:
+                _consistent(x.tv, d, r)
+            tvdiff.check(lambda lib, t: f(lib, t, {"keepdim": True}), x, indices=False)
+    tvdiff.check(lambda lib, t: getattr(lib, name)(t), tvdiff.make((0,), dtype))
+    tvdiff.check(lambda lib, t: getattr(lib, name)(t, 0), tvdiff.make((0, 2), dtype))
+    tvdiff.check(lambda lib, t: getattr(lib, name)(t, 0), tvdiff.make((), dtype))
+
+
+def test_median_nan_rows(tvdiff):
+    data = np.array([[1.0, np.nan, 2.0, np.nan], [np.nan, np.nan, np.nan, np.nan],
+                     [3.0, 1.0, 2.0, 0.0]], dtype="float32")
+    x = tvdiff.make(data.shape, "float32", data=data)
+    for name in ("median", "nanmedian"):
+        r = tvdiff.check(lambda lib, t: getattr(t, name)(1), x, indices=False)
+        _consistent(x.tv, 1, r)
+        assert r.indices.tolist()[0] == (1 if name == "median" else 0)  # first NaN / lower
+        tvdiff.check(lambda lib, t: getattr(t, name)(), x)
+
+
+def _consistent(x, d, r):
+    """indices point at the values: x.gather(d, indices) == values (NaN too)."""
+    values, indices = r
+    got = np.take_along_axis(x.numpy(), np.expand_dims(indices.numpy(), d), d).squeeze(d)
+    np.testing.assert_array_equal(got, values.numpy())
+
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int8", "int64", "float16", "float32",
+                                   "float64", "complex64"])
+def test_mode(tvdiff, dtype):
+    for i, layout in enumerate(LAYOUTS):
+        x = tvdiff.make((4, 7), dtype, layout, seed=i, low=-2, high=3)
+        for d in (0, 1, -1):
+            tvdiff.check(lambda lib, t: t.mode(d), x)
+            tvdiff.check(lambda lib, t: lib.mode(t, d, True), x)
+        tvdiff.check(lambda lib, t: lib.mode(t), x)
+    tvdiff.check(lambda lib, t: lib.mode(t), tvdiff.make((), dtype))
+    tvdiff.check(lambda lib, t: lib.mode(t, 0), tvdiff.make((0, 2), dtype))
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float32", "float64", "float16", "complex64", "bool"])
+def test_logsumexp_extremes(tvdiff, dtype):
+    x = tvdiff.make((3, 4), dtype, "t", low=-100, high=100)
+    tvdiff.check(lambda lib, t: lib.logsumexp(t, 1), x, rtol=1e-4)
+    tvdiff.check(lambda lib, t: t.logsumexp((0, 1), keepdim=True), x, rtol=1e-4)
+    if dtype.startswith("float"):
+        data = np.array([[-np.inf, -np.inf], [np.inf, 1.0], [np.nan, 1.0], [np.inf, np.inf]],
+                        dtype=dtype)
+        y = tvdiff.make(data.shape, dtype, data=data)
+        tvdiff.check(lambda lib, t: lib.logsumexp(t, 1), y)
+    tvdiff.check(lambda lib, t: lib.logsumexp(t, 0), tvdiff.make((0, 2), dtype))
+
+
+@pytest.mark.parametrize("name", ["cumsum", "cumprod"])
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_cumulative(tvdiff, name, dtype):
+    for i, layout in enumerate(LAYOUTS):
+        x = tvdiff.make((3, 4, 2), dtype, layout, seed=i, low=-2, high=3)
+        for d in (0, 1, -1):
+            tvdiff.check(lambda lib, t: getattr(lib, name)(t, d), x, rtol=1e-3)
+            tvdiff.check(lambda lib, t: getattr(t, name)(dim=d), x, rtol=1e-3)
+    tvdiff.check(lambda lib, t: getattr(lib, name)(t, 0), tvdiff.make((), dtype))
+    tvdiff.check(lambda lib, t: getattr(lib, name)(t, 0), tvdiff.make((0, 3), dtype))
+    tvdiff.check(lambda lib, t: getattr(lib, name)(t, 3), x)
+
+    def inplace(lib, t):
+        assert getattr(t, name + "_")(1) is t
+        return t
+    tvdiff.check(inplace, tvdiff.make((3, 4), dtype, "t", low=-2, high=3), rtol=1e-3)
+
+
+@pytest.mark.parametrize("name", ["cummax", "cummin"])
+@pytest.mark.parametrize("dtype", SOME_DTYPES)
+def test_cummax(tvdiff, name, dtype):
+    for i, layout in enumerate(LAYOUTS):
+        x = tvdiff.make((3, 6), dtype, layout, seed=i, low=-2, high=3,
+                        special=i == 1 and "complex" not in dtype)
+        for d in (0, 1, -1):
+            tvdiff.check(lambda lib, t: getattr(lib, name)(t, d), x)
+    tvdiff.check(lambda lib, t: getattr(lib, name)(t, 0), tvdiff.make((), dtype))
+    tvdiff.check(lambda lib, t: getattr(lib, name)(t, 0), tvdiff.make((0, 3), dtype))
+
+
+@pytest.mark.parametrize("dtype", SOME_DTYPES)
+def test_unique(tvdiff, dtype):
+    for i, layout in enumerate(LAYOUTS):
+        x = tvdiff.make((4, 5), dtype, layout, seed=i, low=-3, high=3)
+        for inv in (False, True):
+            for cnt in (False, True):
+                tvdiff.check(lambda lib, t: lib.unique(t, return_inverse=inv,
+                                                       return_counts=cnt), x)
+                tvdiff.check(lambda lib, t: t.unique(sorted=True, return_inverse=inv,
+                                                     return_counts=cnt, dim=None), x)
+                tvdiff.check(lambda lib, t: lib.unique_consecutive(t, return_inverse=inv,
+                                                                   return_counts=cnt), x)
+                for d in (0, 1):
+                    tvdiff.check(lambda lib, t: lib.unique_consecutive(
+                        t, return_inverse=inv, return_counts=cnt, dim=d), x)
+    y = tvdiff.make((6, 2), dtype, seed=3, low=0, high=2)
+    for d in (0, 1, -1):
+        tvdiff.check(lambda lib, t: lib.unique(t, dim=d, return_inverse=True,
+                                               return_counts=True), y)
+    tvdiff.check(lambda lib, t: lib.unique(t), tvdiff.make((0,), dtype))
+    tvdiff.check(lambda lib, t: lib.unique(t, return_inverse=True), tvdiff.make((), dtype))
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "int32", "int64", "float32", "bool"])
+@pytest.mark.parametrize("weights", [None, "float32", "float64", "int64", "float16"])
+@pytest.mark.parametrize("minlength", [0, 3, 20])
+def test_bincount(tvdiff, dtype, weights, minlength):
+    x = tvdiff.make((9,), dtype, "step", low=0, high=8)
+    w = None if weights is None else tvdiff.make((9,), weights, "offset", low=0, high=3)
+    tvdiff.check(lambda lib, t, u: lib.bincount(t, u, minlength), x, w)
+    tvdiff.check(lambda lib, t, u: t.bincount(weights=u, minlength=minlength), x, w)
+    tvdiff.check(lambda lib, t: lib.bincount(t - 4 if t.dtype != lib.bool else t), x)
+    tvdiff.check(lambda lib, t: lib.bincount(t.reshape(1, -1)), tvdiff.make((8,), dtype, low=0))
+    tvdiff.check(lambda lib, t: lib.bincount(t[:0], minlength=minlength), x)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int64", "bool"])
+@pytest.mark.parametrize("kwargs", [{}, {"bins": 7}, {"bins": 4, "min": -1, "max": 1},
+                                    {"bins": 5, "min": 2, "max": 2}, {"bins": 3, "min": 3,
+                                                                      "max": -3}])
+def test_histc(tvdiff, dtype, kwargs):
+    for i, layout in enumerate(LAYOUTS[:4]):
+        x = tvdiff.make((4, 6), dtype, layout, seed=i, low=-3, high=3)
+        tvdiff.check(lambda lib, t: lib.histc(t, **kwargs), x)
+        tvdiff.check(lambda lib, t: t.histc(**kwargs), x)
+    data = np.array([1.0, 2.0, 1.0, np.inf, -np.inf, np.nan, 3.0, 0.0], dtype="float32")
+    tvdiff.check(lambda lib, t: lib.histc(t, bins=4, min=0, max=3),
+                 tvdiff.make(data.shape, "float32", data=data))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int64", "float32", "complex64"])
+@pytest.mark.parametrize("n", [0, 1, 2, 5])
+def test_diff(tvdiff, dtype, n):
+    for i, layout in enumerate(LAYOUTS):
+        x = tvdiff.make((3, 5), dtype, layout, seed=i, low=-5, high=5)
+        for d in (0, 1, -1):
+            tvdiff.check(lambda lib, t: lib.diff(t, n, d), x)
+            tvdiff.check(lambda lib, t: t.diff(n=n, dim=d), x)
+    p = tvdiff.make((3, 2), dtype, seed=5)
+    tvdiff.check(lambda lib, t, u: lib.diff(t, n, 1, prepend=u, append=u), x, p)
+    tvdiff.check(lambda lib, t: lib.diff(t), tvdiff.make((), dtype))
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float32", "float64", "bool", "complex64"])
+def test_trapezoid(tvdiff, dtype):
+    x = tvdiff.make((3, 5), dtype, "t", low=-5, high=5)
+    xs = tvdiff.make((5,), "float64", seed=3)
+    tvdiff.check(lambda lib, t: lib.trapezoid(t), x, rtol=1e-4)
+    tvdiff.check(lambda lib, t: lib.trapezoid(t, dim=0), x, rtol=1e-4)
+    tvdiff.check(lambda lib, t: lib.trapezoid(t, dx=0.5), x, rtol=1e-4)
+    tvdiff.check(lambda lib, t, u: lib.trapezoid(t, u), x, xs, rtol=1e-4)
+    tvdiff.check(lambda lib, t, u: lib.trapz(t, u), x, xs, rtol=1e-4)
+
+
+def test_mean_of_integers_raises(tvdiff):
+    x = tvdiff.make((3,), "int64")
+    tvdiff.check(lambda lib, t: t.mean(), x)
+    tvdiff.check(lambda lib, t: t.mean(dtype=lib.int32), x)
+    tvdiff.check(lambda lib, t: t.mean(dtype=lib.float64), x)
+    with pytest.raises(RuntimeError, match="mean\\(\\): could not infer output dtype. Input "
+                                           "dtype must be either a floating point or complex "
+                                           "dtype. Got: Long"):
+        x.tv.mean()
+
+
+def test_axis_and_keepdims_aliases(tvdiff):
+    x = tvdiff.make((2, 3), "float32", "t")
+    tvdiff.check(lambda lib, t: t.sum(axis=1), x)
+    tvdiff.check(lambda lib, t: t.sum(1, keepdims=True), x)
+    tvdiff.check(lambda lib, t: lib.mean(t, axis=0, keepdims=True), x)
+
+
+@pytest.mark.parametrize("name", ["sum", "mean", "prod", "amax", "logsumexp", "cumsum", "std",
+                                  "all", "argmax", "nansum"])
+def test_out(tvdiff, name):
+    x = tvdiff.make((3, 4), "float32", "t")
+    for out_shape in [(3,), (0,), (2, 2)]:
+        def f(lib, t):
+            out = lib.zeros(out_shape, dtype=lib.int64 if name == "argmax" else
+                            lib.bool if name == "all" else lib.float64)
+            args = (t, 1) if name != "prod" else (t, 1)
+            assert getattr(lib, name)(*args, out=out) is out
+            return out
+        tvdiff.check(f, x, rtol=1e-6)
+
+
+def test_out_values_indices(tvdiff):
+    x = tvdiff.make((3, 4), "float32", "t")
+
+    def f(lib, t, name):
+        v, i = lib.zeros(0), lib.zeros(0, dtype=lib.int64)
+        r = getattr(lib, name)(t, 1, out=(v, i))
+        assert r[0] is v and r[1] is i
+        return v, i
+    for name in ("max", "min", "median", "mode", "cummax"):
+        tvdiff.check(lambda lib, t: f(lib, t, name), x)
+
+
+def test_inplace_reduction_result_is_fresh():
+    x = tensorviz.arange(6.0).reshape(2, 3)
+    for r in (x.sum(0), x.amax(1), x.cumsum(0), x.max(0).values, x.median(1).values,
+              x.unique(), x.diff(n=0), x.mean(0)):
+        assert r.untyped_storage() is not x.untyped_storage()
+
+
+def test_version_and_seed_snippet_values():
+    x = tensorviz.tensor([1.0, 2.0, 3.0])
+    assert abs(tensorviz.norm(x).item() - 14 ** 0.5) < 1e-6
+    assert tensorviz.cumsum(x, 0).tolist() == [1.0, 3.0, 6.0]
+    assert x.mean().item() == 2.0 and x.sum().item() == 6.0
+    assert tensorviz.randint(0, 3, (100,)).max().item() < 3
