@@ -1,0 +1,320 @@
+"""The layout layer: pure functions on ``(shape, stride, offset)``.
+
+Property tests build the addressed elements of a layout with NumPy's ``as_strided`` over an
+``arange`` (each element's value is its storage position) and compare them with NumPy doing
+the same operation on the base array; every layout a view op returns stays inside its storage;
+``view_strides`` succeeds exactly when PyTorch's ``view`` does.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tensorviz import _layout as L
+from tv_core_conftest import examples
+
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import assume, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from tv_core_conftest import draw_new_shape, shapes  # noqa: E402
+
+
+def addressed(shape, stride, offset, storage_size: int) -> np.ndarray:
+    """The storage positions a layout addresses, as an array of ``shape``."""
+    assert L.storage_extent(shape, stride, offset) <= storage_size or L.numel(shape) == 0
+    if L.numel(shape) == 0:
+        return np.empty(shape, dtype=np.int64)
+    base = np.arange(storage_size, dtype=np.int64)
+    return np.lib.stride_tricks.as_strided(base[offset:], shape=shape,
+                                           strides=[s * 8 for s in stride]).copy()
+
+
+@st.composite
+def layouts(draw, max_dims: int = 4):
+    """A random strided layout over a storage it fits in: permuted, sliced, maybe broadcast."""
+    shape = draw(shapes(0, max_dims, 5))
+    size = L.numel(shape)
+    # random steps, a random dim order and the odd broadcast dim
+    steps = [draw(st.integers(1, 3)) for _ in shape]
+    stride = [s * k for s, k in zip(L.contiguous_strides([n * k for n, k in zip(shape, steps)]),
+                                    steps)]
+    size = L.storage_extent(shape, stride, 0) if size else 0
+    perm = draw(st.permutations(range(len(shape))))
+    shape = tuple(shape[p] for p in perm)
+    stride = tuple(stride[p] for p in perm)
+    stride = tuple(0 if n == 1 and draw(st.integers(0, 3)) == 0 else s
+                   for n, s in zip(shape, stride))
+    offset = draw(st.integers(0, 3))
+    return shape, stride, offset, size + offset + draw(st.integers(0, 2))
+
+
+# ---------------------------------------------------------------- basic facts
+def test_contiguous_strides_and_numel():
+    assert L.contiguous_strides((2, 3, 4)) == (12, 4, 1)
+    assert L.contiguous_strides(()) == ()
+    assert L.contiguous_strides((2, 0, 3)) == (3, 3, 1)  # PyTorch: size-0 dims count as 1
+    assert L.numel(()) == 1 and L.numel((2, 0)) == 0
+
+
+@pytest.mark.parametrize("shape,stride,expected", [
+    ((2, 3), (3, 1), True), ((2, 3), (1, 2), False), ((1, 3), (99, 1), True),
+    ((3, 1), (1, 7), True), ((2, 0, 3), (5, 7, 9), True), ((), (), True),
+    ((2, 2), (2, 0), False), ((4,), (2,), False), ((1,), (5,), True),
+])
+def test_is_contiguous_follows_pytorch(shape, stride, expected):
+    assert L.is_contiguous(shape, stride) is expected
+
+
+def test_contiguity_reason_says_why():
+    assert L.contiguity_reason((2, 3), (3, 1)).startswith("contiguous")
+    assert "stride 0" in L.contiguity_reason((2, 3), (0, 1))
+    assert "needs 1" in L.contiguity_reason((3, 2), (1, 3))
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(layouts())
+def test_address_and_unravel_agree_with_numpy(layout):
+    shape, stride, offset, size = layout
+    got = addressed(shape, stride, offset, size).reshape(-1)
+    for flat in range(L.numel(shape)):
+        assert L.address(L.unravel(flat, shape), stride, offset) == got[flat]
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(layouts())
+def test_layout_predicates(layout):
+    shape, stride, offset, size = layout
+    pos = addressed(shape, stride, offset, size).reshape(-1)
+    unique = len(set(pos.tolist())) == len(pos)
+    if L.has_internal_overlap(shape, stride):
+        assert not unique
+    if L.is_non_overlapping_and_dense(shape, stride) and len(pos):
+        assert unique and pos.max() - pos.min() + 1 == len(pos)
+    if L.is_contiguous(shape, stride) and len(pos):
+        assert (np.diff(pos) == 1).all()
+    dense = L.dense_strides(shape, stride)
+    assert L.is_non_overlapping_and_dense(shape, dense)
+
+
+# ---------------------------------------------------------------- view ops vs NumPy
+@st.composite
+def basic_keys(draw, shape):
+    """A basic key for ``shape``: an int or slice per dim, a run of dims left to an Ellipsis
+    (or trailing dims left out), and None inserted anywhere."""
+    items = []
+    for size in shape:
+        if size and draw(st.booleans()):
+            items.append(draw(st.integers(-size, size - 1)))
+        else:
+            b = st.one_of(st.none(), st.integers(-size - 2, size + 2))
+            items.append(slice(draw(b), draw(b), draw(st.one_of(st.none(), st.integers(1, 3)))))
+    a = draw(st.integers(0, len(items)))
+    b = draw(st.integers(a, len(items)))
+    if draw(st.booleans()):
+        items = items[:a] + [Ellipsis] + items[b:]
+    else:
+        items = items[:a]
+    for _ in range(draw(st.integers(0, 2))):
+        items.insert(draw(st.integers(0, len(items))), None)
+    return tuple(items)
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(layouts(), st.data())
+def test_view_ops_address_what_numpy_selects(layout, data):
+    """Each view op's layout addresses exactly the elements NumPy's equivalent picks."""
+    shape, stride, offset, size = layout
+    base = addressed(shape, stride, offset, size)
+    n = len(shape)
+    op = data.draw(st.sampled_from(["index", "select", "narrow", "transpose", "permute",
+                                    "movedim", "unsqueeze", "squeeze", "expand", "unfold",
+                                    "diagonal", "view", "as_strided"]), label="op")
+    if op == "index":
+        key = data.draw(basic_keys(shape), label="key")
+        new = L.index(shape, stride, offset, key)
+        want = base[key]
+    elif op == "select":
+        assume(n and shape[0])
+        d = data.draw(st.integers(-n, n - 1))
+        assume(shape[d])
+        i = data.draw(st.integers(-shape[d], shape[d] - 1))
+        new = L.select(shape, stride, offset, d, i)
+        want = np.take(base, i, axis=d)
+    elif op == "narrow":
+        assume(n)
+        d = data.draw(st.integers(0, n - 1))
+        start = data.draw(st.integers(0, shape[d]))
+        length = data.draw(st.integers(0, shape[d] - start))
+        new = L.narrow(shape, stride, offset, d, start, length)
+        want = base[(slice(None),) * d + (slice(start, start + length),)]
+    elif op == "transpose":
+        assume(n)
+        a, b = data.draw(st.integers(-n, n - 1)), data.draw(st.integers(-n, n - 1))
+        new = L.transpose(shape, stride, offset, a, b)
+        want = np.swapaxes(base, a, b)
+    elif op == "permute":
+        perm = data.draw(st.permutations(range(n)))
+        new = L.permute(shape, stride, offset, perm)
+        want = np.transpose(base, perm)
+    elif op == "movedim":
+        k = data.draw(st.integers(0, n))
+        src = data.draw(st.permutations(range(n)))[:k]
+        dst = data.draw(st.permutations(range(n)))[:k]
+        new = L.movedim(shape, stride, offset, src, dst)
+        want = np.moveaxis(base, src, dst)
+    elif op == "unsqueeze":
+        d = data.draw(st.integers(-n - 1, n))
+        new = L.unsqueeze(shape, stride, offset, d)
+        want = np.expand_dims(base, d)
+    elif op == "squeeze":
+        new = L.squeeze(shape, stride, offset)
+        want = base.reshape([s for s in shape if s != 1])
+    elif op == "expand":
+        lead = data.draw(st.lists(st.integers(0, 3), max_size=2))
+        sizes = tuple(lead) + tuple(data.draw(st.integers(0, 3)) if s == 1 else s
+                                    for s in shape)
+        new = L.expand(shape, stride, offset, sizes)
+        want = np.broadcast_to(base, sizes)
+    elif op == "unfold":
+        assume(n)
+        d = data.draw(st.integers(0, n - 1))
+        win = data.draw(st.integers(0, shape[d]))
+        step = data.draw(st.integers(1, 3))
+        new = L.unfold(shape, stride, offset, d, win, step)
+        w = np.lib.stride_tricks.sliding_window_view(base, win, axis=d)
+        want = w[(slice(None),) * d + (slice(None, None, step),)]
+    elif op == "diagonal":
+        assume(n >= 2)
+        d1, d2 = data.draw(st.permutations(range(n)))[:2]
+        k = data.draw(st.integers(-4, 4))
+        new = L.diagonal(shape, stride, offset, k, d1, d2)
+        want = np.diagonal(base, k, d1, d2)
+    elif op == "view":
+        new_shape = data.draw(st.composite(lambda d: draw_new_shape(d, L.numel(shape)))())
+        assume(-1 not in new_shape and L.numel(new_shape) == L.numel(shape))
+        new_stride = L.view_strides(shape, stride, new_shape)
+        assume(new_stride is not None)
+        new = (tuple(new_shape), new_stride, offset)
+        want = base.reshape(new_shape)
+    else:  # as_strided on the whole storage: the checked layout addresses what NumPy does
+        k = data.draw(st.integers(0, 3))
+        sh = tuple(data.draw(st.lists(st.integers(0, 3), min_size=k, max_size=k)))
+        sd = tuple(data.draw(st.lists(st.integers(0, 3), min_size=k, max_size=k)))
+        off = data.draw(st.integers(0, size))
+        try:
+            L.check_as_strided(sh, sd, off, size, 8)
+        except RuntimeError:
+            assert L.numel(sh) and L.storage_extent(sh, sd, off) > size
+            return
+        new = (sh, sd, off)
+        want = addressed(sh, sd, off, size)
+    new_shape, new_stride, new_offset = new
+    assert L.numel(new_shape) == 0 or L.storage_extent(new_shape, new_stride,
+                                                       new_offset) <= size
+    got = addressed(new_shape, new_stride, new_offset, size)
+    assert got.shape == want.shape
+    assert np.array_equal(got, want)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(layouts(), st.data())
+def test_splits_cover_the_dim_in_order(layout, data):
+    shape, stride, offset, size = layout
+    assume(shape)
+    d = data.draw(st.integers(0, len(shape) - 1))
+    base = addressed(shape, stride, offset, size)
+    for sizes in (L.split_sizes(shape[d], data.draw(st.integers(1, 4))),
+                  L.chunk_sizes(shape[d], data.draw(st.integers(1, 4)))):
+        assert sum(sizes) == shape[d]
+        pieces, start = [], 0
+        for s in sizes:
+            new = L.narrow(shape, stride, offset, d, start, s)
+            pieces.append(addressed(*new, size))
+            start += s
+        assert np.array_equal(np.concatenate(pieces, axis=d), base)
+    bounds = L.tensor_split_bounds(shape[d], data.draw(st.integers(1, 5)))
+    want = np.array_split(base, len(bounds), axis=d)
+    for (a, b), w in zip(bounds, want):
+        assert np.array_equal(addressed(*L.narrow(shape, stride, offset, d, a, b - a), size), w)
+
+
+# ---------------------------------------------------------------- view_strides vs PyTorch
+@settings(max_examples=examples(250), deadline=None)
+@given(layouts(), st.data())
+def test_view_strides_agrees_with_pytorch(layout, data):
+    torch = pytest.importorskip("torch")
+    shape, stride, offset, size = layout
+    new_shape = data.draw(st.composite(lambda d: draw_new_shape(d, L.numel(shape)))())
+    assume(-1 not in new_shape and L.numel(new_shape) == L.numel(shape))
+    t = torch.arange(max(size, 1)).as_strided(shape, stride, offset)
+    try:
+        v = t.view(new_shape)
+    except RuntimeError:
+        assert L.view_strides(shape, stride, new_shape) is None
+    else:
+        assert L.view_strides(shape, stride, new_shape) == v.stride()
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(layouts())
+def test_dense_and_preserve_strides_match_pytorch(layout):
+    torch = pytest.importorskip("torch")
+    shape, stride, offset, size = layout
+    t = torch.arange(max(size, 1)).as_strided(shape, stride, offset)
+    assert L.preserve_strides(shape, stride) == t.clone().stride()
+    assert L.is_contiguous(shape, stride) == t.is_contiguous()
+
+
+# ---------------------------------------------------------------- error types
+@pytest.mark.parametrize("call,exc", [
+    (lambda: L.normalize_dim(2, 2), IndexError),
+    (lambda: L.normalize_dim(-3, 2), IndexError),
+    (lambda: L.normalize_dim(1, 0), IndexError),
+    (lambda: L.normalize_dim(1.0, 2), TypeError),
+    (lambda: L.normalize_dims((0, -2), 2), RuntimeError),
+    (lambda: L.select((), (), 0, 0, 0), IndexError),
+    (lambda: L.select((3,), (1,), 0, 0, 3), IndexError),
+    (lambda: L.slice_dim((3,), (1,), 0, 0, None, None, -1), ValueError),
+    (lambda: L.narrow((3,), (1,), 0, 0, 2, 2), RuntimeError),
+    (lambda: L.narrow((3,), (1,), 0, 0, 4, 0), IndexError),
+    (lambda: L.permute((2, 3), (3, 1), 0, (0,)), RuntimeError),
+    (lambda: L.permute((2, 3), (3, 1), 0, (0, 0)), RuntimeError),
+    (lambda: L.movedim((2, 3), (3, 1), 0, (0,), (0, 1)), RuntimeError),
+    (lambda: L.expand((2,), (1,), 0, (3,)), RuntimeError),
+    (lambda: L.expand((2,), (1,), 0, ()), RuntimeError),
+    (lambda: L.expand((2,), (1,), 0, (-1, 2)), RuntimeError),
+    (lambda: L.infer_size((-1, -1), 4), RuntimeError),
+    (lambda: L.infer_size((3,), 4), RuntimeError),
+    (lambda: L.infer_size((-1, 0), 0), RuntimeError),
+    (lambda: L.unfold((3,), (1,), 0, 0, 4, 1), RuntimeError),
+    (lambda: L.unfold((3,), (1,), 0, 0, 2, 0), RuntimeError),
+    (lambda: L.diagonal((3, 3), (3, 1), 0, 0, 1, 1), RuntimeError),
+    (lambda: L.check_as_strided((2, 2), (2, 1), 0, 3, 4), RuntimeError),
+    (lambda: L.check_as_strided((2,), (-1,), 1, 3, 4), RuntimeError),
+    (lambda: L.check_as_strided((2,), (1,), -1, 3, 4), RuntimeError),
+    (lambda: L.check_as_strided((2,), (1, 1), 0, 3, 4), RuntimeError),
+    (lambda: L.split_sizes(3, 0), RuntimeError),
+    (lambda: L.chunk_sizes(3, 0), RuntimeError),
+    (lambda: L.tensor_split_bounds(3, 0), RuntimeError),
+    (lambda: L.broadcast_shapes((2,), (3,)), RuntimeError),
+    (lambda: L.index((3,), (1,), 0, (0, 0)), IndexError),
+    (lambda: L.index((3,), (1,), 0, (slice(None, None, 0),)), ValueError),
+    (lambda: L.index((3,), (1,), 0, (slice(0, 1.5),)), TypeError),
+])
+def test_layout_errors_have_pytorchs_types(call, exc):
+    with pytest.raises(exc):
+        call()
+
+
+def test_as_strided_bounds_message_counts_bytes():
+    with pytest.raises(RuntimeError, match="requiring a storage size of 16 are out of bounds "
+                                           "for storage of size 12"):
+        L.check_as_strided((2, 2), (2, 1), 0, 3, 4)
+    L.check_as_strided((0, 5), (100, 100), 50, 3, 4)  # nothing addressed: always fine
+
+
+def test_empty_view_strides():
+    assert L.view_strides((0, 3), (3, 1), (3, 0)) == (1, 1)  # PyTorch: size 0 counts as 1
+    assert L.view_strides((3, 0), (1, 3), (3, 0)) == (1, 3)  # same shape: strides kept
+    assert L.view_strides((), (), (1, 1)) == (1, 1)
