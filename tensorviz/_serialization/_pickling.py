@@ -71,7 +71,7 @@ def _write_dtype(pickler: "TorchPickler", obj: "_dtypes.dtype") -> None:
 
 
 class TorchPickler(pickle._Pickler):
-    """Pickle ``obj`` for ``data.pkl``; ``storages`` collects ``(key, untyped, numel, dtype)``.
+    """Pickle ``obj`` for ``data.pkl``; ``storages`` collects ``(key, untyped, nbytes, dtype)``.
 
     Storages are keyed by identity in first-seen order (``"0"``, ``"1"``, ...): every view of
     one storage repeats the same persistent id, which is how sharing survives the round trip.
