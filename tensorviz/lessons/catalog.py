@@ -427,3 +427,51 @@ _add("06/move-copies",
                  "memory.",
      solution="answer = t[0].item()",
      requires="cuda")
+
+# ---------------------------------------------------------------------------- 07 API tour
+_add("07/reduce-shape",
+     "What is `torch.zeros(2, 3, 4).sum(dim=1).shape`?",
+     answer=(2, 4),
+     mistakes={(2, 1, 4): "That is with `keepdim=True`; by default the reduced dim goes "
+                          "away.",
+               (3,): "`dim=1` is the dim that disappears; the others stay.",
+               (2, 3): "Dims count from 0: dim 1 is the one of size 3."},
+     hint="A reduction over `dim` removes that dimension (unless `keepdim=True`).",
+     explanation="Summing over dim 1 (size 3) removes it: (2, 4). With `keepdim=True` it "
+                 "stays as size 1, (2, 1, 4), which broadcasts back against the input.",
+     solution="answer = torch.zeros(2, 3, 4).sum(dim=1).shape")
+
+_add("07/matmul-shape",
+     "What is `(torch.ones(5, 2, 3) @ torch.ones(3, 4)).shape`?",
+     answer=(5, 2, 4),
+     mistakes={(2, 4): "The leading dim 5 is a batch: `@` multiplies each of the 5 matrices.",
+               (5, 3, 4): "A (2, 3) matrix times a (3, 4) matrix is (2, 4): the inner 3s "
+                          "meet and vanish."},
+     hint="`@` multiplies the last two dims as matrices; earlier dims are batch dims and "
+          "broadcast.",
+     explanation="Each of the 5 matrices (2 × 3) is multiplied by the (3 × 4) matrix: "
+                 "(5, 2, 4). The (3, 4) operand is broadcast over the batch.",
+     solution="answer = (torch.ones(5, 2, 3) @ torch.ones(3, 4)).shape")
+
+_MEMORY_CHOICES = ["Y = Y + X", "Y[:] = Y + X", "Y += X", "torch.add(Y, X, out=Y)"]
+_add("07/new-memory",
+     "After which statement is `Y.data_ptr()` different from before?",
+     setup="X = torch.arange(3.0)\nY = torch.ones(3)",
+     choices=_MEMORY_CHOICES, answer="Y = Y + X",
+     mistakes={"Y[:] = Y + X": "Slice assignment writes into Y's existing memory (the sum "
+                               "itself is a temporary, but Y keeps its storage).",
+               "Y += X": "`+=` on a tensor is the in-place `add_`: same memory.",
+               "torch.add(Y, X, out=Y)": "`out=` writes the result into the given tensor's "
+                                         "memory."},
+     hint="Which one binds the name `Y` to a brand-new result tensor?",
+     explanation="`Y = Y + X` computes a new tensor in new memory and rebinds the name; the "
+                 "old memory is freed once nothing refers to it. The other three write into "
+                 "Y's storage.",
+     solution="answer = None\n"
+              "for code in ['Y = Y + X', 'Y[:] = Y + X', 'Y += X', "
+              "'torch.add(Y, X, out=Y)']:\n"
+              "    scope = {'torch': torch, 'X': torch.arange(3.0), 'Y': torch.ones(3)}\n"
+              "    before = scope['Y'].data_ptr()\n"
+              "    exec(code, scope)\n"
+              "    if scope['Y'].data_ptr() != before:\n"
+              "        answer = code")
