@@ -15,7 +15,8 @@ import builtins
 import numpy as np
 
 from .. import _dtypes, _layout
-from .._dtypes import _BOOL, _COMPLEX, _FLOAT, _INT, result_type
+from .._dtypes import _COMPLEX, _FLOAT, result_type
+from .._indexing import check_writable
 from .._tensor import Tensor, wrap_array
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
@@ -111,21 +112,43 @@ fmax.__doc__ = "Elementwise maximum ignoring NaN (NaN only where both are NaN)."
 fmin.__doc__ = "Elementwise minimum ignoring NaN (NaN only where both are NaN)."
 
 
+def _check_clamp(input: Tensor, bound, maxi: bool) -> None:
+    _check_tensor("clamp_min" if maxi else "clamp_max", input)
+    if isinstance(bound, Tensor):
+        rdt = promote(input, bound)
+        if rdt.category == _COMPLEX:
+            raise _not_implemented("maximum_cpu" if maxi else "minimum_cpu", rdt)
+    elif input._dtype.category == _COMPLEX or isinstance(bound, complex):
+        raise NotImplementedError("clamp is not supported for complex types")
+
+
 def clamp_min(input: Tensor, min) -> Tensor:
     """``max(input, min)`` elementwise (``clamp(input, min=min)``)."""
+    _check_clamp(input, min, True)
     return clamp(input, min=min)
 
 
 def clamp_max(input: Tensor, max) -> Tensor:
     """``min(input, max)`` elementwise (``clamp(input, max=max)``)."""
+    _check_clamp(input, max, False)
     return clamp(input, max=max)
 
 
 def clamp_min_(self: Tensor, min) -> Tensor:
+    _check_tensor("clamp_min_", self)
+    if not isinstance(min, Tensor):  # (PyTorch's scalar overload checks the dtype first)
+        _check_clamp(self, min, True)
+    check_writable(self)
+    _check_clamp(self, min, True)
     return _store(self, clamp(self, min=min))
 
 
 def clamp_max_(self: Tensor, max) -> Tensor:
+    _check_tensor("clamp_max_", self)
+    if not isinstance(max, Tensor):  # (PyTorch's scalar overload checks the dtype first)
+        _check_clamp(self, max, False)
+    check_writable(self)
+    _check_clamp(self, max, False)
     return _store(self, clamp(self, max=max))
 
 
@@ -157,10 +180,31 @@ def _sorted(input: Tensor, dim, descending: bool):
     return d, xp.take_along_axis(arr, order, axis=d), order
 
 
-def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False, *,
-         out=None):
-    """``(values, indices)`` sorted along ``dim`` (always stable here; NaN sorts as largest)."""
+def _sort_args(name: str, args, dim, descending, stable):
+    """PyTorch's two overloads: ``(input, dim=-1, descending=False)`` and
+    ``(input, *, stable, dim=-1, descending=False)``: with ``stable`` the rest is keyword-only."""
+    if len(args) > 2:
+        raise TypeError(f"{name}() takes at most 3 positional arguments ({len(args) + 1} given)")
+    if args and stable is not None:
+        raise TypeError(f"{name}() received an invalid combination of arguments: with "
+                        "`stable`, dim and descending must be given by keyword")
+    if len(args) >= 1:
+        if dim is not None:
+            raise TypeError(f"{name}() got multiple values for argument 'dim'")
+        dim = args[0]
+    if len(args) == 2:
+        if descending is not None:
+            raise TypeError(f"{name}() got multiple values for argument 'descending'")
+        descending = args[1]
+    return (-1 if dim is None else dim), builtins.bool(descending)
+
+
+def sort(input: Tensor, *args, dim=None, descending=None, stable=None, out=None):
+    """``sort(input, dim=-1, descending=False)`` or ``sort(input, *, stable, dim, descending)``:
+    ``(values, indices)`` along ``dim`` (always stable here; NaN sorts as largest)."""
     _check_tensor("sort", input)
+    dim, descending = _sort_args("sort", args, dim, descending, stable)
+    _layout.normalize_dim(dim, len(input._shape))
     _sort_check(input)
     _, vals, order = _sorted(input, dim, descending)
     dev = input._storage._device
@@ -168,10 +212,11 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = 
                                    wrap_array(order.astype(np.int64), _dtypes.int64, dev)), out)
 
 
-def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False
-            ) -> Tensor:
-    """The indices that sort ``input`` along ``dim``."""
+def argsort(input: Tensor, *args, dim=None, descending=None, stable=None) -> Tensor:
+    """The indices that sort ``input`` along ``dim`` (same overloads as ``sort``)."""
     _check_tensor("argsort", input)
+    dim, descending = _sort_args("argsort", args, dim, descending, stable)
+    _layout.normalize_dim(dim, len(input._shape))
     _sort_check(input)
     _, _, order = _sorted(input, dim, descending)
     return wrap_array(order.astype(np.int64), _dtypes.int64, input._storage._device)
@@ -190,24 +235,22 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     """The ``k`` largest (or smallest) elements along ``dim`` and their indices."""
     _check_tensor("topk", input)
     dt = input._dtype
-    if dt is _dtypes.bool:
-        raise RuntimeError("topk does not support bool dtypes on CPU")
-    if dt.category == _COMPLEX:
-        raise RuntimeError("topk does not support complex dtypes on CPU")
     d = _layout.normalize_dim(dim, len(input._shape))
     size = input._shape[d] if input._shape else 1
     if k < 0 or k > size:
         raise RuntimeError("selected index k out of range")
+    if dt is _dtypes.bool:
+        raise RuntimeError("topk does not support bool dtypes on CPU")
+    if dt.category == _COMPLEX:
+        raise RuntimeError("topk does not support complex dtypes on CPU")
     _, vals, order = _sorted(input, d, largest)
     xp = _xp(input)
-    if input._shape:
+    if input._shape:  # (a 0-dim input gives 0-dim results, for k 0 or 1 alike)
         sl = [slice(None)] * vals.ndim
         sl[d] = slice(0, k)
         vals, order = vals[tuple(sl)], order[tuple(sl)]
-    elif k == 0:
-        raise RuntimeError("selected index k out of range")
     dev = input._storage._device
-    return _out2(return_types.topk(wrap_array(xp.ascontiguousarray(vals), dt, dev),
+    return _out2(return_types.topk(wrap_array(vals, dt, dev),
                                    wrap_array(order.astype(np.int64), _dtypes.int64, dev)), out)
 
 
@@ -216,11 +259,11 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False, *, out
     _check_tensor("kthvalue", input)
     dt = input._dtype
     d = _layout.normalize_dim(dim, len(input._shape))
-    if (dt is _dtypes.bool or dt.category == _COMPLEX) and input._shape:
-        raise _not_implemented("kthvalue_cpu", dt)
     size = input._shape[d] if input._shape else 1
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    if (dt is _dtypes.bool or dt.category == _COMPLEX) and input._shape:
+        raise _not_implemented("kthvalue_cpu", dt)
     _, vals, order = _sorted(input, d, False)
     xp = _xp(input)
     dev = input._storage._device
@@ -230,7 +273,7 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False, *, out
         vals, order = vals[tuple(sl)], order[tuple(sl)]
         if not keepdim:
             vals, order = xp.squeeze(vals, d), xp.squeeze(order, d)
-    return _out2(return_types.kthvalue(wrap_array(xp.ascontiguousarray(vals), dt, dev),
+    return _out2(return_types.kthvalue(wrap_array(vals, dt, dev),
                                        wrap_array(order.astype(np.int64), _dtypes.int64, dev)),
                  out)
 
@@ -253,9 +296,6 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False,
     seq = sorted_sequence
     scalar = not isinstance(input, Tensor)
     rdt = result_type(seq, input)
-    for dt in (seq._dtype, rdt):
-        if dt is _dtypes.bool or dt.category == _COMPLEX:
-            raise _not_implemented("searchsorted_out_cpu", dt)
     if not scalar and len(seq._shape) > 1 and seq._shape[:-1] != input._shape[:-1]:
         raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 dimension or the "
                            "first N-1 dimensions of boundaries tensor and input value tensor "
@@ -264,6 +304,8 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False,
     if not seq._shape:
         raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive "
                            "dimension, but got 0 dimension")
+    if rdt is _dtypes.bool or rdt.category == _COMPLEX:
+        raise _not_implemented("searchsorted_out_cpu", rdt)
     dev = device_of(seq, input)
     xp = backend_for(dev).xp
     s = operand(seq, rdt, dev)
