@@ -253,7 +253,10 @@ def _value_array(dest: Tensor, value):
         return src
     if isinstance(value, (builtins.bool, builtins.int, builtins.float, builtins.complex,
                           np.generic)):
-        return checked_scalar(value, dest._dtype)
+        try:
+            return checked_scalar(value, dest._dtype)
+        except OverflowError:
+            raise ValueError("Overflow when unpacking long long") from None
     name = type(value).__name__
     if type(value).__module__ not in ("builtins", None):
         name = f"{type(value).__module__}.{name}"
@@ -290,7 +293,7 @@ def checked_scalar(value, dt: "_dtypes.dtype"):
         return np.bool_(value)
     if isinstance(value, builtins.int) and not isinstance(value, builtins.bool) and not \
             -(1 << 63) <= value < (1 << 63):
-        raise RuntimeError("Overflow when unpacking long")
+        raise OverflowError("int too big to convert")
     bad = False
     if isinstance(value, builtins.complex):
         if dt.category != _dtypes._COMPLEX:
@@ -315,7 +318,7 @@ def checked_scalar(value, dt: "_dtypes.dtype"):
 
 def check_writable(dest: Tensor) -> None:
     """RuntimeError when several elements of ``dest`` share one memory location."""
-    if _layout.has_internal_overlap(dest._shape, dest._stride):
+    if _layout.has_internal_overlap(dest._shape, dest._stride) and 0 not in dest._shape:
         raise RuntimeError("unsupported operation: more than one element of the written-to "
                            "tensor refers to a single memory location. Please clone() the "
                            "tensor before performing the operation.")
