@@ -51,6 +51,16 @@ def _c(xp, arr):
     return xp.ascontiguousarray(arr).reshape(arr.shape)
 
 
+_WARNED: set = set()
+
+
+def warn_once(message: str, stacklevel: int = 3) -> None:
+    """A UserWarning given once per process, as PyTorch's ``TORCH_WARN_ONCE``."""
+    if message not in _WARNED:
+        _WARNED.add(message)
+        warnings.warn(message, UserWarning, stacklevel=stacklevel)
+
+
 def _tensor_arg(x, fn: str, name: str, pos: int) -> Tensor:
     """``x`` when it is a Tensor, else PyTorch's TypeError for the argument."""
     if not isinstance(x, Tensor):
@@ -173,7 +183,17 @@ def index_select(input, dim: int, index, *, out=None) -> Tensor:
     d = _layout.normalize_dim(dim, len(input._shape))
     x = _as_1d(input)
     idx = _index_array(index, input).reshape(-1)
-    if _first_bad(idx, x._shape[d], False) is not None:
+    if not input._shape and idx.size != 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
+                           f"{idx.size} value(s)")
+    size = x._shape[d]
+    if size == 0 and idx.size:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
+    bad = _first_bad(idx, size, False)
+    if bad is not None:
+        if len(input._shape) >= 2 and (d == 1 or input.numel() == 0):  # (PyTorch's words)
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} "
+                               f"axis_dim={size}")
         raise IndexError("index out of range in self")
     xp = _xp(input)
     res = xp.take(x._arr, idx, axis=d)
@@ -229,9 +249,9 @@ def take_along_dim(input, indices, dim=None, *, out=None) -> Tensor:
                            f"{indices._dtype.cname}")
     _same_device("take_along_dim", input, indices)
     xp = _xp(input)
-    if dim is None:
-        x = input._arr.reshape(-1)
-        idx = indices._arr.reshape(-1)
+    if dim is None:  # PyTorch views both as 1-D (an error for non-viewable layouts)
+        x = input.view(-1)._arr
+        idx = indices.view(-1)._arr
         d = 0
     else:
         if len(input._shape) != len(indices._shape):
@@ -358,7 +378,7 @@ def scatter_(self: Tensor, dim: int, index, src=None, value=None, *, reduce=None
         if reduce not in ("add", "multiply"):
             raise RuntimeError("reduce argument must be either add or multiply.")
         if isinstance(src, Tensor):
-            warnings.warn(_SCATTER_REDUCE_WARNING, UserWarning, stacklevel=2)
+            warn_once(_SCATTER_REDUCE_WARNING)
     target, key, vals, empty = _scatter_prepare(self, dim, index, src, "scatter")
     if not empty:
         if reduce is None:
@@ -568,6 +588,7 @@ def index_reduce_(self: Tensor, dim: int, index, source, reduce: str, *,
     """In place: reduce ``source``'s slices into ``self[..., index[i], ...]`` with
     ``'prod'|'mean'|'amax'|'amin'``."""
     source = _tensor_arg(source, "index_reduce_", "source", 3)
+    warn_once("index_reduce() is in beta and the API may change at any time.")
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
                            f"amin but got {reduce}.")
@@ -846,6 +867,11 @@ def where(condition, input=None, other=None, *, out=None):
     if input is None or other is None:
         raise TypeError("where() missing required argument: give both 'input' and 'other', "
                         "or only 'condition'")
+    if out is not None:
+        for pos, (name, v) in enumerate((("input", input), ("other", other)), 2):
+            if not isinstance(v, Tensor):
+                raise TypeError(f"where(): argument '{name}' (position {pos}) must be Tensor, "
+                                f"not {type(v).__name__}")
     if condition._dtype not in (_dtypes.bool, _dtypes.uint8):
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor "
                            f"with dtype {condition._dtype.cname}")
@@ -860,6 +886,10 @@ def where(condition, input=None, other=None, *, out=None):
     b = _where_operand(other, rdt, dev)
     c = condition._arr if condition._storage._device == dev else \
         scalar_bool(condition)
+    if condition._dtype is _dtypes.uint8:
+        warn_once("where received a uint8 condition tensor. This behavior is deprecated and "
+                  "will be removed in a future version of PyTorch. Use a boolean condition "
+                  "instead.")
     if condition._dtype is _dtypes.uint8 and hasattr(c, "astype"):
         c = c.astype(bool)
     res = xp.where(c, a, b)
@@ -901,7 +931,10 @@ def nonzero(input, *, out=None, as_tuple: bool = False):
     else:
         idx = xp.nonzero(arr)
         # PyTorch fills an (ndim, n) buffer and returns its transpose: strides (1, n).
-        res = xp.stack([i.astype(np.int64, copy=False) for i in idx]).T
+        res = xp.stack([i.astype(np.int64, copy=False) for i in idx])
+        if out is not None:
+            return finish(res.T, _dtypes.int64, dev, out)
+        return wrap_array(res, _dtypes.int64, dev).t()
     if out is not None:
         return finish(res, _dtypes.int64, dev, out)
     return wrap_array(res, _dtypes.int64, dev)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import builtins
 import itertools
-import warnings
 
 import numpy as np
 
@@ -18,7 +17,7 @@ from .._indexing import check_writable
 from .._tensor import Tensor, wrap_array
 from ..backends import backend_for
 from ._elementwise import device_of, finish, operand
-from .indexing import _c, _tensor_arg, _xp
+from .indexing import _c, _tensor_arg, _xp, warn_once
 
 __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_stack", "dstack",
            "column_stack", "tile", "repeat_interleave", "flip", "fliplr", "flipud", "roll",
@@ -540,7 +539,7 @@ def meshgrid(*tensors, indexing: str | None = None) -> tuple:
         tensors = tuple(tensors[0])
     tensors = _tensor_list(tensors, "meshgrid")
     if indexing is None:
-        warnings.warn(_MESHGRID_WARNING, UserWarning, stacklevel=2)
+        warn_once(_MESHGRID_WARNING)
         indexing = "ij"
     if not tensors:
         raise RuntimeError("meshgrid expects a non-empty TensorList")

@@ -23,7 +23,7 @@ from .._indexing import scalar_to
 from .._tensor import Tensor, wrap_array
 from ..backends._numpy import call_quiet
 from ._elementwise import device_of, finish, mul, operand
-from .indexing import _CXX, _c, _tensor_arg, _xp
+from .indexing import _CXX, _c, _tensor_arg, _xp, warn_once
 
 __all__ = ["LinAlgError", "dot", "vdot", "inner", "outer", "ger", "mv", "mm", "bmm", "matmul",
            "addmm", "addmv", "addbmm", "baddbmm", "addr", "einsum", "tensordot", "kron",
@@ -641,9 +641,7 @@ def cross(input, other, dim=None, *, out=None) -> Tensor:
     if len(input._shape) != len(other._shape):
         raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
     if dim is None:
-        import warnings
-        warnings.warn("Using torch.cross without specifying the dim arg is deprecated.",
-                      UserWarning, stacklevel=2)
+        warn_once("Using torch.cross without specifying the dim arg is deprecated.")
         shape = _layout.broadcast_shapes(input._shape, other._shape)
         found = [i for i, s in enumerate(shape) if s == 3]
         if not found:
@@ -1517,9 +1515,8 @@ def _solve_ex(A, B, *, left: bool = True, check_errors: bool = False, out=None):
 
 
 def _cholesky_legacy(input, upper: bool = False, *, out=None) -> Tensor:
-    import warnings
-    warnings.warn("torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be "
-                  "removed in a future PyTorch release.", UserWarning, stacklevel=2)
+    warn_once("torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be "
+              "removed in a future PyTorch release.")
     return cholesky(input, upper=upper, out=out)
 
 

@@ -21,7 +21,7 @@ from .._device import as_device
 from .._tensor import Tensor, wrap_array
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
-from .indexing import _c, _tensor_arg, _ufunc_at, _xp
+from .indexing import _c, _tensor_arg, _ufunc_at, _xp, warn_once
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2",
            "irfft2", "fftn", "ifftn", "rfftn", "irfftn", "fftfreq", "rfftfreq", "fftshift",
@@ -357,7 +357,7 @@ def stft(input, n_fft: int, hop_length=None, win_length=None, window=None, cente
     ``(*, n_freq, n_frames)`` (``n_freq = n_fft // 2 + 1`` when one-sided)."""
     input = _tensor_arg(input, "stft", "input", 1)
     if window is None:
-        warnings.warn(_NO_WINDOW, UserWarning, stacklevel=2)
+        warn_once(_NO_WINDOW)
     complex_in = input._dtype.category == _COMPLEX or (
         window is not None and window._dtype.category == _COMPLEX)
     if return_complex is None:

@@ -1,0 +1,1 @@
+"""Differential tests of the op library against PyTorch."""
