@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Check the Binder environment locally: a fresh virtual environment built from exactly what
+# binder/ specifies (requirements.txt, then postBuild in a clean clone of HEAD), then every
+# notebook executed in it (fresh kernel each; fails on errors, warnings or stderr output).
+#   bash binder/verify.sh [WORKDIR]      (default: a new temporary directory)
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=${1:-$(mktemp -d)}
+python3 -m venv "$work/venv"
+export PATH="$work/venv/bin:$PATH" HOME="$work/home"
+mkdir -p "$HOME"
+git clone -q "$repo" "$work/repo"
+cd "$work/repo"
+pip install -q -r binder/requirements.txt
+bash binder/postBuild
+python - <<'PY'
+import glob, sys, tempfile, time
+import nbclient, nbformat
+failed = 0
+for path in sorted(glob.glob("notebooks/*.ipynb")):
+    nb = nbformat.read(path, as_version=4)
+    start = time.perf_counter()
+    try:
+        nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
+                                resources={"metadata": {"path": tempfile.mkdtemp()}}).execute()
+        bad = [o for c in nb.cells for o in c.get("outputs", [])
+               if o.get("output_type") == "error" or o.get("name") == "stderr"]
+    except Exception as exc:
+        bad = [exc]
+    seconds = time.perf_counter() - start
+    failed += bool(bad)
+    print(f"{'FAIL' if bad else 'ok  '} {path} {seconds:.1f} s", *bad[:1])
+print(f"python {sys.version.split()[0]}; tensorviz from", __import__("tensorviz").__file__)
+sys.exit(1 if failed else 0)
+PY
