@@ -13,11 +13,12 @@ git clone -q "$repo" "$work/repo"
 cd "$work/repo"
 pip install -q -r binder/requirements.txt
 bash binder/postBuild
-python - <<'PY'
-import glob, sys, tempfile, time
+cd "$work"   # outside the clone: the installed wheel is imported, not the source tree
+python - "$work/repo/notebooks" <<'PY'
+import glob, os, sys, tempfile, time
 import nbclient, nbformat
 failed = 0
-for path in sorted(glob.glob("notebooks/*.ipynb")):
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.ipynb"))):
     nb = nbformat.read(path, as_version=4)
     start = time.perf_counter()
     try:
@@ -29,7 +30,9 @@ for path in sorted(glob.glob("notebooks/*.ipynb")):
         bad = [exc]
     seconds = time.perf_counter() - start
     failed += bool(bad)
-    print(f"{'FAIL' if bad else 'ok  '} {path} {seconds:.1f} s", *bad[:1])
-print(f"python {sys.version.split()[0]}; tensorviz from", __import__("tensorviz").__file__)
+    print(f"{'FAIL' if bad else 'ok  '} {os.path.basename(path)} {seconds:.1f} s", *bad[:1])
+from tensorviz.viz._assets import asset_dir
+print(f"python {sys.version.split()[0]}; tensorviz {__import__('tensorviz').__file__}; "
+      f"widget assets {asset_dir()}")
 sys.exit(1 if failed else 0)
 PY
