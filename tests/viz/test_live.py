@@ -7,11 +7,14 @@ import weakref
 import numpy as np
 import pytest
 
+pytest.importorskip("anywidget", reason="the widget tests need anywidget (pip install "
+                    "'tensorviz[widgets]')")
+
 import tensorviz
 from tensorviz.viz import show
 from tensorviz.viz import _widgets
 
-from conftest import make
+from vizhelpers import make
 
 
 def strip_values(w, k: int = 0) -> list:

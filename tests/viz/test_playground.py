@@ -6,11 +6,14 @@ import gc
 import numpy as np
 import pytest
 
+pytest.importorskip("anywidget", reason="the widget tests need anywidget (pip install "
+                    "'tensorviz[widgets]')")
+
 import tensorviz
 from tensorviz.viz import Playground, playground
 from tensorviz.viz._playground import OPS, PlaygroundInputError, op_code, parse_args
 
-from conftest import from_front_end
+from vizhelpers import from_front_end
 
 
 @pytest.mark.parametrize("op,text,args,kwargs", [

@@ -11,7 +11,7 @@ import tensorviz
 from tensorviz import _layout
 from tensorviz.viz._source import Source
 
-from conftest import KINDS, make
+from vizhelpers import KINDS, make
 
 
 def _views(t):

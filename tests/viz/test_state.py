@@ -6,10 +6,13 @@ import time
 import numpy as np
 import pytest
 
+pytest.importorskip("anywidget", reason="the widget tests need anywidget (pip install "
+                    "'tensorviz[widgets]')")
+
 import tensorviz
 from tensorviz.viz import TensorView, show
 
-from conftest import KINDS, make, payload_bytes
+from vizhelpers import KINDS, make, payload_bytes
 
 
 def values(t: dict) -> list:

@@ -8,12 +8,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+pytest.importorskip("anywidget", reason="the widget tests need anywidget (pip install "
+                    "'tensorviz[widgets]')")
+
 import tensorviz
 from tensorviz import viz
 from tensorviz.viz import Playground, TensorView, show
 from tensorviz.viz._assets import asset_dir
 
-from conftest import from_front_end, front_end_sets
+from vizhelpers import from_front_end, front_end_sets
 
 EVIL = '<img src=x onerror="alert(1)">&<script>alert(2)</script>'
 

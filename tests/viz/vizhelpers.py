@@ -1,4 +1,4 @@
-"""Helpers for the widget tests: payload measurement and the three kinds of input."""
+"""Helpers for the widget tests: payload measurement, front-end messages, three input kinds."""
 from __future__ import annotations
 
 import json
@@ -7,9 +7,6 @@ import numpy as np
 import pytest
 
 import tensorviz
-
-pytest.importorskip("anywidget", reason="the widget tests need anywidget (pip install "
-                    "'tensorviz[widgets]')")
 
 
 def payload_bytes(widget, code: bool = False) -> int:
