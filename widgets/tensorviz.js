@@ -95,7 +95,8 @@ function decode(view, wire) {
     for (let i = 0; i + 1 < arr.length; i += 2) {
       const re = Number(arr[i]), im = Number(arr[i + 1]);
       text.push(`${fmtFloat(re)}${im < 0 ? "-" : "+"}${fmtFloat(Math.abs(im))}j`);
-      full.push(`${re}${im < 0 ? "-" : "+"}${Math.abs(im)}j`);
+      const fullOf = (/** @type {number} */ x) => (Number.isFinite(x) ? String(x) : fmtFloat(x));
+      full.push(`${fullOf(re)}${im < 0 ? "-" : "+"}${fullOf(Math.abs(im))}j`);
     }
     return { text, full };
   }
@@ -107,13 +108,21 @@ function decode(view, wire) {
     } else if (wire === "f4" || wire === "f8") {
       const f = Number(v);
       text.push(fmtFloat(f));
-      full.push(wire === "f4" ? String(Number(f.toPrecision(8))) : String(f));
+      full.push(!Number.isFinite(f) ? fmtFloat(f) : wire === "f4" ? String(Number(f.toPrecision(8))) : String(f));
     } else {
       text.push(String(v));
       full.push(String(v));
     }
   }
   return { text, full };
+}
+
+/** A column width that fits the longest short text (monospace digits are ~0.62em wide).
+ * @param {string[]} texts @param {number} min */
+function widthFor(texts, min) {
+  let longest = 0;
+  for (const t of texts) longest = Math.max(longest, t.length);
+  return `${Math.min(Math.max(min, 0.62 * longest + 1.1), 9).toFixed(2)}em`;
 }
 
 /** @param {any} view @returns {Uint32Array} */
@@ -311,8 +320,9 @@ class View {
     svg.setAttribute("aria-hidden", "true");
     this.arrowLayers.set(k, svg);
     const grid = h("div", "tv-strip-grid");
-    grid.style.gridTemplateColumns = `max-content repeat(${s.count}, var(--tv-slot-w))`;
     const values = s.has_values ? decode(s.values, s.wire) : { text: [], full: [] };
+    grid.style.setProperty("--tv-slot-w", widthFor(values.text, 3.1));
+    grid.style.gridTemplateColumns = `max-content repeat(${s.count}, var(--tv-slot-w))`;
     const members = s.tensors.filter((ti) => this.tensors[ti]);
     const usedAny = new Uint32Array(s.count);
     for (const ti of members) {
@@ -467,6 +477,7 @@ class View {
     box.appendChild(caption);
 
     const values = this.tensorValues[ti];
+    box.style.setProperty("--tv-cell-w", widthFor(values.text, 3.3));
     const counts = t.counts;
     const nb = dims.block.length;
     const blockCounts = counts.slice(0, nb);
@@ -792,7 +803,9 @@ class View {
     const line2 = h("div", "tv-formula");
     line2.append(h("code", "", `${sym} = ${nums} = ${addr}`));
     r.append(line1, line2);
-    const steps = index.map((_, d) => `${letter(d)}+1 moves ${t.stride[d]} slot${Math.abs(t.stride[d]) === 1 ? "" : "s"}`);
+    const steps = index.map((_, d) => t.stride[d] === 0
+      ? `${letter(d)}+1 stays on the same slot (stride 0: broadcast)`
+      : `${letter(d)}+1 moves ${t.stride[d]} slot${Math.abs(t.stride[d]) === 1 ? "" : "s"}`);
     if (steps.length) r.appendChild(h("div", "tv-readout-line tv-muted", `stride arrows: ${steps.join(" · ")}`));
     if (others.length) {
       const line = h("div", "tv-readout-line tv-muted");
