@@ -299,7 +299,7 @@ def flip(input, dims) -> Tensor:
         out = xp.empty_like(arr, order="K")
     else:
         out = xp.empty(arr.shape, dtype=arr.dtype)
-    out[...] = xp.flip(arr, axis=ds) if ds else arr
+    out[...] = xp.flip(arr, axis=ds) if ds and input._shape else arr
     return wrap_array(out, input._dtype, input.device)
 
 
@@ -348,6 +348,10 @@ def roll(input, shifts, dims=None) -> Tensor:
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(sh)}, dims:"
                            f"{len(ds)}")
     n = len(input._shape)
+    if input.numel() == 0:
+        return input.clone()
+    if not n:
+        raise IndexError(f"Dimension specified as {ds[0]} but tensor has no dimensions")
     total: dict = {}
     for s, d in zip(sh, ds):
         d = _layout.normalize_dim(d, n)
