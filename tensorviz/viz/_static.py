@@ -65,7 +65,10 @@ color:var(--jp-ui-font-color1,#222)}
 .tv-static td,.tv-static th{border:1px solid var(--jp-border-color2,#ccc);padding:2px 5px;
 text-align:center;font-family:var(--jp-code-font-family,monospace)}
 .tv-static th{font-weight:normal;color:var(--jp-ui-font-color2,#666)}
-.tv-static .tv-s-dim{opacity:.45}.tv-static .tv-s-addr{font-size:9px;
+.tv-static .tv-s-dim{opacity:.45}
+.tv-static .tv-s-tensor{display:inline-block;vertical-align:top;margin:0 20px 8px 0;max-width:32em}
+.tv-static .tv-s-block{display:inline-block;vertical-align:top;margin-right:12px}
+.tv-static .tv-s-meta{color:var(--jp-ui-font-color2,#555)}.tv-static .tv-s-addr{font-size:9px;
 color:var(--jp-ui-font-color2,#777)}
 </style>"""
 
@@ -120,7 +123,7 @@ def _tensor_html(t: dict, values) -> str:
     color = _COLORS[t.get("color", 0) % len(_COLORS)]
     out = [f'<div style="margin-top:6px"><b style="color:{color}">{esc(t.get("tag", ""))} '
            f'{esc(t["label"])}</b>{"" if t.get("alive", True) else " (freed)"}</div>',
-           f"<div>{esc(meta)}</div>"]
+           f'<div class="tv-s-meta">{esc(meta)}</div>']
     if not t["numel"]:
         out.append("<div>empty: no elements</div>")
         return "".join(out)
@@ -139,6 +142,7 @@ def _tensor_html(t: dict, values) -> str:
     grid_counts = counts[n_block:] or []
     for block in itertools.product(*[range(c) for c in block_counts]):
         idx_prefix = [starts[k] + block[k] for k in range(n_block)]
+        out.append('<div class="tv-s-block">')
         if n_block:
             label = ", ".join(map(str, t["select"] + idx_prefix)) + ", :" * len(grid_counts)
             out.append(f"<div>[{esc(label)}]</div>")
@@ -158,7 +162,7 @@ def _tensor_html(t: dict, values) -> str:
                 table.append(_cell(format_value(vals[tuple(local)]), addr))
             table.append("</tr>")
         table.append("</table>")
-        out.append("".join(table))
+        out.append("".join(table) + "</div>")
     if any(c < t["shape"][d] for c, d in zip(counts, shown)):
         out.append("<div>(a window of the values; run the notebook to scroll)</div>")
     return "".join(out)
@@ -177,6 +181,8 @@ def snapshot_html(strips: list[dict], tensors: list[dict], static: dict, status:
         parts.append(_strip_html(k, strip, strip_values[k] if k < len(strip_values) else None,
                                  tensors))
     for k, t in enumerate(tensors):
+        parts.append('<div class="tv-s-tensor">')
         parts.append(_tensor_html(t, tensor_values[k] if k < len(tensor_values) else None))
+        parts.append("</div>")
     parts.append("</div>")
     return "".join(parts)

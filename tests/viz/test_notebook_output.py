@@ -1,0 +1,36 @@
+"""What a saved notebook holds: the widget view plus a static HTML snapshot (nbconvert, GitHub)."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("anywidget", reason="the widget tests need anywidget")
+nbclient = pytest.importorskip("nbclient", reason="needs nbclient to run a kernel")
+nbformat = pytest.importorskip("nbformat")
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_executed_notebook_keeps_a_static_snapshot(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
+        filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(
+        "import tensorviz as torch\na = torch.arange(12).reshape(3, 4)\n"
+        "torch.show(a, a.t(), a[1:, ::2])")]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    client = nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
+                                     resources={"metadata": {"path": str(tmp_path)}})
+    client.execute()
+    (out,) = nb.cells[0].outputs
+    data = out["data"]
+    assert "application/vnd.jupyter.widget-view+json" in data
+    html = data["text/html"]
+    assert "storage #1" in html and "a[1:, ::2]" in html and "@10" in html
+    assert data["text/plain"].startswith("TensorView(a: shape (3, 4)")
+    # the widget state is saved with the notebook, so a later front end can draw it too
+    state = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    assert any(m["state"].get("kind") == "view" for m in state.values())
