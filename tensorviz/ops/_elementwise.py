@@ -360,7 +360,7 @@ def abs(input: Tensor, *, out=None) -> Tensor:
     if input._dtype.category == _COMPLEX:
         return unary(np.abs, input, input._dtype.to_real(), out=out)
     if input._dtype is _dtypes.bool:
-        return unary(np.copy, input, out=out)
+        raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
     return unary(np.abs, input, out=out)
 
 
@@ -482,6 +482,8 @@ def neg_(self) -> Tensor:
 
 def abs_(self) -> Tensor:
     from .._indexing import assign
+    if self._dtype.category == _COMPLEX:
+        raise RuntimeError("In-place abs is not supported for complex tensors.")
     assign(self, abs(self))
     return self
 
