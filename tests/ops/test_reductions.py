@@ -73,7 +73,8 @@ def test_dtype_argument(tvdiff, name, dtype, out_dtype):
     def f(lib, t):
         kw = {} if out_dtype is None else {"dtype": getattr(lib, out_dtype)}
         return getattr(lib, name)(t, dim, **kw)
-    tvdiff.check(f, x, rtol=1e-3, atol=1e-3)
+    # (PyTorch warns about discarded imaginary parts once per process: not compared)
+    tvdiff.check(f, x, rtol=1e-3, atol=1e-3, warns=False)
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
