@@ -21,8 +21,8 @@ from .._tensor import Tensor, wrap_array
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
 from ._elementwise import clamp, device_of, finish, operand, promote
-from .pointwise import _check_tensor, _not_implemented, _opmath, _store, _xp
-from .reductions import _nonempty, _out2, return_types
+from .pointwise import _check_tensor, _not_implemented, _store, _xp
+from .reductions import _out2, return_types, stable_argsort
 
 
 # ---------------------------------------------------------------- equality and closeness
@@ -161,12 +161,12 @@ def _sort_check(input: Tensor, what: str = "Sort") -> None:
 def _argsort(xp, a, axis: int, descending: bool):
     """Stable argsort along ``axis``; descending keeps ties in order and puts NaN first."""
     if not descending:
-        return xp.argsort(a, axis=axis, kind="stable")
+        return stable_argsort(xp, a, axis)
     n = a.shape[axis]
     flip = [slice(None)] * a.ndim
     flip[axis] = slice(None, None, -1)
     flip = tuple(flip)
-    order = xp.argsort(a[flip], axis=axis, kind="stable")[flip]
+    order = stable_argsort(xp, a[flip], axis)[flip]
     return (n - 1) - order
 
 
@@ -244,7 +244,6 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     if dt.category == _COMPLEX:
         raise RuntimeError("topk does not support complex dtypes on CPU")
     _, vals, order = _sorted(input, d, largest)
-    xp = _xp(input)
     if input._shape:  # (a 0-dim input gives 0-dim results, for k 0 or 1 alike)
         sl = [slice(None)] * vals.ndim
         sl[d] = slice(0, k)
@@ -334,12 +333,12 @@ def _batched_search(xp, s, v, right: bool):
     m = v.shape[-1]
     # ties: for 'left' the values go first (before equal boundaries), for 'right' after
     both = xp.concatenate([v, s] if not right else [s, v], axis=-1)
-    order = xp.argsort(both, axis=-1, kind="stable")
+    order = stable_argsort(xp, both)
     pos = xp.empty_like(order)
     ar = xp.broadcast_to(xp.arange(order.shape[-1]), order.shape)
     xp.put_along_axis(pos, order, ar, axis=-1)
     vpos = pos[..., :m] if not right else pos[..., s.shape[-1]:]
-    vorder = xp.argsort(v, axis=-1, kind="stable")
+    vorder = stable_argsort(xp, v)
     rank = xp.empty_like(vorder)
     xp.put_along_axis(rank, vorder, xp.broadcast_to(xp.arange(m), vorder.shape), axis=-1)
     return vpos - rank

@@ -16,12 +16,12 @@ import math
 import numpy as np
 
 from .. import _dtypes, _layout
-from .._dtypes import _BOOL, _COMPLEX, _FLOAT, _INT, result_type
+from .._dtypes import _COMPLEX, _FLOAT, _INT, result_type
 from .._indexing import assign, check_writable, scalar_to
 from .._tensor import Tensor
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
-from ._elementwise import Number, _check_int_zero_division, device_of, finish, operand, promote
+from ._elementwise import _check_int_zero_division, device_of, finish, operand, promote
 
 __all__: list = []
 

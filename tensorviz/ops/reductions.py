@@ -20,7 +20,7 @@ import warnings
 import numpy as np
 
 from .. import _dtypes, _layout
-from .._dtypes import _BOOL, _COMPLEX, _FLOAT, _INT
+from .._dtypes import _COMPLEX, _FLOAT, _INT
 from .._tensor import Tensor, wrap_array
 from ..backends._numpy import call_quiet
 from ._elementwise import finish, write_out
@@ -591,8 +591,15 @@ def count_nonzero(input: Tensor, dim=None) -> Tensor:  # (no keepdim, as PyTorch
 
 
 # ---------------------------------------------------------------- sorting-based reductions
-def _stable_argsort(xp, a, axis: int):
-    return xp.argsort(a, axis=axis, kind="stable")
+def stable_argsort(xp, a, axis: int = -1):
+    """Stable argsort along ``axis`` (NaN last); CuPy's sort is always stable and takes no
+    ``kind``."""
+    if xp is np:
+        return np.argsort(a, axis=axis, kind="stable")
+    return xp.argsort(a, axis=axis)
+
+
+_stable_argsort = stable_argsort
 
 
 def _median_impl(name: str, input: Tensor, dim, keepdim: bool, ignore_nan: bool, out):
@@ -650,12 +657,12 @@ def nanmedian(input: Tensor, dim=None, keepdim: bool | None = None, *, out=None)
 def _accumulate(xp, name: str, a, axis: int):
     """``xp.<name>.accumulate(a, axis)``, with a log-step scan where the backend lacks it."""
     uf = getattr(xp, name)
-    acc = getattr(uf, "accumulate", None)
-    if acc is not None:
-        try:
-            return acc(a, axis=axis)
-        except NotImplementedError:  # pragma: no cover - older CuPy
-            pass
+    if xp is np:
+        return uf.accumulate(a, axis=axis)
+    try:  # pragma: no cover - CuPy: ufunc.accumulate where this version has it
+        return uf.accumulate(a, axis=axis)
+    except Exception:  # noqa: BLE001 - (AttributeError/NotImplementedError/TypeError by version)
+        pass
     out = a.copy()  # pragma: no cover - Hillis-Steele scan for backends without accumulate
     n, step = a.shape[axis], 1
     while step < n:
@@ -826,7 +833,7 @@ def cummin(input: Tensor, dim: int, *, out=None):
 # ---------------------------------------------------------------- unique
 def _unique_flat(xp, flat, return_inverse, return_counts):
     n = flat.shape[0]
-    order = xp.argsort(flat, kind="stable")
+    order = stable_argsort(xp, flat)
     s = flat[order]
     new = xp.ones(n, dtype=bool)
     if n > 1:
@@ -871,9 +878,12 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
         return _unique_result(input, vals, inv, cnt, return_inverse, return_counts, dt)
     d = _layout.normalize_dim(dim, len(input._shape))
     arr = input._arr
+    if builtins.any(s == 0 for i, s in enumerate(arr.shape) if i != d):
+        raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique "
+                           "cannot be applied")
     if arr.shape[d] == 0:
-        raise RuntimeError(f"Number of zero sized dimensions is more than one, so unique cannot "
-                           f"be applied")
+        empty = xp.zeros(0, dtype=np.int64)
+        return _unique_result(input, arr.copy(), empty, empty, return_inverse, return_counts, dt)
     r = xp.unique(arr, return_inverse=True, return_counts=True, axis=d)
     vals, inv, cnt = r[0], r[1].reshape(-1).astype(np.int64), r[2].astype(np.int64)
     return _unique_result(input, vals, inv, cnt, return_inverse, return_counts, dt)
@@ -1002,7 +1012,6 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
                 extra = _tensor(extra, dtype=input._dtype, device=input.device).expand(shape)
             parts.append(extra)
         x = _concat(parts, d)
-    xp = _xp(x)
     a = x._arr
     dt = x._dtype
     for _ in range(n):

@@ -318,6 +318,9 @@ def test_unique(tvdiff, dtype):
         tvdiff.check(lambda lib, t: lib.unique(t, dim=d, return_inverse=True,
                                                return_counts=True), y)
     tvdiff.check(lambda lib, t: lib.unique(t), tvdiff.make((0,), dtype))
+    for d in (0, 1):
+        tvdiff.check(lambda lib, t: lib.unique(t, dim=d, return_inverse=True,
+                                               return_counts=True), tvdiff.make((0, 2), dtype))
     tvdiff.check(lambda lib, t: lib.unique(t, return_inverse=True), tvdiff.make((), dtype))
 
 
