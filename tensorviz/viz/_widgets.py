@@ -35,6 +35,8 @@ __all__ = ["TensorView", "Playground", "live_widgets", "poll_all"]
 
 _LIVE: "weakref.WeakSet[TensorView]" = weakref.WeakSet()
 _HOOKED: list = []  # the IPython shell our post_run_cell hook is registered with
+POLL_BUDGET_S = 0.1  # the most time the after-cell poll may take; the rest waits a cell
+_poll_order: list = []  # weak refs, round-robin, so every widget gets its turn
 
 FREED = ("This tensor no longer exists: nothing in the kernel refers to its memory any more, "
          "so the widget shows its last known state and stops updating.")
@@ -70,13 +72,33 @@ def live_widgets() -> list["TensorView"]:
     return [w for w in list(_LIVE) if not w._closed]
 
 
-def poll_all() -> None:
-    """Re-read every live widget (what the ``post_run_cell`` hook does)."""
-    for w in list(_LIVE):
+def poll_all(budget_s: float | None = None) -> int:
+    """Re-read live widgets, as the ``post_run_cell`` hook does; returns how many were polled.
+
+    Widgets with a pending write come first, then the others round-robin until ``budget_s``
+    (default :data:`POLL_BUDGET_S`) is spent, so a notebook with many widgets keeps cells fast.
+    Each poll costs one bounded rebuild (about a millisecond).
+    """
+    budget = POLL_BUDGET_S if budget_s is None else budget_s
+    live = {id(w): w for w in list(_LIVE)}
+    order = [r() for r in _poll_order]
+    order = [w for w in order if w is not None and id(w) in live]
+    known = {id(w) for w in order}
+    order += [w for k, w in live.items() if k not in known]
+    order.sort(key=lambda w: not w._dirty)  # stable: pending writes first
+    start = time.monotonic()
+    done = 0
+    for w in order:
+        if done and time.monotonic() - start > budget:
+            break
         try:
             w.poll()
         except Exception as exc:  # a broken widget must never break the learner's cell
             w.status = f"could not refresh: {type(exc).__name__}: {exc}"
+        done += 1
+    order = order[done:] + order[:done]
+    _poll_order[:] = [weakref.ref(w) for w in order]
+    return done
 
 
 class TensorView(anywidget.AnyWidget):
@@ -125,6 +147,7 @@ class TensorView(anywidget.AnyWidget):
                 except Exception:  # e.g. at interpreter shutdown; post_run_cell will see it
                     pass
 
+        strip_slots = min(max(int(strip_slots), 8), 512)  # keeps the payload bounded
         self._scene = Scene(tensors, labels, on_freed, strip_slots=strip_slots)
         super().__init__(**kwargs)
         self._apply(*self._scene.last)

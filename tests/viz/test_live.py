@@ -167,3 +167,19 @@ def test_post_run_cell_hook_in_a_real_ipython_shell():
     finally:
         shell.run_cell("w = v = u = vs = None", store_history=False)
         InteractiveShell.clear_instance()
+
+
+def test_the_after_cell_poll_has_a_time_budget():
+    for w in _widgets.live_widgets():  # only this test's widgets take part
+        w.close()
+    keep = [tensorviz.arange(4) for _ in range(6)]
+    widgets = [show(t) for t in keep]
+    for t in keep:
+        t.numpy()[0] = 9  # alias writes: only a poll finds them
+    assert _widgets.poll_all(budget_s=0.0) == 1  # at least one widget per cell
+    polled = 1
+    while polled < 6:
+        polled += _widgets.poll_all(budget_s=0.0)
+    # round-robin: after six polls of one widget each, every widget has been refreshed
+    assert all(strip_values(w)[0] == 9 for w in widgets)
+    assert _widgets.poll_all() >= 6
