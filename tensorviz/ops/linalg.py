@@ -180,6 +180,13 @@ ger = outer
 
 
 # ---------------------------------------------------------------- matrix products
+def _out_dtype(out, dt) -> None:
+    """Matrix products write ``out=`` only in their own dtype (no casting), as PyTorch."""
+    if out is not None and isinstance(out, Tensor) and out._dtype is not dt:
+        raise RuntimeError(f"Expected out tensor to have dtype {_CXX[dt.name]}, but got "
+                           f"{_CXX[out._dtype.name]} instead")
+
+
 def _mm_dtype_check(a: Tensor, b: Tensor) -> None:
     if a._dtype is not b._dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
@@ -203,6 +210,7 @@ def mm(input, mat2, *, out=None) -> Tensor:
     _mm_shape_check(input._shape, mat2._shape)
     _mm_dtype_check(input, mat2)
     _bool_refused(input, "addmm_impl_cpu_")
+    _out_dtype(out, input._dtype)
     dev = device_of(input, mat2)
     res = _xp(input).matmul(input._arr, mat2._arr)
     return finish(res, input._dtype, dev, out)
@@ -226,6 +234,7 @@ def mv(input, vec, *, out=None) -> Tensor:
     input = _tensor_arg(input, "mv", "input", 1)
     vec = _tensor_arg(vec, "mv", "vec", 2)
     _mv_checks(input, vec)
+    _out_dtype(out, input._dtype)
     dev = device_of(input, vec)
     res = _xp(input).matmul(input._arr, vec._arr)
     return finish(res, input._dtype, dev, out)
@@ -250,6 +259,7 @@ def bmm(input, mat2, *, out=None) -> Tensor:
     input = _tensor_arg(input, "bmm", "input", 1)
     mat2 = _tensor_arg(mat2, "bmm", "mat2", 2)
     _bmm_checks(input, mat2)
+    _out_dtype(out, input._dtype)
     dev = device_of(input, mat2)
     res = _xp(input).matmul(input._arr, mat2._arr)
     return finish(res, input._dtype, dev, out)
@@ -295,6 +305,7 @@ def matmul(input, other, *, out=None) -> Tensor:
     input = _tensor_arg(input, "matmul", "input", 1)
     other = _tensor_arg(other, "matmul", "other", 2)
     _matmul_checks(input, other)
+    _out_dtype(out, input._dtype)
     dev = device_of(input, other)
     res = _xp(input).matmul(input._arr, other._arr)
     if not hasattr(res, "shape") or not res.shape:
@@ -448,6 +459,10 @@ def addr_(self: Tensor, vec1, vec2, *, beta=1, alpha=1) -> Tensor:
 
 
 def chain_matmul(*matrices, out=None) -> Tensor:
+    """Deprecated ``linalg.multi_dot`` with the matrices as separate arguments."""
+    warn_once("torch.chain_matmul is deprecated and will be removed in a future PyTorch "
+              "release. Use torch.linalg.multi_dot instead, which accepts a list of two or "
+              "more tensors rather than multiple parameters.")
     if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
         matrices = tuple(matrices[0])
     if len(matrices) == 1:
@@ -1252,6 +1267,9 @@ def _norm_dtype(x: Tensor, dtype, fn: str):
         if dtype.category < _FLOAT:
             raise RuntimeError(f"{fn}: dtype should be floating point or complex, but got "
                                f"{dtype.cname}")
+        if x._dtype.category != _COMPLEX and dtype.category == _COMPLEX:
+            raise RuntimeError(f"{fn}: dtype should be real for real inputs, but got "
+                               f"{dtype.cname}")
         return dtype
     return x._dtype
 
@@ -1359,6 +1377,8 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None
         if ord == "nuc":
             res = s.sum(axis=-1)
         elif s.shape[-1] == 0:
+            if ord == -2:
+                raise IndexError("amin(): Expected reduction dim -1 to have non-zero size.")
             res = xp.zeros(s.shape[:-1], dtype=s.dtype)
         else:
             res = s.max(axis=-1) if ord == 2 else s.min(axis=-1)
@@ -1369,6 +1389,8 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None
     # 1 / -1: reduce over rows (d0) first, then the max/min over columns; inf: the other way.
     first, second = (d0, d1) if ord in (1, -1) else (d1, d0)
     sums = vector_norm(A, 1, first, True, dtype=dtype)
+    if ord in (-1, -_INF) and sums._shape[second] == 0:
+        raise IndexError(f"amin(): Expected reduction dim {second} to have non-zero size.")
     if sums.numel() == 0:
         res = xp.zeros(tuple(1 if d in (d0, d1) else s for d, s in enumerate(sums._shape)),
                        dtype=rdt._np)

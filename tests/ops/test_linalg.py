@@ -1,0 +1,585 @@
+"""Linear algebra against PyTorch: products over dtypes, layouts and batch broadcasting with
+PyTorch's shape/dtype errors; ``tensorviz.linalg`` factorizations (compared up to the signs
+LAPACK leaves free), norms, ``LinAlgError`` on singular input, result layouts, and matmul's
+speed against NumPy."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+import tensorviz
+
+torch = pytest.importorskip("torch")
+
+LAYOUTS = ("contig", "t", "step", "offset", "expand")  # see conftest.py
+PRODUCT_DTYPES = ("int32", "int64", "uint8", "float16", "float32", "float64", "complex64",
+                  "complex128", "bool")
+FLOATS = ("float32", "float64", "complex64", "complex128")
+
+
+def _layout(i):
+    return LAYOUTS[i % len(LAYOUTS)]
+
+
+def _tol(dtype):
+    return {"float16": dict(rtol=2e-2, atol=2e-2), "float32": dict(rtol=1e-4, atol=1e-4),
+            "complex64": dict(rtol=1e-4, atol=1e-4)}.get(dtype, {})
+
+
+def _same_strides(tvdiff, f, *args):
+    (r_tv, e_tv, _), (r_pt, e_pt, _) = tvdiff.run(f, *args)
+    assert e_tv is None and e_pt is None, (e_tv, e_pt)
+    pairs = zip(r_tv, r_pt) if isinstance(r_pt, tuple) else [(r_tv, r_pt)]
+    for a, b in pairs:
+        assert tuple(a.shape) == tuple(b.shape)
+        if b.numel() > 1:  # (the stride of a size-1 dim means nothing)
+            big = [d for d in range(b.dim()) if b.shape[d] > 1]
+            assert [a.stride(d) for d in big] == [b.stride(d) for d in big], \
+                (a.shape, a.stride(), b.stride())
+
+
+# ---------------------------------------------------------------- products
+@pytest.mark.parametrize("dtype", PRODUCT_DTYPES)
+def test_vector_products(tvdiff, dtype):
+    a = tvdiff.make((5,), dtype, "step", seed=1, low=-3, high=4)
+    b = tvdiff.make((5,), dtype, "offset", seed=2, low=-3, high=4)
+    m = tvdiff.make((3, 5), dtype, "t", seed=3, low=-3, high=4)
+    for f in (lambda lib, a, b, m: lib.dot(a, b), lambda lib, a, b, m: a.vdot(b),
+              lambda lib, a, b, m: lib.inner(a, b) if a.dtype != lib.bool else a,
+              lambda lib, a, b, m: lib.inner(m, m),
+              lambda lib, a, b, m: lib.inner(m[0, 0], m), lambda lib, a, b, m: lib.outer(a, b),
+              lambda lib, a, b, m: lib.ger(a, b[:3]), lambda lib, a, b, m: lib.mv(m, a),
+              lambda lib, a, b, m: a @ b, lambda lib, a, b, m: m @ a):
+        tvdiff.check(f, a, b, m, **_tol(dtype))
+
+
+def test_vector_product_errors(tvdiff):
+    a = tvdiff.make((3,), "float32")
+    for f in (lambda lib, a: lib.dot(a, a.double()), lambda lib, a: lib.dot(a.int(), a.long()),
+              lambda lib, a: lib.dot(a, lib.ones(4)), lambda lib, a: lib.dot(a[None], a[None]),
+              lambda lib, a: lib.dot(a, lib.tensor(1.0)), lambda lib, a: lib.vdot(a, a.double()),
+              lambda lib, a: lib.inner(a, a.long()), lambda lib, a: lib.inner(a, 2),
+              lambda lib, a: lib.inner(a[None], lib.ones(4)), lambda lib, a: lib.outer(a, a[None]),
+              lambda lib, a: lib.outer(a, a.long()), lambda lib, a: lib.mv(a, a),
+              lambda lib, a: lib.mv(a[None], a.double()), lambda lib, a: lib.mv(a[None], a[:2]),
+              lambda lib, a: lib.mv(lib.ones(2, 3, dtype=lib.bool), a.bool())):
+        tvdiff.check(f, a)
+
+
+@pytest.mark.parametrize("dtype", PRODUCT_DTYPES)
+def test_mm_bmm(tvdiff, dtype):
+    for i in range(3):
+        a = tvdiff.make((4, 3), dtype, _layout(i), seed=i, low=-3, high=4)
+        b = tvdiff.make((3, 5), dtype, _layout(i + 1), seed=i + 7, low=-3, high=4)
+        tvdiff.check(lambda lib, a, b: lib.mm(a, b), a, b, fresh=True, **_tol(dtype))
+        tvdiff.check(lambda lib, a, b: a.mm(b), a, b, **_tol(dtype))
+        ba = tvdiff.make((2, 4, 3), dtype, _layout(i + 2), seed=i + 1, low=-3, high=4)
+        bb = tvdiff.make((2, 3, 5), dtype, _layout(i + 3), seed=i + 2, low=-3, high=4)
+        tvdiff.check(lambda lib, a, b: lib.bmm(a, b), ba, bb, **_tol(dtype))
+    if dtype != "bool":
+        _same_strides(tvdiff, lambda lib, a, b: lib.mm(a, b), a, b)
+
+
+def test_mm_bmm_errors(tvdiff):
+    a = tvdiff.make((2, 3), "float32", "t")
+    for f in (lambda lib, a: lib.mm(a, a), lambda lib, a: lib.mm(a, a.t().long()),
+              lambda lib, a: lib.mm(a, a.t().double()), lambda lib, a: lib.mm(a, a[0]),
+              lambda lib, a: lib.mm(a[0], a), lambda lib, a: lib.bmm(a, a),
+              lambda lib, a: lib.bmm(a[None], a[None]),
+              lambda lib, a: lib.bmm(a[None].expand(2, 2, 3), a.t()[None]),
+              lambda lib, a: lib.bmm(a[None], a.t()[None].double()),
+              lambda lib, a: lib.bmm(a[None].bool(), a.t()[None].bool()),
+              lambda lib, a: lib.mm(a.bool(), a.t().bool()),
+              lambda lib, a: lib.mm(a, a.t(), out=lib.empty(0)),
+              lambda lib, a: lib.mm(a, a.t(), out=lib.empty(2, 2, dtype=lib.float64))):
+        tvdiff.check(f, a)
+
+
+MATMUL_SHAPES = [((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 4)), ((2, 3), (3, 4)),
+                 ((5, 2, 3), (3,)), ((3,), (5, 3, 4)), ((5, 2, 3), (3, 4)),
+                 ((2, 3), (5, 3, 4)), ((4, 1, 2, 3), (5, 3, 2)), ((1, 2, 3), (6, 3, 1)),
+                 ((0, 3), (3, 2)), ((2, 0), (0, 3)), ((2, 2, 3), (2, 3, 4)),
+                 # errors
+                 ((3,), (4,)), ((2, 3), (2, 3)), ((3,), (4, 2)), ((2, 4), (3,)),
+                 ((5, 2, 4), (3,)), ((3,), (5, 4, 2)), ((4, 2, 3), (5, 3, 2)), ((), (3,))]
+
+
+@pytest.mark.parametrize("case", range(len(MATMUL_SHAPES)))
+@pytest.mark.parametrize("dtype", ["float32", "int64", "complex128"])
+def test_matmul_broadcasting(tvdiff, case, dtype):
+    sa, sb = MATMUL_SHAPES[case]
+    a = tvdiff.make(sa, dtype, _layout(case), seed=case, low=-3, high=4)
+    b = tvdiff.make(sb, dtype, _layout(case + 1), seed=case + 1, low=-3, high=4)
+    tvdiff.check(lambda lib, a, b: lib.matmul(a, b), a, b, fresh=True, **_tol(dtype))
+    tvdiff.check(lambda lib, a, b: a @ b, a, b, **_tol(dtype))
+    tvdiff.check(lambda lib, a, b: lib.linalg.matmul(a, b), a, b, **_tol(dtype))
+
+
+def test_matmul_dtypes_and_operators(tvdiff):
+    a = tvdiff.make((2, 3), "float32", "t")
+    for f in (lambda lib, a: lib.matmul(a, a.t().long()), lambda lib, a: a @ a.t().double(),
+              lambda lib, a: a.cfloat() @ a.t(), lambda lib, a: a @ 2,
+              lambda lib, a: lib.matmul(a.bool(), a.t().bool()),
+              lambda lib, a: lib.matmul(a, a.t(), out=lib.empty(0)),
+              lambda lib, a: a.t().matmul(a), lambda lib, a: a.int() @ a.t().int()):
+        tvdiff.check(f, a)
+    sq = tvdiff.make((3, 3), "float32", "step")
+
+    def imatmul(lib, s):
+        s = s.clone()
+        s @= s
+        return s
+    tvdiff.check(imatmul, sq)
+    for f in (lambda lib, a: lib.matmul(a.t(), a), lambda lib, a: lib.matmul(a[None], a.t()),
+              lambda lib, a: lib.matmul(a.t()[None].expand(4, 3, 2), a)):
+        _same_strides(tvdiff, f, a)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "complex64"])
+def test_addmm_family(tvdiff, dtype):
+    m1 = tvdiff.make((2, 3), dtype, "t", seed=1, low=-3, high=4)
+    m2 = tvdiff.make((3, 4), dtype, "step", seed=2, low=-3, high=4)
+    inp = tvdiff.make((2, 4), dtype, "offset", seed=3, low=-3, high=4)
+    row = tvdiff.make((4,), dtype, seed=4, low=-3, high=4)
+    v = tvdiff.make((3,), dtype, seed=5, low=-3, high=4)
+    b1 = tvdiff.make((5, 2, 3), dtype, "t", seed=6, low=-3, high=4)
+    b2 = tvdiff.make((5, 3, 4), dtype, seed=7, low=-3, high=4)
+    tol = _tol(dtype)
+    for alpha, beta in ((1, 1), (2, 0.5) if dtype[0] != "i" else (2, 3), (1, 0), (0, 1)):
+        tvdiff.check(lambda lib, i, a, b: lib.addmm(i, a, b, beta=beta, alpha=alpha), inp, m1,
+                     m2, **tol)
+        tvdiff.check(lambda lib, i, a, b: lib.addmm(i, a, b, beta=beta, alpha=alpha), row, m1,
+                     m2, **tol)
+        tvdiff.check(lambda lib, i, a, x: lib.addmv(i[:, 0], a, x, beta=beta, alpha=alpha),
+                     inp, m1, v, **tol)
+        tvdiff.check(lambda lib, i, a, b: lib.baddbmm(i, a, b, beta=beta, alpha=alpha), inp,
+                     b1, b2, **tol)
+        tvdiff.check(lambda lib, i, a, b: lib.addbmm(i, a, b, beta=beta, alpha=alpha), inp,
+                     b1, b2, **tol)
+        tvdiff.check(lambda lib, i, a, x: lib.addr(i[:, :3], a[:, 0], x, beta=beta,
+                                                   alpha=alpha), inp, m1, v, **tol)
+    tvdiff.check(lambda lib, i, a, b: i.clone().addmm_(a, b), inp, m1, m2, **tol)
+    tvdiff.check(lambda lib, i, a, b: i.clone().baddbmm_(a, b, alpha=2)
+                 if False else i.clone().addbmm_(a, b), inp, b1, b2, **tol)
+    nan = tvdiff.make((2, 4), dtype, special=True, seed=9)
+    tvdiff.check(lambda lib, i, a, b: lib.addmm(i, a, b, beta=0), nan, m1, m2, **tol)
+
+
+def test_addmm_errors(tvdiff):
+    m = tvdiff.make((2, 3), "float32", "t")
+    for f in (lambda lib, m: lib.addmm(lib.ones(2, 2).long(), m, m.t()),
+              lambda lib, m: lib.addmm(lib.ones(2, 2).double(), m, m.t()),
+              lambda lib, m: lib.addmm(lib.ones(3), m, m.t()),
+              lambda lib, m: lib.addmv(lib.ones(2).long(), m, m[0]),
+              lambda lib, m: lib.addmv(lib.ones(2), m, m[0].double()),
+              lambda lib, m: lib.baddbmm(lib.ones(2, 2).long(), m[None], m.t()[None]),
+              lambda lib, m: lib.addbmm(lib.ones(2, 2), m[None], m.t()[None].double()),
+              lambda lib, m: lib.addr(lib.ones(3, 3), m[0].long(), m[0].long()),
+              lambda lib, m: lib.addr(lib.ones(3, 3).long(), m[0], m[0]),
+              lambda lib, m: lib.addr(lib.ones(3, 3).bool(), m[0].bool(), m[0].bool())):
+        tvdiff.check(f, m)
+
+
+EINSUM = [("ij,jk->ik", [(2, 3), (3, 4)]), ("ij,jk", [(2, 3), (3, 4)]),
+          ("bij,bjk->bik", [(2, 3, 4), (2, 4, 5)]), ("ii", [(3, 3)]), ("ii->i", [(3, 3)]),
+          ("...ij->...ji", [(2, 3, 4)]), ("i,i", [(4,)]), ("ij->", [(2, 3)]),
+          ("ij->j", [(2, 3)]), ("i,j->ij", [(3,), (4,)]), ("ij,ij->ij", [(2, 3), (2, 3)]),
+          ("i j , j k -> i k", [(2, 3), (3, 4)]), ("bn,anm,bm->ba", [(2, 3), (4, 3, 5), (2, 5)]),
+          ("...j,j", [(2, 3, 4), (4,)]), ("ij,jk->ik", [(2, 3), (2, 4)]),
+          ("ij,jk->ik", [(2, 3)]), ("ij->k", [(2, 3)]), ("ij", [(2, 3, 4)])]
+
+
+@pytest.mark.parametrize("case", range(len(EINSUM)))
+@pytest.mark.parametrize("dtype", ["float32", "int32", "bool"])
+def test_einsum(tvdiff, case, dtype):
+    eq, shapes = EINSUM[case]
+    ops = [tvdiff.make(s, dtype, _layout(case + k), seed=k, low=-3, high=4)
+           for k, s in enumerate(shapes)]
+    tvdiff.check(lambda lib, *ts: lib.einsum(eq, *ts), *ops, **_tol(dtype))
+    tvdiff.check(lambda lib, *ts: lib.einsum(eq, list(ts)), *ops, **_tol(dtype))
+
+
+def test_einsum_sublists_and_dtypes(tvdiff):
+    a = tvdiff.make((2, 3), "float32", "t")
+    b = tvdiff.make((3, 4), "int64", seed=1)
+    tvdiff.check(lambda lib, a, b: lib.einsum(a, [0, 1], a, [2, 1], [0, 2]), a, b)
+    tvdiff.check(lambda lib, a, b: lib.einsum("ij,jk->ik", a, b), a, b)
+    tvdiff.check(lambda lib, a, b: lib.einsum("ij,jk->ik", a.half(), a.t().half()), a, b,
+                 rtol=1e-2, atol=1e-2)
+
+
+def test_tensordot_kron_cross_trace(tvdiff):
+    a = tvdiff.make((2, 3), "float32", "t", seed=1)
+    b = tvdiff.make((2, 3), "int64", "step", seed=2)
+    c = tvdiff.make((3, 4, 2), "float32", "offset", seed=3)
+    for f in (lambda lib, a, b, c: lib.tensordot(a, a, dims=([1], [1])),
+              lambda lib, a, b, c: lib.tensordot(a, a.t(), dims=1),
+              lambda lib, a, b, c: lib.tensordot(a, a, dims=2),
+              lambda lib, a, b, c: lib.tensordot(a, a, dims=0),
+              lambda lib, a, b, c: lib.tensordot(a, c, dims=([1], [0])),
+              lambda lib, a, b, c: lib.tensordot(c, c, dims=[[0, 2], [0, 2]]),
+              lambda lib, a, b, c: lib.tensordot(a, a, dims=lib.tensor([[1], [1]])),
+              lambda lib, a, b, c: lib.tensordot(a, b, dims=2),
+              lambda lib, a, b, c: lib.tensordot(a, a, dims=3),
+              lambda lib, a, b, c: lib.tensordot(a, a, dims=([1], [0])),
+              lambda lib, a, b, c: lib.kron(a.contiguous(), b.contiguous()),
+              lambda lib, a, b, c: lib.kron(a[0].contiguous(), a.contiguous()),
+              lambda lib, a, b, c: lib.kron(lib.tensor(2.0), a.contiguous()),
+              lambda lib, a, b, c: lib.kron(a.bool().contiguous(), a.bool().contiguous()),
+              lambda lib, a, b, c: lib.cross(a, a.flip([1]), dim=1),
+              lambda lib, a, b, c: lib.cross(c[:, 0, :1].expand(3, 3), c[:, 1:, 0], dim=0),
+              lambda lib, a, b, c: lib.linalg.cross(a, a * 2),
+              lambda lib, a, b, c: lib.linalg.cross(a.t(), a.t() + 1, dim=0),
+              lambda lib, a, b, c: lib.cross(a, b, dim=1),
+              lambda lib, a, b, c: lib.cross(a, a[0], dim=1),
+              lambda lib, a, b, c: lib.linalg.cross(a[:, :2], a[:, 1:]),
+              lambda lib, a, b, c: lib.cross(a[:, :2], a[:, :2], dim=1),
+              lambda lib, a, b, c: lib.trace(a), lambda lib, a, b, c: b.trace(),
+              lambda lib, a, b, c: lib.trace(b.int()), lambda lib, a, b, c: lib.trace(b.byte()),
+              lambda lib, a, b, c: lib.trace(b.bool()), lambda lib, a, b, c: lib.trace(c)):
+        tvdiff.check(f, a, b, c, rtol=1e-5, atol=1e-5)
+
+
+def test_cross_without_dim_warns_once(monkeypatch):
+    from tensorviz.ops import indexing
+    monkeypatch.setattr(indexing, "_WARNED", set())
+    a = tensorviz.tensor([[1.0, 0, 0], [0, 1, 0]])
+    b = tensorviz.tensor([[0.0, 1, 0], [0, 0, 1]])
+    with pytest.warns(UserWarning, match="without specifying the dim"):
+        r = tensorviz.cross(a, b)
+    assert r.tolist() == [[0, 0, 1], [1, 0, 0]]
+
+
+# ---------------------------------------------------------------- factorizations
+def _well_conditioned(shape, dtype, layout, seed, spd=False):
+    rng = np.random.default_rng(seed)
+    n = shape[-1]
+    a = rng.uniform(-1, 1, size=shape)
+    if dtype.startswith("complex"):
+        a = a + 1j * rng.uniform(-1, 1, size=shape)
+    if spd:
+        a = a @ np.conj(np.swapaxes(a, -1, -2))
+    a = a + n * np.eye(n)
+    a = a.astype(dtype)
+    if layout == "t":
+        return np.ascontiguousarray(np.swapaxes(a, -1, -2)), "mT"
+    return a, None
+
+
+def _matrix(tvdiff, shape, dtype, layout="contig", seed=0, spd=False):
+    """A well-conditioned (or Hermitian positive-definite) matrix twin, possibly transposed."""
+    data, view = _well_conditioned(shape, dtype, layout, seed, spd)
+    base_layout = layout if layout in ("step", "offset") else "contig"
+    if base_layout != "contig":
+        big = np.zeros(tuple(s * 2 if base_layout == "step" and i == len(shape) - 1 else
+                             s + 2 if base_layout == "offset" and i == 0 else s
+                             for i, s in enumerate(shape)), dtype=data.dtype)
+        if base_layout == "step":
+            big[..., ::2] = data
+        else:
+            big[1:shape[0] + 1] = data
+        twin = tvdiff.make(shape, dtype, base_layout, data=big)
+    else:
+        twin = tvdiff.make(shape, dtype, data=data)
+    if view == "mT":
+        twin.tv, twin.pt = twin.tv.mT, twin.pt.mT
+    return twin
+
+
+MATRIX_CASES = [((3, 3), "float32", "contig"), ((4, 4), "float64", "t"),
+                ((2, 3, 3), "float64", "step"), ((3, 3), "complex128", "offset"),
+                ((2, 2, 4, 4), "float32", "t"), ((1, 1), "complex64", "contig")]
+
+
+@pytest.mark.parametrize("case", range(len(MATRIX_CASES)))
+def test_inv_det_slogdet_solve(tvdiff, case):
+    shape, dtype, layout = MATRIX_CASES[case]
+    A = _matrix(tvdiff, shape, dtype, layout, seed=case)
+    n = shape[-1]
+    B = tvdiff.make(shape[:-1] + (2,), dtype, seed=case + 1)
+    v = tvdiff.make((n,), dtype, seed=case + 2)
+    tol = dict(rtol=1e-4, atol=1e-4)
+    for f in (lambda lib, A, B, v: lib.linalg.inv(A), lambda lib, A, B, v: lib.inverse(A),
+              lambda lib, A, B, v: lib.linalg.det(A), lambda lib, A, B, v: A.det(),
+              lambda lib, A, B, v: lib.linalg.slogdet(A), lambda lib, A, B, v: lib.slogdet(A),
+              lambda lib, A, B, v: lib.logdet(A),
+              lambda lib, A, B, v: lib.linalg.solve(A, B), lambda lib, A, B, v: lib.linalg.solve(A, v),
+              lambda lib, A, B, v: lib.linalg.solve(A, B.mT, left=False),
+              lambda lib, A, B, v: lib.linalg.solve(A, B[..., 0]),
+              lambda lib, A, B, v: lib.linalg.matrix_power(A, 3),
+              lambda lib, A, B, v: lib.linalg.matrix_power(A, 0),
+              lambda lib, A, B, v: lib.linalg.matrix_power(A, -2),
+              lambda lib, A, B, v: A.matrix_power(1),
+              lambda lib, A, B, v: lib.linalg.inv_ex(A), lambda lib, A, B, v: lib.linalg.cond(A)):
+        tvdiff.check(f, A, B, v, **tol)
+    for f in (lambda lib, A, B, v: lib.linalg.inv(A), lambda lib, A, B, v: lib.linalg.solve(A, B),
+              lambda lib, A, B, v: lib.linalg.matrix_power(A, 2)):
+        _same_strides(tvdiff, f, A, B, v)
+
+
+def _linalg_error_as_runtime(f):
+    """``f`` with each library's LinAlgError (two distinct classes) re-raised as one type."""
+    class BothLinAlgError(RuntimeError):
+        pass
+
+    def g(lib, *args):
+        try:
+            return f(lib, *args)
+        except (tensorviz.linalg.LinAlgError, torch.linalg.LinAlgError) as e:
+            raise BothLinAlgError(str(e)) from None
+    return g
+
+
+def test_linalg_errors(tvdiff):
+    x = tvdiff.make((2, 2), "float32")
+    L = [
+        lambda lib, x: lib.linalg.inv(lib.ones(2, 2)), lambda lib, x: lib.linalg.inv(x.long()),
+        lambda lib, x: lib.linalg.inv(lib.ones(2, 3)), lambda lib, x: lib.linalg.inv(x[0]),
+        lambda lib, x: lib.linalg.inv(x.half()),
+        lambda lib, x: lib.linalg.inv(lib.stack([lib.eye(2), lib.ones(2, 2)])),
+        lambda lib, x: lib.linalg.det(x.int()), lambda lib, x: lib.linalg.det(lib.ones(2, 3)),
+        lambda lib, x: lib.linalg.det(lib.ones(2, 2)), lambda lib, x: lib.linalg.det(x.half()),
+        lambda lib, x: lib.linalg.slogdet(lib.ones(2, 2)), lambda lib, x: lib.det(x.long()),
+        lambda lib, x: lib.linalg.solve(lib.ones(2, 2), lib.ones(2)),
+        lambda lib, x: lib.linalg.solve(lib.eye(2), lib.ones(2).double()),
+        lambda lib, x: lib.linalg.solve(lib.eye(3), lib.ones(2)),
+        lambda lib, x: lib.linalg.solve(lib.eye(3), lib.ones(3, 2), left=False),
+        lambda lib, x: lib.linalg.solve(x.long(), x.long()),
+        lambda lib, x: lib.linalg.cholesky(-lib.eye(2)),
+        lambda lib, x: lib.linalg.cholesky(x.long()),
+        lambda lib, x: lib.linalg.cholesky_ex(-lib.eye(2)).info,
+        lambda lib, x: lib.linalg.qr(x.long()), lambda lib, x: lib.linalg.qr(x, mode="foo"),
+        lambda lib, x: lib.linalg.svd(x.long()), lambda lib, x: lib.linalg.svdvals(x.long()),
+        lambda lib, x: lib.linalg.eigh(x.long()), lambda lib, x: lib.linalg.eigh(lib.ones(2, 3)),
+        lambda lib, x: lib.linalg.eigh(x, UPLO="X"), lambda lib, x: lib.linalg.eig(x.long()),
+        lambda lib, x: lib.linalg.eigvalsh(x.half()),
+        lambda lib, x: lib.linalg.matrix_rank(x.long()), lambda lib, x: lib.linalg.pinv(x.long()),
+        lambda lib, x: lib.linalg.matrix_power(x, 2.5),
+        lambda lib, x: lib.linalg.matrix_power(lib.ones(2, 3), 2),
+        lambda lib, x: lib.linalg.matrix_power(x.long(), -1),
+        lambda lib, x: lib.linalg.lstsq(x.long(), x.long()),
+        lambda lib, x: lib.linalg.lstsq(lib.ones(4, 2), lib.ones(4, 1), driver="foo"),
+        lambda lib, x: lib.linalg.lstsq(lib.ones(4, 2), lib.ones(3, 1)),
+        lambda lib, x: lib.linalg.lstsq(lib.ones(4, 2), lib.ones(4, 1).double()),
+        lambda lib, x: lib.linalg.multi_dot([x]),
+        lambda lib, x: lib.linalg.multi_dot([x, x.long()]),
+        lambda lib, x: lib.linalg.multi_dot([x, lib.ones(3, 3)]),
+    ]
+    for f in L:
+        tvdiff.check(_linalg_error_as_runtime(f), x)
+    with pytest.raises(tensorviz.linalg.LinAlgError, match="singular"):
+        tensorviz.linalg.inv(tensorviz.ones(2, 2))
+    assert issubclass(tensorviz.linalg.LinAlgError, RuntimeError)
+
+
+def _canonical_columns(m: np.ndarray) -> np.ndarray:
+    """Columns scaled to a unit phase at their largest entry (SVD/eig vectors are defined up
+    to a sign or phase per column)."""
+    idx = np.argmax(np.abs(m), axis=-2)
+    pivot = np.take_along_axis(m, idx[..., None, :], axis=-2)
+    return m * (np.abs(pivot) / np.where(pivot == 0, 1, pivot))
+
+
+def _host(t):
+    if isinstance(t, tensorviz.Tensor):
+        return np.array(t.numpy(force=True))
+    return t.detach().resolve_conj().numpy()
+
+
+@pytest.mark.parametrize("case", range(len(MATRIX_CASES)))
+def test_factorizations(tvdiff, case):
+    shape, dtype, layout = MATRIX_CASES[case]
+    A = _matrix(tvdiff, shape, dtype, layout, seed=case)
+    H = _matrix(tvdiff, shape, dtype, layout, seed=case + 9, spd=True)
+    W = tvdiff.make(shape[:-2] + (shape[-1] + 2, shape[-1]), dtype, seed=case + 3)
+    tol = dict(rtol=2e-4, atol=2e-4)
+    for f in (lambda lib, A, H, W: lib.linalg.cholesky(H),
+              lambda lib, A, H, W: lib.linalg.cholesky(H, upper=True),
+              lambda lib, A, H, W: lib.linalg.eigvalsh(H),
+              lambda lib, A, H, W: lib.linalg.eigvalsh(H, UPLO="U"),
+              lambda lib, A, H, W: lib.linalg.svdvals(W), lambda lib, A, H, W: lib.linalg.svdvals(A),
+              lambda lib, A, H, W: lib.linalg.matrix_rank(A),
+              lambda lib, A, H, W: lib.linalg.matrix_rank(W, hermitian=False, atol=1.0),
+              lambda lib, A, H, W: lib.linalg.matrix_rank(H, hermitian=True),
+              lambda lib, A, H, W: lib.linalg.pinv(W), lambda lib, A, H, W: lib.linalg.pinv(
+                  H, hermitian=True),
+              lambda lib, A, H, W: lib.linalg.lstsq(W, W[..., :1]).solution,
+              lambda lib, A, H, W: lib.linalg.lstsq(W, W[..., :1], driver="gelsd").residuals):
+        tvdiff.check(f, A, H, W, **tol)
+    for f in (lambda lib, A, H, W: lib.linalg.cholesky(H), lambda lib, A, H, W: lib.linalg.qr(W),
+              lambda lib, A, H, W: lib.linalg.eigh(H)[1], lambda lib, A, H, W: lib.linalg.svd(W)):
+        _same_strides(tvdiff, f, A, H, W)
+    # QR / SVD / eigh / eig: compared up to the per-column sign or phase LAPACK leaves free
+    (r_tv, e1, _), (r_pt, e2, _) = tvdiff.run(lambda lib, A, H, W: (
+        lib.linalg.qr(W), lib.linalg.qr(W, mode="complete"), lib.linalg.svd(W),
+        lib.linalg.svd(W, full_matrices=False), lib.linalg.eigh(H), lib.linalg.eig(A)),
+        A, H, W)
+    assert e1 is None and e2 is None, (e1, e2)
+    w = _host(W.tv)
+    for (q, r), (qp, rp) in ((r_tv[0], r_pt[0]), (r_tv[1], r_pt[1])):
+        assert tuple(q.shape) == tuple(qp.shape) and tuple(r.shape) == tuple(rp.shape)
+        np.testing.assert_allclose(_host(q) @ _host(r), w, **tol)
+        np.testing.assert_allclose(np.abs(_host(r)), np.abs(_host(rp)), **tol)
+    for (u, s, vh), (up, sp, vhp) in ((r_tv[2], r_pt[2]), (r_tv[3], r_pt[3])):
+        assert u.dtype.name == str(up.dtype).split(".")[-1] and s.dtype.name == \
+            str(sp.dtype).split(".")[-1]
+        np.testing.assert_allclose(_host(s), _host(sp), **tol)
+        k = s.shape[-1]
+        uk = _canonical_columns(_host(u)[..., :k])
+        np.testing.assert_allclose(uk, _canonical_columns(_host(up)[..., :k]), **tol)
+    (wv, v), (wp, vp) = r_tv[4], r_pt[4]
+    np.testing.assert_allclose(_host(wv), _host(wp), **tol)
+    np.testing.assert_allclose(_canonical_columns(_host(v)), _canonical_columns(_host(vp)), **tol)
+    (ev, evec), (evp, _) = r_tv[5], r_pt[5]
+    assert ev.dtype.name == str(evp.dtype).split(".")[-1]
+    a = _host(A.tv)
+    np.testing.assert_allclose(a @ _host(evec), _host(evec) * _host(ev)[..., None, :], **tol)
+    key = lambda z: np.sort_complex(np.round(z, 3))  # noqa: E731
+    np.testing.assert_allclose(key(_host(ev)), key(_host(evp)), **tol)
+
+
+def test_rank_deficient_and_empty(tvdiff):
+    x = tvdiff.make((1,), "float32")
+    for f in (lambda lib, x: lib.linalg.matrix_rank(lib.ones(3, 3)),
+              lambda lib, x: lib.linalg.matrix_rank(lib.ones(3, 3), tol=0.5),
+              lambda lib, x: lib.linalg.matrix_rank(lib.ones(3, 3), atol=4.0),
+              lambda lib, x: lib.linalg.matrix_rank(lib.zeros(0, 3)),
+              lambda lib, x: lib.linalg.pinv(lib.ones(2, 3)),
+              lambda lib, x: lib.linalg.pinv(lib.zeros(0, 3)),
+              lambda lib, x: lib.linalg.lstsq(lib.ones(4, 2), lib.ones(4)).solution,
+              lambda lib, x: lib.linalg.inv(lib.zeros(0, 0)),
+              lambda lib, x: lib.linalg.det(lib.zeros(0, 0)),
+              lambda lib, x: lib.linalg.svdvals(lib.zeros(2, 0)),
+              lambda lib, x: lib.linalg.eigvals(lib.tensor([[0.0, -1], [1, 0]]))):
+        tvdiff.check(f, x, rtol=1e-4, atol=1e-4)
+
+
+# ---------------------------------------------------------------- norms
+VECTOR_ORDS = [2, 1, 0, 3, 0.5, -1, -2, float("inf"), float("-inf")]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "float16"])
+def test_vector_norm(tvdiff, dtype):
+    for i, (shape, dim) in enumerate([((3, 4), None), ((3, 4), 0), ((2, 3, 4), (0, 2)),
+                                      ((5,), -1), ((), None), ((3, 0), 0), ((3, 4), [])]):
+        x = tvdiff.make(shape, dtype, _layout(i), seed=i)
+        for ord in VECTOR_ORDS:
+            if ord == 0 and shape == () and dtype == "complex64":
+                continue  # (PyTorch warns about a complex-to-real cast here)
+            for keepdim in (False, True):
+                tvdiff.check(lambda lib, t: lib.linalg.vector_norm(t, ord, dim, keepdim), x,
+                             rtol=2e-3 if dtype == "float16" else 1e-5,
+                             atol=2e-3 if dtype == "float16" else 1e-5)
+    x = tvdiff.make((3, 4), dtype, "t")
+    for f in (lambda lib, t: lib.linalg.vector_norm(t.long()),
+              lambda lib, t: lib.linalg.vector_norm(t, "fro"),
+              lambda lib, t: lib.linalg.vector_norm(t, dtype=lib.float64),
+              lambda lib, t: lib.linalg.vector_norm(t, dtype=lib.long),
+              lambda lib, t: lib.linalg.vector_norm(lib.zeros(0), float("inf")),
+              lambda lib, t: lib.linalg.vector_norm(lib.ones(2, 0), float("inf"), dim=1),
+              lambda lib, t: lib.linalg.vector_norm(lib.ones(2, 0), float("-inf"), dim=0)):
+        tvdiff.check(f, x, rtol=2e-3, atol=2e-3)
+
+
+MATRIX_ORDS = ["fro", "nuc", float("inf"), float("-inf"), 1, -1, 2, -2]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex128"])
+def test_matrix_norm_and_norm(tvdiff, dtype):
+    x = tvdiff.make((2, 3, 4), dtype, "t", seed=1)
+    m = tvdiff.make((3, 4), dtype, "step", seed=2)
+    v = tvdiff.make((5,), dtype, seed=3)
+    tol = dict(rtol=1e-4, atol=1e-4)
+    for ord in MATRIX_ORDS:
+        for dim in ((-2, -1), (-1, 0), (2, 1)):
+            for keepdim in (False, True):
+                tvdiff.check(lambda lib, t: lib.linalg.matrix_norm(t, ord, dim, keepdim), x,
+                             **tol)
+        tvdiff.check(lambda lib, t: lib.linalg.norm(t, ord), m, **tol)
+        tvdiff.check(lambda lib, t: lib.linalg.norm(t, ord, (0, 2)), x, **tol)
+        tvdiff.check(lambda lib, t: lib.linalg.matrix_norm(lib.zeros(0, 3, dtype=t.dtype), ord),
+                     m, **tol)
+    for ord in VECTOR_ORDS + [None]:
+        tvdiff.check(lambda lib, t: lib.linalg.norm(t, ord), v, **tol)
+        tvdiff.check(lambda lib, t: lib.linalg.norm(t, ord, dim=1, keepdim=True), m, **tol)
+    for f in (lambda lib, t: lib.linalg.norm(t), lambda lib, t: lib.linalg.norm(t, dim=(0, 1)),
+              lambda lib, t: lib.linalg.norm(t, "fro"), lambda lib, t: lib.linalg.norm(t, 2),
+              lambda lib, t: lib.linalg.norm(t, dim=[]), lambda lib, t: lib.linalg.norm(t, 3, (0, 1)),
+              lambda lib, t: lib.linalg.norm(t, "fro", dim=1),
+              lambda lib, t: lib.linalg.norm(t, dim=(0, 1, 2)),
+              lambda lib, t: lib.linalg.norm(t, dtype=lib.complex128),
+              lambda lib, t: lib.linalg.matrix_norm(t, 3), lambda lib, t: lib.linalg.matrix_norm(t[0, 0]),
+              lambda lib, t: lib.linalg.matrix_norm(t, dim=(0, 0)),
+              lambda lib, t: lib.linalg.matrix_norm(t.real.long() if t.is_complex() else t.long())):
+        tvdiff.check(f, x, **tol)
+
+
+def test_multi_dot_vecdot_vander(tvdiff):
+    a = tvdiff.make((3, 4), "float64", "t", seed=1)
+    b = tvdiff.make((4, 2), "float64", seed=2)
+    v = tvdiff.make((3,), "float64", seed=3)
+    for f in (lambda lib, a, b, v: lib.linalg.multi_dot([a, b]),
+              lambda lib, a, b, v: lib.linalg.multi_dot([v, a, b, b.t()]),
+              lambda lib, a, b, v: lib.linalg.multi_dot([v, a, b[:, 0]]),
+              lambda lib, a, b, v: lib.linalg.multi_dot((a.t(), v)),
+              lambda lib, a, b, v: lib.chain_matmul(a, b, b.t()),
+              lambda lib, a, b, v: lib.linalg.vecdot(a, a), lambda lib, a, b, v: lib.linalg.vecdot(
+                  a.cfloat(), a.cfloat() * 1j, dim=0),
+              lambda lib, a, b, v: lib.linalg.vander(v), lambda lib, a, b, v: lib.linalg.vander(
+                  v, N=5), lambda lib, a, b, v: lib.linalg.diagonal(a)):
+        tvdiff.check(f, a, b, v, rtol=1e-5, atol=1e-5)
+
+
+# ---------------------------------------------------------------- speed and devices
+def test_matmul_speed_equals_numpy():
+    """``@`` calls the backend's matmul on the strided views: NumPy's time, also for a
+    transposed operand (BLAS reads it in place).  Timed alternately, best of many runs."""
+    rng = np.random.default_rng(0)
+    a_np = rng.random((384, 384), dtype=np.float32)
+    b_np = rng.random((384, 384), dtype=np.float32)
+    bt_np = np.ascontiguousarray(b_np.T)
+    a, b = tensorviz.from_numpy(a_np), tensorviz.from_numpy(b_np)
+    bt = tensorviz.from_numpy(bt_np).t()
+    pairs = [(lambda: np.matmul(a_np, b_np), lambda: a @ b),
+             (lambda: np.matmul(a_np, bt_np.T), lambda: tensorviz.matmul(a, bt))]
+    for base_fn, mine_fn in pairs:
+        base_fn(), mine_fn()
+        base = mine = float("inf")
+        for _ in range(25):
+            t0 = time.perf_counter()
+            base_fn()
+            t1 = time.perf_counter()
+            mine_fn()
+            t2 = time.perf_counter()
+            base, mine = min(base, t1 - t0), min(mine, t2 - t1)
+        assert mine <= 1.3 * base + 1e-4, (mine, base)
+    np.testing.assert_allclose((a @ b).numpy(), a_np @ b_np, rtol=1e-4)
+    np.testing.assert_allclose(tensorviz.matmul(a, bt).numpy(), a_np @ b_np, rtol=1e-4)
+
+
+@pytest.mark.parametrize("op", ["matmul", "inv", "solve", "svdvals", "eigvalsh", "qr", "norm",
+                                "eig", "lstsq"])
+def test_on_cuda_matches_cpu(devices, op):
+    if devices == "cpu":
+        pytest.skip("compares cuda with cpu")
+    a = tensorviz.tensor([[4.0, 1, 0], [1, 3, 1], [0, 1, 2]], dtype=tensorviz.float64)
+    b = tensorviz.tensor([1.0, 2.0, 3.0], dtype=tensorviz.float64)
+    calls = {"matmul": lambda a, b: a @ b, "inv": lambda a, b: tensorviz.linalg.inv(a),
+             "solve": lambda a, b: tensorviz.linalg.solve(a, b),
+             "svdvals": lambda a, b: tensorviz.linalg.svdvals(a),
+             "eigvalsh": lambda a, b: tensorviz.linalg.eigvalsh(a),
+             "qr": lambda a, b: tensorviz.linalg.qr(a).R.abs(),
+             "norm": lambda a, b: tensorviz.linalg.norm(a, "nuc"),
+             "eig": lambda a, b: tensorviz.linalg.eigvals(a),
+             "lstsq": lambda a, b: tensorviz.linalg.lstsq(a, b[:, None]).solution}
+    cpu = calls[op](a, b)
+    try:
+        gpu = calls[op](a.cuda(), b.cuda())
+    except NotImplementedError as e:  # CuPy lacks linalg.eig: a clear error
+        assert op == "eig" and "CuPy" in str(e)
+        return
+    np.testing.assert_allclose(gpu.cpu().numpy(), cpu.numpy(), rtol=1e-6, atol=1e-8)
+    with pytest.raises(tensorviz.linalg.LinAlgError):
+        tensorviz.linalg.inv(tensorviz.ones(2, 2).cuda())
