@@ -432,3 +432,57 @@ def test_version_and_seed_snippet_values():
     assert tensorviz.cumsum(x, 0).tolist() == [1.0, 3.0, 6.0]
     assert x.mean().item() == 2.0 and x.sum().item() == 6.0
     assert tensorviz.randint(0, 3, (100,)).max().item() < 3
+
+
+# ---------------------------------------------------------------- random shapes and layouts
+hypothesis = pytest.importorskip("hypothesis")
+st = hypothesis.strategies
+
+
+@st.composite
+def strided_cases(draw):
+    """A random shape, then a layout: every dim strided by 1-2 and the dims permuted."""
+    shape = tuple(draw(st.lists(st.integers(0, 4), max_size=4)))
+    steps = tuple(draw(st.lists(st.integers(1, 2), min_size=len(shape), max_size=len(shape))))
+    perm = tuple(draw(st.permutations(range(len(shape)))))
+    dtype = draw(st.sampled_from(["bool", "int16", "int64", "float32", "float64"]))
+    n = max(len(shape), 1)
+    dim = draw(st.one_of(st.none(), st.integers(-n, n - 1),
+                         st.lists(st.integers(0, n - 1), max_size=n, unique=True).map(tuple)))
+    return shape, steps, perm, dtype, dim, draw(st.integers(0, 2 ** 16))
+
+
+def _build(lib, data, steps, perm):
+    t = lib.from_numpy(data.copy())
+    t = t[tuple(slice(None, None, s) for s in steps)] if steps else t
+    return t.permute(*perm) if perm else t
+
+
+@hypothesis.given(strided_cases())
+@hypothesis.settings(max_examples=80, deadline=None)
+def test_random_layouts(tvdiff, case):
+    shape, steps, perm, dtype, dim, seed = case
+    rng = np.random.default_rng(seed)
+    base = tuple(s * k for s, k in zip(shape, steps))
+    if dtype == "bool":
+        data = np.asarray(rng.random(base) < 0.5)
+    elif dtype.startswith("int"):
+        data = np.asarray(rng.integers(-5, 6, size=base)).astype(dtype)
+    else:
+        data = np.asarray(rng.normal(size=base)).astype(dtype)
+    pair = tvdiff.make((), "float32")  # a Twin, to carry the two tensors
+    pair.tv, pair.pt = _build(tensorviz, data, steps, perm), _build(torch, data, steps, perm)
+    int_dim = dim if isinstance(dim, int) else None
+    for f in (lambda lib, t: t.sum(dim) if dim is not None else t.sum(),
+              lambda lib, t: lib.amax(t, dim if dim is not None else ()),
+              lambda lib, t: lib.any(t, dim),
+              lambda lib, t: t.float().mean(dim) if dim is not None else t.float().mean(),
+              lambda lib, t: t.double().std(dim),
+              lambda lib, t: lib.count_nonzero(t, dim),
+              lambda lib, t: t.argmax(int_dim) if t.dtype != lib.bool else t.int().argmax(),
+              lambda lib, t: t.max(int_dim) if int_dim is not None else t.max(),
+              lambda lib, t: t.cumsum(int_dim if int_dim is not None else 0),
+              lambda lib, t: t.sort(dim=int_dim if int_dim is not None else -1, stable=True),
+              lambda lib, t: t.unique(return_inverse=True, return_counts=True),
+              lambda lib, t: lib.exp(t), lambda lib, t: lib.logical_not(t)):
+        tvdiff.check(f, pair, rtol=1e-5, atol=1e-6)
