@@ -1270,6 +1270,9 @@ def _norm_dtype(x: Tensor, dtype, fn: str):
         if x._dtype.category != _COMPLEX and dtype.category == _COMPLEX:
             raise RuntimeError(f"{fn}: dtype should be real for real inputs, but got "
                                f"{dtype.cname}")
+        if x._dtype.category == _COMPLEX and dtype.category != _COMPLEX:
+            raise RuntimeError(f"{fn}: dtype should be complex for complex inputs, but got "
+                               f"{dtype.cname}")
         return dtype
     return x._dtype
 
