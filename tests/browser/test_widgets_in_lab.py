@@ -161,6 +161,11 @@ def test_playground_and_big_tensors(open_notebook, artifacts):
         "() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) "
         ".tv-pager-text')].some(e => e.textContent.startsWith('slots 5,000,126'))")
     assert _text(big.locator(".tv-slot").first) == "5000126"
+    # clicking a cell whose slot is not drawn scrolls the strip back to it
+    big.locator('.tv-cell[data-index="0,0"]').click()
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) "
+        ".tv-pager-text')].some(e => e.textContent.startsWith('slots 4,999,936'))")
 
     # 4-D: a grid of grids, each block labelled
     nb.run_cell(2)

@@ -165,3 +165,14 @@ def test_sixteen_tensors_stay_under_the_payload_budget():
     assert payload_bytes(w) < 64 * 1024
     with pytest.raises(ValueError, match="at most 16"):
         TensorView(*(views + [x]), labels=[str(k) for k in range(17)])
+
+
+def test_devices(devices):
+    """On a GPU the storage stays there: only the drawn windows are copied to the host."""
+    a = tensorviz.arange(12, device=devices).reshape(3, 4)
+    w = show(a, a.t()[1:, ::2])
+    assert w.strips[0]["device"] == str(a.device)
+    assert strip_values(w.strips[0]) == list(range(12))
+    assert values(w.tensors[1]) == a.t()[1:, ::2].cpu().flatten().tolist()
+    a.add_(1)
+    assert strip_values(w.strips[0]) == list(range(1, 13))
