@@ -54,6 +54,7 @@ class Scene:
         self.entries: list[Entry] = []
         self.strip_starts: dict[Any, int] = {}
         self._dead_strips: dict[Any, dict] = {}
+        self._dead_static: dict[Any, Any] = {}
         self._strip_keys: list = []  # strip order of the last build
         self.static: dict = {}  # decoded values of the last build, for the HTML snapshot
         for obj, label in zip(objects, labels):
@@ -104,8 +105,11 @@ class Scene:
                 layouts.append(lay)
             else:
                 layouts.append(None)
+                # a freed memory's id may be reused by a new tensor: never share its key
                 if entry.strip_key is None:
-                    entry.strip_key = ("freed", k)
+                    entry.strip_key = ("freed", "never drawn", k)
+                elif entry.strip_key[0] != "freed":
+                    entry.strip_key = ("freed",) + entry.strip_key
             groups.setdefault(entry.strip_key, []).append(k)
 
         strips: list[dict] = []
@@ -115,19 +119,20 @@ class Scene:
             strip_of[key] = len(strips)
             live = [layouts[m] for m in members if layouts[m] is not None]
             if not live:
-                old = self._dead_strips.get(key)
+                old = self._dead_strips.get(key[1:])
                 strip = dict(old) if old else {"size": 0, "start": 0, "count": 0,
                                                "values": b"", "wire": "f8", "dtype": "?",
                                                "itemsize": 0, "device": "?", "kind": "?",
                                                "nbytes": 0}
                 strip.update(key=_key_text(key), tensors=members, alive=False, alias_of=[])
                 strips.append(strip)
-                static_strips.append(None)
+                static_strips.append(self._dead_static.get(key[1:]))
                 continue
             strip, values = self._build_strip(key, live, members)
             strips.append(strip)
             static_strips.append(values)
-            self._dead_strips[key] = strip
+            self._dead_strips[key] = strip  # what to draw once the memory is freed
+            self._dead_static[key] = values
 
         memory_of = {}
         for i, key in enumerate(groups):

@@ -11,7 +11,7 @@ pytest.importorskip("anywidget", reason="the widget tests need anywidget (pip in
                     "'tensorviz[widgets]')")
 
 import tensorviz
-from tensorviz.viz import show
+from tensorviz.viz import Playground, show
 from tensorviz.viz import _widgets
 
 from vizhelpers import make
@@ -183,3 +183,16 @@ def test_the_after_cell_poll_has_a_time_budget():
     # round-robin: after six polls of one widget each, every widget has been refreshed
     assert all(strip_values(w)[0] == 9 for w in widgets)
     assert _widgets.poll_all() >= 6
+
+
+def test_a_freed_strip_keeps_its_last_values_and_never_merges_with_new_memory():
+    keep = tensorviz.arange(3)
+    p = Playground(keep, label="k")
+    p.apply("clone")
+    del keep
+    gc.collect()
+    p.refresh()
+    strips = p.strips
+    assert [s["alive"] for s in strips] == [False, True]
+    assert strip_values(p, 0) == [0, 1, 2]  # the last known values stay drawn
+    assert "0" in p.to_html() and "freed" in p.to_html()
