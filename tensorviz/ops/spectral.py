@@ -52,13 +52,14 @@ def _fft_input(x: Tensor, fn: str, real_only: bool = False):
     return x, arr, dt
 
 
-def _layout_last(xp, res, dims):
-    """``res`` laid out with ``dims`` innermost (in order), the others outside (PyTorch's FFT
-    output layout)."""
+def _layout_last(xp, res, dims, in_stride):
+    """``res`` laid out as PyTorch's FFTs leave it: the input's dim order in memory, with the
+    transformed ``dims`` moved innermost."""
     nd = res.ndim
-    dims = [d % nd for d in dims]
-    rest = [d for d in range(nd) if d not in dims]
-    order = rest + dims
+    dims = {d % nd for d in dims}
+    by_memory = sorted(range(nd), key=lambda d: -in_stride[d]) if len(in_stride) == nd \
+        else list(range(nd))
+    order = [d for d in by_memory if d not in dims] + [d for d in by_memory if d in dims]
     if order == list(range(nd)):
         return _c(xp, res)
     moved = _c(xp, xp.transpose(res, order))
@@ -93,7 +94,7 @@ def _finish_fft(res, x: Tensor, dims, name: str, out) -> Tensor:
         rdt = _dtypes.float32 if single else _dtypes.float64
     else:
         rdt = _dtypes.complex64 if single else _dtypes.complex128
-    res = _layout_last(xp, res.astype(rdt._np, copy=False), dims)
+    res = _layout_last(xp, res.astype(rdt._np, copy=False), dims, x._stride)
     if out is not None:
         from ._elementwise import write_out
         return write_out(out, res, rdt, x.device)
