@@ -247,8 +247,8 @@ def full(size, fill_value, *, dtype: _dtype_cls | None = None, device: DeviceLik
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
     dt = _check_dtype(dtype) or _scalar_dtype(fill_value)
-    from ._indexing import scalar_to
-    return _with_out(_fill(_sizes((size,)), scalar_to(fill_value, dt), dt, device,
+    from .ops._elementwise import fill_value as _checked
+    return _with_out(_fill(_sizes((size,)), _checked(fill_value, dt), dt, device,
                            requires_grad), out)
 
 
@@ -292,10 +292,10 @@ def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad=False,
 def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad=False,
               memory_format=None) -> Tensor:
     dt, dev, stride = _like(input, dtype, device, memory_format)
-    from ._indexing import scalar_to
+    from .ops._elementwise import fill_value as _checked
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
-    return _fill(input._shape, scalar_to(fill_value, dt), dt, dev, requires_grad, stride)
+    return _fill(input._shape, _checked(fill_value, dt), dt, dev, requires_grad, stride)
 
 
 def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False) -> Tensor:

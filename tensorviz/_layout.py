@@ -129,6 +129,66 @@ def preserve_strides(shape: Sequence[int], stride: Sequence[int]) -> Strides:
     return dense_strides(shape, stride)
 
 
+def elementwise_strides(shape: Sequence[int],
+                        operands: Sequence[tuple[Sequence[int], Sequence[int]]]) -> Strides:
+    """Strides of the result of an elementwise op, as PyTorch's TensorIterator lays it out.
+
+    ``operands`` holds each input's ``(shape, stride)`` (a Python scalar is ``((), ())``).
+    Inputs of the result's shape that are all contiguous give a contiguous result, all dense
+    with equal strides give those strides; otherwise dims are ordered fastest-first by the
+    inputs' strides (the first input that tells two dims apart decides, broadcast dims never
+    move) and the result is dense in that order::
+
+        t (3, 2) stride (1, 3):  t + 1  ->  stride (1, 3)       (the order of t is kept)
+    """
+    n = len(shape)
+    shape = tuple(shape)
+    if all(tuple(sh) == shape for sh, _ in operands):
+        if all(is_contiguous(sh, st) for sh, st in operands):
+            return contiguous_strides(shape)
+        last = tuple(operands[-1][1])
+        if all(tuple(st) == last and is_non_overlapping_and_dense(sh, st)
+               for sh, st in operands):
+            return last
+    if n <= 1:
+        return contiguous_strides(shape)
+    aligned = []
+    for sh, st in operands:
+        off = n - len(sh)
+        aligned.append([0] * off + [0 if s == 1 and shape[off + i] != 1 else st[i]
+                                    for i, s in enumerate(sh)])
+
+    def should_swap(d0: int, d1: int) -> int:
+        for b in aligned:
+            s0, s1 = b[d0], b[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 < s1:
+                return -1
+            if s0 > s1 or shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = list(range(n - 1, -1, -1))  # fastest first
+    for i in range(1, n):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    if perm == list(range(n - 1, -1, -1)):
+        return contiguous_strides(shape)
+    out = [0] * n
+    acc = 1
+    for d in perm:
+        out[d] = acc
+        acc *= shape[d]
+    return tuple(out)
+
+
 def has_internal_overlap(shape: Sequence[int], stride: Sequence[int]) -> bool:
     """True when two logical elements surely share a storage slot (a stride-0 dim of size > 1)."""
     for s, st in zip(shape, stride):

@@ -62,12 +62,14 @@ def _make(cls, storage: UntypedStorage, dt: _dtype_cls, offset: int, shape: tupl
     return t
 
 
-def wrap_array(arr, dt: _dtype_cls | None = None, dev: device = CPU) -> "Tensor":
+def wrap_array(arr, dt: _dtype_cls | None = None, dev: device = CPU,
+               stride: tuple | None = None) -> "Tensor":
     """Adopt a freshly computed array (NumPy or CuPy) as a tensor's storage, zero-copy.
 
     The array must not alias any other tensor's memory (ops hand over new results).
     Dense results keep their dim order (as PyTorch keeps a transposed input's order);
-    anything else is made contiguous first.
+    anything else is made contiguous first.  ``stride`` (dense) asks for that layout: the
+    array is adopted when it has it, copied into it otherwise.
     """
     be = backend_for(dev)
     xp = be.xp
@@ -78,7 +80,18 @@ def wrap_array(arr, dt: _dtype_cls | None = None, dev: device = CPU) -> "Tensor"
     elif arr.dtype != dt._np:
         arr = arr.astype(dt._np)
     shape = arr.shape
-    if arr.flags.c_contiguous:
+    c_contiguous = arr.flags.c_contiguous
+    if stride is not None:
+        if stride == _contig(shape):
+            if not c_contiguous:
+                arr = xp.ascontiguousarray(arr)
+                c_contiguous = True
+        elif tuple(s // arr.itemsize for s in arr.strides) != stride:
+            buf = be.empty(_layout.numel(shape), dt._np, dev)
+            out = be.strided(buf, 0, shape, stride)
+            out[...] = arr
+            return _make(Tensor, UntypedStorage._wrap(buf, dev, be), dt, 0, shape, stride, out)
+    if c_contiguous:
         return _make(Tensor, UntypedStorage._wrap(arr.reshape(-1), dev, be), dt, 0, shape,
                      _contig(shape), arr)
     item = arr.itemsize
@@ -757,18 +770,24 @@ class Tensor:
                 else self._view(*_layout.index(self._shape, self._stride, self._offset, key))
         if tk is slice:
             return self._view(*_layout.index(self._shape, self._stride, self._offset, key))
-        from ._indexing import getitem
-        return getitem(self, key)
+        if tk is tuple:  # t[i, j]: one int per dim is a 0-dim view at a computed position
+            pos = _element_position(self._shape, self._stride, self._offset, key)
+            if pos is not None:
+                return _make(Tensor, self._storage, self._dtype, pos, (), ())
+        return _indexing.getitem(self, key)
 
     def __setitem__(self, key, value) -> None:
         tk = type(key)
         if tk is builtins.int or tk is slice:  # t[i] = v, t[a:b] = v: a view, then assign
-            from ._indexing import assign
-            assign(self._view(*_layout.index(self._shape, self._stride, self._offset, key)),
-                   value)
+            _indexing.assign(self._view(*_layout.index(self._shape, self._stride, self._offset,
+                                                       key)), value)
             return
-        from ._indexing import setitem
-        setitem(self, key, value)
+        if tk is tuple and type(value) in _PY_SCALARS:  # t[i, j] = 1.5: one element
+            pos = _element_position(self._shape, self._stride, self._offset, key)
+            if pos is not None:
+                _indexing.set_element(self, pos, value)
+                return
+        _indexing.setitem(self, key, value)
 
     # ------------------------------------------------------------ widgets
     def show(self, **kwargs):
@@ -791,6 +810,21 @@ class memory_format:
 
 contiguous_format = memory_format("contiguous_format")
 preserve_format = memory_format("preserve_format")
+
+
+_PY_SCALARS = frozenset((builtins.bool, builtins.int, builtins.float, builtins.complex))
+
+
+def _element_position(shape: tuple, stride: tuple, offset: int, key: tuple):
+    """The storage position of ``t[i, j, ...]`` when ``key`` holds one plain int per dim, each
+    in range; None otherwise (the general path then indexes, or raises PyTorch's error)."""
+    if len(key) != len(shape):
+        return None
+    for k, n, st in zip(key, shape, stride):
+        if type(k) is not builtins.int or not -n <= k < n:
+            return None
+        offset += (k + n if k < 0 else k) * st
+    return offset
 
 
 def _index_int(v) -> builtins.int:
@@ -849,3 +883,6 @@ def _parse_to(t: Tensor, args, kwargs):
     if kwargs:
         raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
     return dev, dt, copy
+
+
+from . import _indexing  # noqa: E402  (it needs Tensor, defined above)

@@ -17,8 +17,8 @@ import numpy as np
 
 from .. import _dtypes, _layout
 from .._dtypes import PROMOTION_TABLE, _COMPLEX, _FLOAT, _INT, result_type
-from .._indexing import check_writable, scalar_to
-from .._tensor import Tensor, wrap_array
+from .._indexing import check_writable, checked_scalar, scalar_to
+from .._tensor import Tensor, _contig, wrap_array
 from ..backends._numpy import call_quiet
 
 Number = (builtins.bool, builtins.int, builtins.float, builtins.complex, np.generic)
@@ -146,35 +146,79 @@ def resize_out(out: Tensor, shape: tuple) -> None:
         out._set_layout(st, out._offset, shape, _layout.contiguous_strides(shape))
 
 
-def finish(result, rdt, dev, out: Tensor | None) -> Tensor:
-    """Wrap a computed array as a new tensor, or write it into ``out``."""
+def finish(result, rdt, dev, out: Tensor | None, stride: tuple | None = None) -> Tensor:
+    """Wrap a computed array as a new tensor (with ``stride`` when given), or write it into
+    ``out``."""
     if out is not None:
         return write_out(out, result, rdt, dev)
-    return wrap_array(result, rdt, dev)
+    return wrap_array(result, rdt, dev, stride)
+
+
+def result_strides(shape: tuple, *operands) -> tuple:
+    """PyTorch's strides for an elementwise result of ``shape`` computed from ``operands``
+    (tensors or scalars; None entries are skipped).  Row-major inputs give a row-major result
+    without sorting anything (the common case)."""
+    canonical = True
+    layouts = []
+    for x in operands:
+        if isinstance(x, Tensor):
+            if x._stride != _contig(x._shape):
+                canonical = False
+            layouts.append((x._shape, x._stride))
+        elif x is not None:
+            layouts.append(((), ()))
+    if canonical and 0 not in shape:
+        return _contig(shape)
+    return _layout.elementwise_strides(shape, layouts)
 
 
 # ---------------------------------------------------------------- the generic ops
 ARITH, DIV, CMP, BITWISE = 0, 1, 2, 3
 
 
-def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None) -> Tensor:
+def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None,
+           scalar_is_operand: bool = True) -> Tensor:
     """``ufunc(a, b)`` with PyTorch's promotion; ``kind`` picks the result-dtype rule.
 
     ARITH computes and returns the promoted dtype, DIV promotes integers to the default float
-    dtype, CMP returns bool, BITWISE requires bool/integer operands.
+    dtype, CMP returns bool, BITWISE requires bool/integer operands.  ``scalar_is_operand``
+    False: a Python scalar does not take part in choosing the result's strides (PyTorch's
+    ``tensor ** scalar`` is a unary op).
     """
     rdt = promote(a, b)
     dev = device_of(a, b)
     if kind == DIV and rdt.category < _FLOAT:
         rdt = _dtypes._default_dtype
-    elif kind == BITWISE and rdt.category > _INT:
-        raise NotImplementedError(f'"{name}_cpu" not implemented for \'{rdt.cname}\'')
+    elif kind != ARITH:
+        _check_kind(kind, rdt, name)
     xa = operand(a, rdt, dev)
     xb = operand(b, rdt, dev)
     res = call_quiet(ufunc, xa, xb) if rdt.category >= _FLOAT else ufunc(xa, xb)
+    if out is not None:
+        stride = None
+    elif scalar_is_operand:
+        stride = result_strides(res.shape, a, b)
+    else:
+        stride = result_strides(res.shape, *[x for x in (a, b) if isinstance(x, Tensor)])
     if kind == CMP:
-        return finish(res, _dtypes.bool, dev, out)
-    return finish(res, rdt, dev, out)
+        return finish(res, _dtypes.bool, dev, out, stride)
+    return finish(res, rdt, dev, out, stride)
+
+
+def _check_kind(kind: int, rdt, name: str) -> None:
+    """NotImplementedError where PyTorch has no kernel for the computing dtype: bitwise ops on
+    floats, shifts on bool, ordering comparisons on complex."""
+    if kind == BITWISE:
+        if rdt.category > _INT or (rdt is _dtypes.bool and name in ("lshift", "rshift")):
+            raise NotImplementedError(f'"{name}_cpu" not implemented for \'{rdt.cname}\'')
+    elif kind == CMP and rdt.category == _COMPLEX and name in ("lt", "le", "gt", "ge"):
+        raise NotImplementedError(f'"{name}_cpu" not implemented for \'{rdt.cname}\'')
+
+
+def _refuse(rdt, name: str, *refused) -> None:
+    """NotImplementedError naming PyTorch's kernel when it has none for ``rdt``."""
+    if rdt in refused or rdt.category in refused:
+        raise NotImplementedError(f'"{name}" not implemented for \'{rdt.cname}\'')
 
 
 def unary(fn: Callable, x: Tensor, rdt=None, *, out=None) -> Tensor:
@@ -186,30 +230,35 @@ def unary(fn: Callable, x: Tensor, rdt=None, *, out=None) -> Tensor:
     if x._dtype is not rdt and rdt.category >= x._dtype.category:
         arr = arr.astype(rdt._np)
     res = run(fn, rdt, arr)
-    return finish(res, rdt, x._storage._device, out)
+    stride = None if out is not None else result_strides(res.shape, x)
+    return finish(res, rdt, x._storage._device, out, stride)
 
 
-def inplace(self: Tensor, ufunc: Callable, other, kind: int = ARITH, *, name: str = "") -> Tensor:
-    """``self = ufunc(self, other)`` in place: keeps self's dtype, shape and storage."""
-    rdt = promote(self, other)
-    dev = device_of(self, other)
-    if kind == DIV and rdt.category < _FLOAT:
-        rdt = _dtypes._default_dtype
-    elif kind == BITWISE and rdt.category > _INT:
-        raise NotImplementedError(f'"{name}_cpu" not implemented for \'{rdt.cname}\'')
-    if kind == CMP:
-        rdt_out = _dtypes.bool
-    else:
-        rdt_out = rdt
-    if not _dtypes.can_cast(rdt_out, self._dtype):
-        raise RuntimeError(f"result type {rdt_out.cname} can't be cast to the desired output "
-                           f"type {self._dtype.cname}")
+def inplace(self: Tensor, ufunc: Callable, other, kind: int = ARITH, *, name: str = "",
+            check: Callable | None = None) -> Tensor:
+    """``self = ufunc(self, other)`` in place: keeps self's dtype, shape and storage.
+
+    Checks in PyTorch's order: overlapping memory, broadcast shape, casting, then the
+    kernel's own refusals (``kind``'s, and ``check(rdt)`` when given).
+    """
+    check_writable(self)
     if isinstance(other, Tensor) and other._shape != self._shape:
         bshape = _layout.broadcast_shapes(self._shape, other._shape)
         if bshape != self._shape:
             raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the "
                                f"broadcast shape {list(bshape)}")
-    check_writable(self)
+    rdt = promote(self, other)
+    dev = device_of(self, other)
+    if kind == DIV and rdt.category < _FLOAT:
+        rdt = _dtypes._default_dtype
+    rdt_out = _dtypes.bool if kind == CMP else rdt
+    if not _dtypes.can_cast(rdt_out, self._dtype):
+        raise RuntimeError(f"result type {rdt_out.cname} can't be cast to the desired output "
+                           f"type {self._dtype.cname}")
+    if kind != ARITH and kind != DIV:
+        _check_kind(kind, rdt, name)
+    if check is not None:
+        check(rdt)
     xa = operand(self, rdt, dev)
     xb = operand(other, rdt, dev)
     target = self._arr
@@ -254,11 +303,21 @@ def sub(input, other, *, alpha=1, out=None) -> Tensor:
     return binary(np.subtract, input, other, out=out)
 
 
+def _is_bool(x) -> builtins.bool:
+    if isinstance(x, Tensor):
+        return x._dtype is _dtypes.bool
+    return isinstance(x, (builtins.bool, np.bool_))
+
+
 def _check_bool_sub(a, b) -> None:
-    if (isinstance(a, Tensor) and a._dtype is _dtypes.bool and isinstance(b, (Tensor, builtins.bool))
-            and (not isinstance(b, Tensor) or b._dtype is _dtypes.bool)):
-        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
-                           "supported. Use the `^` or `logical_xor()` operator instead.")
+    """PyTorch refuses ``-`` when either operand is bool (a Python bool counts too)."""
+    if _is_bool(a) or _is_bool(b):
+        if _is_bool(a) and _is_bool(b):
+            raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                               "supported. Use the `^` or `logical_xor()` operator instead.")
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.")
 
 
 def rsub(input, other, *, alpha=1) -> Tensor:
@@ -270,8 +329,10 @@ def mul(input, other, *, out=None) -> Tensor:
     return binary(np.multiply, input, other, out=out)
 
 
-def _check_int_zero_division(a, b) -> None:
+def _check_int_zero_division(a, b, name: str = "div_floor_cpu") -> None:
+    """PyTorch has no bool/complex kernel here, and integer division by zero raises."""
     rdt = promote(a, b)
+    _refuse(rdt, name, _dtypes.bool, _COMPLEX)
     if rdt.category > _INT:
         return
     if isinstance(b, Tensor):
@@ -288,7 +349,7 @@ def div(input, other, *, rounding_mode: str | None = None, out=None) -> Tensor:
     if rounding_mode == "floor":
         return floor_divide(input, other, out=out)
     if rounding_mode == "trunc":
-        _check_int_zero_division(input, other)
+        _check_int_zero_division(input, other, "div_trunc_cpu")
         rdt = promote(input, other)
         if rdt.category < _FLOAT:
             return binary(_trunc_div_int, input, other, out=out)
@@ -317,25 +378,92 @@ def floor_divide(input, other, *, out=None) -> Tensor:
 
 def remainder(input, other, *, out=None) -> Tensor:
     """Python's ``%``: the result takes the divisor's sign."""
-    _check_int_zero_division(input, other)
+    _check_int_zero_division(input, other, "remainder_cpu")
     return binary(np.remainder, input, other, out=out)
 
 
-def _check_int_pow(base, exp) -> None:
-    rdt = promote(base, exp)
-    if rdt.category != _INT:
-        return
-    if isinstance(exp, Tensor):
-        if exp._dtype.category == _INT and builtins.bool((exp._arr < 0).any()):
-            raise RuntimeError("Integers to negative integer powers are not allowed.")
-    elif isinstance(exp, (builtins.int, np.integer)) and exp < 0:
+def _check_scalar_pow(base, exp) -> builtins.bool:
+    """For ``tensor ** number``: RuntimeError for an integer (or bool) tensor to a negative
+    integer power, as in PyTorch; True when the exponent is 0 or 1, which PyTorch does not
+    compute (ones, or a copy of the base)."""
+    if not isinstance(base, Tensor) or isinstance(exp, Tensor):
+        return False
+    is_int_exp = isinstance(exp, (builtins.int, np.integer, np.bool_))
+    if base._dtype.category <= _INT and is_int_exp and exp < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if isinstance(exp, builtins.complex) and exp.imag:
+        return False
+    return exp == 0 or exp == 1
+
+
+def _scalar_pow_shortcut(base, exp):
+    """``tensor ** 0`` (ones) and ``tensor ** 1`` (a copy) as (array, dtype), else None."""
+    if _check_scalar_pow(base, exp):
+        rdt = promote(base, exp)
+        xp = base._storage._backend.xp
+        if exp == 0:
+            return xp.ones(base._shape, dtype=rdt._np), rdt
+        return operand(base, rdt, base._storage._device).copy(), rdt
+    return None
+
+
+def _xp_of(*arrays):
+    for a in arrays:
+        if type(a).__module__.startswith("cupy"):
+            import cupy
+            return cupy
+    return np
+
+
+def _int_pow(a, b, out=None):
+    """Integer ``a ** b`` as PyTorch computes it: for ``b < 0`` the result is 1 when
+    ``a == 1``, +-1 when ``a == -1`` (by the parity of ``b``), else 0 (NumPy refuses)."""
+    xp = _xp_of(a, b)
+    neg = b < 0
+    if not xp.any(neg):
+        return xp.power(a, b, out=out)
+    r = xp.power(a, xp.where(neg, 0, b))
+    one = xp.ones_like(r)
+    minus = xp.where(b % 2 == 0, one, -one)
+    r = xp.where(neg, xp.where(a == 1, one, xp.where(a == -1, minus, 0 * one)), r)
+    if out is None:
+        return r
+    out[...] = r
+    return out
+
+
+def _complex_pow(a, b, out=None):
+    """Complex ``a ** b``; a zero base follows PyTorch's ``exp(b * log(a))`` (0 ** 0 is nan)."""
+    xp = _xp_of(a, b)
+    zero = a == 0
+    if not xp.any(zero):
+        return xp.power(a, b, out=out)
+    r = xp.where(zero, xp.exp(b * xp.log(a)), xp.power(a, b))
+    if out is None:
+        return r
+    out[...] = r
+    return out
+
+
+def _pow_fn(rdt):
+    if rdt.category == _INT:
+        return _int_pow
+    if rdt.category == _COMPLEX:
+        return _complex_pow
+    return np.power
 
 
 def pow(input, exponent, *, out=None) -> Tensor:
-    """``input ** exponent`` elementwise (integer tensors refuse negative integer powers)."""
-    _check_int_pow(input, exponent)
-    return binary(np.power, input, exponent, out=out)
+    """``input ** exponent`` elementwise with PyTorch's rules: an integer tensor to a negative
+    integer scalar power is an error, but negative integer tensor exponents give 0/1/-1."""
+    short = _scalar_pow_shortcut(input, exponent)
+    if short is not None:
+        stride = None if out is not None else result_strides(input._shape, input)
+        return finish(short[0], short[1], input._storage._device, out, stride)
+    rdt = promote(input, exponent)
+    _refuse(rdt, "pow", _dtypes.bool)
+    return binary(_pow_fn(rdt), input, exponent, out=out,
+                  scalar_is_operand=not isinstance(input, Tensor))
 
 
 def neg(input: Tensor, *, out=None) -> Tensor:
@@ -391,7 +519,7 @@ bitwise_right_shift = _bitwise(np.right_shift, "rshift")
 
 def _compare(ufunc, name):
     def op(input, other, *, out=None) -> Tensor:
-        return binary(ufunc, input, other, CMP, out=out)
+        return binary(ufunc, input, other, CMP, name=name, out=out)
     op.__name__ = name
     op.__doc__ = f"Elementwise ``{name}`` comparison with broadcasting; returns a bool tensor."
     return op
@@ -410,11 +538,13 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:
     """Limit values to ``[min, max]`` (scalars or tensors); PyTorch's dtype rules."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if input._dtype.category == _COMPLEX:
+        raise NotImplementedError("clamp is not supported for complex types")
     rdt = result_type(input, *[b for b in (min, max) if b is not None])
     dev = device_of(input, min, max)
     arr = operand(input, rdt, dev)
-    lo = None if min is None else operand(min, rdt, dev)
-    hi = None if max is None else operand(max, rdt, dev)
+    lo = None if min is None else _bound(min, rdt, dev)
+    hi = None if max is None else _bound(max, rdt, dev)
     xp = input._storage._backend.xp
     if lo is not None:
         arr = run(xp.maximum, rdt, arr, lo)
@@ -422,10 +552,29 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:
         arr = run(xp.minimum, rdt, arr, hi)
     if arr is input._arr:
         arr = arr.copy()
-    return finish(arr, rdt, dev, out)
+    # (PyTorch's clamp with number bounds is a unary op: only tensors choose the strides)
+    stride = None if out is not None else result_strides(
+        arr.shape, *[x for x in (input, min, max) if isinstance(x, Tensor)])
+    return finish(arr, rdt, dev, out, stride)
 
 
 clip = clamp
+
+
+def _bound(x, rdt, dev):
+    """A clamp bound: a number must fit ``rdt`` (PyTorch's checked conversion)."""
+    if isinstance(x, Tensor):
+        return operand(x, rdt, dev)
+    return checked_scalar(x, rdt)
+
+
+def fill_value(value, dt):
+    """A number converted for ``fill_``/``full``: PyTorch's checked conversion (RuntimeError
+    when it does not fit), except that float16 takes out-of-range values as inf."""
+    if dt is _dtypes.float16 and isinstance(value, (builtins.int, builtins.float, np.integer,
+                                                    np.floating)):
+        return call_quiet(scalar_to, value, dt)
+    return checked_scalar(value, dt)
 
 
 # ---------------------------------------------------------------- in-place forms
@@ -461,18 +610,35 @@ def div_(self, other, *, rounding_mode: str | None = None) -> Tensor:
 
 
 def floor_divide_(self, other) -> Tensor:
-    _check_int_zero_division(self, other)
-    return inplace(self, np.floor_divide, other)
+    return inplace(self, np.floor_divide, other,
+                   check=lambda rdt: _check_int_zero_division(self, other))
 
 
 def remainder_(self, other) -> Tensor:
-    _check_int_zero_division(self, other)
-    return inplace(self, np.remainder, other)
+    return inplace(self, np.remainder, other,
+                   check=lambda rdt: _check_int_zero_division(self, other, "remainder_cpu"))
 
 
 def pow_(self, exponent) -> Tensor:
-    _check_int_pow(self, exponent)
-    return inplace(self, np.power, exponent)
+    if _check_scalar_pow(self, exponent):  # x **= 0 fills ones, x **= 1 keeps x
+        return inplace(self, _ones_or_base if exponent == 0 else _base, exponent)
+    return inplace(self, _pow_fn(promote(self, exponent)), exponent,
+                   check=lambda rdt: _refuse(rdt, "pow", _dtypes.bool))
+
+
+def _ones_or_base(a, b, out=None):
+    r = _xp_of(a).ones_like(a)
+    if out is None:
+        return r
+    out[...] = r
+    return out
+
+
+def _base(a, b, out=None):
+    if out is None:
+        return a.copy()
+    out[...] = a
+    return out
 
 
 def neg_(self) -> Tensor:
@@ -510,7 +676,7 @@ bitwise_right_shift_ = _bitwise_(np.right_shift, "rshift")
 
 def _compare_(ufunc, name):
     def op(self, other) -> Tensor:
-        return inplace(self, ufunc, other, CMP)
+        return inplace(self, ufunc, other, CMP, name=name)
     op.__name__ = name + "_"
     return op
 
@@ -546,7 +712,7 @@ def fill_(self, value) -> Tensor:
                                f"with {len(value._shape)} dimensions.")
         value = value.item()
     # No overlap check: PyTorch lets fill_ write one value into an expanded tensor.
-    self._arr[...] = scalar_to(value, self._dtype)
+    self._arr[...] = fill_value(value, self._dtype)
     self._storage._bump()
     return self
 
@@ -593,6 +759,26 @@ def _rsub(self, other):
     return binary(np.subtract, other, self)
 
 
+def _rtruediv(self, other):
+    """``number / t``: PyTorch computes ``reciprocal(t) * number`` (same roundings, and a
+    complex zero divisor gives nan)."""
+    if not isinstance(other, Number):
+        return NotImplemented
+    rdt = self._dtype if self._dtype.category >= _FLOAT else _dtypes._default_dtype
+    dev = self._storage._device
+    rec = call_quiet(np.reciprocal, operand(self, rdt, dev))
+    return mul(wrap_array(rec, rdt, dev), other)
+
+
+def _invert(self):
+    """``~t``: PyTorch's operator refuses floats with a TypeError (``bitwise_not`` with a
+    NotImplementedError)."""
+    if self._dtype.category > _INT:
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
+                        "tensors")
+    return bitwise_not(self)
+
+
 def _matmul(self, other):
     if not isinstance(other, Tensor):
         return NotImplemented
@@ -620,7 +806,7 @@ OPERATORS = {
     "__add__": _forward(add), "__radd__": _reflect(add), "__iadd__": _forward(add_),
     "__sub__": _forward(sub), "__rsub__": _rsub, "__isub__": _forward(sub_),
     "__mul__": _forward(mul), "__rmul__": _reflect(mul), "__imul__": _forward(mul_),
-    "__truediv__": _forward(div), "__rtruediv__": _reflect(div),
+    "__truediv__": _forward(div), "__rtruediv__": _rtruediv,
     "__itruediv__": _forward(div_),
     "__floordiv__": _forward(floor_divide), "__rfloordiv__": _reflect(floor_divide),
     "__ifloordiv__": _forward(floor_divide_),
@@ -639,7 +825,7 @@ OPERATORS = {
     "__irshift__": _forward(bitwise_right_shift_),
     "__eq__": _forward(eq), "__ne__": _forward(ne), "__lt__": _forward(lt), "__le__": _forward(le),
     "__gt__": _forward(gt), "__ge__": _forward(ge),
-    "__neg__": neg, "__pos__": positive, "__abs__": abs, "__invert__": bitwise_not,
+    "__neg__": neg, "__pos__": positive, "__abs__": abs, "__invert__": _invert,
     "__matmul__": _matmul, "__rmatmul__": _rmatmul, "__imatmul__": _imatmul,
 }
 
