@@ -284,6 +284,25 @@ _C_NAMES = {"bool": "bool", "uint8": "uint8_t", "int8": "int8_t", "int16": "int1
             "complex128": "c10::complex<double>"}
 
 
+_LIMITS: dict = {}
+
+
+def _limits(dt: "_dtypes.dtype") -> tuple:
+    """``(lowest accepted, largest)`` value of an integer or floating dtype, cached (NumPy's
+    ``iinfo``/``finfo`` cost more than the check itself).  uint8 accepts -255..-1, wrapping."""
+    lim = _LIMITS.get(dt)
+    if lim is None:
+        if dt.category == _dtypes._INT:
+            info = np.iinfo(dt._np)
+            lo = -builtins.int(info.max) if dt is _dtypes.uint8 else builtins.int(info.min)
+            lim = (lo, builtins.int(info.max))
+        else:
+            info = np.finfo(dt._np)
+            lim = (-info.max, info.max)
+        lim = _LIMITS[dt] = lim
+    return lim
+
+
 def checked_scalar(value, dt: "_dtypes.dtype"):
     """A scalar converted to ``dt`` for storing (fill, setitem, full): RuntimeError when it does
     not fit, as PyTorch's checked conversion (uint8 accepts -255..-1, wrapping)."""
@@ -301,19 +320,33 @@ def checked_scalar(value, dt: "_dtypes.dtype"):
             value = value.real
     if not bad and not isinstance(value, builtins.complex):
         if dt.category == _dtypes._INT:
-            info = np.iinfo(dt._np)
-            lo = -builtins.int(info.max) if dt is _dtypes.uint8 else info.min
+            lo, hi = _limits(dt)
             if isinstance(value, builtins.float):
-                bad = value == value and (value < lo or value > info.max)
+                bad = value == value and (value < lo or value > hi)
             else:
-                bad = value < lo or value > info.max
+                bad = value < lo or value > hi
         elif dt.category >= _dtypes._FLOAT:
             v = builtins.abs(value)
-            bad = v != float("inf") and v > np.finfo(dt._np).max and v == v
+            bad = v != float("inf") and v > _limits(dt)[1] and v == v
     if bad:
         raise RuntimeError(f"value cannot be converted to type {_C_NAMES[dt.name]} without "
                            "overflow")
     return scalar_to(value, dt)
+
+
+def set_element(t: Tensor, pos: int, value) -> None:
+    """``t[i, j, ...] = value`` for a Python scalar, ``pos`` being the element's storage position
+    (in ``t``'s dtype): the checked conversion of ``assign``, stored straight into the storage."""
+    dt = t._dtype
+    v = _value_array(t, value)
+    st = t._storage
+    buf = st._as(dt._np)
+    if type(v) is dt._np.type:
+        buf[pos] = v  # already the storage's dtype: a plain store, nothing to round or warn
+    else:
+        from .backends._numpy import call_quiet
+        call_quiet(buf.__setitem__, pos, v)
+    st._bump()
 
 
 def check_writable(dest: Tensor) -> None:
