@@ -36,8 +36,7 @@ def _threadpoolctl():
 
 def _positive(n, fn: str) -> int:
     if isinstance(n, builtins.bool) or not hasattr(n, "__index__"):
-        raise TypeError(f"{fn}(): argument 'nthreads' (position 1) must be int, not "
-                        f"{type(n).__name__}")
+        raise RuntimeError(f"{fn} expects an int, but got {type(n).__name__}")
     n = n.__index__()
     if n <= 0:
         raise RuntimeError(f"{fn} expects a positive integer")

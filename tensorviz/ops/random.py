@@ -111,7 +111,11 @@ def random_(self: Tensor, from_=None, to=None, *, generator=None, **kwargs) -> T
         raise TypeError(f"random_() got an unexpected keyword argument '{next(iter(kwargs))}'")
     dt = self._dtype
     if dt.category == _COMPLEX:
-        raise NotImplementedError(f'"random_kernel_cpu" not implemented for \'{dt.cname}\'')
+        if from_ is None and to is None:
+            raise NotImplementedError(f'"random_kernel_cpu" not implemented for '
+                                      f"'{dt.cname}'")
+        raise RuntimeError("check_random_bounds handles only integral, floating-point and "
+                           "boolean types")
     lo_dt, hi_dt = _dtype_range(dt)
     if from_ is None and to is None:
         low, high = 0, hi_dt + 1
@@ -137,7 +141,7 @@ def random_(self: Tensor, from_=None, to=None, *, generator=None, **kwargs) -> T
 
 def exponential_(self: Tensor, lambd: float = 1.0, *, generator=None) -> Tensor:
     """Fill with exponential samples of rate ``lambd`` (density ``lambd * exp(-lambd x)``)."""
-    if self._dtype.category < _FLOAT:
+    if self._dtype.category != _FLOAT:
         raise RuntimeError(f"Exponential distribution is a continuous probability "
                            f"distribution. dtype must be a floating point but you specified "
                            f"{self._dtype.cname}")
@@ -149,27 +153,29 @@ def exponential_(self: Tensor, lambd: float = 1.0, *, generator=None) -> Tensor:
 
 def geometric_(self: Tensor, p: float, *, generator=None) -> Tensor:
     """Fill with the number of Bernoulli(``p``) trials up to the first success (>= 1)."""
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
     if self._dtype is _dtypes.bool or self._dtype.category == _COMPLEX:
         raise NotImplementedError(f'"geometric_cpu" not implemented for '
                                   f"'{self._dtype.cname}'")
-    if not 0 < p < 1:
-        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
     host = _gen(generator).geometric(p, size=self._shape)
     return _fill(self, np.asarray(host))
 
 
 def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *, generator=None) -> Tensor:
     """Fill with ``exp(N(mean, std^2))`` samples."""
-    _float_only(self, "log_normal_cpu")
     if not std > 0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std}")
+    if self._dtype.category != _FLOAT:
+        raise NotImplementedError(f'"log_normal_cpu" not implemented for '
+                                  f"'{self._dtype.cname}'")
     host = _gen(generator).lognormal(mean, std, size=self._shape)
     return _fill(self, np.asarray(host))
 
 
 def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *, generator=None) -> Tensor:
     """Fill with Cauchy samples ``median + sigma * tan(pi * (u - 1/2))``."""
-    if self._dtype.category < _FLOAT:
+    if self._dtype.category != _FLOAT:
         raise RuntimeError(f"Cauchy distribution is a continuous probability distribution. "
                            f"dtype must be a floating point but you specified "
                            f"{_CXX[self._dtype.name]}")
@@ -186,6 +192,12 @@ _P_RANGE = ("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could 
 def bernoulli_(self: Tensor, p=0.5, *, generator=None) -> Tensor:
     """Fill with 1 with probability ``p`` (a number, or a tensor broadcast to self), else 0."""
     rng = _gen(generator)
+    if self._dtype.category == _COMPLEX:
+        kernel = "bernoulli_tensor_cpu_self_" if isinstance(p, Tensor) else \
+            "bernoulli_scalar_cpu_"
+        if not isinstance(p, Tensor) and not 0 <= p <= 1:
+            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{self._dtype.cname}\'')
     if isinstance(p, Tensor):
         probs = _host(p).astype(np.float64)
         if probs.size and not ((probs >= 0) & (probs <= 1)).all():
