@@ -31,6 +31,10 @@ class UntypedStorage:
     def __init__(self, size_or_data: Any = 0, *, device: DeviceLike = None):
         dev = as_device(device)
         be = backend_for(dev)
+        if isinstance(size_or_data, str) or size_or_data is None or isinstance(
+                size_or_data, float):
+            raise RuntimeError(f"{type(self).__name__}(): Expected a sequence type, but got "
+                               f"{type(size_or_data).__name__}")
         if isinstance(size_or_data, (bytes, bytearray, list, tuple)):
             host = np.frombuffer(bytes(bytearray(size_or_data)), dtype=np.uint8).copy()
             data = be.from_host(host, dev)
@@ -73,7 +77,11 @@ class UntypedStorage:
 
     # ------------------------------------------------------------ versions and listeners
     def _bump(self) -> None:
-        """Record an in-place write and tell the listeners (widgets)."""
+        """Record an in-place write and tell the listeners (widgets).
+
+        One counter per storage, shared by every view of it (PyTorch shares one per view
+        family too, so ``t._version`` moves as in PyTorch after in-place ops and setitem).
+        """
         self._version += 1
         if self._listeners:
             for ref in list(self._listeners):
@@ -134,29 +142,37 @@ class UntypedStorage:
         if isinstance(idx, slice):
             start, stop, step = idx.indices(self.nbytes())
             if step != 1:
-                raise RuntimeError("slices with steps are not supported by storages")
+                raise RuntimeError(f"Trying to slice with a step of {step}, but only a step of "
+                                   "1 is supported")
             view = self._as(np.uint8)[start:max(start, stop)]
             return UntypedStorage._wrap(view, self._device, self._backend)
-        i = _check_index(idx, self.nbytes())
+        i = _check_index(idx, self.nbytes(), "tensorviz.UntypedStorage")
         return int(self._bytes_host()[i])
 
     def __setitem__(self, idx, value) -> None:
+        if not isinstance(value, int):
+            raise RuntimeError(f"can only set storage content with a int types, but got "
+                               f"{type(value).__name__} instead")
         raw = self._as(np.uint8)
+        value = value & 0xFF  # a byte: PyTorch wraps (300 stores 44, -1 stores 255)
         if isinstance(idx, slice):
             raw[idx] = value
         else:
-            raw[_check_index(idx, self.nbytes())] = value
+            i = _check_index(idx, self.nbytes(), "tensorviz.UntypedStorage")
+            raw[i] = value
+        # Note: PyTorch does not bump the version counter on storage item assignment; we do,
+        # so that widgets showing any tensor on this storage redraw.
         self._bump()
 
     def fill_(self, value: int) -> "UntypedStorage":
-        self._as(np.uint8)[...] = value
-        self._bump()
+        self._as(np.uint8)[...] = value & 0xFF
+        self._bump()  # Note: a storage-level write; PyTorch does not bump here (see above)
         return self
 
     def copy_(self, src: "UntypedStorage") -> "UntypedStorage":
         if src.nbytes() != self.nbytes():
-            raise RuntimeError(f"size mismatch, expected {self.nbytes()} bytes, got "
-                               f"{src.nbytes()}")
+            raise RuntimeError(f"size does not match, self was {self.nbytes()} bytes but src "
+                               f"was {src.nbytes()} bytes")
         from .backends import copy_between
         self._as(np.uint8)[...] = copy_between(src._as(np.uint8), src._device, self._device)
         self._bump()
@@ -251,29 +267,53 @@ class TypedStorage:
     def __getitem__(self, idx):
         if isinstance(idx, slice):
             raise RuntimeError("slices are only supported in UntypedStorage.__getitem__")
+        if not hasattr(idx, "__index__"):
+            raise RuntimeError(f"can't index a <class 'tensorviz.storage.TypedStorage'> with "
+                               f"{type(idx)}")
         i = _check_index(idx, self.size())
         return self._window(i, i + 1)[0].item()
 
     def __setitem__(self, idx, value) -> None:
         arr = self._array()
+        v = _scalar_for(value, self.dtype)
         if isinstance(idx, slice):
-            arr[idx] = _scalar_for(value)
+            arr[idx] = v
         else:
-            arr[_check_index(idx, self.size())] = _scalar_for(value)
+            n = self.size()
+            try:
+                i = _check_index(idx, n)
+            except IndexError:
+                raise IndexError(f"index {idx} is out of bounds for dimension 0 with size "
+                                 f"{n}") from None
+            arr[i] = v
+        # Note: PyTorch does not bump the version counter on storage item assignment; we do,
+        # so that widgets showing any tensor on this storage redraw.
         self._untyped._bump()
 
     def fill_(self, value) -> "TypedStorage":
-        self._array()[...] = _scalar_for(value)
-        self._untyped._bump()
+        self._array()[...] = _scalar_for(value, self.dtype)
+        self._untyped._bump()  # Note: a storage-level write; PyTorch does not bump here
         return self
 
     def copy_(self, src: "TypedStorage") -> "TypedStorage":
-        if src.size() != self.size():
-            raise RuntimeError(f"size mismatch, expected {self.size()}, got {src.size()}")
+        if src.nbytes() != self.nbytes():
+            raise RuntimeError(f"size does not match, self was {self.nbytes()} bytes but src "
+                               f"was {src.nbytes()} bytes")
         from .backends import copy_between
-        self._array()[...] = copy_between(src._array(), src.device, self.device)
+        data = copy_between(src._array(), src.device, self.device)
+        from .backends._numpy import call_quiet
+        call_quiet(self._array().__setitem__, Ellipsis, data)
         self._untyped._bump()
         return self
+
+    def clone(self) -> "TypedStorage":
+        """A copy of the elements in a new storage of the same dtype."""
+        return self._untyped.clone()._typed_storage(self.dtype)
+
+    def type(self) -> str:
+        """The legacy storage class name, e.g. ``'tensorviz.FloatStorage'``."""
+        from ._tensor import _TYPE_NAMES
+        return _TYPE_NAMES[self.dtype].replace("Tensor", "Storage")
 
     def cpu(self) -> "TypedStorage":
         return self._untyped.cpu()._typed_storage(self.dtype)
@@ -286,11 +326,13 @@ class TypedStorage:
     __str__ = __repr__
 
 
-def _scalar_for(value):
+def _scalar_for(value, dt):
+    """A value stored into a typed storage: PyTorch's checked conversion to ``dt``."""
     from ._tensor import Tensor
+    from .ops._elementwise import fill_value
     if isinstance(value, Tensor):
-        return value.item()
-    return value
+        value = value.item()
+    return fill_value(value, dt)
 
 
 def _as_size(n) -> int:
@@ -304,11 +346,11 @@ def _as_size(n) -> int:
     return n
 
 
-def _check_index(idx, size: int) -> int:
+def _check_index(idx, size: int, what: str = "storage") -> int:
     try:
         i = idx.__index__()
     except (AttributeError, TypeError):
-        raise TypeError(f"can't index a storage with {type(idx).__name__}") from None
+        raise TypeError(f"can't index a {what} with {type(idx).__name__}") from None
     if i < -size or i >= size:
         raise IndexError(f"index {i} out of range for storage of size {size}")
     return i + size if i < 0 else i

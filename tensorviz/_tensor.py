@@ -317,6 +317,8 @@ class Tensor:
 
     @property
     def data(self) -> "Tensor":
+        # Note: PyTorch's ``t.data`` gets its own version counter (writes through it do not
+        # move ``t._version``); here it is ``t`` itself, so widgets see those writes too.
         return self
 
     def detach(self) -> "Tensor":
@@ -543,6 +545,30 @@ class Tensor:
         n = self._storage.nbytes() // self._dtype.itemsize
         _layout.check_as_strided(size, stride, offset, n, self._dtype.itemsize)
         return self._view(size, stride, offset)
+
+    # In-place view ops: this tensor takes the new layout (same storage); like every in-place
+    # op they count as a write in the version counter, as in PyTorch.
+    def _relayout_(self, view: "Tensor") -> "Tensor":
+        self._set_layout(self._storage, view._offset, view._shape, view._stride)
+        self._storage._bump()
+        return self
+
+    def t_(self) -> "Tensor":
+        return self._relayout_(self.t())
+
+    def transpose_(self, dim0: int, dim1: int) -> "Tensor":
+        return self._relayout_(self.transpose(dim0, dim1))
+
+    swapaxes_ = swapdims_ = transpose_
+
+    def squeeze_(self, dim=None) -> "Tensor":
+        return self._relayout_(self.squeeze(dim))
+
+    def unsqueeze_(self, dim: int) -> "Tensor":
+        return self._relayout_(self.unsqueeze(dim))
+
+    def as_strided_(self, size, stride, storage_offset: int | None = None) -> "Tensor":
+        return self._relayout_(self.as_strided(size, stride, storage_offset))
 
     def split(self, split_size, dim: int = 0) -> tuple["Tensor", ...]:
         d = _layout.normalize_dim(dim, len(self._shape))

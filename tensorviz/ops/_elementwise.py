@@ -565,7 +565,7 @@ def _bound(x, rdt, dev):
     """A clamp bound: a number must fit ``rdt`` (PyTorch's checked conversion)."""
     if isinstance(x, Tensor):
         return operand(x, rdt, dev)
-    return checked_scalar(x, rdt)
+    return call_quiet(checked_scalar, x, rdt)
 
 
 def fill_value(value, dt):
@@ -574,7 +574,7 @@ def fill_value(value, dt):
     if dt is _dtypes.float16 and isinstance(value, (builtins.int, builtins.float, np.integer,
                                                     np.floating)):
         return call_quiet(scalar_to, value, dt)
-    return checked_scalar(value, dt)
+    return call_quiet(checked_scalar, value, dt)  # (its range check may cast: keep it quiet)
 
 
 # ---------------------------------------------------------------- in-place forms
