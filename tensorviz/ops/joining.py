@@ -245,7 +245,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
         counts = input._arr
         if counts.size and builtins.int(counts.min()) < 0:
             raise RuntimeError("repeats can not be negative")
-        res = xp.repeat(xp.arange(counts.size, dtype=input._dtype._np), counts)
+        res = xp.repeat(xp.arange(counts.size, dtype=input._dtype._np), _host_list(xp, counts))
         return wrap_array(res, input._dtype, input.device)
     xp = _xp(input)
     if dim is None:
@@ -280,8 +280,15 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
     if output_size is not None and output_size != total:
         raise RuntimeError(f"repeat_interleave: Invalid output_size, expected {total} but got "
                            f"{output_size}")
-    res = xp.repeat(arr, reps, axis=d)
+    res = xp.repeat(arr, reps if isinstance(reps, builtins.int) else _host_list(xp, reps),
+                    axis=d)
     return wrap_array(_c(xp, res), input._dtype, input.device)
+
+
+def _host_list(xp, arr):
+    """Per-element repeat counts as NumPy wants them, or as a list for CuPy (which takes no
+    device array there)."""
+    return arr if xp is np else arr.tolist()
 
 
 # ---------------------------------------------------------------- flip / roll / rot90
@@ -421,9 +428,9 @@ def _triangle(input, diagonal, out, lower: bool) -> Tensor:
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
     xp = _xp(input)
     res = xp.empty(input._shape, dtype=input._dtype._np)
-    res[...] = input._arr
     if res.size:
-        res[..., ~_tri_mask(xp, input._shape, diagonal, lower)] = 0
+        mask = _tri_mask(xp, input._shape, diagonal, lower)
+        res[...] = xp.where(mask, input._arr, xp.zeros((), dtype=res.dtype))
     return finish(res, input._dtype, input.device, out)
 
 
@@ -443,7 +450,10 @@ def _triangle_(self: Tensor, diagonal: int, lower: bool) -> Tensor:
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
     check_writable(self)
     if self.numel():
-        self._arr[..., ~_tri_mask(_xp(self), self._shape, diagonal, lower)] = 0
+        xp = _xp(self)
+        arr = self._arr
+        arr[...] = xp.where(_tri_mask(xp, self._shape, diagonal, lower), arr,
+                            xp.zeros((), dtype=arr.dtype))
     self._storage._bump()
     return self
 

@@ -417,7 +417,7 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None) -> Tensor:
     shape = (vec1._shape[0], vec2._shape[0])
     a = operand(vec1, rdt, dev)
     b = operand(vec2, rdt, dev)
-    prod = xp.logical_and.outer(a, b) if rdt is _dtypes.bool else \
+    prod = xp.logical_and(a[:, None], b[None, :]) if rdt is _dtypes.bool else \
         call_quiet(xp.multiply, a[:, None], b[None, :])
     inp = operand(input.expand(shape) if input._shape != shape else input, rdt, dev)
     res = _axpby(xp, prod, alpha, inp, beta, rdt)
@@ -1063,7 +1063,7 @@ def eigvals(A, *, out=None) -> Tensor:
     _eig_input(A, "linalg.eigvals")
     xp = _xp(A)
     cdt = A._dtype.to_complex()
-    f = xp.linalg.eigvals
+    f = _require(xp, "eigvals", "torch.linalg.eigvals")
     with _lapack(xp, "linalg.eigvals: The algorithm failed to converge."):
         w = f(A._arr) if A.numel() else xp.zeros(A._shape[:-1])
     return finish(_c(xp, w).astype(cdt._np), cdt, A.device, out)
