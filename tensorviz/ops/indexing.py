@@ -314,6 +314,8 @@ def _scatter_checks(self: Tensor, d: int, index: Tensor, src: Tensor | None, fn:
     if max(len(index._shape), 1) != n:
         raise RuntimeError("Index tensor must have the same number of dimensions as self "
                            "tensor")
+    if index.numel() == 0:  # nothing is written: PyTorch checks no sizes
+        return
     sshape = self._shape or (1,)
     too_big = any(ishape[k] > sshape[k] for k in range(n) if k != d)
     if src is not None:

@@ -493,3 +493,39 @@ def test_on_cuda_matches_cpu(devices, op):
     assert gpu.device.type == "cuda" and gpu.cpu().tolist() == cpu.tolist()
     with pytest.raises(RuntimeError):
         tensorviz.gather(x.cuda(), 0, tensorviz.tensor([[5, 0, 0, 0]]).cuda())
+
+
+# ---------------------------------------------------------------- random shapes (hypothesis)
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@st.composite
+def _gather_cases(draw):
+    ndim = draw(st.integers(1, 4))
+    shape = tuple(draw(st.lists(st.integers(1, 4), min_size=ndim, max_size=ndim)))
+    dim = draw(st.integers(-ndim, ndim - 1))
+    ishape = tuple(draw(st.integers(0, s + 1)) if d != dim % ndim else draw(st.integers(0, 5))
+                   for d, s in enumerate(shape))
+    return (shape, dim, ishape, draw(st.sampled_from(LAYOUTS)),
+            draw(st.sampled_from(["float32", "int64", "bool", "complex64"])),
+            draw(st.integers(0, 2 ** 16)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(_gather_cases())
+def test_random_gather_scatter_index_select(tvdiff, case):
+    shape, dim, ishape, layout, dtype, seed = case
+    rng = np.random.default_rng(seed)
+    x = tvdiff.make(shape, dtype, layout, seed=seed)
+    src = tvdiff.make(tuple(s + 1 for s in ishape), dtype, "t", seed=seed + 1)
+    idx = rng.integers(-1, shape[dim] + 1, size=ishape)  # some out of range
+    ok = rng.integers(0, shape[dim], size=ishape)
+    tvdiff.check(lambda lib, t: lib.gather(t, dim, lib.tensor(idx)), x)
+    tvdiff.check(lambda lib, t: lib.gather(t, dim, lib.tensor(ok)), x)
+    tvdiff.check(lambda lib, t, s: lib.scatter_add(t, dim, lib.tensor(ok), s), x, src,
+                 rtol=1e-4, atol=1e-4)
+    vec = rng.integers(0, shape[dim], size=ishape[0] if ishape else 0)
+    tvdiff.check(lambda lib, t: lib.index_select(t, dim, lib.tensor(vec, dtype=lib.int64)), x)
+    tvdiff.check(lambda lib, t: t[lib.tensor(vec)] if vec.size else t[[]], x)

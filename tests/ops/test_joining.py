@@ -299,3 +299,42 @@ def test_results_are_numpy_free_of_aliasing():
               tensorviz.diag(tensorviz.diag(x))):
         assert r.untyped_storage() is not x.untyped_storage()
         assert not np.shares_memory(r.numpy(), x.numpy())
+
+
+# ---------------------------------------------------------------- random shapes (hypothesis)
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@st.composite
+def _cat_cases(draw):
+    ndim = draw(st.integers(1, 4))
+    shape = draw(st.lists(st.integers(0, 4), min_size=ndim, max_size=ndim))
+    dim = draw(st.integers(-ndim, ndim - 1))
+    shapes = []
+    for _ in range(draw(st.integers(1, 4))):
+        s = list(shape)
+        s[dim] = draw(st.integers(0, 3))
+        if draw(st.integers(0, 9)) == 0:  # sometimes a mismatch elsewhere: an error
+            k = draw(st.integers(0, ndim - 1))
+            s[k] += 1
+        shapes.append(tuple(s))
+    dtypes = draw(st.lists(st.sampled_from(["bool", "uint8", "int16", "int64", "float32",
+                                            "float64", "complex64"]), min_size=len(shapes),
+                           max_size=len(shapes)))
+    layouts = draw(st.lists(st.sampled_from(LAYOUTS), min_size=len(shapes),
+                            max_size=len(shapes)))
+    return shapes, dtypes, layouts, dim
+
+
+@settings(max_examples=40, deadline=None)
+@given(_cat_cases())
+def test_random_cat_stack(tvdiff, case):
+    shapes, dtypes, layouts, dim = case
+    ts = [tvdiff.make(s, d, lay, seed=i) for i, (s, d, lay) in enumerate(zip(shapes, dtypes,
+                                                                            layouts))]
+    tvdiff.check(lambda lib, *t: lib.cat(t, dim), *ts)
+    tvdiff.check(lambda lib, *t: lib.stack(t, dim), *ts)
+    tvdiff.check(lambda lib, *t: lib.flip(t[0], [dim]), *ts)
+    tvdiff.check(lambda lib, *t: lib.roll(t[0], 2, dim), *ts)

@@ -583,3 +583,66 @@ def test_on_cuda_matches_cpu(devices, op):
     np.testing.assert_allclose(gpu.cpu().numpy(), cpu.numpy(), rtol=1e-6, atol=1e-8)
     with pytest.raises(tensorviz.linalg.LinAlgError):
         tensorviz.linalg.inv(tensorviz.ones(2, 2).cuda())
+
+
+# ---------------------------------------------------------------- random shapes (hypothesis)
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@st.composite
+def _matmul_cases(draw):
+    n, k, m = (draw(st.integers(0, 4)) for _ in range(3))
+    batch = draw(st.lists(st.integers(1, 3), max_size=2))
+    ba = [b if draw(st.booleans()) else 1 for b in batch][draw(st.integers(0, len(batch))):]
+    bb = [b if draw(st.booleans()) else 1 for b in batch][draw(st.integers(0, len(batch))):]
+    sa = tuple(ba) + ((n, k) if draw(st.integers(0, 3)) else (k,))
+    sb = tuple(bb) + ((k, m) if draw(st.integers(0, 3)) else (k,))
+    if draw(st.integers(0, 9)) == 0:
+        sb = sb[:-2] + (sb[-2] + 1,) + sb[-1:] if len(sb) >= 2 else (k + 1,)  # mismatch
+    return (sa, sb, draw(st.sampled_from(LAYOUTS)), draw(st.sampled_from(LAYOUTS)),
+            draw(st.sampled_from(["float32", "float64", "int64", "complex64"])))
+
+
+@settings(max_examples=50, deadline=None)
+@given(_matmul_cases())
+def test_random_matmul(tvdiff, case):
+    sa, sb, la, lb, dtype = case
+    a = tvdiff.make(sa, dtype, la, seed=1, low=-3, high=4)
+    b = tvdiff.make(sb, dtype, lb, seed=2, low=-3, high=4)
+    tvdiff.check(lambda lib, a, b: lib.matmul(a, b), a, b, rtol=1e-4, atol=1e-4)
+
+
+def test_error_messages_are_pytorchs():
+    """The messages the brief quotes (and their neighbours) word for word."""
+    f32, f64 = tensorviz.ones(3), tensorviz.ones(3, dtype=tensorviz.float64)
+    m = tensorviz.ones(2, 3)
+    cases = [
+        (lambda lib: lib.mm(lib.ones(2, 3), lib.ones(2, 3)),
+         "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)"),
+        (lambda lib: lib.ones(2, 3) @ lib.ones(2, 3),
+         "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)"),
+        (lambda lib: lib.linalg.inv(lib.ones(2, 2, dtype=lib.long)),
+         "linalg.inv: Expected a floating point or complex tensor as input. Got Long"),
+        (lambda lib: lib.dot(lib.ones(3), lib.ones(3, dtype=lib.float64)),
+         "dot : expected both vectors to have same dtype, but found Float and Double"),
+        (lambda lib: lib.cat([lib.ones(2, 3), lib.ones(2, 4)]),
+         "Sizes of tensors must match except in dimension 0. Expected size 3 but got size 4 "
+         "for tensor number 1 in the list."),
+        (lambda lib: lib.cat([lib.ones(2, 3), lib.ones(2, 2, 3)]),
+         "Tensors must have same number of dimensions: got 2 and 3"),
+        (lambda lib: lib.matmul(lib.ones(2, 3), lib.ones(3, 2, dtype=lib.float64)),
+         "expected m1 and m2 to have the same dtype, but got: float != double"),
+        (lambda lib: lib.stack([lib.ones(2, 3), lib.ones(1, 3)]),
+         "stack expects each tensor to be equal size, but got [2, 3] at entry 0 and [1, 3] at "
+         "entry 1"),
+        (lambda lib: lib.linalg.solve(lib.eye(3), lib.ones(2)),
+         "linalg.solve: Incompatible shapes of A and B for the equation AX = B (3x3 and 2x1)"),
+    ]
+    for f, msg in cases:
+        for lib in (tensorviz, torch):
+            with pytest.raises(RuntimeError) as e:
+                f(lib)
+            assert str(e.value).split(" (Triggered internally")[0] == msg, (lib, str(e.value))
+    assert f32.dtype is not f64.dtype and m.shape == (2, 3)
