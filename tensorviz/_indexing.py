@@ -362,7 +362,13 @@ def assign(dest: Tensor, value) -> None:
     check_writable(dest)
     src = _value_array(dest, value)
     if isinstance(value, Tensor) and value._shape != dest._shape:
-        _layout.expand(value._shape, value._stride, 0, dest._shape)  # PyTorch's error message
+        # PyTorch drops the value's leading 1s, then expands it (with expand's error)
+        shape, k = value._shape, 0
+        while k < len(shape) and shape[k] == 1:
+            k += 1
+        if k:
+            src = src.reshape(shape[k:])
+        _layout.expand(shape[k:], value._stride[k:], 0, dest._shape)
     from .backends._numpy import call_quiet
     call_quiet(dest._arr.__setitem__, Ellipsis, src)
     dest._storage._bump()

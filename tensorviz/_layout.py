@@ -415,18 +415,32 @@ def expand(shape: Shape, stride: Strides, offset: int, sizes: Sequence[int]) -> 
 
 
 def broadcast_shapes(*shapes: Sequence[int]) -> Shape:
-    """The common shape of broadcasting operands (NumPy/PyTorch rules)."""
-    ndim = max((len(s) for s in shapes), default=0)
-    out = [1] * ndim
+    """The common shape of broadcasting operands (NumPy/PyTorch rules).
+
+    Shapes are aligned at their last dims; each dim's sizes must be equal or 1::
+
+        (3, 1) and (4,)  ->  (3, 4)
+    """
+    out: tuple = ()
     for s in shapes:
-        for i, size in enumerate(s):
-            j = ndim - len(s) + i
-            if out[j] == 1:
-                out[j] = size
-            elif size != 1 and size != out[j]:
-                raise RuntimeError(
-                    f"The size of tensor a ({out[j]}) must match the size of tensor b ({size}) "
-                    f"at non-singleton dimension {i}")
+        out = _broadcast_pair(out, tuple(s))
+    return out
+
+
+def _broadcast_pair(a: Shape, b: Shape) -> Shape:
+    """PyTorch's ``infer_size``: compared from the last dim, erring on the last mismatch."""
+    if a == b:
+        return a
+    n = max(len(a), len(b))
+    out = [0] * n
+    for i in range(n - 1, -1, -1):
+        da, db = len(a) - n + i, len(b) - n + i
+        sa = a[da] if da >= 0 else 1
+        sb = b[db] if db >= 0 else 1
+        if sa != sb and sa != 1 and sb != 1:
+            raise RuntimeError(f"The size of tensor a ({sa}) must match the size of tensor b "
+                               f"({sb}) at non-singleton dimension {i}")
+        out[i] = sb if sa == 1 else sa
     return tuple(out)
 
 

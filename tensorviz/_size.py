@@ -8,7 +8,12 @@ class Size(tuple):
     __slots__ = ()
 
     def __new__(cls, sizes=()):
-        return tuple.__new__(cls, (int(s.__index__()) for s in sizes))
+        items = tuple(sizes)
+        for i, s in enumerate(items):
+            if type(s) is not int and not hasattr(s, "__index__"):
+                raise TypeError(f"tensorviz.Size() takes an iterable of 'int' (item {i} is "
+                                f"'{type(s).__name__}')")
+        return tuple.__new__(cls, (s if type(s) is int else int(s.__index__()) for s in items))
 
     def numel(self) -> int:
         n = 1

@@ -216,12 +216,12 @@ class Tensor:
     def size(self, dim: int | None = None):
         if dim is None:
             return tuple.__new__(Size, self._shape)
-        return self._shape[_layout.normalize_dim(dim, len(self._shape))] if self._shape else 1
+        return self._shape[_dim_of(self, dim)]
 
     def stride(self, dim: int | None = None):
         if dim is None:
             return self._stride
-        return self._stride[_layout.normalize_dim(dim, len(self._shape))] if self._shape else 1
+        return self._stride[_dim_of(self, dim)]
 
     def storage_offset(self) -> int:
         return self._offset
@@ -329,8 +329,7 @@ class Tensor:
 
     def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
         if requires_grad and self._dtype.category < _dtypes._FLOAT:
-            raise RuntimeError("only Tensors of floating point and complex dtype can require "
-                               "gradients")
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self.requires_grad = requires_grad
         return self
 
@@ -348,7 +347,9 @@ class Tensor:
     def __format__(self, spec: str) -> str:
         if not self._shape:
             return format(self.item(), spec)
-        return repr(self) if not spec else format(str(self), spec)
+        if spec:
+            raise TypeError("unsupported format string passed to Tensor.__format__")
+        return str(self)
 
     # ------------------------------------------------------------ views
     def view(self, *shape) -> "Tensor":
@@ -739,18 +740,16 @@ class Tensor:
         return self.item()
 
     def __int__(self) -> builtins.int:
-        v = self._scalar("int")
-        return builtins.int(v.real if isinstance(v, builtins.complex) else v)
+        return builtins.int(_real_scalar(self._scalar("int"), "int64_t"))
 
     def __float__(self) -> builtins.float:
-        v = self._scalar("float")
-        return builtins.float(v.real if isinstance(v, builtins.complex) else v)
+        return builtins.float(_real_scalar(self._scalar("float"), "double"))
 
     def __complex__(self) -> builtins.complex:
         return builtins.complex(self._scalar("complex"))
 
     def __index__(self) -> builtins.int:
-        if self._dtype.category != _dtypes._INT or self.numel() != 1:
+        if self._dtype.category > _dtypes._INT or self.numel() != 1:
             raise TypeError("only integer tensors of a single element can be converted to an "
                             "index")
         return builtins.int(self.item())
@@ -774,7 +773,11 @@ class Tensor:
         return iter(self.unbind(0))
 
     def __contains__(self, element) -> builtins.bool:
-        return builtins.bool((self == element).any())
+        if not isinstance(element, (Tensor, builtins.bool, builtins.int, builtins.float,
+                                    builtins.complex, np.generic)):
+            raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you "
+                               f"passed in a {type(element)}.")
+        return builtins.bool((element == self).any())  # (operand order as in PyTorch)
 
     def __reduce_ex__(self, protocol):
         # Pickling (copy.deepcopy, multiprocessing) goes through a plain NumPy copy.
@@ -851,6 +854,22 @@ def _element_position(shape: tuple, stride: tuple, offset: int, key: tuple):
             return None
         offset += (k + n if k < 0 else k) * st
     return offset
+
+
+def _real_scalar(v, cname: str):
+    """``int(t)``/``float(t)`` of a complex value: PyTorch refuses a non-zero imaginary part."""
+    if isinstance(v, builtins.complex):
+        if v.imag:
+            raise RuntimeError(f"value cannot be converted to type {cname} without overflow")
+        return v.real
+    return v
+
+
+def _dim_of(t: Tensor, dim) -> builtins.int:
+    """``dim`` wrapped for ``t.size(dim)``/``t.stride(dim)`` (a 0-dim tensor has none)."""
+    if not t._shape:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    return _layout.normalize_dim(dim, len(t._shape))
 
 
 def _index_int(v) -> builtins.int:

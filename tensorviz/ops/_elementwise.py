@@ -205,6 +205,13 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
     return finish(res, rdt, dev, out, stride)
 
 
+def _check_shapes(a, b) -> None:
+    """RuntimeError in PyTorch's words when two tensors do not broadcast (before any dtype
+    check, as PyTorch)."""
+    if isinstance(a, Tensor) and isinstance(b, Tensor) and a._shape != b._shape:
+        _layout.broadcast_shapes(a._shape, b._shape)
+
+
 def _check_kind(kind: int, rdt, name: str) -> None:
     """NotImplementedError where PyTorch has no kernel for the computing dtype: bitwise ops on
     floats, shifts on bool, ordering comparisons on complex."""
@@ -331,6 +338,7 @@ def mul(input, other, *, out=None) -> Tensor:
 
 def _check_int_zero_division(a, b, name: str = "div_floor_cpu") -> None:
     """PyTorch has no bool/complex kernel here, and integer division by zero raises."""
+    _check_shapes(a, b)
     rdt = promote(a, b)
     _refuse(rdt, name, _dtypes.bool, _COMPLEX)
     if rdt.category > _INT:
@@ -460,6 +468,7 @@ def pow(input, exponent, *, out=None) -> Tensor:
     if short is not None:
         stride = None if out is not None else result_strides(input._shape, input)
         return finish(short[0], short[1], input._storage._device, out, stride)
+    _check_shapes(input, exponent)
     rdt = promote(input, exponent)
     _refuse(rdt, "pow", _dtypes.bool)
     return binary(_pow_fn(rdt), input, exponent, out=out,
@@ -540,6 +549,10 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if input._dtype.category == _COMPLEX:
         raise NotImplementedError("clamp is not supported for complex types")
+    for b in (min, max):
+        _check_shapes(input, b)
+    if isinstance(min, Tensor) and isinstance(max, Tensor):
+        _layout.broadcast_shapes(input._shape, min._shape, max._shape)
     rdt = result_type(input, *[b for b in (min, max) if b is not None])
     dev = device_of(input, min, max)
     arr = operand(input, rdt, dev)
@@ -726,7 +739,10 @@ def copy_(self, src, non_blocking: bool = False) -> Tensor:
         src = src.to(self.device)
     check_writable(self)
     if src._shape != self._shape:
-        _layout.expand(src._shape, src._stride, 0, self._shape)
+        bshape = _layout.broadcast_shapes(self._shape, src._shape)
+        if bshape != self._shape:
+            raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the "
+                               f"broadcast shape {list(bshape)}")
     arr = src._arr
     if src._dtype.category == _COMPLEX and self._dtype.category != _COMPLEX:
         arr = arr.real
