@@ -1545,6 +1545,136 @@ def _cholesky_legacy(input, upper: bool = False, *, out=None) -> Tensor:
     return cholesky(input, upper=upper, out=out)
 
 
+def solve_triangular(A, B, *, upper: bool, left: bool = True, unitriangular: bool = False,
+                     out=None) -> Tensor:
+    """``X`` with ``A @ X = B`` (``X @ A = B`` when ``left=False``), reading only the
+    ``upper`` (or lower) triangle of ``A`` (its diagonal taken as ones when ``unitriangular``).
+    A zero on the diagonal gives inf/nan, as back-substitution does (no error)."""
+    A = _tensor_arg(A, "linalg_solve_triangular", "A", 1)
+    B = _tensor_arg(B, "linalg_solve_triangular", "B", 2)
+    if A._dtype.category < _FLOAT or A._dtype is _dtypes.float16:
+        raise NotImplementedError(f'"triangular_solve_cpu" not implemented for '
+                                  f"'{A._dtype.cname}'")
+    for name, t in (("A", A), ("B", B)):
+        if len(t._shape) < 2:
+            raise RuntimeError(f"linalg.solve_triangular: The input tensor {name} must have at "
+                               "least 2 dimensions.")
+    if A._dtype is not B._dtype:
+        raise RuntimeError(f"linalg.solve_triangular: Expected A and B to have the same dtype, "
+                           f"but found A of type {A._dtype.cname} and B of type "
+                           f"{B._dtype.cname} instead")
+    if A._shape[-1] != A._shape[-2]:
+        raise RuntimeError(f"linalg.solve_triangular: A must be batches of square matrices, but "
+                           f"they are {A._shape[-2]} by {A._shape[-1]} matrices")
+    dev = device_of(A, B)
+    xp = _xp(A)
+    a, b = A._arr, B._arr
+    if not left:  # X A = B  <=>  A^T X^T = B^T (the triangle flips)
+        a, b, upper = xp.swapaxes(a, -1, -2), xp.swapaxes(b, -1, -2), not upper
+    n = a.shape[-1]
+    if b.shape[-2] != n:
+        eq = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"linalg.solve_triangular: Incompatible shapes of A and B for the "
+                           f"equation {eq} ({A._shape[-2]}x{A._shape[-1]} and "
+                           f"{B._shape[-2]}x{B._shape[-1]})")
+    mask = xp.triu(xp.ones((n, n), dtype=bool)) if upper else xp.tril(xp.ones((n, n), dtype=bool))
+    tri = xp.where(mask, a, xp.zeros((), dtype=a.dtype))
+    if unitriangular:
+        eye = xp.eye(n, dtype=bool)
+        tri = xp.where(eye, xp.ones((), dtype=a.dtype), tri)
+    batch = _layout.broadcast_shapes(tri.shape[:-2], b.shape[:-2])
+    tri = xp.broadcast_to(tri, batch + (n, n))
+    b = xp.broadcast_to(b, batch + b.shape[-2:])
+    try:
+        if tri.size == 0 or b.size == 0:
+            res = xp.zeros(b.shape, dtype=A._dtype._np)
+        else:
+            with _lapack(xp, "singular"):
+                res = xp.linalg.solve(tri, b)
+    except LinAlgError:  # a zero pivot: substitute row by row, as LAPACK's trsm does
+        res = xp.zeros(b.shape, dtype=A._dtype._np)
+        rows = range(n - 1, -1, -1) if upper else range(n)
+        with np.errstate(all="ignore"):
+            for i in rows:
+                acc = b[..., i, :] - xp.einsum("...j,...jk->...k", tri[..., i, :], res)
+                res[..., i, :] = acc / tri[..., i, i][..., None]
+    if not left:
+        res = xp.swapaxes(res, -1, -2)
+        return finish(_c(xp, res), A._dtype, dev, out)
+    return finish(_colmajor(xp, res), A._dtype, dev, out)
+
+
+# Pade(13) coefficients for the matrix exponential (Higham, 2005)
+_PADE13 = (64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353796428800.0,
+           129060195264000.0, 10559470521600.0, 670442572800.0, 33522128640.0, 1323241920.0,
+           40840800.0, 960960.0, 16380.0, 182.0, 1.0)
+
+
+def matrix_exp(A) -> Tensor:
+    """``exp(A) = sum A^k / k!`` of each square matrix (scaling and squaring, Pade 13)."""
+    A = _tensor_arg(A, "linalg_matrix_exp", "A", 1)
+    if A._dtype.category < _FLOAT:
+        raise RuntimeError(f"linalg.matrix_exp: Expected a floating point or complex tensor as "
+                           f"input. Got {A._dtype.cname}")
+    _float_input(A, "linalg.matrix_exp", half="matrix_exp")
+    xp = _xp(A)
+    work = np.complex128 if A._dtype.category == _COMPLEX else np.float64
+    a = A._arr.astype(work)
+    n = a.shape[-1]
+    if a.size == 0:
+        return wrap_array(xp.empty(A._shape, dtype=A._dtype._np), A._dtype, A.device)
+    norm1 = builtins.float(xp.abs(a).sum(axis=-2).max())
+    s = max(0, math.ceil(math.log2(norm1 / 5.371920351148152))) if norm1 > 0 else 0
+    a = a / (2.0 ** s)
+    eye = xp.broadcast_to(xp.eye(n, dtype=work), a.shape)
+    b = _PADE13
+    with np.errstate(all="ignore"):
+        a2 = xp.matmul(a, a)
+        a4 = xp.matmul(a2, a2)
+        a6 = xp.matmul(a4, a2)
+        u = xp.matmul(a, xp.matmul(a6, b[13] * a6 + b[11] * a4 + b[9] * a2) + b[7] * a6
+                      + b[5] * a4 + b[3] * a2 + b[1] * eye)
+        v = xp.matmul(a6, b[12] * a6 + b[10] * a4 + b[8] * a2) + b[6] * a6 + b[4] * a4 + \
+            b[2] * a2 + b[0] * eye
+        res = xp.linalg.solve(v - u, v + u)
+        for _ in range(s):
+            res = xp.matmul(res, res)
+    return wrap_array(_c(xp, res.astype(A._dtype._np)), A._dtype, A.device)
+
+
+def tensorinv(A, ind: int = 2, *, out=None) -> Tensor:
+    """The inverse of ``A`` seen as a linear map from its first ``ind`` dims to the rest."""
+    A = _tensor_arg(A, "linalg_tensorinv", "A", 1)
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    left, right = A._shape[:ind], A._shape[ind:]
+    lp, rp = _layout.numel(left), _layout.numel(right)
+    if lp != rp:
+        raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                           f"prod(self.shape[:ind]), but got {rp} != {lp}")
+    res = inv(A.reshape(lp, rp))
+    return finish(_c(_xp(A), res._arr).reshape(right + left), A._dtype, A.device, out)
+
+
+def tensorsolve(A, B, dims=None, *, out=None) -> Tensor:
+    """``X`` with ``tensordot(A, X, X.ndim) = B``."""
+    A = _tensor_arg(A, "linalg_tensorsolve", "A", 1)
+    B = _tensor_arg(B, "linalg_tensorsolve", "B", 2)
+    if dims is not None:
+        dims = [_layout.normalize_dim(d, A.dim()) for d in dims]
+        rest = [d for d in range(A.dim()) if d not in dims]
+        A = A.permute(*(rest + dims))
+    nb = B.dim()
+    xshape = A._shape[nb:]
+    rows, cols = B.numel(), _layout.numel(xshape)
+    if _layout.numel(A._shape[:nb]) != rows or rows != cols:
+        raise RuntimeError(f"Expected self to satisfy the requirement "
+                           f"prod(self.shape[other.ndim:]) == prod(self.shape[:other.ndim]), but "
+                           f"got {cols} != {rows}")
+    res = solve(A.reshape(rows, cols), B.reshape(rows))
+    return finish(_c(_xp(A), res._arr).reshape(xshape), A._dtype, A.device, out)
+
+
 # ---------------------------------------------------------------- exports
 # ``tensorviz.linalg.<name>`` (re-exported by tensorviz/linalg.py).
 LINALG = {
@@ -1555,7 +1685,8 @@ LINALG = {
     "pinv": pinv, "matrix_power": matrix_power, "norm": norm, "vector_norm": vector_norm,
     "matrix_norm": matrix_norm, "multi_dot": multi_dot, "cross": linalg_cross,
     "matmul": matmul, "vecdot": vecdot, "vander": vander, "diagonal": linalg_diagonal,
-    "cond": cond,
+    "cond": cond, "solve_triangular": solve_triangular, "matrix_exp": matrix_exp,
+    "tensorinv": tensorinv, "tensorsolve": tensorsolve,
 }
 
 FUNCTIONS = {
@@ -1565,6 +1696,7 @@ FUNCTIONS = {
     "cross": cross, "trace": trace, "det": det, "logdet": logdet, "slogdet": _slogdet_legacy,
     "inverse": inverse, "pinverse": pinverse, "matrix_power": matrix_power,
     "chain_matmul": chain_matmul, "svd": _svd_legacy, "cholesky": _cholesky_legacy,
+    "matrix_exp": matrix_exp,
 }
 
 METHODS = {
@@ -1574,5 +1706,5 @@ METHODS = {
     "det": det, "logdet": logdet, "slogdet": _slogdet_legacy, "inverse": inverse,
     "pinverse": pinverse, "matrix_power": matrix_power, "svd": _svd_legacy,
     "cholesky": _cholesky_legacy, "addmm_": addmm_, "addmv_": addmv_, "baddbmm_": baddbmm_,
-    "addbmm_": addbmm_, "addr_": addr_,
+    "addbmm_": addbmm_, "addr_": addr_, "matrix_exp": matrix_exp,
 }

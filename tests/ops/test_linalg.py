@@ -646,3 +646,29 @@ def test_error_messages_are_pytorchs():
                 f(lib)
             assert str(e.value).split(" (Triggered internally")[0] == msg, (lib, str(e.value))
     assert f32.dtype is not f64.dtype and m.shape == (2, 3)
+
+
+def test_triangular_exp_and_tensor_solvers(tvdiff):
+    up = _matrix(tvdiff, (2, 3, 3), "float64", "t", seed=4)
+    b = tvdiff.make((2, 3, 2), "float64", "step", seed=5)
+    tol = dict(rtol=1e-6, atol=1e-6)
+    for f in (lambda lib, A, B: lib.linalg.solve_triangular(A, B, upper=True),
+              lambda lib, A, B: lib.linalg.solve_triangular(A, B, upper=False),
+              lambda lib, A, B: lib.linalg.solve_triangular(A, B, upper=True, unitriangular=True),
+              lambda lib, A, B: lib.linalg.solve_triangular(A, B.mT, upper=True, left=False),
+              lambda lib, A, B: lib.linalg.solve_triangular(A[0], B, upper=False),
+              lambda lib, A, B: lib.linalg.solve_triangular(lib.zeros(2, 2, dtype=A.dtype),
+                                                            B[0, :2], upper=True),
+              lambda lib, A, B: lib.linalg.solve_triangular(A, B[..., 0], upper=True),
+              lambda lib, A, B: lib.linalg.solve_triangular(A.long(), B.long(), upper=True),
+              lambda lib, A, B: lib.linalg.matrix_exp(A / 4), lambda lib, A, B: (A * 3).matrix_exp(),
+              lambda lib, A, B: lib.matrix_exp(A.mT.cfloat() / 3),
+              lambda lib, A, B: lib.linalg.matrix_exp(A.long()),
+              lambda lib, A, B: lib.linalg.tensorinv(lib.eye(6, dtype=A.dtype).reshape(6, 2, 3) * 2,
+                                                     ind=1),
+              lambda lib, A, B: lib.linalg.tensorinv(A.reshape(3, 2, 3)[:2], ind=1),
+              lambda lib, A, B: lib.linalg.tensorsolve(lib.eye(6, dtype=A.dtype).reshape(2, 3, 6),
+                                                       B[0].mT.reshape(2, 3)),
+              lambda lib, A, B: lib.linalg.tensorinv(lib.ones(2, 3), ind=1)):
+        tvdiff.check(f, up, b, **tol)
+    _same_strides(tvdiff, lambda lib, A, B: lib.linalg.solve_triangular(A, B, upper=True), up, b)
