@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 
 from .. import _dtypes, _layout
-from .._dtypes import _BOOL, _COMPLEX, _FLOAT, _INT
+from .._dtypes import _FLOAT
 from .._indexing import _advanced_key, _check_index_put, check_writable, checked_scalar
 from .._tensor import Tensor, wrap_array
 from ..backends._numpy import call_quiet

@@ -18,7 +18,7 @@ from collections import namedtuple
 import numpy as np
 
 from .. import _dtypes, _layout
-from .._dtypes import _BOOL, _COMPLEX, _FLOAT, _INT, result_type
+from .._dtypes import _COMPLEX, _FLOAT, _INT, result_type
 from .._indexing import scalar_to
 from .._tensor import Tensor, wrap_array
 from ..backends._numpy import call_quiet
@@ -1156,8 +1156,8 @@ def matrix_power(A, n: int, *, out=None) -> Tensor:
         raise TypeError(f"linalg_matrix_power(): argument 'n' (position 2) must be int, not "
                         f"{type(n).__name__}")
     if len(A._shape) < 2:
-        raise RuntimeError(f"linalg.matrix_power: The input tensor A must have at least 2 "
-                           f"dimensions.")
+        raise RuntimeError("linalg.matrix_power: The input tensor A must have at least 2 "
+                           "dimensions.")
     if A._shape[-1] != A._shape[-2]:
         raise RuntimeError(f"linalg.matrix_power: A must be batches of square matrices, but "
                            f"they are {A._shape[-2]} by {A._shape[-1]} matrices")
@@ -1205,7 +1205,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
                            f"dtype, but got input's dtype {A._dtype.cname} and other's dtype "
                            f"{B._dtype.cname}")
     if len(A._shape) < 2:
-        raise RuntimeError(f"torch.linalg.lstsq: input must have at least 2 dimensions.")
+        raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
     vector = len(B._shape) == len(A._shape) - 1
     if not vector and len(B._shape) < 1:
         raise RuntimeError("torch.linalg.lstsq: other must have at least 1 dimension.")
@@ -1219,7 +1219,6 @@ def lstsq(A, B, rcond=None, *, driver=None):
     batch = _layout.broadcast_shapes(A._shape[:-2], b_t._shape[:-2])
     a = xp.broadcast_to(A._arr, batch + (m, n))
     b = xp.broadcast_to(b_t._arr, batch + b_t._shape[-2:])
-    k = b.shape[-1]
     with _lapack(xp, "torch.linalg.lstsq: The least squares solution could not be computed "
                      "because the input matrix does not have full rank."):
         u, s, vh = xp.linalg.svd(a, full_matrices=False)

@@ -9,12 +9,11 @@ device.  # Note: the streams differ from PyTorch's (its Mersenne Twister / Philo
 from __future__ import annotations
 
 import builtins
-import math
 
 import numpy as np
 
 from .. import _dtypes
-from .._dtypes import _BOOL, _COMPLEX, _FLOAT, _INT
+from .._dtypes import _COMPLEX, _FLOAT, _INT
 from .._indexing import check_writable
 from .._random import _gen, _normal_host, _uniform_host
 from .._tensor import Tensor, wrap_array
