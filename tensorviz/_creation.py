@@ -15,6 +15,7 @@ import numpy as np
 from . import _dtypes, _layout
 from ._device import DeviceLike, as_device
 from ._dtypes import dtype as _dtype_cls
+from ._size import Size
 from ._storage import UntypedStorage
 from ._tensor import Tensor, _as_shape, from_numpy, wrap_array
 from .backends import backend_for
@@ -42,56 +43,188 @@ def _finish(host: np.ndarray, dt: _dtype_cls, device: DeviceLike, requires_grad:
     return t
 
 
-def _infer_dtype(arr: np.ndarray) -> _dtype_cls:
-    kind = arr.dtype.kind
-    if kind == "b":
-        return _dtypes.bool
-    if kind in "iu":
-        return _dtypes.int64
-    if kind == "f":
-        return _dtypes.get_default_dtype()
-    if kind == "c":
-        return _dtypes.default_complex_dtype()
-    raise TypeError(f"new(): invalid data type '{arr.dtype.name}'")
+_PY_NUMBERS = (builtins.bool, builtins.int, builtins.float, builtins.complex)
 
 
-def _contains_tensor(data) -> bool:
-    if isinstance(data, Tensor):
+def _scan(data) -> int:
+    """What the leaves of nested lists/tuples are: 0 only Python numbers; bits 1 tensors,
+    2 NumPy scalars/arrays, 4 anything else (other sequences, None, strings ...)."""
+    flags = 0
+    stack = [data]
+    while stack:
+        for x in stack.pop():
+            t = type(x)
+            if t is float or t is int or t is bool or t is complex:
+                continue
+            if t is list or t is tuple:
+                stack.append(x)
+            elif isinstance(x, Tensor):
+                flags |= 1
+            elif isinstance(x, (np.ndarray, np.generic)):
+                flags |= 2
+            else:
+                flags |= 4
+    return flags
+
+
+def _is_sequence(obj) -> bool:
+    """Python's sequence protocol as PyTorch reads data (a tensor is not one: it is a scalar
+    that must hold one element; dicts, sets and generators are not sequences)."""
+    if isinstance(obj, (list, tuple, builtins.range, np.ndarray)):
         return True
-    if isinstance(data, (list, tuple)):
-        return any(_contains_tensor(d) for d in data[:1]) or any(isinstance(d, Tensor)
-                                                                for d in data)
-    return False
+    if isinstance(obj, (str, bytes, dict, set, frozenset, Tensor)) or obj is None:
+        return False
+    return hasattr(obj, "__len__") and hasattr(obj, "__getitem__")
 
 
-def _to_host_nested(data):
-    if isinstance(data, Tensor):
-        return data.numpy(force=True)
-    if isinstance(data, (list, tuple)):
-        return [_to_host_nested(d) for d in data]
-    return data
+def _infer_scalar_type(obj) -> _dtype_cls:
+    """PyTorch's ``infer_scalar_type``: a number's dtype (floats: the default dtype), a tensor's
+    or NumPy object's own dtype, and for a sequence the promotion of its items'."""
+    if isinstance(obj, Tensor):
+        return obj._dtype
+    if isinstance(obj, (np.ndarray, np.generic)):
+        return _dtypes.from_numpy_dtype(obj.dtype)
+    if isinstance(obj, builtins.bool):
+        return _dtypes.bool
+    if isinstance(obj, builtins.int):
+        return _dtypes.int64
+    if isinstance(obj, builtins.float):
+        return _dtypes.get_default_dtype()
+    if isinstance(obj, builtins.complex):
+        return _dtypes.default_complex_dtype()
+    if _is_sequence(obj):
+        if len(obj) == 0:
+            return _dtypes.get_default_dtype()
+        dt = None
+        for item in obj:
+            d = _infer_scalar_type(item)
+            dt = d if dt is None else _dtypes.promote_types(dt, d)
+            if dt is _dtypes.complex128:
+                break
+        return dt
+    if isinstance(obj, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type(obj).__name__}'")
+    raise RuntimeError(f"Could not infer dtype of {type(obj).__name__}")
 
 
-def _check_sequence(data, dim: int = 0) -> None:
-    """ValueError in PyTorch's words for ragged nested lists."""
-    if not isinstance(data, (list, tuple)) or not data:
-        return
-    first = data[0]
-    if isinstance(first, (list, tuple)):
-        n = len(first)
-        for item in data:
-            if not isinstance(item, (list, tuple, Tensor, np.ndarray)):
-                raise TypeError(f"expected a sequence at dim {dim + 1} (got "
-                                f"{type(item).__name__})")
-            if len(item) != n:
-                raise ValueError(f"expected sequence of length {n} at dim {dim + 1} (got "
-                                 f"{len(item)})")
-            _check_sequence(item, dim + 1)
+def _sizes_of(data) -> list:
+    """PyTorch's ``compute_sizes``: the lengths along the first items."""
+    sizes = []
+    seq = data
+    while _is_sequence(seq):
+        sizes.append(len(seq))
+        if len(seq) == 0:
+            break
+        seq = seq[0]
+    return sizes
+
+
+def _leaf(obj, dt: _dtype_cls):
+    """One element for ``tensor(data)``: a number, or a one-element tensor's value."""
+    if isinstance(obj, Tensor):
+        if obj.numel() != 1:  # PyTorch converts it as a number of dt: its error says so
+            if dt.category <= _dtypes._INT:
+                raise TypeError("only integer tensors of a single element can be converted to "
+                                "an index")
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return obj.item()
+    if _is_sequence(obj):
+        if dt.category <= _dtypes._INT:
+            raise TypeError(f"'{type(obj).__name__}' object cannot be interpreted as an integer")
+        raise TypeError(f"must be real number, not {type(obj).__name__}")
+    if isinstance(obj, str):
+        raise TypeError("new(): invalid data type 'str'")
+    if obj is None or not isinstance(obj, (*_PY_NUMBERS, np.generic)):
+        raise TypeError(f"must be real number, not {type(obj).__name__}")
+    if type(obj) is builtins.int and not -(1 << 63) <= obj < (1 << 63):
+        if dt.category <= _dtypes._INT:
+            raise ValueError("Overflow when unpacking long long")
+        return builtins.float(obj)
+    return obj
+
+
+def _store(obj, sizes: list, dim: int, dt: _dtype_cls):
+    """PyTorch's ``recursive_store`` walk: checks every level's length, returns nested lists
+    of numbers (ValueError/TypeError in PyTorch's words for ragged data)."""
+    if dim == len(sizes):
+        return _leaf(obj, dt)
+    if not _is_sequence(obj):
+        raise TypeError("not a sequence")
+    n = sizes[dim]
+    if len(obj) != n:
+        raise ValueError(f"expected sequence of length {n} at dim {dim} (got {len(obj)})")
+    return [_store(item, sizes, dim + 1, dt) for item in obj]
+
+
+def _numbers_to_array(data, dt: _dtype_cls | None) -> tuple:
+    """Numbers or nested sequences as a NumPy array, and the dtype PyTorch would give them."""
+    if isinstance(data, _PY_NUMBERS):
+        flags = 0
     else:
-        for item in data:
-            if isinstance(item, (list, tuple)):
-                raise ValueError(f"expected sequence of length {len(data)} at dim {dim} (got "
-                                 f"{len(item)})")
+        flags = _scan(data) if isinstance(data, (list, tuple)) else 4
+    arr = None
+    if flags == 0:  # only Python numbers: NumPy's inference is PyTorch's, and fast
+        try:
+            arr = np.array(data)
+        except (ValueError, OverflowError):
+            arr = None  # ragged (or huge ints): the walk below raises PyTorch's error
+        if arr is not None and arr.dtype.kind in "uO":
+            arr = None  # ints beyond int64: the walk decides (an error unless floats join)
+    if arr is None:
+        inferred = _infer_scalar_type(data)
+        values = _store(data, _sizes_of(data), 0, dt or inferred)
+        try:
+            arr = np.array(values)
+        except OverflowError:
+            raise ValueError("Overflow when unpacking long long") from None
+        if arr.dtype.kind in "uO":
+            raise ValueError("Overflow when unpacking long long")
+        if dt is None:
+            return arr, inferred
+    if dt is None:
+        kind = arr.dtype.kind
+        dt = (_dtypes.bool if kind == "b" else _dtypes.int64 if kind == "i"
+              else _dtypes.get_default_dtype() if kind == "f"
+              else _dtypes.default_complex_dtype())
+    return arr, dt
+
+
+def _checked_cast(arr: np.ndarray, dt: _dtype_cls) -> np.ndarray:
+    """``arr`` as ``dt`` with PyTorch's checks for an explicit dtype: integers must fit (uint8
+    takes -255..255, wrapping), floats into integers must be finite and fit, complex values
+    do not go into real dtypes."""
+    kind = arr.dtype.kind
+    if kind == "c" and dt.category != _dtypes._COMPLEX:
+        raise TypeError("must be real number, not complex")
+    if dt.category == _dtypes._INT and arr.size and kind in "iuf":
+        info = np.iinfo(dt._np)
+        # (integers may wrap into uint8 from -255; floats may not go below its 0)
+        lo = -builtins.int(info.max) if dt is _dtypes.uint8 and kind != "f" else \
+            builtins.int(info.min)
+        if kind == "f":
+            bad = not np.isfinite(arr).all() or arr.min() < lo or arr.max() > info.max
+        else:
+            bad = builtins.int(arr.min()) < lo or builtins.int(arr.max()) > info.max
+        if bad:
+            raise RuntimeError(f"value cannot be converted to type {dt.name} without overflow")
+    with np.errstate(all="ignore"):
+        if dt is _dtypes.uint8 and kind in "if":
+            return arr.astype(np.int64).astype(np.uint8)  # negatives wrap, as in PyTorch
+        return arr.astype(dt._np)
+
+
+def _check_numpy(arr: np.ndarray) -> _dtype_cls:
+    """The checks of ``from_numpy`` (byte order, dtype, negative strides); the dtype."""
+    if not arr.dtype.isnative:
+        raise ValueError("given numpy array has byte order different from the native byte "
+                         "order. Conversion between byte orders is currently not supported.")
+    dt = _dtypes.from_numpy_dtype(arr.dtype)
+    if any(s < 0 for s in arr.strides):
+        raise ValueError(
+            "At least one stride in the given numpy array is negative, and tensors with "
+            "negative strides are not currently supported. (You can probably work around this "
+            "by making a copy of your array  with array.copy().) ")
+    return dt
 
 
 def tensor(data: Any, *, dtype: _dtype_cls | None = None, device: DeviceLike = None,
@@ -99,7 +232,10 @@ def tensor(data: Any, *, dtype: _dtype_cls | None = None, device: DeviceLike = N
     """A new tensor holding a copy of ``data`` (nested lists, scalars, arrays, tensors).
 
     The dtype is inferred like PyTorch: bools -> bool, ints -> int64, floats -> the default
-    float dtype, complex -> the default complex dtype; a NumPy array keeps its dtype.
+    float dtype, complex -> the default complex dtype, NumPy scalars and arrays and tensors
+    inside lists keep theirs, and mixed items promote::
+
+        tensor([1, 2.5]).dtype -> float32      tensor([np.int8(1)]).dtype -> int8
     """
     dtype = _check_dtype(dtype)
     if isinstance(data, Tensor):
@@ -112,76 +248,64 @@ def tensor(data: Any, *, dtype: _dtype_cls | None = None, device: DeviceLike = N
         if requires_grad:
             t.requires_grad_(True)
         return t
-    if isinstance(data, np.ndarray):
-        dt = dtype or _dtypes.from_numpy_dtype(data.dtype)
-        return _finish(np.array(data, dtype=dt._np, copy=True), dt, device, requires_grad)
+    if isinstance(data, np.ndarray):  # as from_numpy(data).to(dtype): checked, cast freely
+        dt = _check_numpy(data)
+        if dtype is None or dtype is dt:
+            return _finish(np.array(data, copy=True), dt, device, requires_grad)
+        return from_numpy(np.array(data, copy=True)).to(dtype=dtype, device=device)
     if isinstance(data, np.generic):
         dt = dtype or _dtypes.from_numpy_dtype(data.dtype)
-        return _finish(np.array(data, dtype=dt._np), dt, device, requires_grad)
-    if isinstance(data, (str, bytes)) or data is None:
+        return _finish(_checked_cast(np.array(data), dt), dt, device, requires_grad)
+    if isinstance(data, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
-    if isinstance(data, (list, tuple)):
-        _check_sequence(data)
-        if _contains_tensor(data):
-            data = _to_host_nested(data)
-    elif not isinstance(data, (builtins.bool, builtins.int, builtins.float, builtins.complex)):
-        if hasattr(data, "__array__") or hasattr(data, "__array_interface__"):
-            return tensor(np.asarray(data), dtype=dtype, device=device,
-                          requires_grad=requires_grad)
-        try:
-            data = list(data)
-        except TypeError:
-            raise TypeError(f"new(): invalid data type '{type(data).__name__}'") from None
-    try:
-        arr = np.array(data)
-    except (ValueError, OverflowError) as e:
-        if isinstance(e, OverflowError) or "too large" in str(e):
-            raise RuntimeError("Overflow when unpacking long") from None
-        raise ValueError(f"could not build a tensor from this data: {e}") from None
-    if arr.dtype.kind == "O":
-        raise RuntimeError("Could not infer dtype of the given data: use numbers (or nested "
-                           "lists of numbers of equal lengths)")
-    if arr.dtype.kind in "US":
-        raise TypeError(f"new(): invalid data type '{type(arr.flat[0].item()).__name__}'")
-    dt = dtype or _infer_dtype(arr)
-    if arr.dtype.kind == "c" and dt.category != _dtypes._COMPLEX:
-        arr = arr.real
-    with np.errstate(all="ignore"):
-        host = arr.astype(dt._np)
+    if isinstance(data, _PY_NUMBERS) or _is_sequence(data):
+        arr, dt = _numbers_to_array(data, dtype)
+    elif hasattr(data, "__array__") or hasattr(data, "__array_interface__"):
+        return tensor(np.asarray(data), dtype=dtype, device=device,
+                      requires_grad=requires_grad)
+    else:
+        raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
+    if dtype is not None:
+        host = _checked_cast(arr, dt)
+    else:
+        with np.errstate(all="ignore"):
+            host = arr.astype(dt._np)
     return _finish(host, dt, device, requires_grad)
 
 
 def as_tensor(data: Any, dtype: _dtype_cls | None = None, device: DeviceLike = None) -> Tensor:
-    """Like ``tensor`` but shares memory with a tensor or NumPy array when nothing changes."""
+    """Like ``tensor`` but shares memory with a tensor or NumPy array when nothing changes
+    (a NumPy array goes through ``from_numpy``, with its checks)."""
     dtype = _check_dtype(dtype)
     if isinstance(data, Tensor):
         return data.to(device=device if device is not None else data.device,
                        dtype=dtype or data.dtype)
-    if isinstance(data, np.ndarray) and data.dtype.isnative:
-        try:
-            t = from_numpy(data)
-        except (TypeError, ValueError):
-            t = None
-        if t is not None:
-            return t.to(device=as_device(device), dtype=dtype or t.dtype)
+    if isinstance(data, np.ndarray):
+        t = from_numpy(data)
+        return t.to(device=as_device(device), dtype=dtype or t.dtype)
     return tensor(data, dtype=dtype, device=device)
 
 
 def asarray(obj: Any, *, dtype: _dtype_cls | None = None, device: DeviceLike = None,
             copy: bool | None = None, requires_grad: bool = False) -> Tensor:
     """``as_tensor`` with ``copy=`` control (True always copies, False refuses to)."""
-    if copy:
-        return tensor(obj.numpy(force=True) if isinstance(obj, Tensor) else obj, dtype=dtype,
-                      device=device, requires_grad=requires_grad)
     t = as_tensor(obj, dtype=dtype, device=device)
-    if copy is False and isinstance(obj, (Tensor, np.ndarray)):
-        if (t.data_ptr() != (obj.data_ptr() if isinstance(obj, Tensor)
-                             else obj.__array_interface__["data"][0])):
-            raise ValueError("can't alias the given object without a copy (copy=False)")
+    shared = isinstance(obj, (Tensor, np.ndarray)) and (
+        t is obj or (isinstance(obj, np.ndarray) and np.shares_memory(t._arr, obj)
+                     if t.device.type == "cpu" else False)
+        or (isinstance(obj, Tensor) and t.untyped_storage() is obj.untyped_storage()))
+    if copy and shared:
+        t = t.clone()
+    elif copy is False and not shared:
+        raise ValueError("can't alias the given object without a copy (copy=False)")
+    if requires_grad:
+        t.requires_grad_(True)
     return t
 
 
-def _sizes(size: Sequence[Any]) -> tuple[int, ...]:
+def _sizes(size: Sequence[Any], fn: str = "") -> tuple[int, ...]:
+    if fn and not size:
+        raise TypeError(f'{fn}() missing 1 required positional arguments: "size"')
     shape = _as_shape(size)
     for s in shape:
         if s < 0:
@@ -218,13 +342,13 @@ def zeros(*size, dtype: _dtype_cls | None = None, device: DeviceLike = None,
           requires_grad: bool = False, out: Tensor | None = None) -> Tensor:
     """A tensor of zeros (default float dtype unless ``dtype`` says otherwise)."""
     dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
-    return _with_out(_fill(_sizes(size), 0, dt, device, requires_grad), out)
+    return _with_out(_fill(_sizes(size, "zeros"), 0, dt, device, requires_grad), out)
 
 
 def ones(*size, dtype: _dtype_cls | None = None, device: DeviceLike = None,
          requires_grad: bool = False, out: Tensor | None = None) -> Tensor:
     dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
-    return _with_out(_fill(_sizes(size), 1, dt, device, requires_grad), out)
+    return _with_out(_fill(_sizes(size, "ones"), 1, dt, device, requires_grad), out)
 
 
 def empty(*size, dtype: _dtype_cls | None = None, device: DeviceLike = None,
@@ -232,7 +356,7 @@ def empty(*size, dtype: _dtype_cls | None = None, device: DeviceLike = None,
           memory_format=None) -> Tensor:
     """An uninitialised tensor: its values are whatever the memory held (as in PyTorch)."""
     dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
-    return _with_out(_fill(_sizes(size), None, dt, device, requires_grad), out)
+    return _with_out(_fill(_sizes(size, "empty"), None, dt, device, requires_grad), out)
 
 
 def _scalar_dtype(value) -> _dtype_cls:
@@ -244,6 +368,9 @@ def _scalar_dtype(value) -> _dtype_cls:
 def full(size, fill_value, *, dtype: _dtype_cls | None = None, device: DeviceLike = None,
          requires_grad: bool = False, out: Tensor | None = None) -> Tensor:
     """A tensor filled with ``fill_value``; the dtype follows the value's type like PyTorch."""
+    if not isinstance(size, (tuple, list, Size)):
+        raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not "
+                        f"{type(size).__name__}")
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
     dt = _check_dtype(dtype) or _scalar_dtype(fill_value)
@@ -328,8 +455,10 @@ def arange(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
            out: Tensor | None = None) -> Tensor:
     """Values ``start, start+step, ...`` below ``end``; int64 unless a bound is a float.
 
-    >>> arange(0, 1, 0.25).tolist()
-    [0.0, 0.25, 0.5, 0.75]
+    Computed as PyTorch does: for an integer dtype the bounds and step are truncated to
+    integers first; the length is ``ceil((end - start) / step)``::
+
+        arange(0, 1, 0.25).tolist() -> [0.0, 0.25, 0.5, 0.75]
     """
     if end is None:
         start, end = 0, start
@@ -339,19 +468,32 @@ def arange(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
         dt = (_dtypes.get_default_dtype() if any(isinstance(v, (builtins.float, np.floating))
                                                  for v in (start, end, step))
               else _dtypes.int64)
-    for v in (start, end):
-        if isinstance(v, builtins.float) and not math.isfinite(v):
-            raise RuntimeError(f"unsupported range: {start} -> {end}")
-    if step == 0:
-        raise RuntimeError("step must be nonzero")
-    if (end - start) * step < 0 and end != start:
-        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
-    n = builtins.max(builtins.int(math.ceil((end - start) / step)), 0)
-    if dt.category == _dtypes._INT and all(isinstance(v, (builtins.int, np.integer))
-                                           for v in (start, end, step)):
-        host = (start + step * np.arange(n, dtype=np.int64)).astype(dt._np)
+    if dt is _dtypes.bool or dt.category == _dtypes._COMPLEX:
+        raise NotImplementedError(f'"arange_cpu" not implemented for \'{dt.cname}\'')
+    integral = dt.category == _dtypes._INT
+    if integral:  # PyTorch converts the numbers to the (64-bit) accumulation type first
+        xs, xe, xst = (builtins.int(v) if math.isfinite(v) else v for v in (start, end, step))
+        if xst == 0 and step != 0:
+            raise ValueError("step must be nonzero")
     else:
-        host = (start + step * np.arange(n, dtype=np.float64))
+        xs, xe, xst = builtins.float(start), builtins.float(end), builtins.float(step)
+    if xst == 0:
+        raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(xs) and math.isfinite(xe)):
+        raise RuntimeError(f"unsupported range: {start} -> {end}")
+    if not ((xst > 0 and xe >= xs) or (xst < 0 and xe <= xs)):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if dt is _dtypes.int64:  # exact integer arithmetic, truncating like C
+        num = xe - xs + xst - (1 if xst > 0 else -1)
+        n = builtins.abs(num) // builtins.abs(xst)
+    else:
+        n = math.ceil((builtins.float(end) - builtins.float(start)) / builtins.float(step))
+    n = builtins.max(builtins.int(n), 0)
+    if integral:
+        host = (xs + xst * np.arange(n, dtype=np.int64)).astype(dt._np)
+    else:
+        acc = np.float32 if dt is _dtypes.float16 else np.float64
+        host = xs + xst * np.arange(n, dtype=acc)
         with np.errstate(all="ignore"):
             host = host.astype(dt._np)
     return _with_out(_finish(host, dt, device, requires_grad), out)
@@ -380,50 +522,95 @@ def linspace(start, end, steps: int, *, dtype: _dtype_cls | None = None,
              out: Tensor | None = None) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive.
 
-    Computed like PyTorch: the first half counts up from ``start``, the second half down from
-    ``end``, so both ends are exact.
+    Computed like PyTorch, in the result's precision: the first half counts up from
+    ``start``, the second half down from ``end``, so both ends are exact::
+
+        value[i] = start + step * i               for i <  steps // 2
+        value[i] = end - step * (steps - 1 - i)   otherwise, step = (end - start) / (steps - 1)
     """
     start, end = _number(start, "start"), _number(end, "end")
     steps = _check_steps(steps)
-    dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
-    host = _linspace_host(start, end, steps)
+    dt = _range_dtype(dtype, start, end)
+    host = _spaced(start, end, steps, dt)
     with np.errstate(all="ignore"):
-        if dt.category == _dtypes._INT:
-            host = np.trunc(host)
         host = host.astype(dt._np)
     return _with_out(_finish(host, dt, device, requires_grad), out)
 
 
+def _range_dtype(dtype, start, end) -> _dtype_cls:
+    dt = _check_dtype(dtype)
+    if dt is not None:
+        return dt
+    if isinstance(start, builtins.complex) or isinstance(end, builtins.complex):
+        return _dtypes.default_complex_dtype()
+    return _dtypes.get_default_dtype()
+
+
 def _check_steps(steps) -> int:
+    if isinstance(steps, (builtins.float, builtins.bool)):
+        raise TypeError(f"linspace(): argument 'steps' must be int, not {type(steps).__name__}")
     steps = _number(steps, "steps")
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     return builtins.int(steps)
 
 
-def _linspace_host(start, end, steps: int) -> np.ndarray:
+def _spaced(start, end, steps: int, dt: _dtype_cls) -> np.ndarray:
+    """The ``linspace`` values as PyTorch's CPU kernel computes them: ``start``/``end`` taken
+    as ``dt`` first, then floats in ``dt``'s own precision, integers in double (truncated)."""
+    from .ops._elementwise import fill_value
     if steps == 0:
-        return np.empty(0)
-    if steps == 1:
-        return np.array([start], dtype=np.float64)
-    step = (end - start) / (steps - 1)
-    i = np.arange(steps, dtype=np.float64)
-    half = steps // 2
-    return np.where(i < half, start + step * i, end - step * (steps - 1 - i))
+        return np.empty(0, dtype=dt._np)
+    if steps == 1:  # PyTorch fills with start (end is never converted)
+        return np.array([fill_value(start, dt)], dtype=dt._np)
+    a, b = fill_value(start, dt), fill_value(end, dt)  # (checked, as PyTorch's Scalar.to<T>)
+    work = np.float64 if dt.category <= _dtypes._INT else dt._np.type
+    a, b = work(a), work(b)
+    with np.errstate(all="ignore"):
+        step = (b - a) / work(steps - 1)
+        i = np.arange(steps)
+        half = steps // 2
+        up = a + step * i[:half].astype(work)
+        down = b - step * (steps - 1 - i[half:]).astype(work)
+        values = np.concatenate([up, down]).astype(work)
+    if dt.category <= _dtypes._INT:
+        values = np.trunc(values)
+    return values
 
 
 def logspace(start, end, steps: int, base: float = 10.0, *, dtype: _dtype_cls | None = None,
-             device: DeviceLike = None, requires_grad: bool = False) -> Tensor:
-    """``base ** linspace(start, end, steps)``."""
+             device: DeviceLike = None, requires_grad: bool = False,
+             out: Tensor | None = None) -> Tensor:
+    """``base ** linspace(start, end, steps)``, each power taken in the result's precision
+    (an integer dtype truncates ``base`` first, as PyTorch)."""
     start, end = _number(start, "start"), _number(end, "end")
     steps = _check_steps(steps)
-    dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
+    dt = _range_dtype(dtype, start, end)
+    work = np.float64 if dt.category <= _dtypes._INT else dt._np.type
+    exps = _spaced(start, end, steps, dt).astype(work)
+    if dt.category <= _dtypes._INT:
+        exps = exps.astype(np.float64)
+        b = np.float64(builtins.int(base))
+    else:
+        b = work(base)
     with np.errstate(all="ignore"):
-        host = np.power(float(base), _linspace_host(start, end, steps))
-        if dt.category == _dtypes._INT:
+        if dt.category <= _dtypes._INT and steps > 1:  # exponents in double, not truncated
+            exps = _spaced_double(start, end, steps, dt)
+        host = np.power(b, exps)
+        if dt.category <= _dtypes._INT:
             host = np.trunc(host)
         host = host.astype(dt._np)
-    return _finish(host, dt, device, requires_grad)
+    return _with_out(_finish(host, dt, device, requires_grad), out)
+
+
+def _spaced_double(start, end, steps: int, dt: _dtype_cls) -> np.ndarray:
+    """Integer logspace exponents: ``start``/``end`` as integers, the steps in double."""
+    from .ops._elementwise import fill_value
+    a, b = np.float64(fill_value(start, dt)), np.float64(fill_value(end, dt))
+    step = (b - a) / (steps - 1)
+    i = np.arange(steps, dtype=np.float64)
+    half = steps // 2
+    return np.where(np.arange(steps) < half, a + step * i, b - step * (steps - 1 - i))
 
 
 def eye(n: int, m: int | None = None, *, dtype: _dtype_cls | None = None,

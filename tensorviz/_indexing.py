@@ -296,9 +296,9 @@ def _limits(dt: "_dtypes.dtype") -> tuple:
             info = np.iinfo(dt._np)
             lo = -builtins.int(info.max) if dt is _dtypes.uint8 else builtins.int(info.min)
             lim = (lo, builtins.int(info.max))
-        else:
+        else:  # (Python floats: comparing with NumPy's float16/32 maxima would warn)
             info = np.finfo(dt._np)
-            lim = (-info.max, info.max)
+            lim = (-builtins.float(info.max), builtins.float(info.max))
         lim = _LIMITS[dt] = lim
     return lim
 
@@ -322,10 +322,13 @@ def checked_scalar(value, dt: "_dtypes.dtype"):
         if dt.category == _dtypes._INT:
             lo, hi = _limits(dt)
             if isinstance(value, builtins.float):
-                bad = value == value and (value < lo or value > hi)
+                # a float must be a number within the type's own range (uint8: 0..255)
+                bad = value != value or value < (0 if dt is _dtypes.uint8 else lo) or \
+                    value > hi
             else:
                 bad = value < lo or value > hi
-        elif dt.category >= _dtypes._FLOAT:
+        elif dt.category >= _dtypes._FLOAT and dt is not _dtypes.float16:
+            # (PyTorch stores an out-of-range number into float16 as inf, without an error)
             v = builtins.abs(value)
             bad = v != float("inf") and v > _limits(dt)[1] and v == v
     if bad:

@@ -16,6 +16,7 @@ import numpy as np
 from . import _dtypes
 from ._creation import _check_dtype, _finish, _sizes, _with_out as _out
 from ._device import DeviceLike, as_device
+from ._size import Size
 from ._tensor import Tensor
 
 __all__ = ["Generator", "default_generator", "manual_seed", "seed", "initial_seed",
@@ -108,11 +109,34 @@ def set_rng_state(new_state: Tensor) -> None:
     default_generator.set_state(new_state)
 
 
-def _float_dtype(dtype) -> "_dtypes.dtype":
+def _float_dtype(dtype, kernel: str = "check_uniform_bounds") -> "_dtypes.dtype":
     dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
     if dt.category < _dtypes._FLOAT:
-        raise RuntimeError(f'"check_uniform_bounds" not implemented for \'{dt.cname}\'')
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{dt.cname}\'')
     return dt
+
+
+# C++ type names in PyTorch's randint bounds errors
+_C_TYPES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char",
+            "int16": "short int", "int32": "int", "int64": "long int"}
+
+
+def _check_random_bounds(low: int, high: int, dt) -> None:
+    """PyTorch's ``random_(from, to)`` checks: ``from < to``, and both ends fit ``dt``."""
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
+                           f"to={high}")
+    if dt.category == _dtypes._COMPLEX:
+        raise RuntimeError("check_random_bounds handles only integral, floating-point and "
+                           "boolean types")
+    if dt.category <= _dtypes._INT:
+        lo, hi = (0, 1) if dt is _dtypes.bool else (builtins.int(np.iinfo(dt._np).min),
+                                                      builtins.int(np.iinfo(dt._np).max))
+        name = _C_TYPES[dt.name]
+        if not lo <= low <= hi:
+            raise RuntimeError(f"from is out of bounds for {name}")
+        if not lo <= high - 1 <= hi:
+            raise RuntimeError(f"to - 1 is out of bounds for {name}")
 
 
 def _uniform_host(rng, shape, dt) -> np.ndarray:
@@ -137,7 +161,7 @@ def _normal_host(rng, shape, dt) -> np.ndarray:
 def rand(*size, generator: Generator | None = None, dtype=None, device: DeviceLike = None,
          requires_grad: bool = False, out: Tensor | None = None) -> Tensor:
     """Uniform samples in ``[0, 1)``."""
-    shape = _sizes(size)
+    shape = _sizes(size, "rand")
     dt = _float_dtype(dtype)
     return _out(_finish(_uniform_host(_gen(generator), shape, dt), dt, device, requires_grad),
                 out)
@@ -146,8 +170,8 @@ def rand(*size, generator: Generator | None = None, dtype=None, device: DeviceLi
 def randn(*size, generator: Generator | None = None, dtype=None, device: DeviceLike = None,
           requires_grad: bool = False, out: Tensor | None = None) -> Tensor:
     """Standard normal samples (mean 0, variance 1)."""
-    shape = _sizes(size)
-    dt = _float_dtype(dtype)
+    shape = _sizes(size, "randn")
+    dt = _float_dtype(dtype, "normal_kernel_cpu")
     return _out(_finish(_normal_host(_gen(generator), shape, dt), dt, device, requires_grad),
                 out)
 
@@ -163,24 +187,48 @@ def randint(low: int = 0, high: int | None = None, size=None, *,
         low, high, size = 0, low, high
     elif high is None:
         low, high = 0, low
+    if not isinstance(size, (tuple, list, Size)):
+        raise TypeError(f"randint(): argument 'size' must be tuple of ints, not "
+                        f"{type(size).__name__}")
     shape = _sizes((size,))
     dt = _check_dtype(dtype) or _dtypes.int64
-    low, high = builtins.int(low), builtins.int(high)
-    if low >= high:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
-                           f"to={high}")
+    low, high = _int_arg(low, "low"), _int_arg(high, "high")
+    _check_random_bounds(low, high, dt)
     host = _gen(generator).integers(low, high, size=shape, dtype=np.int64)
     return _out(_finish(host.astype(dt._np), dt, device, requires_grad), out)
+
+
+def _int_arg(v, name: str) -> builtins.int:
+    """An integer argument: TypeError for floats, ValueError beyond int64 (as PyTorch)."""
+    if isinstance(v, Tensor):
+        v = v.item()
+    if isinstance(v, (builtins.float, builtins.complex)) or not hasattr(v, "__index__"):
+        raise TypeError(f"argument '{name}' must be int, not {type(v).__name__}")
+    v = builtins.int(v.__index__())
+    if not -(1 << 63) <= v < (1 << 63):
+        raise ValueError("Overflow when unpacking long long")
+    return v
 
 
 def randperm(n: int, *, generator: Generator | None = None, dtype=None,
              device: DeviceLike = None, requires_grad: bool = False,
              out: Tensor | None = None) -> Tensor:
     """A random permutation of ``0 .. n-1``."""
-    n = builtins.int(n)
+    n = _int_arg(n, "n")
     if n < 0:
-        raise RuntimeError(f"n must be non-negative, got{n}")
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     dt = _check_dtype(dtype) or _dtypes.int64
+    if dt is _dtypes.bool or dt.category == _dtypes._COMPLEX:
+        raise NotImplementedError(f'"randperm" not implemented for \'{dt.cname}\'')
+    if dt.category == _dtypes._INT and n - 1 > np.iinfo(dt._np).max:
+        from ._indexing import _C_NAMES
+        raise RuntimeError(f"value cannot be converted to type {_C_NAMES[dt.name]} without "
+                           "overflow")
+    if dt.category == _dtypes._FLOAT:
+        digits = np.finfo(dt._np).nmant + 1
+        if n > 2 ** digits + 1:
+            raise RuntimeError(f"n cannot be greater than 2^{digits}+1 for "
+                               f"{dt.cname} type.")
     host = _gen(generator).permutation(n).astype(dt._np)
     return _out(_finish(host, dt, device, requires_grad), out)
 
@@ -192,8 +240,18 @@ def normal(mean: Any = 0.0, std: Any = 1.0, size=None, *, generator: Generator |
     rng = _gen(generator)
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
         ref = mean if isinstance(mean, Tensor) else std
-        if isinstance(std, Tensor) and builtins.bool((std._arr < 0).any()):
-            raise RuntimeError("normal expects all elements of std >= 0.0")
+        for t in (mean, std):
+            if isinstance(t, Tensor) and t.dtype.category < _dtypes._FLOAT:
+                raise NotImplementedError(f'"normal_kernel_cpu" not implemented for '
+                                          f"'{t.dtype.cname}'")
+        if isinstance(std, Tensor):
+            if builtins.bool((std._arr < 0).any()):
+                raise RuntimeError("normal expects all elements of std >= 0.0")
+        elif std < 0:
+            raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+        if isinstance(mean, Tensor) and isinstance(std, Tensor):
+            from . import _layout
+            _layout.broadcast_shapes(mean._shape, std._shape)
         m = mean.numpy(force=True) if isinstance(mean, Tensor) else mean
         s = std.numpy(force=True) if isinstance(std, Tensor) else std
         shape = np.broadcast_shapes(np.shape(m), np.shape(s))
@@ -212,22 +270,36 @@ def normal(mean: Any = 0.0, std: Any = 1.0, size=None, *, generator: Generator |
     return _out(_finish(host, dt, device, requires_grad), out)
 
 
+def _like(input: Tensor, sample, dtype, device, requires_grad: bool) -> Tensor:
+    """``sample(shape, dtype, device)`` laid out like ``input`` (``preserve_format``)."""
+    from . import _layout
+    t = sample(input._shape, dtype or input.dtype, device or input.device)
+    stride = _layout.preserve_strides(input._shape, input._stride)
+    if stride != t._stride:
+        from ._creation import _fill
+        r = _fill(input._shape, None, t.dtype, t.device, False, stride)
+        r._arr[...] = t._arr  # a fresh tensor: no write to count
+        t = r
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
 def rand_like(input: Tensor, *, dtype=None, device=None, requires_grad=False,
               memory_format=None) -> Tensor:
-    return rand(*input.shape, dtype=dtype or input.dtype, device=device or input.device,
-                requires_grad=requires_grad)
+    return _like(input, lambda sh, dt, dev: rand(*sh, dtype=dt, device=dev), dtype, device,
+                 requires_grad)
 
 
 def randn_like(input: Tensor, *, dtype=None, device=None, requires_grad=False,
                memory_format=None) -> Tensor:
-    return randn(*input.shape, dtype=dtype or input.dtype, device=device or input.device,
-                 requires_grad=requires_grad)
+    return _like(input, lambda sh, dt, dev: randn(*sh, dtype=dt, device=dev), dtype, device,
+                 requires_grad)
 
 
 def randint_like(input: Tensor, low: int = 0, high: int | None = None, *, dtype=None,
                  device=None, requires_grad=False, memory_format=None) -> Tensor:
     if high is None:
         low, high = 0, low
-    return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype,
-                   device=device or input.device, requires_grad=requires_grad)
-
+    return _like(input, lambda sh, dt, dev: randint(low, high, sh, dtype=dt, device=dev),
+                 dtype, device, requires_grad)

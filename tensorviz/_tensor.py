@@ -148,8 +148,12 @@ def _as_shape(args: Sequence[Any], what: str = "size") -> tuple[int, ...]:
     """Accept ``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])`` or ``f(Size)`` as a shape."""
     if len(args) == 1 and not isinstance(args[0], (builtins.int, np.integer)):
         a = args[0]
-        if isinstance(a, Tensor):
-            a = a.tolist()
+        if isinstance(a, Tensor):  # a 0-dim integer tensor is a size; others are not
+            if a._shape:
+                raise TypeError(f"{what} must be a tuple of ints, not Tensor")
+            a = (a,)
+        elif not hasattr(a, "__iter__"):
+            raise TypeError(f"{what} must be a tuple of ints, not {type(a).__name__}")
         args = a
     try:
         return tuple(int(s.__index__()) if type(s) is not builtins.int else s for s in args)
