@@ -1,0 +1,163 @@
+"""The lessons in a real browser: an exercise answered in JupyterLab, and the classroom
+playground served as an app by voila and driven with clicks.
+
+nbclient (test_lesson_notebooks.py) proves the Python runs; only a browser proves the exercise
+form and the playground work for a learner.  Uses the browser tests' harness (JupyterLab +
+Debian's headless Chromium through Playwright) and skips with the reason where those, or voila,
+are missing.  Screenshots go to ``test-artifacts/lessons/``.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
+from browser_harness import REPO, Lab, Notebook, chromium, missing_requirements  # noqa: E402
+
+pytestmark = [pytest.mark.browser, pytest.mark.notebooks]
+
+NOTEBOOKS = REPO / "notebooks"
+ARTIFACTS = REPO / "test-artifacts" / "lessons"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    reason = missing_requirements()
+    if reason:
+        pytest.skip(reason)
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+def test_welcome_exercise_checks_answers_in_lab(browser, tmp_path, artifacts):
+    shutil.copy(NOTEBOOKS / "00_welcome.ipynb", tmp_path)
+    lab = Lab(tmp_path)
+    try:
+        nb = Notebook(browser, lab, "00_welcome.ipynb")
+        nb.page.set_default_timeout(60_000)
+        try:
+            nb.command("notebook:run-all-cells")
+            form = nb.panel.locator(".tv-exercise")
+            form.wait_for(timeout=90_000)
+            nb.wait_idle(90_000)
+            nb.panel.locator(".tv-root").first.wait_for()  # the lesson's live widget drew
+            box = form.locator("input[type=text]")
+
+            box.fill("3")
+            box.press("Enter")
+            form.locator(".tv-feedback", has_text="the value stored there").wait_for()
+
+            form.get_by_role("button", name="Hint").click()
+            form.get_by_text("Row i starts at").wait_for()
+
+            box.fill("7")
+            form.get_by_role("button", name="Check").click()
+            form.locator(".tv-feedback", has_text="Right: 7").wait_for()
+
+            form.get_by_role("button", name="Show solution").click()
+            form.get_by_text("points.storage_offset()").wait_for()
+            form.screenshot(path=str(artifacts / "welcome-exercise.png"))
+            assert nb.errors == []
+        finally:
+            nb.close()
+    finally:
+        lab.stop()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def voila_app():
+    """voila serving the classroom notebook on 127.0.0.1; yields its URL."""
+    pytest.importorskip("voila")
+    home = Path(tempfile.mkdtemp(prefix="tv-voila-home-"))
+    env = dict(os.environ)
+    for var, sub in (("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_DATA_DIR", "data"),
+                     ("JUPYTER_RUNTIME_DIR", "runtime"), ("IPYTHONDIR", "ipython")):
+        (home / sub).mkdir()
+        env[var] = str(home / sub)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    port = _free_port()
+    log = open(home / "voila.log", "wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "voila", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
+         "--VoilaConfiguration.show_tracebacks=True",
+         str(NOTEBOOKS / "classroom_playground.ipynb")],
+        env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.flush()
+                pytest.fail("voila did not start:\n" +
+                            (home / "voila.log").read_text(errors="replace")[-3000:])
+            try:
+                with urllib.request.urlopen(url, timeout=60) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.3)
+        yield url
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)  # voila and the kernels it started
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=10)
+        log.close()
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def test_classroom_playground_runs_as_a_voila_app(browser, voila_app, artifacts):
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.set_default_timeout(60_000)  # a loaded CI machine: kernel start and execution vary
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(voila_app, wait_until="domcontentloaded", timeout=120_000)
+        root = page.locator(".tv-classroom .tv-root")
+        root.wait_for(timeout=120_000)
+        assert not page.get_by_text("def restart(").first.is_visible()  # an app: no code
+
+        root.get_by_role("button", name="transpose").click()
+        args = root.locator("input[type=text]").first
+        args.fill("0, 1")
+        args.press("Enter")
+        page.locator(".tv-classroom .tv-chip", has_text="x.transpose(0, 1)").first.wait_for()
+        expect(root).to_contain_text("# view: same storage")  # synced a moment after the chip
+
+        page.locator(".tv-classroom-bar select").select_option(
+            "torch.arange(24).reshape(2, 3, 4)")
+        page.get_by_text("shape (2, 3, 4) stride (12, 4, 1) offset 0").first.wait_for()
+        page.screenshot(path=str(artifacts / "classroom-voila.png"))
+        assert errors == []
+    except Exception:
+        page.screenshot(path=str(artifacts / "classroom-voila-failed.png"), full_page=True)
+        raise
+    finally:
+        page.close()
