@@ -46,7 +46,12 @@ class UntypedStorage:
     def _wrap(cls, data, dev: device, backend=None) -> "UntypedStorage":
         """Adopt a 1-D array as a storage without copying (internal fast path)."""
         self = object.__new__(cls)
-        self._init(data, dev, backend or backend_for(dev))
+        self._data = data  # as _init, inlined: every op result passes here
+        self._device = dev
+        self._backend = backend or backend_for(dev)
+        self._version = 0
+        self._listeners = None
+        self._typed = None
         return self
 
     def _init(self, data, dev, backend) -> None:

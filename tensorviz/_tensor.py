@@ -17,7 +17,7 @@ from ._device import CPU, DeviceLike, as_device, device
 from ._dtypes import dtype as _dtype_cls
 from ._size import Size
 from ._storage import TypedStorage, UntypedStorage
-from .backends import backend_for
+from .backends import CPU_BACKEND, backend_for
 
 __all__ = ["Tensor", "strided", "wrap_array", "from_numpy", "layout"]
 
@@ -71,6 +71,13 @@ def wrap_array(arr, dt: _dtype_cls | None = None, dev: device = CPU,
     anything else is made contiguous first.  ``stride`` (dense) asks for that layout: the
     array is adopted when it has it, copied into it otherwise.
     """
+    if type(arr) is np.ndarray and dev is CPU and dt is not None and arr.dtype is dt._np \
+            and arr.flags.c_contiguous:  # the common case: a row-major result, as wanted
+        shape = arr.shape
+        contig = _contig(shape)
+        if stride is None or stride == contig:
+            return _make(Tensor, UntypedStorage._wrap(arr.ravel(), CPU, CPU_BACKEND), dt, 0,
+                         shape, contig, arr)
     be = backend_for(dev)
     xp = be.xp
     if not isinstance(arr, xp.ndarray):

@@ -11,7 +11,7 @@ try:  # NumPy >= 2 keeps its floating-point error state in a context variable
     with np.errstate(all="ignore"):
         _FP_IGNORE = _FP_STATE.get()
 except ImportError:  # pragma: no cover - older NumPy
-    _FP_STATE = None
+    _FP_STATE = _FP_IGNORE = None
 
 
 class NumpyBackend:

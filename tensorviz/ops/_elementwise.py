@@ -16,10 +16,13 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import _dtypes, _layout
+from .._device import CPU
 from .._dtypes import PROMOTION_TABLE, _COMPLEX, _FLOAT, _INT, result_type
 from .._indexing import check_writable, checked_scalar, scalar_to
-from .._tensor import Tensor, _contig, wrap_array
-from ..backends._numpy import call_quiet
+from .._storage import UntypedStorage
+from .._tensor import Tensor, _contig, _make, wrap_array
+from ..backends import CPU_BACKEND
+from ..backends._numpy import _FP_IGNORE, _FP_STATE, call_quiet
 
 Number = (builtins.bool, builtins.int, builtins.float, builtins.complex, np.generic)
 
@@ -185,6 +188,38 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
     False: a Python scalar does not take part in choosing the result's strides (PyTorch's
     ``tensor ** scalar`` is a unary op).
     """
+    if type(a) is Tensor and type(b) is Tensor and out is None:
+        # Fast path: same dtype, device and shape, both row-major and not empty.  Nothing to
+        # promote, cast, broadcast or lay out: the general path below gives the same result.
+        dt, shape, dev = a._dtype, a._shape, a._storage._device
+        if dt is b._dtype and shape == b._shape and dev is b._storage._device and \
+                (kind != DIV or dt.category >= _FLOAT):
+            c = _contig(shape)
+            if a._stride == c and b._stride == c and 0 not in shape:
+                if kind != ARITH:
+                    _check_kind(kind, dt, name)
+                xa, xb = a._a, b._a
+                if xa is None:
+                    xa = a._arr
+                if xb is None:
+                    xb = b._arr
+                if dt.category < _FLOAT:
+                    res = ufunc(xa, xb)
+                elif _FP_STATE is not None:  # call_quiet, inlined
+                    token = _FP_STATE.set(_FP_IGNORE)
+                    try:
+                        res = ufunc(xa, xb)
+                    finally:
+                        _FP_STATE.reset(token)
+                else:  # pragma: no cover - older NumPy
+                    res = call_quiet(ufunc, xa, xb)
+                rdt = _dtypes.bool if kind == CMP else dt
+                if type(res) is np.ndarray and res.dtype is rdt._np and res.shape == shape \
+                        and res.flags.c_contiguous and dev is CPU:
+                    # wrap_array's own fast path, inlined (the strides are known: c)
+                    return _make(Tensor, UntypedStorage._wrap(res.ravel(), CPU, CPU_BACKEND),
+                                 rdt, 0, shape, c, res)
+                return wrap_array(res, rdt, dev, _contig(res.shape))
     rdt = promote(a, b)
     dev = device_of(a, b)
     if kind == DIV and rdt.category < _FLOAT:
@@ -760,9 +795,12 @@ def _reflect(fn):
     return r
 
 
+_OPERAND = (Tensor,) + Number
+
+
 def _forward(fn):
     def f(self, other):
-        if not isinstance(other, (Tensor,) + Number):
+        if not isinstance(other, _OPERAND):
             return NotImplemented
         return fn(self, other)
     return f
