@@ -97,7 +97,8 @@ def from_numpy_dtype(np_dtype: Any) -> dtype:
     d = _BY_NP.get(np.dtype(np_dtype))
     if d is None:
         raise TypeError(
-            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. The only "
+            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).type.__name__}. The "
+            "only "
             "supported types are: float64, float32, float16, complex64, complex128, int64, "
             "int32, int16, int8, uint8, and bool.")
     return d

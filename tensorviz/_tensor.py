@@ -120,11 +120,13 @@ def from_numpy(ndarray: np.ndarray) -> "Tensor":
     (1, 3)
     """
     if not isinstance(ndarray, np.ndarray):
-        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
-    dt = _dtypes.from_numpy_dtype(ndarray.dtype)
+        kind = type(ndarray)
+        name = kind.__name__ if kind.__module__ == "builtins" else f"numpy.{kind.__name__}"
+        raise TypeError(f"expected np.ndarray (got {name})")
     if not ndarray.dtype.isnative:
-        raise TypeError("given numpy array has byte order different from the native byte "
-                        "order. Conversion between byte orders is currently not supported.")
+        raise ValueError("given numpy array has byte order different from the native byte "
+                         "order. Conversion between byte orders is currently not supported.")
+    dt = _dtypes.from_numpy_dtype(ndarray.dtype)
     item = ndarray.itemsize
     if any(s < 0 for s in ndarray.strides):
         raise ValueError(
@@ -730,7 +732,7 @@ class Tensor:
         if dtype is not None and np.dtype(dtype) != arr.dtype:
             return arr.astype(dtype)
         if copy:
-            return arr.copy()
+            return arr.copy(order="K")  # (keeps the dim order, as NumPy's own copy of a view)
         return arr
 
     def tolist(self):

@@ -220,6 +220,7 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
                     return _make(Tensor, UntypedStorage._wrap(res.ravel(), CPU, CPU_BACKEND),
                                  rdt, 0, shape, c, res)
                 return wrap_array(res, rdt, dev, _contig(res.shape))
+    _check_shapes(a, b)
     rdt = promote(a, b)
     dev = device_of(a, b)
     if kind == DIV and rdt.category < _FLOAT:
@@ -325,7 +326,13 @@ def _check_alpha(rdt, alpha) -> None:
 
 
 def _scaled(b, alpha):
-    return b if alpha == 1 else (mul(b, alpha) if isinstance(b, Tensor) else b * alpha)
+    if alpha == 1 and not isinstance(alpha, builtins.bool):
+        return b
+    if isinstance(b, Tensor):
+        return mul(b, alpha)
+    if isinstance(b, builtins.bool) and isinstance(alpha, builtins.bool):
+        return b and alpha  # bool * bool stays bool, as PyTorch computes it
+    return b * alpha
 
 
 def add(input, other, *, alpha=1, out=None) -> Tensor:
@@ -787,9 +794,18 @@ def copy_(self, src, non_blocking: bool = False) -> Tensor:
 
 
 # ---------------------------------------------------------------- Python operators
+def _array_operand(other):
+    """A NumPy array operand as PyTorch takes it: a tensor (``from_numpy``'s checks), which
+    takes part in promotion like any dimensioned tensor; anything else is not an operand."""
+    if isinstance(other, np.ndarray):
+        from .._creation import as_tensor
+        return as_tensor(other)
+    return NotImplemented
+
+
 def _reflect(fn):
     def r(self, other):
-        if not isinstance(other, Number):
+        if not isinstance(other, Number):  # (PyTorch's reflected operators refuse arrays too)
             return NotImplemented
         return fn(other, self)
     return r
@@ -801,7 +817,9 @@ _OPERAND = (Tensor,) + Number
 def _forward(fn):
     def f(self, other):
         if not isinstance(other, _OPERAND):
-            return NotImplemented
+            other = _array_operand(other)
+            if other is NotImplemented:
+                return NotImplemented
         return fn(self, other)
     return f
 

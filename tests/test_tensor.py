@@ -1,0 +1,482 @@
+"""The Tensor class against PyTorch: metadata, conversion, NumPy interop, operators, in-place
+ops and setitem through views, and the Python protocol methods.
+
+Most checks run the same program on ``tensorviz`` and on ``torch`` (``both``) and compare the
+outcome: the same exception type, or the same type, dtype, shape, strides and values.
+"""
+from __future__ import annotations
+
+import operator
+import warnings
+
+import numpy as np
+import pytest
+
+import tensorviz as tv
+from tv_core_conftest import DTYPE_NAMES, assert_same_tensor, examples, host, same_values
+
+torch = pytest.importorskip("torch")
+
+
+def outcome(fn, lib):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return fn(lib)
+        except Exception as e:  # noqa: BLE001 - the type is what is compared
+            return e
+
+
+def same(fn, values=True):
+    """Run ``fn(lib)`` on both libraries and assert the outcomes agree."""
+    mine, theirs = outcome(fn, tv), outcome(fn, torch)
+    if isinstance(theirs, BaseException) or isinstance(mine, BaseException):
+        assert type(mine) is type(theirs), (mine, theirs)
+        return mine, theirs
+    if isinstance(theirs, torch.Tensor):
+        assert isinstance(mine, tv.Tensor), mine
+        assert_same_tensor(mine, theirs, values=values)
+    elif isinstance(theirs, torch.Size):
+        assert isinstance(mine, tv.Size) and tuple(mine) == tuple(theirs)
+    elif isinstance(theirs, (tuple, list)) and theirs and isinstance(theirs[0], torch.Tensor):
+        assert len(mine) == len(theirs)
+        for m, t in zip(mine, theirs):
+            assert_same_tensor(m, t, values=values)
+    elif isinstance(theirs, torch.dtype):
+        assert mine.name == str(theirs).split(".")[-1]
+    elif isinstance(theirs, torch.device):
+        assert str(mine) == str(theirs)
+    elif isinstance(theirs, float) and theirs != theirs:
+        assert mine != mine
+    else:
+        assert mine == theirs and type(mine) is type(theirs), (mine, theirs)
+    return mine, theirs
+
+
+# ---------------------------------------------------------------- metadata
+META = [
+    lambda L: L.zeros(3, 4).shape, lambda L: L.zeros(3, 4).size(), lambda L: L.zeros(3, 4).size(1),
+    lambda L: L.zeros(3, 4).size(-2), lambda L: L.zeros(3, 4).size(2), lambda L: L.tensor(1).size(0),
+    lambda L: L.zeros(3, 4).stride(), lambda L: L.zeros(3, 4).t().stride(0),
+    lambda L: L.tensor(1).stride(0), lambda L: L.zeros(3, 4)[1:, 2:].storage_offset(),
+    lambda L: L.zeros(3, 4).dim(), lambda L: L.zeros(3, 4).ndim, lambda L: L.zeros(3, 4).ndimension(),
+    lambda L: L.zeros(3, 4).numel(), lambda L: L.zeros(3, 0).nelement(), lambda L: L.numel(L.zeros(5)),
+    lambda L: L.zeros(3, 4).dtype, lambda L: L.zeros(3, 4).device, lambda L: L.zeros(2).is_cuda,
+    lambda L: L.zeros(2).is_cpu, lambda L: L.zeros(2).get_device(), lambda L: L.zeros(2).is_leaf,
+    lambda L: L.zeros(2).grad, lambda L: L.zeros(2).requires_grad,
+    lambda L: L.zeros(2, dtype=L.int16).element_size(), lambda L: L.zeros(2, dtype=L.cdouble).itemsize,
+    lambda L: L.zeros(3, 4, dtype=L.float64).nbytes, lambda L: L.zeros(2).is_floating_point(),
+    lambda L: L.zeros(2, dtype=L.cfloat).is_complex(), lambda L: L.zeros(2, dtype=L.uint8).is_signed(),
+    lambda L: L.zeros(2, dtype=L.bool).is_signed(), lambda L: L.zeros(2, dtype=L.int8).is_signed(),
+    lambda L: L.zeros(3, 4).t().is_contiguous(), lambda L: L.zeros(3, 1).expand(3, 4).is_contiguous(),
+    lambda L: L.zeros(3, 4)[:, :1].is_contiguous(), lambda L: str(L.zeros(2).layout).split(".")[1],
+    lambda L: L.is_tensor(L.zeros(1)), lambda L: L.is_tensor([1]), lambda L: L.is_floating_point(L.zeros(1)),
+    lambda L: L.zeros(2, dtype=L.int64).requires_grad_(), lambda L: L.zeros(2).requires_grad_().requires_grad,
+    lambda L: L.Size([2, 3]), lambda L: L.Size([2, 3])[1:], lambda L: L.Size([2, 3]) + (4,),
+    lambda L: L.Size([2, 3]).numel(), lambda L: L.Size([2.5]), lambda L: L.Size([L.tensor(2), 3]),
+    lambda L: L.zeros(2, 3).shape == (2, 3), lambda L: L.is_nonzero(L.tensor([1])),
+    lambda L: L.is_nonzero(L.tensor([1, 2])), lambda L: L.is_nonzero(L.tensor([])),
+]
+
+
+@pytest.mark.parametrize("fn", META, ids=[f"meta{i}" for i in range(len(META))])
+def test_metadata_matches_pytorch(fn):
+    same(fn)
+
+
+def test_size_prints_like_pytorch():
+    assert repr(tv.zeros(2, 3).shape) == "tensorviz.Size([2, 3])"
+    assert str(tv.Size([])) == "tensorviz.Size([])"
+    assert isinstance(tv.zeros(2, 3).shape[1:], tv.Size)
+
+
+def test_data_ptr_counts_the_offset_in_bytes():
+    a = tv.zeros(3, 4, dtype=tv.float64)
+    p = torch.zeros(3, 4, dtype=torch.float64)
+    assert a[1, 2:].data_ptr() - a.data_ptr() == p[1, 2:].data_ptr() - p.data_ptr() == 48
+    assert a[3:].data_ptr() == p[3:].data_ptr() == 0  # no elements, no data
+
+
+# ---------------------------------------------------------------- conversion
+CONVERSIONS = [
+    lambda L: L.zeros(2, 3).to(L.float32), lambda L: L.zeros(2, 3).t().to(L.int32),
+    lambda L: L.zeros(2, 6)[:, ::2].to(L.int32), lambda L: L.zeros(2, 3).to("cpu"),
+    lambda L: L.zeros(2, 3).to("cpu", L.int8), lambda L: L.zeros(2, 3).to(L.zeros(1, dtype=L.int16)),
+    lambda L: L.zeros(2, 3).to(dtype=L.float64, copy=True), lambda L: L.zeros(2, 3).to(L.device("cpu")),
+    lambda L: L.zeros(2, 3).to(device="cpu", dtype=L.float64), lambda L: L.zeros(2, 3).to("foo"),
+    lambda L: L.zeros(2, 3).to(dtype="float32"), lambda L: L.zeros(2, 3).to(L.float32, foo=1),
+    lambda L: L.zeros(2, 3).type().split(".")[1], lambda L: L.zeros(2, 3).type(L.int32),
+    lambda L: L.zeros(2, 3).type(L.__name__ + ".IntTensor"), lambda L: L.zeros(2, 3).type("foo"),
+    lambda L: L.zeros(2, 3).double(), lambda L: L.zeros(2, 3).t().half(), lambda L: L.zeros(2, 3).int(),
+    lambda L: L.zeros(2, 3).cfloat(), lambda L: L.zeros(2, 3).cdouble(), lambda L: L.zeros(2, 3).bool(),
+    lambda L: L.zeros(2, 3).byte(), lambda L: L.zeros(2, 3).char(), lambda L: L.zeros(2, 3).short(),
+    lambda L: L.zeros(2, 3).long(), lambda L: L.zeros(2, 3, dtype=L.int8).float(),
+    lambda L: L.zeros(2, 3).type_as(L.zeros(1, dtype=L.int8)),
+    lambda L: L.tensor([1.7, -1.7, 0.5]).int(), lambda L: L.tensor([300, -1, 256]).to(L.uint8),
+    lambda L: L.tensor([-3, 200]).to(L.int8), lambda L: L.tensor([0.5, 0, 2, -0.0]).bool(),
+    lambda L: L.tensor([float("nan"), float("inf")]).bool(), lambda L: L.tensor([1 + 2j]).float(),
+    lambda L: L.tensor([1 + 2j, 3j]).to(L.int64), lambda L: L.tensor([True, False]).cfloat(),
+    lambda L: L.tensor([65504.0, 1e5, -1e5]).half(), lambda L: L.tensor([1e40]).float(),
+    lambda L: L.zeros(2, 1, 3).permute(2, 0, 1).double(),
+    lambda L: L.zeros(4, 1).expand(4, 3).to(L.float64),
+    lambda L: L.zeros(2, 3).t().to(L.float64, memory_format=L.contiguous_format),
+    lambda L: L.zeros(2, 3).t().clone(memory_format=L.contiguous_format),
+    lambda L: L.zeros(2, 3).t().contiguous(), lambda L: L.zeros(2, 3)[:, ::2].clone(),
+]
+
+
+@pytest.mark.parametrize("fn", CONVERSIONS, ids=[f"conv{i}" for i in range(len(CONVERSIONS))])
+def test_conversions_match_pytorch(fn):
+    same(fn)
+
+
+def test_to_returns_self_when_nothing_changes():
+    a = tv.zeros(2, 3).t()
+    assert a.to(a.dtype) is a and a.to("cpu") is a and a.to(a) is a and a.cpu() is a
+    assert a.to(tv.float32, copy=False) is a and a.double().double() is not a
+    assert a.type(tv.float32) is a
+    c = a.to(a.dtype, copy=True)
+    assert c is not a and c.untyped_storage() is not a.untyped_storage()
+    assert c.stride() == a.stride()  # preserve_format
+    assert tv.Tensor(a) is a
+
+
+def test_complex_to_real_warns_like_pytorch():
+    with pytest.warns(UserWarning, match="imaginary part"):
+        tv.tensor([1 + 2j]).float()
+
+
+@pytest.mark.parametrize("src", DTYPE_NAMES)
+def test_casts_between_every_dtype_pair(src):
+    data = np.array([0, 1, 2, 100, 127, 3], dtype=np.int64)
+    for dst in DTYPE_NAMES:
+        def cast(L, dst=dst):
+            return L.tensor(data.tolist()).to(getattr(L, src)).t().to(getattr(L, dst))
+        same(cast)
+
+
+# ---------------------------------------------------------------- NumPy interop
+def test_numpy_shares_memory_both_ways(devices):
+    if devices != "cpu":
+        pytest.skip("numpy() is for CPU tensors")
+    a = np.arange(12.0).reshape(3, 4)
+    t = tv.from_numpy(a)
+    assert t.numpy() is not a and np.shares_memory(t.numpy(), a)
+    a[0, 0] = 100
+    assert t[0, 0].item() == 100
+    t[1, 1] = -5
+    assert a[1, 1] == -5
+    v = t.t()[1:]
+    assert np.shares_memory(v.numpy(), a) and v.numpy().strides == (8, 32)
+    assert t._version == 1
+
+
+@pytest.mark.parametrize("make", [
+    lambda a: a.T, lambda a: a[::2], lambda a: a[:, 1::2], lambda a: a[1:, :3].T,
+    lambda a: np.lib.stride_tricks.as_strided(a, (3, 3), (8, 8)),
+    lambda a: np.broadcast_to(a[0], (2, 4)), lambda a: a[0], lambda a: a[:0],
+])
+def test_from_numpy_keeps_positive_strides(make):
+    a = np.arange(12.0).reshape(3, 4)
+    view = make(a)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # broadcast_to is read-only: both warn
+        t, p = tv.from_numpy(view), torch.from_numpy(view)
+    assert_same_tensor(t, p)
+    assert t.storage_offset() == p.storage_offset() == 0
+    if view.size:
+        assert np.shares_memory(t.numpy(), a)
+
+
+@pytest.mark.parametrize("bad", [
+    lambda: np.arange(6.0)[::-1], lambda: np.arange(6.0).reshape(2, 3)[:, ::-1],
+    lambda: np.arange(6, dtype=">i4"), lambda: np.array(["a"]), lambda: np.arange(3).astype("O"),
+    lambda: [1, 2], lambda: np.float64(2.0), lambda: 3,
+])
+def test_from_numpy_errors_match_pytorch(bad):
+    same(lambda L: L.from_numpy(bad()))
+
+
+def test_from_numpy_of_read_only_array_warns():
+    a = np.arange(3.0)
+    a.flags.writeable = False
+    with pytest.warns(UserWarning, match="not writable"):
+        tv.from_numpy(a)
+
+
+def test_unsupported_numpy_dtype_is_a_type_error():
+    # Note: PyTorch 2.x also holds uint16/32/64; tensorviz has the 11 classic dtypes only.
+    with pytest.raises(TypeError, match="uint16"):
+        tv.from_numpy(np.arange(3, dtype=np.uint16))
+
+
+@pytest.mark.filterwarnings("ignore:__array__ implementation doesn't accept a copy")
+def test_numpy_array_protocol():
+    a, p = tv.zeros(2, 3).t(), torch.zeros(2, 3).t()
+    assert np.asarray(a).strides == np.asarray(p).strides
+    assert np.array(a).strides == np.array(p).strides  # a copy keeps the dim order
+    assert np.array(a, dtype=np.float64).dtype == np.float64
+    assert np.shares_memory(np.asarray(a), a.numpy())
+    assert not np.shares_memory(np.array(a), a.numpy())
+    assert a.numpy(force=True).shape == (3, 2)
+    assert tv.zeros(2, dtype=tv.bool).numpy().dtype == np.bool_
+
+
+def test_numpy_operands_become_tensors_like_pytorch():
+    for f in (lambda L: L.ones(3) + np.ones(3), lambda L: np.ones(3) + L.ones(3),
+              lambda L: L.ones(3) * np.ones(3, dtype=np.float32),
+              lambda L: L.ones(3) * np.float64(2.0), lambda L: np.float32(2.0) * L.ones(3),
+              lambda L: L.ones(3, dtype=L.int32) * np.int64(2),
+              lambda L: L.ones(3, dtype=L.int32) < np.int64(2)):
+        same(f)
+
+
+TOLIST = [
+    lambda L: L.tensor(5).tolist(), lambda L: L.tensor([[1, 2]], dtype=L.uint8).tolist(),
+    lambda L: L.tensor([1.5], dtype=L.float16).tolist(), lambda L: L.tensor([True]).tolist(),
+    lambda L: L.tensor([1j]).tolist(), lambda L: L.zeros(2, 3).t().tolist(),
+    lambda L: L.tensor(2.5).item(), lambda L: L.tensor([[2]]).item(), lambda L: L.tensor([1, 2]).item(),
+    lambda L: L.tensor([]).item(), lambda L: type(L.tensor(2).item()),
+    lambda L: type(L.tensor(True).item()), lambda L: type(L.tensor(1j).item()),
+    lambda L: L.tensor(1.1, dtype=L.float16).item(), lambda L: L.tensor(1.1).item(),
+]
+
+
+@pytest.mark.parametrize("fn", TOLIST, ids=[f"tolist{i}" for i in range(len(TOLIST))])
+def test_tolist_and_item_match_pytorch(fn):
+    same(fn)
+
+
+# ---------------------------------------------------------------- Python protocol methods
+PROTOCOL = [
+    lambda L: int(L.tensor(2.7)), lambda L: int(L.tensor([2.7])), lambda L: int(L.tensor([2.7, 1])),
+    lambda L: int(L.tensor(2 + 3j)), lambda L: int(L.tensor(2 + 0j)), lambda L: float(L.tensor(2)),
+    lambda L: float(L.tensor(2 + 3j)), lambda L: float(L.tensor([])), lambda L: complex(L.tensor(2)),
+    lambda L: L.tensor(2).__index__(), lambda L: L.tensor([2]).__index__(),
+    lambda L: L.tensor(2.0).__index__(), lambda L: L.tensor(True).__index__(),
+    lambda L: L.tensor([1, 2]).__index__(), lambda L: bool(L.tensor(0)), lambda L: bool(L.tensor([0.5])),
+    lambda L: bool(L.tensor([1, 2])), lambda L: bool(L.tensor([])), lambda L: len(L.tensor(1)),
+    lambda L: len(L.zeros(3, 4)), lambda L: len(L.zeros(0, 4)), lambda L: list(L.tensor(1)),
+    lambda L: [r.tolist() for r in L.zeros(2, 3).t()],
+    lambda L: [[x.item() for x in r] for r in L.zeros(2, 2)],
+    lambda L: 3 in L.tensor([1, 2, 3]), lambda L: L.tensor([1, 2]) in L.tensor([1, 2, 3]),
+    lambda L: L.tensor(3) in L.tensor([1, 2, 3]), lambda L: "a" in L.tensor([1, 2]),
+    lambda L: [1, 2] in L.tensor([1, 2]), lambda L: format(L.tensor(2.5), ".2f"),
+    lambda L: format(L.tensor([2.5]), ".2f"), lambda L: "{:d}".format(L.tensor(3)),
+    lambda L: range(10)[L.tensor(2)], lambda L: [1, 2, 3][L.tensor(1)],
+]
+
+
+@pytest.mark.parametrize("fn", PROTOCOL, ids=[f"proto{i}" for i in range(len(PROTOCOL))])
+def test_python_protocol_matches_pytorch(fn):
+    same(fn)
+
+
+def test_iteration_yields_views():
+    a = tv.arange(6).reshape(2, 3)
+    rows = list(a)
+    assert all(r.untyped_storage() is a.untyped_storage() for r in rows)
+    assert [r.storage_offset() for r in rows] == [0, 3]
+
+
+def test_deepcopy_and_pickle_round_trip():
+    import copy
+    import pickle
+    a = tv.arange(6.0).reshape(2, 3).t()
+    b = copy.deepcopy(a)
+    assert b.tolist() == a.tolist() and b.untyped_storage() is not a.untyped_storage()
+    c = pickle.loads(pickle.dumps(a))
+    assert c.tolist() == a.tolist() and c.dtype is a.dtype
+
+
+# ---------------------------------------------------------------- operators
+OPERATORS = [
+    lambda L: L.tensor([1, 2]) + 1, lambda L: 1 + L.tensor([1, 2]), lambda L: 2.5 - L.tensor([1, 2]),
+    lambda L: L.tensor([1, 2]) - True, lambda L: True - L.tensor([1, 2]),
+    lambda L: 3 * L.tensor([[1], [2]]), lambda L: 7 / L.tensor([2, 4]), lambda L: 7 // L.tensor([2, -4]),
+    lambda L: -7 % L.tensor([2, 4]), lambda L: 2 ** L.tensor([2, -1, 0]),
+    lambda L: 2.0 ** L.tensor([2, -1]), lambda L: L.tensor([2, 3]) ** 2,
+    lambda L: L.tensor([2, 3]) ** -1, lambda L: L.tensor([2.0, 3]) ** -1,
+    lambda L: L.tensor([2, 3]) ** 0.5, lambda L: L.tensor([4, 9]) ** L.tensor(-1),
+    lambda L: -L.tensor([1, -2]), lambda L: -L.tensor([True]), lambda L: +L.tensor([True]),
+    lambda L: abs(L.tensor([-1.5, 2])), lambda L: abs(L.tensor([3 + 4j])), lambda L: ~L.tensor([1, 0]),
+    lambda L: ~L.tensor([True, False]), lambda L: ~L.tensor([1.5]), lambda L: 5 & L.tensor([3, 6]),
+    lambda L: 5 | L.tensor([3, 6]), lambda L: 5 ^ L.tensor([3, 6]), lambda L: 1 << L.tensor([3, 6]),
+    lambda L: 64 >> L.tensor([3, 6]), lambda L: L.tensor([1, 2]) == L.tensor([[1], [2]]),
+    lambda L: 2 < L.tensor([1, 2, 3]), lambda L: L.tensor([1, 2]) != 2.0, lambda L: L.zeros(2) + L.zeros(3),
+    lambda L: L.zeros(2, 3) * L.zeros(3, 2), lambda L: L.zeros(2) < L.zeros(3),
+    lambda L: L.zeros(2) & L.zeros(3), lambda L: L.zeros(3) + "a", lambda L: L.zeros(3) + None,
+    lambda L: L.zeros(3) + [1, 2, 3], lambda L: L.tensor([1, 2]).add(L.tensor([3, 4]), alpha=2),
+    lambda L: L.tensor([1, 2]).add(1, alpha=2.5), lambda L: L.tensor([1.0, 2]).sub(1, alpha=2),
+    lambda L: L.tensor([True]).add(True, alpha=False), lambda L: L.tensor([5, -5]).div(2, rounding_mode="floor"),
+    lambda L: L.tensor([5, -5]).div(2, rounding_mode="trunc"), lambda L: L.tensor([5, -5]).div(2, rounding_mode="x"),
+    lambda L: L.tensor([5, -5]) // 0, lambda L: L.tensor([5.0, -5]) // 0, lambda L: L.tensor([5, -5]) % 0,
+    lambda L: L.tensor([5.0, -5]) % 0, lambda L: L.tensor([5.0, -5]) / 0, lambda L: L.tensor([0.0]) / 0,
+    lambda L: L.tensor([5, 6]).clamp(0, 5), lambda L: L.tensor([5, 6]).clamp(max=5.5),
+    lambda L: L.tensor([5, 6]).clamp(), lambda L: L.tensor([1j]).clamp(0),
+    lambda L: L.tensor([5, 6], dtype=L.uint8).clamp(max=300),
+    lambda L: L.clamp(L.tensor([1.0, 9]), L.tensor([2.0, 2]), L.tensor(5.0)),
+]
+
+
+@pytest.mark.parametrize("fn", OPERATORS, ids=[f"op{i}" for i in range(len(OPERATORS))])
+def test_operators_match_pytorch(fn):
+    same(fn)
+
+
+# ---------------------------------------------------------------- in-place ops and setitem
+def _views(L):
+    base = L.arange(24.0).reshape(4, 6)
+    return base, [base, base.t(), base[1:3, ::2], base[:, 2], base.diagonal(),
+                  base.view(2, 12)[1], base.unfold(1, 2, 2)[:, :, 0], base[None, 1:, 1:]]
+
+
+INPLACE = [
+    ("add_", (1,)), ("add_", (0.5,)), ("sub_", (2,)), ("mul_", (-1,)), ("div_", (2,)),
+    ("zero_", ()), ("fill_", (7,)), ("fill_", (2.5,)), ("clamp_", (3, 9)), ("clamp_", (None, 4)),
+    ("add_", ("row",)), ("mul_", ("col",)), ("copy_", ("row",)), ("copy_", ("full",)),
+    ("add_", ("full",)), ("fill_", ("zero-dim",)), ("pow_", (2,)), ("neg_", ()),
+    ("abs_", ()), ("floor_divide_", (2,)), ("remainder_", (3,)), ("add_", (1,), {"alpha": 3}),
+    ("sub_", ("row",), {"alpha": 0.5}),
+]
+
+
+def _arg(L, a, view):
+    if a == "row":
+        return L.arange(float(view.shape[-1])) if view.dim() else L.tensor(3.0)
+    if a == "col":
+        return L.ones(*view.shape[:-1], 1) * 2 if view.dim() >= 2 else L.tensor(2.0)
+    if a == "full":
+        return L.ones(view.shape) * 3
+    if a == "zero-dim":
+        return L.tensor(5.0)
+    return a
+
+
+@pytest.mark.parametrize("case", INPLACE, ids=[f"{c[0]}{c[1]}{c[2] if len(c) > 2 else ''}"
+                                                for c in INPLACE])
+@pytest.mark.parametrize("dtype", ["float32", "int64", "uint8"])
+def test_inplace_ops_through_views_match_pytorch(case, dtype):
+    name, args, kw = (case + ({},))[:3]
+    for i in range(8):
+        def run(L, i=i):
+            base, views = _views(L)
+            base = base.to(getattr(L, dtype))
+            view = [base, base.t(), base[1:3, ::2], base[:, 2], base.diagonal(),
+                    base.view(2, 12)[1], base.unfold(1, 2, 2)[:, :, 0], base[None, 1:, 1:]][i]
+            ptr = view.data_ptr()
+            res = getattr(view, name)(*[_arg(L, a, view) for a in args], **kw)
+            assert res is view and view.data_ptr() == ptr
+            return base, base._version
+        mine, theirs = outcome(run, tv), outcome(run, torch)
+        if isinstance(theirs, BaseException) or isinstance(mine, BaseException):
+            assert type(mine) is type(theirs), (case, i, mine, theirs)
+            continue
+        assert_same_tensor(mine[0], theirs[0])
+        assert mine[1] == theirs[1]
+
+
+SETITEM = [
+    ((0,), 1.5), ((slice(None),), 2), ((slice(1, 3), 1), -1), ((Ellipsis, 0), 9),
+    ((None, 1), 4), ((slice(None, None, 2),), "row"), ((0,), "row"), ((slice(None),), "col"),
+    ((slice(None), 0), "zero-dim"), ((1, 2), "zero-dim"), ((slice(None),), "bad-shape"),
+    ((slice(None),), "leading-ones"), ((0,), [1, 2]), ((0,), "a"), ((0,), None),
+    ((0,), 1e300), ((0,), 2 ** 70), ((slice(None),), "int-tensor"), ((slice(None),), "complex"),
+    ((slice(None, None, -1),), 1), ((slice(None, None, 0),), 1), ((9,), 1), ((0, 0, 0, 0), 1),
+]
+
+
+def _value(L, v, dest_shape):
+    if v == "row":
+        return L.arange(float(dest_shape[-1])) if dest_shape else L.tensor(1.0)
+    if v == "col":
+        return L.ones(*dest_shape[:-1], 1) * 4 if len(dest_shape) >= 2 else L.tensor(4.0)
+    if v == "zero-dim":
+        return L.tensor(6.0)
+    if v == "bad-shape":
+        return L.ones(7)
+    if v == "leading-ones":
+        return L.ones(1, 1, *dest_shape)
+    if v == "int-tensor":
+        return L.ones(dest_shape, dtype=L.int64) * 3
+    if v == "complex":
+        return L.ones(dest_shape, dtype=L.cfloat) * (1 + 2j)
+    return v
+
+
+@pytest.mark.parametrize("key,value", SETITEM, ids=[f"set{i}" for i in range(len(SETITEM))])
+@pytest.mark.parametrize("view", range(8))
+def test_setitem_through_views_matches_pytorch(key, value, view):
+    def run(L):
+        base, views = _views(L)
+        v = views[view]
+        ptr = v.data_ptr()
+        dest_shape = tuple(v[key].shape)
+        v[key] = _value(L, value, dest_shape)
+        assert v.data_ptr() == ptr
+        return base, base._version
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mine, theirs = outcome(run, tv), outcome(run, torch)
+    if isinstance(theirs, BaseException) or isinstance(mine, BaseException):
+        assert type(mine) is type(theirs), (mine, theirs)
+        return
+    assert_same_tensor(mine[0], theirs[0])
+    assert mine[1] == theirs[1]
+
+
+def test_assigning_an_expression_keeps_the_destination():
+    x, y = tv.arange(4.0), tv.ones(4)
+    ptr, storage = y.data_ptr(), y.untyped_storage()
+    y[:] = x + y
+    assert y.data_ptr() == ptr and y.untyped_storage() is storage
+    assert y.tolist() == [1.0, 2.0, 3.0, 4.0]
+    y += x
+    assert y.data_ptr() == ptr and y.tolist() == [1.0, 3.0, 5.0, 7.0]
+    z = y
+    y = y + x  # rebinding makes a new tensor, as in Python
+    assert z.data_ptr() == ptr and y.data_ptr() != ptr
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L: L.zeros(3, dtype=L.int64).add_(0.5),
+    lambda L: L.zeros(3, dtype=L.int64).mul_(1.5),
+    lambda L: L.zeros(3, dtype=L.int32).div_(2),
+    lambda L: L.zeros(3).add_(1j),
+    lambda L: L.zeros(3, dtype=L.bool).add_(1),
+    lambda L: L.zeros(3, dtype=L.uint8).sub_(L.ones(3, dtype=L.int8)),
+    lambda L: L.zeros(1).expand(3).add_(1),
+    lambda L: L.zeros(1).expand(3).copy_(L.ones(3)),
+    lambda L: L.zeros(1).expand(3).__setitem__(Ellipsis, 1),
+    lambda L: L.zeros(1).expand(3).fill_(2),
+    lambda L: L.zeros(1).expand(3).zero_(),
+    lambda L: L.zeros(2, 3).add_(L.ones(3, 3)),
+    lambda L: L.zeros(3).add_(L.ones(2, 3)),
+    lambda L: L.zeros(3).copy_(L.ones(2, 3)),
+    lambda L: L.zeros(2).fill_(L.ones(2)),
+    lambda L: L.zeros(2).copy_([1, 2]),
+    lambda L: L.zeros(3, dtype=L.int64).clamp_(0.5),
+    lambda L: L.zeros(3, dtype=L.uint8).fill_(300),
+    lambda L: L.zeros(3, dtype=L.uint8).fill_(-1),
+    lambda L: L.zeros(3, dtype=L.int8).fill_(2.5),
+    lambda L: L.zeros(3, dtype=L.int8).__iadd__(1000),
+    lambda L: L.zeros(3, dtype=L.float16).__iadd__(1e6),
+])
+def test_inplace_casting_and_overlap_errors_match_pytorch(fn):
+    same(fn)
+
+
+@pytest.mark.parametrize("dtype", DTYPE_NAMES)
+def test_fill_and_zero_every_dtype(dtype, devices):
+    t = tv.ones(2, 3, dtype=getattr(tv, dtype), device=devices).t()
+    t.fill_(1)
+    t.zero_()
+    assert t.tolist() == [[0, 0], [0, 0], [0, 0]] and t._version == 2
+
+
+def test_inplace_view_ops_relayout_and_count_as_writes():
+    for lib in (tv, torch):
+        a = lib.zeros(2, 3)
+        assert a.t_() is a and a.shape == (3, 2) and a.stride() == (1, 3)
+        a.unsqueeze_(0).squeeze_(0).transpose_(0, 1)
+        assert a.stride() == (3, 1) and a._version == 4
