@@ -58,9 +58,7 @@ def normalize(value: Any) -> Any:
         return value
     if _is_dtype(value):
         return DType(str(value))
-    if isinstance(value, (int, float)):
-        return value
-    if isinstance(value, complex):
+    if isinstance(value, (int, float, complex)):
         return value
     if isinstance(value, (list, tuple)):  # includes Size
         return tuple(normalize(v) for v in value)

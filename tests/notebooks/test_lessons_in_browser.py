@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -22,7 +21,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
-from browser_harness import REPO, Lab, Notebook, chromium, missing_requirements  # noqa: E402
+from browser_harness import (REPO, Lab, Notebook, _free_port, chromium,  # noqa: E402
+                             missing_requirements)
 
 pytestmark = [pytest.mark.browser, pytest.mark.notebooks]
 
@@ -78,12 +78,6 @@ def test_welcome_exercise_checks_answers_in_lab(browser, tmp_path, artifacts):
             nb.close()
     finally:
         lab.stop()
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
