@@ -20,9 +20,10 @@ import warnings
 import numpy as np
 
 from .. import _dtypes, _layout
+from .._device import CPU
 from .._dtypes import _COMPLEX, _FLOAT, _INT
 from .._tensor import Tensor, wrap_array
-from ..backends._numpy import call_quiet
+from ..backends._numpy import _FP_IGNORE, _FP_STATE, call_quiet
 from ._elementwise import finish, write_out
 from .pointwise import _check_tensor, _not_implemented, _opmath, _xp
 
@@ -178,6 +179,20 @@ def _sum_like(name: str, xp_fn: str, input, dim, keepdim, dtype, out, nan: bool 
 def sum(input: Tensor, dim=None, keepdim: bool | None = None, *, dtype=None, out=None,
         axis=None, keepdims=None) -> Tensor:
     """Sum over ``dim`` (all dims by default); bools and integers sum to int64."""
+    if type(input) is Tensor and dim is None and keepdim is None and dtype is None and \
+            out is None and axis is None and keepdims is None and \
+            input._storage._device is CPU and input._dtype is not _dtypes.float16:
+        # Fast path, t.sum() on the CPU: what _sum_like computes (np.sum is add.reduce behind
+        # a wrapper that costs more than a small sum), into a 0-dim result of PyTorch's dtype.
+        rdt = _dtypes.int64 if input._dtype.category <= _INT else input._dtype
+        res = np.empty((), rdt._np)
+        token = _FP_STATE.set(_FP_IGNORE) if _FP_STATE is not None else None
+        try:
+            np.add.reduce(input._arr, None, rdt._np, res)
+        finally:
+            if token is not None:
+                _FP_STATE.reset(token)
+        return wrap_array(res, rdt, CPU)
     dim = _alias("sum", dim, axis, "dim")
     keepdim = _alias("sum", keepdim, keepdims, "keepdim", None)
     keepdim = _check_keepdim_needs_dim("sum", dim, keepdim)
