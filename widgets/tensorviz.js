@@ -233,10 +233,6 @@ class View {
 
   // ---------------------------------------------------------------- drawing
   draw() {
-    for (const [k, sc] of this.scrollers) {
-      const s = this.strips[k];
-      if (s) this.scrollMemory.set(s.key, sc.scrollLeft);
-    }
     this.tensors = this.model.get("tensors") || [];
     this.strips = this.model.get("strips") || [];
     this.bytes = !!this.model.get("byte_strides");
@@ -315,6 +311,8 @@ class View {
 
     const scroller = h("div", "tv-strip-scroll");
     this.scrollers.set(k, scroller);
+    // remember where the learner scrolled (read on scroll, never during a redraw: no forced layout)
+    scroller.addEventListener("scroll", () => this.scrollMemory.set(s.key, scroller.scrollLeft), { passive: true });
     const svg = document.createElementNS(SVG_NS, "svg");
     svg.setAttribute("class", "tv-arrows");
     svg.setAttribute("aria-hidden", "true");
@@ -477,13 +475,17 @@ class View {
     box.appendChild(caption);
 
     const values = this.tensorValues[ti];
-    box.style.setProperty("--tv-cell-w", widthFor(values.text, 3.3));
+    const cellWidth = widthFor(values.text, 3.3);
+    box.style.setProperty("--tv-cell-w", cellWidth);
     const counts = t.counts;
     const nb = dims.block.length;
     const blockCounts = counts.slice(0, nb);
     const gridCounts = counts.slice(nb);
     const rows = gridCounts.length === 2 ? gridCounts[0] : 1;
     const cols = gridCounts.length ? gridCounts[gridCounts.length - 1] : 1;
+    // a scroller only for grids wider than a card can be (each scroller costs compositing)
+    const across = (nb === 2 ? blockCounts[1] : 1) * (cols + 1) * parseFloat(cellWidth);
+    if (across > 60) box.classList.add("tv-scroll-x");
     const cellsPerBlock = rows * cols;
     const blocks = h("div", nb === 2 ? "tv-blocks tv-blocks-2" : "tv-blocks");
     if (nb === 2) blocks.style.gridTemplateColumns = `repeat(${blockCounts[1]}, max-content)`;

@@ -5,7 +5,7 @@ Synced traits, grouped by purpose:
 - what is drawn: ``strips`` (one per storage) and ``tensors`` (layout, a window of values as
   binary buffers, footprint on the strip), both built by :class:`~tensorviz.viz._scene.Scene`;
 - what the learner toggled: ``byte_strides``;
-- what happened: ``status`` (e.g. the tensors were freed), ``revision`` (bumped per rebuild).
+- what happened: ``status`` (e.g. the tensors were freed), ``revision`` (bumped per change sent).
 
 The front end asks for other windows with messages (``{"type": "page_strip", ...}``); Python
 validates them and rebuilds.  Updates are live:
@@ -201,11 +201,14 @@ class TensorView(anywidget.AnyWidget):
             status = SOME_FREED
         else:
             status = ""
+        if self.status.startswith("could not") and not status:
+            status = self.status
+        if strips == self.strips and tensors == self.tensors and status == self.status:
+            return  # nothing to send: the front end redraws only on real changes
         with self.hold_sync():
             self.strips = strips
             self.tensors = tensors
-            if not self.status.startswith("could not") or status:
-                self.status = status
+            self.status = status
             self.revision += 1
 
     def _subscribe(self) -> None:

@@ -196,3 +196,15 @@ def test_a_freed_strip_keeps_its_last_values_and_never_merges_with_new_memory():
     assert [s["alive"] for s in strips] == [False, True]
     assert strip_values(p, 0) == [0, 1, 2]  # the last known values stay drawn
     assert "0" in p.to_html() and "freed" in p.to_html()
+
+
+def test_polling_without_changes_sends_nothing():
+    a = tensorviz.arange(6)
+    w = show(a, a[::2])
+    rev = w.revision
+    for _ in range(3):
+        _widgets.poll_all()
+    assert w.revision == rev  # no message, so no redraw in the page
+    a.numpy()[1] = 7
+    _widgets.poll_all()
+    assert w.revision == rev + 1
