@@ -440,10 +440,12 @@ def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     return tensor(s, dtype=dt, device=device, requires_grad=requires_grad)
 
 
-def _number(x, what: str):
+def _number(x, what: str, complex_ok: bool = False):
     if isinstance(x, Tensor):
         return x.item()
     if isinstance(x, (builtins.int, builtins.float, np.number)) and not isinstance(x, builtins.bool):
+        return x
+    if complex_ok and isinstance(x, builtins.complex):
         return x
     if isinstance(x, builtins.bool):
         return builtins.int(x)
@@ -473,15 +475,20 @@ def arange(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
     integral = dt.category == _dtypes._INT
     if integral:  # PyTorch converts the numbers to the (64-bit) accumulation type first
         xs, xe, xst = (builtins.int(v) if math.isfinite(v) else v for v in (start, end, step))
-        if xst == 0 and step != 0:
+        for v in (xs, xe, xst):
+            if math.isfinite(v) and not -(1 << 63) <= v < (1 << 63):
+                raise RuntimeError("value cannot be converted to type int64_t without overflow")
+        if dt is _dtypes.int64 and xst == 0 and step != 0:
             raise ValueError("step must be nonzero")
     else:
         xs, xe, xst = builtins.float(start), builtins.float(end), builtins.float(step)
-    if xst == 0:
+    # (the checks see the truncated numbers for int64, the given ones otherwise)
+    cs, ce, cst = (xs, xe, xst) if dt is _dtypes.int64 else (start, end, step)
+    if cst == 0:
         raise RuntimeError("step must be nonzero")
-    if not (math.isfinite(xs) and math.isfinite(xe)):
+    if not (math.isfinite(cs) and math.isfinite(ce)):
         raise RuntimeError(f"unsupported range: {start} -> {end}")
-    if not ((xst > 0 and xe >= xs) or (xst < 0 and xe <= xs)):
+    if not ((cst > 0 and ce >= cs) or (cst < 0 and ce <= cs)):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dt is _dtypes.int64:  # exact integer arithmetic, truncating like C
         num = xe - xs + xst - (1 if xst > 0 else -1)
@@ -501,7 +508,9 @@ def arange(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
 
 def range(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
           device: DeviceLike = None, requires_grad: bool = False) -> Tensor:
-    """Deprecated inclusive range (``end`` included), float by default, as in PyTorch."""
+    """Deprecated inclusive range (``end`` included), float by default, as in PyTorch:
+    ``size = trunc((end - start) / step) + 1`` in the accumulation type (int64 for integer
+    dtypes, whose bounds are truncated first)."""
     warnings.warn("torch.range is deprecated and will be removed in a future release because "
                   "its behavior is inconsistent with Python's range builtin. Instead, use "
                   "torch.arange, which produces values in [start, end).", UserWarning,
@@ -510,11 +519,27 @@ def range(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
         start, end = 0, start
     start, end, step = (_number(start, "start"), _number(end, "end"), _number(step, "step"))
     dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
-    if step == 0:
+    if dt is _dtypes.bool or dt.category == _dtypes._COMPLEX:
+        raise NotImplementedError(f'"range_cpu" not implemented for \'{dt.cname}\'')
+    integral = dt.category == _dtypes._INT
+    conv = builtins.int if integral else builtins.float
+    xs, xe = (conv(v) if math.isfinite(v) else v for v in (start, end))
+    xst = conv(step)
+    if xst == 0:
         raise RuntimeError("step must be nonzero")
-    n = builtins.max(builtins.int(math.floor((end - start) / step)) + 1, 0)
-    host = start + step * np.arange(n, dtype=np.float64)
-    return _finish(host.astype(dt._np), dt, device, requires_grad)
+    if not (math.isfinite(xs) and math.isfinite(xe)):
+        raise RuntimeError(f"unsupported range: {start} -> {end}")
+    if not ((xst > 0 and xe >= xs) or (xst < 0 and xe <= xs)):
+        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+    if integral:
+        n = builtins.abs(xe - xs) // builtins.abs(xst) + 1
+        host = xs + xst * np.arange(n, dtype=np.int64)
+    else:
+        n = builtins.int((xe - xs) / xst + 1)
+        host = xs + xst * np.arange(n, dtype=np.float32 if dt is _dtypes.float16
+                                    else np.float64)
+    with np.errstate(all="ignore"):
+        return _finish(host.astype(dt._np), dt, device, requires_grad)
 
 
 def linspace(start, end, steps: int, *, dtype: _dtype_cls | None = None,
@@ -528,7 +553,7 @@ def linspace(start, end, steps: int, *, dtype: _dtype_cls | None = None,
         value[i] = start + step * i               for i <  steps // 2
         value[i] = end - step * (steps - 1 - i)   otherwise, step = (end - start) / (steps - 1)
     """
-    start, end = _number(start, "start"), _number(end, "end")
+    start, end = _number(start, "start", True), _number(end, "end", True)
     steps = _check_steps(steps)
     dt = _range_dtype(dtype, start, end)
     host = _spaced(start, end, steps, dt)
@@ -583,18 +608,22 @@ def logspace(start, end, steps: int, base: float = 10.0, *, dtype: _dtype_cls | 
              out: Tensor | None = None) -> Tensor:
     """``base ** linspace(start, end, steps)``, each power taken in the result's precision
     (an integer dtype truncates ``base`` first, as PyTorch)."""
-    start, end = _number(start, "start"), _number(end, "end")
+    start, end = _number(start, "start", True), _number(end, "end", True)
     steps = _check_steps(steps)
     dt = _range_dtype(dtype, start, end)
     work = np.float64 if dt.category <= _dtypes._INT else dt._np.type
     exps = _spaced(start, end, steps, dt).astype(work)
-    if dt.category <= _dtypes._INT:
+    if dt.category <= _dtypes._INT:  # the powers in double, truncated after
         exps = exps.astype(np.float64)
-        b = np.float64(builtins.int(base))
+        b = np.float64(base)
     else:
         b = work(base)
     with np.errstate(all="ignore"):
-        if dt.category <= _dtypes._INT and steps > 1:  # exponents in double, not truncated
+        if steps == 1:  # PyTorch fills with base ** start, in double
+            exps = np.array([start], dtype=np.complex128 if isinstance(start, builtins.complex)
+                            else np.float64)
+            b = np.float64(base)
+        elif dt.category <= _dtypes._INT:  # exponents in double, not truncated
             exps = _spaced_double(start, end, steps, dt)
         host = np.power(b, exps)
         if dt.category <= _dtypes._INT:

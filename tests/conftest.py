@@ -114,6 +114,45 @@ def assert_same_tensor(tv_t, pt_t, *, values: bool = True) -> None:
         assert same_values(a, b), (a, b)
 
 
+def outcome(fn, lib):
+    """``fn(lib)``, or the exception it raised (warnings silenced: PyTorch warns once)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return fn(lib)
+        except Exception as e:  # noqa: BLE001 - the type is what is compared
+            return e
+
+
+def same(fn, values: bool = True):
+    """Run ``fn(lib)`` on tensorviz and on PyTorch and assert the outcomes agree: the same
+    exception type, or equal tensors (dtype, shape, strides, offset, values), sizes, dtypes,
+    devices or plain values of the same type.  Returns both outcomes."""
+    import torch
+    mine, theirs = outcome(fn, tensorviz), outcome(fn, torch)
+    if isinstance(theirs, BaseException) or isinstance(mine, BaseException):
+        assert type(mine) is type(theirs), (mine, theirs)
+        return mine, theirs
+    if isinstance(theirs, torch.Tensor):
+        assert isinstance(mine, tensorviz.Tensor), mine
+        assert_same_tensor(mine, theirs, values=values)
+    elif isinstance(theirs, torch.Size):
+        assert isinstance(mine, tensorviz.Size) and tuple(mine) == tuple(theirs)
+    elif isinstance(theirs, (tuple, list)) and theirs and isinstance(theirs[0], torch.Tensor):
+        assert len(mine) == len(theirs)
+        for m, t in zip(mine, theirs):
+            assert_same_tensor(m, t, values=values)
+    elif isinstance(theirs, torch.dtype):
+        assert mine.name == str(theirs).split(".")[-1]
+    elif isinstance(theirs, torch.device):
+        assert str(mine) == str(theirs)
+    elif isinstance(theirs, float) and theirs != theirs:
+        assert mine != mine
+    else:
+        assert mine == theirs and type(mine) is type(theirs), (mine, theirs)
+    return mine, theirs
+
+
 def twins(torch, data: np.ndarray):
     """The same data as a tensorviz tensor and a PyTorch tensor (separate memory)."""
     return tensorviz.from_numpy(data.copy()), torch.from_numpy(data.copy())

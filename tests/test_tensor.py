@@ -6,51 +6,15 @@ outcome: the same exception type, or the same type, dtype, shape, strides and va
 """
 from __future__ import annotations
 
-import operator
 import warnings
 
 import numpy as np
 import pytest
 
 import tensorviz as tv
-from tv_core_conftest import DTYPE_NAMES, assert_same_tensor, examples, host, same_values
+from tv_core_conftest import DTYPE_NAMES, assert_same_tensor, outcome, same
 
 torch = pytest.importorskip("torch")
-
-
-def outcome(fn, lib):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            return fn(lib)
-        except Exception as e:  # noqa: BLE001 - the type is what is compared
-            return e
-
-
-def same(fn, values=True):
-    """Run ``fn(lib)`` on both libraries and assert the outcomes agree."""
-    mine, theirs = outcome(fn, tv), outcome(fn, torch)
-    if isinstance(theirs, BaseException) or isinstance(mine, BaseException):
-        assert type(mine) is type(theirs), (mine, theirs)
-        return mine, theirs
-    if isinstance(theirs, torch.Tensor):
-        assert isinstance(mine, tv.Tensor), mine
-        assert_same_tensor(mine, theirs, values=values)
-    elif isinstance(theirs, torch.Size):
-        assert isinstance(mine, tv.Size) and tuple(mine) == tuple(theirs)
-    elif isinstance(theirs, (tuple, list)) and theirs and isinstance(theirs[0], torch.Tensor):
-        assert len(mine) == len(theirs)
-        for m, t in zip(mine, theirs):
-            assert_same_tensor(m, t, values=values)
-    elif isinstance(theirs, torch.dtype):
-        assert mine.name == str(theirs).split(".")[-1]
-    elif isinstance(theirs, torch.device):
-        assert str(mine) == str(theirs)
-    elif isinstance(theirs, float) and theirs != theirs:
-        assert mine != mine
-    else:
-        assert mine == theirs and type(mine) is type(theirs), (mine, theirs)
-    return mine, theirs
 
 
 # ---------------------------------------------------------------- metadata

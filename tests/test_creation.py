@@ -1,0 +1,339 @@
+"""Creation ops against PyTorch: tensor/Tensor/as_tensor/asarray/from_numpy, zeros/ones/
+empty/full and their _like forms, arange, range, linspace, logspace, eye, empty_strided."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import tensorviz as tv
+from tv_core_conftest import assert_same_tensor, examples, same
+
+torch = pytest.importorskip("torch")
+
+
+# ---------------------------------------------------------------- tensor(data)
+TENSOR_DATA = [
+    [[1, 2], [3]], [[1, 2], 3], [1, [2, 3]], [[1, 2], [3, 4, 5]], [[[1], [2]], [[3], [4, 5]]],
+    [[1], []], [], [[]], [[], []], (), [[[]]], [1, 2.5], [1, True], [True, 2.5j], [True, False],
+    5, 2.5, True, 1j, [2 ** 62], 2 ** 63, [2 ** 63], -2 ** 63, 2 ** 64, [1.0, 2 ** 70], 1e400,
+    "abc", None, [None], [1, "a"], [[1, 2], (3, 4)], ((1, 2), (3, 4)), range(4),
+    [range(2), range(2)], {1: 2}, {1, 2},
+    "tensors:1d", "tensors:0d", "tensors:one-element", "tensors:mixed", "tensors:float64",
+    "tensors:int8", "tensors:nested", "numpy:scalars", "numpy:int8", "numpy:float64",
+    "numpy:bool", "numpy:arrays", "numpy:int8-array-and-list", "numpy:array", "numpy:array-T",
+    "numpy:negative-strides", "numpy:big-endian", "numpy:0d", "numpy:float32-scalar",
+    "size",
+]
+
+
+def _data(L, spec):
+    if not isinstance(spec, str) or ":" not in spec and spec != "size":
+        return spec
+    kind = spec
+    return {
+        "tensors:1d": lambda: [L.tensor([1.0, 2]), L.tensor([3.0, 4])],
+        "tensors:0d": lambda: [L.tensor(1), L.tensor(2)],
+        "tensors:one-element": lambda: [L.tensor([1.0]), L.tensor([[2.0]])],
+        "tensors:mixed": lambda: [L.tensor([1, 2]), [3, 4]],
+        "tensors:float64": lambda: [L.tensor(1.5, dtype=L.float64), 2],
+        "tensors:int8": lambda: [L.tensor(1, dtype=L.int8), 2],
+        "tensors:nested": lambda: [[L.tensor(1.0)], [L.tensor(2.0)]],
+        "numpy:scalars": lambda: [np.float32(1.5), np.int16(2)],
+        "numpy:int8": lambda: [np.int8(2)],
+        "numpy:float64": lambda: [np.float64(2.5)],
+        "numpy:bool": lambda: [np.bool_(True), False],
+        "numpy:arrays": lambda: [np.array([1, 2]), np.array([3, 4])],
+        "numpy:int8-array-and-list": lambda: [np.array([1, 2], dtype=np.int8), [3, 4]],
+        "numpy:array": lambda: np.arange(6.0).reshape(2, 3),
+        "numpy:array-T": lambda: np.arange(6.0).reshape(2, 3).T,
+        "numpy:negative-strides": lambda: np.arange(6.0)[::-1],
+        "numpy:big-endian": lambda: np.arange(6, dtype=">i4"),
+        "numpy:0d": lambda: np.array(2.5),
+        "numpy:float32-scalar": lambda: np.float32(2.5),
+        "size": lambda: L.Size([2, 3]),
+    }[kind]()
+
+
+@pytest.mark.parametrize("spec", TENSOR_DATA, ids=[repr(s)[:30] for s in TENSOR_DATA])
+@pytest.mark.parametrize("default", ["float32", "float64"])
+def test_tensor_infers_like_pytorch(spec, default, request):
+    if default == "float64":
+        request.getfixturevalue("default_float64")
+    same(lambda L: L.tensor(_data(L, spec)))
+
+
+EXPLICIT = [
+    (3, "uint8"), (300, "uint8"), ([300], "uint8"), (-1, "uint8"), (-255, "uint8"),
+    (-300, "uint8"), (-0.5, "uint8"), (-1.5, "uint8"), (1.5, "int32"), (1e10, "int32"),
+    (float("nan"), "int32"), (float("inf"), "int64"), (128, "int8"), (1 + 2j, "float32"),
+    ([1, 2 + 0j], "float32"), ([1, 2], "float16"), (True, "float32"), (2, "bool"),
+    (0.0, "bool"), (1e300, "float32"), (1e6, "float16"), ([1, 2 ** 70], "float32"),
+    ([2 ** 63 - 1], "float64"), ("numpy:array", "int8"), ("numpy:array", "complex64"),
+    ([[1, 2], [3, 4]], "complex128"), ("tensors:1d", "float64"),
+]
+
+
+@pytest.mark.parametrize("spec,dtype", EXPLICIT, ids=[f"{s!r}-{d}" for s, d in EXPLICIT])
+def test_tensor_with_an_explicit_dtype_matches_pytorch(spec, dtype):
+    same(lambda L: L.tensor(_data(L, spec), dtype=getattr(L, dtype)))
+
+
+def test_tensor_copies_and_warns_when_given_a_tensor():
+    a = tv.arange(3.0)
+    with pytest.warns(UserWarning, match="recommended to use sourceTensor.detach"):
+        b = tv.tensor(a)
+    assert b.untyped_storage() is not a.untyped_storage() and b.tolist() == a.tolist()
+
+
+def test_tensor_options():
+    t = tv.tensor([1.0, 2.0], dtype=tv.float64, device="cpu", requires_grad=True)
+    assert t.dtype is tv.float64 and t.device == tv.device("cpu") and t.requires_grad
+    same(lambda L: L.tensor([1, 2], requires_grad=True))
+    same(lambda L: L.tensor([1, 2], dtype="float32"))
+
+
+def test_tensor_from_numpy_copies():
+    a = np.arange(6.0).reshape(2, 3)
+    t = tv.tensor(a)
+    a[0, 0] = 100
+    assert t[0, 0].item() == 0.0 and t.dtype is tv.float64
+
+
+# ---------------------------------------------------------------- Tensor(...) / as_tensor ...
+LEGACY = [
+    lambda L: L.Tensor(), lambda L: L.Tensor(2, 3).shape, lambda L: L.Tensor((2, 3)),
+    lambda L: L.Tensor([1, 2]), lambda L: L.Tensor([[1, 2], [3, 4]]), lambda L: L.Tensor(3.5),
+    lambda L: L.Tensor(L.Size([2, 2])).shape, lambda L: L.Tensor(np.arange(3)),
+    lambda L: L.Tensor([True, False]), lambda L: L.Tensor("ab"),
+    lambda L: L.as_tensor([1, 2]), lambda L: L.as_tensor(np.arange(3.0)),
+    lambda L: L.as_tensor(np.arange(3.0)[::-1]), lambda L: L.as_tensor(np.arange(3.0), dtype=L.int32),
+    lambda L: L.as_tensor(L.zeros(2, 3).t(), dtype=L.float64),
+    lambda L: L.asarray(np.arange(3.0)[::-1]), lambda L: L.asarray([1, 2], dtype=L.float64),
+    lambda L: L.asarray(L.zeros(2, 3).t()), lambda L: L.asarray(3.5),
+    lambda L: L.scalar_tensor(3), lambda L: L.scalar_tensor(3, dtype=L.int32),
+]
+
+
+@pytest.mark.parametrize("fn", LEGACY, ids=[f"legacy{i}" for i in range(len(LEGACY))])
+def test_tensor_constructors_match_pytorch(fn):
+    same(fn, values=False)  # (Tensor(*sizes) is uninitialised)
+
+
+def test_tensor_vs_Tensor():
+    assert tv.tensor([1, 2]).dtype is tv.int64
+    assert tv.Tensor([1, 2]).dtype is tv.float32
+    t = tv.Tensor(2, 3)
+    assert t.shape == (2, 3) and t.dtype is tv.float32
+
+
+def test_as_tensor_and_from_numpy_share_memory():
+    a = np.arange(6.0)
+    for t in (tv.as_tensor(a), tv.from_numpy(a), tv.asarray(a)):
+        t[0] = 42
+        assert a[0] == 42
+        a[0] = 0
+        assert t[0].item() == 0
+    assert tv.as_tensor(a, dtype=tv.float32).untyped_storage().data_ptr() != \
+        tv.from_numpy(a).untyped_storage().data_ptr()
+    t = tv.arange(3)
+    assert tv.as_tensor(t) is t and tv.asarray(t) is t
+    c = tv.asarray(t, copy=True)
+    assert c is not t and c.untyped_storage() is not t.untyped_storage()
+    with pytest.raises(ValueError):
+        tv.asarray(np.arange(3), dtype=tv.float32, copy=False)
+    assert tv.asarray(a, copy=False).untyped_storage().data_ptr() == a.ctypes.data
+
+
+# ---------------------------------------------------------------- filled tensors
+FILLED = [
+    lambda L: L.zeros(2, 3), lambda L: L.zeros((2, 3)), lambda L: L.zeros([2, 3]),
+    lambda L: L.zeros(L.Size([2, 3])), lambda L: L.zeros(2, -3), lambda L: L.zeros(2.5),
+    lambda L: L.zeros((2, 2.5)), lambda L: L.zeros(), lambda L: L.zeros(()), lambda L: L.zeros(0),
+    lambda L: L.zeros(L.tensor(3)), lambda L: L.zeros(L.tensor([2, 3])),
+    lambda L: L.ones(2, L.tensor(3)), lambda L: L.zeros(2, dtype=L.int32),
+    lambda L: L.zeros(2, 3, dtype=L.int32, device="cpu"), lambda L: L.ones(2, dtype=L.bool),
+    lambda L: L.ones(2, 3, dtype=L.complex64), lambda L: L.ones(), lambda L: L.empty(2, 3).shape,
+    lambda L: L.empty((2, 3), dtype=L.int8).dtype, lambda L: L.empty(), lambda L: L.empty(0, 3),
+    lambda L: L.full((2, 3), 7), lambda L: L.full((2, 3), 7.0), lambda L: L.full((2, 3), True),
+    lambda L: L.full((2, 3), 1j), lambda L: L.full((2, 3), 7, dtype=L.float16),
+    lambda L: L.full(2, 7), lambda L: L.full([], 7), lambda L: L.full((2,), L.tensor(3)),
+    lambda L: L.full((2,), 300, dtype=L.uint8), lambda L: L.full((2,), -0.5, dtype=L.uint8),
+    lambda L: L.full((1,), 1e300, dtype=L.float32), lambda L: L.full((1,), 1e6, dtype=L.float16),
+    lambda L: L.zeros(2, dtype=L.float64, requires_grad=True).requires_grad,
+    lambda L: L.zeros(2, dtype=L.int64, requires_grad=True),
+]
+
+
+@pytest.mark.parametrize("fn", FILLED, ids=[f"filled{i}" for i in range(len(FILLED))])
+def test_filled_tensors_match_pytorch(fn):
+    same(fn)
+
+
+LIKE = [
+    lambda L, x: L.zeros_like(x), lambda L, x: L.ones_like(x, dtype=L.int8),
+    lambda L, x: L.full_like(x, 7), lambda L, x: L.full_like(x, 7.9, dtype=L.int32),
+    lambda L, x: L.empty_like(x).shape, lambda L, x: L.zeros_like(x, memory_format=L.contiguous_format),
+    lambda L, x: L.empty_like(x).stride(), lambda L, x: L.ones_like(x, dtype=L.bool),
+    lambda L, x: L.full_like(x, 300, dtype=L.uint8), lambda L, x: L.zeros_like([1, 2]),
+]
+LIKE_INPUTS = [
+    lambda L: L.zeros(2, 3), lambda L: L.zeros(2, 3).t(), lambda L: L.zeros(2, 6)[:, ::2],
+    lambda L: L.zeros(3, 1).expand(3, 4), lambda L: L.zeros(2, 3, 4).permute(2, 0, 1),
+    lambda L: L.zeros(0, 3).t(), lambda L: L.tensor(1.5),
+]
+
+
+@pytest.mark.parametrize("fn", LIKE, ids=[f"like{i}" for i in range(len(LIKE))])
+@pytest.mark.parametrize("make", LIKE_INPUTS, ids=[f"in{i}" for i in range(len(LIKE_INPUTS))])
+def test_like_functions_keep_pytorchs_layout(fn, make):
+    same(lambda L: fn(L, make(L)))
+
+
+# ---------------------------------------------------------------- ranges
+ARANGE = [
+    (5,), (5.0,), (1, 5), (1, 5, 2), (0, 1, 0.25), (0, 1, 0.1), (5, 0, -1), (5, 0, -1.5),
+    (0, 5, -1), (0, 5, 0), (0.0, 5.0, 0.0), (0, float("inf")), (0, float("nan")), (1, 1),
+    (-1.0, 1.0, 0.5), (10, 0, -3), (0, 2 ** 60, 2 ** 58), (0, 1e20, 1e19), (True,),
+    (-3.7, 2.2, 1.1), (0.5, 3.5), (5.5,), (1, 2.5, 0.5),
+]
+ARANGE_DTYPES = [None, "int64", "int32", "int16", "uint8", "float16", "float64", "bool",
+                 "complex64"]
+
+
+@pytest.mark.parametrize("args", ARANGE, ids=[repr(a) for a in ARANGE])
+@pytest.mark.parametrize("dtype", ARANGE_DTYPES)
+def test_arange_matches_pytorch(args, dtype):
+    """Integer results are exact; float ones within an ulp (PyTorch's vectorised kernel
+    computes some elements from the start of their vector chunk)."""
+    def run(L):
+        kw = {} if dtype is None else {"dtype": getattr(L, dtype)}
+        return L.arange(*args, **kw)
+    mine, theirs = same(run, values=False)
+    if isinstance(theirs, BaseException):
+        return
+    a, b = mine.numpy(), theirs.numpy()
+    if a.dtype.kind in "fc" and not np.array_equal(a, b, equal_nan=True):
+        mag = min(max(abs(float(v)) for v in args) or 1.0, float(np.finfo(a.dtype).max))
+        with np.errstate(over="ignore"):
+            tol = 2 * float(np.spacing(np.asarray(mag, a.dtype)))
+        assert np.isclose(a.astype(np.float64), b.astype(np.float64), rtol=0, atol=tol).all()
+    else:
+        assert np.array_equal(a, b)
+
+
+def test_arange_keywords_and_tensor_bounds():
+    same(lambda L: L.arange(start=1, end=4))
+    same(lambda L: L.arange(end=4))
+    same(lambda L: L.arange(L.tensor(5)))
+    same(lambda L: L.arange(L.tensor(5.0)))
+    same(lambda L: L.arange(0, 5, out=L.empty(5, dtype=L.int64)))
+
+
+@pytest.mark.parametrize("args", [(0, 4), (0, 4, 0.5), (4, 0, -1), (0, 4, 0), (1, 2.5, 0.3)])
+@pytest.mark.parametrize("dtype", [None, "int64", "float64"])
+def test_range_matches_pytorch_and_warns(args, dtype):
+    if len(args) == 3 and (args[2] == 0 or dtype == "int64" and abs(args[2]) < 1):
+        # PyTorch itself dies (SIGFPE) when the step is 0 in its accumulation type
+        with pytest.raises(RuntimeError), pytest.warns(UserWarning):
+            tv.range(*args, dtype=getattr(tv, dtype or "float32"))
+        return
+
+    def run(L):
+        kw = {} if dtype is None else {"dtype": getattr(L, dtype)}
+        return L.range(*args, **kw)
+    same(run)
+    with pytest.warns(UserWarning, match="deprecated"):
+        tv.range(0, 2)
+
+
+LINSPACE_ERRORS = [
+    lambda L: L.linspace(0, 1), lambda L: L.linspace(0, 1, 5.0), lambda L: L.linspace(0, 1, -1),
+    lambda L: L.linspace(0, 1, 0), lambda L: L.linspace(0, 1, 1), lambda L: L.linspace(1, 0, 4),
+    lambda L: L.linspace(L.tensor(0), L.tensor(1), 3), lambda L: L.linspace(0, 1j, 3),
+    lambda L: L.linspace(-0.5, 3, 4, dtype=L.uint8), lambda L: L.linspace(-0.5, 3, 1, dtype=L.uint8),
+    lambda L: L.linspace(0, -62.5, 1, dtype=L.uint8), lambda L: L.linspace(-5, 0.9, 6, dtype=L.int32),
+    lambda L: L.linspace(0, 10, 21, dtype=L.int64), lambda L: L.logspace(0, 2, 3),
+    lambda L: L.logspace(0, 2, 3, base=2), lambda L: L.logspace(0, 3, 4, dtype=L.int64),
+    lambda L: L.logspace(0, 2, 3, base=2.5, dtype=L.int64), lambda L: L.logspace(0, 2, 1),
+]
+
+
+@pytest.mark.parametrize("fn", LINSPACE_ERRORS, ids=[f"lin{i}" for i in range(len(LINSPACE_ERRORS))])
+def test_linspace_cases_match_pytorch(fn):
+    same(fn)
+
+
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_BOUND = st.one_of(st.floats(-100, 100, allow_nan=False), st.integers(-50, 50))
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(_BOUND, _BOUND, st.integers(0, 70),
+       st.sampled_from(["float16", "float32", "float64", "complex64", "int64", "int32",
+                        "int8"]))
+def test_linspace_values_within_an_ulp_of_pytorch(start, end, steps, dtype):
+    """PyTorch's kernel is vectorised (values depend on the CPU's vector width in the last
+    ulp); within one ulp of the range's magnitude, or one unit for integer dtypes."""
+    def run(L):
+        return L.linspace(start, end, steps, dtype=getattr(L, dtype))
+    mine, theirs = same(run, values=False)
+    if isinstance(theirs, BaseException):
+        return
+    a, b = mine.numpy(), theirs.numpy()
+    if a.dtype.kind in "iu":
+        assert np.abs(a.astype(np.int64) - b.astype(np.int64)).max(initial=0) <= 1
+    else:
+        ulp = np.spacing(np.asarray(max(abs(start), abs(end), 1e-30), dtype=a.real.dtype))
+        diff = np.abs(a.astype(np.complex128) - b.astype(np.complex128))
+        assert diff.max(initial=0) <= 2 * float(ulp), (diff.max(), ulp)
+    if steps:
+        assert a[0] == b[0] and (steps == 1 or a[-1] == b[-1])  # both ends exact
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(st.floats(-3, 3), st.floats(-3, 3), st.integers(0, 40), st.sampled_from([2.0, 10.0, 3.5]),
+       st.sampled_from(["float32", "float64", "int64"]))
+def test_logspace_close_to_pytorch(start, end, steps, base, dtype):
+    def run(L):
+        return L.logspace(start, end, steps, base=base, dtype=getattr(L, dtype))
+    mine, theirs = same(run, values=False)
+    if isinstance(theirs, BaseException):
+        return
+    a, b = mine.numpy().astype(np.float64), theirs.numpy().astype(np.float64)
+    tol = 1e-5 if dtype == "float32" else 1e-12
+    assert np.allclose(a, b, rtol=tol, atol=1 if dtype == "int64" else 0)
+
+
+EYE = [
+    lambda L: L.eye(3), lambda L: L.eye(2, 3), lambda L: L.eye(3, 2, dtype=L.int32),
+    lambda L: L.eye(-1), lambda L: L.eye(3, -1), lambda L: L.eye(0), lambda L: L.eye(2.5),
+    lambda L: L.eye(3, dtype=L.bool), lambda L: L.eye(2, dtype=L.complex64),
+    lambda L: L.empty_strided((2, 3), (1, 2)).stride(),
+    lambda L: L.empty_strided((2, 3), (1, 2)).untyped_storage().nbytes(),
+    lambda L: L.empty_strided((2, 3), (0, 1)).untyped_storage().nbytes(),
+    lambda L: L.empty_strided((2, 0), (1, 2)).untyped_storage().nbytes(),
+    lambda L: L.empty_strided((2, 3), (-1, 2)), lambda L: L.empty_strided((2, 3), (1,)),
+    lambda L: L.empty_strided((2, 3), (3, 1), dtype=L.int8).dtype,
+]
+
+
+@pytest.mark.parametrize("fn", EYE, ids=[f"eye{i}" for i in range(len(EYE))])
+def test_eye_and_empty_strided_match_pytorch(fn):
+    same(fn)
+
+
+def test_out_arguments():
+    out = tv.empty(3, dtype=tv.int64)
+    r = tv.arange(3, out=out)
+    assert r is out and out.tolist() == [0, 1, 2]
+    out = tv.empty(0)
+    tv.zeros(2, 2, out=out)
+    assert out.shape == (2, 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tv.linspace(0, 1, 4, out=tv.empty(4))
