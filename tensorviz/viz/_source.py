@@ -129,15 +129,13 @@ class Source:
         self._copy = None  # NumPy arrays whose strides are not whole elements: a private copy
         self._obj = _weak(obj)
         owner = self._memory_owner(obj)
-        cb = None
-        if on_freed is not None:
-            selfref = weakref.ref(self)
+        selfref = weakref.ref(self)
 
-            def cb(_ref, selfref=selfref):  # runs at garbage collection: only set a flag
-                src = selfref()
-                if src is not None and src._on_freed is not None:
-                    src._on_freed()
-        self._memory = _weak(owner, cb)
+        def freed(_ref, selfref=selfref):  # runs at garbage collection: only set a flag
+            src = selfref()
+            if src is not None and src._on_freed is not None:
+                src._on_freed()
+        self._memory = _weak(owner, freed if on_freed is not None else None)
         if self._memory is None:
             raise TypeError(f"cannot hold a weak reference to the memory of {type(obj).__name__}")
         self._memory_id = id(owner)

@@ -143,7 +143,7 @@ def test_writes_are_throttled_but_the_last_one_is_flushed(monkeypatch):
 
 
 def test_post_run_cell_hook_in_a_real_ipython_shell():
-    ipython = pytest.importorskip("IPython")
+    pytest.importorskip("IPython")
     from IPython.core.interactiveshell import InteractiveShell
 
     shell = InteractiveShell.instance()
