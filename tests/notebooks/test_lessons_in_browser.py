@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -30,13 +31,37 @@ NOTEBOOKS = REPO / "notebooks"
 ARTIFACTS = REPO / "test-artifacts" / "lessons"
 
 
-@pytest.fixture(scope="module")
-def browser():
+@pytest.fixture
+def in_browser():
+    """``in_browser(fn)`` runs ``fn(browser)`` with a headless Chromium, in a thread of its own.
+
+    Playwright's sync API refuses to start while another sync Playwright is open in the same
+    thread, and tests/browser keeps one open for the whole session; a fresh thread has no
+    event loop, so both can run in one pytest session.
+    """
     reason = missing_requirements()
     if reason:
         pytest.skip(reason)
-    with chromium() as b:
-        yield b
+
+    def run(fn, timeout: float = 400):
+        outcome: dict = {}
+
+        def target():
+            try:
+                with chromium() as browser:
+                    fn(browser)
+            except BaseException as exc:  # re-raised in the test's thread
+                outcome["error"] = exc
+
+        thread = threading.Thread(target=target, daemon=True)
+        thread.start()
+        thread.join(timeout)
+        if thread.is_alive():
+            pytest.fail(f"the browser test did not finish in {timeout:.0f} s")
+        if "error" in outcome:
+            raise outcome["error"]
+
+    return run
 
 
 @pytest.fixture
@@ -45,39 +70,43 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
-def test_welcome_exercise_checks_answers_in_lab(browser, tmp_path, artifacts):
+def test_welcome_exercise_checks_answers_in_lab(in_browser, tmp_path, artifacts):
     shutil.copy(NOTEBOOKS / "00_welcome.ipynb", tmp_path)
     lab = Lab(tmp_path)
     try:
-        nb = Notebook(browser, lab, "00_welcome.ipynb")
-        nb.page.set_default_timeout(60_000)
-        try:
-            nb.command("notebook:run-all-cells")
-            form = nb.panel.locator(".tv-exercise")
-            form.wait_for(timeout=90_000)
-            nb.wait_idle(90_000)
-            nb.panel.locator(".tv-root").first.wait_for()  # the lesson's live widget drew
-            box = form.locator("input[type=text]")
-
-            box.fill("3")
-            box.press("Enter")
-            form.locator(".tv-feedback", has_text="the value stored there").wait_for()
-
-            form.get_by_role("button", name="Hint").click()
-            form.get_by_text("Row i starts at").wait_for()
-
-            box.fill("7")
-            form.get_by_role("button", name="Check").click()
-            form.locator(".tv-feedback", has_text="Right: 7").wait_for()
-
-            form.get_by_role("button", name="Show solution").click()
-            form.get_by_text("points.storage_offset()").wait_for()
-            form.screenshot(path=str(artifacts / "welcome-exercise.png"))
-            assert nb.errors == []
-        finally:
-            nb.close()
+        in_browser(lambda browser: _answer_the_welcome_exercise(browser, lab, artifacts))
     finally:
         lab.stop()
+
+
+def _answer_the_welcome_exercise(browser, lab, artifacts):
+    nb = Notebook(browser, lab, "00_welcome.ipynb")
+    nb.page.set_default_timeout(60_000)
+    try:
+        nb.command("notebook:run-all-cells")
+        form = nb.panel.locator(".tv-exercise")
+        form.wait_for(timeout=90_000)
+        nb.wait_idle(90_000)
+        nb.panel.locator(".tv-root").first.wait_for()  # the lesson's live widget drew
+        box = form.locator("input[type=text]")
+
+        box.fill("3")
+        box.press("Enter")
+        form.locator(".tv-feedback", has_text="the value stored there").wait_for()
+
+        form.get_by_role("button", name="Hint").click()
+        form.get_by_text("Row i starts at").wait_for()
+
+        box.fill("7")
+        form.get_by_role("button", name="Check").click()
+        form.locator(".tv-feedback", has_text="Right: 7").wait_for()
+
+        form.get_by_role("button", name="Show solution").click()
+        form.get_by_text("points.storage_offset()").wait_for()
+        form.screenshot(path=str(artifacts / "welcome-exercise.png"))
+        assert nb.errors == []
+    finally:
+        nb.close()
 
 
 @pytest.fixture
@@ -125,7 +154,11 @@ def voila_app():
         shutil.rmtree(home, ignore_errors=True)
 
 
-def test_classroom_playground_runs_as_a_voila_app(browser, voila_app, artifacts):
+def test_classroom_playground_runs_as_a_voila_app(in_browser, voila_app, artifacts):
+    in_browser(lambda browser: _drive_the_classroom_app(browser, voila_app, artifacts))
+
+
+def _drive_the_classroom_app(browser, voila_app, artifacts):
     from playwright.sync_api import expect
 
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
