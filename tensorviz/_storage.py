@@ -11,6 +11,7 @@ storage (or its tensors) alive.
 """
 from __future__ import annotations
 
+import warnings
 import weakref
 from typing import Any, Callable, Iterator
 
@@ -93,8 +94,12 @@ class UntypedStorage:
                 cb = ref()
                 if cb is None:
                     self._listeners.remove(ref)
-                else:
+                    continue
+                try:
                     cb()
+                except Exception as e:  # a broken observer must never undo the learner's write
+                    warnings.warn(f"a storage listener failed and was ignored: {e!r}",
+                                  RuntimeWarning, stacklevel=3)
 
     def _add_listener(self, callback: Callable[[], None]) -> None:
         """Call ``callback()`` after every in-place write; held weakly (bound methods too)."""

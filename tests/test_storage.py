@@ -264,3 +264,15 @@ def test_a_listener_does_not_keep_its_tensor_alive():
     del a, owner
     gc.collect()
     assert ref() is None and owner_ref() is None
+
+
+def test_a_failing_listener_does_not_undo_the_write():
+    t = tv.zeros(3)
+
+    def broken():
+        raise ValueError("observer bug")
+
+    t.untyped_storage()._add_listener(broken)
+    with pytest.warns(RuntimeWarning, match="observer bug"):
+        t[0] = 5.0
+    assert t.tolist() == [5.0, 0.0, 0.0] and t._version == 1
