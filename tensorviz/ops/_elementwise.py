@@ -851,11 +851,20 @@ def _invert(self):
     return bitwise_not(self)
 
 
+_linalg = None  # ops.linalg, imported on first use (it imports this module)
+
+
+def _import_linalg():
+    global _linalg
+    from . import linalg
+    _linalg = linalg
+    return linalg
+
+
 def _matmul(self, other):
     if not isinstance(other, Tensor):
         return NotImplemented
-    from . import linalg
-    return linalg.matmul(self, other)
+    return (_linalg or _import_linalg()).matmul(self, other)
 
 
 def _rmatmul(self, other):

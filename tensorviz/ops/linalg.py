@@ -18,6 +18,7 @@ from collections import namedtuple
 import numpy as np
 
 from .. import _dtypes, _layout
+from .._device import CPU
 from .._dtypes import _COMPLEX, _FLOAT, _INT, result_type
 from .._indexing import scalar_to
 from .._tensor import Tensor, wrap_array
@@ -302,6 +303,14 @@ def _matmul_checks(a: Tensor, b: Tensor) -> None:
 def matmul(input, other, *, out=None) -> Tensor:
     """The matrix product with NumPy's (and PyTorch's) rules: 1-D operands are vectors, batch
     dims broadcast; ``a @ b``.  Same dtypes only (no promotion), as in PyTorch."""
+    if type(input) is Tensor and type(other) is Tensor and out is None:
+        # Fast path: two CPU matrices of one (non-bool) dtype whose shapes fit pass every
+        # check below; the product is what the general path computes.
+        dt, sa, sb = input._dtype, input._shape, other._shape
+        if len(sa) == 2 and len(sb) == 2 and sa[1] == sb[0] and dt is other._dtype and \
+                dt is not _dtypes.bool and input._storage._device is CPU and \
+                other._storage._device is CPU:
+            return wrap_array(np.matmul(input._arr, other._arr), dt, CPU)
     input = _tensor_arg(input, "matmul", "input", 1)
     other = _tensor_arg(other, "matmul", "other", 2)
     _matmul_checks(input, other)
