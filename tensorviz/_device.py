@@ -40,8 +40,6 @@ class device:
                                f"string: {type}")
         if index is not None and index < 0:
             raise RuntimeError(f"Device index must not be negative, got {index}")
-        if name == "cpu" and index not in (None, 0):
-            raise RuntimeError(f"CPU device index must be -1 or zero, got {index}")
         self.type = name
         self.index = index
 

@@ -37,7 +37,7 @@ class Generator:
     def manual_seed(self, seed: int) -> "Generator":
         seed = builtins.int(seed)
         if seed < -(1 << 63) or seed >= (1 << 64):
-            raise RuntimeError(f"Overflow when unpacking long, seed {seed} is out of range")
+            raise ValueError("Overflow when unpacking long long")
         self._seed = seed & 0xFFFFFFFFFFFFFFFF
         self._rng = np.random.Generator(np.random.PCG64(self._seed))
         return self

@@ -1,0 +1,101 @@
+"""``tensorviz.device`` against ``torch.device``, and device= handling across the core.
+
+The GPU-only behaviour runs through the ``devices`` fixture (cpu always, cuda where CuPy sees
+a GPU); ``tests/test_cuda.py`` covers ``tensorviz.cuda`` itself.
+"""
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+import tensorviz as tv
+from tv_core_conftest import same
+
+torch = pytest.importorskip("torch")
+
+DEVICE_CASES = [
+    lambda L: L.device("cpu"), lambda L: L.device("cuda"), lambda L: L.device("cuda:1"),
+    lambda L: L.device("cuda", 1), lambda L: L.device("cpu", 0), lambda L: L.device("cpu:0"),
+    lambda L: L.device("cpu", 1), lambda L: L.device("cuda:-1"), lambda L: L.device("cuda", -1),
+    lambda L: L.device("cuda:1", 1), lambda L: L.device("foo"), lambda L: L.device(-1),
+    lambda L: L.device(1.5), lambda L: L.device(L.device("cuda:2")), lambda L: L.device("cuda:x"),
+    lambda L: L.device(""), lambda L: L.device("CPU"), lambda L: L.device(" cpu"),
+    lambda L: str(L.device("cuda", 2)), lambda L: repr(L.device("cuda", 2)),
+    lambda L: repr(L.device("cpu")), lambda L: L.device("cpu") == "cpu",
+    lambda L: L.device("cpu") == L.device("cpu"), lambda L: L.device("cpu") == L.device("cpu", 0),
+    lambda L: L.device("cuda") == L.device("cuda:0"),
+    lambda L: hash(L.device("cuda:1")) == hash(L.device("cuda", 1)),
+    lambda L: L.device("cuda:3").index, lambda L: L.device("cuda:3").type, lambda L: L.device("cpu").index,
+    lambda L: L.zeros(2, device="cpu").device, lambda L: L.zeros(2, device=L.device("cpu")).device,
+    lambda L: L.zeros(2).device == L.device("cpu"), lambda L: L.zeros(2).get_device(),
+    lambda L: L.zeros(2).cpu().is_cpu, lambda L: L.tensor([1], device="cpu").device,
+]
+
+
+@pytest.mark.parametrize("fn", DEVICE_CASES, ids=[f"dev{i}" for i in range(len(DEVICE_CASES))])
+def test_device_objects_match_pytorch(fn):
+    same(fn)
+
+
+def test_devices_pickle_and_hash():
+    d = tv.device("cuda", 3)
+    assert pickle.loads(pickle.dumps(d)) == d
+    assert {tv.device("cpu"): 1}[tv.device("cpu")] == 1
+
+
+CREATORS = [
+    lambda dev: tv.zeros(2, 3, device=dev), lambda dev: tv.ones(2, device=dev),
+    lambda dev: tv.empty(2, device=dev), lambda dev: tv.full((2,), 3.0, device=dev),
+    lambda dev: tv.tensor([1, 2], device=dev), lambda dev: tv.arange(4, device=dev),
+    lambda dev: tv.linspace(0, 1, 5, device=dev), lambda dev: tv.logspace(0, 1, 3, device=dev),
+    lambda dev: tv.eye(3, device=dev), lambda dev: tv.rand(2, device=dev),
+    lambda dev: tv.randn(2, device=dev), lambda dev: tv.randint(5, (2,), device=dev),
+    lambda dev: tv.randperm(4, device=dev), lambda dev: tv.empty_strided((2, 2), (1, 2), device=dev),
+    lambda dev: tv.zeros_like(tv.zeros(2), device=dev), lambda dev: tv.as_tensor([1.0], device=dev),
+    lambda dev: tv.zeros(2).to(dev), lambda dev: tv.normal(0, 1, (2,), device=dev),
+]
+
+
+@pytest.mark.parametrize("make", CREATORS, ids=[f"create{i}" for i in range(len(CREATORS))])
+def test_every_creation_op_takes_device(make, devices):
+    t = make(devices)
+    assert t.device.type == devices
+    assert t.untyped_storage().device == t.device
+    assert t.is_cuda == (devices == "cuda")
+
+
+def test_round_trip_between_devices_keeps_layout_and_values(devices):
+    a = tv.arange(24.0).reshape(2, 3, 4).permute(2, 0, 1)
+    b = a.to(devices)
+    assert b.stride() == a.stride() and b.tolist() == a.tolist()
+    c = b.to("cpu")
+    assert c.tolist() == a.tolist() and c.stride() == a.stride()
+    assert (c is a) == (devices == "cpu") and b.to(devices) is b
+    if devices == "cuda":
+        assert b.get_device() == 0 and b.numpy(force=True).tolist() == a.tolist()
+        with pytest.raises(TypeError):
+            b.numpy()
+        with pytest.raises(RuntimeError, match="same device"):
+            b + a
+        assert (b + tv.tensor(1.0)).device == b.device  # a 0-dim CPU tensor may join
+
+
+def test_views_and_writes_on_every_device(devices):
+    a = tv.zeros(3, 4, device=devices)
+    v = a.t()[1:, ::2]
+    v.fill_(2)
+    a[0] = tv.arange(4.0, device=devices)
+    a.add_(1)
+    want = np.zeros((3, 4))
+    want.T[1:, ::2] = 2
+    want[0] = np.arange(4.0)
+    assert a.tolist() == (want + 1).tolist()
+    assert a._version == 3 and v.untyped_storage() is a.untyped_storage()
+
+
+def test_default_device_is_cpu_and_cpu_index_is_normalised():
+    assert tv.zeros(1).device == tv.device("cpu")
+    assert tv.zeros(1, device="cpu:0").device.type == "cpu"
+    assert str(tv.zeros(1, device=tv.device("cpu", 0)).device) == "cpu"
