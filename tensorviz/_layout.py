@@ -660,9 +660,12 @@ def index(shape: Shape, stride: Strides, offset: int, key) -> Layout:
         elif isinstance(k, slice):
             step = _slice_step(k)
             if d >= len(sh):
-                # PyTorch skips a full slice (`:`) without checking the dim, so a key with
-                # several ellipses may run past the last dim with `:` but not with `1:`
-                if k.start in (None, 0) and k.stop is None and step == 1:
+                # PyTorch skips a slice from 0 with step 1 (its "whole dim" shortcut, seeing a
+                # size of 0 there) without checking the dim, so a key with several ellipses
+                # may run past the last dim with `:` or `:2` but not with `1:` or `:-1`
+                stop = _opt_index(k.stop)
+                if _opt_index(k.start) in (None, 0) and step == 1 and (stop is None
+                                                                      or stop >= 0):
                     d += 1
                     continue
                 raise _dim_range_error(d, len(sh))

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import tensorviz
-from tv_core_conftest import (apply_step, assert_same_tensor, draw_step, examples, host, same_values,
-                      twins)
+from tv_core_conftest import (apply_step, assert_same_tensor, draw_step, examples, host, outcome,
+                      same_values, twins)
 
 torch = pytest.importorskip("torch")
 hypothesis = pytest.importorskip("hypothesis")
@@ -76,18 +76,37 @@ def test_random_view_chains_match_pytorch(chain, data):
         assert (tv_r.data_ptr() == tv_base.data_ptr()) == (pt_r.data_ptr() == pt_base.data_ptr()) \
             or shares is None
         tv_t, pt_t = tv_r, pt_r
-    # Writing through the final view changes the same elements of the base as in PyTorch.
+    # Writing through the final view changes the same elements of the base as in PyTorch
+    # (or fails with the same exception, leaving the base alone).
+    write = data.draw(st.sampled_from(WRITES), label="write")
     value = data.draw(st.integers(-3, 3), label="value")
-    try:
-        pt_t.fill_(value)
-    except RuntimeError:
-        with pytest.raises(RuntimeError):
-            tv_t.fill_(value)
+    before = host(tv_base)
+    mine, theirs = (outcome(lambda L, t=t: write(L, t, value), lib)
+                    for lib, t in ((tv, tv_t), (torch, pt_t)))
+    if isinstance(theirs, Exception) or isinstance(mine, Exception):
+        assert type(mine) is type(theirs), (mine, theirs)
+        assert same_values(host(tv_base), before)
     else:
-        tv_t.fill_(value)
         assert same_values(host(tv_base), host(pt_base))
         assert same_values(host(tv_t), host(pt_t))
+        assert tv_t.data_ptr() == tv_t.data_ptr()
     assert tv_base._version == pt_base._version
+
+
+WRITES = [
+    lambda L, t, v: t.fill_(v),
+    lambda L, t, v: t.zero_(),
+    lambda L, t, v: t.add_(v),
+    lambda L, t, v: t.mul_(v),
+    lambda L, t, v: t.__setitem__(Ellipsis, v),
+    lambda L, t, v: t.__setitem__(0, v),
+    lambda L, t, v: t.__setitem__((slice(None, None, 2),), v),
+    lambda L, t, v: t.copy_(L.full((t.shape[-1],) if t.dim() else (), v).to(t.dtype)),
+    lambda L, t, v: t.__setitem__(Ellipsis, L.full((t.shape[-1],) if t.dim() else (), v)
+                                  .to(t.dtype)),
+    lambda L, t, v: t.__iadd__(L.ones(t.shape[-1:] if t.dim() else ()).to(t.dtype)),
+    lambda L, t, v: t.clamp_(-1, v),
+]
 
 
 # ---------------------------------------------------------------- named cases
