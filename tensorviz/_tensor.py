@@ -18,6 +18,7 @@ from ._dtypes import dtype as _dtype_cls
 from ._size import Size
 from ._storage import TypedStorage, UntypedStorage
 from .backends import CPU_BACKEND, backend_for
+from .backends._numpy import _FP_IGNORE, _FP_STATE, call_quiet
 
 __all__ = ["Tensor", "strided", "wrap_array", "from_numpy", "layout"]
 
@@ -475,10 +476,15 @@ class Tensor:
     swapaxes = swapdims = transpose
 
     def t(self) -> "Tensor":
-        if len(self._shape) > 2:
+        shape = self._shape
+        if len(shape) == 2:  # transpose(0, 1), computed directly: swap sizes and strides
+            st = self._stride
+            return _make(Tensor, self._storage, self._dtype, self._offset, (shape[1], shape[0]),
+                         (st[1], st[0]))
+        if len(shape) > 2:
             raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
-                               f"{len(self._shape)}D")
-        return self.transpose(0, 1) if len(self._shape) == 2 else self
+                               f"{len(shape)}D")
+        return self
 
     @property
     def T(self) -> "Tensor":
@@ -646,6 +652,27 @@ class Tensor:
     def _copy(self, dt: _dtype_cls, memory_format=None, dev: device | None = None) -> "Tensor":
         """A copy as ``dt`` in a new storage on ``dev``, laid out as ``memory_format`` says."""
         shape = self._shape
+        contig = _contig(shape)
+        st = self._storage
+        if self._stride == contig and st._device is CPU and (dev is None or dev is CPU) and \
+                self._dtype.category != _dtypes._COMPLEX and 0 not in shape:
+            # Fast path: a row-major CPU tensor stays row-major in every memory format, and
+            # astype makes that copy (the same cast as below, warnings silenced alike).
+            src = self._a
+            if src is None:
+                src = self._arr
+            if dt is self._dtype or self._dtype.category < _dtypes._FLOAT:
+                arr = src.astype(dt._np)
+            elif _FP_STATE is not None:  # call_quiet, inlined: float -> int is silent
+                token = _FP_STATE.set(_FP_IGNORE)
+                try:
+                    arr = src.astype(dt._np)
+                finally:
+                    _FP_STATE.reset(token)
+            else:  # pragma: no cover - older NumPy
+                arr = call_quiet(src.astype, dt._np)
+            return _make(Tensor, UntypedStorage._wrap(arr.ravel(), CPU, CPU_BACKEND), dt, 0,
+                         shape, contig, arr)
         if memory_format is contiguous_format:
             stride = _contig(shape)
         else:
@@ -667,7 +694,6 @@ class Tensor:
         if dt is self._dtype or self._dtype.category < _dtypes._FLOAT:
             out[...] = src
         else:
-            from .backends._numpy import call_quiet
             call_quiet(out.__setitem__, Ellipsis, src)  # float -> int: silent, as in PyTorch
         return _make(Tensor, UntypedStorage._wrap(buf, dev, be), dt, 0, shape, stride, out)
 
@@ -677,6 +703,9 @@ class Tensor:
 
         Returns ``self`` when nothing changes (unless ``copy=True``).
         """
+        if not kwargs and len(args) == 1 and type(args[0]) is _dtype_cls:  # t.to(dtype)
+            dt = args[0]
+            return self if dt is self._dtype else self._copy(dt, None, None)
         kwargs_format = kwargs.get("memory_format")
         dev, dt, copy = _parse_to(self, args, kwargs)
         cur_dev = self._storage._device
