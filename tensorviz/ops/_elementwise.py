@@ -25,6 +25,7 @@ from ..backends import CPU_BACKEND
 from ..backends._numpy import _FP_IGNORE, _FP_STATE, call_quiet
 
 Number = (builtins.bool, builtins.int, builtins.float, builtins.complex, np.generic)
+_PY_NUMBERS = frozenset((builtins.bool, builtins.int, builtins.float, builtins.complex))
 
 _SCALAR_RESULT: dict = {}
 
@@ -188,38 +189,57 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
     False: a Python scalar does not take part in choosing the result's strides (PyTorch's
     ``tensor ** scalar`` is a unary op).
     """
-    if type(a) is Tensor and type(b) is Tensor and out is None:
-        # Fast path: same dtype, device and shape, both row-major and not empty.  Nothing to
-        # promote, cast, broadcast or lay out: the general path below gives the same result.
-        dt, shape, dev = a._dtype, a._shape, a._storage._device
-        if dt is b._dtype and shape == b._shape and dev is b._storage._device and \
-                (kind != DIV or dt.category >= _FLOAT):
-            c = _contig(shape)
-            if a._stride == c and b._stride == c and 0 not in shape:
-                if kind != ARITH:
-                    _check_kind(kind, dt, name)
-                xa, xb = a._a, b._a
-                if xa is None:
-                    xa = a._arr
-                if xb is None:
-                    xb = b._arr
-                if dt.category < _FLOAT:
-                    res = ufunc(xa, xb)
-                elif _FP_STATE is not None:  # call_quiet, inlined
-                    token = _FP_STATE.set(_FP_IGNORE)
-                    try:
-                        res = ufunc(xa, xb)
-                    finally:
-                        _FP_STATE.reset(token)
-                else:  # pragma: no cover - older NumPy
-                    res = call_quiet(ufunc, xa, xb)
-                rdt = _dtypes.bool if kind == CMP else dt
-                if type(res) is np.ndarray and res.dtype is rdt._np and res.shape == shape \
-                        and res.flags.c_contiguous and dev is CPU:
-                    # wrap_array's own fast path, inlined (the strides are known: c)
-                    return _make(Tensor, UntypedStorage._wrap(res.ravel(), CPU, CPU_BACKEND),
-                                 rdt, 0, shape, c, res)
-                return wrap_array(res, rdt, dev, _contig(res.shape))
+    fast = False
+    if out is None:
+        # Fast paths: two tensors of one dtype, device and shape, or a tensor and a Python
+        # number that does not change its dtype; row-major and not empty.  Nothing to cast,
+        # broadcast or lay out: the general path below gives the same result.
+        ta, tb = type(a), type(b)
+        if ta is Tensor and tb is Tensor:
+            dt, shape, dev = a._dtype, a._shape, a._storage._device
+            if dt is b._dtype and shape == b._shape and dev is b._storage._device and \
+                    (kind != DIV or dt.category >= _FLOAT):
+                c = _contig(shape)
+                if a._stride == c and b._stride == c and 0 not in shape:
+                    if kind != ARITH:
+                        _check_kind(kind, dt, name)
+                    xa, xb = a._a, b._a
+                    if xa is None:
+                        xa = a._arr
+                    if xb is None:
+                        xb = b._arr
+                    fast = True
+        elif (ta is Tensor and tb in _PY_NUMBERS) or (tb is Tensor and ta in _PY_NUMBERS):
+            t = a if ta is Tensor else b
+            dt, shape, dev = t._dtype, t._shape, t._storage._device
+            if (kind != DIV or dt.category >= _FLOAT) and promote(a, b) is dt:
+                c = _contig(shape)
+                if t._stride == c and 0 not in shape:
+                    if kind != ARITH:
+                        _check_kind(kind, dt, name)
+                    xt = t._a
+                    if xt is None:
+                        xt = t._arr
+                    xa, xb = (xt, scalar_to(b, dt)) if ta is Tensor else (scalar_to(a, dt), xt)
+                    fast = True
+    if fast:
+        if dt.category < _FLOAT:
+            res = ufunc(xa, xb)
+        elif _FP_STATE is not None:  # call_quiet, inlined
+            token = _FP_STATE.set(_FP_IGNORE)
+            try:
+                res = ufunc(xa, xb)
+            finally:
+                _FP_STATE.reset(token)
+        else:  # pragma: no cover - older NumPy
+            res = call_quiet(ufunc, xa, xb)
+        rdt = _dtypes.bool if kind == CMP else dt
+        if type(res) is np.ndarray and res.dtype is rdt._np and res.shape == shape \
+                and res.flags.c_contiguous and dev is CPU:
+            # wrap_array's own fast path, inlined (the strides are known: c)
+            return _make(Tensor, UntypedStorage._wrap(res.ravel(), CPU, CPU_BACKEND), rdt, 0,
+                         shape, c, res)
+        return wrap_array(res, rdt, dev, _contig(res.shape))
     _check_shapes(a, b)
     rdt = promote(a, b)
     dev = device_of(a, b)
