@@ -96,7 +96,12 @@ def host(x) -> np.ndarray:
 
 
 def same_values(a: np.ndarray, b: np.ndarray) -> bool:
-    """Bitwise equality of two arrays of the same shape and dtype (NaNs compare equal)."""
+    """Bitwise equality of two arrays of the same shape and dtype (NaNs compare equal).
+
+    Bools compare by truth: a bool view of other data may hold bytes other than 0/1, which
+    PyTorch's copies turn into 1 and NumPy's keep."""
+    if a.dtype == np.bool_ and b.dtype == np.bool_:
+        a, b = a.view(np.uint8) != 0, b.view(np.uint8) != 0
     return (a.shape == b.shape and a.dtype == b.dtype
             and np.ascontiguousarray(a).tobytes() == np.ascontiguousarray(b).tobytes())
 

@@ -79,6 +79,11 @@ def test_random_view_chains_match_pytorch(chain, data):
     # Writing through the final view changes the same elements of the base as in PyTorch
     # (or fails with the same exception, leaving the base alone).
     write = data.draw(st.sampled_from(WRITES), label="write")
+    if write in READ_WRITES and _overlaps(tv_t):
+        # Note: PyTorch updates overlapping elements one after another (undefined behaviour
+        # by its docs, e.g. x.as_strided((2, 2), (1, 1)).add_(1) adds twice to shared ones);
+        # tensorviz computes from the values before the write.
+        write = WRITES[0]
     value = data.draw(st.integers(-3, 3), label="value")
     before = host(tv_base)
     mine, theirs = (outcome(lambda L, t=t: write(L, t, value), lib)
@@ -91,6 +96,16 @@ def test_random_view_chains_match_pytorch(chain, data):
         assert same_values(host(tv_t), host(pt_t))
         assert tv_t.data_ptr() == tv_t.data_ptr()
     assert tv_base._version == pt_base._version
+
+
+def _overlaps(t) -> bool:
+    """Whether two elements of ``t`` share a storage slot (any layout, not only stride 0)."""
+    if t.numel() < 2:
+        return False
+    n = t.untyped_storage().nbytes() // t.element_size()
+    pos = np.lib.stride_tricks.as_strided(np.arange(n)[t.storage_offset():], t.shape,
+                                          [8 * s for s in t.stride()])
+    return len(np.unique(pos)) < t.numel()
 
 
 WRITES = [
@@ -260,3 +275,4 @@ def test_broadcast_tensors_and_shapes():
     assert tv.broadcast_shapes((3, 1), (4,), 1) == torch.broadcast_shapes((3, 1), (4,), 1)
     with pytest.raises(RuntimeError):
         tv.broadcast_shapes((3,), (4,))
+READ_WRITES = [WRITES[i] for i in (2, 3, 9, 10)]  # those reading what they write
