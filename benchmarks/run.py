@@ -9,6 +9,13 @@ is calibrated to the op (so a 100 ns op and a 50 ms op are both timed well).  Th
 statement text runs for each library where the APIs agree (``a + b``, ``a.sum()``), with the
 closest NumPy spelling otherwise (``a.T`` for ``a.t()``, ``a.astype`` for ``a.to``).
 
+The libraries' repeats are interleaved, and a ratio is the median of the per-repeat ratios
+(each pair ran back to back), so a busy machine moves the times but much less the ratios.
+Per-call overheads (tiny ops, views, widgets) are timed in this thread's CPU time, which
+other processes do not inflate; everything else in wall time.  PyTorch's large ops are
+timed on their own, after the others: its OpenMP workers spin after each parallel op and
+would slow down whatever ran next.
+
 Sections (and the targets of issue 8):
 
 - tiny ops on 3x3 float32 tensors: per-call overhead, target at most 0.7x PyTorch eager;
@@ -79,12 +86,12 @@ CPU = time.thread_time  # this thread's CPU time: blind to other processes on a 
 
 
 def measure_set(jobs: list[tuple[str, dict]], cfg: Config, repeat: int | None = None,
-                clock=WALL) -> list[float]:
+                clock=WALL, samples_out: list | None = None) -> list[float]:
     """Median seconds per execution of each ``(stmt, globals)``, as ``timeit`` runs them.
 
     Each loop is warmed up and calibrated to take ``cfg.target_s``; then the repeats are
     interleaved (tensorviz, numpy, torch, tensorviz, ...) so a change in the machine's load
-    hits every library alike.
+    hits every library alike.  ``samples_out`` receives every job's per-repeat times.
     """
     timers, numbers = [], []
     for stmt, env in jobs:
@@ -101,7 +108,15 @@ def measure_set(jobs: list[tuple[str, dict]], cfg: Config, repeat: int | None = 
     for _ in range(repeat or cfg.repeat):
         for k, timer in enumerate(timers):
             samples[k].append(timer.timeit(numbers[k]) / numbers[k])
+    if samples_out is not None:
+        samples_out.extend(samples)
     return [statistics.median(s) for s in samples]
+
+
+def paired_ratio(a: list[float], b: list[float]) -> float:
+    """Median over repeats of ``a[k] / b[k]``: the two ran back to back in each repeat, so a
+    change of the machine's load between repeats cancels out."""
+    return statistics.median(x / y for x, y in zip(a, b))
 
 
 def measure(stmt: str, env: dict, cfg: Config, repeat: int | None = None, clock=WALL) -> float:
@@ -141,9 +156,11 @@ class Row:
 RESULTS: list[Row] = []
 
 
-def ratio_row(section: str, case: str, t_tv, t_np, t_torch, against: str, limit: float) -> Row:
-    base = t_torch if against == "torch" else t_np
-    r = None if base is None else t_tv / base
+def ratio_row(section: str, case: str, t_tv, t_np, t_torch, against: str, limit: float,
+              r: float | None = None) -> Row:
+    if r is None:
+        base = t_torch if against == "torch" else t_np
+        r = None if base is None else t_tv / base
     ok = None if r is None else r <= limit
     row = Row(section, case, t_tv, t_np, t_torch, f"<= {limit}x {against}", r, ok)
     RESULTS.append(row)
@@ -166,23 +183,40 @@ def mark(ok: bool | None) -> str:
 
 
 def compare_section(title: str, section: str, cases, cfg: Config, against: str, limit: float,
-                    repeat: int | None = None, clock=WALL) -> None:
-    """Time each ``(name, env_tv, stmt_tv, env_np, stmt_np, env_torch, stmt_torch)``."""
+                    repeat: int | None = None, clock=WALL, isolate_torch: bool = False) -> None:
+    """Time each ``(name, env_tv, stmt_tv, env_np, stmt_np, env_torch, stmt_torch)``.
+
+    ``isolate_torch``: time PyTorch on its own after the others, then pause.  Its OpenMP
+    workers keep spinning for a while after a parallel op; interleaved, they would take a
+    core from whatever runs next (on a 2-core machine, 20-50% slower NumPy and tensorviz).
+    """
     rows = []
     for name, env_tv, s_tv, env_np, s_np, env_torch, s_torch in cases:
         jobs = [(s_tv, env_tv)]
         if s_np:
             jobs.append((s_np, env_np))
-        if torch is not None and s_torch:
+        with_torch = torch is not None and bool(s_torch)
+        if with_torch and not isolate_torch:
             jobs.append((s_torch, env_torch))
-        times = iter(measure_set(jobs, cfg, repeat, clock))
+        samples: list[list[float]] = []
+        times = iter(measure_set(jobs, cfg, repeat, clock, samples))
         t_tv = next(times)
         t_np = next(times) if s_np else None
-        t_torch = next(times) if torch is not None and s_torch else None
-        row = ratio_row(section, name, t_tv, t_np, t_torch, against, limit)
-        rows.append([name, fmt_time(t_tv), fmt_time(t_np), fmt_time(t_torch),
-                     fmt_ratio(None if t_np is None else t_tv / t_np),
-                     fmt_ratio(None if t_torch is None else t_tv / t_torch), mark(row.ok)])
+        r_np = paired_ratio(samples[0], samples[1]) if s_np else None
+        t_torch = r_torch = None
+        if with_torch:
+            if isolate_torch:
+                t_torch = measure_set([(s_torch, env_torch)], cfg, repeat, clock)[0]
+                time.sleep(0.3)  # let its worker threads go idle
+                r_torch = t_tv / t_torch
+            else:
+                t_torch = next(times)
+                r_torch = paired_ratio(samples[0], samples[-1])
+        row = ratio_row(section, name, t_tv, t_np, t_torch, against, limit,
+                        r_torch if against == "torch" else r_np)
+        row.extra = {"tv/numpy": r_np, "tv/torch": r_torch}
+        rows.append([name, fmt_time(t_tv), fmt_time(t_np), fmt_time(t_torch), fmt_ratio(r_np),
+                     fmt_ratio(r_torch), mark(row.ok)])
     print_table(f"{title} (target: tensorviz {row.target})",
                 ["op", "tensorviz", "numpy", "torch", "tv/numpy", "tv/torch", "met"], rows)
 
@@ -232,7 +266,7 @@ def large_ops(cfg: Config) -> None:
         ("max  a.max()", e_tv, "a.max()", e_np, "a.max()", e_th, "a.max()"),
     ]
     compare_section(f"Large ops: {n:,} float32 elements", "large", cases, cfg, "numpy", 1.1,
-                    cfg.big_repeat)
+                    cfg.big_repeat, isolate_torch=True)
 
 
 def matmul_ops(cfg: Config) -> None:
@@ -246,7 +280,8 @@ def matmul_ops(cfg: Config) -> None:
         e_th = {"a": torch.from_numpy(a_np.copy()), "b": torch.from_numpy(b_np.copy())} \
             if torch else {}
         cases.append((f"matmul {n}x{n} float32", e_tv, "a @ b", e_np, "a @ b", e_th, "a @ b"))
-    compare_section("Matrix multiply", "matmul", cases, cfg, "numpy", 1.05, cfg.big_repeat)
+    compare_section("Matrix multiply", "matmul", cases, cfg, "numpy", 1.05, cfg.big_repeat,
+                    isolate_torch=True)
 
 
 def contiguous_copy(cfg: Config) -> None:
@@ -255,15 +290,17 @@ def contiguous_copy(cfg: Config) -> None:
     e_tv = {"a": tv.from_numpy(a_np.copy()).t()}
     e_np = {"a": a_np.copy().T, "np": np}
     e_th = {"a": torch.from_numpy(a_np.copy()).t()} if torch else {}
-    t_tv = measure("a.contiguous()", e_tv, cfg, cfg.big_repeat)
-    t_np = measure("np.ascontiguousarray(a)", e_np, cfg, cfg.big_repeat)
-    t_th = measure("a.contiguous()", e_th, cfg, cfg.big_repeat) if torch else None
+    samples: list[list[float]] = []
+    t_tv, t_np = measure_set([("a.contiguous()", e_tv), ("np.ascontiguousarray(a)", e_np)], cfg,
+                             cfg.big_repeat, samples_out=samples)
+    t_th = measure("a.contiguous()", e_th, cfg, cfg.big_repeat) if torch else None  # alone, as
+    # in compare_section(isolate_torch=True)
     moved = 2 * n * n * 4  # bytes read + written
 
     def gbs(t):
         return "-" if t is None else f"{moved / t / 1e9:.2f} GB/s"
     row = ratio_row("contiguous", f"t().contiguous() {n}x{n} float32", t_tv, t_np, t_th,
-                    "numpy", 1.1)
+                    "numpy", 1.1, paired_ratio(*samples))
     row.extra = {"bytes_moved": moved}
     print_table("contiguous() of a transposed tensor: copy bandwidth (target: tensorviz "
                 "<= 1.1x numpy's time)",
@@ -522,7 +559,7 @@ def cuda_ops(cfg: Config) -> None:
                     [case("add 4M  a + b", big, "a + b", "a + b", "a + b"),
                      case("sum 4M  a.sum()", big, "a.sum()", "a.sum()", "a.sum()"),
                      case("matmul 1024", mm, "a @ b", "a @ b", "a @ b")],
-                    cfg, "numpy", 1.1, cfg.big_repeat)
+                    cfg, "numpy", 1.1, cfg.big_repeat, isolate_torch=True)
 
 
 # ---------------------------------------------------------------- main
