@@ -274,7 +274,15 @@ def slice_dim(shape: Shape, stride: Strides, offset: int, dim: int,
     step = 1 if step is None else step
     if step <= 0:
         raise ValueError("step must be greater than zero")
-    size = shape[dim]
+    start, length = _slice_span(shape[dim], start, stop, step)
+    return (shape[:dim] + (length,) + shape[dim + 1:],
+            stride[:dim] + (stride[dim] * step,) + stride[dim + 1:],
+            offset + start * stride[dim])
+
+
+def _slice_span(size: int, start: int | None, stop: int | None, step: int) -> tuple[int, int]:
+    """``(first index, length)`` of ``start:stop:step`` (step > 0) over a dim of ``size``,
+    clamped as Python clamps slices."""
     start = 0 if start is None else start
     stop = size if stop is None else stop
     if start < 0:
@@ -283,10 +291,7 @@ def slice_dim(shape: Shape, stride: Strides, offset: int, dim: int,
         stop += size
     start = min(max(start, 0), size)
     stop = min(max(stop, start), size)
-    length = (stop - start + step - 1) // step
-    return (shape[:dim] + (length,) + shape[dim + 1:],
-            stride[:dim] + (stride[dim] * step,) + stride[dim + 1:],
-            offset + start * stride[dim])
+    return start, (stop - start + step - 1) // step
 
 
 def narrow(shape: Shape, stride: Strides, offset: int, dim: int, start: int,
@@ -669,9 +674,10 @@ def index(shape: Shape, stride: Strides, offset: int, key) -> Layout:
                     d += 1
                     continue
                 raise _dim_range_error(d, len(sh))
-            (sh_t, st_t, offset) = slice_dim(tuple(sh), tuple(st), offset, d,
-                                             _opt_index(k.start), _opt_index(k.stop), step)
-            sh, st = list(sh_t), list(st_t)
+            # slice_dim, applied to dim d of the lists in place
+            first, sh[d] = _slice_span(sh[d], _opt_index(k.start), _opt_index(k.stop), step)
+            offset += first * st[d]
+            st[d] *= step
             d += 1
         else:
             size = sh[d] if d < len(sh) else 0
