@@ -32,14 +32,27 @@ class Generator:
     def __init__(self, device: DeviceLike = "cpu"):
         self.device = as_device(device)
         self._seed = _DEFAULT_SEED
-        self._rng = np.random.Generator(np.random.PCG64(self._seed))
+        self._np_rng = None  # made from _seed on first use
+
+    @property
+    def _rng(self) -> np.random.Generator:
+        """NumPy's generator, made on first use: importing numpy.random costs about 10 ms,
+        a sixth of ``import tensorviz``, and many sessions never draw a random number."""
+        rng = self._np_rng
+        if rng is None:
+            rng = self._np_rng = np.random.Generator(np.random.PCG64(self._seed))
+        return rng
+
+    @_rng.setter
+    def _rng(self, rng: np.random.Generator) -> None:
+        self._np_rng = rng
 
     def manual_seed(self, seed: int) -> "Generator":
         seed = builtins.int(seed)
         if seed < -(1 << 63) or seed >= (1 << 64):
             raise ValueError("Overflow when unpacking long long")
         self._seed = seed & 0xFFFFFFFFFFFFFFFF
-        self._rng = np.random.Generator(np.random.PCG64(self._seed))
+        self._np_rng = None  # PCG64(seed), made on first use
         return self
 
     def seed(self) -> int:
