@@ -243,6 +243,73 @@ def tiny_ops(cfg: Config) -> None:
     ]
     compare_section("Tiny ops: 3x3 float32, per call (thread CPU time)", "tiny", cases, cfg,
                     "torch", 0.7, clock=CPU)
+    tiny_floor(cfg, e_tv, e_np, e_th)
+
+
+def tiny_floor(cfg: Config, e_tv: dict, e_np: dict, e_th: dict) -> None:
+    """What no Python layer over NumPy can go below: NumPy's own call, NumPy's floating-point
+    warnings switched off (PyTorch gives inf/nan silently), and building the result: one
+    Tensor and its Storage, with tensorviz's own constructors and no checks at all."""
+    from tensorviz._storage import UntypedStorage
+    from tensorviz._tensor import Tensor, _contig, _make
+    from tensorviz.backends import CPU_BACKEND
+    from tensorviz.backends._numpy import _FP_IGNORE, _FP_STATE
+
+    cpu = tv.device("cpu")
+
+    def adopt(r, dt):
+        return _make(Tensor, UntypedStorage._wrap(r.ravel(), cpu, CPU_BACKEND), dt, 0, r.shape,
+                     _contig(r.shape), r)
+
+    fp_set, fp_reset = _FP_STATE.set, _FP_STATE.reset
+
+    def floor_add(a, b):
+        token = fp_set(_FP_IGNORE)
+        r = np.add(a._a, b._a)
+        fp_reset(token)
+        return adopt(r, a._dtype)
+
+    def floor_mul(a, b):
+        token = fp_set(_FP_IGNORE)
+        r = np.multiply(a._a, b._a)
+        fp_reset(token)
+        return adopt(r, a._dtype)
+
+    def floor_sum(a):
+        out = np.empty((), a._dtype._np)
+        token = fp_set(_FP_IGNORE)
+        np.add.reduce(a._a, None, None, out)
+        fp_reset(token)
+        return adopt(out, a._dtype)
+
+    def floor_matmul(a, b):
+        return adopt(np.matmul(a._a, b._a), a._dtype)
+
+    env = dict(e_tv, floor_add=floor_add, floor_mul=floor_mul, floor_sum=floor_sum,
+               floor_matmul=floor_matmul)
+    env["a"]._arr, env["b"]._arr  # noqa: B018  (make the cached arrays the floor reads)
+    rows = []
+    for name, s_tv, s_floor, s_np in (("add", "a + b", "floor_add(a, b)", "a + b"),
+                                      ("mul", "a * b", "floor_mul(a, b)", "a * b"),
+                                      ("sum", "a.sum()", "floor_sum(a)", "a.sum()"),
+                                      ("matmul", "a @ b", "floor_matmul(a, b)", "a @ b")):
+        jobs = [(s_tv, env), (s_floor, env), (s_np, e_np)]
+        if torch is not None:
+            jobs.append((s_np, e_th))
+        samples: list[list[float]] = []
+        t = measure_set(jobs, cfg, clock=CPU, samples_out=samples)
+        r_floor = paired_ratio(samples[1], samples[3]) if torch is not None else None
+        r_tv = paired_ratio(samples[0], samples[3]) if torch is not None else None
+        RESULTS.append(Row("floor", name, t[0], t[2], t[3] if torch is not None else None,
+                           "", r_floor, None, {"floor": t[1], "floor/torch": r_floor,
+                                               "tv/torch": r_tv}))
+        rows.append([name, fmt_time(t[0]), fmt_time(t[1]), fmt_time(t[2]),
+                     fmt_time(t[3]) if torch is not None else "-", fmt_ratio(r_tv),
+                     fmt_ratio(r_floor)])
+    print_table("The floor of a tiny op: NumPy's call + quiet floating point + building the "
+                "result Tensor and Storage (no checks, no dispatch)",
+                ["op", "tensorviz", "floor", "numpy alone", "torch", "tv/torch", "floor/torch"],
+                rows)
 
 
 def large_ops(cfg: Config) -> None:
