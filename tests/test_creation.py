@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import tensorviz as tv
-from tv_core_conftest import assert_same_tensor, examples, same
+from tv_core_conftest import examples, same
 
 torch = pytest.importorskip("torch")
 
