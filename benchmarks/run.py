@@ -9,8 +9,8 @@ is calibrated to the op (so a 100 ns op and a 50 ms op are both timed well).  Th
 statement text runs for each library where the APIs agree (``a + b``, ``a.sum()``), with the
 closest NumPy spelling otherwise (``a.T`` for ``a.t()``, ``a.astype`` for ``a.to``).
 
-The libraries' repeats are interleaved, and a ratio is the median of the per-repeat ratios
-(each pair ran back to back), so a busy machine moves the times but much less the ratios.
+The libraries' repeats are interleaved (in alternating order), and a ratio is the median of
+the per-repeat ratios (each pair ran back to back), so a busy machine moves the times but much less the ratios.
 Per-call overheads (tiny ops, views, widgets) are timed in this thread's CPU time, which
 other processes do not inflate; everything else in wall time.  PyTorch's large ops are
 timed on their own, after the others: its OpenMP workers spin after each parallel op and
@@ -105,9 +105,12 @@ def measure_set(jobs: list[tuple[str, dict]], cfg: Config, repeat: int | None = 
         timers.append(timer)
         numbers.append(number)
     samples: list[list[float]] = [[] for _ in jobs]
-    for _ in range(repeat or cfg.repeat):
-        for k, timer in enumerate(timers):
-            samples[k].append(timer.timeit(numbers[k]) / numbers[k])
+    order = list(range(len(jobs)))
+    for r in range(repeat or cfg.repeat):
+        # every other repeat runs the jobs in reverse: no library always runs first (after a
+        # pause) or right after one that left BLAS or OpenMP threads spinning
+        for k in (order if r % 2 == 0 else order[::-1]):
+            samples[k].append(timers[k].timeit(numbers[k]) / numbers[k])
     if samples_out is not None:
         samples_out.extend(samples)
     return [statistics.median(s) for s in samples]
