@@ -661,7 +661,9 @@ class Tensor:
             src = self._a
             if src is None:
                 src = self._arr
-            if dt is self._dtype or self._dtype.category < _dtypes._FLOAT:
+            if dt is _dtypes.bool and self._dtype is _dtypes.bool:
+                arr = src.view(np.uint8) != 0  # (a bool view of other data: store 0/1)
+            elif dt is self._dtype or self._dtype.category < _dtypes._FLOAT:
                 arr = src.astype(dt._np)
             elif _FP_STATE is not None:  # call_quiet, inlined: float -> int is silent
                 token = _FP_STATE.set(_FP_IGNORE)
@@ -689,6 +691,8 @@ class Tensor:
             warnings.warn("Casting complex values to real discards the imaginary part",
                           UserWarning, stacklevel=4)
             src = src.real
+        if dt is _dtypes.bool and self._dtype is _dtypes.bool:
+            src = src.view(np.uint8) != 0  # (a bool view of other data: PyTorch stores 0/1)
         buf = be.empty(_layout.numel(shape), dt._np, dev)
         out = be.strided(buf, 0, shape, stride)
         if dt is self._dtype or self._dtype.category < _dtypes._FLOAT:
