@@ -337,6 +337,7 @@ def large_ops(cfg: Config) -> None:
     ]
     compare_section(f"Large ops: {n:,} float32 elements", "large", cases, cfg, "numpy", 1.1,
                     cfg.big_repeat, isolate_torch=True)
+    noise_control("large", "a + b", e_np, cfg)
 
 
 def matmul_ops(cfg: Config) -> None:
@@ -352,6 +353,18 @@ def matmul_ops(cfg: Config) -> None:
         cases.append((f"matmul {n}x{n} float32", e_tv, "a @ b", e_np, "a @ b", e_th, "a @ b"))
     compare_section("Matrix multiply", "matmul", cases, cfg, "numpy", 1.05, cfg.big_repeat,
                     isolate_torch=True)
+    noise_control("matmul", "a @ b", cases[-1][3], cfg)
+
+
+def noise_control(section: str, stmt: str, env: dict, cfg: Config) -> None:
+    """NumPy timed against itself, as tensorviz is against NumPy: how far from 1.00x a ratio
+    of two identical computations lands on this machine right now."""
+    samples: list[list[float]] = []
+    measure_set([(stmt, env), (stmt, dict(env))], cfg, cfg.big_repeat, samples_out=samples)
+    r = paired_ratio(*samples)
+    RESULTS.append(Row("control", f"{section}: numpy {stmt} vs itself", None, None, None, "",
+                       r, None))
+    print(f"\nNoise control: NumPy's `{stmt}` timed against itself the same way: {r:.2f}x")
 
 
 def contiguous_copy(cfg: Config) -> None:
