@@ -662,7 +662,7 @@ class Tensor:
             if src is None:
                 src = self._arr
             if dt is _dtypes.bool and self._dtype is _dtypes.bool:
-                arr = src.view(np.uint8) != 0  # (a bool view of other data: store 0/1)
+                arr = np.asarray(src.view(np.uint8) != 0)  # (a bool view of other data: 0/1)
             elif dt is self._dtype or self._dtype.category < _dtypes._FLOAT:
                 arr = src.astype(dt._np)
             elif _FP_STATE is not None:  # call_quiet, inlined: float -> int is silent
