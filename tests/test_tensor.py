@@ -444,3 +444,14 @@ def test_inplace_view_ops_relayout_and_count_as_writes():
         assert a.t_() is a and a.shape == (3, 2) and a.stride() == (1, 3)
         a.unsqueeze_(0).squeeze_(0).transpose_(0, 1)
         assert a.stride() == (3, 1) and a._version == 4
+
+
+def test_bool_copies_store_zero_or_one():
+    raw = np.array([1, 2, 0, 255], dtype=np.uint8)
+    for lib in (tv, torch):
+        t = lib.from_numpy(raw.copy()).view(lib.bool)
+        assert t.clone().view(lib.uint8).tolist() == [1, 1, 0, 1]
+        assert t[::2].clone().view(lib.uint8).tolist() == [1, 0]
+        s = lib.tensor(True).clone()
+        s[...] = False  # a 0-dim copy is still a writable tensor
+        assert not s.item()
