@@ -77,7 +77,7 @@ class Config:
     matmul_sizes: tuple[int, ...]
 
 
-FULL = Config(False, 0.02, 15, 15, tuple(10 ** k for k in range(3, 9)),
+FULL = Config(False, 0.02, 15, 25, tuple(10 ** k for k in range(3, 9)),
               tuple(10 ** k for k in range(2, 8)), 11, (256, 1024))
 QUICK = Config(True, 0.002, 3, 3, (10 ** 3, 10 ** 5), (10 ** 2, 10 ** 4), 1, (128,))
 
