@@ -14,6 +14,13 @@ import numpy as np
 
 __all__ = ["snapshot_html", "summary_text", "format_value", "tuple_text"]
 
+# The snapshot is saved in the notebook with every output, so it draws a smaller window than
+# the live widget: at most this many storage slots per strip and cells per grid.
+STATIC_SLOTS = 32
+STATIC_ROWS = 8
+STATIC_COLS = 8
+STATIC_BLOCKS = 4
+
 _COLORS = ["#2f7fd0", "#e0663a", "#1a9e77", "#c466a8", "#d49a1a", "#3aa6c9", "#8a6fd1",
            "#7a9a2a"]
 
@@ -22,6 +29,10 @@ def tuple_text(values: Sequence[int]) -> str:
     """``(3, 4)``, ``(4,)``, ``()``: Python's own tuple spelling."""
     values = list(values)
     return "(" + ", ".join(map(str, values)) + ("," if len(values) == 1 else "") + ")"
+
+
+def _bytes(n: Any) -> str:
+    return f"{n} byte{'' if n == 1 else 's'}"
 
 
 def format_value(v: Any) -> str:
@@ -82,15 +93,16 @@ def _cell(value_text: str, addr: int | None = None, dim: bool = False, color: st
 
 def _strip_html(k: int, strip: dict, values, tensors: list[dict]) -> str:
     esc = html.escape
+    start = strip.get("start", 0)
+    count = min(strip.get("count", 0), STATIC_SLOTS)
     head = (f"<div><b>storage #{k + 1}</b> · {esc(str(strip.get('dtype')))} · "
-            f"{strip.get('size')} elements ({strip.get('nbytes')} bytes) · "
+            f"{strip.get('size')} elements ({_bytes(strip.get('nbytes'))}) · "
             f"{esc(str(strip.get('device')))}")
-    if strip.get("count", 0) < strip.get("size", 0):
-        head += f" · showing slots {strip['start']}–{strip['start'] + strip['count'] - 1}"
+    if count < strip.get("size", 0):
+        head += f" · showing slots {start}–{start + count - 1}"
     if not strip.get("alive", True):
         head += " · freed"
     head += "</div>"
-    start, count = strip.get("start", 0), strip.get("count", 0)
     rows = ["<tr><th>slot</th>" + "".join(f"<th>{start + i}</th>" for i in range(count))
             + "</tr>"]
     if values is not None:
@@ -106,8 +118,8 @@ def _strip_html(k: int, strip: dict, values, tensors: list[dict]) -> str:
             mark = ("▲" if start + i == t.get("offset") and t.get("numel") else "●") if n else ""
             if n > 1:
                 mark += f"×{n}"
-            cells.append(f'<td style="color:{color}">{mark}</td>')
-        rows.append(f'<tr><th style="color:{color}">{esc(t.get("tag", ""))} '
+            cells.append(f"<td>{mark}</td>")
+        rows.append(f'<tr style="color:{color}"><th>{esc(t.get("tag", ""))} '
                     f'{esc(t.get("label", ""))}</th>' + "".join(cells) + "</tr>")
     return head + "<table>" + "".join(rows) + "</table>"
 
@@ -117,7 +129,7 @@ def _tensor_html(t: dict, values) -> str:
     if "shape" not in t:
         return f"<div><b>{esc(t.get('label', ''))}</b>: freed before it was drawn</div>"
     meta = (f"shape {tuple_text(t['shape'])} · stride {tuple_text(t['stride'])} · "
-            f"storage_offset {t['offset']} · {t['dtype']} ({t['itemsize']} bytes) · "
+            f"storage_offset {t['offset']} · {t['dtype']} ({_bytes(t['itemsize'])}) · "
             f"{t['device']} · numel {t['numel']} of {t['storage_size']} in storage · "
             f"{t['reason']}")
     color = _COLORS[t.get("color", 0) % len(_COLORS)]
@@ -140,14 +152,19 @@ def _tensor_html(t: dict, values) -> str:
     n_block = len(dims["block"])
     block_counts = counts[:n_block]
     grid_counts = counts[n_block:] or []
-    for block in itertools.product(*[range(c) for c in block_counts]):
+    rows = min(grid_counts[0], STATIC_ROWS) if len(grid_counts) == 2 else 1
+    cols = min(grid_counts[-1], STATIC_COLS) if grid_counts else 1
+    blocks = list(itertools.islice(itertools.product(*[range(c) for c in block_counts]),
+                                   STATIC_BLOCKS))
+    cut = (len(blocks) < int(np.prod(block_counts)) or
+           (len(grid_counts) == 2 and rows < grid_counts[0]) or
+           (grid_counts and cols < grid_counts[-1]))
+    for block in blocks:
         idx_prefix = [starts[k] + block[k] for k in range(n_block)]
         out.append('<div class="tv-s-block">')
         if n_block:
             label = ", ".join(map(str, t["select"] + idx_prefix)) + ", :" * len(grid_counts)
             out.append(f"<div>[{esc(label)}]</div>")
-        rows = grid_counts[0] if len(grid_counts) == 2 else 1
-        cols = grid_counts[-1] if grid_counts else 1
         table = ["<table>"]
         for r in range(rows):
             table.append("<tr>")
@@ -163,7 +180,7 @@ def _tensor_html(t: dict, values) -> str:
             table.append("</tr>")
         table.append("</table>")
         out.append("".join(table) + "</div>")
-    if any(c < t["shape"][d] for c, d in zip(counts, shown)):
+    if cut or any(c < t["shape"][d] for c, d in zip(counts, shown)):
         out.append("<div>(a window of the values; run the notebook to scroll)</div>")
     return "".join(out)
 

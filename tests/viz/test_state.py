@@ -158,6 +158,24 @@ def test_payload_and_build_time_are_bounded(n):
     assert sorted(times)[2] < 0.06, times
 
 
+def test_everything_sent_at_display_stays_under_100_kb():
+    """Widget state, ES module, CSS and the HTML snapshot of the mimebundle, all together.
+
+    The snapshot is also saved in the notebook with the output, so it draws a smaller window.
+    """
+    x = tensorviz.arange(10**7, dtype=tensorviz.float64)
+    m = x.view(1000, 10000)
+    for tensors in [(x,), (m, m.t(), m[1:, ::2])]:
+        w = show(*tensors)
+        data, _meta = w._repr_mimebundle_()
+        html = len(data["text/html"].encode())
+        assert payload_bytes(w, code=True) + html < 100 * 1024
+        assert html < 24 * 1024
+    views = [m[k:, k:] for k in range(16)]
+    w = TensorView(*views, labels=[f"v{k}" for k in range(16)])
+    assert len(w.to_html().encode()) < 96 * 1024
+
+
 def test_sixteen_tensors_stay_under_the_payload_budget():
     x = tensorviz.arange(10**6, dtype=tensorviz.float64).view(1000, 1000)
     views = [x[k:, k:] for k in range(16)]

@@ -89,6 +89,10 @@ def test_mimebundle_has_a_static_html_snapshot():
     html = data["text/html"]
     assert "storage #1" in html and "a.t()" in html and "@5" in html
     assert "<script" not in html
+    flags = show(tensorviz.tensor([True, False]))
+    assert "(1 byte)" in flags.to_html() and "bool (1 bytes)" not in flags.to_html()
+    big = show(tensorviz.arange(10**4).view(100, 100)).to_html()
+    assert "showing slots 0–31" in big and "a window of the values" in big
 
 
 def test_every_rendered_string_is_escaped():
