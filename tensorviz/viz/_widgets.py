@@ -201,8 +201,6 @@ class TensorView(anywidget.AnyWidget):
             status = SOME_FREED
         else:
             status = ""
-        if self.status.startswith("could not") and not status:
-            status = self.status
         if strips == self.strips and tensors == self.tensors and status == self.status:
             return  # nothing to send: the front end redraws only on real changes
         with self.hold_sync():

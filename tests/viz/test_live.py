@@ -208,3 +208,20 @@ def test_polling_without_changes_sends_nothing():
     a.numpy()[1] = 7
     _widgets.poll_all()
     assert w.revision == rev + 1
+
+
+def test_a_failed_refresh_is_reported_then_cleared_by_the_next_good_one(monkeypatch):
+    a = tensorviz.arange(4)
+    w = show(a)
+    build = w._scene.build
+
+    def broken():
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(w._scene, "build", broken)
+    w._dirty = True
+    _widgets.poll_all()
+    assert w.status == "could not refresh: RuntimeError: disk on fire"
+    monkeypatch.setattr(w._scene, "build", build)
+    a.add_(1)
+    assert w.status == "" and strip_values(w) == [1, 2, 3, 4]
