@@ -12,7 +12,8 @@ from ._device import device as _device_cls
 __all__ = ["is_available", "device_count", "current_device", "set_device", "get_device_name",
            "get_device_properties", "synchronize", "manual_seed", "manual_seed_all",
            "memory_allocated", "max_memory_allocated", "reset_peak_memory_stats",
-           "empty_cache", "device", "is_initialized"]
+           "empty_cache", "device", "device_of", "is_initialized", "init",
+           "get_device_capability", "memory_reserved"]
 
 _stack: list[int] = []
 _selected = 0
@@ -50,49 +51,84 @@ def current_device() -> int:
     return _stack[-1] if _stack else _selected
 
 
+def _device_index(device) -> int:
+    """The GPU index named by an int, a string or a device (``-1``: none named), as PyTorch's
+    ``_get_device_index(optional=True)``; nothing is checked against the machine yet."""
+    if device is None:
+        return -1
+    if isinstance(device, str):
+        device = _device_cls(device)
+    if isinstance(device, _device_cls):
+        if device.type != "cuda":
+            raise ValueError(f"Expected a cuda device, but got: {device}")
+        return -1 if device.index is None else device.index
+    if isinstance(device, int):
+        return int(device)
+    raise TypeError(f"expected a cuda device, an int or None, got {type(device).__name__}")
+
+
 def _check_index(index) -> int:
-    if isinstance(index, _device_cls):
-        if index.type != "cuda":
-            raise ValueError(f"Expected a cuda device, but got: {index}")
-        index = 0 if index.index is None else index.index
-    elif isinstance(index, str):
-        return _check_index(_device_cls(index))
+    """``index`` (int, str or device) checked against this machine's GPUs."""
+    if not isinstance(index, int) or isinstance(index, bool):
+        index = _device_index(index)
+        if index < 0:
+            return current_device()
     n = device_count()
-    if not 0 <= index < max(n, 1) or n == 0:
-        if n == 0:
-            _backend()
+    if n == 0:
+        _backend()  # raises, saying why CUDA is not available
+    if not 0 <= index < n:
         raise RuntimeError(f"CUDA error: invalid device ordinal {index} (this machine has {n} "
                            "GPU(s))")
     return index
 
 
+def _use(index: int) -> None:
+    """Make ``index`` CuPy's current device too, so results computed by CuPy land there."""
+    _backend().cupy.cuda.Device(index).use()
+
+
 def set_device(device) -> None:
+    """Select the GPU that ``'cuda'`` means (a negative index or None: no change)."""
     global _selected
+    if _device_index(device) < 0 and not isinstance(device, _device_cls):
+        return
     _selected = _check_index(device)
-    _backend().cupy.cuda.Device(_selected).use()
-
-
-def _push_device(index: int) -> None:
-    _stack.append(_check_index(index))
-
-
-def _pop_device() -> None:
-    _stack.pop()
+    _use(_selected)
 
 
 class device:
-    """``with tensorviz.cuda.device(1):`` makes GPU 1 the current device inside the block."""
+    """``with tensorviz.cuda.device(1):`` makes GPU 1 the current device inside the block.
+
+    A negative index or None is a no-op, as in PyTorch; the GPU is checked on entering.
+    """
 
     def __init__(self, device):
-        self.idx = _check_index(device)
+        self.idx = _device_index(device)
+        self._entered: list[bool] = []
 
     def __enter__(self):
-        _stack.append(self.idx)
+        if self.idx < 0:
+            self._entered.append(False)
+            return self
+        idx = _check_index(self.idx)
+        _stack.append(idx)
+        self._entered.append(True)
+        _use(idx)
         return self
 
     def __exit__(self, *exc):
-        _stack.pop()
+        if self._entered.pop():
+            _stack.pop()
+            _use(current_device())
         return False
+
+
+class device_of(device):
+    """``with tensorviz.cuda.device_of(t):`` selects ``t``'s GPU; a no-op for a CPU tensor."""
+
+    def __init__(self, obj):
+        dev = obj.device
+        super().__init__(dev.index if dev.type == "cuda" else -1)
 
 
 @dataclass(frozen=True)
@@ -120,6 +156,18 @@ def get_device_properties(device=None) -> _CudaDeviceProperties:
         multi_processor_count=int(props["multiProcessorCount"]))
 
 
+def get_device_capability(device=None) -> tuple[int, int]:
+    """The GPU's CUDA compute capability, ``(major, minor)``."""
+    props = get_device_properties(device)
+    return props.major, props.minor
+
+
+def init() -> None:
+    """Initialise CUDA now (it is otherwise done on first use); RuntimeError saying why when
+    it cannot be used."""
+    _backend()
+
+
 def get_device_name(device=None) -> str:
     return get_device_properties(device).name
 
@@ -133,12 +181,23 @@ def synchronize(device=None) -> None:
 
 
 def manual_seed(seed: int) -> None:
-    """Seed the generator that cuda tensors draw from (shared with the CPU's here)."""
+    """Seed the generator that cuda tensors draw from.
+
+    Without a usable GPU this does nothing (as in PyTorch, where it is silently ignored), so
+    the CPU's random numbers never change.  With a GPU, cuda tensors draw from the same
+    host generator as the CPU's (a seed gives the same numbers on every device), so this
+    reseeds that generator.
+    """
+    seed = int(seed)
+    if not is_available():
+        return
     from ._random import manual_seed as _seed
     _seed(seed)
 
 
-manual_seed_all = manual_seed
+def manual_seed_all(seed: int) -> None:
+    """``manual_seed`` for every GPU (they share one generator here)."""
+    manual_seed(seed)
 
 
 def memory_allocated(device=None) -> int:
@@ -156,6 +215,13 @@ def max_memory_allocated(device=None) -> int:
     be = _backend()
     be._track()
     return int(be.peak_bytes)
+
+
+def memory_reserved(device=None) -> int:
+    """Bytes CuPy's memory pool holds from the driver (in use or cached for reuse)."""
+    if not is_initialized():
+        return 0
+    return int(_backend().cupy.get_default_memory_pool().total_bytes())
 
 
 def reset_peak_memory_stats(device=None) -> None:

@@ -71,3 +71,44 @@ def test_gpu_round_trip_keeps_values_and_reports_devices():
     assert tv.cuda.memory_allocated() > 0
     props = tv.cuda.get_device_properties(0)
     assert props.total_memory > 0 and props.name == tv.cuda.get_device_name(0)
+
+
+def test_cuda_manual_seed_never_changes_the_cpu_stream_without_a_gpu():
+    torch = pytest.importorskip("torch")
+    for lib in (torch, tv):
+        lib.manual_seed(0)
+        want = lib.rand(3).tolist()
+        lib.manual_seed(0)
+        lib.cuda.manual_seed(5)
+        lib.cuda.manual_seed_all(7)
+        got = lib.rand(3).tolist()
+        if lib is torch or not HAS_GPU:
+            assert got == want, lib.__name__
+    with pytest.raises((TypeError, ValueError)):
+        tv.cuda.manual_seed("x")
+
+
+def test_cuda_device_context_is_lazy_and_negative_or_none_is_a_no_op():
+    torch = pytest.importorskip("torch")
+    for lib in (torch, tv):
+        lib.cuda.device(0)  # building it checks nothing yet
+        with lib.cuda.device(-1):
+            pass
+        with pytest.raises(ValueError, match="Expected a cuda device"):
+            lib.cuda.device("cpu")
+        with lib.cuda.device_of(lib.ones(1)):  # a CPU tensor: no-op
+            pass
+    with tv.cuda.device(None):
+        pass
+
+
+@no_gpu
+def test_cuda_device_context_without_gpu_raises_on_entering():
+    with pytest.raises(RuntimeError, match="CUDA is not available"):
+        with tv.cuda.device(0):
+            pass
+    for fn in (tv.cuda.init, tv.cuda.get_device_capability, lambda: tv.cuda.set_device(0)):
+        with pytest.raises(RuntimeError, match="CUDA is not available"):
+            fn()
+    tv.cuda.set_device(-1)  # a negative index changes nothing, as in PyTorch
+    assert tv.cuda.memory_reserved() == 0

@@ -99,3 +99,65 @@ def test_default_device_is_cpu_and_cpu_index_is_normalised():
     assert tv.zeros(1).device == tv.device("cpu")
     assert tv.zeros(1, device="cpu:0").device.type == "cpu"
     assert str(tv.zeros(1, device=tv.device("cpu", 0)).device) == "cpu"
+
+
+BAD_DEVICE_SPECS = [("cuda:00",), ("cuda:01",), ("cuda:\u0663",), ("cuda:+1",), ("cuda: 1",),
+                    ("cuda:99999999999999999999",), ("cuda", True), ("cuda", 1.0), ("cuda", "1")]
+
+
+@pytest.mark.parametrize("args", BAD_DEVICE_SPECS, ids=[repr(a) for a in BAD_DEVICE_SPECS])
+def test_device_strings_and_indices_are_parsed_as_strictly_as_pytorch(args):
+    with pytest.raises(Exception) as theirs:
+        torch.device(*args)
+    with pytest.raises(Exception) as ours:
+        tv.device(*args)
+    assert type(ours.value) is type(theirs.value), (ours.value, theirs.value)
+
+
+def test_device_with_a_device_and_an_index_is_a_type_error():
+    with pytest.raises(TypeError):
+        torch.device(torch.device("cuda"), 1)
+    with pytest.raises(TypeError):
+        tv.device(tv.device("cuda"), 1)
+
+
+def test_devices_are_immutable():
+    d = tv.device("cuda", 1)
+    for name in ("type", "index"):
+        with pytest.raises(AttributeError):
+            setattr(d, name, 0)
+        with pytest.raises(AttributeError):
+            setattr(torch.device("cuda", 1), name, 0)
+    assert (d.type, d.index) == ("cuda", 1) and hash(d) == hash(tv.device("cuda:1"))
+
+
+def test_with_device_sets_the_default_device_of_factories():
+    from tensorviz import _device
+    with tv.device("cpu") as d:
+        assert d == tv.device("cpu") and tv.zeros(2).device == tv.device("cpu")
+        assert str(_device.get_default_device()) == str(torch.get_default_device())
+    assert _device.get_default_device() == tv.device("cpu")
+    if tv.cuda.is_available():
+        with tv.device("cuda"):
+            assert tv.zeros(2).device == tv.device("cuda:0")
+            assert tv.zeros(2, device="cpu").device == tv.device("cpu")
+            with tv.device("cpu"):
+                assert tv.arange(3).device.type == "cpu"
+            assert tv.tensor([1.0]).is_cuda
+        assert tv.zeros(2).device.type == "cpu"
+    else:
+        # Without a GPU a factory inside `with device('cuda')` fails (as in a CPU-only
+        # PyTorch), and leaving the block restores the cpu default.
+        with pytest.raises(RuntimeError, match="CUDA is not available"):
+            with tv.device("cuda"):
+                tv.zeros(2)
+        assert tv.zeros(2).device == tv.device("cpu")
+        try:
+            _device.set_default_device("cuda:0")
+            with pytest.raises(RuntimeError, match="CUDA is not available"):
+                tv.ones(1)
+            with tv.device("cpu"):
+                assert tv.ones(1).device.type == "cpu"
+        finally:
+            _device.set_default_device(None)
+        assert tv.ones(1).device.type == "cpu"
