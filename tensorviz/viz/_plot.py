@@ -18,21 +18,52 @@ from ._static import _COLORS, format_value, tuple_text
 __all__ = ["plot"]
 
 _MAX_LINES = 48  # mapping lines per tensor; more would hide the picture
+_CELL_IN = 0.42  # inches per logical cell
+
+
+_BLOCK_GAP = 1.6  # rows between block rows: room for a block's label
+
+
+def _grid_shape(t: dict) -> tuple[int, int, int, int]:
+    """``(block_rows, block_cols, rows, cols)``: a grid of grids, as the widget draws it."""
+    nb = len(t["dims"]["block"])
+    counts = t["counts"]
+    grid_counts = counts[nb:]
+    rows = grid_counts[0] if len(grid_counts) == 2 else 1
+    cols = grid_counts[-1] if grid_counts else 1
+    if nb == 2:
+        return counts[0], counts[1], rows, cols
+    return 1, (counts[0] if nb == 1 else 1), rows, cols
+
+
+def _grid_size(t: dict) -> tuple[float, float]:
+    """Width and height of a tensor's drawing, in cells."""
+    if "counts" not in t:
+        return 4.0, 3.0
+    block_rows, block_cols, rows, cols = _grid_shape(t)
+    return (block_cols * (cols + 1) - 1.0,
+            block_rows * (rows + _BLOCK_GAP) - _BLOCK_GAP + (1.0 if t["dims"]["block"] else 0))
 
 
 def _grid_cells(t: dict) -> list[tuple[tuple[int, ...], int, float, float, int]]:
-    """``(index, flat, x, y, block)`` for every drawn cell: blocks side by side, rows down."""
+    """``(index, flat, x, y, block)`` for every drawn cell.
+
+    3-D: blocks side by side; 4-D: block rows down the first block dim (N of NCHW), blocks
+    across the second (C); rows of each grid down, columns across.
+    """
     dims = t["dims"]
     shown = dims["block"] + dims["grid"]
     counts, starts = t["counts"], t["starts"]
     nb = len(dims["block"])
     grid_counts = counts[nb:]
-    rows = grid_counts[0] if len(grid_counts) == 2 else 1
-    cols = grid_counts[-1] if grid_counts else 1
+    _block_rows, _block_cols, rows, cols = _grid_shape(t)
+    top = 1.0 if nb else 0.0  # the first block's label sits above its grid
     out = []
     flat = 0
     for b, block in enumerate(itertools.product(*[range(c) for c in counts[:nb]])):
-        x0 = b * (cols + 1)
+        brow, bcol = (block[0], block[1]) if nb == 2 else (0, block[0]) if nb == 1 else (0, 0)
+        x0 = bcol * (cols + 1)
+        y0 = top + brow * (rows + _BLOCK_GAP)
         for r in range(rows):
             for c in range(cols):
                 local = list(block) + ([r, c] if len(grid_counts) == 2 else [c] if grid_counts
@@ -42,7 +73,7 @@ def _grid_cells(t: dict) -> list[tuple[tuple[int, ...], int, float, float, int]]
                     index[d] = i
                 for k, d in enumerate(shown):
                     index[d] = starts[k] + local[k]
-                out.append((tuple(index), flat, x0 + c, r, b))
+                out.append((tuple(index), flat, x0 + c, y0 + r, b))
                 flat += 1
     return out
 
@@ -65,17 +96,17 @@ def plot(*tensors: Any, labels: Sequence[str] | None = None, strip_slots: int = 
 
     n_strips = len(strips)
     strip_rows = [1.1 + 0.45 * len(s["tensors"]) for s in strips]
-    max_rows = max((max(t.get("counts", [1])[len(t["dims"]["block"]):][:1] or [1])
-                    if len(t.get("counts", [])) - len(t["dims"]["block"]) == 2 else 1)
-                   for t in states)
-    grid_h = 1.2 + 0.5 * max_rows
+    sizes = [_grid_size(t) for t in states]
+    widths = [max(w, 4.0) + 1.0 for w, _h in sizes]
+    grid_h = 1.4 + _CELL_IN * max(max(h for _w, h in sizes), 3.0)
     widest = max((s["count"] for s in strips), default=8)
     if figsize is None:
-        figsize = (max(6.0, min(0.55 * widest + 2.5, 18.0)), 1.0 * sum(strip_rows) + grid_h + 0.6)
+        width = max(0.55 * widest + 2.5, _CELL_IN * sum(widths) + 0.8 * len(states))
+        figsize = (max(6.0, min(width, 24.0)), 1.0 * sum(strip_rows) + grid_h + 0.6)
     fig = plt.figure(figsize=figsize)
     heights = strip_rows + [grid_h]
     gs = fig.add_gridspec(n_strips + 1, max(len(states), 1), height_ratios=heights,
-                          hspace=0.5, wspace=0.35)
+                          width_ratios=widths, hspace=0.5, wspace=0.35)
 
     strip_axes = []
     for k, s in enumerate(strips):
@@ -119,7 +150,7 @@ def plot(*tensors: Any, labels: Sequence[str] | None = None, strip_slots: int = 
                     ax.text(i + 0.46, y + 0.2, mark, ha="center", va="center", fontsize=8,
                             color=color)
         ax.set_xlim(-0.2 - 0.12 * max(len(st.get("label", "")) for st in states) - 0.6,
-                    max(count, 1) + 0.2)
+                    max(widest, 1) + 0.2)  # the same slot width on every strip
         ax.set_ylim(-0.45 * len(users) - 0.1, 1.5)
 
     for j, t in enumerate(states):
@@ -148,7 +179,7 @@ def plot(*tensors: Any, labels: Sequence[str] | None = None, strip_slots: int = 
             if nb and b not in labelled:
                 labelled.add(b)
                 lead = ", ".join(str(i) for i in index[:len(t["dims"]["select"]) + nb])
-                ax.text(x, 1.0, f"[{lead}, ...]", fontsize=7, color="#555555",
+                ax.text(x, -y + 1.0, f"[{lead}, ...]", fontsize=7, color="#555555",
                         family="monospace", va="bottom")
             addr = t["offset"] + sum(i * st for i, st in zip(index, t["stride"]))
             ax.add_patch(Rectangle((x, -y), 0.92, 0.9, facecolor=color, alpha=0.15,

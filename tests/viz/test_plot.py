@@ -52,3 +52,17 @@ def test_plot_handles_every_shape(make):
 def test_plot_needs_a_tensor():
     with pytest.raises(TypeError, match="at least one tensor"):
         tensorviz.plot()
+
+
+def test_four_d_is_a_grid_of_grids_and_strips_share_a_slot_width():
+    x = tensorviz.arange(120).reshape(2, 3, 4, 5)
+    fig = tensorviz.plot(x.permute(0, 2, 3, 1), tensorviz.arange(3).expand(2, 3))
+    grid_ax = fig.axes[2]
+    where = {t.get_text(): t.get_position() for t in grid_ax.texts if t.get_text().startswith("[")}
+    assert len(where) == 8  # N=2 block rows of C=4 blocks
+    (x00, y00), (x10, y10), (x01, y01) = (where["[0, 0, ...]"], where["[1, 0, ...]"],
+                                          where["[0, 1, ...]"])
+    assert x10 == x00 and y10 < y00  # n+1: the next block row, below
+    assert y01 == y00 and x01 > x00  # c+1: the next block, to the right
+    strip_a, strip_b = fig.axes[0], fig.axes[1]
+    assert strip_a.get_xlim() == strip_b.get_xlim()
