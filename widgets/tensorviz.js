@@ -140,20 +140,25 @@ function address(t, index) {
   return a;
 }
 
-/** The symbolic and numeric address formula for one logical index.
- * @param {TensorState} t @param {number[]} index @returns {[string, string]} */
-function formula(t, index) {
-  if (index.length === 0) return ["offset", `${t.offset}`];
+/** The address formula for one logical index, worked out: "offset + i·stride₀ … = 0 + 2·1 … = 6".
+ * A 0-dim tensor has no index: its one element lives at storage_offset.
+ * @param {TensorState} t @param {number[]} index @param {number} addr @returns {string} */
+function formula(t, index, addr) {
+  if (index.length === 0) return `storage_offset = ${t.offset}`;
   const sym = ["offset"], nums = [String(t.offset)];
   index.forEach((i, d) => {
     sym.push(`${letter(d)}·stride${sub(d)}`);
     nums.push(`${i}·${t.stride[d] < 0 ? `(${t.stride[d]})` : t.stride[d]}`);
   });
-  return [sym.join(" + "), nums.join(" + ")];
+  return `${sym.join(" + ")} = ${nums.join(" + ")} = ${addr}`;
 }
 
-/** @param {TensorState} t @param {number[]} index */
-const indexText = (t, index) => `${t.label}[${index.join(", ")}]`;
+/** How the learner would write the element: `a.t()[2, 1]`; a 0-dim tensor is its own element.
+ * @param {TensorState} t @param {number[]} index */
+const indexText = (t, index) => (index.length ? `${t.label}[${index.join(", ")}]` : t.label);
+
+/** "1 byte", "8 bytes". @param {number} n */
+const bytesText = (n) => `${num(n)} byte${n === 1 ? "" : "s"}`;
 
 // ------------------------------------------------------------------ the view
 class View {
@@ -291,7 +296,7 @@ class View {
     const head = h("div", "tv-strip-head");
     const title = h("span", "tv-strip-title", `storage #${k + 1}`);
     const facts = s.alive
-      ? `${s.dtype} · ${num(s.size)} elements × ${s.itemsize} bytes = ${num(s.nbytes)} bytes · ${s.device}`
+      ? `${s.dtype} · ${num(s.size)} element${s.size === 1 ? "" : "s"} × ${bytesText(s.itemsize)} = ${bytesText(s.nbytes)} · ${s.device}`
       : "freed";
     head.append(title, h("span", "tv-strip-facts", facts));
     const users = h("span", "tv-strip-users");
@@ -431,11 +436,11 @@ class View {
     row("shape", tuple(t.shape));
     row("stride", `${tuple(stride)} ${unit}`);
     row("storage_offset", this.bytes ? `${num(t.offset * t.itemsize)} bytes` : `${num(t.offset)}`);
-    row("dtype", `${t.dtype} (itemsize ${t.itemsize} bytes)`);
+    row("dtype", `${t.dtype} (itemsize ${bytesText(t.itemsize)})`);
     row("device", t.device);
     row("numel", `${num(t.numel)} of the storage's ${num(t.storage_size)}`);
     const [lo, hi] = t.extent;
-    if (t.numel) row("reads", `storage[${num(lo)}] … storage[${num(hi - 1)}]`);
+    if (t.numel) row("reads", hi - lo === 1 ? `storage[${num(lo)}]` : `storage[${num(lo)}] … storage[${num(hi - 1)}]`);
     if (t.byte_strides) row("NumPy strides", `${tuple(t.byte_strides)} bytes`);
     row("is_contiguous", t.contiguous ? "True" : "False", t.contiguous ? "tv-yes" : "tv-no");
     meta.appendChild(h("span", `tv-meta-reason ${t.contiguous ? "tv-yes" : "tv-no"}`, t.reason));
@@ -459,17 +464,18 @@ class View {
     if (dims.select.length) box.appendChild(this.selectors(t, ti));
     // axis captions: what moving along each drawn dim does in storage
     const caption = h("div", "tv-axes");
+    const strideText = (/** @type {number} */ d) => (this.bytes ? bytesText(t.stride[d] * t.itemsize) : String(t.stride[d]));
     if (nd === 0) {
       caption.textContent = "0-dim tensor: a single element at storage_offset";
     } else {
       dims.grid.forEach((d, i) => {
         const arrow = dims.grid.length === 2 && i === 0 ? "↓ rows" : "→ columns";
         caption.appendChild(h("span", "tv-axis",
-          `${arrow}: ${letter(d)} = dim ${d}, stride ${t.stride[d]}`));
+          `${arrow}: ${letter(d)} = dim ${d}, stride ${strideText(d)}`));
       });
       dims.block.forEach((d, i) => {
         caption.appendChild(h("span", "tv-axis",
-          `${i === dims.block.length - 1 ? "blocks →" : "block rows ↓"}: ${letter(d)} = dim ${d}, stride ${t.stride[d]}`));
+          `${i === dims.block.length - 1 ? "blocks →" : "block rows ↓"}: ${letter(d)} = dim ${d}, stride ${strideText(d)}`));
       });
     }
     box.appendChild(caption);
@@ -523,8 +529,7 @@ class View {
           cell.setAttribute("data-t", String(ti));
           cell.setAttribute("data-index", index.join(","));
           cell.append(h("span", "tv-v", values.text[flat] ?? "?"), h("span", "tv-addr", `@${addr}`));
-          const [sym, nums] = formula(t, index);
-          cell.title = `${indexText(t, index)} = ${values.full[flat] ?? "?"}\n${sym} = ${nums} = ${addr} → storage[${addr}]`;
+          cell.title = `${indexText(t, index)} = ${values.full[flat] ?? "?"}\n${formula(t, index, addr)} → storage[${addr}]`;
           grid.appendChild(cell);
           const byAddr = this.cellsByAddr.get(t.strip) || new Map();
           this.cellsByAddr.set(t.strip, byAddr);
@@ -795,7 +800,6 @@ class View {
   cellReadout(t, index, addr, inWindow, others) {
     const r = this.readout;
     r.replaceChildren();
-    const [sym, nums] = formula(t, index);
     const line1 = h("div", "tv-readout-line");
     line1.append(this.chip(t, "tv-chip-small"),
       h("code", "tv-readout-index", `${indexText(t, index)}`),
@@ -803,7 +807,7 @@ class View {
       h("code", "tv-readout-slot", `storage[${addr}]`));
     if (this.bytes) line1.appendChild(h("span", "tv-note", ` (byte ${num(addr * t.itemsize)} = ${addr} × ${t.itemsize})`));
     const line2 = h("div", "tv-formula");
-    line2.append(h("code", "", `${sym} = ${nums} = ${addr}`));
+    line2.append(h("code", "", formula(t, index, addr)));
     r.append(line1, line2);
     const steps = index.map((_, d) => t.stride[d] === 0
       ? `${letter(d)}+1 stays on the same slot (stride 0: broadcast)`

@@ -180,3 +180,66 @@ def test_playground_and_big_tensors(open_notebook, artifacts):
     text = _text(nb.output(3))
     assert "x1 = x0.transpose(0, 1)" in text and "x3 = x2.contiguous()" in text
     assert nb.errors == []
+
+
+def test_layouts_zero_dim_broadcast_high_dims_and_bytes(open_notebook, artifacts):
+    nb = open_notebook("layouts.ipynb", [
+        "import tensorviz as torch, numpy as np\na = torch.arange(6)\n"
+        "torch.show(a[4], a[2:2], torch.tensor([True, False]))",
+        "r = torch.arange(4)\ntorch.show(r, r.expand(3, 4))",
+        "x6 = torch.arange(2 * 3 * 2 * 2 * 2 * 3).reshape(2, 3, 2, 2, 2, 3)\ntorch.show(x6)",
+        "n = np.arange(24, dtype=np.int16).reshape(2, 3, 4)\ntorch.show(n[:, ::2, 1:])",
+    ])
+    page = nb.page
+    for k in range(4):
+        nb.run_cell(k)
+        nb.output(k).locator(".tv-root").wait_for()
+
+    # 0-dim: its one element lives at storage_offset; empty: no cells; 1-byte items
+    zero = nb.output(0)
+    zero.locator('.tv-card[data-t="0"] .tv-cell').hover()
+    readout = _text(zero.locator(".tv-readout"))
+    assert "a[4] lives in storage[4]" in readout and "storage_offset = 4" in readout
+    assert "a[4][]" not in readout and "= 4 = 4" not in readout
+    assert "reads storage[4] is_contiguous" in _text(zero.locator('.tv-card[data-t="0"] .tv-meta'))
+    assert zero.locator('.tv-card[data-t="1"] .tv-cell').count() == 0
+    assert "has no elements" in _text(zero.locator('.tv-card[data-t="1"]'))
+    assert "bool · 2 elements × 1 byte = 2 bytes" in _text(zero.locator(".tv-strip").nth(1))
+    zero.screenshot(path=str(artifacts / "zero-dim-empty.png"))
+
+    # stride 0: one slot read by a whole column, said in words, not only in colour
+    bc = nb.output(1)
+    bc.locator('.tv-slot[data-k="2"]').hover()
+    readout = _text(bc.locator(".tv-readout"))
+    assert "3 elements here: r.expand(3, 4)[0, 2], r.expand(3, 4)[1, 2], r.expand(3, 4)[2, 2]" \
+        in readout
+    assert "broadcasting" in readout
+    assert bc.locator('.tv-card[data-t="1"] .tv-cell.tv-hl').count() == 3
+    assert _text(bc.locator('.tv-fp.tv-c1[data-k="2"]')) == "●×3"
+    bc.locator('.tv-card[data-t="1"] .tv-cell[data-index="1,2"]').hover()
+    arrows = [" ".join(t.text_content().split()) for t in bc.locator(".tv-arrow-label").all()]
+    assert "i+1: +0 (broadcast)" in arrows
+    bc.screenshot(path=str(artifacts / "broadcast.png"))
+
+    # above 4-D: index selectors for the leading dims
+    hd = nb.output(2)
+    assert hd.locator(".tv-block").count() == 4
+    assert _text(hd.locator(".tv-block-label").first) == "x6[0, 0, 0, 0, :, :]"
+    hd.locator('.tv-selectors button[aria-label="next index of dim 0"]').click()
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) "
+        ".tv-block-label')].some(e => e.textContent === 'x6[1, 0, 0, 0, :, :]')")
+    assert _text(hd.locator('.tv-cell[data-index="1,0,0,0,0,0"] .tv-v')) == "72"
+
+    # NumPy: byte strides shown, and the toggle turns strides and offsets into bytes
+    npy = nb.output(3)
+    assert "(24, 16, 2) bytes" in _text(npy.locator(".tv-meta"))
+    npy.locator(".tv-bytes-toggle").check()
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) "
+        ".tv-axis')].some(e => e.textContent.includes('stride 16 bytes'))")
+    assert "(24, 16, 2) bytes" in _text(npy.locator(".tv-meta"))
+    npy.locator('.tv-cell[data-index="0,1,1"]').hover()
+    assert "storage[10] (byte 20 = 10 × 2)" in _text(npy.locator(".tv-readout"))
+    npy.screenshot(path=str(artifacts / "numpy-bytes.png"))
+    assert nb.errors == []
