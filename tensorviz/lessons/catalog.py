@@ -306,6 +306,23 @@ _add("03/chw-stride",
                  "(307200, 512, 1).",
      solution="answer = img.permute(2, 0, 1).stride()")
 
+_add("03/channels-last-stride",
+     "A batch of 8 RGB images of 32 × 32 pixels has the NCHW shape (8, 3, 32, 32) and is "
+     "stored **channels last** (NHWC in memory). What is its stride?",
+     answer=(3072, 1, 96, 3),
+     mistakes={(3072, 1024, 32, 1): "That is the contiguous NCHW stride, one plane per "
+                                    "channel. Channels last keeps a pixel's 3 channels "
+                                    "side by side.",
+               (3072, 96, 3, 1): "That is the stride of the NHWC tensor of shape "
+                                 "(8, 32, 32, 3). List the strides in the order of the "
+                                 "NCHW dims: N, C, H, W."},
+     hint="In memory the order is N, H, W, C: C steps 1, W steps over 3 channels, H over a "
+          "row of 32 pixels. Then list the strides for the dims N, C, H, W.",
+     explanation="Memory order NHWC gives N 3072, H 96, W 3, C 1; for the dims (N, C, H, W) "
+                 "that is (3072, 1, 96, 3). In PyTorch "
+                 "`x.contiguous(memory_format=torch.channels_last)` makes this layout.",
+     solution="answer = torch.zeros(8, 32, 32, 3).permute(0, 3, 1, 2).stride()")
+
 # ---------------------------------------------------------------------------- 04 numpy
 _add("04/from-numpy-dtype",
      "What dtype does `torch.from_numpy(np.linspace(0, 1, 5))` have?",
