@@ -307,6 +307,23 @@ def test_archive_inside_a_longer_stream():
     tv.save(tv.arange(3), buf)
     buf.seek(len(b"header bytes"))
     assert tv.load(buf).tolist() == [0, 1, 2]
+    buf.write(b"trailing bytes" * 8)  # data after the archive is ignored, as by PyTorch
+    buf.seek(len(b"header bytes"))
+    assert tv.load(buf).tolist() == [0, 1, 2]
+
+
+def test_several_saves_in_one_stream_are_not_silently_mixed_up():
+    # Loading the first of two archives written back to back must not hand back the second
+    # one (the zip directory at the end of the stream is the second's); PyTorch fails too.
+    buf = io.BytesIO()
+    tv.save({"first": tv.arange(50)}, buf)
+    second_at = buf.tell()
+    tv.save("second", buf)
+    buf.seek(0)
+    with pytest.raises(FormatError, match="more than one archive"):
+        tv.load(buf)
+    buf.seek(second_at)
+    assert tv.load(buf) == "second"
 
 
 # ---------------------------------------------------------------- the file format

@@ -155,6 +155,15 @@ class ZipReader:
         if all(i.filename.endswith(".npy") for i in infos):
             raise FormatError(f"{desc} is not a file written by torch.save / tensorviz.save: "
                               "it looks like a NumPy .npz archive (read it with numpy.load)")
+        if min(i.header_offset for i in infos) != 0:
+            # The archive read starts where we stand (a local header is there), so a zip
+            # directory whose members start later belongs to another archive further on:
+            # several saves one after another in one stream.  Reading it would silently
+            # give the LAST object saved.
+            raise FormatError(f"{desc} holds more than one archive (several saves one after "
+                              "another in one stream?); the zip directory at its end belongs "
+                              "to a later one. Save each object to its own file or buffer, "
+                              "or save them together in one dict")
         first = infos[0].filename
         folder, sep, _ = first.partition("/")
         if not sep:
