@@ -951,6 +951,21 @@ def test_legacy_files_are_checked(tmp_path):
             tv.load(io.BytesIO(data[:cut]))
 
 
+def test_legacy_storage_sizes_are_checked_before_allocating():
+    # A legacy file's storage sizes come from its pickle: a huge one must be refused by
+    # name before any memory is asked for (not a MemoryError, nor terabytes reserved).
+    torch = _torch()
+    buf = io.BytesIO()
+    torch.save(torch.arange(10), buf, _use_new_zipfile_serialization=False)
+    data = buf.getvalue()
+    at = data.index(b"K\n", data.index(b"X\x03\x00\x00\x00cpu"))  # numel 10, as BININT1
+    for numel in (10 ** 14, 2 ** 31 - 1):
+        bad = data[:at] + b"\x8a\x08" + numel.to_bytes(8, "little") + data[at + 2:]
+        with pytest.raises(FormatError, match="more than the whole file"):
+            tv.load(io.BytesIO(bad))
+    assert tv.load(io.BytesIO(data)).tolist() == list(range(10))
+
+
 def test_pytorch_mmap_with_computed_offsets(tmp_path):
     torch = _torch()
     config = pytest.importorskip("torch.utils.serialization").config

@@ -40,6 +40,7 @@ def _no_persistent_ids(pid):
 def load_legacy(fileobj, desc: str, restore, weights_only: bool, pickle_module,
                 pickle_load_args: dict) -> Any:
     data = io.BytesIO(fileobj.read())
+    file_size = len(data.getbuffer())
 
     def plain():  # the small header pickles hold only numbers, strings, lists, dicts
         try:
@@ -78,6 +79,10 @@ def load_legacy(fileobj, desc: str, restore, weights_only: bool, pickle_module,
             raise pickle.UnpicklingError(f"{desc}: malformed storage id {pid!r:.120}")
         dt = cls.dtype or _dtypes.uint8
         if root_key not in roots:
+            if numel * dt.itemsize > file_size:  # checked before allocating anything
+                raise FormatError(f"{desc} is truncated or corrupt: storage {root_key!r:.40} "
+                                  f"needs {numel * dt.itemsize} bytes, more than the whole "
+                                  f"file ({file_size} bytes)")
             host = np.zeros(numel, dt._np)
             cpu = UntypedStorage._wrap(host, CPU)
             roots[root_key] = (host, cpu, restore(cpu, location))
