@@ -182,6 +182,16 @@ def _drive_the_classroom_app(browser, voila_app, artifacts):
             "torch.arange(24).reshape(2, 3, 4)")
         page.get_by_text("shape (2, 3, 4) stride (12, 4, 1) offset 0").first.wait_for()
         page.screenshot(path=str(artifacts / "classroom-voila.png"))
+        # On a projector the biggest starting tensor's storage strip (24 slots) fits the
+        # screen without scrolling, from 1280 pixels wide (the zoom steps down) to full HD.
+        for width in (1280, 1366, 1600, 1920):
+            page.set_viewport_size({"width": width, "height": 900})
+            page.wait_for_timeout(300)
+            hidden = page.evaluate(
+                "() => { const s = document.querySelector('.tv-classroom .tv-strip-scroll');"
+                " return s.scrollWidth - s.clientWidth; }")
+            assert hidden <= 1, f"at {width} px the storage strip hides {hidden} px"
+        page.screenshot(path=str(artifacts / "classroom-voila-1920.png"))
         assert errors == []
     except Exception:
         page.screenshot(path=str(artifacts / "classroom-voila-failed.png"), full_page=True)
