@@ -135,7 +135,8 @@ class TensorView(anywidget.AnyWidget):
         self._flush_scheduled = False
         self._last_refresh = 0.0
         self._throttle_s = 0.05 if _ipython() is not None else 0.0
-        self._subscribed: set[int] = set()
+        # memory id -> weak ref to that memory: an id alone may be reused by new memory
+        self._subscribed: dict[int, Any] = {}
         selfref = weakref.ref(self)
 
         def on_freed(selfref=selfref):  # called from garbage collection: just note it
@@ -214,9 +215,12 @@ class TensorView(anywidget.AnyWidget):
             return
         for entry in self._scene.entries:
             src = entry.source
-            if src.alive and src.memory_id not in self._subscribed:
-                if src.subscribe(self._on_write):
-                    self._subscribed.add(src.memory_id)
+            mem = src._memory()
+            if mem is None:
+                continue
+            known = self._subscribed.get(src.memory_id)
+            if (known is None or known() is not mem) and src.subscribe(self._on_write):
+                self._subscribed[src.memory_id] = src._memory
 
     def _on_write(self) -> None:
         """Storage listener: called after every in-place write through any view."""
