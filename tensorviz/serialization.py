@@ -393,10 +393,13 @@ class _StorageLoader:
             raise FormatError(f"{reader.desc} is corrupt: member {reader.folder}/{name} has "
                               f"{reader.size(name)} bytes but its storage needs {nbytes}")
         numel = nbytes // dt.itemsize
+        # The member must lie inside the file (its size is the zip directory's word):
+        # checked before anything is allocated for it.
+        offset = reader.payload_offset(name)
         if self._mmap_path is not None and nbytes:
             # Copy-on-write: writable, and writes never reach the file.
             host = np.memmap(self._mmap_path, dtype=dt._np, mode="c",
-                             offset=reader.payload_offset(name), shape=(numel,)
+                             offset=offset, shape=(numel,)
                              ).view(np.ndarray)
         else:
             host = np.empty(numel, dt._np)
