@@ -170,6 +170,12 @@ def _argsort(xp, a, axis: int, descending: bool):
     return (n - 1) - order
 
 
+def _like(input: Tensor) -> tuple:
+    """The strides of sort's results: PyTorch allocates them like ``input`` (``empty_like``,
+    so a transposed input gives transposed results)."""
+    return _layout.preserve_strides(input._shape, input._stride)
+
+
 def _sorted(input: Tensor, dim, descending: bool):
     d = _layout.normalize_dim(dim, len(input._shape))
     xp = _xp(input)
@@ -208,8 +214,10 @@ def sort(input: Tensor, *args, dim=None, descending=None, stable=None, out=None)
     _sort_check(input)
     _, vals, order = _sorted(input, dim, descending)
     dev = input._storage._device
-    return _out2(return_types.sort(wrap_array(vals, input._dtype, dev),
-                                   wrap_array(order.astype(np.int64), _dtypes.int64, dev)), out)
+    st = _like(input)
+    return _out2(return_types.sort(wrap_array(vals, input._dtype, dev, st),
+                                   wrap_array(order.astype(np.int64), _dtypes.int64, dev, st)),
+                 out)
 
 
 def argsort(input: Tensor, *args, dim=None, descending=None, stable=None) -> Tensor:
@@ -219,7 +227,8 @@ def argsort(input: Tensor, *args, dim=None, descending=None, stable=None) -> Ten
     _layout.normalize_dim(dim, len(input._shape))
     _sort_check(input)
     _, _, order = _sorted(input, dim, descending)
-    return wrap_array(order.astype(np.int64), _dtypes.int64, input._storage._device)
+    return wrap_array(order.astype(np.int64), _dtypes.int64, input._storage._device,
+                      _like(input))
 
 
 def msort(input: Tensor, *, out=None) -> Tensor:
@@ -227,7 +236,8 @@ def msort(input: Tensor, *, out=None) -> Tensor:
     _check_tensor("msort", input)
     _sort_check(input)
     _, vals, _ = _sorted(input, 0, False)
-    return finish(vals, input._dtype, input._storage._device, out)
+    return finish(vals, input._dtype, input._storage._device, out,
+                  None if out is not None else _like(input))
 
 
 def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True, *,
@@ -259,6 +269,8 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False, *, out
     dt = input._dtype
     d = _layout.normalize_dim(dim, len(input._shape))
     size = input._shape[d] if input._shape else 1
+    if size == 0:
+        raise IndexError(f"kthvalue(): Expected reduction dim {d} to have non-zero size.")
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
     if (dt is _dtypes.bool or dt.category == _COMPLEX) and input._shape:

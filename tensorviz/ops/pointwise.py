@@ -21,7 +21,8 @@ from .._indexing import assign, check_writable, scalar_to
 from .._tensor import Tensor
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
-from ._elementwise import _check_int_zero_division, device_of, finish, operand, promote
+from ._elementwise import (_check_int_zero_division, _complex_pow, device_of, finish, operand,
+                           promote)
 
 __all__: list = []
 
@@ -359,13 +360,14 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,
         return _map(input, dt, lambda xp, a: a.copy(), out)
     real = dt.to_real()
     info = np.finfo(real._np)
-    vals = [scalar_to(v, real) for v in (nan, info.max if posinf is None else posinf,
+    vals = [call_quiet(scalar_to, v, real) for v in (nan, info.max if posinf is None else posinf,
                                          info.min if neginf is None else neginf)]
 
-    def fix_real(xp, a):
-        a = xp.where(xp.isnan(a), vals[0], a)
-        a = xp.where(a == np.inf, vals[1], a)
-        return xp.where(a == -np.inf, vals[2], a)
+    def fix_real(xp, a):  # (masks from the input: a replacement may itself be inf)
+        nan_, pos, neg_ = xp.isnan(a), a == np.inf, a == -np.inf
+        a = xp.where(nan_, vals[0], a)
+        a = xp.where(pos, vals[1], a)
+        return xp.where(neg_, vals[2], a)
 
     def f(xp, a):
         if a.dtype.kind == "c":
@@ -612,6 +614,11 @@ def float_power(input, exponent, *, out=None) -> Tensor:
         for x in (input, exponent))
     rdt = _dtypes.complex128 if is_c else _dtypes.float64
     dev = device_of(input, exponent)
+    if is_c and not (not isinstance(exponent, Tensor) and exponent == 0):
+        # (a zero base follows PyTorch's complex pow: 0 ** -1 is inf, 0 ** 0 nan, but
+        # x ** 0 for a number 0 gives ones)
+        return _compute2(lambda xp, a, b: _complex_pow(a, b), input, exponent, rdt, rdt, dev,
+                         out)
     return _compute2(lambda xp, a, b: xp.power(a, b), input, exponent, rdt, rdt, dev, out)
 
 

@@ -22,9 +22,11 @@ import numpy as np
 from .. import _dtypes, _layout
 from .._device import CPU
 from .._dtypes import _COMPLEX, _FLOAT, _INT
-from .._tensor import Tensor, wrap_array
+from .._tensor import Tensor, _contig
+from .._tensor import wrap_array as _wrap_array
 from ..backends._numpy import _FP_IGNORE, _FP_STATE, call_quiet
-from ._elementwise import finish, write_out
+from ._elementwise import finish as _finish
+from ._elementwise import write_out
 from .pointwise import _check_tensor, _not_implemented, _opmath, _xp
 
 # ---------------------------------------------------------------- return types
@@ -55,6 +57,19 @@ sys.modules["tensorviz.return_types"] = return_types
 
 
 # ---------------------------------------------------------------- helpers
+def wrap_array(arr, dt=None, dev=CPU, stride=None) -> Tensor:
+    """A reduction's or scan's result as a new row-major tensor: PyTorch allocates these
+    contiguous whatever the input's layout (NumPy keeps a transposed input's order)."""
+    return _wrap_array(arr, dt, dev, _contig(arr.shape) if stride is None else stride)
+
+
+def finish(result, rdt, dev, out, stride=None) -> Tensor:
+    """``_elementwise.finish`` with a row-major result (see ``wrap_array``)."""
+    if out is None and stride is None:
+        stride = _contig(result.shape)
+    return _finish(result, rdt, dev, out, stride)
+
+
 def _alias(name: str, value, alias_value, alias_name: str, default=None):
     if alias_value is not None:
         if value is not default and value is not None and value is not False:
@@ -101,13 +116,19 @@ def _count(x: Tensor, dims) -> int:
     return _layout.numel([x._shape[d] for d in dims])
 
 
-def _cast_arr(x: Tensor, cdt):
-    arr = x._arr
-    if x._dtype is cdt:
+def _cast_arr(x: Tensor, cdt, rdt=None, arr=None):
+    """``x``'s values as ``cdt`` (quietly: NaN/inf to an integer is unspecified, as in
+    PyTorch); with ``rdt``, rounded to the requested result dtype on the way, as PyTorch
+    converts the input to ``dtype=`` before accumulating in a wider type.  ``arr``: the
+    values to use in place of ``x``'s own (same dtype)."""
+    arr = x._arr if arr is None else arr
+    if x._dtype is cdt and (rdt is None or rdt is cdt):
         return arr
     if x._dtype.category == _COMPLEX and cdt.category != _COMPLEX:
         arr = arr.real
-    return arr.astype(cdt._np)
+    if rdt is not None and rdt is not cdt and rdt is not x._dtype:
+        arr = call_quiet(arr.astype, rdt._np)
+    return call_quiet(arr.astype, cdt._np)
 
 
 def _keep(x: Tensor, res, dims, keepdim: bool):
@@ -164,14 +185,14 @@ def _sum_like(name: str, xp_fn: str, input, dim, keepdim, dtype, out, nan: bool 
                                                                         _dtypes.float64):
         warnings.warn("Casting complex values to real discards the imaginary part", UserWarning,
                       stacklevel=4)  # (PyTorch warns in sum only, not prod/mean/cumsum)
-    arr = _cast_arr(input, cdt)
+    src = input._arr
+    if nan and input._dtype.category == _FLOAT:  # NaN counts as 0 before any dtype= cast
+        src = xp.where(xp.isnan(src), src.dtype.type(0), src)
+    arr = _cast_arr(input, cdt, rdt, src)
     axis = _axis(input, dims)
 
     def f():
-        a = arr
-        if nan and a.dtype.kind == "f":
-            a = xp.where(xp.isnan(a), a.dtype.type(0), a)
-        return getattr(xp, xp_fn)(a, axis=axis, keepdims=True)
+        return getattr(xp, xp_fn)(arr, axis=axis, keepdims=True)
     res = _keep(input, call_quiet(f), dims, keepdim)
     return finish(res, rdt, input._storage._device, out)
 
@@ -242,7 +263,7 @@ def mean(input: Tensor, dim=None, keepdim: bool | None = None, *, dtype=None, ou
     dims = _dims(input, dim)
     cdt = _opmath(rdt)
     xp = _xp(input)
-    arr = _cast_arr(input, cdt)
+    arr = _cast_arr(input, cdt)  # (no rounding to dtype= first: PyTorch's mean does not)
     n = _count(input, dims)
     res = call_quiet(lambda: xp.sum(arr, axis=_axis(input, dims), keepdims=True) /
                      cdt._np.type(n))
@@ -255,19 +276,25 @@ def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None, out=N
     if input._dtype.category < _FLOAT:
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "
                            f"but got {input._dtype.cname}")
+    if dtype is not None:
+        _mean_dtype("nanmean", input, dtype)
     _dims(input, dim)
     if input._dtype.category == _COMPLEX:
         raise RuntimeError("nansum does not support complex inputs")
     rdt = dtype or input._dtype
+    if rdt.category == _COMPLEX:
+        raise _not_implemented("nansum_cpu", rdt)
     dims = _dims(input, dim)
     cdt = _opmath(rdt)
     xp = _xp(input)
-    arr = _cast_arr(input, cdt)
+    arr = _cast_arr(input, cdt, rdt)
     axis = _axis(input, dims)
 
     def f():
         bad = xp.isnan(arr)
         s = xp.sum(xp.where(bad, arr.dtype.type(0), arr), axis=axis, keepdims=True)
+        if rdt is not cdt:  # PyTorch divides nansum's (rounded) result
+            s = s.astype(rdt._np).astype(cdt._np)
         c = xp.sum(~bad, axis=axis, keepdims=True)
         return s / c.astype(arr.dtype)
     return finish(_keep(input, call_quiet(f), dims, keepdim), rdt, input._storage._device, out)
@@ -287,7 +314,7 @@ def _var_parts(name: str, input, dim, unbiased, keepdim, correction, want_mean: 
     if isinstance(dim, builtins.bool):  # var(x, False): the legacy `unbiased` position
         unbiased, dim = dim, None
     if dim is not None and not _is_int(dim) and len(tuple(dim)) == 0:
-        dim, keepdim = None, False  # Note: PyTorch reduces everything and drops keepdim here
+        dim = None  # (dim=() reduces everything; keepdim=True keeps every dim as size 1)
     if input._dtype.category < _FLOAT:
         raise RuntimeError("std and var only support floating point and complex dtypes")
     corr = _correction(unbiased, correction)
@@ -698,7 +725,8 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False, *, out=None):
     xp = _xp(input)
     dev = input._storage._device
     if not input._shape or input.numel() == 0:  # no kernel runs: any dtype
-        shape = input._shape[:d] + ((1,) if keepdim else ()) + input._shape[d + 1:]
+        shape = input._shape[:d] + ((1,) if keepdim else ()) + input._shape[d + 1:] \
+            if input._shape else ()
         vals = input._arr.copy().reshape(shape)
         return _out2(return_types.mode(wrap_array(vals, dt, dev), wrap_array(
             xp.zeros(shape, dtype=np.int64), _dtypes.int64, dev)), out)
@@ -776,7 +804,7 @@ def _scan(name: str, fn: str, input: Tensor, dim, dtype, out) -> Tensor:
         rdt = input._dtype
     cdt = _opmath(rdt)
     xp = _xp(input)
-    arr = _cast_arr(input, cdt)
+    arr = _cast_arr(input, cdt, rdt)
     if not input._shape:
         res = arr.copy()
     else:
@@ -959,6 +987,8 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
         return wrap_array(res.astype(np.int64), _dtypes.int64, dev)
     if weights._shape != input._shape:
         raise RuntimeError("weights should be 1-d and have the same length as input")
+    if a.size == 0:  # Note: PyTorch returns int64 zeros here, whatever the weights' dtype
+        return wrap_array(xp.zeros(minlength, dtype=np.int64), _dtypes.int64, dev)
     rdt = weights._dtype if weights._dtype in (_dtypes.float32, _dtypes.float64) \
         else _dtypes.float64
     w = weights._arr.astype(np.float64) if weights._dtype.category != _COMPLEX \
@@ -974,6 +1004,12 @@ def histc(input: Tensor, bins: int = 100, min=0, max=0, *, out=None) -> Tensor:
     dt = input._dtype
     if builtins.float(min) > builtins.float(max):
         raise RuntimeError("torch.histc: max must be larger than min")
+    if dt.category == _INT:  # (min and max are converted to the dtype before any kernel)
+        info = np.iinfo(dt._np)
+        for v in (min, max):
+            if not info.min <= v <= info.max:
+                raise RuntimeError(f"value cannot be converted to type {dt.name}_t without "
+                                   "overflow")
     if dt.category != _FLOAT:
         raise _not_implemented("linspace_cpu" if dt is _dtypes.bool else "histogram_cpu", dt)
     if bins <= 0:
@@ -1039,7 +1075,7 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
                        else a[tuple(hi)] - a[tuple(lo)])
     if a is x._arr:
         a = a.copy()
-    return wrap_array(a, dt, x._storage._device)
+    return _wrap_array(a, dt, x._storage._device)  # (elementwise: keeps the input's order)
 
 
 def _concat(parts, d: int) -> Tensor:

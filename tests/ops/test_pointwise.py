@@ -356,3 +356,24 @@ def test_inplace_bumps_version_and_writes_through(tvdiff):
     assert base.tv._version > before
     base.pt.t()[1:3].sin_()
     tvdiff.same(base.tv, base.pt)
+
+
+@pytest.mark.parametrize("base_dtype", ["bool", "uint8", "float32", "complex64"])
+def test_float_power_complex_zero_base(tvdiff, base_dtype):
+    """A zero base to a complex power follows PyTorch's complex pow: 0 ** (negative real
+    part) is inf, 0 ** 0 (a tensor exponent) NaN, while a number exponent 0 gives ones."""
+    data = np.array([0, 0, 0, 1, 2, 0], dtype=base_dtype)
+    base = tvdiff.make((6,), base_dtype, data=data)
+    exp = tvdiff.make((6,), "complex128",
+                      data=np.array([-1 - 2j, -3, 0, 2j, 0.5, 1 - 2j], dtype="complex128"))
+    tvdiff.check(lambda lib, b, e: lib.float_power(b, e), base, exp)
+    tvdiff.check(lambda lib, b, e: b.float_power(e), base, exp)
+    for e in (-1 - 2j, -3 + 0j, 0j, 0, -1, 2j):
+        tvdiff.check(lambda lib, b: lib.float_power(b, e), base)
+
+
+def test_nan_to_num_out_of_range_replacement_is_quiet(tvdiff):
+    """A replacement beyond float16's range becomes inf, without a NumPy overflow warning."""
+    x = tvdiff.make((3, 4), "float16", "t", special=True)
+    tvdiff.check(lambda lib, t: lib.nan_to_num(t, posinf=1e30, neginf=-1e30), x)
+    tvdiff.check(lambda lib, t: t.nan_to_num(nan=1e6), x)

@@ -486,3 +486,83 @@ def test_random_layouts(tvdiff, case):
               lambda lib, t: t.unique(return_inverse=True, return_counts=True),
               lambda lib, t: lib.exp(t), lambda lib, t: lib.logical_not(t)):
         tvdiff.check(f, pair, rtol=1e-5, atol=1e-6)
+
+
+def _strides_match(tv_res, pt_res):
+    tv_list = tv_res if isinstance(tv_res, tuple) else (tv_res,)
+    pt_list = pt_res if isinstance(pt_res, tuple) else (pt_res,)
+    for a, b in zip(tv_list, pt_list):
+        assert a.stride() == b.stride(), f"strides {a.stride()} != {b.stride()}"
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("op", [
+    lambda lib, t: t.sum(0), lambda lib, t: t.mean((0, 2)), lambda lib, t: t.std(1),
+    lambda lib, t: lib.var_mean(t, 0), lambda lib, t: t.amax(0), lambda lib, t: t.any(2),
+    lambda lib, t: t.prod(0, dtype=lib.float64), lambda lib, t: lib.logsumexp(t, 0),
+    lambda lib, t: t.max(0), lambda lib, t: t.median(1), lambda lib, t: t.cumsum(1),
+    lambda lib, t: t.cummax(0), lambda lib, t: lib.norm(t, dim=0),
+    lambda lib, t: t.sort(1), lambda lib, t: t.argsort(0), lambda lib, t: lib.msort(t)])
+def test_result_strides(tvdiff, layout, op):
+    """Reductions and scans allocate row-major results whatever the input's layout; sorts
+    allocate them like the input (a transposed input gives transposed values and indices)."""
+    x = tvdiff.make((2, 3, 4), "float32", layout, seed=3)
+    tvdiff.check(op, x, rtol=1e-5, atol=1e-6)
+    r_tv, r_pt = op(tensorviz, x.tv), op(torch, x.pt)
+    _strides_match(r_tv, r_pt)
+    # a result PyTorch lays out row-major can be viewed flat, as in PyTorch
+    r_tv, r_pt = (r_tv[0], r_pt[0]) if isinstance(r_pt, tuple) else (r_tv, r_pt)
+    if r_pt.is_contiguous():
+        assert tuple(r_tv.view(-1).shape) == tuple(r_pt.view(-1).shape)
+
+
+@pytest.mark.parametrize("name", ["sum", "nansum", "mean", "nanmean", "cumsum"])
+def test_dtype_arg_rounds_input_first(tvdiff, name):
+    """``dtype=float16`` converts the input to half before accumulating (in float32), so the
+    result is PyTorch's to the bit, not one rounding of the exact sum."""
+    x = tvdiff.make((7, 5), "float32", "t", seed=0)
+    tvdiff.check(lambda lib, t: getattr(lib, name)(t, 0, dtype=lib.float16), x, rtol=0,
+                 atol=0)
+
+
+@pytest.mark.parametrize("name", ["sum", "nansum", "prod", "cumsum", "cumprod"])
+def test_dtype_int_from_nonfinite_is_quiet(tvdiff, name):
+    """NaN/inf converted to an integer ``dtype=`` gives no NumPy warning (pytest turns warnings
+    into errors); nansum drops NaN before converting."""
+    x = tvdiff.make((3, 4), "float16", "t", seed=1, special=True)
+    f = lambda lib, t: getattr(lib, name)(t, 0, dtype=lib.int64)  # noqa: E731
+    if name == "nansum":
+        tvdiff.check(f, x)
+    else:
+        f(tensorviz, x.tv)
+
+
+@pytest.mark.parametrize("name", ["std", "var", "std_mean", "var_mean"])
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_var_empty_dim_tuple_keepdim(tvdiff, name, keepdim):
+    """``dim=()`` reduces every dim; with keepdim=True each stays as size 1."""
+    for shape in [(3, 4), (5,), (2, 0)]:
+        x = tvdiff.make(shape, "float32", "contig", seed=2)
+        tvdiff.check(lambda lib, t: getattr(lib, name)(t, (), keepdim=keepdim), x, warns=False)
+
+
+def test_reduction_edge_errors_and_dtypes(tvdiff):
+    f32 = tvdiff.make((3, 4), "float32")
+    tvdiff.check(lambda lib, t: lib.nanmean(t, 0, dtype=lib.int64), f32)
+    tvdiff.check(lambda lib, t: lib.nanmean(t, 5, dtype=lib.int64), f32)
+    tvdiff.check(lambda lib, t: lib.nanmean(t, 0, dtype=lib.complex64), f32)
+    tvdiff.check(lambda lib, t: lib.mode(t, 0, True), tvdiff.make((), "float32"))
+    tvdiff.check(lambda lib, t: lib.mode(t, -1, False), tvdiff.make((), "int64"))
+    for shape, dim in [((0, 3), 0), ((4, 0), -1)]:
+        e = tvdiff.make(shape, "float32")
+        tvdiff.check(lambda lib, t: lib.kthvalue(t, 1, dim), e)
+        tvdiff.check(lambda lib, t: t.kthvalue(1, dim, True), e)
+    for dt in ("uint8", "int8", "int64", "bool"):
+        x = tvdiff.make((5,), dt)
+        for lo, hi in [(-1, 1), (0, 300), (0, 1)]:
+            tvdiff.check(lambda lib, t: lib.histc(t, 4, lo, hi), x)
+    for dt in ("int64", "int32", "uint8"):
+        for wdt in ("float32", "float64", "int64"):
+            e, w = tvdiff.make((0,), dt), tvdiff.make((0,), wdt)
+            tvdiff.check(lambda lib, t, u: lib.bincount(t, u), e, w)
+            tvdiff.check(lambda lib, t, u: lib.bincount(t, u, minlength=3), e, w)
