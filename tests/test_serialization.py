@@ -529,23 +529,25 @@ def test_storage_sizes_must_match_their_members():
         tv.load(buf)
 
 
-def test_a_member_claiming_more_bytes_than_the_file_is_refused_before_allocating():
-    # The storage id and the zip directory (zip64 sizes) both claim 10**14 bytes in a tiny
-    # file: a clear error, not a MemoryError (nor that much memory reserved).
+@pytest.mark.parametrize("member", ["data/0", "data.pkl", "version"])
+def test_a_member_claiming_more_bytes_than_the_file_is_refused_before_allocating(member):
+    # The zip directory (zip64 sizes) and, for data/0, the storage id claim 10**14 bytes in
+    # a tiny file: a clear error, not a MemoryError (nor that much memory reserved).
     huge = 10 ** 14
-    buf = craft(tv.ones(4, dtype=tv.uint8), pid=lambda p: p[:4] + (huge,), force_zip64=True)
+    buf = craft(tv.ones(4, dtype=tv.uint8), force_zip64=True,
+                pid=(lambda p: p[:4] + (huge,)) if member == "data/0" else None)
     raw = bytearray(buf.getvalue())
     at = 0
     while True:  # the central directory entry of archive/data/0 and its zip64 sizes
         at = raw.index(b"PK\x01\x02", at)
         name_len = struct.unpack_from("<H", raw, at + 28)[0]
-        if raw[at + 46:at + 46 + name_len] == b"archive/data/0":
+        if raw[at + 46:at + 46 + name_len] == f"archive/{member}".encode():
             extra = at + 46 + name_len
             assert struct.unpack_from("<H", raw, extra)[0] == 1  # the zip64 field
             struct.pack_into("<QQ", raw, extra + 4, huge, huge)
             break
         at += 4
-    assert zipfile.ZipFile(io.BytesIO(bytes(raw))).getinfo("archive/data/0").file_size == huge
+    assert zipfile.ZipFile(io.BytesIO(bytes(raw))).getinfo(f"archive/{member}").file_size == huge
     with pytest.raises(FormatError, match="truncated"):
         tv.load(io.BytesIO(bytes(raw)))
 

@@ -221,7 +221,8 @@ class ZipReader:
 
     def read(self, name: str) -> bytes:
         """A whole (small) member, CRC-checked."""
-        buf = bytearray(self.size(name) if name in self.records else 0)
+        info, _ = self._payload(name)  # missing or beyond the end of the file: refused first
+        buf = bytearray(info.file_size)
         self.read_into(name, buf)
         return bytes(buf)
 
