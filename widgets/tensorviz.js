@@ -675,7 +675,7 @@ class View {
       // dim the slots this tensor does not read
       const fp = this.footprints[f.t];
       slotEls.forEach((el, i) => { if (!fp[i]) this.light(el, "tv-dim"); });
-      this.root.querySelectorAll(`.tv-fp[data-strip="${t.strip}"][data-k="${addr}"]`).forEach((el) => this.light(/** @type {HTMLElement} */ (el), "tv-hl-fp"));
+      this.root.querySelectorAll(`.tv-fp.tv-fp-on[data-strip="${t.strip}"][data-k="${addr}"]`).forEach((el) => this.light(/** @type {HTMLElement} */ (el), "tv-hl-fp"));
       this.drawArrows(t, f.index, addr);
       this.cellReadout(t, f.index, addr, inWindow, cells.filter((c) => c !== own));
       const slotEl = inWindow ? slotEls[addr - s.start] : null;
@@ -693,7 +693,7 @@ class View {
     this.root.classList.add("tv-focused");
     const slotEl = (this.slots.get(f.strip) || [])[f.k - s.start];
     if (slotEl) this.light(slotEl, "tv-hl", "tv-hl-main");
-    this.root.querySelectorAll(`.tv-fp[data-strip="${f.strip}"][data-k="${f.k}"]`).forEach((el) => this.light(/** @type {HTMLElement} */ (el), "tv-hl-fp"));
+    this.root.querySelectorAll(`.tv-fp.tv-fp-on[data-strip="${f.strip}"][data-k="${f.k}"]`).forEach((el) => this.light(/** @type {HTMLElement} */ (el), "tv-hl-fp"));
     const cells = this.cellsByAddr.get(f.strip)?.get(f.k) || [];
     for (const c of cells) this.light(c.el, "tv-hl");
     this.slotReadout(s, f.strip, f.k, cells);

@@ -201,6 +201,9 @@ def test_layouts_zero_dim_broadcast_high_dims_and_bytes(open_notebook, artifacts
     readout = _text(zero.locator(".tv-readout"))
     assert "a[4] lives in storage[4]" in readout and "storage_offset = 4" in readout
     assert "a[4][]" not in readout and "= 4 = 4" not in readout
+    # only the footprint marks of tensors that read the slot are outlined (a[2:2] reads none)
+    assert zero.locator(".tv-fp.tv-hl-fp").count() == 1
+    assert "tv-hl-fp" not in zero.locator('.tv-fp.tv-c1[data-k="4"]').get_attribute("class")
     assert "reads storage[4] is_contiguous" in _text(zero.locator('.tv-card[data-t="0"] .tv-meta'))
     assert zero.locator('.tv-card[data-t="1"] .tv-cell').count() == 0
     assert "has no elements" in _text(zero.locator('.tv-card[data-t="1"]'))
