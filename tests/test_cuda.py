@@ -112,3 +112,26 @@ def test_cuda_device_context_without_gpu_raises_on_entering():
             fn()
     tv.cuda.set_device(-1)  # a negative index changes nothing, as in PyTorch
     assert tv.cuda.memory_reserved() == 0
+
+
+@no_gpu
+def test_a_cupy_that_fails_to_import_is_reported_not_raised_through(monkeypatch):
+    # Simulates a broken install (no CuPy object is made): importing 'cupy' raises OSError,
+    # as a wheel built for another CUDA version can.  is_available() must stay False, and
+    # moves must say why.
+    import sys
+    from tensorviz import backends
+
+    class BrokenFinder:
+        def find_spec(self, name, path=None, target=None):
+            if name == "cupy":
+                raise OSError("libcudart.so.12: cannot open shared object file")
+            return None
+
+    monkeypatch.setitem(sys.modules, "cupy", None)
+    monkeypatch.delitem(sys.modules, "cupy")
+    monkeypatch.setattr(sys, "meta_path", [BrokenFinder()] + sys.meta_path)
+    monkeypatch.setattr(backends, "_cuda_backend", None)
+    assert tv.cuda.is_available() is False and tv.cuda.device_count() == 0
+    with pytest.raises(RuntimeError, match="failed to import.*libcudart"):
+        tv.ones(1).cuda()

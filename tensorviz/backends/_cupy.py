@@ -8,11 +8,17 @@ def _load_cupy():
     """Import CuPy and check a GPU is visible; RuntimeError that says what is missing."""
     try:
         import cupy
-    except ImportError as e:
+    except Exception as e:
+        if isinstance(e, ImportError) and e.name == "cupy":
+            raise RuntimeError(
+                "CUDA is not available: CuPy is not installed (tensorviz computes on the GPU "
+                "through CuPy). On a machine with an NVIDIA GPU, install it with `pip install "
+                f"'tensorviz[gpu]'`. ({e})") from None
+        # A broken install: missing CUDA libraries, a wheel for another CUDA version...
         raise RuntimeError(
-            "CUDA is not available: CuPy is not installed (tensorviz computes on the GPU through "
-            "CuPy). On a machine with an NVIDIA GPU, install it with `pip install "
-            f"'tensorviz[gpu]'`. ({e})") from None
+            f"CUDA is not available: CuPy is installed but failed to import ({type(e).__name__}: "
+            f"{e}). Install the CuPy wheel that matches this machine's CUDA version, or use "
+            "device='cpu'.") from None
     try:
         n = cupy.cuda.runtime.getDeviceCount()
     except Exception as e:  # CuPy raises its own CUDARuntimeError without a driver
