@@ -85,9 +85,10 @@ _add("01/offset",
 _add("01/stride-3d",
      "What is `torch.zeros(2, 3, 4).stride()`?",
      answer=(12, 4, 1),
-     mistakes={(1, 4, 12): "That is column-major (Fortran) order; PyTorch stores the last "
-                           "dim contiguously.",
-               (1, 2, 6): "That is column-major order, and strides count elements.",
+     mistakes={(1, 2, 6): "That is column-major (Fortran) order; PyTorch stores the last "
+                          "dim contiguously.",
+               (1, 4, 12): "Those are the right strides in reverse order: the last dim has "
+                           "stride 1, the first the biggest.",
                (4, 3, 2): "Strides are not sizes: each is the product of the sizes after it."},
      hint="The last dim has stride 1. Each dim's stride is the product of the sizes after it.",
      explanation="Stepping the last index moves 1 element, the middle one a row of 4, "
@@ -156,8 +157,9 @@ _add("02/permute-stride",
                            "strides together with the sizes.",
                (4, 1, 12): "The strides moved the other way round: new dim i is old dim "
                            "`dims[i]`.",
-               (20, 5, 1): "Permute does not copy: the data stays where it was, so the "
-                           "strides are the old ones, reordered."},
+               (6, 3, 1): "That is the stride of a contiguous copy of shape (4, 2, 3). "
+                          "Permute does not copy: the data stays where it was, so the strides "
+                          "are the old ones, reordered."},
      hint="The original stride is (12, 4, 1). New dim i takes old dim `dims[i]`'s stride.",
      explanation="New dims are old dims (2, 0, 1), so the strides are (1, 12, 4). No data "
                  "moves; only the metadata is reordered, and the result is not contiguous.",

@@ -40,3 +40,47 @@ def test_entry_is_complete(key):
     assert "answer" in ex.solution_code
     for wrong, _ in ex.mistakes:  # a "mistake" must not be the right answer
         assert not ex.check(wrong), f"{key}: listed mistake {wrong!r} is accepted"
+
+
+# A targeted message says where a wrong answer comes from ("that is column-major order",
+# "that is a contiguous copy"). Each such claim is computed here: (key, the wrong answer, a
+# word the message must use, code that gives that wrong answer the way the message says).
+MISTAKE_CLAIMS = [
+    ("00/read-index", 3, "value", "wrong = points[2, 1].item()"),
+    ("00/read-index", 5, "points[1, 2]", "wrong = points.stride()[0] * 1 + 2"),
+    ("01/offset", 3, "row 1 starts", "wrong = points[1].storage_offset()"),
+    ("01/stride-3d", (1, 2, 6), "column-major",
+     "wrong = tuple(s // 8 for s in np.zeros((2, 3, 4), order='F').strides)"),
+    ("01/stride-3d", (1, 4, 12), "reverse", "wrong = torch.zeros(2, 3, 4).stride()[::-1]"),
+    ("02/permute-stride", (12, 4, 1), "before permuting", "wrong = torch.zeros(2, 3, 4).stride()"),
+    ("02/permute-stride", (4, 1, 12), "other way round",
+     "wrong = torch.zeros(2, 3, 4).permute(1, 2, 0).stride()"),
+    ("02/permute-stride", (6, 3, 1), "contiguous copy",
+     "wrong = torch.zeros(2, 3, 4).permute(2, 0, 1).contiguous().stride()"),
+    ("03/chw-stride", (307200, 512, 1), "contiguous()",
+     "wrong = torch.zeros(600, 512, 3).permute(2, 0, 1).contiguous().stride()"),
+    ("03/channels-last-stride", (3072, 1024, 32, 1), "contiguous NCHW",
+     "wrong = torch.zeros(8, 3, 32, 32).stride()"),
+    ("03/channels-last-stride", (3072, 96, 3, 1), "NHWC tensor",
+     "wrong = torch.zeros(8, 32, 32, 3).stride()"),
+    ("04/numpy-strides", (8, 24), "bytes", "wrong = np.zeros((2, 3)).T.strides"),
+    ("04/numpy-strides", (24, 8), "`n`'s strides", "wrong = np.zeros((2, 3)).strides"),
+    ("05/layout-survives", (2, 1), "contiguous", "wrong = x.t().contiguous().stride()"),
+    ("05/layout-survives", (3, 1), "`x`'s stride", "wrong = x.stride()"),
+    ("07/reduce-shape", (2, 1, 4), "keepdim=True",
+     "wrong = torch.zeros(2, 3, 4).sum(dim=1, keepdim=True).shape"),
+]
+
+
+@pytest.mark.parametrize("library", LIBRARIES)
+@pytest.mark.parametrize("key, wrong, word, code", MISTAKE_CLAIMS,
+                         ids=[f"{c[0]}:{c[1]}" for c in MISTAKE_CLAIMS])
+def test_targeted_feedback_tells_the_truth(key, wrong, word, code, library):
+    torch = _library(library)
+    namespace = {"torch": torch, "np": np}
+    exec(CATALOG[key].get("setup", ""), namespace)
+    exec(code, namespace)
+    got = tuple(namespace["wrong"]) if isinstance(wrong, tuple) else namespace["wrong"]
+    assert got == wrong, f"{key}: read as the message says, the wrong answer is {got}"
+    feedback = exercise(key).check(wrong)
+    assert feedback.ok is False and word in feedback.message, feedback.message
