@@ -17,6 +17,7 @@ writes a tensor and ``tensorviz.from_numpy(dset[1:])`` reads back only the rows 
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import io
 import os
@@ -106,6 +107,11 @@ def _save_to_path(path: str, payload: bytes, storages: list, no_byteorder: bool)
     archive_name = archive_name[0] if archive_name[1] else archive_name[2]
     if not archive_name or not archive_name.isascii():
         archive_name = "archive"
+    if os.path.isfile(target) and not os.access(target, os.W_OK):
+        # Renaming over a read-only file would succeed (the folder is writable); PyTorch's
+        # open(path, 'wb') refuses, and so does tensorviz: read-only files stay protected.
+        raise PermissionError(errno.EACCES, f"save(): {path!r} is read-only; make it "
+                              "writable or save under another name", path)
     if os.path.exists(target) and not os.path.isfile(target):
         # A device or a pipe (/dev/null, a FIFO): write into it, never replace it.
         with open(target, "wb") as out:

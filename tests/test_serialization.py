@@ -701,6 +701,21 @@ def test_saved_files_get_normal_permissions(tmp_path):
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o640
 
 
+def test_read_only_files_are_not_replaced(tmp_path, monkeypatch):
+    # open(path, 'wb') (PyTorch's way) fails on a read-only file; renaming a temporary file
+    # over it would not, so save() checks.  (os.access is patched: the tests may run as root,
+    # for whom every file is writable.)
+    path = tmp_path / "ro.pt"
+    tv.save(tv.ones(1), path)
+    before = path.read_bytes()
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, *a, **k: False if os.fspath(p) == str(
+        path) and mode == os.W_OK else real_access(p, mode, *a, **k))
+    with pytest.raises(PermissionError, match="read-only"):
+        tv.save(tv.zeros(3), path)
+    assert path.read_bytes() == before and sorted(os.listdir(tmp_path)) == ["ro.pt"]
+
+
 @pytest.mark.skipif(not os.path.exists(os.devnull) or sys.platform == "win32",
                     reason="POSIX devices")
 def test_saving_to_a_device_writes_into_it():
