@@ -398,8 +398,28 @@ class View {
     prev.addEventListener("click", () => this.send({ type: "page_strip", strip: k, start: Math.max(s.start - s.count, 0) }));
     next.addEventListener("click", () => this.send({ type: "page_strip", strip: k, start: s.start + s.count }));
     bar.append(prev, h("span", "tv-pager-text",
-      `slots ${num(s.start)}–${num(s.start + s.count - 1)} of ${num(s.size)}`), next);
+      `slots ${num(s.start)}–${num(s.start + s.count - 1)} of ${num(s.size)}`), next,
+    this.jumpInput("go to slot", s.size, "strip-jump",
+      (v) => this.send({ type: "page_strip", strip: k, start: Math.max(0, v - Math.floor(s.count / 2)) })));
     return bar;
+  }
+
+  /** A number box: Enter moves the window so that index `v` is in the middle of it.
+   * @param {string} label @param {number} size @param {string} action @param {(v: number) => void} go */
+  jumpInput(label, size, action, go) {
+    const input = /** @type {HTMLInputElement} */ (h("input", "tv-jump"));
+    input.type = "number";
+    input.min = "0";
+    input.max = String(Math.max(size - 1, 0));
+    input.placeholder = label;
+    input.setAttribute("aria-label", label);
+    input.setAttribute("data-action", action);
+    input.addEventListener("keydown", (e) => {
+      if (e.key !== "Enter") return;
+      const v = Math.floor(Number(input.value));
+      if (input.value !== "" && Number.isFinite(v)) go(Math.min(Math.max(v, 0), size - 1));
+    });
+    return input;
   }
 
   /** @param {any} msg */
@@ -593,7 +613,12 @@ class View {
       prev.addEventListener("click", () => go(-1));
       next.addEventListener("click", () => go(1));
       wrap.append(h("span", "", `dim ${d}: `), prev,
-        h("span", "tv-selector-value", `${num(t.starts[i])}–${num(t.starts[i] + t.counts[i] - 1)} of ${num(t.shape[d])}`), next);
+        h("span", "tv-selector-value", `${num(t.starts[i])}–${num(t.starts[i] + t.counts[i] - 1)} of ${num(t.shape[d])}`), next,
+        this.jumpInput("go to index", t.shape[d], `dim-jump-${d}`, (v) => {
+          const st = [...t.starts];
+          st[i] = Math.max(0, Math.min(v - Math.floor(t.counts[i] / 2), t.shape[d] - t.counts[i]));
+          this.send({ type: "page_tensor", tensor: ti, starts: st });
+        }));
       bar.appendChild(wrap);
     });
     return any ? bar : null;

@@ -167,6 +167,14 @@ def test_playground_and_big_tensors(open_notebook, artifacts):
         "() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) "
         ".tv-pager-text')].some(e => e.textContent.startsWith('slots 4,999,936'))")
 
+    # or jumps: the typed slot lands in the middle of the window
+    big.locator('[data-action="strip-jump"]').fill("7000000")
+    big.locator('[data-action="strip-jump"]').press("Enter")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) "
+        ".tv-pager-text')].some(e => e.textContent === 'slots 6,999,936–7,000,063 of 10,000,000')")
+    assert _text(big.locator('.tv-slot[data-k="7000000"]')) == "7000000"
+
     # 4-D: a grid of grids, each block labelled
     nb.run_cell(2)
     x4 = nb.output(2)
@@ -189,9 +197,10 @@ def test_layouts_zero_dim_broadcast_high_dims_and_bytes(open_notebook, artifacts
         "r = torch.arange(4)\ntorch.show(r, r.expand(3, 4))",
         "x6 = torch.arange(2 * 3 * 2 * 2 * 2 * 3).reshape(2, 3, 2, 2, 2, 3)\ntorch.show(x6)",
         "n = np.arange(24, dtype=np.int16).reshape(2, 3, 4)\ntorch.show(n[:, ::2, 1:])",
+        "long = torch.arange(1000)\ntorch.show(long)",
     ])
     page = nb.page
-    for k in range(4):
+    for k in range(5):
         nb.run_cell(k)
         nb.output(k).locator(".tv-root").wait_for()
 
@@ -245,4 +254,14 @@ def test_layouts_zero_dim_broadcast_high_dims_and_bytes(open_notebook, artifacts
     npy.locator('.tv-cell[data-index="0,1,1"]').hover()
     assert "storage[10] (byte 20 = 10 × 2)" in _text(npy.locator(".tv-readout"))
     npy.screenshot(path=str(artifacts / "numpy-bytes.png"))
+
+    # a long dim pages, or jumps to a typed index (it lands mid-window)
+    long = nb.output(4)
+    assert _text(long.locator(".tv-card .tv-pager .tv-selector-value")) == "0–31 of 1,000"
+    long.locator('[data-action="dim-jump-0"]').fill("500")
+    long.locator('[data-action="dim-jump-0"]').press("Enter")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) "
+        ".tv-selector-value')].some(e => e.textContent === '484–515 of 1,000')")
+    assert _text(long.locator('.tv-cell[data-index="500"] .tv-v')) == "500"
     assert nb.errors == []
