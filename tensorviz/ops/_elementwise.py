@@ -590,6 +590,10 @@ bitwise_right_shift = _bitwise(np.right_shift, "rshift")
 
 def _compare(ufunc, name):
     def op(input, other, *, out=None) -> Tensor:
+        if not isinstance(input, Tensor):  # (PyTorch has no (Number, Tensor) overload here)
+            raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                            f"({type(input).__name__}, {type(other).__name__}), but expected "
+                            "one of: (Tensor input, Tensor other), (Tensor input, Number other)")
         return binary(ufunc, input, other, CMP, name=name, out=out)
     op.__name__ = name
     op.__doc__ = f"Elementwise ``{name}`` comparison with broadcasting; returns a bool tensor."

@@ -20,7 +20,7 @@ from .._indexing import check_writable
 from .._tensor import Tensor, wrap_array
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
-from ._elementwise import clamp, device_of, finish, operand, promote
+from ._elementwise import clamp, device_of, finish, operand, promote, result_strides
 from .pointwise import _check_tensor, _not_implemented, _store, _xp
 from .reductions import _out2, return_types, stable_argsort
 
@@ -75,7 +75,7 @@ def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-
             ok = ok & xp.isfinite(actual)
         return close | ok
     res = call_quiet(f)
-    return wrap_array(res, _dtypes.bool, dev)
+    return wrap_array(res, _dtypes.bool, dev, result_strides(res.shape, input, other))
 
 
 def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,

@@ -6,7 +6,8 @@ indexing; a scatter is one fancy-index assignment or one ``ufunc.at``::
     gather:   out[i][j][k] = input[i][index[i][j][k]][k]          (dim = 1)
     scatter:  self[i][index[i][j][k]][k] = src[i][j][k]
 
-Out-of-place forms clone ``input`` (keeping its layout, as PyTorch) and run the in-place form.
+Out-of-place forms clone ``input`` and run the in-place form; the copy is row-major or keeps
+``input``'s layout, op by op as PyTorch allocates it.
 Indices are bounds-checked before the backend sees them (CuPy would wrap them silently).
 """
 from __future__ import annotations
@@ -19,7 +20,7 @@ import numpy as np
 from .. import _dtypes, _layout
 from .._dtypes import _FLOAT
 from .._indexing import _advanced_key, _check_index_put, check_writable, checked_scalar
-from .._tensor import Tensor, wrap_array
+from .._tensor import Tensor, contiguous_format, wrap_array
 from ..backends._numpy import call_quiet
 from ._elementwise import device_of, finish, operand, promote, run
 
@@ -168,7 +169,17 @@ def _inplace_result(self: Tensor):
 
 
 def _clone(t: Tensor) -> Tensor:
+    """The copy behind an out-of-place form that PyTorch lays out like its input
+    (``index_fill``, ``put``, ``index_put``)."""
     return t.clone()
+
+
+def _clone_c(t: Tensor) -> Tensor:
+    """The copy behind the out-of-place forms that PyTorch allocates row-major whatever the
+    input's layout (``scatter*``, ``index_add/copy/reduce``, ``masked_fill/scatter``)."""
+    return t.clone(memory_format=contiguous_format)
+
+
 
 
 # ---------------------------------------------------------------- index_select / gather
@@ -406,7 +417,7 @@ def _broadcast_vals(self: Tensor, vals, key):
 def scatter(input, dim: int, index, src=None, value=None, *, reduce=None, out=None) -> Tensor:
     """Out-of-place ``scatter_``: a copy of ``input`` with ``src`` written at ``index``."""
     input = _tensor_arg(input, "scatter", "input", 1)
-    res = scatter_(_clone(input), dim, index, src, value, reduce=reduce)
+    res = scatter_(_clone_c(input), dim, index, src, value, reduce=reduce)
     return _to_out(res, out)
 
 
@@ -429,7 +440,7 @@ def scatter_add_(self: Tensor, dim: int, index, src) -> Tensor:
 
 def scatter_add(input, dim: int, index, src, *, out=None) -> Tensor:
     input = _tensor_arg(input, "scatter_add", "input", 1)
-    return _to_out(scatter_add_(_clone(input), dim, index, src), out)
+    return _to_out(scatter_add_(_clone_c(input), dim, index, src), out)
 
 
 _REDUCES = ("sum", "prod", "mean", "amax", "amin")
@@ -455,6 +466,9 @@ def _reduce_into(self: Tensor, target, key, vals, reduce: str, include_self: boo
     if reduce == "mean" and dt is _dtypes.bool:
         raise NotImplementedError('"scatter_gather_tensor_cpu_reduce_mean" not implemented '
                                   "for 'Bool'")
+    if reduce in ("amax", "amin") and dt.category == _dtypes._COMPLEX:
+        raise NotImplementedError(f'"scatter_gather_tensor_cpu_reduce_{reduce}" not implemented '
+                                  f"for '{dt.cname}'")
     if not include_self:
         target[key] = _identity(dt, reduce)
     if dt is _dtypes.bool:
@@ -497,7 +511,7 @@ def scatter_reduce_(self: Tensor, dim: int, index, src, reduce: str, *,
 def scatter_reduce(input, dim: int, index, src, reduce: str, *, include_self: bool = True,
                    out=None) -> Tensor:
     input = _tensor_arg(input, "scatter_reduce", "input", 1)
-    res = scatter_reduce_(_clone(input), dim, index, src, reduce, include_self=include_self)
+    res = scatter_reduce_(_clone_c(input), dim, index, src, reduce, include_self=include_self)
     return _to_out(res, out)
 
 
@@ -582,7 +596,7 @@ def index_add_(self: Tensor, dim: int, index, source, *, alpha=1) -> Tensor:
 
 def index_add(input, dim: int, index, source, *, alpha=1, out=None) -> Tensor:
     input = _tensor_arg(input, "index_add", "input", 1)
-    return _to_out(index_add_(_clone(input), dim, index, source, alpha=alpha), out)
+    return _to_out(index_add_(_clone_c(input), dim, index, source, alpha=alpha), out)
 
 
 def index_reduce_(self: Tensor, dim: int, index, source, reduce: str, *,
@@ -601,6 +615,8 @@ def index_reduce_(self: Tensor, dim: int, index, source, reduce: str, *,
                            f"({source._dtype.cname}) must have the same scalar type")
     _same_device("index_reduce_", self, source)
     _source_checks(self, d, idx, source, "index_reduce_")
+    if self._dtype.category == _dtypes._COMPLEX:
+        raise NotImplementedError(f'"index_func_" not implemented for \'{self._dtype.cname}\'')
     if _first_bad(idx, (self._shape or (1,))[d], False) is not None:
         raise IndexError("index out of range in self")
     target = _inplace_result(self)
@@ -616,7 +632,7 @@ def index_reduce_(self: Tensor, dim: int, index, source, reduce: str, *,
 def index_reduce(input, dim: int, index, source, reduce: str, *, include_self: bool = True,
                  out=None) -> Tensor:
     input = _tensor_arg(input, "index_reduce", "input", 1)
-    res = index_reduce_(_clone(input), dim, index, source, reduce, include_self=include_self)
+    res = index_reduce_(_clone_c(input), dim, index, source, reduce, include_self=include_self)
     return _to_out(res, out)
 
 
@@ -671,7 +687,7 @@ def index_copy_(self: Tensor, dim: int, index, source) -> Tensor:
 
 def index_copy(input, dim: int, index, source, *, out=None) -> Tensor:
     input = _tensor_arg(input, "index_copy", "input", 1)
-    return _to_out(index_copy_(_clone(input), dim, index, source), out)
+    return _to_out(index_copy_(_clone_c(input), dim, index, source), out)
 
 
 def index_put_(self: Tensor, indices, values, accumulate: bool = False) -> Tensor:
@@ -753,7 +769,7 @@ def masked_fill_(self: Tensor, mask, value) -> Tensor:
 
 def _expanded_copy(input: Tensor, shape: tuple) -> Tensor:
     if shape == input._shape:
-        return input.clone()
+        return _clone_c(input)
     return input.expand(shape).contiguous()
 
 

@@ -240,3 +240,19 @@ def test_max_binary_is_maximum(tvdiff):
     tvdiff.check(lambda lib, u, v: lib.max(u, v), a, b)
     tvdiff.check(lambda lib, u, v: u.min(v), a, b)
     tvdiff.check(lambda lib, u, v: lib.max(u, v.double()), a, b)
+
+
+@pytest.mark.parametrize("name", ["eq", "ne", "lt", "le", "gt", "ge", "greater", "less_equal"])
+def test_compare_number_first_is_refused(tvdiff, name):
+    """PyTorch's comparison functions have no (Number, Tensor) overload: TypeError."""
+    x = tvdiff.make((3,), "float32")
+    tvdiff.check(lambda lib, t: getattr(lib, name)(1, t), x)
+    tvdiff.check(lambda lib, t: getattr(lib, name)(t, 1), x)
+    tvdiff.check(lambda lib, t: 1 < t if name == "lt" else 1 == t, x)
+
+
+@pytest.mark.parametrize("layout", ["contig", "t", "step", "expand"])
+def test_isclose_result_strides(tvdiff, layout):
+    a, b = tvdiff.make((3, 4), "float32", layout), tvdiff.make((3, 4), "float32", layout, seed=1)
+    r = tvdiff.check(lambda lib, x, y: lib.isclose(x, y, atol=1.0), a, b)
+    assert r.stride() == torch.isclose(a.pt, b.pt, atol=1.0).stride()

@@ -529,3 +529,41 @@ def test_random_gather_scatter_index_select(tvdiff, case):
     vec = rng.integers(0, shape[dim], size=ishape[0] if ishape else 0)
     tvdiff.check(lambda lib, t: lib.index_select(t, dim, lib.tensor(vec, dtype=lib.int64)), x)
     tvdiff.check(lambda lib, t: t[lib.tensor(vec)] if vec.size else t[[]], x)
+
+
+# ---------------------------------------------------------------- result layouts, refusals
+OUT_OF_PLACE = {
+    "scatter": lambda lib, t, i: lib.scatter(t, 1, i, 1.0),
+    "scatter_add": lambda lib, t, i: lib.scatter_add(t, 1, i, t[:, :2].contiguous()),
+    "scatter_reduce": lambda lib, t, i: lib.scatter_reduce(t, 1, i, t[:, :2].contiguous(),
+                                                           "amax"),
+    "index_add": lambda lib, t, i: lib.index_add(t, 1, i[0], t[:, :2].contiguous()),
+    "index_copy": lambda lib, t, i: lib.index_copy(t, 1, i[0], t[:, :2].contiguous()),
+    "index_fill": lambda lib, t, i: lib.index_fill(t, 1, i[0], 2.0),
+    "masked_fill": lambda lib, t, i: lib.masked_fill(t, t > 0, 2.0),
+    "masked_scatter": lambda lib, t, i: lib.masked_scatter(t, t > 0, t.reshape(-1)),
+    "put": lambda lib, t, i: lib.put(t, i[0], t[0, :2].contiguous()),
+    "index_put": lambda lib, t, i: lib.index_put(t, (i[0],), t[0].contiguous()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OUT_OF_PLACE))
+@pytest.mark.parametrize("layout", ["contig", "t", "step", "expand"])
+def test_out_of_place_result_strides(tvdiff, name, layout):
+    """scatter*, index_add/copy and masked_fill/scatter allocate a row-major result whatever
+    the input's layout; index_fill, put and index_put lay it out like the input."""
+    x = tvdiff.make((4, 5), "float32", layout, seed=1)
+    i = tvdiff.make((4, 2), "int64", data=np.tile(np.array([[0, 3]]), (4, 1)))
+    r = tvdiff.check(lambda lib, t, j: OUT_OF_PLACE[name](lib, t, j), x, i, warns=False)
+    if r is not None:
+        assert r.stride() == OUT_OF_PLACE[name](torch, x.pt, i.pt).stride()
+
+
+@pytest.mark.parametrize("reduce", ["sum", "prod", "mean", "amax", "amin"])
+def test_complex_reduce_refusals(tvdiff, reduce):
+    x = tvdiff.make((4,), "complex64")
+    i = tvdiff.make((2,), "int64", data=np.array([0, 2]))
+    tvdiff.check(lambda lib, t, j: lib.scatter_reduce(t, 0, j, t[:2].clone(), reduce), x, i)
+    if reduce != "sum":
+        tvdiff.check(lambda lib, t, j: t.clone().index_reduce_(0, j, t[:2].clone(), reduce),
+                     x, i, warns=False)
