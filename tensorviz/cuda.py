@@ -15,8 +15,7 @@ __all__ = ["is_available", "device_count", "current_device", "set_device", "get_
            "empty_cache", "device", "device_of", "is_initialized", "init",
            "get_device_capability", "memory_reserved"]
 
-_stack: list[int] = []
-_selected = 0
+_selected = 0  # the current GPU (set_device / `with tensorviz.cuda.device(i)`)
 
 
 def _backend():
@@ -48,7 +47,7 @@ def device_count() -> int:
 def current_device() -> int:
     """The index of the selected GPU (``set_device`` / ``with tensorviz.cuda.device(i)``)."""
     _backend()
-    return _stack[-1] if _stack else _selected
+    return _selected
 
 
 def _device_index(device) -> int:
@@ -104,22 +103,27 @@ class device:
 
     def __init__(self, device):
         self.idx = _device_index(device)
-        self._entered: list[bool] = []
+        self._previous: list[int | None] = []
 
     def __enter__(self):
+        # As PyTorch: entering selects the GPU, leaving selects the one current before, so a
+        # set_device() inside the block lasts until the block ends.
+        global _selected
         if self.idx < 0:
-            self._entered.append(False)
+            self._previous.append(None)
             return self
         idx = _check_index(self.idx)
-        _stack.append(idx)
-        self._entered.append(True)
+        self._previous.append(_selected)
+        _selected = idx
         _use(idx)
         return self
 
     def __exit__(self, *exc):
-        if self._entered.pop():
-            _stack.pop()
-            _use(current_device())
+        global _selected
+        previous = self._previous.pop()
+        if previous is not None:
+            _selected = previous
+            _use(previous)
         return False
 
 
