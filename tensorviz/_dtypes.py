@@ -29,7 +29,7 @@ class dtype:
     """A tensor element type, e.g. ``tensorviz.float32``; compared by identity."""
 
     __slots__ = ("name", "itemsize", "category", "is_signed", "cname", "_np", "_order",
-                 "__weakref__")
+                 "_scalar", "__weakref__")
 
     def __init__(self, name: str, np_dtype: Any, category: builtins.int, order: builtins.int):
         self.name = name
@@ -38,6 +38,7 @@ class dtype:
         self.category = category
         self.is_signed = name not in ("bool", "uint8")
         self._order = order  # position in PyTorch's ScalarType enum, used for stable sorting
+        self._scalar = _scalar_converter(self._np)  # a Python number -> this NumPy scalar type
 
     @property
     def is_floating_point(self) -> builtins.bool:
@@ -48,6 +49,9 @@ class dtype:
         return self.category == _COMPLEX
 
     def to_complex(self) -> "dtype":
+        # Note: PyTorch maps float16 to complex32, which tensorviz does not have: complex64.
+        if self.category < _FLOAT:
+            raise RuntimeError(f"Unknown Complex ScalarType for {self.cname}")
         return {float16: complex64, float32: complex64, float64: complex128}.get(self, self)
 
     def to_real(self) -> "dtype":
@@ -58,6 +62,24 @@ class dtype:
 
     def __reduce__(self):
         return (_dtype_by_name, (self.name,))
+
+
+def _scalar_converter(np_dtype: np.dtype):
+    """``np_dtype.type`` where no Python number can overflow it; for float16/32 and complex64
+    a converter that gives inf for out-of-range numbers without NumPy's RuntimeWarning."""
+    conv = np_dtype.type
+    if np_dtype not in (np.float16, np.float32, np.complex64):
+        return conv
+    lim = builtins.float(np.finfo(np_dtype).max)
+
+    def quiet(value, conv=conv, lim=lim):
+        if not isinstance(value, builtins.complex) and -lim <= value <= lim:
+            return conv(value)
+        if isinstance(value, builtins.int) and not -(1 << 63) <= value < (1 << 64):
+            raise OverflowError("int too big to convert")  # (PyTorch's: no 64-bit int holds it)
+        with np.errstate(over="ignore", invalid="ignore"):
+            return conv(value)
+    return quiet
 
 
 bool = dtype("bool", np.bool_, _BOOL, 11)
@@ -86,6 +108,23 @@ ALL_DTYPES: tuple[dtype, ...] = (bool, uint8, int8, int16, int32, int64, float16
                                  float64, complex64, complex128)
 _BY_NAME = {d.name: d for d in ALL_DTYPES}
 _BY_NP = {d._np: d for d in ALL_DTYPES}
+
+
+# Python's own types stand for dtypes wherever PyTorch takes one (``dtype=float``).
+_PY_TYPES = {builtins.bool: bool, builtins.int: int64, builtins.float: float64,
+             builtins.complex: complex128}
+
+
+def as_dtype(value: Any) -> dtype | None:
+    """``value`` as a dtype (None stays None; ``float``/``int``/``bool``/``complex`` are
+    float64/int64/bool/complex128, as in PyTorch); TypeError for anything else."""
+    if value is None or isinstance(value, dtype):
+        return value
+    d = _PY_TYPES.get(value) if isinstance(value, type) else None
+    if d is None:
+        raise TypeError(f"dtype must be a tensorviz.dtype (e.g. tensorviz.float32), not "
+                        f"{type(value).__name__}")
+    return d
 
 
 def _dtype_by_name(name: str) -> dtype:
@@ -227,6 +266,10 @@ def can_cast(from_: dtype, to: dtype) -> builtins.bool:
 
     Casting down a category (complex -> float, float -> int, anything -> bool) is refused.
     """
+    for arg, name, pos in ((from_, "from_", 1), (to, "to", 2)):
+        if not isinstance(arg, dtype):
+            raise TypeError(f"can_cast(): argument '{name}' (position {pos}) must be "
+                            f"tensorviz.dtype, not {type(arg).__name__}")
     if from_.category == _COMPLEX and to.category != _COMPLEX:
         return False
     if from_.category == _FLOAT and to.category < _FLOAT:
@@ -242,7 +285,10 @@ class finfo:
 
     def __init__(self, type: dtype | None = None):
         d = get_default_dtype() if type is None else type
-        if not isinstance(d, dtype) or d.category < _FLOAT:
+        if not isinstance(d, dtype):
+            raise TypeError(f"finfo(): argument 'type' (position 1) must be tensorviz.dtype, "
+                            f"not {builtins.type(d).__name__}")
+        if d.category < _FLOAT:
             raise TypeError("torch.finfo() requires a floating point input type. Use "
                             "torch.iinfo to handle 'torch.finfo'")
         info = np.finfo(d._np)
@@ -254,6 +300,11 @@ class finfo:
         self.tiny = self.smallest_normal = builtins.float(info.tiny)
         self.resolution = 10.0 ** -info.precision  # PyTorch: exactly 10**-precision
 
+    def __eq__(self, other: object) -> builtins.bool:
+        return isinstance(other, finfo) and other.dtype == self.dtype
+
+    __hash__ = None  # (unhashable, as PyTorch's)
+
     def __repr__(self) -> str:
         return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, "
                 f"eps={self.eps:g}, smallest_normal={self.tiny:g}, tiny={self.tiny:g}, "
@@ -264,14 +315,24 @@ class iinfo:
     """Limits of an integer dtype (``bits, min, max``)."""
 
     def __init__(self, type: dtype):
-        if not isinstance(type, dtype) or type.category > _INT:
+        if not isinstance(type, dtype):
+            raise TypeError(f"iinfo(): argument 'type' (position 1) must be tensorviz.dtype, "
+                            f"not {builtins.type(type).__name__}")
+        if type is bool:
+            raise TypeError("tensorviz.bool is not supported by tensorviz.iinfo")
+        if type.category > _INT:
             raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to "
                             "handle 'torch.iinfo'")
-        info = np.iinfo(np.uint8 if type is bool else type._np)
+        info = np.iinfo(type._np)
         self.dtype = type.name
         self.bits = 8 * type.itemsize
-        self.min = builtins.int(info.min) if type is not bool else 0
-        self.max = builtins.int(info.max) if type is not bool else 1
+        self.min = builtins.int(info.min)
+        self.max = builtins.int(info.max)
+
+    def __eq__(self, other: object) -> builtins.bool:
+        return isinstance(other, iinfo) and other.dtype == self.dtype
+
+    __hash__ = None  # (unhashable, as PyTorch's)
 
     def __repr__(self) -> str:
         return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"

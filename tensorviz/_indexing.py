@@ -268,10 +268,12 @@ def scalar_to(value, dt: "_dtypes.dtype"):
     if isinstance(value, builtins.complex) and dt.category != _dtypes._COMPLEX:
         value = value.real
     try:
-        return dt._np.type(value)
+        return dt._scalar(value)
     except OverflowError:
-        if dt.category == _dtypes._INT and isinstance(value, builtins.int):
-            if -(1 << 63) <= value < (1 << 64):
+        if isinstance(value, builtins.int) and not isinstance(value, builtins.bool):
+            if not -(1 << 63) <= value < (1 << 64):  # no 64-bit int holds it: PyTorch's error
+                raise OverflowError("int too big to convert") from None
+            if dt.category == _dtypes._INT:
                 return np.array(value & 0xFFFFFFFFFFFFFFFF, dtype=np.uint64).astype(dt._np)
         raise RuntimeError(f"value cannot be converted to type {dt.name} without overflow")\
             from None

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import tensorviz
-from tv_core_conftest import DTYPE_NAMES, host
+from tv_core_conftest import DTYPE_NAMES, host, same
 
 torch = pytest.importorskip("torch")
 tv = tensorviz
@@ -75,6 +75,60 @@ def test_finfo_iinfo_refuse_the_wrong_kind():
     with pytest.raises(TypeError):
         tv.iinfo(tv.float32)
     assert tv.finfo().dtype == "float32"
+
+
+def _exc_type(fn):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            fn()
+        except Exception as e:  # noqa: BLE001 - the type is what is compared
+            return type(e)
+    return None
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.iinfo(lib.bool), lambda lib: lib.iinfo(1), lambda lib: lib.finfo(1),
+    lambda lib: lib.can_cast(1, lib.float32), lambda lib: lib.can_cast(lib.float32, None),
+    lambda lib: lib.int8.to_complex(), lambda lib: lib.bool.to_complex(),
+    lambda lib: hash(lib.finfo()), lambda lib: hash(lib.iinfo(lib.int8)),
+], ids=["iinfo-bool", "iinfo-int", "finfo-int", "can_cast-from", "can_cast-to",
+        "to_complex-int8", "to_complex-bool", "hash-finfo", "hash-iinfo"])
+def test_dtype_helpers_raise_like_pytorch(call):
+    expected = _exc_type(lambda: call(torch))
+    assert expected is not None and _exc_type(lambda: call(tv)) is expected
+
+
+def test_finfo_iinfo_compare_by_dtype_like_pytorch():
+    for lib in (tv, torch):
+        assert lib.finfo(lib.float32) == lib.finfo(lib.float)
+        assert lib.finfo(lib.float32) != lib.finfo(lib.float64)
+        assert lib.finfo(lib.complex64) == lib.finfo(lib.float32)
+        assert lib.iinfo(lib.int8) == lib.iinfo(lib.int8) != lib.iinfo(lib.uint8)
+
+
+@pytest.mark.parametrize("py", [float, int, bool, complex])
+def test_python_types_stand_for_dtypes_like_pytorch(py):
+    for make in (lambda lib: lib.zeros(2, dtype=py), lambda lib: lib.tensor([1, 0], dtype=py),
+                 lambda lib: lib.ones(2).to(py),
+                 lambda lib: lib.ones(2).to(dtype=py), lambda lib: lib.ones(2).to("cpu", py),
+                 lambda lib: lib.full((2,), 1, dtype=py),
+                 lambda lib: lib.zeros_like(lib.ones(2), dtype=py)):
+        assert _name(make(tv).dtype) == _name(make(torch).dtype)
+    with pytest.raises(TypeError):
+        tv.ones(2).to(tv.float32, tv.int64)  # two dtypes: PyTorch refuses too
+
+
+@pytest.mark.parametrize("name", ["float16", "float32"])
+@pytest.mark.parametrize("value", [1e10, -1e39, 10 ** 39, -(10 ** 39), float("nan")])
+@pytest.mark.parametrize("op", [operator.add, operator.sub, operator.mul, operator.lt,
+                                operator.eq])
+def test_out_of_range_scalars_overflow_to_inf_quietly(name, value, op):
+    """An out-of-range Python number in an op on a narrow float tensor gives inf, or PyTorch's
+    error, and no NumPy RuntimeWarning (pytest turns warnings into errors)."""
+    same(lambda lib: op(lib.ones(2, dtype=getattr(lib, name)), value))
+    same(lambda lib: op(value, lib.ones(2, dtype=getattr(lib, name))))
+    same(lambda lib: lib.ones(2, dtype=getattr(lib, name)).add_(value))
 
 
 # ---------------------------------------------------------------- the promotion table
