@@ -10,6 +10,7 @@ engine's (PyTorch's) errors, shown in the widget::
 """
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -337,6 +338,12 @@ class Playground(TensorView):
 
     def _expression(self, i: int) -> str:
         return self._root_label + "".join(s.code for s in self._steps[:i])
+
+    def to_html(self) -> str:
+        """The static snapshot, with the chain of steps as Python (what nbconvert shows)."""
+        code = (f'<pre style="margin:4px 0">{html.escape(self.code)}</pre>'
+                if self._steps else "")
+        return code + super().to_html()
 
     def _sync_steps(self) -> None:
         steps = []

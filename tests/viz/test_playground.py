@@ -156,3 +156,14 @@ def test_torch_tensors_and_numpy_arrays():
     assert p.steps[-1]["copied"]  # PyTorch has no negative strides: flip copies
     with pytest.raises(TypeError, match="from_numpy"):
         Playground(np.arange(3))
+
+
+def test_the_html_snapshot_shows_the_steps_as_code():
+    x = tensorviz.arange(12).reshape(3, 4)
+    p = Playground(x, label="<x>")
+    assert "<pre" not in p.to_html()
+    p.apply("t")
+    p.apply("contiguous")
+    html = p.to_html()
+    assert "x1 = x0.t()" in html and "x2 = x1.contiguous()" in html and "# copy: new storage" in html
+    assert "x0 = &lt;x&gt;" in html and "<x>" not in html
