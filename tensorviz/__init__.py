@@ -28,7 +28,10 @@ from ._size import Size
 from ._storage import TypedStorage, UntypedStorage
 from ._tensor import (Tensor, contiguous_format, from_numpy, layout, memory_format,
                       preserve_format, strided)
+from ._tensor import LEGACY_TYPES as _LEGACY_TYPES
 from . import ops as _ops
+
+globals().update(_LEGACY_TYPES)  # FloatTensor, LongTensor ...: legacy constructors
 
 __version__ = "0.1.0"
 

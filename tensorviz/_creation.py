@@ -27,10 +27,10 @@ __all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "emp
 
 
 def _check_dtype(dtype) -> _dtype_cls | None:
+    """``dtype=`` checked: a dtype, None, or a Python type (``float`` is float64)."""
     if dtype is None or isinstance(dtype, _dtype_cls):
         return dtype
-    raise TypeError(f"dtype must be a tensorviz.dtype (e.g. tensorviz.float32), not "
-                    f"{type(dtype).__name__}")
+    return _dtypes.as_dtype(dtype)
 
 
 def _finish(host: np.ndarray, dt: _dtype_cls, device: DeviceLike, requires_grad: bool) -> Tensor:

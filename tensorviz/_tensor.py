@@ -190,8 +190,10 @@ class Tensor:
             data = args[0]
             if isinstance(data, Size):
                 return empty(*data, dtype=dt, device=device)
-            if isinstance(data, Tensor):
-                return data if data.dtype is dt else data.to(dt)
+            if isinstance(data, Tensor):  # an alias (a new view of the same storage)
+                if dtype is not None and data._dtype is not dtype:
+                    raise TypeError(f"expected {dtype!r} (got {data._dtype!r})")
+                return data._view(data._shape, data._stride, data._offset)
             if isinstance(data, (builtins.float, builtins.complex, builtins.bool, str)):
                 raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
             return _tensor_fn(data, dtype=dt, device=device)
@@ -595,6 +597,9 @@ class Tensor:
         if not self._shape:
             raise RuntimeError("split expects at least a 1-dimensional tensor")
         size = self._shape[d]
+        if isinstance(split_size, Tensor) and split_size.numel() == 1 and \
+                split_size._dtype.category <= _dtypes._INT:
+            split_size = split_size.item()  # (a one-element integer tensor is an int here)
         if isinstance(split_size, (builtins.int, np.integer)):
             sizes = _layout.split_sizes(size, int(split_size))
         else:
@@ -618,8 +623,43 @@ class Tensor:
     def chunk(self, chunks: int, dim: int = 0) -> tuple["Tensor", ...]:
         if not self._shape:
             raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+        if chunks <= 0:  # (checked before the dim, as PyTorch does)
+            raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
         d = _layout.normalize_dim(dim, len(self._shape))
         return self._pieces(d, _layout.chunk_sizes(self._shape[d], chunks))
+
+    def hsplit(self, sections=None, *, indices=None) -> tuple["Tensor", ...]:
+        """``tensor_split`` along dim 1 (dim 0 of a 1-D tensor); equal sections only."""
+        return self._np_split("hsplit", 1, 0 if len(self._shape) == 1 else 1, sections, indices)
+
+    def vsplit(self, sections=None, *, indices=None) -> tuple["Tensor", ...]:
+        return self._np_split("vsplit", 2, 0, sections, indices)
+
+    def dsplit(self, sections=None, *, indices=None) -> tuple["Tensor", ...]:
+        return self._np_split("dsplit", 3, 2, sections, indices)
+
+    def _np_split(self, name: str, min_dims: builtins.int, d: builtins.int, sections,
+                  indices) -> tuple["Tensor", ...]:
+        """NumPy-style splits: ``sections`` must divide the dim; ``indices`` cut it."""
+        n = len(self._shape)
+        if n < min_dims:
+            raise RuntimeError(f"torch.{name} requires a tensor with at least {min_dims} "
+                               f"dimension, but got a tensor with {n} dimensions!")
+        arg = indices if sections is None else sections
+        if isinstance(arg, Tensor) and not arg._shape:
+            arg = _index_int(arg)
+        if isinstance(arg, (builtins.int, np.integer)) and not isinstance(arg, builtins.bool):
+            size = self._shape[d]
+            if arg == 0 or size % arg:
+                raise RuntimeError(f"torch.{name} attempted to split along dimension {d}, but "
+                                   f"the size of the dimension {size} is not divisible by the "
+                                   f"split_size {arg}!")
+            return self.tensor_split(builtins.int(arg), d)
+        if not isinstance(arg, (list, tuple)):
+            raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                            f"({type(arg).__name__}), but expected (int sections) or (tuple of "
+                            f"ints indices)")
+        return self.tensor_split([_index_int(i) for i in arg], d)
 
     def tensor_split(self, indices_or_sections, dim: int = 0) -> tuple["Tensor", ...]:
         if not self._shape:
@@ -701,6 +741,49 @@ class Tensor:
             call_quiet(out.__setitem__, Ellipsis, src)  # float -> int: silent, as in PyTorch
         return _make(Tensor, UntypedStorage._wrap(buf, dev, be), dt, 0, shape, stride, out)
 
+    # ------------------------------------------------------------ new_* (same dtype/device)
+    def _new_opts(self, dtype, device) -> tuple:
+        from ._creation import _check_dtype
+        return (_check_dtype(dtype) or self._dtype,
+                self._storage._device if device is None else as_device(device))
+
+    def new_tensor(self, data, *, dtype=None, device=None, requires_grad: builtins.bool = False
+                   ) -> "Tensor":
+        """``tensorviz.tensor(data)`` with this tensor's dtype and device by default."""
+        from ._creation import tensor as _tensor_fn
+        dt, dev = self._new_opts(dtype, device)
+        return _tensor_fn(data, dtype=dt, device=dev, requires_grad=requires_grad)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad: builtins.bool = False
+                  ) -> "Tensor":
+        from ._creation import empty
+        dt, dev = self._new_opts(dtype, device)
+        return empty(*size, dtype=dt, device=dev, requires_grad=requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad: builtins.bool = False
+                  ) -> "Tensor":
+        from ._creation import zeros
+        dt, dev = self._new_opts(dtype, device)
+        return zeros(*size, dtype=dt, device=dev, requires_grad=requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad: builtins.bool = False
+                 ) -> "Tensor":
+        from ._creation import ones
+        dt, dev = self._new_opts(dtype, device)
+        return ones(*size, dtype=dt, device=dev, requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, *, dtype=None, device=None,
+                 requires_grad: builtins.bool = False) -> "Tensor":
+        from ._creation import full
+        dt, dev = self._new_opts(dtype, device)
+        return full(size, fill_value, dtype=dt, device=dev, requires_grad=requires_grad)
+
+    def new_empty_strided(self, size, stride, *, dtype=None, device=None,
+                          requires_grad: builtins.bool = False) -> "Tensor":
+        from ._creation import empty_strided
+        dt, dev = self._new_opts(dtype, device)
+        return empty_strided(size, stride, dtype=dt, device=dev, requires_grad=requires_grad)
+
     # ------------------------------------------------------------ conversion
     def to(self, *args, **kwargs) -> "Tensor":
         """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(other)``; ``copy=``.
@@ -720,6 +803,8 @@ class Tensor:
     def type(self, dtype=None, non_blocking: bool = False, **kwargs):
         if dtype is None:
             return _TYPE_NAMES[self._dtype]
+        if isinstance(dtype, _LegacyTensorType):
+            dtype = dtype.dtype
         if isinstance(dtype, str):
             dt = _TYPE_BY_NAME.get(dtype)
             if dt is None:
@@ -767,6 +852,14 @@ class Tensor:
         if copy:
             return arr.copy(order="K")  # (keeps the dim order, as NumPy's own copy of a view)
         return arr
+
+    def __array_wrap__(self, array, context=None, return_scalar: builtins.bool = False):
+        """A NumPy ufunc's result on tensors comes back as a tensor (``np.sin(t)``).
+
+        Note: PyTorch's own workaround turns bool results into uint8; so does this."""
+        if array.dtype == np.bool_:
+            array = array.astype(np.uint8)
+        return from_numpy(array)
 
     def tolist(self):
         return self.numpy(force=True).tolist()
@@ -944,6 +1037,31 @@ _TYPE_NAMES = {
     _dtypes.complex128: "tensorviz.ComplexDoubleTensor",
 }
 _TYPE_BY_NAME = {v: k for k, v in _TYPE_NAMES.items()}
+
+
+class _LegacyTensorType(type):
+    """The type of ``tensorviz.FloatTensor`` & co: calling one builds a CPU tensor of its
+    dtype (``FloatTensor(2, 3)``, ``LongTensor([1, 2])``); ``isinstance`` checks the dtype."""
+
+    dtype: _dtype_cls
+
+    def __call__(cls, *args, device: DeviceLike = None) -> Tensor:
+        return Tensor.__new__(Tensor, *args, dtype=cls.dtype, device=device)
+
+    def __instancecheck__(cls, obj) -> builtins.bool:
+        return isinstance(obj, Tensor) and obj._dtype is cls.dtype and obj.is_cpu
+
+    def __repr__(cls) -> str:
+        return f"<class 'tensorviz.{cls.__name__}'>"
+
+
+def _legacy_type(name: str, dt: _dtype_cls) -> _LegacyTensorType:
+    return _LegacyTensorType(name, (), {"dtype": dt, "__module__": "tensorviz",
+                                        "__doc__": f"Legacy constructor of {dt!r} tensors."})
+
+
+LEGACY_TYPES = {name.split(".")[1]: _legacy_type(name.split(".")[1], dt)
+                for dt, name in _TYPE_NAMES.items() if "Complex" not in name}
 _TYPE_BY_NAME.update({v.replace("tensorviz.", "torch."): k for k, v in _TYPE_NAMES.items()})
 
 
@@ -953,8 +1071,11 @@ def _parse_to(t: Tensor, args, kwargs):
     kwargs.pop("non_blocking", None)
     kwargs.pop("memory_format", None)
     for a in args:
-        if isinstance(a, _dtype_cls):
-            dt = a
+        if isinstance(a, _dtype_cls) or a in _dtypes._PY_TYPES:
+            if dt is not None:
+                raise TypeError("to() received an invalid combination of arguments - got "
+                                "(dtype, dtype)")
+            dt = _dtypes.as_dtype(a)
         elif isinstance(a, Tensor):
             dev, dt = a.device, a.dtype
         elif isinstance(a, (str, device, builtins.int)) and not isinstance(a, builtins.bool):
@@ -967,7 +1088,10 @@ def _parse_to(t: Tensor, args, kwargs):
     if "dtype" in kwargs:
         dt = kwargs.pop("dtype")
         if dt is not None and not isinstance(dt, _dtype_cls):
-            raise TypeError(f"to(): dtype must be a tensorviz.dtype, got {type(dt).__name__}")
+            if dt not in _dtypes._PY_TYPES:
+                raise TypeError(f"to(): dtype must be a tensorviz.dtype, got "
+                                f"{type(dt).__name__}")
+            dt = _dtypes.as_dtype(dt)
     if "device" in kwargs:
         d = kwargs.pop("device")
         dev = None if d is None else as_device(d)

@@ -121,6 +121,64 @@ def test_tensor_constructors_match_pytorch(fn):
     same(fn, values=False)  # (Tensor(*sizes) is uninitialised)
 
 
+TYPED = [
+    lambda L: L.FloatTensor([1, 2]), lambda L: L.LongTensor([1.7, -2]),
+    lambda L: L.DoubleTensor([[1], [2]]), lambda L: L.IntTensor(2, 3).shape,
+    lambda L: L.BoolTensor([2, 0]), lambda L: L.ByteTensor([1, 255]),
+    lambda L: L.CharTensor([-1]), lambda L: L.ShortTensor(()), lambda L: L.HalfTensor([0.5]),
+    lambda L: L.FloatTensor(), lambda L: L.FloatTensor(L.Size([2])).shape,
+    lambda L: L.FloatTensor(2.5), lambda L: L.FloatTensor(-1), lambda L: L.ByteTensor([300]),
+    lambda L: L.LongTensor(L.arange(3.0)), lambda L: L.FloatTensor(L.arange(3.0)),
+    lambda L: L.Tensor(L.arange(3)), lambda L: L.zeros(2).type(L.LongTensor),
+    lambda L: isinstance(L.zeros(2), L.FloatTensor),
+    lambda L: isinstance(L.zeros(2, dtype=L.int64), L.FloatTensor),
+    lambda L: isinstance(L.zeros(2, dtype=L.int64), L.LongTensor),
+    lambda L: isinstance(1, L.FloatTensor),
+]
+
+
+@pytest.mark.parametrize("fn", TYPED, ids=[f"typed{i}" for i in range(len(TYPED))])
+def test_legacy_typed_constructors_match_pytorch(fn):
+    same(fn)
+
+
+def test_Tensor_of_a_tensor_is_an_alias():
+    for make in (lambda L: L.arange(6.0).reshape(2, 3).t(), lambda L: L.arange(3)):
+        t, pt = make(tv), make(torch)
+        a, pa = tv.Tensor(t), torch.Tensor(pt)
+        assert (a is t) == (pa is pt) and (a.data_ptr() == t.data_ptr()) == \
+            (pa.data_ptr() == pt.data_ptr())
+        assert a.dtype.name == str(pa.dtype).split(".")[-1] and a.stride() == pa.stride()
+
+
+NEW = [
+    lambda t: t.new_zeros(2, 3), lambda t: t.new_zeros((2, 3)), lambda t: t.new_ones([2]),
+    lambda t: t.new_zeros(2, dtype=None), lambda t: t.new_ones(2, dtype=t.real.dtype),
+    lambda t: t.new_ones(2, 1).stride(), lambda t: t.t().new_zeros(2, 3),
+    lambda t: t.new_full((2,), 2.7), lambda t: t.new_full(2, 1), lambda t: t.new_full((2,), True),
+    lambda t: t.new_full((2,), 1e20), lambda t: t.new_tensor([1.5, 2]), lambda t: t.new_tensor(5),
+    lambda t: t.new_empty((2, 3)).shape, lambda t: t.new_empty(2).dtype,
+    lambda t: t.new_empty_strided((2, 3), (1, 2)).stride(), lambda t: t.new_zeros(),
+    lambda t: t.new_zeros(-1), lambda t: t.new_ones(2, dtype=float),
+    lambda t: t.new_zeros(2, requires_grad=True), lambda t: t.new_zeros(2, device="cpu"),
+]
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float64", "bool", "complex64"])
+@pytest.mark.parametrize("fn", NEW, ids=[f"new{i}" for i in range(len(NEW))])
+def test_new_methods_match_pytorch(fn, dtype):
+    same(lambda L: fn(L.arange(6).reshape(2, 3).to(getattr(L, dtype))))
+
+
+def test_new_tensor_copies_with_the_source_dtype():
+    t = tv.arange(3, dtype=tv.int32)
+    with pytest.warns(UserWarning, match="copy construct"):
+        c = t.new_tensor(tv.tensor([1.5]))
+    assert c.dtype is tv.int32 and c.tolist() == [1]
+    c = t.new_tensor(np.arange(2.0), dtype=tv.float64)
+    assert c.dtype is tv.float64
+
+
 def test_tensor_vs_Tensor():
     assert tv.tensor([1, 2]).dtype is tv.int64
     assert tv.Tensor([1, 2]).dtype is tv.float32

@@ -54,6 +54,19 @@ def test_size_prints_like_pytorch():
     assert isinstance(tv.zeros(2, 3).shape[1:], tv.Size)
 
 
+SIZE_OPS = [
+    lambda L: L.Size([2, 3]) * 2, lambda L: 2 * L.Size([2, 3]), lambda L: L.Size([2]) * 0,
+    lambda L: L.Size([2, 3]) + (1,), lambda L: (1,) + L.Size([2, 3]),
+    lambda L: L.Size([1]) + L.Size([2]), lambda L: L.Size([2, 3]) + [1],
+    lambda L: type(L.Size([2]) * 2).__name__, lambda L: type((1,) + L.Size([2])).__name__,
+]
+
+
+@pytest.mark.parametrize("fn", SIZE_OPS, ids=[f"size{i}" for i in range(len(SIZE_OPS))])
+def test_size_arithmetic_stays_a_size_like_pytorch(fn):
+    same(fn)
+
+
 def test_data_ptr_counts_the_offset_in_bytes():
     a = tv.zeros(3, 4, dtype=tv.float64)
     p = torch.zeros(3, 4, dtype=torch.float64)
@@ -102,7 +115,12 @@ def test_to_returns_self_when_nothing_changes():
     c = a.to(a.dtype, copy=True)
     assert c is not a and c.untyped_storage() is not a.untyped_storage()
     assert c.stride() == a.stride()  # preserve_format
-    assert tv.Tensor(a) is a
+    # Tensor(t) is an alias, as in PyTorch: a new tensor on the same storage, any dtype
+    b = tv.Tensor(a)
+    assert b is not a and b.untyped_storage() is a.untyped_storage()
+    assert b.stride() == a.stride() and b.data_ptr() == a.data_ptr()
+    i = tv.arange(3)
+    assert tv.Tensor(i).dtype is tv.int64 and tv.Tensor(i).data_ptr() == i.data_ptr()
 
 
 def test_complex_to_real_warns_like_pytorch():
@@ -184,6 +202,23 @@ def test_numpy_array_protocol():
     assert not np.shares_memory(np.array(a), a.numpy())
     assert a.numpy(force=True).shape == (3, 2)
     assert tv.zeros(2, dtype=tv.bool).numpy().dtype == np.bool_
+
+
+UFUNCS = [
+    lambda L: np.sin(L.arange(3.0)), lambda L: np.sin(L.tensor(1.0)),
+    lambda L: np.add(L.arange(3.0), L.arange(3.0)), lambda L: np.maximum(L.arange(3.0), 1),
+    lambda L: np.sqrt(L.arange(3)), lambda L: np.divmod(L.arange(3.0), 2),
+    lambda L: np.sin(L.arange(6.0).reshape(2, 3).t()),
+    lambda L: np.sin(L.arange(6.0).reshape(2, 3)[:, ::2]),
+    lambda L: np.greater(L.arange(3.0), 1), lambda L: np.isnan(L.tensor([float("nan"), 1])),
+    lambda L: np.exp(L.ones(2, dtype=L.complex64)), lambda L: np.add(L.arange(3.0), 1, out=None),
+]
+
+
+@pytest.mark.parametrize("fn", UFUNCS, ids=[f"ufunc{i}" for i in range(len(UFUNCS))])
+def test_numpy_ufuncs_give_tensors_like_pytorch(fn):
+    """``np.sin(t)`` is a tensor (bool results come back as uint8, PyTorch's workaround)."""
+    same(fn)
 
 
 def test_numpy_operands_become_tensors_like_pytorch():

@@ -12,7 +12,7 @@ import pytest
 
 import tensorviz
 from tv_core_conftest import (apply_step, assert_same_tensor, draw_step, examples, host, outcome,
-                      same_values, twins)
+                      same, same_values, twins)
 
 torch = pytest.importorskip("torch")
 hypothesis = pytest.importorskip("hypothesis")
@@ -248,14 +248,16 @@ def test_view_error_is_runtime_error_with_pytorchs_advice():
 @pytest.mark.parametrize("fn", ["transpose", "swapaxes", "swapdims", "t", "permute", "movedim",
                                 "moveaxis", "reshape", "flatten", "unflatten", "squeeze",
                                 "unsqueeze", "narrow", "select", "broadcast_to", "chunk",
-                                "split", "unbind", "tensor_split", "diagonal", "as_strided"])
+                                "split", "unbind", "tensor_split", "diagonal", "as_strided",
+                                "hsplit", "vsplit"])
 def test_function_forms_equal_methods(fn):
     args = {"transpose": (0, 1), "swapaxes": (0, 1), "swapdims": (0, 1), "t": (),
             "permute": ((1, 0),), "movedim": (0, 1), "moveaxis": (0, 1), "reshape": ((4, 3),),
             "flatten": (), "unflatten": (1, (2, 2)), "squeeze": (), "unsqueeze": (1,),
             "narrow": (1, 1, 2), "select": (0, 2), "broadcast_to": ((2, 3, 4),),
             "chunk": (2,), "split": (2,), "unbind": (), "tensor_split": (2,),
-            "diagonal": (), "as_strided": ((2, 2), (1, 2))}[fn]
+            "diagonal": (), "as_strided": ((2, 2), (1, 2)), "hsplit": (2,),
+            "vsplit": ([1],)}[fn]
     a = tv.arange(12.0).reshape(3, 4)
     p = torch.arange(12.0).reshape(3, 4)
     r, q = getattr(tv, fn)(a, *args), getattr(torch, fn)(p, *args)
@@ -265,6 +267,28 @@ def test_function_forms_equal_methods(fn):
             assert_same_tensor(x, y)
     else:
         assert_same_tensor(r, q)
+
+
+NP_SPLITS = [
+    lambda L: L.zeros(6).hsplit(2), lambda L: L.zeros(2, 6).hsplit(3),
+    lambda L: L.zeros(6).hsplit([1, 4]), lambda L: L.zeros(6).hsplit(L.tensor(2)),
+    lambda L: L.zeros(6).hsplit(indices=[2]), lambda L: L.zeros(6).hsplit(sections=3),
+    lambda L: L.hsplit(L.arange(6.0), 2), lambda L: L.zeros(6, 4).vsplit(3),
+    lambda L: L.vsplit(L.zeros(6, 2), (1,)), lambda L: L.zeros(2, 6, 4).dsplit([1, 3]),
+    lambda L: L.dsplit(L.arange(24).reshape(2, 3, 4), 2),
+    lambda L: L.tensor(1).hsplit(2), lambda L: L.zeros(6).hsplit(4), lambda L: L.zeros(6).hsplit(0),
+    lambda L: L.zeros(0).hsplit(0), lambda L: L.zeros(6).vsplit(2),
+    lambda L: L.zeros(6, 2).dsplit(2), lambda L: L.zeros(2, 6, 4).dsplit(3),
+    lambda L: L.zeros(6).hsplit(2.0),
+    lambda L: L.zeros(6).split(L.tensor(2)), lambda L: L.zeros(6).split(L.tensor([2])),
+    lambda L: L.tensor(1).chunk(0), lambda L: L.arange(24).reshape(2, 3, 4).chunk(0, 3),
+    lambda L: L.arange(24).reshape(2, 3, 4).chunk(-1, 5),
+]
+
+
+@pytest.mark.parametrize("fn", NP_SPLITS, ids=[f"npsplit{i}" for i in range(len(NP_SPLITS))])
+def test_numpy_style_splits_and_split_errors_match_pytorch(fn):
+    same(fn)
 
 
 def test_broadcast_tensors_and_shapes():

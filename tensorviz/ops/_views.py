@@ -14,7 +14,7 @@ _METHOD_FORMS = (
     "transpose", "swapaxes", "swapdims", "t", "permute", "movedim", "moveaxis", "reshape",
     "flatten", "unflatten", "squeeze", "unsqueeze", "narrow", "select", "broadcast_to",
     "chunk", "split", "unbind", "tensor_split", "diagonal", "as_strided", "clone", "ravel",
-    "adjoint", "detach",
+    "adjoint", "detach", "hsplit", "vsplit", "dsplit",
 )
 
 
