@@ -42,4 +42,27 @@ print(f"python {sys.version.split()[0]}; tensorviz {__import__('tensorviz').__fi
       f"widget assets {asset_dir()}")
 sys.exit(1 if failed else 0)
 PY
-echo "binder environment built and every notebook run in ${SECONDS} s"
+# The landing page: JupyterLab started from this environment sends / to the first lesson.
+port=$(python -c "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
+jupyter lab --no-browser --allow-root --ip=127.0.0.1 --port="$port" --ServerApp.port_retries=0 \
+    --IdentityProvider.token= --ServerApp.password= --ServerApp.root_dir="$work/repo" \
+    > "$work/lab.log" 2>&1 &
+lab=$!
+trap 'kill "$lab" 2>/dev/null || true' EXIT
+python - "$port" <<'PY'
+import sys, time, urllib.error, urllib.request
+base = f"http://127.0.0.1:{sys.argv[1]}"
+for _ in range(120):
+    try:
+        with urllib.request.urlopen(base + "/", timeout=10) as response:
+            landing = response.geturl()
+        break
+    except (urllib.error.URLError, ConnectionError):
+        time.sleep(0.5)
+else:
+    sys.exit("FAIL JupyterLab did not answer")
+want = base + "/lab/tree/notebooks/00_welcome.ipynb"
+print(f"{'ok  ' if landing == want else 'FAIL'} landing page {landing}")
+sys.exit(0 if landing == want else 1)
+PY
+echo "binder environment built, every notebook run and the landing page checked in ${SECONDS} s"
