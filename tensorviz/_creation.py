@@ -556,6 +556,8 @@ def linspace(start, end, steps: int, *, dtype: _dtype_cls | None = None,
     start, end = _number(start, "start", True), _number(end, "end", True)
     steps = _check_steps(steps)
     dt = _range_dtype(dtype, start, end)
+    if dt is _dtypes.bool and steps > 1:  # (PyTorch's kernel only fills 0 or 1 values)
+        raise NotImplementedError('"linspace_cpu" not implemented for \'Bool\'')
     host = _spaced(start, end, steps, dt)
     with np.errstate(all="ignore"):
         host = host.astype(dt._np)
@@ -611,6 +613,8 @@ def logspace(start, end, steps: int, base: float = 10.0, *, dtype: _dtype_cls | 
     start, end = _number(start, "start", True), _number(end, "end", True)
     steps = _check_steps(steps)
     dt = _range_dtype(dtype, start, end)
+    if dt is _dtypes.bool and steps > 1:
+        raise NotImplementedError('"logspace_cpu" not implemented for \'Bool\'')
     work = np.float64 if dt.category <= _dtypes._INT else dt._np.type
     exps = _spaced(start, end, steps, dt).astype(work)
     if dt.category <= _dtypes._INT:  # the powers in double, truncated after

@@ -37,7 +37,8 @@ class UntypedStorage:
             raise RuntimeError(f"{type(self).__name__}(): Expected a sequence type, but got "
                                f"{type(size_or_data).__name__}")
         if isinstance(size_or_data, (bytes, bytearray, list, tuple)):
-            host = np.frombuffer(bytes(bytearray(size_or_data)), dtype=np.uint8).copy()
+            host = np.frombuffer(_as_bytes(size_or_data, type(self).__name__),
+                                 dtype=np.uint8).copy()
             data = be.from_host(host, dev)
         else:
             data = be.zeros(_as_size(size_or_data), np.uint8, dev)
@@ -342,7 +343,22 @@ def _scalar_for(value, dt):
     from .ops._elementwise import fill_value
     if isinstance(value, Tensor):
         value = value.item()
-    return fill_value(value, dt)
+    try:
+        return fill_value(value, dt)
+    except OverflowError:  # (PyTorch's words for an int no 64-bit type holds)
+        raise ValueError("Overflow when unpacking long long") from None
+
+
+def _as_bytes(data, what: str) -> bytes:
+    """The bytes of ``UntypedStorage(data)``: each int kept modulo 256, as PyTorch does."""
+    if isinstance(data, (bytes, bytearray)):
+        return bytes(data)
+    for v in data:
+        if not isinstance(v, int):
+            raise RuntimeError(f"torch.{what}(): tried to construct a storage from a sequence "
+                               f"({type(data).__name__}), but one of the items was of type "
+                               f"{type(v).__name__} instead of int")
+    return bytes(v & 0xFF for v in data)
 
 
 def _as_size(n) -> int:

@@ -315,6 +315,9 @@ LINSPACE_ERRORS = [
     lambda L: L.linspace(0, 10, 21, dtype=L.int64), lambda L: L.logspace(0, 2, 3),
     lambda L: L.logspace(0, 2, 3, base=2), lambda L: L.logspace(0, 3, 4, dtype=L.int64),
     lambda L: L.logspace(0, 2, 3, base=2.5, dtype=L.int64), lambda L: L.logspace(0, 2, 1),
+    lambda L: L.linspace(0, 1, 5, dtype=L.bool), lambda L: L.linspace(0, 1, 1, dtype=L.bool),
+    lambda L: L.linspace(0, 1, 0, dtype=L.bool), lambda L: L.logspace(0, 1, 2, dtype=L.bool),
+    lambda L: L.logspace(0, 1, 1, dtype=L.bool),
 ]
 
 

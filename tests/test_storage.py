@@ -127,6 +127,27 @@ def test_typed_storage_errors_match_pytorch(call):
         call(s)
 
 
+@pytest.mark.parametrize("value", [2 ** 70, -(2 ** 64), 2 ** 63])
+def test_typed_storage_int_overflow_matches_pytorch(value):
+    s, q = tv.arange(3).storage(), torch.arange(3).storage()
+    with pytest.raises(Exception) as theirs:
+        q[0] = value
+    with pytest.raises(theirs.type):
+        s[0] = value
+
+
+@pytest.mark.parametrize("data", [[300, -1, 256, 2 ** 40], (1, 2), [True, 3], b"ab",
+                                  bytearray(b"\x00\xff"), [1.5], ["a"]])
+def test_untyped_storage_from_a_sequence_like_pytorch(data):
+    try:
+        expected = torch.UntypedStorage(data).tolist()
+    except Exception as e:  # noqa: BLE001 - the type is what is compared
+        with pytest.raises(type(e)):
+            tv.UntypedStorage(data)
+    else:
+        assert tv.UntypedStorage(data).tolist() == expected
+
+
 def test_typed_storage_copy_errors_against_pytorch():
     with pytest.raises(RuntimeError, match="size does not match"):
         tv.zeros(3).storage().copy_(tv.zeros(4).storage())
