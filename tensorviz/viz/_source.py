@@ -139,9 +139,11 @@ class Source:
         if self._memory is None:
             raise TypeError(f"cannot hold a weak reference to the memory of {type(obj).__name__}")
         self._memory_id = id(owner)
-        # tensorviz caches one TypedStorage per dtype on the storage: it lives as long as the
-        # memory, so reads keep working after a temporary view object is gone.
-        self._typed = _weak(obj.storage()) if self.kind == "tensorviz" else None
+        # tensorviz: reads go through the (weakly held) untyped storage and the dtype, so they
+        # keep working after a temporary view object is gone.  Never ``obj.storage()``: the
+        # storage caches that TypedStorage, which refers back to it, and the cycle would keep
+        # the memory alive until the next cyclic garbage collection instead of the last ``del``.
+        self._tv_dtype = obj.dtype if self.kind == "tensorviz" else None
         self._layout = self._read_layout(obj)
         self._listener: Any = None  # weak reference to the subscribed callback
 
@@ -190,10 +192,11 @@ class Source:
 
     def _read_layout(self, obj: Any) -> Layout:
         if self.kind == "tensorviz":
-            typed = obj.storage()
+            itemsize = int(obj.dtype.itemsize)
             return Layout(tuple(int(s) for s in obj.shape), tuple(int(s) for s in obj.stride()),
-                          int(obj.storage_offset()), obj.dtype.name, int(obj.dtype.itemsize),
-                          str(obj.device), "tensorviz", int(len(typed)))
+                          int(obj.storage_offset()), obj.dtype.name, itemsize,
+                          str(obj.device), "tensorviz",
+                          int(obj.untyped_storage().nbytes()) // itemsize)
         if self.kind == "torch":
             itemsize = int(obj.element_size())
             name = str(obj.dtype).rsplit(".", 1)[-1]
@@ -236,10 +239,13 @@ class Source:
         return None
 
     def _typed_storage(self):
-        obj = self._obj() if self._obj is not None else None
-        if obj is not None:
-            return obj.storage()
-        return self._typed() if self._typed is not None else None
+        """An uncached typed view of the memory (None once it is gone); see ``__init__``."""
+        mem = self._memory()
+        if mem is None:
+            return None
+        from .._storage import TypedStorage
+
+        return TypedStorage._make(mem, self._tv_dtype)
 
     def read(self, start: int, stop: int) -> np.ndarray | None:
         """Storage elements ``[start, stop)`` as a NumPy copy (None once the memory is gone)."""

@@ -134,7 +134,8 @@ def test_big_storage_windows_and_paging():
     w.scroll_storage(10**9)  # clamped to the end
     assert w.strips[0]["start"] == 10**6 - 128
     assert strip_values(w.strips[0])[-1] == 10**6 - 1
-    long = show(tensorviz.arange(1000))
+    n1000 = tensorviz.arange(1000)  # held: a widget never keeps its tensor alive
+    long = show(n1000)
     t = long.tensors[0]
     assert t["counts"] == [32] and values(t) == list(range(32))
     long.scroll(0, starts=[500])
