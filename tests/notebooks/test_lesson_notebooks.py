@@ -9,6 +9,7 @@ Skips cleanly where nbclient, nbformat or ipykernel are not installed.
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -122,3 +123,58 @@ def test_lesson_sequence_is_complete():
                 "03_dtypes_and_precision", "04_numpy_interop", "05_saving_and_loading",
                 "06_devices", "07_tensor_api_tour"}
     assert sorted(expected - names) == []
+
+
+# What each lesson must teach (issue 7), as code it must run: a lesson that loses a topic fails.
+TOPICS = {
+    "00_welcome": ["torch.show(", "storage()", "stride()", 'exercise("00/'],
+    "01_tensors_and_storage": ["torch.zeros(", "torch.arange(", "torch.Tensor(", "torch.tensor(",
+                               "storage()", "stride()", "storage_offset()", ".item()",
+                               ".dim()"],
+    "02_views_transpose_contiguous": [".t()", ".permute(", "is_contiguous()", ".contiguous()",
+                                      "id(", "untyped_storage() is", "data_ptr()", ".view(",
+                                      ".reshape(", ".expand(", "broadcast_tensors(", "::2"],
+    "03_dtypes_and_precision": [".double()", ".to(torch.", ".type(torch.", "promote_types(",
+                                "torch.float16", "finfo(", "torch.uint8", "get_sample_data(",
+                                ".permute(2, 0, 1)", ".permute(0, 2, 3, 1)"],
+    "04_numpy_interop": [".numpy()", "torch.from_numpy(", "torch.tensor(n)", "torch.show(",
+                         "float64"],
+    "05_saving_and_loading": ["torch.save(", "torch.load(", "untyped_storage() is",
+                              "import torch as pytorch", "pytorch.load(", "pytorch.save(",
+                              "h5py.File(", "chunks="],
+    "06_devices": ["torch.cuda.is_available()", "torch.device(", ".to(device)", ".cuda()"],
+    "07_tensor_api_tour": ["torch.abs(", ".sum(", "torch.eq(", "torch.linalg.", "@",
+                           "torch.manual_seed(", "mul_(", "Z[:] =", "out=Z"],
+}
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=_ids(LESSONS))
+def test_lesson_covers_its_topics(path):
+    nb = nbformat.read(path, as_version=4)
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    missing = [piece for piece in TOPICS[path.stem] if piece not in code]
+    assert missing == [], f"{path.name} no longer runs {missing}"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=_ids(LESSONS))
+def test_lesson_has_an_answer_box_exercise(path):
+    """At least one exercise with an answer to type or pick and a Check button (a checker
+    exercise alone has no Check button: the learner calls ex.check in code)."""
+    from tensorviz.lessons import exercise
+
+    nb = nbformat.read(path, as_version=4)
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    keys = re.findall(r'exercise\("([^"]+)"\)', code)
+    assert any(exercise(key).checker is None for key in keys), f"{path.name}: {keys}"
+
+
+def test_links_between_notebooks_resolve():
+    broken = []
+    for path in NOTEBOOKS:
+        nb = nbformat.read(path, as_version=4)
+        for cell in nb.cells:
+            if cell.cell_type == "markdown":
+                for target in re.findall(r"\]\(([^)#]+\.ipynb)", cell.source):
+                    if not (NOTEBOOKS_DIR / target).is_file():
+                        broken.append(f"{path.name} -> {target}")
+    assert broken == []
