@@ -295,10 +295,13 @@ class View {
     sec.setAttribute("data-strip", String(k));
     const head = h("div", "tv-strip-head");
     const title = h("span", "tv-strip-title", `storage #${k + 1}`);
-    const facts = s.alive
+    // a freed strip keeps its last known facts (a strip freed before it was drawn has none)
+    const known = s.itemsize > 0;
+    const facts = known
       ? `${s.dtype} · ${num(s.size)} element${s.size === 1 ? "" : "s"} × ${bytesText(s.itemsize)} = ${bytesText(s.nbytes)} · ${s.device}`
-      : "freed";
+      : "";
     head.append(title, h("span", "tv-strip-facts", facts));
+    if (!s.alive) head.appendChild(h("span", "tv-badge tv-badge-freed", "freed"));
     const users = h("span", "tv-strip-users");
     users.append(document.createTextNode(s.tensors.length > 1 ? "shared by " : "used by "));
     s.tensors.forEach((ti) => { if (this.tensors[ti]) users.appendChild(this.chip(this.tensors[ti], "tv-chip-small")); });

@@ -89,7 +89,9 @@ def test_show_links_views_and_updates_live(open_notebook, artifacts):
     nb.run_cell(5)
     freed.locator(".tv-banner").wait_for()
     assert "no longer exists" in _text(freed.locator(".tv-banner"))
-    assert freed.locator(".tv-badge-freed").count() == 1
+    assert freed.locator(".tv-card .tv-badge-freed").count() == 1
+    assert freed.locator(".tv-strip .tv-badge-freed").count() == 1
+    assert "float32 · 3 elements × 4 bytes = 12 bytes" in _text(freed.locator(".tv-strip"))
 
     # strings are text, never markup
     nb.run_cell(6)
@@ -216,6 +218,8 @@ def test_layouts_zero_dim_broadcast_high_dims_and_bytes(open_notebook, artifacts
     assert "reads storage[4] is_contiguous" in _text(zero.locator('.tv-card[data-t="0"] .tv-meta'))
     assert zero.locator('.tv-card[data-t="1"] .tv-cell').count() == 0
     assert "has no elements" in _text(zero.locator('.tv-card[data-t="1"]'))
+    # the bool tensor was a temporary: freed when the cell ended, its strip keeps its facts
+    zero.locator('.tv-strip[data-strip="1"] .tv-badge-freed').wait_for()
     assert "bool · 2 elements × 1 byte = 2 bytes" in _text(zero.locator(".tv-strip").nth(1))
     zero.screenshot(path=str(artifacts / "zero-dim-empty.png"))
 
