@@ -17,7 +17,7 @@ from ._device import DeviceLike, as_device
 from ._dtypes import dtype as _dtype_cls
 from ._size import Size
 from ._storage import UntypedStorage
-from ._tensor import Tensor, _as_shape, from_numpy, wrap_array
+from ._tensor import Tensor, _as_shape, _kw_shape, from_numpy, wrap_array
 from .backends import backend_for
 
 __all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "empty", "full",
@@ -338,25 +338,28 @@ def _fill(shape, value, dt: _dtype_cls, device: DeviceLike, requires_grad: bool,
     return t
 
 
-def zeros(*size, dtype: _dtype_cls | None = None, device: DeviceLike = None,
+def zeros(*sizes, size=None, dtype: _dtype_cls | None = None, device: DeviceLike = None,
           requires_grad: bool = False, out: Tensor | None = None) -> Tensor:
     """A tensor of zeros (default float dtype unless ``dtype`` says otherwise)."""
     dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
-    return _with_out(_fill(_sizes(size, "zeros"), 0, dt, device, requires_grad), out)
+    shape = _sizes(_kw_shape(sizes, size, "size", "zeros"), "zeros")
+    return _with_out(_fill(shape, 0, dt, device, requires_grad), out)
 
 
-def ones(*size, dtype: _dtype_cls | None = None, device: DeviceLike = None,
+def ones(*sizes, size=None, dtype: _dtype_cls | None = None, device: DeviceLike = None,
          requires_grad: bool = False, out: Tensor | None = None) -> Tensor:
     dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
-    return _with_out(_fill(_sizes(size, "ones"), 1, dt, device, requires_grad), out)
+    shape = _sizes(_kw_shape(sizes, size, "size", "ones"), "ones")
+    return _with_out(_fill(shape, 1, dt, device, requires_grad), out)
 
 
-def empty(*size, dtype: _dtype_cls | None = None, device: DeviceLike = None,
+def empty(*sizes, size=None, dtype: _dtype_cls | None = None, device: DeviceLike = None,
           requires_grad: bool = False, out: Tensor | None = None,
           memory_format=None) -> Tensor:
     """An uninitialised tensor: its values are whatever the memory held (as in PyTorch)."""
     dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
-    return _with_out(_fill(_sizes(size, "empty"), None, dt, device, requires_grad), out)
+    shape = _sizes(_kw_shape(sizes, size, "size", "empty"), "empty")
+    return _with_out(_fill(shape, None, dt, device, requires_grad), out)
 
 
 def _scalar_dtype(value) -> _dtype_cls:

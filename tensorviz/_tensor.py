@@ -154,6 +154,15 @@ def from_numpy(ndarray: np.ndarray) -> "Tensor":
     return _make(Tensor, UntypedStorage._wrap(flat, CPU), dt, 0, shape, stride, ndarray)
 
 
+def _kw_shape(args: tuple, value: Any, name: str, fn: str) -> tuple:
+    """Positional sizes, or the one keyword form (``view(size=(2, 3))``) as PyTorch allows."""
+    if value is None:
+        return args
+    if args:
+        raise TypeError(f"{fn}() got multiple values for argument '{name}'")
+    return (value,)
+
+
 def _as_shape(args: Sequence[Any], what: str = "size") -> tuple[int, ...]:
     """Accept ``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])`` or ``f(Size)`` as a shape."""
     if len(args) == 1 and not isinstance(args[0], (builtins.int, np.integer)):
@@ -368,11 +377,14 @@ class Tensor:
         return str(self)
 
     # ------------------------------------------------------------ views
-    def view(self, *shape) -> "Tensor":
+    def view(self, *shape, size=None, dtype=None) -> "Tensor":
         """Same storage, new shape; RuntimeError when strides make that impossible.
 
         ``t.view(tensorviz.int32)`` reinterprets the bytes as another dtype instead.
         """
+        if size is not None or dtype is not None:
+            shape = _kw_shape(shape, size if dtype is None else dtype,
+                              "size" if dtype is None else "dtype", "view")
         if len(shape) == 1 and isinstance(shape[0], _dtype_cls):
             return self._view_dtype(shape[0])
         new_shape = _layout.infer_size(_as_shape(shape), self.numel())
@@ -421,8 +433,9 @@ class Tensor:
     def view_as(self, other: "Tensor") -> "Tensor":
         return self.view(other._shape)
 
-    def reshape(self, *shape) -> "Tensor":
+    def reshape(self, *sizes, shape=None) -> "Tensor":
         """A view when the strides allow one (as ``view``), otherwise a contiguous copy."""
+        shape = _kw_shape(sizes, shape, "shape", "reshape")
         new_shape = _layout.infer_size(_as_shape(shape), self.numel())
         stride = _layout.view_strides(self._shape, self._stride, new_shape)
         if stride is not None:
@@ -475,7 +488,10 @@ class Tensor:
         return self._view(*_layout.transpose(self._shape, self._stride, self._offset, dim0,
                                              dim1))
 
-    swapaxes = swapdims = transpose
+    swapdims = transpose
+
+    def swapaxes(self, axis0: int, axis1: int) -> "Tensor":
+        return self.transpose(axis0, axis1)
 
     def t(self) -> "Tensor":
         shape = self._shape
@@ -524,7 +540,8 @@ class Tensor:
     def adjoint(self) -> "Tensor":
         return self.mH
 
-    def permute(self, *dims) -> "Tensor":
+    def permute(self, *args, dims=None) -> "Tensor":
+        dims = _kw_shape(args, dims, "dims", "permute")
         return self._view(*_layout.permute(self._shape, self._stride, self._offset,
                                            _as_shape(dims, "dims")))
 
@@ -541,7 +558,8 @@ class Tensor:
     def squeeze(self, dim=None) -> "Tensor":
         return self._view(*_layout.squeeze(self._shape, self._stride, self._offset, dim))
 
-    def expand(self, *sizes) -> "Tensor":
+    def expand(self, *sizes, size=None) -> "Tensor":
+        sizes = _kw_shape(sizes, size, "size", "expand")
         return self._view(*_layout.expand(self._shape, self._stride, self._offset,
                                           _as_shape(sizes)))
 
@@ -754,23 +772,26 @@ class Tensor:
         dt, dev = self._new_opts(dtype, device)
         return _tensor_fn(data, dtype=dt, device=dev, requires_grad=requires_grad)
 
-    def new_empty(self, *size, dtype=None, device=None, requires_grad: builtins.bool = False
-                  ) -> "Tensor":
+    def new_empty(self, *sizes, size=None, dtype=None, device=None,
+                  requires_grad: builtins.bool = False) -> "Tensor":
         from ._creation import empty
         dt, dev = self._new_opts(dtype, device)
-        return empty(*size, dtype=dt, device=dev, requires_grad=requires_grad)
+        return empty(*_kw_shape(sizes, size, "size", "new_empty"), dtype=dt, device=dev,
+                     requires_grad=requires_grad)
 
-    def new_zeros(self, *size, dtype=None, device=None, requires_grad: builtins.bool = False
-                  ) -> "Tensor":
+    def new_zeros(self, *sizes, size=None, dtype=None, device=None,
+                  requires_grad: builtins.bool = False) -> "Tensor":
         from ._creation import zeros
         dt, dev = self._new_opts(dtype, device)
-        return zeros(*size, dtype=dt, device=dev, requires_grad=requires_grad)
+        return zeros(*_kw_shape(sizes, size, "size", "new_zeros"), dtype=dt, device=dev,
+                     requires_grad=requires_grad)
 
-    def new_ones(self, *size, dtype=None, device=None, requires_grad: builtins.bool = False
-                 ) -> "Tensor":
+    def new_ones(self, *sizes, size=None, dtype=None, device=None,
+                 requires_grad: builtins.bool = False) -> "Tensor":
         from ._creation import ones
         dt, dev = self._new_opts(dtype, device)
-        return ones(*size, dtype=dt, device=dev, requires_grad=requires_grad)
+        return ones(*_kw_shape(sizes, size, "size", "new_ones"), dtype=dt, device=dev,
+                    requires_grad=requires_grad)
 
     def new_full(self, size, fill_value, *, dtype=None, device=None,
                  requires_grad: builtins.bool = False) -> "Tensor":

@@ -291,6 +291,31 @@ def test_numpy_style_splits_and_split_errors_match_pytorch(fn):
     same(fn)
 
 
+KEYWORDS = [
+    lambda L, a: a.permute(dims=(1, 0, 2)), lambda L, a: L.permute(a, dims=(2, 0, 1)),
+    lambda L, a: a.view(size=(6, 4)), lambda L, a: a.view(dtype=L.int32),
+    lambda L, a: a.reshape(shape=(6, 4)), lambda L, a: L.reshape(a, shape=(4, 6)),
+    lambda L, a: a.expand(size=(2, 2, 3, 4)), lambda L, a: a.swapaxes(axis0=0, axis1=1),
+    lambda L, a: a.swapdims(dim0=0, dim1=2), lambda L, a: a.transpose(dim0=0, dim1=1),
+    lambda L, a: L.split(a, split_size_or_sections=2, dim=2), lambda L, a: a.split(2, dim=1),
+    lambda L, a: a.new_zeros(size=(2,)), lambda L, a: a.new_ones(size=(2, 1)),
+    lambda L, a: a.new_empty(size=(2,)).shape, lambda L, a: L.zeros(size=(2, 3)),
+    lambda L, a: L.ones(size=(2,)), lambda L, a: L.empty(size=(2,)).shape,
+    lambda L, a: L.zeros(2, size=(2,)), lambda L, a: a.view(2, size=(2,)),
+    lambda L, a: a.permute(0, dims=(0,)), lambda L, a: a.unflatten(dim=2, sizes=(2, 2)),
+    lambda L, a: a.narrow(dim=2, start=1, length=2), lambda L, a: a.select(dim=1, index=0),
+    lambda L, a: a.movedim(source=0, destination=2), lambda L, a: a.squeeze(dim=0),
+    lambda L, a: a.unfold(dimension=2, size=2, step=2), lambda L, a: a.chunk(chunks=2, dim=2),
+    lambda L, a: a.diagonal(offset=1, dim1=1, dim2=2), lambda L, a: a.unbind(dim=1),
+    lambda L, a: a.as_strided(size=(2, 2), stride=(1, 2), storage_offset=1),
+]
+
+
+@pytest.mark.parametrize("fn", KEYWORDS, ids=[f"kw{i}" for i in range(len(KEYWORDS))])
+def test_keyword_arguments_match_pytorch(fn):
+    same(lambda L: fn(L, L.arange(24.0).reshape(2, 3, 4)))
+
+
 def test_broadcast_tensors_and_shapes():
     a, b = tv.broadcast_tensors(tv.zeros(3, 1), tv.zeros(4))
     p, q = torch.broadcast_tensors(torch.zeros(3, 1), torch.zeros(4))

@@ -33,6 +33,17 @@ def _method_form(name: str):
 FUNCTIONS = {name: _method_form(name) for name in _METHOD_FORMS}
 
 
+def split(tensor: Tensor, split_size_or_sections, dim: int = 0) -> tuple[Tensor, ...]:
+    """``tensorviz.split(t, 2)`` is ``t.split(2)`` (PyTorch's keyword names)."""
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"split(): argument 'tensor' must be Tensor, not "
+                        f"{type(tensor).__name__}")
+    return tensor.split(split_size_or_sections, dim)
+
+
+FUNCTIONS["split"] = split
+
+
 def broadcast_shapes(*shapes) -> Size:
     """The shape that tensors of ``shapes`` broadcast to (RuntimeError if they cannot)."""
     norm = [(s,) if isinstance(s, int) else tuple(s) for s in shapes]
