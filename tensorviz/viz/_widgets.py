@@ -39,9 +39,11 @@ POLL_BUDGET_S = 0.1  # the most time the after-cell poll may take; the rest wait
 _poll_order: list = []  # weak refs, round-robin, so every widget gets its turn
 
 FREED = ("This tensor no longer exists: nothing in the kernel refers to its memory any more, "
-         "so the widget shows its last known state and stops updating.")
-SOME_FREED = ("Some of these tensors no longer exist (marked 'freed'); they show their last "
-              "known state.")
+         "so the widget shows its last known state and stops updating. (A widget never keeps "
+         "a tensor alive: to keep one, keep it in a variable.)")
+SOME_FREED = ("Some of these tensors no longer exist (marked 'freed'): nothing in the kernel "
+              "refers to their memory any more, e.g. a copy passed straight to show(). They "
+              "show their last known state.")
 
 
 def _ipython():
