@@ -119,6 +119,16 @@ def _sizes_of(data) -> list:
     return sizes
 
 
+def _check_str_leaf(data) -> None:
+    """PyTorch measures sizes along the first items, and a string is a sequence there: a
+    string first leaf is ValueError "too many dimensions" (other strings: TypeError)."""
+    seq = data
+    while _is_sequence(seq) and len(seq):
+        seq = seq[0]
+    if isinstance(seq, str):
+        raise ValueError("too many dimensions 'str'")
+
+
 def _leaf(obj, dt: _dtype_cls):
     """One element for ``tensor(data)``: a number, or a one-element tensor's value."""
     if isinstance(obj, Tensor):
@@ -259,7 +269,11 @@ def tensor(data: Any, *, dtype: _dtype_cls | None = None, device: DeviceLike = N
     if isinstance(data, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     if isinstance(data, _PY_NUMBERS) or _is_sequence(data):
-        arr, dt = _numbers_to_array(data, dtype)
+        try:
+            arr, dt = _numbers_to_array(data, dtype)
+        except TypeError:
+            _check_str_leaf(data)
+            raise
     elif hasattr(data, "__array__") or hasattr(data, "__array_interface__"):
         return tensor(np.asarray(data), dtype=dtype, device=device,
                       requires_grad=requires_grad)

@@ -18,7 +18,7 @@ TENSOR_DATA = [
     [[1, 2], [3]], [[1, 2], 3], [1, [2, 3]], [[1, 2], [3, 4, 5]], [[[1], [2]], [[3], [4, 5]]],
     [[1], []], [], [[]], [[], []], (), [[[]]], [1, 2.5], [1, True], [True, 2.5j], [True, False],
     5, 2.5, True, 1j, [2 ** 62], 2 ** 63, [2 ** 63], -2 ** 63, 2 ** 64, [1.0, 2 ** 70], 1e400,
-    "abc", None, [None], [1, "a"], [[1, 2], (3, 4)], ((1, 2), (3, 4)), range(4),
+    "abc", None, [None], [1, "a"], ["a"], [["a"]], [[1, 2], ["a", "b"]], [[1, 2], (3, 4)], ((1, 2), (3, 4)), range(4),
     [range(2), range(2)], {1: 2}, {1, 2},
     "tensors:1d", "tensors:0d", "tensors:one-element", "tensors:mixed", "tensors:float64",
     "tensors:int8", "tensors:nested", "numpy:scalars", "numpy:int8", "numpy:float64",
