@@ -54,6 +54,7 @@ def _return_type(name: str, fields: tuple):
 slogdet_result = _return_type("slogdet", ("sign", "logabsdet"))
 linalg_slogdet = _return_type("linalg_slogdet", ("sign", "logabsdet"))
 linalg_qr = _return_type("linalg_qr", ("Q", "R"))
+qr_result = _return_type("qr", ("Q", "R"))
 linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))
 svd_result = _return_type("svd", ("U", "S", "V"))
 linalg_eig = _return_type("linalg_eig", ("eigenvalues", "eigenvectors"))
@@ -421,6 +422,10 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None) -> Tensor:
                            if len(vec1._shape) != 1 else
                            f"addr: Expected 1-D argument vec2, but got {vec2.dim()}-D")
     rdt = result_type(input, vec1, vec2)
+    for name, v in (("beta", beta), ("alpha", alpha)):  # (addr checks them, addmm does not)
+        if rdt.category < _FLOAT and isinstance(v, builtins.float):
+            raise RuntimeError(f"For integral input tensors, argument {name} must not be a "
+                               "floating point number.")
     dev = device_of(input, vec1, vec2)
     xp = _xp(vec1)
     shape = (vec1._shape[0], vec2._shape[0])
@@ -649,6 +654,7 @@ def _cross_impl(input: Tensor, other: Tensor, d: int, out) -> Tensor:
     if input._dtype is not other._dtype:
         raise RuntimeError(f"expected scalar type {input._dtype.cname} but found "
                            f"{other._dtype.cname}")
+    _bool_refused(input, "cross")
     dev = device_of(input, other)
     xp = _xp(input)
     shape = _layout.broadcast_shapes(input._shape, other._shape)
@@ -694,6 +700,7 @@ def linalg_cross(input, other, *, dim: int = -1, out=None) -> Tensor:
 def trace(input) -> Tensor:
     """The sum of the main diagonal of a matrix (integers sum to int64, as ``sum``)."""
     input = _tensor_arg(input, "trace", "input", 1)
+    _bool_refused(input, "trace")
     if len(input._shape) != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim "
                            f"{len(input._shape)}")
@@ -718,7 +725,7 @@ def _float_input(A: Tensor, fn: str, *, half: str = "lowprec", square: bool = Tr
     if square and A._shape[-1] != A._shape[-2]:
         raise RuntimeError(f"{fn}: A must be batches of square matrices, but they are "
                            f"{A._shape[-2]} by {A._shape[-1]} matrices")
-    if A._dtype is _dtypes.float16:
+    if A._dtype is _dtypes.float16 and half:
         if half == "lowprec":
             raise RuntimeError(f"{fn}: Low precision dtypes not supported. Got Half")
         raise NotImplementedError(f'"{half}" not implemented for \'Half\'')
@@ -744,6 +751,95 @@ def _lin(xp):
     return xp.linalg
 
 
+def _host(xp, arr) -> np.ndarray:
+    return arr if xp is np else xp.asnumpy(arr)
+
+
+def _lu_info(a: np.ndarray) -> np.ndarray:
+    """LAPACK ``getrf``'s ``info`` for each square matrix of ``a`` (host array): the 1-based
+    index of the first zero pivot of the partial-pivoting LU, 0 where there is none.  One
+    pass per column, vectorized over the batch (used only once a solver has failed)."""
+    n = a.shape[-1]
+    batch = a.shape[:-2]
+    work = np.array(a.reshape((-1, n, n)), dtype=np.complex128 if a.dtype.kind == "c"
+                    else np.float64)
+    info = np.zeros(work.shape[0], dtype=np.int32)
+    rows = np.arange(work.shape[0])
+    with np.errstate(all="ignore"):
+        for j in range(n):
+            p = np.argmax(np.abs(work[:, j:, j]), axis=1) + j
+            top = work[rows, j].copy()
+            work[rows, j] = work[rows, p]
+            work[rows, p] = top
+            piv = work[:, j, j]
+            zero = piv == 0
+            info[(info == 0) & zero] = j + 1
+            factors = work[:, j + 1:, j] / np.where(zero, 1, piv)[:, None]
+            work[:, j + 1:, j + 1:] -= factors[:, :, None] * work[:, j, None, j + 1:]
+    return info.reshape(batch)
+
+
+def _cholesky_info(a: np.ndarray) -> np.ndarray:
+    """LAPACK ``potrf``'s ``info`` for each matrix of ``a`` (host array, lower triangle read):
+    the order of the first leading minor that is not positive-definite, 0 where none is."""
+    n = a.shape[-1]
+    batch = a.shape[:-2]
+    work = a.reshape((-1, n, n)).astype(np.complex128 if a.dtype.kind == "c" else np.float64)
+    low = np.zeros_like(work)
+    info = np.zeros(work.shape[0], dtype=np.int32)
+    with np.errstate(all="ignore"):
+        for j in range(n):
+            row = low[:, j, :j]
+            d = work[:, j, j].real - np.sum((row * np.conj(row)).real, axis=-1)
+            ok = d > 0
+            info[(info == 0) & ~ok] = j + 1
+            dj = np.sqrt(np.where(ok, d, 1.0))
+            low[:, j, j] = dj
+            below = work[:, j + 1:, j] - np.einsum("bik,bk->bi", low[:, j + 1:, :j],
+                                                    np.conj(row))
+            low[:, j + 1:, j] = below / dj[:, None]
+    return info.reshape(batch)
+
+
+def _batch_note(info: np.ndarray, ndim: int) -> tuple[str, int]:
+    """PyTorch's ``(Batch element i): `` prefix for the first failing matrix, and its info."""
+    flat = info.reshape(-1)
+    bad = np.flatnonzero(flat)
+    if not bad.size:
+        return "", 0
+    i = builtins.int(bad[0])
+    return (f"(Batch element {i}): " if ndim > 2 else ""), builtins.int(flat[i])
+
+
+def _singular_error(fn: str, xp, arr) -> LinAlgError:
+    prefix, k = _batch_note(_lu_info(_host(xp, arr)), arr.ndim)
+    if fn == "linalg.inv" and k:
+        return LinAlgError(f"linalg.inv: {prefix}The diagonal element {k} is zero, the "
+                           "inversion could not be completed because the input matrix is "
+                           "singular.")
+    if fn == "linalg.inv":
+        return LinAlgError("linalg.inv: The diagonal element of the LU factorization is zero, "
+                           "the inversion could not be completed because the input matrix is "
+                           "singular.")
+    return LinAlgError(f"torch.linalg.solve: {prefix}The solver failed because the input "
+                       "matrix is singular.")
+
+
+def _not_pd_error(xp, arr) -> LinAlgError:
+    prefix, k = _batch_note(_cholesky_info(_host(xp, arr)), arr.ndim)
+    tail = f" (the leading minor of order {k} is not positive-definite)" if k else ""
+    return LinAlgError(f"linalg.cholesky: {prefix}The factorization could not be completed "
+                       f"because the input is not positive-definite{tail}.")
+
+
+def _fixed_batch(xp, arr, info_host):
+    """``arr`` with each failing matrix (``info != 0``) replaced by the identity, and the
+    failing mask on the backend: the ``*_ex`` functions factor the rest in one call."""
+    bad = xp.asarray(info_host != 0)
+    eye = xp.eye(arr.shape[-1], dtype=arr.dtype)
+    return xp.where(bad[..., None, None], eye, arr), bad
+
+
 def _require(xp, name: str, fn: str):
     f = getattr(xp.linalg, name, None)
     if f is None:
@@ -760,9 +856,11 @@ def inv(A, *, out=None) -> Tensor:
     xp = _xp(A)
     if A.numel() == 0:
         return finish(_colmajor(xp, xp.empty(A._shape, A._dtype._np)), A._dtype, A.device, out)
-    with _lapack(xp, "linalg.inv: The diagonal element of the LU factorization is zero, the "
-                     "inversion could not be completed because the input matrix is singular."):
-        res = xp.linalg.inv(A._arr)
+    try:
+        with _lapack(xp, ""):
+            res = xp.linalg.inv(A._arr)
+    except LinAlgError:
+        raise _singular_error("linalg.inv", xp, A._arr) from None
     return finish(_colmajor(xp, res), A._dtype, A.device, out)
 
 
@@ -772,18 +870,27 @@ def inverse(input, *, out=None) -> Tensor:
 
 def inv_ex(A, *, check_errors: bool = False, out=None):
     A = _tensor_arg(A, "linalg_inv_ex", "A", 1)
+    xp = _xp(A)
     try:
         res = inv(A)
-        info = 0
-    except LinAlgError:
+        info = xp.zeros(A._shape[:-2], dtype=np.int32)
+    except LinAlgError as e:
         if check_errors:
-            raise
-        xp = _xp(A)
-        res = wrap_array(xp.full(A._shape, np.nan, dtype=A._dtype._np), A._dtype, A.device)
-        info = 1
-    info_t = wrap_array(_xp(A).full(A._shape[:-2], info, dtype=np.int32), _dtypes.int32,
-                        A.device)
-    return linalg_inv_ex(res, info_t)
+            raise LinAlgError(str(e).replace("linalg.inv:", "linalg.inv_ex:", 1)) from None
+        # Each failing matrix gets its own info (the first zero pivot) and NaNs; the others
+        # their inverse.
+        info_h = _lu_info(_host(xp, A._arr))
+        fixed, bad = _fixed_batch(xp, A._arr, info_h)
+        try:
+            with _lapack(xp, ""):
+                inv_arr = xp.linalg.inv(fixed)
+        except LinAlgError:
+            inv_arr, bad = xp.full(A._shape, np.nan, dtype=A._dtype._np), xp.asarray(True)
+            info_h = np.maximum(info_h, 1)
+        res = _wrap(_colmajor(xp, xp.where(bad[..., None, None], xp.asarray(
+            np.nan, dtype=A._dtype._np), inv_arr)), A._dtype, A)
+        info = xp.asarray(info_h)
+    return linalg_inv_ex(res, wrap_array(info, _dtypes.int32, A.device))
 
 
 def det(A, *, out=None) -> Tensor:
@@ -852,6 +959,9 @@ def solve(A, B, *, left: bool = True, out=None) -> Tensor:
     """``X`` with ``A @ X = B`` (``X @ A = B`` when ``left=False``); B may be a vector."""
     A = _tensor_arg(A, "linalg_solve", "A", 1)
     B = _tensor_arg(B, "linalg_solve", "B", 2)
+    if A._dtype is _dtypes.float16 and B._dtype is A._dtype and len(A._shape) >= 2 and \
+            A._shape[-1] == A._shape[-2]:
+        _solve_shapes(A, B, left)  # (PyTorch checks a half system's shapes first)
     _float_input(A, "linalg.solve", half="lu_cpu")
     if A._dtype is not B._dtype:
         raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found A "
@@ -870,9 +980,11 @@ def solve(A, B, *, left: bool = True, out=None) -> Tensor:
     if a.size == 0 or b.size == 0:
         res = xp.zeros(batch + (a.shape[-1], b.shape[-1]), dtype=A._dtype._np)
     else:
-        with _lapack(xp, "torch.linalg.solve: The solver failed because the input matrix is "
-                         "singular."):
-            res = xp.linalg.solve(a, b)
+        try:
+            with _lapack(xp, ""):
+                res = xp.linalg.solve(a, b)
+        except LinAlgError:
+            raise _singular_error("linalg.solve", xp, a) from None
     if not left:
         res = xp.swapaxes(res, -1, -2)
         return finish(_c(xp, res), A._dtype, dev, out)
@@ -889,11 +1001,13 @@ def cholesky(A, *, upper: bool = False, out=None) -> Tensor:
     if A.numel() == 0:
         res = xp.empty(A._shape, dtype=A._dtype._np)
     else:
-        with _lapack(xp, "linalg.cholesky: The factorization could not be completed because "
-                         "the input is not positive-definite."):
-            res = xp.linalg.cholesky(A._arr)
-            if xp is not np and not builtins.bool(xp.isfinite(res).all()):
-                raise np.linalg.LinAlgError("not positive-definite")
+        try:
+            with _lapack(xp, ""):
+                res = xp.linalg.cholesky(A._arr)
+                if xp is not np and not builtins.bool(xp.isfinite(res).all()):
+                    raise np.linalg.LinAlgError("not positive-definite")
+        except LinAlgError:
+            raise _not_pd_error(xp, A._arr) from None
     if upper:
         res = xp.conj(xp.swapaxes(res, -1, -2)) if A._dtype.category == _COMPLEX else \
             xp.swapaxes(res, -1, -2)
@@ -902,17 +1016,27 @@ def cholesky(A, *, upper: bool = False, out=None) -> Tensor:
 
 def cholesky_ex(A, *, upper: bool = False, check_errors: bool = False, out=None):
     A = _tensor_arg(A, "linalg_cholesky_ex", "A", 1)
+    xp = _xp(A)
     try:
         res = cholesky(A, upper=upper)
-        info = 0
-    except LinAlgError:
+        info = xp.zeros(A._shape[:-2], dtype=np.int32)
+    except LinAlgError as e:
         if check_errors:
-            raise
-        res = wrap_array(_xp(A).zeros(A._shape, dtype=A._dtype._np), A._dtype, A.device)
-        info = 1
-    info_t = wrap_array(_xp(A).full(A._shape[:-2], info, dtype=np.int32), _dtypes.int32,
-                        A.device)
-    return linalg_cholesky_ex(res, info_t)
+            raise LinAlgError(str(e).replace("linalg.cholesky:", "linalg.cholesky_ex:", 1)) \
+                from None
+        # Each failing matrix gets its own info (the order of its first leading minor that is
+        # not positive-definite) and zeros; the others their factor.
+        info_h = _cholesky_info(_host(xp, A._arr))
+        fixed, bad = _fixed_batch(xp, A._arr, info_h)
+        try:
+            good = cholesky(wrap_array(fixed, A._dtype, A.device), upper=upper)._arr
+        except LinAlgError:
+            good, bad = xp.zeros(A._shape, dtype=A._dtype._np), xp.asarray(True)
+            info_h = np.maximum(info_h, 1)
+        res = _wrap(_colmajor(xp, xp.where(bad[..., None, None], xp.zeros((), A._dtype._np),
+                                           good)), A._dtype, A)
+        info = xp.asarray(info_h)
+    return linalg_cholesky_ex(res, wrap_array(info, _dtypes.int32, A.device))
 
 
 def qr(A, mode: str = "reduced", *, out=None):
@@ -1006,7 +1130,16 @@ def _check_uplo(UPLO: str) -> None:
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
 
 
+def _square_first(A: Tensor, fn: str, every_dtype: bool = False) -> None:
+    """PyTorch checks a half (or, for eigh, any) matrix's shape before refusing its dtype."""
+    if (every_dtype or A._dtype is _dtypes.float16) and len(A._shape) >= 2 and \
+            A._shape[-1] != A._shape[-2]:
+        raise RuntimeError(f"{fn}: A must be batches of square matrices, but they are "
+                           f"{A._shape[-2]} by {A._shape[-1]} matrices")
+
+
 def _eigh_input(A: Tensor, fn: str) -> None:
+    _square_first(A, fn, every_dtype=True)
     if A._dtype.category < _FLOAT or A._dtype is _dtypes.float16:
         raise NotImplementedError(f'"linalg_eigh_cpu" not implemented for '
                                   f"'{A._dtype.cname}'")
@@ -1049,6 +1182,7 @@ def eigvalsh(A, UPLO: str = "L", *, out=None) -> Tensor:
 def _eig_input(A: Tensor, fn: str):
     if A._dtype.category < _FLOAT:
         raise RuntimeError(f"Unknown Complex ScalarType for {A._dtype.cname}")
+    _square_first(A, fn)
     if A._dtype is _dtypes.float16:
         raise NotImplementedError('"linalg_eig_out_cpu" not implemented for \'Half\'')
     _float_input(A, fn)
@@ -1103,12 +1237,17 @@ def matrix_rank(A, tol=None, hermitian: bool = False, *, atol=None, rtol=None,
                 out=None) -> Tensor:
     """The number of singular values above ``max(atol, rtol * largest)`` (int64)."""
     A = _tensor_arg(A, "linalg_matrix_rank", "A", 1)
-    if A._dtype.category < _FLOAT or A._dtype is _dtypes.float16:
-        raise RuntimeError("This function doesn't handle types other than float and double")
-    _float_input(A, "linalg.matrix_rank", square=False)
-    xp = _xp(A)
     if tol is not None:
         atol, rtol = tol, 0.0
+    if A._dtype.category < _FLOAT or A._dtype is _dtypes.float16:
+        if rtol is None:  # (the default rtol needs the dtype's eps first)
+            raise RuntimeError("This function doesn't handle types other than float and double")
+        if A._dtype is _dtypes.float16:
+            raise NotImplementedError('"linalg_svd_cpu" not implemented for \'Half\'')
+        raise RuntimeError("linalg.svd: Expected a floating point or complex tensor as input. "
+                           f"Got {A._dtype.cname}")
+    _float_input(A, "linalg.matrix_rank", square=False)
+    xp = _xp(A)
     if A.numel() == 0:
         res = xp.zeros(A._shape[:-2], dtype=np.int64)
         return finish(res, _dtypes.int64, A.device, out)
@@ -1502,6 +1641,9 @@ def vecdot(x, y, *, dim: int = -1, out=None) -> Tensor:
     if x._dtype is not y._dtype:
         raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found "
                            f"x of type {x._dtype.cname} and y of type {y._dtype.cname} instead")
+    if x._dtype.category < _FLOAT:
+        raise RuntimeError("linalg.vecdot: Expected a floating point or complex tensor as "
+                           f"input. Got {x._dtype.cname}")
     shape = _layout.broadcast_shapes(x._shape, y._shape)
     d = _layout.normalize_dim(dim, len(shape))
     dev = device_of(x, y)
@@ -1534,23 +1676,58 @@ def linalg_diagonal(A, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Te
 
 def _solve_ex(A, B, *, left: bool = True, check_errors: bool = False, out=None):
     ret = _return_type("linalg_solve_ex", ("result", "info"))
+    xp = _xp(A)
     try:
         res = solve(A, B, left=left)
-        info = 0
-    except LinAlgError:
+        info = xp.zeros(A._shape[:-2], dtype=np.int32)
+    except LinAlgError as e:
         if check_errors:
-            raise
-        res = wrap_array(_xp(A).full(B._shape, np.nan, dtype=A._dtype._np), A._dtype,
-                         A.device)
-        info = 1
-    return ret(res, wrap_array(_xp(A).full(A._shape[:-2], info, dtype=np.int32),
-                               _dtypes.int32, A.device))
+            raise LinAlgError(str(e).replace("torch.linalg.solve:", "torch.linalg.solve_ex:",
+                                             1)) from None
+        # Each failing matrix of A gets its own info (the first zero pivot) and NaNs.
+        info_h = _lu_info(_host(xp, A._arr))
+        fixed, bad = _fixed_batch(xp, A._arr, info_h)
+        try:
+            res = solve(wrap_array(fixed, A._dtype, A.device), B, left=left)
+            nan_rows = bad.reshape(bad.shape + (1,) * (len(res._shape) - bad.ndim))
+            if not (len(B._shape) == 1 or (len(B._shape) == len(A._shape) - 1 and
+                                           B._shape == A._shape[:-1])):
+                nan_rows = bad[..., None, None]
+            elif bad.ndim:
+                nan_rows = bad[..., None]
+            arr = xp.where(nan_rows, xp.asarray(np.nan, dtype=A._dtype._np), res._arr)
+            res = wrap_array(arr, A._dtype, A.device, res.stride())
+        except LinAlgError:
+            res = wrap_array(xp.full(B._shape, np.nan, dtype=A._dtype._np), A._dtype,
+                             A.device)
+            info_h = np.maximum(info_h, 1)
+        info = xp.asarray(info_h)
+    return ret(res, wrap_array(info, _dtypes.int32, A.device))
 
 
 def _cholesky_legacy(input, upper: bool = False, *, out=None) -> Tensor:
     warn_once("torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be "
               "removed in a future PyTorch release.")
+    input = _tensor_arg(input, "cholesky", "input", 1)
+    if input._dtype.category < _FLOAT or input._dtype is _dtypes.float16:
+        raise NotImplementedError(f'"cholesky_cpu" not implemented for \'{input._dtype.cname}\'')
     return cholesky(input, upper=upper, out=out)
+
+
+def _qr_legacy(input, some: bool = True, *, out=None):
+    """``torch.qr``: ``(Q, R)`` reduced (``some=True``) or complete."""
+    warn_once("torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a "
+              "future PyTorch release.")
+    res = qr(input, "reduced" if some else "complete")
+    return _out_pair(qr_result(*res), out)
+
+
+def _out_pair(res, out):
+    if out is None:
+        return res
+    for src, dst in zip(res, out):
+        finish(src._arr, src._dtype, src.device, dst)
+    return type(res)(*out)
 
 
 def solve_triangular(A, B, *, upper: bool, left: bool = True, unitriangular: bool = False,
@@ -1704,7 +1881,7 @@ FUNCTIONS = {
     "cross": cross, "trace": trace, "det": det, "logdet": logdet, "slogdet": _slogdet_legacy,
     "inverse": inverse, "pinverse": pinverse, "matrix_power": matrix_power,
     "chain_matmul": chain_matmul, "svd": _svd_legacy, "cholesky": _cholesky_legacy,
-    "matrix_exp": matrix_exp,
+    "matrix_exp": matrix_exp, "qr": _qr_legacy,
 }
 
 METHODS = {
@@ -1714,5 +1891,5 @@ METHODS = {
     "det": det, "logdet": logdet, "slogdet": _slogdet_legacy, "inverse": inverse,
     "pinverse": pinverse, "matrix_power": matrix_power, "svd": _svd_legacy,
     "cholesky": _cholesky_legacy, "addmm_": addmm_, "addmv_": addmv_, "baddbmm_": baddbmm_,
-    "addbmm_": addbmm_, "addr_": addr_, "matrix_exp": matrix_exp,
+    "addbmm_": addbmm_, "addr_": addr_, "matrix_exp": matrix_exp, "qr": _qr_legacy,
 }

@@ -677,3 +677,99 @@ def test_triangular_exp_and_tensor_solvers(tvdiff):
               lambda lib, A, B: lib.linalg.tensorinv(lib.ones(2, 3), ind=1)):
         tvdiff.check(f, up, b, **tol)
     _same_strides(tvdiff, lambda lib, A, B: lib.linalg.solve_triangular(A, B, upper=True), up, b)
+
+
+# ---------------------------------------------------------------- failures per batch element
+def _singular_batch(lib, dtype):
+    return lib.stack([lib.eye(3), lib.tensor([[1., 2, 3], [2, 4, 6], [1, 1, 1]]),
+                      lib.tensor([[0., 0, 0], [0, 1, 0], [0, 0, 1]])]).to(getattr(lib, dtype))
+
+
+def _not_pd_batch(lib, dtype):
+    return lib.stack([lib.eye(3), lib.tensor([[1., 2, 0], [2, 1, 0], [0, 0, 1]]),
+                      -lib.eye(3)]).to(getattr(lib, dtype))
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_ex_info_per_batch_element(tvdiff, dtype):
+    """inv_ex/solve_ex give each matrix LAPACK's getrf info (the first zero pivot, 1-based),
+    cholesky_ex potrf's (the first leading minor that is not positive-definite); the
+    matrices that do not fail get their own result."""
+    A = tvdiff.make((3, 3, 3), dtype, data=_singular_batch(torch, dtype).numpy())
+    P = tvdiff.make((3, 3, 3), dtype, data=_not_pd_batch(torch, dtype).numpy())
+    tvdiff.check(lambda lib, a: lib.linalg.inv_ex(a).info, A)
+    tvdiff.check(lambda lib, a: lib.linalg.inv_ex(a).inverse[0], A)
+    tvdiff.check(lambda lib, a: lib.linalg.inv_ex(a[1]).info, A)
+    tvdiff.check(lambda lib, a: lib.linalg.solve_ex(a, lib.ones(3, 3, 2, dtype=a.dtype)).info, A)
+    tvdiff.check(lambda lib, a: lib.linalg.solve_ex(a, lib.ones(3, 3, 2, dtype=a.dtype))
+                 .result[0], A)
+    tvdiff.check(lambda lib, a: lib.linalg.solve_ex(a, lib.ones(3, 3, dtype=a.dtype)).result[0],
+                 A)
+    tvdiff.check(lambda lib, a: lib.linalg.cholesky_ex(a).info, P)
+    tvdiff.check(lambda lib, a: lib.linalg.cholesky_ex(a).L[0], P)
+    tvdiff.check(lambda lib, a: lib.linalg.cholesky_ex(a[1]).info, P)
+
+
+@pytest.mark.parametrize("batched", [False, True])
+def test_singular_error_messages(batched):
+    """The message names the failing batch element and pivot/minor, as PyTorch's does."""
+    calls = [lambda lib, a, p: lib.linalg.inv(a), lambda lib, a, p: lib.inverse(a),
+             lambda lib, a, p: lib.linalg.solve(a, lib.ones(a.shape[:-1], dtype=a.dtype)),
+             lambda lib, a, p: lib.linalg.cholesky(p),
+             lambda lib, a, p: lib.linalg.inv_ex(a, check_errors=True),
+             lambda lib, a, p: lib.linalg.cholesky_ex(p, check_errors=True),
+             lambda lib, a, p: lib.linalg.solve_ex(a, lib.ones(a.shape, dtype=a.dtype),
+                                                   check_errors=True)]
+    for f in calls:
+        msgs = []
+        for lib in (tensorviz, torch):
+            a, p = _singular_batch(lib, "float64"), _not_pd_batch(lib, "float64")
+            if not batched:
+                a, p = a[1], p[1]
+            with pytest.raises(lib.linalg.LinAlgError) as info:
+                f(lib, a, p)
+            msgs.append(str(info.value))
+        assert msgs[0] == msgs[1]
+
+
+# ---------------------------------------------------------------- dtype and order of checks
+CHECK_CASES = {
+    "addr-int-beta": lambda lib, i, h, b: lib.addr(i, i[0], i[0], beta=0.5),
+    "addr-int-alpha": lambda lib, i, h, b: lib.addr(i, i[0], i[0], alpha=2.0),
+    "cross-bool": lambda lib, i, h, b: lib.cross(b, b, dim=0),
+    "linalg.cross-bool": lambda lib, i, h, b: lib.linalg.cross(b, b),
+    "trace-bool-1d": lambda lib, i, h, b: lib.trace(b),
+    "cholesky-int": lambda lib, i, h, b: lib.cholesky(i),
+    "cholesky-half": lambda lib, i, h, b: lib.cholesky(h),
+    "vecdot-int": lambda lib, i, h, b: lib.linalg.vecdot(i, i),
+    "vecdot-bool": lambda lib, i, h, b: lib.linalg.vecdot(b, b),
+    "solve-half-shapes": lambda lib, i, h, b: lib.linalg.solve(h, lib.ones(5, 3,
+                                                                          dtype=h.dtype)),
+    "eigh-half-rect": lambda lib, i, h, b: lib.linalg.eigh(h[:, :2]),
+    "eigh-int-rect": lambda lib, i, h, b: lib.linalg.eigh(i[:, :2]),
+    "eigvals-half-rect": lambda lib, i, h, b: lib.linalg.eigvals(h[:2]),
+    "matrix_rank-half": lambda lib, i, h, b: lib.linalg.matrix_rank(h),
+    "matrix_rank-half-rtol": lambda lib, i, h, b: lib.linalg.matrix_rank(h, atol=1.0, rtol=0.0),
+    "matrix_rank-int-rtol": lambda lib, i, h, b: lib.linalg.matrix_rank(i, rtol=0.1),
+    "matrix_rank-int-tol": lambda lib, i, h, b: lib.linalg.matrix_rank(i, tol=0.1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHECK_CASES))
+def test_dtype_checks_in_pytorch_order(tvdiff, name):
+    i = tvdiff.make((3, 3), "int64", seed=1)
+    h = tvdiff.make((3, 3), "float16", seed=2, low=-1, high=1)
+    b = tvdiff.make((3,), "bool", seed=3)
+    tvdiff.check(CHECK_CASES[name], i, h, b, warns=False)
+
+
+@pytest.mark.parametrize("some", [True, False])
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (2, 4, 4)])
+def test_torch_qr(tvdiff, some, shape):
+    """``torch.qr`` / ``Tensor.qr``: ``(Q, R)`` as ``return_types.qr`` (reduced when
+    ``some``), with LAPACK's signs as ``linalg.qr``."""
+    x = tvdiff.make(shape, "float64", "t", seed=4)
+    tvdiff.check(lambda lib, t: lib.qr(t, some), x, warns=False)
+    tvdiff.check(lambda lib, t: t.qr(some=some), x, warns=False)
+    r = tensorviz.qr(x.tv, some)
+    assert type(r).__name__ == "qr" and r._fields == ("Q", "R")
