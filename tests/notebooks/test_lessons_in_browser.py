@@ -109,6 +109,57 @@ def _answer_the_welcome_exercise(browser, lab, artifacts):
         nb.close()
 
 
+def test_choice_and_code_exercises_in_lab(in_browser, tmp_path, artifacts):
+    """Lesson 02: a multiple-choice exercise answered with the radio buttons and Check, and a
+    build-it exercise answered by editing and re-running its cell."""
+    shutil.copy(NOTEBOOKS / "02_views_transpose_contiguous.ipynb", tmp_path)
+    lab = Lab(tmp_path)
+    try:
+        in_browser(lambda browser: _answer_lesson_02(browser, lab, artifacts))
+    finally:
+        lab.stop()
+
+
+def _answer_lesson_02(browser, lab, artifacts):
+    nb = Notebook(browser, lab, "02_views_transpose_contiguous.ipynb")
+    nb.page.set_default_timeout(60_000)
+    try:
+        nb.command("notebook:run-all-cells")
+        nb.panel.locator(".tv-exercise").nth(4).wait_for(timeout=90_000)
+        nb.wait_idle(90_000)
+        assert nb.panel.locator(".tv-root").count() >= 5  # four views and the playground
+
+        choice = nb.panel.locator(".tv-exercise", has_text="Only one of these allocates")
+        choice.get_by_role("radio", name="x.contiguous()", exact=True).check()
+        choice.get_by_role("button", name="Check").click()
+        choice.locator(".tv-feedback", has_text="itself").wait_for()
+        choice.get_by_role("radio", name="x.t().contiguous()", exact=True).check()
+        choice.get_by_role("button", name="Check").click()
+        choice.locator(".tv-feedback", has_text="Right").wait_for()
+        choice.screenshot(path=str(artifacts / "lesson02-choice.png"))
+
+        build = nb.panel.locator(".tv-exercise", has_text="without copying")
+        build.locator(".tv-feedback", has_text="Nothing to check yet").wait_for()
+        index = nb.page.evaluate(
+            "() => window.jupyterapp.shell.currentWidget.content.widgets.findIndex("
+            "c => c.model.sharedModel.getSource().startsWith('rows = None'))")
+        assert index >= 0
+        nb.panel.locator(".jp-Cell").nth(index).locator(".cm-content").click()
+        nb.page.keyboard.press("Control+a")
+        nb.page.keyboard.type("rows = r.repeat(4, 1)\nex.check(rows)")
+        nb.run_cell(index)
+        build.locator(".tv-feedback", has_text="stride 0").wait_for()  # a copy: not yet
+        nb.panel.locator(".jp-Cell").nth(index).locator(".cm-content").click()
+        nb.page.keyboard.press("Control+a")
+        nb.page.keyboard.type("rows = r.expand(4, 3)\nex.check(rows)")
+        nb.run_cell(index)
+        build.locator(".tv-feedback", has_text="Right").wait_for()
+        build.screenshot(path=str(artifacts / "lesson02-expand.png"))
+        assert nb.errors == []
+    finally:
+        nb.close()
+
+
 @pytest.fixture
 def voila_app():
     """voila serving the classroom notebook on 127.0.0.1; yields its URL."""
