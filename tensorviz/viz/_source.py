@@ -149,6 +149,12 @@ class Source:
 
     # ------------------------------------------------------------------ identity
     def _memory_owner(self, obj: Any) -> Any:
+        if self.kind == "torch" and (getattr(obj, "is_nested", False)
+                                     or obj.layout is not _torch_module().strided):
+            kind = "nested" if getattr(obj, "is_nested", False) else str(obj.layout)
+            raise TypeError(f"show() draws strided tensors (one storage, shape, stride, "
+                            f"offset); this one is {kind}: try t.to_dense() or "
+                            f"t.to_padded_tensor(0)")
         if self.kind in ("tensorviz", "torch"):
             return obj.untyped_storage()
         root = obj

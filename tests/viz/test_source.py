@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import gc
+import warnings
 import weakref
 
 import numpy as np
@@ -142,3 +143,14 @@ def test_listener_subscription_is_weak():
     a.add_(1)  # the dead listener is skipped, no error
     assert calls == [1]
     assert not Source(np.zeros(3)).subscribe(lambda: None)
+
+
+def test_torch_layouts_without_one_strided_storage_are_refused_clearly():
+    torch = pytest.importorskip("torch")
+    with pytest.raises(TypeError, match="strided tensors.*torch.sparse_coo.*to_dense"):
+        Source(torch.eye(3).to_sparse())
+    with warnings.catch_warnings():  # PyTorch's own "beta" warning for CSR, maybe once
+        warnings.simplefilter("ignore")
+        csr = torch.eye(3).to_sparse_csr()
+    with pytest.raises(TypeError, match="strided tensors.*torch.sparse_csr"):
+        Source(csr)
