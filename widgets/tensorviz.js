@@ -381,7 +381,9 @@ class View {
         grid.appendChild(cell);
       }
     }
-    scroller.append(svg, grid);
+    const hint = h("div", "tv-arrow-hint",
+      "hover a cell below: arrows here show how far storage jumps for +1 along each dim (its strides)");
+    scroller.append(hint, svg, grid);
     sec.appendChild(scroller);
     const legend = h("div", "tv-legend",
       "● slot used by the tensor · ▲ its storage_offset (first element) · ×n slot shared by n elements (stride 0 or overlap) · faded: no tensor here uses the slot");

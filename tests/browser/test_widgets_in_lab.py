@@ -37,8 +37,13 @@ def test_show_links_views_and_updates_live(open_notebook, artifacts):
     assert [_text(c) for c in out.locator(".tv-chip .tv-label").all()[:3]] == \
         ["a", "a.t()", "a[1:, ::2]"]
 
+    # idle: the band where stride arrows appear says what it is for
+    assert out.locator(".tv-arrow-hint").is_visible()
+    out.screenshot(path=str(artifacts / "show-idle.png"))
+
     # hover a.t()[2, 1]: it lives in storage[6], like a[1, 2] and a[1:, ::2][0, 1]
     out.locator('.tv-card[data-t="1"] .tv-cell[data-index="2,1"]').hover()
+    assert not out.locator(".tv-arrow-hint").is_visible()
     slot6 = out.locator('.tv-slot[data-k="6"]')
     assert "tv-hl-main" in slot6.get_attribute("class")
     assert "tv-hl" in out.locator('.tv-card[data-t="0"] .tv-cell[data-index="1,2"]') \
