@@ -65,10 +65,13 @@ class dtype:
 
 
 def _scalar_converter(np_dtype: np.dtype):
-    """``np_dtype.type`` where no Python number can overflow it; for float16/32 and complex64
-    a converter that gives inf for out-of-range numbers without NumPy's RuntimeWarning."""
+    """``np_dtype.type``, except for float16 and complex64: a converter that gives inf for
+    out-of-range numbers without NumPy's RuntimeWarning.
+
+    Note: float32 keeps the plain NumPy type (it is on every op's fast path); a Python number
+    beyond float32's range still warns there unless the caller silences NumPy."""
     conv = np_dtype.type
-    if np_dtype not in (np.float16, np.float32, np.complex64):
+    if np_dtype not in (np.float16, np.complex64):
         return conv
     lim = builtins.float(np.finfo(np_dtype).max)
 
