@@ -87,6 +87,12 @@ def test_notebook_runs_clean_and_fast(path, jupyter_path, tmp_path, monkeypatch,
     shown = [o for c in nb.cells for o in c.get("outputs", [])
              if WIDGET_MIME in o.get("data", {})]
     assert shown, f"{path.name} displays no live widget"
+    # A widget's status says when its tensors were freed (say a copy passed straight to
+    # show()) or could not be refreshed: a lesson must end with every widget healthy.
+    state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {})
+    unhealthy = [m["state"]["status"] for m in state.get("state", {}).values()
+                 if m.get("state", {}).get("status")]
+    assert unhealthy == [], f"{path.name}: {unhealthy}"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
