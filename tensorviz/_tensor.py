@@ -435,7 +435,7 @@ class Tensor:
 
     def reshape(self, *sizes, shape=None) -> "Tensor":
         """A view when the strides allow one (as ``view``), otherwise a contiguous copy."""
-        shape = _kw_shape(sizes, shape, "shape", "reshape")
+        shape = sizes if shape is None else _kw_shape(sizes, shape, "shape", "reshape")
         new_shape = _layout.infer_size(_as_shape(shape), self.numel())
         stride = _layout.view_strides(self._shape, self._stride, new_shape)
         if stride is not None:
@@ -541,7 +541,7 @@ class Tensor:
         return self.mH
 
     def permute(self, *args, dims=None) -> "Tensor":
-        dims = _kw_shape(args, dims, "dims", "permute")
+        dims = args if dims is None else _kw_shape(args, dims, "dims", "permute")
         return self._view(*_layout.permute(self._shape, self._stride, self._offset,
                                            _as_shape(dims, "dims")))
 
@@ -559,7 +559,8 @@ class Tensor:
         return self._view(*_layout.squeeze(self._shape, self._stride, self._offset, dim))
 
     def expand(self, *sizes, size=None) -> "Tensor":
-        sizes = _kw_shape(sizes, size, "size", "expand")
+        if size is not None:
+            sizes = _kw_shape(sizes, size, "size", "expand")
         return self._view(*_layout.expand(self._shape, self._stride, self._offset,
                                           _as_shape(sizes)))
 
