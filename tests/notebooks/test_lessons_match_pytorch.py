@@ -104,8 +104,16 @@ def _reason(lesson: str, source: str) -> str | None:
 
 
 @pytest.fixture(autouse=True)
-def _quiet_matplotlib(monkeypatch):
+def _isolated(monkeypatch):
+    """No window for matplotlib; both libraries' global random state as it was before."""
+    import tensorviz
+    import torch
+
     monkeypatch.setenv("MPLBACKEND", "Agg")
+    states = tensorviz.get_rng_state(), torch.get_rng_state()
+    yield
+    tensorviz.set_rng_state(states[0])
+    torch.set_rng_state(states[1])
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
