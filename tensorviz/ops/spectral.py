@@ -203,6 +203,8 @@ def _freq_dtype(dtype, fn: str):
     dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
     if dt.category < _FLOAT:
         raise RuntimeError(f"{fn} requires a floating point or complex dtype")
+    if dt.category == _COMPLEX:  # (PyTorch builds it with arange, which has no complex kernel)
+        raise NotImplementedError(f'"arange_cpu" not implemented for \'{dt.cname}\'')
     return dt
 
 
@@ -219,7 +221,8 @@ def fftfreq(n: int, d: float = 1.0, *, out=None, dtype=None, layout=None, device
             requires_grad: bool = False) -> Tensor:
     """The sample frequencies of an ``n``-point FFT: ``[0, 1, ..., -2, -1] / (d * n)``."""
     dt = _freq_dtype(dtype, "fftfreq")
-    res = _freq(np.fft.fftfreq(n, d), dt, device, requires_grad)
+    host = np.fft.fftfreq(n, d) if n else np.zeros(0)
+    res = _freq(host, dt, device, requires_grad)
     return res if out is None else _write(out, res)
 
 
@@ -227,7 +230,8 @@ def rfftfreq(n: int, d: float = 1.0, *, out=None, dtype=None, layout=None, devic
              requires_grad: bool = False) -> Tensor:
     """The sample frequencies of ``rfft``: ``[0, 1, ..., n // 2] / (d * n)``."""
     dt = _freq_dtype(dtype, "rfftfreq")
-    res = _freq(np.fft.rfftfreq(n, d), dt, device, requires_grad)
+    host = np.fft.rfftfreq(n, d) if n else np.full(1, np.nan)  # (PyTorch: arange(1) / 0)
+    res = _freq(host, dt, device, requires_grad)
     return res if out is None else _write(out, res)
 
 
@@ -266,7 +270,7 @@ def _window(name: str, window_length: int, periodic: bool, dtype, device, requir
             make) -> Tensor:
     from .._creation import _check_dtype
     dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
-    if dt.category != _FLOAT:
+    if dt.category < _FLOAT:
         raise RuntimeError(f"{name} expects floating point dtypes, got: {dt.cname}")
     window_length = builtins.int(window_length)
     if window_length < 0:
@@ -276,6 +280,8 @@ def _window(name: str, window_length: int, periodic: bool, dtype, device, requir
         host = np.zeros(0)
     elif window_length == 1:
         host = np.ones(1)
+    elif dt.category == _COMPLEX:  # (complex windows are built on arange, which refuses them)
+        raise NotImplementedError(f'"arange_cpu" not implemented for \'{dt.cname}\'')
     else:
         n = window_length + 1 if periodic else window_length
         host = make(np.arange(n, dtype=np.float64), n)
@@ -459,10 +465,13 @@ def istft(input, n_fft: int, hop_length=None, win_length=None, window=None,
     frames_spec = xp.swapaxes(spec, -1, -2)  # (batch, frames, freq)
     if onesided:
         frames = call_quiet(xp.fft.irfft, frames_spec, n=n_fft, axis=-1, norm=norm)
+    elif not return_complex:
+        # PyTorch keeps the first n_fft // 2 + 1 bins of a two-sided spectrum and inverts
+        # them as a one-sided one (a real result), rather than taking ifft's real part
+        frames = call_quiet(xp.fft.irfft, frames_spec[..., :n_fft // 2 + 1], n=n_fft, axis=-1,
+                            norm=norm)
     else:
         frames = call_quiet(xp.fft.ifft, frames_spec, n=n_fft, axis=-1, norm=norm)
-        if not return_complex:
-            frames = frames.real
     frames = frames * w
     total = n_fft + hop * (n_frames - 1)
     out_dt = input._dtype if return_complex else rdt

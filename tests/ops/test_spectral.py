@@ -197,3 +197,40 @@ def test_on_cuda_matches_cpu(devices, op):
     cpu, gpu = calls[op](x), calls[op](x.cuda())
     assert gpu.dtype is cpu.dtype and gpu.stride() == cpu.stride()
     np.testing.assert_allclose(gpu.cpu().numpy(), cpu.numpy(), rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 5])
+@pytest.mark.parametrize("dtype", [None, "float64", "complex64", "int64"])
+def test_fftfreq_edges(tvdiff, n, dtype):
+    """n=0 gives [] (fftfreq) and [nan] (rfftfreq, arange(1) / 0); complex dtypes are refused
+    by the arange PyTorch builds them with."""
+    def f(lib, name):
+        kw = {} if dtype is None else {"dtype": getattr(lib, dtype)}
+        return getattr(lib.fft, name)(n, 0.5, **kw)
+    tvdiff.check(lambda lib: f(lib, "fftfreq"))
+    tvdiff.check(lambda lib: f(lib, "rfftfreq"))
+
+
+@pytest.mark.parametrize("name", ["hann_window", "hamming_window", "blackman_window",
+                                  "bartlett_window", "kaiser_window"])
+@pytest.mark.parametrize("n", [0, 1, 2, 6])
+def test_window_complex_dtype(tvdiff, name, n):
+    """Complex windows: empty and [1] for lengths 0 and 1, NotImplementedError (arange)
+    beyond."""
+    tvdiff.check(lambda lib: getattr(lib, name)(n, dtype=lib.complex64))
+    tvdiff.check(lambda lib: getattr(lib, name)(n, False, dtype=lib.complex128))
+
+
+@pytest.mark.parametrize("layout", ["contig", "step"])
+def test_istft_two_sided_real_output(tvdiff, layout):
+    """A two-sided spectrum inverted with return_complex=False: PyTorch inverts its first
+    n_fft // 2 + 1 bins as a one-sided spectrum."""
+    x = tvdiff.make((2, 64), "complex64", layout, seed=3)
+
+    def f(lib, t, **kw):
+        w = lib.hann_window(16)
+        spec = lib.stft(t, 16, hop_length=4, window=w, return_complex=True)
+        return lib.istft(spec, 16, hop_length=4, window=w, **kw)
+    tvdiff.check(f, x, rtol=1e-4, atol=1e-5)
+    tvdiff.check(lambda lib, t: f(lib, t, onesided=False, length=60), x, rtol=1e-4, atol=1e-5)
+    tvdiff.check(lambda lib, t: f(lib, t, return_complex=True), x, rtol=1e-4, atol=1e-5)
