@@ -258,6 +258,8 @@ def normal(mean: Any = 0.0, std: Any = 1.0, size=None, *, generator: Generator |
                 raise NotImplementedError(f'"normal_kernel_cpu" not implemented for '
                                           f"'{t.dtype.cname}'")
         if isinstance(std, Tensor):
+            if std.dtype.category == _dtypes._COMPLEX:
+                raise RuntimeError("normal expects standard deviation to be non-complex")
             if builtins.bool((std._arr < 0).any()):
                 raise RuntimeError("normal expects all elements of std >= 0.0")
         elif std < 0:

@@ -108,6 +108,12 @@ def random_(self: Tensor, from_=None, to=None, *, generator=None, **kwargs) -> T
         from_ = kwargs.pop("from")
     if kwargs:
         raise TypeError(f"random_() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    for v in (from_, to):
+        if isinstance(v, builtins.float):
+            raise TypeError(f"random_() received an invalid combination of arguments - got "
+                            f"({type(v).__name__}), but expected one of: (*, Generator "
+                            "generator), (int from, int to, *, Generator generator), (int to, *, "
+                            "Generator generator)")
     dt = self._dtype
     if dt.category == _COMPLEX:
         if from_ is None and to is None:
@@ -198,6 +204,9 @@ def bernoulli_(self: Tensor, p=0.5, *, generator=None) -> Tensor:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
         raise NotImplementedError(f'"{kernel}" not implemented for \'{self._dtype.cname}\'')
     if isinstance(p, Tensor):
+        if p._dtype.category < _FLOAT:  # (the probabilities' kernel has no integer version)
+            raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for '
+                                      f"'{p._dtype.cname}'")
         probs = _host(p).astype(np.float64)
         if probs.size and not ((probs >= 0) & (probs <= 1)).all():
             raise RuntimeError(_P_RANGE)
@@ -213,7 +222,7 @@ def bernoulli_(self: Tensor, p=0.5, *, generator=None) -> Tensor:
 def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
     """0/1 samples shaped like ``input``: 1 with probability ``input[i]`` (or ``p``)."""
     input = _tensor_arg(input, "bernoulli", "input", 1)
-    if input._dtype.category < _FLOAT:
+    if input._dtype.category < _FLOAT and p is None:  # (with p, input only gives the shape)
         raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for '
                                   f"'{input._dtype.cname}'")
     xp = _xp(input)

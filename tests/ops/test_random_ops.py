@@ -202,3 +202,25 @@ def test_on_cuda_is_reproducible(devices):
     assert gpu.device.type == "cuda" and gpu.cpu().tolist() == cpu.tolist()
     m = tensorviz.multinomial(tensorviz.ones(4, device="cuda"), 4)
     assert m.device.type == "cuda" and sorted(m.cpu().tolist()) == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("dtype", ["int64", "uint8", "bool", "float16", "float32"])
+def test_bernoulli_probability_dtypes(dtype):
+    """A number p samples into any dtype (the input only gives shape and dtype); a tensor of
+    probabilities must be floating (PyTorch has no integer kernel for it)."""
+    def x(lib):
+        return lib.zeros(3, 4, dtype=getattr(lib, dtype))
+    _same_outcome(lambda lib: lib.bernoulli(x(lib), 0.5))
+    _same_outcome(lambda lib: x(lib).bernoulli(0.25))
+    _same_outcome(lambda lib: lib.bernoulli(x(lib)))
+    _same_outcome(lambda lib: lib.zeros(3, 4).bernoulli_(x(lib)))
+    _same_outcome(lambda lib: x(lib).bernoulli_(lib.full((3, 4), 0.5)))
+
+
+def test_normal_complex_std_and_float_random_bounds_refused():
+    _same_outcome(lambda lib: lib.normal(lib.zeros(3), lib.ones(3, dtype=lib.complex64)))
+    _same_outcome(lambda lib: lib.normal(1.0, lib.ones(3, dtype=lib.complex64)))
+    _same_outcome(lambda lib: lib.normal(lib.zeros(3, dtype=lib.complex64), lib.ones(3)))
+    _same_outcome(lambda lib: lib.ones(3).random_(1.5))
+    _same_outcome(lambda lib: lib.ones(3).random_(0, 2.5))
+    _same_outcome(lambda lib: lib.ones(3).random_(0, 5))
