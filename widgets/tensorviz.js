@@ -308,7 +308,8 @@ class View {
     head.appendChild(users);
     if (s.alias_of && s.alias_of.length) {
       head.appendChild(h("span", "tv-note",
-        `same memory as ${s.alias_of.map((i) => `storage #${i + 1}`).join(", ")} (read as another dtype)`));
+        `shares memory with ${s.alias_of.map((i) => `storage #${i + 1}` +
+          (this.strips[i] && this.strips[i].dtype !== s.dtype ? " (read as another dtype)" : "")).join(", ")}`));
     }
     sec.appendChild(head);
     if (s.size > s.count) sec.appendChild(this.stripPager(s, k));

@@ -110,6 +110,16 @@ class Scene:
                     entry.strip_key = ("freed", "never drawn", k)
                 elif entry.strip_key[0] != "freed":
                     entry.strip_key = ("freed",) + entry.strip_key
+        # The same bytes read the same way draw on one strip, whoever owns them: a tensor and
+        # its zero-copy NumPy alias (t.numpy(), from_numpy) are views of one memory, not copies.
+        same: dict[Any, Any] = {}
+        ranges: dict[Any, tuple] = {}
+        for k, entry in enumerate(self.entries):
+            rng = entry.source.byte_range() if layouts[k] is not None else None
+            if rng is not None:
+                entry.strip_key = same.setdefault(rng + (layouts[k].dtype,), entry.strip_key)
+                ranges.setdefault(entry.strip_key, rng)
+        for k, entry in enumerate(self.entries):
             groups.setdefault(entry.strip_key, []).append(k)
 
         strips: list[dict] = []
@@ -134,13 +144,17 @@ class Scene:
             self._dead_strips[key] = strip  # what to draw once the memory is freed
             self._dead_static[key] = values
 
-        memory_of = {}
-        for i, key in enumerate(groups):
-            if key[0] != "freed":
-                memory_of.setdefault(key[1], []).append(i)
-        for strip, key in zip(strips, groups):
-            if key[0] != "freed":
-                strip["alias_of"] = [i for i in memory_of[key[1]] if strips[i] is not strip]
+        # strips that are other readings of (part of) the same memory: another dtype, or an
+        # overlapping range owned by another object (a NumPy alias of a slice)
+        keys = list(groups)
+        for i, key in enumerate(keys):
+            if key[0] == "freed":
+                continue
+            rng = ranges.get(key)
+            strips[i]["alias_of"] = [
+                j for j, other in enumerate(keys) if j != i and other[0] != "freed" and (
+                    other[1] == key[1] or (rng is not None and other in ranges and
+                                           _overlap(rng, ranges[other])))]
 
         tensors = []
         static_tensors = []
@@ -228,6 +242,11 @@ def _reason(lay: Layout, contiguous: bool) -> str:
         return (f"not contiguous: dim {d} has a negative stride ({lay.stride[d]}), so it walks "
                 "storage backwards (NumPy allows this, PyTorch does not)")
     return _layout.contiguity_reason(lay.shape, lay.stride)
+
+
+def _overlap(a: tuple, b: tuple) -> bool:
+    """Whether two ``(device, start, stop)`` byte ranges share a byte."""
+    return a[0] == b[0] and a[1] < b[2] and b[1] < a[2]
 
 
 def _key_text(key) -> str:

@@ -174,6 +174,29 @@ class Source:
         """``id`` of the memory owner: equal for every view of the same memory."""
         return self._memory_id
 
+    def byte_range(self) -> tuple[str, int, int] | None:
+        """``(device, address of storage element 0, address past the last element)``.
+
+        Different objects can own the same bytes: ``t.numpy()`` and ``tensorviz.from_numpy(a)``
+        share memory with no copy, and so do ``torch.from_numpy(a)`` and ``t.numpy()`` in
+        PyTorch.  None when the memory is gone, has no address (empty, meta) or is a copy the
+        widget made itself.
+        """
+        mem = self._memory()
+        if mem is None or self._copy is not None:
+            return None
+        lay = self._layout
+        if self.kind == "numpy":
+            start = int(self._np_base)
+        else:
+            try:
+                start = int(mem.data_ptr())
+            except Exception:  # e.g. a storage without data
+                return None
+        if not start or not lay.storage_size:
+            return None
+        return lay.device, start, start + lay.storage_size * lay.itemsize
+
     @property
     def alive(self) -> bool:
         """Whether the memory still exists (some view of it is still referenced)."""

@@ -205,9 +205,10 @@ def test_layouts_zero_dim_broadcast_high_dims_and_bytes(open_notebook, artifacts
         "x6 = torch.arange(2 * 3 * 2 * 2 * 2 * 3).reshape(2, 3, 2, 2, 2, 3)\ntorch.show(x6)",
         "n = np.arange(24, dtype=np.int16).reshape(2, 3, 4)\ntorch.show(n[:, ::2, 1:])",
         "long = torch.arange(1000)\ntorch.show(long)",
+        "al = torch.arange(4)\ntorch.show(al, al.numpy(), al.numpy().view(np.int32))",
     ])
     page = nb.page
-    for k in range(5):
+    for k in range(6):
         nb.run_cell(k)
         nb.output(k).locator(".tv-root").wait_for()
 
@@ -273,4 +274,11 @@ def test_layouts_zero_dim_broadcast_high_dims_and_bytes(open_notebook, artifacts
         "() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) "
         ".tv-selector-value')].some(e => e.textContent === '484–515 of 1,000')")
     assert _text(long.locator('.tv-cell[data-index="500"] .tv-v')) == "500"
+
+    # a zero-copy NumPy alias draws on its tensor's strip; another dtype notes the shared bytes
+    al = nb.output(5)
+    assert al.locator(".tv-strip").count() == 2
+    assert al.locator('.tv-strip[data-strip="0"] .tv-fp-head').count() == 2
+    assert "shares memory with storage #2 (read as another dtype)" in \
+        _text(al.locator('.tv-strip[data-strip="0"] .tv-strip-head'))
     assert nb.errors == []

@@ -195,3 +195,25 @@ def test_devices(devices):
     assert values(w.tensors[1]) == a.t()[1:, ::2].cpu().flatten().tolist()
     a.add_(1)
     assert strip_values(w.strips[0]) == list(range(1, 13))
+
+
+def test_zero_copy_numpy_aliases_share_the_strip_of_their_tensor():
+    """t.numpy() and from_numpy() are views of one memory: one strip, not a copy's strip."""
+    a = tensorviz.arange(6)
+    w = TensorView(a, a.numpy(), a[2:].numpy(), a.clone(), labels=["a", "n", "n2", "c"])
+    assert [s["tensors"] for s in w.strips] == [[0, 1, 2], [3]]
+    assert [t["offset"] for t in w.tensors] == [0, 0, 2, 0]
+    assert fp(w.tensors[2]) == [0, 0, 1, 1, 1, 1]
+    n = np.arange(6)
+    w = TensorView(n, tensorviz.from_numpy(n), n.view(np.int32), labels=["n", "t", "i32"])
+    assert [s["tensors"] for s in w.strips] == [[0, 1], [2]]
+    assert w.strips[0]["alias_of"] == [1] and w.strips[1]["alias_of"] == [0]
+
+
+def test_torch_numpy_alias_of_a_slice_is_marked_as_shared_memory():
+    torch = pytest.importorskip("torch")
+    t = torch.arange(6)
+    w = TensorView(t, t.numpy(), t[2:].numpy(), labels=["t", "t.numpy()", "t[2:].numpy()"])
+    # the slice's array starts at element 2 of t's storage: another range of the same bytes
+    assert [s["tensors"] for s in w.strips] == [[0, 1], [2]]
+    assert w.strips[0]["alias_of"] == [1] and w.strips[1]["alias_of"] == [0]
