@@ -180,7 +180,8 @@ def _tensor_html(t: dict, values) -> str:
             table.append("</tr>")
         table.append("</table>")
         out.append("".join(table) + "</div>")
-    if cut or any(c < t["shape"][d] for c, d in zip(counts, shown)):
+    if cut or any(c < t["shape"][d] for c, d in zip(counts, shown)) or \
+            any(t["shape"][d] > 1 for d in dims["select"]):  # one index of each leading dim
         out.append("<div>(a window of the values; run the notebook to scroll)</div>")
     return "".join(out)
 

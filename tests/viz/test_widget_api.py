@@ -93,6 +93,8 @@ def test_mimebundle_has_a_static_html_snapshot():
     assert "(1 byte)" in flags.to_html() and "bool (1 bytes)" not in flags.to_html()
     big = show(tensorviz.arange(10**4).view(100, 100)).to_html()
     assert "showing slots 0–31" in big and "a window of the values" in big
+    six = show(tensorviz.arange(2 * 3 * 2 * 2 * 2 * 3).reshape(2, 3, 2, 2, 2, 3)).to_html()
+    assert "[0, 0, 0, 0, :, :]" in six and "a window of the values" in six
 
 
 def test_every_rendered_string_is_escaped():
