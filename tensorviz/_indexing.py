@@ -166,10 +166,56 @@ def _translate_index_error(err: IndexError) -> IndexError:
     return IndexError(msg)
 
 
+def _int_of(k):
+    """``k`` as an int when PyTorch reads it as one (a select), else None."""
+    if type(k) is builtins.int or isinstance(k, np.integer):
+        return builtins.int(k)
+    if isinstance(k, Tensor) and not k._shape and k._dtype.category == _dtypes._INT:
+        return builtins.int(k.item())
+    return None
+
+
+def _item_dims(k) -> int:
+    """How many dims of the indexed tensor a key item uses (Ellipsis: counted apart)."""
+    if k is None or k is Ellipsis or isinstance(k, (builtins.bool, np.bool_)):
+        return 0
+    if isinstance(k, Tensor):
+        return len(k._shape) if k._dtype in (_dtypes.bool, _dtypes.uint8) else 1
+    if isinstance(k, (list, tuple, np.ndarray)):
+        arr = np.asarray(k)
+        return arr.ndim if arr.dtype.kind == "b" else 1
+    return 1
+
+
+def _select_ints(t: Tensor, key: tuple) -> tuple:
+    """PyTorch applies the int items of a key as selects before any advanced indexing, so
+    they never count as advanced indices (NumPy's ``x[0, :, [1, 2]]`` puts the indexed dim
+    first; PyTorch's does not).  Returns the selected view and the key without the ints."""
+    ints = [(i, v) for i, v in ((i, _int_of(k)) for i, k in enumerate(key)) if v is not None]
+    if not ints:
+        return t, key
+    dims = [_item_dims(k) for k in key]
+    n, named = len(t._shape), sum(dims)
+    pos, d, where = {}, 0, {i for i, _ in ints}
+    for i, k in enumerate(key):
+        if k is Ellipsis:
+            d += max(n - named, 0)
+            continue
+        if i in where:
+            pos[i] = d
+        d += dims[i]
+    if named > n:  # (the advanced path words this error as PyTorch does)
+        return t, key
+    for i, v in sorted(ints, key=lambda iv: -pos[iv[0]]):
+        t = t.select(pos[i], v)
+    return t, tuple(k for i, k in enumerate(key) if i not in where)
+
+
 def getitem(t: Tensor, key) -> Tensor:
     basic, key = _basic_key(key)
     if basic is not None:
         return t._view(*_layout.index(t._shape, t._stride, t._offset, basic))
+    t, key = _select_ints(t, key)
     if not t._shape:
         for k in key:
             if not isinstance(k, (builtins.bool, type(None), type(Ellipsis))) and not (
@@ -187,7 +233,113 @@ def getitem(t: Tensor, key) -> Tensor:
         res = xp.asarray(res)
     elif xp.may_share_memory(res, t._arr):  # advanced indexing copies, whatever NumPy does
         res = res.copy()
-    return wrap_array(res, t._dtype, t.device)
+    # PyTorch's index kernel lays its result out after the source's dim order (NumPy puts the
+    # indexed dims outermost in memory): the strides PyTorch would give.
+    return wrap_array(res, t._dtype, t.device, stride=_index_result_strides(t, np_key, res.shape))
+
+
+def _index_result_strides(t: Tensor, np_key: tuple, shape: tuple) -> tuple | None:
+    """The strides of PyTorch's ``index`` result: TensorIterator orders the dims by the
+    strides of its operands, the source restrided (0 on the indexed dims) then each index
+    tensor (viewed with size-1 dims around it); ties keep row-major order."""
+    basic, adv, arrays = [], [], []  # the key, each advanced item as full slices; their dims
+    d = 0
+    for k in np_key:
+        if k is None or isinstance(k, slice):
+            basic.append(k)
+            d += 1
+        elif k is Ellipsis:
+            return _index_result_strides_ellipsis(t, np_key, shape)
+        elif hasattr(k, "ndim") and hasattr(k, "dtype"):
+            n = k.ndim if k.dtype.kind == "b" else 1
+            if n == 0:
+                return None  # (a 0-dim bool: NumPy's own layout)
+            basic.extend([slice(None)] * n)
+            adv.extend(range(d, d + n))
+            arrays.append(k)
+            d += n
+        else:
+            return None
+    return _strides_from(t, tuple(basic), adv, arrays, shape) if adv else None
+
+
+def _index_result_strides_ellipsis(t: Tensor, np_key: tuple, shape: tuple):
+    """As ``_index_result_strides`` with the one Ellipsis spelled out as full slices."""
+    used = sum(_consumed(k) for k in np_key)
+    i = next(j for j, k in enumerate(np_key) if k is Ellipsis)
+    fill = (slice(None),) * max(len(t._shape) - used, 0)
+    return _index_result_strides(t, np_key[:i] + fill + np_key[i + 1:], shape)
+
+
+def _index_operands(arrays: list, repl: tuple) -> list:
+    """Element strides of PyTorch's index tensors over the indexed shape ``repl``: a mask
+    becomes the columns of its ``nonzero()`` (stride = its ndim); others broadcast."""
+    out = []
+    for k in arrays:
+        if k.dtype.kind == "b":
+            out.extend([(k.ndim,)] * k.ndim if len(repl) == 1 else [])
+            continue
+        try:
+            b = np.broadcast_to(k, repl)
+        except Exception:  # noqa: BLE001 - (a device array, or shapes PyTorch refuses)
+            continue
+        out.append(tuple(st // k.itemsize for st in b.strides))
+    return out
+
+
+def _strides_from(t: Tensor, basic: tuple, adv: list, arrays: list, shape: tuple):
+    vshape, vstride, _ = _layout.index(t._shape, t._stride, t._offset, basic)
+    rest = [i for i in range(len(vshape)) if i not in adv]
+    n_repl = len(shape) - len(rest)
+    if n_repl < 0:
+        return None
+    adjacent = adv == list(range(adv[0], adv[0] + len(adv)))
+    before = [r for r in rest if r < adv[0]] if adjacent else []
+    after = [r for r in rest if r not in before]
+    nb, repl = len(before), tuple(shape[len(before):len(before) + n_repl])
+    src = [vstride[r] for r in before] + [0] * n_repl + [vstride[r] for r in after]
+    operands = [tuple(src)]
+    full = (1,) * nb + repl + (1,) * len(after)
+    for st in _index_operands(arrays, repl):
+        view = _layout.view_strides(repl, st, full) if len(st) == len(repl) else None
+        view = _layout.contiguous_strides(full) if view is None else view
+        # broadcast to the result: a size-1 dim of the index against a longer one is 0
+        operands.append(tuple(0 if full[i] == 1 and shape[i] != 1 else view[i]
+                              for i in range(len(shape))))
+    return _iterator_strides(shape, tuple(operands))
+
+
+def _iterator_strides(shape: tuple, operands: tuple) -> tuple:
+    """Row-major strides in the dim order TensorIterator picks for these operands' strides
+    (its ``reorder_dimensions``: an insertion sort, fastest dim first)."""
+    n = len(shape)
+
+    def should_swap(d0: int, d1: int) -> int:
+        for st in operands:
+            s0, s1 = st[d0], st[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = list(range(n - 1, -1, -1))
+    for i in range(1, n):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    strides, step = [0] * n, 1
+    for d in perm:
+        strides[d] = step
+        step *= max(shape[d], 1)
+    return tuple(strides)
 
 
 def setitem(t: Tensor, key, value) -> None:
@@ -196,6 +348,7 @@ def setitem(t: Tensor, key, value) -> None:
         dest = t._view(*_layout.index(t._shape, t._stride, t._offset, basic))
         assign(dest, value)
         return
+    t, key = _select_ints(t, key)
     np_key = _advanced_key(t, key)
     arr = t._arr
     check_writable(t)

@@ -424,6 +424,40 @@ def test_setitem_through_views_matches_pytorch(key, value, view):
     assert mine[1] == theirs[1]
 
 
+ADVANCED_KEYS = [
+    ([0, 1],), (slice(None), [1, 3]), (slice(None), [1, 3], 0), (Ellipsis, [0, 4]),
+    (0, Ellipsis, [1, 2]), (0, slice(None), [1, 2]), ([0, 2], Ellipsis, [1, 3]),
+    ([0, 1], 1, [1, 3]), (slice(None), [[1], [2]]), (1, [[0], [2]], slice(1, None)),
+    ([0, 1], slice(None), [1, 0]), (slice(None, None, 2), [0, 1]), ("mask",),
+    (slice(None), "mask0"), ([[0, 1], [2, 0]],), (-1, [0, -1], slice(None, None, 2)),
+]
+SOURCES = {
+    "contiguous": lambda L: L.arange(60).reshape(3, 4, 5),
+    "transposed": lambda L: L.arange(60).reshape(5, 4, 3).transpose(0, 2),
+    "permuted": lambda L: L.arange(60).reshape(4, 5, 3).permute(2, 0, 1),
+    "sliced": lambda L: L.arange(120).reshape(3, 8, 5)[:, ::2],
+}
+
+
+def _adv_key(L, x, key):
+    return tuple(x > 30 if k == "mask" else x[0] > 5 if k == "mask0" else k for k in key)
+
+
+@pytest.mark.parametrize("source", list(SOURCES))
+@pytest.mark.parametrize("key", ADVANCED_KEYS, ids=[f"key{i}" for i in range(len(ADVANCED_KEYS))])
+def test_advanced_indexing_layout_and_int_selects_match_pytorch(key, source):
+    """Ints are selects before advanced indexing (``x[0, :, [1, 2]]`` has shape (4, 2), not
+    NumPy's (2, 4)), and the result's strides follow PyTorch's index kernel."""
+    make = SOURCES[source]
+    same(lambda L: make(L)[_adv_key(L, make(L), key)])
+
+    def write(L):
+        x = make(L)
+        x[_adv_key(L, x, key)] = -1
+        return x
+    same(write)
+
+
 def test_assigning_an_expression_keeps_the_destination():
     x, y = tv.arange(4.0), tv.ones(4)
     ptr, storage = y.data_ptr(), y.untyped_storage()
