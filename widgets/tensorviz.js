@@ -198,6 +198,7 @@ class View {
     this.root.addEventListener("mouseleave", () => this.setFocus(null));
     this.root.addEventListener("focusin", (e) => this.hover(e));
     this.root.addEventListener("click", (e) => this.click(e));
+    this.root.addEventListener("keydown", (e) => this.keydown(e));
     this.buildControls();
     this.draw();
   }
@@ -346,7 +347,7 @@ class View {
       const slot = h("div", "tv-slot", values.text[i] ?? "?");
       slot.setAttribute("data-strip", String(k));
       slot.setAttribute("data-k", String(kk));
-      slot.tabIndex = -1;
+      slot.tabIndex = i === 0 ? 0 : -1; // one tab stop per strip; arrow keys move along it
       if (!usedAny[i] && members.length) slot.classList.add("tv-unused");
       slot.title = `storage[${kk}] = ${values.full[i] ?? "?"}` +
         (this.bytes ? ` · byte ${num(kk * s.itemsize)}` : "");
@@ -551,7 +552,7 @@ class View {
           const flat = b * cellsPerBlock + r * cols + c;
           const addr = address(t, index);
           const cell = h("div", "tv-cell");
-          cell.tabIndex = -1;
+          cell.tabIndex = flat === 0 ? 0 : -1; // one tab stop per tensor; arrow keys move
           cell.setAttribute("data-t", String(ti));
           cell.setAttribute("data-index", index.join(","));
           cell.append(h("span", "tv-v", values.text[flat] ?? "?"), h("span", "tv-addr", `@${addr}`));
@@ -646,6 +647,37 @@ class View {
     if (slot) {
       this.setFocus({ type: "slot", strip: Number(slot.getAttribute("data-strip")), k: Number(slot.getAttribute("data-k")) });
     }
+  }
+
+  /** Keyboard: arrow keys move between cells (←→ last dim, ↑↓ the one before) and along a
+   * strip; the focused element is explained as on hover.  Keys used here do not reach the
+   * notebook (where arrows would select another cell). @param {KeyboardEvent} e */
+  keydown(e) {
+    const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    const move = moves[/** @type {keyof typeof moves} */ (e.key)];
+    const target = /** @type {HTMLElement} */ (e.target);
+    if (!move || !target || !target.closest || e.altKey || e.ctrlKey || e.metaKey) return;
+    /** @type {HTMLElement | null} */ let next = null;
+    if (target.classList.contains("tv-cell")) {
+      const index = (target.getAttribute("data-index") || "").split(",").filter((x) => x !== "").map(Number);
+      const nd = index.length;
+      const dim = move[0] ? nd - 1 : nd - 2;
+      if (dim < 0) return;
+      index[dim] += move[0] || move[1];
+      next = this.root.querySelector(`.tv-cell[data-t="${target.getAttribute("data-t")}"][data-index="${index.join(",")}"]`);
+    } else if (target.classList.contains("tv-slot")) {
+      if (!move[0]) return;
+      const k = Number(target.getAttribute("data-k")) + move[0];
+      next = this.root.querySelector(`.tv-slot[data-strip="${target.getAttribute("data-strip")}"][data-k="${k}"]`);
+    } else {
+      return;
+    }
+    e.preventDefault();
+    e.stopPropagation();
+    if (!next) return;
+    target.tabIndex = -1;
+    next.tabIndex = 0;
+    next.focus();
   }
 
   /** Clicking a cell whose slot is outside the drawn window pages the strip to it. @param {Event} e */

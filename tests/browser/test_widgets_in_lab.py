@@ -67,6 +67,20 @@ def test_show_links_views_and_updates_live(open_notebook, artifacts):
     assert out.locator(".tv-cell.tv-hl").count() == 3
     out.screenshot(path=str(artifacts / "show-hover-slot.png"))
 
+    # the keyboard works too: Tab reaches a grid, arrows move (and stay inside the widget)
+    active = page.evaluate("window.jupyterapp.shell.currentWidget.content.activeCellIndex")
+    out.locator('.tv-card[data-t="1"] .tv-cell[data-index="0,0"]').focus()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowRight")
+    assert "a.t()[1, 1] lives in storage[5]" in _text(out.locator(".tv-readout"))
+    assert out.locator('.tv-card[data-t="1"] .tv-cell[data-index="1,1"]').evaluate(
+        "e => e === document.activeElement && e.tabIndex === 0")
+    out.locator('.tv-slot[data-k="4"]').focus()
+    page.keyboard.press("ArrowRight")
+    assert "storage[5] = 5" in _text(out.locator(".tv-readout"))
+    assert page.evaluate("window.jupyterapp.shell.currentWidget.content.activeCellIndex") \
+        == active
+
     # a later cell writes through a view: the widget updates
     nb.run_cell(1)
     page.wait_for_function(
