@@ -233,7 +233,7 @@ class View {
     this.bytesBox = box;
     label.append(box, document.createTextNode(" strides and offsets in bytes"));
     bar.append(label, h("span", "tv-hint",
-      "Hover a cell to see where it lives in storage; hover a storage slot to see every cell that reads it."));
+      "Hover a cell: where it lives in storage. Hover a slot: every cell that reads it. Keyboard: Tab, then arrow keys."));
     this.controls.appendChild(bar);
   }
 
