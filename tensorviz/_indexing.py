@@ -349,6 +349,7 @@ def setitem(t: Tensor, key, value) -> None:
         assign(dest, value)
         return
     t, key = _select_ints(t, key)
+    _check_uint8_fill(key, value)
     np_key = _advanced_key(t, key)
     arr = t._arr
     check_writable(t)
@@ -365,6 +366,17 @@ def setitem(t: Tensor, key, value) -> None:
         raise RuntimeError(f"shape mismatch: value tensor of shape {list(vshape)} cannot be "
                            f"broadcast to indexing result of shape {list(shape)}") from None
     t._storage._bump()
+
+
+def _check_uint8_fill(key: tuple, value) -> None:
+    """``t[uint8_mask] = scalar`` is ``masked_fill_``, which refuses a uint8 mask in PyTorch."""
+    masks = [k for k in key if isinstance(k, Tensor) and k._dtype is _dtypes.uint8 and k._shape]
+    basic = [k for k in key if k is None or k is Ellipsis or isinstance(k, slice)]
+    if len(masks) == 1 and len(basic) == len(key) - 1 and \
+            (not isinstance(value, Tensor) or value.numel() == 1):
+        warnings.warn(_UINT8_WARNING, UserWarning, stacklevel=4)
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           "unsigned char")
 
 
 def _check_index_put(t: Tensor, arr, np_key: tuple, value: Tensor) -> None:

@@ -458,6 +458,29 @@ def test_advanced_indexing_layout_and_int_selects_match_pytorch(key, source):
     same(write)
 
 
+UINT8_MASK_WRITES = [
+    lambda L, m: (m,), lambda L, m: (m, slice(None)), lambda L, m: (m, Ellipsis),
+    lambda L, m: (m, slice(1, None)), lambda L, m: (None, m), lambda L, m: (m, [0, 1]),
+    lambda L, m: (1, L.tensor([1, 0, 1, 1], dtype=L.uint8)),
+]
+
+
+@pytest.mark.parametrize("value", [-1, "tensor", "full"])
+@pytest.mark.parametrize("key", UINT8_MASK_WRITES, ids=[f"u8key{i}" for i in
+                                                         range(len(UINT8_MASK_WRITES))])
+def test_uint8_mask_fill_refused_like_pytorch(key, value):
+    """``t[uint8_mask] = scalar`` is PyTorch's masked_fill_, which takes only bool masks."""
+    def write(L):
+        x = L.arange(60).reshape(3, 4, 5)
+        k = key(L, L.tensor([1, 0, 1], dtype=L.uint8))
+        v = L.tensor(-1) if value == "tensor" else value
+        if value == "full":
+            v = L.zeros_like(x[k])
+        x[k] = v
+        return x
+    same(write)
+
+
 def test_assigning_an_expression_keeps_the_destination():
     x, y = tv.arange(4.0), tv.ones(4)
     ptr, storage = y.data_ptr(), y.untyped_storage()
