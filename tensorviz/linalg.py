@@ -6,14 +6,10 @@ tensor([0.0909, 0.6364])
 """
 from __future__ import annotations
 
-from .ops.linalg import (LinAlgError, cholesky, cholesky_ex, cond, det, eig, eigh, eigvals,
-                         eigvalsh, inv, inv_ex, lstsq, matmul, matrix_exp, matrix_norm,
-                         matrix_power, matrix_rank, multi_dot, norm, pinv, qr, slogdet, solve,
-                         solve_triangular, svd, svdvals, tensorinv, tensorsolve, vander, vecdot,
-                         vector_norm)
-from .ops.linalg import _solve_ex as solve_ex
-from .ops.linalg import linalg_cross as cross
-from .ops.linalg import linalg_diagonal as diagonal
+from .ops.linalg import LINALG as _LINALG
+
+# (the functions as ``ops.linalg.LINALG`` lists them: with their out= dtype checks)
+globals().update(_LINALG)
 
 __all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cond", "cross", "det", "diagonal", "eig",
            "eigh", "eigvals", "eigvalsh", "inv", "inv_ex", "lstsq", "matmul", "matrix_exp",

@@ -128,6 +128,38 @@ def write_out(out: Tensor, result, rdt: "_dtypes.dtype", dev) -> Tensor:
     return out
 
 
+_CPP_NAMES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char",
+              "int16": "short int", "int32": "int", "int64": "long int", "float16": "c10::Half",
+              "float32": "float", "float64": "double", "complex64": "c10::complex<float>",
+              "complex128": "c10::complex<double>"}
+
+
+def _structured_message(res: Tensor, out: Tensor) -> str:
+    return (f"Expected out tensor to have dtype {_CPP_NAMES.get(res._dtype.name, res._dtype.name)}"
+            f", but got {_CPP_NAMES.get(out._dtype.name, out._dtype.name)} instead")
+
+
+def found_message(res: Tensor, out: Tensor) -> str:
+    return f"Found dtype {out._dtype.cname} but expected {res._dtype.cname}"
+
+
+def exact_out(fn: Callable, message: Callable = _structured_message) -> Callable:
+    """``fn`` for ops whose ``out=`` must have exactly the result's dtype (PyTorch's structured
+    kernels and some others refuse a wider one, unlike the elementwise ops' cast):
+    RuntimeError with ``message(result, out)``, else the result written into ``out``."""
+    import functools
+
+    @functools.wraps(fn)
+    def op(*args, out=None, **kwargs):
+        if out is None or not isinstance(out, Tensor):
+            return fn(*args, **kwargs) if out is None else fn(*args, out=out, **kwargs)
+        res = fn(*args, **kwargs)
+        if out._dtype is not res._dtype:
+            raise RuntimeError(message(res, out))
+        return write_out(out, res._arr, res._dtype, res._storage._device)
+    return op
+
+
 def resize_out(out: Tensor, shape: tuple) -> None:
     """Resize an ``out=`` tensor to ``shape`` (PyTorch warns when it held elements)."""
     if out.numel() != 0:
@@ -955,3 +987,5 @@ METHODS = {
 
 FUNCTIONS = {name: fn for name, fn in METHODS.items() if not name.endswith("_")}
 FUNCTIONS.update({"rsub": rsub})
+for _name in ("abs", "absolute", "neg", "negative", "bitwise_not", "clamp", "clip"):
+    FUNCTIONS[_name] = exact_out(FUNCTIONS[_name], found_message)

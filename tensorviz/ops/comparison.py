@@ -20,7 +20,8 @@ from .._indexing import check_writable
 from .._tensor import Tensor, wrap_array
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
-from ._elementwise import clamp, device_of, finish, operand, promote, result_strides
+from ._elementwise import (clamp, device_of, exact_out, finish, operand, promote,
+                           result_strides)
 from .pointwise import _check_tensor, _not_implemented, _store, _xp
 from .reductions import _out2, return_types, stable_argsort
 
@@ -384,3 +385,4 @@ FUNCTIONS = {
     "searchsorted": searchsorted, "isin": isin,
 }
 METHODS = {name: fn for name, fn in FUNCTIONS.items() if name not in ("searchsorted", "isin")}
+FUNCTIONS["msort"] = exact_out(msort)  # (out= must have the input's dtype)

@@ -22,7 +22,7 @@ from .._dtypes import _FLOAT
 from .._indexing import _advanced_key, _check_index_put, check_writable, checked_scalar
 from .._tensor import Tensor, contiguous_format, wrap_array
 from ..backends._numpy import call_quiet
-from ._elementwise import device_of, finish, operand, promote, run
+from ._elementwise import device_of, exact_out, finish, operand, promote, run
 
 __all__ = ["index_select", "gather", "scatter", "scatter_add", "scatter_reduce", "index_add",
            "index_fill", "index_copy", "index_put", "index_reduce", "masked_fill",
@@ -913,6 +913,8 @@ def where(condition, input=None, other=None, *, out=None):
     res = xp.where(c, a, b)
     if not isinstance(res, xp.ndarray):
         res = xp.asarray(res)
+    if isinstance(out, Tensor) and out._dtype is not rdt:  # (no casting into out=)
+        raise RuntimeError(f"Expected out type to be {rdt.cname} but got {out._dtype.cname}")
     return finish(res, rdt, dev, out)
 
 
@@ -980,4 +982,16 @@ METHODS.update({
     "scatter_reduce_": scatter_reduce_, "index_add_": index_add_,
     "index_reduce_": index_reduce_, "index_fill_": index_fill_, "index_copy_": index_copy_,
     "masked_fill_": masked_fill_, "masked_scatter_": masked_scatter_, "put_": put_,
+})
+# out= must have the result's own dtype for these (no casting), with PyTorch's messages
+FUNCTIONS.update({
+    "gather": exact_out(gather), "take_along_dim": exact_out(take_along_dim),
+    "index_select": exact_out(index_select, lambda r, o: "index_select(): self and result must "
+                              "have the same scalar type"),
+    "masked_select": exact_out(masked_select, lambda r, o: "masked_select(): self and result "
+                               "must have the same scalar type"),
+    "nonzero": exact_out(nonzero, lambda r, o: "nonzero: Expected out tensor to have scalar type "
+                         f"Long but got scalar type{o._dtype.cname}"),
+    "take": exact_out(take, lambda r, o: "take(): self and out expected to have the same dtype, "
+                      f"but got self.dtype = {r._dtype.cname} and out.dtype = {o._dtype.cname}"),
 })

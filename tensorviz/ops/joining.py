@@ -16,7 +16,7 @@ from .._dtypes import PROMOTION_TABLE
 from .._indexing import check_writable
 from .._tensor import Tensor, wrap_array
 from ..backends import backend_for
-from ._elementwise import device_of, finish, operand
+from ._elementwise import device_of, exact_out, finish, operand
 from .indexing import _c, _tensor_arg, _xp, warn_once
 
 __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_stack", "dstack",
@@ -664,3 +664,5 @@ METHODS = {
     "tril": tril, "triu": triu, "tril_": tril_, "triu_": triu_, "diag": diag,
     "diag_embed": diag_embed, "diagflat": diagflat,
 }
+for _name in ("tril", "triu", "diag"):  # (out= must have the result's own dtype)
+    FUNCTIONS[_name] = exact_out(FUNCTIONS[_name])

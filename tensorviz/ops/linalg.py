@@ -23,7 +23,7 @@ from .._dtypes import _COMPLEX, _FLOAT, _INT, result_type
 from .._indexing import scalar_to
 from .._tensor import Tensor, wrap_array
 from ..backends._numpy import call_quiet
-from ._elementwise import device_of, finish, mul, operand
+from ._elementwise import device_of, exact_out, finish, found_message, mul, operand
 from .indexing import _CXX, _c, _tensor_arg, _xp, warn_once
 
 __all__ = ["LinAlgError", "dot", "vdot", "inner", "outer", "ger", "mv", "mm", "bmm", "matmul",
@@ -1874,6 +1874,25 @@ LINALG = {
     "tensorinv": tensorinv, "tensorsolve": tensorsolve,
 }
 
+
+def _named(fmt: str):
+    """An out= dtype message naming PyTorch's ScalarTypes (``Float``, ``Double``)."""
+    return lambda r, o: fmt.format(r=r._dtype.cname, o=o._dtype.cname)
+
+
+# out= must have the result's own dtype here (no casting), with PyTorch's messages
+for _name in ("inv", "det", "solve", "cholesky", "svdvals", "eigvalsh", "matrix_power", "cross",
+              "vector_norm", "matmul"):
+    LINALG[_name] = exact_out(LINALG[_name])
+LINALG["matrix_norm"] = exact_out(matrix_norm, _named(
+    "linalg.matrix_norm expected out tensor dtype {r} but got: {o}"))
+LINALG["norm"] = exact_out(norm, _named("linalg.norm expected out tensor dtype {r} but got: {o}"))
+LINALG["multi_dot"] = exact_out(multi_dot, lambda r, o: "multi_dot(): expected out tensor to have "
+                                f"dtype {_CXX[r._dtype.name]} but got {_CXX[o._dtype.name]}")
+LINALG["vecdot"] = exact_out(vecdot, _named("linalg.vecdot: Expected out of dtype{r} but found {o}"))
+LINALG["solve_triangular"] = exact_out(solve_triangular, _named(
+    "expected scalar type {r} but found {o}"))
+
 FUNCTIONS = {
     "dot": dot, "vdot": vdot, "inner": inner, "outer": outer, "ger": ger, "mv": mv, "mm": mm,
     "bmm": bmm, "matmul": matmul, "addmm": addmm, "addmv": addmv, "addbmm": addbmm,
@@ -1883,6 +1902,16 @@ FUNCTIONS = {
     "chain_matmul": chain_matmul, "svd": _svd_legacy, "cholesky": _cholesky_legacy,
     "matrix_exp": matrix_exp, "qr": _qr_legacy,
 }
+for _name in ("addmm", "addmv", "baddbmm", "mm", "bmm", "mv", "matmul", "inverse", "det", "cross",
+              "matrix_power"):
+    FUNCTIONS[_name] = exact_out(FUNCTIONS[_name])
+FUNCTIONS["addbmm"] = exact_out(addbmm, _named(
+    "self and mat2 must have the same dtype, but got {o} and {r}"))
+FUNCTIONS["dot"] = exact_out(dot, _named("result dtype {o} does not match input dtype {r}"))
+FUNCTIONS["vdot"] = exact_out(vdot, _named("result dtype {o} does not match input dtype {r}"))
+FUNCTIONS["tensordot"] = exact_out(tensordot, _named(
+    "tensordot: Expected the output tensor to have dtype {r}, but got an output tensor with "
+    "dtype {o}"))
 
 METHODS = {
     "dot": dot, "vdot": vdot, "inner": inner, "outer": outer, "ger": ger, "mv": mv, "mm": mm,

@@ -26,7 +26,7 @@ from .._tensor import Tensor, _contig
 from .._tensor import wrap_array as _wrap_array
 from ..backends._numpy import _FP_IGNORE, _FP_STATE, call_quiet
 from ._elementwise import finish as _finish
-from ._elementwise import write_out
+from ._elementwise import _CPP_NAMES, exact_out, write_out
 from .pointwise import _check_tensor, _not_implemented, _opmath, _xp
 
 # ---------------------------------------------------------------- return types
@@ -52,7 +52,9 @@ def _return_type(name: str, fields: tuple[str, ...]):
 for _n in ("max", "min", "median", "nanmedian", "mode", "kthvalue", "sort", "topk", "cummax",
            "cummin"):
     _return_type(_n, ("values", "indices"))
+    _return_type(_n + "_out", ("values", "indices"))  # (what ``out=`` calls return)
 _return_type("aminmax", ("min", "max"))
+_return_type("aminmax_out", ("min", "max"))
 sys.modules["tensorviz.return_types"] = return_types
 
 
@@ -166,13 +168,16 @@ def _out2(result, out):
         raise TypeError("out must be a tuple of two tensors")
     for src, dst in zip(result, out):
         write_out(dst, src._arr, src._dtype, src._storage._device)
-    return type(result)(*out)
+    cls = getattr(return_types, type(result).__name__ + "_out", type(result))
+    return cls(*out)
 
 
 # ---------------------------------------------------------------- sum / prod / mean
 def _sum_like(name: str, xp_fn: str, input, dim, keepdim, dtype, out, nan: bool = False):
     _check_tensor(name, input)
     dims = _dims(input, dim)
+    if dtype is None and isinstance(out, Tensor):
+        dtype = out._dtype  # (PyTorch computes in out's dtype when no dtype= is given)
     if dtype is not None:
         rdt = dtype
     elif input._dtype.category <= _INT:
@@ -769,6 +774,9 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False, *, out=None):
 def logsumexp(input: Tensor, dim, keepdim: bool = False, *, out=None) -> Tensor:
     """``log(sum(exp(x)))`` over ``dim``, computed stably (max-shifted)."""
     _check_tensor("logsumexp", input)
+    if isinstance(out, Tensor) and out._dtype.category < _FLOAT:
+        raise RuntimeError("logsumexp(): Expected floating point type for result tensor, but "
+                           f"got: {out._dtype.cname}")
     dt = input._dtype
     rdt = dt if dt.category >= _FLOAT else _dtypes._default_dtype
     dims = _dims(input, dim)
@@ -796,12 +804,16 @@ def logsumexp(input: Tensor, dim, keepdim: bool = False, *, out=None) -> Tensor:
 def _scan(name: str, fn: str, input: Tensor, dim, dtype, out) -> Tensor:
     _check_tensor(name, input)
     d = _layout.normalize_dim(dim, len(input._shape))
+    if dtype is None and isinstance(out, Tensor):
+        dtype = out._dtype  # (PyTorch computes in out's dtype when no dtype= is given)
     if dtype is not None:
         rdt = dtype
     elif input._dtype.category <= _INT:
         rdt = _dtypes.int64
     else:
         rdt = input._dtype
+    if rdt is _dtypes.bool and input._shape and input.numel():  # (no bool scan kernel)
+        raise _not_implemented(f"{name}_out_cpu", rdt)
     cdt = _opmath(rdt)
     xp = _xp(input)
     arr = _cast_arr(input, cdt, rdt)
@@ -1150,5 +1162,10 @@ FUNCTIONS = {
 }
 METHODS = {name: fn for name, fn in FUNCTIONS.items()
            if name not in ("std_mean", "var_mean", "trapezoid", "trapz", "return_types")}
+FUNCTIONS["argmax"] = exact_out(argmax)  # (out= must be int64, as PyTorch's)
+FUNCTIONS["histc"] = exact_out(histc, lambda r, o: "torch.histogram: input tensor and hist tensor "
+                               f"should have the same dtype, but got input "
+                               f"{_CPP_NAMES[r._dtype.name]} and hist {_CPP_NAMES[o._dtype.name]}")
+FUNCTIONS["argmin"] = exact_out(argmin)
 METHODS["cumsum_"] = _cum_inplace(cumsum)
 METHODS["cumprod_"] = _cum_inplace(cumprod)
