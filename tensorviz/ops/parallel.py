@@ -38,6 +38,8 @@ def _positive(n, fn: str) -> int:
     if isinstance(n, builtins.bool) or not hasattr(n, "__index__"):
         raise RuntimeError(f"{fn} expects an int, but got {type(n).__name__}")
     n = n.__index__()
+    if not -(1 << 31) <= n < (1 << 31):  # (PyTorch takes a C int)
+        raise ValueError("Overflow when unpacking long")
     if n <= 0:
         raise RuntimeError(f"{fn} expects a positive integer")
     return n

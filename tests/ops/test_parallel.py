@@ -82,3 +82,11 @@ def test_getters_need_no_arguments():
         warnings.simplefilter("error")
         assert isinstance(tensorviz.get_num_threads(), int)
         assert isinstance(tensorviz.get_num_interop_threads(), int)
+
+
+@pytest.mark.parametrize("value", [2 ** 40, -(2 ** 40)])
+def test_thread_count_beyond_c_int(value):
+    """PyTorch reads the count as a C int: ValueError beyond, before any other check."""
+    for lib in (tensorviz, torch):
+        with pytest.raises(ValueError):
+            lib.set_num_threads(value)
