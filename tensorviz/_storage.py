@@ -192,6 +192,17 @@ class UntypedStorage:
     def clone(self) -> "UntypedStorage":
         return UntypedStorage._wrap(self._data.copy(), self._device, self._backend)
 
+    def __reduce__(self):
+        # (the bytes as a host copy in the buffer's own dtype, and the device)
+        return (_rebuild_untyped, (np.array(self._backend.to_host(self._data), copy=True),
+                                   str(self._device)))
+
+    def __deepcopy__(self, memo) -> "UntypedStorage":
+        r = memo.get(id(self))
+        if r is None:
+            r = memo[id(self)] = self.clone()
+        return r
+
     def cpu(self) -> "UntypedStorage":
         return self.to(device=CPU)
 
@@ -335,6 +346,12 @@ class TypedStorage:
                 f"{self.device}) of size {self.size()}]")
 
     __str__ = __repr__
+
+
+def _rebuild_untyped(data: np.ndarray, dev: str) -> UntypedStorage:
+    d = as_device(dev)
+    be = backend_for(d)
+    return UntypedStorage._wrap(data if d.type == "cpu" else be.from_host(data, d), d, be)
 
 
 def _scalar_for(value, dt):

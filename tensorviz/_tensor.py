@@ -941,12 +941,22 @@ class Tensor:
         return builtins.bool((element == self).any())  # (operand order as in PyTorch)
 
     def __reduce_ex__(self, protocol):
-        # Pickling (copy.deepcopy, multiprocessing) goes through a plain NumPy copy.
-        return (_rebuild_from_numpy, (self.numpy(force=True).copy(), str(self.device),
-                                      self.requires_grad))
+        # As PyTorch: a copy of the whole storage and the layout (strides and offset kept;
+        # like PyTorch's, tensors pickled together do not share memory after loading).
+        st = self._storage
+        return (_rebuild_tensor, (st.__reduce__()[1], self._dtype, self._offset, self._shape,
+                                  self._stride, self.requires_grad))
+
+    def __copy__(self) -> "Tensor":
+        return self._view(self._shape, self._stride, self._offset)  # (shares the storage)
 
     def __deepcopy__(self, memo):
-        r = self.clone()
+        """A copy of the storage (one per storage in ``memo``: views stay views of one
+        another) with this tensor's layout."""
+        st = memo.get(id(self._storage))
+        if st is None:
+            st = memo[id(self._storage)] = self._storage.clone()
+        r = _make(Tensor, st, self._dtype, self._offset, self._shape, self._stride)
         r.requires_grad = self.requires_grad
         memo[id(self)] = r
         return r
@@ -1042,7 +1052,15 @@ def _index_int(v) -> builtins.int:
         raise TypeError(f"expected an integer, got {type(v).__name__}") from None
 
 
-def _rebuild_from_numpy(arr, dev, requires_grad):
+def _rebuild_tensor(storage_args: tuple, dt: _dtype_cls, offset: builtins.int,
+                    shape: tuple, stride: tuple, requires_grad: builtins.bool) -> Tensor:
+    from ._storage import _rebuild_untyped
+    t = _make(Tensor, _rebuild_untyped(*storage_args), dt, offset, tuple(shape), tuple(stride))
+    t.requires_grad = requires_grad
+    return t
+
+
+def _rebuild_from_numpy(arr, dev, requires_grad):  # (pickles written by earlier versions)
     t = wrap_array(arr, None, CPU)
     if dev != "cpu":
         t = t.to(dev)

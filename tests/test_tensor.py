@@ -288,6 +288,49 @@ def test_deepcopy_and_pickle_round_trip():
     assert c.tolist() == a.tolist() and c.dtype is a.dtype
 
 
+def _pickled(L, x):
+    import pickle
+    return pickle.loads(pickle.dumps(x))
+
+
+def _deepcopied(L, x):
+    import copy
+    return copy.deepcopy(x)
+
+
+COPIES = [
+    lambda L: _pickled(L, L.arange(6.0).reshape(2, 3).t()),
+    lambda L: _pickled(L, L.arange(6.0)[2:]).storage_offset(),
+    lambda L: _pickled(L, L.arange(6.0)[2:]).untyped_storage().nbytes(),
+    lambda L: _pickled(L, L.arange(3).expand(2, 3)),
+    lambda L: _deepcopied(L, L.arange(6.0).reshape(2, 3).t()),
+    lambda L: _deepcopied(L, L.arange(3).expand(2, 3)),
+    lambda L: _deepcopied(L, L.arange(6.0)[1::2]).untyped_storage().nbytes(),
+]
+
+
+@pytest.mark.parametrize("fn", COPIES, ids=[f"copy{i}" for i in range(len(COPIES))])
+def test_pickle_and_deepcopy_keep_the_layout_like_pytorch(fn):
+    same(fn)
+
+
+@pytest.mark.parametrize("how", ["pickle", "deepcopy", "copy"])
+def test_copies_of_views_share_memory_as_in_pytorch(how):
+    """deepcopy keeps views of one storage views of one copy; pickle copies each tensor's
+    storage apart; copy.copy is an alias."""
+    import copy
+    import pickle
+    fn = {"pickle": lambda x: pickle.loads(pickle.dumps(x)), "deepcopy": copy.deepcopy,
+          "copy": copy.copy}[how]
+    out = []
+    for L in (tv, torch):
+        a = L.arange(6.0)
+        b, c = fn((a, a[1:]))
+        c[0] = 100
+        out.append((b.tolist(), a.tolist()))
+    assert out[0] == out[1]
+
+
 # ---------------------------------------------------------------- operators
 OPERATORS = [
     lambda L: L.tensor([1, 2]) + 1, lambda L: 1 + L.tensor([1, 2]), lambda L: 2.5 - L.tensor([1, 2]),
