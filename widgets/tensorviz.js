@@ -467,7 +467,7 @@ class View {
     row("device", t.device);
     row("numel", `${num(t.numel)} of the storage's ${num(t.storage_size)}`);
     const [lo, hi] = t.extent;
-    if (t.numel) row("reads", hi - lo === 1 ? `storage[${num(lo)}]` : `storage[${num(lo)}] … storage[${num(hi - 1)}]`);
+    if (t.numel) row("reads", hi - lo === 1 ? `storage[${lo}]` : `storage[${lo}] … storage[${hi - 1}]`);
     if (t.byte_strides) row("NumPy strides", `${tuple(t.byte_strides)} bytes`);
     row("is_contiguous", t.contiguous ? "True" : "False", t.contiguous ? "tv-yes" : "tv-no");
     meta.appendChild(h("span", `tv-meta-reason ${t.contiguous ? "tv-yes" : "tv-no"}`, t.reason));
