@@ -1889,7 +1889,8 @@ LINALG["matrix_norm"] = exact_out(matrix_norm, _named(
 LINALG["norm"] = exact_out(norm, _named("linalg.norm expected out tensor dtype {r} but got: {o}"))
 LINALG["multi_dot"] = exact_out(multi_dot, lambda r, o: "multi_dot(): expected out tensor to have "
                                 f"dtype {_CXX[r._dtype.name]} but got {_CXX[o._dtype.name]}")
-LINALG["vecdot"] = exact_out(vecdot, _named("linalg.vecdot: Expected out of dtype{r} but found {o}"))
+LINALG["vecdot"] = exact_out(vecdot, _named(
+    "linalg.vecdot: Expected out of dtype{r} but found {o}"))
 LINALG["solve_triangular"] = exact_out(solve_triangular, _named(
     "expected scalar type {r} but found {o}"))
 

@@ -22,7 +22,7 @@ from .._tensor import Tensor
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
 from ._elementwise import (_check_int_zero_division, _complex_pow, device_of, finish, operand,
-                           promote)
+                           promote, result_strides)
 
 __all__: list = []
 
@@ -75,7 +75,10 @@ def _map(x: Tensor, rdt, f, out=None, cdt=None, exact_out: bool = False) -> Tens
     res = call_quiet(f, xp, arr)
     if res is src:
         res = res.copy()
-    return finish(res, rdt, x._storage._device, out)
+    # (laid out as PyTorch's TensorIterator lays out an elementwise result, not as NumPy's
+    # casts order a broadcast input)
+    stride = None if out is not None else result_strides(res.shape, x)
+    return finish(res, rdt, x._storage._device, out, stride)
 
 
 def _check_broadcast_to(self: Tensor, shape: tuple) -> None:
@@ -555,7 +558,8 @@ def _compute2(f, a, b, cdt, rdt, dev, out):
     xp = backend_for(dev).xp
     xa, xb = operand(a, cdt, dev), operand(b, cdt, dev)
     res = call_quiet(f, xp, xa, xb)
-    return finish(res, rdt, dev, out)
+    return finish(res, rdt, dev, out,
+                  None if out is not None else result_strides(res.shape, a, b))
 
 
 def _float_binary(name: str, f, *, allow_int: bool = True, complex_ok: bool = False,
@@ -654,7 +658,8 @@ def _logical(name: str, ufunc_name: str):
         xp = backend_for(dev).xp
         res = getattr(xp, ufunc_name)(operand(input, input._dtype, dev),
                                       operand(other, other._dtype, dev))
-        return finish(res, _dtypes.bool, dev, out)
+        return finish(res, _dtypes.bool, dev, out,
+                      None if out is not None else result_strides(res.shape, input, other))
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"Elementwise ``{name}`` of truth values (nonzero is true); a bool tensor."
     return op
@@ -697,7 +702,8 @@ def lerp(input: Tensor, end: Tensor, weight, *, out=None) -> Tensor:
         # PyTorch's formula: exact at both ends
         return xp.where(absw < 0.5, a + w * diff, b - diff * (1 - w))
     res = call_quiet(f)
-    return finish(res, dt, dev, out)
+    return finish(res, dt, dev, out,
+                  None if out is not None else result_strides(res.shape, input, end, weight))
 
 
 def _short(dt) -> str:
@@ -730,7 +736,8 @@ def _addc(name: str, input, tensor1, tensor2, value, out, divide: bool) -> Tenso
     res = call_quiet(lambda: a + v * (t1 / t2 if divide else t1 * t2))
     if not isinstance(res, xp.ndarray):
         res = xp.asarray(res)
-    return finish(res, rdt, dev, out)
+    return finish(res, rdt, dev, out, None if out is not None else
+                  result_strides(res.shape, input, tensor1, tensor2))
 
 
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1, out=None) -> Tensor:

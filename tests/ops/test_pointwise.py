@@ -377,3 +377,23 @@ def test_nan_to_num_out_of_range_replacement_is_quiet(tvdiff):
     x = tvdiff.make((3, 4), "float16", "t", special=True)
     tvdiff.check(lambda lib, t: lib.nan_to_num(t, posinf=1e30, neginf=-1e30), x)
     tvdiff.check(lambda lib, t: t.nan_to_num(nan=1e6), x)
+
+
+@pytest.mark.parametrize("layout", ["t", "expand", "step"])
+@pytest.mark.parametrize("dtype", ["bool", "int32", "float16", "complex64"])
+def test_elementwise_result_strides(tvdiff, layout, dtype):
+    """Results that change dtype (bool/int to float, half through float32) are laid out as
+    PyTorch's TensorIterator lays them out, not in the order NumPy's casts leave."""
+    x = tvdiff.make((3, 4), dtype, layout, seed=1)
+    y = tvdiff.make((3, 4), dtype, "contig", seed=2)
+    calls = [lambda lib, t, u: lib.exp(t), lambda lib, t, u: lib.sin(t),
+             lambda lib, t, u: lib.sign(t), lambda lib, t, u: lib.nan_to_num(t),
+             lambda lib, t, u: lib.atan2(t.real if t.is_complex() else t,
+                                         u.real if u.is_complex() else u),
+             lambda lib, t, u: lib.logical_and(t, u),
+             lambda lib, t, u: lib.lerp(t.float(), u.float(), 0.3),
+             lambda lib, t, u: lib.addcmul(t.double(), t.double(), u.double())]
+    for f in calls:
+        r = tvdiff.check(f, x, y, rtol=4e-3, atol=4e-3, warns=False)
+        if r is not None:
+            assert r.stride() == f(torch, x.pt, y.pt).stride()
