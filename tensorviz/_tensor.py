@@ -827,6 +827,8 @@ class Tensor:
             return _TYPE_NAMES[self._dtype]
         if isinstance(dtype, _LegacyTensorType):
             dtype = dtype.dtype
+        elif isinstance(dtype, builtins.type):  # (to(float) is float64; type(float) is not)
+            raise ValueError(f"invalid type: '{dtype.__name__}'")
         if isinstance(dtype, str):
             dt = _TYPE_BY_NAME.get(dtype)
             if dt is None:

@@ -107,6 +107,16 @@ def test_conversions_match_pytorch(fn):
     same(fn)
 
 
+@pytest.mark.parametrize("arg", ["float", "int", "LongTensor", "DoubleTensor", "bad-name",
+                                 "torch.LongTensor"])
+def test_type_takes_legacy_names_and_classes_like_pytorch(arg):
+    def call(L):
+        a = {"float": float, "int": int, "bad-name": "torch.FooTensor",
+             "torch.LongTensor": "torch.LongTensor"}.get(arg) or getattr(L, arg)
+        return L.arange(3.0).type(a)
+    same(call)
+
+
 def test_to_returns_self_when_nothing_changes():
     a = tv.zeros(2, 3).t()
     assert a.to(a.dtype) is a and a.to("cpu") is a and a.to(a) is a and a.cpu() is a
