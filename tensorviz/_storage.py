@@ -229,9 +229,34 @@ class TypedStorage:
 
     __slots__ = ("_untyped", "dtype", "_np", "__weakref__")
 
+    def __new__(cls, *args, dtype=None, device: DeviceLike = None, wrap_storage=None):
+        """PyTorch's legacy forms: ``TypedStorage()``, ``TypedStorage(size)``,
+        ``TypedStorage(sequence)`` (``dtype=`` default float), or ``TypedStorage(wrap_storage=
+        untyped, dtype=...)``: that storage's bytes seen as ``dtype`` (shared).
+
+        Note: PyTorch warns that TypedStorage is deprecated; as ``t.storage()``, this does not.
+        """
+        dt = _dtypes.as_dtype(dtype)
+        if wrap_storage is not None:
+            if args or dt is None or not isinstance(wrap_storage, UntypedStorage):
+                raise RuntimeError("TypedStorage(wrap_storage=...) takes an UntypedStorage and "
+                                   "a dtype, and no other arguments")
+            return wrap_storage._typed_storage(dt)
+        dt = dt or _dtypes.get_default_dtype()
+        from ._tensor import Tensor
+        if len(args) > 1 or (args and isinstance(args[0], (float, bool, complex, Tensor))):
+            raise TypeError("TypedStorage.__init__ received an invalid combination of "
+                            "arguments: expected (), (int size) or (sequence data)")
+        if not args or isinstance(args[0], (int, np.integer)):
+            n = int(args[0]) if args else 0
+            if n < 0:
+                raise RuntimeError(f"Storage size must be non-negative, got {n}")
+            return UntypedStorage(n * dt.itemsize, device=device)._typed_storage(dt)
+        from ._creation import tensor
+        return tensor(args[0], dtype=dt, device=device).reshape(-1).storage()
+
     def __init__(self, *args, **kwargs):
-        raise TypeError("TypedStorage is not built directly; use t.storage() or "
-                        "tensorviz.tensor(data).storage()")
+        pass
 
     @classmethod
     def _make(cls, untyped: UntypedStorage, dt: "_dtypes.dtype") -> "TypedStorage":

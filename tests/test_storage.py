@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import tensorviz as tv
+from tv_core_conftest import same
 
 torch = pytest.importorskip("torch")
 
@@ -185,8 +186,33 @@ def test_storage_constructor_errors():
             torch.UntypedStorage(bad)
     with pytest.raises(RuntimeError):
         tv.UntypedStorage(-1)
-    with pytest.raises(TypeError):  # Note: only tensors make typed storages here
-        tv.TypedStorage(3)
+
+
+TYPED_NEW = [
+    lambda L: L.TypedStorage().size(), lambda L: L.TypedStorage(3).size(),
+    lambda L: L.TypedStorage([1, 2, 3]).tolist(), lambda L: L.TypedStorage([1.5, 2]).dtype,
+    lambda L: L.TypedStorage([1, 2], dtype=L.int32).tolist(),
+    lambda L: L.TypedStorage([1.5], dtype=L.int64).tolist(),
+    lambda L: L.TypedStorage([[1, 2], [3, 4]]).tolist(), lambda L: L.TypedStorage([]).size(),
+    lambda L: L.TypedStorage(3, dtype=L.int8).nbytes(), lambda L: L.TypedStorage(2.5),
+    lambda L: L.TypedStorage(-1), lambda L: L.TypedStorage("ab"),
+    lambda L: L.TypedStorage(L.arange(3)), lambda L: L.TypedStorage([300], dtype=L.uint8),
+    lambda L: L.TypedStorage(wrap_storage=L.arange(3).untyped_storage(), dtype=L.int32).tolist(),
+    lambda L: L.TypedStorage(wrap_storage=L.arange(3).untyped_storage()),
+    lambda L: repr(L.TypedStorage([1, 2])).replace("torch.", "").replace("tensorviz.", ""),
+]
+
+
+@pytest.mark.parametrize("fn", TYPED_NEW, ids=[f"typednew{i}" for i in range(len(TYPED_NEW))])
+def test_typed_storage_constructor_matches_pytorch(fn):
+    same(fn)
+
+
+def test_typed_storage_wrapping_shares_memory():
+    a = tv.arange(3)
+    s = tv.TypedStorage(wrap_storage=a.untyped_storage(), dtype=tv.int32)
+    s[2] = 7
+    assert a.tolist() == [0, 7, 2] and s.untyped() is a.untyped_storage()
 
 
 # ---------------------------------------------------------------- the version counter
