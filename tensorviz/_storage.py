@@ -11,6 +11,7 @@ storage (or its tensors) alive.
 """
 from __future__ import annotations
 
+import builtins
 import warnings
 import weakref
 from typing import Any, Callable, Iterator
@@ -192,6 +193,12 @@ class UntypedStorage:
     def clone(self) -> "UntypedStorage":
         return UntypedStorage._wrap(self._data.copy(), self._device, self._backend)
 
+    def is_shared(self) -> bool:
+        return False
+
+    def is_pinned(self, device=None) -> bool:
+        return False
+
     def __reduce__(self):
         # (the bytes as a host copy in the buffer's own dtype, and the device)
         return (_rebuild_untyped, (np.array(self._backend.to_host(self._data), copy=True),
@@ -356,6 +363,35 @@ class TypedStorage:
     def clone(self) -> "TypedStorage":
         """A copy of the elements in a new storage of the same dtype."""
         return self._untyped.clone()._typed_storage(self.dtype)
+
+    def _cast(self, dt: "_dtypes.dtype") -> "TypedStorage":
+        """The elements converted to ``dt`` in a new storage (``self`` when already ``dt``)."""
+        if dt is self.dtype:
+            return self
+        from ._tensor import Tensor
+        t = Tensor._make(self._untyped, self.dtype, 0, (self.size(),), (1,))
+        return t.to(dt).storage()
+
+    def double(self): return self._cast(_dtypes.float64)
+    def float(self): return self._cast(_dtypes.float32)
+    def half(self): return self._cast(_dtypes.float16)
+    def int(self): return self._cast(_dtypes.int32)
+    def long(self): return self._cast(_dtypes.int64)
+    def short(self): return self._cast(_dtypes.int16)
+    def char(self): return self._cast(_dtypes.int8)
+    def byte(self): return self._cast(_dtypes.uint8)
+    def bool(self): return self._cast(_dtypes.bool)
+    def complex_float(self): return self._cast(_dtypes.complex64)
+    def complex_double(self): return self._cast(_dtypes.complex128)
+
+    def is_shared(self) -> "builtins.bool":
+        return False
+
+    def is_pinned(self, device=None) -> "builtins.bool":
+        return False
+
+    def share_memory_(self) -> "TypedStorage":
+        return self
 
     def type(self) -> str:
         """The legacy storage class name, e.g. ``'tensorviz.FloatStorage'``."""

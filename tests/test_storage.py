@@ -208,6 +208,17 @@ def test_typed_storage_constructor_matches_pytorch(fn):
     same(fn)
 
 
+@pytest.mark.parametrize("conv", ["double", "float", "half", "int", "long", "short", "char",
+                                  "byte", "bool", "complex_float", "complex_double"])
+def test_typed_storage_conversions_match_pytorch(conv):
+    same(lambda L: getattr(L.tensor([0, 1.5, -2.0]).storage(), conv)().tolist())
+    same(lambda L: getattr(L.tensor([0, 1.5, -2.0]).storage(), conv)().dtype)
+    for lib in (tv, torch):
+        s = lib.arange(3).storage()
+        assert not s.is_shared() and not s.is_pinned() and s.share_memory_() is s
+        assert not lib.arange(3).untyped_storage().is_shared()
+
+
 def test_typed_storage_wrapping_shares_memory():
     a = tv.arange(3)
     s = tv.TypedStorage(wrap_storage=a.untyped_storage(), dtype=tv.int32)
