@@ -388,7 +388,9 @@ def _check_index_put(t: Tensor, arr, np_key: tuple, value: Tensor) -> None:
         return
     try:
         shape = arr[np_key].shape
-    except IndexError as e:
+    except IndexError as e:  # (PyTorch checks bounds last: a dtype mismatch comes first)
+        if "out of bounds" in str(e):
+            _check_put_dtype(t, value)
         raise _translate_index_error(e) from None
     vshape = list(value._shape)
     while vshape and vshape[0] == 1:  # PyTorch drops a value's leading 1s first
@@ -398,6 +400,10 @@ def _check_index_put(t: Tensor, arr, np_key: tuple, value: Tensor) -> None:
     if not ok:
         raise RuntimeError(f"shape mismatch: value tensor of shape {list(value._shape)} cannot "
                            f"be broadcast to indexing result of shape {list(shape)}")
+    _check_put_dtype(t, value)
+
+
+def _check_put_dtype(t: Tensor, value: Tensor) -> None:
     if value._dtype is not t._dtype:
         raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
                            f"{t._dtype.cname} for the destination and {value._dtype.cname} for "

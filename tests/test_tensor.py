@@ -570,6 +570,9 @@ def test_assigning_an_expression_keeps_the_destination():
     lambda L: L.zeros(3, dtype=L.int8).fill_(2.5),
     lambda L: L.zeros(3, dtype=L.int8).__iadd__(1000),
     lambda L: L.zeros(3, dtype=L.float16).__iadd__(1e6),
+    lambda L: L.zeros(3, 4, dtype=L.int64).__setitem__([0, 3], L.tensor(-7.9)),
+    lambda L: L.zeros(3, 4, dtype=L.int64).__setitem__(([0, 1], [0, 1, 2]), L.tensor(-7.9)),
+    lambda L: L.zeros(3, 4, dtype=L.int64).__setitem__([0, 3], L.tensor(7)),
 ])
 def test_inplace_casting_and_overlap_errors_match_pytorch(fn):
     same(fn)
