@@ -156,6 +156,8 @@ def exact_out(fn: Callable, message: Callable = _structured_message) -> Callable
         res = fn(*args, **kwargs)
         if out._dtype is not res._dtype:
             raise RuntimeError(message(res, out))
+        for x in args:  # (an out that partly overlaps an input is refused, as in PyTorch)
+            check_partial_overlap(out, x)
         return write_out(out, res._arr, res._dtype, res._storage._device)
     return op
 
@@ -310,6 +312,41 @@ def _check_kind(kind: int, rdt, name: str) -> None:
         raise NotImplementedError(f'"{name}_cpu" not implemented for \'{rdt.cname}\'')
 
 
+_OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to tensor "
+            "refer to a single memory location. Please clone() the tensor before performing the "
+            "operation.")
+
+
+def check_partial_overlap(dest: Tensor, src, full_ok: bool = True) -> None:
+    """PyTorch's ``assert_no_partial_overlap``: RuntimeError when ``src`` shares some, but not
+    exactly all, of the memory ``dest`` is written to.  Only dense layouts are compared (as
+    PyTorch, anything else is too hard to tell and passes); the same memory with the same
+    strides (``x.add_(x)``) is fine unless ``full_ok`` is False (``assert_no_overlap``, as
+    the index ops check their source)."""
+    if not isinstance(src, Tensor) or src._storage is not dest._storage:
+        return
+    if src is dest:
+        if full_ok:
+            return
+        raise RuntimeError(_OVERLAP)
+    n_dest, n_src = _layout.numel(dest._shape), _layout.numel(src._shape)
+    if not n_dest or not n_src:
+        return
+    if not (_layout.is_non_overlapping_and_dense(dest._shape, dest._stride) and
+            _layout.is_non_overlapping_and_dense(src._shape, src._stride)):
+        return
+    a0 = dest._offset * dest._dtype.itemsize
+    a1 = a0 + n_dest * dest._dtype.itemsize
+    b0 = src._offset * src._dtype.itemsize
+    b1 = b0 + n_src * src._dtype.itemsize
+    if a0 == b0 and a1 == b1:
+        if dest._stride == src._stride and full_ok:
+            return
+        raise RuntimeError(_OVERLAP)
+    if a0 < b1 and b0 < a1:
+        raise RuntimeError(_OVERLAP)
+
+
 def _refuse(rdt, name: str, *refused) -> None:
     """NotImplementedError naming PyTorch's kernel when it has none for ``rdt``."""
     if rdt in refused or rdt.category in refused:
@@ -342,6 +379,7 @@ def inplace(self: Tensor, ufunc: Callable, other, kind: int = ARITH, *, name: st
         if bshape != self._shape:
             raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the "
                                f"broadcast shape {list(bshape)}")
+    check_partial_overlap(self, other)
     rdt = promote(self, other)
     dev = device_of(self, other)
     if kind == DIV and rdt.category < _FLOAT:
@@ -841,6 +879,7 @@ def copy_(self, src, non_blocking: bool = False) -> Tensor:
         if bshape != self._shape:
             raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the "
                                f"broadcast shape {list(bshape)}")
+    check_partial_overlap(self, src)
     arr = src._arr
     if src._dtype.category == _COMPLEX and self._dtype.category != _COMPLEX:
         arr = arr.real

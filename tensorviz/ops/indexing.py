@@ -22,7 +22,8 @@ from .._dtypes import _FLOAT
 from .._indexing import _advanced_key, _check_index_put, check_writable, checked_scalar
 from .._tensor import Tensor, contiguous_format, wrap_array
 from ..backends._numpy import call_quiet
-from ._elementwise import device_of, exact_out, finish, operand, promote, run
+from ._elementwise import (check_partial_overlap, device_of, exact_out, finish, operand,
+                           promote, run)
 
 __all__ = ["index_select", "gather", "scatter", "scatter_add", "scatter_reduce", "index_add",
            "index_fill", "index_copy", "index_put", "index_reduce", "masked_fill",
@@ -360,6 +361,7 @@ def _scatter_prepare(self: Tensor, dim, index, src, fn: str):
     if bad is not None:
         raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {size}")
     check_writable(self)
+    check_partial_overlap(self, src_t, full_ok=False)
     target = self._arr if self._shape else self._arr.reshape(1)
     xp = _xp(self)
     key = _grid_key(xp, idx, d)
@@ -569,6 +571,7 @@ def _source_checks(self: Tensor, d: int, idx, source: Tensor, fn: str) -> None:
 def index_add_(self: Tensor, dim: int, index, source, *, alpha=1) -> Tensor:
     """In place: ``self[..., index[i], ...] += alpha * source[..., i, ...]`` along ``dim``."""
     source = _tensor_arg(source, "index_add_", "source", 3)
+    check_partial_overlap(self, source, full_ok=False)
     d = _layout.normalize_dim(dim, len(self._shape))
     index, idx = _vector_index(index, self, "index_add_")
     if source._dtype is not self._dtype:
@@ -604,6 +607,7 @@ def index_reduce_(self: Tensor, dim: int, index, source, reduce: str, *,
     """In place: reduce ``source``'s slices into ``self[..., index[i], ...]`` with
     ``'prod'|'mean'|'amax'|'amin'``."""
     source = _tensor_arg(source, "index_reduce_", "source", 3)
+    check_partial_overlap(self, source, full_ok=False)
     warn_once("index_reduce() is in beta and the API may change at any time.")
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
@@ -662,6 +666,7 @@ def index_fill(input, dim: int, index, value) -> Tensor:
 def index_copy_(self: Tensor, dim: int, index, source) -> Tensor:
     """In place: ``self[..., index[i], ...] = source[..., i, ...]`` along ``dim``."""
     source = _tensor_arg(source, "index_copy_", "source", 3)
+    check_partial_overlap(self, source, full_ok=False)
     d = _layout.normalize_dim(dim, len(self._shape))
     index, idx = _vector_index(index, self, "index_copy_", _LONG)
     if source._dtype is not self._dtype:
@@ -694,6 +699,7 @@ def index_put_(self: Tensor, indices, values, accumulate: bool = False) -> Tenso
     """In place: ``self[indices] = values`` (``+=`` with ``accumulate``, duplicates adding);
     ``indices`` is a tuple of index tensors, one per leading dim."""
     values = _tensor_arg(values, "index_put_", "values", 2)
+    check_partial_overlap(self, values, full_ok=False)
     if not isinstance(indices, (tuple, list)):
         raise TypeError(f"index_put_(): argument 'indices' (position 1) must be tuple of "
                         f"Tensors, not {type(indices).__name__}")
@@ -835,6 +841,7 @@ def put_(self: Tensor, index, source, accumulate: bool = False) -> Tensor:
     written through any layout); ``accumulate=True`` adds, duplicates included."""
     index = _tensor_arg(index, "put_", "index", 1)
     source = _tensor_arg(source, "put_", "source", 2)
+    check_partial_overlap(self, source, full_ok=False)
     if index._dtype is not _dtypes.int64:
         raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
                            f"{index._dtype.cname}")

@@ -1,0 +1,47 @@
+"""Writes whose source shares memory with the destination, against PyTorch: an input that
+partly overlaps the written-to tensor is refused (RuntimeError) by in-place ops, ``copy_`` and
+``out=``; the index ops refuse even a source that is the destination itself; layouts that are
+not dense are not compared (PyTorch lets them through)."""
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+CASES = {
+    "add_-self": lambda lib, x: x.add_(x),
+    "add_-shifted": lambda lib, x: x[1:].add_(x[:-1]),
+    "add_-transposed": lambda lib, x: x.view(4, 4).add_(x.view(4, 4).t()),
+    "add_-row": lambda lib, x: x.view(4, 4).add_(x.view(4, 4)[0]),
+    "add_-0dim": lambda lib, x: x.add_(x[0]),
+    "mul_-disjoint": lambda lib, x: x[:8].mul_(x[8:]),
+    "sub_-strided": lambda lib, x: x[::2].sub_(x[1::2]),
+    "copy_-shifted": lambda lib, x: x[1:5].copy_(x[:4]),
+    "copy_-column": lambda lib, x: x.view(4, 4)[0].copy_(x.view(4, 4)[:, 0]),
+    "copy_-transposed": lambda lib, x: x.view(4, 4).copy_(x.view(4, 4).t()),
+    "index_add_-self": lambda lib, x: x.index_add_(0, lib.arange(16), x),
+    "index_copy_-shifted": lambda lib, x: x.index_copy_(0, lib.tensor([0, 1]), x[1:3]),
+    "index_put_-shifted": lambda lib, x: x.index_put_((lib.tensor([0, 1]),), x[1:3]),
+    "put_-shifted": lambda lib, x: x.put_(lib.tensor([0, 1]), x[1:3]),
+    "scatter_-self": lambda lib, x: x.scatter_(0, lib.arange(16), x),
+    "scatter_add_-shifted": lambda lib, x: x.scatter_add_(0, lib.tensor([0, 1]), x[1:3]),
+    "scatter_reduce_-shifted": lambda lib, x: x.scatter_reduce_(0, lib.tensor([0, 1]), x[1:3],
+                                                                "sum"),
+    "index_fill_-value": lambda lib, x: x.index_fill_(0, lib.tensor([1]), x[0]),
+    "gather-out": lambda lib, x: lib.gather(x, 0, lib.tensor([0, 1]), out=x[1:3]),
+    "index_select-out": lambda lib, x: lib.index_select(x, 0, lib.tensor([0, 1]), out=x[1:3]),
+    "take-out": lambda lib, x: lib.take(x, lib.tensor([0, 1]), out=x[1:3]),
+    "mm-out-disjoint": lambda lib, x: lib.mm(x[:4].view(2, 2), x[4:8].view(2, 2),
+                                             out=x[8:12].view(2, 2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_overlapping_writes(tvdiff, name):
+    x = tvdiff.make((16,), "float32", seed=1)
+
+    def f(lib, t):
+        t = t.clone()
+        CASES[name](lib, t)
+        return t
+    tvdiff.check(f, x, warns=False)
