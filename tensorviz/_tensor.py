@@ -766,6 +766,11 @@ class Tensor:
         return (_check_dtype(dtype) or self._dtype,
                 self._storage._device if device is None else as_device(device))
 
+    def new(self, *args, device: DeviceLike = None) -> "Tensor":
+        """Legacy ``t.new(*sizes)`` / ``t.new(data)``: ``Tensor(...)`` with this dtype."""
+        return Tensor.__new__(Tensor, *args, dtype=self._dtype,
+                              device=self._storage._device if device is None else device)
+
     def new_tensor(self, data, *, dtype=None, device=None, requires_grad: builtins.bool = False
                    ) -> "Tensor":
         """``tensorviz.tensor(data)`` with this tensor's dtype and device by default."""

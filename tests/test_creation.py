@@ -161,6 +161,8 @@ NEW = [
     lambda t: t.new_empty_strided((2, 3), (1, 2)).stride(), lambda t: t.new_zeros(),
     lambda t: t.new_zeros(-1), lambda t: t.new_ones(2, dtype=float),
     lambda t: t.new_zeros(2, requires_grad=True), lambda t: t.new_zeros(2, device="cpu"),
+    lambda t: t.new(), lambda t: t.new(2, 3).shape, lambda t: t.new([1.5, 2]),
+    lambda t: t.new((1, 2)), lambda t: t.new(2.5), lambda t: t.new(t.real.t()),
 ]
 
 
