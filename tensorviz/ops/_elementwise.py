@@ -475,6 +475,9 @@ def _check_int_zero_division(a, b, name: str = "div_floor_cpu") -> None:
     _refuse(rdt, name, _dtypes.bool, _COMPLEX)
     if rdt.category > _INT:
         return
+    shapes = [x._shape for x in (a, b) if isinstance(x, Tensor)]
+    if 0 in _layout.broadcast_shapes(*shapes):  # (nothing is divided)
+        return
     if isinstance(b, Tensor):
         if builtins.bool((b._arr == 0).any()):
             raise RuntimeError("ZeroDivisionError")

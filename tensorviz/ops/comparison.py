@@ -97,7 +97,8 @@ def _extreme(name: str, fn: str):
         xp = backend_for(dev).xp
         a, b = operand(input, rdt, dev), operand(other, rdt, dev)
         res = call_quiet(getattr(xp, fn), a, b)
-        return finish(res, rdt, dev, out)
+        return finish(res, rdt, dev, out,
+                      None if out is not None else result_strides(res.shape, input, other))
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"Elementwise ``{name}`` with broadcasting and promotion."
     return op

@@ -108,6 +108,13 @@ def inplace_of(fn, name: str):
             others = [a._shape for a in args if isinstance(a, Tensor)]
             if others:
                 _check_broadcast_to(self, _layout.broadcast_shapes(self._shape, *others))
+            if self._dtype.category != _COMPLEX and not name.startswith("logical_") and \
+                    builtins.any(isinstance(a, Tensor) and a._dtype.category == _COMPLEX
+                                 for a in args):
+                # (a complex operand: PyTorch refuses the cast into self before its kernel)
+                rdt = result_type(self, *[a for a in args if isinstance(a, Tensor)])
+                raise RuntimeError(f"result type {rdt.cname} can't be cast to the desired "
+                                   f"output type {self._dtype.cname}")
         return _store(self, fn(self, *args, **kwargs))
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"In-place form of ``{fn.__name__}`` (writes into ``self``, returns it)."

@@ -397,3 +397,27 @@ def test_elementwise_result_strides(tvdiff, layout, dtype):
         r = tvdiff.check(f, x, y, rtol=4e-3, atol=4e-3, warns=False)
         if r is not None:
             assert r.stride() == f(torch, x.pt, y.pt).stride()
+
+
+@pytest.mark.parametrize("name", ["floor_divide", "remainder", "fmod", "div-floor"])
+def test_integer_division_by_zero_on_empty_result(tvdiff, name):
+    """Integer division by zero raises only when something is divided: an empty broadcast
+    result computes nothing."""
+    a = tvdiff.make((0, 2), "int16")
+    b = tvdiff.make((2,), "int16", data=np.array([0, 3], dtype="int16"))
+    f = (lambda lib, x, y: lib.div(x, y, rounding_mode="floor")) if name == "div-floor" else \
+        (lambda lib, x, y: getattr(lib, name)(x, y))
+    tvdiff.check(f, a, b)
+    tvdiff.check(lambda lib, x, y: f(lib, y, x), a, b)
+    tvdiff.check(lambda lib, x: f(lib, x, 0), a)
+    tvdiff.check(lambda lib, x, y: f(lib, y, y), a, b)  # (non-empty: the error)
+
+
+@pytest.mark.parametrize("name", ["fmod", "xlogy", "atan2", "hypot", "copysign"])
+@pytest.mark.parametrize("self_dtype", ["int64", "float16", "float32"])
+def test_inplace_complex_operand_refused_as_cast(tvdiff, name, self_dtype):
+    """A complex operand to a real in-place op: PyTorch's cast error comes before the
+    kernel's own refusal of complex."""
+    x = tvdiff.make((3,), self_dtype)
+    c = tvdiff.make((3,), "complex64")
+    tvdiff.check(lambda lib, t, u: getattr(t.clone(), name + "_")(u), x, c)
