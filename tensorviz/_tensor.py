@@ -546,8 +546,7 @@ class Tensor:
                                            _as_shape(dims, "dims")))
 
     def movedim(self, source, destination) -> "Tensor":
-        src = (source,) if isinstance(source, builtins.int) else tuple(source)
-        dst = (destination,) if isinstance(destination, builtins.int) else tuple(destination)
+        src, dst = _dims_arg(source), _dims_arg(destination)
         return self._view(*_layout.movedim(self._shape, self._stride, self._offset, src, dst))
 
     moveaxis = movedim
@@ -556,6 +555,8 @@ class Tensor:
         return self._view(*_layout.unsqueeze(self._shape, self._stride, self._offset, dim))
 
     def squeeze(self, dim=None) -> "Tensor":
+        if dim is not None and type(dim) is not builtins.int:
+            dim = _dims_arg(dim)
         return self._view(*_layout.squeeze(self._shape, self._stride, self._offset, dim))
 
     def expand(self, *sizes, size=None) -> "Tensor":
@@ -1048,6 +1049,13 @@ def _dim_of(t: Tensor, dim) -> builtins.int:
     if not t._shape:
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     return _layout.normalize_dim(dim, len(t._shape))
+
+
+def _dims_arg(dims) -> tuple:
+    """One dim or a sequence of dims (NumPy ints and 0-dim integer tensors count as ints)."""
+    if isinstance(dims, (list, tuple)):
+        return tuple(dims)
+    return (_index_int(dims),)
 
 
 def _index_int(v) -> builtins.int:

@@ -311,6 +311,22 @@ KEYWORDS = [
 ]
 
 
+INDEX_LIKE_DIMS = [
+    lambda L, a: a.squeeze(np.int64(0)), lambda L, a: a.squeeze(L.tensor(0)),
+    lambda L, a: a.squeeze([0]), lambda L, a: a.squeeze(1.0),
+    lambda L, a: a.movedim(np.int64(0), 2), lambda L, a: a.movedim(L.tensor(0), 1),
+    lambda L, a: a.movedim(0.0, 1), lambda L, a: a.transpose(np.int64(0), 2),
+    lambda L, a: a.select(np.int32(1), np.int64(0)), lambda L, a: a.narrow(1, L.tensor(1), 1),
+    lambda L, a: a.unsqueeze(np.int64(0)), lambda L, a: a.flatten(np.int64(1)),
+]
+
+
+@pytest.mark.parametrize("fn", INDEX_LIKE_DIMS, ids=[f"dimarg{i}" for i in
+                                                      range(len(INDEX_LIKE_DIMS))])
+def test_numpy_ints_and_0dim_tensors_as_dims_like_pytorch(fn):
+    same(lambda L: fn(L, L.arange(6.0).reshape(1, 2, 3)))
+
+
 @pytest.mark.parametrize("fn", KEYWORDS, ids=[f"kw{i}" for i in range(len(KEYWORDS))])
 def test_keyword_arguments_match_pytorch(fn):
     same(lambda L: fn(L, L.arange(24.0).reshape(2, 3, 4)))
