@@ -234,8 +234,14 @@ def getitem(t: Tensor, key) -> Tensor:
     elif xp.may_share_memory(res, t._arr):  # advanced indexing copies, whatever NumPy does
         res = res.copy()
     # PyTorch's index kernel lays its result out after the source's dim order (NumPy puts the
-    # indexed dims outermost in memory): the strides PyTorch would give.
-    return wrap_array(res, t._dtype, t.device, stride=_index_result_strides(t, np_key, res.shape))
+    # indexed dims outermost in memory): the strides PyTorch would give (row-major for a
+    # contiguous source and row-major indices, the common case, found without the model).
+    if _layout.is_contiguous(t._shape, t._stride) and builtins.all(
+            k.flags.c_contiguous for k in np_key if type(k) is np.ndarray):
+        stride = _layout.contiguous_strides(res.shape)
+    else:
+        stride = _index_result_strides(t, np_key, res.shape)
+    return wrap_array(res, t._dtype, t.device, stride=stride)
 
 
 def _index_result_strides(t: Tensor, np_key: tuple, shape: tuple) -> tuple | None:
