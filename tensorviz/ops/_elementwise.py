@@ -154,6 +154,8 @@ def exact_out(fn: Callable, message: Callable = _structured_message) -> Callable
         if out is None or not isinstance(out, Tensor):
             return fn(*args, **kwargs) if out is None else fn(*args, out=out, **kwargs)
         res = fn(*args, **kwargs)
+        if not isinstance(res, Tensor):  # (a tuple result: the op itself handles out=)
+            return fn(*args, out=out, **kwargs)
         if out._dtype is not res._dtype:
             raise RuntimeError(message(res, out))
         for x in args:  # (an out that partly overlaps an input is refused, as in PyTorch)

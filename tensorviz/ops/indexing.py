@@ -943,6 +943,8 @@ def nonzero(input, *, out=None, as_tuple: bool = False):
     """Indices of the non-zero elements: an ``(n, ndim)`` int64 tensor (column-major, as
     PyTorch lays it out), or with ``as_tuple=True`` one 1-D tensor per dim."""
     input = _tensor_arg(input, "nonzero", "input", 1)
+    if as_tuple and out is not None:
+        raise RuntimeError("nonzero does not support the out kwarg when as_tuple is True")
     xp = _xp(input)
     arr = input._arr
     dev = input.device

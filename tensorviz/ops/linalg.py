@@ -581,6 +581,16 @@ def einsum(*args) -> Tensor:
             raise NotImplementedError('"bmm" not implemented for \'Bool\'')
     xp = _xp(operands[0])
     arrays = [operand(op, rdt, dev) for op in operands]
+    if "->" in equation and "..." in equation.split("->")[0] and "..." not in out_sub:
+        # PyTorch sums the '...' dims an explicit output leaves out (NumPy refuses): name them
+        lhs = equation.split("->")[0].split(",")
+        n_ell = [op.dim() - (len(sub) - 3) if "..." in sub else 0
+                 for sub, op in zip(lhs, operands)]
+        free = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                if c not in equation][:builtins.max(n_ell)]
+        lhs = [sub.replace("...", "".join(free[len(free) - k:]) if k else "")
+               for sub, k in zip(lhs, n_ell)]
+        equation = ",".join(lhs) + "->" + out_sub
     try:
         if rdt is _dtypes.bool:
             res = xp.einsum(equation if "->" in equation else equation + "->" + out_sub,

@@ -333,6 +333,9 @@ def round(input: Tensor, *, decimals: int | None = None, out=None) -> Tensor:
     """Round half to even; ``decimals`` rounds to that many decimal places (negative: tens)."""
     if decimals is None:
         return _round0(input, out=out)
+    if not isinstance(decimals, (builtins.int, np.integer)) or isinstance(decimals, builtins.bool):
+        raise TypeError(f"round(): argument 'decimals' must be int, not "
+                        f"{type(decimals).__name__}")
     _check_tensor("round", input)
     dt = input._dtype
     if dt.category != _FLOAT:
@@ -362,6 +365,10 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,
                neginf: float | None = None, *, out=None) -> Tensor:
     """Replace NaN by ``nan`` and infinities by ``posinf``/``neginf`` (default: dtype limits)."""
     _check_tensor("nan_to_num", input)
+    for arg, v in (("nan", nan), ("posinf", posinf), ("neginf", neginf)):
+        if v is not None and not isinstance(v, (builtins.int, builtins.float, np.number)):
+            raise TypeError(f"nan_to_num(): argument '{arg}' must be float, not "
+                            f"{type(v).__name__}")
     dt = input._dtype
     if out is not None and isinstance(out, Tensor) and out._dtype is not dt:
         raise RuntimeError(f"nan_to_num: dtype of out: {out._dtype.cname} should be same as "

@@ -99,6 +99,9 @@ def _dims(x: Tensor, dim) -> tuple[int, ...] | None:
     if _is_int(dim) or (isinstance(dim, Tensor) and not dim._shape):
         dims = (builtins.int(dim),)
     else:
+        if isinstance(dim, (str, bytes)) or not hasattr(dim, "__iter__"):
+            raise TypeError(f"received an invalid combination of arguments - got dim of type "
+                            f"{type(dim).__name__}, but expected an int or a tuple of ints")
         dims = tuple(builtins.int(d) for d in dim)
         if not dims:
             return None
@@ -178,6 +181,9 @@ def _sum_like(name: str, xp_fn: str, input, dim, keepdim, dtype, out, nan: bool 
     dims = _dims(input, dim)
     if dtype is None and isinstance(out, Tensor):
         dtype = out._dtype  # (PyTorch computes in out's dtype when no dtype= is given)
+    elif isinstance(out, Tensor) and out._dtype is not dtype:
+        raise RuntimeError(f"Expected out tensor to have dtype {_CPP_NAMES[dtype.name]}, but "
+                           f"got {_CPP_NAMES[out._dtype.name]} instead")
     if dtype is not None:
         rdt = dtype
     elif input._dtype.category <= _INT:
@@ -806,6 +812,9 @@ def _scan(name: str, fn: str, input: Tensor, dim, dtype, out) -> Tensor:
     d = _layout.normalize_dim(dim, len(input._shape))
     if dtype is None and isinstance(out, Tensor):
         dtype = out._dtype  # (PyTorch computes in out's dtype when no dtype= is given)
+    elif isinstance(out, Tensor) and out._dtype is not dtype:
+        raise RuntimeError(f"Expected out tensor to have dtype {_CPP_NAMES[dtype.name]}, but "
+                           f"got {_CPP_NAMES[out._dtype.name]} instead")
     if dtype is not None:
         rdt = dtype
     elif input._dtype.category <= _INT:

@@ -137,6 +137,9 @@ def _nd(name: str, input, s, dim, norm, default_dims, out):
     ndim = len(x._shape)
     if s is not None:
         s = [builtins.int(v) for v in s]
+        if dim is None and default_dims is None and len(s) > ndim:
+            raise RuntimeError(f"Got shape with {len(s)} values but input tensor only has {ndim} "
+                               "dimensions.")
     if dim is None:
         if default_dims is not None:
             dims = [d for d in default_dims]
@@ -269,6 +272,9 @@ def ifftshift(input, dim=None) -> Tensor:
 def _window(name: str, window_length: int, periodic: bool, dtype, device, requires_grad,
             make) -> Tensor:
     from .._creation import _check_dtype
+    if isinstance(window_length, builtins.bool) or not hasattr(window_length, "__index__"):
+        raise TypeError(f"{name}(): argument 'window_length' (position 1) must be int, not "
+                        f"{type(window_length).__name__}")
     dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
     if dt.category < _FLOAT:
         raise RuntimeError(f"{name} expects floating point dtypes, got: {dt.cname}")

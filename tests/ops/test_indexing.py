@@ -567,3 +567,9 @@ def test_complex_reduce_refusals(tvdiff, reduce):
     if reduce != "sum":
         tvdiff.check(lambda lib, t, j: t.clone().index_reduce_(0, j, t[:2].clone(), reduce),
                      x, i, warns=False)
+
+
+def test_nonzero_as_tuple_refuses_out(tvdiff):
+    x = tvdiff.make((3, 4), "float32")
+    tvdiff.check(lambda lib, t: lib.nonzero(t, as_tuple=True, out=lib.zeros(0, dtype=lib.int64)),
+                 x)

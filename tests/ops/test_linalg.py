@@ -773,3 +773,13 @@ def test_torch_qr(tvdiff, some, shape):
     tvdiff.check(lambda lib, t: t.qr(some=some), x, warns=False)
     r = tensorviz.qr(x.tv, some)
     assert type(r).__name__ == "qr" and r._fields == ("Q", "R")
+
+
+@pytest.mark.parametrize("eq,shapes", [("...,...->", [(3, 4), (4,)]), ("...j,j->", [(3, 4), (4,)]),
+                                       ("i...->i", [(2, 1, 4)]), ("...->", [(2, 3)]),
+                                       ("b...,b...->b", [(3, 4), (3, 4)]),
+                                       ("...ij->j", [(2, 3, 4)])])
+def test_einsum_sums_ellipsis_left_out_of_output(tvdiff, eq, shapes):
+    """An explicit output without '...' sums the ellipsis dims (NumPy's einsum refuses)."""
+    ops = [tvdiff.make(s, "float64", seed=i) for i, s in enumerate(shapes)]
+    tvdiff.check(lambda lib, *t: lib.einsum(eq, *t), *ops)

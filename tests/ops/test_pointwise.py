@@ -421,3 +421,11 @@ def test_inplace_complex_operand_refused_as_cast(tvdiff, name, self_dtype):
     x = tvdiff.make((3,), self_dtype)
     c = tvdiff.make((3,), "complex64")
     tvdiff.check(lambda lib, t, u: getattr(t.clone(), name + "_")(u), x, c)
+
+
+def test_bad_argument_types(tvdiff):
+    x = tvdiff.make((3, 4), "float32")
+    tvdiff.check(lambda lib, t: lib.round(t, decimals=1.5), x)
+    tvdiff.check(lambda lib, t: t.round(decimals=True), x)
+    tvdiff.check(lambda lib, t: lib.nan_to_num(t, "a"), x)
+    tvdiff.check(lambda lib, t: t.nan_to_num(posinf="a"), x)

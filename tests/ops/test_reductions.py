@@ -566,3 +566,12 @@ def test_reduction_edge_errors_and_dtypes(tvdiff):
             e, w = tvdiff.make((0,), dt), tvdiff.make((0,), wdt)
             tvdiff.check(lambda lib, t, u: lib.bincount(t, u), e, w)
             tvdiff.check(lambda lib, t, u: lib.bincount(t, u, minlength=3), e, w)
+
+
+def test_bad_argument_types(tvdiff):
+    x = tvdiff.make((3, 4), "float32")
+    tvdiff.check(lambda lib, t: lib.sum(t, "a"), x)
+    tvdiff.check(lambda lib, t: lib.mean(t, b"ab"), x)
+    tvdiff.check(lambda lib, t: lib.sum(t, 0, dtype=lib.int64, out=lib.zeros(4)), x)
+    tvdiff.check(lambda lib, t: lib.cumsum(t, 0, dtype=lib.int64, out=lib.zeros(3, 4)), x)
+    tvdiff.check(lambda lib, t: lib.prod(t, 0, dtype=lib.float64, out=lib.zeros(4)), x)

@@ -234,3 +234,12 @@ def test_istft_two_sided_real_output(tvdiff, layout):
     tvdiff.check(f, x, rtol=1e-4, atol=1e-5)
     tvdiff.check(lambda lib, t: f(lib, t, onesided=False, length=60), x, rtol=1e-4, atol=1e-5)
     tvdiff.check(lambda lib, t: f(lib, t, return_complex=True), x, rtol=1e-4, atol=1e-5)
+
+
+def test_bad_argument_types(tvdiff):
+    x = tvdiff.make((3, 4), "float32")
+    for name in ("hann_window", "kaiser_window", "bartlett_window"):
+        tvdiff.check(lambda lib: getattr(lib, name)(2.5))
+        tvdiff.check(lambda lib: getattr(lib, name)(True))
+    tvdiff.check(lambda lib, t: lib.fft.fftn(t, s=(2, 2, 2)), x)
+    tvdiff.check(lambda lib, t: lib.fft.fftn(t, s=(2, 2)), x)
