@@ -171,18 +171,41 @@ def _normal_host(rng, shape, dt) -> np.ndarray:
     return rng.standard_normal(shape, dtype=dt._np)
 
 
+def _size_kw(fn: str, size: tuple, kw_size) -> tuple:
+    """``size`` given by keyword (``rand(size=(2, 3))``): a sequence, and no positional one."""
+    if kw_size is None:
+        return size
+    if size:
+        raise TypeError(f"{fn}() received an invalid combination of arguments - got "
+                        f"({', '.join(type(s).__name__ for s in size)}, size=...), but expected "
+                        "either positional sizes or size=")
+    if not isinstance(kw_size, (tuple, list)) and not hasattr(kw_size, "__len__"):
+        raise TypeError(f"{fn}(): argument 'size' must be tuple of ints, not "
+                        f"{type(kw_size).__name__}")
+    return (tuple(kw_size),)
+
+
 def rand(*size, generator: Generator | None = None, dtype=None, device: DeviceLike = None,
-         requires_grad: bool = False, out: Tensor | None = None) -> Tensor:
+         requires_grad: bool = False, out: Tensor | None = None, **kwargs) -> Tensor:
     """Uniform samples in ``[0, 1)``."""
+    size = _size_kw("rand", size, _only_size(kwargs, "rand"))
     shape = _sizes(size, "rand")
     dt = _float_dtype(dtype)
     return _out(_finish(_uniform_host(_gen(generator), shape, dt), dt, device, requires_grad),
                 out)
 
 
+def _only_size(kwargs: dict, fn: str):
+    size = kwargs.pop("size", None)
+    if kwargs:
+        raise TypeError(f"{fn}() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    return size
+
+
 def randn(*size, generator: Generator | None = None, dtype=None, device: DeviceLike = None,
-          requires_grad: bool = False, out: Tensor | None = None) -> Tensor:
+          requires_grad: bool = False, out: Tensor | None = None, **kwargs) -> Tensor:
     """Standard normal samples (mean 0, variance 1)."""
+    size = _size_kw("randn", size, _only_size(kwargs, "randn"))
     shape = _sizes(size, "randn")
     dt = _float_dtype(dtype, "normal_kernel_cpu")
     return _out(_finish(_normal_host(_gen(generator), shape, dt), dt, device, requires_grad),

@@ -136,3 +136,17 @@ def test_samples_lie_where_they_should():
     assert abs(np.var(c) - 1) < 0.05  # PyTorch: real and imaginary parts each of variance 1/2
     h = tv.rand(1000, dtype=tv.float16).numpy()
     assert h.dtype == np.float16 and h.min() >= 0 and h.max() < 1
+
+
+@pytest.mark.parametrize("name", ["rand", "randn"])
+def test_size_keyword(name):
+    """``rand(size=(2, 3))`` as PyTorch; an int size or sizes given twice are TypeErrors."""
+    f = getattr(tv, name)
+    assert tuple(f(size=(2, 3)).shape) == tuple(getattr(torch, name)(size=(2, 3)).shape)
+    assert tuple(f(size=[4]).shape) == (4,)
+    for bad in (lambda lib: getattr(lib, name)(size=3),
+                lambda lib: getattr(lib, name)(2, size=(3,))):
+        with pytest.raises(TypeError):
+            bad(torch)
+        with pytest.raises(TypeError):
+            bad(tv)

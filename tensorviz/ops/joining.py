@@ -230,8 +230,25 @@ def tile(input, dims) -> Tensor:
     return repeat(input, reps)
 
 
-def _tile_method(self: Tensor, *dims) -> Tensor:
+def _tile_method(self: Tensor, *dims, **kwargs) -> Tensor:
+    dims = _dims_kw("tile", dims, kwargs)
     return tile(self, _int_tuple(dims, "tile", "dims"))
+
+
+def _dims_kw(fn: str, dims: tuple, kwargs: dict) -> tuple:
+    """``t.flip(dims=...)`` / ``t.tile(dims=...)``: the keyword form takes one sequence."""
+    if not kwargs:
+        return dims
+    if set(kwargs) != {"dims"}:
+        raise TypeError(f"{fn}() got an unexpected keyword argument "
+                        f"'{next(k for k in kwargs if k != 'dims')}'")
+    if dims:
+        raise TypeError(f"{fn}() got multiple values for argument 'dims'")
+    value = kwargs["dims"]
+    if not isinstance(value, (tuple, list)):
+        raise TypeError(f"{fn}(): argument 'dims' must be tuple of ints, not "
+                        f"{type(value).__name__}")
+    return (tuple(value),)
 
 
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Tensor:
@@ -310,7 +327,8 @@ def flip(input, dims) -> Tensor:
     return wrap_array(out, input._dtype, input.device)
 
 
-def _flip_method(self: Tensor, *dims) -> Tensor:
+def _flip_method(self: Tensor, *dims, **kwargs) -> Tensor:
+    dims = _dims_kw("flip", dims, kwargs)
     if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
         dims = tuple(dims[0])
     return flip(self, tuple(dims))

@@ -338,3 +338,13 @@ def test_random_cat_stack(tvdiff, case):
     tvdiff.check(lambda lib, *t: lib.stack(t, dim), *ts)
     tvdiff.check(lambda lib, *t: lib.flip(t[0], [dim]), *ts)
     tvdiff.check(lambda lib, *t: lib.roll(t[0], 2, dim), *ts)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, t: t.flip(dims=[0, 1]), lambda lib, t: t.flip(dims=(1,)),
+    lambda lib, t: t.tile(dims=(2, 1)), lambda lib, t: t.tile(dims=[3]),
+    lambda lib, t: t.flip(dims=0), lambda lib, t: t.tile(dims=2),
+    lambda lib, t: t.flip(0, dims=(0,)), lambda lib, t: t.tile(2, dims=(2,))])
+def test_dims_keyword_on_methods(tvdiff, call):
+    """``t.flip(dims=...)`` and ``t.tile(dims=...)`` as PyTorch: one sequence by keyword."""
+    tvdiff.check(call, tvdiff.make((2, 3), "float32", "t"))
