@@ -404,6 +404,13 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None,
             raise RuntimeError(f"linalg.vector_norm: dtype should be {kind} for {kind} inputs, "
                                f"but got {dtype.cname}")
         x = input.to(dtype)
+    if isinstance(p, str) and p == "nuc":  # (PyTorch's matrix_norm checks, before the dims)
+        if x._dtype is _dtypes.float16:
+            raise RuntimeError("linalg.matrix_norm: Low precision dtypes not supported. Got Half")
+        given = None if dim is None else (dim,) if _is_int(dim) else tuple(dim)
+        if given is not None and len(given) != 2:
+            raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
+                               f"{' '.join(str(d) for d in given)}")
     dims = _dims(x, dim)
     rdt = x._dtype.to_real()
     xp = _xp(x)

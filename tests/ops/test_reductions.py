@@ -575,3 +575,15 @@ def test_bad_argument_types(tvdiff):
     tvdiff.check(lambda lib, t: lib.sum(t, 0, dtype=lib.int64, out=lib.zeros(4)), x)
     tvdiff.check(lambda lib, t: lib.cumsum(t, 0, dtype=lib.int64, out=lib.zeros(3, 4)), x)
     tvdiff.check(lambda lib, t: lib.prod(t, 0, dtype=lib.float64, out=lib.zeros(4)), x)
+
+
+def test_nuclear_norm_checks(tvdiff):
+    x = tvdiff.make((3, 4), "float32")
+    h = tvdiff.make((3, 4), "float16")
+    tvdiff.check(lambda lib, t: lib.norm(t, "nuc", ()), x)
+    tvdiff.check(lambda lib, t: lib.norm(t, "nuc", 2), h)
+    tvdiff.check(lambda lib, t: lib.norm(t, "nuc", 2), x)
+    tvdiff.check(lambda lib, t: lib.norm(t, "nuc", 0), x)
+    tvdiff.check(lambda lib, t: lib.norm(t, "nuc", (0, 1, 1)), x)
+    tvdiff.check(lambda lib, t: lib.norm(t, "nuc", (0, 1)), x, rtol=1e-4, atol=1e-4)
+    tvdiff.check(lambda lib, t: lib.norm(t, "fro", ()), x, rtol=1e-4, atol=1e-4)
