@@ -138,3 +138,30 @@ def test_errors_inside_a_quiet_call_pass_through_unchanged():
 
     with pytest.raises(RuntimeError, match="^boom$"):
         call_quiet(boom)
+
+
+# In-range Python floats are stored by a shortcut once a dtype's limits are known; values at and
+# past the limits, nan and inf must still get PyTorch's answers.
+EDGE_FLOATS = [0.0, -0.0, 1.5, 65504.0, 65520.0, 1e5, -1e5, 3.4028234663852886e38, 3.5e38,
+               -3.5e38, 1e300, float("inf"), float("-inf"), float("nan"), 5e-324]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_setitem_of_python_floats_as_in_pytorch(dtype):
+    torch = pytest.importorskip("torch")
+    for lib in (tv, torch):  # warm up: the limits are cached after a first checked store
+        lib.zeros(1, dtype=getattr(lib, dtype))[0] = 1e300 if dtype == "float16" else 1.0
+    for value in EDGE_FLOATS:
+        outcomes = []
+        for lib in (tv, torch):
+            t = lib.zeros(2, 2, dtype=getattr(lib, dtype))
+            try:
+                t[1, 0] = value
+                outcomes.append(("ok", t.tolist()))
+            except Exception as e:
+                outcomes.append(("error", type(e).__name__))
+        got, want = outcomes
+        if got[0] == want[0] == "ok":
+            np.testing.assert_array_equal(np.array(got[1]), np.array(want[1]), err_msg=repr(value))
+        else:
+            assert got == want, value
