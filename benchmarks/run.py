@@ -254,42 +254,28 @@ def tiny_ops(cfg: Config) -> None:
 
 def tiny_floor(cfg: Config, e_tv: dict, e_np: dict, e_th: dict) -> None:
     """What no Python layer over NumPy can go below: NumPy's own call, NumPy's floating-point
-    warnings switched off (PyTorch gives inf/nan silently), and building the result: one
-    Tensor and its Storage, with tensorviz's own constructors and no checks at all."""
-    from tensorviz._storage import UntypedStorage
-    from tensorviz._tensor import Tensor, _contig, _make
-    from tensorviz.backends import CPU_BACKEND
-    from tensorviz.backends._numpy import _FP_IGNORE, _FP_STATE
-
-    cpu = tv.device("cpu")
+    warnings switched off (PyTorch gives inf/nan silently) and building the result tensor,
+    with tensorviz's own primitives (the quiet context, a result whose storage comes on first
+    use) and no checks at all."""
+    from tensorviz._tensor import _contig, _fresh
+    from tensorviz.backends._numpy import quiet_run
 
     def adopt(r, dt):
-        return _make(Tensor, UntypedStorage._wrap(r.ravel(), cpu, CPU_BACKEND), dt, 0, r.shape,
-                     _contig(r.shape), r)
-
-    fp_set, fp_reset = _FP_STATE.set, _FP_STATE.reset
+        return _fresh(dt, r.shape, _contig(r.shape), r)
 
     def floor_add(a, b):
-        token = fp_set(_FP_IGNORE)
-        r = np.add(a._a, b._a)
-        fp_reset(token)
-        return adopt(r, a._dtype)
+        return adopt(quiet_run(np.add, a._a, b._a), a._dtype)
 
     def floor_mul(a, b):
-        token = fp_set(_FP_IGNORE)
-        r = np.multiply(a._a, b._a)
-        fp_reset(token)
-        return adopt(r, a._dtype)
+        return adopt(quiet_run(np.multiply, a._a, b._a), a._dtype)
 
     def floor_sum(a):
         out = np.empty((), a._dtype._np)
-        token = fp_set(_FP_IGNORE)
-        np.add.reduce(a._a, None, None, out)
-        fp_reset(token)
+        quiet_run(np.add.reduce, a._a, None, None, out)
         return adopt(out, a._dtype)
 
     def floor_matmul(a, b):
-        return adopt(np.matmul(a._a, b._a), a._dtype)
+        return adopt(quiet_run(a._a.dot, b._a), a._dtype)
 
     env = dict(e_tv, floor_add=floor_add, floor_mul=floor_mul, floor_sum=floor_sum,
                floor_matmul=floor_matmul)
@@ -313,7 +299,7 @@ def tiny_floor(cfg: Config, e_tv: dict, e_np: dict, e_th: dict) -> None:
                      fmt_time(t[3]) if torch is not None else "-", fmt_ratio(r_tv),
                      fmt_ratio(r_floor)])
     print_table("The floor of a tiny op: NumPy's call + quiet floating point + building the "
-                "result Tensor and Storage (no checks, no dispatch)",
+                "result tensor (no checks, no dispatch)",
                 ["op", "tensorviz", "floor", "numpy alone", "torch", "tv/torch", "floor/torch"],
                 rows)
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from . import _dtypes, _layout
 from ._tensor import Tensor, wrap_array
+from .backends._numpy import call_quiet, context_busy, quiet_run
 
 _BASIC_TYPES = (builtins.int, slice, type(None), type(Ellipsis))
 
@@ -445,7 +446,18 @@ def scalar_to(value, dt: "_dtypes.dtype"):
     if isinstance(value, builtins.complex) and dt.category != _dtypes._COMPLEX:
         value = value.real
     try:
-        return dt._scalar(value)
+        if dt is not _dtypes.float32:
+            return dt._scalar(value)
+        # float32 converts with NumPy's own type (see _dtypes._scalar_converter), quietly: a
+        # number past its range is inf, as in PyTorch (NumPy warns).
+        if isinstance(value, builtins.int) and not -(1 << 63) <= value < (1 << 64):
+            raise OverflowError
+        try:
+            return quiet_run(np.float32, value)
+        except RuntimeError as e:
+            if not context_busy(e):
+                raise
+            return call_quiet(np.float32, value)
     except OverflowError:
         if isinstance(value, builtins.int) and not isinstance(value, builtins.bool):
             if not -(1 << 63) <= value < (1 << 64):  # no 64-bit int holds it: PyTorch's error
@@ -485,6 +497,10 @@ def _limits(dt: "_dtypes.dtype") -> tuple:
 def checked_scalar(value, dt: "_dtypes.dtype"):
     """A scalar converted to ``dt`` for storing (fill, setitem, full): RuntimeError when it does
     not fit, as PyTorch's checked conversion (uint8 accepts -255..-1, wrapping)."""
+    if type(value) is builtins.float and dt.category == _dtypes._FLOAT:
+        lim = _LIMITS.get(dt)  # (filled by the general path below on first use)
+        if lim is not None and lim[0] <= value <= lim[1]:  # in range: stored as is
+            return dt._np.type(value)
     if isinstance(value, np.generic):
         value = value.item()
     if dt is _dtypes.bool:

@@ -18,7 +18,7 @@ from ._dtypes import dtype as _dtype_cls
 from ._size import Size
 from ._storage import TypedStorage, UntypedStorage
 from .backends import CPU_BACKEND, backend_for
-from .backends._numpy import _FP_IGNORE, _FP_STATE, call_quiet
+from .backends._numpy import call_quiet
 
 __all__ = ["Tensor", "strided", "wrap_array", "from_numpy", "layout"]
 
@@ -63,6 +63,23 @@ def _make(cls, storage: UntypedStorage, dt: _dtype_cls, offset: int, shape: tupl
     return t
 
 
+def _fresh(dt: _dtype_cls, shape: tuple, stride: tuple, arr: np.ndarray) -> "Tensor":
+    """A tensor over ``arr``, a freshly computed row-major NumPy array no one else holds.
+
+    Its storage, a flat view of ``arr``, is made on first use (``Tensor.__getattr__``): most
+    intermediate results are never asked for theirs, and building it is a good part of a
+    small op's cost.
+    """
+    t = object.__new__(Tensor)
+    t._dtype = dt
+    t._offset = 0
+    t._shape = shape
+    t._stride = stride
+    t._a = arr
+    t.requires_grad = False
+    return t
+
+
 def wrap_array(arr, dt: _dtype_cls | None = None, dev: device = CPU,
                stride: tuple | None = None) -> "Tensor":
     """Adopt a freshly computed array (NumPy or CuPy) as a tensor's storage, zero-copy.
@@ -77,8 +94,7 @@ def wrap_array(arr, dt: _dtype_cls | None = None, dev: device = CPU,
         shape = arr.shape
         contig = _contig(shape)
         if stride is None or stride == contig:
-            return _make(Tensor, UntypedStorage._wrap(arr.ravel(), CPU, CPU_BACKEND), dt, 0,
-                         shape, contig, arr)
+            return _fresh(dt, shape, contig, arr)
     be = backend_for(dev)
     xp = be.xp
     if not isinstance(arr, xp.ndarray):
@@ -210,6 +226,13 @@ class Tensor:
 
     def __init__(self, *args, **kwargs):
         pass
+
+    def __getattr__(self, name: str):
+        # Only reached for slots never set: the storage of a fresh result (see ``_fresh``).
+        if name == "_storage":
+            st = self._storage = UntypedStorage._wrap(self._a.reshape(-1), CPU, CPU_BACKEND)
+            return st
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     _make = classmethod(_make)
 
@@ -713,28 +736,20 @@ class Tensor:
         """A copy as ``dt`` in a new storage on ``dev``, laid out as ``memory_format`` says."""
         shape = self._shape
         contig = _contig(shape)
-        st = self._storage
-        if self._stride == contig and st._device is CPU and (dev is None or dev is CPU) and \
-                self._dtype.category != _dtypes._COMPLEX and 0 not in shape:
+        src = self._a
+        if src is None:
+            src = self._arr
+        if self._stride == contig and type(src) is np.ndarray and (dev is None or dev is CPU) \
+                and self._dtype.category != _dtypes._COMPLEX and 0 not in shape:
             # Fast path: a row-major CPU tensor stays row-major in every memory format, and
             # astype makes that copy (the same cast as below, warnings silenced alike).
-            src = self._a
-            if src is None:
-                src = self._arr
             if dt is _dtypes.bool and self._dtype is _dtypes.bool:
                 arr = np.asarray(src.view(np.uint8) != 0)  # (a bool view of other data: 0/1)
             elif dt is self._dtype or self._dtype.category < _dtypes._FLOAT:
                 arr = src.astype(dt._np)
-            elif _FP_STATE is not None:  # call_quiet, inlined: float -> int is silent
-                token = _FP_STATE.set(_FP_IGNORE)
-                try:
-                    arr = src.astype(dt._np)
-                finally:
-                    _FP_STATE.reset(token)
-            else:  # pragma: no cover - older NumPy
-                arr = call_quiet(src.astype, dt._np)
-            return _make(Tensor, UntypedStorage._wrap(arr.ravel(), CPU, CPU_BACKEND), dt, 0,
-                         shape, contig, arr)
+            else:
+                arr = call_quiet(src.astype, dt._np)  # float -> int is silent, as in PyTorch
+            return _fresh(dt, shape, contig, arr)
         if memory_format is contiguous_format:
             stride = _contig(shape)
         else:

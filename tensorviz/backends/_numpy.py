@@ -1,6 +1,7 @@
 """The CPU backend: NumPy arrays."""
 from __future__ import annotations
 
+import contextvars
 from typing import Sequence
 
 import numpy as np
@@ -59,16 +60,51 @@ class NumpyBackend:
         return np.errstate(all="ignore")
 
 
+def _quiet_context():
+    """A context whose NumPy floating-point state is "ignore everything" (None on old NumPy).
+
+    Running a call in it (``Context.run``) costs a fraction of setting and resetting NumPy's
+    context variable around the call.  # Note: only NumPy's FP state matters inside; the other
+    context variables it holds are a snapshot taken at import, which NumPy's ufuncs, BLAS calls
+    and array assignments never read.
+    """
+    if _FP_STATE is None:  # pragma: no cover - older NumPy
+        return None
+    token = _FP_STATE.set(_FP_IGNORE)
+    try:
+        return contextvars.copy_context()
+    finally:
+        _FP_STATE.reset(token)
+
+
+_QUIET = _quiet_context()
+if _QUIET is not None:
+    quiet_run = _QUIET.run
+else:  # pragma: no cover - older NumPy
+    def quiet_run(fn, *args, **kwargs):
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+
+
 def call_quiet(fn, *args, **kwargs):
     """Call ``fn`` with NumPy's floating-point warnings off (PyTorch gives inf/nan silently).
 
-    Cheaper than ``np.errstate`` on hot paths: sets NumPy's own context variable directly.
+    Runs ``fn`` in a ready context with NumPy's FP state set to ignore; where that context is
+    busy (another thread is in it, or ``fn`` called back into tensorviz), sets NumPy's own
+    context variable around the call instead.
     """
-    if _FP_STATE is None:  # pragma: no cover
-        with np.errstate(all="ignore"):
-            return fn(*args, **kwargs)
+    try:
+        return quiet_run(fn, *args, **kwargs)
+    except RuntimeError as e:
+        if not context_busy(e):
+            raise
     token = _FP_STATE.set(_FP_IGNORE)
     try:
         return fn(*args, **kwargs)
     finally:
         _FP_STATE.reset(token)
+
+
+def context_busy(error: RuntimeError) -> bool:
+    """Whether ``error`` says the quiet context is already entered (nothing ran yet)."""
+    return bool(error.args) and str(error.args[0]).startswith("cannot enter context")

@@ -10,6 +10,7 @@ the result is wrapped in a fresh storage::
 from __future__ import annotations
 
 import builtins
+import functools
 import warnings
 from typing import Any, Callable
 
@@ -19,15 +20,14 @@ from .. import _dtypes, _layout
 from .._device import CPU
 from .._dtypes import PROMOTION_TABLE, _COMPLEX, _FLOAT, _INT, result_type
 from .._indexing import check_writable, checked_scalar, scalar_to
-from .._storage import UntypedStorage
-from .._tensor import Tensor, _contig, _make, wrap_array
-from ..backends import CPU_BACKEND
-from ..backends._numpy import _FP_IGNORE, _FP_STATE, call_quiet
+from .._tensor import Tensor, _contig, _fresh, wrap_array
+from ..backends._numpy import call_quiet, context_busy, quiet_run
 
 Number = (builtins.bool, builtins.int, builtins.float, builtins.complex, np.generic)
 _PY_NUMBERS = frozenset((builtins.bool, builtins.int, builtins.float, builtins.complex))
 
 _SCALAR_RESULT: dict = {}
+_NDARRAY = np.ndarray
 
 
 def promote(a, b) -> "_dtypes.dtype":
@@ -227,55 +227,52 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
     """
     fast = False
     if out is None:
-        # Fast paths: two tensors of one dtype, device and shape, or a tensor and a Python
+        # Fast paths on the CPU: two tensors of one dtype and shape, or a tensor and a Python
         # number that does not change its dtype; row-major and not empty.  Nothing to cast,
         # broadcast or lay out: the general path below gives the same result.
         ta, tb = type(a), type(b)
         if ta is Tensor and tb is Tensor:
-            dt, shape, dev = a._dtype, a._shape, a._storage._device
-            if dt is b._dtype and shape == b._shape and dev is b._storage._device and \
-                    (kind != DIV or dt.category >= _FLOAT):
+            xa, xb = a._a, b._a
+            if xa is None:
+                xa = a._arr
+            if xb is None:
+                xb = b._arr
+            dt, shape = a._dtype, a._shape
+            if type(xa) is _NDARRAY and type(xb) is _NDARRAY and dt is b._dtype and \
+                    shape == b._shape and (kind != DIV or dt.category >= _FLOAT):
                 c = _contig(shape)
                 if a._stride == c and b._stride == c and 0 not in shape:
                     if kind != ARITH:
                         _check_kind(kind, dt, name)
-                    xa, xb = a._a, b._a
-                    if xa is None:
-                        xa = a._arr
-                    if xb is None:
-                        xb = b._arr
                     fast = True
         elif (ta is Tensor and tb in _PY_NUMBERS) or (tb is Tensor and ta in _PY_NUMBERS):
             t = a if ta is Tensor else b
-            dt, shape, dev = t._dtype, t._shape, t._storage._device
-            if (kind != DIV or dt.category >= _FLOAT) and promote(a, b) is dt:
+            xt = t._a
+            if xt is None:
+                xt = t._arr
+            dt, shape = t._dtype, t._shape
+            if type(xt) is _NDARRAY and (kind != DIV or dt.category >= _FLOAT) and \
+                    promote(a, b) is dt:
                 c = _contig(shape)
                 if t._stride == c and 0 not in shape:
                     if kind != ARITH:
                         _check_kind(kind, dt, name)
-                    xt = t._a
-                    if xt is None:
-                        xt = t._arr
                     xa, xb = (xt, scalar_to(b, dt)) if ta is Tensor else (scalar_to(a, dt), xt)
                     fast = True
     if fast:
         if dt.category < _FLOAT:
             res = ufunc(xa, xb)
-        elif _FP_STATE is not None:  # call_quiet, inlined
-            token = _FP_STATE.set(_FP_IGNORE)
-            try:
-                res = ufunc(xa, xb)
-            finally:
-                _FP_STATE.reset(token)
-        else:  # pragma: no cover - older NumPy
-            res = call_quiet(ufunc, xa, xb)
+        else:
+            try:  # call_quiet, inlined
+                res = quiet_run(ufunc, xa, xb)
+            except RuntimeError as e:
+                if not context_busy(e):
+                    raise
+                res = call_quiet(ufunc, xa, xb)
         rdt = _dtypes.bool if kind == CMP else dt
-        if type(res) is np.ndarray and res.dtype is rdt._np and res.shape == shape \
-                and res.flags.c_contiguous and dev is CPU:
-            # wrap_array's own fast path, inlined (the strides are known: c)
-            return _make(Tensor, UntypedStorage._wrap(res.ravel(), CPU, CPU_BACKEND), rdt, 0,
-                         shape, c, res)
-        return wrap_array(res, rdt, dev, _contig(res.shape))
+        if type(res) is _NDARRAY and res.dtype is rdt._np:  # (0-dim inputs give a scalar)
+            return _fresh(rdt, shape, c, res)
+        return wrap_array(res, rdt, CPU, c)
     _check_shapes(a, b)
     rdt = promote(a, b)
     dev = device_of(a, b)
@@ -914,13 +911,17 @@ def _reflect(fn):
 _OPERAND = (Tensor,) + Number
 
 
-def _forward(fn):
+def _forward(fn, ufunc=None):
+    """The operator ``self <op> other`` for ``fn``.  With ``ufunc`` (``fn(a, b)`` being
+    ``binary(ufunc, a, b)``) it calls ``binary`` directly: one Python call less per op."""
+    call = fn if ufunc is None else functools.partial(binary, ufunc)
+
     def f(self, other):
         if not isinstance(other, _OPERAND):
             other = _array_operand(other)
             if other is NotImplemented:
                 return NotImplemented
-        return fn(self, other)
+        return call(self, other)
     return f
 
 
@@ -984,9 +985,9 @@ def _imatmul(self, other):
 
 
 OPERATORS = {
-    "__add__": _forward(add), "__radd__": _reflect(add), "__iadd__": _forward(add_),
+    "__add__": _forward(add, np.add), "__radd__": _reflect(add), "__iadd__": _forward(add_),
     "__sub__": _forward(sub), "__rsub__": _rsub, "__isub__": _forward(sub_),
-    "__mul__": _forward(mul), "__rmul__": _reflect(mul), "__imul__": _forward(mul_),
+    "__mul__": _forward(mul, np.multiply), "__rmul__": _reflect(mul), "__imul__": _forward(mul_),
     "__truediv__": _forward(div), "__rtruediv__": _rtruediv,
     "__itruediv__": _forward(div_),
     "__floordiv__": _forward(floor_divide), "__rfloordiv__": _reflect(floor_divide),

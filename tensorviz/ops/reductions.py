@@ -22,12 +22,14 @@ import numpy as np
 from .. import _dtypes, _layout
 from .._device import CPU
 from .._dtypes import _COMPLEX, _FLOAT, _INT
-from .._tensor import Tensor, _contig
+from .._tensor import Tensor, _contig, _fresh
 from .._tensor import wrap_array as _wrap_array
-from ..backends._numpy import _FP_IGNORE, _FP_STATE, call_quiet
+from ..backends._numpy import call_quiet, context_busy, quiet_run
 from ._elementwise import finish as _finish
 from ._elementwise import _CPP_NAMES, exact_out, write_out
 from .pointwise import _check_tensor, _not_implemented, _opmath, _xp
+
+_add_reduce = np.add.reduce
 
 # ---------------------------------------------------------------- return types
 return_types = types.ModuleType(
@@ -213,18 +215,27 @@ def sum(input: Tensor, dim=None, keepdim: bool | None = None, *, dtype=None, out
     """Sum over ``dim`` (all dims by default); bools and integers sum to int64."""
     if type(input) is Tensor and dim is None and keepdim is None and dtype is None and \
             out is None and axis is None and keepdims is None and \
-            input._storage._device is CPU and input._dtype is not _dtypes.float16:
-        # Fast path, t.sum() on the CPU: what _sum_like computes (np.sum is add.reduce behind
-        # a wrapper that costs more than a small sum), into a 0-dim result of PyTorch's dtype.
-        rdt = _dtypes.int64 if input._dtype.category <= _INT else input._dtype
-        res = np.empty((), rdt._np)
-        token = _FP_STATE.set(_FP_IGNORE) if _FP_STATE is not None else None
-        try:
-            np.add.reduce(input._arr, None, rdt._np, res)
-        finally:
-            if token is not None:
-                _FP_STATE.reset(token)
-        return wrap_array(res, rdt, CPU)
+            input._dtype is not _dtypes.float16:
+        arr = input._a
+        if arr is None:
+            arr = input._arr
+        if type(arr) is np.ndarray:
+            # Fast path, t.sum() on the CPU: what _sum_like computes (np.sum is add.reduce
+            # behind a wrapper that costs more than a small sum), into a 0-dim result of
+            # PyTorch's dtype.
+            if input._dtype.category <= _INT:
+                res = np.empty((), np.int64)
+                _add_reduce(arr, None, np.int64, res)
+                return _fresh(_dtypes.int64, (), (), res)
+            rdt = input._dtype
+            res = np.empty((), rdt._np)
+            try:  # call_quiet, inlined
+                quiet_run(_add_reduce, arr, None, None, res)
+            except RuntimeError as e:
+                if not context_busy(e):
+                    raise
+                call_quiet(_add_reduce, arr, None, None, res)
+            return _fresh(rdt, (), (), res)
     dim = _alias("sum", dim, axis, "dim")
     keepdim = _alias("sum", keepdim, keepdims, "keepdim", None)
     keepdim = _check_keepdim_needs_dim("sum", dim, keepdim)
