@@ -1034,3 +1034,6 @@ FUNCTIONS = {name: fn for name, fn in METHODS.items() if not name.endswith("_")}
 FUNCTIONS.update({"rsub": rsub})
 for _name in ("abs", "absolute", "neg", "negative", "bitwise_not", "clamp", "clip"):
     FUNCTIONS[_name] = exact_out(FUNCTIONS[_name], found_message)
+# the in-place forms PyTorch also has as functions (torch.abs_(t) ...)
+FUNCTIONS.update({"abs_": abs_, "neg_": neg_, "negative_": neg_, "clamp_": clamp_,
+                  "clip_": clip_})

@@ -429,3 +429,17 @@ def test_bad_argument_types(tvdiff):
     tvdiff.check(lambda lib, t: t.round(decimals=True), x)
     tvdiff.check(lambda lib, t: lib.nan_to_num(t, "a"), x)
     tvdiff.check(lambda lib, t: t.nan_to_num(posinf="a"), x)
+
+
+@pytest.mark.parametrize("name,args", [("abs_", ()), ("neg_", ()), ("negative_", ()),
+                                       ("clamp_", (-0.5, 0.5)), ("clip_", (None, 0.2))])
+def test_inplace_function_forms(tvdiff, name, args):
+    """``torch.abs_(t)`` and friends: the function spelling of the in-place methods."""
+    x = tvdiff.make((3, 4), "float32", "t")
+
+    def f(lib, t):
+        t = t.clone()
+        r = getattr(lib, name)(t, *args)
+        assert r is t
+        return t
+    tvdiff.check(f, x)
