@@ -359,7 +359,16 @@ def setitem(t: Tensor, key, value) -> None:
     _check_uint8_fill(key, value)
     np_key = _advanced_key(t, key)
     arr = t._arr
-    check_writable(t)
+    view = _put_target(t, key)
+    fill = _masked_fill_dispatch(key, value)
+    if _layout.has_internal_overlap(view._shape, view._stride) and 0 not in view._shape:
+        # PyTorch's index_put_ (and masked_fill_, which it becomes) warn and write anyway
+        warnings.warn(INDEX_PUT_EXPANDED, UserWarning, stacklevel=3)
+        if fill:
+            warnings.warn(MASKED_FILL_EXPANDED, UserWarning, stacklevel=3)
+    if not fill and isinstance(value, Tensor):
+        from .ops._elementwise import check_partial_overlap
+        check_partial_overlap(view, value, full_ok=False)
     src = _value_array(t, value)
     if isinstance(value, Tensor) and (value._dtype is not t._dtype or value._shape):
         _check_index_put(t, arr, np_key, value)
@@ -373,6 +382,53 @@ def setitem(t: Tensor, key, value) -> None:
         raise RuntimeError(f"shape mismatch: value tensor of shape {list(vshape)} cannot be "
                            f"broadcast to indexing result of shape {list(shape)}") from None
     t._storage._bump()
+
+
+INDEX_PUT_EXPANDED = (
+    "Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before "
+    "performing this operation. This also applies to advanced indexing e.g. tensor[indices] = "
+    "tensor")
+MASKED_FILL_EXPANDED = (
+    "Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before "
+    "performing this operation. This also applies to advanced indexing e.g. tensor[mask] = "
+    "scalar")
+
+
+def _put_target(t: Tensor, key: tuple) -> Tensor:
+    """The view PyTorch's ``index_put_`` writes into for ``t[key] = v``: the key's slices
+    applied, its advanced items left as whole dims."""
+    basic = []
+    for k in key:
+        if k is None or k is Ellipsis or isinstance(k, slice):
+            basic.append(k)
+        else:
+            basic.extend([slice(None)] * _item_dims(k))
+    try:
+        return t._view(*_layout.index(t._shape, t._stride, t._offset, tuple(basic)))
+    except Exception:  # noqa: BLE001 - (a bad key: the indexing itself reports it)
+        return t
+
+
+def _masked_fill_dispatch(key: tuple, value) -> builtins.bool:
+    """True when PyTorch's ``index_put_`` becomes ``masked_fill_``: one bool (or uint8) mask
+    and otherwise only slices, None and Ellipsis, with a one-element value."""
+    if isinstance(value, Tensor):
+        if value.numel() != 1:
+            return False
+    elif not isinstance(value, (builtins.bool, builtins.int, builtins.float, builtins.complex,
+                                np.generic)):
+        return False
+    masks = 0
+    for k in key:
+        if k is None or k is Ellipsis or isinstance(k, slice):
+            continue
+        if isinstance(k, Tensor) and k._dtype in (_dtypes.bool, _dtypes.uint8):
+            masks += 1
+        elif isinstance(k, (list, tuple, np.ndarray)) and np.asarray(k).dtype.kind == "b":
+            masks += 1
+        else:
+            return False
+    return masks == 1
 
 
 def _check_uint8_fill(key: tuple, value) -> None:

@@ -186,10 +186,14 @@ def resize_out(out: Tensor, shape: tuple) -> None:
         out._set_layout(st, out._offset, shape, _layout.contiguous_strides(shape))
 
 
-def finish(result, rdt, dev, out: Tensor | None, stride: tuple | None = None) -> Tensor:
+def finish(result, rdt, dev, out: Tensor | None, stride: tuple | None = None,
+           inputs: tuple = ()) -> Tensor:
     """Wrap a computed array as a new tensor (with ``stride`` when given), or write it into
-    ``out``."""
+    ``out`` (RuntimeError, as PyTorch, when ``out`` partly overlaps one of ``inputs``)."""
     if out is not None:
+        if isinstance(out, Tensor):
+            for x in inputs:
+                check_partial_overlap(out, x)
         return write_out(out, result, rdt, dev)
     return wrap_array(result, rdt, dev, stride)
 
@@ -274,6 +278,10 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
             return _fresh(rdt, shape, c, res)
         return wrap_array(res, rdt, CPU, c)
     _check_shapes(a, b)
+    if out is not None and isinstance(out, Tensor):
+        # an out= that shares only some of an input's memory: PyTorch's RuntimeError
+        check_partial_overlap(out, a)
+        check_partial_overlap(out, b)
     rdt = promote(a, b)
     dev = device_of(a, b)
     if kind == DIV and rdt.category < _FLOAT:
@@ -287,6 +295,8 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
         stride = None
     elif scalar_is_operand:
         stride = result_strides(res.shape, a, b)
+    elif scalar_is_operand is None:  # (a row-major result whatever the inputs' layout)
+        stride = _contig(res.shape)
     else:
         stride = result_strides(res.shape, *[x for x in (a, b) if isinstance(x, Tensor)])
     if kind == CMP:
@@ -357,6 +367,8 @@ def unary(fn: Callable, x: Tensor, rdt=None, *, out=None) -> Tensor:
     if not isinstance(x, Tensor):
         raise TypeError(f"expected a Tensor, got {type(x).__name__}")
     rdt = x._dtype if rdt is None else rdt
+    if out is not None and isinstance(out, Tensor):
+        check_partial_overlap(out, x)
     arr = x._arr
     if x._dtype is not rdt and rdt.category >= x._dtype.category:
         arr = arr.astype(rdt._np)
@@ -521,7 +533,29 @@ def floor_divide(input, other, *, out=None) -> Tensor:
 def remainder(input, other, *, out=None) -> Tensor:
     """Python's ``%``: the result takes the divisor's sign."""
     _check_int_zero_division(input, other, "remainder_cpu")
-    return binary(np.remainder, input, other, out=out)
+    return binary(_remainder, input, other, out=out)
+
+
+def _remainder(a, b, out=None):
+    """PyTorch's remainder: integers as Python's ``%``; floats as ``fmod(a, b)`` plus ``b``
+    where that is non-zero with the other sign than ``b``, so a zero result keeps the sign of
+    ``a`` (NumPy's ``remainder`` gives a zero the sign of ``b``)."""
+    xp = _xp_of(a, b)
+    m = xp.fmod(a, b)
+    if m.dtype.kind in "biu":
+        return xp.remainder(a, b, out=out)
+    fix = (m != 0) & ((b < 0) != (m < 0))
+    if fix.ndim:
+        xp.add(m, b, out=m, where=fix)
+        return _store(m, out)
+    return _store(m + b if fix else m, out)
+
+
+def _store(r, out):
+    if out is None:
+        return r
+    out[...] = r
+    return out
 
 
 def _check_scalar_pow(base, exp) -> builtins.bool:
@@ -597,7 +631,10 @@ def _pow_fn(rdt):
 
 def pow(input, exponent, *, out=None) -> Tensor:
     """``input ** exponent`` elementwise with PyTorch's rules: an integer tensor to a negative
-    integer scalar power is an error, but negative integer tensor exponents give 0/1/-1."""
+    integer scalar power is an error, but negative integer tensor exponents give 0/1/-1.
+
+    ``number ** tensor`` is row-major whatever the tensor's layout (PyTorch's ``pow.Scalar``);
+    ``tensor ** number`` keeps the tensor's layout."""
     short = _scalar_pow_shortcut(input, exponent)
     if short is not None:
         stride = None if out is not None else result_strides(input._shape, input)
@@ -605,8 +642,27 @@ def pow(input, exponent, *, out=None) -> Tensor:
     _check_shapes(input, exponent)
     rdt = promote(input, exponent)
     _refuse(rdt, "pow", _dtypes.bool)
-    return binary(_pow_fn(rdt), input, exponent, out=out,
-                  scalar_is_operand=not isinstance(input, Tensor))
+    if isinstance(input, Tensor):
+        _check_pow_exponent(input, exponent, rdt)
+        return binary(_pow_fn(rdt), input, exponent, out=out, scalar_is_operand=False)
+    return binary(_pow_fn(rdt), input, exponent, out=out, scalar_is_operand=None)
+
+
+def _check_pow_exponent(base: Tensor, exp, rdt) -> None:
+    """PyTorch converts a number exponent to the base's dtype when that is the result's, with
+    its checked conversion (``int8_tensor ** 1000`` and ``half_tensor ** 1e6`` raise; float32
+    and float64 take any float)."""
+    if isinstance(exp, Tensor):
+        return
+    if isinstance(exp, builtins.int) and not -(1 << 63) <= exp < (1 << 64):
+        raise OverflowError("int too big to convert")
+    if rdt.category == _INT and isinstance(exp, (builtins.int, np.integer)):
+        e = builtins.int(exp)
+        if e >= (1 << 63):
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
+        checked_scalar(exp, rdt)
+    elif rdt is _dtypes.float16:
+        check_half(exp)
 
 
 def neg(input: Tensor, *, out=None) -> Tensor:
@@ -691,6 +747,9 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:
         _check_shapes(input, b)
     if isinstance(min, Tensor) and isinstance(max, Tensor):
         _layout.broadcast_shapes(input._shape, min._shape, max._shape)
+    if out is not None and isinstance(out, Tensor):
+        for x in (input, min, max):
+            check_partial_overlap(out, x)
     rdt = result_type(input, *[b for b in (min, max) if b is not None])
     dev = device_of(input, min, max)
     arr = operand(input, rdt, dev)
@@ -716,16 +775,44 @@ def _bound(x, rdt, dev):
     """A clamp bound: a number must fit ``rdt`` (PyTorch's checked conversion)."""
     if isinstance(x, Tensor):
         return operand(x, rdt, dev)
+    if rdt is _dtypes.float16:
+        check_half(x)
     return call_quiet(checked_scalar, x, rdt)
 
 
-def fill_value(value, dt):
+def fill_value(value, dt, numel=None):
     """A number converted for ``fill_``/``full``: PyTorch's checked conversion (RuntimeError
-    when it does not fit), except that float16 takes out-of-range values as inf."""
-    if dt is _dtypes.float16 and isinstance(value, (builtins.int, builtins.float, np.integer,
-                                                    np.floating)):
-        return call_quiet(scalar_to, value, dt)
+    when it does not fit).  PyTorch's one-element fill stores an out-of-range number into
+    float16 as inf; any other count (``numel``, when given: 0 too) is checked as for the other
+    dtypes.  Without ``numel`` float16 takes out-of-range values as inf."""
+    if dt is _dtypes.float16:
+        if numel is not None and numel != 1:
+            check_half(value)
+        elif isinstance(value, (builtins.int, builtins.float, np.integer, np.floating)):
+            return call_quiet(scalar_to, value, dt)
     return call_quiet(checked_scalar, value, dt)  # (its range check may cast: keep it quiet)
+
+
+_HALF_MAX = 65504.0
+
+
+def check_half(value) -> None:
+    """PyTorch's checked conversion of a number to float16 (``c10::overflows``): a finite
+    number past float16's largest magnitude is a RuntimeError (inf and NaN pass)."""
+    if isinstance(value, Tensor):
+        value = value.item()
+    if isinstance(value, (builtins.complex, np.complexfloating)):
+        value = value.real
+    if isinstance(value, (builtins.bool, np.bool_)) or not isinstance(
+            value, (builtins.int, builtins.float, np.integer, np.floating)):
+        return
+    if isinstance(value, (builtins.int, np.integer)):
+        bad = builtins.abs(builtins.int(value)) > _HALF_MAX
+    else:
+        v = builtins.abs(builtins.float(value))
+        bad = v > _HALF_MAX and v != float("inf")
+    if bad:
+        raise RuntimeError("value cannot be converted to type c10::Half without overflow")
 
 
 # ---------------------------------------------------------------- in-place forms
@@ -766,15 +853,19 @@ def floor_divide_(self, other) -> Tensor:
 
 
 def remainder_(self, other) -> Tensor:
-    return inplace(self, np.remainder, other,
+    return inplace(self, _remainder, other,
                    check=lambda rdt: _check_int_zero_division(self, other, "remainder_cpu"))
 
 
 def pow_(self, exponent) -> Tensor:
+    if isinstance(exponent, builtins.int) and not -(1 << 63) <= exponent < (1 << 64):
+        raise OverflowError("int too big to convert")
     if _check_scalar_pow(self, exponent):  # x **= 0 fills ones, x **= 1 keeps x
         return inplace(self, _ones_or_base if exponent == 0 else _base, exponent)
-    return inplace(self, _pow_fn(promote(self, exponent)), exponent,
-                   check=lambda rdt: _refuse(rdt, "pow", _dtypes.bool))
+    def check(rdt):
+        _refuse(rdt, "pow", _dtypes.bool)
+        _check_pow_exponent(self, exponent, rdt)
+    return inplace(self, _pow_fn(promote(self, exponent)), exponent, check=check)
 
 
 def _ones_or_base(a, b, out=None):
@@ -861,9 +952,11 @@ def fill_(self, value) -> Tensor:
         if value._shape:
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {len(value._shape)} dimensions.")
-        value = value.item()
+        value, n = value.item(), None  # (a tensor's value goes into float16 unchecked)
+    else:
+        n = _layout.numel(self._shape)
     # No overlap check: PyTorch lets fill_ write one value into an expanded tensor.
-    self._arr[...] = fill_value(value, self._dtype)
+    self._arr[...] = fill_value(value, self._dtype, n)
     self._storage._bump()
     return self
 

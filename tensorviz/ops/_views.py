@@ -4,9 +4,12 @@ Each is the Tensor method of the same name: one implementation, two spellings, a
 """
 from __future__ import annotations
 
+import builtins
 from typing import Sequence
 
-from .. import _layout
+import numpy as np
+
+from .. import _dtypes, _layout
 from .._size import Size
 from .._tensor import Tensor
 
@@ -42,6 +45,89 @@ def split(tensor: Tensor, split_size_or_sections, dim: int = 0) -> tuple[Tensor,
 
 
 FUNCTIONS["split"] = split
+
+_SPLIT_SIGNATURES = ("(Tensor input, Tensor tensor_indices_or_sections, int dim = 0), "
+                     "(Tensor input, int sections, int dim = 0), "
+                     "(Tensor input, tuple of ints indices, int dim = 0)")
+_tensor_split_method = Tensor.tensor_split
+
+
+def tensor_split(input: Tensor, *args, **kwargs) -> tuple[Tensor, ...]:
+    """``tensor_split(input, sections | indices | tensor_indices_or_sections, dim=0)`` with
+    PyTorch's three signatures (one of the three given, by position or by its keyword)."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"tensor_split(): argument 'input' must be Tensor, not "
+                        f"{type(input).__name__}")
+    args = list(args)
+    names = ("sections", "indices", "tensor_indices_or_sections")
+    given = [n for n in names if n in kwargs]
+    bad = [k for k in kwargs if k not in names + ("dim",)]
+    if bad or len(given) + builtins.bool(args) != 1 and not (
+            len(given) == 0 and len(args) in (1, 2)) or len(args) > 2 or \
+            (given and len(args) > 1):
+        got = ", ".join(["Tensor"] + [type(a).__name__ for a in args] +
+                        [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
+        raise TypeError(f"tensor_split() received an invalid combination of arguments - got "
+                        f"({got}), but expected one of: {_SPLIT_SIGNATURES}")
+    if given:
+        name = given[0]
+        arg = kwargs[name]
+    else:
+        name, arg = None, args[0]
+    dim = kwargs.get("dim", args[1] if len(args) > 1 else 0)
+    if isinstance(arg, Tensor):
+        if name not in (None, "tensor_indices_or_sections"):
+            raise TypeError(f"tensor_split() received an invalid combination of arguments - got "
+                            f"(Tensor, {name}=Tensor), but expected one of: {_SPLIT_SIGNATURES}")
+        if arg._dtype is not _dtypes.int64:
+            raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to have dtype "
+                               f"of long, but got {arg._dtype.short_name()}"
+                               if hasattr(arg._dtype, "short_name") else
+                               f"tensor_split expected tensor_indices_or_sections to have dtype "
+                               f"of long, but got {_SCALAR_NAMES.get(arg._dtype.name)}")
+        if len(arg._shape) > 1:
+            raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to be a "
+                               f"zero-dimensional or one-dimensional tensor, but got a tensor "
+                               f"with {len(arg._shape)} dims")
+        arg = builtins.int(arg.item()) if not arg._shape else [builtins.int(v) for v in
+                                                                arg.tolist()]
+    elif name == "tensor_indices_or_sections":
+        raise TypeError(f"tensor_split(): argument 'tensor_indices_or_sections' must be "
+                        f"Tensor, not {type(arg).__name__}")
+    elif isinstance(arg, (builtins.int, np.integer)) and not isinstance(arg, builtins.bool):
+        if name == "indices":
+            raise TypeError(f"tensor_split(): argument 'indices' must be tuple of ints, not "
+                            f"{type(arg).__name__}")
+        arg = builtins.int(arg)
+    elif isinstance(arg, (list, tuple, Size)):
+        if name == "sections":
+            raise TypeError(f"tensor_split(): argument 'sections' must be int, not "
+                            f"{type(arg).__name__}")
+        arg = [_as_index(v) for v in arg]
+    else:
+        raise TypeError(f"tensor_split() received an invalid combination of arguments - got "
+                        f"(Tensor, {type(arg).__name__}), but expected one of: "
+                        f"{_SPLIT_SIGNATURES}")
+    return _tensor_split_method(input, arg, dim)
+
+
+_SCALAR_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short",
+                 "int32": "Int", "int64": "Long", "float16": "Half", "float32": "Float",
+                 "float64": "Double", "complex64": "ComplexFloat",
+                 "complex128": "ComplexDouble"}
+
+
+def _as_index(v) -> int:
+    if isinstance(v, Tensor) and not v._shape and v._dtype.category == _dtypes._INT:
+        return builtins.int(v.item())
+    if isinstance(v, (builtins.int, np.integer)) and not isinstance(v, builtins.bool):
+        return builtins.int(v)
+    raise TypeError(f"tensor_split(): argument 'indices' must be tuple of ints, but found "
+                    f"element of type {type(v).__name__}")
+
+
+FUNCTIONS["tensor_split"] = tensor_split
+METHODS = {"tensor_split": tensor_split}
 
 
 def broadcast_shapes(*shapes) -> Size:

@@ -19,10 +19,11 @@ import numpy as np
 
 from .. import _dtypes, _layout
 from .._dtypes import _FLOAT
-from .._indexing import _advanced_key, _check_index_put, check_writable, checked_scalar
+from .._indexing import (INDEX_PUT_EXPANDED, MASKED_FILL_EXPANDED, _advanced_key,
+                         _check_index_put, check_writable, checked_scalar)
 from .._tensor import Tensor, contiguous_format, wrap_array
 from ..backends._numpy import call_quiet
-from ._elementwise import (check_partial_overlap, device_of, exact_out, finish, operand,
+from ._elementwise import (check_half, check_partial_overlap, device_of, exact_out, finish, operand,
                            promote, run)
 
 __all__ = ["index_select", "gather", "scatter", "scatter_add", "scatter_reduce", "index_add",
@@ -114,6 +115,8 @@ def _value_of(value, dt: "_dtypes.dtype", fn: str):
             raise RuntimeError(f"{fn} only supports a 0-dimensional value tensor, but got "
                                f"tensor with {len(value._shape)} dimension(s).")
         value = value.item()
+    if dt is _dtypes.float16:  # (PyTorch's fill kernels check float16's range as well)
+        check_half(value)
     return checked_scalar(value, dt)
 
 
@@ -699,6 +702,8 @@ def index_put_(self: Tensor, indices, values, accumulate: bool = False) -> Tenso
     """In place: ``self[indices] = values`` (``+=`` with ``accumulate``, duplicates adding);
     ``indices`` is a tuple of index tensors, one per leading dim."""
     values = _tensor_arg(values, "index_put_", "values", 2)
+    if _layout.has_internal_overlap(self._shape, self._stride) and 0 not in self._shape:
+        warnings.warn(INDEX_PUT_EXPANDED, UserWarning, stacklevel=2)  # (PyTorch writes anyway)
     check_partial_overlap(self, values, full_ok=False)
     if not isinstance(indices, (tuple, list)):
         raise TypeError(f"index_put_(): argument 'indices' (position 1) must be tuple of "
@@ -713,7 +718,6 @@ def index_put_(self: Tensor, indices, values, accumulate: bool = False) -> Tenso
         raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
                            f"{self._dtype.cname} for the destination and {values._dtype.cname} "
                            "for the source.")
-    check_writable(self)
     key = _advanced_key(self, tuple(indices))
     arr = self._arr
     _check_index_put(self, arr, key, values)
@@ -764,7 +768,9 @@ def masked_fill_(self: Tensor, mask, value) -> Tensor:
     if bshape != self._shape:
         raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the broadcast "
                            f"shape {list(bshape)}")
-    target = _inplace_result(self)
+    if _layout.has_internal_overlap(self._shape, self._stride) and 0 not in self._shape:
+        warnings.warn(MASKED_FILL_EXPANDED, UserWarning, stacklevel=2)  # (and writes anyway)
+    target = self._arr
     m = _mask_array(mask, self)
     if mask._shape != self._shape:
         m = _xp(self).broadcast_to(m, self._shape)

@@ -78,7 +78,7 @@ def _map(x: Tensor, rdt, f, out=None, cdt=None, exact_out: bool = False) -> Tens
     # (laid out as PyTorch's TensorIterator lays out an elementwise result, not as NumPy's
     # casts order a broadcast input)
     stride = None if out is not None else result_strides(res.shape, x)
-    return finish(res, rdt, x._storage._device, out, stride)
+    return finish(res, rdt, x._storage._device, out, stride, (x,))
 
 
 def _check_broadcast_to(self: Tensor, shape: tuple) -> None:
@@ -573,7 +573,7 @@ def _compute2(f, a, b, cdt, rdt, dev, out):
     xa, xb = operand(a, cdt, dev), operand(b, cdt, dev)
     res = call_quiet(f, xp, xa, xb)
     return finish(res, rdt, dev, out,
-                  None if out is not None else result_strides(res.shape, a, b))
+                  None if out is not None else result_strides(res.shape, a, b), (a, b))
 
 
 def _float_binary(name: str, f, *, allow_int: bool = True, complex_ok: bool = False,
@@ -673,7 +673,8 @@ def _logical(name: str, ufunc_name: str):
         res = getattr(xp, ufunc_name)(operand(input, input._dtype, dev),
                                       operand(other, other._dtype, dev))
         return finish(res, _dtypes.bool, dev, out,
-                      None if out is not None else result_strides(res.shape, input, other))
+                      None if out is not None else result_strides(res.shape, input, other),
+                      (input, other))
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"Elementwise ``{name}`` of truth values (nonzero is true); a bool tensor."
     return op
@@ -717,7 +718,8 @@ def lerp(input: Tensor, end: Tensor, weight, *, out=None) -> Tensor:
         return xp.where(absw < 0.5, a + w * diff, b - diff * (1 - w))
     res = call_quiet(f)
     return finish(res, dt, dev, out,
-                  None if out is not None else result_strides(res.shape, input, end, weight))
+                  None if out is not None else result_strides(res.shape, input, end, weight),
+                  (input, end, weight))
 
 
 def _short(dt) -> str:
@@ -751,7 +753,7 @@ def _addc(name: str, input, tensor1, tensor2, value, out, divide: bool) -> Tenso
     if not isinstance(res, xp.ndarray):
         res = xp.asarray(res)
     return finish(res, rdt, dev, out, None if out is not None else
-                  result_strides(res.shape, input, tensor1, tensor2))
+                  result_strides(res.shape, input, tensor1, tensor2), (input, tensor1, tensor2))
 
 
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1, out=None) -> Tensor:
