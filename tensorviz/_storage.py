@@ -75,12 +75,18 @@ class UntypedStorage:
             .view(np_dtype)
 
     def _typed_storage(self, dt: "_dtypes.dtype") -> "TypedStorage":
+        """The cached ``TypedStorage`` of ``dt`` (one object while anyone holds it).
+
+        The cache holds it weakly: it holds this storage, and a strong reference back would
+        make a cycle keeping the memory alive until the next garbage collection."""
         cache = self._typed
         if cache is None:
             cache = self._typed = {}
-        ts = cache.get(dt)
+        ref = cache.get(dt)
+        ts = None if ref is None else ref()
         if ts is None:
-            ts = cache[dt] = TypedStorage._make(self, dt)
+            ts = TypedStorage._make(self, dt)
+            cache[dt] = weakref.ref(ts)
         return ts
 
     # ------------------------------------------------------------ versions and listeners
