@@ -226,6 +226,10 @@ preserve_format = memory_format("preserve_format")
 channels_last = memory_format("channels_last")
 channels_last_3d = memory_format("channels_last_3d")
 
+_FORMATS = {f.name: f for f in (contiguous_format, preserve_format, channels_last,
+                                channels_last_3d)}
+
+
 
 def _format_name(fmt, fn: str, default: str = "preserve_format") -> str:
     """The name of a ``memory_format=`` argument (None: ``default``); TypeError otherwise."""
@@ -781,10 +785,14 @@ class Tensor:
                                   self._offset, shape, stride, fresh=True)
 
     def resize_as_(self, the_template: "Tensor", *, memory_format=None) -> "Tensor":
-        """``resize_`` to the shape of ``the_template`` (row-major, or ``memory_format``)."""
+        """``resize_`` to the shape of ``the_template``: row-major, or ``memory_format``
+        (``preserve_format``: the one the template's strides suggest)."""
         if not isinstance(the_template, Tensor):
             raise TypeError(f"resize_as_(): argument 'the_template' (position 1) must be "
                             f"Tensor, not {type(the_template).__name__}")
+        if memory_format is preserve_format:
+            memory_format = _FORMATS[_layout.suggest_memory_format(the_template._shape,
+                                                                   the_template._stride)]
         return self.resize_(the_template._shape, memory_format=memory_format)
 
     def split(self, split_size, dim: int = 0) -> tuple["Tensor", ...]:
@@ -880,7 +888,10 @@ class Tensor:
             if _layout.is_contiguous(self._shape, self._stride):
                 return self
             return self.clone(memory_format=contiguous_format)
-        fmt = _format_name(memory_format, "contiguous", "contiguous_format")
+        if memory_format is None:
+            raise TypeError("contiguous(): argument 'memory_format' must be "
+                            "tensorviz.memory_format, not NoneType")
+        fmt = _format_name(memory_format, "contiguous")
         if _layout.is_contiguous_as(self._shape, self._stride, fmt):
             return self
         if fmt == "preserve_format":
