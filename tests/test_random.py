@@ -136,3 +136,17 @@ def test_samples_lie_where_they_should():
     assert abs(np.var(c) - 1) < 0.05  # PyTorch: real and imaginary parts each of variance 1/2
     h = tv.rand(1000, dtype=tv.float16).numpy()
     assert h.dtype == np.float16 and h.min() >= 0 and h.max() < 1
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.rand(size=(2, 3)).shape, lambda L: L.randn(size=[2]).shape,
+    lambda L: L.rand(size=L.Size([2, 1])).shape, lambda L: L.randn(size=(), dtype=L.float64),
+    lambda L: L.rand(size=(2, 3), dtype=L.float64).dtype,
+    lambda L: L.randint(5, size=(2, 3)).shape, lambda L: L.randint(low=1, high=5, size=(2,)).shape,
+    lambda L: L.randint(high=5, size=(2,)).shape, lambda L: L.randperm(n=3).shape,
+    lambda L: L.normal(0.0, 1.0, size=(2, 2)).shape,
+    lambda L: L.rand(2, size=(2, 3)), lambda L: L.rand(size=3), lambda L: L.randn(size=None),
+    lambda L: L.randn(2, size=[2]),
+])
+def test_size_keyword_is_taken_as_pytorch(call):
+    same(call, values=False)
