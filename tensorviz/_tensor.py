@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import builtins
 import warnings
-import weakref
 from typing import Any, Iterator, Sequence
 
 import numpy as np
@@ -167,7 +166,7 @@ def from_numpy(ndarray: np.ndarray) -> "Tensor":
         extent = _layout.storage_extent(shape, stride, 0)
         flat = np.lib.stride_tricks.as_strided(ndarray, shape=(extent,), strides=(item,))
     st = UntypedStorage._wrap(flat, CPU)
-    _FIXED_STORAGES.add(st)
+    st._fixed = True
     return _make(Tensor, st, dt, 0, shape, stride, ndarray)
 
 
@@ -777,7 +776,7 @@ class Tensor:
         need = (self._offset + _layout.numel(shape)) * item if _layout.numel(shape) else 0
         if need <= st.nbytes():
             return self._swap_storage(st, self._offset, shape, stride)
-        if st in _FIXED_STORAGES:
+        if getattr(st, "_fixed", False):
             raise RuntimeError("Trying to resize storage that is not resizable")
         buf = st._backend.empty(-(-need // item), self._dtype._np, st._device)
         buf.view(np.uint8)[:st.nbytes()] = st._as(np.uint8)
@@ -1223,11 +1222,6 @@ def _element_position(shape: tuple, stride: tuple, offset: int, key: tuple):
             return None
         offset += (k + n if k < 0 else k) * st
     return offset
-
-
-# Storages that wrap memory tensorviz does not own (``from_numpy``): ``resize_`` may not
-# replace them, as PyTorch's are not resizable.
-_FIXED_STORAGES: "weakref.WeakSet[UntypedStorage]" = weakref.WeakSet()
 
 
 def _set_source(t: Tensor, source) -> tuple:
