@@ -945,7 +945,7 @@ class Tensor:
             dev, be = st._device, st._backend
         if self._dtype.category == _dtypes._COMPLEX and dt.category != _dtypes._COMPLEX:
             warnings.warn("Casting complex values to real discards the imaginary part",
-                          UserWarning, stacklevel=4)
+                          UserWarning, stacklevel=5)
             src = src.real
         if dt is _dtypes.bool and self._dtype is _dtypes.bool:
             src = src.view(np.uint8) != 0  # (a bool view of other data: PyTorch stores 0/1)
