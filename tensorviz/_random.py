@@ -171,9 +171,12 @@ def _normal_host(rng, shape, dt) -> np.ndarray:
     return rng.standard_normal(shape, dtype=dt._np)
 
 
+_NO_SIZE: Any = object()  # (``size=None`` is a TypeError in PyTorch, not "no size given")
+
+
 def _size_kw(size: tuple, kw, fn: str) -> tuple:
     """Positional sizes, or ``size=`` (a tuple, list or Size only), as PyTorch accepts."""
-    if kw is None:
+    if kw is _NO_SIZE:
         return size
     if size:
         raise TypeError(f"{fn}() received an invalid combination of arguments - got sizes "
@@ -184,7 +187,7 @@ def _size_kw(size: tuple, kw, fn: str) -> tuple:
     return (kw,)
 
 
-def rand(*sizes, size=None, generator: Generator | None = None, dtype=None,
+def rand(*sizes, size=_NO_SIZE, generator: Generator | None = None, dtype=None,
          device: DeviceLike = None, requires_grad: bool = False,
          out: Tensor | None = None) -> Tensor:
     """Uniform samples in ``[0, 1)``: ``rand(2, 3)``, ``rand((2, 3))`` or ``rand(size=...)``."""
@@ -194,7 +197,7 @@ def rand(*sizes, size=None, generator: Generator | None = None, dtype=None,
                 out)
 
 
-def randn(*sizes, size=None, generator: Generator | None = None, dtype=None,
+def randn(*sizes, size=_NO_SIZE, generator: Generator | None = None, dtype=None,
           device: DeviceLike = None, requires_grad: bool = False,
           out: Tensor | None = None) -> Tensor:
     """Standard normal samples (mean 0, variance 1)."""

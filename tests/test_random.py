@@ -146,7 +146,8 @@ def test_samples_lie_where_they_should():
     lambda L: L.randint(high=5, size=(2,)).shape, lambda L: L.randperm(n=3).shape,
     lambda L: L.normal(0.0, 1.0, size=(2, 2)).shape,
     lambda L: L.rand(2, size=(2, 3)), lambda L: L.rand(size=3), lambda L: L.randn(size=None),
-    lambda L: L.randn(2, size=[2]),
+    lambda L: L.randn(2, size=[2]), lambda L: L.randn(2, 3, size=None),
+    lambda L: L.full(size=(2, 3), fill_value=1.0).shape, lambda L: L.rand([2, 3]).shape,
 ])
 def test_size_keyword_is_taken_as_pytorch(call):
     same(call, values=False)
