@@ -16,7 +16,7 @@ from ._creation import (arange, as_tensor, asarray, empty, empty_like, empty_str
                         full, full_like, is_complex, is_floating_point, is_nonzero, is_storage,
                         is_tensor, linspace, logspace, numel, ones, ones_like, range,
                         scalar_tensor, tensor, zeros, zeros_like)
-from ._device import device
+from ._device import device, get_default_device, set_default_device
 from ._dtypes import (bool, can_cast, cdouble, cfloat, complex64, complex128, double, dtype,
                       finfo, float, float16, float32, float64, get_default_dtype, half, iinfo,
                       int, int8, int16, int32, int64, long, promote_types, result_type,
@@ -26,8 +26,8 @@ from ._random import (Generator, default_generator, get_rng_state, initial_seed,
                       randperm, seed, set_rng_state)
 from ._size import Size
 from ._storage import TypedStorage, UntypedStorage
-from ._tensor import (Tensor, contiguous_format, from_numpy, layout, memory_format,
-                      preserve_format, strided)
+from ._tensor import (Tensor, channels_last, channels_last_3d, contiguous_format, from_numpy,
+                      layout, memory_format, preserve_format, strided)
 from ._tensor import LEGACY_TYPES as _LEGACY_TYPES
 from . import ops as _ops
 

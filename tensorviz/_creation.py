@@ -373,7 +373,11 @@ def empty(*sizes, size=None, dtype: _dtype_cls | None = None, device: DeviceLike
     """An uninitialised tensor: its values are whatever the memory held (as in PyTorch)."""
     dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
     shape = _sizes(_kw_shape(sizes, size, "size", "empty"), "empty")
-    return _with_out(_fill(shape, None, dt, device, requires_grad), out)
+    stride = None
+    if memory_format is not None:
+        from ._tensor import _format_name
+        stride = _layout.format_strides(shape, _format_name(memory_format, "empty"))
+    return _with_out(_fill(shape, None, dt, device, requires_grad, stride), out)
 
 
 def _scalar_dtype(value) -> _dtype_cls:
@@ -403,16 +407,21 @@ def _with_out(t: Tensor, out: Tensor | None) -> Tensor:
     return write_out(out, t._arr, t.dtype, t.device)
 
 
-def _like(input: Tensor, dtype, device, memory_format=None):
-    """dtype, device and strides of a ``*_like`` result (``preserve_format`` by default:
+def like_strides(input: Tensor, memory_format) -> tuple:
+    """Strides of a ``*_like`` result in ``memory_format`` (``preserve_format`` by default:
     a dense input's strides, any other input's dim order, as in PyTorch)."""
+    from ._tensor import _format_name
+    return _layout.copy_strides(input._shape, input._stride,
+                                _format_name(memory_format, "empty_like"))
+
+
+def _like(input: Tensor, dtype, device, memory_format=None):
+    """dtype, device and strides of a ``*_like`` result (see ``like_strides``)."""
     if not isinstance(input, Tensor):
         raise TypeError(f"expected a Tensor as input, got {type(input).__name__}")
-    from ._tensor import contiguous_format
-    stride = (None if memory_format is contiguous_format
-              else _layout.preserve_strides(input._shape, input._stride))
     return (_check_dtype(dtype) or input.dtype,
-            input.device if device is None else as_device(device), stride)
+            input.device if device is None else as_device(device),
+            like_strides(input, memory_format))
 
 
 def zeros_like(input: Tensor, *, dtype=None, device=None, requires_grad=False,

@@ -129,6 +129,113 @@ def preserve_strides(shape: Sequence[int], stride: Sequence[int]) -> Strides:
     return dense_strides(shape, stride)
 
 
+# ---------------------------------------------------------------- memory formats
+# The dims of an NCHW (NCDHW) layout from fastest to slowest in channels-last order: C, W, H, N.
+_CHANNELS_LAST_ORDER = {4: (1, 3, 2, 0), 5: (1, 4, 3, 2, 0)}
+_FORMAT_RANK = {"channels_last": 4, "channels_last_3d": 5}
+
+
+def channels_last_strides(shape: Sequence[int]) -> Strides:
+    """NHWC (NDHWC) strides of a 4-D (5-D) shape: C is fastest, then W, H (D), N::
+
+        (1, 3, 4, 5)  ->  (60, 1, 15, 3)
+
+    As PyTorch's ``get_channels_last_strides_2d``, a size-0 dim makes the strides after it 0.
+    """
+    order = _CHANNELS_LAST_ORDER.get(len(shape))
+    if order is None:
+        raise ValueError(f"channels-last strides need a 4-D or 5-D shape, got {len(shape)}-D")
+    out = [0] * len(shape)
+    acc = 1
+    for d in order:
+        out[d] = acc
+        acc *= shape[d]
+    return tuple(out)
+
+
+def is_channels_last_contiguous(shape: Sequence[int], stride: Sequence[int]) -> bool:
+    """PyTorch's ``is_contiguous(memory_format=channels_last[_3d])`` for a 4-D (5-D) layout:
+    dense in channels-last order, size-1 dims ignored (no shortcut for empty tensors).
+    Other ranks are never channels-last contiguous."""
+    order = _CHANNELS_LAST_ORDER.get(len(shape))
+    if order is None:
+        return False
+    expected = 1
+    for d in order:
+        size = shape[d]
+        if size != 1:
+            if stride[d] != expected:
+                return False
+            expected *= size
+    return True
+
+
+def is_channels_last_strides(shape: Sequence[int], stride: Sequence[int]) -> bool:
+    """Whether strides *look like* channels last (PyTorch's ``is_channels_last_strides_2d/3d``),
+    the guess behind ``suggest_memory_format``.  Walking C, W, H (D), N, each stride must be
+    at least the previous one times its size; ambiguous layouts count as row-major::
+
+        (2, 3, 4, 5) stride (60, 1, 15, 3)  ->  True      a stride-0 C dim  ->  False
+        (2, 1, 1, 1) stride (1, 1, 1, 1)    ->  False     (N111: row-major by default)
+    """
+    order = _CHANNELS_LAST_ORDER.get(len(shape))
+    if order is None or stride[1] == 0:
+        return False
+    low = 0
+    for d in order:
+        if shape[d] == 0 or stride[d] < low:
+            return False
+        if d == 0 and low == stride[1]:
+            return False
+        low = stride[d]
+        if shape[d] > 1:
+            low *= shape[d]
+    return True
+
+
+def suggest_memory_format(shape: Sequence[int], stride: Sequence[int]) -> str:
+    """PyTorch's ``suggest_memory_format``: ``'channels_last'`` for a 4-D layout whose strides
+    look channels-last, ``'channels_last_3d'`` likewise for 5-D, else ``'contiguous_format'``."""
+    if is_channels_last_strides(shape, stride):
+        return "channels_last" if len(shape) == 4 else "channels_last_3d"
+    return "contiguous_format"
+
+
+def check_format_rank(ndim: int, fmt: str) -> None:
+    """PyTorch's RuntimeError when ``fmt`` does not fit a tensor of ``ndim`` dims."""
+    rank = _FORMAT_RANK.get(fmt)
+    if rank is not None and ndim != rank:
+        raise RuntimeError(f"required rank {rank} tensor to use {fmt} format")
+
+
+def format_strides(shape: Sequence[int], fmt: str) -> Strides:
+    """The strides of a new tensor of ``shape`` in memory format ``fmt`` (its name)."""
+    if fmt == "contiguous_format":
+        return contiguous_strides(shape)
+    if fmt == "preserve_format":
+        raise RuntimeError("unsupported memory format Preserve")
+    check_format_rank(len(shape), fmt)
+    return channels_last_strides(shape)
+
+
+def is_contiguous_as(shape: Sequence[int], stride: Sequence[int], fmt: str) -> bool:
+    """``is_contiguous(memory_format=fmt)``: channels-last formats ask for their own order;
+    ``contiguous_format`` and ``preserve_format`` for row-major (as PyTorch answers)."""
+    rank = _FORMAT_RANK.get(fmt)
+    if rank is None:
+        return is_contiguous(shape, stride)
+    return len(shape) == rank and is_channels_last_contiguous(shape, stride)
+
+
+def copy_strides(shape: Sequence[int], stride: Sequence[int], fmt: str) -> Strides:
+    """The strides of a copy made with memory format ``fmt`` (``clone``, ``to``, ``*_like``):
+    ``preserve_format`` keeps a dense layout (any other: its dim order), the rest as
+    ``format_strides``."""
+    if fmt == "preserve_format":
+        return preserve_strides(shape, stride)
+    return format_strides(shape, fmt)
+
+
 def elementwise_strides(shape: Sequence[int],
                         operands: Sequence[tuple[Sequence[int], Sequence[int]]]) -> Strides:
     """Strides of the result of an elementwise op, as PyTorch's TensorIterator lays it out.

@@ -171,42 +171,37 @@ def _normal_host(rng, shape, dt) -> np.ndarray:
     return rng.standard_normal(shape, dtype=dt._np)
 
 
-def _size_kw(fn: str, size: tuple, kw_size) -> tuple:
-    """``size`` given by keyword (``rand(size=(2, 3))``): a sequence, and no positional one."""
-    if kw_size is None:
+_NO_SIZE: Any = object()  # (``size=None`` is a TypeError in PyTorch, not "no size given")
+
+
+def _size_kw(size: tuple, kw, fn: str) -> tuple:
+    """Positional sizes, or ``size=`` (a tuple, list or Size only), as PyTorch accepts."""
+    if kw is _NO_SIZE:
         return size
     if size:
-        raise TypeError(f"{fn}() received an invalid combination of arguments - got "
-                        f"({', '.join(type(s).__name__ for s in size)}, size=...), but expected "
-                        "either positional sizes or size=")
-    if not isinstance(kw_size, (tuple, list)) and not hasattr(kw_size, "__len__"):
+        raise TypeError(f"{fn}() received an invalid combination of arguments - got sizes "
+                        f"both positionally and as size=")
+    if not isinstance(kw, (tuple, list, Size)):
         raise TypeError(f"{fn}(): argument 'size' must be tuple of ints, not "
-                        f"{type(kw_size).__name__}")
-    return (tuple(kw_size),)
+                        f"{type(kw).__name__}")
+    return (kw,)
 
 
-def rand(*size, generator: Generator | None = None, dtype=None, device: DeviceLike = None,
-         requires_grad: bool = False, out: Tensor | None = None, **kwargs) -> Tensor:
-    """Uniform samples in ``[0, 1)``."""
-    size = _size_kw("rand", size, _only_size(kwargs, "rand"))
-    shape = _sizes(size, "rand")
+def rand(*sizes, size=_NO_SIZE, generator: Generator | None = None, dtype=None,
+         device: DeviceLike = None, requires_grad: bool = False,
+         out: Tensor | None = None) -> Tensor:
+    """Uniform samples in ``[0, 1)``: ``rand(2, 3)``, ``rand((2, 3))`` or ``rand(size=...)``."""
+    shape = _sizes(_size_kw(sizes, size, "rand"), "rand")
     dt = _float_dtype(dtype)
     return _out(_finish(_uniform_host(_gen(generator), shape, dt), dt, device, requires_grad),
                 out)
 
 
-def _only_size(kwargs: dict, fn: str):
-    size = kwargs.pop("size", None)
-    if kwargs:
-        raise TypeError(f"{fn}() got an unexpected keyword argument '{next(iter(kwargs))}'")
-    return size
-
-
-def randn(*size, generator: Generator | None = None, dtype=None, device: DeviceLike = None,
-          requires_grad: bool = False, out: Tensor | None = None, **kwargs) -> Tensor:
+def randn(*sizes, size=_NO_SIZE, generator: Generator | None = None, dtype=None,
+          device: DeviceLike = None, requires_grad: bool = False,
+          out: Tensor | None = None) -> Tensor:
     """Standard normal samples (mean 0, variance 1)."""
-    size = _size_kw("randn", size, _only_size(kwargs, "randn"))
-    shape = _sizes(size, "randn")
+    shape = _sizes(_size_kw(sizes, size, "randn"), "randn")
     dt = _float_dtype(dtype, "normal_kernel_cpu")
     return _out(_finish(_normal_host(_gen(generator), shape, dt), dt, device, requires_grad),
                 out)
@@ -308,11 +303,13 @@ def normal(mean: Any = 0.0, std: Any = 1.0, size=None, *, generator: Generator |
     return _out(_finish(host, dt, device, requires_grad), out)
 
 
-def _like(input: Tensor, sample, dtype, device, requires_grad: bool) -> Tensor:
-    """``sample(shape, dtype, device)`` laid out like ``input`` (``preserve_format``)."""
-    from . import _layout
+def _like(input: Tensor, sample, dtype, device, requires_grad: bool,
+          memory_format=None) -> Tensor:
+    """``sample(shape, dtype, device)`` laid out like ``input`` in ``memory_format``
+    (``preserve_format`` by default)."""
+    from ._creation import like_strides
+    stride = like_strides(input, memory_format)
     t = sample(input._shape, dtype or input.dtype, device or input.device)
-    stride = _layout.preserve_strides(input._shape, input._stride)
     if stride != t._stride:
         from ._creation import _fill
         r = _fill(input._shape, None, t.dtype, t.device, False, stride)
@@ -326,13 +323,13 @@ def _like(input: Tensor, sample, dtype, device, requires_grad: bool) -> Tensor:
 def rand_like(input: Tensor, *, dtype=None, device=None, requires_grad=False,
               memory_format=None) -> Tensor:
     return _like(input, lambda sh, dt, dev: rand(*sh, dtype=dt, device=dev), dtype, device,
-                 requires_grad)
+                 requires_grad, memory_format)
 
 
 def randn_like(input: Tensor, *, dtype=None, device=None, requires_grad=False,
                memory_format=None) -> Tensor:
     return _like(input, lambda sh, dt, dev: randn(*sh, dtype=dt, device=dev), dtype, device,
-                 requires_grad)
+                 requires_grad, memory_format)
 
 
 def randint_like(input: Tensor, low: int = 0, high: int | None = None, *, dtype=None,
@@ -340,4 +337,4 @@ def randint_like(input: Tensor, low: int = 0, high: int | None = None, *, dtype=
     if high is None:
         low, high = 0, low
     return _like(input, lambda sh, dt, dev: randint(low, high, sh, dtype=dt, device=dev),
-                 dtype, device, requires_grad)
+                 dtype, device, requires_grad, memory_format)

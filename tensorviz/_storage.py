@@ -28,7 +28,11 @@ __all__ = ["UntypedStorage", "TypedStorage"]
 class UntypedStorage:
     """A 1-D buffer of bytes on one device (kept in the dtype it was made with)."""
 
-    __slots__ = ("_data", "_device", "_backend", "_version", "_listeners", "_typed", "__weakref__")
+    # ``_fixed`` is set (True) only on storages over memory tensorviz does not own
+    # (``from_numpy``): ``resize_`` may not replace those (PyTorch: not resizable).  Left unset
+    # elsewhere, so the fast constructors do not pay for it: read it with getattr.
+    __slots__ = ("_data", "_device", "_backend", "_version", "_listeners", "_typed", "_fixed",
+                 "__weakref__")
 
     def __init__(self, size_or_data: Any = 0, *, device: DeviceLike = None):
         dev = as_device(device)
@@ -75,12 +79,18 @@ class UntypedStorage:
             .view(np_dtype)
 
     def _typed_storage(self, dt: "_dtypes.dtype") -> "TypedStorage":
+        """The cached ``TypedStorage`` of ``dt`` (one object while anyone holds it).
+
+        The cache holds it weakly: it holds this storage, and a strong reference back would
+        make a cycle keeping the memory alive until the next garbage collection."""
         cache = self._typed
         if cache is None:
             cache = self._typed = {}
-        ts = cache.get(dt)
+        ref = cache.get(dt)
+        ts = None if ref is None else ref()
         if ts is None:
-            ts = cache[dt] = TypedStorage._make(self, dt)
+            ts = TypedStorage._make(self, dt)
+            cache[dt] = weakref.ref(ts)
         return ts
 
     # ------------------------------------------------------------ versions and listeners

@@ -137,9 +137,7 @@ def from_numpy(ndarray: np.ndarray) -> "Tensor":
     (1, 3)
     """
     if not isinstance(ndarray, np.ndarray):
-        kind = type(ndarray)
-        name = kind.__name__ if kind.__module__ == "builtins" else f"numpy.{kind.__name__}"
-        raise TypeError(f"expected np.ndarray (got {name})")
+        raise TypeError(f"expected np.ndarray (got {_type_name(type(ndarray))})")
     if not ndarray.dtype.isnative:
         raise ValueError("given numpy array has byte order different from the native byte "
                          "order. Conversion between byte orders is currently not supported.")
@@ -167,7 +165,18 @@ def from_numpy(ndarray: np.ndarray) -> "Tensor":
     else:
         extent = _layout.storage_extent(shape, stride, 0)
         flat = np.lib.stride_tricks.as_strided(ndarray, shape=(extent,), strides=(item,))
-    return _make(Tensor, UntypedStorage._wrap(flat, CPU), dt, 0, shape, stride, ndarray)
+    st = UntypedStorage._wrap(flat, CPU)
+    st._fixed = True
+    return _make(Tensor, st, dt, 0, shape, stride, ndarray)
+
+
+def _type_name(kind: type) -> str:
+    """A type's name as PyTorch's C++ errors print it (CPython's ``tp_name``): a class defined
+    in Python or a builtin by its bare name, another extension type with its module
+    (``numpy.float64``)."""
+    if kind.__flags__ & (1 << 9) or kind.__module__ == "builtins":  # (Py_TPFLAGS_HEAPTYPE)
+        return kind.__name__
+    return f"{kind.__module__}.{kind.__name__}"
 
 
 def _kw_shape(args: tuple, value: Any, name: str, fn: str) -> tuple:
@@ -195,6 +204,40 @@ def _as_shape(args: Sequence[Any], what: str = "size") -> tuple[int, ...]:
     except (AttributeError, TypeError):
         raise TypeError(f"{what} must be a tuple of ints, but got "
                         f"{[type(s).__name__ for s in args]}") from None
+
+
+class memory_format:
+    """A memory format: the dim order a new tensor's strides follow (``contiguous_format``
+    row-major, ``channels_last`` NHWC, ``channels_last_3d`` NDHWC) or ``preserve_format``
+    (the input's own layout)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"tensorviz.{self.name}"
+
+
+contiguous_format = memory_format("contiguous_format")
+preserve_format = memory_format("preserve_format")
+channels_last = memory_format("channels_last")
+channels_last_3d = memory_format("channels_last_3d")
+
+_FORMATS = {f.name: f for f in (contiguous_format, preserve_format, channels_last,
+                                channels_last_3d)}
+
+
+
+def _format_name(fmt, fn: str, default: str = "preserve_format") -> str:
+    """The name of a ``memory_format=`` argument (None: ``default``); TypeError otherwise."""
+    if fmt is None:
+        return default
+    if type(fmt) is not memory_format:
+        raise TypeError(f"{fn}(): argument 'memory_format' must be tensorviz.memory_format, not "
+                        f"{type(fmt).__name__}")
+    return fmt.name
 
 
 class Tensor:
@@ -341,7 +384,10 @@ class Tensor:
         return self._dtype.is_signed
 
     def is_contiguous(self, memory_format=None) -> bool:
-        return _layout.is_contiguous(self._shape, self._stride)
+        if memory_format is None:
+            return _layout.is_contiguous(self._shape, self._stride)
+        return _layout.is_contiguous_as(self._shape, self._stride,
+                                        _format_name(memory_format, "is_contiguous"))
 
     def is_non_overlapping_and_dense(self) -> bool:
         return _layout.is_non_overlapping_and_dense(self._shape, self._stride)
@@ -635,6 +681,119 @@ class Tensor:
     def as_strided_(self, size, stride, storage_offset: int | None = None) -> "Tensor":
         return self._relayout_(self.as_strided(size, stride, storage_offset))
 
+    # ------------------------------------------------------------ storage swaps
+    def set_(self, source=None, storage_offset=None, size=None, stride=None) -> "Tensor":
+        """Point this tensor at another storage (shared, never copied), in place.
+
+        ``set_()``: a new empty storage, shape (0,); ``set_(tensor)``: the tensor's storage and
+        layout; ``set_(storage)``: all of a storage (typed or untyped) as a 1-D tensor;
+        ``set_(source, storage_offset, size, stride=None)``: that layout over the source's
+        storage (row-major when ``stride`` is None), bounds-checked.
+
+        Note: PyTorch grows a storage too small for the layout; here that is a RuntimeError
+        (a storage never changes size, and nothing is read outside it).
+        Note: versions count per storage here: the old storage counts the write (its other
+        views move, as in PyTorch), and this tensor then shows its new storage's version.
+        """
+        if source is None:
+            if storage_offset is not None or size is not None or stride is not None:
+                raise TypeError("set_() received an invalid combination of arguments - "
+                                "expected (), (source) or (source, storage_offset, size, "
+                                "stride=None)")
+            st = self._storage
+            new = UntypedStorage._wrap(st._backend.empty(0, self._dtype._np, st._device),
+                                       st._device, st._backend)
+            return self._swap_storage(new, 0, (0,), (1,), fresh=True)
+        storage, numel = _set_source(self, source)
+        if storage_offset is None and size is None and stride is None:
+            if isinstance(source, Tensor):
+                return self._swap_storage(storage, source._offset, source._shape,
+                                          source._stride)
+            return self._swap_storage(storage, 0, (numel,), (1,))
+        if type(storage_offset) is not builtins.int and not isinstance(storage_offset,
+                                                                           np.integer):
+            raise TypeError(f"set_(): argument 'storage_offset' must be int, not "
+                            f"{type(storage_offset).__name__}")
+        if not isinstance(size, (tuple, list)):
+            raise TypeError(f"set_(): argument 'size' must be tuple of ints, not "
+                            f"{type(size).__name__}")
+        shape = _as_shape((size,))
+        strides = _contig(shape) if stride is None else _as_shape((stride,), "stride")
+        if len(strides) != len(shape):
+            raise RuntimeError(f"unequal size length ({len(shape)}) and stride length "
+                               f"({len(strides)})")
+        offset = builtins.int(storage_offset)
+        _layout.check_as_strided(shape, strides, offset, numel, self._dtype.itemsize)
+        return self._swap_storage(storage, offset, shape, strides)
+
+    def _swap_storage(self, storage: UntypedStorage, offset: builtins.int, shape: tuple,
+                      stride: tuple, fresh: builtins.bool = False) -> "Tensor":
+        """Take ``storage`` and a layout; the old storage counts a write.  A ``fresh``
+        storage (made for this tensor alone) carries the version on."""
+        old = self._storage
+        if storage is not old:
+            old._bump()
+            if fresh:
+                storage._version = old._version
+        else:
+            storage._bump()
+        self._set_layout(storage, offset, tuple(shape), tuple(stride))
+        return self
+
+    def resize_(self, *sizes, size=None, memory_format=None) -> "Tensor":
+        """Give this tensor a new shape in place, row-major (or ``memory_format``), keeping its
+        storage offset and as much of the data as fits.
+
+        The same shape leaves it untouched.  A storage too small for the new shape is
+        replaced by a larger one holding a copy of the old bytes (the rest uninitialised).
+        Note: PyTorch grows the same storage object in place, so other views of it see the
+        larger storage; here they keep the old one and stop sharing memory with this tensor.
+        """
+        shape = _kw_shape(sizes, size, "size", "resize_")
+        if not shape:
+            raise TypeError('resize_() missing 1 required positional arguments: "size"')
+        shape = _as_shape(shape)
+        for s in shape:
+            if s < 0:
+                raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
+                                   f"{list(shape)}")
+        if self.requires_grad:
+            raise RuntimeError("cannot resize variables that require grad")
+        if memory_format is None:
+            if shape == self._shape:
+                return self
+            stride = _contig(shape)
+        else:
+            fmt = _format_name(memory_format, "resize_")
+            if fmt == "preserve_format":
+                raise RuntimeError("Unsupported memory formatPreserve")
+            stride = _layout.format_strides(shape, fmt)
+            if shape == self._shape:  # (PyTorch restrides without counting a write)
+                self._set_layout(self._storage, self._offset, shape, stride)
+                return self
+        st = self._storage
+        item = self._dtype.itemsize
+        need = (self._offset + _layout.numel(shape)) * item if _layout.numel(shape) else 0
+        if need <= st.nbytes():
+            return self._swap_storage(st, self._offset, shape, stride)
+        if getattr(st, "_fixed", False):
+            raise RuntimeError("Trying to resize storage that is not resizable")
+        buf = st._backend.empty(-(-need // item), self._dtype._np, st._device)
+        buf.view(np.uint8)[:st.nbytes()] = st._as(np.uint8)
+        return self._swap_storage(UntypedStorage._wrap(buf, st._device, st._backend),
+                                  self._offset, shape, stride, fresh=True)
+
+    def resize_as_(self, the_template: "Tensor", *, memory_format=None) -> "Tensor":
+        """``resize_`` to the shape of ``the_template``: row-major, or ``memory_format``
+        (``preserve_format``: the one the template's strides suggest)."""
+        if not isinstance(the_template, Tensor):
+            raise TypeError(f"resize_as_(): argument 'the_template' (position 1) must be "
+                            f"Tensor, not {type(the_template).__name__}")
+        if memory_format is preserve_format:
+            memory_format = _FORMATS[_layout.suggest_memory_format(the_template._shape,
+                                                                   the_template._stride)]
+        return self.resize_(the_template._shape, memory_format=memory_format)
+
     def split(self, split_size, dim: int = 0) -> tuple["Tensor", ...]:
         d = _layout.normalize_dim(dim, len(self._shape))
         if not self._shape:
@@ -721,15 +880,28 @@ class Tensor:
         return tuple(self.select(d, i) for i in range(self._shape[d]))
 
     # ------------------------------------------------------------ copies
-    def contiguous(self, memory_format=None) -> "Tensor":
-        """``self`` when already contiguous, else a row-major copy in a new storage."""
-        if _layout.is_contiguous(self._shape, self._stride):
+    def contiguous(self, memory_format=contiguous_format) -> "Tensor":
+        """``self`` when already contiguous in ``memory_format`` (row-major by default),
+        else a copy in that format in a new storage."""
+        if memory_format is contiguous_format:
+            if _layout.is_contiguous(self._shape, self._stride):
+                return self
+            return self.clone(memory_format=contiguous_format)
+        if memory_format is None:
+            raise TypeError("contiguous(): argument 'memory_format' must be "
+                            "tensorviz.memory_format, not NoneType")
+        fmt = _format_name(memory_format, "contiguous")
+        if _layout.is_contiguous_as(self._shape, self._stride, fmt):
             return self
-        return self.clone(memory_format=contiguous_format)
+        if fmt == "preserve_format":
+            raise RuntimeError("preserve memory format is unsupported by the contiguous "
+                               "operator")
+        return self.clone(memory_format=memory_format)
 
     def clone(self, *, memory_format=None) -> "Tensor":
         """A copy in a new storage; ``preserve_format`` (the default) keeps a dense tensor's
-        strides and any other tensor's dim order, as PyTorch does."""
+        strides and any other tensor's dim order, as PyTorch does; ``contiguous_format`` and
+        ``channels_last[_3d]`` lay the copy out in that order."""
         return self._copy(self._dtype, memory_format)
 
     def _copy(self, dt: _dtype_cls, memory_format=None, dev: device | None = None) -> "Tensor":
@@ -739,6 +911,10 @@ class Tensor:
         src = self._a
         if src is None:
             src = self._arr
+        if memory_format is not None and memory_format is not contiguous_format \
+                and memory_format is not preserve_format:
+            return self._copy_strided(dt, _layout.copy_strides(
+                shape, self._stride, _format_name(memory_format, "clone")), dev)
         if self._stride == contig and type(src) is np.ndarray and (dev is None or dev is CPU) \
                 and self._dtype.category != _dtypes._COMPLEX and 0 not in shape:
             # Fast path: a row-major CPU tensor stays row-major in every memory format, and
@@ -754,6 +930,11 @@ class Tensor:
             stride = _contig(shape)
         else:
             stride = _layout.preserve_strides(shape, self._stride)
+        return self._copy_strided(dt, stride, dev)
+
+    def _copy_strided(self, dt: _dtype_cls, stride: tuple, dev: device | None) -> "Tensor":
+        """A copy as ``dt`` on ``dev`` in a new storage, with the (dense) strides ``stride``."""
+        shape = self._shape
         src = self._arr
         st = self._storage
         if dev is not None and dev != st._device:
@@ -764,7 +945,7 @@ class Tensor:
             dev, be = st._device, st._backend
         if self._dtype.category == _dtypes._COMPLEX and dt.category != _dtypes._COMPLEX:
             warnings.warn("Casting complex values to real discards the imaginary part",
-                          UserWarning, stacklevel=4)
+                          UserWarning, stacklevel=5)
             src = src.real
         if dt is _dtypes.bool and self._dtype is _dtypes.bool:
             src = src.view(np.uint8) != 0  # (a bool view of other data: PyTorch stores 0/1)
@@ -840,7 +1021,11 @@ class Tensor:
         dev, dt, copy = _parse_to(self, args, kwargs)
         cur_dev = self._storage._device
         if (dev is None or dev == cur_dev) and (dt is None or dt is self._dtype):
-            return self._copy(self._dtype, kwargs_format) if copy else self
+            if not copy and (kwargs_format is None or kwargs_format is preserve_format
+                             or _layout.suggest_memory_format(self._shape, self._stride)
+                             == _format_name(kwargs_format, "to")):
+                return self  # (PyTorch aliases when the suggested format is the one asked)
+            return self._copy(self._dtype, kwargs_format)
         return self._copy(self._dtype if dt is None else dt, kwargs_format, dev)
 
     def type(self, dtype=None, non_blocking: bool = False, **kwargs):
@@ -877,8 +1062,13 @@ class Tensor:
 
     def cuda(self, device: DeviceLike = None, non_blocking: bool = False) -> "Tensor":
         from . import cuda as _cuda
-        idx = _cuda.current_device() if device is None else as_device(
-            device if not isinstance(device, builtins.int) else f"cuda:{device}").index
+        if device is None:
+            idx = _cuda.current_device()
+        else:
+            dev = as_device(device if not isinstance(device, builtins.int) else f"cuda:{device}")
+            if dev.type != "cuda":
+                raise RuntimeError("Invalid device, must be cuda device")
+            idx = _cuda.current_device() if dev.index is None else dev.index
         return self.to(as_device(f"cuda:{idx}"))
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
@@ -1019,22 +1209,6 @@ class Tensor:
         return show(self, **kwargs)
 
 
-class memory_format:
-    """Memory formats accepted by ``contiguous``/``clone`` (all mean row-major here)."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name: str):
-        self.name = name
-
-    def __repr__(self) -> str:
-        return f"tensorviz.{self.name}"
-
-
-contiguous_format = memory_format("contiguous_format")
-preserve_format = memory_format("preserve_format")
-
-
 _PY_SCALARS = frozenset((builtins.bool, builtins.int, builtins.float, builtins.complex))
 
 
@@ -1048,6 +1222,34 @@ def _element_position(shape: tuple, stride: tuple, offset: int, key: tuple):
             return None
         offset += (k + n if k < 0 else k) * st
     return offset
+
+
+def _set_source(t: Tensor, source) -> tuple:
+    """The untyped storage behind a ``set_`` source, and its size in ``t``'s elements."""
+    if isinstance(source, Tensor):
+        if source._dtype is not t._dtype:
+            from ._indexing import _C_NAMES
+            raise RuntimeError(f"Could not set tensor of type {_C_NAMES[source._dtype.name]} "
+                               f"to a tensor of type {_C_NAMES[t._dtype.name]}")
+        st = source._storage
+    elif isinstance(source, TypedStorage):
+        if source.dtype is not t._dtype:
+            from ._indexing import _C_NAMES
+            raise RuntimeError(f"Expected a Storage of type {_C_NAMES[t._dtype.name]} or an "
+                               f"UntypedStorage, but got type {source.dtype.cname} for "
+                               f"argument 1 'storage'")
+        st = source._untyped
+    elif isinstance(source, UntypedStorage):
+        st = source
+    else:
+        raise TypeError(f"set_() received an invalid combination of arguments - got "
+                        f"({type(source).__name__}), but expected a Tensor or a Storage")
+    if st._device != t._storage._device:
+        raise RuntimeError(f'Attempted to set the storage of a tensor on device '
+                           f'"{t._storage._device}" to a storage on different device '
+                           f'"{st._device}".  This is no longer allowed; the devices must '
+                           f'match.')
+    return st, st.nbytes() // t._dtype.itemsize
 
 
 def _real_scalar(v, cname: str):
@@ -1141,6 +1343,8 @@ def _parse_to(t: Tensor, args, kwargs):
     kwargs.pop("non_blocking", None)
     kwargs.pop("memory_format", None)
     for a in args:
+        if a is None:
+            continue  # (to(None) changes nothing, as in PyTorch)
         if isinstance(a, _dtype_cls) or a in _dtypes._PY_TYPES:
             if dt is not None:
                 raise TypeError("to() received an invalid combination of arguments - got "

@@ -161,3 +161,29 @@ def test_with_device_sets_the_default_device_of_factories():
         finally:
             _device.set_default_device(None)
         assert tv.ones(1).device.type == "cpu"
+
+
+def test_default_device_functions_are_exported_like_pytorchs():
+    assert tv.set_default_device is __import__("tensorviz._device").\
+        _device.set_default_device
+    assert "get_default_device" in tv.__all__ and "set_default_device" in tv.__all__
+    same(lambda L: L.get_default_device())
+    try:
+        for lib in (tv, torch):
+            lib.set_default_device("cpu")
+        same(lambda L: str(L.get_default_device()) + str(L.zeros(2).device))
+    finally:
+        for lib in (tv, torch):
+            lib.set_default_device(None)
+    same(lambda L: L.get_default_device())
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.zeros(2).cuda(L.device("cpu")),
+    lambda L: L.zeros(2).cuda("cpu"),
+    lambda L: (lambda t: t.to(None) is t)(L.zeros(2)),
+    lambda L: L.zeros(2).to(None, L.float64),
+    lambda L: L.zeros(2).to(None, dtype=L.int32),
+])
+def test_cuda_of_a_cpu_device_and_to_none_match_pytorch(call):
+    same(call)

@@ -118,3 +118,22 @@ def test_dataset_reads_share_memory_with_the_tensor(tmp_path):
     t = tv.from_numpy(arr)
     arr[0] = 100  # from_numpy shares memory, as in PyTorch
     assert t.tolist() == [100, 3, 4, 5]
+
+
+def test_from_numpy_of_a_dataset_names_its_type_as_pytorch(tmp_path):
+    torch = pytest.importorskip("torch")
+    with h5py.File(tmp_path / "d.h5", "w") as f:
+        dset = f.create_dataset("x", data=np.arange(3.0))
+        errors = []
+        for lib in (tv, torch):
+            with pytest.raises(TypeError) as info:
+                lib.from_numpy(dset)
+            errors.append(str(info.value))
+    assert errors[0] == errors[1] == "expected np.ndarray (got Dataset)"
+    for obj in (np.float64(1.0), [1], 3, None):  # extension types keep their module
+        msgs = []
+        for lib in (tv, torch):
+            with pytest.raises(TypeError) as info:
+                lib.from_numpy(obj)
+            msgs.append(str(info.value))
+        assert msgs[0] == msgs[1], msgs

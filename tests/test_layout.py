@@ -318,3 +318,118 @@ def test_empty_view_strides():
     assert L.view_strides((0, 3), (3, 1), (3, 0)) == (1, 1)  # PyTorch: size 0 counts as 1
     assert L.view_strides((3, 0), (1, 3), (3, 0)) == (1, 3)  # same shape: strides kept
     assert L.view_strides((), (), (1, 1)) == (1, 1)
+
+
+# ---------------------------------------------------------------- memory formats
+@st.composite
+def format_shapes(draw, max_side: int = 4):
+    """A 4-D or 5-D shape; size-0 and size-1 dims turn up often."""
+    nd = draw(st.sampled_from([4, 5]))
+    return tuple(draw(st.lists(st.sampled_from([0, 1, 1, 2, 3, max_side]), min_size=nd,
+                               max_size=nd)))
+
+
+@st.composite
+def format_layouts(draw):
+    """A 4-D/5-D layout that is dense in a random dim order, or nearly: size-1 dims get any
+    stride, some dims are stretched or broadcast (the ambiguous cases PyTorch resolves)."""
+    shape = draw(format_shapes())
+    order = draw(st.permutations(range(len(shape))))
+    stride = [0] * len(shape)
+    acc = 1
+    for d in reversed(order):
+        stride[d] = acc
+        acc *= max(shape[d], 1) + draw(st.sampled_from([0, 0, 0, 1]))
+    for d, n in enumerate(shape):
+        if n == 1 and draw(st.booleans()):
+            stride[d] = draw(st.sampled_from([0, 1, 2, 7, acc]))
+        elif draw(st.integers(0, 20)) == 0:
+            stride[d] = 0
+    return shape, tuple(stride)
+
+
+def _nchw_of_nhwc(shape):
+    """Storage positions of an NCHW (NCDHW) tensor laid out channels-last, made by NumPy."""
+    nd = len(shape)
+    last = (0,) + tuple(range(2, nd)) + (1,)  # N, H, W, C (N, D, H, W, C)
+    return np.arange(L.numel(shape)).reshape([shape[d] for d in last]).transpose(
+        np.argsort(last))
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(format_shapes())
+def test_channels_last_strides_address_nhwc_order(shape):
+    stride = L.channels_last_strides(shape)
+    assert L.is_channels_last_contiguous(shape, stride)
+    assert L.format_strides(shape, "channels_last" if len(shape) == 4
+                            else "channels_last_3d") == stride
+    if L.numel(shape):
+        assert L.is_non_overlapping_and_dense(shape, stride)
+        assert L.storage_extent(shape, stride, 0) == L.numel(shape)
+        assert np.array_equal(addressed(shape, stride, 0, L.numel(shape)),
+                              _nchw_of_nhwc(shape))
+
+
+def test_channels_last_strides_examples():
+    assert L.channels_last_strides((1, 3, 4, 5)) == (60, 1, 15, 3)
+    assert L.channels_last_strides((2, 3, 4, 5, 6)) == (360, 1, 90, 18, 3)
+    assert L.channels_last_strides((2, 0, 3, 4)) == (0, 1, 0, 0)  # PyTorch: no max(size, 1)
+    with pytest.raises(ValueError):
+        L.channels_last_strides((2, 3, 4))
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(format_shapes())
+def test_formats_are_told_apart_when_no_dim_is_trivial(shape):
+    fmt = "channels_last" if len(shape) == 4 else "channels_last_3d"
+    cl, rm = L.channels_last_strides(shape), L.contiguous_strides(shape)
+    assert L.suggest_memory_format(shape, rm) == "contiguous_format"
+    assert L.is_contiguous_as(shape, rm, "contiguous_format")
+    if min(shape) > 1:
+        assert L.suggest_memory_format(shape, cl) == fmt
+        assert not L.is_contiguous(shape, cl) and not L.is_contiguous_as(shape, rm, fmt)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(format_layouts())
+def test_format_predicates_agree_with_each_other(layout):
+    shape, stride = layout
+    fmt = "channels_last" if len(shape) == 4 else "channels_last_3d"
+    if L.is_channels_last_contiguous(shape, stride):
+        assert L.is_non_overlapping_and_dense(shape, stride) or L.numel(shape) == 0
+    if L.suggest_memory_format(shape, stride) == fmt:
+        assert L.is_channels_last_strides(shape, stride) and 0 not in shape
+    other = 4 if len(shape) == 5 else 5  # a format of the other rank never fits
+    assert not L.is_contiguous_as(shape, stride, "channels_last" if other == 4
+                                  else "channels_last_3d")
+    assert L.copy_strides(shape, stride, "preserve_format") == L.preserve_strides(shape, stride)
+
+
+def test_format_rank_errors_are_pytorchs():
+    with pytest.raises(RuntimeError, match="required rank 4 tensor to use channels_last"):
+        L.format_strides((2, 3, 4), "channels_last")
+    with pytest.raises(RuntimeError, match="required rank 5 tensor to use channels_last_3d"):
+        L.copy_strides((2, 3, 4, 5), (60, 20, 5, 1), "channels_last_3d")
+    with pytest.raises(RuntimeError, match="unsupported memory format Preserve"):
+        L.format_strides((2, 3), "preserve_format")
+    assert L.suggest_memory_format((2, 3, 4), (1, 2, 6)) == "contiguous_format"
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(format_layouts())
+def test_format_predicates_match_pytorch(layout):
+    """The oracle: ``is_contiguous(memory_format=)``, the suggested format (``to`` aliases a
+    tensor exactly when it is the one asked for) and the strides of copies."""
+    torch = pytest.importorskip("torch")
+    shape, stride = layout
+    fmt = "channels_last" if len(shape) == 4 else "channels_last_3d"
+    t = torch.empty_strided(shape, stride)
+    assert L.is_contiguous_as(shape, stride, fmt) is t.is_contiguous(
+        memory_format=getattr(torch, fmt))
+    assert (L.suggest_memory_format(shape, stride) == fmt) is (
+        t.to(memory_format=getattr(torch, fmt)) is t)
+    assert (L.suggest_memory_format(shape, stride) == "contiguous_format") is (
+        t.to(memory_format=torch.contiguous_format) is t)
+    assert L.copy_strides(shape, stride, "preserve_format") == t.clone().stride()
+    assert L.copy_strides(shape, stride, fmt) == t.clone(
+        memory_format=getattr(torch, fmt)).stride()

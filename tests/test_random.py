@@ -150,3 +150,18 @@ def test_size_keyword(name):
             bad(torch)
         with pytest.raises(TypeError):
             bad(tv)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.rand(size=(2, 3)).shape, lambda L: L.randn(size=[2]).shape,
+    lambda L: L.rand(size=L.Size([2, 1])).shape, lambda L: L.randn(size=(), dtype=L.float64),
+    lambda L: L.rand(size=(2, 3), dtype=L.float64).dtype,
+    lambda L: L.randint(5, size=(2, 3)).shape, lambda L: L.randint(low=1, high=5, size=(2,)).shape,
+    lambda L: L.randint(high=5, size=(2,)).shape, lambda L: L.randperm(n=3).shape,
+    lambda L: L.normal(0.0, 1.0, size=(2, 2)).shape,
+    lambda L: L.rand(2, size=(2, 3)), lambda L: L.rand(size=3), lambda L: L.randn(size=None),
+    lambda L: L.randn(2, size=[2]), lambda L: L.randn(2, 3, size=None),
+    lambda L: L.full(size=(2, 3), fill_value=1.0).shape, lambda L: L.rand([2, 3]).shape,
+])
+def test_size_keyword_is_taken_as_pytorch(call):
+    same(call, values=False)

@@ -5,6 +5,7 @@ Where PyTorch answers the same question it is asked too (``torch = importorskip`
 from __future__ import annotations
 
 import gc
+import weakref
 import warnings
 
 import numpy as np
@@ -334,3 +335,27 @@ def test_a_failing_listener_does_not_undo_the_write():
     with pytest.warns(RuntimeWarning, match="observer bug"):
         t[0] = 5.0
     assert t.tolist() == [5.0, 0.0, 0.0] and t._version == 1
+
+
+def test_typed_storages_do_not_keep_memory_alive_past_del():
+    """The cached TypedStorage must not form a reference cycle with its UntypedStorage:
+    the memory goes as soon as the last tensor does, without a garbage collection."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for make in (lambda: tv.zeros(1000), lambda: tv.arange(12.0).reshape(3, 4).t(),
+                     lambda: tv.from_numpy(np.zeros(5))):
+            t = make()
+            s = t.storage()
+            assert s is t.storage() is t.t().storage()  # one object while it is held
+            assert t.untyped_storage()._typed_storage(tv.uint8).untyped() is t.untyped_storage()
+            del s
+            ref = weakref.ref(t.untyped_storage())
+            data = weakref.ref(t.storage())  # (dropped at once: only the cache saw it)
+            assert data() is None
+            t.storage()
+            del t
+            assert ref() is None
+    finally:
+        if enabled:
+            gc.enable()
