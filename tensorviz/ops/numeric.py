@@ -1,0 +1,648 @@
+"""Numerical helpers PyTorch users reach for: quantiles, log-cumsum-exp, gcd/lcm, heaviside,
+ldexp, nextafter, sinc, cov/corrcoef, histogram, bucketize, cumulative_trapezoid, vander,
+cdist and narrow_copy.
+
+Each computes on the backend's array module (NumPy or CuPy) with PyTorch's result dtypes,
+argument checks and error types; none needs SciPy.
+"""
+from __future__ import annotations
+
+import builtins
+import math
+import warnings
+
+import numpy as np
+
+from .. import _dtypes, _layout
+from .._dtypes import _COMPLEX, _FLOAT, _INT, result_type
+from .._tensor import Tensor, contiguous_format
+from ..backends._numpy import call_quiet
+from ._elementwise import device_of, finish, operand, promote, result_strides
+from .pointwise import _check_tensor, _not_implemented, _opmath, _xp, inplace_of
+from .reductions import _return_type, return_types, wrap_array
+
+_return_type("histogram", ("hist", "bin_edges"))
+
+_SHORT = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
+          "int64": "Long", "float16": "Half", "float32": "Float", "float64": "Double",
+          "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+
+
+def _need_tensor(fname: str, x, arg: str, pos: int) -> None:
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{fname}(): argument '{arg}' (position {pos}) must be Tensor, not "
+                        f"{type(x).__name__}")
+
+
+def _elementwise2(name: str, f, a: Tensor, b: Tensor, rdt, out, cdt=None) -> Tensor:
+    dev = device_of(a, b)
+    _layout.broadcast_shapes(a._shape, b._shape)
+    cdt = rdt if cdt is None else cdt
+    xp = a._storage._backend.xp
+    res = call_quiet(f, xp, operand(a, cdt, dev), operand(b, cdt, dev))
+    if not isinstance(res, xp.ndarray):
+        res = xp.asarray(res)
+    return finish(res, rdt, dev, out,
+                  None if out is not None else result_strides(res.shape, a, b), (a, b))
+
+
+# ---------------------------------------------------------------- integer / float pointwise
+def gcd(input, other, *, out=None) -> Tensor:
+    """Greatest common divisor of integer tensors (non-negative; ``gcd(0, 0) = 0``)."""
+    _need_tensor("gcd", input, "input", 1)
+    _need_tensor("gcd", other, "other", 2)
+    rdt = promote(input, other)
+    if rdt.category != _INT:
+        raise _not_implemented("gcd_cpu", rdt)
+    return _elementwise2("gcd", lambda xp, a, b: xp.gcd(a, b), input, other, rdt, out)
+
+
+def lcm(input, other, *, out=None) -> Tensor:
+    """Least common multiple of integer tensors (non-negative; 0 when either is 0)."""
+    _need_tensor("lcm", input, "input", 1)
+    _need_tensor("lcm", other, "other", 2)
+    rdt = promote(input, other)
+    if rdt.category != _INT:
+        raise _not_implemented("lcm_cpu", rdt)
+
+    def f(xp, a, b):
+        g = xp.gcd(a, b)
+        q = xp.floor_divide(a, xp.where(g == 0, 1, g).astype(a.dtype))
+        return xp.abs(q * b)
+    return _elementwise2("lcm", f, input, other, rdt, out)
+
+
+def heaviside(input, values, *, out=None) -> Tensor:
+    """The step function: 0 below zero, 1 above, ``values`` at zero (NaN counts as below)."""
+    _need_tensor("heaviside", input, "input", 1)
+    _need_tensor("heaviside", values, "values", 2)
+    if input._dtype.category == _COMPLEX or values._dtype.category == _COMPLEX:
+        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
+    if input._dtype is not values._dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+    rdt = input._dtype
+
+    def f(xp, a, b):
+        return xp.where(a == 0, b, (a > 0).astype(a.dtype))
+    return _elementwise2("heaviside", f, input, values, rdt, out)
+
+
+def _ldexp_dtype(input: Tensor, other: Tensor):
+    rdt = promote(input, other)
+    return rdt if rdt.category >= _FLOAT else _dtypes._default_dtype
+
+
+def _ldexp(xp, a, b):
+    return a * (xp.exp2(b) if b.dtype.kind != "c" else xp.power(b.dtype.type(2), b))
+
+
+def ldexp(input, other, *, out=None) -> Tensor:
+    """``input * 2 ** other`` in the promoted dtype (integers give the default float)."""
+    _need_tensor("ldexp", input, "input", 1)
+    _need_tensor("ldexp", other, "other", 2)
+    rdt = _ldexp_dtype(input, other)
+    return _elementwise2("ldexp", _ldexp, input, other, rdt, out, _opmath(rdt))
+
+
+def ldexp_(self, other) -> Tensor:
+    _need_tensor("ldexp_", other, "other", 2)
+    rdt = _ldexp_dtype(self, other)
+    if not _dtypes.can_cast(rdt, self._dtype):
+        raise RuntimeError(f"ldexp can't be cast to the desired output type "
+                           f"{_SHORT[self._dtype.name]}")
+    return _int_inplace(ldexp, "ldexp_")(self, other)
+
+
+def _int_inplace(fn, name: str):
+    """The in-place form of a binary op, refusing first (as PyTorch) a result dtype that
+    cannot be cast to ``self``'s."""
+    plain = inplace_of(fn, name)
+
+    def op(self, other):
+        if isinstance(self, Tensor) and isinstance(other, Tensor):
+            rdt = promote(self, other)
+            if not _dtypes.can_cast(rdt, self._dtype):
+                raise RuntimeError(f"result type {_SHORT[rdt.name]} can't be cast to the "
+                                   f"desired output type {_SHORT[self._dtype.name]}")
+        return plain(self, other)
+    op.__name__ = op.__qualname__ = name
+    return op
+
+
+def nextafter(input, other, *, out=None) -> Tensor:
+    """The next representable float after ``input`` towards ``other``."""
+    _need_tensor("nextafter", input, "input", 1)
+    _need_tensor("nextafter", other, "other", 2)
+    rdt = promote(input, other)
+    if rdt.category != _FLOAT:
+        raise _not_implemented("nextafter_cpu", rdt)
+    return _elementwise2("nextafter", lambda xp, a, b: xp.nextafter(a, b), input, other, rdt,
+                         out)
+
+
+def sinc(input, *, out=None) -> Tensor:
+    """The normalized sinc ``sin(pi x) / (pi x)`` (1 at 0); integers give the default float."""
+    _check_tensor("sinc", input)
+    rdt = input._dtype if input._dtype.category >= _FLOAT else _dtypes._default_dtype
+    cdt = _opmath(rdt)
+    xp = _xp(input)
+    x = operand(input, cdt, input._storage._device)
+
+    def f():
+        px = x * cdt._np.type(math.pi)
+        safe = xp.where(x == 0, cdt._np.type(1), px)
+        return xp.where(x == 0, cdt._np.type(1), xp.sin(safe) / safe)
+    res = call_quiet(f)
+    return finish(res, rdt, input._storage._device, out,
+                  None if out is not None else result_strides(res.shape, input), (input,))
+
+
+# ---------------------------------------------------------------- scans and statistics
+def logcumsumexp(input, dim, *, out=None) -> Tensor:
+    """``log(cumsum(exp(input)))`` along ``dim``, computed stably."""
+    _check_tensor("logcumsumexp", input)
+    dt = input._dtype
+    if dt.category < _FLOAT:
+        raise _not_implemented("logcumsumexp_out_cpu", dt)
+    d = _layout.normalize_dim(dim, builtins.max(len(input._shape), 1))
+    cdt = _opmath(dt)
+    xp = _xp(input)
+    x = operand(input, cdt, input._storage._device)
+    if x.ndim == 0:
+        res = x.copy()
+    elif x.shape[d] == 0:
+        res = x.copy()
+    elif dt.category == _COMPLEX:
+        res = call_quiet(_complex_logcumsumexp, xp, x, d)
+    else:
+        res = call_quiet(xp.logaddexp.accumulate, x, axis=d)
+    return finish(xp.asarray(res), dt, input._storage._device, out,
+                  None if out is not None else _layout.contiguous_strides(x.shape))
+
+
+def _complex_logcumsumexp(xp, x, d: int):
+    """PyTorch's complex scan: ``acc = max + log1p(exp(min - max))`` pair by pair (ordered by
+    real part), so the imaginary part accumulates without being wrapped into (-pi, pi].  One
+    vectorised step per position along ``d``."""
+    x = xp.moveaxis(x, d, 0)
+    out = xp.empty_like(x)
+    acc = x[0].copy()
+    out[0] = acc
+    nan_c = xp.asarray(complex(np.nan, np.nan), dtype=x.dtype)
+    for k in range(1, x.shape[0]):
+        y = x[k]
+        swap = y.real > acc.real
+        mx = xp.where(swap, y, acc)
+        mn = xp.where(swap, acc, y)
+        general = xp.log1p(xp.exp(mn - mx)) + mx
+        inf_same = ~xp.isfinite(mn.real) & (mn.real == mx.real)
+        both_inf = xp.where(mn.real < 0, mn, xp.log(xp.exp(mn) + xp.exp(mx)))
+        acc = xp.where(inf_same, both_inf, general)
+        acc = xp.where(xp.isnan(mn) | xp.isnan(y) | xp.isnan(out[k - 1]), nan_c, acc)
+        out[k] = acc
+    return xp.moveaxis(out, 0, d)
+
+
+_INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _quantile(name: str, input, q, dim, keepdim, interpolation, out, ignore_nan) -> Tensor:
+    _check_tensor(name, input)
+    dt = input._dtype
+    if dt not in (_dtypes.float32, _dtypes.float64):
+        raise RuntimeError(f"{name}() input tensor must be either float or double dtype")
+    if input.numel() == 0:
+        raise RuntimeError(f"{name}() input tensor must be non-empty")
+    xp = _xp(input)
+    dev = input._storage._device
+    if isinstance(q, Tensor):
+        if len(q._shape) > 1:
+            raise RuntimeError(f"{name}() q must be a scalar or 1D tensor")
+        if q._dtype is not dt:
+            raise RuntimeError(f"{name}() q tensor must be same dtype as the input tensor")
+        qa = operand(q, dt, dev)
+        if q.numel() and builtins.bool(xp.any((qa < 0) | (qa > 1))):
+            raise RuntimeError(f"{name}() q values must be in the range [0, 1]")
+        q_shape = q._shape
+        qa = qa.reshape(-1)
+    else:
+        if not isinstance(q, (builtins.int, builtins.float)) or isinstance(q, builtins.bool):
+            raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                            f"(Tensor, {type(q).__name__}), but expected one of: (Tensor "
+                            f"input, Tensor q, ...), (Tensor input, float q, ...)")
+        if not 0 <= q <= 1:
+            raise RuntimeError(f"{name}() q must be in the range [0, 1] but got {q}")
+        q_shape = ()
+        qa = xp.asarray([q], dtype=dt._np)
+    if interpolation not in _INTERPOLATIONS:
+        raise RuntimeError(f"{name}() interpolation must be one of linear, lower, higher, "
+                           f"midpoint or nearest, but got {interpolation}")
+    x = input._arr
+    ndim = len(input._shape)
+    if dim is None:
+        sorted_ = xp.sort(x.reshape(-1))[None, :]  # (one row)
+        out_shape = (1,) * ndim if keepdim else ()
+    else:
+        d = _layout.normalize_dim(dim, builtins.max(ndim, 1))
+        xx = x.reshape(1) if ndim == 0 else x
+        sorted_ = xp.sort(xp.moveaxis(xx, d, -1), axis=-1)
+        kept = list(input._shape)
+        if ndim:
+            if keepdim:
+                kept[d] = 1
+            else:
+                del kept[d]
+        out_shape = tuple(kept)
+        sorted_ = sorted_.reshape(-1, sorted_.shape[-1])
+    n = sorted_.shape[-1]
+    nan = xp.isnan(sorted_)
+    if ignore_nan:
+        count = (n - nan.sum(axis=-1, keepdims=True)).astype(dt._np)
+        ranks = qa[None, :] * (count - 1)
+        ranks = xp.where(ranks < 0, 0, ranks)
+    else:
+        ranks = qa[None, :] * dt._np.type(n - 1)
+        ranks = xp.where(nan.any(axis=-1, keepdims=True), dt._np.type(n - 1), ranks)
+    if interpolation == "lower":
+        ranks = xp.floor(ranks)
+    elif interpolation == "higher":
+        ranks = xp.ceil(ranks)
+    elif interpolation == "nearest":
+        ranks = xp.round(ranks)
+    below = ranks.astype(np.int64)
+    vals = xp.take_along_axis(sorted_, below, axis=-1)
+    if interpolation in ("linear", "midpoint"):
+        w = xp.full_like(ranks, 0.5) if interpolation == "midpoint" else ranks - below
+        above = xp.take_along_axis(sorted_, xp.ceil(ranks).astype(np.int64), axis=-1)
+        diff = above - vals
+        vals = call_quiet(lambda: xp.where(w < 0.5, vals + w * diff, above - diff * (1 - w)))
+    # (rows, len(q)) -> q's dims first, then the kept dims
+    res = xp.ascontiguousarray(vals.T).reshape(tuple(q_shape) + out_shape)
+    return finish(res, dt, dev, out, None if out is not None else
+                  _layout.contiguous_strides(res.shape))
+
+
+def quantile(input, q, dim=None, keepdim: bool = False, *, interpolation: str = "linear",
+             out=None) -> Tensor:
+    """The ``q``-th quantiles of ``input`` (flattened, or along ``dim``); NaN when a slice
+    holds a NaN.  A 1-D ``q`` puts its dim first."""
+    return _quantile("quantile", input, q, dim, keepdim, interpolation, out, False)
+
+
+def nanquantile(input, q, dim=None, keepdim: bool = False, *, interpolation: str = "linear",
+                out=None) -> Tensor:
+    """``quantile`` ignoring NaNs (NaN only where a slice holds nothing else)."""
+    return _quantile("nanquantile", input, q, dim, keepdim, interpolation, out, True)
+
+
+_DOF_WARNING = ("cov(): degrees of freedom is <= 0. Correction should be strictly less than the "
+                "number of observations.")
+
+
+def cov(input, *, correction: int = 1, fweights=None, aweights=None) -> Tensor:
+    """Covariance of the variables in ``input``'s rows (observations in its columns)."""
+    _check_tensor("cov", input)
+    if len(input._shape) > 2:
+        raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an "
+                           f"input with {len(input._shape)} dimensions")
+    if input._dtype is _dtypes.bool:
+        raise RuntimeError("cov(): bool dtype is not supported for input")
+    xp = _xp(input)
+    dev = input._storage._device
+    rdt = input._dtype if input._dtype.category >= _FLOAT else _dtypes._default_dtype
+    x = operand(input, rdt, dev)
+    x = x.reshape(1, -1) if x.ndim < 2 else x
+    n_obs = x.shape[1]
+    w = None
+    for name, wt in (("fweights", fweights), ("aweights", aweights)):
+        if wt is None:
+            continue
+        _need_tensor("cov", wt, name, 0)
+        if len(wt._shape) > 1:
+            raise RuntimeError(f"cov(): expected {name} to have one or fewer dimensions but got "
+                               f"{name} with {len(wt._shape)} dimensions")
+        if wt.numel() != n_obs:
+            raise RuntimeError(f"cov(): expected {name} to have the same numel as there are "
+                               f"observations in the input but got {wt.numel()} != {n_obs}")
+        if name == "fweights" and wt._dtype.category != _INT:
+            raise RuntimeError("cov(): expected fweights to have integral dtype but got "
+                               f"fweights with {_SHORT[wt._dtype.name]} dtype")
+        if name == "aweights" and wt._dtype.category != _FLOAT:
+            raise RuntimeError("cov(): expected aweights to have floating point dtype but got "
+                               f"aweights with {_SHORT[wt._dtype.name]} dtype")
+        arr = wt._arr.reshape(-1)
+        if builtins.bool(xp.any(arr < 0)):
+            raise RuntimeError(f"cov(): {name} cannot be negative")
+        w = arr if w is None else w * arr
+    if w is not None:
+        wdt = result_type(*[t for t in (fweights, aweights) if t is not None])
+        rdt = result_type(input, *[t for t in (fweights, aweights) if t is not None])
+        if rdt.category < _FLOAT:
+            rdt = _dtypes._default_dtype
+        x = operand(input, rdt, dev).reshape(x.shape)
+        w = w.astype(wdt._np)
+
+    def f():
+        if w is None:
+            avg = xp.mean(x, axis=1, keepdims=True) if n_obs else xp.full(
+                (x.shape[0], 1), xp.nan, dtype=x.dtype)
+            norm = n_obs - correction
+        else:
+            w_sum = w.sum()
+            avg = (x * w).sum(axis=1, keepdims=True) / w_sum
+            if correction == 0:
+                norm = w_sum
+            elif aweights is None:
+                norm = w_sum - correction
+            else:
+                norm = w_sum - correction * (w * aweights._arr.reshape(-1)).sum() / w_sum
+        return avg, norm
+    avg, norm = call_quiet(f)
+    if builtins.float(norm) <= 0:
+        warnings.warn(_DOF_WARNING, UserWarning, stacklevel=2)
+        norm = 0
+    xm = x - avg.astype(x.dtype)
+    xw = xm if w is None else xm * w.astype(x.dtype)
+    c = call_quiet(lambda: (xm @ xw.conj().T) / x.dtype.type(norm) if n_obs else
+                   xp.full((x.shape[0], x.shape[0]), xp.nan, dtype=x.dtype))
+    c = xp.asarray(c).astype(rdt._np)
+    if c.shape == (1, 1):
+        c = c.reshape(())
+    return wrap_array(c if c.flags.c_contiguous else xp.ascontiguousarray(c), rdt, dev)
+
+
+def corrcoef(input) -> Tensor:
+    """Pearson correlation coefficients of the variables in ``input``'s rows."""
+    _check_tensor("corrcoef", input)
+    if len(input._shape) > 2:
+        raise RuntimeError(f"corrcoef(): expected input to have two or fewer dimensions but "
+                           f"got an input with {len(input._shape)} dimensions")
+    c = cov(input)
+    xp = _xp(c)
+    a = c._arr
+
+    def f():
+        if a.ndim == 0:
+            return a / a
+        d = xp.diagonal(a)
+        std = xp.sqrt(d.real if a.dtype.kind == "c" else d)
+        r = a / std[:, None] / std[None, :]
+        if a.dtype.kind == "c":
+            return xp.clip(r.real, -1, 1) + 1j * xp.clip(r.imag, -1, 1)
+        return xp.clip(r, -1, 1)
+    res = xp.asarray(call_quiet(f)).astype(c._dtype._np)
+    return wrap_array(res, c._dtype, c._storage._device)
+
+
+# ---------------------------------------------------------------- binning
+def histogram(input, bins=100, *, range=None, weight=None, density: bool = False, out=None):
+    """``(hist, bin_edges)``: counts (or weights, or a density) of ``input`` in ``bins`` equal
+    bins over ``range`` (default: the input's min..max), or in the given edges."""
+    _check_tensor("histogram", input)
+    dt = input._dtype
+    if dt.category != _FLOAT:
+        raise NotImplementedError(f"\"histogramdd\" not implemented for '{_SHORT[dt.name]}'")
+    xp = _xp(input)
+    dev = input._storage._device
+    x = input._arr.reshape(-1)
+    if isinstance(bins, Tensor):
+        if len(bins._shape) != 1:
+            raise RuntimeError(f"torch.histogramdd(): bins tensor should have one dimension, "
+                               f"but got {len(bins._shape)} dimensions in the bins tensor for "
+                               "dimension 0")
+        if bins._dtype is not dt:
+            raise RuntimeError(f"torch.histogramdd: input tensor and bins tensors should have "
+                               f"the same dtype, but got input {_SHORT[dt.name].lower()} and "
+                               f"bins {_SHORT[bins._dtype.name].lower()}")
+        edges = bins._arr.astype(dt._np)
+        if edges.shape[0] < 1:
+            raise RuntimeError("torch.histogramdd(): bins tensor should have at least 1 element, "
+                               "but got 0 elements in the bins tensor for dimension 0")
+    else:
+        if isinstance(bins, builtins.bool) or not isinstance(bins, (builtins.int, np.integer)):
+            raise TypeError(f"histogram(): argument 'bins' must be Tensor or int, not "
+                            f"{type(bins).__name__}")
+        if bins <= 0:
+            raise RuntimeError("torch.histogramdd(): number of bins must be positive, but got "
+                               f"{bins} for dimension 0")
+        if range is not None:
+            lo, hi = builtins.float(range[0]), builtins.float(range[1])
+        elif x.size:
+            lo, hi = builtins.float(x.min()), builtins.float(x.max())
+        else:
+            lo, hi = 0.0, 0.0
+        if lo > hi:
+            raise RuntimeError(f"torch.histogramdd(): for dimension 0, min should not exceed "
+                               f"max, but got min {lo} max {hi}")
+        if not (math.isfinite(lo) and math.isfinite(hi)):
+            raise RuntimeError(f"torch.histogramdd(): dimension 0's range [{lo}, {hi}] is not "
+                               "finite")
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5
+        edges = xp.linspace(lo, hi, builtins.int(bins) + 1).astype(dt._np)
+    nb = edges.shape[0] - 1
+    wts = None
+    if weight is not None:
+        _need_tensor("histogram", weight, "weight", 0)
+        if weight._shape != input._shape:
+            raise RuntimeError("torch.histogramdd(): if weight tensor is provided, it should "
+                               "have the same shape as the input tensor excluding its innermost "
+                               "dimension")
+        if weight._dtype is not dt:
+            raise RuntimeError("torch.histogramdd(): if weight tensor is provided it should "
+                               "have the same dtype as the input tensor")
+        wts = weight._arr.reshape(-1)
+
+    def f():
+        lo_e, hi_e = edges[0], edges[-1]
+        inside = (x >= lo_e) & (x <= hi_e)
+        idx = xp.searchsorted(edges, x, side="right") - 1
+        idx = xp.where(x == hi_e, nb - 1, idx)  # (the last bin holds its right edge)
+        idx = idx[inside]
+        if nb <= 0:
+            return xp.zeros(0, dtype=dt._np)
+        w = None if wts is None else wts[inside]
+        hist = xp.bincount(idx, weights=w, minlength=nb)[:nb].astype(dt._np)
+        if density:
+            widths = xp.diff(edges)
+            total = hist.sum()
+            hist = hist / (total * widths)
+        return hist.astype(dt._np)
+    hist = call_quiet(f)
+    h = wrap_array(hist, dt, dev)
+    e = wrap_array(xp.array(edges, dtype=dt._np), dt, dev)
+    if out is not None:
+        from ._elementwise import write_out
+        write_out(out[0], h._arr, dt, dev)
+        write_out(out[1], e._arr, dt, dev)
+        return return_types.histogram(out[0], out[1])
+    return return_types.histogram(h, e)
+
+
+def bucketize(input, boundaries, *, out_int32: bool = False, right: bool = False,
+              out=None) -> Tensor:
+    """The index of the bucket of ``boundaries`` (1-D, sorted) each input value falls into."""
+    _need_tensor("bucketize", boundaries, "boundaries", 2)
+    if len(boundaries._shape) != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim("
+                           f"{len(boundaries._shape)})")
+    from .comparison import searchsorted
+    if not isinstance(input, Tensor):
+        if isinstance(input, (builtins.bool, builtins.int, builtins.float)):
+            from .._creation import tensor
+            input = tensor(input, device=boundaries.device)
+        else:
+            raise TypeError(f"bucketize() received an invalid combination of arguments - got "
+                            f"({type(input).__name__}, Tensor), but expected one of: (Tensor "
+                            "input, Tensor boundaries, ...), (Number self, Tensor boundaries, "
+                            "...)")
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right, out=out)
+
+
+def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
+    """The running trapezoidal integral of ``y`` along ``dim`` (one element shorter)."""
+    _check_tensor("cumulative_trapezoid", y)
+    if y._dtype is _dtypes.bool:
+        raise RuntimeError("cumulative_trapezoid: received a bool input for `y`, but bool is "
+                           "not supported")
+    if not y._shape:
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
+    d = _layout.normalize_dim(dim, len(y._shape))
+    rdt = y._dtype if y._dtype.category >= _FLOAT else _dtypes._default_dtype
+    if isinstance(x, Tensor):
+        if x._dtype is _dtypes.bool:
+            raise RuntimeError("cumulative_trapezoid: received a bool input for `x`, but bool "
+                               "is not supported")
+        rdt = result_type(y, x)
+        rdt = rdt if rdt.category >= _FLOAT else _dtypes._default_dtype
+    cdt = _opmath(rdt)
+    xp = _xp(y)
+    a = operand(y, cdt, y._storage._device)
+    if a.shape[d] == 0:
+        return wrap_array(xp.zeros(a.shape, dtype=rdt._np), rdt, y._storage._device)
+    lo = [slice(None)] * a.ndim
+    hi = [slice(None)] * a.ndim
+    lo[d], hi[d] = slice(None, -1), slice(1, None)
+
+    ya = y._arr  # (PyTorch's composite: each step in its operands' own dtypes)
+
+    def f():
+        pair = (ya[tuple(hi)] + ya[tuple(lo)]).astype(cdt._np)
+        if isinstance(x, Tensor):
+            xa = x._arr
+            if xa.dtype == np.bool_:
+                xa = xa.astype(cdt._np)
+            if xa.ndim == 1:
+                dxs = (xa[1:] - xa[:-1]).astype(cdt._np)
+                shape = [1] * a.ndim
+                shape[d] = dxs.shape[0]
+                dxs = dxs.reshape(shape)
+            else:
+                xd = d - a.ndim + xa.ndim
+                xlo = [slice(None)] * xa.ndim
+                xhi = [slice(None)] * xa.ndim
+                xlo[xd], xhi[xd] = slice(None, -1), slice(1, None)
+                dxs = (xa[tuple(xhi)] - xa[tuple(xlo)]).astype(cdt._np)
+            return xp.cumsum(pair * dxs, axis=d) / 2
+        step = 1 if dx is None else dx
+        return xp.cumsum(cdt._np.type(step / 2.0) * pair, axis=d)
+    res = call_quiet(f)
+    return wrap_array(xp.asarray(res).astype(rdt._np), rdt, y._storage._device)
+
+
+# ---------------------------------------------------------------- construction
+def vander(x, N=None, increasing: bool = False) -> Tensor:
+    """The Vandermonde matrix of 1-D ``x``: columns ``x ** (N-1) ... x ** 0`` (or increasing);
+    integer and bool inputs give int64."""
+    _check_tensor("vander", x)
+    if len(x._shape) != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    n = x._shape[0] if N is None else N
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+    rdt = x._dtype if x._dtype.category >= _FLOAT else _dtypes.int64
+    xp = _xp(x)
+    a = operand(x, rdt, x._storage._device)
+    m = a.shape[0]
+    if n == 0:
+        res = xp.zeros((m, 0), dtype=rdt._np)
+    else:
+        cols = xp.concatenate([xp.ones((m, 1), dtype=rdt._np),
+                               xp.broadcast_to(a[:, None], (m, n - 1))], axis=1)
+        res = call_quiet(xp.cumprod, cols, axis=1)
+        if not increasing:
+            res = res[:, ::-1]
+    return wrap_array(xp.ascontiguousarray(res).astype(rdt._np), rdt, x._storage._device)
+
+
+def cdist(x1, x2, p: float = 2.0, compute_mode=None) -> Tensor:
+    """The p-norm distances between each row of ``x1`` (``..., P, M``) and each row of ``x2``
+    (``..., R, M``): a ``..., P, R`` tensor."""
+    _need_tensor("cdist", x1, "x1", 1)
+    _need_tensor("cdist", x2, "x2", 2)
+    for t, name in ((x1, "X1"), (x2, "X2")):
+        if t._dtype.category != _FLOAT:
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: "
+                               f"{_SHORT[t._dtype.name]}")
+    for t, name in ((x1, "X1"), (x2, "X2")):
+        if len(t._shape) < 2:
+            raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: "
+                               f"{len(t._shape)}D")
+    if x1._shape[-1] != x2._shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: "
+                           f"{x1._shape[-1]} X2: {x2._shape[-1]}")
+    if x1._dtype is not x2._dtype:
+        raise RuntimeError(f"expected scalar type {_SHORT[x1._dtype.name]} but found "
+                           f"{_SHORT[x2._dtype.name]}")
+    if not p >= 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    if x1._dtype is _dtypes.float16:
+        raise NotImplementedError("\"cdist\" not implemented for 'Half'")
+    if compute_mode not in (None, "use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
+                            "donot_use_mm_for_euclid_dist"):
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    batch = _layout.broadcast_shapes(x1._shape[:-2], x2._shape[:-2])
+    dev = device_of(x1, x2)
+    xp = _xp(x1)
+    a = xp.broadcast_to(x1._arr, batch + x1._shape[-2:])
+    b = xp.broadcast_to(x2._arr, batch + x2._shape[-2:])
+
+    def f():
+        diff = xp.abs(a[..., :, None, :] - b[..., None, :, :])
+        if p == 0:
+            return (diff != 0).sum(axis=-1).astype(a.dtype)
+        if p == math.inf:
+            return diff.max(axis=-1, initial=0)
+        if p == 1:
+            return diff.sum(axis=-1)
+        if p == 2:
+            return xp.sqrt((diff * diff).sum(axis=-1))
+        return (diff ** p).sum(axis=-1) ** (1.0 / p)
+    res = xp.asarray(call_quiet(f)).astype(x1._dtype._np)
+    return wrap_array(xp.ascontiguousarray(res), x1._dtype, dev)
+
+
+def narrow_copy(input, dim: int, start: int, length: int) -> Tensor:
+    """``narrow(input, dim, start, length)`` as a new row-major tensor."""
+    _check_tensor("narrow_copy", input)
+    return input.narrow(dim, start, length).clone(memory_format=contiguous_format)
+
+
+# ---------------------------------------------------------------- registration
+_COMMON = {
+    "gcd": gcd, "lcm": lcm, "heaviside": heaviside, "ldexp": ldexp, "nextafter": nextafter,
+    "sinc": sinc, "logcumsumexp": logcumsumexp, "quantile": quantile,
+    "nanquantile": nanquantile, "cov": cov, "corrcoef": corrcoef, "histogram": histogram,
+    "narrow_copy": narrow_copy,
+}
+FUNCTIONS = dict(_COMMON)
+FUNCTIONS.update({"bucketize": bucketize, "cumulative_trapezoid": cumulative_trapezoid,
+                  "vander": vander, "cdist": cdist})
+METHODS = dict(_COMMON)
+for _name in ("gcd", "lcm", "nextafter", "heaviside"):
+    METHODS[_name + "_"] = _int_inplace(_COMMON[_name], _name + "_")
+METHODS["sinc_"] = inplace_of(sinc, "sinc_")
+METHODS["ldexp_"] = ldexp_
+for _name in ("gcd_", "lcm_", "sinc_"):
+    FUNCTIONS[_name] = METHODS[_name]
+FUNCTIONS["ldexp_"] = ldexp_

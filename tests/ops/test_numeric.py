@@ -1,0 +1,310 @@
+"""Differential tests of quantile, logcumsumexp, gcd/lcm, heaviside, ldexp, nextafter, sinc,
+cov/corrcoef, histogram, bucketize, cumulative_trapezoid, vander, cdist and narrow_copy."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tensorviz
+
+from .conftest import ALL_DTYPES, FLOAT_DTYPES, INT_DTYPES, LAYOUTS
+
+NEW_OPS = ["quantile", "nanquantile", "logcumsumexp", "gcd", "lcm", "heaviside", "ldexp",
+           "nextafter", "sinc", "cov", "corrcoef", "histogram", "bucketize",
+           "cumulative_trapezoid", "vander", "cdist", "narrow_copy", "gcd_", "lcm_", "ldexp_",
+           "sinc_"]
+NEW_METHODS = ["quantile", "nanquantile", "logcumsumexp", "gcd", "lcm", "heaviside", "ldexp",
+               "nextafter", "sinc", "cov", "corrcoef", "histogram", "narrow_copy", "gcd_",
+               "lcm_", "ldexp_", "nextafter_", "heaviside_", "sinc_"]
+
+
+def test_names_exist_where_pytorch_has_them(tvdiff):
+    torch = tvdiff.torch
+    for name in NEW_OPS:
+        assert hasattr(torch, name) and hasattr(tensorviz, name), name
+    for name in NEW_METHODS:
+        assert hasattr(torch.Tensor, name) and hasattr(tensorviz.Tensor, name), name
+    for name in ("bucketize", "cumulative_trapezoid", "vander", "cdist"):
+        assert hasattr(tensorviz.Tensor, name) == hasattr(torch.Tensor, name), name
+
+
+# ---------------------------------------------------------------- quantile
+@pytest.mark.parametrize("interp", ["linear", "lower", "higher", "midpoint", "nearest"])
+@pytest.mark.parametrize("dim,keepdim", [(None, False), (None, True), (0, False), (1, True),
+                                         (-1, False)])
+@pytest.mark.parametrize("q", [0.0, 0.3, 0.5, 1.0, "t1", "t0", "tmany"])
+@pytest.mark.parametrize("op", ["quantile", "nanquantile"])
+def test_quantile(tvdiff, interp, dim, keepdim, q, op):
+    for dtype, special, layout in (("float32", False, "t"), ("float64", True, "contig")):
+        t = tvdiff.make((4, 5), dtype, layout, special=special)
+
+        def f(lib, x):
+            qq = q
+            if q == "t1":
+                qq = lib.tensor([0.25, 0.5, 0.9], dtype=x.dtype)
+            elif q == "t0":
+                qq = lib.tensor(0.75, dtype=x.dtype)
+            elif q == "tmany":
+                qq = lib.linspace(0, 1, 7, dtype=x.dtype)
+            r = getattr(lib, op)(x, qq, dim=dim, keepdim=keepdim, interpolation=interp)
+            m = getattr(x, op)(qq, dim, keepdim, interpolation=interp)
+            return r, m
+        tvdiff.check(f, t)
+
+
+@pytest.mark.parametrize("case", ["int", "half", "empty", "q_big", "q_neg_tensor", "q_dtype",
+                                  "interp", "q_2d", "zero_dim", "zero_dim_dim", "all_nan",
+                                  "q_int", "out", "one"])
+def test_quantile_errors_and_edges(tvdiff, case):
+    def f(lib):
+        x = lib.tensor([[1.5, 0., 3.], [2., float("nan"), -1.]])
+        if case == "int":
+            return lib.quantile(lib.tensor([1, 2]), 0.5)
+        if case == "half":
+            return lib.quantile(x.half(), 0.5)
+        if case == "empty":
+            return lib.quantile(lib.tensor([]), 0.5)
+        if case == "q_big":
+            return lib.quantile(x, 1.5)
+        if case == "q_neg_tensor":
+            return lib.quantile(x, lib.tensor([-0.5]))
+        if case == "q_dtype":
+            return lib.quantile(x, lib.tensor([0.5], dtype=lib.float64))
+        if case == "interp":
+            return lib.quantile(x, 0.5, interpolation="foo")
+        if case == "q_2d":
+            return lib.quantile(x, lib.tensor([[0.5]]))
+        if case == "zero_dim":
+            return lib.quantile(lib.tensor(3.), 0.5)
+        if case == "zero_dim_dim":
+            return lib.nanquantile(lib.tensor(3.), 0.5, dim=0, keepdim=True)
+        if case == "all_nan":
+            return lib.nanquantile(lib.full((2, 3), float("nan")), 0.4, dim=1)
+        if case == "q_int":
+            return lib.quantile(x, 1)
+        if case == "out":
+            o = lib.empty(0)
+            lib.nanquantile(x, 0.5, dim=1, out=o)
+            return o
+        return lib.nanquantile(x, lib.tensor([0.1, 0.9]), dim=0)
+    tvdiff.check(f)
+
+
+# ---------------------------------------------------------------- logcumsumexp
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("layout", ["contig", "t", "step"])
+def test_logcumsumexp(tvdiff, dtype, layout):
+    t = tvdiff.make((3, 4), dtype, layout, special=dtype in FLOAT_DTYPES)
+    for dim in (0, 1, -1):
+        tvdiff.check(lambda lib, x: lib.logcumsumexp(x, dim), t, rtol=1e-2 if dtype ==
+                     "float16" else None)
+        tvdiff.check(lambda lib, x: x.logcumsumexp(dim), t, rtol=1e-2 if dtype ==
+                     "float16" else None)
+
+
+def test_logcumsumexp_edges(tvdiff):
+    tvdiff.check(lambda lib: lib.logcumsumexp(lib.tensor(1.), 0))
+    tvdiff.check(lambda lib: lib.logcumsumexp(lib.zeros(0, 3), 0))
+    tvdiff.check(lambda lib: lib.logcumsumexp(lib.tensor([-float("inf"), 1., -float("inf")]), 0))
+    tvdiff.check(lambda lib: lib.logcumsumexp(lib.zeros(2, 3), 2))
+
+
+# ---------------------------------------------------------------- pointwise
+@pytest.mark.parametrize("op", ["gcd", "lcm", "nextafter", "heaviside", "ldexp"])
+@pytest.mark.parametrize("da,db", [(d, d) for d in ALL_DTYPES] + [
+    ("int8", "int64"), ("uint8", "int16"), ("float32", "float64"), ("int64", "float32"),
+    ("float16", "int32")])
+def test_binary_numeric(tvdiff, op, da, db):
+    a = tvdiff.make((3, 4), da, "t", seed=1, special=da in FLOAT_DTYPES)
+    b = tvdiff.make((4,), db, seed=2, low=-3, high=5)
+    if op == "ldexp" and (db in FLOAT_DTYPES or db.startswith("complex")):
+        b = tvdiff.make((4,), db, seed=2, low=-3, high=5)
+    tvdiff.check(lambda lib, x, y: getattr(lib, op)(x, y), a, b)
+    tvdiff.check(lambda lib, x, y: getattr(x, op)(y), a, b)
+    tvdiff.check(lambda lib, x, y: getattr(x.clone(), op + "_")(y), a, b)
+    tvdiff.check(lambda lib, x, y: getattr(lib, op)(x, 2), a, b)
+
+
+@pytest.mark.parametrize("case", ["gcd_zero", "lcm_zero", "lcm_neg", "heaviside_nan",
+                                  "nextafter_inf", "gcd_out", "heaviside_0d"])
+def test_binary_numeric_edges(tvdiff, case):
+    def f(lib):
+        i = lib.tensor([0, -4, 6, 0, 7])
+        j = lib.tensor([0, 6, -4, 5, -7])
+        if case == "gcd_zero":
+            return lib.gcd(i, j)
+        if case == "lcm_zero":
+            return lib.lcm(i, j)
+        if case == "lcm_neg":
+            return lib.lcm(-i, j)
+        if case == "heaviside_nan":
+            return lib.heaviside(lib.tensor([float("nan"), -0., 0., -1., 2.]), lib.tensor([0.5]))
+        if case == "nextafter_inf":
+            x = lib.tensor([0., 1., float("inf"), -float("inf"), float("nan")])
+            return lib.nextafter(x, lib.tensor(float("inf")))
+        if case == "gcd_out":
+            o = lib.empty(5, dtype=lib.int64)
+            return lib.gcd(i, j, out=o)
+        return lib.heaviside(lib.tensor([0., 1.]), lib.tensor(0.5))
+    tvdiff.check(f)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_sinc(tvdiff, dtype, layout):
+    t = tvdiff.make((3, 4), dtype, layout, special=dtype in FLOAT_DTYPES)
+    tvdiff.check(lambda lib, x: lib.sinc(x), t)
+    tvdiff.check(lambda lib, x: x.sinc().stride(), t)
+    if layout != "expand":
+        tvdiff.check(lambda lib, x: x.clone().sinc_(), t)
+    tvdiff.check(lambda lib: lib.sinc(lib.tensor([0., 1., -0.5, 1e-20, 3.5])))
+
+
+# ---------------------------------------------------------------- cov / corrcoef
+@pytest.mark.parametrize("dtype", ["int64", "float32", "float64", "complex64"])
+@pytest.mark.parametrize("shape", [(5,), (3, 6), (1, 4), (2, 1), ()])
+@pytest.mark.parametrize("correction", [0, 1, 2])
+def test_cov_corrcoef(tvdiff, dtype, shape, correction):
+    t = tvdiff.make(shape, dtype, seed=3)
+    tvdiff.check(lambda lib, x: lib.cov(x, correction=correction), t)
+    tvdiff.check(lambda lib, x: x.cov(correction=correction), t)
+    tvdiff.check(lambda lib, x: lib.corrcoef(x), t)
+    tvdiff.check(lambda lib, x: x.corrcoef(), t)
+
+
+@pytest.mark.parametrize("case", ["fweights", "aweights", "both", "both_c0", "neg", "bad_len",
+                                  "float_fw", "bool", "3d"])
+def test_cov_weights(tvdiff, case):
+    def f(lib):
+        x = lib.tensor([[1., 2., 4., 7.], [0., -1., 3., 3.]])
+        fw = lib.tensor([1, 2, 1, 3])
+        aw = lib.tensor([0.5, 1., 2., 1.])
+        if case == "fweights":
+            return lib.cov(x, fweights=fw)
+        if case == "aweights":
+            return lib.cov(x, aweights=aw)
+        if case == "both":
+            return lib.cov(x, fweights=fw, aweights=aw)
+        if case == "both_c0":
+            return lib.cov(x, correction=0, fweights=fw, aweights=aw)
+        if case == "neg":
+            return lib.cov(x, fweights=-fw)
+        if case == "bad_len":
+            return lib.cov(x, aweights=aw[:3])
+        if case == "float_fw":
+            return lib.cov(x, fweights=aw)
+        if case == "bool":
+            return lib.cov(x > 1)
+        return lib.cov(lib.zeros(2, 2, 2))
+    tvdiff.check(f)
+
+
+# ---------------------------------------------------------------- histogram / bucketize
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+@pytest.mark.parametrize("bins", [1, 4, 10, "edges"])
+@pytest.mark.parametrize("opts", [{}, {"range": (-2.0, 3.0)}, {"density": True}, {"weight": 1},
+                                  {"range": (0.0, 0.0)}])
+def test_histogram(tvdiff, dtype, bins, opts):
+    t = tvdiff.make((20,), dtype, seed=5, low=-3, high=3)
+
+    def f(lib, x):
+        b = bins if bins != "edges" else lib.tensor([-2., -0.5, 0., 2.5], dtype=x.dtype)
+        kw = dict(opts)
+        if "weight" in kw:
+            kw["weight"] = lib.linspace(0, 1, 20, dtype=x.dtype)
+        if bins == "edges":
+            kw.pop("range", None)
+        return lib.histogram(x, b, **kw), x.histogram(b, **kw)
+    tvdiff.check(f, t)
+
+
+@pytest.mark.parametrize("right", [False, True])
+@pytest.mark.parametrize("out_int32", [False, True])
+@pytest.mark.parametrize("dtype", ["int64", "float32"])
+def test_bucketize(tvdiff, right, out_int32, dtype):
+    t = tvdiff.make((3, 5), dtype, "t", seed=7)
+    bnd = tvdiff.make((4,), dtype, data=np.array([-3, 0, 2, 5], dtype=dtype))
+    # (warns=False: PyTorch's once-per-process hint about a non-contiguous input)
+    tvdiff.check(lambda lib, x, b: lib.bucketize(x, b, right=right, out_int32=out_int32), t,
+                 bnd, warns=False)
+    tvdiff.check(lambda lib, b: lib.bucketize(2, b, right=right), bnd)
+    tvdiff.check(lambda lib, x: lib.bucketize(x, x), t, warns=False)
+
+
+# ---------------------------------------------------------------- trapezoid / vander / cdist
+@pytest.mark.parametrize("dtype", ["int64", "float16", "float32", "float64", "bool"])
+@pytest.mark.parametrize("dim", [0, -1])
+def test_cumulative_trapezoid(tvdiff, dtype, dim):
+    y = tvdiff.make((4, 5), dtype, "t", seed=8)
+    x1 = tvdiff.make((5,), "float32", seed=9)
+    x2 = tvdiff.make((4, 5), "float64", seed=10)
+    tvdiff.check(lambda lib, a: lib.cumulative_trapezoid(a, dim=dim), y)
+    tvdiff.check(lambda lib, a: lib.cumulative_trapezoid(a, dx=0.5, dim=dim), y)
+    if dim == -1:
+        tvdiff.check(lambda lib, a, x: lib.cumulative_trapezoid(a, x), y, x1)
+    tvdiff.check(lambda lib, a, x: lib.cumulative_trapezoid(a, x, dim=dim), y, x2)
+    tvdiff.check(lambda lib: lib.cumulative_trapezoid(lib.tensor([])))
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("N", [None, 0, 1, 4])
+@pytest.mark.parametrize("increasing", [False, True])
+def test_vander(tvdiff, dtype, N, increasing):
+    t = tvdiff.make((3,), dtype, "step", seed=11, low=-2, high=3)
+    tvdiff.check(lambda lib, x: lib.vander(x, N, increasing), t)
+    tvdiff.check(lambda lib, x: lib.vander(x, N=N, increasing=increasing).stride(), t)
+
+
+def test_vander_errors(tvdiff):
+    tvdiff.check(lambda lib: lib.vander(lib.zeros(2, 2)))
+    tvdiff.check(lambda lib: lib.vander(lib.tensor(2)))
+    tvdiff.check(lambda lib: lib.vander(lib.tensor([1, 2]), -1))
+
+
+@pytest.mark.parametrize("p", [0.0, 1.0, 2.0, 3.0, 0.5, float("inf")])
+@pytest.mark.parametrize("shapes", [((4, 3), (5, 3)), ((2, 4, 3), (5, 3)),
+                                    ((2, 1, 4, 3), (3, 5, 3)), ((0, 3), (2, 3))])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_cdist(tvdiff, p, shapes, dtype):
+    a = tvdiff.make(shapes[0], dtype, "t", seed=12)
+    b = tvdiff.make(shapes[1], dtype, seed=13)
+    tvdiff.check(lambda lib, x, y: lib.cdist(x, y, p=p), a, b, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("case", ["int", "1d", "neg_p", "cols", "mixed", "half"])
+def test_cdist_errors(tvdiff, case):
+    def f(lib):
+        x = lib.zeros(2, 1)
+        if case == "int":
+            return lib.cdist(x.long(), x.long())
+        if case == "1d":
+            return lib.cdist(lib.zeros(2), lib.zeros(2))
+        if case == "neg_p":
+            return lib.cdist(x, x, p=-1)
+        if case == "cols":
+            return lib.cdist(x, lib.zeros(2, 2))
+        if case == "mixed":
+            return lib.cdist(x, x.double())
+        return lib.cdist(x.half(), x.half())
+    tvdiff.check(f)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", ["int64", "float32"])
+def test_narrow_copy(tvdiff, layout, dtype):
+    t = tvdiff.make((4, 5), dtype, layout)
+
+    def f(lib, x):
+        r = lib.narrow_copy(x, 1, 1, 3)
+        m = x.narrow_copy(0, -3, 2)
+        return r, r.stride(), m, m.stride(), r.untyped_storage() is x.untyped_storage()
+    tvdiff.check(f, t)
+    tvdiff.check(lambda lib, x: lib.narrow_copy(x, 0, 3, 5), t)
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES)
+def test_gcd_refuses_floats(tvdiff, dtype):
+    a = tvdiff.make((3,), dtype)
+    f = tvdiff.make((3,), "float32")
+    tvdiff.check(lambda lib, x, y: lib.gcd(x, y), a, f)
+    tvdiff.check(lambda lib, x, y: lib.lcm(y, x), a, f)
