@@ -367,14 +367,13 @@ def unary(fn: Callable, x: Tensor, rdt=None, *, out=None) -> Tensor:
     if not isinstance(x, Tensor):
         raise TypeError(f"expected a Tensor, got {type(x).__name__}")
     rdt = x._dtype if rdt is None else rdt
-    if out is not None and isinstance(out, Tensor):
-        check_partial_overlap(out, x)
     arr = x._arr
     if x._dtype is not rdt and rdt.category >= x._dtype.category:
         arr = arr.astype(rdt._np)
     res = run(fn, rdt, arr)
-    stride = None if out is not None else result_strides(res.shape, x)
-    return finish(res, rdt, x._storage._device, out, stride)
+    if out is None:
+        return finish(res, rdt, x._storage._device, None, result_strides(res.shape, x))
+    return finish(res, rdt, x._storage._device, out, None, (x,))  # (refuses a partial overlap)
 
 
 def inplace(self: Tensor, ufunc: Callable, other, kind: int = ARITH, *, name: str = "",
@@ -539,16 +538,17 @@ def remainder(input, other, *, out=None) -> Tensor:
 def _remainder(a, b, out=None):
     """PyTorch's remainder: integers as Python's ``%``; floats as ``fmod(a, b)`` plus ``b``
     where that is non-zero with the other sign than ``b``, so a zero result keeps the sign of
-    ``a`` (NumPy's ``remainder`` gives a zero the sign of ``b``)."""
+    ``a``.  NumPy's ``remainder`` is that formula except that it gives a zero the sign of
+    ``b``: its zeros take ``a``'s sign here."""
     xp = _xp_of(a, b)
-    m = xp.fmod(a, b)
-    if m.dtype.kind in "biu":
+    if (a.dtype if hasattr(a, "dtype") else b.dtype).kind in "biu":
         return xp.remainder(a, b, out=out)
-    fix = (m != 0) & ((b < 0) != (m < 0))
-    if fix.ndim:
-        xp.add(m, b, out=m, where=fix)
-        return _store(m, out)
-    return _store(m + b if fix else m, out)
+    r = xp.remainder(a, b)
+    if getattr(r, "ndim", 0):
+        xp.copysign(r, a, out=r, where=r == 0)
+    elif r == 0:
+        r = xp.copysign(r, a)
+    return _store(r, out)
 
 
 def _store(r, out):
@@ -649,9 +649,9 @@ def pow(input, exponent, *, out=None) -> Tensor:
 
 
 def _check_pow_exponent(base: Tensor, exp, rdt) -> None:
-    """PyTorch converts a number exponent to the base's dtype when that is the result's, with
-    its checked conversion (``int8_tensor ** 1000`` and ``half_tensor ** 1e6`` raise; float32
-    and float64 take any float)."""
+    """PyTorch converts a number exponent to the result dtype with its checked conversion
+    (``int8_tensor ** 1000`` and ``half_tensor ** 1e6`` raise; float32 and float64 take any
+    float; a Python int past 64 bits is an OverflowError)."""
     if isinstance(exp, Tensor):
         return
     if isinstance(exp, builtins.int) and not -(1 << 63) <= exp < (1 << 64):
@@ -954,7 +954,7 @@ def fill_(self, value) -> Tensor:
                                f"with {len(value._shape)} dimensions.")
         value, n = value.item(), None  # (a tensor's value goes into float16 unchecked)
     else:
-        n = _layout.numel(self._shape)
+        n = _layout.numel(self._shape) if self._dtype is _dtypes.float16 else None
     # No overlap check: PyTorch lets fill_ write one value into an expanded tensor.
     self._arr[...] = fill_value(value, self._dtype, n)
     self._storage._bump()
