@@ -174,10 +174,21 @@ def logcumsumexp(input, dim, *, out=None) -> Tensor:
         res = x.copy()
     elif dt.category == _COMPLEX:
         res = call_quiet(_complex_logcumsumexp, xp, x, d)
-    else:
-        res = call_quiet(xp.logaddexp.accumulate, x, axis=d)
+    elif xp is np:
+        res = call_quiet(np.logaddexp.accumulate, x, axis=d)
+    else:  # (a backend whose ufuncs may lack accumulate: the same pairwise scan, stepwise)
+        res = call_quiet(_real_logcumsumexp, xp, x, d)
     return finish(xp.asarray(res), dt, input._storage._device, out,
                   None if out is not None else _layout.contiguous_strides(x.shape))
+
+
+def _real_logcumsumexp(xp, x, d: int):
+    x = xp.moveaxis(x, d, 0)
+    out = xp.empty_like(x)
+    out[0] = x[0]
+    for k in range(1, x.shape[0]):
+        out[k] = xp.logaddexp(out[k - 1], x[k])
+    return xp.moveaxis(out, 0, d)
 
 
 def _complex_logcumsumexp(xp, x, d: int):
