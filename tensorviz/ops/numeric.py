@@ -17,11 +17,12 @@ from .. import _dtypes, _layout
 from .._dtypes import _COMPLEX, _FLOAT, _INT, result_type
 from .._tensor import Tensor, contiguous_format
 from ..backends._numpy import call_quiet
-from ._elementwise import device_of, finish, operand, promote, result_strides
+from ._elementwise import _CPP_NAMES, device_of, finish, operand, promote, result_strides
 from .pointwise import _check_tensor, _not_implemented, _opmath, _xp, inplace_of
 from .reductions import _return_type, return_types, wrap_array
 
 _return_type("histogram", ("hist", "bin_edges"))
+_return_type("histogram_out", ("hist", "bin_edges"))  # (what ``out=`` calls return)
 
 _SHORT = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
           "int64": "Long", "float16": "Half", "float32": "Float", "float64": "Double",
@@ -165,6 +166,8 @@ def logcumsumexp(input, dim, *, out=None) -> Tensor:
     if dt.category < _FLOAT:
         raise _not_implemented("logcumsumexp_out_cpu", dt)
     d = _layout.normalize_dim(dim, builtins.max(len(input._shape), 1))
+    if out is not None:
+        _exact_out(out, dt)
     cdt = _opmath(dt)
     xp = _xp(input)
     x = operand(input, cdt, input._storage._device)
@@ -245,6 +248,8 @@ def _quantile(name: str, input, q, dim, keepdim, interpolation, out, ignore_nan)
             raise RuntimeError(f"{name}() q must be in the range [0, 1] but got {q}")
         q_shape = ()
         qa = xp.asarray([q], dtype=dt._np)
+    if out is not None:
+        _exact_out(out, dt)
     if interpolation not in _INTERPOLATIONS:
         raise RuntimeError(f"{name}() interpolation must be one of linear, lower, higher, "
                            f"midpoint or nearest, but got {interpolation}")
@@ -287,10 +292,14 @@ def _quantile(name: str, input, q, dim, keepdim, interpolation, out, ignore_nan)
         above = xp.take_along_axis(sorted_, xp.ceil(ranks).astype(np.int64), axis=-1)
         diff = above - vals
         vals = call_quiet(lambda: xp.where(w < 0.5, vals + w * diff, above - diff * (1 - w)))
-    # (rows, len(q)) -> q's dims first, then the kept dims
-    res = xp.ascontiguousarray(vals.T).reshape(tuple(q_shape) + out_shape)
-    return finish(res, dt, dev, out, None if out is not None else
-                  _layout.contiguous_strides(res.shape))
+    # (rows, len(q)): PyTorch computes q's dim last and moves it to the front (a strided
+    # result, q's dim fastest in memory)
+    res = xp.ascontiguousarray(vals).reshape(out_shape + (vals.shape[-1],))
+    if not q_shape:
+        return finish(res.reshape(out_shape), dt, dev, out)
+    if out is not None:
+        return finish(xp.moveaxis(res, -1, 0), dt, dev, out)
+    return wrap_array(res, dt, dev).movedim(-1, 0)
 
 
 def quantile(input, q, dim=None, keepdim: bool = False, *, interpolation: str = "linear",
@@ -486,7 +495,7 @@ def histogram(input, bins=100, *, range=None, weight=None, density: bool = False
         from ._elementwise import write_out
         write_out(out[0], h._arr, dt, dev)
         write_out(out[1], e._arr, dt, dev)
-        return return_types.histogram(out[0], out[1])
+        return return_types.histogram_out(out[0], out[1])
     return return_types.histogram(h, e)
 
 
@@ -544,6 +553,9 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
             if xa.dtype == np.bool_:
                 xa = xa.astype(cdt._np)
             if xa.ndim == 1:
+                if xa.shape[0] != a.shape[d]:
+                    raise RuntimeError("trapezoid: There must be one `x` value for each sample "
+                                       "point")
                 dxs = (xa[1:] - xa[:-1]).astype(cdt._np)
                 shape = [1] * a.ndim
                 shape[d] = dxs.shape[0]
@@ -554,7 +566,12 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
                 xhi = [slice(None)] * xa.ndim
                 xlo[xd], xhi[xd] = slice(None, -1), slice(1, None)
                 dxs = (xa[tuple(xhi)] - xa[tuple(xlo)]).astype(cdt._np)
-            return xp.cumsum(pair * dxs, axis=d) / 2
+            try:
+                prod = pair * dxs
+            except ValueError:
+                raise RuntimeError(f"The size of tensor a ({dxs.shape}) must match the size of "
+                                   f"tensor b ({pair.shape})") from None
+            return xp.cumsum(prod, axis=d) / 2
         step = 1 if dx is None else dx
         return xp.cumsum(cdt._np.type(step / 2.0) * pair, axis=d)
     res = call_quiet(f)
@@ -633,10 +650,21 @@ def cdist(x1, x2, p: float = 2.0, compute_mode=None) -> Tensor:
     return wrap_array(xp.ascontiguousarray(res), x1._dtype, dev)
 
 
-def narrow_copy(input, dim: int, start: int, length: int) -> Tensor:
+def narrow_copy(input, dim: int, start: int, length: int, *, out=None) -> Tensor:
     """``narrow(input, dim, start, length)`` as a new row-major tensor."""
     _check_tensor("narrow_copy", input)
-    return input.narrow(dim, start, length).clone(memory_format=contiguous_format)
+    res = input.narrow(dim, start, length).clone(memory_format=contiguous_format)
+    if out is None:
+        return res
+    _exact_out(out, res._dtype)
+    return finish(res._arr, res._dtype, res._storage._device, out, None, (input,))
+
+
+def _exact_out(out, dt) -> None:
+    """PyTorch's structured kernels: ``out=`` must have exactly the result's dtype."""
+    if isinstance(out, Tensor) and out._dtype is not dt:
+        raise RuntimeError(f"Expected out tensor to have dtype {_CPP_NAMES[dt.name]}, but got "
+                           f"{_CPP_NAMES[out._dtype.name]} instead")
 
 
 # ---------------------------------------------------------------- registration

@@ -48,7 +48,7 @@ def test_quantile(tvdiff, interp, dim, keepdim, q, op):
                 qq = lib.linspace(0, 1, 7, dtype=x.dtype)
             r = getattr(lib, op)(x, qq, dim=dim, keepdim=keepdim, interpolation=interp)
             m = getattr(x, op)(qq, dim, keepdim, interpolation=interp)
-            return r, m
+            return r, m, r.stride()
         tvdiff.check(f, t)
 
 
@@ -308,3 +308,53 @@ def test_gcd_refuses_floats(tvdiff, dtype):
     f = tvdiff.make((3,), "float32")
     tvdiff.check(lambda lib, x, y: lib.gcd(x, y), a, f)
     tvdiff.check(lambda lib, x, y: lib.lcm(y, x), a, f)
+
+
+_MORE = {
+    "narrow_copy_out": lambda lib, x: lib.narrow_copy(x, 1, 1, 2, out=lib.empty(0)),
+    "narrow_copy_out_dtype": lambda lib, x: lib.narrow_copy(x, 1, 1, 2,
+                                                            out=lib.empty(0, dtype=lib.float64)),
+    "logcumsumexp_kw": lambda lib, x: lib.logcumsumexp(x, dim=1),
+    "logcumsumexp_out": lambda lib, x: lib.logcumsumexp(x, 1, out=lib.empty(0)),
+    "logcumsumexp_out_dtype": lambda lib, x: lib.logcumsumexp(
+        x, 1, out=lib.empty(0, dtype=lib.float64)),
+    "quantile_out_dtype": lambda lib, x: lib.quantile(x, 0.5, out=lib.empty(0, dtype=lib.float64)),
+    "quantile_bad_dim": lambda lib, x: lib.quantile(x, 0.5, dim=2),
+    "quantile_nan": lambda lib, x: lib.quantile(lib.tensor([1., float("nan"), 2.]), 0.5),
+    "gcd_out_dtype": lambda lib, x: lib.gcd(lib.tensor([4]), lib.tensor([6]),
+                                            out=lib.empty(1, dtype=lib.int8)),
+    "sinc_out": lambda lib, x: lib.sinc(lib.tensor([1, 2]), out=lib.empty(2, dtype=lib.float64)),
+    "sinc_int_inplace": lambda lib, x: lib.tensor([1, 2]).sinc_(),
+    "heaviside_inplace": lambda lib, x: lib.tensor([0., 2.]).heaviside_(lib.tensor([5.])),
+    "histogram_range": lambda lib, x: lib.histogram(x, 3, range=(0, 4)),
+    "histogram_float_bins": lambda lib, x: lib.histogram(x, 3.0),
+    "histogram_out": lambda lib, x: lib.histogram(x, 2, out=(lib.empty(0), lib.empty(0))),
+    "histogram_nan": lambda lib, x: lib.histogram(lib.tensor([1., float("nan")]), 2),
+    "bucketize_0d": lambda lib, x: lib.bucketize(lib.tensor(1.), lib.tensor([0., 2.])),
+    "bucketize_out": lambda lib, x: lib.bucketize(lib.tensor([1.]), lib.tensor([0., 2.]),
+                                                  out=lib.empty(1, dtype=lib.int64)),
+    "cov_no_observations": lambda lib, x: lib.cov(lib.zeros(2, 0)),
+    "corrcoef_one_observation": lambda lib, x: lib.corrcoef(lib.tensor([[1.], [2.]])),
+    "vander_empty": lambda lib, x: lib.vander(lib.tensor([])),
+    "cdist_batch_mismatch": lambda lib, x: lib.cdist(lib.zeros(2, 3, 4), lib.zeros(3, 3, 4)),
+    "cdist_mode": lambda lib, x: lib.cdist(lib.zeros(2, 4), lib.zeros(3, 4),
+                                           compute_mode="use_mm_for_euclid_dist"),
+    "cdist_bad_mode": lambda lib, x: lib.cdist(lib.zeros(2, 4), lib.zeros(3, 4),
+                                               compute_mode="foo"),
+    "cumulative_trapezoid_short_x": lambda lib, x: lib.cumulative_trapezoid(
+        x, lib.tensor([1., 2.])),
+    "ldexp_overflow": lambda lib, x: lib.ldexp(lib.tensor([1.]), lib.tensor([200])),
+    "ldexp_float64": lambda lib, x: lib.ldexp(lib.tensor([1.], dtype=lib.float64),
+                                              lib.tensor([200])),
+    "nextafter_0d_other": lambda lib, x: lib.nextafter(lib.tensor([1.]),
+                                                       lib.tensor(2., dtype=lib.float64)),
+    "lcm_int8_wraps": lambda lib, x: lib.lcm(lib.tensor([100], dtype=lib.int8),
+                                             lib.tensor([3], dtype=lib.int8)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_MORE))
+def test_more_edges(tvdiff, case):
+    x = tvdiff.make((2, 4), "float32", data=np.array([[3., 1., 2., 5.], [0., -1., 4., 4.]],
+                                                     dtype="float32"))
+    tvdiff.check(_MORE[case], x)
