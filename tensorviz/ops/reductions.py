@@ -1149,13 +1149,26 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
     lo = [slice(None)] * a.ndim
     hi = [slice(None)] * a.ndim
     lo[d], hi[d] = slice(None, -1), slice(1, None)
+    ya = y._arr
+    ydt = y._dtype
+
+    def rnd(v, dt):
+        """A step's result rounded to its dtype, then computed on in ``cdt`` (PyTorch's
+        composite rounds after each op)."""
+        return v.astype(dt._np).astype(cdt._np)
 
     def f():
-        pair = a[tuple(hi)] + a[tuple(lo)]
+        # PyTorch's composite, each step in its operands' dtypes: with samples x,
+        # sum(diff(x) * (y[1:] + y[:-1])) / 2; with a spacing,
+        # (sum(y) - (y[0] + y[-1]) * 0.5) * dx
         if isinstance(x, Tensor):
-            xa = _cast_arr(x, cdt)
+            if x._shape and len(x._shape) == 1 and x._shape[0] != y._shape[d]:
+                raise RuntimeError("trapezoid: There must be one `x` value for each sample "
+                                   "point")
+            pair = (ya[tuple(hi)] + ya[tuple(lo)]).astype(cdt._np)
+            xa = x._arr
             if xa.ndim == 1:
-                dxs = xa[1:] - xa[:-1]
+                dxs = (xa[1:] - xa[:-1]).astype(cdt._np)
                 shape = [1] * a.ndim
                 shape[d] = dxs.shape[0]
                 dxs = dxs.reshape(shape)
@@ -1164,10 +1177,25 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
                 xlo = [slice(None)] * xa.ndim
                 xhi = [slice(None)] * xa.ndim
                 xlo[xd], xhi[xd] = slice(None, -1), slice(1, None)
-                dxs = xa[tuple(xhi)] - xa[tuple(xlo)]
-            return xp.sum(dxs * pair, axis=d) / 2
+                dxs = (xa[tuple(xhi)] - xa[tuple(xlo)]).astype(cdt._np)
+            try:
+                prod = rnd(dxs * pair, rdt)
+            except ValueError:
+                raise RuntimeError(f"The size of tensor a ({tuple(dxs.shape)}) must match the "
+                                   f"size of tensor b ({tuple(pair.shape)})") from None
+            return rnd(xp.sum(prod, axis=d), rdt) / 2
         step = 1 if dx is None else dx
-        return xp.sum(pair, axis=d) * cdt._np.type(step) / 2
+        first = [slice(None)] * a.ndim
+        last = [slice(None)] * a.ndim
+        first[d], last[d] = 0, -1
+        if ydt.category < _FLOAT:  # (integer sums stay integers until the * 0.5)
+            total = xp.sum(ya.astype(np.int64), axis=d).astype(cdt._np)
+            ends = (ya[tuple(first)] + ya[tuple(last)]).astype(cdt._np)
+            return (total - ends * cdt._np.type(0.5)) * cdt._np.type(step)
+        total = rnd(xp.sum(a, axis=d), ydt)
+        ends = rnd(a[tuple(first)] + a[tuple(last)], ydt)
+        core = rnd(total - rnd(ends * cdt._np.type(0.5), ydt), ydt)
+        return core * cdt._np.type(step)
     return wrap_array(call_quiet(f), rdt, y._storage._device)
 
 

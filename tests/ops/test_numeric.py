@@ -246,6 +246,22 @@ def test_cumulative_trapezoid(tvdiff, dtype, dim):
     tvdiff.check(lambda lib: lib.cumulative_trapezoid(lib.tensor([])))
 
 
+@pytest.mark.parametrize("dtype", ["int64", "float16", "float32", "float64", "bool"])
+@pytest.mark.parametrize("dim", [0, -1])
+def test_trapezoid_rounds_as_pytorch(tvdiff, dtype, dim):
+    # (PyTorch's composite computes each step in its operands' dtypes: a float32 y with
+    # float64 samples differs from computing all in float64 by more than float64's tolerance)
+    y = tvdiff.make((4, 5), dtype, "t", seed=8)
+    x1 = tvdiff.make((5,), "float32", seed=9)
+    x2 = tvdiff.make((4, 5), "float64", seed=10)
+    for fn in ("trapezoid", "trapz"):
+        tvdiff.check(lambda lib, a: getattr(lib, fn)(a, dim=dim), y)
+        tvdiff.check(lambda lib, a: getattr(lib, fn)(a, dx=0.3, dim=dim), y)
+        tvdiff.check(lambda lib, a, x: getattr(lib, fn)(a, x), y, x1)
+        tvdiff.check(lambda lib, a, x: getattr(lib, fn)(a, x, dim=dim), y, x2)
+    tvdiff.check(lambda lib, a: lib.trapezoid(a, lib.tensor([1., 2.])), y)
+
+
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
 @pytest.mark.parametrize("N", [None, 0, 1, 4])
 @pytest.mark.parametrize("increasing", [False, True])
