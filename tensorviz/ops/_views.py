@@ -58,13 +58,13 @@ def tensor_split(input: Tensor, *args, **kwargs) -> tuple[Tensor, ...]:
     if not isinstance(input, Tensor):
         raise TypeError(f"tensor_split(): argument 'input' must be Tensor, not "
                         f"{type(input).__name__}")
-    args = list(args)
     names = ("sections", "indices", "tensor_indices_or_sections")
     given = [n for n in names if n in kwargs]
-    bad = [k for k in kwargs if k not in names + ("dim",)]
-    if bad or len(given) + builtins.bool(args) != 1 and not (
-            len(given) == 0 and len(args) in (1, 2)) or len(args) > 2 or \
-            (given and len(args) > 1):
+    unknown = [k for k in kwargs if k not in names + ("dim",)]
+    # exactly one of the three, by position (then dim may follow it) or by keyword
+    n_split = len(given) + builtins.min(len(args), 1)
+    n_dim = builtins.max(len(args) - 1, 0) + ("dim" in kwargs)
+    if unknown or n_split != 1 or n_dim > 1 or (given and args):
         got = ", ".join(["Tensor"] + [type(a).__name__ for a in args] +
                         [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
         raise TypeError(f"tensor_split() received an invalid combination of arguments - got "
@@ -81,10 +81,7 @@ def tensor_split(input: Tensor, *args, **kwargs) -> tuple[Tensor, ...]:
                             f"(Tensor, {name}=Tensor), but expected one of: {_SPLIT_SIGNATURES}")
         if arg._dtype is not _dtypes.int64:
             raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to have dtype "
-                               f"of long, but got {arg._dtype.short_name()}"
-                               if hasattr(arg._dtype, "short_name") else
-                               f"tensor_split expected tensor_indices_or_sections to have dtype "
-                               f"of long, but got {_SCALAR_NAMES.get(arg._dtype.name)}")
+                               f"of long, but got {_SCALAR_NAMES[arg._dtype.name]}")
         if len(arg._shape) > 1:
             raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to be a "
                                f"zero-dimensional or one-dimensional tensor, but got a tensor "
