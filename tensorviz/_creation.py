@@ -396,7 +396,8 @@ def full(size, fill_value, *, dtype: _dtype_cls | None = None, device: DeviceLik
         fill_value = fill_value.item()
     dt = _check_dtype(dtype) or _scalar_dtype(fill_value)
     from .ops._elementwise import fill_value as _checked
-    return _with_out(_fill(_sizes((size,)), _checked(fill_value, dt), dt, device,
+    shape = _sizes((size,))
+    return _with_out(_fill(shape, _checked(fill_value, dt, _layout.numel(shape)), dt, device,
                            requires_grad), out)
 
 
@@ -448,7 +449,8 @@ def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_gr
     from .ops._elementwise import fill_value as _checked
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
-    return _fill(input._shape, _checked(fill_value, dt), dt, dev, requires_grad, stride)
+    return _fill(input._shape, _checked(fill_value, dt, _layout.numel(input._shape)), dt, dev,
+                 requires_grad, stride)
 
 
 def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False) -> Tensor:

@@ -221,6 +221,10 @@ FILLED = [
     lambda L: L.full(2, 7), lambda L: L.full([], 7), lambda L: L.full((2,), L.tensor(3)),
     lambda L: L.full((2,), 300, dtype=L.uint8), lambda L: L.full((2,), -0.5, dtype=L.uint8),
     lambda L: L.full((1,), 1e300, dtype=L.float32), lambda L: L.full((1,), 1e6, dtype=L.float16),
+    lambda L: L.full((2,), 1e6, dtype=L.float16), lambda L: L.full((0,), 1e6, dtype=L.float16),
+    lambda L: L.full_like(L.zeros(3, dtype=L.float16), -1e6),
+    lambda L: L.zeros(2, dtype=L.float16).new_full((2,), 1e6),
+    lambda L: L.full((2,), float("inf"), dtype=L.float16),
     lambda L: L.zeros(2, dtype=L.float64, requires_grad=True).requires_grad,
     lambda L: L.zeros(2, dtype=L.int64, requires_grad=True),
 ]
