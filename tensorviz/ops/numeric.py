@@ -19,7 +19,7 @@ from .._tensor import Tensor, contiguous_format
 from ..backends._numpy import call_quiet
 from ._elementwise import _CPP_NAMES, device_of, finish, operand, promote, result_strides
 from .pointwise import _check_tensor, _not_implemented, _opmath, _xp, inplace_of
-from .reductions import _return_type, return_types, wrap_array
+from .reductions import _return_type, return_types, sample_spacing, wrap_array
 
 _return_type("histogram", ("hist", "bin_edges"))
 _return_type("histogram_out", ("hist", "bin_edges"))  # (what ``out=`` calls return)
@@ -549,23 +549,7 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
     def f():
         pair = (ya[tuple(hi)] + ya[tuple(lo)]).astype(cdt._np)
         if isinstance(x, Tensor):
-            xa = x._arr
-            if xa.dtype == np.bool_:
-                xa = xa.astype(cdt._np)
-            if xa.ndim == 1:
-                if xa.shape[0] != a.shape[d]:
-                    raise RuntimeError("trapezoid: There must be one `x` value for each sample "
-                                       "point")
-                dxs = (xa[1:] - xa[:-1]).astype(cdt._np)
-                shape = [1] * a.ndim
-                shape[d] = dxs.shape[0]
-                dxs = dxs.reshape(shape)
-            else:
-                xd = d - a.ndim + xa.ndim
-                xlo = [slice(None)] * xa.ndim
-                xhi = [slice(None)] * xa.ndim
-                xlo[xd], xhi[xd] = slice(None, -1), slice(1, None)
-                dxs = (xa[tuple(xhi)] - xa[tuple(xlo)]).astype(cdt._np)
+            dxs = sample_spacing(x, a.shape, d, cdt)
             try:
                 prod = pair * dxs
             except ValueError:

@@ -1125,6 +1125,25 @@ def _concat(parts, d: int) -> Tensor:
     return wrap_array(xp.concatenate(arrs, axis=d), rdt, parts[0]._storage._device)
 
 
+def sample_spacing(x: Tensor, shape: tuple, d: int, cdt):
+    """``diff(x)`` along dim ``d`` as ``cdt``, broadcastable to samples of ``shape``: the
+    spacing of ``trapezoid``/``cumulative_trapezoid`` given sample points ``x`` (1-D: one per
+    sample along ``d``; else broadcast against the samples)."""
+    xa = x._arr
+    if xa.ndim == 1:
+        if xa.shape[0] != shape[d]:
+            raise RuntimeError("trapezoid: There must be one `x` value for each sample point")
+        dxs = (xa[1:] - xa[:-1]).astype(cdt._np)
+        view = [1] * len(shape)
+        view[d] = dxs.shape[0]
+        return dxs.reshape(view)
+    xd = d - len(shape) + xa.ndim
+    xlo = [slice(None)] * xa.ndim
+    xhi = [slice(None)] * xa.ndim
+    xlo[xd], xhi[xd] = slice(None, -1), slice(1, None)
+    return (xa[tuple(xhi)] - xa[tuple(xlo)]).astype(cdt._np)
+
+
 def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> Tensor:
     """Integral of ``y`` along ``dim`` by the trapezoidal rule (spacing ``dx`` or samples
     ``x``)."""
@@ -1162,22 +1181,8 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
         # sum(diff(x) * (y[1:] + y[:-1])) / 2; with a spacing,
         # (sum(y) - (y[0] + y[-1]) * 0.5) * dx
         if isinstance(x, Tensor):
-            if x._shape and len(x._shape) == 1 and x._shape[0] != y._shape[d]:
-                raise RuntimeError("trapezoid: There must be one `x` value for each sample "
-                                   "point")
+            dxs = sample_spacing(x, a.shape, d, cdt)
             pair = (ya[tuple(hi)] + ya[tuple(lo)]).astype(cdt._np)
-            xa = x._arr
-            if xa.ndim == 1:
-                dxs = (xa[1:] - xa[:-1]).astype(cdt._np)
-                shape = [1] * a.ndim
-                shape[d] = dxs.shape[0]
-                dxs = dxs.reshape(shape)
-            else:
-                xd = d - a.ndim + xa.ndim
-                xlo = [slice(None)] * xa.ndim
-                xhi = [slice(None)] * xa.ndim
-                xlo[xd], xhi[xd] = slice(None, -1), slice(1, None)
-                dxs = (xa[tuple(xhi)] - xa[tuple(xlo)]).astype(cdt._np)
             try:
                 prod = rnd(dxs * pair, rdt)
             except ValueError:
