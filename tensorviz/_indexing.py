@@ -320,28 +320,7 @@ def _iterator_strides(shape: tuple, operands: tuple) -> tuple:
     """Row-major strides in the dim order TensorIterator picks for these operands' strides
     (its ``reorder_dimensions``: an insertion sort, fastest dim first)."""
     n = len(shape)
-
-    def should_swap(d0: int, d1: int) -> int:
-        for st in operands:
-            s0, s1 = st[d0], st[d1]
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 != s1:
-                return -1 if s0 < s1 else 1
-            if shape[d0] > shape[d1]:
-                return 1
-        return 0
-
-    perm = list(range(n - 1, -1, -1))
-    for i in range(1, n):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            c = should_swap(perm[d0], perm[d1])
-            if c > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif c < 0:
-                break
+    perm = _layout.iterator_order(shape, operands)
     strides, step = [0] * n, 1
     for d in perm:
         strides[d] = step

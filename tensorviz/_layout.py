@@ -236,6 +236,37 @@ def copy_strides(shape: Sequence[int], stride: Sequence[int], fmt: str) -> Strid
     return format_strides(shape, fmt)
 
 
+def iterator_order(shape: Sequence[int], aligned: Sequence[Sequence[int]]) -> list[int]:
+    """The dims fastest first, as PyTorch's TensorIterator orders them (``reorder_dimensions``,
+    an insertion sort): ``aligned`` holds each operand's strides for ``shape``'s dims (0 where
+    broadcast); the first operand that tells two dims apart decides, a stride 0 never does,
+    and on equal strides the larger dim goes outside."""
+    n = len(shape)
+
+    def should_swap(d0: int, d1: int) -> int:
+        for b in aligned:
+            s0, s1 = b[d0], b[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 < s1:
+                return -1
+            if s0 > s1 or shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = list(range(n - 1, -1, -1))  # fastest first
+    for i in range(1, n):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    return perm
+
+
 def elementwise_strides(shape: Sequence[int],
                         operands: Sequence[tuple[Sequence[int], Sequence[int]]]) -> Strides:
     """Strides of the result of an elementwise op, as PyTorch's TensorIterator lays it out.
@@ -265,27 +296,7 @@ def elementwise_strides(shape: Sequence[int],
         aligned.append([0] * off + [0 if s == 1 and shape[off + i] != 1 else st[i]
                                     for i, s in enumerate(sh)])
 
-    def should_swap(d0: int, d1: int) -> int:
-        for b in aligned:
-            s0, s1 = b[d0], b[d1]
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 < s1:
-                return -1
-            if s0 > s1 or shape[d0] > shape[d1]:
-                return 1
-        return 0
-
-    perm = list(range(n - 1, -1, -1))  # fastest first
-    for i in range(1, n):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            c = should_swap(perm[d0], perm[d1])
-            if c > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif c < 0:
-                break
+    perm = iterator_order(shape, aligned)
     if perm == list(range(n - 1, -1, -1)):
         return contiguous_strides(shape)
     out = [0] * n
