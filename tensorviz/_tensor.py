@@ -7,6 +7,7 @@ made by the device's backend; ops compute on it and wrap their results in fresh 
 from __future__ import annotations
 
 import builtins
+import threading
 import warnings
 from typing import Any, Iterator, Sequence
 
@@ -61,6 +62,9 @@ def _make(cls, storage: UntypedStorage, dt: _dtype_cls, offset: int, shape: tupl
     t._a = arr
     t.requires_grad = False
     return t
+
+
+_FIRST_STORAGE = threading.Lock()  # guards making a fresh result's storage (see _fresh)
 
 
 def _fresh(dt: _dtype_cls, shape: tuple, stride: tuple, arr: np.ndarray) -> "Tensor":
@@ -273,7 +277,13 @@ class Tensor:
     def __getattr__(self, name: str):
         # Only reached for slots never set: the storage of a fresh result (see ``_fresh``).
         if name == "_storage":
-            st = self._storage = UntypedStorage._wrap(self._a.reshape(-1), CPU, CPU_BACKEND)
+            with _FIRST_STORAGE:  # two threads asking at once must get one storage
+                try:
+                    return object.__getattribute__(self, "_storage")
+                except AttributeError:
+                    pass
+                st = self._storage = UntypedStorage._wrap(self._a.reshape(-1), CPU,
+                                                          CPU_BACKEND)
             return st
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 

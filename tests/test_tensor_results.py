@@ -165,3 +165,21 @@ def test_setitem_of_python_floats_as_in_pytorch(dtype):
             np.testing.assert_array_equal(np.array(got[1]), np.array(want[1]), err_msg=repr(value))
         else:
             assert got == want, value
+
+
+def test_threads_asking_for_a_fresh_results_storage_get_the_same_one():
+    for _ in range(50):
+        r = tv.ones(64) + 1.0
+        barrier = threading.Barrier(4)
+        seen = []
+
+        def ask():
+            barrier.wait()
+            seen.append(r.untyped_storage())
+
+        threads = [threading.Thread(target=ask) for _ in range(4)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        assert all(st is seen[0] for st in seen) and r.untyped_storage() is seen[0]
