@@ -53,6 +53,15 @@ DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.skipif(
     not _CUDA, reason="CUDA is not available here (no CuPy or no GPU)"))]
 
 
+@pytest.fixture
+def quiet_typed_storage():
+    """PyTorch warns (once) that TypedStorage is deprecated; tests of storages that call
+    PyTorch's ``storage()`` are not about that (``pytest.mark.usefixtures``)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "TypedStorage is deprecated", UserWarning)
+        yield
+
+
 @pytest.fixture(params=DEVICES)
 def devices(request) -> str:
     """Each test using it runs on ``cpu``, and on ``cuda`` where a GPU can be used."""

@@ -8,7 +8,6 @@ new storage (PyTorch grows the same storage object).
 """
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 import pytest
@@ -17,14 +16,7 @@ import tensorviz as tv
 from tv_core_conftest import same
 
 torch = pytest.importorskip("torch")
-
-
-@pytest.fixture(autouse=True)
-def _quiet_typed_storage():
-    """PyTorch warns (once) that TypedStorage is deprecated; not the subject here."""
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", "TypedStorage is deprecated", UserWarning)
-        yield
+pytestmark = pytest.mark.usefixtures("quiet_typed_storage")
 
 
 def layout(t, version: bool = True):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import gc
 import weakref
-import warnings
 
 import numpy as np
 import pytest
@@ -15,14 +14,7 @@ import tensorviz as tv
 from tv_core_conftest import same
 
 torch = pytest.importorskip("torch")
-
-
-@pytest.fixture(autouse=True)
-def _quiet_typed_storage():
-    """PyTorch warns (once) that TypedStorage is deprecated; not the subject here."""
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", "TypedStorage is deprecated", UserWarning)
-        yield
+pytestmark = pytest.mark.usefixtures("quiet_typed_storage")
 
 
 def both(data, **kw):
