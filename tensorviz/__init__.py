@@ -13,21 +13,25 @@ from __future__ import annotations
 
 from . import _dtypes, _layout, cuda
 from ._creation import (arange, as_tensor, asarray, empty, empty_like, empty_strided, eye,
-                        full, full_like, is_complex, is_floating_point, is_nonzero, is_storage,
-                        is_tensor, linspace, logspace, numel, ones, ones_like, range,
-                        scalar_tensor, tensor, zeros, zeros_like)
+                        frombuffer, full, full_like, is_complex, is_floating_point, is_nonzero,
+                        is_storage, is_tensor, linspace, logspace, numel, ones, ones_like, polar,
+                        range, scalar_tensor, tensor, zeros, zeros_like)
+from ._creation import _complex as complex
 from ._device import device, get_default_device, set_default_device
 from ._dtypes import (bool, can_cast, cdouble, cfloat, complex64, complex128, double, dtype,
                       finfo, float, float16, float32, float64, get_default_dtype, half, iinfo,
                       int, int8, int16, int32, int64, long, promote_types, result_type,
                       set_default_dtype, short, uint8)
+from ._grad_mode import (enable_grad, inference_mode, is_grad_enabled,
+                         is_inference_mode_enabled, no_grad, set_grad_enabled)
 from ._random import (Generator, default_generator, get_rng_state, initial_seed, manual_seed,
                       normal, rand, rand_like, randint, randint_like, randn, randn_like,
                       randperm, seed, set_rng_state)
 from ._size import Size
 from ._storage import TypedStorage, UntypedStorage
-from ._tensor import (Tensor, channels_last, channels_last_3d, contiguous_format, from_numpy,
-                      layout, memory_format, preserve_format, strided)
+from ._tensor import (Tensor, channels_last, channels_last_3d, contiguous_format, frexp,
+                      from_numpy, is_same_size, layout, memory_format, preserve_format, strided,
+                      typename)
 from ._tensor import LEGACY_TYPES as _LEGACY_TYPES
 from . import ops as _ops
 
@@ -36,6 +40,10 @@ globals().update(_LEGACY_TYPES)  # FloatTensor, LongTensor ...: legacy construct
 __version__ = "0.1.0"
 
 globals().update(_ops.install())
+_ops.reductions._return_type("frexp", ("mantissa", "exponent"))
+_ops.reductions._return_type("frexp_out", ("mantissa", "exponent"))
+
+from . import autograd  # noqa: E402  (grad-mode names only: autograd is not implemented yet)
 
 from ._printing import get_printoptions, set_printoptions  # noqa: E402
 

@@ -20,7 +20,8 @@ from ._storage import UntypedStorage
 from ._tensor import Tensor, _as_shape, _kw_shape, from_numpy, wrap_array
 from .backends import backend_for
 
-__all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "empty", "full",
+__all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "frombuffer", "polar",
+           "zeros", "ones", "empty", "full",
            "zeros_like", "ones_like", "empty_like", "full_like", "arange", "range", "linspace",
            "logspace", "eye", "empty_strided", "scalar_tensor", "numel", "is_tensor",
            "is_storage", "is_floating_point", "is_complex", "is_nonzero"]
@@ -715,3 +716,141 @@ def is_nonzero(input: Tensor) -> bool:
                            if input.numel() else
                            "Boolean value of Tensor with no values is ambiguous")
     return bool(input.item())
+
+
+# ---------------------------------------------------------------- frombuffer
+_WARNED_NOT_WRITABLE = False
+
+
+def _int_arg(fn: str, name: str, value) -> int:
+    if isinstance(value, builtins.bool) or not isinstance(value, (builtins.int, np.integer)):
+        raise TypeError(f"{fn}(): argument '{name}' must be int, not {type(value).__name__}")
+    return builtins.int(value)
+
+
+def frombuffer(buffer, *, dtype: _dtype_cls, count: int = -1, offset: int = 0,
+               requires_grad: bool = False) -> Tensor:
+    """A 1-D tensor over the bytes of an object with the buffer protocol, sharing its memory
+    (writes through the tensor show in the buffer and the other way round).
+
+    ``offset`` bytes are skipped; ``count`` elements (``-1``: all that remain) are used.
+
+    # Note: PyTorch lets a tensor write into a read-only buffer (``bytes``) after a warning;
+    # here such a tensor is read-only: in-place writes raise instead of changing the bytes.
+    """
+    if dtype is None or not isinstance(dtype, (_dtype_cls, type)):
+        raise TypeError(f"frombuffer(): argument 'dtype' must be tensorviz.dtype, not "
+                        f"{type(dtype).__name__}")
+    dt = _check_dtype(dtype)
+    count = _int_arg("frombuffer", "count", count)
+    offset = _int_arg("frombuffer", "offset", offset)
+    try:
+        view = memoryview(buffer)
+    except TypeError:
+        raise ValueError("object does not implement Python buffer protocol.") from None
+    if not view.c_contiguous:
+        raise RuntimeError("could not retrieve buffer from object")
+    length = view.nbytes
+    elsize = dt.itemsize
+    if length == 0 or count == 0:
+        raise ValueError(f"both buffer length ({length}) and count ({count}) must not be 0")
+    if offset < 0 or offset >= length:
+        raise ValueError(f"offset ({offset} bytes) must be non-negative and no greater than "
+                         f"buffer length ({length} bytes) minus 1")
+    if count < 0:
+        if (length - offset) % elsize:
+            raise ValueError(f"buffer length ({length - offset} bytes) after offset ({offset} "
+                             f"bytes) must be a multiple of element size ({elsize})")
+        count = (length - offset) // elsize
+    elif offset + count * elsize > length:
+        raise ValueError(f"requested buffer length ({count} * {elsize} bytes) after offset "
+                         f"({offset} bytes) must not be greater than actual buffer length "
+                         f"({length} bytes)")
+    if view.readonly:
+        global _WARNED_NOT_WRITABLE
+        if not _WARNED_NOT_WRITABLE:  # (PyTorch warns once per process)
+            _WARNED_NOT_WRITABLE = True
+            warnings.warn(
+                "The given buffer is not writable, and tensorviz does not support writing to "
+                "it: the tensor is read-only. You may want to copy the buffer to protect its "
+                "data or make it writable before converting it to a tensor. This type of "
+                "warning will be suppressed for the rest of this program.", UserWarning,
+                stacklevel=2)
+    data = np.frombuffer(view.cast("B"), dtype=np.uint8, count=count * elsize, offset=offset)
+    from ._device import CPU
+    st = UntypedStorage._wrap(data, CPU)
+    t = Tensor._make(st, dt, 0, (count,), (1,))
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+# ---------------------------------------------------------------- complex / polar
+_HALF_FLOAT_DOUBLE = ("float16", "float32", "float64")
+
+
+def _complex_operands(fn: str, a, b, names: tuple, out):
+    from .ops._elementwise import device_of, result_strides
+    for pos, (x, name) in enumerate(zip((a, b), names), 1):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor, not "
+                            f"{type(x).__name__}")
+    if a._dtype.name not in _HALF_FLOAT_DOUBLE or b._dtype.name not in _HALF_FLOAT_DOUBLE:
+        raise RuntimeError(f"Expected both inputs to be Half, Float or Double tensors but got "
+                           f"{a._dtype.cname} and {b._dtype.cname}")
+    if a._dtype is not b._dtype:
+        raise RuntimeError(f"Expected object of scalar type {a._dtype.cname} but got scalar "
+                           f"type {b._dtype.cname} for second argument")
+    dev = device_of(a, b)
+    shape = _layout.broadcast_shapes(a._shape, b._shape)
+    if a._dtype is _dtypes.float16:
+        if fn == "polar":
+            raise NotImplementedError("\"polar_cpu\" not implemented for 'Half'")
+        raise TypeError("complex(): complex32 (ComplexHalf) is not supported by tensorviz; "
+                        "convert the inputs to float32 first")
+    rdt = _dtypes.complex64 if a._dtype is _dtypes.float32 else _dtypes.complex128
+    if out is not None:
+        if not isinstance(out, Tensor):
+            raise TypeError(f"{fn}(): argument 'out' must be Tensor, not {type(out).__name__}")
+        if out._dtype is not rdt:
+            raise RuntimeError(f"Expected object of scalar type {rdt.cname} but got scalar "
+                               f"type {out._dtype.cname} for argument 'out'")
+    return rdt, dev, shape, result_strides(shape, a, b)
+
+
+def _complex_result(fn: str, a: Tensor, b: Tensor, rdt, dev, shape, stride, out, compute):
+    from .backends._numpy import call_quiet
+    from .ops._elementwise import finish
+    xp = a._storage._backend.xp
+    res = xp.empty(shape, rdt._np)
+    ra, rb = xp.broadcast_to(a._arr, shape), xp.broadcast_to(b._arr, shape)
+    call_quiet(compute, xp, res, ra, rb)
+    return finish(res, rdt, dev, out, stride, (a, b))
+
+
+def _set_parts(xp, res, re, im) -> None:
+    res.real = re
+    res.imag = im
+
+
+def _set_polar(xp, res, r, theta) -> None:
+    res.real = r * xp.cos(theta)
+    res.imag = r * xp.sin(theta)
+
+
+def _complex(real: Tensor, imag: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """``real + imag * 1j`` as a complex tensor (float32 -> complex64, float64 -> complex128);
+    both inputs must have the same floating dtype and broadcast together."""
+    rdt, dev, shape, stride = _complex_operands("complex", real, imag, ("real", "imag"), out)
+    return _complex_result("complex", real, imag, rdt, dev, shape, stride, out, _set_parts)
+
+
+# (``tensorviz.complex``; not bound as ``complex`` here, where the builtin is still needed)
+_complex.__name__ = _complex.__qualname__ = "complex"
+
+
+def polar(abs: Tensor, angle: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """The complex tensor with absolute value ``abs`` and phase ``angle``:
+    ``abs * cos(angle) + abs * sin(angle) * 1j``."""
+    rdt, dev, shape, stride = _complex_operands("polar", abs, angle, ("abs", "angle"), out)
+    return _complex_result("polar", abs, angle, rdt, dev, shape, stride, out, _set_polar)

@@ -1040,7 +1040,10 @@ class Tensor:
 
     def type(self, dtype=None, non_blocking: bool = False, **kwargs):
         if dtype is None:
-            return _TYPE_NAMES[self._dtype]
+            name = _TYPE_NAMES[self._dtype]
+            if self._storage._device.type == "cuda":  # (PyTorch: torch.cuda.FloatTensor)
+                return name.replace("tensorviz.", "tensorviz.cuda.", 1)
+            return name
         if isinstance(dtype, _LegacyTensorType):
             dtype = dtype.dtype
         elif isinstance(dtype, builtins.type):  # (to(float) is float64; type(float) is not)
@@ -1051,6 +1054,12 @@ class Tensor:
                 raise ValueError(f"invalid type: '{dtype}'")
             dtype = dt
         return self.to(dtype)
+
+    def is_same_size(self, other: "Tensor") -> builtins.bool:
+        return is_same_size(self, other)
+
+    def frexp(self, *, out=None):
+        return frexp(self, out=out)
 
     def type_as(self, other: "Tensor") -> "Tensor":
         return self.to(other._dtype)
@@ -1345,6 +1354,73 @@ def _legacy_type(name: str, dt: _dtype_cls) -> _LegacyTensorType:
 LEGACY_TYPES = {name.split(".")[1]: _legacy_type(name.split(".")[1], dt)
                 for dt, name in _TYPE_NAMES.items() if "Complex" not in name}
 _TYPE_BY_NAME.update({v.replace("tensorviz.", "torch."): k for k, v in _TYPE_NAMES.items()})
+
+
+def typename(obj: Any, /) -> str:
+    """The fully qualified name of an object's type; a tensor's legacy type name
+    (``'tensorviz.FloatTensor'``, as ``t.type()``)."""
+    if isinstance(obj, Tensor):
+        return obj.type()
+    module = getattr(obj, "__module__", "") or ""
+    if hasattr(obj, "__qualname__"):
+        qualname = obj.__qualname__
+    elif hasattr(obj, "__name__"):
+        qualname = obj.__name__
+    else:
+        module = obj.__class__.__module__ or ""
+        qualname = obj.__class__.__qualname__
+    if module in {"", "builtins"}:
+        return qualname
+    return f"{module}.{qualname}"
+
+
+def is_same_size(input: Tensor, other: Tensor) -> builtins.bool:
+    """True when the two tensors have the same shape (dtypes and devices may differ)."""
+    for pos, (x, name) in enumerate(((input, "input"), (other, "other")), 1):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"is_same_size(): argument '{name}' (position {pos}) must be "
+                            f"Tensor, not {builtins.type(x).__name__}")
+    return input._shape == other._shape
+
+
+def frexp(input: Tensor, *, out=None):
+    """``(mantissa, exponent)`` with ``input == mantissa * 2 ** exponent``, the mantissa in
+    (-1, -0.5] or [0.5, 1) (or 0, inf, nan), of the input's dtype; the exponent int32."""
+    from .ops._elementwise import result_strides, write_out
+    from .ops.reductions import return_types
+    if not isinstance(input, Tensor):
+        raise TypeError(f"frexp(): argument 'input' (position 1) must be Tensor, not "
+                        f"{builtins.type(input).__name__}")
+    if input._dtype.category != _dtypes._FLOAT:
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    if out is not None:
+        if not isinstance(out, (tuple, list)) or len(out) != 2 or not all(
+                isinstance(o, Tensor) for o in out):
+            raise TypeError("frexp(): argument 'out' must be tuple of Tensors")
+        if out[0]._dtype is not input._dtype:
+            raise RuntimeError(f"torch.frexp() expects mantissa to have dtype "
+                               f"{_CPP_NAMES[input._dtype.name]} but got "
+                               f"{_CPP_NAMES[out[0]._dtype.name]}")
+        if out[1]._dtype is not _dtypes.int32:
+            raise RuntimeError(f"torch.frexp() expects exponent to have int dtype but got "
+                               f"{_CPP_NAMES[out[1]._dtype.name]}")
+    be = input._storage._backend
+    mantissa, exponent = be.xp.frexp(input._arr)
+    dev = input._storage._device
+    if out is not None:
+        write_out(out[0], mantissa, input._dtype, dev)
+        write_out(out[1], exponent.astype(np.int32, copy=False), _dtypes.int32, dev)
+        return return_types.frexp_out(*out)
+    stride = result_strides(input._shape, input)
+    return return_types.frexp(wrap_array(mantissa, input._dtype, dev, stride),
+                              wrap_array(exponent.astype(np.int32, copy=False), _dtypes.int32,
+                                         dev, stride))
+
+
+_CPP_NAMES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char",
+              "int16": "short int", "int32": "int", "int64": "long int", "float16": "c10::Half",
+              "float32": "float", "float64": "double", "complex64": "c10::complex<float>",
+              "complex128": "c10::complex<double>"}
 
 
 def _parse_to(t: Tensor, args, kwargs):
