@@ -1056,7 +1056,10 @@ class Tensor:
         return self.to(dtype)
 
     def is_same_size(self, other: "Tensor") -> builtins.bool:
-        return is_same_size(self, other)
+        if not isinstance(other, Tensor):
+            raise TypeError(f"is_same_size(): argument 'other' (position 1) must be Tensor, "
+                            f"not {builtins.type(other).__name__}")
+        return self._shape == other._shape
 
     def frexp(self, *, out=None):
         return frexp(self, out=out)

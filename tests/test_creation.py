@@ -404,3 +404,152 @@ def test_out_arguments():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         tv.linspace(0, 1, 4, out=tv.empty(4))
+
+
+# ---------------------------------------------------------------- frombuffer
+def _buf(n=16):
+    return bytearray(range(n))
+
+
+FROMBUFFER = [
+    lambda L: L.frombuffer(_buf(), dtype=L.int32),
+    lambda L: L.frombuffer(_buf(), dtype=L.uint8),
+    lambda L: L.frombuffer(_buf(), dtype=L.float64),
+    lambda L: L.frombuffer(_buf(), dtype=L.complex64),
+    lambda L: L.frombuffer(_buf(), dtype=L.bool),
+    lambda L: L.frombuffer(_buf(), dtype=L.float16, count=3),
+    lambda L: L.frombuffer(_buf(), dtype=L.int16, offset=2, count=3),
+    lambda L: L.frombuffer(_buf(), dtype=L.int16, offset=3),
+    lambda L: L.frombuffer(_buf(), dtype=L.int32, offset=1),
+    lambda L: L.frombuffer(_buf(), dtype=L.int32, offset=4),
+    lambda L: L.frombuffer(_buf(), dtype=L.int32, count=5),
+    lambda L: L.frombuffer(_buf(), dtype=L.int32, count=3, offset=5),
+    lambda L: L.frombuffer(_buf(), dtype=L.int32, count=3, offset=4),
+    lambda L: L.frombuffer(_buf(), dtype=L.int32, offset=-1),
+    lambda L: L.frombuffer(_buf(), dtype=L.int32, offset=16),
+    lambda L: L.frombuffer(_buf(), dtype=L.int32, offset=17),
+    lambda L: L.frombuffer(bytearray(), dtype=L.int32),
+    lambda L: L.frombuffer(_buf(), dtype=L.int32, count=0),
+    lambda L: L.frombuffer(_buf(), dtype=L.int32, count=-2),
+    lambda L: L.frombuffer(_buf()),
+    lambda L: L.frombuffer([1, 2], dtype=L.int32),
+    lambda L: L.frombuffer(_buf(), dtype="float32"),
+    lambda L: L.frombuffer(_buf(), dtype=float),
+    lambda L: L.frombuffer(_buf(), dtype=L.int32, offset=1.0),
+    lambda L: L.frombuffer(_buf(), dtype=L.int32, count=1.0),
+    lambda L: L.frombuffer(b"abcd", dtype=L.uint8),
+    lambda L: L.frombuffer(np.arange(4.0), dtype=L.float64),
+    lambda L: L.frombuffer(np.arange(4.0), dtype=L.float32),
+    lambda L: L.frombuffer(np.arange(6.0).reshape(2, 3).T, dtype=L.float64),
+    lambda L: L.frombuffer(memoryview(_buf())[::2], dtype=L.uint8),
+    lambda L: L.frombuffer(memoryview(_buf())[4:], dtype=L.uint8),
+    lambda L: L.frombuffer(_buf(8), dtype=L.float32, requires_grad=True).requires_grad,
+    lambda L: L.frombuffer(_buf(8), dtype=L.int32, requires_grad=True),
+    lambda L: L.frombuffer(_buf(), dtype=L.uint8, offset=4).untyped_storage().nbytes(),
+    lambda L: L.frombuffer(_buf(), dtype=L.int16, count=2).untyped_storage().nbytes(),
+]
+
+
+@pytest.mark.parametrize("k", range(len(FROMBUFFER)))
+def test_frombuffer_matches_pytorch(k):
+    same(FROMBUFFER[k])
+
+
+def test_frombuffer_shares_memory_with_the_buffer():
+    import array
+    for L in (tv, torch):
+        b = bytearray(8)
+        t = L.frombuffer(b, dtype=L.int16, offset=2)
+        t[0] = 258
+        b[7] = 1
+        assert b[2:4] == bytes([2, 1]) and t.tolist() == [258, 0, 256]
+        t.add_(1)
+        assert b[2] == 3
+        a = array.array("f", [1.0, 2.0])
+        u = L.frombuffer(a, dtype=L.float32)
+        u.mul_(2)
+        assert list(a) == [2.0, 4.0]
+    v = tv.frombuffer(bytearray(4), dtype=tv.uint8)
+    ver = v._version
+    v.fill_(7)
+    assert v._version > ver  # (widgets see writes through the tensor)
+
+
+def test_frombuffer_warns_once_on_a_read_only_buffer():
+    from tensorviz import _creation
+    _creation._WARNED_NOT_WRITABLE = False
+    with pytest.warns(UserWarning, match="The given buffer is not writable"):
+        t = tv.frombuffer(b"\x01\x02", dtype=tv.uint8)
+    assert t.tolist() == [1, 2]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tv.frombuffer(b"\x01\x02", dtype=tv.uint8)  # once per process, as in PyTorch
+        tv.frombuffer(bytearray(2), dtype=tv.uint8)
+    with pytest.raises(ValueError):  # (read-only here: writes never change the bytes)
+        t[0] = 5
+
+
+# ---------------------------------------------------------------- complex / polar
+def _pair(L, da, db, sa=(2,), sb=(2,)):
+    a = L.tensor(np.array([1.5, -2.0, 0.0, float("inf"), float("nan"), 3.0][:int(np.prod(sa))])
+                 .reshape(sa), dtype=getattr(L, da))
+    b = L.tensor(np.array([0.5, 4.0, float("-inf"), 0.0, 1.0, -0.0][:int(np.prod(sb))])
+                 .reshape(sb), dtype=getattr(L, db))
+    return a, b
+
+
+COMPLEX_CASES = [
+    lambda f, L: f(*_pair(L, "float32", "float32", (6,), (6,))),
+    lambda f, L: f(*_pair(L, "float64", "float64", (6,), (6,))),
+    lambda f, L: f(*_pair(L, "float32", "float64")),
+    lambda f, L: f(*_pair(L, "float64", "float32")),
+    lambda f, L: f(*_pair(L, "int64", "int64")),
+    lambda f, L: f(*_pair(L, "int64", "float32")),
+    lambda f, L: f(*_pair(L, "float32", "int32")),
+    lambda f, L: f(*_pair(L, "bool", "bool")),
+    lambda f, L: f(*_pair(L, "complex64", "complex64")),
+    lambda f, L: f(_pair(L, "float32", "float32")[0], 1.0),
+    lambda f, L: f([1.0], _pair(L, "float32", "float32")[0]),
+    lambda f, L: f(*_pair(L, "float32", "float32", (2, 1), (3,))),
+    lambda f, L: f(*_pair(L, "float32", "float32", (2,), (3,))),
+    lambda f, L: f(*_pair(L, "float64", "float64", (), (3,))),
+    lambda f, L: f(*_pair(L, "float32", "float32", (0,), (1,))),
+    lambda f, L: f(L.ones(2, 3).t(), L.ones(3, 2)),
+    lambda f, L: f(L.ones(2, 3).t(), L.ones(3, 2).t()),
+    lambda f, L: f(*_pair(L, "float32", "float32"), out=L.empty(2, dtype=L.complex64)),
+    lambda f, L: f(*_pair(L, "float32", "float32"), out=L.empty(0, dtype=L.complex64)),
+    lambda f, L: f(*_pair(L, "float32", "float32"), out=L.empty(2, dtype=L.complex128)),
+    lambda f, L: f(*_pair(L, "float32", "float32"), out=L.empty(2)),
+    lambda f, L: f(*_pair(L, "float64", "float64"), out=L.empty(2, dtype=L.complex64)),
+    lambda f, L: f(*_pair(L, "float32", "float32"), out=[1]),
+]
+
+
+@pytest.mark.parametrize("op", ["complex", "polar"])
+@pytest.mark.parametrize("k", range(len(COMPLEX_CASES)))
+def test_complex_and_polar_match_pytorch(op, k):
+    # complex: bitwise; polar: layout exactly, values to 1 ulp (sin/cos differ in the last bit)
+    mine, theirs = same(lambda L: COMPLEX_CASES[k](getattr(L, op), L), values=op == "complex")
+    if op == "polar" and isinstance(mine, tv.Tensor):
+        np.testing.assert_allclose(mine.numpy(), theirs.numpy(), rtol=1e-6, atol=1e-7)
+
+
+def test_complex_and_polar_take_keywords_and_polar_refuses_half():
+    same(lambda L: L.complex(real=L.ones(2), imag=L.zeros(2)))
+    same(lambda L: L.polar(abs=L.ones(2), angle=L.zeros(2)))
+    same(lambda L: L.polar(L.ones(2, dtype=L.float16), L.ones(2, dtype=L.float16)))
+    out = tv.empty(2, dtype=tv.complex64)
+    assert tv.complex(tv.ones(2), tv.ones(2), out=out) is out
+    assert tv.complex.__name__ == "complex" and complex(1, 2) == 1 + 2j
+    with pytest.raises(TypeError, match="complex32"):  # (no ComplexHalf dtype here)
+        tv.complex(tv.ones(2, dtype=tv.float16), tv.ones(2, dtype=tv.float16))
+
+
+def test_polar_values_are_close_to_pytorch():
+    rng = np.random.default_rng(0)
+    r, th = rng.random(50) * 3, rng.standard_normal(50) * 4
+    for name in ("float32", "float64"):
+        mine = tv.polar(tv.tensor(r, dtype=getattr(tv, name)), tv.tensor(th, dtype=getattr(tv, name)))
+        theirs = torch.polar(torch.tensor(r, dtype=getattr(torch, name)),
+                             torch.tensor(th, dtype=getattr(torch, name)))
+        np.testing.assert_allclose(mine.numpy(), theirs.numpy(), rtol=1e-6, atol=1e-6)

@@ -603,3 +603,101 @@ def test_bool_copies_store_zero_or_one():
         s = lib.tensor(True).clone()
         s[...] = False  # a 0-dim copy is still a writable tensor
         assert not s.item()
+
+
+# ---------------------------------------------------------------- typename / is_same_size
+@pytest.mark.parametrize("name", DTYPE_NAMES)
+def test_typename_of_a_tensor_is_its_legacy_type_name(name):
+    mine = tv.typename(tv.zeros(2, dtype=getattr(tv, name)))
+    theirs = torch.typename(torch.zeros(2, dtype=getattr(torch, name)))
+    assert mine == theirs.replace("torch.", "tensorviz.")
+    assert mine == tv.zeros(2, dtype=getattr(tv, name)).type()
+
+
+class _Local:
+    class Inner:
+        pass
+
+
+TYPENAME_OBJECTS = [3, 2.5, "s", None, int, float, [1], _Local, _Local.Inner, _Local(),
+                    _Local.Inner(), np.float32(1), np.ndarray, warnings.warn, len]
+
+
+@pytest.mark.parametrize("k", range(len(TYPENAME_OBJECTS)))
+def test_typename_of_other_objects_matches_pytorch(k):
+    obj = TYPENAME_OBJECTS[k]
+    assert tv.typename(obj) == torch.typename(obj)
+
+
+IS_SAME_SIZE = [
+    lambda L: L.is_same_size(L.ones(2), L.ones(2)),
+    lambda L: L.is_same_size(L.ones(2), L.ones(3)),
+    lambda L: L.is_same_size(L.ones(2), L.ones(2, 1)),
+    lambda L: L.is_same_size(L.ones(()), L.ones(())),
+    lambda L: L.is_same_size(L.ones(0, 2), L.ones(0, 2, dtype=L.int8)),
+    lambda L: L.is_same_size(L.ones(2, 3).t(), L.ones(3, 2)),
+    lambda L: L.ones(2).is_same_size(L.ones(2, 1)),
+    lambda L: L.ones(2).is_same_size(L.zeros(2, dtype=L.bool)),
+    lambda L: L.is_same_size(L.ones(2), [1, 2]),
+    lambda L: L.is_same_size([1, 2], L.ones(2)),
+    lambda L: L.ones(2).is_same_size(3),
+    lambda L: L.is_same_size(L.ones(2)),
+]
+
+
+@pytest.mark.parametrize("k", range(len(IS_SAME_SIZE)))
+def test_is_same_size_matches_pytorch(k):
+    same(IS_SAME_SIZE[k])
+
+
+# ---------------------------------------------------------------- frexp
+_FREXP_VALUES = [8.0, 0.5, 0.0, -0.0, -3.0, 1.0, 0.75, float("inf"), float("-inf"),
+                 float("nan"), 1e-40, 1e-310, 65504.0, 6e-8, 1e-5, 3.4e38, 1.7e308, 2.0 ** -1074]
+
+
+@pytest.mark.parametrize("name", ["float16", "float32", "float64"])
+def test_frexp_matches_pytorch(name):
+    import math
+    vals = [v for v in _FREXP_VALUES if not math.isfinite(v) or v == 0
+            or (1e-320 < abs(v) and (name == "float64" or abs(v) < 1e38))]
+    same(lambda L: L.frexp(L.tensor(vals, dtype=getattr(L, name))))
+    same(lambda L: L.tensor(vals, dtype=getattr(L, name)).frexp())
+    mine = tv.frexp(tv.tensor(vals, dtype=getattr(tv, name)))
+    assert type(mine).__name__ == "frexp" and mine._fields == ("mantissa", "exponent")
+    assert repr(mine).startswith("tensorviz.return_types.frexp(\nmantissa=tensor(")
+
+
+FREXP_CASES = [
+    lambda L: L.frexp(L.arange(12.0).reshape(3, 4).t()),
+    lambda L: L.frexp(L.arange(12.0).reshape(3, 4)[:, ::2]),
+    lambda L: L.frexp(L.tensor(3.0)),
+    lambda L: L.frexp(L.ones(0, 3)),
+    lambda L: L.frexp(L.ones(2, 3).expand(4, 2, 3)),
+    lambda L: L.frexp(L.ones(2, dtype=L.int64)),
+    lambda L: L.frexp(L.ones(2, dtype=L.int8)),
+    lambda L: L.frexp(L.ones(2, dtype=L.bool)),
+    lambda L: L.frexp(L.ones(2, dtype=L.complex64)),
+    lambda L: L.ones(2, dtype=L.int32).frexp(),
+    lambda L: L.frexp([1.0]),
+    lambda L: L.frexp(L.tensor([3.0, 5.0]), out=(L.empty(2), L.empty(2, dtype=L.int32))),
+    lambda L: L.frexp(L.tensor([3.0, 5.0]), out=(L.empty(0), L.empty(0, dtype=L.int32))),
+    lambda L: L.frexp(L.tensor([3.0]), out=(L.empty(1), L.empty(1, dtype=L.int64))),
+    lambda L: L.frexp(L.tensor([3.0]), out=(L.empty(1, dtype=L.float64),
+                                            L.empty(1, dtype=L.int32))),
+    lambda L: L.frexp(L.tensor([3.0], dtype=L.float64), out=(L.empty(1),
+                                                             L.empty(1, dtype=L.int32))),
+    lambda L: type(L.frexp(L.tensor([3.0]), out=(L.empty(1),
+                                                 L.empty(1, dtype=L.int32)))).__name__,
+]
+
+
+@pytest.mark.parametrize("k", range(len(FREXP_CASES)))
+def test_frexp_layouts_out_and_errors_match_pytorch(k):
+    same(FREXP_CASES[k])
+
+
+def test_frexp_out_writes_into_the_given_tensors():
+    m, e = tv.empty(2), tv.empty(2, dtype=tv.int32)
+    r = tv.frexp(tv.tensor([3.0, 5.0]), out=(m, e))
+    assert r.mantissa is m and r.exponent is e
+    assert m.tolist() == [0.75, 0.625] and e.tolist() == [2, 3]
