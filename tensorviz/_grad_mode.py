@@ -24,6 +24,9 @@ import threading
 import warnings
 from typing import Any, Callable
 
+# Note: autograd is not implemented yet: this module only keeps the thread's grad / inference
+# mode (no op reads it and no gradients are computed anywhere).
+
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
            "is_inference_mode_enabled"]
 
@@ -52,8 +55,11 @@ def is_inference_mode_enabled() -> bool:
 
 def _set_grad_enabled(mode) -> None:
     if type(mode) is not bool:
+        kind = type(mode)
+        name = kind.__name__ if kind.__module__ in ("builtins", "tensorviz._tensor") else \
+            f"{kind.__module__}.{kind.__name__}"
         raise TypeError(f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, "
-                        f"not {type(mode).__name__}")
+                        f"not {name}")
     _STATE.grad = mode
 
 
