@@ -13,7 +13,7 @@ from .._tensor import Tensor
 # Order matters only for names defined twice (a later module wins).
 _MODULES = ["_elementwise", "_views"]
 _OPTIONAL = ["pointwise", "reductions", "comparison", "indexing", "joining", "linalg",
-             "spectral", "random", "parallel", "numeric"]
+             "spectral", "random", "parallel", "numeric", "special_functions"]
 
 FUNCTIONS: dict = {}
 
