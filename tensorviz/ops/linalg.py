@@ -1887,6 +1887,74 @@ def tensorsolve(A, B, dims=None, *, out=None) -> Tensor:
     return finish(_c(_xp(A), res._arr).reshape(xshape), A._dtype, A.device, out)
 
 
+triangular_solve_result = _return_type("triangular_solve", ("solution", "cloned_coefficient"))
+
+
+def _solve_inputs(b, A, fn: str, kernel: str, b_name: str, A_name: str, dims_msg) -> None:
+    for name, t in ((b_name, b), (A_name, A)):
+        if len(t._shape) < 2:
+            raise RuntimeError(dims_msg(name, len(t._shape)))
+    if b._dtype.category < _FLOAT or b._dtype is _dtypes.float16:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{b._dtype.cname}\'')
+    if b._dtype is not A._dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{b._dtype.cname} and A of type {A._dtype.cname} instead.")
+    if A._shape[-1] != A._shape[-2]:
+        raise RuntimeError(f"A must be batches of square matrices, but they are "
+                           f"{A._shape[-2]} by {A._shape[-1]} matrices")
+    if A._shape[-1] != b._shape[-2]:
+        raise RuntimeError(f"Incompatible matrix sizes for {fn}: each A matrix is "
+                           f"{A._shape[-1]} by {A._shape[-1]} but each b matrix is "
+                           f"{b._shape[-2]} by {b._shape[-1]}")
+
+
+def cholesky_solve(input, input2, upper: bool = False, *, out=None) -> Tensor:
+    """``X`` with ``A X = B`` for ``A = L L^H`` (``U^H U`` when ``upper``), given ``B`` and
+    the Cholesky factor (only its triangle is read); batches broadcast."""
+    B = _tensor_arg(input, "cholesky_solve", "input", 1)
+    L = _tensor_arg(input2, "cholesky_solve", "input2", 2)
+    _solve_inputs(B, L, "cholesky_solve", "cholesky_solve_cpu", "b", "u",
+                  lambda n, d: f"{n} should have at least 2 dimensions, but has {d} dimensions "
+                               "instead")
+    Lh = L.transpose(-2, -1).conj()
+    if upper:  # U^H U X = B: U^H Y = B, then U X = Y
+        y = solve_triangular(Lh, B, upper=False)
+        res = solve_triangular(L, y, upper=True)
+    else:  # L L^H X = B
+        y = solve_triangular(L, B, upper=False)
+        res = solve_triangular(Lh, y, upper=True)
+    if out is not None:
+        return finish(res._arr, res._dtype, res.device, out)
+    return res
+
+
+def triangular_solve(input, A, upper: bool = True, transpose: bool = False,
+                     unitriangular: bool = False, *, out=None):
+    """Deprecated form of ``linalg.solve_triangular`` (arguments reversed): ``(solution,
+    cloned_coefficient)`` with ``A X = b`` (``A^T X = b`` when ``transpose``)."""
+    b = _tensor_arg(input, "triangular_solve", "input", 1)
+    A = _tensor_arg(A, "triangular_solve", "A", 2)
+    warn_once("torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangular"
+              "and will be removed in a future PyTorch release.\ntorch.linalg.solve_triangular "
+              "has its arguments reversed and does not return a copy of one of the inputs.\nX = "
+              "torch.triangular_solve(B, A).solution\nshould be replaced with\nX = "
+              "torch.linalg.solve_triangular(A, B).")
+    _solve_inputs(b, A, "triangular_solve", "triangular_solve_cpu", "b", "A",
+                  lambda n, d: f"torch.triangular_solve: Expected {n} to have at least 2 "
+                               f"dimensions, but it has {d} dimensions instead")
+    coef = A.transpose(-2, -1) if transpose else A
+    X = solve_triangular(coef, b, upper=upper != builtins.bool(transpose),
+                         unitriangular=unitriangular)
+    xp = _xp(A)
+    batch = X._shape[:-2]
+    M = wrap_array(_colmajor(xp, xp.broadcast_to(A._arr, batch + A._shape[-2:]).copy()),
+                   A._dtype, A.device)
+    res = triangular_solve_result(X, M)
+    if out is not None:
+        return _out_pair(res, out)
+    return res
+
+
 # ---------------------------------------------------------------- exports
 # ``tensorviz.linalg.<name>`` (re-exported by tensorviz/linalg.py).
 LINALG = {
@@ -1928,7 +1996,8 @@ FUNCTIONS = {
     "cross": cross, "trace": trace, "det": det, "logdet": logdet, "slogdet": _slogdet_legacy,
     "inverse": inverse, "pinverse": pinverse, "matrix_power": matrix_power,
     "chain_matmul": chain_matmul, "svd": _svd_legacy, "cholesky": _cholesky_legacy,
-    "matrix_exp": matrix_exp, "qr": _qr_legacy,
+    "matrix_exp": matrix_exp, "qr": _qr_legacy, "cholesky_solve": cholesky_solve,
+    "triangular_solve": triangular_solve,
 }
 for _name in ("addmm", "addmv", "baddbmm", "mm", "bmm", "mv", "matmul", "inverse", "det", "cross",
               "matrix_power"):
@@ -1949,4 +2018,5 @@ METHODS = {
     "pinverse": pinverse, "matrix_power": matrix_power, "svd": _svd_legacy,
     "cholesky": _cholesky_legacy, "addmm_": addmm_, "addmv_": addmv_, "baddbmm_": baddbmm_,
     "addbmm_": addbmm_, "addr_": addr_, "matrix_exp": matrix_exp, "qr": _qr_legacy,
+    "cholesky_solve": cholesky_solve, "triangular_solve": triangular_solve,
 }
