@@ -23,7 +23,6 @@ polygamma = _F["polygamma"]
 multigammaln = _F["mvlgamma"]
 i0 = _F["i0"]
 sinc = _F["sinc"]
-round = _F["round"]
 log1p = _F["log1p"]
 expm1 = _F["expm1"]
 exp2 = _F["exp2"]
@@ -38,6 +37,19 @@ entr = _SPECIAL["entr"]
 ndtr = _SPECIAL["ndtr"]
 ndtri = _SPECIAL["ndtri"]
 log_ndtr = _SPECIAL["log_ndtr"]
+
+
+def round(input, *, decimals=None, out=None):
+    """``torch.round`` for floating-point tensors (integer and bool tensors are refused)."""
+    from .ops.pointwise import _check_tensor, _not_implemented
+    _check_tensor("special_round", input)
+    if out is not None and out.dtype is not input.dtype:
+        raise RuntimeError(f"Found dtype {out.dtype.cname} but expected {input.dtype.cname}")
+    if input.dtype.category < 2:
+        raise _not_implemented("round_vml_cpu", input.dtype)
+    if decimals is None:
+        return _F["round"](input, out=out)
+    return _F["round"](input, decimals=decimals, out=out)
 
 
 def softmax(input, dim, *, dtype=None):

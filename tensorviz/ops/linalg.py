@@ -1888,6 +1888,7 @@ def tensorsolve(A, B, dims=None, *, out=None) -> Tensor:
 
 
 triangular_solve_result = _return_type("triangular_solve", ("solution", "cloned_coefficient"))
+triangular_solve_out = _return_type("triangular_solve_out", ("solution", "cloned_coefficient"))
 
 
 def _solve_inputs(b, A, fn: str, kernel: str, b_name: str, A_name: str, dims_msg) -> None:
@@ -1951,7 +1952,7 @@ def triangular_solve(input, A, upper: bool = True, transpose: bool = False,
                    A._dtype, A.device)
     res = triangular_solve_result(X, M)
     if out is not None:
-        return _out_pair(res, out)
+        return triangular_solve_out(*_out_pair(res, out))
     return res
 
 

@@ -510,6 +510,8 @@ def mvlgamma(input, p, *, out=None) -> Tensor:
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
     dt = input._dtype
+    if dt is _dtypes.bool:
+        raise RuntimeError("The input tensor may not be a boolean tensor.")
     if dt.category == _COMPLEX:
         raise _not_implemented("lgamma_vml_cpu", dt)
     rdt = _float_result(dt)
@@ -522,7 +524,9 @@ def mvlgamma(input, p, *, out=None) -> Tensor:
             arg = (low + rdt._np.type(-i / 2.0)).astype(np.float64)
             total = total + _lgamma(xp, arg)
         return total.astype(rdt._np)
-    return _map(input, rdt, f, out, cdt=_F64)
+    res = _map(input, rdt, f, out, cdt=_F64)
+    # (PyTorch's composite sums over a new last dim: a row-major result)
+    return res if out is not None or res.is_contiguous() else res.contiguous()
 
 
 def mvlgamma_(self, p) -> Tensor:
@@ -627,7 +631,8 @@ def renorm_(self, p, dim, maxnorm) -> Tensor:
 def gradient(input, *, spacing=1, dim=None, edge_order: int = 1):
     """Central differences inside, one-sided (first or second order) at the edges; one
     tensor per differentiated dim, in a tuple.  ``spacing``: a number, a list of numbers (one
-    per dim) or a list of 1-D coordinate tensors."""
+    per dim) or a list of 1-D coordinate tensors.  Written as PyTorch's composite (slices and
+    tensor arithmetic), so dtypes promote as PyTorch's: coordinate tensors take part."""
     _check_tensor("gradient", input)
     nd = len(input._shape)
     if dim is None:
@@ -638,12 +643,9 @@ def gradient(input, *, spacing=1, dim=None, edge_order: int = 1):
         dims = [dim] if isinstance(dim, (builtins.int, np.integer)) else list(dim)
         dims = [_layout.normalize_dim(d, nd) for d in dims]
         if len(set(dims)) != len(dims):
-            raise RuntimeError("dim " + str(dims[0]) + " appears multiple times in the list of "
-                               "dims")
+            raise RuntimeError(f"dim {dims[0]} appears multiple times in the list of dims")
         given = "since dim argument was given"
         count = f"dim argument = {len(dims)}"
-    if edge_order not in (1, 2):
-        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
     if isinstance(spacing, (list, tuple)):
         if len(spacing) != len(dims):
             raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar, or a "
@@ -652,31 +654,57 @@ def gradient(input, *, spacing=1, dim=None, edge_order: int = 1):
         spacings = list(spacing)
     else:
         spacings = [spacing] * len(dims)
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
     for d in dims:
         if input._shape[d] < edge_order + 1:
             raise RuntimeError("torch.gradient expected each dimension size to be at least "
                                "edge_order+1")
-    dt = input._dtype
-    if dt is _dtypes.bool:
-        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
-                           "supported. Use the `^` or `logical_xor()` operator instead.")
-    rdt = _float_result(dt)
-    xp = input._storage._backend.xp
-    dev = input._storage._device
-    arr = input._arr.astype(rdt._np if rdt is not _dtypes.float16 else np.float32)
+    if input._dtype is _dtypes.uint8:
+        raise RuntimeError("torch.gradient does not support uint8 input.")
+    from .joining import cat
+
+    def sl(d, start, stop=None):
+        n = input._shape[d]
+        start = start + n if start < 0 else start
+        stop = n if stop is None else (stop + n if stop < 0 else stop)
+        return input.narrow(d, start, stop - start)
+
     outs = []
-    for d, sp in zip(dims, spacings):
-        if isinstance(sp, Tensor):
-            if len(sp._shape) != 1 or sp._shape[0] != input._shape[d]:
-                raise RuntimeError("torch.gradient expected each tensor to be on the same device "
-                                   "and have one dimension of the same size as the input along "
-                                   "the corresponding dim")
-            coord = sp._arr.astype(arr.dtype)
+    for d, dx in zip(dims, spacings):
+        if isinstance(dx, Tensor) and dx._shape:
+            shape = [1] * nd
+            shape[d] = -1
+            ax = dx[1:] - dx[:-1]
+            dx1, dx2 = ax[:-1], ax[1:]
+            a = (-dx2 / (dx1 * (dx1 + dx2))).reshape(shape)
+            b = ((dx2 - dx1) / (dx1 * dx2)).reshape(shape)
+            c = (dx1 / (dx2 * (dx1 + dx2))).reshape(shape)
+            center = a * sl(d, 0, -2) + b * sl(d, 1, -1) + c * sl(d, 2)
+            if edge_order == 1:
+                pre = (sl(d, 1, 2) - sl(d, 0, 1)) / ax[0]
+                app = (sl(d, -1) - sl(d, -2, -1)) / ax[-1]
+            else:
+                a = -(2.0 * ax[0] + ax[1]) / (ax[0] * (ax[0] + ax[1]))
+                b = (ax[0] + ax[1]) / (ax[0] * ax[1])
+                c = (-ax[0]) / (ax[1] * (ax[0] + ax[1]))
+                pre = a * sl(d, 0, 1) + b * sl(d, 1, 2) + c * sl(d, 2, 3)
+                a = ax[-1] / (ax[-2] * (ax[-1] + ax[-2]))
+                b = -(ax[-1] + ax[-2]) / (ax[-1] * ax[-2])
+                c = (2 * ax[-1] + ax[-2]) / (ax[-1] * (ax[-1] + ax[-2]))
+                app = a * sl(d, -3, -2) + b * sl(d, -2, -1) + c * sl(d, -1)
+            outs.append(cat([pre, center, app], d))
+            continue
+        if isinstance(dx, Tensor):
+            dx = dx.item()
+        center = (sl(d, 2) - sl(d, 0, -2)) / dx
+        if edge_order == 1:
+            pre = (sl(d, 1, 2) - sl(d, 0, 1)) / dx
+            app = (sl(d, -1) - sl(d, -2, -1)) / dx
         else:
-            coord = builtins.float(sp.item() if isinstance(sp, Tensor) else sp)
-        res = call_quiet(xp.gradient, arr, coord, axis=d, edge_order=edge_order)
-        res = res.astype(rdt._np)
-        outs.append(finish(res, rdt, dev, None))
+            pre = (-1.5 * sl(d, 0, 1) + 2 * sl(d, 1, 2) - 0.5 * sl(d, 2, 3)) / dx
+            app = (0.5 * sl(d, -3, -2) - 2 * sl(d, -2, -1) + 1.5 * sl(d, -1)) / dx
+        outs.append(cat([pre, center / 2, app], d))
     return tuple(outs)
 
 
