@@ -7,9 +7,11 @@ Steven Moshier), so values at poles, signs and infinities come out as PyTorch's:
 
     y = f(x as float64)  rounded to the result dtype   (ints and bools -> default float)
 
-Only ``trigamma`` (``polygamma(1, x)``) is computed in the input's own precision: its
-reflection ``pi^2 / sin(pi x)^2`` at negative integers gives PyTorch's finite (rounding-sized)
-values only when ``sin`` is rounded as PyTorch rounds it.
+Where PyTorch's float kernels round in ways that change the answer, they are followed:
+``trigamma`` (``polygamma(1, x)``) runs in the input's own precision (its reflection
+``pi^2 / sin(pi x)^2`` gives PyTorch's finite values at negative integers only when ``sin`` is
+rounded as PyTorch's), ``i0``/``i1`` overflow where a float ``exp`` does, and ``mvlgamma``
+forms ``x - i/2`` in the input's dtype.
 """
 from __future__ import annotations
 
