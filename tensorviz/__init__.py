@@ -68,6 +68,7 @@ _LAZY = {
     "serialization": ("tensorviz.serialization", None),
     "linalg": ("tensorviz.linalg", None),
     "fft": ("tensorviz.fft", None),
+    "special": ("tensorviz.special", None),
 }
 
 

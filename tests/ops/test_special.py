@@ -399,3 +399,13 @@ def test_triangular_solve_warns_once():
         warnings.simplefilter("always")
         tensorviz.triangular_solve(A, A)
     assert not caught
+
+
+def test_special_is_an_attribute_loaded_on_first_use():
+    import subprocess
+    import sys
+    code = ("import sys, tensorviz\n"
+            "assert 'tensorviz.special' not in sys.modules\n"
+            "print(tensorviz.special.expit(tensorviz.zeros(1)).tolist())\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[0.5]"
