@@ -18,7 +18,7 @@ from .._dtypes import _COMPLEX, _FLOAT, _INT, result_type
 from .._tensor import Tensor, contiguous_format
 from ..backends._numpy import call_quiet
 from ._elementwise import _CPP_NAMES, device_of, finish, operand, promote, result_strides
-from .pointwise import _check_tensor, _not_implemented, _opmath, _xp, inplace_of
+from .pointwise import _check_tensor, _compute2, _not_implemented, _opmath, _xp, inplace_of
 from .reductions import _return_type, return_types, sample_spacing, wrap_array
 
 _return_type("histogram", ("hist", "bin_edges"))
@@ -37,14 +37,8 @@ def _need_tensor(fname: str, x, arg: str, pos: int) -> None:
 
 def _elementwise2(name: str, f, a: Tensor, b: Tensor, rdt, out, cdt=None) -> Tensor:
     dev = device_of(a, b)
-    _layout.broadcast_shapes(a._shape, b._shape)
-    cdt = rdt if cdt is None else cdt
-    xp = a._storage._backend.xp
-    res = call_quiet(f, xp, operand(a, cdt, dev), operand(b, cdt, dev))
-    if not isinstance(res, xp.ndarray):
-        res = xp.asarray(res)
-    return finish(res, rdt, dev, out,
-                  None if out is not None else result_strides(res.shape, a, b), (a, b))
+    _layout.broadcast_shapes(a._shape, b._shape)  # (PyTorch's error before NumPy's)
+    return _compute2(f, a, b, rdt if cdt is None else cdt, rdt, dev, out)
 
 
 # ---------------------------------------------------------------- integer / float pointwise

@@ -569,9 +569,14 @@ def _binary_prep(fname: str, a, b, *, tensors_only: bool = True):
 
 
 def _compute2(f, a, b, cdt, rdt, dev, out):
+    """``f(xp, a, b)`` on both operands as ``cdt`` (quietly), stored as ``rdt`` with the
+    elementwise strides (or into ``out``): the body of every two-operand op built on a
+    custom array function."""
     xp = backend_for(dev).xp
     xa, xb = operand(a, cdt, dev), operand(b, cdt, dev)
     res = call_quiet(f, xp, xa, xb)
+    if not isinstance(res, xp.ndarray):  # (0-dim operands can give a scalar)
+        res = xp.asarray(res)
     return finish(res, rdt, dev, out,
                   None if out is not None else result_strides(res.shape, a, b), (a, b))
 

@@ -23,11 +23,10 @@ import numpy as np
 from .. import _dtypes, _layout
 from .._dtypes import _COMPLEX, _FLOAT
 from .._tensor import Tensor
-from ..backends import backend_for
 from ..backends._numpy import call_quiet
-from ._elementwise import device_of, finish, operand, promote, result_strides
-from .pointwise import (_check_tensor, _erf_parts, _float_result, _map, _not_implemented,
-                        inplace_of)
+from ._elementwise import device_of, finish, promote, result_strides
+from .pointwise import (_check_tensor, _compute2, _erf_parts, _float_result, _map,
+                        _not_implemented, inplace_of)
 
 _F64 = _dtypes.float64
 
@@ -548,15 +547,12 @@ def _zeta_op(input, other, *, out=None) -> Tensor:
 
 
 def _binary64(f, a, b, rdt, dev, out):
-    xp = backend_for(dev).xp
-    # (operands are rounded to the result dtype first, as PyTorch's kernel sees them)
-    xa = operand(a, rdt, dev)
-    xb = operand(b, rdt, dev)
-    xa = xp.asarray(xa).astype(np.float64)
-    xb = xp.asarray(xb).astype(np.float64)
-    res = call_quiet(f, xp, xa, xb).astype(rdt._np)
-    return finish(res, rdt, dev, out,
-                  None if out is not None else result_strides(res.shape, a, b), (a, b))
+    """``f`` computed in float64 on operands first rounded to ``rdt`` (as PyTorch's kernel
+    sees them), the result rounded back to ``rdt``."""
+    def in_float64(xp, xa, xb):
+        return f(xp, xp.asarray(xa).astype(np.float64),
+                 xp.asarray(xb).astype(np.float64)).astype(rdt._np)
+    return _compute2(in_float64, a, b, rdt, rdt, dev, out)
 
 
 def xlog1py(input, other, *, out=None) -> Tensor:
