@@ -28,7 +28,7 @@ _BOOL, _INT, _FLOAT, _COMPLEX = 0, 1, 2, 3
 class dtype:
     """A tensor element type, e.g. ``tensorviz.float32``; compared by identity."""
 
-    __slots__ = ("name", "itemsize", "category", "is_signed", "cname", "_np", "_order",
+    __slots__ = ("name", "itemsize", "category", "is_signed", "cname", "cxx_name", "_np", "_order",
                  "_scalar", "__weakref__")
 
     def __init__(self, name: str, np_dtype: Any, category: builtins.int, order: builtins.int):
@@ -101,11 +101,17 @@ half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64
 cfloat, cdouble = complex64, complex128
 
-# PyTorch's C++ names, used in its error messages ("result type Float can't be cast ...").
-for _d, _c in ((bool, "Bool"), (uint8, "Byte"), (int8, "Char"), (int16, "Short"),
-               (int32, "Int"), (int64, "Long"), (float16, "Half"), (float32, "Float"),
-               (float64, "Double"), (complex64, "ComplexFloat"), (complex128, "ComplexDouble")):
+# PyTorch's names in its error messages: the ScalarType name ("result type Float can't be
+# cast ...") and the C++ type name ("Expected out tensor to have dtype long int ...").
+for _d, _c, _cxx in ((bool, "Bool", "bool"), (uint8, "Byte", "unsigned char"),
+                     (int8, "Char", "signed char"), (int16, "Short", "short int"),
+                     (int32, "Int", "int"), (int64, "Long", "long int"),
+                     (float16, "Half", "c10::Half"), (float32, "Float", "float"),
+                     (float64, "Double", "double"),
+                     (complex64, "ComplexFloat", "c10::complex<float>"),
+                     (complex128, "ComplexDouble", "c10::complex<double>")):
     object.__setattr__(_d, "cname", _c)
+    object.__setattr__(_d, "cxx_name", _cxx)
 
 ALL_DTYPES: tuple[dtype, ...] = (bool, uint8, int8, int16, int32, int64, float16, float32,
                                  float64, complex64, complex128)

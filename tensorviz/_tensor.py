@@ -1402,11 +1402,11 @@ def frexp(input: Tensor, *, out=None):
             raise TypeError("frexp(): argument 'out' must be tuple of Tensors")
         if out[0]._dtype is not input._dtype:
             raise RuntimeError(f"torch.frexp() expects mantissa to have dtype "
-                               f"{_CPP_NAMES[input._dtype.name]} but got "
-                               f"{_CPP_NAMES[out[0]._dtype.name]}")
+                               f"{input._dtype.cxx_name} but got "
+                               f"{out[0]._dtype.cxx_name}")
         if out[1]._dtype is not _dtypes.int32:
             raise RuntimeError(f"torch.frexp() expects exponent to have int dtype but got "
-                               f"{_CPP_NAMES[out[1]._dtype.name]}")
+                               f"{out[1]._dtype.cxx_name}")
     be = input._storage._backend
     mantissa, exponent = be.xp.frexp(input._arr)
     dev = input._storage._device
@@ -1419,11 +1419,6 @@ def frexp(input: Tensor, *, out=None):
                               wrap_array(exponent.astype(np.int32, copy=False), _dtypes.int32,
                                          dev, stride))
 
-
-_CPP_NAMES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char",
-              "int16": "short int", "int32": "int", "int64": "long int", "float16": "c10::Half",
-              "float32": "float", "float64": "double", "complex64": "c10::complex<float>",
-              "complex128": "c10::complex<double>"}
 
 
 def _parse_to(t: Tensor, args, kwargs):

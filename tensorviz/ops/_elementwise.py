@@ -128,15 +128,10 @@ def write_out(out: Tensor, result, rdt: "_dtypes.dtype", dev) -> Tensor:
     return out
 
 
-_CPP_NAMES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char",
-              "int16": "short int", "int32": "int", "int64": "long int", "float16": "c10::Half",
-              "float32": "float", "float64": "double", "complex64": "c10::complex<float>",
-              "complex128": "c10::complex<double>"}
-
 
 def _structured_message(res: Tensor, out: Tensor) -> str:
-    return (f"Expected out tensor to have dtype {_CPP_NAMES.get(res._dtype.name, res._dtype.name)}"
-            f", but got {_CPP_NAMES.get(out._dtype.name, out._dtype.name)} instead")
+    return (f"Expected out tensor to have dtype {res._dtype.cxx_name}"
+            f", but got {out._dtype.cxx_name} instead")
 
 
 def found_message(res: Tensor, out: Tensor) -> str:

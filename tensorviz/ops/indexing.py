@@ -34,12 +34,6 @@ __all__ = ["index_select", "gather", "scatter", "scatter_add", "scatter_reduce",
 _LONG = (_dtypes.int64,)
 _INTS = (_dtypes.int32, _dtypes.int64)
 
-# PyTorch's C++ type names, used in a few of its messages ("mask with dtype long int").
-_CXX = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int",
-        "int32": "int", "int64": "long int", "float16": "c10::Half", "float32": "float",
-        "float64": "double", "complex64": "c10::complex<float>",
-        "complex128": "c10::complex<double>"}
-
 
 # ---------------------------------------------------------------- shared helpers
 def _xp(t: Tensor):
@@ -747,7 +741,7 @@ def _check_mask(mask, fn: str) -> Tensor:
     mask = _tensor_arg(mask, fn, "mask", 2)
     if mask._dtype is not _dtypes.bool:
         raise RuntimeError(f"{fn} only supports boolean masks, but got mask with dtype "
-                           f"{_CXX[mask._dtype.name]}")
+                           f"{mask._dtype.cxx_name}")
     return mask
 
 
@@ -813,7 +807,7 @@ def masked_scatter_(self: Tensor, mask, source) -> Tensor:
     source = _tensor_arg(source, "masked_scatter_", "source", 2)
     if mask._dtype is not _dtypes.bool:
         raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with "
-                           f"dtype {_CXX[mask._dtype.name]}")
+                           f"dtype {mask._dtype.cxx_name}")
     if source._dtype is not self._dtype:
         raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but "
                            f"got{self._dtype.cname} and {source._dtype.cname}")

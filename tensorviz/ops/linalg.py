@@ -24,7 +24,7 @@ from .._indexing import scalar_to
 from .._tensor import Tensor, _contig, _fresh, wrap_array
 from ..backends._numpy import call_quiet, context_busy, quiet_run
 from ._elementwise import device_of, exact_out, finish, found_message, mul, operand
-from .indexing import _CXX, _c, _tensor_arg, _xp, warn_once
+from .indexing import _c, _tensor_arg, _xp, warn_once
 
 __all__ = ["LinAlgError", "dot", "vdot", "inner", "outer", "ger", "mv", "mm", "bmm", "matmul",
            "addmm", "addmv", "addbmm", "baddbmm", "addr", "einsum", "tensordot", "kron",
@@ -185,14 +185,14 @@ ger = outer
 def _out_dtype(out, dt) -> None:
     """Matrix products write ``out=`` only in their own dtype (no casting), as PyTorch."""
     if out is not None and isinstance(out, Tensor) and out._dtype is not dt:
-        raise RuntimeError(f"Expected out tensor to have dtype {_CXX[dt.name]}, but got "
-                           f"{_CXX[out._dtype.name]} instead")
+        raise RuntimeError(f"Expected out tensor to have dtype {dt.cxx_name}, but got "
+                           f"{out._dtype.cxx_name} instead")
 
 
 def _mm_dtype_check(a: Tensor, b: Tensor) -> None:
     if a._dtype is not b._dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
-                           f"{_CXX[a._dtype.name]} != {_CXX[b._dtype.name]}")
+                           f"{a._dtype.cxx_name} != {b._dtype.cxx_name}")
 
 
 def _mm_shape_check(a_shape, b_shape) -> None:
@@ -344,8 +344,8 @@ def _add_checks_dtype(inp: Tensor, m: Tensor, fn: str) -> None:
     if inp._dtype is not m._dtype:
         if fn == "baddbmm":
             raise RuntimeError(f"Input dtypes must be the same, got: input "
-                               f"{_CXX[inp._dtype.name]}, batch1: {_CXX[m._dtype.name]}, "
-                               f"batch2: {_CXX[m._dtype.name]}")
+                               f"{inp._dtype.cxx_name}, batch1: {m._dtype.cxx_name}, "
+                               f"batch2: {m._dtype.cxx_name}")
         raise RuntimeError(f"self and mat2 must have the same dtype, but got "
                            f"{inp._dtype.cname} and {m._dtype.cname}")
 
@@ -1638,8 +1638,8 @@ def multi_dot(tensors, *, out=None) -> Tensor:
             raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {t.dim()}D")
         if t._dtype is not tensors[0]._dtype:
             raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but "
-                               f"tensor 0 is {_CXX[tensors[0]._dtype.name]} and tensor {i} "
-                               f"{_CXX[t._dtype.name]}")
+                               f"tensor 0 is {tensors[0]._dtype.cxx_name} and tensor {i} "
+                               f"{t._dtype.cxx_name}")
     mats = [t.unsqueeze(0) if (i == 0 and t.dim() == 1) else
             (t.unsqueeze(1) if t.dim() == 1 else t) for i, t in enumerate(tensors)]
     for i in range(len(mats) - 1):
@@ -1984,7 +1984,7 @@ LINALG["matrix_norm"] = exact_out(matrix_norm, _named(
     "linalg.matrix_norm expected out tensor dtype {r} but got: {o}"))
 LINALG["norm"] = exact_out(norm, _named("linalg.norm expected out tensor dtype {r} but got: {o}"))
 LINALG["multi_dot"] = exact_out(multi_dot, lambda r, o: "multi_dot(): expected out tensor to have "
-                                f"dtype {_CXX[r._dtype.name]} but got {_CXX[o._dtype.name]}")
+                                f"dtype {r._dtype.cxx_name} but got {o._dtype.cxx_name}")
 LINALG["vecdot"] = exact_out(vecdot, _named(
     "linalg.vecdot: Expected out of dtype{r} but found {o}"))
 LINALG["solve_triangular"] = exact_out(solve_triangular, _named(

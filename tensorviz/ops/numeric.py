@@ -17,16 +17,12 @@ from .. import _dtypes, _layout
 from .._dtypes import _COMPLEX, _FLOAT, _INT, result_type
 from .._tensor import Tensor, contiguous_format
 from ..backends._numpy import call_quiet
-from ._elementwise import _CPP_NAMES, device_of, finish, operand, promote, result_strides
+from ._elementwise import device_of, finish, operand, promote, result_strides
 from .pointwise import _check_tensor, _compute2, _not_implemented, _opmath, _xp, inplace_of
 from .reductions import _return_type, return_types, sample_spacing, wrap_array
 
 _return_type("histogram", ("hist", "bin_edges"))
 _return_type("histogram_out", ("hist", "bin_edges"))  # (what ``out=`` calls return)
-
-_SHORT = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
-          "int64": "Long", "float16": "Half", "float32": "Float", "float64": "Double",
-          "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
 
 
 def _need_tensor(fname: str, x, arg: str, pos: int) -> None:
@@ -104,7 +100,7 @@ def ldexp_(self, other) -> Tensor:
     rdt = _ldexp_dtype(self, other)
     if not _dtypes.can_cast(rdt, self._dtype):
         raise RuntimeError(f"ldexp can't be cast to the desired output type "
-                           f"{_SHORT[self._dtype.name]}")
+                           f"{self._dtype.cname}")
     return _int_inplace(ldexp, "ldexp_")(self, other)
 
 
@@ -117,8 +113,8 @@ def _int_inplace(fn, name: str):
         if isinstance(self, Tensor) and isinstance(other, Tensor):
             rdt = promote(self, other)
             if not _dtypes.can_cast(rdt, self._dtype):
-                raise RuntimeError(f"result type {_SHORT[rdt.name]} can't be cast to the "
-                                   f"desired output type {_SHORT[self._dtype.name]}")
+                raise RuntimeError(f"result type {rdt.cname} can't be cast to the "
+                                   f"desired output type {self._dtype.cname}")
         return plain(self, other)
     op.__name__ = op.__qualname__ = name
     return op
@@ -340,10 +336,10 @@ def cov(input, *, correction: int = 1, fweights=None, aweights=None) -> Tensor:
                                f"observations in the input but got {wt.numel()} != {n_obs}")
         if name == "fweights" and wt._dtype.category != _INT:
             raise RuntimeError("cov(): expected fweights to have integral dtype but got "
-                               f"fweights with {_SHORT[wt._dtype.name]} dtype")
+                               f"fweights with {wt._dtype.cname} dtype")
         if name == "aweights" and wt._dtype.category != _FLOAT:
             raise RuntimeError("cov(): expected aweights to have floating point dtype but got "
-                               f"aweights with {_SHORT[wt._dtype.name]} dtype")
+                               f"aweights with {wt._dtype.cname} dtype")
         arr = wt._arr.reshape(-1)
         if builtins.bool(xp.any(arr < 0)):
             raise RuntimeError(f"cov(): {name} cannot be negative")
@@ -415,7 +411,7 @@ def histogram(input, bins=100, *, range=None, weight=None, density: bool = False
     _check_tensor("histogram", input)
     dt = input._dtype
     if dt.category != _FLOAT:
-        raise NotImplementedError(f"\"histogramdd\" not implemented for '{_SHORT[dt.name]}'")
+        raise NotImplementedError(f"\"histogramdd\" not implemented for '{dt.cname}'")
     xp = _xp(input)
     dev = input._storage._device
     x = input._arr.reshape(-1)
@@ -426,8 +422,8 @@ def histogram(input, bins=100, *, range=None, weight=None, density: bool = False
                                "dimension 0")
         if bins._dtype is not dt:
             raise RuntimeError(f"torch.histogramdd: input tensor and bins tensors should have "
-                               f"the same dtype, but got input {_SHORT[dt.name].lower()} and "
-                               f"bins {_SHORT[bins._dtype.name].lower()}")
+                               f"the same dtype, but got input {dt.cname.lower()} and "
+                               f"bins {bins._dtype.cname.lower()}")
         edges = bins._arr.astype(dt._np)
         if edges.shape[0] < 1:
             raise RuntimeError("torch.histogramdd(): bins tensor should have at least 1 element, "
@@ -589,7 +585,7 @@ def cdist(x1, x2, p: float = 2.0, compute_mode=None) -> Tensor:
     for t, name in ((x1, "X1"), (x2, "X2")):
         if t._dtype.category != _FLOAT:
             raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: "
-                               f"{_SHORT[t._dtype.name]}")
+                               f"{t._dtype.cname}")
     for t, name in ((x1, "X1"), (x2, "X2")):
         if len(t._shape) < 2:
             raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: "
@@ -598,8 +594,8 @@ def cdist(x1, x2, p: float = 2.0, compute_mode=None) -> Tensor:
         raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: "
                            f"{x1._shape[-1]} X2: {x2._shape[-1]}")
     if x1._dtype is not x2._dtype:
-        raise RuntimeError(f"expected scalar type {_SHORT[x1._dtype.name]} but found "
-                           f"{_SHORT[x2._dtype.name]}")
+        raise RuntimeError(f"expected scalar type {x1._dtype.cname} but found "
+                           f"{x2._dtype.cname}")
     if not p >= 0:
         raise RuntimeError("cdist only supports non-negative p values")
     if x1._dtype is _dtypes.float16:
@@ -641,8 +637,8 @@ def narrow_copy(input, dim: int, start: int, length: int, *, out=None) -> Tensor
 def _exact_out(out, dt) -> None:
     """PyTorch's structured kernels: ``out=`` must have exactly the result's dtype."""
     if isinstance(out, Tensor) and out._dtype is not dt:
-        raise RuntimeError(f"Expected out tensor to have dtype {_CPP_NAMES[dt.name]}, but got "
-                           f"{_CPP_NAMES[out._dtype.name]} instead")
+        raise RuntimeError(f"Expected out tensor to have dtype {dt.cxx_name}, but got "
+                           f"{out._dtype.cxx_name} instead")
 
 
 # ---------------------------------------------------------------- registration

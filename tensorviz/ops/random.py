@@ -17,7 +17,7 @@ from .._dtypes import _COMPLEX, _FLOAT, _INT
 from .._indexing import check_writable
 from .._random import _gen, _normal_host, _uniform_host
 from .._tensor import Tensor, wrap_array
-from .indexing import _CXX, _tensor_arg, _xp
+from .indexing import _tensor_arg, _xp
 
 __all__ = ["bernoulli", "multinomial", "poisson"]
 
@@ -52,7 +52,7 @@ def _bound_check(value, dt, what: str) -> None:
     if dt.category >= _FLOAT:
         limit = np.finfo(dt.to_real()._np).max
         if not (-limit <= value <= limit):
-            raise RuntimeError(f"{what} is out of bounds for {_CXX[dt.to_real().name]}")
+            raise RuntimeError(f"{what} is out of bounds for {dt.to_real().cxx_name}")
 
 
 def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator=None,
@@ -132,7 +132,7 @@ def random_(self: Tensor, from_=None, to=None, *, generator=None, **kwargs) -> T
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
                            f">= to={high}")
-    name = _CXX[dt.name]
+    name = dt.cxx_name
     if dt.category <= _INT:
         if low < lo_dt:
             raise RuntimeError(f"from is out of bounds for {name}")
@@ -183,7 +183,7 @@ def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *, generator=
     if self._dtype.category != _FLOAT:
         raise RuntimeError(f"Cauchy distribution is a continuous probability distribution. "
                            f"dtype must be a floating point but you specified "
-                           f"{_CXX[self._dtype.name]}")
+                           f"{self._dtype.cxx_name}")
     if not sigma > 0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma}")
     host = median + sigma * _gen(generator).standard_cauchy(size=self._shape)

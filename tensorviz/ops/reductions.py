@@ -26,7 +26,7 @@ from .._tensor import Tensor, _contig, _fresh
 from .._tensor import wrap_array as _wrap_array
 from ..backends._numpy import call_quiet, context_busy, quiet_run
 from ._elementwise import finish as _finish
-from ._elementwise import _CPP_NAMES, exact_out, write_out
+from ._elementwise import exact_out, write_out
 from .pointwise import _check_tensor, _not_implemented, _opmath, _xp
 
 _add_reduce = np.add.reduce
@@ -184,8 +184,8 @@ def _sum_like(name: str, xp_fn: str, input, dim, keepdim, dtype, out, nan: bool 
     if dtype is None and isinstance(out, Tensor):
         dtype = out._dtype  # (PyTorch computes in out's dtype when no dtype= is given)
     elif isinstance(out, Tensor) and out._dtype is not dtype:
-        raise RuntimeError(f"Expected out tensor to have dtype {_CPP_NAMES[dtype.name]}, but "
-                           f"got {_CPP_NAMES[out._dtype.name]} instead")
+        raise RuntimeError(f"Expected out tensor to have dtype {dtype.cxx_name}, but "
+                           f"got {out._dtype.cxx_name} instead")
     if dtype is not None:
         rdt = dtype
     elif input._dtype.category <= _INT:
@@ -831,8 +831,8 @@ def _scan(name: str, fn: str, input: Tensor, dim, dtype, out) -> Tensor:
     if dtype is None and isinstance(out, Tensor):
         dtype = out._dtype  # (PyTorch computes in out's dtype when no dtype= is given)
     elif isinstance(out, Tensor) and out._dtype is not dtype:
-        raise RuntimeError(f"Expected out tensor to have dtype {_CPP_NAMES[dtype.name]}, but "
-                           f"got {_CPP_NAMES[out._dtype.name]} instead")
+        raise RuntimeError(f"Expected out tensor to have dtype {dtype.cxx_name}, but "
+                           f"got {out._dtype.cxx_name} instead")
     if dtype is not None:
         rdt = dtype
     elif input._dtype.category <= _INT:
@@ -1225,7 +1225,7 @@ METHODS = {name: fn for name, fn in FUNCTIONS.items()
 FUNCTIONS["argmax"] = exact_out(argmax)  # (out= must be int64, as PyTorch's)
 FUNCTIONS["histc"] = exact_out(histc, lambda r, o: "torch.histogram: input tensor and hist tensor "
                                f"should have the same dtype, but got input "
-                               f"{_CPP_NAMES[r._dtype.name]} and hist {_CPP_NAMES[o._dtype.name]}")
+                               f"{r._dtype.cxx_name} and hist {o._dtype.cxx_name}")
 FUNCTIONS["argmin"] = exact_out(argmin)
 METHODS["cumsum_"] = _cum_inplace(cumsum)
 METHODS["cumprod_"] = _cum_inplace(cumprod)
