@@ -20,10 +20,21 @@ from __future__ import annotations
 
 import builtins
 import functools
+import sys
+import warnings
 from typing import Any, Callable, Iterable
 
-__all__ = ["OpDef", "op", "inplace_of", "registry", "install", "set_recorder", "exact_out",
-           "store_inplace"]
+import numpy as np
+
+from . import _dtypes, _layout
+from ._dtypes import _COMPLEX
+from ._indexing import assign, check_writable
+from ._storage import UntypedStorage
+from ._tensor import Tensor
+from .backends._numpy import call_quiet
+
+__all__ = ["OpDef", "op", "inplace_of", "operator_of", "registry", "install", "set_recorder",
+           "exact_out", "store_inplace", "write_out", "resize_out", "check_partial_overlap"]
 
 #: The op namespaces: ``torch`` is the package itself, the others its submodules.
 NAMESPACES = ("torch", "linalg", "fft", "special", "nn.functional")
@@ -44,8 +55,8 @@ class OpDef:
 
     __slots__ = ("name", "body", "namespace", "aliases", "function", "method", "setter",
                  "inplace", "inplace_body", "inplace_function", "inplace_aliases", "out",
-                 "out_message", "view", "dunder", "dunder_ufunc", "rdunder", "unary_dunder",
-                 "method_body", "function_body", "module")
+                 "out_message", "view", "dunder", "dunder_ufunc", "unary_dunder",
+                 "method_body", "function_body", "operators", "also", "module")
 
     def __init__(self, name: str, body: Callable, **fields: Any):
         self.name = name
@@ -77,17 +88,19 @@ def registry() -> dict[str, OpDef]:
 def op(name: str | None = None, *, namespace: str = "torch", aliases: Iterable[str] = (),
        function: bool | Callable = True, method: bool | str | Callable = True,
        setter: Callable | None = None, inplace: bool = False,
-       inplace_function: bool = False, inplace_aliases: Iterable[str] | None = None,
+       inplace_function: bool | tuple = False, inplace_aliases: Iterable[str] | None = None,
        out: str | None = None, out_message: Callable | None = None, view: bool = False,
        dunder: str | None = None, dunder_ufunc: Callable | None = None,
-       rdunder: Callable | bool | None = None, unary_dunder: str | None = None) -> Callable:
+       unary_dunder: str | None = None, also: Iterable[str] = ()) -> Callable:
     """Declare the decorated function as an op (see the module docstring); returns it as is.
 
     ``function``/``method`` may be a callable: that spelling then uses it instead of the body
     (``torch.transpose(t, 0, 1)`` calls the method).  ``dunder="add"`` makes ``__add__``,
-    ``__radd__`` (numbers only; ``rdunder`` a body of its own, or False for none) and
+    ``__radd__`` (numbers only; ``operator_of`` replaces it where that does not fit) and
     ``__iadd__`` (when the op has an in-place form); ``dunder_ufunc`` lets ``__add__`` call
-    the elementwise kernel directly.  Example::
+    the elementwise kernel directly.  ``also`` names the op in further namespaces
+    (``"linalg.matmul"``).  ``inplace_function`` makes ``tensorviz.<name>_`` too
+    (True: for every name; a tuple: for those names).  Example::
 
         @op(aliases=("absolute",), inplace=True, inplace_function=True, unary_dunder="abs")
         def abs(input, *, out=None): ...
@@ -103,7 +116,7 @@ def op(name: str | None = None, *, namespace: str = "torch", aliases: Iterable[s
                     inplace_aliases=tuple(aliases if inplace_aliases is None
                                           else inplace_aliases),
                     out=out, out_message=out_message, view=view, dunder=dunder,
-                    dunder_ufunc=dunder_ufunc, rdunder=rdunder, unary_dunder=unary_dunder,
+                    dunder_ufunc=dunder_ufunc, unary_dunder=unary_dunder, also=tuple(also),
                     function_body=function if callable(function) else None,
                     method_body=method if callable(method) else None)
         key = rec.qualname
@@ -114,6 +127,21 @@ def op(name: str | None = None, *, namespace: str = "torch", aliases: Iterable[s
         body.op = rec
         return body
     return declare
+
+
+def operator_of(fn: Callable, dunder: str) -> Callable:
+    """Attach the decorated function as the Python operator ``dunder`` of ``fn``'s op, where
+    the generated one does not fit (``__rsub__``, ``__rtruediv__``, ``__invert__``)::
+
+        @operator_of(sub, "__rsub__")
+        def _rsub(self, other): ...
+    """
+    rec: OpDef = fn.op
+
+    def attach(body: Callable) -> Callable:
+        rec.operators = dict(rec.operators or {}, **{dunder: body})
+        return body
+    return attach
 
 
 def inplace_of(fn: Callable) -> Callable:
@@ -135,11 +163,92 @@ def inplace_of(fn: Callable) -> Callable:
 
 
 # ---------------------------------------------------------------- shared write rules
+def write_out(out: Tensor, result, rdt: "_dtypes.dtype", dev) -> Tensor:
+    """Store ``result`` (array of dtype ``rdt``) into ``out`` as PyTorch's ``out=`` does.
+
+    ``out`` keeps its storage when its shape already fits; otherwise it is resized (with
+    PyTorch's warning when it held elements).
+    """
+    if not isinstance(out, Tensor):
+        raise TypeError(f"out must be a Tensor, not {type(out).__name__}")
+    if not _dtypes.can_cast(rdt, out._dtype):
+        raise RuntimeError(f"result type {rdt.cname} can't be cast to the desired output type "
+                           f"{out._dtype.cname}")
+    if out._storage._device != dev:
+        raise RuntimeError(f"Expected out tensor to have device {dev}, but got {out.device} "
+                           "instead")
+    shape = tuple(result.shape)
+    if out._shape != shape:
+        resize_out(out, shape)
+    check_writable(out)
+    arr = out._arr
+    if rdt.category == _COMPLEX and out._dtype.category != _COMPLEX:
+        result = result.real
+    call_quiet(arr.__setitem__, Ellipsis, result)
+    out._storage._bump()
+    return out
+
+
+
+def resize_out(out: Tensor, shape: tuple) -> None:
+    """Resize an ``out=`` tensor to ``shape`` (PyTorch warns when it held elements)."""
+    if out.numel() != 0:
+        warnings.warn(
+            f"An output with one or more elements was resized since it had shape "
+            f"{list(out._shape)}, which does not match the required output shape {list(shape)}. "
+            "This behavior is deprecated, and in a future PyTorch release outputs will not be "
+            "resized unless they have zero elements. You can explicitly reuse an out tensor t "
+            "by resizing it, inplace, to zero elements with t.resize_(0).", UserWarning,
+            stacklevel=4)
+    n = _layout.numel(shape)
+    st = out._storage
+    if n * out._dtype.itemsize > st.nbytes() - out._offset * out._dtype.itemsize or \
+            not out.is_contiguous():
+        st = UntypedStorage._wrap(st._backend.zeros(n, out._dtype._np, st._device), st._device,
+                                  st._backend)
+        out._set_layout(st, 0, shape, _layout.contiguous_strides(shape))
+    else:
+        out._set_layout(st, out._offset, shape, _layout.contiguous_strides(shape))
+
+
+_OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to tensor "
+            "refer to a single memory location. Please clone() the tensor before performing the "
+            "operation.")
+
+
+def check_partial_overlap(dest: Tensor, src, full_ok: bool = True) -> None:
+    """PyTorch's ``assert_no_partial_overlap``: RuntimeError when ``src`` shares some, but not
+    exactly all, of the memory ``dest`` is written to.  Only dense layouts are compared (as
+    PyTorch, anything else is too hard to tell and passes); the same memory with the same
+    strides (``x.add_(x)``) is fine unless ``full_ok`` is False (``assert_no_overlap``, as
+    the index ops check their source)."""
+    if not isinstance(src, Tensor) or src._storage is not dest._storage:
+        return
+    if src is dest:
+        if full_ok:
+            return
+        raise RuntimeError(_OVERLAP)
+    n_dest, n_src = _layout.numel(dest._shape), _layout.numel(src._shape)
+    if not n_dest or not n_src:
+        return
+    if not (_layout.is_non_overlapping_and_dense(dest._shape, dest._stride) and
+            _layout.is_non_overlapping_and_dense(src._shape, src._stride)):
+        return
+    a0 = dest._offset * dest._dtype.itemsize
+    a1 = a0 + n_dest * dest._dtype.itemsize
+    b0 = src._offset * src._dtype.itemsize
+    b1 = b0 + n_src * src._dtype.itemsize
+    if a0 == b0 and a1 == b1:
+        if dest._stride == src._stride and full_ok:
+            return
+        raise RuntimeError(_OVERLAP)
+    if a0 < b1 and b0 < a1:
+        raise RuntimeError(_OVERLAP)
+
+
 def store_inplace(self, res):
     """Write an op's result ``res`` back into ``self`` as PyTorch's in-place forms check it:
     the result must have ``self``'s shape and a dtype that casts to ``self``'s."""
-    from . import _dtypes
-    from ._indexing import assign
     if res._shape != self._shape:
         raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the broadcast "
                            f"shape {list(res._shape)}")
@@ -155,12 +264,16 @@ def _structured_message(res, out) -> str:
             f"{out._dtype.cxx_name} instead")
 
 
+def found_message(res, out) -> str:
+    """The ``out=`` dtype message of PyTorch's unary ops (``abs``, ``neg``, ``clamp``)."""
+    return f"Found dtype {out._dtype.cname} but expected {res._dtype.cname}"
+
+
 def exact_out(fn: Callable, message: Callable | None = None) -> Callable:
     """``fn`` for ops whose ``out=`` must have exactly the result's dtype (PyTorch's
     structured kernels and some others refuse a wider one, unlike the elementwise ops'
     cast): RuntimeError with ``message(result, out)``, else the result written into ``out``.
     """
-    from ._tensor import Tensor
     message = message or _structured_message
 
     @functools.wraps(fn)
@@ -172,7 +285,6 @@ def exact_out(fn: Callable, message: Callable | None = None) -> Callable:
             return fn(*args, out=out, **kwargs)
         if out._dtype is not res._dtype:
             raise RuntimeError(message(res, out))
-        from .ops._elementwise import check_partial_overlap, write_out
         for x in args:  # (an out that partly overlaps an input is refused, as in PyTorch)
             check_partial_overlap(out, x)
         return write_out(out, res._arr, res._dtype, res._storage._device)
@@ -187,9 +299,6 @@ def _generated_inplace(rec: OpDef) -> Callable:
     tensor arguments before anything is computed; a complex operand into a real ``self``
     is refused first (logical ops aside, whose result is bool anyway).
     """
-    from . import _dtypes, _layout
-    from ._indexing import check_writable
-    from ._tensor import Tensor
     body = rec.body
     name = rec.name
     refuse_complex = not name.startswith("logical_")
@@ -217,17 +326,13 @@ def _generated_inplace(rec: OpDef) -> Callable:
 
 
 # ---------------------------------------------------------------- operators
-def _operand_types():
-    import numpy as np
-    from ._tensor import Tensor
-    number = (builtins.bool, builtins.int, builtins.float, builtins.complex, np.generic)
-    return Tensor, number
+_NUMBER = (builtins.bool, builtins.int, builtins.float, builtins.complex, np.generic)
+_OPERAND = (Tensor,) + _NUMBER
 
 
 def _array_operand(other):
     """A NumPy array operand as PyTorch takes it: a tensor (``from_numpy``'s checks), which
     takes part in promotion like any dimensioned tensor; anything else is not an operand."""
-    import numpy as np
     if isinstance(other, np.ndarray):
         from ._creation import as_tensor
         return as_tensor(other)
@@ -235,11 +340,8 @@ def _array_operand(other):
 
 
 def _forward(fn: Callable) -> Callable:
-    Tensor, number = _operand_types()
-    operand = (Tensor,) + number
-
     def forward(self, other):
-        if not isinstance(other, operand):
+        if not isinstance(other, _OPERAND):
             other = _array_operand(other)
             if other is NotImplemented:
                 return NotImplemented
@@ -248,10 +350,8 @@ def _forward(fn: Callable) -> Callable:
 
 
 def _reflect(fn: Callable) -> Callable:
-    _, number = _operand_types()
-
     def reflected(self, other):
-        if not isinstance(other, number):  # (PyTorch's reflected operators refuse arrays too)
+        if not isinstance(other, _NUMBER):  # (PyTorch's reflected operators refuse arrays too)
             return NotImplemented
         return fn(other, self)
     return reflected
@@ -277,7 +377,6 @@ def _entry(rec: OpDef, form: str, fn: Callable) -> Callable:
 
 def spellings(rec: OpDef) -> dict:
     """Every spelling of one op: ``{("torch"|namespace|"Tensor", name): callable}``."""
-    from ._tensor import Tensor
     out: dict = {}
     names = (rec.name,) + rec.aliases
     body = rec.body
@@ -288,6 +387,9 @@ def spellings(rec: OpDef) -> dict:
         fn = _entry(rec, "function", fn)
         for n in names:
             out[(rec.namespace, n)] = fn
+        for qual in rec.also:
+            ns, _, n = qual.rpartition(".")
+            out[(ns, n)] = fn
     if rec.method:
         if rec.method == "property":
             out[("Tensor", rec.name)] = property(_entry(rec, "method", body), rec.setter,
@@ -301,7 +403,8 @@ def spellings(rec: OpDef) -> dict:
         inplace = _entry(rec, "inplace", rec.inplace_body or _generated_inplace(rec))
         for n in (rec.name,) + rec.inplace_aliases:
             out[("Tensor", n + "_")] = inplace
-            if rec.inplace_function:
+            if rec.inplace_function is True or (rec.inplace_function and
+                                                 n in rec.inplace_function):
                 out[("torch", n + "_")] = inplace
     if rec.dunder:
         d = rec.dunder
@@ -312,15 +415,14 @@ def spellings(rec: OpDef) -> dict:
         else:
             forward = _forward(_entry(rec, "method", body))
         out[("Tensor", f"__{d}__")] = forward
-        if rec.rdunder is not False and rec.rdunder is not None or rec.rdunder is None \
-                and d not in _NOT_REFLECTED:
-            r = rec.rdunder if callable(rec.rdunder) else _reflect(_entry(rec, "function",
-                                                                          body))
-            out[("Tensor", f"__r{d}__")] = r
+        if d not in _NOT_REFLECTED:
+            out[("Tensor", f"__r{d}__")] = _reflect(_entry(rec, "function", body))
         if inplace is not None:
             out[("Tensor", f"__i{d}__")] = _forward(inplace)
     if rec.unary_dunder:
         out[("Tensor", f"__{rec.unary_dunder}__")] = _entry(rec, "method", body)
+    for dunder, fn in (rec.operators or {}).items():
+        out[("Tensor", dunder)] = _entry(rec, "operator", fn)
     return out
 
 
@@ -334,7 +436,6 @@ def install(recording: bool | None = None) -> dict:
     that requires grad appears (``recording=True``: every spelling then passes through the
     recorder; before that, no spelling pays for autograd at all).
     """
-    from ._tensor import Tensor
     if recording is not None and not recording:
         set_recorder(None)
     namespaces: dict = {ns: {} for ns in NAMESPACES}
@@ -346,6 +447,10 @@ def install(recording: bool | None = None) -> dict:
                 namespaces[where][name] = fn
     _installed.clear()
     _installed.update(namespaces)
+    for ns, fns in namespaces.items():  # (namespace modules already imported see the new ones)
+        module = sys.modules.get("tensorviz" if ns == "torch" else f"tensorviz.{ns}")
+        if module is not None:
+            vars(module).update(fns)
     return namespaces
 
 

@@ -6,10 +6,12 @@ tensor([0.0909, 0.6364])
 """
 from __future__ import annotations
 
+from ._dispatch import installed as _installed
 from .ops.linalg import LINALG as _LINALG
 
 # (the functions as ``ops.linalg.LINALG`` lists them: with their out= dtype checks)
 globals().update(_LINALG)
+globals().update(_installed("linalg"))
 
 __all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cond", "cross", "det", "diagonal", "eig",
            "eigh", "eigvals", "eigvalsh", "inv", "inv_ex", "lstsq", "matmul", "matrix_exp",

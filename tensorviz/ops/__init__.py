@@ -1,13 +1,16 @@
-"""The op library: each module holds one family of ops and lists what it adds.
+"""The op library: each module holds one family of ops, each op declared once with
+``@op`` (``tensorviz._dispatch``) on its one body.
 
-A module exports ``FUNCTIONS`` (``tensorviz.<name>``) and may export ``METHODS``
-(``Tensor.<name>``) and ``OPERATORS`` (Python dunders); ``install`` binds them all once at
-import time, so every op has one implementation and both spellings.
+``install`` imports every family and has the registry generate every spelling
+(``tensorviz.<name>``, ``Tensor.<name>``, the in-place and ``out=`` forms, the operators and
+the ``linalg``/``fft``/``special`` names).  Modules not yet moved to the registry still list
+theirs in ``FUNCTIONS``/``METHODS``/``OPERATORS`` tables, bound here first.
 """
 from __future__ import annotations
 
 import importlib
 
+from .. import _dispatch
 from .._tensor import Tensor
 
 # Order matters only for names defined twice (a later module wins).
@@ -32,4 +35,5 @@ def install() -> dict:
         for attr, fn in getattr(mod, "OPERATORS", {}).items():
             setattr(Tensor, attr, fn)
         FUNCTIONS.update(getattr(mod, "FUNCTIONS", {}))
+    FUNCTIONS.update(_dispatch.install()["torch"])
     return FUNCTIONS

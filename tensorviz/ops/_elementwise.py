@@ -19,6 +19,8 @@ import numpy as np
 from .. import _dtypes, _layout
 from .._device import CPU
 from .._dtypes import PROMOTION_TABLE, _COMPLEX, _FLOAT, _INT, result_type
+from .._dispatch import (check_partial_overlap, exact_out, found_message, inplace_of, op, operator_of,
+                         resize_out, write_out)
 from .._indexing import check_writable, checked_scalar, scalar_to
 from .._tensor import Tensor, _contig, _fresh, wrap_array
 from ..backends._numpy import call_quiet, context_busy, quiet_run
@@ -102,85 +104,6 @@ def run(ufunc: Callable, cdt, *args, **kwargs):
 
 
 # ---------------------------------------------------------------- out= handling
-def write_out(out: Tensor, result, rdt: "_dtypes.dtype", dev) -> Tensor:
-    """Store ``result`` (array of dtype ``rdt``) into ``out`` as PyTorch's ``out=`` does.
-
-    ``out`` keeps its storage when its shape already fits; otherwise it is resized (with
-    PyTorch's warning when it held elements).
-    """
-    if not isinstance(out, Tensor):
-        raise TypeError(f"out must be a Tensor, not {type(out).__name__}")
-    if not _dtypes.can_cast(rdt, out._dtype):
-        raise RuntimeError(f"result type {rdt.cname} can't be cast to the desired output type "
-                           f"{out._dtype.cname}")
-    if out._storage._device != dev:
-        raise RuntimeError(f"Expected out tensor to have device {dev}, but got {out.device} "
-                           "instead")
-    shape = tuple(result.shape)
-    if out._shape != shape:
-        resize_out(out, shape)
-    check_writable(out)
-    arr = out._arr
-    if rdt.category == _COMPLEX and out._dtype.category != _COMPLEX:
-        result = result.real
-    call_quiet(arr.__setitem__, Ellipsis, result)
-    out._storage._bump()
-    return out
-
-
-
-def _structured_message(res: Tensor, out: Tensor) -> str:
-    return (f"Expected out tensor to have dtype {res._dtype.cxx_name}"
-            f", but got {out._dtype.cxx_name} instead")
-
-
-def found_message(res: Tensor, out: Tensor) -> str:
-    return f"Found dtype {out._dtype.cname} but expected {res._dtype.cname}"
-
-
-def exact_out(fn: Callable, message: Callable = _structured_message) -> Callable:
-    """``fn`` for ops whose ``out=`` must have exactly the result's dtype (PyTorch's structured
-    kernels and some others refuse a wider one, unlike the elementwise ops' cast):
-    RuntimeError with ``message(result, out)``, else the result written into ``out``."""
-    import functools
-
-    @functools.wraps(fn)
-    def op(*args, out=None, **kwargs):
-        if out is None or not isinstance(out, Tensor):
-            return fn(*args, **kwargs) if out is None else fn(*args, out=out, **kwargs)
-        res = fn(*args, **kwargs)
-        if not isinstance(res, Tensor):  # (a tuple result: the op itself handles out=)
-            return fn(*args, out=out, **kwargs)
-        if out._dtype is not res._dtype:
-            raise RuntimeError(message(res, out))
-        for x in args:  # (an out that partly overlaps an input is refused, as in PyTorch)
-            check_partial_overlap(out, x)
-        return write_out(out, res._arr, res._dtype, res._storage._device)
-    return op
-
-
-def resize_out(out: Tensor, shape: tuple) -> None:
-    """Resize an ``out=`` tensor to ``shape`` (PyTorch warns when it held elements)."""
-    if out.numel() != 0:
-        warnings.warn(
-            f"An output with one or more elements was resized since it had shape "
-            f"{list(out._shape)}, which does not match the required output shape {list(shape)}. "
-            "This behavior is deprecated, and in a future PyTorch release outputs will not be "
-            "resized unless they have zero elements. You can explicitly reuse an out tensor t "
-            "by resizing it, inplace, to zero elements with t.resize_(0).", UserWarning,
-            stacklevel=4)
-    n = _layout.numel(shape)
-    st = out._storage
-    if n * out._dtype.itemsize > st.nbytes() - out._offset * out._dtype.itemsize or \
-            not out.is_contiguous():
-        from .._storage import UntypedStorage
-        st = UntypedStorage._wrap(st._backend.zeros(n, out._dtype._np, st._device), st._device,
-                                  st._backend)
-        out._set_layout(st, 0, shape, _layout.contiguous_strides(shape))
-    else:
-        out._set_layout(st, out._offset, shape, _layout.contiguous_strides(shape))
-
-
 def finish(result, rdt, dev, out: Tensor | None, stride: tuple | None = None,
            inputs: tuple = ()) -> Tensor:
     """Wrap a computed array as a new tensor (with ``stride`` when given), or write it into
@@ -316,41 +239,6 @@ def _check_kind(kind: int, rdt, name: str) -> None:
         raise NotImplementedError(f'"{name}_cpu" not implemented for \'{rdt.cname}\'')
 
 
-_OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to tensor "
-            "refer to a single memory location. Please clone() the tensor before performing the "
-            "operation.")
-
-
-def check_partial_overlap(dest: Tensor, src, full_ok: bool = True) -> None:
-    """PyTorch's ``assert_no_partial_overlap``: RuntimeError when ``src`` shares some, but not
-    exactly all, of the memory ``dest`` is written to.  Only dense layouts are compared (as
-    PyTorch, anything else is too hard to tell and passes); the same memory with the same
-    strides (``x.add_(x)``) is fine unless ``full_ok`` is False (``assert_no_overlap``, as
-    the index ops check their source)."""
-    if not isinstance(src, Tensor) or src._storage is not dest._storage:
-        return
-    if src is dest:
-        if full_ok:
-            return
-        raise RuntimeError(_OVERLAP)
-    n_dest, n_src = _layout.numel(dest._shape), _layout.numel(src._shape)
-    if not n_dest or not n_src:
-        return
-    if not (_layout.is_non_overlapping_and_dense(dest._shape, dest._stride) and
-            _layout.is_non_overlapping_and_dense(src._shape, src._stride)):
-        return
-    a0 = dest._offset * dest._dtype.itemsize
-    a1 = a0 + n_dest * dest._dtype.itemsize
-    b0 = src._offset * src._dtype.itemsize
-    b1 = b0 + n_src * src._dtype.itemsize
-    if a0 == b0 and a1 == b1:
-        if dest._stride == src._stride and full_ok:
-            return
-        raise RuntimeError(_OVERLAP)
-    if a0 < b1 and b0 < a1:
-        raise RuntimeError(_OVERLAP)
-
-
 def _refuse(rdt, name: str, *refused) -> None:
     """NotImplementedError naming PyTorch's kernel when it has none for ``rdt``."""
     if rdt in refused or rdt.category in refused:
@@ -430,6 +318,7 @@ def _scaled(b, alpha):
     return b * alpha
 
 
+@op(inplace=True, dunder="add", dunder_ufunc=np.add)
 def add(input, other, *, alpha=1, out=None) -> Tensor:
     """``input + alpha * other`` with broadcasting and PyTorch's promotion."""
     if alpha != 1:
@@ -438,6 +327,7 @@ def add(input, other, *, alpha=1, out=None) -> Tensor:
     return binary(np.add, input, other, out=out)
 
 
+@op(aliases=("subtract",), inplace=True, dunder="sub")
 def sub(input, other, *, alpha=1, out=None) -> Tensor:
     """``input - alpha * other``; refused for two bool operands, as in PyTorch."""
     _check_bool_sub(input, other)
@@ -464,11 +354,13 @@ def _check_bool_sub(a, b) -> None:
                            "operator instead.")
 
 
+@op(method=False)
 def rsub(input, other, *, alpha=1) -> Tensor:
     return sub(other, input, alpha=alpha) if isinstance(other, Tensor) else \
         binary(np.subtract, other, _scaled(input, alpha))
 
 
+@op(aliases=("multiply",), inplace=True, dunder="mul", dunder_ufunc=np.multiply)
 def mul(input, other, *, out=None) -> Tensor:
     return binary(np.multiply, input, other, out=out)
 
@@ -490,6 +382,7 @@ def _check_int_zero_division(a, b, name: str = "div_floor_cpu") -> None:
         raise RuntimeError("ZeroDivisionError")
 
 
+@op(aliases=("divide", "true_divide"), inplace=True, dunder="truediv")
 def div(input, other, *, rounding_mode: str | None = None, out=None) -> Tensor:
     """True division (integers give floats); ``rounding_mode='trunc'|'floor'`` keeps ints."""
     if rounding_mode is None:
@@ -516,14 +409,15 @@ def _trunc_div_float(a, b):
     return np.trunc(np.true_divide(a, b))
 
 
-divide = true_divide = div
 
 
+@op(inplace=True, dunder="floordiv")
 def floor_divide(input, other, *, out=None) -> Tensor:
     _check_int_zero_division(input, other)
     return binary(np.floor_divide, input, other, out=out)
 
 
+@op(inplace=True, dunder="mod")
 def remainder(input, other, *, out=None) -> Tensor:
     """Python's ``%``: the result takes the divisor's sign."""
     _check_int_zero_division(input, other, "remainder_cpu")
@@ -624,6 +518,7 @@ def _pow_fn(rdt):
     return np.power
 
 
+@op(inplace=True, dunder="pow")
 def pow(input, exponent, *, out=None) -> Tensor:
     """``input ** exponent`` elementwise with PyTorch's rules: an integer tensor to a negative
     integer scalar power is an error, but negative integer tensor exponents give 0/1/-1.
@@ -660,6 +555,8 @@ def _check_pow_exponent(base: Tensor, exp, rdt) -> None:
         check_half(exp)
 
 
+@op(aliases=("negative",), inplace=True, inplace_function=True, unary_dunder="neg",
+    out="exact", out_message=found_message)
 def neg(input: Tensor, *, out=None) -> Tensor:
     if input._dtype is _dtypes.bool:
         raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you "
@@ -668,15 +565,17 @@ def neg(input: Tensor, *, out=None) -> Tensor:
     return unary(np.negative, input, out=out)
 
 
-negative = neg
 
 
+@op(unary_dunder="pos")
 def positive(input: Tensor) -> Tensor:
     if input._dtype is _dtypes.bool:
         raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
     return input
 
 
+@op(aliases=("absolute",), inplace=True, inplace_function=("abs",), unary_dunder="abs",
+    out="exact", out_message=found_message)
 def abs(input: Tensor, *, out=None) -> Tensor:
     """``|x|`` elementwise; complex inputs give their real magnitude."""
     if input._dtype.category == _COMPLEX:
@@ -686,9 +585,9 @@ def abs(input: Tensor, *, out=None) -> Tensor:
     return unary(np.abs, input, out=out)
 
 
-absolute = abs
 
 
+@op(inplace=True, out="exact", out_message=found_message)
 def bitwise_not(input: Tensor, *, out=None) -> Tensor:
     if input._dtype.category > _INT:
         raise NotImplementedError(f'"bitwise_not_cpu" not implemented for '
@@ -704,11 +603,13 @@ def _bitwise(ufunc, name):
     return op
 
 
-bitwise_and = _bitwise(np.bitwise_and, "bitwise_and")
-bitwise_or = _bitwise(np.bitwise_or, "bitwise_or")
-bitwise_xor = _bitwise(np.bitwise_xor, "bitwise_xor")
-bitwise_left_shift = _bitwise(np.left_shift, "lshift")
-bitwise_right_shift = _bitwise(np.right_shift, "rshift")
+bitwise_and = op(inplace=True, dunder="and")(_bitwise(np.bitwise_and, "bitwise_and"))
+bitwise_or = op(inplace=True, dunder="or")(_bitwise(np.bitwise_or, "bitwise_or"))
+bitwise_xor = op(inplace=True, dunder="xor")(_bitwise(np.bitwise_xor, "bitwise_xor"))
+bitwise_left_shift = op("bitwise_left_shift", inplace=True, dunder="lshift")(
+    _bitwise(np.left_shift, "lshift"))
+bitwise_right_shift = op("bitwise_right_shift", inplace=True, dunder="rshift")(
+    _bitwise(np.right_shift, "rshift"))
 
 
 def _compare(ufunc, name):
@@ -723,15 +624,17 @@ def _compare(ufunc, name):
     return op
 
 
-eq = _compare(np.equal, "eq")
-ne = _compare(np.not_equal, "ne")
-lt = _compare(np.less, "lt")
-le = _compare(np.less_equal, "le")
-gt = _compare(np.greater, "gt")
-ge = _compare(np.greater_equal, "ge")
-not_equal, less, less_equal, greater, greater_equal = ne, lt, le, gt, ge
+eq = op(inplace=True, dunder="eq")(_compare(np.equal, "eq"))
+ne = op(aliases=("not_equal",), inplace=True, dunder="ne")(_compare(np.not_equal, "ne"))
+lt = op(aliases=("less",), inplace=True, dunder="lt")(_compare(np.less, "lt"))
+le = op(aliases=("less_equal",), inplace=True, dunder="le")(_compare(np.less_equal, "le"))
+gt = op(aliases=("greater",), inplace=True, dunder="gt")(_compare(np.greater, "gt"))
+ge = op(aliases=("greater_equal",), inplace=True, dunder="ge")(
+    _compare(np.greater_equal, "ge"))
 
 
+@op(aliases=("clip",), inplace=True, inplace_function=True, out="exact",
+    out_message=found_message)
 def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:
     """Limit values to ``[min, max]`` (scalars or tensors); PyTorch's dtype rules."""
     if min is None and max is None:
@@ -763,7 +666,6 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:
     return finish(arr, rdt, dev, out, stride)
 
 
-clip = clamp
 
 
 def _bound(x, rdt, dev):
@@ -811,6 +713,7 @@ def check_half(value) -> None:
 
 
 # ---------------------------------------------------------------- in-place forms
+@inplace_of(add)
 def add_(self, other, *, alpha=1) -> Tensor:
     if alpha != 1:
         _check_alpha(promote(self, other), alpha)
@@ -818,6 +721,7 @@ def add_(self, other, *, alpha=1) -> Tensor:
     return inplace(self, np.add, other)
 
 
+@inplace_of(sub)
 def sub_(self, other, *, alpha=1) -> Tensor:
     _check_bool_sub(self, other)
     if alpha != 1:
@@ -826,10 +730,12 @@ def sub_(self, other, *, alpha=1) -> Tensor:
     return inplace(self, np.subtract, other)
 
 
+@inplace_of(mul)
 def mul_(self, other) -> Tensor:
     return inplace(self, np.multiply, other)
 
 
+@inplace_of(div)
 def div_(self, other, *, rounding_mode: str | None = None) -> Tensor:
     if rounding_mode is None:
         return inplace(self, np.true_divide, other, DIV)
@@ -842,16 +748,19 @@ def div_(self, other, *, rounding_mode: str | None = None) -> Tensor:
     return self
 
 
+@inplace_of(floor_divide)
 def floor_divide_(self, other) -> Tensor:
     return inplace(self, np.floor_divide, other,
                    check=lambda rdt: _check_int_zero_division(self, other))
 
 
+@inplace_of(remainder)
 def remainder_(self, other) -> Tensor:
     return inplace(self, _remainder, other,
                    check=lambda rdt: _check_int_zero_division(self, other, "remainder_cpu"))
 
 
+@inplace_of(pow)
 def pow_(self, exponent) -> Tensor:
     if isinstance(exponent, builtins.int) and not -(1 << 63) <= exponent < (1 << 64):
         raise OverflowError("int too big to convert")
@@ -878,11 +787,13 @@ def _base(a, b, out=None):
     return out
 
 
+@inplace_of(neg)
 def neg_(self) -> Tensor:
     neg(self)  # for its error on bool
     return inplace(self, np.multiply, -1 if self._dtype.category == _INT else -1.0)
 
 
+@inplace_of(abs)
 def abs_(self) -> Tensor:
     from .._indexing import assign
     if self._dtype.category == _COMPLEX:
@@ -891,6 +802,7 @@ def abs_(self) -> Tensor:
     return self
 
 
+@inplace_of(bitwise_not)
 def bitwise_not_(self) -> Tensor:
     from .._indexing import assign
     assign(self, bitwise_not(self))
@@ -904,11 +816,10 @@ def _bitwise_(ufunc, name):
     return op
 
 
-bitwise_and_ = _bitwise_(np.bitwise_and, "bitwise_and")
-bitwise_or_ = _bitwise_(np.bitwise_or, "bitwise_or")
-bitwise_xor_ = _bitwise_(np.bitwise_xor, "bitwise_xor")
-bitwise_left_shift_ = _bitwise_(np.left_shift, "lshift")
-bitwise_right_shift_ = _bitwise_(np.right_shift, "rshift")
+for _fn, _ufunc in ((bitwise_and, np.bitwise_and), (bitwise_or, np.bitwise_or),
+                    (bitwise_xor, np.bitwise_xor), (bitwise_left_shift, np.left_shift),
+                    (bitwise_right_shift, np.right_shift)):
+    inplace_of(_fn)(_bitwise_(_ufunc, _fn.__name__))
 
 
 def _compare_(ufunc, name):
@@ -918,11 +829,12 @@ def _compare_(ufunc, name):
     return op
 
 
-eq_, ne_, lt_, le_, gt_, ge_ = (_compare_(u, n) for u, n in (
-    (np.equal, "eq"), (np.not_equal, "ne"), (np.less, "lt"), (np.less_equal, "le"),
-    (np.greater, "gt"), (np.greater_equal, "ge")))
+for _fn, _ufunc in ((eq, np.equal), (ne, np.not_equal), (lt, np.less), (le, np.less_equal),
+                    (gt, np.greater), (ge, np.greater_equal)):
+    inplace_of(_fn)(_compare_(_ufunc, _fn.__name__))
 
 
+@inplace_of(clamp)
 def clamp_(self, min=None, max=None) -> Tensor:
     res = clamp(self, min, max)
     if not _dtypes.can_cast(res._dtype, self._dtype):
@@ -933,14 +845,15 @@ def clamp_(self, min=None, max=None) -> Tensor:
     return self
 
 
-clip_ = clamp_
 
 
+@op()
 def zero_(self) -> Tensor:
     """Set every element to 0 in place (through any view)."""
     return fill_(self, 0)
 
 
+@op()
 def fill_(self, value) -> Tensor:
     """Set every element to ``value`` (a number or a 0-dim tensor) in place."""
     if isinstance(value, Tensor):
@@ -956,6 +869,7 @@ def fill_(self, value) -> Tensor:
     return self
 
 
+@op(function=False)
 def copy_(self, src, non_blocking: bool = False) -> Tensor:
     """Copy ``src`` (broadcast, cast, possibly from another device) into ``self`` in place."""
     if not isinstance(src, Tensor):
@@ -979,40 +893,7 @@ def copy_(self, src, non_blocking: bool = False) -> Tensor:
 
 
 # ---------------------------------------------------------------- Python operators
-def _array_operand(other):
-    """A NumPy array operand as PyTorch takes it: a tensor (``from_numpy``'s checks), which
-    takes part in promotion like any dimensioned tensor; anything else is not an operand."""
-    if isinstance(other, np.ndarray):
-        from .._creation import as_tensor
-        return as_tensor(other)
-    return NotImplemented
-
-
-def _reflect(fn):
-    def r(self, other):
-        if not isinstance(other, Number):  # (PyTorch's reflected operators refuse arrays too)
-            return NotImplemented
-        return fn(other, self)
-    return r
-
-
-_OPERAND = (Tensor,) + Number
-
-
-def _forward(fn, ufunc=None):
-    """The operator ``self <op> other`` for ``fn``.  With ``ufunc`` (``fn(a, b)`` being
-    ``binary(ufunc, a, b)``) it calls ``binary`` directly: one Python call less per op."""
-    call = fn if ufunc is None else functools.partial(binary, ufunc)
-
-    def f(self, other):
-        if not isinstance(other, _OPERAND):
-            other = _array_operand(other)
-            if other is NotImplemented:
-                return NotImplemented
-        return call(self, other)
-    return f
-
-
+@operator_of(sub, "__rsub__")
 def _rsub(self, other):
     if not isinstance(other, Number):
         return NotImplemented
@@ -1020,6 +901,7 @@ def _rsub(self, other):
     return binary(np.subtract, other, self)
 
 
+@operator_of(div, "__rtruediv__")
 def _rtruediv(self, other):
     """``number / t``: PyTorch computes ``reciprocal(t) * number`` (same roundings, and a
     complex zero divisor gives nan)."""
@@ -1031,6 +913,7 @@ def _rtruediv(self, other):
     return mul(wrap_array(rec, rdt, dev), other)
 
 
+@operator_of(bitwise_not, "__invert__")
 def _invert(self):
     """``~t``: PyTorch's operator refuses floats with a TypeError (``bitwise_not`` with a
     NotImplementedError)."""
@@ -1038,90 +921,3 @@ def _invert(self):
         raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
                         "tensors")
     return bitwise_not(self)
-
-
-_linalg = None  # ops.linalg, imported on first use (it imports this module)
-
-
-def _import_linalg():
-    global _linalg
-    from . import linalg
-    _linalg = linalg
-    return linalg
-
-
-def _matmul(self, other):
-    if not isinstance(other, Tensor):
-        return NotImplemented
-    return (_linalg or _import_linalg()).matmul(self, other)
-
-
-def _rmatmul(self, other):
-    if not isinstance(other, Tensor):
-        return NotImplemented
-    from . import linalg
-    return linalg.matmul(other, self)
-
-
-def _imatmul(self, other):
-    from . import linalg
-    res = linalg.matmul(self, other)
-    if res._shape != self._shape:
-        raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the broadcast "
-                           f"shape {list(res._shape)}")
-    return copy_(self, res)
-
-
-OPERATORS = {
-    "__add__": _forward(add, np.add), "__radd__": _reflect(add), "__iadd__": _forward(add_),
-    "__sub__": _forward(sub), "__rsub__": _rsub, "__isub__": _forward(sub_),
-    "__mul__": _forward(mul, np.multiply), "__rmul__": _reflect(mul), "__imul__": _forward(mul_),
-    "__truediv__": _forward(div), "__rtruediv__": _rtruediv,
-    "__itruediv__": _forward(div_),
-    "__floordiv__": _forward(floor_divide), "__rfloordiv__": _reflect(floor_divide),
-    "__ifloordiv__": _forward(floor_divide_),
-    "__mod__": _forward(remainder), "__rmod__": _reflect(remainder),
-    "__imod__": _forward(remainder_),
-    "__pow__": _forward(pow), "__rpow__": _reflect(pow), "__ipow__": _forward(pow_),
-    "__and__": _forward(bitwise_and), "__rand__": _reflect(bitwise_and),
-    "__iand__": _forward(bitwise_and_),
-    "__or__": _forward(bitwise_or), "__ror__": _reflect(bitwise_or),
-    "__ior__": _forward(bitwise_or_),
-    "__xor__": _forward(bitwise_xor), "__rxor__": _reflect(bitwise_xor),
-    "__ixor__": _forward(bitwise_xor_),
-    "__lshift__": _forward(bitwise_left_shift), "__rlshift__": _reflect(bitwise_left_shift),
-    "__ilshift__": _forward(bitwise_left_shift_),
-    "__rshift__": _forward(bitwise_right_shift), "__rrshift__": _reflect(bitwise_right_shift),
-    "__irshift__": _forward(bitwise_right_shift_),
-    "__eq__": _forward(eq), "__ne__": _forward(ne), "__lt__": _forward(lt), "__le__": _forward(le),
-    "__gt__": _forward(gt), "__ge__": _forward(ge),
-    "__neg__": neg, "__pos__": positive, "__abs__": abs, "__invert__": _invert,
-    "__matmul__": _matmul, "__rmatmul__": _rmatmul, "__imatmul__": _imatmul,
-}
-
-METHODS = {
-    "add": add, "sub": sub, "subtract": sub, "mul": mul, "multiply": mul, "div": div,
-    "divide": div, "true_divide": div, "floor_divide": floor_divide, "remainder": remainder,
-    "pow": pow, "neg": neg, "negative": neg, "positive": positive, "abs": abs, "absolute": abs,
-    "bitwise_not": bitwise_not, "bitwise_and": bitwise_and, "bitwise_or": bitwise_or,
-    "bitwise_xor": bitwise_xor, "bitwise_left_shift": bitwise_left_shift,
-    "bitwise_right_shift": bitwise_right_shift,
-    "eq": eq, "ne": ne, "lt": lt, "le": le, "gt": gt, "ge": ge, "not_equal": ne, "less": lt,
-    "less_equal": le, "greater": gt, "greater_equal": ge, "clamp": clamp, "clip": clamp,
-    "add_": add_, "sub_": sub_, "subtract_": sub_, "mul_": mul_, "multiply_": mul_, "div_": div_,
-    "divide_": div_, "true_divide_": div_, "floor_divide_": floor_divide_,
-    "remainder_": remainder_, "pow_": pow_, "neg_": neg_, "negative_": neg_, "abs_": abs_,
-    "absolute_": abs_, "bitwise_not_": bitwise_not_, "bitwise_and_": bitwise_and_,
-    "bitwise_or_": bitwise_or_, "bitwise_xor_": bitwise_xor_,
-    "bitwise_left_shift_": bitwise_left_shift_, "bitwise_right_shift_": bitwise_right_shift_,
-    "eq_": eq_, "ne_": ne_, "lt_": lt_, "le_": le_, "gt_": gt_, "ge_": ge_,
-    "clamp_": clamp_, "clip_": clip_, "zero_": zero_, "fill_": fill_, "copy_": copy_,
-}
-
-FUNCTIONS = {name: fn for name, fn in METHODS.items() if not name.endswith("_")}
-FUNCTIONS.update({"rsub": rsub})
-for _name in ("abs", "absolute", "neg", "negative", "bitwise_not", "clamp", "clip"):
-    FUNCTIONS[_name] = exact_out(FUNCTIONS[_name], found_message)
-# the in-place forms PyTorch also has as functions (torch.abs_(t) ...)
-FUNCTIONS.update({"abs_": abs_, "neg_": neg_, "negative_": neg_, "clamp_": clamp_,
-                  "clip_": clip_})

@@ -21,6 +21,7 @@ from .. import _dtypes, _layout
 from .._device import CPU
 from .._dtypes import _COMPLEX, _FLOAT, _INT, result_type
 from .._indexing import scalar_to
+from .._dispatch import op, operator_of
 from .._tensor import Tensor, _contig, _fresh, wrap_array
 from ..backends._numpy import call_quiet, context_busy, quiet_run
 from ._elementwise import device_of, exact_out, finish, found_message, mul, operand
@@ -301,6 +302,7 @@ def _matmul_checks(a: Tensor, b: Tensor) -> None:
         _bool_refused(a, "bmm")
 
 
+@op(out="exact", also=("linalg.matmul",))
 def matmul(input, other, *, out=None) -> Tensor:
     """The matrix product with NumPy's (and PyTorch's) rules: 1-D operands are vectors, batch
     dims broadcast; ``a @ b``.  Same dtypes only (no promotion), as in PyTorch."""
@@ -338,6 +340,29 @@ def matmul(input, other, *, out=None) -> Tensor:
     if not hasattr(res, "shape") or not res.shape:
         res = _xp(input).asarray(res).reshape(())
     return finish(res, input._dtype, dev, out)
+
+
+@operator_of(matmul, "__matmul__")
+def _matmul(self, other):
+    if not isinstance(other, Tensor):
+        return NotImplemented
+    return matmul(self, other)
+
+
+@operator_of(matmul, "__rmatmul__")
+def _rmatmul(self, other):
+    if not isinstance(other, Tensor):
+        return NotImplemented
+    return matmul(other, self)
+
+
+@operator_of(matmul, "__imatmul__")
+def _imatmul(self, other):
+    res = matmul(self, other)
+    if res._shape != self._shape:
+        raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the broadcast "
+                           f"shape {list(res._shape)}")
+    return self.copy_(res)
 
 
 def _add_checks_dtype(inp: Tensor, m: Tensor, fn: str) -> None:
@@ -1965,7 +1990,7 @@ LINALG = {
     "cholesky": cholesky, "cholesky_ex": cholesky_ex, "matrix_rank": matrix_rank,
     "pinv": pinv, "matrix_power": matrix_power, "norm": norm, "vector_norm": vector_norm,
     "matrix_norm": matrix_norm, "multi_dot": multi_dot, "cross": linalg_cross,
-    "matmul": matmul, "vecdot": vecdot, "vander": vander, "diagonal": linalg_diagonal,
+    "vecdot": vecdot, "vander": vander, "diagonal": linalg_diagonal,
     "cond": cond, "solve_triangular": solve_triangular, "matrix_exp": matrix_exp,
     "tensorinv": tensorinv, "tensorsolve": tensorsolve,
 }
@@ -1978,7 +2003,7 @@ def _named(fmt: str):
 
 # out= must have the result's own dtype here (no casting), with PyTorch's messages
 for _name in ("inv", "det", "solve", "cholesky", "svdvals", "eigvalsh", "matrix_power", "cross",
-              "vector_norm", "matmul"):
+              "vector_norm"):
     LINALG[_name] = exact_out(LINALG[_name])
 LINALG["matrix_norm"] = exact_out(matrix_norm, _named(
     "linalg.matrix_norm expected out tensor dtype {r} but got: {o}"))
@@ -1992,7 +2017,7 @@ LINALG["solve_triangular"] = exact_out(solve_triangular, _named(
 
 FUNCTIONS = {
     "dot": dot, "vdot": vdot, "inner": inner, "outer": outer, "ger": ger, "mv": mv, "mm": mm,
-    "bmm": bmm, "matmul": matmul, "addmm": addmm, "addmv": addmv, "addbmm": addbmm,
+    "bmm": bmm, "addmm": addmm, "addmv": addmv, "addbmm": addbmm,
     "baddbmm": baddbmm, "addr": addr, "einsum": einsum, "tensordot": tensordot, "kron": kron,
     "cross": cross, "trace": trace, "det": det, "logdet": logdet, "slogdet": _slogdet_legacy,
     "inverse": inverse, "pinverse": pinverse, "matrix_power": matrix_power,
@@ -2000,7 +2025,7 @@ FUNCTIONS = {
     "matrix_exp": matrix_exp, "qr": _qr_legacy, "cholesky_solve": cholesky_solve,
     "triangular_solve": triangular_solve,
 }
-for _name in ("addmm", "addmv", "baddbmm", "mm", "bmm", "mv", "matmul", "inverse", "det", "cross",
+for _name in ("addmm", "addmv", "baddbmm", "mm", "bmm", "mv", "inverse", "det", "cross",
               "matrix_power"):
     FUNCTIONS[_name] = exact_out(FUNCTIONS[_name])
 FUNCTIONS["addbmm"] = exact_out(addbmm, _named(
@@ -2013,7 +2038,7 @@ FUNCTIONS["tensordot"] = exact_out(tensordot, _named(
 
 METHODS = {
     "dot": dot, "vdot": vdot, "inner": inner, "outer": outer, "ger": ger, "mv": mv, "mm": mm,
-    "bmm": bmm, "matmul": matmul, "addmm": addmm, "addmv": addmv, "addbmm": addbmm,
+    "bmm": bmm, "addmm": addmm, "addmv": addmv, "addbmm": addbmm,
     "baddbmm": baddbmm, "addr": addr, "kron": kron, "cross": cross, "trace": trace,
     "det": det, "logdet": logdet, "slogdet": _slogdet_legacy, "inverse": inverse,
     "pinverse": pinverse, "matrix_power": matrix_power, "svd": _svd_legacy,
