@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from . import _dtypes, _layout
+from . import _autograd_meta as _ag_meta, _dtypes, _layout
 from ._device import DeviceLike, as_device
 from ._dtypes import dtype as _dtype_cls
 from ._size import Size
@@ -40,7 +40,7 @@ def _finish(host: np.ndarray, dt: _dtype_cls, device: DeviceLike, requires_grad:
         host = backend_for(dev).from_host(np.ascontiguousarray(host), dev)
     t = wrap_array(host, dt, dev)
     if requires_grad:
-        t.requires_grad_(True)
+        _ag_meta.set_requires_grad(t, True, _ag_meta.FACTORY)
     return t
 
 
@@ -257,7 +257,7 @@ def tensor(data: Any, *, dtype: _dtype_cls | None = None, device: DeviceLike = N
         t = data.to(device=device if device is not None else data.device,
                     dtype=dtype or data.dtype, copy=True)
         if requires_grad:
-            t.requires_grad_(True)
+            _ag_meta.set_requires_grad(t, True, _ag_meta.FACTORY)
         return t
     if isinstance(data, np.ndarray):  # as from_numpy(data).to(dtype): checked, cast freely
         dt = _check_numpy(data)
@@ -314,7 +314,7 @@ def asarray(obj: Any, *, dtype: _dtype_cls | None = None, device: DeviceLike = N
     elif copy is False and not shared:
         raise ValueError("can't alias the given object without a copy (copy=False)")
     if requires_grad:
-        t.requires_grad_(True)
+        _ag_meta.set_requires_grad(t, True, _ag_meta.FACTORY)
     return t
 
 
@@ -349,7 +349,7 @@ def _fill(shape, value, dt: _dtype_cls, device: DeviceLike, requires_grad: bool,
         t = Tensor._make(UntypedStorage._wrap(buf, dev, be), dt, 0, tuple(shape), stride,
                          be.strided(buf, 0, shape, stride))
     if requires_grad:
-        t.requires_grad_(True)
+        _ag_meta.set_requires_grad(t, True, _ag_meta.FACTORY)
     return t
 
 
@@ -781,7 +781,7 @@ def frombuffer(buffer, *, dtype: _dtype_cls, count: int = -1, offset: int = 0,
     st = UntypedStorage._wrap(data, CPU)
     t = Tensor._make(st, dt, 0, (count,), (1,))
     if requires_grad:
-        t.requires_grad_(True)
+        _ag_meta.set_requires_grad(t, True, _ag_meta.FACTORY)
     return t
 
 

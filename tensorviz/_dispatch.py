@@ -185,7 +185,7 @@ def write_out(out: Tensor, result, rdt: "_dtypes.dtype", dev) -> Tensor:
     if rdt.category == _COMPLEX and out._dtype.category != _COMPLEX:
         result = result.real
     call_quiet(arr.__setitem__, Ellipsis, result)
-    out._storage._bump()
+    out._bump()
     return out
 
 

@@ -360,7 +360,7 @@ def setitem(t: Tensor, key, value) -> None:
         vshape = value._shape if isinstance(value, Tensor) else ()
         raise RuntimeError(f"shape mismatch: value tensor of shape {list(vshape)} cannot be "
                            f"broadcast to indexing result of shape {list(shape)}") from None
-    t._storage._bump()
+    t._bump()
 
 
 INDEX_PUT_EXPANDED = (
@@ -579,7 +579,7 @@ def set_element(t: Tensor, pos: int, value) -> None:
     else:
         from .backends._numpy import call_quiet
         call_quiet(buf.__setitem__, pos, v)
-    st._bump()
+    t._bump()
 
 
 def check_writable(dest: Tensor) -> None:
@@ -604,4 +604,4 @@ def assign(dest: Tensor, value) -> None:
         _layout.expand(shape[k:], value._stride[k:], 0, dest._shape)
     from .backends._numpy import call_quiet
     call_quiet(dest._arr.__setitem__, Ellipsis, src)
-    dest._storage._bump()
+    dest._bump()

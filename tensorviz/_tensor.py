@@ -16,6 +16,7 @@ import numpy as np
 from . import _dtypes, _layout
 from ._device import CPU, DeviceLike, as_device, device
 from ._dtypes import dtype as _dtype_cls
+from . import _autograd_meta as _ag_meta
 from ._size import Size
 from ._storage import TypedStorage, UntypedStorage
 from .backends import CPU_BACKEND, backend_for
@@ -60,9 +61,17 @@ def _make(cls, storage: UntypedStorage, dt: _dtype_cls, offset: int, shape: tupl
     t._shape = shape
     t._stride = stride
     t._a = arr
-    t.requires_grad = False
+    t._ag = None
+    t._vc = None
     return t
 
+
+_NON_LEAF_GRAD = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
+    "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
+    "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
+    "github.com/pytorch/pytorch/pull/30531 for more information.")
 
 _FIRST_STORAGE = threading.Lock()  # guards making a fresh result's storage (see _fresh)
 
@@ -80,7 +89,8 @@ def _fresh(dt: _dtype_cls, shape: tuple, stride: tuple, arr: np.ndarray) -> "Ten
     t._shape = shape
     t._stride = stride
     t._a = arr
-    t.requires_grad = False
+    t._ag = None
+    t._vc = None
     return t
 
 
@@ -247,7 +257,10 @@ def _format_name(fmt, fn: str, default: str = "preserve_format") -> str:
 class Tensor:
     """A multi-dimensional view of a typed storage, with PyTorch's API."""
 
-    __slots__ = ("_storage", "_dtype", "_offset", "_shape", "_stride", "_a", "requires_grad",
+    # _ag: autograd's record of this tensor (None for the many tensors that take no part in
+    # autograd); _vc: the version counter, a one-element list shared by a view family (None
+    # until the tensor is first viewed or written: version 0).
+    __slots__ = ("_storage", "_dtype", "_offset", "_shape", "_stride", "_a", "_ag", "_vc",
                  "__weakref__")
     __array_priority__ = 1000  # NumPy defers to our reflected operators
 
@@ -299,9 +312,25 @@ class Tensor:
                                               self._shape, self._stride)
         return a
 
-    def _view(self, shape: tuple, stride: tuple, offset: int) -> "Tensor":
-        """A new tensor over the same storage with another layout (a view, O(1))."""
-        return _make(Tensor, self._storage, self._dtype, offset, shape, stride)
+    def _view(self, shape: tuple, stride: tuple, offset: int, dtype=None) -> "Tensor":
+        """A new tensor over the same storage with another layout (a view, O(1)), read as
+        ``dtype`` when given; it shares this tensor's version counter, as PyTorch's views."""
+        v = _make(Tensor, self._storage, dtype or self._dtype, offset, shape, stride)
+        vc = self._vc
+        if vc is None:
+            vc = self._vc = [0]
+        v._vc = vc
+        return v
+
+    def _bump(self) -> None:
+        """Count an in-place write: this view family's version, and the storage's listeners
+        (widgets).  Every write into a tensor's elements or layout ends here."""
+        vc = self._vc
+        if vc is None:
+            self._vc = [1]
+        else:
+            vc[0] += 1
+        self._storage._bump()
 
     def _set_layout(self, storage: UntypedStorage, offset: int, shape: tuple,
                     stride: tuple) -> None:
@@ -365,13 +394,125 @@ class Tensor:
     def layout(self) -> layout:
         return strided
 
+    # ------------------------------------------------------------ autograd facts
     @property
-    def is_leaf(self) -> bool:
-        return True
+    def requires_grad(self) -> bool:
+        """Whether autograd records ops on this tensor (a leaf's flag, or: has a grad_fn).
+
+        >>> tensorviz.ones(2, requires_grad=True).requires_grad
+        True
+        """
+        ag = self._ag
+        return ag is not None and (ag.requires_grad or ag.grad_fn is not None)
+
+    @requires_grad.setter
+    def requires_grad(self, flag: bool) -> None:
+        _ag_meta.set_requires_grad(self, flag, _ag_meta.ATTRIBUTE)
+
+    def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
+        """Set ``requires_grad`` in place (leaves only) and return this tensor.
+
+        >>> w = tensorviz.zeros(3).requires_grad_()
+        """
+        _ag_meta.set_requires_grad(self, requires_grad, _ag_meta.METHOD)
+        return self
 
     @property
-    def grad(self):
-        return None
+    def is_leaf(self) -> bool:
+        """True for tensors no recorded op made (user-made tensors, parameters, results of
+        ops on tensors that need no grad); gradients accumulate into leaves' ``.grad``."""
+        ag = self._ag
+        return ag is None or ag.grad_fn is None
+
+    @property
+    def grad(self) -> "Tensor | None":
+        """The gradient accumulated into this leaf by ``backward()`` (None until then).
+
+        A non-leaf's ``.grad`` stays None (with PyTorch's warning) unless ``retain_grad()``
+        was called on it.
+        """
+        ag = self._ag
+        if ag is None:
+            return None
+        if ag.grad_fn is not None and not ag.retains_grad:
+            warnings.warn(_NON_LEAF_GRAD, UserWarning, stacklevel=2)
+        return ag.grad
+
+    @grad.setter
+    def grad(self, value: "Tensor | None") -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad "
+                                f"of type {type(value).__name__}")
+            if value._shape != self._shape:
+                raise RuntimeError(f"attempting to assign a gradient of size "
+                                   f"'{list(value._shape)}' to a tensor of size "
+                                   f"'{list(self._shape)}'. Please ensure that the gradient and "
+                                   "the tensor are the same size")
+            if value._dtype is not self._dtype:
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{value._dtype.cxx_name}' to a "
+                    f"tensor with grad_dtype '{self._dtype.cname}'. The gradient must match the "
+                    "tensor's grad_dtype (defaults to the tensor's dtype). You can set the "
+                    "tensor's grad_dtype attribute with a specific dtype, or None to allow any "
+                    "dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its "
+                    "gradient may break downstream systems that assume they match.")
+            if value._storage._device != self._storage._device:
+                raise RuntimeError("attempting to assign a gradient located on device with "
+                                   f"index '{value.get_device()}' to a tensor located on device "
+                                   f"with index '{self.get_device()}'. Please ensure that the "
+                                   "gradient and the tensor are on the same device")
+            _ag_meta.meta(self).grad = value
+        elif self._ag is not None:
+            self._ag.grad = None
+
+    @property
+    def grad_fn(self):
+        """The graph node that made this tensor (``<MulBackward0 ...>``), None for a leaf."""
+        ag = self._ag
+        return None if ag is None else ag.grad_fn
+
+    @property
+    def data(self) -> "Tensor":
+        """A new tensor over the same memory that autograd does not track, with a version
+        counter of its own: writes through it go unnoticed by autograd (prefer ``detach``).
+
+        >>> w.data.zero_()     # an in-place write autograd will not see
+        """
+        d = _make(Tensor, self._storage, self._dtype, self._offset, self._shape,
+                  self._stride, self._a)
+        return d
+
+    @data.setter
+    def data(self, other: "Tensor") -> None:
+        if not isinstance(other, Tensor):
+            raise TypeError(f"Tensor.data must be a Tensor, not {type(other).__name__}")
+        self._set_layout(other._storage, other._offset, other._shape, other._stride)
+        self._dtype = other._dtype
+
+    def detach(self) -> "Tensor":
+        """A view of the same memory, out of the graph (``requires_grad=False``); it shares
+        this tensor's version counter, so autograd still sees writes made through it.
+
+        >>> y = (x * 2).detach()
+        """
+        return self._view(self._shape, self._stride, self._offset)
+
+    def detach_(self) -> "Tensor":
+        """Take this tensor out of the graph in place: it becomes a leaf that needs no grad."""
+        ag = self._ag
+        if ag is not None:
+            if ag.base is not None:
+                raise RuntimeError("Can't detach views in-place. Use detach() instead. If you "
+                                   "are using DistributedDataParallel (DDP) for training, and "
+                                   "gradient_as_bucket_view is set as True, gradients are views "
+                                   "of DDP buckets, and hence detach_() cannot be called on these "
+                                   "gradients. To fix this error, please refer to the "
+                                   "Optimizer.zero_grad() function in torch/optim/optimizer.py "
+                                   "as the solution.")
+            ag.grad_fn = None
+            ag.requires_grad = False
+        return self
 
     def element_size(self) -> int:
         return self._dtype.itemsize
@@ -417,25 +558,9 @@ class Tensor:
 
     @property
     def _version(self) -> int:
-        return self._storage._version
-
-    @property
-    def data(self) -> "Tensor":
-        # Note: PyTorch's ``t.data`` gets its own version counter (writes through it do not
-        # move ``t._version``); here it is ``t`` itself, so widgets see those writes too.
-        return self
-
-    def detach(self) -> "Tensor":
-        return self._view(self._shape, self._stride, self._offset)
-
-    def detach_(self) -> "Tensor":
-        return self
-
-    def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
-        if requires_grad and self._dtype.category < _dtypes._FLOAT:
-            raise RuntimeError("only Tensors of floating point dtype can require gradients")
-        self.requires_grad = requires_grad
-        return self
+        """How many in-place writes this tensor's view family has seen (PyTorch's counter)."""
+        vc = self._vc
+        return 0 if vc is None else vc[0]
 
     def __hash__(self) -> int:
         return id(self)
@@ -475,7 +600,7 @@ class Tensor:
     def _view_dtype(self, dt: _dtype_cls) -> "Tensor":
         old, new = self._dtype.itemsize, dt.itemsize
         if old == new:
-            return _make(Tensor, self._storage, dt, self._offset, self._shape, self._stride)
+            return self._view(self._shape, self._stride, self._offset, dt)
         if not self._shape:
             raise RuntimeError(f"self.dim() cannot be 0 to view {self._dtype.cname} as "
                                f"{dt.cname} (different element sizes)")
@@ -507,7 +632,7 @@ class Tensor:
             stride = [s * ratio for s in stride[:-1]] + [1]
             shape[-1] *= ratio
             offset = self._offset * ratio
-        return _make(Tensor, self._storage, dt, offset, tuple(shape), tuple(stride))
+        return self._view(tuple(shape), tuple(stride), offset, dt)
 
     def view_as(self, other: "Tensor") -> "Tensor":
         return self.view(other._shape)
@@ -576,8 +701,7 @@ class Tensor:
         shape = self._shape
         if len(shape) == 2:  # transpose(0, 1), computed directly: swap sizes and strides
             st = self._stride
-            return _make(Tensor, self._storage, self._dtype, self._offset, (shape[1], shape[0]),
-                         (st[1], st[0]))
+            return self._view((shape[1], shape[0]), (st[1], st[0]), self._offset)
         if len(shape) > 2:
             raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
                                f"{len(shape)}D")
@@ -671,7 +795,7 @@ class Tensor:
     # op they count as a write in the version counter, as in PyTorch.
     def _relayout_(self, view: "Tensor") -> "Tensor":
         self._set_layout(self._storage, view._offset, view._shape, view._stride)
-        self._storage._bump()
+        self._bump()
         return self
 
     def t_(self) -> "Tensor":
@@ -702,8 +826,8 @@ class Tensor:
 
         Note: PyTorch grows a storage too small for the layout; here that is a RuntimeError
         (a storage never changes size, and nothing is read outside it).
-        Note: versions count per storage here: the old storage counts the write (its other
-        views move, as in PyTorch), and this tensor then shows its new storage's version.
+        As PyTorch, this tensor keeps its version counter and counts the write; other
+        tensors of either storage keep theirs.
         """
         if source is None:
             if storage_offset is not None or size is not None or stride is not None:
@@ -738,16 +862,15 @@ class Tensor:
 
     def _swap_storage(self, storage: UntypedStorage, offset: builtins.int, shape: tuple,
                       stride: tuple, fresh: builtins.bool = False) -> "Tensor":
-        """Take ``storage`` and a layout; the old storage counts a write.  A ``fresh``
-        storage (made for this tensor alone) carries the version on."""
+        """Take ``storage`` and a layout, counting a write (the old storage's widgets hear of
+        it too).  A ``fresh`` storage (made for this tensor alone) starts at its version."""
         old = self._storage
         if storage is not old:
             old._bump()
             if fresh:
                 storage._version = old._version
-        else:
-            storage._bump()
         self._set_layout(storage, offset, tuple(shape), tuple(stride))
+        self._bump()
         return self
 
     def resize_(self, *sizes, size=None, memory_format=None) -> "Tensor":
@@ -1208,7 +1331,7 @@ class Tensor:
         if tk is tuple:  # t[i, j]: one int per dim is a 0-dim view at a computed position
             pos = _element_position(self._shape, self._stride, self._offset, key)
             if pos is not None:
-                return _make(Tensor, self._storage, self._dtype, pos, (), ())
+                return self._view((), (), pos)
         return _indexing.getitem(self, key)
 
     def __setitem__(self, key, value) -> None:

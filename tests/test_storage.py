@@ -252,13 +252,17 @@ def test_new_tensors_start_at_version_zero():
         assert t._version == 0
 
 
-def test_storage_item_assignment_bumps_the_version_on_purpose():
-    # Note: PyTorch leaves t._version alone here; tensorviz bumps it so widgets redraw.
+def test_storage_item_assignment_tells_widgets_but_not_autograd():
+    # As PyTorch, t._version does not move on storage-level writes; the storage's own count
+    # (what widgets listen to) does, so they redraw.
     a = tv.zeros(3)
     a.storage()[0] = 1.0
     a.untyped_storage()[0] = 1
     a.storage().fill_(0)
-    assert a._version == 3 and a.storage()._version == 3
+    assert a._version == 0 and a.storage()._version == 3
+    t = torch.zeros(3)
+    t.untyped_storage()[0] = 1
+    assert t._version == 0
 
 
 # ---------------------------------------------------------------- listeners

@@ -295,7 +295,7 @@ def inplace(self: Tensor, ufunc: Callable, other, kind: int = ARITH, *, name: st
         if rdt_out.category == _COMPLEX and self._dtype.category != _COMPLEX:
             res = res.real
         call_quiet(target.__setitem__, Ellipsis, res)
-    self._storage._bump()
+    self._bump()
     return self
 
 
@@ -865,7 +865,7 @@ def fill_(self, value) -> Tensor:
         n = _layout.numel(self._shape) if self._dtype is _dtypes.float16 else None
     # No overlap check: PyTorch lets fill_ write one value into an expanded tensor.
     self._arr[...] = fill_value(value, self._dtype, n)
-    self._storage._bump()
+    self._bump()
     return self
 
 
@@ -888,7 +888,7 @@ def copy_(self, src, non_blocking: bool = False) -> Tensor:
     if src._dtype.category == _COMPLEX and self._dtype.category != _COMPLEX:
         arr = arr.real
     call_quiet(self._arr.__setitem__, Ellipsis, arr)
-    self._storage._bump()
+    self._bump()
     return self
 
 

@@ -401,7 +401,7 @@ def scatter_(self: Tensor, dim: int, index, src=None, value=None, *, reduce=None
             else:
                 name = "add" if reduce == "add" else "multiply"
             _ufunc_at(self, name, target, key, _broadcast_vals(self, vals, key))
-    self._storage._bump()
+    self._bump()
     return self
 
 
@@ -433,7 +433,7 @@ def scatter_add_(self: Tensor, dim: int, index, src) -> Tensor:
     if not empty:
         _ufunc_at(self, "logical_or" if self._dtype is _dtypes.bool else "add", target, key,
                   vals)
-    self._storage._bump()
+    self._bump()
     return self
 
 
@@ -503,7 +503,7 @@ def scatter_reduce_(self: Tensor, dim: int, index, src, reduce: str, *,
     target, key, vals, empty = _scatter_prepare(self, dim, index, src, "scatter")
     if not empty:
         _reduce_into(self, target, key, vals, reduce, include_self)
-    self._storage._bump()
+    self._bump()
     return self
 
 
@@ -590,7 +590,7 @@ def index_add_(self: Tensor, dim: int, index, source, *, alpha=1) -> Tensor:
     if idx.size:
         name = "logical_or" if self._dtype is _dtypes.bool else "add"
         _ufunc_at(self, name, target, _axis_key(target.ndim, d, idx), vals)
-    self._storage._bump()
+    self._bump()
     return self
 
 
@@ -626,7 +626,7 @@ def index_reduce_(self: Tensor, dim: int, index, source, reduce: str, *,
     vals = source._arr if source._shape else source._arr.reshape(1)
     if idx.size:
         _reduce_into(self, target, _axis_key(target.ndim, d, idx), vals, reduce, include_self)
-    self._storage._bump()
+    self._bump()
     return self
 
 
@@ -651,7 +651,7 @@ def index_fill_(self: Tensor, dim: int, index, value) -> Tensor:
         target = target.reshape(1)
     if idx.size:
         target[_axis_key(target.ndim, d, idx)] = v
-    self._storage._bump()
+    self._bump()
     return self
 
 
@@ -683,7 +683,7 @@ def index_copy_(self: Tensor, dim: int, index, source) -> Tensor:
     vals = source._arr if source._shape else source._arr.reshape(1)
     if idx.size:
         target[_axis_key(target.ndim, d, idx)] = vals
-    self._storage._bump()
+    self._bump()
     return self
 
 
@@ -727,7 +727,7 @@ def index_put_(self: Tensor, indices, values, accumulate: bool = False) -> Tenso
             arr[key] = src
     except IndexError as e:
         raise IndexError(str(e).replace("axis", "dimension")) from None
-    self._storage._bump()
+    self._bump()
     return self
 
 
@@ -769,7 +769,7 @@ def masked_fill_(self: Tensor, mask, value) -> Tensor:
     if mask._shape != self._shape:
         m = _xp(self).broadcast_to(m, self._shape)
     target[m] = v
-    self._storage._bump()
+    self._bump()
     return self
 
 
@@ -825,7 +825,7 @@ def masked_scatter_(self: Tensor, mask, source) -> Tensor:
             target[m] = vals
         else:
             target[...] = vals[0]
-    self._storage._bump()
+    self._bump()
     return self
 
 
@@ -873,7 +873,7 @@ def put_(self: Tensor, index, source, accumulate: bool = False) -> Tensor:
             _ufunc_at(self, name, target, tuple(key), vals)
         else:
             target[tuple(key)] = vals
-    self._storage._bump()
+    self._bump()
     return self
 
 

@@ -472,7 +472,7 @@ def _triangle_(self: Tensor, diagonal: int, lower: bool) -> Tensor:
         arr = self._arr
         arr[...] = xp.where(_tri_mask(xp, self._shape, diagonal, lower), arr,
                             xp.zeros((), dtype=arr.dtype))
-    self._storage._bump()
+    self._bump()
     return self
 
 

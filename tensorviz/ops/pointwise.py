@@ -450,8 +450,7 @@ def logical_not(input: Tensor, *, out=None) -> Tensor:
 # ---------------------------------------------------------------- complex numbers
 def _real_view(t: Tensor, part: int) -> Tensor:
     rdt = t._dtype.to_real()
-    return Tensor._make(t._storage, rdt, t._offset * 2 + part, t._shape,
-                        tuple(s * 2 for s in t._stride))
+    return t._view(t._shape, tuple(s * 2 for s in t._stride), t._offset * 2 + part, rdt)
 
 
 def real(input: Tensor) -> Tensor:
@@ -483,8 +482,8 @@ def view_as_real(input: Tensor) -> Tensor:
     _check_tensor("view_as_real", input)
     if input._dtype.category != _COMPLEX:
         raise RuntimeError("view_as_real is only supported for complex tensors")
-    return Tensor._make(input._storage, input._dtype.to_real(), input._offset * 2,
-                        input._shape + (2,), tuple(s * 2 for s in input._stride) + (1,))
+    return input._view(input._shape + (2,), tuple(s * 2 for s in input._stride) + (1,),
+                       input._offset * 2, input._dtype.to_real())
 
 
 def view_as_complex(input: Tensor) -> Tensor:
@@ -500,8 +499,8 @@ def view_as_complex(input: Tensor) -> Tensor:
         raise RuntimeError("Tensor must have a last dimension with stride 1")
     if any(s % 2 for s in input._stride[:-1]) or input._offset % 2:
         raise RuntimeError("Tensor must have a stride divisible by 2 for all but last dimension")
-    return Tensor._make(input._storage, dt.to_complex(), input._offset // 2, input._shape[:-1],
-                        tuple(s // 2 for s in input._stride[:-1]))
+    return input._view(input._shape[:-1], tuple(s // 2 for s in input._stride[:-1]),
+                       input._offset // 2, dt.to_complex())
 
 
 def angle(input: Tensor, *, out=None) -> Tensor:

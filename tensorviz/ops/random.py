@@ -34,7 +34,7 @@ def _fill(self: Tensor, host: np.ndarray) -> Tensor:
     with np.errstate(all="ignore"):
         values = host.astype(self._dtype._np, copy=False)
     self._arr[...] = _to_device(values, self)
-    self._storage._bump()
+    self._bump()
     return self
 
 

@@ -15,7 +15,7 @@ import warnings
 
 import numpy as np
 
-from .. import _dtypes, _layout
+from .. import _autograd_meta as _ag_meta, _dtypes, _layout
 from .._dtypes import _COMPLEX, _FLOAT
 from .._device import as_device
 from .._tensor import Tensor, wrap_array
@@ -216,7 +216,7 @@ def _freq(host: np.ndarray, dt, device, requires_grad: bool) -> Tensor:
     arr = backend_for(dev).from_host(np.ascontiguousarray(host.astype(dt._np)), dev)
     t = wrap_array(arr, dt, dev)
     if requires_grad:
-        t.requires_grad_(True)
+        _ag_meta.set_requires_grad(t, True, _ag_meta.FACTORY)
     return t
 
 

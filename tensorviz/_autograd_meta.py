@@ -1,0 +1,87 @@
+"""What autograd knows about one tensor (PyTorch's ``AutogradMeta``), kept in ``t._ag``.
+
+Most tensors take no part in autograd and keep ``t._ag = None``; a tensor gets a record when
+it requires grad, is an op's output in a recorded graph, or has autograd facts to keep
+(``retain_grad``, hooks, a view's base).  This module sits just below the tensor: creation
+functions set ``requires_grad`` through it, and ``tensorviz.autograd`` builds on it::
+
+    t = tensorviz.zeros(2, requires_grad=True)
+    t._ag.requires_grad, t._ag.grad_fn      # (True, None): a leaf
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from . import _dtypes
+
+__all__ = ["AutogradMeta", "meta", "set_requires_grad", "FACTORY", "METHOD", "ATTRIBUTE"]
+
+# Which of PyTorch's three messages an integer tensor's requires_grad=True gets.
+FACTORY, METHOD, ATTRIBUTE = 0, 1, 2
+_MESSAGES = {
+    FACTORY: "Only Tensors of floating point and complex dtype can require gradients",
+    METHOD: "only Tensors of floating point dtype can require gradients",
+    ATTRIBUTE: "only Tensors of floating point and complex dtype can require gradients",
+}
+NON_LEAF = ("you can only change requires_grad flags of leaf variables. If you want to use a "
+            "computed variable in a subgraph that doesn't require differentiation use "
+            "var_no_grad = var.detach().")
+
+
+class AutogradMeta:
+    """One tensor's autograd facts.
+
+    ``requires_grad`` (a leaf's own flag), ``grad``, ``grad_fn`` and ``output_nr`` (which
+    output of ``grad_fn`` this tensor is), ``retains_grad``, ``hooks`` (``register_hook``:
+    id -> fn), ``post_acc_hooks``, ``accumulator`` (a weak reference to the leaf's one
+    ``AccumulateGrad`` node), ``base`` (the tensor a differentiable view was taken of),
+    ``view_fn`` (how to take this view again from the base), ``creation`` (how the view was
+    made: "" normally, "no_grad", "multi" for unbind/split outputs, "inference"),
+    ``inference`` (made under inference mode) and ``name``.
+    """
+
+    __slots__ = ("requires_grad", "grad", "grad_fn", "output_nr", "retains_grad", "hooks",
+                 "post_acc_hooks", "accumulator", "base", "view_fn", "creation", "inference",
+                 "name", "__weakref__")
+
+    def __init__(self) -> None:
+        self.requires_grad = False
+        self.grad = None
+        self.grad_fn = None
+        self.output_nr = 0
+        self.retains_grad = False
+        self.hooks = None
+        self.post_acc_hooks = None
+        self.accumulator = None
+        self.base = None
+        self.view_fn = None
+        self.creation = ""
+        self.inference = False
+        self.name = None
+
+
+def meta(t: Any) -> AutogradMeta:
+    """``t``'s record, made on first need."""
+    ag = t._ag
+    if ag is None:
+        ag = t._ag = AutogradMeta()
+    return ag
+
+
+def set_requires_grad(t: Any, flag: bool, kind: int = ATTRIBUTE) -> None:
+    """Set a leaf's ``requires_grad`` with PyTorch's checks (``kind`` picks the message for an
+    integer tensor: factories, ``requires_grad_()`` and the attribute each word it their
+    own way); RuntimeError for a non-leaf."""
+    flag = bool(flag)
+    ag = t._ag
+    if ag is not None and ag.grad_fn is not None:
+        if flag:  # (a non-leaf already requires grad: asking again is fine)
+            return
+        raise RuntimeError(NON_LEAF)
+    if flag:
+        dt = t._dtype
+        if dt.category < _dtypes._FLOAT:
+            raise RuntimeError(_MESSAGES[kind])
+        meta(t).requires_grad = True
+    elif ag is not None:
+        ag.requires_grad = False
