@@ -60,6 +60,11 @@ class AutogradMeta:
         self.name = None
 
 
+#: Called once, the first time any tensor requires grad: autograd installs its recording
+#: spellings then (until that moment no op pays anything for autograd).
+on_first_requires_grad = None
+
+
 def meta(t: Any) -> AutogradMeta:
     """``t``'s record, made on first need."""
     ag = t._ag
@@ -83,5 +88,7 @@ def set_requires_grad(t: Any, flag: bool, kind: int = ATTRIBUTE) -> None:
         if dt.category < _dtypes._FLOAT:
             raise RuntimeError(_MESSAGES[kind])
         meta(t).requires_grad = True
+        if on_first_requires_grad is not None:
+            on_first_requires_grad()
     elif ag is not None:
         ag.requires_grad = False

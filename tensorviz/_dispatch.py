@@ -422,7 +422,7 @@ def spellings(rec: OpDef) -> dict:
     if rec.unary_dunder:
         out[("Tensor", f"__{rec.unary_dunder}__")] = _entry(rec, "method", body)
     for dunder, fn in (rec.operators or {}).items():
-        out[("Tensor", dunder)] = _entry(rec, "operator", fn)
+        out[("Tensor", dunder)] = _entry(rec, dunder, fn)
     return out
 
 

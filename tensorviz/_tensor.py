@@ -568,8 +568,10 @@ class Tensor:
     def __repr__(self, *, tensor_contents=None) -> str:
         from ._printing import tensor_repr
         be = self._storage._backend
+        fn = self.grad_fn
         return tensor_repr(self._arr, self._dtype, str(self.device), to_host=be.to_host,
-                           requires_grad=self.requires_grad)
+                           requires_grad=self.requires_grad,
+                           grad_fn=None if fn is None else type(fn).__name__)
 
     __str__ = __repr__
 

@@ -1,0 +1,338 @@
+"""The backward pass: from the seeds, run each node once all its gradients have arrived,
+most recently created first (PyTorch's order), and accumulate into the leaves' ``.grad``.
+
+For every node: gradients arriving on the same output are summed; tensor hooks and
+``retain_grad`` taps see them first; the node's derivative formula turns them into one
+gradient per input; each is reduced to that input's shape (broadcasting summed away) and
+cast to its dtype here, in one place, so no formula has to.
+"""
+from __future__ import annotations
+
+import heapq
+import warnings
+from typing import Any, Sequence
+
+from .. import _dtypes
+from .._grad_mode import _STATE
+from .._tensor import Tensor
+from .graph import AccumulateGrad, Node
+
+__all__ = ["run_backward", "sum_to", "accumulator"]
+
+
+def accumulator(t: Tensor) -> AccumulateGrad:
+    """The one ``AccumulateGrad`` node of the leaf ``t`` (made on first use, kept weakly by
+    the leaf and strongly by the graph that uses it, as in PyTorch)."""
+    ag = t._ag
+    ref = ag.accumulator
+    acc = None if ref is None else ref()
+    if acc is None:
+        acc = AccumulateGrad(t)
+        import weakref
+        ag.accumulator = weakref.ref(acc)
+    return acc
+
+
+def edge(t) -> tuple:
+    """``(node, output_nr)`` for an op input: where its gradient goes."""
+    if isinstance(t, Tensor):
+        ag = t._ag
+        if ag is not None:
+            fn = ag.grad_fn
+            if fn is not None:
+                return (fn, ag.output_nr)
+            if ag.requires_grad:
+                return (accumulator(t), 0)
+    return (None, 0)
+
+
+def sum_to(g: Tensor, shape: tuple) -> Tensor:
+    """``g`` summed over the dims that broadcasting added to reach it from ``shape``."""
+    if g._shape == shape:
+        return g
+    lead = len(g._shape) - len(shape)
+    dims = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape)
+                                      if s == 1 and g._shape[i + lead] != 1)
+    if dims:
+        g = g.sum(dims, keepdim=True)
+    if lead:
+        g = g.reshape(shape)
+    elif g._shape != shape:
+        g = g.reshape(shape)
+    return g
+
+
+def _fit(g, meta):
+    """A gradient fitted to its input: shape (broadcasting undone), dtype (and a real input
+    takes the real part of a complex gradient), device."""
+    if g is None or meta is None:
+        return g
+    shape, dt, dev = meta
+    if g._shape != shape:
+        g = sum_to(g, shape)
+    if g._dtype is not dt:
+        if g._dtype.category == _dtypes._COMPLEX and dt.category != _dtypes._COMPLEX:
+            g = g.real
+        g = g.to(dt)
+    if g._storage._device != dev:
+        g = g.to(dev)
+    return g
+
+
+def _validate_seed(out: Tensor, g, i: int) -> Tensor:
+    from .. import ones_like
+    if g is None:
+        if out._shape:
+            raise RuntimeError("grad can be implicitly created only for scalar outputs")
+        if out._dtype.category < _dtypes._FLOAT:
+            raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but "
+                               f"got {out._dtype!r}".replace("tensorviz.", "torch."))
+        return ones_like(out, memory_format=_preserve())
+    if not isinstance(g, Tensor):
+        raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
+    if g._shape != out._shape:
+        raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
+                           f"{_size(g._shape)} and output[{i}] has a shape of "
+                           f"{_size(out._shape)}.")
+    if (g._dtype.category == _dtypes._COMPLEX) != (out._dtype.category == _dtypes._COMPLEX):
+        raise RuntimeError(f"For complex Tensors, both grad_output and output are required to "
+                           f"have the same dtype. Mismatch in dtype: grad_output[{i}] has a dtype "
+                           f"of {g._dtype!r} and output[{i}] has a dtype of {out._dtype!r}.")
+    return g
+
+
+def _size(shape: tuple) -> str:
+    return f"tensorviz.Size({list(shape)})"
+
+
+def _preserve():
+    from .._tensor import preserve_format
+    return preserve_format
+
+
+def run_backward(outputs: Sequence[Tensor], seeds: Sequence[Any], *, retain_graph: bool,
+                 create_graph: bool, inputs: Sequence[Tensor] | None = None,
+                 capture: bool = False, allow_unused: bool = False) -> tuple | None:
+    """Run backward from ``outputs`` seeded with ``seeds``.
+
+    ``capture`` (``autograd.grad``): return the gradients of ``inputs`` and leave ``.grad``
+    alone.  Otherwise accumulate into leaves' ``.grad`` (only those in ``inputs`` when given).
+    """
+    roots = []
+    for i, (out, g) in enumerate(zip(outputs, seeds)):
+        if not isinstance(out, Tensor):
+            raise TypeError(f"outputs must be Tensors, got {type(out).__name__}")
+        node, nr = edge(out)
+        if node is None:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have "
+                               "a grad_fn")
+        roots.append((node, nr, _validate_seed(out, g, i)))
+
+    # what to capture: a leaf's AccumulateGrad, or a non-leaf's (grad_fn, output_nr)
+    targets: dict = {}
+    if inputs is not None:
+        for k, t in enumerate(inputs):
+            if not isinstance(t, Tensor):
+                raise TypeError(f"inputs must be Tensors, got {type(t).__name__}")
+            node, nr = edge(t)
+            if node is None:
+                if capture:
+                    raise RuntimeError("One of the differentiated Tensors does not require grad")
+                raise RuntimeError("One of the differentiated Tensors does not require grad")
+            targets.setdefault((node, nr), []).append(k)
+
+    # the graph reachable from the roots (and, with targets, only what leads to them)
+    deps: dict = {}
+    order: list = []
+    seen = set()
+    stack = [r[0] for r in roots]
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        order.append(n)
+        for nxt, _ in n.next_functions:
+            if nxt is not None:
+                deps[nxt] = deps.get(nxt, 0) + 1
+                if nxt not in seen:
+                    stack.append(nxt)
+    needed = None
+    if targets:
+        target_nodes = {n for n, _ in targets}
+        needed = set()
+        # reverse topological sweep: a node is needed if it is a target or leads to one
+        memo: dict = {}
+
+        def leads(n) -> bool:
+            todo = [(n, False)]
+            while todo:
+                m, done = todo.pop()
+                if m in memo:
+                    continue
+                if done:
+                    memo[m] = m in target_nodes or any(
+                        memo.get(x, False) for x, _ in m.next_functions if x is not None)
+                    continue
+                todo.append((m, True))
+                for x, _ in m.next_functions:
+                    if x is not None and x not in memo:
+                        todo.append((x, False))
+            return memo[n]
+        for n in order:
+            if leads(n):
+                needed.add(n)
+
+    buffers: dict = {}
+    for node, nr, g in roots:
+        buf = buffers.get(node)
+        if buf is None:
+            buf = buffers[node] = [None] * max(node._n_outputs, nr + 1)
+        buf[nr] = g if buf[nr] is None else buf[nr] + g
+    ready = []
+    for node in {r[0] for r in roots}:
+        if deps.get(node, 0) == 0:
+            heapq.heappush(ready, (-node._seq, id(node), node))
+
+    captured: list = [None] * (len(inputs) if inputs is not None else 0)
+    prev = _STATE.grad
+    _STATE.grad = create_graph
+    from . import anomaly_mode
+    check_nan = anomaly_mode._enabled and anomaly_mode._check_nan
+    try:
+        while ready:
+            _, _, node = heapq.heappop(ready)
+            grads = buffers.pop(node, None)
+            run = grads is not None and any(g is not None for g in grads) and \
+                (needed is None or node in needed)
+            outs = ()
+            if run:
+                grads = _pre_hooks(node, grads)
+                if targets:
+                    for nr, g in enumerate(grads):
+                        for k in targets.get((node, nr), ()):
+                            captured[k] = g
+                if isinstance(node, AccumulateGrad):
+                    if not capture and (not targets or (node, 0) in targets):
+                        _accumulate(node.variable, grads[0], create_graph)
+                elif not (capture and needed is not None and _only_target(node, targets)):
+                    outs = _apply(node, grads, check_nan)
+                    if not retain_graph:
+                        node._release()
+            for i, (nxt, nr) in enumerate(node.next_functions):
+                if nxt is None:
+                    continue
+                g = outs[i] if i < len(outs) else None
+                if g is not None:
+                    meta = node._input_meta[i] if i < len(node._input_meta) else None
+                    g = _fit(g, meta)
+                    buf = buffers.get(nxt)
+                    if buf is None:
+                        buf = buffers[nxt] = [None] * max(nxt._n_outputs, nr + 1)
+                    buf[nr] = g if buf[nr] is None else buf[nr] + g
+                d = deps[nxt] - 1
+                deps[nxt] = d
+                if d == 0:
+                    heapq.heappush(ready, (-nxt._seq, id(nxt), nxt))
+    finally:
+        _STATE.grad = prev
+    if inputs is not None and capture:
+        if not allow_unused:
+            for k, g in enumerate(captured):
+                if g is None:
+                    raise RuntimeError(
+                        f"The differentiated Tensor at index {k} appears to not have been used in "
+                        "the graph. Set allow_unused=True if this is the desired behavior.")
+        return tuple(captured)
+    return None
+
+
+def _only_target(node, targets) -> bool:
+    """A non-leaf target whose own node need not run (nothing needed lies beyond it)."""
+    return False
+
+
+def _pre_hooks(node: Node, grads: list) -> list:
+    th = node._tensor_prehooks
+    if th:
+        grads = list(grads)
+        for nr, table in th.items():
+            for fn in list(table.values()):
+                if grads[nr] is None:
+                    continue
+                r = fn(grads[nr])
+                if r is not None:
+                    grads[nr] = r
+    rh = node._retain_hooks
+    if rh:
+        for nr, fn in list(rh.items()):
+            if nr < len(grads) and grads[nr] is not None:
+                fn(grads[nr])
+    if node._prehooks:
+        for fn in list(node._prehooks.values()):
+            r = fn(tuple(grads))
+            if r is not None:
+                grads = list(r)
+    return grads
+
+
+def _apply(node: Node, grads: list, check_nan: bool) -> tuple:
+    try:
+        outs = node.apply(*grads)
+    except Exception:
+        if node._anomaly is not None:
+            warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that "
+                          f"caused the error:\n{node._anomaly}", UserWarning, stacklevel=2)
+        raise
+    if not isinstance(outs, tuple):
+        outs = (outs,)
+    if check_nan:
+        for i, g in enumerate(outs):
+            if g is not None and bool(g.isnan().any()):
+                if node._anomaly is not None:
+                    warnings.warn(f"Error detected in {node.name()}. Traceback of forward call "
+                                  f"that caused the error:\n{node._anomaly}", UserWarning,
+                                  stacklevel=2)
+                raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th "
+                                   "output.")
+    if node._hooks:
+        for fn in list(node._hooks.values()):
+            r = fn(outs, tuple(grads))
+            if r is not None:
+                outs = tuple(r)
+    return outs
+
+
+def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
+    """``leaf.grad += g`` as PyTorch does: the leaf's hooks first, then a new ``.grad`` on the
+    first call (never the caller's own tensor) and in-place adds on later ones."""
+    ag = leaf._ag
+    if ag.hooks:
+        for fn in list(ag.hooks.values()):
+            r = fn(g)
+            if r is not None:
+                g = r
+    if ag.grad is None:
+        # (a gradient may be shared -- a seed, one passed through an add to two leaves --
+        # so the leaf gets its own copy, dense and row-major)
+        if create_graph:  # (later ones add out of place: sharing g is safe)
+            ag.grad = g
+        else:
+            ag.grad = g.detach().clone(memory_format=_contiguous())
+    elif create_graph:
+        ag.grad = ag.grad + g
+    else:
+        prev = _STATE.grad
+        _STATE.grad = False
+        try:
+            ag.grad.add_(g)
+        finally:
+            _STATE.grad = prev
+    if ag.post_acc_hooks:
+        for fn in list(ag.post_acc_hooks.values()):
+            fn(leaf)
+
+
+def _contiguous():
+    from .._tensor import contiguous_format
+    return contiguous_format

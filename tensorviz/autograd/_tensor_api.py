@@ -1,0 +1,159 @@
+"""The autograd methods of ``Tensor``: ``backward``, ``register_hook``, ``retain_grad``,
+``register_post_accumulate_grad_hook``, ``_base``, ``_is_view``, ``is_inference`` and the
+view-aware ``grad_fn`` -- installed on the class from here, above the tensor layer."""
+from __future__ import annotations
+
+from typing import Callable
+
+from .._autograd_meta import meta
+from .._grad_mode import _STATE
+from .._tensor import Tensor
+from . import _engine, _record
+from .graph import RemovableHandle, _HookDict
+
+__all__: list = []
+
+
+def backward(self, gradient=None, retain_graph=None, create_graph: bool = False,
+             inputs=None) -> None:
+    """Accumulate the gradient of this tensor into the leaves' ``.grad``.
+
+    ``gradient`` is the vector of the vector-Jacobian product (implicit ``1`` for a scalar);
+    see ``tensorviz.autograd.backward`` for the other arguments.
+
+    >>> x = tensorviz.tensor([1., 2.], requires_grad=True)
+    >>> (x ** 2).sum().backward()
+    >>> x.grad
+    tensor([2., 4.])
+    """
+    from . import backward as _backward
+    _backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+
+def register_hook(self, hook: Callable) -> RemovableHandle:
+    """Run ``hook(grad)`` whenever a gradient for this tensor is computed; a tensor it
+    returns replaces the gradient. Returns a handle whose ``remove()`` takes it away.
+
+    >>> h = x.register_hook(lambda g: g * 2)    # doubles x's gradient
+    >>> h.remove()
+    """
+    if not self.requires_grad:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    ag = meta(self)
+    if ag.base is not None:
+        _record.refresh_view(self)
+    if ag.grad_fn is not None:
+        return ag.grad_fn._register_tensor_prehook(ag.output_nr, hook)
+    if ag.hooks is None:
+        ag.hooks = _HookDict()
+    handle = RemovableHandle(ag.hooks)
+    ag.hooks[handle.id] = hook
+    return handle
+
+
+def register_post_accumulate_grad_hook(self, hook: Callable) -> RemovableHandle:
+    """Run ``hook(tensor)`` after a gradient was accumulated into this leaf's ``.grad``."""
+    if not self.requires_grad:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    ag = meta(self)
+    if ag.grad_fn is not None:
+        raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+    if ag.post_acc_hooks is None:
+        ag.post_acc_hooks = _HookDict()
+    handle = RemovableHandle(ag.post_acc_hooks)
+    ag.post_acc_hooks[handle.id] = hook
+    return handle
+
+
+def retain_grad(self) -> None:
+    """Keep this non-leaf tensor's gradient in ``.grad`` during backward (leaves always do).
+
+    >>> y = x * 2; y.retain_grad(); y.sum().backward(); y.grad
+    tensor([1., 1.])
+    """
+    if not self.requires_grad:
+        raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+    ag = meta(self)
+    if ag.grad_fn is None or ag.retains_grad:
+        return
+    ag.retains_grad = True
+    ref = _weak(self)
+    node = ag.grad_fn
+    nr = ag.output_nr
+
+    def tap(g):
+        t = ref()
+        if t is None:
+            return
+        tag = t._ag
+        if tag.grad is None:
+            tag.grad = g.detach().clone() if not _STATE.grad else g.clone()
+        else:
+            tag.grad = tag.grad + g
+    if node._retain_hooks is None:
+        node._retain_hooks = {}
+    node._retain_hooks[nr] = tap
+
+
+def _weak(t):
+    import weakref
+    return weakref.ref(t)
+
+
+def _retains_grad(self) -> bool:
+    """True once ``retain_grad()`` was called on this non-leaf tensor."""
+    ag = self._ag
+    return ag is not None and ag.retains_grad and ag.grad_fn is not None
+
+
+def _grad_fn(self):
+    """The graph node that made this tensor (``<MulBackward0 ...>``), None for a leaf."""
+    ag = self._ag
+    if ag is None:
+        return None
+    if ag.base is not None:
+        _record.refresh_view(self)
+    return ag.grad_fn
+
+
+def _base(self):
+    """For a view made by a recorded view op: the tensor it is a view of, else None."""
+    ag = self._ag
+    return None if ag is None else ag.base
+
+
+def _is_view(self) -> bool:
+    """True for a tensor made by a view op (it shares its base's memory)."""
+    ag = self._ag
+    return ag is not None and ag.base is not None
+
+
+def is_inference(self) -> bool:
+    """True for a tensor made under ``inference_mode`` (it never joins a graph)."""
+    ag = self._ag
+    return ag is not None and ag.inference
+
+
+def _numpy_guard(numpy):
+    def numpy_(self, *, force: bool = False):
+        if not force and self.requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
+        if force:
+            self = self.detach()
+        return numpy(self, force=force)
+    numpy_.__doc__ = numpy.__doc__
+    numpy_.__wrapped__ = numpy
+    return numpy_
+
+
+Tensor.backward = backward
+Tensor.register_hook = register_hook
+Tensor.register_post_accumulate_grad_hook = register_post_accumulate_grad_hook
+Tensor.retain_grad = retain_grad
+Tensor.retains_grad = property(_retains_grad)
+Tensor.grad_fn = property(_grad_fn)
+Tensor._base = property(_base)
+Tensor._is_view = _is_view
+Tensor.is_inference = is_inference
+Tensor.numpy = _numpy_guard(Tensor.numpy)

@@ -1,0 +1,230 @@
+"""Recording for the Tensor spellings that are not ops of the registry: indexing
+(``t[key]``, ``t[key] = v``), and -- while some op families are still declared the old way --
+any method or function that has a derivative formula but no registry record.
+
+``t[key]`` is recorded as PyTorch records it: one ``SelectBackward0`` / ``SliceBackward0`` /
+``UnsqueezeBackward0`` per basic index, then one ``IndexBackward0`` for the advanced part.
+``t[key] = v`` writes through a view (``CopySlices`` on ``t``) or, for advanced keys, is an
+``IndexPutBackward0``.
+"""
+from __future__ import annotations
+
+import builtins
+import sys
+
+from .. import _dispatch
+from .._grad_mode import _STATE
+from .._tensor import Tensor
+from . import _record
+
+__all__ = ["install"]
+
+_installed: dict = {}
+
+
+def install() -> None:
+    """Bind the recording ``__getitem__``/``__setitem__`` and wrap unregistered names."""
+    if _installed:
+        return
+    raw_get = Tensor.__getitem__
+    raw_set = Tensor.__setitem__
+    _installed["__getitem__"] = raw_get
+    _installed["__setitem__"] = raw_set
+    Tensor.__getitem__ = _make_getitem(raw_get)
+    Tensor.__setitem__ = _make_setitem(raw_get, raw_set)
+    registered = {r.qualname for r in _dispatch.registry().values()}
+    torch_ns = sys.modules["tensorviz"]
+    for name in list(_record.FORMULAS):
+        if name in registered or name.startswith("__") or "." in name:
+            continue
+        view = name in _VIEW_OPS
+        rec = _Pseudo(name, view)
+        meth = getattr(Tensor, name, None)
+        if callable(meth) and not isinstance(meth, type):
+            setattr(Tensor, name, _record.recording(rec, "method", meth))
+        fn = vars(torch_ns).get(name)
+        if callable(fn) and not isinstance(fn, type):
+            setattr(torch_ns, name, _record.recording(rec, "function", fn))
+        inplace = getattr(Tensor, name + "_", None)
+        if callable(inplace) and name + "_" not in registered:
+            setattr(Tensor, name + "_", _record.recording(rec, "inplace", inplace))
+
+
+class _Pseudo:
+    """A registry-like record for a spelling not (yet) declared with ``@op``."""
+
+    def __init__(self, name: str, view: bool):
+        self.name = self.qualname = name
+        self.view = view
+
+
+# the view ops PyTorch records as views (their results share the input's memory)
+_VIEW_OPS = frozenset((
+    "view", "view_as", "reshape", "reshape_as", "flatten", "unflatten", "t", "transpose",
+    "swapaxes", "swapdims", "permute", "movedim", "moveaxis", "squeeze", "unsqueeze", "expand",
+    "expand_as", "broadcast_to", "narrow", "select", "unfold", "diagonal", "as_strided",
+    "split", "split_with_sizes", "chunk", "unbind", "tensor_split", "hsplit", "vsplit",
+    "dsplit", "detach", "real", "imag", "view_as_real", "view_as_complex", "adjoint", "ravel",
+    "T", "mT", "H", "mH", "alias", "_slice", "contiguous"))
+
+_ADVANCED = (list, Tensor)
+
+
+def _is_advanced(k) -> bool:
+    if isinstance(k, Tensor):
+        return not (k._shape == () and k._dtype.category in (1,))  # (0-d int tensor: select)
+    if isinstance(k, (list, tuple)) or (hasattr(k, "__array__") and not isinstance(k, Tensor)):
+        return True
+    return isinstance(k, builtins.bool)
+
+
+def _make_getitem(raw_get):
+    def __getitem__(self, key):
+        if not _STATE.grad or not _record.requires_grad(self):
+            out = raw_get(self, key)
+            if _STATE.grad is False and _record.requires_grad(self) and \
+                    isinstance(out, Tensor) and out._storage is self._storage:
+                _record._mark_view(self, (out,), creation="no_grad")
+            return out
+        return _record_getitem(raw_get, self, key)
+    __getitem__.__doc__ = raw_get.__doc__
+    __getitem__.__wrapped__ = raw_get
+    return __getitem__
+
+
+def _normalize(key) -> tuple:
+    return key if type(key) is tuple else (key,)
+
+
+def _record_getitem(raw_get, t: Tensor, key):
+    single_slice = type(key) is slice
+    items = _normalize(key)
+    _STATE.grad = False
+    try:
+        out = raw_get(t, key)
+    finally:
+        _STATE.grad = True
+    # the basic part, as a chain of recorded views
+    n_specified = builtins.sum(_dims_used(k) for k in items)
+    cur = t
+    dim = 0
+    advanced = []
+    for k in items:
+        if k is Ellipsis:
+            dim += len(t._shape) - n_specified
+            continue
+        if k is None:
+            cur = _step(cur, "unsqueeze", (cur, dim), lambda c, d=dim: raw_get(c, (slice(None),) * d
+                                                                              + (None,)))
+            dim += 1
+            continue
+        if isinstance(k, Tensor) and k._shape == () and k._dtype.category == 1:
+            k = builtins.int(k.item())
+        if isinstance(k, (builtins.int,)) and not isinstance(k, builtins.bool) or \
+                hasattr(k, "__index__") and not isinstance(k, (Tensor, builtins.bool)) and \
+                not isinstance(k, (list, tuple)):
+            i = k.__index__()
+            cur = _step(cur, "select", (cur, dim, i),
+                        lambda c, d=dim, i=i: raw_get(c, (slice(None),) * d + (i,)))
+            continue
+        if type(k) is slice:
+            size = cur._shape[dim]
+            start, stop, step = k.indices(size)
+            if single_slice or not (start == 0 and stop == size and step == 1):
+                cur = _step(cur, "_slice", (cur, dim, start, stop, step),
+                            lambda c, d=dim, k=k: raw_get(c, (slice(None),) * d + (k,)))
+            dim += 1
+            continue
+        advanced.append((dim, k))
+        dim += _dims_used(k)
+    if not advanced:
+        if cur is t:  # (x[...] or x[()] : an alias)
+            cur = _step(cur, "alias", (cur,), lambda c: raw_get(c, ...))
+        _share_result(cur, out)
+        return out
+    # the advanced part: one IndexBackward0 on the basic view
+    adv_key = []
+    pos = 0
+    for d, k in advanced:
+        adv_key.extend([slice(None)] * (d - pos))
+        adv_key.append(k)
+        pos = d + _dims_used(k)
+    base_view = cur
+    adv_key = tuple(adv_key)
+    return _record.record("index", (base_view, adv_key), {}, out)
+
+
+def _dims_used(k) -> int:
+    if k is None or k is Ellipsis:
+        return 0
+    if isinstance(k, Tensor) and k._dtype.category == 0:
+        return max(1, len(k._shape)) if k._shape else 0
+    if isinstance(k, builtins.bool):
+        return 0
+    return 1
+
+
+def _step(cur: Tensor, name: str, args: tuple, make):
+    _STATE.grad = False
+    try:
+        out = make(cur)
+    finally:
+        _STATE.grad = True
+    return _record.record(name, args, {}, out, view=True)
+
+
+def _share_result(chain_end: Tensor, out: Tensor) -> None:
+    """``out`` (the exact result of the indexing) takes the chain's last node."""
+    if chain_end is out:
+        return
+    ag = chain_end._ag
+    from .._autograd_meta import meta
+    m = meta(out)
+    m.grad_fn = ag.grad_fn
+    m.output_nr = ag.output_nr
+    m.base = ag.base
+    m.view_fn = ag.view_fn
+    m.creation = ag.creation
+
+
+def _make_setitem(raw_get, raw_set):
+    def __setitem__(self, key, value):
+        grad_on = _STATE.grad
+        if not grad_on or not (_record.requires_grad(self) or _record.requires_grad(value)):
+            if self._ag is not None:
+                _record.check_inplace(self, grad_on)
+            return raw_set(self, key, value)
+        items = _normalize(key)
+        if builtins.any(_is_advanced(k) for k in items):
+            _record.check_inplace(self, True)
+            return _record.record_inplace("index_put_", _index_put(raw_set, key),
+                                          (self, key, value), {})
+        _STATE.grad = False
+        try:
+            view = raw_get(self, key)
+        finally:
+            _STATE.grad = True
+        _record._mark_view(self, (view,))
+        if isinstance(value, Tensor):
+            _record.check_inplace(view, True)
+            _record.record_inplace("copy_", Tensor.copy_.__wrapped__
+                                   if hasattr(Tensor.copy_, "__wrapped__") else Tensor.copy_,
+                                   (view, value), {})
+        else:
+            _record.check_inplace(view, True)
+            _record.record_inplace("fill_", _fill_raw(), (view, value), {})
+    __setitem__.__doc__ = raw_set.__doc__
+    __setitem__.__wrapped__ = raw_set
+    return __setitem__
+
+
+def _fill_raw():
+    f = Tensor.fill_
+    return getattr(f, "__wrapped__", f)
+
+
+def _index_put(raw_set, key):
+    def put(self, key_, value):
+        raw_set(self, key_, value)
+        return self
+    return put
