@@ -25,8 +25,6 @@ from ..backends._numpy import call_quiet
 from ._elementwise import (_check_int_zero_division, _complex_pow, device_of, finish, operand,
                            promote, result_strides)
 
-__all__: list = []
-
 
 # ---------------------------------------------------------------- helpers
 def _xp(t: Tensor):
