@@ -321,6 +321,12 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False,
             raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, "
                                "got side of left while right was True")
         right = side == "right"
+    idt = _dtypes.int32 if out_int32 else _dtypes.int64
+    if isinstance(out, Tensor) and out._dtype is not idt:
+        raise RuntimeError("torch.searchsorted(): output tensor's dtype is wrong, it can only be "
+                           "Int(int32) or Long(int64) depending on whether out_int32 flag is "
+                           f"True, but we got output tensor's dtype {out._dtype.cname} and "
+                           f"out_int32 flag is {builtins.bool(out_int32)}")
     seq = sorted_sequence
     scalar = not isinstance(input, Tensor)
     rdt = result_type(seq, input)
@@ -351,7 +357,6 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False,
         res = call_quiet(xp.searchsorted, s, v, side=side_s)
     else:
         res = _batched_search(xp, s, v, right)
-    idt = _dtypes.int32 if out_int32 else _dtypes.int64
     return finish(xp.asarray(res).astype(idt._np), idt, dev, out)
 
 

@@ -60,15 +60,20 @@ def lcm(input, other, *, out=None) -> Tensor:
     return _elementwise2("lcm", f, input, other, rdt, out)
 
 
-@op(inplace=True, inplace_check=cast_first)
-def heaviside(input, values, *, out=None) -> Tensor:
-    """The step function: 0 below zero, 1 above, ``values`` at zero (NaN counts as below)."""
+def _heaviside_check(input, values) -> None:
+    """heaviside's dtype checks: PyTorch makes them first, in-place form included."""
     _check_tensor("heaviside", input, "input", 1)
     _check_tensor("heaviside", values, "values", 2)
     if input._dtype.category == _COMPLEX or values._dtype.category == _COMPLEX:
         raise RuntimeError("heaviside is not yet implemented for complex tensors.")
     if input._dtype is not values._dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+
+
+@op(inplace=True, inplace_check=_heaviside_check)
+def heaviside(input, values, *, out=None) -> Tensor:
+    """The step function: 0 below zero, 1 above, ``values`` at zero (NaN counts as below)."""
+    _heaviside_check(input, values)
     rdt = input._dtype
 
     def f(xp, a, b):
@@ -133,11 +138,13 @@ def sinc(input, *, out=None) -> Tensor:
 
 
 # ---------------------------------------------------------------- scans and statistics
-@op(out="exact")
+@op()
 def logcumsumexp(input, dim, *, out=None) -> Tensor:
     """``log(cumsum(exp(input)))`` along ``dim``, computed stably."""
     _check_tensor("logcumsumexp", input)
     dt = input._dtype
+    if isinstance(out, Tensor) and out._dtype is not dt:
+        raise RuntimeError(f"expected scalar_type {dt.cname} but found {out._dtype.cname}")
     if dt.category < _FLOAT:
         raise _not_implemented("logcumsumexp_out_cpu", dt)
     d = _layout.normalize_dim(dim, builtins.max(len(input._shape), 1))
@@ -195,21 +202,25 @@ _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 def _quantile(name: str, input, q, dim, keepdim, interpolation, out, ignore_nan) -> Tensor:
     _check_tensor(name, input)
+    # Note: PyTorch's checks say "quantile()" for nanquantile too
+    if interpolation not in _INTERPOLATIONS:
+        raise RuntimeError(f"quantile() interpolation must be one of linear, lower, higher, "
+                           f"midpoint or nearest, but got {interpolation}")
     dt = input._dtype
     if dt not in (_dtypes.float32, _dtypes.float64):
-        raise RuntimeError(f"{name}() input tensor must be either float or double dtype")
+        raise RuntimeError("quantile() input tensor must be either float or double dtype")
     if input.numel() == 0:
-        raise RuntimeError(f"{name}() input tensor must be non-empty")
+        raise RuntimeError("quantile() input tensor must be non-empty")
     xp = _xp(input)
     dev = input._storage._device
     if isinstance(q, Tensor):
         if len(q._shape) > 1:
-            raise RuntimeError(f"{name}() q must be a scalar or 1D tensor")
+            raise RuntimeError("quantile() q must be a scalar or 1D tensor")
         if q._dtype is not dt:
-            raise RuntimeError(f"{name}() q tensor must be same dtype as the input tensor")
+            raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
         qa = operand(q, dt, dev)
         if q.numel() and builtins.bool(xp.any((qa < 0) | (qa > 1))):
-            raise RuntimeError(f"{name}() q values must be in the range [0, 1]")
+            raise RuntimeError("quantile() q values must be in the range [0, 1]")
         q_shape = q._shape
         qa = qa.reshape(-1)
     else:
@@ -218,12 +229,11 @@ def _quantile(name: str, input, q, dim, keepdim, interpolation, out, ignore_nan)
                             f"(Tensor, {type(q).__name__}), but expected one of: (Tensor "
                             f"input, Tensor q, ...), (Tensor input, float q, ...)")
         if not 0 <= q <= 1:
-            raise RuntimeError(f"{name}() q must be in the range [0, 1] but got {q}")
+            raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {q:g}")
         q_shape = ()
         qa = xp.asarray([q], dtype=dt._np)
-    if interpolation not in _INTERPOLATIONS:
-        raise RuntimeError(f"{name}() interpolation must be one of linear, lower, higher, "
-                           f"midpoint or nearest, but got {interpolation}")
+    if isinstance(out, Tensor) and out._dtype is not dt:
+        raise RuntimeError("quantile() out tensor must be same dtype as the input tensor")
     x = input._arr
     ndim = len(input._shape)
     if dim is None:
@@ -273,7 +283,7 @@ def _quantile(name: str, input, q, dim, keepdim, interpolation, out, ignore_nan)
     return wrap_array(res, dt, dev).movedim(-1, 0)
 
 
-@op(out="exact")
+@op()
 def quantile(input, q, dim=None, keepdim: bool = False, *, interpolation: str = "linear",
              out=None) -> Tensor:
     """The ``q``-th quantiles of ``input`` (flattened, or along ``dim``); NaN when a slice
@@ -281,7 +291,7 @@ def quantile(input, q, dim=None, keepdim: bool = False, *, interpolation: str = 
     return _quantile("quantile", input, q, dim, keepdim, interpolation, out, False)
 
 
-@op(out="exact")
+@op()
 def nanquantile(input, q, dim=None, keepdim: bool = False, *, interpolation: str = "linear",
                 out=None) -> Tensor:
     """``quantile`` ignoring NaNs (NaN only where a slice holds nothing else)."""
@@ -396,6 +406,11 @@ def histogram(input, bins=100, *, range=None, weight=None, density: bool = False
     bins over ``range`` (default: the input's min..max), or in the given edges."""
     _check_tensor("histogram", input)
     dt = input._dtype
+    for o, what, tail in zip(out or (), ("hist", "bin_edges"), ("", " for dimension 0")):
+        if isinstance(o, Tensor) and o._dtype is not dt:
+            raise RuntimeError(f"torch.histogram: input tensor and {what} tensor should have the "
+                               f"same dtype, but got input {dt.cxx_name} and {what} "
+                               f"{o._dtype.cxx_name}{tail}")
     if dt.category != _FLOAT:
         raise NotImplementedError(f"\"histogramdd\" not implemented for '{dt.cname}'")
     xp = _xp(input)
@@ -622,10 +637,14 @@ def cdist(x1, x2, p: float = 2.0, compute_mode=None) -> Tensor:
     return wrap_array(xp.ascontiguousarray(res), x1._dtype, dev)
 
 
-@op(out="exact")
+@op()
 def narrow_copy(input, dim: int, start: int, length: int, *, out=None) -> Tensor:
     """``narrow(input, dim, start, length)`` as a new row-major tensor."""
     _check_tensor("narrow_copy", input)
+    if isinstance(out, Tensor) and out._dtype is not input._dtype:
+        raise RuntimeError("Expected self.dtype() == output.dtype() to be true, but got false.  "
+                           "(Could this error message be improved?  If so, please report an "
+                           "enhancement request to PyTorch.)")
     res = input.narrow(dim, start, length).clone(memory_format=contiguous_format)
     if out is None:
         return res

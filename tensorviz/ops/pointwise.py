@@ -720,13 +720,13 @@ def lerp(input: Tensor, end: Tensor, weight, *, out=None) -> Tensor:
     _check_tensor("lerp", end, "end", 2)
     dt = input._dtype
     if end._dtype is not dt:
-        raise RuntimeError(f"expected dtype {_short(dt)} for `end` but got dtype "
-                           f"{_short(end._dtype)}")
+        raise RuntimeError(f"expected dtype {dt.cxx_name} for `end` but got dtype "
+                           f"{end._dtype.cxx_name}")
     rdt = dt
     if isinstance(weight, Tensor):
         if weight._dtype is not dt and weight._shape:
-            raise RuntimeError(f"expected dtype {_short(dt)} for `weight` but got dtype "
-                               f"{_short(weight._dtype)}")
+            raise RuntimeError(f"expected dtype {dt.cxx_name} for `weight` but got dtype "
+                               f"{weight._dtype.cxx_name}")
         if not weight._shape:  # a 0-dim weight promotes like an operand (PyTorch's composite)
             rdt = result_type(input, end, weight)
     if rdt.category < _FLOAT:
@@ -748,13 +748,6 @@ def lerp(input: Tensor, end: Tensor, weight, *, out=None) -> Tensor:
     return finish(res, dt, dev, out,
                   None if out is not None else result_strides(res.shape, input, end, weight),
                   (input, end, weight))
-
-
-def _short(dt) -> str:
-    return {"float32": "float", "float64": "double", "float16": "half", "int64": "long",
-            "int32": "int", "int16": "short", "int8": "char", "uint8": "unsigned char",
-            "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}.get(
-                dt.name, dt.name)
 
 
 def _addc(name: str, input, tensor1, tensor2, value, out, divide: bool) -> Tensor:

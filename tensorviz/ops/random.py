@@ -202,6 +202,10 @@ def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
     if input._dtype.category < _FLOAT and p is None:  # (with p, input only gives the shape)
         raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for '
                                   f"'{input._dtype.cname}'")
+    if isinstance(out, Tensor) and p is None:  # (PyTorch: out.resize_(shape).bernoulli_(input))
+        if out._shape != input._shape:
+            out.resize_(input._shape)
+        return bernoulli_(out, input, generator=generator)
     xp = _xp(input)
     res = wrap_array(xp.empty(input._shape, dtype=input._dtype._np), input._dtype,
                      input.device)
@@ -252,6 +256,8 @@ def multinomial(input, num_samples: int, replacement: bool = False, *, generator
     if input._dtype.category != _FLOAT:
         raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
                            f"{input._dtype.cname}")
+    if isinstance(out, Tensor) and out._dtype is not _dtypes.int64:
+        raise RuntimeError(f"multinomial expects Long tensor out, got: {out._dtype.cname}")
     if num_samples <= 0:
         raise RuntimeError("cannot sample n_sample <= 0 samples")
     w = _host(input).astype(np.float64)

@@ -510,7 +510,20 @@ def _polygamma_method(self, n) -> Tensor:
 op(method=_polygamma_method, inplace=True, also=("special.polygamma",))(polygamma)
 
 
-@op(inplace=True, also=("special.multigammaln",))
+def _mvlgamma_check(self, p) -> None:
+    """``mvlgamma_``'s checks, in PyTorch's order: ``p``, bool, then an integer ``self``
+    (which cannot hold the float result)."""
+    _check_int_arg("mvlgamma_", p, "p", 1)
+    if p < 1:
+        raise RuntimeError("p has to be greater than or equal to 1")
+    if self._dtype is _dtypes.bool:
+        raise RuntimeError("The input tensor may not be a boolean tensor.")
+    if self._dtype.category < _FLOAT:
+        raise RuntimeError(f"mvlgamma: result type {self._dtype.cname} can't be cast to the "
+                           f"desired output type {_dtypes._default_dtype.cname}")
+
+
+@op(inplace=True, inplace_check=_mvlgamma_check, also=("special.multigammaln",))
 def mvlgamma(input, p, *, out=None) -> Tensor:
     """The multivariate log-gamma ``p(p-1)/4 log(pi) + sum_i lgamma(x - i/2)``, i < p."""
     _check_tensor("mvlgamma", input)

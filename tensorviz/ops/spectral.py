@@ -96,6 +96,11 @@ def _finish_fft(res, x: Tensor, dims, name: str, out) -> Tensor:
         rdt = _dtypes.complex64 if single else _dtypes.complex128
     res = _layout_last(xp, res.astype(rdt._np, copy=False), dims, x._stride)
     if out is not None:
+        if isinstance(out, Tensor) and (out._dtype.category == _COMPLEX) != (not real_out):
+            fname = name[:-1] + "n" if name.endswith("2") else name  # (fft2 is fftn's)
+            kind = "a floating point" if real_out else "a complex"
+            raise RuntimeError(f"{fname} expects {kind} output tensor, but got "
+                               f"{out._dtype.cname}")
         return write_out(out, res, rdt, x.device)
     return wrap_array(res, rdt, x.device)
 
@@ -224,6 +229,11 @@ def _freq_dtype(dtype, fn: str):
     return dt
 
 
+def _out_dtype(dtype, out):
+    """The dtype asked for: ``dtype``, else that of ``out=`` (PyTorch fills ``out`` itself)."""
+    return out.dtype if dtype is None and isinstance(out, Tensor) else dtype
+
+
 def _freq(host: np.ndarray, dt, device, requires_grad: bool) -> Tensor:
     dev = as_device(device)
     arr = backend_for(dev).from_host(np.ascontiguousarray(host.astype(dt._np)), dev)
@@ -237,7 +247,7 @@ def _freq(host: np.ndarray, dt, device, requires_grad: bool) -> Tensor:
 def fftfreq(n: int, d: float = 1.0, *, out=None, dtype=None, layout=None, device=None,
             requires_grad: bool = False) -> Tensor:
     """The sample frequencies of an ``n``-point FFT: ``[0, 1, ..., -2, -1] / (d * n)``."""
-    dt = _freq_dtype(dtype, "fftfreq")
+    dt = _freq_dtype(_out_dtype(dtype, out), "fftfreq")
     host = np.fft.fftfreq(n, d) if n else np.zeros(0)
     res = _freq(host, dt, device, requires_grad)
     return res if out is None else _write(out, res)
@@ -247,7 +257,7 @@ def fftfreq(n: int, d: float = 1.0, *, out=None, dtype=None, layout=None, device
 def rfftfreq(n: int, d: float = 1.0, *, out=None, dtype=None, layout=None, device=None,
              requires_grad: bool = False) -> Tensor:
     """The sample frequencies of ``rfft``: ``[0, 1, ..., n // 2] / (d * n)``."""
-    dt = _freq_dtype(dtype, "rfftfreq")
+    dt = _freq_dtype(_out_dtype(dtype, out), "rfftfreq")
     host = np.fft.rfftfreq(n, d) if n else np.full(1, np.nan)  # (PyTorch: arange(1) / 0)
     res = _freq(host, dt, device, requires_grad)
     return res if out is None else _write(out, res)
