@@ -18,7 +18,8 @@ from .._dtypes import _COMPLEX, _FLOAT, _INT
 from .._indexing import check_writable
 from .._random import _gen, _normal_host, _uniform_host
 from .._tensor import Tensor, wrap_array
-from .indexing import _tensor_arg, _xp
+from .indexing import _xp
+from .pointwise import _check_tensor
 
 
 def _to_device(host: np.ndarray, like: Tensor):
@@ -198,7 +199,7 @@ def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *, generator=
 @op()
 def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
     """0/1 samples shaped like ``input``: 1 with probability ``input[i]`` (or ``p``)."""
-    input = _tensor_arg(input, "bernoulli", "input", 1)
+    _check_tensor("bernoulli", input, "input", 1)
     if input._dtype.category < _FLOAT and p is None:  # (with p, input only gives the shape)
         raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for '
                                   f"'{input._dtype.cname}'")
@@ -250,7 +251,7 @@ def multinomial(input, num_samples: int, replacement: bool = False, *, generator
                 out=None) -> Tensor:
     """Indices drawn from the categorical distribution(s) of weights ``input`` (rows of a
     2-D input); without replacement each index appears at most once."""
-    input = _tensor_arg(input, "multinomial", "input", 1)
+    _check_tensor("multinomial", input, "input", 1)
     if input.dim() not in (1, 2):
         raise RuntimeError("prob_dist must be 1 or 2 dim")
     if input._dtype.category != _FLOAT:
@@ -296,7 +297,7 @@ def multinomial(input, num_samples: int, replacement: bool = False, *, generator
 @op(method=False)
 def poisson(input, generator=None) -> Tensor:
     """Poisson samples with rates ``input`` (same shape and dtype)."""
-    input = _tensor_arg(input, "poisson", "input", 1)
+    _check_tensor("poisson", input, "input", 1)
     if input._dtype.category != _FLOAT:
         raise NotImplementedError(f'"poisson_cpu" not implemented for '
                                   f"'{input._dtype.cname}'")

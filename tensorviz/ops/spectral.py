@@ -22,7 +22,8 @@ from .._device import as_device
 from .._tensor import Tensor, wrap_array
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
-from .indexing import _c, _tensor_arg, _ufunc_at, _xp, warn_once
+from .indexing import _c, _ufunc_at, _xp, warn_once
+from .pointwise import _check_tensor
 
 
 _NORMS = (None, "backward", "ortho", "forward")
@@ -39,7 +40,7 @@ def _check_norm(norm) -> None:
 
 def _fft_input(x: Tensor, fn: str, real_only: bool = False):
     """The input array in the dtype the transform runs in (float or complex, never half)."""
-    x = _tensor_arg(x, f"fft_{fn}", "input", 1)
+    _check_tensor(f"fft_{fn}", x, "input", 1)
     dt = x._dtype
     if real_only and dt.category == _COMPLEX:
         raise RuntimeError(f"{fn} expects a real input tensor, but got {dt.cname}")
@@ -269,7 +270,7 @@ def _write(out: Tensor, res: Tensor) -> Tensor:
 
 def _shift(input, dim, sign: int) -> Tensor:
     from .joining import roll
-    input = _tensor_arg(input, "fftshift", "input", 1)
+    _check_tensor("fftshift", input, "input", 1)
     n = len(input._shape)
     if dim is None:
         dims = list(range(n))
@@ -400,7 +401,7 @@ def stft(input, n_fft: int, hop_length=None, win_length=None, window=None, cente
          return_complex=None) -> Tensor:
     """The short-time Fourier transform: the FFT of each windowed frame, shape
     ``(*, n_freq, n_frames)`` (``n_freq = n_fft // 2 + 1`` when one-sided)."""
-    input = _tensor_arg(input, "stft", "input", 1)
+    _check_tensor("stft", input, "input", 1)
     if window is None:
         warn_once(_NO_WINDOW)
     complex_in = input._dtype.category == _COMPLEX or (
@@ -476,7 +477,7 @@ def istft(input, n_fft: int, hop_length=None, win_length=None, window=None,
           return_complex: bool = False) -> Tensor:
     """The inverse of ``stft``: inverse FFT of each frame, windowed overlap-add, divided by
     the summed squared window (which must not vanish anywhere: the NOLA condition)."""
-    input = _tensor_arg(input, "istft", "input", 1)
+    _check_tensor("istft", input, "input", 1)
     if input._dtype.category != _COMPLEX:
         raise RuntimeError("istft requires a complex-valued input tensor.")
     if input.dim() not in (2, 3):
