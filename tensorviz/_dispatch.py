@@ -34,7 +34,8 @@ from ._tensor import Tensor
 from .backends._numpy import call_quiet
 
 __all__ = ["OpDef", "op", "inplace_of", "operator_of", "registry", "install", "set_recorder",
-           "exact_out", "store_inplace", "write_out", "resize_out", "check_partial_overlap"]
+           "exact_out", "store_inplace", "write_out", "resize_out", "check_partial_overlap",
+           "cast_first"]
 
 #: The op namespaces: ``torch`` is the package itself, the others its submodules.
 NAMESPACES = ("torch", "linalg", "fft", "special", "nn.functional")
@@ -56,7 +57,8 @@ class OpDef:
     __slots__ = ("name", "body", "namespace", "aliases", "function", "method", "setter",
                  "inplace", "inplace_body", "inplace_function", "inplace_aliases", "out",
                  "out_message", "view", "dunder", "dunder_ufunc", "unary_dunder",
-                 "method_body", "function_body", "operators", "also", "module")
+                 "method_body", "function_body", "operators", "also", "module",
+                 "inplace_check")
 
     def __init__(self, name: str, body: Callable, **fields: Any):
         self.name = name
@@ -91,7 +93,8 @@ def op(name: str | None = None, *, namespace: str = "torch", aliases: Iterable[s
        inplace_function: bool | tuple = False, inplace_aliases: Iterable[str] | None = None,
        out: str | None = None, out_message: Callable | None = None, view: bool = False,
        dunder: str | None = None, dunder_ufunc: Callable | None = None,
-       unary_dunder: str | None = None, also: Iterable[str] = ()) -> Callable:
+       unary_dunder: str | None = None, also: Iterable[str] = (),
+       inplace_check: Callable | None = None) -> Callable:
     """Declare the decorated function as an op (see the module docstring); returns it as is.
 
     ``function``/``method`` may be a callable: that spelling then uses it instead of the body
@@ -100,7 +103,9 @@ def op(name: str | None = None, *, namespace: str = "torch", aliases: Iterable[s
     ``__iadd__`` (when the op has an in-place form); ``dunder_ufunc`` lets ``__add__`` call
     the elementwise kernel directly.  ``also`` names the op in further namespaces
     (``"linalg.matmul"``).  ``inplace_function`` makes ``tensorviz.<name>_`` too
-    (True: for every name; a tuple: for those names).  Example::
+    (True: for every name; a tuple: for those names).  ``inplace_check(self, *args,
+    **kwargs)`` runs first in the generated in-place form (checks PyTorch makes before its
+    own, e.g. ``cast_first``).  Example::
 
         @op(aliases=("absolute",), inplace=True, inplace_function=True, unary_dunder="abs")
         def abs(input, *, out=None): ...
@@ -118,7 +123,8 @@ def op(name: str | None = None, *, namespace: str = "torch", aliases: Iterable[s
                     out=out, out_message=out_message, view=view, dunder=dunder,
                     dunder_ufunc=dunder_ufunc, unary_dunder=unary_dunder, also=tuple(also),
                     function_body=function if callable(function) else None,
-                    method_body=method if callable(method) else None)
+                    method_body=method if callable(method) else None,
+                    inplace_check=inplace_check)
         key = rec.qualname
         if key in _REGISTRY:
             raise ValueError(f"op {key!r} is declared twice ({_REGISTRY[key].module} and "
@@ -259,6 +265,18 @@ def store_inplace(self, res):
     return self
 
 
+def cast_first(self, *args, **kwargs) -> None:
+    """An ``inplace_check``: TensorIterator's refusal of a promoted dtype that cannot be cast
+    to ``self``'s, made before the op's kernel checks its dtypes (``int.gcd_(float)`` names
+    the cast, not gcd's missing float kernel)."""
+    others = [a for a in args if isinstance(a, Tensor)]
+    if isinstance(self, Tensor) and others:
+        rdt = _dtypes.result_type(self, *others)
+        if not _dtypes.can_cast(rdt, self._dtype):
+            raise RuntimeError(f"result type {rdt.cname} can't be cast to the desired output "
+                               f"type {self._dtype.cname}")
+
+
 def _structured_message(res, out) -> str:
     return (f"Expected out tensor to have dtype {res._dtype.cxx_name}, but got "
             f"{out._dtype.cxx_name} instead")
@@ -299,11 +317,14 @@ def _generated_inplace(rec: OpDef) -> Callable:
     tensor arguments before anything is computed; a complex operand into a real ``self``
     is refused first (logical ops aside, whose result is bool anyway).
     """
-    body = rec.body
+    body = rec.method_body or rec.body  # (``t.name_(...)`` stores ``t.name(...)``)
     name = rec.name
     refuse_complex = not name.startswith("logical_")
+    precheck = rec.inplace_check
 
     def inplace(self, *args, **kwargs):
+        if precheck is not None:
+            precheck(self, *args, **kwargs)
         if isinstance(self, Tensor):
             check_writable(self)
             others = [a._shape for a in args if isinstance(a, Tensor)]

@@ -33,6 +33,8 @@ class CupyBackend:
     """Computes on CuPy; buffers are 1-D CuPy arrays in GPU memory."""
 
     name = "cuda"
+    #: Whether the array module's ufuncs have ``accumulate``: CuPy's lack it for most.
+    ufunc_accumulate = False
 
     def __init__(self):
         self.xp = self.cupy = _load_cupy()

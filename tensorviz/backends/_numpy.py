@@ -20,6 +20,8 @@ class NumpyBackend:
 
     name = "cpu"
     xp = np
+    #: Whether the array module's ufuncs have ``accumulate`` (``np.logaddexp.accumulate``).
+    ufunc_accumulate = True
 
     def empty(self, n: int, np_dtype, device=None) -> np.ndarray:
         return np.empty(n, dtype=np_dtype)

@@ -15,18 +15,19 @@ import builtins
 import numpy as np
 
 from .. import _dtypes, _layout
+from .._dispatch import inplace_of, op, store_inplace
 from .._dtypes import _COMPLEX, _FLOAT, result_type
 from .._indexing import check_writable
 from .._tensor import Tensor, wrap_array
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
-from ._elementwise import (clamp, device_of, exact_out, finish, operand, promote,
-                           result_strides)
-from .pointwise import _check_tensor, _not_implemented, _store, _xp
+from ._elementwise import clamp, device_of, finish, operand, promote, result_strides
+from .pointwise import _check_tensor, _not_implemented, _xp
 from .reductions import _out2, return_types, stable_argsort
 
 
 # ---------------------------------------------------------------- equality and closeness
+@op()
 def equal(input: Tensor, other: Tensor) -> bool:
     """True when both tensors have the same shape and equal elements (NaN never equals)."""
     _check_tensor("equal", input)
@@ -40,6 +41,7 @@ def equal(input: Tensor, other: Tensor) -> bool:
     return builtins.bool(xp.all(a == b))
 
 
+@op()
 def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
             equal_nan: bool = False) -> Tensor:
     """``|input - other| <= atol + rtol * |other|`` elementwise (equal infinities are close)."""
@@ -79,6 +81,7 @@ def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-
     return wrap_array(res, _dtypes.bool, dev, result_strides(res.shape, input, other))
 
 
+@op()
 def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
              equal_nan: bool = False) -> bool:
     """Whether every element pair is ``isclose``."""
@@ -87,7 +90,7 @@ def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e
 
 # ---------------------------------------------------------------- elementwise extremes
 def _extreme(name: str, fn: str):
-    def op(input, other, *, out=None) -> Tensor:
+    def body(input, other, *, out=None) -> Tensor:
         _check_tensor(name, input)
         _check_tensor(name, other, "other", 2)
         rdt = promote(input, other)
@@ -99,15 +102,15 @@ def _extreme(name: str, fn: str):
         res = call_quiet(getattr(xp, fn), a, b)
         return finish(res, rdt, dev, out,
                       None if out is not None else result_strides(res.shape, input, other))
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"Elementwise ``{name}`` with broadcasting and promotion."
-    return op
+    body.__name__ = body.__qualname__ = name
+    body.__doc__ = f"Elementwise ``{name}`` with broadcasting and promotion."
+    return body
 
 
-maximum = _extreme("maximum", "maximum")
-minimum = _extreme("minimum", "minimum")
-fmax = _extreme("fmax", "fmax")
-fmin = _extreme("fmin", "fmin")
+maximum = op()(_extreme("maximum", "maximum"))
+minimum = op()(_extreme("minimum", "minimum"))
+fmax = op()(_extreme("fmax", "fmax"))
+fmin = op()(_extreme("fmin", "fmin"))
 maximum.__doc__ = "Elementwise maximum; NaN propagates."
 minimum.__doc__ = "Elementwise minimum; NaN propagates."
 fmax.__doc__ = "Elementwise maximum ignoring NaN (NaN only where both are NaN)."
@@ -124,34 +127,40 @@ def _check_clamp(input: Tensor, bound, maxi: bool) -> None:
         raise NotImplementedError("clamp is not supported for complex types")
 
 
+@op(inplace_function=True)
 def clamp_min(input: Tensor, min) -> Tensor:
     """``max(input, min)`` elementwise (``clamp(input, min=min)``)."""
     _check_clamp(input, min, True)
     return clamp(input, min=min)
 
 
+@op(inplace_function=True)
 def clamp_max(input: Tensor, max) -> Tensor:
     """``min(input, max)`` elementwise (``clamp(input, max=max)``)."""
     _check_clamp(input, max, False)
     return clamp(input, max=max)
 
 
+@inplace_of(clamp_min)
 def clamp_min_(self: Tensor, min) -> Tensor:
+    """In-place ``clamp_min``."""
     _check_tensor("clamp_min_", self)
     if not isinstance(min, Tensor):  # (PyTorch's scalar overload checks the dtype first)
         _check_clamp(self, min, True)
     check_writable(self)
     _check_clamp(self, min, True)
-    return _store(self, clamp(self, min=min))
+    return store_inplace(self, clamp(self, min=min))
 
 
+@inplace_of(clamp_max)
 def clamp_max_(self: Tensor, max) -> Tensor:
+    """In-place ``clamp_max``."""
     _check_tensor("clamp_max_", self)
     if not isinstance(max, Tensor):  # (PyTorch's scalar overload checks the dtype first)
         _check_clamp(self, max, False)
     check_writable(self)
     _check_clamp(self, max, False)
-    return _store(self, clamp(self, max=max))
+    return store_inplace(self, clamp(self, max=max))
 
 
 # ---------------------------------------------------------------- sorting
@@ -207,6 +216,7 @@ def _sort_args(name: str, args, dim, descending, stable):
     return (-1 if dim is None else dim), builtins.bool(descending)
 
 
+@op()
 def sort(input: Tensor, *args, dim=None, descending=None, stable=None, out=None):
     """``sort(input, dim=-1, descending=False)`` or ``sort(input, *, stable, dim, descending)``:
     ``(values, indices)`` along ``dim`` (always stable here; NaN sorts as largest)."""
@@ -222,6 +232,7 @@ def sort(input: Tensor, *args, dim=None, descending=None, stable=None, out=None)
                  out)
 
 
+@op()
 def argsort(input: Tensor, *args, dim=None, descending=None, stable=None) -> Tensor:
     """The indices that sort ``input`` along ``dim`` (same overloads as ``sort``)."""
     _check_tensor("argsort", input)
@@ -233,6 +244,7 @@ def argsort(input: Tensor, *args, dim=None, descending=None, stable=None) -> Ten
                       _like(input))
 
 
+@op(out="exact")
 def msort(input: Tensor, *, out=None) -> Tensor:
     """``sort(input, dim=0).values``."""
     _check_tensor("msort", input)
@@ -242,6 +254,7 @@ def msort(input: Tensor, *, out=None) -> Tensor:
                   None if out is not None else _like(input))
 
 
+@op()
 def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True, *,
          out=None):
     """The ``k`` largest (or smallest) elements along ``dim`` and their indices."""
@@ -265,6 +278,7 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
                                    wrap_array(order.astype(np.int64), _dtypes.int64, dev)), out)
 
 
+@op()
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False, *, out=None):
     """The k-th smallest element (1-based) along ``dim`` and its index."""
     _check_tensor("kthvalue", input)
@@ -292,6 +306,7 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False, *, out
 
 
 # ---------------------------------------------------------------- searching
+@op(method=False)
 def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False,
                  right: bool = False, side: str | None = None, sorter: Tensor | None = None,
                  out=None) -> Tensor:
@@ -306,6 +321,12 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False,
             raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, "
                                "got side of left while right was True")
         right = side == "right"
+    idt = _dtypes.int32 if out_int32 else _dtypes.int64
+    if isinstance(out, Tensor) and out._dtype is not idt:
+        raise RuntimeError("torch.searchsorted(): output tensor's dtype is wrong, it can only be "
+                           "Int(int32) or Long(int64) depending on whether out_int32 flag is "
+                           f"True, but we got output tensor's dtype {out._dtype.cname} and "
+                           f"out_int32 flag is {builtins.bool(out_int32)}")
     seq = sorted_sequence
     scalar = not isinstance(input, Tensor)
     rdt = result_type(seq, input)
@@ -336,7 +357,6 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False,
         res = call_quiet(xp.searchsorted, s, v, side=side_s)
     else:
         res = _batched_search(xp, s, v, right)
-    idt = _dtypes.int32 if out_int32 else _dtypes.int64
     return finish(xp.asarray(res).astype(idt._np), idt, dev, out)
 
 
@@ -358,6 +378,7 @@ def _batched_search(xp, s, v, right: bool):
     return vpos - rank
 
 
+@op(method=False)
 def isin(elements, test_elements, *, assume_unique: bool = False,
          invert: bool = False) -> Tensor:
     """Whether each of ``elements`` occurs in ``test_elements`` (either may be a scalar)."""
@@ -375,15 +396,3 @@ def isin(elements, test_elements, *, assume_unique: bool = False,
     t = xp.asarray(operand(test_elements, rdt, dev))
     res = xp.isin(e, t, invert=invert)
     return wrap_array(res, _dtypes.bool, dev)
-
-
-# ---------------------------------------------------------------- registration
-FUNCTIONS = {
-    "equal": equal, "isclose": isclose, "allclose": allclose, "maximum": maximum,
-    "minimum": minimum, "fmax": fmax, "fmin": fmin, "clamp_min": clamp_min,
-    "clamp_max": clamp_max, "clamp_min_": clamp_min_, "clamp_max_": clamp_max_, "sort": sort,
-    "argsort": argsort, "msort": msort, "topk": topk, "kthvalue": kthvalue,
-    "searchsorted": searchsorted, "isin": isin,
-}
-METHODS = {name: fn for name, fn in FUNCTIONS.items() if name not in ("searchsorted", "isin")}
-FUNCTIONS["msort"] = exact_out(msort)  # (out= must have the input's dtype)

@@ -14,21 +14,16 @@ import warnings
 import numpy as np
 
 from .. import _dtypes, _layout
+from .._dispatch import cast_first, op, write_out
 from .._dtypes import _COMPLEX, _FLOAT, _INT, result_type
 from .._tensor import Tensor, contiguous_format
 from ..backends._numpy import call_quiet
 from ._elementwise import device_of, finish, operand, promote, result_strides
-from .pointwise import _check_tensor, _compute2, _not_implemented, _opmath, _xp, inplace_of
+from .pointwise import _check_tensor, _compute2, _not_implemented, _opmath, _xp
 from .reductions import _return_type, return_types, sample_spacing, wrap_array
 
 _return_type("histogram", ("hist", "bin_edges"))
 _return_type("histogram_out", ("hist", "bin_edges"))  # (what ``out=`` calls return)
-
-
-def _need_tensor(fname: str, x, arg: str, pos: int) -> None:
-    if not isinstance(x, Tensor):
-        raise TypeError(f"{fname}(): argument '{arg}' (position {pos}) must be Tensor, not "
-                        f"{type(x).__name__}")
 
 
 def _elementwise2(name: str, f, a: Tensor, b: Tensor, rdt, out, cdt=None) -> Tensor:
@@ -38,20 +33,22 @@ def _elementwise2(name: str, f, a: Tensor, b: Tensor, rdt, out, cdt=None) -> Ten
 
 
 # ---------------------------------------------------------------- integer / float pointwise
+@op(inplace=True, inplace_function=True, inplace_check=cast_first)
 def gcd(input, other, *, out=None) -> Tensor:
     """Greatest common divisor of integer tensors (non-negative; ``gcd(0, 0) = 0``)."""
-    _need_tensor("gcd", input, "input", 1)
-    _need_tensor("gcd", other, "other", 2)
+    _check_tensor("gcd", input, "input", 1)
+    _check_tensor("gcd", other, "other", 2)
     rdt = promote(input, other)
     if rdt.category != _INT:
         raise _not_implemented("gcd_cpu", rdt)
     return _elementwise2("gcd", lambda xp, a, b: xp.gcd(a, b), input, other, rdt, out)
 
 
+@op(inplace=True, inplace_function=True, inplace_check=cast_first)
 def lcm(input, other, *, out=None) -> Tensor:
     """Least common multiple of integer tensors (non-negative; 0 when either is 0)."""
-    _need_tensor("lcm", input, "input", 1)
-    _need_tensor("lcm", other, "other", 2)
+    _check_tensor("lcm", input, "input", 1)
+    _check_tensor("lcm", other, "other", 2)
     rdt = promote(input, other)
     if rdt.category != _INT:
         raise _not_implemented("lcm_cpu", rdt)
@@ -63,14 +60,20 @@ def lcm(input, other, *, out=None) -> Tensor:
     return _elementwise2("lcm", f, input, other, rdt, out)
 
 
-def heaviside(input, values, *, out=None) -> Tensor:
-    """The step function: 0 below zero, 1 above, ``values`` at zero (NaN counts as below)."""
-    _need_tensor("heaviside", input, "input", 1)
-    _need_tensor("heaviside", values, "values", 2)
+def _heaviside_check(input, values) -> None:
+    """heaviside's dtype checks: PyTorch makes them first, in-place form included."""
+    _check_tensor("heaviside", input, "input", 1)
+    _check_tensor("heaviside", values, "values", 2)
     if input._dtype.category == _COMPLEX or values._dtype.category == _COMPLEX:
         raise RuntimeError("heaviside is not yet implemented for complex tensors.")
     if input._dtype is not values._dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+
+
+@op(inplace=True, inplace_check=_heaviside_check)
+def heaviside(input, values, *, out=None) -> Tensor:
+    """The step function: 0 below zero, 1 above, ``values`` at zero (NaN counts as below)."""
+    _heaviside_check(input, values)
     rdt = input._dtype
 
     def f(xp, a, b):
@@ -83,47 +86,32 @@ def _ldexp_dtype(input: Tensor, other: Tensor):
     return rdt if rdt.category >= _FLOAT else _dtypes._default_dtype
 
 
+def _ldexp_cast(self, other) -> None:
+    """``ldexp_``'s own check (its message), before the generic in-place ones."""
+    _check_tensor("ldexp_", other, "other", 2)
+    if not _dtypes.can_cast(_ldexp_dtype(self, other), self._dtype):
+        raise RuntimeError(f"ldexp can't be cast to the desired output type "
+                           f"{self._dtype.cname}")
+
+
 def _ldexp(xp, a, b):
     return a * (xp.exp2(b) if b.dtype.kind != "c" else xp.power(b.dtype.type(2), b))
 
 
+@op(inplace=True, inplace_function=True, inplace_check=_ldexp_cast)
 def ldexp(input, other, *, out=None) -> Tensor:
     """``input * 2 ** other`` in the promoted dtype (integers give the default float)."""
-    _need_tensor("ldexp", input, "input", 1)
-    _need_tensor("ldexp", other, "other", 2)
+    _check_tensor("ldexp", input, "input", 1)
+    _check_tensor("ldexp", other, "other", 2)
     rdt = _ldexp_dtype(input, other)
     return _elementwise2("ldexp", _ldexp, input, other, rdt, out, _opmath(rdt))
 
 
-def ldexp_(self, other) -> Tensor:
-    _need_tensor("ldexp_", other, "other", 2)
-    rdt = _ldexp_dtype(self, other)
-    if not _dtypes.can_cast(rdt, self._dtype):
-        raise RuntimeError(f"ldexp can't be cast to the desired output type "
-                           f"{self._dtype.cname}")
-    return _int_inplace(ldexp, "ldexp_")(self, other)
-
-
-def _int_inplace(fn, name: str):
-    """The in-place form of a binary op, refusing first (as PyTorch) a result dtype that
-    cannot be cast to ``self``'s."""
-    plain = inplace_of(fn, name)
-
-    def op(self, other):
-        if isinstance(self, Tensor) and isinstance(other, Tensor):
-            rdt = promote(self, other)
-            if not _dtypes.can_cast(rdt, self._dtype):
-                raise RuntimeError(f"result type {rdt.cname} can't be cast to the "
-                                   f"desired output type {self._dtype.cname}")
-        return plain(self, other)
-    op.__name__ = op.__qualname__ = name
-    return op
-
-
+@op(inplace=True, inplace_check=cast_first)
 def nextafter(input, other, *, out=None) -> Tensor:
     """The next representable float after ``input`` towards ``other``."""
-    _need_tensor("nextafter", input, "input", 1)
-    _need_tensor("nextafter", other, "other", 2)
+    _check_tensor("nextafter", input, "input", 1)
+    _check_tensor("nextafter", other, "other", 2)
     rdt = promote(input, other)
     if rdt.category != _FLOAT:
         raise _not_implemented("nextafter_cpu", rdt)
@@ -131,6 +119,7 @@ def nextafter(input, other, *, out=None) -> Tensor:
                          out)
 
 
+@op(inplace=True, inplace_function=True, also=("special.sinc",))
 def sinc(input, *, out=None) -> Tensor:
     """The normalized sinc ``sin(pi x) / (pi x)`` (1 at 0); integers give the default float."""
     _check_tensor("sinc", input)
@@ -149,15 +138,16 @@ def sinc(input, *, out=None) -> Tensor:
 
 
 # ---------------------------------------------------------------- scans and statistics
+@op()
 def logcumsumexp(input, dim, *, out=None) -> Tensor:
     """``log(cumsum(exp(input)))`` along ``dim``, computed stably."""
     _check_tensor("logcumsumexp", input)
     dt = input._dtype
+    if isinstance(out, Tensor) and out._dtype is not dt:
+        raise RuntimeError(f"expected scalar_type {dt.cname} but found {out._dtype.cname}")
     if dt.category < _FLOAT:
         raise _not_implemented("logcumsumexp_out_cpu", dt)
     d = _layout.normalize_dim(dim, builtins.max(len(input._shape), 1))
-    if out is not None:
-        _exact_out(out, dt)
     cdt = _opmath(dt)
     xp = _xp(input)
     x = operand(input, cdt, input._storage._device)
@@ -167,9 +157,9 @@ def logcumsumexp(input, dim, *, out=None) -> Tensor:
         res = x.copy()
     elif dt.category == _COMPLEX:
         res = call_quiet(_complex_logcumsumexp, xp, x, d)
-    elif xp is np:
-        res = call_quiet(np.logaddexp.accumulate, x, axis=d)
-    else:  # (a backend whose ufuncs may lack accumulate: the same pairwise scan, stepwise)
+    elif input._storage._backend.ufunc_accumulate:
+        res = call_quiet(xp.logaddexp.accumulate, x, axis=d)
+    else:  # (a backend whose ufuncs lack accumulate: the same pairwise scan, stepwise)
         res = call_quiet(_real_logcumsumexp, xp, x, d)
     return finish(xp.asarray(res), dt, input._storage._device, out,
                   None if out is not None else _layout.contiguous_strides(x.shape))
@@ -212,21 +202,25 @@ _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 def _quantile(name: str, input, q, dim, keepdim, interpolation, out, ignore_nan) -> Tensor:
     _check_tensor(name, input)
+    # Note: PyTorch's checks say "quantile()" for nanquantile too
+    if interpolation not in _INTERPOLATIONS:
+        raise RuntimeError(f"quantile() interpolation must be one of linear, lower, higher, "
+                           f"midpoint or nearest, but got {interpolation}")
     dt = input._dtype
     if dt not in (_dtypes.float32, _dtypes.float64):
-        raise RuntimeError(f"{name}() input tensor must be either float or double dtype")
+        raise RuntimeError("quantile() input tensor must be either float or double dtype")
     if input.numel() == 0:
-        raise RuntimeError(f"{name}() input tensor must be non-empty")
+        raise RuntimeError("quantile() input tensor must be non-empty")
     xp = _xp(input)
     dev = input._storage._device
     if isinstance(q, Tensor):
         if len(q._shape) > 1:
-            raise RuntimeError(f"{name}() q must be a scalar or 1D tensor")
+            raise RuntimeError("quantile() q must be a scalar or 1D tensor")
         if q._dtype is not dt:
-            raise RuntimeError(f"{name}() q tensor must be same dtype as the input tensor")
+            raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
         qa = operand(q, dt, dev)
         if q.numel() and builtins.bool(xp.any((qa < 0) | (qa > 1))):
-            raise RuntimeError(f"{name}() q values must be in the range [0, 1]")
+            raise RuntimeError("quantile() q values must be in the range [0, 1]")
         q_shape = q._shape
         qa = qa.reshape(-1)
     else:
@@ -235,14 +229,11 @@ def _quantile(name: str, input, q, dim, keepdim, interpolation, out, ignore_nan)
                             f"(Tensor, {type(q).__name__}), but expected one of: (Tensor "
                             f"input, Tensor q, ...), (Tensor input, float q, ...)")
         if not 0 <= q <= 1:
-            raise RuntimeError(f"{name}() q must be in the range [0, 1] but got {q}")
+            raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {q:g}")
         q_shape = ()
         qa = xp.asarray([q], dtype=dt._np)
-    if out is not None:
-        _exact_out(out, dt)
-    if interpolation not in _INTERPOLATIONS:
-        raise RuntimeError(f"{name}() interpolation must be one of linear, lower, higher, "
-                           f"midpoint or nearest, but got {interpolation}")
+    if isinstance(out, Tensor) and out._dtype is not dt:
+        raise RuntimeError("quantile() out tensor must be same dtype as the input tensor")
     x = input._arr
     ndim = len(input._shape)
     if dim is None:
@@ -292,6 +283,7 @@ def _quantile(name: str, input, q, dim, keepdim, interpolation, out, ignore_nan)
     return wrap_array(res, dt, dev).movedim(-1, 0)
 
 
+@op()
 def quantile(input, q, dim=None, keepdim: bool = False, *, interpolation: str = "linear",
              out=None) -> Tensor:
     """The ``q``-th quantiles of ``input`` (flattened, or along ``dim``); NaN when a slice
@@ -299,6 +291,7 @@ def quantile(input, q, dim=None, keepdim: bool = False, *, interpolation: str = 
     return _quantile("quantile", input, q, dim, keepdim, interpolation, out, False)
 
 
+@op()
 def nanquantile(input, q, dim=None, keepdim: bool = False, *, interpolation: str = "linear",
                 out=None) -> Tensor:
     """``quantile`` ignoring NaNs (NaN only where a slice holds nothing else)."""
@@ -309,6 +302,7 @@ _DOF_WARNING = ("cov(): degrees of freedom is <= 0. Correction should be strictl
                 "number of observations.")
 
 
+@op()
 def cov(input, *, correction: int = 1, fweights=None, aweights=None) -> Tensor:
     """Covariance of the variables in ``input``'s rows (observations in its columns)."""
     _check_tensor("cov", input)
@@ -327,7 +321,7 @@ def cov(input, *, correction: int = 1, fweights=None, aweights=None) -> Tensor:
     for name, wt in (("fweights", fweights), ("aweights", aweights)):
         if wt is None:
             continue
-        _need_tensor("cov", wt, name, 0)
+        _check_tensor("cov", wt, name, 0)
         if len(wt._shape) > 1:
             raise RuntimeError(f"cov(): expected {name} to have one or fewer dimensions but got "
                                f"{name} with {len(wt._shape)} dimensions")
@@ -381,6 +375,7 @@ def cov(input, *, correction: int = 1, fweights=None, aweights=None) -> Tensor:
     return wrap_array(c if c.flags.c_contiguous else xp.ascontiguousarray(c), rdt, dev)
 
 
+@op()
 def corrcoef(input) -> Tensor:
     """Pearson correlation coefficients of the variables in ``input``'s rows."""
     _check_tensor("corrcoef", input)
@@ -405,11 +400,17 @@ def corrcoef(input) -> Tensor:
 
 
 # ---------------------------------------------------------------- binning
+@op()
 def histogram(input, bins=100, *, range=None, weight=None, density: bool = False, out=None):
     """``(hist, bin_edges)``: counts (or weights, or a density) of ``input`` in ``bins`` equal
     bins over ``range`` (default: the input's min..max), or in the given edges."""
     _check_tensor("histogram", input)
     dt = input._dtype
+    for o, what, tail in zip(out or (), ("hist", "bin_edges"), ("", " for dimension 0")):
+        if isinstance(o, Tensor) and o._dtype is not dt:
+            raise RuntimeError(f"torch.histogram: input tensor and {what} tensor should have the "
+                               f"same dtype, but got input {dt.cxx_name} and {what} "
+                               f"{o._dtype.cxx_name}{tail}")
     if dt.category != _FLOAT:
         raise NotImplementedError(f"\"histogramdd\" not implemented for '{dt.cname}'")
     xp = _xp(input)
@@ -453,7 +454,7 @@ def histogram(input, bins=100, *, range=None, weight=None, density: bool = False
     nb = edges.shape[0] - 1
     wts = None
     if weight is not None:
-        _need_tensor("histogram", weight, "weight", 0)
+        _check_tensor("histogram", weight, "weight", 0)
         if weight._shape != input._shape:
             raise RuntimeError("torch.histogramdd(): if weight tensor is provided, it should "
                                "have the same shape as the input tensor excluding its innermost "
@@ -482,17 +483,17 @@ def histogram(input, bins=100, *, range=None, weight=None, density: bool = False
     h = wrap_array(hist, dt, dev)
     e = wrap_array(xp.array(edges, dtype=dt._np), dt, dev)
     if out is not None:
-        from ._elementwise import write_out
         write_out(out[0], h._arr, dt, dev)
         write_out(out[1], e._arr, dt, dev)
         return return_types.histogram_out(out[0], out[1])
     return return_types.histogram(h, e)
 
 
+@op(method=False)
 def bucketize(input, boundaries, *, out_int32: bool = False, right: bool = False,
               out=None) -> Tensor:
     """The index of the bucket of ``boundaries`` (1-D, sorted) each input value falls into."""
-    _need_tensor("bucketize", boundaries, "boundaries", 2)
+    _check_tensor("bucketize", boundaries, "boundaries", 2)
     if len(boundaries._shape) != 1:
         raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim("
                            f"{len(boundaries._shape)})")
@@ -509,6 +510,7 @@ def bucketize(input, boundaries, *, out_int32: bool = False, right: bool = False
     return searchsorted(boundaries, input, out_int32=out_int32, right=right, out=out)
 
 
+@op(method=False)
 def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
     """The running trapezoidal integral of ``y`` along ``dim`` (one element shorter)."""
     _check_tensor("cumulative_trapezoid", y)
@@ -553,6 +555,7 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
 
 
 # ---------------------------------------------------------------- construction
+@op(method=False)
 def vander(x, N=None, increasing: bool = False) -> Tensor:
     """The Vandermonde matrix of 1-D ``x``: columns ``x ** (N-1) ... x ** 0`` (or increasing);
     integer and bool inputs give int64."""
@@ -564,24 +567,34 @@ def vander(x, N=None, increasing: bool = False) -> Tensor:
         raise RuntimeError("N must be non-negative.")
     rdt = x._dtype if x._dtype.category >= _FLOAT else _dtypes.int64
     xp = _xp(x)
-    a = operand(x, rdt, x._storage._device)
-    m = a.shape[0]
-    if n == 0:
-        res = xp.zeros((m, 0), dtype=rdt._np)
-    else:
-        cols = xp.concatenate([xp.ones((m, 1), dtype=rdt._np),
-                               xp.broadcast_to(a[:, None], (m, n - 1))], axis=1)
-        res = call_quiet(xp.cumprod, cols, axis=1)
-        if not increasing:
-            res = res[:, ::-1]
+    res = vander_columns(xp, operand(x, rdt, x._storage._device), n)
+    if not increasing:
+        res = res[:, ::-1]
     return wrap_array(xp.ascontiguousarray(res).astype(rdt._np), rdt, x._storage._device)
 
 
+def vander_columns(xp, a, n: int):
+    """``a**0, a**1, ..., a**(n-1)`` along a new last dim of the array ``a`` (any leading
+    dims), as PyTorch builds ``torch.vander`` and ``torch.linalg.vander``: a column of ones
+    followed by the running product of ``a``, so powers round as PyTorch's do.
+
+    >>> vander_columns(np, np.array([2, 3]), 3)
+    array([[1, 2, 4],
+           [1, 3, 9]])
+    """
+    if n == 0:
+        return xp.zeros(a.shape + (0,), dtype=a.dtype)
+    cols = xp.concatenate([xp.ones(a.shape + (1,), dtype=a.dtype),
+                           xp.broadcast_to(a[..., None], a.shape + (n - 1,))], axis=-1)
+    return call_quiet(xp.cumprod, cols, axis=-1)
+
+
+@op(method=False)
 def cdist(x1, x2, p: float = 2.0, compute_mode=None) -> Tensor:
     """The p-norm distances between each row of ``x1`` (``..., P, M``) and each row of ``x2``
     (``..., R, M``): a ``..., P, R`` tensor."""
-    _need_tensor("cdist", x1, "x1", 1)
-    _need_tensor("cdist", x2, "x2", 2)
+    _check_tensor("cdist", x1, "x1", 1)
+    _check_tensor("cdist", x2, "x2", 2)
     for t, name in ((x1, "X1"), (x2, "X2")):
         if t._dtype.category != _FLOAT:
             raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: "
@@ -624,38 +637,15 @@ def cdist(x1, x2, p: float = 2.0, compute_mode=None) -> Tensor:
     return wrap_array(xp.ascontiguousarray(res), x1._dtype, dev)
 
 
+@op()
 def narrow_copy(input, dim: int, start: int, length: int, *, out=None) -> Tensor:
     """``narrow(input, dim, start, length)`` as a new row-major tensor."""
     _check_tensor("narrow_copy", input)
+    if isinstance(out, Tensor) and out._dtype is not input._dtype:
+        raise RuntimeError("Expected self.dtype() == output.dtype() to be true, but got false.  "
+                           "(Could this error message be improved?  If so, please report an "
+                           "enhancement request to PyTorch.)")
     res = input.narrow(dim, start, length).clone(memory_format=contiguous_format)
     if out is None:
         return res
-    _exact_out(out, res._dtype)
     return finish(res._arr, res._dtype, res._storage._device, out, None, (input,))
-
-
-def _exact_out(out, dt) -> None:
-    """PyTorch's structured kernels: ``out=`` must have exactly the result's dtype."""
-    if isinstance(out, Tensor) and out._dtype is not dt:
-        raise RuntimeError(f"Expected out tensor to have dtype {dt.cxx_name}, but got "
-                           f"{out._dtype.cxx_name} instead")
-
-
-# ---------------------------------------------------------------- registration
-_COMMON = {
-    "gcd": gcd, "lcm": lcm, "heaviside": heaviside, "ldexp": ldexp, "nextafter": nextafter,
-    "sinc": sinc, "logcumsumexp": logcumsumexp, "quantile": quantile,
-    "nanquantile": nanquantile, "cov": cov, "corrcoef": corrcoef, "histogram": histogram,
-    "narrow_copy": narrow_copy,
-}
-FUNCTIONS = dict(_COMMON)
-FUNCTIONS.update({"bucketize": bucketize, "cumulative_trapezoid": cumulative_trapezoid,
-                  "vander": vander, "cdist": cdist})
-METHODS = dict(_COMMON)
-for _name in ("gcd", "lcm", "nextafter", "heaviside"):
-    METHODS[_name + "_"] = _int_inplace(_COMMON[_name], _name + "_")
-METHODS["sinc_"] = inplace_of(sinc, "sinc_")
-METHODS["ldexp_"] = ldexp_
-for _name in ("gcd_", "lcm_", "sinc_"):
-    FUNCTIONS[_name] = METHODS[_name]
-FUNCTIONS["ldexp_"] = ldexp_

@@ -11,8 +11,8 @@ import builtins
 import os
 import warnings
 
-__all__ = ["set_num_threads", "get_num_threads", "set_num_interop_threads",
-           "get_num_interop_threads"]
+from .._dispatch import op
+
 
 _intra: int | None = None
 _interop: int | None = None
@@ -45,6 +45,7 @@ def _positive(n, fn: str) -> int:
     return n
 
 
+@op(method=False)
 def set_num_threads(int) -> None:  # noqa: A002 - PyTorch's parameter name
     """Use ``int`` threads for intra-op parallelism (BLAS/OpenMP pools of the CPU backend)."""
     global _intra, _limiter
@@ -59,6 +60,7 @@ def set_num_threads(int) -> None:  # noqa: A002 - PyTorch's parameter name
     _limiter = tpc.threadpool_limits(limits=n)
 
 
+@op(method=False)
 def get_num_threads() -> int:
     """The number of threads used for intra-op parallelism."""
     if _intra is not None:
@@ -72,6 +74,7 @@ def get_num_threads() -> int:
     return _default_threads()
 
 
+@op(method=False)
 def set_num_interop_threads(int) -> None:  # noqa: A002 - PyTorch's parameter name
     """Record the inter-op thread count (once, before any parallel work, as in PyTorch)."""
     global _interop
@@ -82,13 +85,7 @@ def set_num_interop_threads(int) -> None:  # noqa: A002 - PyTorch's parameter na
     _interop = n
 
 
+@op(method=False)
 def get_num_interop_threads() -> int:
     """The inter-op thread count (the number of cores unless set)."""
     return _default_threads() if _interop is None else _interop
-
-
-FUNCTIONS = {
-    "set_num_threads": set_num_threads, "get_num_threads": get_num_threads,
-    "set_num_interop_threads": set_num_interop_threads,
-    "get_num_interop_threads": get_num_interop_threads,
-}

@@ -16,15 +16,14 @@ import math
 import numpy as np
 
 from .. import _dtypes, _layout
+from .._dispatch import found_message, inplace_of, op, store_inplace
 from .._dtypes import _COMPLEX, _FLOAT, _INT, result_type
-from .._indexing import assign, check_writable, scalar_to
+from .._indexing import assign, scalar_to
 from .._tensor import Tensor
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
 from ._elementwise import (_check_int_zero_division, _complex_pow, device_of, finish, operand,
                            promote, result_strides)
-
-__all__: list = []
 
 
 # ---------------------------------------------------------------- helpers
@@ -61,13 +60,9 @@ def _as(arr, src_dt, cdt):
     return arr.astype(cdt._np)
 
 
-def _map(x: Tensor, rdt, f, out=None, cdt=None, exact_out: bool = False) -> Tensor:
+def _map(x: Tensor, rdt, f, out=None, cdt=None) -> Tensor:
     """``out[i] = f(xp, x[i] as cdt)`` wrapped as a fresh tensor of dtype ``rdt`` (or into out).
-
-    ``exact_out``: ``out=`` must have dtype ``rdt`` (PyTorch's ops without type promotion).
     """
-    if exact_out and out is not None and isinstance(out, Tensor) and out._dtype is not rdt:
-        raise RuntimeError(f"Found dtype {out._dtype.cname} but expected {rdt.cname}")
     xp = _xp(x)
     cdt = _opmath(rdt) if cdt is None else cdt
     src = x._arr
@@ -81,44 +76,8 @@ def _map(x: Tensor, rdt, f, out=None, cdt=None, exact_out: bool = False) -> Tens
     return finish(res, rdt, x._storage._device, out, stride, (x,))
 
 
-def _check_broadcast_to(self: Tensor, shape: tuple) -> None:
-    if shape != self._shape:
-        raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the broadcast "
-                           f"shape {list(shape)}")
-
-
-def _store(self: Tensor, res: Tensor) -> Tensor:
-    """Write an op's result back into ``self`` (the in-place form), as PyTorch checks it."""
-    _check_broadcast_to(self, res._shape)
-    if not _dtypes.can_cast(res._dtype, self._dtype):
-        raise RuntimeError(f"result type {res._dtype.cname} can't be cast to the desired output "
-                           f"type {self._dtype.cname}")
-    assign(self, res)
-    return self
-
-
-def inplace_of(fn, name: str):
-    """The trailing-underscore form of ``fn``: compute, then write into ``self``.
-
-    As PyTorch, an output whose elements overlap is refused before anything is computed.
-    """
-    def op(self, *args, **kwargs):
-        if isinstance(self, Tensor):
-            check_writable(self)
-            others = [a._shape for a in args if isinstance(a, Tensor)]
-            if others:
-                _check_broadcast_to(self, _layout.broadcast_shapes(self._shape, *others))
-            if self._dtype.category != _COMPLEX and not name.startswith("logical_") and \
-                    builtins.any(isinstance(a, Tensor) and a._dtype.category == _COMPLEX
-                                 for a in args):
-                # (a complex operand: PyTorch refuses the cast into self before its kernel)
-                rdt = result_type(self, *[a for a in args if isinstance(a, Tensor)])
-                raise RuntimeError(f"result type {rdt.cname} can't be cast to the desired "
-                                   f"output type {self._dtype.cname}")
-        return _store(self, fn(self, *args, **kwargs))
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"In-place form of ``{fn.__name__}`` (writes into ``self``, returns it)."
-    return op
+# (``reductions`` imports this name for cumsum_/cumprod_ until it moves to the registry)
+_store = store_inplace
 
 
 # ---------------------------------------------------------------- erf / erfc
@@ -171,7 +130,7 @@ def _erfc(xp, a):
 def _float_unary(name: str, f, *, complex_ok: bool = True, kernel: str | None = None,
                  complex_error=None):
     """A function that gives floats (ints and bools promote to the default float dtype)."""
-    def op(input, *, out=None) -> Tensor:
+    def body(input, *, out=None) -> Tensor:
         _check_tensor(name, input)
         dt = input._dtype
         if dt.category == _COMPLEX and not complex_ok:
@@ -179,10 +138,10 @@ def _float_unary(name: str, f, *, complex_ok: bool = True, kernel: str | None = 
                 raise complex_error
             raise _not_implemented(kernel or f"{name}_cpu", dt)
         return _map(input, _float_result(dt), f, out)
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = (f"``{name}`` elementwise; integer and bool inputs give the default float "
+    body.__name__ = body.__qualname__ = name
+    body.__doc__ = (f"``{name}`` elementwise; integer and bool inputs give the default float "
                   "dtype.")
-    return op
+    return body
 
 
 def _rsqrt(xp, a):
@@ -207,38 +166,54 @@ def _rad2deg(xp, a):
     return a * a.dtype.type(180.0 / math.pi)
 
 
-exp = _float_unary("exp", lambda xp, a: xp.exp(a))
-exp2 = _float_unary("exp2", _exp2)
-expm1 = _float_unary("expm1", lambda xp, a: xp.expm1(a))
-log = _float_unary("log", lambda xp, a: xp.log(a))
-log2 = _float_unary("log2", lambda xp, a: xp.log2(a))
-log10 = _float_unary("log10", lambda xp, a: xp.log10(a))
-log1p = _float_unary("log1p", lambda xp, a: xp.log1p(a))
-sqrt = _float_unary("sqrt", lambda xp, a: xp.sqrt(a))
-rsqrt = _float_unary("rsqrt", _rsqrt)
-sin = _float_unary("sin", lambda xp, a: xp.sin(a))
-cos = _float_unary("cos", lambda xp, a: xp.cos(a))
-tan = _float_unary("tan", lambda xp, a: xp.tan(a))
-asin = _float_unary("asin", lambda xp, a: xp.arcsin(a))
-acos = _float_unary("acos", lambda xp, a: xp.arccos(a))
-atan = _float_unary("atan", lambda xp, a: xp.arctan(a))
-sinh = _float_unary("sinh", lambda xp, a: xp.sinh(a))
-cosh = _float_unary("cosh", lambda xp, a: xp.cosh(a))
-tanh = _float_unary("tanh", lambda xp, a: xp.tanh(a))
-asinh = _float_unary("asinh", lambda xp, a: xp.arcsinh(a))
-acosh = _float_unary("acosh", lambda xp, a: xp.arccosh(a))
-atanh = _float_unary("atanh", lambda xp, a: xp.arctanh(a))
-sigmoid = _float_unary("sigmoid", _sigmoid)
-reciprocal = _float_unary("reciprocal", lambda xp, a: 1 / a)
-erf = _float_unary("erf", _erf, complex_ok=False, kernel="erf_vml_cpu")
-erfc = _float_unary("erfc", _erfc, complex_ok=False, kernel="erfc_vml_cpu")
-deg2rad = _float_unary("deg2rad", _deg2rad, complex_ok=False, complex_error=RuntimeError(
-    "deg2rad is not supported for complex tensors."))
-rad2deg = _float_unary("rad2deg", _rad2deg, complex_ok=False, complex_error=RuntimeError(
-    "rad2deg is not supported for complex tensors."))
-arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
+# (every one has ``Tensor.<name>_`` and ``tensorviz.<name>_``)
+_unary_op = op(inplace=True, inplace_function=True)
+exp = _unary_op(_float_unary("exp", lambda xp, a: xp.exp(a)))
+exp2 = op(inplace=True, inplace_function=True, also=("special.exp2",))(
+    _float_unary("exp2", _exp2))
+expm1 = op(inplace=True, inplace_function=True, also=("special.expm1",))(
+    _float_unary("expm1", lambda xp, a: xp.expm1(a)))
+log = _unary_op(_float_unary("log", lambda xp, a: xp.log(a)))
+log2 = _unary_op(_float_unary("log2", lambda xp, a: xp.log2(a)))
+log10 = _unary_op(_float_unary("log10", lambda xp, a: xp.log10(a)))
+log1p = op(inplace=True, inplace_function=True, also=("special.log1p",))(
+    _float_unary("log1p", lambda xp, a: xp.log1p(a)))
+sqrt = _unary_op(_float_unary("sqrt", lambda xp, a: xp.sqrt(a)))
+rsqrt = _unary_op(_float_unary("rsqrt", _rsqrt))
+sin = _unary_op(_float_unary("sin", lambda xp, a: xp.sin(a)))
+cos = _unary_op(_float_unary("cos", lambda xp, a: xp.cos(a)))
+tan = _unary_op(_float_unary("tan", lambda xp, a: xp.tan(a)))
+asin = op(aliases=("arcsin",), inplace=True, inplace_function=True)(
+    _float_unary("asin", lambda xp, a: xp.arcsin(a)))
+acos = op(aliases=("arccos",), inplace=True, inplace_function=True)(
+    _float_unary("acos", lambda xp, a: xp.arccos(a)))
+atan = op(aliases=("arctan",), inplace=True, inplace_function=True)(
+    _float_unary("atan", lambda xp, a: xp.arctan(a)))
+sinh = _unary_op(_float_unary("sinh", lambda xp, a: xp.sinh(a)))
+cosh = _unary_op(_float_unary("cosh", lambda xp, a: xp.cosh(a)))
+tanh = _unary_op(_float_unary("tanh", lambda xp, a: xp.tanh(a)))
+asinh = op(aliases=("arcsinh",), inplace=True, inplace_function=True)(
+    _float_unary("asinh", lambda xp, a: xp.arcsinh(a)))
+acosh = op(aliases=("arccosh",), inplace=True, inplace_function=True)(
+    _float_unary("acosh", lambda xp, a: xp.arccosh(a)))
+atanh = op(aliases=("arctanh",), inplace=True, inplace_function=True)(
+    _float_unary("atanh", lambda xp, a: xp.arctanh(a)))
+sigmoid = op(inplace=True, inplace_function=True, also=("special.expit",))(
+    _float_unary("sigmoid", _sigmoid))
+reciprocal = _unary_op(_float_unary("reciprocal", lambda xp, a: 1 / a))
+erf = op(inplace=True, inplace_function=True, also=("special.erf",))(
+    _float_unary("erf", _erf, complex_ok=False, kernel="erf_vml_cpu"))
+erfc = op(inplace=True, inplace_function=True, also=("special.erfc",))(
+    _float_unary("erfc", _erfc, complex_ok=False, kernel="erfc_vml_cpu"))
+deg2rad = _unary_op(_float_unary("deg2rad", _deg2rad, complex_ok=False,
+                                 complex_error=RuntimeError(
+                                     "deg2rad is not supported for complex tensors.")))
+rad2deg = _unary_op(_float_unary("rad2deg", _rad2deg, complex_ok=False,
+                                 complex_error=RuntimeError(
+                                     "rad2deg is not supported for complex tensors.")))
 
 
+@op(inplace=True, inplace_function=True, also=("special.logit",))
 def logit(input: Tensor, eps: float | None = None, *, out=None) -> Tensor:
     """``log(x / (1 - x))``, with ``x`` first clamped to ``[eps, 1 - eps]`` when eps is given."""
     _check_tensor("logit", input)
@@ -254,6 +229,7 @@ def logit(input: Tensor, eps: float | None = None, *, out=None) -> Tensor:
 
 
 # ---------------------------------------------------------------- dtype-keeping functions
+@op(inplace=True, out="exact", out_message=found_message)
 def sign(input: Tensor, *, out=None) -> Tensor:
     """-1, 0 or +1 by sign (NaN gives 0, as in PyTorch); bools stay bools."""
     _check_tensor("sign", input)
@@ -262,14 +238,15 @@ def sign(input: Tensor, *, out=None) -> Tensor:
         raise NotImplementedError("Unlike NumPy, torch.sign is not intended to support complex "
                                   "numbers. Please use torch.sgn instead.")
     if dt is _dtypes.bool:
-        return _map(input, dt, lambda xp, a: a.copy(), out, exact_out=True)
+        return _map(input, dt, lambda xp, a: a.copy(), out)
 
     def f(xp, a):
         # Note: (0 < x) - (x < 0), so NaN gives 0 where NumPy's sign gives NaN.
         return (a > 0).astype(a.dtype) - (a < 0).astype(a.dtype)
-    return _map(input, dt, f, out, exact_out=True)
+    return _map(input, dt, f, out)
 
 
+@op(inplace=True, out="exact", out_message=found_message)
 def sgn(input: Tensor, *, out=None) -> Tensor:
     """``x / |x|`` for complex (0 at 0); ``sign`` otherwise."""
     _check_tensor("sgn", input)
@@ -279,9 +256,10 @@ def sgn(input: Tensor, *, out=None) -> Tensor:
     def f(xp, a):
         m = xp.abs(a)
         return xp.where(m == 0, a.dtype.type(0), a / xp.where(m == 0, 1, m))
-    return _map(input, input._dtype, f, out, exact_out=True)
+    return _map(input, input._dtype, f, out)
 
 
+@op(inplace=True, inplace_function=True)
 def square(input: Tensor, *, out=None) -> Tensor:
     """``x * x``; bools give int64."""
     _check_tensor("square", input)
@@ -289,6 +267,7 @@ def square(input: Tensor, *, out=None) -> Tensor:
     return _map(input, dt, lambda xp, a: a * a, out)
 
 
+@op(inplace=True, inplace_function=True)
 def relu(input: Tensor) -> Tensor:
     """``max(x, 0)`` keeping the dtype."""
     _check_tensor("relu", input)
@@ -305,7 +284,7 @@ def relu(input: Tensor) -> Tensor:
 
 
 def _rounding(name: str, fn_name: str, kernel: str, complex_msg: str | None):
-    def op(input, *, out=None) -> Tensor:
+    def body(input, *, out=None) -> Tensor:
         _check_tensor(name, input)
         dt = input._dtype
         if dt is _dtypes.bool:
@@ -315,20 +294,25 @@ def _rounding(name: str, fn_name: str, kernel: str, complex_msg: str | None):
                 raise NotImplementedError(complex_msg)
             raise _not_implemented(kernel, dt)
         if dt.category == _INT:
-            return _map(input, dt, lambda xp, a: a.copy(), out, exact_out=True)
-        return _map(input, dt, lambda xp, a: getattr(xp, fn_name)(a), out, exact_out=True)
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"``{name}`` elementwise; integer tensors are returned unchanged (a copy)."
-    return op
+            return _map(input, dt, lambda xp, a: a.copy(), out)
+        return _map(input, dt, lambda xp, a: getattr(xp, fn_name)(a), out)
+    body.__name__ = body.__qualname__ = name
+    body.__doc__ = f"``{name}`` elementwise; integer tensors are returned unchanged (a copy)."
+    return body
 
 
-floor = _rounding("floor", "floor", "floor_vml_cpu", "floor is not supported for complex inputs")
-ceil = _rounding("ceil", "ceil", "ceil_vml_cpu", "ceil is not supported for complex inputs")
-trunc = _rounding("trunc", "trunc", "trunc_vml_cpu", "trunc is not supported for complex inputs")
-fix = trunc
+_rounding_op = op(inplace=True, inplace_function=True, out="exact", out_message=found_message)
+floor = _rounding_op(_rounding("floor", "floor", "floor_vml_cpu",
+                               "floor is not supported for complex inputs"))
+ceil = _rounding_op(_rounding("ceil", "ceil", "ceil_vml_cpu",
+                              "ceil is not supported for complex inputs"))
+trunc = op(aliases=("fix",), inplace=True, inplace_function=True, out="exact",
+           out_message=found_message)(_rounding(
+    "trunc", "trunc", "trunc_vml_cpu", "trunc is not supported for complex inputs"))
 _round0 = _rounding("round", "rint", "round_vml_cpu", None)
 
 
+@op(inplace=True, inplace_function=True, out="exact", out_message=found_message)
 def round(input: Tensor, *, decimals: int | None = None, out=None) -> Tensor:
     """Round half to even; ``decimals`` rounds to that many decimal places (negative: tens)."""
     if decimals is None:
@@ -350,17 +334,24 @@ def round(input: Tensor, *, decimals: int | None = None, out=None) -> Tensor:
     def f(xp, a):
         p = a.dtype.type(ten_pow)
         return xp.rint(a / p) * p if neg else xp.rint(a * p) / p
-    return _map(input, dt, f, out, exact_out=True)
+    return _map(input, dt, f, out)
 
 
+@op(inplace=True, inplace_function=True, out="exact", out_message=found_message)
 def frac(input: Tensor, *, out=None) -> Tensor:
     """``x - trunc(x)``: the fractional part, with the sign of x (floats only)."""
     _check_tensor("frac", input)
     if input._dtype.category != _FLOAT:
         raise _not_implemented("frac_cpu", input._dtype)
-    return _map(input, input._dtype, lambda xp, a: a - xp.trunc(a), out, exact_out=True)
+    return _map(input, input._dtype, lambda xp, a: a - xp.trunc(a), out)
 
 
+def _nan_to_num_message(res, out) -> str:
+    return (f"nan_to_num: dtype of out: {out._dtype.cname} should be same as input: "
+            f"{res._dtype.cname}")
+
+
+@op(inplace_function=True, out="exact", out_message=_nan_to_num_message)
 def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,
                neginf: float | None = None, *, out=None) -> Tensor:
     """Replace NaN by ``nan`` and infinities by ``posinf``/``neginf`` (default: dtype limits)."""
@@ -370,9 +361,6 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,
             raise TypeError(f"nan_to_num(): argument '{arg}' must be float, not "
                             f"{type(v).__name__}")
     dt = input._dtype
-    if out is not None and isinstance(out, Tensor) and out._dtype is not dt:
-        raise RuntimeError(f"nan_to_num: dtype of out: {out._dtype.cname} should be same as "
-                           f"input: {dt.cname}")
     if dt.category < _FLOAT:
         return _map(input, dt, lambda xp, a: a.copy(), out)
     real = dt.to_real()
@@ -394,10 +382,19 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,
     return _map(input, dt, f, out, cdt=dt)
 
 
+@inplace_of(nan_to_num)
+def nan_to_num_(self: Tensor, nan: float = 0.0, posinf=None, neginf=None) -> Tensor:
+    """In-place ``nan_to_num``; integer and bool tensors are left untouched (no checks)."""
+    _check_tensor("nan_to_num_", self)
+    if self._dtype.category < _FLOAT:
+        return self
+    return store_inplace(self, nan_to_num(self, nan, posinf, neginf))
+
+
 # ---------------------------------------------------------------- predicates (bool results)
 def _predicate(name: str, f, *, complex_error=None, complex_f=None, nonfloat=None,
                with_out: bool = False):
-    def op(input, **kwargs) -> Tensor:
+    def body(input, **kwargs) -> Tensor:
         _check_tensor(name, input)
         out = kwargs.pop("out", None) if with_out else None
         if kwargs:
@@ -414,9 +411,9 @@ def _predicate(name: str, f, *, complex_error=None, complex_f=None, nonfloat=Non
         else:
             g = f
         return _map(input, _dtypes.bool, g, out, cdt=dt)
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"Elementwise ``{name}``; returns a bool tensor."
-    return op
+    body.__name__ = body.__qualname__ = name
+    body.__doc__ = f"Elementwise ``{name}``; returns a bool tensor."
+    return body
 
 
 def _all_false(xp, a):
@@ -427,20 +424,24 @@ def _all_true(xp, a):
     return xp.ones(a.shape, dtype=bool)
 
 
-isnan = _predicate("isnan", lambda xp, a: xp.isnan(a), nonfloat=_all_false)
-isinf = _predicate("isinf", lambda xp, a: xp.isinf(a), nonfloat=_all_false)
-isfinite = _predicate("isfinite", lambda xp, a: xp.isfinite(a), nonfloat=_all_true)
-isposinf = _predicate("isposinf", lambda xp, a: a == np.inf, nonfloat=_all_false, with_out=True,
-                      complex_error=RuntimeError("isposinf does not support complex inputs."))
-isneginf = _predicate("isneginf", lambda xp, a: a == -np.inf, nonfloat=_all_false, with_out=True,
-                      complex_error=RuntimeError("isneginf does not support complex inputs."))
-isreal = _predicate("isreal", _all_true, complex_f=lambda xp, a: a.imag == 0)
-signbit = _predicate("signbit", lambda xp, a: xp.signbit(a), nonfloat=lambda xp, a: a < 0,
-                     with_out=True,
-                     complex_error=NotImplementedError(
-                         "signbit is not implemented for complex tensors."))
+_predicate_op = op()
+isnan = _predicate_op(_predicate("isnan", lambda xp, a: xp.isnan(a), nonfloat=_all_false))
+isinf = _predicate_op(_predicate("isinf", lambda xp, a: xp.isinf(a), nonfloat=_all_false))
+isfinite = _predicate_op(_predicate("isfinite", lambda xp, a: xp.isfinite(a),
+                                    nonfloat=_all_true))
+isposinf = _predicate_op(_predicate(
+    "isposinf", lambda xp, a: a == np.inf, nonfloat=_all_false, with_out=True,
+    complex_error=RuntimeError("isposinf does not support complex inputs.")))
+isneginf = _predicate_op(_predicate(
+    "isneginf", lambda xp, a: a == -np.inf, nonfloat=_all_false, with_out=True,
+    complex_error=RuntimeError("isneginf does not support complex inputs.")))
+isreal = _predicate_op(_predicate("isreal", _all_true, complex_f=lambda xp, a: a.imag == 0))
+signbit = _predicate_op(_predicate(
+    "signbit", lambda xp, a: xp.signbit(a), nonfloat=lambda xp, a: a < 0, with_out=True,
+    complex_error=NotImplementedError("signbit is not implemented for complex tensors.")))
 
 
+@op(inplace=True)
 def logical_not(input: Tensor, *, out=None) -> Tensor:
     """``not x`` elementwise (nonzero is true); a bool tensor."""
     _check_tensor("logical_not", input)
@@ -477,6 +478,11 @@ def _set_imag(self: Tensor, value) -> None:
     assign(imag(self), value)
 
 
+op(method="property", setter=_set_real, view=True)(real)
+op(method="property", setter=_set_imag, view=True)(imag)
+
+
+@op(method=False, view=True)
 def view_as_real(input: Tensor) -> Tensor:
     """A complex tensor seen as real pairs: shape ``(*shape, 2)``, a view."""
     _check_tensor("view_as_real", input)
@@ -486,6 +492,7 @@ def view_as_real(input: Tensor) -> Tensor:
                        input._offset * 2, input._dtype.to_real())
 
 
+@op(method=False, view=True)
 def view_as_complex(input: Tensor) -> Tensor:
     """Real pairs (last dim of size 2, stride 1) seen as a complex tensor, a view."""
     _check_tensor("view_as_complex", input)
@@ -503,6 +510,7 @@ def view_as_complex(input: Tensor) -> Tensor:
                        input._offset // 2, dt.to_complex())
 
 
+@op()
 def angle(input: Tensor, *, out=None) -> Tensor:
     """The argument of complex numbers; for reals 0 (x >= 0) or pi (x < 0), NaN kept."""
     _check_tensor("angle", input)
@@ -516,15 +524,16 @@ def angle(input: Tensor, *, out=None) -> Tensor:
     return _map(input, _float_result(dt), f, out)
 
 
+@op(inplace=True, inplace_function=True, out="exact", out_message=found_message)
 def conj_physical(input: Tensor, *, out=None) -> Tensor:
     """The complex conjugate, computed into a new tensor (real tensors: a copy)."""
     _check_tensor("conj_physical", input)
     if input._dtype.category != _COMPLEX:
-        return _map(input, input._dtype, lambda xp, a: a.copy(), out, cdt=input._dtype,
-                    exact_out=True)
-    return _map(input, input._dtype, lambda xp, a: xp.conj(a), out, exact_out=True)
+        return _map(input, input._dtype, lambda xp, a: a.copy(), out, cdt=input._dtype)
+    return _map(input, input._dtype, lambda xp, a: xp.conj(a), out)
 
 
+@op()
 def conj(input: Tensor) -> Tensor:
     """The complex conjugate; a real tensor is returned itself.
 
@@ -537,20 +546,27 @@ def conj(input: Tensor) -> Tensor:
     return conj_physical(input)
 
 
+@op()
 def is_conj(input: Tensor) -> bool:
     """Always False: tensorviz has no lazy conjugate views (``conj`` computes)."""
     return False
 
 
+@op()
 def resolve_conj(input: Tensor) -> Tensor:
+    """``input`` itself: tensorviz never holds a lazy conjugate to resolve."""
     return input
 
 
+@op()
 def resolve_neg(input: Tensor) -> Tensor:
+    """``input`` itself: tensorviz never holds a lazy negation to resolve."""
     return input
 
 
+@op()
 def is_neg(input: Tensor) -> bool:
+    """Always False: tensorviz has no lazy negative views."""
     return False
 
 
@@ -583,7 +599,7 @@ def _compute2(f, a, b, cdt, rdt, dev, out):
 def _float_binary(name: str, f, *, allow_int: bool = True, complex_ok: bool = False,
                   tensors_only: bool = True, kernel: str | None = None):
     """A binary function of floats: ints promote to the default float (or are refused)."""
-    def op(input, other, *, out=None) -> Tensor:
+    def body(input, other, *, out=None) -> Tensor:
         rdt, dev = _binary_prep(name, input, other, tensors_only=tensors_only)
         if rdt.category == _COMPLEX and not complex_ok:
             raise _not_implemented(kernel or f"{name}_cpu", rdt)
@@ -592,9 +608,9 @@ def _float_binary(name: str, f, *, allow_int: bool = True, complex_ok: bool = Fa
                 raise _not_implemented(kernel or f"{name}_cpu", rdt)
             rdt = _dtypes._default_dtype
         return _compute2(f, input, other, _opmath(rdt), rdt, dev, out)
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"``{name}(input, other)`` elementwise with broadcasting and promotion."
-    return op
+    body.__name__ = body.__qualname__ = name
+    body.__doc__ = f"``{name}(input, other)`` elementwise with broadcasting and promotion."
+    return body
 
 
 def _logaddexp(xp, a, b):
@@ -609,15 +625,18 @@ def _copysign(xp, a, b):
     return xp.copysign(a, b)
 
 
-atan2 = _float_binary("atan2", lambda xp, a, b: xp.arctan2(a, b))
-arctan2 = atan2
-hypot = _float_binary("hypot", lambda xp, a, b: xp.hypot(a, b), allow_int=False)
-logaddexp = _float_binary("logaddexp", _logaddexp, allow_int=False, complex_ok=True)
-logaddexp2 = _float_binary("logaddexp2", lambda xp, a, b: xp.logaddexp2(a, b), allow_int=False)
-copysign = _float_binary("copysign", _copysign, tensors_only=False)
+atan2 = op(aliases=("arctan2",), inplace=True)(
+    _float_binary("atan2", lambda xp, a, b: xp.arctan2(a, b)))
+hypot = op(inplace=True)(
+    _float_binary("hypot", lambda xp, a, b: xp.hypot(a, b), allow_int=False))
+logaddexp = op()(_float_binary("logaddexp", _logaddexp, allow_int=False, complex_ok=True))
+logaddexp2 = op()(_float_binary("logaddexp2", lambda xp, a, b: xp.logaddexp2(a, b),
+                                allow_int=False))
+copysign = op(inplace=True)(_float_binary("copysign", _copysign, tensors_only=False))
 copysign.__doc__ = "``|input|`` with the sign of ``other`` (a tensor or a number)."
 
 
+@op(inplace=True)
 def fmod(input: Tensor, other, *, out=None) -> Tensor:
     """C's ``fmod``: the remainder takes the dividend's sign (ints stay ints)."""
     rdt, dev = _binary_prep("fmod", input, other, tensors_only=False)
@@ -627,6 +646,7 @@ def fmod(input: Tensor, other, *, out=None) -> Tensor:
     return _compute2(lambda xp, a, b: xp.fmod(a, b), input, other, _opmath(rdt), rdt, dev, out)
 
 
+@op()
 def float_power(input, exponent, *, out=None) -> Tensor:
     """``input ** exponent`` computed in double precision (float64, or complex128)."""
     if not isinstance(input, Tensor) and not isinstance(exponent, Tensor):
@@ -644,14 +664,17 @@ def float_power(input, exponent, *, out=None) -> Tensor:
     return _compute2(lambda xp, a, b: xp.power(a, b), input, exponent, rdt, rdt, dev, out)
 
 
+@inplace_of(float_power)
 def float_power_(self: Tensor, exponent) -> Tensor:
+    """In-place ``float_power``: ``self`` must already be float64 (or complex128)."""
     res = float_power(self, exponent)
     if res._dtype is not self._dtype:
         raise RuntimeError(f"the base given to float_power_ has dtype {self._dtype.cname} but "
                            f"the operation's result requires dtype {res._dtype.cname}")
-    return _store(self, res)
+    return store_inplace(self, res)
 
 
+@op(inplace=True, inplace_function=True, also=("special.xlogy",))
 def xlogy(input, other, *, out=None) -> Tensor:
     """``x * log(y)``, defined as 0 where x is 0 (unless y is NaN)."""
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
@@ -669,7 +692,7 @@ def xlogy(input, other, *, out=None) -> Tensor:
 
 
 def _logical(name: str, ufunc_name: str):
-    def op(input, other, *, out=None) -> Tensor:
+    def body(input, other, *, out=None) -> Tensor:
         _check_tensor(name, input)
         _check_tensor(name, other, "other", 2)
         dev = device_of(input, other)
@@ -679,30 +702,31 @@ def _logical(name: str, ufunc_name: str):
         return finish(res, _dtypes.bool, dev, out,
                       None if out is not None else result_strides(res.shape, input, other),
                       (input, other))
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"Elementwise ``{name}`` of truth values (nonzero is true); a bool tensor."
-    return op
+    body.__name__ = body.__qualname__ = name
+    body.__doc__ = f"Elementwise ``{name}`` of truth values (nonzero is true); a bool tensor."
+    return body
 
 
-logical_and = _logical("logical_and", "logical_and")
-logical_or = _logical("logical_or", "logical_or")
-logical_xor = _logical("logical_xor", "logical_xor")
+logical_and = op(inplace=True)(_logical("logical_and", "logical_and"))
+logical_or = op(inplace=True)(_logical("logical_or", "logical_or"))
+logical_xor = op(inplace=True)(_logical("logical_xor", "logical_xor"))
 
 
 # ---------------------------------------------------------------- ternary functions
+@op(inplace=True)
 def lerp(input: Tensor, end: Tensor, weight, *, out=None) -> Tensor:
     """``input + weight * (end - input)`` (float/complex; ``end`` must share input's dtype)."""
     _check_tensor("lerp", input)
     _check_tensor("lerp", end, "end", 2)
     dt = input._dtype
     if end._dtype is not dt:
-        raise RuntimeError(f"expected dtype {_short(dt)} for `end` but got dtype "
-                           f"{_short(end._dtype)}")
+        raise RuntimeError(f"expected dtype {dt.cxx_name} for `end` but got dtype "
+                           f"{end._dtype.cxx_name}")
     rdt = dt
     if isinstance(weight, Tensor):
         if weight._dtype is not dt and weight._shape:
-            raise RuntimeError(f"expected dtype {_short(dt)} for `weight` but got dtype "
-                               f"{_short(weight._dtype)}")
+            raise RuntimeError(f"expected dtype {dt.cxx_name} for `weight` but got dtype "
+                               f"{weight._dtype.cxx_name}")
         if not weight._shape:  # a 0-dim weight promotes like an operand (PyTorch's composite)
             rdt = result_type(input, end, weight)
     if rdt.category < _FLOAT:
@@ -724,13 +748,6 @@ def lerp(input: Tensor, end: Tensor, weight, *, out=None) -> Tensor:
     return finish(res, dt, dev, out,
                   None if out is not None else result_strides(res.shape, input, end, weight),
                   (input, end, weight))
-
-
-def _short(dt) -> str:
-    return {"float32": "float", "float64": "double", "float16": "half", "int64": "long",
-            "int32": "int", "int16": "short", "int8": "char", "uint8": "unsigned char",
-            "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}.get(
-                dt.name, dt.name)
 
 
 def _addc(name: str, input, tensor1, tensor2, value, out, divide: bool) -> Tensor:
@@ -760,11 +777,13 @@ def _addc(name: str, input, tensor1, tensor2, value, out, divide: bool) -> Tenso
                   result_strides(res.shape, input, tensor1, tensor2), (input, tensor1, tensor2))
 
 
+@op(inplace=True)
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1, out=None) -> Tensor:
     """``input + value * tensor1 * tensor2`` with broadcasting."""
     return _addc("addcmul", input, tensor1, tensor2, value, out, False)
 
 
+@op(inplace=True)
 def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1, out=None) -> Tensor:
     """``input + value * tensor1 / tensor2`` (floating point only)."""
     return _addc("addcdiv", input, tensor1, tensor2, value, out, True)
@@ -798,67 +817,40 @@ def _softmax(name: str, input: Tensor, dim, dtype, log_: bool) -> Tensor:
     return _map(x, dt, f)
 
 
+@op()
 def softmax(input: Tensor, dim=None, dtype=None, *, _stacklevel: int = 3) -> Tensor:
     """``exp(x) / sum(exp(x))`` along ``dim`` (max-shifted for stability)."""
     return _softmax("softmax", input, dim, dtype, False)
 
 
+@op()
 def log_softmax(input: Tensor, dim=None, dtype=None, *, _stacklevel: int = 3) -> Tensor:
     """``x - logsumexp(x)`` along ``dim``."""
     return _softmax("log_softmax", input, dim, dtype, True)
 
 
-# ---------------------------------------------------------------- registration
-_FUNCS = {
-    "sign": sign, "sgn": sgn, "exp": exp, "exp2": exp2, "expm1": expm1, "log": log,
-    "log2": log2, "log10": log10, "log1p": log1p, "sqrt": sqrt, "rsqrt": rsqrt,
-    "square": square, "sin": sin, "cos": cos, "tan": tan, "asin": asin, "arcsin": asin,
-    "acos": acos, "arccos": acos, "atan": atan, "arctan": atan, "atan2": atan2,
-    "arctan2": atan2, "sinh": sinh, "cosh": cosh, "tanh": tanh, "asinh": asinh,
-    "arcsinh": asinh, "acosh": acosh, "arccosh": acosh, "atanh": atanh, "arctanh": atanh,
-    "sigmoid": sigmoid, "relu": relu, "erf": erf, "erfc": erfc, "floor": floor, "ceil": ceil,
-    "round": round, "trunc": trunc, "frac": frac, "fix": fix, "float_power": float_power,
-    "reciprocal": reciprocal, "fmod": fmod, "lerp": lerp, "addcmul": addcmul,
-    "addcdiv": addcdiv, "hypot": hypot, "logaddexp": logaddexp, "logaddexp2": logaddexp2,
-    "nan_to_num": nan_to_num, "isnan": isnan, "isinf": isinf, "isposinf": isposinf,
-    "isneginf": isneginf, "isfinite": isfinite, "isreal": isreal, "signbit": signbit,
-    "copysign": copysign, "real": real, "imag": imag, "angle": angle, "conj": conj,
-    "conj_physical": conj_physical, "is_conj": is_conj, "resolve_conj": resolve_conj,
-    "resolve_neg": resolve_neg, "is_neg": is_neg, "logical_and": logical_and,
-    "logical_or": logical_or, "logical_xor": logical_xor, "logical_not": logical_not,
-    "deg2rad": deg2rad, "rad2deg": rad2deg, "xlogy": xlogy, "logit": logit,
-    "softmax": softmax, "log_softmax": log_softmax, "view_as_real": view_as_real,
-    "view_as_complex": view_as_complex,
-}
-
-# In-place forms (PyTorch has these as Tensor methods; those marked * also as torch.<name>_).
-_INPLACE = """sign sgn exp* exp2* expm1* log* log2* log10* log1p* sqrt* rsqrt* square* sin* cos*
-tan* asin* arcsin* acos* arccos* atan* arctan* atan2 arctan2 sinh* cosh* tanh* asinh* arcsinh*
-acosh* arccosh* atanh* arctanh* sigmoid* relu* erf* erfc* floor* ceil* round* trunc* frac* fix*
-reciprocal* fmod lerp addcmul addcdiv hypot nan_to_num* copysign conj_physical* logical_and
-logical_or logical_xor logical_not deg2rad* rad2deg* xlogy* logit*""".split()
-
-FUNCTIONS = dict(_FUNCS)
-METHODS = {name: fn for name, fn in _FUNCS.items()
-           if name not in ("real", "imag", "view_as_real", "view_as_complex")}
-for _spec in _INPLACE:
-    _name = _spec.rstrip("*")
-    _fn = inplace_of(_FUNCS[_name], _name + "_")
-    METHODS[_name + "_"] = _fn
-    if _spec.endswith("*"):
-        FUNCTIONS[_name + "_"] = _fn
-METHODS["float_power_"] = float_power_
+@op("softmax", namespace="special", method=False)
+def _special_softmax(input, dim, *, dtype=None) -> Tensor:
+    """``torch.special.softmax``: ``exp(x) / sum(exp(x))`` along ``dim`` (``dtype``: convert
+    the input first)."""
+    return softmax(input, dim, dtype)
 
 
-def nan_to_num_(self: Tensor, nan: float = 0.0, posinf=None, neginf=None) -> Tensor:
-    """In-place ``nan_to_num``; integer and bool tensors are left untouched (no checks)."""
-    _check_tensor("nan_to_num_", self)
-    if self._dtype.category < _FLOAT:
-        return self
-    check_writable(self)
-    return _store(self, nan_to_num(self, nan, posinf, neginf))
+@op("log_softmax", namespace="special", method=False)
+def _special_log_softmax(input, dim, *, dtype=None) -> Tensor:
+    """``torch.special.log_softmax``: ``x - logsumexp(x)`` along ``dim``."""
+    return log_softmax(input, dim, dtype)
 
 
-METHODS["nan_to_num_"] = FUNCTIONS["nan_to_num_"] = nan_to_num_
-METHODS["real"] = property(real, _set_real, doc=real.__doc__)
-METHODS["imag"] = property(imag, _set_imag, doc=imag.__doc__)
+@op("round", namespace="special", method=False)
+def _special_round(input, *, decimals=None, out=None) -> Tensor:
+    """``torch.special.round``: ``round`` for floating-point tensors (integer and bool
+    tensors are refused)."""
+    _check_tensor("special_round", input)
+    if out is not None and out.dtype is not input.dtype:
+        raise RuntimeError(f"Found dtype {out.dtype.cname} but expected {input.dtype.cname}")
+    if input.dtype.category < _FLOAT:
+        raise _not_implemented("round_vml_cpu", input.dtype)
+    if decimals is None:
+        return round(input, out=out)
+    return round(input, decimals=decimals, out=out)

@@ -13,19 +13,18 @@ import builtins
 import numpy as np
 
 from .. import _dtypes
+from .._dispatch import inplace_of, op, write_out
 from .._dtypes import _COMPLEX, _FLOAT, _INT
 from .._indexing import check_writable
 from .._random import _gen, _normal_host, _uniform_host
 from .._tensor import Tensor, wrap_array
-from .indexing import _tensor_arg, _xp
-
-__all__ = ["bernoulli", "multinomial", "poisson"]
+from .indexing import _xp
+from .pointwise import _check_tensor
 
 
 def _to_device(host: np.ndarray, like: Tensor):
-    if like._storage._device.type == "cpu":
-        return host
-    return like._storage._backend.from_host(np.ascontiguousarray(host), like.device)
+    """Host samples placed on ``like``'s device (the CPU backend keeps the array itself)."""
+    return like._storage._backend.from_host(host, like.device)
 
 
 def _fill(self: Tensor, host: np.ndarray) -> Tensor:
@@ -55,6 +54,7 @@ def _bound_check(value, dt, what: str) -> None:
             raise RuntimeError(f"{what} is out of bounds for {dt.to_real().cxx_name}")
 
 
+@op(function=False)
 def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator=None,
              **kwargs) -> Tensor:
     """Fill with samples uniform in ``[from, to)``."""
@@ -78,6 +78,7 @@ def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator=Non
     return _fill(self, np.asarray(host))
 
 
+@op(function=False)
 def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator=None) -> Tensor:
     """Fill with normal samples ``N(mean, std^2)`` (complex: ``std^2`` split over the parts)."""
     if std < 0:
@@ -100,6 +101,7 @@ def _dtype_range(dt) -> tuple:
     return -(1 << digits), 1 << digits
 
 
+@op(function=False)
 def random_(self: Tensor, from_=None, to=None, *, generator=None, **kwargs) -> Tensor:
     """Fill with integers uniform in ``[from, to)``: ``random_()`` spans ``[0, 2^mantissa]``
     for floats and ``[0, max]`` for integers; ``random_(to)`` is ``[0, to)``."""
@@ -144,6 +146,7 @@ def random_(self: Tensor, from_=None, to=None, *, generator=None, **kwargs) -> T
     return _fill(self, np.asarray(host))
 
 
+@op(function=False)
 def exponential_(self: Tensor, lambd: float = 1.0, *, generator=None) -> Tensor:
     """Fill with exponential samples of rate ``lambd`` (density ``lambd * exp(-lambd x)``)."""
     if self._dtype.category != _FLOAT:
@@ -156,6 +159,7 @@ def exponential_(self: Tensor, lambd: float = 1.0, *, generator=None) -> Tensor:
     return _fill(self, np.asarray(host))
 
 
+@op(function=False)
 def geometric_(self: Tensor, p: float, *, generator=None) -> Tensor:
     """Fill with the number of Bernoulli(``p``) trials up to the first success (>= 1)."""
     if not 0 < p < 1:
@@ -167,6 +171,7 @@ def geometric_(self: Tensor, p: float, *, generator=None) -> Tensor:
     return _fill(self, np.asarray(host))
 
 
+@op(function=False)
 def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *, generator=None) -> Tensor:
     """Fill with ``exp(N(mean, std^2))`` samples."""
     if not std > 0:
@@ -178,6 +183,7 @@ def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *, generator=
     return _fill(self, np.asarray(host))
 
 
+@op(function=False)
 def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *, generator=None) -> Tensor:
     """Fill with Cauchy samples ``median + sigma * tan(pi * (u - 1/2))``."""
     if self._dtype.category != _FLOAT:
@@ -190,10 +196,31 @@ def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *, generator=
     return _fill(self, np.asarray(host))
 
 
+@op()
+def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
+    """0/1 samples shaped like ``input``: 1 with probability ``input[i]`` (or ``p``)."""
+    _check_tensor("bernoulli", input, "input", 1)
+    if input._dtype.category < _FLOAT and p is None:  # (with p, input only gives the shape)
+        raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for '
+                                  f"'{input._dtype.cname}'")
+    if isinstance(out, Tensor) and p is None:  # (PyTorch: out.resize_(shape).bernoulli_(input))
+        if out._shape != input._shape:
+            out.resize_(input._shape)
+        return bernoulli_(out, input, generator=generator)
+    xp = _xp(input)
+    res = wrap_array(xp.empty(input._shape, dtype=input._dtype._np), input._dtype,
+                     input.device)
+    bernoulli_(res, input if p is None else p, generator=generator)
+    if out is not None:
+        return write_out(out, res._arr, res._dtype, res.device)
+    return res
+
+
 _P_RANGE = ("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
             "message be improved?  If so, please report an enhancement request to PyTorch.)")
 
 
+@inplace_of(bernoulli)
 def bernoulli_(self: Tensor, p=0.5, *, generator=None) -> Tensor:
     """Fill with 1 with probability ``p`` (a number, or a tensor broadcast to self), else 0."""
     rng = _gen(generator)
@@ -219,32 +246,19 @@ def bernoulli_(self: Tensor, p=0.5, *, generator=None) -> Tensor:
     return _fill(self, np.asarray(host))
 
 
-def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
-    """0/1 samples shaped like ``input``: 1 with probability ``input[i]`` (or ``p``)."""
-    input = _tensor_arg(input, "bernoulli", "input", 1)
-    if input._dtype.category < _FLOAT and p is None:  # (with p, input only gives the shape)
-        raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for '
-                                  f"'{input._dtype.cname}'")
-    xp = _xp(input)
-    res = wrap_array(xp.empty(input._shape, dtype=input._dtype._np), input._dtype,
-                     input.device)
-    bernoulli_(res, input if p is None else p, generator=generator)
-    if out is not None:
-        from ._elementwise import write_out
-        return write_out(out, res._arr, res._dtype, res.device)
-    return res
-
-
+@op()
 def multinomial(input, num_samples: int, replacement: bool = False, *, generator=None,
                 out=None) -> Tensor:
     """Indices drawn from the categorical distribution(s) of weights ``input`` (rows of a
     2-D input); without replacement each index appears at most once."""
-    input = _tensor_arg(input, "multinomial", "input", 1)
+    _check_tensor("multinomial", input, "input", 1)
     if input.dim() not in (1, 2):
         raise RuntimeError("prob_dist must be 1 or 2 dim")
     if input._dtype.category != _FLOAT:
         raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
                            f"{input._dtype.cname}")
+    if isinstance(out, Tensor) and out._dtype is not _dtypes.int64:
+        raise RuntimeError(f"multinomial expects Long tensor out, got: {out._dtype.cname}")
     if num_samples <= 0:
         raise RuntimeError("cannot sample n_sample <= 0 samples")
     w = _host(input).astype(np.float64)
@@ -276,14 +290,14 @@ def multinomial(input, num_samples: int, replacement: bool = False, *, generator
     idx = idx.astype(np.int64).reshape(input._shape[:-1] + (num_samples,))
     res = wrap_array(_to_device(idx, input), _dtypes.int64, input.device)
     if out is not None:
-        from ._elementwise import write_out
         return write_out(out, res._arr, res._dtype, res.device)
     return res
 
 
+@op(method=False)
 def poisson(input, generator=None) -> Tensor:
     """Poisson samples with rates ``input`` (same shape and dtype)."""
-    input = _tensor_arg(input, "poisson", "input", 1)
+    _check_tensor("poisson", input, "input", 1)
     if input._dtype.category != _FLOAT:
         raise NotImplementedError(f'"poisson_cpu" not implemented for '
                                   f"'{input._dtype.cname}'")
@@ -293,13 +307,3 @@ def poisson(input, generator=None) -> Tensor:
     host = _gen(generator).poisson(rates).astype(input._dtype._np)
     return wrap_array(_to_device(np.ascontiguousarray(host), input), input._dtype,
                       input.device)
-
-
-FUNCTIONS = {"bernoulli": bernoulli, "multinomial": multinomial, "poisson": poisson}
-
-METHODS = {
-    "bernoulli": bernoulli, "multinomial": multinomial, "bernoulli_": bernoulli_,
-    "uniform_": uniform_, "normal_": normal_, "random_": random_,
-    "exponential_": exponential_, "geometric_": geometric_, "log_normal_": log_normal_,
-    "cauchy_": cauchy_,
-}

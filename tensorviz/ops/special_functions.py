@@ -16,24 +16,26 @@ forms ``x - i/2`` in the input's dtype.
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 
 import numpy as np
 
 from .. import _dtypes, _layout
+from .._dispatch import op
 from .._dtypes import _COMPLEX, _FLOAT
 from .._tensor import Tensor
 from ..backends._numpy import call_quiet
 from ._elementwise import device_of, finish, promote, result_strides
 from .pointwise import (_check_tensor, _compute2, _erf_parts, _float_result, _map,
-                        _not_implemented, inplace_of)
+                        _not_implemented)
 
 _F64 = _dtypes.float64
 
 
 def _unary(name: str, kernel, complex_kernel: str, half_ok: bool = True):
     """``name(input, *, out=None)``: ``kernel(xp, x float64)`` rounded to the result dtype."""
-    def op(input, *, out=None) -> Tensor:
+    def body(input, *, out=None) -> Tensor:
         _check_tensor(name, input)
         dt = input._dtype
         if dt.category == _COMPLEX or (dt is _dtypes.float16 and not half_ok):
@@ -44,10 +46,10 @@ def _unary(name: str, kernel, complex_kernel: str, half_ok: bool = True):
             return _map(input, rdt, lambda xp, a: kernel(xp, a, single).astype(rdt._np), out,
                         cdt=_F64)
         return _map(input, rdt, lambda xp, a: kernel(xp, a).astype(rdt._np), out, cdt=_F64)
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"``{name}`` elementwise (float64 inside); ints and bools give the default " \
-                 "float dtype."
-    return op
+    body.__name__ = body.__qualname__ = name
+    body.__doc__ = f"``{name}`` elementwise (float64 inside); ints and bools give the default " \
+                   "float dtype."
+    return body
 
 
 def _polevl(x, coeffs):
@@ -442,24 +444,31 @@ def _entr(xp, x):
 
 
 # ---------------------------------------------------------------- the ops
-lgamma = _unary("lgamma", _lgamma, "lgamma_vml_cpu")
-digamma = _unary("digamma", _digamma, "digamma")
-erfinv = _unary("erfinv", _erfinv, "erfinv_vml_cpu")
-i0 = _unary("i0", _i0, "i0_vml_cpu")
-special_i0e = _unary("special_i0e", _i0e, "i0e_cpu")
-special_i1 = _unary("special_i1", _i1, "i1_cpu")
-special_i1e = _unary("special_i1e", _i1e, "i1e_cpu")
-special_erfcx = _unary("special_erfcx", _erfcx, "erfcx_cpu", half_ok=False)
-special_ndtr = _unary("special_ndtr", _ndtr, "ndtr_cpu")
-special_ndtri = _unary("special_ndtri", _ndtri, "ndtri_cpu", half_ok=False)
-special_log_ndtr = _unary("special_log_ndtr", _log_ndtr, "log_ndtr_cpu", half_ok=False)
-special_entr = _unary("special_entr", _entr, "entr_cpu")
+lgamma = op(inplace=True, also=("special.gammaln",))(
+    _unary("lgamma", _lgamma, "lgamma_vml_cpu"))
+digamma = op(inplace=True, also=("special.digamma", "special.psi"))(
+    _unary("digamma", _digamma, "digamma"))
+erfinv = op(inplace=True, also=("special.erfinv",))(_unary("erfinv", _erfinv, "erfinv_vml_cpu"))
+i0 = op(inplace=True, inplace_function=True, also=("special.i0",))(
+    _unary("i0", _i0, "i0_vml_cpu"))
+# torch.special's own functions
+_special_op = functools.partial(op, namespace="special", method=False)
+special_i0e = _special_op("i0e")(_unary("special_i0e", _i0e, "i0e_cpu"))
+special_i1 = _special_op("i1")(_unary("special_i1", _i1, "i1_cpu"))
+special_i1e = _special_op("i1e")(_unary("special_i1e", _i1e, "i1e_cpu"))
+special_erfcx = _special_op("erfcx")(_unary("special_erfcx", _erfcx, "erfcx_cpu", half_ok=False))
+special_ndtr = _special_op("ndtr")(_unary("special_ndtr", _ndtr, "ndtr_cpu"))
+special_ndtri = _special_op("ndtri")(_unary("special_ndtri", _ndtri, "ndtri_cpu", half_ok=False))
+special_log_ndtr = _special_op("log_ndtr")(
+    _unary("special_log_ndtr", _log_ndtr, "log_ndtr_cpu", half_ok=False))
+special_entr = _special_op("entr")(_unary("special_entr", _entr, "entr_cpu"))
 
 
 def _check_int_arg(fname: str, value, arg: str, pos: int) -> None:
     if isinstance(value, builtins.bool) or not isinstance(value, (builtins.int, np.integer)):
         raise TypeError(f"{fname}(): argument '{arg}' (position {pos}) must be int, not "
                         f"{type(value).__name__}")
+
 
 
 def polygamma(n, input, *, out=None) -> Tensor:
@@ -493,16 +502,28 @@ def polygamma(n, input, *, out=None) -> Tensor:
     return _map(input, rdt, f, out, cdt=_F64)
 
 
-def polygamma_method(self, n) -> Tensor:
-    """``Tensor.polygamma(n)``."""
+def _polygamma_method(self, n) -> Tensor:
+    """``Tensor.polygamma(n)``: ``polygamma(n, self)``."""
     return polygamma(n, self)
 
 
-def polygamma_(self, n) -> Tensor:
-    """In-place ``polygamma(n, self)``."""
-    return inplace_of(lambda s: polygamma(n, s), "polygamma_")(self)
+op(method=_polygamma_method, inplace=True, also=("special.polygamma",))(polygamma)
 
 
+def _mvlgamma_check(self, p) -> None:
+    """``mvlgamma_``'s checks, in PyTorch's order: ``p``, bool, then an integer ``self``
+    (which cannot hold the float result)."""
+    _check_int_arg("mvlgamma_", p, "p", 1)
+    if p < 1:
+        raise RuntimeError("p has to be greater than or equal to 1")
+    if self._dtype is _dtypes.bool:
+        raise RuntimeError("The input tensor may not be a boolean tensor.")
+    if self._dtype.category < _FLOAT:
+        raise RuntimeError(f"mvlgamma: result type {self._dtype.cname} can't be cast to the "
+                           f"desired output type {_dtypes._default_dtype.cname}")
+
+
+@op(inplace=True, inplace_check=_mvlgamma_check, also=("special.multigammaln",))
 def mvlgamma(input, p, *, out=None) -> Tensor:
     """The multivariate log-gamma ``p(p-1)/4 log(pi) + sum_i lgamma(x - i/2)``, i < p."""
     _check_tensor("mvlgamma", input)
@@ -530,10 +551,7 @@ def mvlgamma(input, p, *, out=None) -> Tensor:
     return res if out is not None or res.is_contiguous() else res.contiguous()
 
 
-def mvlgamma_(self, p) -> Tensor:
-    return inplace_of(lambda s: mvlgamma(s, p), "mvlgamma_")(self)
-
-
+@_special_op("zeta")
 def _zeta_op(input, other, *, out=None) -> Tensor:
     """``torch.special.zeta(x, q)``: the Hurwitz zeta function (numbers allowed on one side)."""
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
@@ -555,6 +573,7 @@ def _binary64(f, a, b, rdt, dev, out):
     return _compute2(in_float64, a, b, rdt, rdt, dev, out)
 
 
+@_special_op()
 def xlog1py(input, other, *, out=None) -> Tensor:
     """``x * log1p(y)``, 0 where x is 0 (unless y is NaN)."""
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
@@ -572,6 +591,7 @@ def xlog1py(input, other, *, out=None) -> Tensor:
 
 
 # ---------------------------------------------------------------- dist, renorm, gradient
+@op()
 def dist(input, other, p=2) -> Tensor:
     """``vector_norm(input - other, p)`` with broadcasting (a 0-dim float tensor)."""
     _check_tensor("dist", input)
@@ -587,6 +607,7 @@ def dist(input, other, p=2) -> Tensor:
     return vector_norm(diff, builtins.float(p))
 
 
+@op(inplace=True)
 def renorm(input, p, dim, maxnorm, *, out=None) -> Tensor:
     """Each slice ``input.select(dim, i)`` whose p-norm exceeds ``maxnorm`` is scaled down to
     norm ``maxnorm`` (by ``maxnorm / (norm + 1e-7)``, as PyTorch)."""
@@ -622,10 +643,7 @@ def renorm(input, p, dim, maxnorm, *, out=None) -> Tensor:
                   None if out is not None else result_strides(res.shape, input), (input,))
 
 
-def renorm_(self, p, dim, maxnorm) -> Tensor:
-    return inplace_of(lambda s: renorm(s, p, dim, maxnorm), "renorm_")(self)
-
-
+@op(method=False)
 def gradient(input, *, spacing=1, dim=None, edge_order: int = 1):
     """Central differences inside, one-sided (first or second order) at the edges; one
     tensor per differentiated dim, in a tuple.  ``spacing``: a number, a list of numbers (one
@@ -704,25 +722,3 @@ def gradient(input, *, spacing=1, dim=None, edge_order: int = 1):
             app = (0.5 * sl(d, -3, -2) - 2 * sl(d, -2, -1) + 1.5 * sl(d, -1)) / dx
         outs.append(cat([pre, center / 2, app], d))
     return tuple(outs)
-
-
-# ---------------------------------------------------------------- registration
-FUNCTIONS = {
-    "lgamma": lgamma, "digamma": digamma, "polygamma": polygamma, "erfinv": erfinv,
-    "i0": i0, "mvlgamma": mvlgamma, "dist": dist, "renorm": renorm, "gradient": gradient,
-}
-METHODS = {
-    "lgamma": lgamma, "digamma": digamma, "polygamma": polygamma_method, "erfinv": erfinv,
-    "i0": i0, "mvlgamma": mvlgamma, "dist": dist, "renorm": renorm,
-    "polygamma_": polygamma_, "mvlgamma_": mvlgamma_, "renorm_": renorm_,
-}
-for _name in ("lgamma", "digamma", "erfinv", "i0"):
-    METHODS[_name + "_"] = inplace_of(FUNCTIONS[_name], _name + "_")
-FUNCTIONS["i0_"] = METHODS["i0_"]
-
-# torch.special's own functions (tensorviz/special.py)
-SPECIAL = {
-    "i0e": special_i0e, "i1": special_i1, "i1e": special_i1e, "erfcx": special_erfcx,
-    "ndtr": special_ndtr, "ndtri": special_ndtri, "log_ndtr": special_log_ndtr,
-    "entr": special_entr, "xlog1py": xlog1py, "zeta": _zeta_op,
-}

@@ -16,19 +16,20 @@ import warnings
 import numpy as np
 
 from .. import _autograd_meta as _ag_meta, _dtypes, _layout
+from .._dispatch import op, write_out
 from .._dtypes import _COMPLEX, _FLOAT
 from .._device import as_device
 from .._tensor import Tensor, wrap_array
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
-from .indexing import _c, _tensor_arg, _ufunc_at, _xp, warn_once
+from .indexing import _c, _ufunc_at, _xp, warn_once
+from .pointwise import _check_tensor
 
-__all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2",
-           "irfft2", "fftn", "ifftn", "rfftn", "irfftn", "fftfreq", "rfftfreq", "fftshift",
-           "ifftshift", "stft", "istft", "hann_window", "hamming_window", "blackman_window",
-           "bartlett_window", "kaiser_window"]
 
 _NORMS = (None, "backward", "ortho", "forward")
+
+#: ``tensorviz.fft.<name>`` (functions only, as PyTorch's ``torch.fft``)
+_fft_op = op(namespace="fft", method=False)
 
 
 # ---------------------------------------------------------------- helpers
@@ -39,7 +40,7 @@ def _check_norm(norm) -> None:
 
 def _fft_input(x: Tensor, fn: str, real_only: bool = False):
     """The input array in the dtype the transform runs in (float or complex, never half)."""
-    x = _tensor_arg(x, f"fft_{fn}", "input", 1)
+    _check_tensor(f"fft_{fn}", x, "input", 1)
     dt = x._dtype
     if real_only and dt.category == _COMPLEX:
         raise RuntimeError(f"{fn} expects a real input tensor, but got {dt.cname}")
@@ -96,36 +97,46 @@ def _finish_fft(res, x: Tensor, dims, name: str, out) -> Tensor:
         rdt = _dtypes.complex64 if single else _dtypes.complex128
     res = _layout_last(xp, res.astype(rdt._np, copy=False), dims, x._stride)
     if out is not None:
-        from ._elementwise import write_out
+        if isinstance(out, Tensor) and (out._dtype.category == _COMPLEX) != (not real_out):
+            fname = name[:-1] + "n" if name.endswith("2") else name  # (fft2 is fftn's)
+            kind = "a floating point" if real_out else "a complex"
+            raise RuntimeError(f"{fname} expects {kind} output tensor, but got "
+                               f"{out._dtype.cname}")
         return write_out(out, res, rdt, x.device)
     return wrap_array(res, rdt, x.device)
 
 
+@_fft_op
 def fft(input, n=None, dim: int = -1, norm=None, *, out=None) -> Tensor:
     """The 1-D discrete Fourier transform along ``dim`` (``n``: crop or zero-pad first)."""
     return _one_dim("fft", input, n, dim, norm, out=out)
 
 
+@_fft_op
 def ifft(input, n=None, dim: int = -1, norm=None, *, out=None) -> Tensor:
     """The inverse of ``fft``."""
     return _one_dim("ifft", input, n, dim, norm, out=out)
 
 
+@_fft_op
 def rfft(input, n=None, dim: int = -1, norm=None, *, out=None) -> Tensor:
     """``fft`` of a real input, keeping the ``n // 2 + 1`` non-redundant frequencies."""
     return _one_dim("rfft", input, n, dim, norm, real_in=True, out=out)
 
 
+@_fft_op
 def irfft(input, n=None, dim: int = -1, norm=None, *, out=None) -> Tensor:
     """The inverse of ``rfft``: a real signal of length ``n`` (default ``2 * (m - 1)``)."""
     return _one_dim("irfft", input, n, dim, norm, out=out)
 
 
+@_fft_op
 def hfft(input, n=None, dim: int = -1, norm=None, *, out=None) -> Tensor:
     """The FFT of a Hermitian-symmetric signal given by its first half: a real spectrum."""
     return _one_dim("hfft", input, n, dim, norm, out=out)
 
 
+@_fft_op
 def ihfft(input, n=None, dim: int = -1, norm=None, *, out=None) -> Tensor:
     """The inverse of ``hfft``."""
     return _one_dim("ihfft", input, n, dim, norm, real_in=True, out=out)
@@ -168,35 +179,43 @@ def _nd(name: str, input, s, dim, norm, default_dims, out):
     return _finish_fft(res, x, dims, name, out)
 
 
+@_fft_op
 def fft2(input, s=None, dim=(-2, -1), norm=None, *, out=None) -> Tensor:
     return _nd("fft2", input, s, None, norm, dim, out)
 
 
+@_fft_op
 def ifft2(input, s=None, dim=(-2, -1), norm=None, *, out=None) -> Tensor:
     return _nd("ifft2", input, s, None, norm, dim, out)
 
 
+@_fft_op
 def rfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None) -> Tensor:
     return _nd("rfft2", input, s, None, norm, dim, out)
 
 
+@_fft_op
 def irfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None) -> Tensor:
     return _nd("irfft2", input, s, None, norm, dim, out)
 
 
+@_fft_op
 def fftn(input, s=None, dim=None, norm=None, *, out=None) -> Tensor:
     """The N-D transform over ``dim`` (all dims, or the last ``len(s)``, by default)."""
     return _nd("fftn", input, s, dim, norm, None, out)
 
 
+@_fft_op
 def ifftn(input, s=None, dim=None, norm=None, *, out=None) -> Tensor:
     return _nd("ifftn", input, s, dim, norm, None, out)
 
 
+@_fft_op
 def rfftn(input, s=None, dim=None, norm=None, *, out=None) -> Tensor:
     return _nd("rfftn", input, s, dim, norm, None, out)
 
 
+@_fft_op
 def irfftn(input, s=None, dim=None, norm=None, *, out=None) -> Tensor:
     return _nd("irfftn", input, s, dim, norm, None, out)
 
@@ -211,6 +230,11 @@ def _freq_dtype(dtype, fn: str):
     return dt
 
 
+def _out_dtype(dtype, out):
+    """The dtype asked for: ``dtype``, else that of ``out=`` (PyTorch fills ``out`` itself)."""
+    return out.dtype if dtype is None and isinstance(out, Tensor) else dtype
+
+
 def _freq(host: np.ndarray, dt, device, requires_grad: bool) -> Tensor:
     dev = as_device(device)
     arr = backend_for(dev).from_host(np.ascontiguousarray(host.astype(dt._np)), dev)
@@ -220,32 +244,33 @@ def _freq(host: np.ndarray, dt, device, requires_grad: bool) -> Tensor:
     return t
 
 
+@_fft_op
 def fftfreq(n: int, d: float = 1.0, *, out=None, dtype=None, layout=None, device=None,
             requires_grad: bool = False) -> Tensor:
     """The sample frequencies of an ``n``-point FFT: ``[0, 1, ..., -2, -1] / (d * n)``."""
-    dt = _freq_dtype(dtype, "fftfreq")
+    dt = _freq_dtype(_out_dtype(dtype, out), "fftfreq")
     host = np.fft.fftfreq(n, d) if n else np.zeros(0)
     res = _freq(host, dt, device, requires_grad)
     return res if out is None else _write(out, res)
 
 
+@_fft_op
 def rfftfreq(n: int, d: float = 1.0, *, out=None, dtype=None, layout=None, device=None,
              requires_grad: bool = False) -> Tensor:
     """The sample frequencies of ``rfft``: ``[0, 1, ..., n // 2] / (d * n)``."""
-    dt = _freq_dtype(dtype, "rfftfreq")
+    dt = _freq_dtype(_out_dtype(dtype, out), "rfftfreq")
     host = np.fft.rfftfreq(n, d) if n else np.full(1, np.nan)  # (PyTorch: arange(1) / 0)
     res = _freq(host, dt, device, requires_grad)
     return res if out is None else _write(out, res)
 
 
 def _write(out: Tensor, res: Tensor) -> Tensor:
-    from ._elementwise import write_out
     return write_out(out, res._arr, res._dtype, res.device)
 
 
 def _shift(input, dim, sign: int) -> Tensor:
     from .joining import roll
-    input = _tensor_arg(input, "fftshift", "input", 1)
+    _check_tensor("fftshift", input, "input", 1)
     n = len(input._shape)
     if dim is None:
         dims = list(range(n))
@@ -258,11 +283,13 @@ def _shift(input, dim, sign: int) -> Tensor:
     return roll(input, shifts, dims)
 
 
+@_fft_op
 def fftshift(input, dim=None) -> Tensor:
     """Move the zero frequency to the centre (a ``roll`` by ``n // 2`` along ``dim``)."""
     return _shift(input, dim, 1)
 
 
+@_fft_op
 def ifftshift(input, dim=None) -> Tensor:
     """The inverse of ``fftshift``."""
     return _shift(input, dim, -1)
@@ -296,6 +323,7 @@ def _window(name: str, window_length: int, periodic: bool, dtype, device, requir
     return _freq(host, dt, device, requires_grad)
 
 
+@op(method=False)
 def hann_window(window_length: int, periodic: bool = True, *, dtype=None, layout=None,
                 device=None, requires_grad: bool = False) -> Tensor:
     """``0.5 - 0.5 cos(2 pi n / (N - 1))`` (``periodic``: the first ``N`` of ``N + 1``)."""
@@ -303,6 +331,7 @@ def hann_window(window_length: int, periodic: bool = True, *, dtype=None, layout
                    lambda k, n: 0.5 - 0.5 * np.cos(2 * math.pi * k / (n - 1)))
 
 
+@op(method=False)
 def hamming_window(window_length: int, periodic: bool = True, alpha: float = 0.54,
                    beta: float = 0.46, *, dtype=None, layout=None, device=None,
                    requires_grad: bool = False) -> Tensor:
@@ -311,6 +340,7 @@ def hamming_window(window_length: int, periodic: bool = True, alpha: float = 0.5
                    lambda k, n: alpha - beta * np.cos(2 * math.pi * k / (n - 1)))
 
 
+@op(method=False)
 def blackman_window(window_length: int, periodic: bool = True, *, dtype=None, layout=None,
                     device=None, requires_grad: bool = False) -> Tensor:
     """``0.42 - 0.5 cos(2 pi n / (N - 1)) + 0.08 cos(4 pi n / (N - 1))``."""
@@ -319,6 +349,7 @@ def blackman_window(window_length: int, periodic: bool = True, *, dtype=None, la
                    + 0.08 * np.cos(4 * math.pi * k / (n - 1)))
 
 
+@op(method=False)
 def bartlett_window(window_length: int, periodic: bool = True, *, dtype=None, layout=None,
                     device=None, requires_grad: bool = False) -> Tensor:
     """The triangle ``1 - |2 n / (N - 1) - 1|``."""
@@ -326,6 +357,7 @@ def bartlett_window(window_length: int, periodic: bool = True, *, dtype=None, la
                    lambda k, n: 1 - np.abs(2 * k / (n - 1) - 1))
 
 
+@op(method=False)
 def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0, *,
                   dtype=None, layout=None, device=None, requires_grad: bool = False) -> Tensor:
     """``I0(beta sqrt(1 - ((n - N/2) / (N/2))^2)) / I0(beta)`` (``I0``: Bessel, order 0)."""
@@ -363,12 +395,13 @@ def _padded_window(xp, window, win_length: int, n_fft: int, dt):
     return w
 
 
+@op()
 def stft(input, n_fft: int, hop_length=None, win_length=None, window=None, center: bool = True,
          pad_mode: str = "reflect", normalized: bool = False, onesided=None,
          return_complex=None) -> Tensor:
     """The short-time Fourier transform: the FFT of each windowed frame, shape
     ``(*, n_freq, n_frames)`` (``n_freq = n_fft // 2 + 1`` when one-sided)."""
-    input = _tensor_arg(input, "stft", "input", 1)
+    _check_tensor("stft", input, "input", 1)
     if window is None:
         warn_once(_NO_WINDOW)
     complex_in = input._dtype.category == _COMPLEX or (
@@ -438,12 +471,13 @@ def stft(input, n_fft: int, hop_length=None, win_length=None, window=None, cente
     return wrap_array(spec, cdt, input.device)
 
 
+@op()
 def istft(input, n_fft: int, hop_length=None, win_length=None, window=None,
           center: bool = True, normalized: bool = False, onesided=None, length=None,
           return_complex: bool = False) -> Tensor:
     """The inverse of ``stft``: inverse FFT of each frame, windowed overlap-add, divided by
     the summed squared window (which must not vanish anywhere: the NOLA condition)."""
-    input = _tensor_arg(input, "istft", "input", 1)
+    _check_tensor("istft", input, "input", 1)
     if input._dtype.category != _COMPLEX:
         raise RuntimeError("istft requires a complex-valued input tensor.")
     if input.dim() not in (2, 3):
@@ -506,20 +540,3 @@ def istft(input, n_fft: int, hop_length=None, win_length=None, window=None,
     if not batched:
         y = y[0]
     return wrap_array(_c(xp, y.astype(out_dt._np, copy=False)), out_dt, input.device)
-
-
-# ``tensorviz.fft.<name>`` (re-exported by tensorviz/fft.py).
-FFT = {
-    "fft": fft, "ifft": ifft, "rfft": rfft, "irfft": irfft, "hfft": hfft, "ihfft": ihfft,
-    "fft2": fft2, "ifft2": ifft2, "rfft2": rfft2, "irfft2": irfft2, "fftn": fftn,
-    "ifftn": ifftn, "rfftn": rfftn, "irfftn": irfftn, "fftfreq": fftfreq,
-    "rfftfreq": rfftfreq, "fftshift": fftshift, "ifftshift": ifftshift,
-}
-
-FUNCTIONS = {
-    "stft": stft, "istft": istft, "hann_window": hann_window,
-    "hamming_window": hamming_window, "blackman_window": blackman_window,
-    "bartlett_window": bartlett_window, "kaiser_window": kaiser_window,
-}
-
-METHODS = {"stft": stft, "istft": istft}

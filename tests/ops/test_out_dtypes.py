@@ -96,3 +96,61 @@ def test_bool_scans(tvdiff, shape):
     x = tvdiff.make(shape, "float32")
     tvdiff.check(lambda lib, t: lib.cumsum(t, 0, dtype=lib.bool), x)
     tvdiff.check(lambda lib, t: lib.cumprod(t, 0, dtype=lib.bool), x)
+
+
+# Errors whose message (not only type) must be PyTorch's: out= dtypes refused by the op's own
+# check, the order of checks when several fail, in-place forms refusing self's dtype.
+MESSAGES = {
+    "quantile_out": lambda lib, x: lib.quantile(x, 0.5, dim=1, out=lib.empty(0, dtype=lib.float64)),
+    "nanquantile_out": lambda lib, x: lib.nanquantile(x, 0.5, out=lib.empty(0,
+                                                                            dtype=lib.float64)),
+    "quantile_bad_dim_out": lambda lib, x: lib.quantile(x.double(), 0.5, dim=5, out=lib.empty(0)),
+    "nanquantile_interp_first": lambda lib, x: lib.nanquantile(
+        x, 0.5, interpolation="bad", out=lib.empty(0, dtype=lib.float64)),
+    "nanquantile_q": lambda lib, x: lib.nanquantile(x, -1.0),
+    "logcumsumexp_out": lambda lib, x: lib.logcumsumexp(x, 5, out=lib.empty(0,
+                                                                           dtype=lib.float64)),
+    "logcumsumexp_int_out": lambda lib, x: lib.logcumsumexp(x.long(), 1, out=lib.empty(0)),
+    "narrow_copy_out": lambda lib, x: lib.narrow_copy(x, 1, 1, 9, out=lib.empty(0,
+                                                                               dtype=lib.int64)),
+    "histogram_hist": lambda lib, x: lib.histogram(x, 3, out=(lib.empty(0, dtype=lib.float64),
+                                                              lib.empty(0))),
+    "histogram_edges": lambda lib, x: lib.histogram(x.long(), 3, out=(
+        lib.empty(0, dtype=lib.int64), lib.empty(0, dtype=lib.float64))),
+    "multinomial_out": lambda lib, x: lib.multinomial(x, 0, out=lib.empty(0)),
+    "searchsorted_out": lambda lib, x: lib.searchsorted(lib.tensor([1., 2.]), x, out_int32=True,
+                                                        out=lib.empty(0, dtype=lib.int64)),
+    "fft_out": lambda lib, x: lib.fft.fft(x, out=lib.empty(0)),
+    "fft2_out": lambda lib, x: lib.fft.fft2(x, out=lib.empty(0)),
+    "irfft_out": lambda lib, x: lib.fft.irfft(x.to(lib.complex64),
+                                              out=lib.empty(0, dtype=lib.complex64)),
+    "fftfreq_out": lambda lib, x: lib.fft.fftfreq(4, out=lib.empty(0, dtype=lib.int64)),
+    "mvlgamma_int": lambda lib, x: x.long().expand(2, 3, 4).mvlgamma_(1),
+    "mvlgamma_p": lambda lib, x: x.long().mvlgamma_(0),
+    "gcd_float": lambda lib, x: x.long().gcd_(x),
+    "heaviside_dtypes": lambda lib, x: x.long().heaviside_(x),
+    "ldexp_int": lambda lib, x: x.long().ldexp_(x.long()),
+    "lerp_end": lambda lib, x: lib.lerp(x.half(), x, 0.5),
+    "lerp_weight": lambda lib, x: lib.lerp(x.long(), x.long(), x.double()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MESSAGES))
+def test_error_messages(name):
+    import tensorviz
+    seen = []
+    for lib in (torch, tensorviz):
+        x = lib.tensor([[0.5, 1.5, 2.0, 0.25], [3.0, 0.1, 0.7, 1.0], [0.2, 0.3, 0.4, 0.6]])
+        with pytest.raises(Exception) as e:
+            MESSAGES[name](lib, x)
+        seen.append((type(e.value), str(e.value)))
+    assert seen[1] == seen[0]
+
+
+@pytest.mark.parametrize("dtype", ["int64", "bool", "float64"])
+def test_bernoulli_out_any_dtype(tvdiff, dtype):
+    # (PyTorch fills out= itself: out.resize_(input.shape).bernoulli_(input))
+    p = tvdiff.make((3, 4), "float32", low=0, high=1)
+    r = tvdiff.check(lambda lib, x: lib.bernoulli(x, out=lib.empty(5, dtype=getattr(lib, dtype)))
+                     .shape, p)
+    assert tuple(r) == (3, 4)
