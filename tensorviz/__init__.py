@@ -40,8 +40,7 @@ globals().update(_LEGACY_TYPES)  # FloatTensor, LongTensor ...: legacy construct
 __version__ = "0.1.0"
 
 globals().update(_ops.install())
-_ops.reductions._return_type("frexp", ("mantissa", "exponent"))
-_ops.reductions._return_type("frexp_out", ("mantissa", "exponent"))
+from . import return_types  # noqa: E402
 
 from . import autograd  # noqa: E402  (grad-mode names only: autograd is not implemented yet)
 

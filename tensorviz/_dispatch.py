@@ -87,7 +87,7 @@ def registry() -> dict[str, OpDef]:
 
 def op(name: str | None = None, *, namespace: str = "torch", aliases: Iterable[str] = (),
        function: bool | Callable = True, method: bool | str | Callable = True,
-       setter: Callable | None = None, inplace: bool = False,
+       setter: Callable | None = None, inplace: bool | Callable = False,
        inplace_function: bool | tuple = False, inplace_aliases: Iterable[str] | None = None,
        out: str | None = None, out_message: Callable | None = None, view: bool = False,
        dunder: str | None = None, dunder_ufunc: Callable | None = None,
@@ -99,7 +99,8 @@ def op(name: str | None = None, *, namespace: str = "torch", aliases: Iterable[s
     ``__radd__`` (numbers only; ``operator_of`` replaces it where that does not fit) and
     ``__iadd__`` (when the op has an in-place form); ``dunder_ufunc`` lets ``__add__`` call
     the elementwise kernel directly.  ``also`` names the op in further namespaces
-    (``"linalg.matmul"``).  ``inplace_function`` makes ``tensorviz.<name>_`` too
+    (``"linalg.matmul"``).  ``inplace`` may be the in-place kernel itself (as
+    ``@inplace_of``, for a kernel defined before the op).  ``inplace_function`` makes ``tensorviz.<name>_`` too
     (True: for every name; a tuple: for those names).  Example::
 
         @op(aliases=("absolute",), inplace=True, inplace_function=True, unary_dunder="abs")
@@ -112,7 +113,8 @@ def op(name: str | None = None, *, namespace: str = "torch", aliases: Iterable[s
         opname = name or body.__name__
         rec = OpDef(opname, body, namespace=namespace, aliases=tuple(aliases),
                     function=builtins.bool(function), method=method, setter=setter,
-                    inplace=inplace, inplace_function=inplace_function,
+                    inplace=builtins.bool(inplace), inplace_function=inplace_function,
+                    inplace_body=inplace if callable(inplace) else None,
                     inplace_aliases=tuple(aliases if inplace_aliases is None
                                           else inplace_aliases),
                     out=out, out_message=out_message, view=view, dunder=dunder,

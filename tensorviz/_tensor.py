@@ -1513,7 +1513,7 @@ def frexp(input: Tensor, *, out=None):
     """``(mantissa, exponent)`` with ``input == mantissa * 2 ** exponent``, the mantissa in
     (-1, -0.5] or [0.5, 1) (or 0, inf, nan), of the input's dtype; the exponent int32."""
     from .ops._elementwise import result_strides, write_out
-    from .ops.reductions import return_types
+    from . import return_types
     if not isinstance(input, Tensor):
         raise TypeError(f"frexp(): argument 'input' (position 1) must be Tensor, not "
                         f"{builtins.type(input).__name__}")

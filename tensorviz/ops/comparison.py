@@ -23,7 +23,8 @@ from ..backends._numpy import call_quiet
 from ._elementwise import (clamp, device_of, exact_out, finish, operand, promote,
                            result_strides)
 from .pointwise import _check_tensor, _not_implemented, _store, _xp
-from .reductions import _out2, return_types, stable_argsort
+from .. import return_types
+from .reductions import _out2, stable_argsort
 
 
 # ---------------------------------------------------------------- equality and closeness

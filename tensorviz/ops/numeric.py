@@ -19,10 +19,8 @@ from .._tensor import Tensor, contiguous_format
 from ..backends._numpy import call_quiet
 from ._elementwise import device_of, finish, operand, promote, result_strides
 from .pointwise import _check_tensor, _compute2, _not_implemented, _opmath, _xp, inplace_of
-from .reductions import _return_type, return_types, sample_spacing, wrap_array
-
-_return_type("histogram", ("hist", "bin_edges"))
-_return_type("histogram_out", ("hist", "bin_edges"))  # (what ``out=`` calls return)
+from .. import return_types
+from .reductions import sample_spacing, wrap_array
 
 
 def _need_tensor(fname: str, x, arg: str, pos: int) -> None:
