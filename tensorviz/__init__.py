@@ -29,9 +29,8 @@ from ._random import (Generator, default_generator, get_rng_state, initial_seed,
                       randperm, seed, set_rng_state)
 from ._size import Size
 from ._storage import TypedStorage, UntypedStorage
-from ._tensor import (Tensor, channels_last, channels_last_3d, contiguous_format, frexp,
-                      from_numpy, is_same_size, layout, memory_format, preserve_format, strided,
-                      typename)
+from ._tensor import (Tensor, channels_last, channels_last_3d, contiguous_format, from_numpy,
+                      layout, memory_format, preserve_format, strided, typename)
 from ._tensor import LEGACY_TYPES as _LEGACY_TYPES
 from . import ops as _ops
 

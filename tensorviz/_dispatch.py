@@ -34,7 +34,7 @@ from ._tensor import Tensor
 from .backends._numpy import call_quiet
 
 __all__ = ["OpDef", "op", "inplace_of", "operator_of", "registry", "install", "set_recorder",
-           "exact_out", "store_inplace", "write_out", "resize_out", "check_partial_overlap"]
+           "exact_out", "cast_out", "store_inplace", "write_out", "resize_out", "check_partial_overlap"]
 
 #: The op namespaces: ``torch`` is the package itself, the others its submodules.
 NAMESPACES = ("torch", "linalg", "fft", "special", "nn.functional")
@@ -48,15 +48,16 @@ class OpDef:
     ``tensorviz.<name>`` / ``Tensor.<name>`` exist (``method`` may be ``"property"``);
     ``inplace`` whether ``Tensor.<name>_`` exists (``inplace_body`` is its own kernel, else
     it is computed out of place and stored back); ``out`` is ``None`` when the body handles
-    ``out=`` itself (or has none) and ``"exact"`` when ``out=`` must have exactly the
-    result's dtype (``out_message(result, out)`` says why not); ``view`` marks ops whose
+    ``out=`` itself (or has none), ``"exact"`` when ``out=`` must have exactly the
+    result's dtype (``out_message(result, out)`` says why not) and ``"cast"`` when the
+    result is written into ``out=`` with the casting rule; ``view`` marks ops whose
     result shares the input's storage.
     """
 
     __slots__ = ("name", "body", "namespace", "aliases", "function", "method", "setter",
                  "inplace", "inplace_body", "inplace_function", "inplace_aliases", "out",
                  "out_message", "view", "dunder", "dunder_ufunc", "unary_dunder",
-                 "method_body", "function_body", "operators", "also", "module")
+                 "method_body", "function_body", "operators", "also", "module", "tensor_first")
 
     def __init__(self, name: str, body: Callable, **fields: Any):
         self.name = name
@@ -91,7 +92,8 @@ def op(name: str | None = None, *, namespace: str = "torch", aliases: Iterable[s
        inplace_function: bool | tuple = False, inplace_aliases: Iterable[str] | None = None,
        out: str | None = None, out_message: Callable | None = None, view: bool = False,
        dunder: str | None = None, dunder_ufunc: Callable | None = None,
-       unary_dunder: str | None = None, also: Iterable[str] = ()) -> Callable:
+       unary_dunder: str | None = None, also: Iterable[str] = (),
+       tensor_first: str | None = None) -> Callable:
     """Declare the decorated function as an op (see the module docstring); returns it as is.
 
     ``function``/``method`` may be a callable: that spelling then uses it instead of the body
@@ -99,7 +101,10 @@ def op(name: str | None = None, *, namespace: str = "torch", aliases: Iterable[s
     ``__radd__`` (numbers only; ``operator_of`` replaces it where that does not fit) and
     ``__iadd__`` (when the op has an in-place form); ``dunder_ufunc`` lets ``__add__`` call
     the elementwise kernel directly.  ``also`` names the op in further namespaces
-    (``"linalg.matmul"``).  ``inplace`` may be the in-place kernel itself (as
+    (``"linalg.matmul"``).  ``tensor_first="input"``: the function spelling refuses a
+    first argument that is not a Tensor with PyTorch's TypeError naming that argument (for
+    Tensor methods whose body does not check it; the method spelling pays nothing).
+    ``inplace`` may be the in-place kernel itself (as
     ``@inplace_of``, for a kernel defined before the op).  ``inplace_function`` makes ``tensorviz.<name>_`` too
     (True: for every name; a tuple: for those names).  Example::
 
@@ -119,6 +124,7 @@ def op(name: str | None = None, *, namespace: str = "torch", aliases: Iterable[s
                                           else inplace_aliases),
                     out=out, out_message=out_message, view=view, dunder=dunder,
                     dunder_ufunc=dunder_ufunc, unary_dunder=unary_dunder, also=tuple(also),
+                    tensor_first=tensor_first,
                     function_body=function if callable(function) else None,
                     method_body=method if callable(method) else None)
         key = rec.qualname
@@ -294,6 +300,31 @@ def exact_out(fn: Callable, message: Callable | None = None) -> Callable:
     return entry
 
 
+def _tensor_first(fn: Callable, name: str, arg: str) -> Callable:
+    """``fn`` refusing a first argument that is not a Tensor (``tensorviz.t([1])``)."""
+    @functools.wraps(fn)
+    def entry(*args, **kwargs):
+        x = args[0] if args else kwargs.get(arg)
+        if not isinstance(x, Tensor):
+            raise TypeError(f"{name}(): argument '{arg}' must be Tensor, not "
+                            f"{type(x).__name__}")
+        return fn(*args, **kwargs)
+    return entry
+
+
+def cast_out(fn: Callable) -> Callable:
+    """``fn`` with ``out=``: the result written into ``out`` with ``write_out``'s casting
+    rule (the creation functions: ``zeros(2, 3, out=t)``); the body itself takes no ``out``."""
+    @functools.wraps(fn)
+    def entry(*args, out=None, **kwargs):
+        if out is None:
+            return fn(*args, **kwargs)
+        res = fn(*args, **kwargs)
+        return write_out(out, res._arr, res._dtype, res._storage._device)
+    entry.__wrapped__ = fn
+    return entry
+
+
 def _generated_inplace(rec: OpDef) -> Callable:
     """``Tensor.<name>_`` for an op without an in-place kernel: compute, then store back.
 
@@ -386,9 +417,12 @@ def spellings(rec: OpDef) -> dict:
         fn = rec.function_body or body
         if rec.out == "exact":
             fn = exact_out(fn, rec.out_message)
+        elif rec.out == "cast":
+            fn = cast_out(fn)
         fn = _entry(rec, "function", fn)
         for n in names:
-            out[(rec.namespace, n)] = fn
+            out[(rec.namespace, n)] = (_tensor_first(fn, n, rec.tensor_first)
+                                       if rec.tensor_first else fn)
         for qual in rec.also:
             ns, _, n = qual.rpartition(".")
             out[(ns, n)] = fn

@@ -156,7 +156,7 @@ def _nonempty(tensors, fn: str) -> list:
 @op(method=False)
 def hstack(tensors, *, out=None) -> Tensor:
     """Concatenate horizontally: along dim 0 for 1-D inputs, else dim 1."""
-    from ._views import atleast_1d
+    from .views import atleast_1d
     ts = [atleast_1d(t) for t in _nonempty(tensors, "hstack")]
     return cat(ts, 0 if ts[0].dim() == 1 else 1, out=out)
 
@@ -164,7 +164,7 @@ def hstack(tensors, *, out=None) -> Tensor:
 @op(aliases=("row_stack",), method=False)
 def vstack(tensors, *, out=None) -> Tensor:
     """Concatenate vertically (dim 0) after making every input at least 2-D."""
-    from ._views import atleast_2d
+    from .views import atleast_2d
     ts = [atleast_2d(t) for t in _nonempty(tensors, "vstack")]
     return cat(ts, 0, out=out)
 
@@ -172,7 +172,7 @@ def vstack(tensors, *, out=None) -> Tensor:
 @op(method=False)
 def dstack(tensors, *, out=None) -> Tensor:
     """Concatenate depth-wise (dim 2) after making every input at least 3-D."""
-    from ._views import atleast_3d
+    from .views import atleast_3d
     ts = [atleast_3d(t) for t in _nonempty(tensors, "dstack")]
     return cat(ts, 2, out=out)
 
