@@ -14,6 +14,7 @@ import numpy as np
 
 from . import _autograd_meta as _ag_meta, _dtypes, _layout
 from ._device import DeviceLike, as_device
+from ._dispatch import op
 from ._dtypes import dtype as _dtype_cls
 from ._size import Size
 from ._storage import UntypedStorage
@@ -238,6 +239,7 @@ def _check_numpy(arr: np.ndarray) -> _dtype_cls:
     return dt
 
 
+@op(method=False)
 def tensor(data: Any, *, dtype: _dtype_cls | None = None, device: DeviceLike = None,
            requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """A new tensor holding a copy of ``data`` (nested lists, scalars, arrays, tensors).
@@ -288,6 +290,7 @@ def tensor(data: Any, *, dtype: _dtype_cls | None = None, device: DeviceLike = N
     return _finish(host, dt, device, requires_grad)
 
 
+@op(method=False)
 def as_tensor(data: Any, dtype: _dtype_cls | None = None, device: DeviceLike = None) -> Tensor:
     """Like ``tensor`` but shares memory with a tensor or NumPy array when nothing changes
     (a NumPy array goes through ``from_numpy``, with its checks)."""
@@ -301,6 +304,7 @@ def as_tensor(data: Any, dtype: _dtype_cls | None = None, device: DeviceLike = N
     return tensor(data, dtype=dtype, device=device)
 
 
+@op(method=False)
 def asarray(obj: Any, *, dtype: _dtype_cls | None = None, device: DeviceLike = None,
             copy: bool | None = None, requires_grad: bool = False) -> Tensor:
     """``as_tensor`` with ``copy=`` control (True always copies, False refuses to)."""
@@ -353,24 +357,26 @@ def _fill(shape, value, dt: _dtype_cls, device: DeviceLike, requires_grad: bool,
     return t
 
 
+@op(method=False, out="cast")
 def zeros(*sizes, size=None, dtype: _dtype_cls | None = None, device: DeviceLike = None,
-          requires_grad: bool = False, out: Tensor | None = None) -> Tensor:
+          requires_grad: bool = False) -> Tensor:
     """A tensor of zeros (default float dtype unless ``dtype`` says otherwise)."""
     dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
     shape = _sizes(_kw_shape(sizes, size, "size", "zeros"), "zeros")
-    return _with_out(_fill(shape, 0, dt, device, requires_grad), out)
+    return _fill(shape, 0, dt, device, requires_grad)
 
 
+@op(method=False, out="cast")
 def ones(*sizes, size=None, dtype: _dtype_cls | None = None, device: DeviceLike = None,
-         requires_grad: bool = False, out: Tensor | None = None) -> Tensor:
+         requires_grad: bool = False) -> Tensor:
     dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
     shape = _sizes(_kw_shape(sizes, size, "size", "ones"), "ones")
-    return _with_out(_fill(shape, 1, dt, device, requires_grad), out)
+    return _fill(shape, 1, dt, device, requires_grad)
 
 
+@op(method=False, out="cast")
 def empty(*sizes, size=None, dtype: _dtype_cls | None = None, device: DeviceLike = None,
-          requires_grad: bool = False, out: Tensor | None = None,
-          memory_format=None) -> Tensor:
+          requires_grad: bool = False, memory_format=None) -> Tensor:
     """An uninitialised tensor: its values are whatever the memory held (as in PyTorch)."""
     dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
     shape = _sizes(_kw_shape(sizes, size, "size", "empty"), "empty")
@@ -378,7 +384,7 @@ def empty(*sizes, size=None, dtype: _dtype_cls | None = None, device: DeviceLike
     if memory_format is not None:
         from ._tensor import _format_name
         stride = _layout.format_strides(shape, _format_name(memory_format, "empty"))
-    return _with_out(_fill(shape, None, dt, device, requires_grad, stride), out)
+    return _fill(shape, None, dt, device, requires_grad, stride)
 
 
 def _scalar_dtype(value) -> _dtype_cls:
@@ -387,8 +393,9 @@ def _scalar_dtype(value) -> _dtype_cls:
     return _dtypes.scalar_dtype(value)
 
 
+@op(method=False, out="cast")
 def full(size, fill_value, *, dtype: _dtype_cls | None = None, device: DeviceLike = None,
-         requires_grad: bool = False, out: Tensor | None = None) -> Tensor:
+         requires_grad: bool = False) -> Tensor:
     """A tensor filled with ``fill_value``; the dtype follows the value's type like PyTorch."""
     if not isinstance(size, (tuple, list, Size)):
         raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not "
@@ -398,15 +405,8 @@ def full(size, fill_value, *, dtype: _dtype_cls | None = None, device: DeviceLik
     dt = _check_dtype(dtype) or _scalar_dtype(fill_value)
     from .ops._elementwise import fill_value as _checked
     shape = _sizes((size,))
-    return _with_out(_fill(shape, _checked(fill_value, dt, _layout.numel(shape)), dt, device,
-                           requires_grad), out)
-
-
-def _with_out(t: Tensor, out: Tensor | None) -> Tensor:
-    if out is None:
-        return t
-    from .ops._elementwise import write_out
-    return write_out(out, t._arr, t.dtype, t.device)
+    return _fill(shape, _checked(fill_value, dt, _layout.numel(shape)), dt, device,
+                 requires_grad)
 
 
 def like_strides(input: Tensor, memory_format) -> tuple:
@@ -426,24 +426,28 @@ def _like(input: Tensor, dtype, device, memory_format=None):
             like_strides(input, memory_format))
 
 
+@op(method=False)
 def zeros_like(input: Tensor, *, dtype=None, device=None, requires_grad=False,
                memory_format=None) -> Tensor:
     dt, dev, stride = _like(input, dtype, device, memory_format)
     return _fill(input._shape, 0, dt, dev, requires_grad, stride)
 
 
+@op(method=False)
 def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad=False,
               memory_format=None) -> Tensor:
     dt, dev, stride = _like(input, dtype, device, memory_format)
     return _fill(input._shape, 1, dt, dev, requires_grad, stride)
 
 
+@op(method=False)
 def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad=False,
                memory_format=None) -> Tensor:
     dt, dev, stride = _like(input, dtype, device, memory_format)
     return _fill(input._shape, None, dt, dev, requires_grad, stride)
 
 
+@op(method=False)
 def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad=False,
               memory_format=None) -> Tensor:
     dt, dev, stride = _like(input, dtype, device, memory_format)
@@ -454,6 +458,7 @@ def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_gr
                  requires_grad, stride)
 
 
+@op(method=False)
 def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     """An uninitialised tensor with the given strides (storage sized to fit them exactly)."""
     from . import _layout
@@ -464,6 +469,7 @@ def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False)
     return base.as_strided(shape, strides, 0)
 
 
+@op(method=False)
 def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
     return tensor(s, dtype=dt, device=device, requires_grad=requires_grad)
@@ -481,9 +487,9 @@ def _number(x, what: str, complex_ok: bool = False):
     raise TypeError(f"{what} must be a number, not {type(x).__name__}")
 
 
+@op(method=False, out="cast")
 def arange(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
-           device: DeviceLike = None, requires_grad: bool = False,
-           out: Tensor | None = None) -> Tensor:
+           device: DeviceLike = None, requires_grad: bool = False) -> Tensor:
     """Values ``start, start+step, ...`` below ``end``; int64 unless a bound is a float.
 
     Computed as PyTorch does: for an integer dtype the bounds and step are truncated to
@@ -532,9 +538,10 @@ def arange(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
         host = xs + xst * np.arange(n, dtype=acc)
         with np.errstate(all="ignore"):
             host = host.astype(dt._np)
-    return _with_out(_finish(host, dt, device, requires_grad), out)
+    return _finish(host, dt, device, requires_grad)
 
 
+@op(method=False)
 def range(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
           device: DeviceLike = None, requires_grad: bool = False) -> Tensor:
     """Deprecated inclusive range (``end`` included), float by default, as in PyTorch:
@@ -571,9 +578,9 @@ def range(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
         return _finish(host.astype(dt._np), dt, device, requires_grad)
 
 
+@op(method=False, out="cast")
 def linspace(start, end, steps: int, *, dtype: _dtype_cls | None = None,
-             device: DeviceLike = None, requires_grad: bool = False,
-             out: Tensor | None = None) -> Tensor:
+             device: DeviceLike = None, requires_grad: bool = False) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive.
 
     Computed like PyTorch, in the result's precision: the first half counts up from
@@ -590,7 +597,7 @@ def linspace(start, end, steps: int, *, dtype: _dtype_cls | None = None,
     host = _spaced(start, end, steps, dt)
     with np.errstate(all="ignore"):
         host = host.astype(dt._np)
-    return _with_out(_finish(host, dt, device, requires_grad), out)
+    return _finish(host, dt, device, requires_grad)
 
 
 def _range_dtype(dtype, start, end) -> _dtype_cls:
@@ -634,9 +641,9 @@ def _spaced(start, end, steps: int, dt: _dtype_cls) -> np.ndarray:
     return values
 
 
+@op(method=False, out="cast")
 def logspace(start, end, steps: int, base: float = 10.0, *, dtype: _dtype_cls | None = None,
-             device: DeviceLike = None, requires_grad: bool = False,
-             out: Tensor | None = None) -> Tensor:
+             device: DeviceLike = None, requires_grad: bool = False) -> Tensor:
     """``base ** linspace(start, end, steps)``, each power taken in the result's precision
     (an integer dtype truncates ``base`` first, as PyTorch)."""
     start, end = _number(start, "start", True), _number(end, "end", True)
@@ -662,7 +669,7 @@ def logspace(start, end, steps: int, base: float = 10.0, *, dtype: _dtype_cls | 
         if dt.category <= _dtypes._INT:
             host = np.trunc(host)
         host = host.astype(dt._np)
-    return _with_out(_finish(host, dt, device, requires_grad), out)
+    return _finish(host, dt, device, requires_grad)
 
 
 def _spaced_double(start, end, steps: int, dt: _dtype_cls) -> np.ndarray:
@@ -675,9 +682,9 @@ def _spaced_double(start, end, steps: int, dt: _dtype_cls) -> np.ndarray:
     return np.where(np.arange(steps) < half, a + step * i, b - step * (steps - 1 - i))
 
 
+@op(method=False, out="cast")
 def eye(n: int, m: int | None = None, *, dtype: _dtype_cls | None = None,
-        device: DeviceLike = None, requires_grad: bool = False,
-        out: Tensor | None = None) -> Tensor:
+        device: DeviceLike = None, requires_grad: bool = False) -> Tensor:
     """The ``n x m`` identity matrix."""
     n = _number(n, "n")
     m = n if m is None else _number(m, "m")
@@ -686,30 +693,36 @@ def eye(n: int, m: int | None = None, *, dtype: _dtype_cls | None = None,
     if m < 0:
         raise RuntimeError(f"m must be greater or equal to 0, got {m}")
     dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
-    return _with_out(_finish(np.eye(n, m, dtype=dt._np), dt, device, requires_grad), out)
+    return _finish(np.eye(n, m, dtype=dt._np), dt, device, requires_grad)
 
 
+@op(method=False)
 def numel(input: Tensor) -> int:
     return input.numel()
 
 
+@op(method=False)
 def is_tensor(obj) -> bool:
     return isinstance(obj, Tensor)
 
 
+@op(method=False)
 def is_storage(obj) -> bool:
     from ._storage import TypedStorage, UntypedStorage
     return isinstance(obj, (TypedStorage, UntypedStorage))
 
 
+@op(method=False)
 def is_floating_point(input: Tensor) -> bool:
     return input.is_floating_point()
 
 
+@op(method=False)
 def is_complex(input: Tensor) -> bool:
     return input.is_complex()
 
 
+@op(method=False)
 def is_nonzero(input: Tensor) -> bool:
     if input.numel() != 1:
         raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous"
@@ -728,6 +741,7 @@ def _int_arg(fn: str, name: str, value) -> int:
     return builtins.int(value)
 
 
+@op(method=False)
 def frombuffer(buffer, *, dtype: _dtype_cls, count: int = -1, offset: int = 0,
                requires_grad: bool = False) -> Tensor:
     """A 1-D tensor over the bytes of an object with the buffer protocol, sharing its memory
@@ -838,6 +852,7 @@ def _set_polar(xp, res, r, theta) -> None:
     res.imag = r * xp.sin(theta)
 
 
+@op("complex", method=False)
 def _complex(real: Tensor, imag: Tensor, *, out: Tensor | None = None) -> Tensor:
     """``real + imag * 1j`` as a complex tensor (float32 -> complex64, float64 -> complex128);
     both inputs must have the same floating dtype and broadcast together."""
@@ -849,6 +864,7 @@ def _complex(real: Tensor, imag: Tensor, *, out: Tensor | None = None) -> Tensor
 _complex.__name__ = _complex.__qualname__ = "complex"
 
 
+@op(method=False)
 def polar(abs: Tensor, angle: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The complex tensor with absolute value ``abs`` and phase ``angle``:
     ``abs * cos(angle) + abs * sin(angle) * 1j``."""
