@@ -14,9 +14,8 @@ from __future__ import annotations
 from . import _dtypes, _layout, cuda
 from ._creation import (arange, as_tensor, asarray, empty, empty_like, empty_strided, eye,
                         frombuffer, full, full_like, is_complex, is_floating_point, is_nonzero,
-                        is_storage, is_tensor, linspace, logspace, numel, ones, ones_like, polar,
-                        range, scalar_tensor, tensor, zeros, zeros_like)
-from ._creation import _complex as complex
+                        is_storage, is_tensor, linspace, logspace, numel, ones, ones_like, range,
+                        scalar_tensor, tensor, zeros, zeros_like)
 from ._device import device, get_default_device, set_default_device
 from ._dtypes import (bool, can_cast, cdouble, cfloat, complex64, complex128, double, dtype,
                       finfo, float, float16, float32, float64, get_default_dtype, half, iinfo,
@@ -38,7 +37,19 @@ globals().update(_LEGACY_TYPES)  # FloatTensor, LongTensor ...: legacy construct
 
 __version__ = "0.1.0"
 
-globals().update(_ops.install())
+globals().update(_ops.install())  # (every op's spellings: complex, polar, cat, ...)
+
+
+def _show(self, **kwargs):
+    """Draw this tensor's storage, strides and logical layout as a live widget
+    (``tensorviz.show(t)``; the widgets load on first use)."""
+    from .viz import show as _viz_show
+    return _viz_show(self, **kwargs)
+
+
+_show.__name__ = _show.__qualname__ = "show"
+Tensor.show = _show
+del _show
 from . import return_types  # noqa: E402
 
 from . import autograd  # noqa: E402  (grad-mode names only: autograd is not implemented yet)

@@ -14,10 +14,14 @@ import numpy as np
 
 from . import _autograd_meta as _ag_meta, _dtypes, _layout
 from ._device import DeviceLike, as_device
+from ._dispatch import HOOKS as _DISPATCH_HOOKS
 from ._dispatch import op
 from ._dtypes import dtype as _dtype_cls
 from ._size import Size
 from ._storage import UntypedStorage
+from ._scalars import fill_value as _checked
+from ._storage import TENSOR_HOOKS as _STORAGE_HOOKS
+from ._tensor import _HOOKS as _TENSOR_HOOKS
 from ._tensor import Tensor, _as_shape, _kw_shape, from_numpy, wrap_array
 from .backends import backend_for
 
@@ -403,7 +407,6 @@ def full(size, fill_value, *, dtype: _dtype_cls | None = None, device: DeviceLik
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
     dt = _check_dtype(dtype) or _scalar_dtype(fill_value)
-    from .ops._elementwise import fill_value as _checked
     shape = _sizes((size,))
     return _fill(shape, _checked(fill_value, dt, _layout.numel(shape)), dt, device,
                  requires_grad)
@@ -451,7 +454,6 @@ def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad=False,
 def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad=False,
               memory_format=None) -> Tensor:
     dt, dev, stride = _like(input, dtype, device, memory_format)
-    from .ops._elementwise import fill_value as _checked
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
     return _fill(input._shape, _checked(fill_value, dt, _layout.numel(input._shape)), dt, dev,
@@ -621,12 +623,11 @@ def _check_steps(steps) -> int:
 def _spaced(start, end, steps: int, dt: _dtype_cls) -> np.ndarray:
     """The ``linspace`` values as PyTorch's CPU kernel computes them: ``start``/``end`` taken
     as ``dt`` first, then floats in ``dt``'s own precision, integers in double (truncated)."""
-    from .ops._elementwise import fill_value
     if steps == 0:
         return np.empty(0, dtype=dt._np)
     if steps == 1:  # PyTorch fills with start (end is never converted)
-        return np.array([fill_value(start, dt)], dtype=dt._np)
-    a, b = fill_value(start, dt), fill_value(end, dt)  # (checked, as PyTorch's Scalar.to<T>)
+        return np.array([_checked(start, dt)], dtype=dt._np)
+    a, b = _checked(start, dt), _checked(end, dt)  # (checked, as PyTorch's Scalar.to<T>)
     work = np.float64 if dt.category <= _dtypes._INT else dt._np.type
     a, b = work(a), work(b)
     with np.errstate(all="ignore"):
@@ -674,8 +675,7 @@ def logspace(start, end, steps: int, base: float = 10.0, *, dtype: _dtype_cls | 
 
 def _spaced_double(start, end, steps: int, dt: _dtype_cls) -> np.ndarray:
     """Integer logspace exponents: ``start``/``end`` as integers, the steps in double."""
-    from .ops._elementwise import fill_value
-    a, b = np.float64(fill_value(start, dt)), np.float64(fill_value(end, dt))
+    a, b = np.float64(_checked(start, dt)), np.float64(_checked(end, dt))
     step = (b - a) / (steps - 1)
     i = np.arange(steps, dtype=np.float64)
     half = steps // 2
@@ -800,73 +800,30 @@ def frombuffer(buffer, *, dtype: _dtype_cls, count: int = -1, offset: int = 0,
 
 
 # ---------------------------------------------------------------- complex / polar
-_HALF_FLOAT_DOUBLE = ("float16", "float32", "float64")
 
 
-def _complex_operands(fn: str, a, b, names: tuple, out):
-    from .ops._elementwise import device_of, result_strides
-    for pos, (x, name) in enumerate(zip((a, b), names), 1):
-        if not isinstance(x, Tensor):
-            raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor, not "
-                            f"{type(x).__name__}")
-    if a._dtype.name not in _HALF_FLOAT_DOUBLE or b._dtype.name not in _HALF_FLOAT_DOUBLE:
-        raise RuntimeError(f"Expected both inputs to be Half, Float or Double tensors but got "
-                           f"{a._dtype.cname} and {b._dtype.cname}")
-    if a._dtype is not b._dtype:
-        raise RuntimeError(f"Expected object of scalar type {a._dtype.cname} but got scalar "
-                           f"type {b._dtype.cname} for second argument")
-    dev = device_of(a, b)
-    shape = _layout.broadcast_shapes(a._shape, b._shape)
-    if a._dtype is _dtypes.float16:
-        if fn == "polar":
-            raise NotImplementedError("\"polar_cpu\" not implemented for 'Half'")
-        raise TypeError("complex(): complex32 (ComplexHalf) is not supported by tensorviz; "
-                        "convert the inputs to float32 first")
-    rdt = _dtypes.complex64 if a._dtype is _dtypes.float32 else _dtypes.complex128
-    if out is not None:
-        if not isinstance(out, Tensor):
-            raise TypeError(f"{fn}(): argument 'out' must be Tensor, not {type(out).__name__}")
-        if out._dtype is not rdt:
-            raise RuntimeError(f"Expected object of scalar type {rdt.cname} but got scalar "
-                               f"type {out._dtype.cname} for argument 'out'")
-    return rdt, dev, shape, result_strides(shape, a, b)
+def _tensor_new(args: tuple, device: DeviceLike, dtype) -> Tensor:
+    """``Tensor(*sizes)`` (uninitialised, default dtype), ``Tensor(size)``, ``Tensor(data)``
+    (a copy) or ``Tensor(tensor)`` (an alias): the legacy constructor behind
+    ``Tensor.__new__``, ``t.new(...)`` and ``FloatTensor(...)``."""
+    dt = _dtypes.get_default_dtype() if dtype is None else dtype
+    if not args:
+        return empty(0, dtype=dt, device=device)
+    if len(args) == 1 and not isinstance(args[0], (builtins.int, np.integer)):
+        data = args[0]
+        if isinstance(data, Size):
+            return empty(*data, dtype=dt, device=device)
+        if isinstance(data, Tensor):  # an alias (a new view of the same storage)
+            if dtype is not None and data._dtype is not dtype:
+                raise TypeError(f"expected {dtype!r} (got {data._dtype!r})")
+            return data._view(data._shape, data._stride, data._offset)
+        if isinstance(data, (builtins.float, builtins.complex, builtins.bool, str)):
+            raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
+        return tensor(data, dtype=dt, device=device)
+    return empty(*_as_shape(args), dtype=dt, device=device)
 
 
-def _complex_result(fn: str, a: Tensor, b: Tensor, rdt, dev, shape, stride, out, compute):
-    from .backends._numpy import call_quiet
-    from .ops._elementwise import finish
-    xp = a._storage._backend.xp
-    res = xp.empty(shape, rdt._np)
-    ra, rb = xp.broadcast_to(a._arr, shape), xp.broadcast_to(b._arr, shape)
-    call_quiet(compute, xp, res, ra, rb)
-    return finish(res, rdt, dev, out, stride, (a, b))
-
-
-def _set_parts(xp, res, re, im) -> None:
-    res.real = re
-    res.imag = im
-
-
-def _set_polar(xp, res, r, theta) -> None:
-    res.real = r * xp.cos(theta)
-    res.imag = r * xp.sin(theta)
-
-
-@op("complex", method=False)
-def _complex(real: Tensor, imag: Tensor, *, out: Tensor | None = None) -> Tensor:
-    """``real + imag * 1j`` as a complex tensor (float32 -> complex64, float64 -> complex128);
-    both inputs must have the same floating dtype and broadcast together."""
-    rdt, dev, shape, stride = _complex_operands("complex", real, imag, ("real", "imag"), out)
-    return _complex_result("complex", real, imag, rdt, dev, shape, stride, out, _set_parts)
-
-
-# (``tensorviz.complex``; not bound as ``complex`` here, where the builtin is still needed)
-_complex.__name__ = _complex.__qualname__ = "complex"
-
-
-@op(method=False)
-def polar(abs: Tensor, angle: Tensor, *, out: Tensor | None = None) -> Tensor:
-    """The complex tensor with absolute value ``abs`` and phase ``angle``:
-    ``abs * cos(angle) + abs * sin(angle) * 1j``."""
-    rdt, dev, shape, stride = _complex_operands("polar", abs, angle, ("abs", "angle"), out)
-    return _complex_result("polar", abs, angle, rdt, dev, shape, stride, out, _set_polar)
+# The layers below reach tensor creation through these hooks (they cannot import this module).
+_TENSOR_HOOKS["new"] = _tensor_new
+_STORAGE_HOOKS["tensor"] = tensor
+_DISPATCH_HOOKS["as_tensor"] = as_tensor

@@ -28,13 +28,18 @@ import numpy as np
 
 from . import _dtypes, _layout
 from ._dtypes import _COMPLEX
-from ._indexing import assign, check_writable
+from ._indexing import assign, check_partial_overlap, check_writable
 from ._storage import UntypedStorage
 from ._tensor import Tensor
 from .backends._numpy import call_quiet
 
 __all__ = ["OpDef", "op", "inplace_of", "operator_of", "registry", "install", "set_recorder",
            "exact_out", "cast_out", "store_inplace", "write_out", "resize_out", "check_partial_overlap"]
+
+#: What the registry needs from the layers above it, installed by them when they load:
+#: ``"as_tensor"`` (a NumPy array operand of an operator, by ``_creation``) and ``"binary"``
+#: (the elementwise kernel behind ``dunder_ufunc``, by ``ops._elementwise``).
+HOOKS: dict = {}
 
 #: The op namespaces: ``torch`` is the package itself, the others its submodules.
 NAMESPACES = ("torch", "linalg", "fft", "special", "nn.functional")
@@ -219,41 +224,6 @@ def resize_out(out: Tensor, shape: tuple) -> None:
         out._set_layout(st, out._offset, shape, _layout.contiguous_strides(shape))
 
 
-_OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to tensor "
-            "refer to a single memory location. Please clone() the tensor before performing the "
-            "operation.")
-
-
-def check_partial_overlap(dest: Tensor, src, full_ok: bool = True) -> None:
-    """PyTorch's ``assert_no_partial_overlap``: RuntimeError when ``src`` shares some, but not
-    exactly all, of the memory ``dest`` is written to.  Only dense layouts are compared (as
-    PyTorch, anything else is too hard to tell and passes); the same memory with the same
-    strides (``x.add_(x)``) is fine unless ``full_ok`` is False (``assert_no_overlap``, as
-    the index ops check their source)."""
-    if not isinstance(src, Tensor) or src._storage is not dest._storage:
-        return
-    if src is dest:
-        if full_ok:
-            return
-        raise RuntimeError(_OVERLAP)
-    n_dest, n_src = _layout.numel(dest._shape), _layout.numel(src._shape)
-    if not n_dest or not n_src:
-        return
-    if not (_layout.is_non_overlapping_and_dense(dest._shape, dest._stride) and
-            _layout.is_non_overlapping_and_dense(src._shape, src._stride)):
-        return
-    a0 = dest._offset * dest._dtype.itemsize
-    a1 = a0 + n_dest * dest._dtype.itemsize
-    b0 = src._offset * src._dtype.itemsize
-    b1 = b0 + n_src * src._dtype.itemsize
-    if a0 == b0 and a1 == b1:
-        if dest._stride == src._stride and full_ok:
-            return
-        raise RuntimeError(_OVERLAP)
-    if a0 < b1 and b0 < a1:
-        raise RuntimeError(_OVERLAP)
-
-
 def store_inplace(self, res):
     """Write an op's result ``res`` back into ``self`` as PyTorch's in-place forms check it:
     the result must have ``self``'s shape and a dtype that casts to ``self``'s."""
@@ -367,8 +337,7 @@ def _array_operand(other):
     """A NumPy array operand as PyTorch takes it: a tensor (``from_numpy``'s checks), which
     takes part in promotion like any dimensioned tensor; anything else is not an operand."""
     if isinstance(other, np.ndarray):
-        from ._creation import as_tensor
-        return as_tensor(other)
+        return HOOKS["as_tensor"](other)
     return NotImplemented
 
 
@@ -445,8 +414,7 @@ def spellings(rec: OpDef) -> dict:
     if rec.dunder:
         d = rec.dunder
         if rec.dunder_ufunc is not None:
-            from .ops._elementwise import binary
-            fast = functools.partial(binary, rec.dunder_ufunc)
+            fast = functools.partial(HOOKS["binary"], rec.dunder_ufunc)
             forward = _forward(_entry(rec, "operator", fast) if _recorder else fast)
         else:
             forward = _forward(_entry(rec, "method", body))

@@ -18,6 +18,8 @@ from ._device import CPU, DeviceLike, as_device, device
 from ._dtypes import dtype as _dtype_cls
 from . import _autograd_meta as _ag_meta
 from ._size import Size
+from ._printing import tensor_repr
+from ._storage import TENSOR_HOOKS as _STORAGE_HOOKS
 from ._storage import TypedStorage, UntypedStorage
 from .backends import CPU_BACKEND, backend_for
 from .backends._numpy import call_quiet
@@ -254,6 +256,12 @@ def _format_name(fmt, fn: str, default: str = "preserve_format") -> str:
     return fmt.name
 
 
+#: What ``Tensor`` needs from the layers above it, installed by them when they load:
+#: ``"new"`` (``Tensor(...)``, by ``_creation``) and ``"getitem"``, ``"setitem"``,
+#: ``"assign"``, ``"set_element"`` (indexing beyond the fast paths below, by ``_indexing``).
+_HOOKS: dict = {}
+
+
 class Tensor:
     """A multi-dimensional view of a typed storage, with PyTorch's API."""
 
@@ -267,22 +275,7 @@ class Tensor:
     # ------------------------------------------------------------ construction
     def __new__(cls, *args, device: DeviceLike = None, dtype=None):
         """``Tensor(*sizes)`` (uninitialised float32) or ``Tensor(data)`` (float32 copy)."""
-        from ._creation import tensor as _tensor_fn, empty
-        dt = _dtypes.get_default_dtype() if dtype is None else dtype
-        if not args:
-            return empty(0, dtype=dt, device=device)
-        if len(args) == 1 and not isinstance(args[0], (builtins.int, np.integer)):
-            data = args[0]
-            if isinstance(data, Size):
-                return empty(*data, dtype=dt, device=device)
-            if isinstance(data, Tensor):  # an alias (a new view of the same storage)
-                if dtype is not None and data._dtype is not dtype:
-                    raise TypeError(f"expected {dtype!r} (got {data._dtype!r})")
-                return data._view(data._shape, data._stride, data._offset)
-            if isinstance(data, (builtins.float, builtins.complex, builtins.bool, str)):
-                raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
-            return _tensor_fn(data, dtype=dt, device=device)
-        return empty(*_as_shape(args), dtype=dt, device=device)
+        return _HOOKS["new"](args, device, dtype)
 
     def __init__(self, *args, **kwargs):
         pass
@@ -566,7 +559,6 @@ class Tensor:
         return id(self)
 
     def __repr__(self, *, tensor_contents=None) -> str:
-        from ._printing import tensor_repr
         be = self._storage._backend
         return tensor_repr(self._arr, self._dtype, str(self.device), to_host=be.to_host,
                            requires_grad=self.requires_grad)
@@ -808,26 +800,20 @@ class Tensor:
             pos = _element_position(self._shape, self._stride, self._offset, key)
             if pos is not None:
                 return self._view((), (), pos)
-        return _indexing.getitem(self, key)
+        return _HOOKS["getitem"](self, key)
 
     def __setitem__(self, key, value) -> None:
         tk = type(key)
         if tk is builtins.int or tk is slice:  # t[i] = v, t[a:b] = v: a view, then assign
-            _indexing.assign(self._view(*_layout.index(self._shape, self._stride, self._offset,
+            _HOOKS["assign"](self._view(*_layout.index(self._shape, self._stride, self._offset,
                                                        key)), value)
             return
         if tk is tuple and type(value) in _PY_SCALARS:  # t[i, j] = 1.5: one element
             pos = _element_position(self._shape, self._stride, self._offset, key)
             if pos is not None:
-                _indexing.set_element(self, pos, value)
+                _HOOKS["set_element"](self, pos, value)
                 return
-        _indexing.setitem(self, key, value)
-
-    # ------------------------------------------------------------ widgets
-    def show(self, **kwargs):
-        """Draw this tensor's storage, strides and logical layout as a live widget."""
-        from .viz import show
-        return show(self, **kwargs)
+        _HOOKS["setitem"](self, key, value)
 
 
 _PY_SCALARS = frozenset((builtins.bool, builtins.int, builtins.float, builtins.complex))
@@ -849,13 +835,13 @@ def _set_source(t: Tensor, source) -> tuple:
     """The untyped storage behind a ``set_`` source, and its size in ``t``'s elements."""
     if isinstance(source, Tensor):
         if source._dtype is not t._dtype:
-            from ._indexing import _C_NAMES
+            from ._scalars import _C_NAMES
             raise RuntimeError(f"Could not set tensor of type {_C_NAMES[source._dtype.name]} "
                                f"to a tensor of type {_C_NAMES[t._dtype.name]}")
         st = source._storage
     elif isinstance(source, TypedStorage):
         if source.dtype is not t._dtype:
-            from ._indexing import _C_NAMES
+            from ._scalars import _C_NAMES
             raise RuntimeError(f"Expected a Storage of type {_C_NAMES[t._dtype.name]} or an "
                                f"UntypedStorage, but got type {source.dtype.cname} for "
                                f"argument 1 'storage'")
@@ -976,4 +962,5 @@ def typename(obj: Any, /) -> str:
     return f"{module}.{qualname}"
 
 
-from . import _indexing  # noqa: E402  (it needs Tensor, defined above)
+_dtypes.register_tensor_type(Tensor)
+_STORAGE_HOOKS["make"] = Tensor._make

@@ -18,8 +18,7 @@ import warnings
 import numpy as np
 
 from .. import _creation, _dtypes, _layout, backends
-from .. import cuda as _cuda
-from .._device import CPU, DeviceLike, as_device, device
+from .._device import CPU, DeviceLike, as_device, current_cuda_index, device
 from .. import return_types
 from .._dispatch import op, write_out
 from .._dtypes import dtype as _dtype_cls
@@ -29,7 +28,7 @@ from .._tensor import (_FORMATS, _TYPE_BY_NAME, _TYPE_NAMES, Tensor, _contig, _f
                        preserve_format, wrap_array)
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
-from ._elementwise import result_strides
+from ._elementwise import device_of, finish, result_strides
 
 
 @op(function=False)
@@ -295,12 +294,12 @@ def cpu(input) -> Tensor:
 @op(function=False)
 def cuda(input, device: DeviceLike = None, non_blocking: bool = False) -> Tensor:
     if device is None:
-        idx = _cuda.current_device()
+        idx = current_cuda_index()
     else:
         dev = as_device(device if not isinstance(device, int) else f"cuda:{device}")
         if dev.type != "cuda":
             raise RuntimeError("Invalid device, must be cuda device")
-        idx = _cuda.current_device() if dev.index is None else dev.index
+        idx = current_cuda_index() if dev.index is None else dev.index
     return to(input, as_device(f"cuda:{idx}"))
 
 
@@ -390,3 +389,73 @@ def frexp(input: Tensor, *, out=None):
     return return_types.frexp(wrap_array(mantissa, input._dtype, dev, stride),
                               wrap_array(exponent.astype(np.int32, copy=False), _dtypes.int32,
                                          dev, stride))
+
+
+# ------------------------------------------------------------ complex from two real tensors
+_HALF_FLOAT_DOUBLE = ("float16", "float32", "float64")
+
+
+def _complex_operands(fn: str, a, b, names: tuple, out):
+    for pos, (x, name) in enumerate(zip((a, b), names), 1):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor, not "
+                            f"{type(x).__name__}")
+    if a._dtype.name not in _HALF_FLOAT_DOUBLE or b._dtype.name not in _HALF_FLOAT_DOUBLE:
+        raise RuntimeError(f"Expected both inputs to be Half, Float or Double tensors but got "
+                           f"{a._dtype.cname} and {b._dtype.cname}")
+    if a._dtype is not b._dtype:
+        raise RuntimeError(f"Expected object of scalar type {a._dtype.cname} but got scalar "
+                           f"type {b._dtype.cname} for second argument")
+    dev = device_of(a, b)
+    shape = _layout.broadcast_shapes(a._shape, b._shape)
+    if a._dtype is _dtypes.float16:
+        if fn == "polar":
+            raise NotImplementedError("\"polar_cpu\" not implemented for 'Half'")
+        raise TypeError("complex(): complex32 (ComplexHalf) is not supported by tensorviz; "
+                        "convert the inputs to float32 first")
+    rdt = _dtypes.complex64 if a._dtype is _dtypes.float32 else _dtypes.complex128
+    if out is not None:
+        if not isinstance(out, Tensor):
+            raise TypeError(f"{fn}(): argument 'out' must be Tensor, not {type(out).__name__}")
+        if out._dtype is not rdt:
+            raise RuntimeError(f"Expected object of scalar type {rdt.cname} but got scalar "
+                               f"type {out._dtype.cname} for argument 'out'")
+    return rdt, dev, shape, result_strides(shape, a, b)
+
+
+def _complex_result(fn: str, a: Tensor, b: Tensor, rdt, dev, shape, stride, out, compute):
+    xp = a._storage._backend.xp
+    res = xp.empty(shape, rdt._np)
+    ra, rb = xp.broadcast_to(a._arr, shape), xp.broadcast_to(b._arr, shape)
+    call_quiet(compute, xp, res, ra, rb)
+    return finish(res, rdt, dev, out, stride, (a, b))
+
+
+def _set_parts(xp, res, re, im) -> None:
+    res.real = re
+    res.imag = im
+
+
+def _set_polar(xp, res, r, theta) -> None:
+    res.real = r * xp.cos(theta)
+    res.imag = r * xp.sin(theta)
+
+
+@op("complex", method=False)
+def _complex(real: Tensor, imag: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """``real + imag * 1j`` as a complex tensor (float32 -> complex64, float64 -> complex128);
+    both inputs must have the same floating dtype and broadcast together."""
+    rdt, dev, shape, stride = _complex_operands("complex", real, imag, ("real", "imag"), out)
+    return _complex_result("complex", real, imag, rdt, dev, shape, stride, out, _set_parts)
+
+
+# (``tensorviz.complex``; not bound as ``complex`` here, where the builtin is still needed)
+_complex.__name__ = _complex.__qualname__ = "complex"
+
+
+@op(method=False)
+def polar(abs: Tensor, angle: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """The complex tensor with absolute value ``abs`` and phase ``angle``:
+    ``abs * cos(angle) + abs * sin(angle) * 1j``."""
+    rdt, dev, shape, stride = _complex_operands("polar", abs, angle, ("abs", "angle"), out)
+    return _complex_result("polar", abs, angle, rdt, dev, shape, stride, out, _set_polar)

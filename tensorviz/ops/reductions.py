@@ -19,6 +19,7 @@ import numpy as np
 from .. import _dtypes, _layout, return_types
 from .._device import CPU
 from .._dtypes import _COMPLEX, _FLOAT, _INT
+from .._indexing import check_writable
 from .._tensor import Tensor, _contig, _fresh
 from .._tensor import wrap_array as _wrap_array
 from ..backends._numpy import call_quiet, context_busy, quiet_run
@@ -857,7 +858,6 @@ def cumprod(input: Tensor, dim, *, dtype=None, out=None) -> Tensor:
 
 def _scan_(name: str, self: Tensor, dim, dtype) -> Tensor:
     """``cumsum_``/``cumprod_``: the scan in ``self``'s dtype (or ``dtype``), stored back."""
-    from .._indexing import check_writable
     _check_tensor(name + "_", self)
     check_writable(self)
     dt = self._dtype if dtype is None else dtype
