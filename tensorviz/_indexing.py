@@ -15,7 +15,7 @@ from . import _dtypes, _layout
 from ._scalars import _C_NAMES, _limits, checked_scalar, scalar_to  # noqa: F401  (re-exported)
 from ._tensor import _HOOKS as _TENSOR_HOOKS
 from ._tensor import Tensor, wrap_array
-from .backends._numpy import call_quiet, context_busy, quiet_run
+from .backends._numpy import call_quiet
 
 _BASIC_TYPES = (builtins.int, slice, type(None), type(Ellipsis))
 

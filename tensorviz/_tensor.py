@@ -14,7 +14,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from . import _dtypes, _layout
-from ._device import CPU, DeviceLike, as_device, device
+from ._device import CPU, DeviceLike, device
 from ._dtypes import dtype as _dtype_cls
 from . import _autograd_meta as _ag_meta
 from ._size import Size
@@ -22,7 +22,6 @@ from ._printing import tensor_repr
 from ._storage import TENSOR_HOOKS as _STORAGE_HOOKS
 from ._storage import TypedStorage, UntypedStorage
 from .backends import CPU_BACKEND, backend_for
-from .backends._numpy import call_quiet
 
 __all__ = ["Tensor", "strided", "wrap_array", "from_numpy", "layout"]
 

@@ -23,7 +23,7 @@ from .. import return_types
 from .._dispatch import op, write_out
 from .._dtypes import dtype as _dtype_cls
 from .._storage import UntypedStorage
-from .._tensor import (_FORMATS, _TYPE_BY_NAME, _TYPE_NAMES, Tensor, _contig, _format_name,
+from .._tensor import (_TYPE_BY_NAME, _TYPE_NAMES, Tensor, _contig, _format_name,
                        _fresh, _kw_shape, _LegacyTensorType, _make, contiguous_format,
                        preserve_format, wrap_array)
 from ..backends import backend_for
@@ -137,6 +137,7 @@ def new_tensor(input, data, *, dtype=None, device=None, requires_grad: bool = Fa
 @op(function=False)
 def new_empty(input, *sizes, size=None, dtype=None, device=None,
               requires_grad: bool = False) -> Tensor:
+    """``tensorviz.empty(*sizes)`` with this tensor's dtype and device by default."""
     dt, dev = _new_opts(input, dtype, device)
     return _creation.empty(*_kw_shape(sizes, size, "size", "new_empty"), dtype=dt, device=dev,
                  requires_grad=requires_grad)
@@ -145,6 +146,7 @@ def new_empty(input, *sizes, size=None, dtype=None, device=None,
 @op(function=False)
 def new_zeros(input, *sizes, size=None, dtype=None, device=None,
               requires_grad: bool = False) -> Tensor:
+    """``tensorviz.zeros(*sizes)`` with this tensor's dtype and device by default."""
     dt, dev = _new_opts(input, dtype, device)
     return _creation.zeros(*_kw_shape(sizes, size, "size", "new_zeros"), dtype=dt, device=dev,
                  requires_grad=requires_grad)
@@ -153,6 +155,7 @@ def new_zeros(input, *sizes, size=None, dtype=None, device=None,
 @op(function=False)
 def new_ones(input, *sizes, size=None, dtype=None, device=None,
              requires_grad: bool = False) -> Tensor:
+    """``tensorviz.ones(*sizes)`` with this tensor's dtype and device by default."""
     dt, dev = _new_opts(input, dtype, device)
     return _creation.ones(*_kw_shape(sizes, size, "size", "new_ones"), dtype=dt, device=dev,
                 requires_grad=requires_grad)
@@ -161,6 +164,7 @@ def new_ones(input, *sizes, size=None, dtype=None, device=None,
 @op(function=False)
 def new_full(input, size, fill_value, *, dtype=None, device=None,
              requires_grad: bool = False) -> Tensor:
+    """``tensorviz.full(size, fill_value)`` with this tensor's dtype and device by default."""
     dt, dev = _new_opts(input, dtype, device)
     return _creation.full(size, fill_value, dtype=dt, device=dev, requires_grad=requires_grad)
 
@@ -168,6 +172,8 @@ def new_full(input, size, fill_value, *, dtype=None, device=None,
 @op(function=False)
 def new_empty_strided(input, size, stride, *, dtype=None, device=None,
                       requires_grad: bool = False) -> Tensor:
+    """``tensorviz.empty_strided(size, stride)`` with this tensor's dtype and device by
+    default."""
     dt, dev = _new_opts(input, dtype, device)
     return _creation.empty_strided(size, stride, dtype=dt, device=dev, requires_grad=requires_grad)
 
@@ -217,6 +223,7 @@ def _type(input: Tensor, dtype=None, non_blocking: bool = False, **kwargs):
 
 @op(function=False)
 def type_as(input, other: Tensor) -> Tensor:
+    """``t.to(other.dtype)``."""
     return to(input, other._dtype)
 
 
@@ -288,11 +295,13 @@ def _cdouble(input: Tensor) -> Tensor:
 
 @op(function=False)
 def cpu(input) -> Tensor:
+    """This tensor on the CPU (itself when already there)."""
     return to(input, CPU)
 
 
 @op(function=False)
 def cuda(input, device: DeviceLike = None, non_blocking: bool = False) -> Tensor:
+    """A copy on GPU ``device`` (the current one by default); itself when already there."""
     if device is None:
         idx = current_cuda_index()
     else:

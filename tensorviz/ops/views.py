@@ -86,6 +86,7 @@ def _view_dtype(input, dt: _dtype_cls) -> Tensor:
 
 @op(function=False, view=True)
 def view_as(input, other: Tensor) -> Tensor:
+    """``t.view(other.shape)``."""
     return input.view(other._shape)
 
 
@@ -102,11 +103,14 @@ def reshape(input, *sizes, shape=None) -> Tensor:
 
 @op(function=False, view=True)
 def reshape_as(input, other: Tensor) -> Tensor:
+    """``t.reshape(other.shape)``."""
     return input.reshape(other._shape)
 
 
 @op(tensor_first="input", view=True)
 def flatten(input, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    """Dims ``start_dim..end_dim`` merged into one (a view when the strides allow):
+    ``zeros(2, 3, 4).flatten(1).shape == (2, 12)``."""
     if not input._shape:
         return input.reshape(1)
     n = len(input._shape)
@@ -121,11 +125,13 @@ def flatten(input, start_dim: int = 0, end_dim: int = -1) -> Tensor:
 
 @op(tensor_first="input", view=True)
 def ravel(input) -> Tensor:
+    """All elements in one dim: ``reshape(-1)``."""
     return input.reshape(-1)
 
 
 @op(tensor_first="input", view=True)
 def unflatten(input, dim: int, sizes: Sequence[int]) -> Tensor:
+    """Dim ``dim`` split into ``sizes`` (a view): ``zeros(2, 12).unflatten(1, (3, 4))``."""
     n = len(input._shape)
     d = _layout.normalize_dim(dim, n)
     sizes = tuple(sizes)
@@ -144,29 +150,35 @@ def unflatten(input, dim: int, sizes: Sequence[int]) -> Tensor:
 
 @op(tensor_first="input", view=True)
 def select(input, dim: int, index: int) -> Tensor:
+    """The slice at ``index`` along ``dim``, that dim removed: ``t.select(0, 1)`` is ``t[1]``."""
     return input._view(*_layout.select(input._shape, input._stride, input._offset, dim,
                                       _index_int(index)))
 
 
 @op(tensor_first="input", view=True)
 def narrow(input, dim: int, start: int, length: int) -> Tensor:
+    """``length`` elements from ``start`` along ``dim``: ``t.narrow(1, 1, 2)`` is ``t[:, 1:3]``."""
     return input._view(*_layout.narrow(input._shape, input._stride, input._offset, dim,
                                       _index_int(start), _index_int(length)))
 
 
 @op(aliases=("swapdims",), tensor_first="input", view=True)
 def transpose(input, dim0: int, dim1: int) -> Tensor:
+    """Dims ``dim0`` and ``dim1`` swapped (sizes and strides): ``t.transpose(0, 1)``."""
     return input._view(*_layout.transpose(input._shape, input._stride, input._offset, dim0,
                                          dim1))
 
 
 @op(tensor_first="input", view=True)
 def swapaxes(input, axis0: int, axis1: int) -> Tensor:
+    """``transpose`` with NumPy's argument names."""
     return input.transpose(axis0, axis1)
 
 
 @op(tensor_first="input", view=True)
 def t(input) -> Tensor:
+    """A matrix transposed (1-D and 0-D tensors unchanged): ``a.t().stride() == (1, 3)``
+    for a row-major 2x3 ``a``."""
     shape = input._shape
     if len(shape) == 2:  # transpose(0, 1), computed directly: swap sizes and strides
         st = input._stride
@@ -179,6 +191,7 @@ def t(input) -> Tensor:
 
 @op(method="property", function=False, view=True)
 def T(input) -> Tensor:
+    """All dims reversed (PyTorch warns unless the tensor is 2-D)."""
     n = len(input._shape)
     if n == 0:
         warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity "
@@ -194,6 +207,7 @@ def T(input) -> Tensor:
 
 @op(method="property", function=False, view=True)
 def mT(input) -> Tensor:
+    """The last two dims swapped: a batch of matrices transposed."""
     if not input._shape:
         warnings.warn("Tensor.mT is deprecated on 0-D tensors. This function is the "
                       "identity in these cases.", UserWarning, stacklevel=2)
@@ -206,21 +220,25 @@ def mT(input) -> Tensor:
 
 @op(method="property", function=False, view=True)
 def H(input) -> Tensor:
+    """The conjugate transpose of a matrix (``T``, conjugated when complex)."""
     return input.T.conj() if input.is_complex() else input.T
 
 
 @op(method="property", function=False, view=True)
 def mH(input) -> Tensor:
+    """The conjugate transpose of a batch of matrices (``mT``, conjugated when complex)."""
     return input.mT.conj() if input.is_complex() else input.mT
 
 
 @op(tensor_first="input", view=True)
 def adjoint(input) -> Tensor:
+    """``mH``: the conjugate transpose of the last two dims."""
     return input.mH
 
 
 @op(tensor_first="input", view=True)
 def permute(input, *args, dims=None) -> Tensor:
+    """The dims reordered: ``zeros(2, 3, 4).permute(2, 0, 1).shape == (4, 2, 3)``."""
     dims = args if dims is None else _kw_shape(args, dims, "dims", "permute")
     return input._view(*_layout.permute(input._shape, input._stride, input._offset,
                                        _as_shape(dims, "dims")))
@@ -228,17 +246,20 @@ def permute(input, *args, dims=None) -> Tensor:
 
 @op(aliases=("moveaxis",), tensor_first="input", view=True)
 def movedim(input, source, destination) -> Tensor:
+    """Dims ``source`` moved to positions ``destination``, the rest keeping their order."""
     src, dst = _dims_arg(source), _dims_arg(destination)
     return input._view(*_layout.movedim(input._shape, input._stride, input._offset, src, dst))
 
 
 @op(tensor_first="input", view=True)
 def unsqueeze(input, dim: int) -> Tensor:
+    """A size-1 dim inserted at ``dim``: ``zeros(3).unsqueeze(0).shape == (1, 3)``."""
     return input._view(*_layout.unsqueeze(input._shape, input._stride, input._offset, dim))
 
 
 @op(tensor_first="input", view=True)
 def squeeze(input, dim=None) -> Tensor:
+    """Size-1 dims removed (all, or those among ``dim``)."""
     if dim is not None and type(dim) is not int:
         dim = _dims_arg(dim)
     return input._view(*_layout.squeeze(input._shape, input._stride, input._offset, dim))
@@ -246,6 +267,7 @@ def squeeze(input, dim=None) -> Tensor:
 
 @op(function=False, view=True)
 def expand(input, *sizes, size=None) -> Tensor:
+    """Size-1 dims repeated to ``sizes`` with stride 0 (no copy); ``-1`` keeps a dim."""
     if size is not None:
         sizes = _kw_shape(sizes, size, "size", "expand")
     return input._view(*_layout.expand(input._shape, input._stride, input._offset,
@@ -254,23 +276,27 @@ def expand(input, *sizes, size=None) -> Tensor:
 
 @op(function=False, view=True)
 def expand_as(input, other: Tensor) -> Tensor:
+    """``t.expand(other.shape)``."""
     return input.expand(other._shape)
 
 
 @op(tensor_first="input", view=True)
 def broadcast_to(input, size) -> Tensor:
+    """``t.expand(size)``: the view broadcasting would make."""
     return input.expand(_as_shape((size,)) if not isinstance(size, int)
                        else (size,))
 
 
 @op(function=False, view=True)
 def unfold(input, dimension: int, size: int, step: int) -> Tensor:
+    """Windows of ``size`` every ``step`` along ``dimension``, as a new last dim."""
     return input._view(*_layout.unfold(input._shape, input._stride, input._offset, dimension,
                                       size, step))
 
 
 @op(tensor_first="input", view=True)
 def diagonal(input, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    """The diagonal ``offset`` of the ``dim1``/``dim2`` plane, as a new last dim."""
     return input._view(*_layout.diagonal(input._shape, input._stride, input._offset, offset,
                                         dim1, dim2))
 
@@ -295,31 +321,37 @@ def _relayout_(input: Tensor, new: Tensor) -> Tensor:
 
 @inplace_of(t)
 def t_(input) -> Tensor:
+    """In place: ``t`` takes the layout of ``t.t()``."""
     return _relayout_(input, input.t())
 
 
 @inplace_of(transpose)
 def transpose_(input, dim0: int, dim1: int) -> Tensor:
+    """In place: ``t`` takes the layout of ``t.transpose(dim0, dim1)``."""
     return _relayout_(input, input.transpose(dim0, dim1))
 
 
 @inplace_of(swapaxes)
 def swapaxes_(input: Tensor, axis0: int, axis1: int) -> Tensor:
+    """In place: ``t`` takes the layout of ``t.swapaxes(axis0, axis1)``."""
     return transpose_(input, axis0, axis1)
 
 
 @inplace_of(squeeze)
 def squeeze_(input, dim=None) -> Tensor:
+    """In place: ``t`` takes the layout of ``t.squeeze(dim)``."""
     return _relayout_(input, input.squeeze(dim))
 
 
 @inplace_of(unsqueeze)
 def unsqueeze_(input, dim: int) -> Tensor:
+    """In place: ``t`` takes the layout of ``t.unsqueeze(dim)``."""
     return _relayout_(input, input.unsqueeze(dim))
 
 
 @inplace_of(as_strided)
 def as_strided_(input, size, stride, storage_offset: int | None = None) -> Tensor:
+    """In place: ``t`` takes the layout ``(size, stride, storage_offset)``."""
     return _relayout_(input, input.as_strided(size, stride, storage_offset))
 
 
@@ -334,6 +366,8 @@ def _split_function(tensor: Tensor, split_size_or_sections, dim: int = 0
 
 @op(function=_split_function, view=True)
 def split(input, split_size, dim: int = 0) -> tuple[Tensor, ...]:
+    """Views of ``split_size`` elements along ``dim`` (the last may be shorter), or of the
+    given sizes: ``arange(5).split(2)`` has sizes 2, 2, 1."""
     d = _layout.normalize_dim(dim, len(input._shape))
     if not input._shape:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
@@ -354,6 +388,7 @@ def split(input, split_size, dim: int = 0) -> tuple[Tensor, ...]:
 
 @op(function=False, view=True)
 def split_with_sizes(input, split_sizes, dim: int = 0):
+    """``split`` with a list of sizes."""
     return input.split(list(split_sizes), dim)
 
 
@@ -367,6 +402,7 @@ def _pieces(input, d: int, sizes: Sequence[int]) -> tuple[Tensor, ...]:
 
 @op(tensor_first="input", view=True)
 def chunk(input, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    """``chunks`` views along ``dim``, each ``ceil(size / chunks)`` long (the last shorter)."""
     if not input._shape:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:  # (checked before the dim, as PyTorch does)
@@ -383,11 +419,13 @@ def hsplit(input, sections=None, *, indices=None) -> tuple[Tensor, ...]:
 
 @op(tensor_first="input", view=True)
 def vsplit(input, sections=None, *, indices=None) -> tuple[Tensor, ...]:
+    """``tensor_split`` along dim 0; equal sections only."""
     return _np_split(input, "vsplit", 2, 0, sections, indices)
 
 
 @op(tensor_first="input", view=True)
 def dsplit(input, sections=None, *, indices=None) -> tuple[Tensor, ...]:
+    """``tensor_split`` along dim 2; equal sections only."""
     return _np_split(input, "dsplit", 3, 2, sections, indices)
 
 
@@ -428,6 +466,7 @@ def _tensor_split(input, indices_or_sections, dim: int = 0) -> tuple[Tensor, ...
 
 @op(tensor_first="input", view=True)
 def unbind(input, dim: int = 0) -> tuple[Tensor, ...]:
+    """Every slice along ``dim``, that dim removed: ``tuple(t.select(dim, i) ...)``."""
     if not input._shape:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     d = _layout.normalize_dim(dim, len(input._shape))
