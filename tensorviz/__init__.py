@@ -14,9 +14,8 @@ from __future__ import annotations
 from . import _dtypes, _layout, cuda
 from ._creation import (arange, as_tensor, asarray, empty, empty_like, empty_strided, eye,
                         frombuffer, full, full_like, is_complex, is_floating_point, is_nonzero,
-                        is_storage, is_tensor, linspace, logspace, numel, ones, ones_like, polar,
-                        range, scalar_tensor, tensor, zeros, zeros_like)
-from ._creation import _complex as complex
+                        is_storage, is_tensor, linspace, logspace, numel, ones, ones_like, range,
+                        scalar_tensor, tensor, zeros, zeros_like)
 from ._device import device, get_default_device, set_default_device
 from ._dtypes import (bool, can_cast, cdouble, cfloat, complex64, complex128, double, dtype,
                       finfo, float, float16, float32, float64, get_default_dtype, half, iinfo,
@@ -29,9 +28,8 @@ from ._random import (Generator, default_generator, get_rng_state, initial_seed,
                       randperm, seed, set_rng_state)
 from ._size import Size
 from ._storage import TypedStorage, UntypedStorage
-from ._tensor import (Tensor, channels_last, channels_last_3d, contiguous_format, frexp,
-                      from_numpy, is_same_size, layout, memory_format, preserve_format, strided,
-                      typename)
+from ._tensor import (Tensor, channels_last, channels_last_3d, contiguous_format, from_numpy,
+                      layout, memory_format, preserve_format, strided, typename)
 from ._tensor import LEGACY_TYPES as _LEGACY_TYPES
 from . import ops as _ops
 
@@ -39,9 +37,20 @@ globals().update(_LEGACY_TYPES)  # FloatTensor, LongTensor ...: legacy construct
 
 __version__ = "0.1.0"
 
-globals().update(_ops.install())
-_ops.reductions._return_type("frexp", ("mantissa", "exponent"))
-_ops.reductions._return_type("frexp_out", ("mantissa", "exponent"))
+globals().update(_ops.install())  # (every op's spellings: complex, polar, cat, ...)
+
+
+def _show(self, **kwargs):
+    """Draw this tensor's storage, strides and logical layout as a live widget
+    (``tensorviz.show(t)``; the widgets load on first use)."""
+    from .viz import show as _viz_show
+    return _viz_show(self, **kwargs)
+
+
+_show.__name__ = _show.__qualname__ = "show"
+Tensor.show = _show
+del _show
+from . import return_types  # noqa: E402
 
 from . import autograd  # noqa: E402  (grad-mode names only: autograd is not implemented yet)
 

@@ -14,9 +14,14 @@ import numpy as np
 
 from . import _autograd_meta as _ag_meta, _dtypes, _layout
 from ._device import DeviceLike, as_device
+from ._dispatch import HOOKS as _DISPATCH_HOOKS
+from ._dispatch import op
 from ._dtypes import dtype as _dtype_cls
 from ._size import Size
 from ._storage import UntypedStorage
+from ._scalars import fill_value as _checked
+from ._storage import TENSOR_HOOKS as _STORAGE_HOOKS
+from ._tensor import _HOOKS as _TENSOR_HOOKS
 from ._tensor import Tensor, _as_shape, _kw_shape, from_numpy, wrap_array
 from .backends import backend_for
 
@@ -238,6 +243,7 @@ def _check_numpy(arr: np.ndarray) -> _dtype_cls:
     return dt
 
 
+@op(method=False)
 def tensor(data: Any, *, dtype: _dtype_cls | None = None, device: DeviceLike = None,
            requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """A new tensor holding a copy of ``data`` (nested lists, scalars, arrays, tensors).
@@ -288,6 +294,7 @@ def tensor(data: Any, *, dtype: _dtype_cls | None = None, device: DeviceLike = N
     return _finish(host, dt, device, requires_grad)
 
 
+@op(method=False)
 def as_tensor(data: Any, dtype: _dtype_cls | None = None, device: DeviceLike = None) -> Tensor:
     """Like ``tensor`` but shares memory with a tensor or NumPy array when nothing changes
     (a NumPy array goes through ``from_numpy``, with its checks)."""
@@ -301,6 +308,7 @@ def as_tensor(data: Any, dtype: _dtype_cls | None = None, device: DeviceLike = N
     return tensor(data, dtype=dtype, device=device)
 
 
+@op(method=False)
 def asarray(obj: Any, *, dtype: _dtype_cls | None = None, device: DeviceLike = None,
             copy: bool | None = None, requires_grad: bool = False) -> Tensor:
     """``as_tensor`` with ``copy=`` control (True always copies, False refuses to)."""
@@ -353,24 +361,26 @@ def _fill(shape, value, dt: _dtype_cls, device: DeviceLike, requires_grad: bool,
     return t
 
 
+@op(method=False, out="cast")
 def zeros(*sizes, size=None, dtype: _dtype_cls | None = None, device: DeviceLike = None,
-          requires_grad: bool = False, out: Tensor | None = None) -> Tensor:
+          requires_grad: bool = False) -> Tensor:
     """A tensor of zeros (default float dtype unless ``dtype`` says otherwise)."""
     dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
     shape = _sizes(_kw_shape(sizes, size, "size", "zeros"), "zeros")
-    return _with_out(_fill(shape, 0, dt, device, requires_grad), out)
+    return _fill(shape, 0, dt, device, requires_grad)
 
 
+@op(method=False, out="cast")
 def ones(*sizes, size=None, dtype: _dtype_cls | None = None, device: DeviceLike = None,
-         requires_grad: bool = False, out: Tensor | None = None) -> Tensor:
+         requires_grad: bool = False) -> Tensor:
     dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
     shape = _sizes(_kw_shape(sizes, size, "size", "ones"), "ones")
-    return _with_out(_fill(shape, 1, dt, device, requires_grad), out)
+    return _fill(shape, 1, dt, device, requires_grad)
 
 
+@op(method=False, out="cast")
 def empty(*sizes, size=None, dtype: _dtype_cls | None = None, device: DeviceLike = None,
-          requires_grad: bool = False, out: Tensor | None = None,
-          memory_format=None) -> Tensor:
+          requires_grad: bool = False, memory_format=None) -> Tensor:
     """An uninitialised tensor: its values are whatever the memory held (as in PyTorch)."""
     dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
     shape = _sizes(_kw_shape(sizes, size, "size", "empty"), "empty")
@@ -378,7 +388,7 @@ def empty(*sizes, size=None, dtype: _dtype_cls | None = None, device: DeviceLike
     if memory_format is not None:
         from ._tensor import _format_name
         stride = _layout.format_strides(shape, _format_name(memory_format, "empty"))
-    return _with_out(_fill(shape, None, dt, device, requires_grad, stride), out)
+    return _fill(shape, None, dt, device, requires_grad, stride)
 
 
 def _scalar_dtype(value) -> _dtype_cls:
@@ -387,8 +397,9 @@ def _scalar_dtype(value) -> _dtype_cls:
     return _dtypes.scalar_dtype(value)
 
 
+@op(method=False, out="cast")
 def full(size, fill_value, *, dtype: _dtype_cls | None = None, device: DeviceLike = None,
-         requires_grad: bool = False, out: Tensor | None = None) -> Tensor:
+         requires_grad: bool = False) -> Tensor:
     """A tensor filled with ``fill_value``; the dtype follows the value's type like PyTorch."""
     if not isinstance(size, (tuple, list, Size)):
         raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not "
@@ -396,17 +407,9 @@ def full(size, fill_value, *, dtype: _dtype_cls | None = None, device: DeviceLik
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
     dt = _check_dtype(dtype) or _scalar_dtype(fill_value)
-    from .ops._elementwise import fill_value as _checked
     shape = _sizes((size,))
-    return _with_out(_fill(shape, _checked(fill_value, dt, _layout.numel(shape)), dt, device,
-                           requires_grad), out)
-
-
-def _with_out(t: Tensor, out: Tensor | None) -> Tensor:
-    if out is None:
-        return t
-    from .ops._elementwise import write_out
-    return write_out(out, t._arr, t.dtype, t.device)
+    return _fill(shape, _checked(fill_value, dt, _layout.numel(shape)), dt, device,
+                 requires_grad)
 
 
 def like_strides(input: Tensor, memory_format) -> tuple:
@@ -426,34 +429,38 @@ def _like(input: Tensor, dtype, device, memory_format=None):
             like_strides(input, memory_format))
 
 
+@op(method=False)
 def zeros_like(input: Tensor, *, dtype=None, device=None, requires_grad=False,
                memory_format=None) -> Tensor:
     dt, dev, stride = _like(input, dtype, device, memory_format)
     return _fill(input._shape, 0, dt, dev, requires_grad, stride)
 
 
+@op(method=False)
 def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad=False,
               memory_format=None) -> Tensor:
     dt, dev, stride = _like(input, dtype, device, memory_format)
     return _fill(input._shape, 1, dt, dev, requires_grad, stride)
 
 
+@op(method=False)
 def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad=False,
                memory_format=None) -> Tensor:
     dt, dev, stride = _like(input, dtype, device, memory_format)
     return _fill(input._shape, None, dt, dev, requires_grad, stride)
 
 
+@op(method=False)
 def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad=False,
               memory_format=None) -> Tensor:
     dt, dev, stride = _like(input, dtype, device, memory_format)
-    from .ops._elementwise import fill_value as _checked
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
     return _fill(input._shape, _checked(fill_value, dt, _layout.numel(input._shape)), dt, dev,
                  requires_grad, stride)
 
 
+@op(method=False)
 def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     """An uninitialised tensor with the given strides (storage sized to fit them exactly)."""
     from . import _layout
@@ -464,6 +471,7 @@ def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False)
     return base.as_strided(shape, strides, 0)
 
 
+@op(method=False)
 def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
     return tensor(s, dtype=dt, device=device, requires_grad=requires_grad)
@@ -481,9 +489,9 @@ def _number(x, what: str, complex_ok: bool = False):
     raise TypeError(f"{what} must be a number, not {type(x).__name__}")
 
 
+@op(method=False, out="cast")
 def arange(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
-           device: DeviceLike = None, requires_grad: bool = False,
-           out: Tensor | None = None) -> Tensor:
+           device: DeviceLike = None, requires_grad: bool = False) -> Tensor:
     """Values ``start, start+step, ...`` below ``end``; int64 unless a bound is a float.
 
     Computed as PyTorch does: for an integer dtype the bounds and step are truncated to
@@ -532,9 +540,10 @@ def arange(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
         host = xs + xst * np.arange(n, dtype=acc)
         with np.errstate(all="ignore"):
             host = host.astype(dt._np)
-    return _with_out(_finish(host, dt, device, requires_grad), out)
+    return _finish(host, dt, device, requires_grad)
 
 
+@op(method=False)
 def range(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
           device: DeviceLike = None, requires_grad: bool = False) -> Tensor:
     """Deprecated inclusive range (``end`` included), float by default, as in PyTorch:
@@ -571,9 +580,9 @@ def range(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
         return _finish(host.astype(dt._np), dt, device, requires_grad)
 
 
+@op(method=False, out="cast")
 def linspace(start, end, steps: int, *, dtype: _dtype_cls | None = None,
-             device: DeviceLike = None, requires_grad: bool = False,
-             out: Tensor | None = None) -> Tensor:
+             device: DeviceLike = None, requires_grad: bool = False) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive.
 
     Computed like PyTorch, in the result's precision: the first half counts up from
@@ -590,7 +599,7 @@ def linspace(start, end, steps: int, *, dtype: _dtype_cls | None = None,
     host = _spaced(start, end, steps, dt)
     with np.errstate(all="ignore"):
         host = host.astype(dt._np)
-    return _with_out(_finish(host, dt, device, requires_grad), out)
+    return _finish(host, dt, device, requires_grad)
 
 
 def _range_dtype(dtype, start, end) -> _dtype_cls:
@@ -614,12 +623,11 @@ def _check_steps(steps) -> int:
 def _spaced(start, end, steps: int, dt: _dtype_cls) -> np.ndarray:
     """The ``linspace`` values as PyTorch's CPU kernel computes them: ``start``/``end`` taken
     as ``dt`` first, then floats in ``dt``'s own precision, integers in double (truncated)."""
-    from .ops._elementwise import fill_value
     if steps == 0:
         return np.empty(0, dtype=dt._np)
     if steps == 1:  # PyTorch fills with start (end is never converted)
-        return np.array([fill_value(start, dt)], dtype=dt._np)
-    a, b = fill_value(start, dt), fill_value(end, dt)  # (checked, as PyTorch's Scalar.to<T>)
+        return np.array([_checked(start, dt)], dtype=dt._np)
+    a, b = _checked(start, dt), _checked(end, dt)  # (checked, as PyTorch's Scalar.to<T>)
     work = np.float64 if dt.category <= _dtypes._INT else dt._np.type
     a, b = work(a), work(b)
     with np.errstate(all="ignore"):
@@ -634,9 +642,9 @@ def _spaced(start, end, steps: int, dt: _dtype_cls) -> np.ndarray:
     return values
 
 
+@op(method=False, out="cast")
 def logspace(start, end, steps: int, base: float = 10.0, *, dtype: _dtype_cls | None = None,
-             device: DeviceLike = None, requires_grad: bool = False,
-             out: Tensor | None = None) -> Tensor:
+             device: DeviceLike = None, requires_grad: bool = False) -> Tensor:
     """``base ** linspace(start, end, steps)``, each power taken in the result's precision
     (an integer dtype truncates ``base`` first, as PyTorch)."""
     start, end = _number(start, "start", True), _number(end, "end", True)
@@ -662,22 +670,21 @@ def logspace(start, end, steps: int, base: float = 10.0, *, dtype: _dtype_cls | 
         if dt.category <= _dtypes._INT:
             host = np.trunc(host)
         host = host.astype(dt._np)
-    return _with_out(_finish(host, dt, device, requires_grad), out)
+    return _finish(host, dt, device, requires_grad)
 
 
 def _spaced_double(start, end, steps: int, dt: _dtype_cls) -> np.ndarray:
     """Integer logspace exponents: ``start``/``end`` as integers, the steps in double."""
-    from .ops._elementwise import fill_value
-    a, b = np.float64(fill_value(start, dt)), np.float64(fill_value(end, dt))
+    a, b = np.float64(_checked(start, dt)), np.float64(_checked(end, dt))
     step = (b - a) / (steps - 1)
     i = np.arange(steps, dtype=np.float64)
     half = steps // 2
     return np.where(np.arange(steps) < half, a + step * i, b - step * (steps - 1 - i))
 
 
+@op(method=False, out="cast")
 def eye(n: int, m: int | None = None, *, dtype: _dtype_cls | None = None,
-        device: DeviceLike = None, requires_grad: bool = False,
-        out: Tensor | None = None) -> Tensor:
+        device: DeviceLike = None, requires_grad: bool = False) -> Tensor:
     """The ``n x m`` identity matrix."""
     n = _number(n, "n")
     m = n if m is None else _number(m, "m")
@@ -686,30 +693,36 @@ def eye(n: int, m: int | None = None, *, dtype: _dtype_cls | None = None,
     if m < 0:
         raise RuntimeError(f"m must be greater or equal to 0, got {m}")
     dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
-    return _with_out(_finish(np.eye(n, m, dtype=dt._np), dt, device, requires_grad), out)
+    return _finish(np.eye(n, m, dtype=dt._np), dt, device, requires_grad)
 
 
+@op(method=False)
 def numel(input: Tensor) -> int:
     return input.numel()
 
 
+@op(method=False)
 def is_tensor(obj) -> bool:
     return isinstance(obj, Tensor)
 
 
+@op(method=False)
 def is_storage(obj) -> bool:
     from ._storage import TypedStorage, UntypedStorage
     return isinstance(obj, (TypedStorage, UntypedStorage))
 
 
+@op(method=False)
 def is_floating_point(input: Tensor) -> bool:
     return input.is_floating_point()
 
 
+@op(method=False)
 def is_complex(input: Tensor) -> bool:
     return input.is_complex()
 
 
+@op(method=False)
 def is_nonzero(input: Tensor) -> bool:
     if input.numel() != 1:
         raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous"
@@ -728,6 +741,7 @@ def _int_arg(fn: str, name: str, value) -> int:
     return builtins.int(value)
 
 
+@op(method=False)
 def frombuffer(buffer, *, dtype: _dtype_cls, count: int = -1, offset: int = 0,
                requires_grad: bool = False) -> Tensor:
     """A 1-D tensor over the bytes of an object with the buffer protocol, sharing its memory
@@ -786,71 +800,30 @@ def frombuffer(buffer, *, dtype: _dtype_cls, count: int = -1, offset: int = 0,
 
 
 # ---------------------------------------------------------------- complex / polar
-_HALF_FLOAT_DOUBLE = ("float16", "float32", "float64")
 
 
-def _complex_operands(fn: str, a, b, names: tuple, out):
-    from .ops._elementwise import device_of, result_strides
-    for pos, (x, name) in enumerate(zip((a, b), names), 1):
-        if not isinstance(x, Tensor):
-            raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor, not "
-                            f"{type(x).__name__}")
-    if a._dtype.name not in _HALF_FLOAT_DOUBLE or b._dtype.name not in _HALF_FLOAT_DOUBLE:
-        raise RuntimeError(f"Expected both inputs to be Half, Float or Double tensors but got "
-                           f"{a._dtype.cname} and {b._dtype.cname}")
-    if a._dtype is not b._dtype:
-        raise RuntimeError(f"Expected object of scalar type {a._dtype.cname} but got scalar "
-                           f"type {b._dtype.cname} for second argument")
-    dev = device_of(a, b)
-    shape = _layout.broadcast_shapes(a._shape, b._shape)
-    if a._dtype is _dtypes.float16:
-        if fn == "polar":
-            raise NotImplementedError("\"polar_cpu\" not implemented for 'Half'")
-        raise TypeError("complex(): complex32 (ComplexHalf) is not supported by tensorviz; "
-                        "convert the inputs to float32 first")
-    rdt = _dtypes.complex64 if a._dtype is _dtypes.float32 else _dtypes.complex128
-    if out is not None:
-        if not isinstance(out, Tensor):
-            raise TypeError(f"{fn}(): argument 'out' must be Tensor, not {type(out).__name__}")
-        if out._dtype is not rdt:
-            raise RuntimeError(f"Expected object of scalar type {rdt.cname} but got scalar "
-                               f"type {out._dtype.cname} for argument 'out'")
-    return rdt, dev, shape, result_strides(shape, a, b)
+def _tensor_new(args: tuple, device: DeviceLike, dtype) -> Tensor:
+    """``Tensor(*sizes)`` (uninitialised, default dtype), ``Tensor(size)``, ``Tensor(data)``
+    (a copy) or ``Tensor(tensor)`` (an alias): the legacy constructor behind
+    ``Tensor.__new__``, ``t.new(...)`` and ``FloatTensor(...)``."""
+    dt = _dtypes.get_default_dtype() if dtype is None else dtype
+    if not args:
+        return empty(0, dtype=dt, device=device)
+    if len(args) == 1 and not isinstance(args[0], (builtins.int, np.integer)):
+        data = args[0]
+        if isinstance(data, Size):
+            return empty(*data, dtype=dt, device=device)
+        if isinstance(data, Tensor):  # an alias (a new view of the same storage)
+            if dtype is not None and data._dtype is not dtype:
+                raise TypeError(f"expected {dtype!r} (got {data._dtype!r})")
+            return data._view(data._shape, data._stride, data._offset)
+        if isinstance(data, (builtins.float, builtins.complex, builtins.bool, str)):
+            raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
+        return tensor(data, dtype=dt, device=device)
+    return empty(*_as_shape(args), dtype=dt, device=device)
 
 
-def _complex_result(fn: str, a: Tensor, b: Tensor, rdt, dev, shape, stride, out, compute):
-    from .backends._numpy import call_quiet
-    from .ops._elementwise import finish
-    xp = a._storage._backend.xp
-    res = xp.empty(shape, rdt._np)
-    ra, rb = xp.broadcast_to(a._arr, shape), xp.broadcast_to(b._arr, shape)
-    call_quiet(compute, xp, res, ra, rb)
-    return finish(res, rdt, dev, out, stride, (a, b))
-
-
-def _set_parts(xp, res, re, im) -> None:
-    res.real = re
-    res.imag = im
-
-
-def _set_polar(xp, res, r, theta) -> None:
-    res.real = r * xp.cos(theta)
-    res.imag = r * xp.sin(theta)
-
-
-def _complex(real: Tensor, imag: Tensor, *, out: Tensor | None = None) -> Tensor:
-    """``real + imag * 1j`` as a complex tensor (float32 -> complex64, float64 -> complex128);
-    both inputs must have the same floating dtype and broadcast together."""
-    rdt, dev, shape, stride = _complex_operands("complex", real, imag, ("real", "imag"), out)
-    return _complex_result("complex", real, imag, rdt, dev, shape, stride, out, _set_parts)
-
-
-# (``tensorviz.complex``; not bound as ``complex`` here, where the builtin is still needed)
-_complex.__name__ = _complex.__qualname__ = "complex"
-
-
-def polar(abs: Tensor, angle: Tensor, *, out: Tensor | None = None) -> Tensor:
-    """The complex tensor with absolute value ``abs`` and phase ``angle``:
-    ``abs * cos(angle) + abs * sin(angle) * 1j``."""
-    rdt, dev, shape, stride = _complex_operands("polar", abs, angle, ("abs", "angle"), out)
-    return _complex_result("polar", abs, angle, rdt, dev, shape, stride, out, _set_polar)
+# The layers below reach tensor creation through these hooks (they cannot import this module).
+_TENSOR_HOOKS["new"] = _tensor_new
+_STORAGE_HOOKS["tensor"] = tensor
+_DISPATCH_HOOKS["as_tensor"] = as_tensor

@@ -155,8 +155,7 @@ def as_device(d: DeviceLike) -> device:
         d = _current_default()
     dev = d if isinstance(d, device) else device(d)
     if dev.type == "cuda" and dev.index is None:
-        from . import cuda
-        dev = device("cuda", cuda.current_device())
+        dev = device("cuda", current_cuda_index())
     elif dev.type == "cpu":
         dev = CPU
     if isinstance(d, str):
@@ -164,3 +163,13 @@ def as_device(d: DeviceLike) -> device:
         if _CACHE[d] is None:
             del _CACHE[d]
     return dev
+
+
+#: The index a bare ``"cuda"`` means now: ``tensorviz.cuda`` installs its ``current_device``
+#: here when it loads (it is a layer above this one).
+HOOKS: dict = {}
+
+
+def current_cuda_index() -> int:
+    """The selected GPU's index (``tensorviz.cuda.current_device()``)."""
+    return HOOKS["current_cuda_index"]()

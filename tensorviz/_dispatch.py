@@ -28,14 +28,19 @@ import numpy as np
 
 from . import _dtypes, _layout
 from ._dtypes import _COMPLEX
-from ._indexing import assign, check_writable
+from ._indexing import assign, check_partial_overlap, check_writable
 from ._storage import UntypedStorage
 from ._tensor import Tensor
 from .backends._numpy import call_quiet
 
 __all__ = ["OpDef", "op", "inplace_of", "operator_of", "registry", "install", "set_recorder",
-           "exact_out", "store_inplace", "write_out", "resize_out", "check_partial_overlap",
-           "cast_first"]
+           "exact_out", "cast_out", "store_inplace", "write_out", "resize_out",
+           "check_partial_overlap", "cast_first"]
+
+#: What the registry needs from the layers above it, installed by them when they load:
+#: ``"as_tensor"`` (a NumPy array operand of an operator, by ``_creation``) and ``"binary"``
+#: (the elementwise kernel behind ``dunder_ufunc``, by ``ops._elementwise``).
+HOOKS: dict = {}
 
 #: The op namespaces: ``torch`` is the package itself, the others its submodules.
 NAMESPACES = ("torch", "linalg", "fft", "special", "nn.functional")
@@ -49,8 +54,9 @@ class OpDef:
     ``tensorviz.<name>`` / ``Tensor.<name>`` exist (``method`` may be ``"property"``);
     ``inplace`` whether ``Tensor.<name>_`` exists (``inplace_body`` is its own kernel, else
     it is computed out of place and stored back); ``out`` is ``None`` when the body handles
-    ``out=`` itself (or has none) and ``"exact"`` when ``out=`` must have exactly the
-    result's dtype (``out_message(result, out)`` says why not); ``view`` marks ops whose
+    ``out=`` itself (or has none), ``"exact"`` when ``out=`` must have exactly the
+    result's dtype (``out_message(result, out)`` says why not) and ``"cast"`` when the
+    result is written into ``out=`` with the casting rule; ``view`` marks ops whose
     result shares the input's storage.
     """
 
@@ -58,7 +64,7 @@ class OpDef:
                  "inplace", "inplace_body", "inplace_function", "inplace_aliases", "out",
                  "out_message", "view", "dunder", "dunder_ufunc", "unary_dunder",
                  "method_body", "function_body", "operators", "also", "module",
-                 "inplace_check")
+                 "inplace_check", "tensor_first")
 
     def __init__(self, name: str, body: Callable, **fields: Any):
         self.name = name
@@ -89,12 +95,12 @@ def registry() -> dict[str, OpDef]:
 
 def op(name: str | None = None, *, namespace: str = "torch", aliases: Iterable[str] = (),
        function: bool | Callable = True, method: bool | str | Callable = True,
-       setter: Callable | None = None, inplace: bool = False,
+       setter: Callable | None = None, inplace: bool | Callable = False,
        inplace_function: bool | tuple = False, inplace_aliases: Iterable[str] | None = None,
        out: str | None = None, out_message: Callable | None = None, view: bool = False,
        dunder: str | None = None, dunder_ufunc: Callable | None = None,
        unary_dunder: str | None = None, also: Iterable[str] = (),
-       inplace_check: Callable | None = None) -> Callable:
+       inplace_check: Callable | None = None, tensor_first: str | None = None) -> Callable:
     """Declare the decorated function as an op (see the module docstring); returns it as is.
 
     ``function``/``method`` may be a callable: that spelling then uses it instead of the body
@@ -102,10 +108,14 @@ def op(name: str | None = None, *, namespace: str = "torch", aliases: Iterable[s
     ``__radd__`` (numbers only; ``operator_of`` replaces it where that does not fit) and
     ``__iadd__`` (when the op has an in-place form); ``dunder_ufunc`` lets ``__add__`` call
     the elementwise kernel directly.  ``also`` names the op in further namespaces
-    (``"linalg.matmul"``).  ``inplace_function`` makes ``tensorviz.<name>_`` too
-    (True: for every name; a tuple: for those names).  ``inplace_check(self, *args,
-    **kwargs)`` runs first in the generated in-place form (checks PyTorch makes before its
-    own, e.g. ``cast_first``).  Example::
+    (``"linalg.matmul"``).  ``tensor_first="input"``: the function spelling refuses a
+    first argument that is not a Tensor with PyTorch's TypeError naming that argument (for
+    Tensor methods whose body does not check it; the method spelling pays nothing).
+    ``inplace`` may be the in-place kernel itself (as ``@inplace_of``, for a kernel defined
+    before the op).  ``inplace_function`` makes ``tensorviz.<name>_`` too (True: for every
+    name; a tuple: for those names).  ``inplace_check(self, *args, **kwargs)`` runs first in
+    the generated in-place form (checks PyTorch makes before its own, e.g. ``cast_first``).
+    Example::
 
         @op(aliases=("absolute",), inplace=True, inplace_function=True, unary_dunder="abs")
         def abs(input, *, out=None): ...
@@ -117,11 +127,13 @@ def op(name: str | None = None, *, namespace: str = "torch", aliases: Iterable[s
         opname = name or body.__name__
         rec = OpDef(opname, body, namespace=namespace, aliases=tuple(aliases),
                     function=builtins.bool(function), method=method, setter=setter,
-                    inplace=inplace, inplace_function=inplace_function,
+                    inplace=builtins.bool(inplace), inplace_function=inplace_function,
+                    inplace_body=inplace if callable(inplace) else None,
                     inplace_aliases=tuple(aliases if inplace_aliases is None
                                           else inplace_aliases),
                     out=out, out_message=out_message, view=view, dunder=dunder,
                     dunder_ufunc=dunder_ufunc, unary_dunder=unary_dunder, also=tuple(also),
+                    tensor_first=tensor_first,
                     function_body=function if callable(function) else None,
                     method_body=method if callable(method) else None,
                     inplace_check=inplace_check)
@@ -217,41 +229,6 @@ def resize_out(out: Tensor, shape: tuple) -> None:
         out._set_layout(st, out._offset, shape, _layout.contiguous_strides(shape))
 
 
-_OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to tensor "
-            "refer to a single memory location. Please clone() the tensor before performing the "
-            "operation.")
-
-
-def check_partial_overlap(dest: Tensor, src, full_ok: bool = True) -> None:
-    """PyTorch's ``assert_no_partial_overlap``: RuntimeError when ``src`` shares some, but not
-    exactly all, of the memory ``dest`` is written to.  Only dense layouts are compared (as
-    PyTorch, anything else is too hard to tell and passes); the same memory with the same
-    strides (``x.add_(x)``) is fine unless ``full_ok`` is False (``assert_no_overlap``, as
-    the index ops check their source)."""
-    if not isinstance(src, Tensor) or src._storage is not dest._storage:
-        return
-    if src is dest:
-        if full_ok:
-            return
-        raise RuntimeError(_OVERLAP)
-    n_dest, n_src = _layout.numel(dest._shape), _layout.numel(src._shape)
-    if not n_dest or not n_src:
-        return
-    if not (_layout.is_non_overlapping_and_dense(dest._shape, dest._stride) and
-            _layout.is_non_overlapping_and_dense(src._shape, src._stride)):
-        return
-    a0 = dest._offset * dest._dtype.itemsize
-    a1 = a0 + n_dest * dest._dtype.itemsize
-    b0 = src._offset * src._dtype.itemsize
-    b1 = b0 + n_src * src._dtype.itemsize
-    if a0 == b0 and a1 == b1:
-        if dest._stride == src._stride and full_ok:
-            return
-        raise RuntimeError(_OVERLAP)
-    if a0 < b1 and b0 < a1:
-        raise RuntimeError(_OVERLAP)
-
-
 def store_inplace(self, res):
     """Write an op's result ``res`` back into ``self`` as PyTorch's in-place forms check it:
     the result must have ``self``'s shape and a dtype that casts to ``self``'s."""
@@ -310,6 +287,31 @@ def exact_out(fn: Callable, message: Callable | None = None) -> Callable:
     return entry
 
 
+def _tensor_first(fn: Callable, name: str, arg: str) -> Callable:
+    """``fn`` refusing a first argument that is not a Tensor (``tensorviz.t([1])``)."""
+    @functools.wraps(fn)
+    def entry(*args, **kwargs):
+        x = args[0] if args else kwargs.get(arg)
+        if not isinstance(x, Tensor):
+            raise TypeError(f"{name}(): argument '{arg}' must be Tensor, not "
+                            f"{type(x).__name__}")
+        return fn(*args, **kwargs)
+    return entry
+
+
+def cast_out(fn: Callable) -> Callable:
+    """``fn`` with ``out=``: the result written into ``out`` with ``write_out``'s casting
+    rule (the creation functions: ``zeros(2, 3, out=t)``); the body itself takes no ``out``."""
+    @functools.wraps(fn)
+    def entry(*args, out=None, **kwargs):
+        if out is None:
+            return fn(*args, **kwargs)
+        res = fn(*args, **kwargs)
+        return write_out(out, res._arr, res._dtype, res._storage._device)
+    entry.__wrapped__ = fn
+    return entry
+
+
 def _generated_inplace(rec: OpDef) -> Callable:
     """``Tensor.<name>_`` for an op without an in-place kernel: compute, then store back.
 
@@ -355,8 +357,7 @@ def _array_operand(other):
     """A NumPy array operand as PyTorch takes it: a tensor (``from_numpy``'s checks), which
     takes part in promotion like any dimensioned tensor; anything else is not an operand."""
     if isinstance(other, np.ndarray):
-        from ._creation import as_tensor
-        return as_tensor(other)
+        return HOOKS["as_tensor"](other)
     return NotImplemented
 
 
@@ -405,9 +406,12 @@ def spellings(rec: OpDef) -> dict:
         fn = rec.function_body or body
         if rec.out == "exact":
             fn = exact_out(fn, rec.out_message)
+        elif rec.out == "cast":
+            fn = cast_out(fn)
         fn = _entry(rec, "function", fn)
         for n in names:
-            out[(rec.namespace, n)] = fn
+            out[(rec.namespace, n)] = (_tensor_first(fn, n, rec.tensor_first)
+                                       if rec.tensor_first else fn)
         for qual in rec.also:
             ns, _, n = qual.rpartition(".")
             out[(ns, n)] = fn
@@ -430,8 +434,7 @@ def spellings(rec: OpDef) -> dict:
     if rec.dunder:
         d = rec.dunder
         if rec.dunder_ufunc is not None:
-            from .ops._elementwise import binary
-            fast = functools.partial(binary, rec.dunder_ufunc)
+            fast = functools.partial(HOOKS["binary"], rec.dunder_ufunc)
             forward = _forward(_entry(rec, "operator", fast) if _recorder else fast)
         else:
             forward = _forward(_entry(rec, "method", body))

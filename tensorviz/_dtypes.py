@@ -246,17 +246,27 @@ def _promote_opt(a: dtype | None, b: dtype) -> dtype:
     return b if a is None else PROMOTION_TABLE[(a, b)]
 
 
+#: The tensor class, registered by ``tensorviz._tensor`` when it loads: the modules below it
+#: (dtypes, scalars, storages) recognise tensors by ``isinstance(x, TENSOR_TYPES)`` without
+#: importing it.
+TENSOR_TYPES: tuple = ()
+
+
+def register_tensor_type(cls: type) -> None:
+    """Make ``cls`` count as a tensor for ``result_type`` and the layers below ``Tensor``."""
+    global TENSOR_TYPES
+    TENSOR_TYPES = TENSOR_TYPES + (cls,)
+
+
 def result_type(*operands: Any) -> dtype:
     """The dtype an arithmetic op on ``operands`` (tensors or scalars) returns.
 
     >>> result_type(tensor([1, 2], dtype=int8), 1000)
     tensorviz.int8
     """
-    from ._tensor import Tensor
-
     dim_r = zero_r = wrapped_r = None
     for op in operands:
-        if isinstance(op, Tensor):
+        if isinstance(op, TENSOR_TYPES):
             if op._shape:
                 dim_r = _promote_opt(dim_r, op._dtype)
             else:

@@ -12,8 +12,10 @@ import warnings
 import numpy as np
 
 from . import _dtypes, _layout
+from ._scalars import _C_NAMES, _limits, checked_scalar, scalar_to  # noqa: F401  (re-exported)
+from ._tensor import _HOOKS as _TENSOR_HOOKS
 from ._tensor import Tensor, wrap_array
-from .backends._numpy import call_quiet, context_busy, quiet_run
+from .backends._numpy import call_quiet
 
 _BASIC_TYPES = (builtins.int, slice, type(None), type(Ellipsis))
 
@@ -346,7 +348,6 @@ def setitem(t: Tensor, key, value) -> None:
         if fill:
             warnings.warn(MASKED_FILL_EXPANDED, UserWarning, stacklevel=3)
     if not fill and isinstance(value, Tensor):
-        from .ops._elementwise import check_partial_overlap
         check_partial_overlap(view, value, full_ok=False)
     src = _value_array(t, value)
     if isinstance(value, Tensor) and (value._dtype is not t._dtype or value._shape):
@@ -476,97 +477,6 @@ def _value_array(dest: Tensor, value):
     raise TypeError(f"can't assign a {name} to a {dest.type()}")
 
 
-def scalar_to(value, dt: "_dtypes.dtype"):
-    """A Python/NumPy scalar converted to ``dt`` as PyTorch does (ints wrap around)."""
-    if isinstance(value, builtins.complex) and dt.category != _dtypes._COMPLEX:
-        value = value.real
-    try:
-        if dt is not _dtypes.float32:
-            return dt._scalar(value)
-        # float32 converts with NumPy's own type (see _dtypes._scalar_converter), quietly: a
-        # number past its range is inf, as in PyTorch (NumPy warns).
-        if isinstance(value, builtins.int) and not -(1 << 63) <= value < (1 << 64):
-            raise OverflowError
-        try:
-            return quiet_run(np.float32, value)
-        except RuntimeError as e:
-            if not context_busy(e):
-                raise
-            return call_quiet(np.float32, value)
-    except OverflowError:
-        if isinstance(value, builtins.int) and not isinstance(value, builtins.bool):
-            if not -(1 << 63) <= value < (1 << 64):  # no 64-bit int holds it: PyTorch's error
-                raise OverflowError("int too big to convert") from None
-            if dt.category == _dtypes._INT:
-                return np.array(value & 0xFFFFFFFFFFFFFFFF, dtype=np.uint64).astype(dt._np)
-        raise RuntimeError(f"value cannot be converted to type {dt.name} without overflow")\
-            from None
-
-
-# PyTorch's C type names, used by its "value cannot be converted" message.
-_C_NAMES = {"bool": "bool", "uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t",
-            "int32": "int", "int64": "int64_t", "float16": "c10::Half", "float32": "float",
-            "float64": "double", "complex64": "c10::complex<float>",
-            "complex128": "c10::complex<double>"}
-
-
-_LIMITS: dict = {}
-
-
-def _limits(dt: "_dtypes.dtype") -> tuple:
-    """``(lowest accepted, largest)`` value of an integer or floating dtype, cached (NumPy's
-    ``iinfo``/``finfo`` cost more than the check itself).  uint8 accepts -255..-1, wrapping."""
-    lim = _LIMITS.get(dt)
-    if lim is None:
-        if dt.category == _dtypes._INT:
-            info = np.iinfo(dt._np)
-            lo = -builtins.int(info.max) if dt is _dtypes.uint8 else builtins.int(info.min)
-            lim = (lo, builtins.int(info.max))
-        else:  # (Python floats: comparing with NumPy's float16/32 maxima would warn)
-            info = np.finfo(dt._np)
-            lim = (-builtins.float(info.max), builtins.float(info.max))
-        lim = _LIMITS[dt] = lim
-    return lim
-
-
-def checked_scalar(value, dt: "_dtypes.dtype"):
-    """A scalar converted to ``dt`` for storing (fill, setitem, full): RuntimeError when it does
-    not fit, as PyTorch's checked conversion (uint8 accepts -255..-1, wrapping)."""
-    if type(value) is builtins.float and dt.category == _dtypes._FLOAT:
-        lim = _LIMITS.get(dt)  # (filled by the general path below on first use)
-        if lim is not None and lim[0] <= value <= lim[1]:  # in range: stored as is
-            return dt._np.type(value)
-    if isinstance(value, np.generic):
-        value = value.item()
-    if dt is _dtypes.bool:
-        return np.bool_(value)
-    if isinstance(value, builtins.int) and not isinstance(value, builtins.bool) and not \
-            -(1 << 63) <= value < (1 << 63):
-        raise OverflowError("int too big to convert")
-    bad = False
-    if isinstance(value, builtins.complex):
-        if dt.category != _dtypes._COMPLEX:
-            bad = value.imag != 0
-            value = value.real
-    if not bad and not isinstance(value, builtins.complex):
-        if dt.category == _dtypes._INT:
-            lo, hi = _limits(dt)
-            if isinstance(value, builtins.float):
-                # a float must be a number within the type's own range (uint8: 0..255)
-                bad = value != value or value < (0 if dt is _dtypes.uint8 else lo) or \
-                    value > hi
-            else:
-                bad = value < lo or value > hi
-        elif dt.category >= _dtypes._FLOAT and dt is not _dtypes.float16:
-            # (PyTorch stores an out-of-range number into float16 as inf, without an error)
-            v = builtins.abs(value)
-            bad = v != float("inf") and v > _limits(dt)[1] and v == v
-    if bad:
-        raise RuntimeError(f"value cannot be converted to type {_C_NAMES[dt.name]} without "
-                           "overflow")
-    return scalar_to(value, dt)
-
-
 def set_element(t: Tensor, pos: int, value) -> None:
     """``t[i, j, ...] = value`` for a Python scalar, ``pos`` being the element's storage position
     (in ``t``'s dtype): the checked conversion of ``assign``, stored straight into the storage."""
@@ -605,3 +515,41 @@ def assign(dest: Tensor, value) -> None:
     from .backends._numpy import call_quiet
     call_quiet(dest._arr.__setitem__, Ellipsis, src)
     dest._bump()
+
+
+_OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to tensor "
+            "refer to a single memory location. Please clone() the tensor before performing the "
+            "operation.")
+
+
+def check_partial_overlap(dest: Tensor, src, full_ok: bool = True) -> None:
+    """PyTorch's ``assert_no_partial_overlap``: RuntimeError when ``src`` shares some, but not
+    exactly all, of the memory ``dest`` is written to.  Only dense layouts are compared (as
+    PyTorch, anything else is too hard to tell and passes); the same memory with the same
+    strides (``x.add_(x)``) is fine unless ``full_ok`` is False (``assert_no_overlap``, as
+    the index ops check their source)."""
+    if not isinstance(src, Tensor) or src._storage is not dest._storage:
+        return
+    if src is dest:
+        if full_ok:
+            return
+        raise RuntimeError(_OVERLAP)
+    n_dest, n_src = _layout.numel(dest._shape), _layout.numel(src._shape)
+    if not n_dest or not n_src:
+        return
+    if not (_layout.is_non_overlapping_and_dense(dest._shape, dest._stride) and
+            _layout.is_non_overlapping_and_dense(src._shape, src._stride)):
+        return
+    a0 = dest._offset * dest._dtype.itemsize
+    a1 = a0 + n_dest * dest._dtype.itemsize
+    b0 = src._offset * src._dtype.itemsize
+    b1 = b0 + n_src * src._dtype.itemsize
+    if a0 == b0 and a1 == b1:
+        if dest._stride == src._stride and full_ok:
+            return
+        raise RuntimeError(_OVERLAP)
+    if a0 < b1 and b0 < a1:
+        raise RuntimeError(_OVERLAP)
+
+
+_TENSOR_HOOKS.update(getitem=getitem, setitem=setitem, assign=assign, set_element=set_element)

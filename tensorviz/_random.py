@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 
 from . import _dtypes
-from ._creation import _check_dtype, _finish, _sizes, _with_out as _out
+from ._creation import _check_dtype, _finish, _sizes
+from ._dispatch import op
 from ._device import DeviceLike, as_device
 from ._size import Size
 from ._tensor import Tensor
@@ -187,29 +188,28 @@ def _size_kw(size: tuple, kw, fn: str) -> tuple:
     return (kw,)
 
 
+@op(method=False, out="cast")
 def rand(*sizes, size=_NO_SIZE, generator: Generator | None = None, dtype=None,
-         device: DeviceLike = None, requires_grad: bool = False,
-         out: Tensor | None = None) -> Tensor:
+         device: DeviceLike = None, requires_grad: bool = False) -> Tensor:
     """Uniform samples in ``[0, 1)``: ``rand(2, 3)``, ``rand((2, 3))`` or ``rand(size=...)``."""
     shape = _sizes(_size_kw(sizes, size, "rand"), "rand")
     dt = _float_dtype(dtype)
-    return _out(_finish(_uniform_host(_gen(generator), shape, dt), dt, device, requires_grad),
-                out)
+    return _finish(_uniform_host(_gen(generator), shape, dt), dt, device, requires_grad)
 
 
+@op(method=False, out="cast")
 def randn(*sizes, size=_NO_SIZE, generator: Generator | None = None, dtype=None,
-          device: DeviceLike = None, requires_grad: bool = False,
-          out: Tensor | None = None) -> Tensor:
+          device: DeviceLike = None, requires_grad: bool = False) -> Tensor:
     """Standard normal samples (mean 0, variance 1)."""
     shape = _sizes(_size_kw(sizes, size, "randn"), "randn")
     dt = _float_dtype(dtype, "normal_kernel_cpu")
-    return _out(_finish(_normal_host(_gen(generator), shape, dt), dt, device, requires_grad),
-                out)
+    return _finish(_normal_host(_gen(generator), shape, dt), dt, device, requires_grad)
 
 
+@op(method=False, out="cast")
 def randint(low: int = 0, high: int | None = None, size=None, *,
             generator: Generator | None = None, dtype=None, device: DeviceLike = None,
-            requires_grad: bool = False, out: Tensor | None = None) -> Tensor:
+            requires_grad: bool = False) -> Tensor:
     """Integers uniformly drawn from ``[low, high)``: ``randint(high, size)`` or
     ``randint(low, high, size)``; int64 unless ``dtype`` says otherwise."""
     if size is None:
@@ -226,7 +226,7 @@ def randint(low: int = 0, high: int | None = None, size=None, *,
     low, high = _int_arg(low, "low"), _int_arg(high, "high")
     _check_random_bounds(low, high, dt)
     host = _gen(generator).integers(low, high, size=shape, dtype=np.int64)
-    return _out(_finish(host.astype(dt._np), dt, device, requires_grad), out)
+    return _finish(host.astype(dt._np), dt, device, requires_grad)
 
 
 def _int_arg(v, name: str) -> builtins.int:
@@ -241,9 +241,9 @@ def _int_arg(v, name: str) -> builtins.int:
     return v
 
 
+@op(method=False, out="cast")
 def randperm(n: int, *, generator: Generator | None = None, dtype=None,
-             device: DeviceLike = None, requires_grad: bool = False,
-             out: Tensor | None = None) -> Tensor:
+             device: DeviceLike = None, requires_grad: bool = False) -> Tensor:
     """A random permutation of ``0 .. n-1``."""
     n = _int_arg(n, "n")
     if n < 0:
@@ -261,12 +261,12 @@ def randperm(n: int, *, generator: Generator | None = None, dtype=None,
             raise RuntimeError(f"n cannot be greater than 2^{digits}+1 for "
                                f"{dt.cname} type.")
     host = _gen(generator).permutation(n).astype(dt._np)
-    return _out(_finish(host, dt, device, requires_grad), out)
+    return _finish(host, dt, device, requires_grad)
 
 
+@op(method=False, out="cast")
 def normal(mean: Any = 0.0, std: Any = 1.0, size=None, *, generator: Generator | None = None,
-           dtype=None, device: DeviceLike = None, requires_grad: bool = False,
-           out: Tensor | None = None) -> Tensor:
+           dtype=None, device: DeviceLike = None, requires_grad: bool = False) -> Tensor:
     """Normal samples; ``mean``/``std`` may be tensors (broadcast) or numbers with ``size``."""
     rng = _gen(generator)
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
@@ -290,8 +290,8 @@ def normal(mean: Any = 0.0, std: Any = 1.0, size=None, *, generator: Generator |
         shape = np.broadcast_shapes(np.shape(m), np.shape(s))
         dt = ref.dtype if ref.dtype.category >= _dtypes._FLOAT else _dtypes.get_default_dtype()
         host = (m + s * _normal_host(rng, shape, _dtypes.float64)).astype(dt._np)
-        return _out(_finish(host, dt, ref.device if device is None else device,
-                            requires_grad), out)
+        return _finish(host, dt, ref.device if device is None else device,
+                            requires_grad)
     if size is None:
         raise TypeError("normal() received an invalid combination of arguments: with numbers "
                         "for mean and std, give a size")
@@ -300,7 +300,7 @@ def normal(mean: Any = 0.0, std: Any = 1.0, size=None, *, generator: Generator |
     shape = _sizes((size,))
     dt = _float_dtype(dtype)
     host = (mean + std * _normal_host(rng, shape, _dtypes.float64)).astype(dt._np)
-    return _out(_finish(host, dt, device, requires_grad), out)
+    return _finish(host, dt, device, requires_grad)
 
 
 def _like(input: Tensor, sample, dtype, device, requires_grad: bool,
@@ -320,18 +320,21 @@ def _like(input: Tensor, sample, dtype, device, requires_grad: bool,
     return t
 
 
+@op(method=False)
 def rand_like(input: Tensor, *, dtype=None, device=None, requires_grad=False,
               memory_format=None) -> Tensor:
     return _like(input, lambda sh, dt, dev: rand(*sh, dtype=dt, device=dev), dtype, device,
                  requires_grad, memory_format)
 
 
+@op(method=False)
 def randn_like(input: Tensor, *, dtype=None, device=None, requires_grad=False,
                memory_format=None) -> Tensor:
     return _like(input, lambda sh, dt, dev: randn(*sh, dtype=dt, device=dev), dtype, device,
                  requires_grad, memory_format)
 
 
+@op(method=False)
 def randint_like(input: Tensor, low: int = 0, high: int | None = None, *, dtype=None,
                  device=None, requires_grad=False, memory_format=None) -> Tensor:
     if high is None:

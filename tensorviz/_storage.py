@@ -20,7 +20,13 @@ import numpy as np
 
 from . import _dtypes
 from ._device import CPU, DeviceLike, as_device, device
+from ._scalars import fill_value
 from .backends import backend_for
+
+#: The tensor layer's entry points, installed by it when it loads (a layer above this one):
+#: ``"make"`` (``Tensor._make``, by ``_tensor``) and ``"tensor"`` (``tensorviz.tensor``, by
+#: ``_creation``).  A typed storage built from data or cast to a dtype goes through a tensor.
+TENSOR_HOOKS: dict = {}
 
 __all__ = ["UntypedStorage", "TypedStorage"]
 
@@ -260,8 +266,8 @@ class TypedStorage:
                                    "a dtype, and no other arguments")
             return wrap_storage._typed_storage(dt)
         dt = dt or _dtypes.get_default_dtype()
-        from ._tensor import Tensor
-        if len(args) > 1 or (args and isinstance(args[0], (float, bool, complex, Tensor))):
+        if len(args) > 1 or (args and isinstance(args[0], (float, bool, complex) +
+                                                 _dtypes.TENSOR_TYPES)):
             raise TypeError("TypedStorage.__init__ received an invalid combination of "
                             "arguments: expected (), (int size) or (sequence data)")
         if not args or isinstance(args[0], (int, np.integer)):
@@ -269,8 +275,7 @@ class TypedStorage:
             if n < 0:
                 raise RuntimeError(f"Storage size must be non-negative, got {n}")
             return UntypedStorage(n * dt.itemsize, device=device)._typed_storage(dt)
-        from ._creation import tensor
-        return tensor(args[0], dtype=dt, device=device).reshape(-1).storage()
+        return TENSOR_HOOKS["tensor"](args[0], dtype=dt, device=device).reshape(-1).storage()
 
     def __init__(self, *args, **kwargs):
         pass
@@ -378,8 +383,7 @@ class TypedStorage:
         """The elements converted to ``dt`` in a new storage (``self`` when already ``dt``)."""
         if dt is self.dtype:
             return self
-        from ._tensor import Tensor
-        t = Tensor._make(self._untyped, self.dtype, 0, (self.size(),), (1,))
+        t = TENSOR_HOOKS["make"](self._untyped, self.dtype, 0, (self.size(),), (1,))
         return t.to(dt).storage()
 
     def double(self): return self._cast(_dtypes.float64)
@@ -405,8 +409,7 @@ class TypedStorage:
 
     def type(self) -> str:
         """The legacy storage class name, e.g. ``'tensorviz.FloatStorage'``."""
-        from ._tensor import _TYPE_NAMES
-        return _TYPE_NAMES[self.dtype].replace("Tensor", "Storage")
+        return f"tensorviz.{self.dtype.cname}Storage"
 
     def cpu(self) -> "TypedStorage":
         return self._untyped.cpu()._typed_storage(self.dtype)
@@ -427,9 +430,7 @@ def _rebuild_untyped(data: np.ndarray, dev: str) -> UntypedStorage:
 
 def _scalar_for(value, dt):
     """A value stored into a typed storage: PyTorch's checked conversion to ``dt``."""
-    from ._tensor import Tensor
-    from .ops._elementwise import fill_value
-    if isinstance(value, Tensor):
+    if isinstance(value, _dtypes.TENSOR_TYPES):
         value = value.item()
     try:
         return fill_value(value, dt)

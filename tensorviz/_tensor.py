@@ -14,13 +14,14 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from . import _dtypes, _layout
-from ._device import CPU, DeviceLike, as_device, device
+from ._device import CPU, DeviceLike, device
 from ._dtypes import dtype as _dtype_cls
 from . import _autograd_meta as _ag_meta
 from ._size import Size
+from ._printing import tensor_repr
+from ._storage import TENSOR_HOOKS as _STORAGE_HOOKS
 from ._storage import TypedStorage, UntypedStorage
 from .backends import CPU_BACKEND, backend_for
-from .backends._numpy import call_quiet
 
 __all__ = ["Tensor", "strided", "wrap_array", "from_numpy", "layout"]
 
@@ -254,6 +255,12 @@ def _format_name(fmt, fn: str, default: str = "preserve_format") -> str:
     return fmt.name
 
 
+#: What ``Tensor`` needs from the layers above it, installed by them when they load:
+#: ``"new"`` (``Tensor(...)``, by ``_creation``) and ``"getitem"``, ``"setitem"``,
+#: ``"assign"``, ``"set_element"`` (indexing beyond the fast paths below, by ``_indexing``).
+_HOOKS: dict = {}
+
+
 class Tensor:
     """A multi-dimensional view of a typed storage, with PyTorch's API."""
 
@@ -267,22 +274,7 @@ class Tensor:
     # ------------------------------------------------------------ construction
     def __new__(cls, *args, device: DeviceLike = None, dtype=None):
         """``Tensor(*sizes)`` (uninitialised float32) or ``Tensor(data)`` (float32 copy)."""
-        from ._creation import tensor as _tensor_fn, empty
-        dt = _dtypes.get_default_dtype() if dtype is None else dtype
-        if not args:
-            return empty(0, dtype=dt, device=device)
-        if len(args) == 1 and not isinstance(args[0], (builtins.int, np.integer)):
-            data = args[0]
-            if isinstance(data, Size):
-                return empty(*data, dtype=dt, device=device)
-            if isinstance(data, Tensor):  # an alias (a new view of the same storage)
-                if dtype is not None and data._dtype is not dtype:
-                    raise TypeError(f"expected {dtype!r} (got {data._dtype!r})")
-                return data._view(data._shape, data._stride, data._offset)
-            if isinstance(data, (builtins.float, builtins.complex, builtins.bool, str)):
-                raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
-            return _tensor_fn(data, dtype=dt, device=device)
-        return empty(*_as_shape(args), dtype=dt, device=device)
+        return _HOOKS["new"](args, device, dtype)
 
     def __init__(self, *args, **kwargs):
         pass
@@ -566,7 +558,6 @@ class Tensor:
         return id(self)
 
     def __repr__(self, *, tensor_contents=None) -> str:
-        from ._printing import tensor_repr
         be = self._storage._backend
         fn = self.grad_fn
         return tensor_repr(self._arr, self._dtype, str(self.device), to_host=be.to_host,
@@ -581,241 +572,6 @@ class Tensor:
         if spec:
             raise TypeError("unsupported format string passed to Tensor.__format__")
         return str(self)
-
-    # ------------------------------------------------------------ views
-    def view(self, *shape, size=None, dtype=None) -> "Tensor":
-        """Same storage, new shape; RuntimeError when strides make that impossible.
-
-        ``t.view(tensorviz.int32)`` reinterprets the bytes as another dtype instead.
-        """
-        if size is not None or dtype is not None:
-            shape = _kw_shape(shape, size if dtype is None else dtype,
-                              "size" if dtype is None else "dtype", "view")
-        if len(shape) == 1 and isinstance(shape[0], _dtype_cls):
-            return self._view_dtype(shape[0])
-        new_shape = _layout.infer_size(_as_shape(shape), self.numel())
-        stride = _layout.view_strides(self._shape, self._stride, new_shape)
-        if stride is None:
-            raise RuntimeError(_layout.VIEW_ERROR)
-        return self._view(new_shape, stride, self._offset)
-
-    def _view_dtype(self, dt: _dtype_cls) -> "Tensor":
-        old, new = self._dtype.itemsize, dt.itemsize
-        if old == new:
-            return self._view(self._shape, self._stride, self._offset, dt)
-        if not self._shape:
-            raise RuntimeError(f"self.dim() cannot be 0 to view {self._dtype.cname} as "
-                               f"{dt.cname} (different element sizes)")
-        if self._stride[-1] != 1:
-            raise RuntimeError(f"self.stride(-1) must be 1 to view {self._dtype.cname} as "
-                               f"{dt.cname} (different element sizes), but got "
-                               f"{self._stride[-1]}")
-        shape, stride = list(self._shape), list(self._stride)
-        if new > old:
-            ratio = new // old
-            if shape[-1] % ratio:
-                raise RuntimeError(f"self.size(-1) must be divisible by {ratio} to view "
-                                   f"{self._dtype.cname} as {dt.cname} (different element "
-                                   f"sizes), but got {shape[-1]}")
-            if self._offset % ratio:
-                raise RuntimeError(f"self.storage_offset() must be divisible by {ratio} to view "
-                                   f"{self._dtype.cname} as {dt.cname} (different element "
-                                   f"sizes), but got {self._offset}")
-            for d in range(len(shape) - 1):
-                if stride[d] % ratio:
-                    raise RuntimeError(f"self.stride({d}) must be divisible by {ratio} to view "
-                                       f"{self._dtype.cname} as {dt.cname} (different element "
-                                       f"sizes), but got {stride[d]}")
-                stride[d] //= ratio
-            shape[-1] //= ratio
-            offset = self._offset // ratio
-        else:
-            ratio = old // new
-            stride = [s * ratio for s in stride[:-1]] + [1]
-            shape[-1] *= ratio
-            offset = self._offset * ratio
-        return self._view(tuple(shape), tuple(stride), offset, dt)
-
-    def view_as(self, other: "Tensor") -> "Tensor":
-        return self.view(other._shape)
-
-    def reshape(self, *sizes, shape=None) -> "Tensor":
-        """A view when the strides allow one (as ``view``), otherwise a contiguous copy."""
-        shape = sizes if shape is None else _kw_shape(sizes, shape, "shape", "reshape")
-        new_shape = _layout.infer_size(_as_shape(shape), self.numel())
-        stride = _layout.view_strides(self._shape, self._stride, new_shape)
-        if stride is not None:
-            return self._view(new_shape, stride, self._offset)
-        return self.clone(memory_format=contiguous_format).view(new_shape)
-
-    def reshape_as(self, other: "Tensor") -> "Tensor":
-        return self.reshape(other._shape)
-
-    def flatten(self, start_dim: int = 0, end_dim: int = -1) -> "Tensor":
-        if not self._shape:
-            return self.reshape(1)
-        n = len(self._shape)
-        s, e = _layout.normalize_dim(start_dim, n), _layout.normalize_dim(end_dim, n)
-        if s > e:
-            raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
-        if s == e:
-            return self
-        merged = _layout.numel(self._shape[s:e + 1])
-        return self.reshape(self._shape[:s] + (merged,) + self._shape[e + 1:])
-
-    def ravel(self) -> "Tensor":
-        return self.reshape(-1)
-
-    def unflatten(self, dim: int, sizes: Sequence[int]) -> "Tensor":
-        n = len(self._shape)
-        d = _layout.normalize_dim(dim, n)
-        sizes = tuple(sizes)
-        if not sizes:
-            raise RuntimeError("unflatten: sizes must be non-empty")
-        if not n:
-            raise RuntimeError("unflatten got an unexpected error:\nDimension specified as 0 "
-                               "but tensor has no dimensions")
-        sizes = _as_shape((sizes,))
-        if -1 not in sizes and _layout.numel(sizes) != self._shape[d]:
-            raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to "
-                               f"the size of dim {d} ({self._shape[d]}) in the input tensor")
-        inner = _layout.infer_size(sizes, self._shape[d])
-        return self.view(self._shape[:d] + inner + self._shape[d + 1:])
-
-    def select(self, dim: int, index: int) -> "Tensor":
-        return self._view(*_layout.select(self._shape, self._stride, self._offset, dim,
-                                          _index_int(index)))
-
-    def narrow(self, dim: int, start: int, length: int) -> "Tensor":
-        return self._view(*_layout.narrow(self._shape, self._stride, self._offset, dim,
-                                          _index_int(start), _index_int(length)))
-
-    def transpose(self, dim0: int, dim1: int) -> "Tensor":
-        return self._view(*_layout.transpose(self._shape, self._stride, self._offset, dim0,
-                                             dim1))
-
-    swapdims = transpose
-
-    def swapaxes(self, axis0: int, axis1: int) -> "Tensor":
-        return self.transpose(axis0, axis1)
-
-    def t(self) -> "Tensor":
-        shape = self._shape
-        if len(shape) == 2:  # transpose(0, 1), computed directly: swap sizes and strides
-            st = self._stride
-            return self._view((shape[1], shape[0]), (st[1], st[0]), self._offset)
-        if len(shape) > 2:
-            raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
-                               f"{len(shape)}D")
-        return self
-
-    @property
-    def T(self) -> "Tensor":
-        n = len(self._shape)
-        if n == 0:
-            warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity "
-                          "in these cases.", UserWarning, stacklevel=2)
-        elif n != 2:
-            warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse "
-                          "their shape is deprecated and it will throw an error in a future "
-                          "release. Consider `x.mT` to transpose batches of matrices or "
-                          "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the "
-                          "dimensions of a tensor.", UserWarning, stacklevel=2)
-        return self.permute(*range(n - 1, -1, -1))
-
-    @property
-    def mT(self) -> "Tensor":
-        if not self._shape:
-            warnings.warn("Tensor.mT is deprecated on 0-D tensors. This function is the "
-                          "identity in these cases.", UserWarning, stacklevel=2)
-            return self._view(self._shape, self._stride, self._offset)
-        if len(self._shape) < 2:
-            raise RuntimeError(f"tensor.mT is only supported on matrices or batches of "
-                               f"matrices. Got {len(self._shape)}-D tensor.")
-        return self.transpose(-2, -1)
-
-    @property
-    def H(self) -> "Tensor":
-        return self.T.conj() if self.is_complex() else self.T
-
-    @property
-    def mH(self) -> "Tensor":
-        return self.mT.conj() if self.is_complex() else self.mT
-
-    def adjoint(self) -> "Tensor":
-        return self.mH
-
-    def permute(self, *args, dims=None) -> "Tensor":
-        dims = args if dims is None else _kw_shape(args, dims, "dims", "permute")
-        return self._view(*_layout.permute(self._shape, self._stride, self._offset,
-                                           _as_shape(dims, "dims")))
-
-    def movedim(self, source, destination) -> "Tensor":
-        src, dst = _dims_arg(source), _dims_arg(destination)
-        return self._view(*_layout.movedim(self._shape, self._stride, self._offset, src, dst))
-
-    moveaxis = movedim
-
-    def unsqueeze(self, dim: int) -> "Tensor":
-        return self._view(*_layout.unsqueeze(self._shape, self._stride, self._offset, dim))
-
-    def squeeze(self, dim=None) -> "Tensor":
-        if dim is not None and type(dim) is not builtins.int:
-            dim = _dims_arg(dim)
-        return self._view(*_layout.squeeze(self._shape, self._stride, self._offset, dim))
-
-    def expand(self, *sizes, size=None) -> "Tensor":
-        if size is not None:
-            sizes = _kw_shape(sizes, size, "size", "expand")
-        return self._view(*_layout.expand(self._shape, self._stride, self._offset,
-                                          _as_shape(sizes)))
-
-    def expand_as(self, other: "Tensor") -> "Tensor":
-        return self.expand(other._shape)
-
-    def broadcast_to(self, size) -> "Tensor":
-        return self.expand(_as_shape((size,)) if not isinstance(size, builtins.int)
-                           else (size,))
-
-    def unfold(self, dimension: int, size: int, step: int) -> "Tensor":
-        return self._view(*_layout.unfold(self._shape, self._stride, self._offset, dimension,
-                                          size, step))
-
-    def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> "Tensor":
-        return self._view(*_layout.diagonal(self._shape, self._stride, self._offset, offset,
-                                            dim1, dim2))
-
-    def as_strided(self, size, stride, storage_offset: int | None = None) -> "Tensor":
-        """A view with any layout, bounds-checked so it never reads outside the storage."""
-        size, stride = _as_shape((size,)), _as_shape((stride,), "stride")
-        offset = self._offset if storage_offset is None else _index_int(storage_offset)
-        n = self._storage.nbytes() // self._dtype.itemsize
-        _layout.check_as_strided(size, stride, offset, n, self._dtype.itemsize)
-        return self._view(size, stride, offset)
-
-    # In-place view ops: this tensor takes the new layout (same storage); like every in-place
-    # op they count as a write in the version counter, as in PyTorch.
-    def _relayout_(self, view: "Tensor") -> "Tensor":
-        self._set_layout(self._storage, view._offset, view._shape, view._stride)
-        self._bump()
-        return self
-
-    def t_(self) -> "Tensor":
-        return self._relayout_(self.t())
-
-    def transpose_(self, dim0: int, dim1: int) -> "Tensor":
-        return self._relayout_(self.transpose(dim0, dim1))
-
-    swapaxes_ = swapdims_ = transpose_
-
-    def squeeze_(self, dim=None) -> "Tensor":
-        return self._relayout_(self.squeeze(dim))
-
-    def unsqueeze_(self, dim: int) -> "Tensor":
-        return self._relayout_(self.unsqueeze(dim))
-
-    def as_strided_(self, size, stride, storage_offset: int | None = None) -> "Tensor":
-        return self._relayout_(self.as_strided(size, stride, storage_offset))
 
     # ------------------------------------------------------------ storage swaps
     def set_(self, source=None, storage_offset=None, size=None, stride=None) -> "Tensor":
@@ -928,295 +684,6 @@ class Tensor:
             memory_format = _FORMATS[_layout.suggest_memory_format(the_template._shape,
                                                                    the_template._stride)]
         return self.resize_(the_template._shape, memory_format=memory_format)
-
-    def split(self, split_size, dim: int = 0) -> tuple["Tensor", ...]:
-        d = _layout.normalize_dim(dim, len(self._shape))
-        if not self._shape:
-            raise RuntimeError("split expects at least a 1-dimensional tensor")
-        size = self._shape[d]
-        if isinstance(split_size, Tensor) and split_size.numel() == 1 and \
-                split_size._dtype.category <= _dtypes._INT:
-            split_size = split_size.item()  # (a one-element integer tensor is an int here)
-        if isinstance(split_size, (builtins.int, np.integer)):
-            sizes = _layout.split_sizes(size, int(split_size))
-        else:
-            sizes = [int(s) for s in split_size]
-            if sum(sizes) != size or any(s < 0 for s in sizes):
-                raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to "
-                                   f"{size} (input tensor's size at dimension {d}), but got "
-                                   f"split_sizes={sizes}")
-        return self._pieces(d, sizes)
-
-    def split_with_sizes(self, split_sizes, dim: int = 0):
-        return self.split(list(split_sizes), dim)
-
-    def _pieces(self, d: int, sizes: Sequence[int]) -> tuple["Tensor", ...]:
-        out, start = [], 0
-        for s in sizes:
-            out.append(self.narrow(d, start, s))
-            start += s
-        return tuple(out)
-
-    def chunk(self, chunks: int, dim: int = 0) -> tuple["Tensor", ...]:
-        if not self._shape:
-            raise RuntimeError("chunk expects at least a 1-dimensional tensor")
-        if chunks <= 0:  # (checked before the dim, as PyTorch does)
-            raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-        d = _layout.normalize_dim(dim, len(self._shape))
-        return self._pieces(d, _layout.chunk_sizes(self._shape[d], chunks))
-
-    def hsplit(self, sections=None, *, indices=None) -> tuple["Tensor", ...]:
-        """``tensor_split`` along dim 1 (dim 0 of a 1-D tensor); equal sections only."""
-        return self._np_split("hsplit", 1, 0 if len(self._shape) == 1 else 1, sections, indices)
-
-    def vsplit(self, sections=None, *, indices=None) -> tuple["Tensor", ...]:
-        return self._np_split("vsplit", 2, 0, sections, indices)
-
-    def dsplit(self, sections=None, *, indices=None) -> tuple["Tensor", ...]:
-        return self._np_split("dsplit", 3, 2, sections, indices)
-
-    def _np_split(self, name: str, min_dims: builtins.int, d: builtins.int, sections,
-                  indices) -> tuple["Tensor", ...]:
-        """NumPy-style splits: ``sections`` must divide the dim; ``indices`` cut it."""
-        n = len(self._shape)
-        if n < min_dims:
-            raise RuntimeError(f"torch.{name} requires a tensor with at least {min_dims} "
-                               f"dimension, but got a tensor with {n} dimensions!")
-        arg = indices if sections is None else sections
-        if isinstance(arg, Tensor) and not arg._shape:
-            arg = _index_int(arg)
-        if isinstance(arg, (builtins.int, np.integer)) and not isinstance(arg, builtins.bool):
-            size = self._shape[d]
-            if arg == 0 or size % arg:
-                raise RuntimeError(f"torch.{name} attempted to split along dimension {d}, but "
-                                   f"the size of the dimension {size} is not divisible by the "
-                                   f"split_size {arg}!")
-            return self.tensor_split(builtins.int(arg), d)
-        if not isinstance(arg, (list, tuple)):
-            raise TypeError(f"{name}() received an invalid combination of arguments - got "
-                            f"({type(arg).__name__}), but expected (int sections) or (tuple of "
-                            f"ints indices)")
-        return self.tensor_split([_index_int(i) for i in arg], d)
-
-    def tensor_split(self, indices_or_sections, dim: int = 0) -> tuple["Tensor", ...]:
-        if not self._shape:
-            raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got "
-                               "a tensor with 0 dims")
-        d = _layout.normalize_dim(dim, len(self._shape))
-        if isinstance(indices_or_sections, Tensor):
-            indices_or_sections = indices_or_sections.tolist()
-        bounds = _layout.tensor_split_bounds(self._shape[d], indices_or_sections)
-        return tuple(self.narrow(d, a, b - a) for a, b in bounds)
-
-    def unbind(self, dim: int = 0) -> tuple["Tensor", ...]:
-        if not self._shape:
-            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-        d = _layout.normalize_dim(dim, len(self._shape))
-        return tuple(self.select(d, i) for i in range(self._shape[d]))
-
-    # ------------------------------------------------------------ copies
-    def contiguous(self, memory_format=contiguous_format) -> "Tensor":
-        """``self`` when already contiguous in ``memory_format`` (row-major by default),
-        else a copy in that format in a new storage."""
-        if memory_format is contiguous_format:
-            if _layout.is_contiguous(self._shape, self._stride):
-                return self
-            return self.clone(memory_format=contiguous_format)
-        if memory_format is None:
-            raise TypeError("contiguous(): argument 'memory_format' must be "
-                            "tensorviz.memory_format, not NoneType")
-        fmt = _format_name(memory_format, "contiguous")
-        if _layout.is_contiguous_as(self._shape, self._stride, fmt):
-            return self
-        if fmt == "preserve_format":
-            raise RuntimeError("preserve memory format is unsupported by the contiguous "
-                               "operator")
-        return self.clone(memory_format=memory_format)
-
-    def clone(self, *, memory_format=None) -> "Tensor":
-        """A copy in a new storage; ``preserve_format`` (the default) keeps a dense tensor's
-        strides and any other tensor's dim order, as PyTorch does; ``contiguous_format`` and
-        ``channels_last[_3d]`` lay the copy out in that order."""
-        return self._copy(self._dtype, memory_format)
-
-    def _copy(self, dt: _dtype_cls, memory_format=None, dev: device | None = None) -> "Tensor":
-        """A copy as ``dt`` in a new storage on ``dev``, laid out as ``memory_format`` says."""
-        shape = self._shape
-        contig = _contig(shape)
-        src = self._a
-        if src is None:
-            src = self._arr
-        if memory_format is not None and memory_format is not contiguous_format \
-                and memory_format is not preserve_format:
-            return self._copy_strided(dt, _layout.copy_strides(
-                shape, self._stride, _format_name(memory_format, "clone")), dev)
-        if self._stride == contig and type(src) is np.ndarray and (dev is None or dev is CPU) \
-                and self._dtype.category != _dtypes._COMPLEX and 0 not in shape:
-            # Fast path: a row-major CPU tensor stays row-major in every memory format, and
-            # astype makes that copy (the same cast as below, warnings silenced alike).
-            if dt is _dtypes.bool and self._dtype is _dtypes.bool:
-                arr = np.asarray(src.view(np.uint8) != 0)  # (a bool view of other data: 0/1)
-            elif dt is self._dtype or self._dtype.category < _dtypes._FLOAT:
-                arr = src.astype(dt._np)
-            else:
-                arr = call_quiet(src.astype, dt._np)  # float -> int is silent, as in PyTorch
-            return _fresh(dt, shape, contig, arr)
-        if memory_format is contiguous_format:
-            stride = _contig(shape)
-        else:
-            stride = _layout.preserve_strides(shape, self._stride)
-        return self._copy_strided(dt, stride, dev)
-
-    def _copy_strided(self, dt: _dtype_cls, stride: tuple, dev: device | None) -> "Tensor":
-        """A copy as ``dt`` on ``dev`` in a new storage, with the (dense) strides ``stride``."""
-        shape = self._shape
-        src = self._arr
-        st = self._storage
-        if dev is not None and dev != st._device:
-            from .backends import copy_between
-            src = copy_between(src, st._device, dev)
-            be = backend_for(dev)
-        else:
-            dev, be = st._device, st._backend
-        if self._dtype.category == _dtypes._COMPLEX and dt.category != _dtypes._COMPLEX:
-            warnings.warn("Casting complex values to real discards the imaginary part",
-                          UserWarning, stacklevel=5)
-            src = src.real
-        if dt is _dtypes.bool and self._dtype is _dtypes.bool:
-            src = src.view(np.uint8) != 0  # (a bool view of other data: PyTorch stores 0/1)
-        buf = be.empty(_layout.numel(shape), dt._np, dev)
-        out = be.strided(buf, 0, shape, stride)
-        if dt is self._dtype or self._dtype.category < _dtypes._FLOAT:
-            out[...] = src
-        else:
-            call_quiet(out.__setitem__, Ellipsis, src)  # float -> int: silent, as in PyTorch
-        return _make(Tensor, UntypedStorage._wrap(buf, dev, be), dt, 0, shape, stride, out)
-
-    # ------------------------------------------------------------ new_* (same dtype/device)
-    def _new_opts(self, dtype, device) -> tuple:
-        from ._creation import _check_dtype
-        return (_check_dtype(dtype) or self._dtype,
-                self._storage._device if device is None else as_device(device))
-
-    def new(self, *args, device: DeviceLike = None) -> "Tensor":
-        """Legacy ``t.new(*sizes)`` / ``t.new(data)``: ``Tensor(...)`` with this dtype."""
-        return Tensor.__new__(Tensor, *args, dtype=self._dtype,
-                              device=self._storage._device if device is None else device)
-
-    def new_tensor(self, data, *, dtype=None, device=None, requires_grad: builtins.bool = False
-                   ) -> "Tensor":
-        """``tensorviz.tensor(data)`` with this tensor's dtype and device by default."""
-        from ._creation import tensor as _tensor_fn
-        dt, dev = self._new_opts(dtype, device)
-        return _tensor_fn(data, dtype=dt, device=dev, requires_grad=requires_grad)
-
-    def new_empty(self, *sizes, size=None, dtype=None, device=None,
-                  requires_grad: builtins.bool = False) -> "Tensor":
-        from ._creation import empty
-        dt, dev = self._new_opts(dtype, device)
-        return empty(*_kw_shape(sizes, size, "size", "new_empty"), dtype=dt, device=dev,
-                     requires_grad=requires_grad)
-
-    def new_zeros(self, *sizes, size=None, dtype=None, device=None,
-                  requires_grad: builtins.bool = False) -> "Tensor":
-        from ._creation import zeros
-        dt, dev = self._new_opts(dtype, device)
-        return zeros(*_kw_shape(sizes, size, "size", "new_zeros"), dtype=dt, device=dev,
-                     requires_grad=requires_grad)
-
-    def new_ones(self, *sizes, size=None, dtype=None, device=None,
-                 requires_grad: builtins.bool = False) -> "Tensor":
-        from ._creation import ones
-        dt, dev = self._new_opts(dtype, device)
-        return ones(*_kw_shape(sizes, size, "size", "new_ones"), dtype=dt, device=dev,
-                    requires_grad=requires_grad)
-
-    def new_full(self, size, fill_value, *, dtype=None, device=None,
-                 requires_grad: builtins.bool = False) -> "Tensor":
-        from ._creation import full
-        dt, dev = self._new_opts(dtype, device)
-        return full(size, fill_value, dtype=dt, device=dev, requires_grad=requires_grad)
-
-    def new_empty_strided(self, size, stride, *, dtype=None, device=None,
-                          requires_grad: builtins.bool = False) -> "Tensor":
-        from ._creation import empty_strided
-        dt, dev = self._new_opts(dtype, device)
-        return empty_strided(size, stride, dtype=dt, device=dev, requires_grad=requires_grad)
-
-    # ------------------------------------------------------------ conversion
-    def to(self, *args, **kwargs) -> "Tensor":
-        """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(other)``; ``copy=``.
-
-        Returns ``self`` when nothing changes (unless ``copy=True``).
-        """
-        if not kwargs and len(args) == 1 and type(args[0]) is _dtype_cls:  # t.to(dtype)
-            dt = args[0]
-            return self if dt is self._dtype else self._copy(dt, None, None)
-        kwargs_format = kwargs.get("memory_format")
-        dev, dt, copy = _parse_to(self, args, kwargs)
-        cur_dev = self._storage._device
-        if (dev is None or dev == cur_dev) and (dt is None or dt is self._dtype):
-            if not copy and (kwargs_format is None or kwargs_format is preserve_format
-                             or _layout.suggest_memory_format(self._shape, self._stride)
-                             == _format_name(kwargs_format, "to")):
-                return self  # (PyTorch aliases when the suggested format is the one asked)
-            return self._copy(self._dtype, kwargs_format)
-        return self._copy(self._dtype if dt is None else dt, kwargs_format, dev)
-
-    def type(self, dtype=None, non_blocking: bool = False, **kwargs):
-        if dtype is None:
-            name = _TYPE_NAMES[self._dtype]
-            if self._storage._device.type == "cuda":  # (PyTorch: torch.cuda.FloatTensor)
-                return name.replace("tensorviz.", "tensorviz.cuda.", 1)
-            return name
-        if isinstance(dtype, _LegacyTensorType):
-            dtype = dtype.dtype
-        elif isinstance(dtype, builtins.type):  # (to(float) is float64; type(float) is not)
-            raise ValueError(f"invalid type: '{dtype.__name__}'")
-        if isinstance(dtype, str):
-            dt = _TYPE_BY_NAME.get(dtype)
-            if dt is None:
-                raise ValueError(f"invalid type: '{dtype}'")
-            dtype = dt
-        return self.to(dtype)
-
-    def is_same_size(self, other: "Tensor") -> builtins.bool:
-        if not isinstance(other, Tensor):
-            raise TypeError(f"is_same_size(): argument 'other' (position 1) must be Tensor, "
-                            f"not {builtins.type(other).__name__}")
-        return self._shape == other._shape
-
-    def frexp(self, *, out=None):
-        return frexp(self, out=out)
-
-    def type_as(self, other: "Tensor") -> "Tensor":
-        return self.to(other._dtype)
-
-    def double(self): return self.to(_dtypes.float64)
-    def float(self): return self.to(_dtypes.float32)
-    def half(self): return self.to(_dtypes.float16)
-    def int(self): return self.to(_dtypes.int32)
-    def long(self): return self.to(_dtypes.int64)
-    def short(self): return self.to(_dtypes.int16)
-    def char(self): return self.to(_dtypes.int8)
-    def byte(self): return self.to(_dtypes.uint8)
-    def bool(self): return self.to(_dtypes.bool)
-    def cfloat(self): return self.to(_dtypes.complex64)
-    def cdouble(self): return self.to(_dtypes.complex128)
-
-    def cpu(self) -> "Tensor":
-        return self.to(CPU)
-
-    def cuda(self, device: DeviceLike = None, non_blocking: bool = False) -> "Tensor":
-        from . import cuda as _cuda
-        if device is None:
-            idx = _cuda.current_device()
-        else:
-            dev = as_device(device if not isinstance(device, builtins.int) else f"cuda:{device}")
-            if dev.type != "cuda":
-                raise RuntimeError("Invalid device, must be cuda device")
-            idx = _cuda.current_device() if dev.index is None else dev.index
-        return self.to(as_device(f"cuda:{idx}"))
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
         """A NumPy array sharing this tensor's memory (``force=True``: a host copy if needed)."""
@@ -1334,26 +801,20 @@ class Tensor:
             pos = _element_position(self._shape, self._stride, self._offset, key)
             if pos is not None:
                 return self._view((), (), pos)
-        return _indexing.getitem(self, key)
+        return _HOOKS["getitem"](self, key)
 
     def __setitem__(self, key, value) -> None:
         tk = type(key)
         if tk is builtins.int or tk is slice:  # t[i] = v, t[a:b] = v: a view, then assign
-            _indexing.assign(self._view(*_layout.index(self._shape, self._stride, self._offset,
+            _HOOKS["assign"](self._view(*_layout.index(self._shape, self._stride, self._offset,
                                                        key)), value)
             return
         if tk is tuple and type(value) in _PY_SCALARS:  # t[i, j] = 1.5: one element
             pos = _element_position(self._shape, self._stride, self._offset, key)
             if pos is not None:
-                _indexing.set_element(self, pos, value)
+                _HOOKS["set_element"](self, pos, value)
                 return
-        _indexing.setitem(self, key, value)
-
-    # ------------------------------------------------------------ widgets
-    def show(self, **kwargs):
-        """Draw this tensor's storage, strides and logical layout as a live widget."""
-        from .viz import show
-        return show(self, **kwargs)
+        _HOOKS["setitem"](self, key, value)
 
 
 _PY_SCALARS = frozenset((builtins.bool, builtins.int, builtins.float, builtins.complex))
@@ -1375,13 +836,13 @@ def _set_source(t: Tensor, source) -> tuple:
     """The untyped storage behind a ``set_`` source, and its size in ``t``'s elements."""
     if isinstance(source, Tensor):
         if source._dtype is not t._dtype:
-            from ._indexing import _C_NAMES
+            from ._scalars import _C_NAMES
             raise RuntimeError(f"Could not set tensor of type {_C_NAMES[source._dtype.name]} "
                                f"to a tensor of type {_C_NAMES[t._dtype.name]}")
         st = source._storage
     elif isinstance(source, TypedStorage):
         if source.dtype is not t._dtype:
-            from ._indexing import _C_NAMES
+            from ._scalars import _C_NAMES
             raise RuntimeError(f"Expected a Storage of type {_C_NAMES[t._dtype.name]} or an "
                                f"UntypedStorage, but got type {source.dtype.cname} for "
                                f"argument 1 'storage'")
@@ -1502,85 +963,5 @@ def typename(obj: Any, /) -> str:
     return f"{module}.{qualname}"
 
 
-def is_same_size(input: Tensor, other: Tensor) -> builtins.bool:
-    """True when the two tensors have the same shape (dtypes and devices may differ)."""
-    for pos, (x, name) in enumerate(((input, "input"), (other, "other")), 1):
-        if not isinstance(x, Tensor):
-            raise TypeError(f"is_same_size(): argument '{name}' (position {pos}) must be "
-                            f"Tensor, not {builtins.type(x).__name__}")
-    return input._shape == other._shape
-
-
-def frexp(input: Tensor, *, out=None):
-    """``(mantissa, exponent)`` with ``input == mantissa * 2 ** exponent``, the mantissa in
-    (-1, -0.5] or [0.5, 1) (or 0, inf, nan), of the input's dtype; the exponent int32."""
-    from .ops._elementwise import result_strides, write_out
-    from .ops.reductions import return_types
-    if not isinstance(input, Tensor):
-        raise TypeError(f"frexp(): argument 'input' (position 1) must be Tensor, not "
-                        f"{builtins.type(input).__name__}")
-    if input._dtype.category != _dtypes._FLOAT:
-        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
-    if out is not None:
-        if not isinstance(out, (tuple, list)) or len(out) != 2 or not all(
-                isinstance(o, Tensor) for o in out):
-            raise TypeError("frexp(): argument 'out' must be tuple of Tensors")
-        if out[0]._dtype is not input._dtype:
-            raise RuntimeError(f"torch.frexp() expects mantissa to have dtype "
-                               f"{input._dtype.cxx_name} but got "
-                               f"{out[0]._dtype.cxx_name}")
-        if out[1]._dtype is not _dtypes.int32:
-            raise RuntimeError(f"torch.frexp() expects exponent to have int dtype but got "
-                               f"{out[1]._dtype.cxx_name}")
-    be = input._storage._backend
-    mantissa, exponent = be.xp.frexp(input._arr)
-    dev = input._storage._device
-    if out is not None:
-        write_out(out[0], mantissa, input._dtype, dev)
-        write_out(out[1], exponent.astype(np.int32, copy=False), _dtypes.int32, dev)
-        return return_types.frexp_out(*out)
-    stride = result_strides(input._shape, input)
-    return return_types.frexp(wrap_array(mantissa, input._dtype, dev, stride),
-                              wrap_array(exponent.astype(np.int32, copy=False), _dtypes.int32,
-                                         dev, stride))
-
-
-
-def _parse_to(t: Tensor, args, kwargs):
-    dev = dt = None
-    copy = kwargs.pop("copy", False)
-    kwargs.pop("non_blocking", None)
-    kwargs.pop("memory_format", None)
-    for a in args:
-        if a is None:
-            continue  # (to(None) changes nothing, as in PyTorch)
-        if isinstance(a, _dtype_cls) or a in _dtypes._PY_TYPES:
-            if dt is not None:
-                raise TypeError("to() received an invalid combination of arguments - got "
-                                "(dtype, dtype)")
-            dt = _dtypes.as_dtype(a)
-        elif isinstance(a, Tensor):
-            dev, dt = a.device, a.dtype
-        elif isinstance(a, (str, device, builtins.int)) and not isinstance(a, builtins.bool):
-            dev = as_device(a if not isinstance(a, builtins.int) else f"cuda:{a}")
-        elif isinstance(a, builtins.bool):
-            continue  # legacy positional non_blocking / copy
-        else:
-            raise TypeError(f"to() received an invalid combination of arguments - got "
-                            f"({type(a).__name__}); expected a dtype, a device or a tensor")
-    if "dtype" in kwargs:
-        dt = kwargs.pop("dtype")
-        if dt is not None and not isinstance(dt, _dtype_cls):
-            if dt not in _dtypes._PY_TYPES:
-                raise TypeError(f"to(): dtype must be a tensorviz.dtype, got "
-                                f"{type(dt).__name__}")
-            dt = _dtypes.as_dtype(dt)
-    if "device" in kwargs:
-        d = kwargs.pop("device")
-        dev = None if d is None else as_device(d)
-    if kwargs:
-        raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
-    return dev, dt, copy
-
-
-from . import _indexing  # noqa: E402  (it needs Tensor, defined above)
+_dtypes.register_tensor_type(Tensor)
+_STORAGE_HOOKS["make"] = Tensor._make

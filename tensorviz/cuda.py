@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ._device import HOOKS as _DEVICE_HOOKS
 from ._device import device as _device_cls
 
 __all__ = ["is_available", "device_count", "current_device", "set_device", "get_device_name",
@@ -48,6 +49,9 @@ def current_device() -> int:
     """The index of the selected GPU (``set_device`` / ``with tensorviz.cuda.device(i)``)."""
     _backend()
     return _selected
+
+
+_DEVICE_HOOKS["current_cuda_index"] = current_device
 
 
 def _device_index(device) -> int:

@@ -7,10 +7,10 @@ tensor([0.0909, 0.6364])
 from __future__ import annotations
 
 from ._dispatch import installed as _installed
-from .ops.linalg import LINALG as _LINALG
+from .ops.linalg import LinAlgError
 
-# (the functions as ``ops.linalg.LINALG`` lists them: with their out= dtype checks)
-globals().update(_LINALG)
+# (every op declared with ``namespace="linalg"`` or ``also=("linalg.<name>",)``, as the
+# registry generated its spelling: with its out= dtype check)
 globals().update(_installed("linalg"))
 
 __all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cond", "cross", "det", "diagonal", "eig",

@@ -19,7 +19,7 @@ from __future__ import annotations
 import builtins
 import math
 
-import tensorviz as tv
+from ._torch import T as tv
 
 from .. import _dtypes, _layout
 from .._tensor import Tensor
@@ -1691,7 +1691,14 @@ for _n in ("argmax", "argmin", "argsort", "eq", "ne", "lt", "le", "gt", "ge", "i
            "remainder", "fmod_int", "logical_and", "logical_or", "logical_xor", "logical_not",
            "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "all", "any", "isclose",
            "equal", "allclose", "randint_like", "rand_like", "randn_like", "bernoulli",
-           "multinomial", "poisson", "normal", "heaviside"):
+           "multinomial", "poisson", "normal", "heaviside",
+           # (creation ops: their results are new leaves whatever their arguments)
+           "zeros_like", "ones_like", "empty_like", "full_like", "new_zeros", "new_ones",
+           "new_empty", "new_full", "new_tensor", "new_empty_strided", "new", "zeros", "ones",
+           "empty", "full", "arange", "linspace", "logspace", "eye", "tensor", "as_tensor",
+           "asarray", "empty_strided", "scalar_tensor", "rand", "randn", "randint",
+           "randperm", "is_same_size", "result_type", "can_cast", "promote_types",
+           "is_nonzero", "is_floating_point", "is_complex", "numel", "frexp"):
     FORMULAS.setdefault(_n, lambda ctx, *a, **k: None)
 
 

@@ -239,13 +239,15 @@ def refresh_view(t: Tensor) -> None:
 
 
 def _as_strided_node(root: Tensor, view: Tensor):
-    from .. import zeros
+    from ._torch import T
+    zeros = T.zeros
     shape, stride, offset = view._shape, view._stride, view._offset - root._offset
     base_shape, base_stride = root._shape, root._stride
     dt, dev = root._dtype, root._storage._device
 
     def backward(g):
-        from .. import empty_strided
+        from ._torch import T
+        empty_strided = T.empty_strided
         z = empty_strided(base_shape, base_stride, dtype=g.dtype, device=dev)
         z.zero_()
         z.as_strided(shape, stride, offset).copy_(g)

@@ -26,7 +26,7 @@ def backward(self, gradient=None, retain_graph=None, create_graph: bool = False,
     >>> x.grad
     tensor([2., 4.])
     """
-    from . import backward as _backward
+    from ._backward import backward as _backward
     _backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
 

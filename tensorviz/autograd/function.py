@@ -168,7 +168,8 @@ class _FunctionNode(Node, FunctionCtx):
     def apply(self, *grads):
         cls = self._fn_cls
         if self.materialize_grads:
-            from .. import zeros
+            from ._torch import T
+            zeros = T.zeros
             grads = tuple(zeros(m[0], dtype=m[1], device=m[2]) if g is None and m is not None
                           else g for g, m in zip(grads, self._out_meta))
         res = cls.backward(self, *grads)

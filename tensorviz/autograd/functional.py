@@ -23,13 +23,14 @@ def _prepare(inputs, create_graph):
 
 def vjp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool = False):
     """``(func(inputs), v^T J)``: the output and the vector-Jacobian product."""
-    from . import grad
+    from ._backward import grad
     single = isinstance(inputs, Tensor)
     ins = _prepare(_tuple(inputs), create_graph)
     out = func(*ins)
     outs = _tuple(out)
     gs = grad(outs, ins, v, create_graph=create_graph, allow_unused=True)
-    from .. import zeros_like
+    from ._torch import T
+    zeros_like = T.zeros_like
     gs = tuple(zeros_like(x) if g is None else g for g, x in zip(gs, ins))
     res = out if create_graph else (out.detach() if isinstance(out, Tensor) else
                                     tuple(o.detach() for o in outs))
@@ -40,8 +41,10 @@ def jacobian(func: Callable, inputs, create_graph: bool = False, strict: bool = 
              vectorize: bool = False, strategy: str = "reverse-mode"):
     """The Jacobian of ``func`` at ``inputs``: shape ``out.shape + in.shape`` (tuples of
     them for several inputs/outputs), one backward pass per output element."""
-    from . import grad
-    from .. import stack, zeros
+    from ._backward import grad
+    from ._torch import T
+    stack = T.stack
+    zeros = T.zeros
     single_in = isinstance(inputs, Tensor)
     ins = _prepare(_tuple(inputs), create_graph)
     out = func(*ins)
@@ -73,13 +76,14 @@ def jacobian(func: Callable, inputs, create_graph: bool = False, strict: bool = 
 def hessian(func: Callable, inputs, create_graph: bool = False, strict: bool = False,
             vectorize: bool = False, outer_jacobian_strategy: str = "reverse-mode"):
     """The Hessian of a scalar function ``func`` at ``inputs``."""
-    from . import grad
+    from ._backward import grad
     single = isinstance(inputs, Tensor)
 
     def gradient(*xs):
         out = func(*xs)
         gs = grad(out, xs, create_graph=True, allow_unused=True)
-        from .. import zeros_like
+        from ._torch import T
+        zeros_like = T.zeros_like
         gs = tuple(zeros_like(x) if g is None else g for g, x in zip(gs, xs))
         return gs[0] if single else gs
     return jacobian(gradient, inputs, create_graph=create_graph)
@@ -87,8 +91,9 @@ def hessian(func: Callable, inputs, create_graph: bool = False, strict: bool = F
 
 def jvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool = False):
     """``(func(inputs), J v)`` by the double-backward trick."""
-    from . import grad
-    from .. import zeros_like
+    from ._backward import grad
+    from ._torch import T
+    zeros_like = T.zeros_like
     single = isinstance(inputs, Tensor)
     ins = _prepare(_tuple(inputs), True)
     out = func(*ins)
@@ -107,13 +112,14 @@ def jvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
 
 def vhp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool = False):
     """``(func(inputs), v^T H)`` for a scalar function."""
-    from . import grad
+    from ._backward import grad
     single = isinstance(inputs, Tensor)
     ins = _prepare(_tuple(inputs), True)
     out = func(*ins)
     gs = grad(out, ins, create_graph=True)
     res = grad(gs, ins, _tuple(v), create_graph=create_graph, allow_unused=True)
-    from .. import zeros_like
+    from ._torch import T
+    zeros_like = T.zeros_like
     res = tuple(zeros_like(x) if r is None else r for r, x in zip(res, ins))
     return out.detach(), (res[0] if single else res)
 

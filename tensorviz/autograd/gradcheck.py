@@ -36,7 +36,8 @@ def _outputs(fn, inputs) -> tuple:
 def get_numerical_jacobian(fn: Callable, inputs, eps: float = 1e-6) -> list:
     """``[[J(output k wrt input j) as (numel_in, numel_out)] per input] `` by central
     differences (computed with grad mode off)."""
-    from .. import zeros
+    from ._torch import T
+    zeros = T.zeros
     inputs = _as_tuple(inputs)
     prev = _STATE.grad
     _STATE.grad = False
@@ -79,8 +80,9 @@ def _unravel(i: int, shape) -> tuple:
 
 def get_analytical_jacobian(fn: Callable, inputs) -> list:
     """The same Jacobians from backward: one vector-Jacobian product per output element."""
-    from .. import zeros
-    from . import grad as _grad
+    from ._torch import T
+    zeros = T.zeros
+    from ._backward import grad as _grad
     inputs = _as_tuple(inputs)
     outs = _outputs(fn, inputs)
     diff = _diff_inputs(inputs)
@@ -142,8 +144,9 @@ def gradgradcheck(func: Callable, inputs, grad_outputs=None, *, eps: float = 1e-
                   raise_exception: bool = True, **kwargs) -> bool:
     """``gradcheck`` of the gradient itself: checks second derivatives (the backward
     formulas recorded under ``create_graph=True``)."""
-    from .. import randn
-    from . import grad as _grad
+    from ._torch import T
+    randn = T.randn
+    from ._backward import grad as _grad
     inputs = _as_tuple(inputs)
     outs = _outputs(func, inputs)
     if grad_outputs is None:

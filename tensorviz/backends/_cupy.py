@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from .._device import current_cuda_index
+
 
 def _load_cupy():
     """Import CuPy and check a GPU is visible; RuntimeError that says what is missing."""
@@ -92,6 +94,5 @@ class CupyBackend:
 
 def _index(device) -> int:
     if device is None or device.index is None:
-        from .. import cuda
-        return cuda.current_device()
+        return current_cuda_index()
     return device.index

@@ -14,7 +14,7 @@ from .. import _dispatch
 from .._tensor import Tensor
 
 # Order matters only for names defined twice (a later module wins).
-_MODULES = ["_elementwise", "_views"]
+_MODULES = ["_elementwise", "views", "conversion"]
 _OPTIONAL = ["pointwise", "reductions", "comparison", "indexing", "joining", "linalg",
              "spectral", "random", "parallel", "numeric", "special_functions"]
 

@@ -16,12 +16,13 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import _dtypes, _layout
+from .. import _dispatch, _dtypes, _layout
 from .._device import CPU
 from .._dtypes import PROMOTION_TABLE, _COMPLEX, _FLOAT, _INT, result_type
 from .._dispatch import (check_partial_overlap, exact_out, found_message, inplace_of, op, operator_of,
                          resize_out, write_out)
-from .._indexing import check_writable, checked_scalar, scalar_to
+from .._indexing import check_writable
+from .._scalars import check_half, checked_scalar, fill_value, scalar_to  # noqa: F401
 from .._tensor import Tensor, _contig, _fresh, wrap_array
 from ..backends._numpy import call_quiet, context_busy, quiet_run
 
@@ -220,6 +221,9 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
     if kind == CMP:
         return finish(res, _dtypes.bool, dev, out, stride)
     return finish(res, rdt, dev, out, stride)
+
+
+_dispatch.HOOKS["binary"] = binary
 
 
 def _check_shapes(a, b) -> None:
@@ -675,41 +679,6 @@ def _bound(x, rdt, dev):
     if rdt is _dtypes.float16:
         check_half(x)
     return call_quiet(checked_scalar, x, rdt)
-
-
-def fill_value(value, dt, numel=None):
-    """A number converted for ``fill_``/``full``: PyTorch's checked conversion (RuntimeError
-    when it does not fit).  PyTorch's one-element fill stores an out-of-range number into
-    float16 as inf; any other count (``numel``, when given: 0 too) is checked as for the other
-    dtypes.  Without ``numel`` float16 takes out-of-range values as inf."""
-    if dt is _dtypes.float16:
-        if numel is not None and numel != 1:
-            check_half(value)
-        elif isinstance(value, (builtins.int, builtins.float, np.integer, np.floating)):
-            return call_quiet(scalar_to, value, dt)
-    return call_quiet(checked_scalar, value, dt)  # (its range check may cast: keep it quiet)
-
-
-_HALF_MAX = 65504.0
-
-
-def check_half(value) -> None:
-    """PyTorch's checked conversion of a number to float16 (``c10::overflows``): a finite
-    number past float16's largest magnitude is a RuntimeError (inf and NaN pass)."""
-    if isinstance(value, Tensor):
-        value = value.item()
-    if isinstance(value, (builtins.complex, np.complexfloating)):
-        value = value.real
-    if isinstance(value, (builtins.bool, np.bool_)) or not isinstance(
-            value, (builtins.int, builtins.float, np.integer, np.floating)):
-        return
-    if isinstance(value, (builtins.int, np.integer)):
-        bad = builtins.abs(builtins.int(value)) > _HALF_MAX
-    else:
-        v = builtins.abs(builtins.float(value))
-        bad = v > _HALF_MAX and v != float("inf")
-    if bad:
-        raise RuntimeError("value cannot be converted to type c10::Half without overflow")
 
 
 # ---------------------------------------------------------------- in-place forms

@@ -21,9 +21,10 @@ from .._indexing import check_writable
 from .._tensor import Tensor, wrap_array
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
+from .. import return_types
 from ._elementwise import clamp, device_of, finish, operand, promote, result_strides
 from .pointwise import _check_tensor, _not_implemented, _xp
-from .reductions import _out2, return_types, stable_argsort
+from .reductions import _out2, stable_argsort
 
 
 # ---------------------------------------------------------------- equality and closeness

@@ -23,8 +23,9 @@ from .._indexing import (INDEX_PUT_EXPANDED, MASKED_FILL_EXPANDED, _advanced_key
                          _check_index_put, check_writable, checked_scalar)
 from .._tensor import Tensor, contiguous_format, wrap_array
 from ..backends._numpy import call_quiet
-from ._elementwise import (check_half, check_partial_overlap, device_of, exact_out, finish, operand,
-                           promote, run)
+from .._dispatch import op
+from ._elementwise import (check_half, check_partial_overlap, device_of, finish, operand, promote,
+                           run)
 
 __all__ = ["index_select", "gather", "scatter", "scatter_add", "scatter_reduce", "index_add",
            "index_fill", "index_copy", "index_put", "index_reduce", "masked_fill",
@@ -181,6 +182,8 @@ def _clone_c(t: Tensor) -> Tensor:
 
 
 # ---------------------------------------------------------------- index_select / gather
+@op(out="exact", out_message=lambda r, o: "index_select(): self and result must have "
+    "the same scalar type")
 def index_select(input, dim: int, index, *, out=None) -> Tensor:
     """Pick whole slices along ``dim``: ``out[..., i, ...] = input[..., index[i], ...]``."""
     input = _tensor_arg(input, "index_select", "input", 1)
@@ -216,6 +219,7 @@ def _check_index_dtype(index: Tensor, fn: str) -> None:
         raise RuntimeError(f"{fn}(): Expected dtype int32/int64 for index")
 
 
+@op(out="exact")
 def gather(input, dim: int, index, *, sparse_grad: bool = False, out=None) -> Tensor:
     """Values along ``dim`` picked by ``index``: ``out[i][j] = input[i][index[i][j]]`` (dim=1)."""
     input = _tensor_arg(input, "gather", "input", 1)
@@ -248,6 +252,7 @@ def gather(input, dim: int, index, *, sparse_grad: bool = False, out=None) -> Te
     return finish(res, input._dtype, input.device, out)
 
 
+@op(out="exact")
 def take_along_dim(input, indices, dim=None, *, out=None) -> Tensor:
     """``gather`` after broadcasting ``input`` and ``indices`` over the other dims (NumPy's
     ``take_along_axis``); without ``dim``, both are flattened."""
@@ -296,6 +301,8 @@ def take_along_dim(input, indices, dim=None, *, out=None) -> Tensor:
     return finish(_c(xp, res), input._dtype, input.device, out)
 
 
+@op(out="exact", out_message=lambda r, o: "take(): self and out expected to have the same "
+    f"dtype, but got self.dtype = {r._dtype.cname} and out.dtype = {o._dtype.cname}")
 def take(input, index) -> Tensor:
     """Elements at flat (row-major) positions ``index`` of ``input``; shaped like ``index``."""
     input = _tensor_arg(input, "take", "input", 1)
@@ -413,6 +420,7 @@ def _broadcast_vals(self: Tensor, vals, key):
     return xp.full(shape, vals, dtype=self._dtype._np)
 
 
+@op(inplace=scatter_)
 def scatter(input, dim: int, index, src=None, value=None, *, reduce=None, out=None) -> Tensor:
     """Out-of-place ``scatter_``: a copy of ``input`` with ``src`` written at ``index``."""
     input = _tensor_arg(input, "scatter", "input", 1)
@@ -437,6 +445,7 @@ def scatter_add_(self: Tensor, dim: int, index, src) -> Tensor:
     return self
 
 
+@op(inplace=scatter_add_)
 def scatter_add(input, dim: int, index, src, *, out=None) -> Tensor:
     input = _tensor_arg(input, "scatter_add", "input", 1)
     return _to_out(scatter_add_(_clone_c(input), dim, index, src), out)
@@ -507,6 +516,7 @@ def scatter_reduce_(self: Tensor, dim: int, index, src, reduce: str, *,
     return self
 
 
+@op(inplace=scatter_reduce_)
 def scatter_reduce(input, dim: int, index, src, reduce: str, *, include_self: bool = True,
                    out=None) -> Tensor:
     input = _tensor_arg(input, "scatter_reduce", "input", 1)
@@ -594,6 +604,7 @@ def index_add_(self: Tensor, dim: int, index, source, *, alpha=1) -> Tensor:
     return self
 
 
+@op(inplace=index_add_)
 def index_add(input, dim: int, index, source, *, alpha=1, out=None) -> Tensor:
     input = _tensor_arg(input, "index_add", "input", 1)
     return _to_out(index_add_(_clone_c(input), dim, index, source, alpha=alpha), out)
@@ -630,6 +641,7 @@ def index_reduce_(self: Tensor, dim: int, index, source, reduce: str, *,
     return self
 
 
+@op(inplace=index_reduce_)
 def index_reduce(input, dim: int, index, source, reduce: str, *, include_self: bool = True,
                  out=None) -> Tensor:
     input = _tensor_arg(input, "index_reduce", "input", 1)
@@ -655,6 +667,7 @@ def index_fill_(self: Tensor, dim: int, index, value) -> Tensor:
     return self
 
 
+@op(inplace=index_fill_)
 def index_fill(input, dim: int, index, value) -> Tensor:
     input = _tensor_arg(input, "index_fill", "input", 1)
     return index_fill_(_clone(input), dim, index, value)
@@ -687,6 +700,7 @@ def index_copy_(self: Tensor, dim: int, index, source) -> Tensor:
     return self
 
 
+@op(inplace=index_copy_)
 def index_copy(input, dim: int, index, source, *, out=None) -> Tensor:
     input = _tensor_arg(input, "index_copy", "input", 1)
     return _to_out(index_copy_(_clone_c(input), dim, index, source), out)
@@ -731,6 +745,7 @@ def index_put_(self: Tensor, indices, values, accumulate: bool = False) -> Tenso
     return self
 
 
+@op(inplace=index_put_, inplace_function=True)
 def index_put(input, indices, values, accumulate: bool = False) -> Tensor:
     input = _tensor_arg(input, "index_put", "input", 1)
     return index_put_(_clone(input), indices, values, accumulate)
@@ -779,6 +794,7 @@ def _expanded_copy(input: Tensor, shape: tuple) -> Tensor:
     return input.expand(shape).contiguous()
 
 
+@op(inplace=masked_fill_)
 def masked_fill(input, mask, value) -> Tensor:
     """A copy of ``input`` (broadcast with ``mask``) with ``value`` where ``mask`` is True."""
     input = _tensor_arg(input, "masked_fill", "input", 1)
@@ -787,6 +803,8 @@ def masked_fill(input, mask, value) -> Tensor:
     return masked_fill_(_expanded_copy(input, shape), mask, value)
 
 
+@op(out="exact", out_message=lambda r, o: "masked_select(): self and result must "
+    "have the same scalar type")
 def masked_select(input, mask, *, out=None) -> Tensor:
     """A 1-D tensor of ``input``'s elements where ``mask`` (broadcast) is True."""
     input = _tensor_arg(input, "masked_select", "input", 1)
@@ -829,6 +847,7 @@ def masked_scatter_(self: Tensor, mask, source) -> Tensor:
     return self
 
 
+@op(inplace=masked_scatter_)
 def masked_scatter(input, mask, source) -> Tensor:
     input = _tensor_arg(input, "masked_scatter", "input", 1)
     mask = _tensor_arg(mask, "masked_scatter", "mask", 2)
@@ -877,12 +896,19 @@ def put_(self: Tensor, index, source, accumulate: bool = False) -> Tensor:
     return self
 
 
+@op(inplace=put_)
 def put(input, index, source, accumulate: bool = False) -> Tensor:
     input = _tensor_arg(input, "put", "input", 1)
     return put_(_clone(input), index, source, accumulate)
 
 
 # ---------------------------------------------------------------- where / nonzero
+def _where_method(self: Tensor, condition, other) -> Tensor:
+    """``t.where(condition, other)`` is ``where(condition, t, other)``."""
+    return where(condition, self, other)
+
+
+@op(method=_where_method)
 def where(condition, input=None, other=None, *, out=None):
     """``input`` where ``condition`` else ``other`` (broadcast; PyTorch's promotion, numbers
     allowed); ``where(condition)`` alone is ``nonzero(condition, as_tuple=True)``."""
@@ -935,10 +961,8 @@ def _where_operand(x, rdt, dev):
     return checked_scalar(x, rdt)
 
 
-def _where_method(self: Tensor, condition, other) -> Tensor:
-    return where(condition, self, other)
-
-
+@op(out="exact", out_message=lambda r, o: "nonzero: Expected out tensor to have scalar "
+    f"type Long but got scalar type{o._dtype.cname}")
 def nonzero(input, *, out=None, as_tuple: bool = False):
     """Indices of the non-zero elements: an ``(n, ndim)`` int64 tensor (column-major, as
     PyTorch lays it out), or with ``as_tuple=True`` one 1-D tensor per dim."""
@@ -969,38 +993,8 @@ def nonzero(input, *, out=None, as_tuple: bool = False):
     return wrap_array(res, _dtypes.int64, dev)
 
 
+@op()
 def argwhere(input) -> Tensor:
     """``nonzero(input)``: an ``(n, ndim)`` tensor of the non-zero elements' indices."""
     input = _tensor_arg(input, "argwhere", "input", 1)
     return nonzero(input)
-
-
-FUNCTIONS = {
-    "index_select": index_select, "gather": gather, "take_along_dim": take_along_dim,
-    "take": take, "scatter": scatter, "scatter_add": scatter_add,
-    "scatter_reduce": scatter_reduce, "index_add": index_add, "index_reduce": index_reduce,
-    "index_fill": index_fill, "index_copy": index_copy, "index_put": index_put,
-    "index_put_": index_put_, "masked_fill": masked_fill, "masked_select": masked_select,
-    "masked_scatter": masked_scatter, "put": put, "where": where, "nonzero": nonzero,
-    "argwhere": argwhere,
-}
-
-METHODS = dict(FUNCTIONS)
-METHODS.update({
-    "where": _where_method, "scatter_": scatter_, "scatter_add_": scatter_add_,
-    "scatter_reduce_": scatter_reduce_, "index_add_": index_add_,
-    "index_reduce_": index_reduce_, "index_fill_": index_fill_, "index_copy_": index_copy_,
-    "masked_fill_": masked_fill_, "masked_scatter_": masked_scatter_, "put_": put_,
-})
-# out= must have the result's own dtype for these (no casting), with PyTorch's messages
-FUNCTIONS.update({
-    "gather": exact_out(gather), "take_along_dim": exact_out(take_along_dim),
-    "index_select": exact_out(index_select, lambda r, o: "index_select(): self and result must "
-                              "have the same scalar type"),
-    "masked_select": exact_out(masked_select, lambda r, o: "masked_select(): self and result "
-                               "must have the same scalar type"),
-    "nonzero": exact_out(nonzero, lambda r, o: "nonzero: Expected out tensor to have scalar type "
-                         f"Long but got scalar type{o._dtype.cname}"),
-    "take": exact_out(take, lambda r, o: "take(): self and out expected to have the same dtype, "
-                      f"but got self.dtype = {r._dtype.cname} and out.dtype = {o._dtype.cname}"),
-})

@@ -16,10 +16,11 @@ from .._dtypes import PROMOTION_TABLE
 from .._indexing import check_writable
 from .._tensor import Tensor, wrap_array
 from ..backends import backend_for
-from ._elementwise import device_of, exact_out, finish, operand
+from .._dispatch import inplace_of, op
+from ._elementwise import device_of, finish, operand
 from .indexing import _c, _tensor_arg, _xp, warn_once
 
-__all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_stack", "dstack",
+__all__ = ["cat", "concatenate", "stack", "hstack", "vstack", "dstack",
            "column_stack", "tile", "repeat_interleave", "flip", "fliplr", "flipud", "roll",
            "rot90", "tril", "triu", "diag", "diag_embed", "diagflat", "block_diag", "meshgrid",
            "cartesian_prod", "combinations", "tril_indices", "triu_indices"]
@@ -75,6 +76,7 @@ def _check_out(out, inputs, rdt, fn: str) -> None:
 
 
 # ---------------------------------------------------------------- cat / stack
+@op(aliases=("concat",), method=False)
 def cat(tensors, dim: int = 0, *, out=None) -> Tensor:
     """Join tensors along an existing ``dim`` (PyTorch's promotion across the inputs).
 
@@ -116,14 +118,12 @@ def cat(tensors, dim: int = 0, *, out=None) -> Tensor:
     return finish(res, rdt, dev, out)
 
 
-def concat(tensors, dim: int = 0, *, out=None) -> Tensor:
-    return cat(tensors, dim, out=out)
-
-
+@op(method=False)
 def concatenate(tensors, axis: int = 0, *, dim=None, out=None) -> Tensor:
     return cat(tensors, axis if dim is None else dim, out=out)
 
 
+@op(method=False)
 def stack(tensors, dim: int = 0, *, out=None) -> Tensor:
     """Join equal-shaped tensors along a new ``dim``."""
     tensors = _tensor_list(tensors, "stack")
@@ -153,30 +153,31 @@ def _nonempty(tensors, fn: str) -> list:
     return tensors
 
 
+@op(method=False)
 def hstack(tensors, *, out=None) -> Tensor:
     """Concatenate horizontally: along dim 0 for 1-D inputs, else dim 1."""
-    from ._views import atleast_1d
+    from .views import atleast_1d
     ts = [atleast_1d(t) for t in _nonempty(tensors, "hstack")]
     return cat(ts, 0 if ts[0].dim() == 1 else 1, out=out)
 
 
+@op(aliases=("row_stack",), method=False)
 def vstack(tensors, *, out=None) -> Tensor:
     """Concatenate vertically (dim 0) after making every input at least 2-D."""
-    from ._views import atleast_2d
+    from .views import atleast_2d
     ts = [atleast_2d(t) for t in _nonempty(tensors, "vstack")]
     return cat(ts, 0, out=out)
 
 
-row_stack = vstack
-
-
+@op(method=False)
 def dstack(tensors, *, out=None) -> Tensor:
     """Concatenate depth-wise (dim 2) after making every input at least 3-D."""
-    from ._views import atleast_3d
+    from .views import atleast_3d
     ts = [atleast_3d(t) for t in _nonempty(tensors, "dstack")]
     return cat(ts, 2, out=out)
 
 
+@op(method=False)
 def column_stack(tensors, *, out=None) -> Tensor:
     """Columns side by side: 0-D/1-D inputs become ``(n, 1)`` columns, then ``cat(dim=1)``."""
     ts = [t.reshape(t.numel(), 1) if t.dim() <= 1 else t
@@ -201,6 +202,7 @@ def _int_tuple(args, fn: str, what: str) -> tuple:
     return tuple(out)
 
 
+@op(function=False)
 def repeat(self: Tensor, *sizes) -> Tensor:
     """The tensor tiled ``sizes[i]`` times along each dim (``len(sizes) >= self.dim()``)."""
     reps = _int_tuple(sizes, "repeat", "repeats")
@@ -220,6 +222,12 @@ def repeat(self: Tensor, *sizes) -> Tensor:
     return wrap_array(_c(xp, res), self._dtype, self.device)
 
 
+def _tile_method(self: Tensor, *dims, **kwargs) -> Tensor:
+    dims = _dims_kw("tile", dims, kwargs)
+    return tile(self, _int_tuple(dims, "tile", "dims"))
+
+
+@op(method=_tile_method)
 def tile(input, dims) -> Tensor:
     """``repeat`` with ``dims`` padded by leading 1s to the input's rank."""
     input = _tensor_arg(input, "tile", "input", 1)
@@ -228,11 +236,6 @@ def tile(input, dims) -> Tensor:
     if len(reps) < n:
         reps = (1,) * (n - len(reps)) + reps
     return repeat(input, reps)
-
-
-def _tile_method(self: Tensor, *dims, **kwargs) -> Tensor:
-    dims = _dims_kw("tile", dims, kwargs)
-    return tile(self, _int_tuple(dims, "tile", "dims"))
 
 
 def _dims_kw(fn: str, dims: tuple, kwargs: dict) -> tuple:
@@ -251,6 +254,7 @@ def _dims_kw(fn: str, dims: tuple, kwargs: dict) -> tuple:
     return (tuple(value),)
 
 
+@op()
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Tensor:
     """Each element (or slice along ``dim``) repeated ``repeats`` times, in place order:
     ``[a, b]`` with 2 -> ``[a, a, b, b]``; ``repeat_interleave(counts)`` gives indices."""
@@ -309,6 +313,14 @@ def _host_list(xp, arr):
 
 
 # ---------------------------------------------------------------- flip / roll / rot90
+def _flip_method(self: Tensor, *dims, **kwargs) -> Tensor:
+    dims = _dims_kw("flip", dims, kwargs)
+    if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
+        dims = tuple(dims[0])
+    return flip(self, tuple(dims))
+
+
+@op(method=_flip_method)
 def flip(input, dims) -> Tensor:
     """A copy with the order of elements reversed along ``dims`` (PyTorch never makes
     negative strides: the copy keeps the input's dim order)."""
@@ -327,13 +339,7 @@ def flip(input, dims) -> Tensor:
     return wrap_array(out, input._dtype, input.device)
 
 
-def _flip_method(self: Tensor, *dims, **kwargs) -> Tensor:
-    dims = _dims_kw("flip", dims, kwargs)
-    if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
-        dims = tuple(dims[0])
-    return flip(self, tuple(dims))
-
-
+@op()
 def fliplr(input) -> Tensor:
     input = _tensor_arg(input, "fliplr", "input", 1)
     if input.dim() < 2:
@@ -341,6 +347,7 @@ def fliplr(input) -> Tensor:
     return flip(input, (1,))
 
 
+@op()
 def flipud(input) -> Tensor:
     input = _tensor_arg(input, "flipud", "input", 1)
     if input.dim() < 1:
@@ -356,6 +363,7 @@ def _as_int_list(x) -> list:
     return [x.__index__()]
 
 
+@op()
 def roll(input, shifts, dims=None) -> Tensor:
     """Elements shifted cyclically along ``dims`` (flattened first when ``dims`` is None)."""
     input = _tensor_arg(input, "roll", "input", 1)
@@ -402,6 +410,7 @@ def roll(input, shifts, dims=None) -> Tensor:
     return wrap_array(out.reshape(input._shape), input._dtype, input.device)
 
 
+@op()
 def rot90(input, k: int = 1, dims=(0, 1)) -> Tensor:
     """Rotate by 90 degrees ``k`` times in the plane of ``dims`` (from the first towards the
     second): a flip and a transposed view, as PyTorch builds it."""
@@ -452,11 +461,13 @@ def _triangle(input, diagonal, out, lower: bool) -> Tensor:
     return finish(res, input._dtype, input.device, out)
 
 
+@op(out="exact")
 def tril(input, diagonal: int = 0, *, out=None) -> Tensor:
     """The lower triangle (``j <= i + diagonal``) of the last two dims; the rest zero."""
     return _triangle(input, diagonal, out, True)
 
 
+@op(out="exact")
 def triu(input, diagonal: int = 0, *, out=None) -> Tensor:
     """The upper triangle (``j >= i + diagonal``) of the last two dims; the rest zero."""
     return _triangle(input, diagonal, out, False)
@@ -476,14 +487,17 @@ def _triangle_(self: Tensor, diagonal: int, lower: bool) -> Tensor:
     return self
 
 
+@inplace_of(tril)
 def tril_(self: Tensor, diagonal: int = 0) -> Tensor:
     return _triangle_(self, diagonal, True)
 
 
+@inplace_of(triu)
 def triu_(self: Tensor, diagonal: int = 0) -> Tensor:
     return _triangle_(self, diagonal, False)
 
 
+@op(out="exact")
 def diag(input, diagonal: int = 0, *, out=None) -> Tensor:
     """1-D input: a square matrix with it on the ``diagonal``; 2-D: a copy of that diagonal."""
     input = _tensor_arg(input, "diag", "input", 1)
@@ -505,6 +519,7 @@ def diag(input, diagonal: int = 0, *, out=None) -> Tensor:
     return finish(res, input._dtype, input.device, out)
 
 
+@op()
 def diag_embed(input, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
     """Batched ``diag``: the last dim of ``input`` placed on the ``offset`` diagonal of the
     (``dim1``, ``dim2``) planes of a new zero tensor with one more dim."""
@@ -527,12 +542,14 @@ def diag_embed(input, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor
     return res
 
 
+@op()
 def diagflat(input, offset: int = 0) -> Tensor:
     """``diag`` of the flattened input: a square matrix."""
     input = _tensor_arg(input, "diagflat", "input", 1)
     return diag(input.reshape(-1), offset)
 
 
+@op(method=False)
 def block_diag(*tensors) -> Tensor:
     """The inputs (0-D, 1-D rows or 2-D) as blocks along the diagonal of one zero matrix."""
     for i, t in enumerate(tensors):
@@ -564,6 +581,7 @@ _MESHGRID_WARNING = ("torch.meshgrid: in an upcoming release, it will be require
                      "indexing argument.")
 
 
+@op(method=False)
 def meshgrid(*tensors, indexing: str | None = None) -> tuple:
     """Coordinate grids: output ``i`` varies along dim ``i`` (``'ij'``) or, for the first two
     inputs swapped, along the ``'xy'`` (Cartesian) axes. The outputs are expanded views."""
@@ -603,6 +621,7 @@ def meshgrid(*tensors, indexing: str | None = None) -> tuple:
     return tuple(grids)
 
 
+@op(method=False)
 def cartesian_prod(*tensors) -> Tensor:
     """All combinations of one element from each 1-D input: an ``(N, k)`` tensor (1-D when
     there is one input)."""
@@ -615,6 +634,7 @@ def cartesian_prod(*tensors) -> Tensor:
     return stack([g.reshape(-1) for g in grids], 1)
 
 
+@op(method=False)
 def combinations(input, r: int = 2, with_replacement: bool = False) -> Tensor:
     """Length-``r`` combinations of a 1-D tensor's elements (as ``itertools.combinations``),
     one per row."""
@@ -654,33 +674,15 @@ def _tri_indices(row: int, col: int, offset: int, dtype, device, lower: bool) ->
     return wrap_array(arr, dt, dev)
 
 
+@op(method=False)
 def tril_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None,
                  layout=None) -> Tensor:
     """The ``(2, N)`` coordinates of a ``row x col`` matrix's lower triangle, row by row."""
     return _tri_indices(row, col, offset, dtype, device, True)
 
 
+@op(method=False)
 def triu_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None,
                  layout=None) -> Tensor:
     """The ``(2, N)`` coordinates of a ``row x col`` matrix's upper triangle, row by row."""
     return _tri_indices(row, col, offset, dtype, device, False)
-
-
-FUNCTIONS = {
-    "cat": cat, "concat": concat, "concatenate": concatenate, "stack": stack,
-    "hstack": hstack, "vstack": vstack, "row_stack": row_stack, "dstack": dstack,
-    "column_stack": column_stack, "tile": tile, "repeat_interleave": repeat_interleave,
-    "flip": flip, "fliplr": fliplr, "flipud": flipud, "roll": roll, "rot90": rot90,
-    "tril": tril, "triu": triu, "diag": diag, "diag_embed": diag_embed, "diagflat": diagflat,
-    "block_diag": block_diag, "meshgrid": meshgrid, "cartesian_prod": cartesian_prod,
-    "combinations": combinations, "tril_indices": tril_indices, "triu_indices": triu_indices,
-}
-
-METHODS = {
-    "repeat": repeat, "tile": _tile_method, "repeat_interleave": repeat_interleave,
-    "flip": _flip_method, "fliplr": fliplr, "flipud": flipud, "roll": roll, "rot90": rot90,
-    "tril": tril, "triu": triu, "tril_": tril_, "triu_": triu_, "diag": diag,
-    "diag_embed": diag_embed, "diagflat": diagflat,
-}
-for _name in ("tril", "triu", "diag"):  # (out= must have the result's own dtype)
-    FUNCTIONS[_name] = exact_out(FUNCTIONS[_name])

@@ -13,21 +13,20 @@ from __future__ import annotations
 import builtins
 import contextlib
 import math
-from collections import namedtuple
 
 import numpy as np
 
-from .. import _dtypes, _layout
+from .. import _dtypes, _layout, return_types
 from .._device import CPU
 from .._dtypes import _COMPLEX, _FLOAT, _INT, result_type
-from .._indexing import scalar_to
-from .._dispatch import op, operator_of
+from .._indexing import check_writable, scalar_to
+from .._dispatch import inplace_of, op, operator_of, store_inplace
 from .._tensor import Tensor, _contig, _fresh, wrap_array
 from ..backends._numpy import call_quiet, context_busy, quiet_run
-from ._elementwise import device_of, exact_out, finish, found_message, mul, operand
+from ._elementwise import device_of, finish, found_message, mul, operand
 from .indexing import _c, _tensor_arg, _xp, warn_once
 
-__all__ = ["LinAlgError", "dot", "vdot", "inner", "outer", "ger", "mv", "mm", "bmm", "matmul",
+__all__ = ["LinAlgError", "dot", "vdot", "inner", "outer", "mv", "mm", "bmm", "matmul",
            "addmm", "addmv", "addbmm", "baddbmm", "addr", "einsum", "tensordot", "kron",
            "cross", "trace", "det", "logdet", "slogdet", "inverse", "pinverse",
            "matrix_power", "chain_matmul"]
@@ -40,30 +39,9 @@ class LinAlgError(RuntimeError):
 LinAlgError.__module__ = "tensorviz.linalg"
 
 
-# ---------------------------------------------------------------- return types
-def _return_type(name: str, fields: tuple):
-    base = namedtuple(name, fields)
-
-    def __repr__(self):
-        body = ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self))
-        return f"tensorviz.return_types.{name}(\n{body})"
-
-    return type(name, (base,), {"__slots__": (), "__repr__": __repr__,
-                                "__module__": "tensorviz.return_types"})
-
-
-slogdet_result = _return_type("slogdet", ("sign", "logabsdet"))
-linalg_slogdet = _return_type("linalg_slogdet", ("sign", "logabsdet"))
-linalg_qr = _return_type("linalg_qr", ("Q", "R"))
-qr_result = _return_type("qr", ("Q", "R"))
-linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))
-svd_result = _return_type("svd", ("U", "S", "V"))
-linalg_eig = _return_type("linalg_eig", ("eigenvalues", "eigenvectors"))
-linalg_eigh = _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
-linalg_lstsq = _return_type("linalg_lstsq", ("solution", "residuals", "rank",
-                                             "singular_values"))
-linalg_inv_ex = _return_type("linalg_inv_ex", ("inverse", "info"))
-linalg_cholesky_ex = _return_type("linalg_cholesky_ex", ("L", "info"))
+def _named(fmt: str):
+    """An out= dtype message naming PyTorch's ScalarTypes (``Float``, ``Double``)."""
+    return lambda r, o: fmt.format(r=r._dtype.cname, o=o._dtype.cname)
 
 
 # ---------------------------------------------------------------- helpers
@@ -130,6 +108,7 @@ def _vec_checks(a: Tensor, b: Tensor, fn: str) -> None:
     device_of(a, b)
 
 
+@op(out="exact", out_message=_named("result dtype {o} does not match input dtype {r}"))
 def dot(input, tensor, *, out=None) -> Tensor:
     """``sum(input[i] * tensor[i])`` of two 1-D tensors of the same dtype (0-dim result)."""
     input = _tensor_arg(input, "dot", "input", 1)
@@ -140,6 +119,7 @@ def dot(input, tensor, *, out=None) -> Tensor:
     return finish(res.reshape(()), input._dtype, input.device, out)
 
 
+@op(out="exact", out_message=_named("result dtype {o} does not match input dtype {r}"))
 def vdot(input, other, *, out=None) -> Tensor:
     """``dot(conj(input), other)``."""
     input = _tensor_arg(input, "vdot", "input", 1)
@@ -150,6 +130,7 @@ def vdot(input, other, *, out=None) -> Tensor:
     return finish(res.reshape(()), input._dtype, input.device, out)
 
 
+@op()
 def inner(input, other, *, out=None) -> Tensor:
     """Sums of products over the last dim: shape ``input.shape[:-1] + other.shape[:-1]``."""
     input = _tensor_arg(input, "inner", "input", 1)
@@ -168,6 +149,7 @@ def inner(input, other, *, out=None) -> Tensor:
     return finish(_c(xp, res), input._dtype, dev, out)
 
 
+@op(aliases=("ger",))
 def outer(input, vec2, *, out=None) -> Tensor:
     """``out[i, j] = input[i] * vec2[j]`` (promoting, as ``mul``)."""
     input = _tensor_arg(input, "outer", "input", 1)
@@ -179,17 +161,8 @@ def outer(input, vec2, *, out=None) -> Tensor:
     return mul(input.unsqueeze(1), vec2, out=out)
 
 
-ger = outer
-
 
 # ---------------------------------------------------------------- matrix products
-def _out_dtype(out, dt) -> None:
-    """Matrix products write ``out=`` only in their own dtype (no casting), as PyTorch."""
-    if out is not None and isinstance(out, Tensor) and out._dtype is not dt:
-        raise RuntimeError(f"Expected out tensor to have dtype {dt.cxx_name}, but got "
-                           f"{out._dtype.cxx_name} instead")
-
-
 def _mm_dtype_check(a: Tensor, b: Tensor) -> None:
     if a._dtype is not b._dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
@@ -202,6 +175,7 @@ def _mm_shape_check(a_shape, b_shape) -> None:
                            f"{_dims(b_shape)})")
 
 
+@op(out="exact")
 def mm(input, mat2, *, out=None) -> Tensor:
     """Matrix product of two 2-D tensors of the same dtype."""
     input = _tensor_arg(input, "mm", "input", 1)
@@ -213,7 +187,6 @@ def mm(input, mat2, *, out=None) -> Tensor:
     _mm_shape_check(input._shape, mat2._shape)
     _mm_dtype_check(input, mat2)
     _bool_refused(input, "addmm_impl_cpu_")
-    _out_dtype(out, input._dtype)
     dev = device_of(input, mat2)
     res = _xp(input).matmul(input._arr, mat2._arr)
     return finish(res, input._dtype, dev, out)
@@ -232,12 +205,12 @@ def _mv_checks(mat: Tensor, vec: Tensor) -> None:
     _bool_refused(mat, "addmv_impl_cpu")
 
 
+@op(out="exact")
 def mv(input, vec, *, out=None) -> Tensor:
     """Matrix-vector product: ``out[i] = sum_j input[i, j] * vec[j]``."""
     input = _tensor_arg(input, "mv", "input", 1)
     vec = _tensor_arg(vec, "mv", "vec", 2)
     _mv_checks(input, vec)
-    _out_dtype(out, input._dtype)
     dev = device_of(input, vec)
     res = _xp(input).matmul(input._arr, vec._arr)
     return finish(res, input._dtype, dev, out)
@@ -257,12 +230,12 @@ def _bmm_checks(a: Tensor, b: Tensor) -> None:
     _bool_refused(a, "bmm")
 
 
+@op(out="exact")
 def bmm(input, mat2, *, out=None) -> Tensor:
     """Batched matrix product of two 3-D tensors with the same batch size (no broadcasting)."""
     input = _tensor_arg(input, "bmm", "input", 1)
     mat2 = _tensor_arg(mat2, "bmm", "mat2", 2)
     _bmm_checks(input, mat2)
-    _out_dtype(out, input._dtype)
     dev = device_of(input, mat2)
     res = _xp(input).matmul(input._arr, mat2._arr)
     return finish(res, input._dtype, dev, out)
@@ -334,7 +307,6 @@ def matmul(input, other, *, out=None) -> Tensor:
     input = _tensor_arg(input, "matmul", "input", 1)
     other = _tensor_arg(other, "matmul", "other", 2)
     _matmul_checks(input, other)
-    _out_dtype(out, input._dtype)
     dev = device_of(input, other)
     res = call_quiet(_xp(input).matmul, input._arr, other._arr)
     if not hasattr(res, "shape") or not res.shape:
@@ -381,6 +353,7 @@ def _expand_arr(t: Tensor, shape: tuple):
     return t.expand(shape)._arr
 
 
+@op(out="exact")
 def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None) -> Tensor:
     """``beta * input + alpha * (mat1 @ mat2)`` (``input`` broadcast to the product)."""
     input = _tensor_arg(input, "addmm", "input", 1)
@@ -403,6 +376,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None) -> Tensor:
     return finish(res, input._dtype, dev, out)
 
 
+@op(out="exact")
 def addmv(input, mat, vec, *, beta=1, alpha=1, out=None) -> Tensor:
     """``beta * input + alpha * (mat @ vec)``."""
     input = _tensor_arg(input, "addmv", "input", 1)
@@ -419,6 +393,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1, out=None) -> Tensor:
     return finish(res, input._dtype, dev, out)
 
 
+@op(out="exact")
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
     """``beta * input + alpha * bmm(batch1, batch2)``."""
     input = _tensor_arg(input, "baddbmm", "input", 1)
@@ -434,6 +409,8 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
     return finish(res, input._dtype, dev, out)
 
 
+@op(out="exact", out_message=_named("self and mat2 must have the same dtype, but got {o} "
+                                          "and {r}"))
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
     """``beta * input + alpha * sum_b batch1[b] @ batch2[b]``."""
     input = _tensor_arg(input, "addbmm", "input", 1)
@@ -454,6 +431,7 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
     return finish(res, input._dtype, dev, out)
 
 
+@op()
 def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None) -> Tensor:
     """``beta * input + alpha * outer(vec1, vec2)`` (promoting, as the elementwise ops)."""
     input = _tensor_arg(input, "addr", "input", 1)
@@ -480,40 +458,39 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None) -> Tensor:
     return finish(res, rdt, dev, out)
 
 
-def _inplace_from(self: Tensor, res: Tensor) -> Tensor:
-    from .._indexing import assign, check_writable
+def _add_product_(self: Tensor, res: Tensor) -> Tensor:
+    """The in-place form of ``addmm``/``addmv``/``baddbmm``/``addbmm``/``addr``: ``self``
+    (the added term) takes the result, which must have its shape and cast to its dtype."""
     check_writable(self)
-    if res._shape != self._shape:
-        raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the broadcast "
-                           f"shape {list(res._shape)}")
-    assign(self, res)
-    return self
+    return store_inplace(self, res)
 
 
+@inplace_of(addmm)
 def addmm_(self: Tensor, mat1, mat2, *, beta=1, alpha=1) -> Tensor:
-    return _inplace_from(self, addmm(self, mat1, mat2, beta=beta, alpha=alpha))
+    return _add_product_(self, addmm(self, mat1, mat2, beta=beta, alpha=alpha))
 
 
+@inplace_of(addmv)
 def addmv_(self: Tensor, mat, vec, *, beta=1, alpha=1) -> Tensor:
-    return _inplace_from(self, addmv(self, mat, vec, beta=beta, alpha=alpha))
+    return _add_product_(self, addmv(self, mat, vec, beta=beta, alpha=alpha))
 
 
+@inplace_of(baddbmm)
 def baddbmm_(self: Tensor, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
-    return _inplace_from(self, baddbmm(self, batch1, batch2, beta=beta, alpha=alpha))
+    return _add_product_(self, baddbmm(self, batch1, batch2, beta=beta, alpha=alpha))
 
 
+@inplace_of(addbmm)
 def addbmm_(self: Tensor, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
-    return _inplace_from(self, addbmm(self, batch1, batch2, beta=beta, alpha=alpha))
+    return _add_product_(self, addbmm(self, batch1, batch2, beta=beta, alpha=alpha))
 
 
+@inplace_of(addr)
 def addr_(self: Tensor, vec1, vec2, *, beta=1, alpha=1) -> Tensor:
-    res = addr(self, vec1, vec2, beta=beta, alpha=alpha)
-    if not _dtypes.can_cast(res._dtype, self._dtype):
-        raise RuntimeError(f"result type {res._dtype.cname} can't be cast to the desired "
-                           f"output type {self._dtype.cname}")
-    return _inplace_from(self, res)
+    return _add_product_(self, addr(self, vec1, vec2, beta=beta, alpha=alpha))
 
 
+@op(method=False)
 def chain_matmul(*matrices, out=None) -> Tensor:
     """Deprecated ``linalg.multi_dot`` with the matrices as separate arguments."""
     warn_once("torch.chain_matmul is deprecated and will be removed in a future PyTorch "
@@ -575,6 +552,7 @@ def _einsum_sizes(inputs, operands) -> None:
                 seen[ch] = size
 
 
+@op(method=False)
 def einsum(*args) -> Tensor:
     """Einstein summation, e.g. ``einsum('bij,bjk->bik', a, b)``; operands of one dtype."""
     if not args:
@@ -649,6 +627,9 @@ def einsum(*args) -> Tensor:
     return wrap_array(_c(xp, res), rdt, dev)
 
 
+@op(method=False, out="exact", out_message=_named(
+    "tensordot: Expected the output tensor to have dtype {r}, but got an output tensor with "
+    "dtype {o}"))
 def tensordot(a, b, dims=2, out=None) -> Tensor:
     """Contract ``dims`` (the last ``dims`` of ``a`` with the first of ``b``, or two lists)."""
     a = _tensor_arg(a, "tensordot", "a", 1)
@@ -685,6 +666,7 @@ def tensordot(a, b, dims=2, out=None) -> Tensor:
     return finish(_c(xp, res), a._dtype, dev, out)
 
 
+@op()
 def kron(input, other, *, out=None) -> Tensor:
     """The Kronecker product (promoting): blocks ``input[i, j] * other``."""
     input = _tensor_arg(input, "kron", "input", 1)
@@ -716,6 +698,7 @@ def _cross_impl(input: Tensor, other: Tensor, d: int, out) -> Tensor:
     return finish(_c(xp, res), input._dtype, dev, out)
 
 
+@op(out="exact")
 def cross(input, other, dim=None, *, out=None) -> Tensor:
     """The 3-D cross product along ``dim`` (default: the first dim of size 3, deprecated)."""
     input = _tensor_arg(input, "cross", "input", 1)
@@ -737,6 +720,7 @@ def cross(input, other, dim=None, *, out=None) -> Tensor:
     return _cross_impl(input, other, d, out)
 
 
+@op("cross", namespace="linalg", method=False, out="exact")
 def linalg_cross(input, other, *, dim: int = -1, out=None) -> Tensor:
     input = _tensor_arg(input, "linalg_cross", "input", 1)
     other = _tensor_arg(other, "linalg_cross", "other", 2)
@@ -749,6 +733,7 @@ def linalg_cross(input, other, *, dim: int = -1, out=None) -> Tensor:
     return _cross_impl(input, other, d, out)
 
 
+@op()
 def trace(input) -> Tensor:
     """The sum of the main diagonal of a matrix (integers sum to int64, as ``sum``)."""
     input = _tensor_arg(input, "trace", "input", 1)
@@ -901,6 +886,7 @@ def _require(xp, name: str, fn: str):
     return f
 
 
+@op(namespace="linalg", method=False, out="exact")
 def inv(A, *, out=None) -> Tensor:
     """The inverse of each square matrix of ``A`` (LinAlgError when one is singular)."""
     A = _tensor_arg(A, "linalg_inv", "A", 1)
@@ -916,10 +902,12 @@ def inv(A, *, out=None) -> Tensor:
     return finish(_colmajor(xp, res), A._dtype, A.device, out)
 
 
+@op(out="exact")
 def inverse(input, *, out=None) -> Tensor:
     return inv(input, out=out)
 
 
+@op(namespace="linalg", method=False)
 def inv_ex(A, *, check_errors: bool = False, out=None):
     A = _tensor_arg(A, "linalg_inv_ex", "A", 1)
     xp = _xp(A)
@@ -942,9 +930,10 @@ def inv_ex(A, *, check_errors: bool = False, out=None):
         res = _wrap(_colmajor(xp, xp.where(bad[..., None, None], xp.asarray(
             np.nan, dtype=A._dtype._np), inv_arr)), A._dtype, A)
         info = xp.asarray(info_h)
-    return linalg_inv_ex(res, wrap_array(info, _dtypes.int32, A.device))
+    return return_types.linalg_inv_ex(res, wrap_array(info, _dtypes.int32, A.device))
 
 
+@op(out="exact", also=("linalg.det",))
 def det(A, *, out=None) -> Tensor:
     """The determinant of each square matrix (0 for singular ones, no error)."""
     A = _tensor_arg(A, "linalg_det", "A", 1)
@@ -958,6 +947,7 @@ def det(A, *, out=None) -> Tensor:
     return finish(res.reshape(A._shape[:-2]), A._dtype, A.device, out)
 
 
+@op(namespace="linalg", method=False)
 def slogdet(A, *, out=None):
     """``(sign, log|det|)`` of each square matrix: stable where ``det`` would overflow."""
     A = _tensor_arg(A, "linalg_slogdet", "A", 1)
@@ -969,13 +959,15 @@ def slogdet(A, *, out=None):
     real = A._dtype.to_real()
     s = _wrap(xp.asarray(sign).astype(A._dtype._np).reshape(batch), A._dtype, A)
     la = _wrap(xp.asarray(logabs).astype(real._np).reshape(batch), real, A)
-    return linalg_slogdet(s, la)
+    return return_types.linalg_slogdet(s, la)
 
 
+@op("slogdet")
 def _slogdet_legacy(input):
-    return slogdet_result(*slogdet(input))
+    return return_types.slogdet(*slogdet(input))
 
 
+@op()
 def logdet(input) -> Tensor:
     """``log(det(input))``: nan for a negative determinant, -inf for a singular matrix."""
     input = _tensor_arg(input, "logdet", "input", 1)
@@ -1007,6 +999,7 @@ def _solve_shapes(A: Tensor, B: Tensor, left: bool):
     return vector
 
 
+@op(namespace="linalg", method=False, out="exact")
 def solve(A, B, *, left: bool = True, out=None) -> Tensor:
     """``X`` with ``A @ X = B`` (``X @ A = B`` when ``left=False``); B may be a vector."""
     A = _tensor_arg(A, "linalg_solve", "A", 1)
@@ -1045,6 +1038,7 @@ def solve(A, B, *, left: bool = True, out=None) -> Tensor:
     return finish(_colmajor(xp, res), A._dtype, dev, out)
 
 
+@op(namespace="linalg", method=False, out="exact")
 def cholesky(A, *, upper: bool = False, out=None) -> Tensor:
     """The Cholesky factor ``L`` (``A = L @ L.mH``) of a Hermitian positive-definite ``A``."""
     A = _tensor_arg(A, "linalg_cholesky", "A", 1)
@@ -1066,6 +1060,7 @@ def cholesky(A, *, upper: bool = False, out=None) -> Tensor:
     return finish(_colmajor(xp, res), A._dtype, A.device, out)
 
 
+@op(namespace="linalg", method=False)
 def cholesky_ex(A, *, upper: bool = False, check_errors: bool = False, out=None):
     A = _tensor_arg(A, "linalg_cholesky_ex", "A", 1)
     xp = _xp(A)
@@ -1088,9 +1083,10 @@ def cholesky_ex(A, *, upper: bool = False, check_errors: bool = False, out=None)
         res = _wrap(_colmajor(xp, xp.where(bad[..., None, None], xp.zeros((), A._dtype._np),
                                            good)), A._dtype, A)
         info = xp.asarray(info_h)
-    return linalg_cholesky_ex(res, wrap_array(info, _dtypes.int32, A.device))
+    return return_types.linalg_cholesky_ex(res, wrap_array(info, _dtypes.int32, A.device))
 
 
+@op(namespace="linalg", method=False)
 def qr(A, mode: str = "reduced", *, out=None):
     """``A = Q @ R`` with orthonormal ``Q`` and upper-triangular ``R`` (Householder, LAPACK's
     signs); ``mode='reduced'|'complete'|'r'``."""
@@ -1120,9 +1116,10 @@ def qr(A, mode: str = "reduced", *, out=None):
         q_t = wrap_array(xp.empty((0,), dtype=A._dtype._np), A._dtype, A.device)
     else:
         q_t = _wrap(_colmajor(xp, q), A._dtype, A)
-    return linalg_qr(q_t, _wrap(_colmajor(xp, r), A._dtype, A))
+    return return_types.linalg_qr(q_t, _wrap(_colmajor(xp, r), A._dtype, A))
 
 
+@op(namespace="linalg", method=False)
 def svd(A, full_matrices: bool = True, *, driver=None, out=None):
     """``A = U @ diag(S) @ Vh``, singular values descending (``full_matrices=False``: the
     reduced factors)."""
@@ -1147,11 +1144,12 @@ def svd(A, full_matrices: bool = True, *, driver=None, out=None):
         with _lapack(xp, "linalg.svd: The algorithm failed to converge because the input "
                          "matrix is ill-conditioned or has too many repeated singular values."):
             u, s, vh = xp.linalg.svd(A._arr, full_matrices=full_matrices)
-    return linalg_svd(_wrap(_colmajor(xp, u), A._dtype, A),
+    return return_types.linalg_svd(_wrap(_colmajor(xp, u), A._dtype, A),
                       _wrap(_c(xp, s).astype(real._np, copy=False), real, A),
                       _wrap(_colmajor(xp, vh), A._dtype, A))
 
 
+@op("svd")
 def _svd_legacy(input, some: bool = True, compute_uv: bool = True, *, out=None):
     """``torch.svd``: ``(U, S, V)`` with ``V`` (not ``Vh``); ``some=True`` is reduced."""
     U, S, Vh = svd(input, full_matrices=not some)
@@ -1160,9 +1158,10 @@ def _svd_legacy(input, some: bool = True, compute_uv: bool = True, *, out=None):
         xp = _xp(input)
         U = wrap_array(xp.zeros(U._shape, dtype=U._dtype._np), U._dtype, U.device)
         V = wrap_array(xp.zeros(V._shape, dtype=V._dtype._np), V._dtype, V.device)
-    return svd_result(U, S, V)
+    return return_types.svd(U, S, V)
 
 
+@op(namespace="linalg", method=False, out="exact")
 def svdvals(A, *, driver=None, out=None) -> Tensor:
     """The singular values of each matrix, descending (real dtype)."""
     A = _tensor_arg(A, "linalg_svdvals", "A", 1)
@@ -1198,6 +1197,7 @@ def _eigh_input(A: Tensor, fn: str) -> None:
     _float_input(A, fn)
 
 
+@op(namespace="linalg", method=False)
 def eigh(A, UPLO: str = "L", *, out=None):
     """Eigenvalues (ascending, real) and orthonormal eigenvectors of a Hermitian matrix,
     reading only its ``UPLO`` triangle."""
@@ -1213,10 +1213,11 @@ def eigh(A, UPLO: str = "L", *, out=None):
             v = xp.zeros(A._shape, dtype=A._dtype._np)
         else:
             w, v = xp.linalg.eigh(A._arr, UPLO=UPLO)
-    return linalg_eigh(_wrap(_c(xp, w).astype(real._np, copy=False), real, A),
+    return return_types.linalg_eigh(_wrap(_c(xp, w).astype(real._np, copy=False), real, A),
                        _wrap(_colmajor(xp, v), A._dtype, A))
 
 
+@op(namespace="linalg", method=False, out="exact")
 def eigvalsh(A, UPLO: str = "L", *, out=None) -> Tensor:
     A = _tensor_arg(A, "linalg_eigvalsh", "A", 1)
     _check_uplo(UPLO)
@@ -1241,6 +1242,7 @@ def _eig_input(A: Tensor, fn: str):
     return _require(_xp(A), "eig", f"torch.linalg.{fn.split('.')[-1]}")
 
 
+@op(namespace="linalg", method=False)
 def eig(A, *, out=None):
     """Eigenvalues and eigenvectors of a general square matrix: always complex."""
     A = _tensor_arg(A, "linalg_eig", "A", 1)
@@ -1249,10 +1251,11 @@ def eig(A, *, out=None):
     cdt = A._dtype.to_complex()
     with _lapack(xp, "linalg.eig: The algorithm failed to converge."):
         w, v = f(A._arr) if A.numel() else (xp.zeros(A._shape[:-1]), xp.zeros(A._shape))
-    return linalg_eig(_wrap(_c(xp, w).astype(cdt._np), cdt, A),
+    return return_types.linalg_eig(_wrap(_c(xp, w).astype(cdt._np), cdt, A),
                       _wrap(_colmajor(xp, v.astype(cdt._np)), cdt, A))
 
 
+@op(namespace="linalg", method=False)
 def eigvals(A, *, out=None) -> Tensor:
     A = _tensor_arg(A, "linalg_eigvals", "A", 1)
     _eig_input(A, "linalg.eigvals")
@@ -1285,6 +1288,7 @@ def _is_zero(x) -> bool:
         return False
 
 
+@op(namespace="linalg", method=False)
 def matrix_rank(A, tol=None, hermitian: bool = False, *, atol=None, rtol=None,
                 out=None) -> Tensor:
     """The number of singular values above ``max(atol, rtol * largest)`` (int64)."""
@@ -1313,6 +1317,7 @@ def matrix_rank(A, tol=None, hermitian: bool = False, *, atol=None, rtol=None,
     return finish(xp.asarray(res).reshape(A._shape[:-2]), _dtypes.int64, A.device, out)
 
 
+@op(namespace="linalg", method=False)
 def pinv(A, *, atol=None, rtol=None, hermitian: bool = False, out=None) -> Tensor:
     """The Moore-Penrose pseudo-inverse, from the SVD (or ``eigh`` when ``hermitian``)."""
     A = _tensor_arg(A, "linalg_pinv", "A", 1)
@@ -1344,10 +1349,12 @@ def pinv(A, *, atol=None, rtol=None, hermitian: bool = False, out=None) -> Tenso
                   A.device, out)
 
 
+@op()
 def pinverse(input, rcond: float = 1e-15) -> Tensor:
     return pinv(input, rtol=rcond)
 
 
+@op(out="exact", also=("linalg.matrix_power",))
 def matrix_power(A, n: int, *, out=None) -> Tensor:
     """``A @ A @ ... @ A`` (``n`` times; ``n = 0`` gives identities, ``n < 0`` powers of the
     inverse), by repeated squaring."""
@@ -1387,6 +1394,7 @@ def matrix_power(A, n: int, *, out=None) -> Tensor:
     return finish(_c(xp, result), A._dtype, A.device, out)
 
 
+@op(namespace="linalg", method=False)
 def lstsq(A, B, rcond=None, *, driver=None):
     """Least-squares solution of ``A @ X = B`` (minimum norm where ``A`` is rank deficient).
 
@@ -1440,7 +1448,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     else:
         rank_t = xp.asarray(rank).reshape(batch)
     sol = x[..., 0] if vector else x
-    return linalg_lstsq(wrap_array(_c(xp, sol).astype(A._dtype._np), A._dtype,
+    return return_types.linalg_lstsq(wrap_array(_c(xp, sol).astype(A._dtype._np), A._dtype,
                                    dev),
                         wrap_array(_c(xp, resid), real, dev),
                         wrap_array(rank_t, _dtypes.int64, dev),
@@ -1476,6 +1484,7 @@ def _norm_dtype(x: Tensor, dtype, fn: str):
     return x._dtype
 
 
+@op(namespace="linalg", method=False, out="exact")
 def vector_norm(x, ord=2, dim=None, keepdim: bool = False, *, dtype=None,
                 out=None) -> Tensor:
     """``(sum |x|^ord)^(1/ord)`` over ``dim`` (all dims by default); ``inf``/``-inf`` give
@@ -1537,6 +1546,8 @@ def vector_norm(x, ord=2, dim=None, keepdim: bool = False, *, dtype=None,
 _MATRIX_ORDS = ("fro", "nuc", _INF, -_INF, 1, -1, 2, -2)
 
 
+@op(namespace="linalg", method=False, out="exact", out_message=_named(
+    "linalg.matrix_norm expected out tensor dtype {r} but got: {o}"))
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None,
                 out=None) -> Tensor:
     """Matrix norms over the two ``dim``: ``'fro'``, ``'nuc'`` (sum of singular values),
@@ -1604,6 +1615,8 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None
     return finish(_c(xp, res), rdt, A.device, out)
 
 
+@op(namespace="linalg", method=False, out="exact",
+    out_message=_named("linalg.norm expected out tensor dtype {r} but got: {o}"))
 def norm(A, ord=None, dim=None, keepdim: bool = False, *, out=None, dtype=None) -> Tensor:
     """``vector_norm`` or ``matrix_norm`` as PyTorch picks: a matrix norm when ``ord`` is
     given and ``dim`` has two dims (or ``A`` is 2-D without ``dim``)."""
@@ -1629,6 +1642,7 @@ def norm(A, ord=None, dim=None, keepdim: bool = False, *, out=None, dtype=None) 
     return vector_norm(A, 2 if ord is None else ord, dims, keepdim, dtype=dtype, out=out)
 
 
+@op(namespace="linalg", method=False)
 def cond(A, p=None, *, out=None) -> Tensor:
     """The condition number ``norm(A, p) * norm(inv(A), p)`` (for ``p`` None/2/-2: the ratio
     of extreme singular values)."""
@@ -1646,6 +1660,9 @@ def cond(A, p=None, *, out=None) -> Tensor:
     return finish(xp.asarray(res._arr * other._arr), res._dtype, A.device, out)
 
 
+@op(namespace="linalg", method=False, out="exact", out_message=lambda r, o: (
+    f"multi_dot(): expected out tensor to have dtype {r._dtype.cxx_name} but got "
+    f"{o._dtype.cxx_name}"))
 def multi_dot(tensors, *, out=None) -> Tensor:
     """``tensors[0] @ tensors[1] @ ...``; the first and last may be 1-D (vectors)."""
     tensors = list(tensors)
@@ -1686,6 +1703,8 @@ def multi_dot(tensors, *, out=None) -> Tensor:
     return finish(_c(xp, res).reshape(shape), tensors[0]._dtype, dev, out)
 
 
+@op(namespace="linalg", method=False, out="exact", out_message=_named(
+    "linalg.vecdot: Expected out of dtype{r} but found {o}"))
 def vecdot(x, y, *, dim: int = -1, out=None) -> Tensor:
     """``sum(conj(x) * y, dim)`` with broadcasting."""
     x = _tensor_arg(x, "linalg_vecdot", "x", 1)
@@ -1706,6 +1725,7 @@ def vecdot(x, y, *, dim: int = -1, out=None) -> Tensor:
                   out)
 
 
+@op(namespace="linalg", method=False)
 def vander(x, *, N=None) -> Tensor:
     """Columns ``x**0, x**1, ..., x**(N-1)`` (increasing powers, as PyTorch)."""
     x = _tensor_arg(x, "linalg_vander", "x", 1)
@@ -1722,12 +1742,13 @@ def vander(x, *, N=None) -> Tensor:
     return wrap_array(_c(xp, res).astype(dt._np, copy=False), dt, x.device)
 
 
+@op("diagonal", namespace="linalg", method=False)
 def linalg_diagonal(A, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
     return A.diagonal(offset, dim1, dim2)
 
 
+@op("solve_ex", namespace="linalg", method=False)
 def _solve_ex(A, B, *, left: bool = True, check_errors: bool = False, out=None):
-    ret = _return_type("linalg_solve_ex", ("result", "info"))
     xp = _xp(A)
     try:
         res = solve(A, B, left=left)
@@ -1754,9 +1775,10 @@ def _solve_ex(A, B, *, left: bool = True, check_errors: bool = False, out=None):
                              A.device)
             info_h = np.maximum(info_h, 1)
         info = xp.asarray(info_h)
-    return ret(res, wrap_array(info, _dtypes.int32, A.device))
+    return return_types.linalg_solve_ex(res, wrap_array(info, _dtypes.int32, A.device))
 
 
+@op("cholesky")
 def _cholesky_legacy(input, upper: bool = False, *, out=None) -> Tensor:
     warn_once("torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be "
               "removed in a future PyTorch release.")
@@ -1766,12 +1788,13 @@ def _cholesky_legacy(input, upper: bool = False, *, out=None) -> Tensor:
     return cholesky(input, upper=upper, out=out)
 
 
+@op("qr")
 def _qr_legacy(input, some: bool = True, *, out=None):
     """``torch.qr``: ``(Q, R)`` reduced (``some=True``) or complete."""
     warn_once("torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a "
               "future PyTorch release.")
     res = qr(input, "reduced" if some else "complete")
-    return _out_pair(qr_result(*res), out)
+    return _out_pair(return_types.qr(*res), out)
 
 
 def _out_pair(res, out):
@@ -1782,6 +1805,8 @@ def _out_pair(res, out):
     return type(res)(*out)
 
 
+@op(namespace="linalg", method=False, out="exact",
+    out_message=_named("expected scalar type {r} but found {o}"))
 def solve_triangular(A, B, *, upper: bool, left: bool = True, unitriangular: bool = False,
                      out=None) -> Tensor:
     """``X`` with ``A @ X = B`` (``X @ A = B`` when ``left=False``), reading only the
@@ -1847,6 +1872,7 @@ _PADE13 = (64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353
            40840800.0, 960960.0, 16380.0, 182.0, 1.0)
 
 
+@op(also=("linalg.matrix_exp",))
 def matrix_exp(A) -> Tensor:
     """``exp(A) = sum A^k / k!`` of each square matrix (scaling and squaring, Pade 13)."""
     A = _tensor_arg(A, "linalg_matrix_exp", "A", 1)
@@ -1879,6 +1905,7 @@ def matrix_exp(A) -> Tensor:
     return wrap_array(_c(xp, res.astype(A._dtype._np)), A._dtype, A.device)
 
 
+@op(namespace="linalg", method=False)
 def tensorinv(A, ind: int = 2, *, out=None) -> Tensor:
     """The inverse of ``A`` seen as a linear map from its first ``ind`` dims to the rest."""
     A = _tensor_arg(A, "linalg_tensorinv", "A", 1)
@@ -1893,6 +1920,7 @@ def tensorinv(A, ind: int = 2, *, out=None) -> Tensor:
     return finish(_c(_xp(A), res._arr).reshape(right + left), A._dtype, A.device, out)
 
 
+@op(namespace="linalg", method=False)
 def tensorsolve(A, B, dims=None, *, out=None) -> Tensor:
     """``X`` with ``tensordot(A, X, X.ndim) = B``."""
     A = _tensor_arg(A, "linalg_tensorsolve", "A", 1)
@@ -1912,8 +1940,6 @@ def tensorsolve(A, B, dims=None, *, out=None) -> Tensor:
     return finish(_c(_xp(A), res._arr).reshape(xshape), A._dtype, A.device, out)
 
 
-triangular_solve_result = _return_type("triangular_solve", ("solution", "cloned_coefficient"))
-triangular_solve_out = _return_type("triangular_solve_out", ("solution", "cloned_coefficient"))
 
 
 def _solve_inputs(b, A, fn: str, kernel: str, b_name: str, A_name: str, dims_msg) -> None:
@@ -1934,6 +1960,7 @@ def _solve_inputs(b, A, fn: str, kernel: str, b_name: str, A_name: str, dims_msg
                            f"{b._shape[-2]} by {b._shape[-1]}")
 
 
+@op()
 def cholesky_solve(input, input2, upper: bool = False, *, out=None) -> Tensor:
     """``X`` with ``A X = B`` for ``A = L L^H`` (``U^H U`` when ``upper``), given ``B`` and
     the Cholesky factor (only its triangle is read); batches broadcast."""
@@ -1954,6 +1981,7 @@ def cholesky_solve(input, input2, upper: bool = False, *, out=None) -> Tensor:
     return res
 
 
+@op()
 def triangular_solve(input, A, upper: bool = True, transpose: bool = False,
                      unitriangular: bool = False, *, out=None):
     """Deprecated form of ``linalg.solve_triangular`` (arguments reversed): ``(solution,
@@ -1975,74 +2003,7 @@ def triangular_solve(input, A, upper: bool = True, transpose: bool = False,
     batch = X._shape[:-2]
     M = wrap_array(_colmajor(xp, xp.broadcast_to(A._arr, batch + A._shape[-2:]).copy()),
                    A._dtype, A.device)
-    res = triangular_solve_result(X, M)
+    res = return_types.triangular_solve(X, M)
     if out is not None:
-        return triangular_solve_out(*_out_pair(res, out))
+        return return_types.triangular_solve_out(*_out_pair(res, out))
     return res
-
-
-# ---------------------------------------------------------------- exports
-# ``tensorviz.linalg.<name>`` (re-exported by tensorviz/linalg.py).
-LINALG = {
-    "LinAlgError": LinAlgError, "inv": inv, "inv_ex": inv_ex, "det": det, "slogdet": slogdet,
-    "solve": solve, "solve_ex": _solve_ex, "lstsq": lstsq, "qr": qr, "svd": svd,
-    "svdvals": svdvals, "eig": eig, "eigvals": eigvals, "eigh": eigh, "eigvalsh": eigvalsh,
-    "cholesky": cholesky, "cholesky_ex": cholesky_ex, "matrix_rank": matrix_rank,
-    "pinv": pinv, "matrix_power": matrix_power, "norm": norm, "vector_norm": vector_norm,
-    "matrix_norm": matrix_norm, "multi_dot": multi_dot, "cross": linalg_cross,
-    "vecdot": vecdot, "vander": vander, "diagonal": linalg_diagonal,
-    "cond": cond, "solve_triangular": solve_triangular, "matrix_exp": matrix_exp,
-    "tensorinv": tensorinv, "tensorsolve": tensorsolve,
-}
-
-
-def _named(fmt: str):
-    """An out= dtype message naming PyTorch's ScalarTypes (``Float``, ``Double``)."""
-    return lambda r, o: fmt.format(r=r._dtype.cname, o=o._dtype.cname)
-
-
-# out= must have the result's own dtype here (no casting), with PyTorch's messages
-for _name in ("inv", "det", "solve", "cholesky", "svdvals", "eigvalsh", "matrix_power", "cross",
-              "vector_norm"):
-    LINALG[_name] = exact_out(LINALG[_name])
-LINALG["matrix_norm"] = exact_out(matrix_norm, _named(
-    "linalg.matrix_norm expected out tensor dtype {r} but got: {o}"))
-LINALG["norm"] = exact_out(norm, _named("linalg.norm expected out tensor dtype {r} but got: {o}"))
-LINALG["multi_dot"] = exact_out(multi_dot, lambda r, o: "multi_dot(): expected out tensor to have "
-                                f"dtype {r._dtype.cxx_name} but got {o._dtype.cxx_name}")
-LINALG["vecdot"] = exact_out(vecdot, _named(
-    "linalg.vecdot: Expected out of dtype{r} but found {o}"))
-LINALG["solve_triangular"] = exact_out(solve_triangular, _named(
-    "expected scalar type {r} but found {o}"))
-
-FUNCTIONS = {
-    "dot": dot, "vdot": vdot, "inner": inner, "outer": outer, "ger": ger, "mv": mv, "mm": mm,
-    "bmm": bmm, "addmm": addmm, "addmv": addmv, "addbmm": addbmm,
-    "baddbmm": baddbmm, "addr": addr, "einsum": einsum, "tensordot": tensordot, "kron": kron,
-    "cross": cross, "trace": trace, "det": det, "logdet": logdet, "slogdet": _slogdet_legacy,
-    "inverse": inverse, "pinverse": pinverse, "matrix_power": matrix_power,
-    "chain_matmul": chain_matmul, "svd": _svd_legacy, "cholesky": _cholesky_legacy,
-    "matrix_exp": matrix_exp, "qr": _qr_legacy, "cholesky_solve": cholesky_solve,
-    "triangular_solve": triangular_solve,
-}
-for _name in ("addmm", "addmv", "baddbmm", "mm", "bmm", "mv", "inverse", "det", "cross",
-              "matrix_power"):
-    FUNCTIONS[_name] = exact_out(FUNCTIONS[_name])
-FUNCTIONS["addbmm"] = exact_out(addbmm, _named(
-    "self and mat2 must have the same dtype, but got {o} and {r}"))
-FUNCTIONS["dot"] = exact_out(dot, _named("result dtype {o} does not match input dtype {r}"))
-FUNCTIONS["vdot"] = exact_out(vdot, _named("result dtype {o} does not match input dtype {r}"))
-FUNCTIONS["tensordot"] = exact_out(tensordot, _named(
-    "tensordot: Expected the output tensor to have dtype {r}, but got an output tensor with "
-    "dtype {o}"))
-
-METHODS = {
-    "dot": dot, "vdot": vdot, "inner": inner, "outer": outer, "ger": ger, "mv": mv, "mm": mm,
-    "bmm": bmm, "addmm": addmm, "addmv": addmv, "addbmm": addbmm,
-    "baddbmm": baddbmm, "addr": addr, "kron": kron, "cross": cross, "trace": trace,
-    "det": det, "logdet": logdet, "slogdet": _slogdet_legacy, "inverse": inverse,
-    "pinverse": pinverse, "matrix_power": matrix_power, "svd": _svd_legacy,
-    "cholesky": _cholesky_legacy, "addmm_": addmm_, "addmv_": addmv_, "baddbmm_": baddbmm_,
-    "addbmm_": addbmm_, "addr_": addr_, "matrix_exp": matrix_exp, "qr": _qr_legacy,
-    "cholesky_solve": cholesky_solve, "triangular_solve": triangular_solve,
-}

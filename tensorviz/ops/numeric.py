@@ -19,11 +19,9 @@ from .._dtypes import _COMPLEX, _FLOAT, _INT, result_type
 from .._tensor import Tensor, contiguous_format
 from ..backends._numpy import call_quiet
 from ._elementwise import device_of, finish, operand, promote, result_strides
+from .. import return_types
 from .pointwise import _check_tensor, _compute2, _not_implemented, _opmath, _xp
-from .reductions import _return_type, return_types, sample_spacing, wrap_array
-
-_return_type("histogram", ("hist", "bin_edges"))
-_return_type("histogram_out", ("hist", "bin_edges"))  # (what ``out=`` calls return)
+from .reductions import sample_spacing, wrap_array
 
 
 def _elementwise2(name: str, f, a: Tensor, b: Tensor, rdt, out, cdt=None) -> Tensor:

@@ -11,54 +11,22 @@ indices give named tuples from ``tensorviz.return_types`` that print as PyTorch'
 from __future__ import annotations
 
 import builtins
-import collections
 import math
-import sys
-import types
 import warnings
 
 import numpy as np
 
-from .. import _dtypes, _layout
+from .. import _dtypes, _layout, return_types
 from .._device import CPU
 from .._dtypes import _COMPLEX, _FLOAT, _INT
+from .._indexing import check_writable
 from .._tensor import Tensor, _contig, _fresh
 from .._tensor import wrap_array as _wrap_array
 from ..backends._numpy import call_quiet, context_busy, quiet_run
-from ._elementwise import finish as _finish
-from ._elementwise import exact_out, write_out
+from .._dispatch import inplace_of, op, store_inplace, write_out
 from .pointwise import _check_tensor, _not_implemented, _opmath, _xp
 
 _add_reduce = np.add.reduce
-
-# ---------------------------------------------------------------- return types
-return_types = types.ModuleType(
-    "tensorviz.return_types",
-    "Named-tuple result types of ops that return several tensors (``values, indices`` ...).")
-
-
-def _return_type(name: str, fields: tuple[str, ...]):
-    cls = collections.namedtuple(name, fields)
-    cls.__module__ = "tensorviz.return_types"
-    cls.__qualname__ = name
-
-    def __repr__(self) -> str:
-        body = ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self))
-        return f"tensorviz.return_types.{name}(\n{body})"
-    cls.__repr__ = __repr__
-    cls.__str__ = __repr__
-    setattr(return_types, name, cls)
-    return cls
-
-
-for _n in ("max", "min", "median", "nanmedian", "mode", "kthvalue", "sort", "topk", "cummax",
-           "cummin"):
-    _return_type(_n, ("values", "indices"))
-    _return_type(_n + "_out", ("values", "indices"))  # (what ``out=`` calls return)
-_return_type("aminmax", ("min", "max"))
-_return_type("aminmax_out", ("min", "max"))
-sys.modules["tensorviz.return_types"] = return_types
-
 
 # ---------------------------------------------------------------- helpers
 def wrap_array(arr, dt=None, dev=CPU, stride=None) -> Tensor:
@@ -68,10 +36,11 @@ def wrap_array(arr, dt=None, dev=CPU, stride=None) -> Tensor:
 
 
 def finish(result, rdt, dev, out, stride=None) -> Tensor:
-    """``_elementwise.finish`` with a row-major result (see ``wrap_array``)."""
-    if out is None and stride is None:
-        stride = _contig(result.shape)
-    return _finish(result, rdt, dev, out, stride)
+    """A reduction's result as a new row-major tensor (see ``wrap_array``), or written into
+    ``out`` with the ``out=`` casting rule (``_dispatch.write_out``)."""
+    if out is not None:
+        return write_out(out, result, rdt, dev)
+    return _wrap_array(result, rdt, dev, _contig(result.shape) if stride is None else stride)
 
 
 def _alias(name: str, value, alias_value, alias_name: str, default=None):
@@ -173,7 +142,7 @@ def _out2(result, out):
         raise TypeError("out must be a tuple of two tensors")
     for src, dst in zip(result, out):
         write_out(dst, src._arr, src._dtype, src._storage._device)
-    cls = getattr(return_types, type(result).__name__ + "_out", type(result))
+    cls = getattr(return_types, type(result).__name__ + "_out")
     return cls(*out)
 
 
@@ -210,6 +179,7 @@ def _sum_like(name: str, xp_fn: str, input, dim, keepdim, dtype, out, nan: bool 
     return finish(res, rdt, input._storage._device, out)
 
 
+@op()
 def sum(input: Tensor, dim=None, keepdim: bool | None = None, *, dtype=None, out=None,
         axis=None, keepdims=None) -> Tensor:
     """Sum over ``dim`` (all dims by default); bools and integers sum to int64."""
@@ -242,6 +212,7 @@ def sum(input: Tensor, dim=None, keepdim: bool | None = None, *, dtype=None, out
     return _sum_like("sum", "sum", input, dim, keepdim, dtype, out)
 
 
+@op()
 def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None, out=None) -> Tensor:
     """Sum treating NaN as zero."""
     _check_tensor("nansum", input)
@@ -253,6 +224,7 @@ def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None, out=No
     return _sum_like("nansum", "sum", input, dim, keepdim, dtype, out, nan=True)
 
 
+@op()
 def prod(input: Tensor, dim=None, keepdim: bool | None = None, *, dtype=None,
          out=None) -> Tensor:
     """Product over ``dim`` (an int) or of all elements; bools and integers give int64."""
@@ -274,6 +246,7 @@ def _mean_dtype(name: str, x: Tensor, dtype):
     return x._dtype
 
 
+@op()
 def mean(input: Tensor, dim=None, keepdim: bool | None = None, *, dtype=None, out=None,
          axis=None, keepdims=None) -> Tensor:
     """Arithmetic mean over ``dim``; floating point or complex only (``dtype=`` to convert)."""
@@ -292,6 +265,7 @@ def mean(input: Tensor, dim=None, keepdim: bool | None = None, *, dtype=None, ou
     return finish(_keep(input, res, dims, keepdim), rdt, input._storage._device, out)
 
 
+@op()
 def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None, out=None) -> Tensor:
     """Mean of the non-NaN elements (NaN where there are none)."""
     _check_tensor("nanmean", input)
@@ -365,6 +339,7 @@ def _var_parts(name: str, input, dim, unbiased, keepdim, correction, want_mean: 
     return _keep(input, v, dims, keepdim), _keep(input, m, dims, keepdim), dt
 
 
+@op()
 def var(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None,
         out=None) -> Tensor:
     """Variance over ``dim`` with Bessel's ``correction`` (1 by default; ``unbiased=False``: 0)."""
@@ -372,6 +347,7 @@ def var(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correc
     return finish(v, dt.to_real(), input._storage._device, out)
 
 
+@op()
 def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None,
         out=None) -> Tensor:
     """Standard deviation: ``sqrt(var(...))``."""
@@ -380,6 +356,7 @@ def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correc
     return finish(xp.sqrt(v), dt.to_real(), input._storage._device, out)
 
 
+@op(method=False)
 def var_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *,
              correction=None) -> tuple[Tensor, Tensor]:
     """``(var, mean)`` over ``dim`` in one pass."""
@@ -388,6 +365,7 @@ def var_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *,
     return wrap_array(v, dt.to_real(), dev), wrap_array(m, dt, dev)
 
 
+@op(method=False)
 def std_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *,
              correction=None) -> tuple[Tensor, Tensor]:
     """``(std, mean)`` over ``dim`` in one pass."""
@@ -397,6 +375,7 @@ def std_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *,
 
 
 # ---------------------------------------------------------------- norm
+@op()
 def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None,
          dtype=None) -> Tensor:
     """Vector p-norm over ``dim`` (all elements by default), or a matrix norm for
@@ -533,12 +512,14 @@ def _minmax(name: str, input, dim, keepdim, other, out, maxi: bool):
                            return_types.max if maxi else return_types.min, out)
 
 
+@op()
 def max(input: Tensor, dim=None, keepdim: bool | None = None, *, other=None, out=None):
     """``max(t)``: the largest element (0-dim); ``max(t, dim)``: ``(values, indices)``;
     ``max(a, b)``: the elementwise maximum."""
     return _minmax("max", input, dim, keepdim, other, out, True)
 
 
+@op()
 def min(input: Tensor, dim=None, keepdim: bool | None = None, *, other=None, out=None):
     """``min(t)``, ``min(t, dim)`` -> ``(values, indices)``, or ``min(a, b)`` elementwise."""
     return _minmax("min", input, dim, keepdim, other, out, False)
@@ -560,16 +541,19 @@ def _amaxmin(name: str, input, dim, keepdim, out, maxi: bool) -> Tensor:
     return finish(_keep(input, res, dims, keepdim), input._dtype, input._storage._device, out)
 
 
+@op()
 def amax(input: Tensor, dim=(), keepdim: bool = False, *, out=None) -> Tensor:
     """Largest value over ``dim`` (int or tuple; all dims by default); NaN propagates."""
     return _amaxmin("amax", input, dim, keepdim, out, True)
 
 
+@op()
 def amin(input: Tensor, dim=(), keepdim: bool = False, *, out=None) -> Tensor:
     """Smallest value over ``dim`` (int or tuple; all dims by default); NaN propagates."""
     return _amaxmin("amin", input, dim, keepdim, out, False)
 
 
+@op()
 def aminmax(input: Tensor, *, dim=None, keepdim: bool = False, out=None):
     """``(min, max)`` over ``dim`` (or all elements) as ``return_types.aminmax``."""
     _check_tensor("aminmax", input)
@@ -618,11 +602,13 @@ def _argmaxmin(name: str, input, dim, keepdim, out, maxi: bool) -> Tensor:
     return finish(res.astype(np.int64), _dtypes.int64, dev, out)
 
 
+@op(out="exact")  # (out= must be int64, as PyTorch's)
 def argmax(input: Tensor, dim=None, keepdim: bool = False, *, out=None) -> Tensor:
     """Index of the largest value (first one on ties; a flat index when ``dim`` is None)."""
     return _argmaxmin("argmax", input, dim, keepdim, out, True)
 
 
+@op(out="exact")
 def argmin(input: Tensor, dim=None, keepdim: bool = False, *, out=None) -> Tensor:
     """Index of the smallest value (first one on ties; a flat index when ``dim`` is None)."""
     return _argmaxmin("argmin", input, dim, keepdim, out, False)
@@ -642,16 +628,19 @@ def _allany(name: str, input, dim, keepdim, out) -> Tensor:
     return finish(_keep(input, res, dims, keepdim), rdt, input._storage._device, out)
 
 
+@op()
 def all(input: Tensor, dim=None, keepdim: bool = False, *, out=None) -> Tensor:
     """Whether every element (over ``dim``) is nonzero; bool (uint8 for uint8 input)."""
     return _allany("all", input, dim, keepdim, out)
 
 
+@op()
 def any(input: Tensor, dim=None, keepdim: bool = False, *, out=None) -> Tensor:
     """Whether any element (over ``dim``) is nonzero; bool (uint8 for uint8 input)."""
     return _allany("any", input, dim, keepdim, out)
 
 
+@op()
 def count_nonzero(input: Tensor, dim=None) -> Tensor:  # (no keepdim, as PyTorch)
     """Number of nonzero elements over ``dim`` (int or tuple), as int64."""
     _check_tensor("count_nonzero", input)
@@ -715,11 +704,13 @@ def _median_impl(name: str, input: Tensor, dim, keepdim: bool, ignore_nan: bool,
                                                             dev)), out)
 
 
+@op()
 def median(input: Tensor, dim=None, keepdim: bool | None = None, *, out=None):
     """The lower median (of all elements, or ``(values, indices)`` along ``dim``); NaN wins."""
     return _median_impl("median", input, dim, keepdim, False, out)
 
 
+@op()
 def nanmedian(input: Tensor, dim=None, keepdim: bool | None = None, *, out=None):
     """The lower median ignoring NaN (NaN only where every element is NaN)."""
     return _median_impl("nanmedian", input, dim, keepdim, True, out)
@@ -745,6 +736,7 @@ def _accumulate(xp, name: str, a, axis: int):
     return out
 
 
+@op()
 def mode(input: Tensor, dim: int = -1, keepdim: bool = False, *, out=None):
     """The most frequent value along ``dim`` (the smallest on ties) and its last index."""
     _check_tensor("mode", input)
@@ -795,6 +787,7 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False, *, out=None):
 
 
 # ---------------------------------------------------------------- logsumexp
+@op()
 def logsumexp(input: Tensor, dim, keepdim: bool = False, *, out=None) -> Tensor:
     """``log(sum(exp(x)))`` over ``dim``, computed stably (max-shifted)."""
     _check_tensor("logsumexp", input)
@@ -851,28 +844,36 @@ def _scan(name: str, fn: str, input: Tensor, dim, dtype, out) -> Tensor:
     return finish(res, rdt, input._storage._device, out)
 
 
+@op()
 def cumsum(input: Tensor, dim, *, dtype=None, out=None) -> Tensor:
     """Running sum along ``dim``; bools and integers accumulate in int64."""
     return _scan("cumsum", "cumsum", input, dim, dtype, out)
 
 
+@op()
 def cumprod(input: Tensor, dim, *, dtype=None, out=None) -> Tensor:
     """Running product along ``dim``; bools and integers accumulate in int64."""
     return _scan("cumprod", "cumprod", input, dim, dtype, out)
 
 
-def _cum_inplace(fn):
-    def op(self: Tensor, dim, *, dtype=None) -> Tensor:
-        from .._indexing import check_writable
-        from .pointwise import _store
-        _check_tensor(fn.__name__ + "_", self)
-        check_writable(self)
-        dt = self._dtype if dtype is None else dtype
-        if dt is _dtypes.bool and self._shape and self.numel():
-            raise _not_implemented(f"{fn.__name__}_out_cpu", dt)
-        return _store(self, fn(self, dim, dtype=dt))
-    op.__name__ = fn.__name__ + "_"
-    return op
+def _scan_(name: str, self: Tensor, dim, dtype) -> Tensor:
+    """``cumsum_``/``cumprod_``: the scan in ``self``'s dtype (or ``dtype``), stored back."""
+    _check_tensor(name + "_", self)
+    check_writable(self)
+    dt = self._dtype if dtype is None else dtype
+    if dt is _dtypes.bool and self._shape and self.numel():
+        raise _not_implemented(f"{name}_out_cpu", dt)
+    return store_inplace(self, _scan(name, name, self, dim, dt, None))
+
+
+@inplace_of(cumsum)
+def cumsum_(self: Tensor, dim, *, dtype=None) -> Tensor:
+    return _scan_("cumsum", self, dim, dtype)
+
+
+@inplace_of(cumprod)
+def cumprod_(self: Tensor, dim, *, dtype=None) -> Tensor:
+    return _scan_("cumprod", self, dim, dtype)
 
 
 def _cumext(name: str, input: Tensor, dim, out, maxi: bool):
@@ -902,11 +903,13 @@ def _cumext(name: str, input: Tensor, dim, out, maxi: bool):
     return _out2(cls(wrap_array(vals, dt, dev), wrap_array(idx, _dtypes.int64, dev)), out)
 
 
+@op()
 def cummax(input: Tensor, dim: int, *, out=None):
     """Running maximum along ``dim`` and the index where it was reached."""
     return _cumext("cummax", input, dim, out, True)
 
 
+@op()
 def cummin(input: Tensor, dim: int, *, out=None):
     """Running minimum along ``dim`` and the index where it was reached."""
     return _cumext("cummin", input, dim, out, False)
@@ -943,6 +946,7 @@ def _unique_result(input, vals, inverse, counts, return_inverse, return_counts, 
     return res[0] if len(res) == 1 else tuple(res)
 
 
+@op()
 def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
            return_counts: bool = False, dim=None):
     """The distinct elements, sorted (or distinct slices along ``dim``); optionally the inverse
@@ -971,6 +975,7 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
     return _unique_result(input, vals, inv, cnt, return_inverse, return_counts, dt)
 
 
+@op()
 def unique_consecutive(input: Tensor, return_inverse: bool = False,
                        return_counts: bool = False, dim=None):
     """Collapse runs of equal consecutive elements (or slices along ``dim``)."""
@@ -1007,6 +1012,7 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False,
 
 
 # ---------------------------------------------------------------- counting
+@op()
 def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
     """Occurrences of each value 0..max of a 1-D non-negative integer tensor (or summed
     ``weights``)."""
@@ -1036,6 +1042,12 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
     return wrap_array(res, rdt, dev)
 
 
+def _histc_message(r, o) -> str:
+    return (f"torch.histogram: input tensor and hist tensor should have the same dtype, but "
+            f"got input {r._dtype.cxx_name} and hist {o._dtype.cxx_name}")
+
+
+@op(out="exact", out_message=_histc_message)
 def histc(input: Tensor, bins: int = 100, min=0, max=0, *, out=None) -> Tensor:
     """Histogram of ``bins`` equal-width bins over ``[min, max]`` (the data's range when both
     are equal); elements outside are ignored."""
@@ -1078,6 +1090,7 @@ def histc(input: Tensor, bins: int = 100, min=0, max=0, *, out=None) -> Tensor:
     return finish(call_quiet(f), dt, input._storage._device, out)
 
 
+@op()
 def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None,
          append: Tensor | None = None) -> Tensor:
     """The n-th forward difference along ``dim`` (``x[i+1] - x[i]``; xor for bools)."""
@@ -1144,6 +1157,7 @@ def sample_spacing(x: Tensor, shape: tuple, d: int, cdt):
     return (xa[tuple(xhi)] - xa[tuple(xlo)]).astype(cdt._np)
 
 
+@op(method=False)
 def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> Tensor:
     """Integral of ``y`` along ``dim`` by the trapezoidal rule (spacing ``dx`` or samples
     ``x``)."""
@@ -1204,28 +1218,7 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
     return wrap_array(call_quiet(f), rdt, y._storage._device)
 
 
+@op(method=False)
 def trapz(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
     """Alias of ``trapezoid``."""
     return trapezoid(y, x, dx=dx, dim=dim)
-
-
-# ---------------------------------------------------------------- registration
-FUNCTIONS = {
-    "sum": sum, "nansum": nansum, "prod": prod, "mean": mean, "nanmean": nanmean, "std": std,
-    "var": var, "std_mean": std_mean, "var_mean": var_mean, "norm": norm, "max": max, "min": min,
-    "amax": amax, "amin": amin, "argmax": argmax, "argmin": argmin, "aminmax": aminmax,
-    "all": all, "any": any, "median": median, "nanmedian": nanmedian, "mode": mode,
-    "logsumexp": logsumexp, "cumsum": cumsum, "cumprod": cumprod, "cummax": cummax,
-    "cummin": cummin, "count_nonzero": count_nonzero, "unique": unique,
-    "unique_consecutive": unique_consecutive, "bincount": bincount, "histc": histc,
-    "diff": diff, "trapezoid": trapezoid, "trapz": trapz, "return_types": return_types,
-}
-METHODS = {name: fn for name, fn in FUNCTIONS.items()
-           if name not in ("std_mean", "var_mean", "trapezoid", "trapz", "return_types")}
-FUNCTIONS["argmax"] = exact_out(argmax)  # (out= must be int64, as PyTorch's)
-FUNCTIONS["histc"] = exact_out(histc, lambda r, o: "torch.histogram: input tensor and hist tensor "
-                               f"should have the same dtype, but got input "
-                               f"{r._dtype.cxx_name} and hist {o._dtype.cxx_name}")
-FUNCTIONS["argmin"] = exact_out(argmin)
-METHODS["cumsum_"] = _cum_inplace(cumsum)
-METHODS["cumprod_"] = _cum_inplace(cumprod)

@@ -1,0 +1,146 @@
+"""Python and NumPy numbers converted to a dtype as PyTorch converts them: wrapping
+(``scalar_to``: what an op does with a scalar operand) or checked (``checked_scalar``,
+``fill_value``: what storing does, RuntimeError when the value does not fit)::
+
+    >>> scalar_to(300, tensorviz.uint8), checked_scalar(3.5, tensorviz.float16)
+    (np.uint8(44), np.float16(3.5))
+
+Next to the dtypes and below every tensor module: it needs no tensor (a tensor given as a
+value is read with ``.item()``, recognised through ``_dtypes.TENSOR_TYPES``).
+"""
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from . import _dtypes
+from .backends._numpy import call_quiet, context_busy, quiet_run
+
+__all__ = ["scalar_to", "checked_scalar", "fill_value", "check_half"]
+
+
+def scalar_to(value, dt: "_dtypes.dtype"):
+    """A Python/NumPy scalar converted to ``dt`` as PyTorch does (ints wrap around)."""
+    if isinstance(value, builtins.complex) and dt.category != _dtypes._COMPLEX:
+        value = value.real
+    try:
+        if dt is not _dtypes.float32:
+            return dt._scalar(value)
+        # float32 converts with NumPy's own type (see _dtypes._scalar_converter), quietly: a
+        # number past its range is inf, as in PyTorch (NumPy warns).
+        if isinstance(value, builtins.int) and not -(1 << 63) <= value < (1 << 64):
+            raise OverflowError
+        try:
+            return quiet_run(np.float32, value)
+        except RuntimeError as e:
+            if not context_busy(e):
+                raise
+            return call_quiet(np.float32, value)
+    except OverflowError:
+        if isinstance(value, builtins.int) and not isinstance(value, builtins.bool):
+            if not -(1 << 63) <= value < (1 << 64):  # no 64-bit int holds it: PyTorch's error
+                raise OverflowError("int too big to convert") from None
+            if dt.category == _dtypes._INT:
+                return np.array(value & 0xFFFFFFFFFFFFFFFF, dtype=np.uint64).astype(dt._np)
+        raise RuntimeError(f"value cannot be converted to type {dt.name} without overflow")\
+            from None
+
+
+# PyTorch's C type names, used by its "value cannot be converted" message.
+_C_NAMES = {"bool": "bool", "uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t",
+            "int32": "int", "int64": "int64_t", "float16": "c10::Half", "float32": "float",
+            "float64": "double", "complex64": "c10::complex<float>",
+            "complex128": "c10::complex<double>"}
+
+
+_LIMITS: dict = {}
+
+
+def _limits(dt: "_dtypes.dtype") -> tuple:
+    """``(lowest accepted, largest)`` value of an integer or floating dtype, cached (NumPy's
+    ``iinfo``/``finfo`` cost more than the check itself).  uint8 accepts -255..-1, wrapping."""
+    lim = _LIMITS.get(dt)
+    if lim is None:
+        if dt.category == _dtypes._INT:
+            info = np.iinfo(dt._np)
+            lo = -builtins.int(info.max) if dt is _dtypes.uint8 else builtins.int(info.min)
+            lim = (lo, builtins.int(info.max))
+        else:  # (Python floats: comparing with NumPy's float16/32 maxima would warn)
+            info = np.finfo(dt._np)
+            lim = (-builtins.float(info.max), builtins.float(info.max))
+        lim = _LIMITS[dt] = lim
+    return lim
+
+
+def checked_scalar(value, dt: "_dtypes.dtype"):
+    """A scalar converted to ``dt`` for storing (fill, setitem, full): RuntimeError when it does
+    not fit, as PyTorch's checked conversion (uint8 accepts -255..-1, wrapping)."""
+    if type(value) is builtins.float and dt.category == _dtypes._FLOAT:
+        lim = _LIMITS.get(dt)  # (filled by the general path below on first use)
+        if lim is not None and lim[0] <= value <= lim[1]:  # in range: stored as is
+            return dt._np.type(value)
+    if isinstance(value, np.generic):
+        value = value.item()
+    if dt is _dtypes.bool:
+        return np.bool_(value)
+    if isinstance(value, builtins.int) and not isinstance(value, builtins.bool) and not \
+            -(1 << 63) <= value < (1 << 63):
+        raise OverflowError("int too big to convert")
+    bad = False
+    if isinstance(value, builtins.complex):
+        if dt.category != _dtypes._COMPLEX:
+            bad = value.imag != 0
+            value = value.real
+    if not bad and not isinstance(value, builtins.complex):
+        if dt.category == _dtypes._INT:
+            lo, hi = _limits(dt)
+            if isinstance(value, builtins.float):
+                # a float must be a number within the type's own range (uint8: 0..255)
+                bad = value != value or value < (0 if dt is _dtypes.uint8 else lo) or \
+                    value > hi
+            else:
+                bad = value < lo or value > hi
+        elif dt.category >= _dtypes._FLOAT and dt is not _dtypes.float16:
+            # (PyTorch stores an out-of-range number into float16 as inf, without an error)
+            v = builtins.abs(value)
+            bad = v != float("inf") and v > _limits(dt)[1] and v == v
+    if bad:
+        raise RuntimeError(f"value cannot be converted to type {_C_NAMES[dt.name]} without "
+                           "overflow")
+    return scalar_to(value, dt)
+
+
+def fill_value(value, dt, numel=None):
+    """A number converted for ``fill_``/``full``: PyTorch's checked conversion (RuntimeError
+    when it does not fit).  PyTorch's one-element fill stores an out-of-range number into
+    float16 as inf; any other count (``numel``, when given: 0 too) is checked as for the other
+    dtypes.  Without ``numel`` float16 takes out-of-range values as inf."""
+    if dt is _dtypes.float16:
+        if numel is not None and numel != 1:
+            check_half(value)
+        elif isinstance(value, (builtins.int, builtins.float, np.integer, np.floating)):
+            return call_quiet(scalar_to, value, dt)
+    return call_quiet(checked_scalar, value, dt)  # (its range check may cast: keep it quiet)
+
+
+_HALF_MAX = 65504.0
+
+
+def check_half(value) -> None:
+    """PyTorch's checked conversion of a number to float16 (``c10::overflows``): a finite
+    number past float16's largest magnitude is a RuntimeError (inf and NaN pass)."""
+    if isinstance(value, _dtypes.TENSOR_TYPES):
+        value = value.item()
+    if isinstance(value, (builtins.complex, np.complexfloating)):
+        value = value.real
+    if isinstance(value, (builtins.bool, np.bool_)) or not isinstance(
+            value, (builtins.int, builtins.float, np.integer, np.floating)):
+        return
+    if isinstance(value, (builtins.int, np.integer)):
+        bad = builtins.abs(builtins.int(value)) > _HALF_MAX
+    else:
+        v = builtins.abs(builtins.float(value))
+        bad = v > _HALF_MAX and v != float("inf")
+    if bad:
+        raise RuntimeError("value cannot be converted to type c10::Half without overflow")
