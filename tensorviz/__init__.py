@@ -78,6 +78,7 @@ _LAZY = {
     "linalg": ("tensorviz.linalg", None),
     "fft": ("tensorviz.fft", None),
     "special": ("tensorviz.special", None),
+    "nn": ("tensorviz.nn", None),
 }
 
 

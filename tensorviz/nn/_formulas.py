@@ -1,0 +1,515 @@
+"""The nn ops PyTorch records as one node of their own, with their derivative formulas.
+
+Each kernel is written with tensorviz's tensor ops (run with grad mode off when recorded);
+each backward too, so it is itself differentiable.  ``nn.functional`` calls them through the
+registry's spellings (``_dispatch.installed("nn.functional")``), where autograd records them.
+"""
+from __future__ import annotations
+
+import builtins
+import math
+
+from ..autograd._torch import T as tv
+
+from .. import _dispatch, _dtypes
+from .._dispatch import op
+from .._tensor import Tensor
+from ..autograd._record import formula
+
+__all__: list = []
+
+_F = "nn.functional"
+
+
+def _reg(name: str):
+    return op(name, namespace=_F, method=False)
+
+
+# ---------------------------------------------------------------- activations
+def _phi(x):
+    return (x * x * -0.5).exp() * (1.0 / math.sqrt(2 * math.pi))
+
+
+def _gelu_grad(x, approximate):
+    if approximate == "tanh":
+        k = math.sqrt(2.0 / math.pi)
+        inner = (x + x.pow(3) * 0.044715) * k
+        t = inner.tanh()
+        return (t + 1) * 0.5 + x * 0.5 * (-(t * t) + 1) * (x * x * (3 * 0.044715) + 1) * k
+    return ((x * (1.0 / math.sqrt(2.0))).erf() + 1) * 0.5 + x * _phi(x)
+
+
+def _activation_formula(name: str, node: str, grad):
+    @formula(f"{_F}.{name}")
+    def f(ctx, input, *args, **kwargs):
+        s = ctx.save(input, "self")
+        r = ctx.save(ctx.out, "result")
+        return node, (input,), lambda g: (g * grad(s(), r(), *args, **kwargs),)
+    return f
+
+
+_activation_formula("_gelu", "GeluBackward0",
+                    lambda x, y, approximate="none": _gelu_grad(x, approximate))
+_activation_formula("_silu", "SiluBackward0",
+                    lambda x, y: x.sigmoid() * (x * (-x.sigmoid() + 1) + 1))
+_activation_formula("_elu", "EluBackward0",
+                    lambda x, y, alpha=1.0: tv.where(x > 0, tv.ones_like(x), y + alpha))
+_activation_formula("_leaky_relu", "LeakyReluBackward0",
+                    lambda x, y, negative_slope=0.01:
+                    tv.where(x > 0, tv.ones_like(x), tv.full_like(x, negative_slope)))
+_activation_formula("_softplus", "SoftplusBackward0",
+                    lambda x, y, beta=1.0, threshold=20.0:
+                    tv.where(x * beta > threshold, tv.ones_like(x), (x * beta).sigmoid()))
+_activation_formula("_hardtanh", "HardtanhBackward0",
+                    lambda x, y, min_val=-1.0, max_val=1.0:
+                    ((x > min_val) & (x < max_val)).to(x.dtype))
+
+
+def _act_kernel(name: str, fwd):
+    def kernel(input: Tensor, *args, **kwargs) -> Tensor:
+        return fwd(input, *args, **kwargs)
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = f"The kernel of ``nn.functional.{name[1:]}`` (recorded as one node)."
+    return _reg(name)(kernel)
+
+
+def _gelu(x, approximate: str = "none"):
+    if approximate == "tanh":
+        return x * 0.5 * (((x + x.pow(3) * 0.044715) * math.sqrt(2.0 / math.pi)).tanh() + 1)
+    return x * 0.5 * ((x * (1.0 / math.sqrt(2.0))).erf() + 1)
+
+
+_act_kernel("_gelu", _gelu)
+_act_kernel("_silu", lambda x: x * x.sigmoid())
+_act_kernel("_elu", lambda x, alpha=1.0: tv.where(x > 0, x, (x.exp() - 1) * alpha))
+_act_kernel("_leaky_relu", lambda x, negative_slope=0.01: tv.where(x > 0, x, x * negative_slope))
+_act_kernel("_softplus", lambda x, beta=1.0, threshold=20.0:
+            tv.where(x * beta > threshold, x, (x * beta).exp().log1p() / beta))
+_act_kernel("_hardtanh", lambda x, min_val=-1.0, max_val=1.0: x.clamp(min_val, max_val))
+
+
+# ---------------------------------------------------------------- losses
+def _reduced(loss, reduction):
+    return loss.mean() if reduction == "mean" else loss.sum() if reduction == "sum" else loss
+
+
+@_reg("_mse_loss")
+def _mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
+    """``(input - target)^2``, reduced."""
+    return _reduced((input - target).pow(2), reduction)
+
+
+@formula(f"{_F}._mse_loss")
+def _mse_loss_f(ctx, input, target, reduction="mean"):
+    a = ctx.save(input, "self")
+    b = ctx.save(target, "target")
+
+    def backward(g):
+        d = a() - b()
+        n = builtins.max(d.numel(), 1) if reduction == "mean" else 1
+        gd = d * 2 * g / n if reduction != "none" else d * 2 * g
+        return gd, (-gd if ctx.needs(target) else None)
+    ctx.keep("reduction", {"none": 0, "mean": 1, "sum": 2}[reduction])
+    return "MseLossBackward0", (input, target), backward
+
+
+def _nll_flat(input, target):
+    """(N, C, d...) -> (N*d, C) rows and (N*d,) targets (a 1-D input is one sample)."""
+    if input.dim() == 1:
+        return input.unsqueeze(0), target.reshape(1)
+    if input.dim() == 2:
+        return input, target
+    c = input.shape[1]
+    return input.movedim(1, -1).reshape(-1, c), target.reshape(-1)
+
+
+@_reg("_nll_loss")
+def _nll_loss(input: Tensor, target: Tensor, weight, reduction: str, ignore_index: int):
+    """The negative log likelihood of ``target`` under log-probabilities ``input``."""
+    x, t = _nll_flat(input, target)
+    c = x.shape[1]
+    t = t.long()
+    valid = t != ignore_index
+    if t.numel():
+        bad = (t < 0) | (t >= c)
+        bad = bad & valid
+        if bool(bad.any()):
+            first = int(t[bad][0])
+            raise IndexError(f"Target {first} is out of bounds.")
+    safe = tv.where(valid, t, tv.zeros_like(t))
+    picked = -x.gather(1, safe.unsqueeze(1)).squeeze(1)
+    w = tv.ones(c, dtype=x.dtype, device=x.device) if weight is None else weight
+    wt = w[safe] * valid.to(x.dtype)
+    loss = picked * wt
+    if reduction == "none":
+        if input.dim() == 1:
+            return loss.reshape(())
+        return loss.reshape(target.shape)
+    if reduction == "sum":
+        return loss.sum()
+    return loss.sum() / wt.sum()
+
+
+@formula(f"{_F}._nll_loss")
+def _nll_loss_f(ctx, input, target, weight, reduction, ignore_index):
+    st = ctx.save(target, "target")
+    sw = ctx.save(weight, "weight") if weight is not None else None
+    shape = input._shape
+    ctx.keep("ignore_index", ignore_index)
+
+    def backward(g):
+        x_shape = shape
+        t = st().long()
+        c = x_shape[1] if len(x_shape) >= 2 else x_shape[0]
+        tf = t.reshape(-1)
+        valid = tf != ignore_index
+        safe = tv.where(valid, tf, tv.zeros_like(tf))
+        w = tv.ones(c, dtype=g.dtype, device=g.device) if sw is None else sw()
+        wt = w[safe] * valid.to(g.dtype)
+        if reduction == "mean":
+            coef = -wt * (g / wt.sum())
+        elif reduction == "sum":
+            coef = -wt * g
+        else:
+            coef = -wt * g.reshape(-1)
+        rows = tf.shape[0]
+        grad = tv.zeros(rows, c, dtype=g.dtype, device=g.device).scatter(
+            1, safe.unsqueeze(1), coef.unsqueeze(1))
+        if len(x_shape) == 1:
+            return (grad.reshape(x_shape), None, None)
+        if len(x_shape) == 2:
+            return (grad, None, None)
+        moved = (x_shape[0],) + tuple(x_shape[2:]) + (c,)
+        return (grad.reshape(moved).movedim(-1, 1), None, None)
+    return "NllLossBackward0", (input, target, weight), backward
+
+
+@_reg("_binary_cross_entropy")
+def _bce(input: Tensor, target: Tensor, weight, reduction: str) -> Tensor:
+    """``-(t log x + (1 - t) log(1 - x))`` with the logs clamped at -100, as PyTorch."""
+    loss = -(target * input.log().clamp(min=-100) + (1 - target) * (-input).log1p().clamp(
+        min=-100))
+    if weight is not None:
+        loss = loss * weight
+    return _reduced(loss, reduction)
+
+
+@formula(f"{_F}._binary_cross_entropy")
+def _bce_f(ctx, input, target, weight, reduction):
+    a = ctx.save(input, "self")
+    b = ctx.save(target, "target")
+    w = ctx.save(weight, "weight") if weight is not None else None
+
+    def backward(g):
+        x, t = a(), b()
+        n = x.numel() if reduction == "mean" else 1
+        grad = (x - t) / (x * (-x + 1)).clamp(min=1e-12) * g / n
+        if w is not None:
+            grad = grad * w()
+        gt = None
+        if ctx.needs(target):
+            gt = ((-x + 1).log().clamp(min=-100) - x.log().clamp(min=-100)) * g / n
+            if w is not None:
+                gt = gt * w()
+        return grad, gt, None
+    return "BinaryCrossEntropyBackward0", (input, target, weight), backward
+
+
+@_reg("_binary_cross_entropy_with_logits")
+def _bce_logits(input: Tensor, target: Tensor, weight, pos_weight, reduction: str) -> Tensor:
+    """``binary_cross_entropy(sigmoid(x), t)`` from logits, stably."""
+    log_sig = -(-input).clamp(min=0) - (-input.abs()).exp().log1p()      # log sigmoid(x)
+    log_one_minus = -input.clamp(min=0) - (-input.abs()).exp().log1p()   # log(1 - sigmoid(x))
+    if pos_weight is not None:
+        loss = -(pos_weight * target * log_sig + (1 - target) * log_one_minus)
+    else:
+        loss = -(target * log_sig + (1 - target) * log_one_minus)
+    if weight is not None:
+        loss = loss * weight
+    return _reduced(loss, reduction)
+
+
+@formula(f"{_F}._binary_cross_entropy_with_logits")
+def _bce_logits_f(ctx, input, target, weight, pos_weight, reduction):
+    a = ctx.save(input, "self")
+    b = ctx.save(target, "target")
+    w = ctx.save(weight, "weight") if weight is not None else None
+    pw = ctx.save(pos_weight, "pos_weight") if pos_weight is not None else None
+
+    def backward(g):
+        x, t = a(), b()
+        s = x.sigmoid()
+        n = x.numel() if reduction == "mean" else 1
+        if pw is not None:
+            p = pw()
+            grad = s * (p * t + 1 - t) - p * t
+        else:
+            grad = s - t
+        grad = grad * g / n
+        if w is not None:
+            grad = grad * w()
+        gt = None
+        if ctx.needs(target):
+            gt = -x * g / n if pw is None else \
+                (-(pw() * (-(-x).clamp(min=0) - (-x.abs()).exp().log1p())) +
+                 (-x.clamp(min=0) - (-x.abs()).exp().log1p())) * g / n
+            if w is not None:
+                gt = gt * w()
+        return grad, gt, None, None
+    return "BinaryCrossEntropyWithLogitsBackward0", (input, target, weight, pos_weight), \
+        backward
+
+
+# ---------------------------------------------------------------- normalization
+@_reg("_batch_norm")
+def _batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
+    """Batch normalization over every dim but 1; running statistics updated in training."""
+    dims = (0,) + tuple(range(2, input.dim()))
+    shape = (1, input.shape[1]) + (1,) * (input.dim() - 2)
+    if training:
+        mean = input.mean(dims, keepdim=True)
+        var = input.var(dims, unbiased=False, keepdim=True)
+        if running_mean is not None:
+            n = input.numel() // input.shape[1]
+            with tv.no_grad():
+                running_mean.mul_(1 - momentum).add_(mean.reshape(-1) * momentum)
+                running_var.mul_(1 - momentum).add_(var.reshape(-1) * (momentum * n / (n - 1)))
+    else:
+        mean = running_mean.reshape(shape)
+        var = running_var.reshape(shape)
+    y = (input - mean) * (var + eps).rsqrt()
+    if weight is not None:
+        y = y * weight.reshape(shape)
+    if bias is not None:
+        y = y + bias.reshape(shape)
+    return y
+
+
+@formula(f"{_F}._batch_norm")
+def _batch_norm_f(ctx, input, weight, bias, running_mean, running_var, training, momentum, eps):
+    sx = ctx.save(input, "input")
+    sw = ctx.save(weight, "weight") if weight is not None else None
+    dims = (0,) + tuple(range(2, input.dim()))
+    shape = (1, input.shape[1]) + (1,) * (input.dim() - 2)
+    if training:
+        with tv.no_grad():
+            mean_t = input.mean(dims, keepdim=True)
+            invstd_t = (input.var(dims, unbiased=False, keepdim=True) + eps).rsqrt()
+    else:
+        mean_t = running_mean.reshape(shape).clone()
+        invstd_t = (running_var.reshape(shape) + eps).rsqrt()
+    sm = ctx.save(mean_t, "save_mean")
+    si = ctx.save(invstd_t, "save_invstd")
+
+    def backward(g):
+        x, mean, invstd = sx(), sm(), si()
+        w = sw().reshape(shape) if sw is not None else None
+        xhat = (x - mean) * invstd
+        gw = (g * xhat).sum(dims) if sw is not None else None
+        gb = g.sum(dims) if bias is not None else None
+        gx_hat = g * w if w is not None else g
+        if training:
+            n = x.numel() // x.shape[1]
+            gx = (gx_hat * n - gx_hat.sum(dims, keepdim=True) -
+                  xhat * (gx_hat * xhat).sum(dims, keepdim=True)) * (invstd / n)
+        else:
+            gx = gx_hat * invstd
+        return gx, gw, gb
+    return "NativeBatchNormBackward0", (input, weight, bias), backward
+
+
+@_reg("_layer_norm")
+def _layer_norm(input, normalized_shape, weight, bias, eps):
+    """Layer normalization over the last ``len(normalized_shape)`` dims."""
+    dims = tuple(range(input.dim() - len(normalized_shape), input.dim()))
+    mean = input.mean(dims, keepdim=True)
+    var = input.var(dims, unbiased=False, keepdim=True)
+    y = (input - mean) * (var + eps).rsqrt()
+    if weight is not None:
+        y = y * weight
+    if bias is not None:
+        y = y + bias
+    return y
+
+
+@formula(f"{_F}._layer_norm")
+def _layer_norm_f(ctx, input, normalized_shape, weight, bias, eps):
+    sx = ctx.save(input, "input")
+    sw = ctx.save(weight, "weight") if weight is not None else None
+    dims = tuple(range(input.dim() - len(normalized_shape), input.dim()))
+    lead = tuple(range(0, input.dim() - len(normalized_shape)))
+    n = 1
+    for d in dims:
+        n *= input.shape[d]
+
+    def backward(g):
+        x = sx()
+        mean = x.mean(dims, keepdim=True)
+        invstd = (x.var(dims, unbiased=False, keepdim=True) + eps).rsqrt()
+        xhat = (x - mean) * invstd
+        gw = (g * xhat).sum(lead) if sw is not None else None
+        gb = g.sum(lead) if bias is not None else None
+        gxh = g * sw() if sw is not None else g
+        gx = (gxh * n - gxh.sum(dims, keepdim=True) -
+              xhat * (gxh * xhat).sum(dims, keepdim=True)) * (invstd / n)
+        return gx, gw, gb
+    return "NativeLayerNormBackward0", (input, weight, bias), backward
+
+
+# ---------------------------------------------------------------- embedding
+@_reg("_embedding")
+def _embedding(weight: Tensor, indices: Tensor, padding_idx: int) -> Tensor:
+    """Rows of ``weight`` at ``indices``."""
+    return weight.index_select(0, indices.reshape(-1)).reshape(
+        tuple(indices.shape) + (weight.shape[1],))
+
+
+@formula(f"{_F}._embedding")
+def _embedding_f(ctx, weight, indices, padding_idx):
+    si = ctx.save(indices, "indices")
+    rows = weight.shape[0]
+
+    def backward(g):
+        idx = si().reshape(-1)
+        gg = g.reshape(-1, g.shape[-1])
+        if padding_idx >= 0:
+            keep = (idx != padding_idx).to(g.dtype).unsqueeze(1)
+            gg = gg * keep
+        return (tv.zeros(rows, g.shape[-1], dtype=g.dtype, device=g.device).index_add(
+            0, idx, gg), None)
+    return "EmbeddingBackward0", (weight, indices), backward
+
+
+# ---------------------------------------------------------------- convolution and pooling
+def _padded(x, padding, value=0.0):
+    from .functional import pad
+    pads = []
+    for lo, hi in reversed(padding):
+        pads += [lo, hi]
+    if builtins.any(pads):
+        x = pad(x, pads, value=value)
+    return x.contiguous()
+
+
+def _cols(x, kernel, stride, dilation, groups):
+    """(N, G, C/G * K, L): the window view of ``x`` copied into columns."""
+    from .functional import _windows
+    sp = len(kernel)
+    w = _windows(x, kernel, stride, dilation)   # (N, C, *out, *kernel): a view
+    n, c = w.shape[:2]
+    out = tuple(w.shape[2:2 + sp])
+    perm = (0, 1) + tuple(range(2 + sp, 2 + 2 * sp)) + tuple(range(2, 2 + sp))
+    k = math.prod(kernel)
+    L = math.prod(out)
+    return w.permute(*perm).reshape(n, groups, (c // groups) * k, L), out
+
+
+@_reg("_convolution")
+def _convolution(input, weight, bias, stride, padding, dilation, groups):
+    """Convolution as a strided window view of the padded input and one matrix product."""
+    x = _padded(input, padding)
+    kernel = tuple(weight.shape[2:])
+    cols, out = _cols(x, kernel, stride, dilation, groups)
+    o = weight.shape[0]
+    w = weight.reshape(groups, o // groups, -1)
+    res = (w.unsqueeze(0) @ cols).reshape((input.shape[0], o) + out)   # (N, G, O/G, L)
+    if bias is not None:
+        res = res + bias.reshape((1, o) + (1,) * len(out))
+    return res
+
+
+@formula(f"{_F}._convolution")
+def _convolution_f(ctx, input, weight, bias, stride, padding, dilation, groups):
+    sx = ctx.save(input, "input")
+    sw = ctx.save(weight, "weight")
+    kernel = tuple(weight.shape[2:])
+    in_shape = tuple(input.shape)
+    sp = len(kernel)
+    ctx.keep("stride", stride)
+    ctx.keep("padding", padding)
+    ctx.keep("dilation", dilation)
+    ctx.keep("groups", groups)
+
+    def backward(g):
+        x, w = sx(), sw()
+        n, o = g.shape[:2]
+        L = math.prod(g.shape[2:])
+        gg = g.reshape(n, groups, o // groups, L)
+        gx = gw = gb = None
+        if ctx.needs(weight):
+            cols, _ = _cols(_padded(x, padding), kernel, stride, dilation, groups)
+            gw = (gg @ cols.transpose(-2, -1)).sum(0).reshape(w.shape)
+        if ctx.needs(input):
+            wm = w.reshape(groups, o // groups, -1)
+            gcols = wm.transpose(-2, -1).unsqueeze(0) @ gg     # (N, G, C/G*K, L)
+            padded_shape = (in_shape[0], in_shape[1]) + tuple(
+                in_shape[2 + i] + padding[i][0] + padding[i][1] for i in range(sp))
+            total = math.prod(padded_shape)
+            pos = tv.arange(total, device=g.device).reshape(padded_shape)
+            pcols, _ = _cols(pos, kernel, stride, dilation, groups)
+            flat = tv.zeros(total, dtype=g.dtype, device=g.device).index_add(
+                0, pcols.reshape(-1), gcols.reshape(-1))
+            gxp = flat.reshape(padded_shape)
+            key = (slice(None), slice(None)) + tuple(
+                slice(padding[i][0], padding[i][0] + in_shape[2 + i]) for i in range(sp))
+            gx = gxp[key]
+        if bias is not None and ctx.needs(bias):
+            gb = g.sum((0,) + tuple(range(2, g.dim())))
+        return gx, gw, gb
+    return "ConvolutionBackward0", (input, weight, bias), backward
+
+
+@_reg("_max_pool")
+def _max_pool(input, kernel, stride, padding, dilation, ceil_mode):
+    """Max pooling over a strided window view; returns (values, flat indices per plane)."""
+    from .functional import _pool_out, _windows
+    sp = len(kernel)
+    sizes = tuple(input.shape[2:])
+    outs = [_pool_out(sizes[i], kernel[i], stride[i], padding[i], dilation[i], ceil_mode)
+            for i in range(sp)]
+    extra = [builtins.max(0, (outs[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1 -
+                          (sizes[i] + 2 * padding[i])) for i in range(sp)]
+    pads = tuple((padding[i], padding[i] + extra[i]) for i in range(sp))
+    x = _padded(input, pads, float("-inf"))
+    win = _windows(x, kernel, stride, dilation)                  # (N, C, *out, *kernel)
+    flat = win.reshape(tuple(win.shape[:2 + sp]) + (-1,))
+    values, arg = flat.max(-1)
+    # flat index into each unpadded input plane
+    k_pos = [a for a in _unravel(arg, kernel)]
+    coords = []
+    for i in range(sp):
+        shape = [1] * (2 + sp)
+        shape[2 + i] = outs[i]
+        start = tv.arange(outs[i], device=input.device).reshape(shape) * stride[i] - padding[i]
+        coords.append(start + k_pos[i] * dilation[i])
+    idx = coords[0]
+    for i in range(1, sp):
+        idx = idx * sizes[i] + coords[i]
+    return values, idx
+
+
+def _unravel(arg, kernel):
+    out = []
+    rest = arg
+    for k in reversed(kernel):
+        out.append(rest % k)
+        rest = rest // k
+    return list(reversed(out))
+
+
+@formula(f"{_F}._max_pool")
+def _max_pool_f(ctx, input, kernel, stride, padding, dilation, ceil_mode):
+    shape = tuple(input.shape)
+    sp = len(kernel)
+    idx = ctx.save(ctx.out[1], "indices")
+    ctx.outputs = tuple(ctx.out)
+
+    def backward(g, gi=None):
+        n, c = shape[:2]
+        plane = math.prod(shape[2:])
+        z = tv.zeros(n, c, plane, dtype=g.dtype, device=g.device)
+        z = z.scatter_add(2, idx().reshape(n, c, -1), g.reshape(n, c, -1))
+        return (z.reshape(shape),)
+    name = {1: "MaxPool1DWithIndicesBackward0", 2: "MaxPool2DWithIndicesBackward0",
+            3: "MaxPool3DWithIndicesBackward0"}[sp]
+    return name, (input,), backward
