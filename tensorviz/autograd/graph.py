@@ -20,6 +20,8 @@ import itertools
 import weakref
 from typing import Any, Callable
 
+from .._grad_mode import _STATE
+
 __all__ = ["Node", "AccumulateGrad", "saved_tensors_hooks", "save_on_cpu",
            "disable_saved_tensors_hooks", "register_multi_grad_hook", "increment_version"]
 
@@ -245,7 +247,6 @@ class SavedTensor:
 
 
 def _grad_enabled() -> bool:
-    from .._grad_mode import _STATE
     return _STATE.grad
 
 
