@@ -74,6 +74,7 @@ _NON_LEAF_GRAD = (
     "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
     "github.com/pytorch/pytorch/pull/30531 for more information.")
 
+_new = object.__new__
 _FIRST_STORAGE = threading.Lock()  # guards making a fresh result's storage (see _fresh)
 
 
@@ -307,10 +308,17 @@ class Tensor:
     def _view(self, shape: tuple, stride: tuple, offset: int, dtype=None) -> "Tensor":
         """A new tensor over the same storage with another layout (a view, O(1)), read as
         ``dtype`` when given; it shares this tensor's version counter, as PyTorch's views."""
-        v = _make(Tensor, self._storage, dtype or self._dtype, offset, shape, stride)
         vc = self._vc
         if vc is None:
             vc = self._vc = [0]
+        v = _new(Tensor)  # (_make inlined: views are the hottest constructor)
+        v._storage = self._storage
+        v._dtype = dtype or self._dtype
+        v._offset = offset
+        v._shape = shape
+        v._stride = stride
+        v._a = None
+        v._ag = None
         v._vc = vc
         return v
 
