@@ -26,6 +26,8 @@ import tensorviz
 
 torch = pytest.importorskip("torch")
 
+from .inventory_known import KNOWN  # (op, spelling) -> (reason, "dtype/layout" patterns)
+
 try:
     from tests import inventory as inv
 except ImportError:  # (tests/ is on sys.path when the repository root is not)
@@ -40,9 +42,6 @@ class KnownDivergence(Exception):
     """Raised when an item fails only in the cases its ``KNOWN`` entry lists."""
 
 
-#: (op, spelling) -> (reason, case patterns "dtype/layout"): known divergences from PyTorch.
-KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
-}
 
 
 def _spellings(name: str) -> list[str]:
@@ -165,9 +164,7 @@ def _same(a, b, e, path="result", loose=False):
         _same_tensor(a, b, e, path, loose=loose)
         return
     if type(b).__module__ == "torch.return_types":
-        # Note: PyTorch names the out= forms' result types ``<op>_out``; same fields.
-        assert type(a).__name__ == type(b).__name__.removesuffix("_out"), \
-            f"{path}: {type(a)} vs {type(b)}"
+        assert type(a).__name__ == type(b).__name__, f"{path}: {type(a)} vs {type(b)}"
         if e.meta.get("ties") and len(b) == 2:  # (values, indices): ties pick any index
             _same(a[0], b[0], e, f"{path}[0]", loose)
             _same_tensor(a[1], b[1], e, f"{path}[1]", values=False)
