@@ -8,8 +8,9 @@ modulo ``torch.`` -> ``tensorviz.``), or results with the same type, shape, dtyp
 storage offset and values, sharing storage with the same inputs (views share, others do
 not), returning the same object (``self`` for in-place forms, ``out`` for ``out=``), and
 leaving the inputs in the same state.  (Warnings are not compared: PyTorch emits many of
-them once per process, so whether one shows depends on test order.)  A newly registered op is tested here as soon as it has
-an inventory entry; ``test_every_public_op_is_in_the_inventory`` makes sure it gets one.
+them once per process, so whether one shows depends on test order.)  A newly registered op
+is tested here as soon as it has an inventory entry;
+``test_every_public_op_is_in_the_inventory`` makes sure it gets one.
 
 Known divergences are listed in ``KNOWN`` and marked ``xfail(strict=True)``: such an item
 must still fail, and only in the cases listed (any other failure fails the test).
