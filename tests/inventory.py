@@ -302,6 +302,8 @@ class Sample:
             args, kwargs = next(itertools.islice(self.entry.gen(m), self.index, None))
         return tuple(args), dict(kwargs)
 
+    __call__ = build  # (``args, kwargs = sample(torch)``)
+
     def __repr__(self) -> str:
         return f"<sample {self.entry.name}#{self.index} {self.dtype} {self.layout}>"
 
