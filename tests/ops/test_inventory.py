@@ -56,7 +56,9 @@ def _spellings(name: str) -> list[str]:
     if e.namespace in ("torch", "Tensor") and not py.endswith("_") and \
             callable(getattr(torch.Tensor, py + "_", None)):
         out.append("inplace")
-    if "function" in out and e.category not in ("random",) and inv.op_info(name)["has_out"]:
+    # (whether PyTorch takes out= is learned when the test runs: probing PyTorch here, at
+    # collection, would spend its once-per-process warnings before other tests look for them)
+    if "function" in out and e.category not in ("random",):
         out.append("out")
     return out
 
@@ -283,6 +285,8 @@ def failures(name: str, spelling: str) -> tuple[int, list[tuple[str, str]]]:
 
 @pytest.mark.parametrize("name,spelling", PARAMS)
 def test_op_matches_pytorch(name, spelling):
+    if spelling == "out" and not inv.op_info(name)["has_out"]:
+        pytest.skip("PyTorch has no out= form of this op")
     runs, found = failures(name, spelling)
     assert runs
     pattern = KNOWN.get((name, spelling), ("", ()))[1]
