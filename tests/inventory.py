@@ -1770,7 +1770,11 @@ def ops() -> list[dict]:
     """Every entry with its metadata, as dicts: ``name``, ``namespace``, ``category``,
     ``has_function``, ``has_method``, ``has_inplace``, ``has_out``, ``is_view``,
     ``differentiable`` (what PyTorch says: the result of a float64 sample with
-    ``requires_grad=True`` inputs has a ``grad_fn``).  Needs PyTorch."""
+    ``requires_grad=True`` inputs has a ``grad_fn``) and ``dtypes`` (those in which PyTorch
+    runs some sample).  Needs PyTorch.  Example::
+
+        [d["name"] for d in ops() if d["differentiable"] and "float64" in d["dtypes"]]
+    """
     return [op_info(n) for n in ENTRIES]
 
 
@@ -1810,8 +1814,23 @@ def op_info(name: str) -> dict:
                     r.grad_fn is not None for r in _flat(gres) if isinstance(r, torch.Tensor))
             except Exception:  # noqa: BLE001
                 pass
+    info["dtypes"] = tuple(d for d in e.dtypes if _torch_takes(torch, e, call, d))
     _META[name] = info
     return info
+
+
+def _torch_takes(torch, e: Entry, call, dtype: str) -> bool:
+    """Whether PyTorch runs some contiguous sample of ``e`` in ``dtype``."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for s in samples(e.name, dtype):
+            try:
+                args, kwargs = s.build(torch)
+                call(*args, **kwargs)
+            except Exception:  # noqa: BLE001 - refused: try the next sample
+                continue
+            return True
+    return False
 
 
 def _shares(r, ins) -> bool:

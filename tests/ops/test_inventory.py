@@ -344,3 +344,17 @@ def test_ops_metadata_is_pytorchs():
     assert info["sin"]["differentiable"] and not info["argmax"]["differentiable"]
     assert not info["eq"]["differentiable"]
     assert info["linalg.norm"]["namespace"] == "linalg"
+    assert info["gcd"]["dtypes"] == ("uint8", "int8", "int16", "int32", "int64")
+    assert info["sin"]["dtypes"] == inv.ALL_DTYPES  # (integers and bools promote to float)
+    assert info["linalg.inv"]["dtypes"] == ("float32", "float64", "complex64", "complex128")
+
+
+def test_inventory_layouts_are_the_differential_tests_layouts(tvdiff):
+    """The inventory's strided layouts build the tensors tests/ops/conftest.py's ``tvdiff``
+    builds (same shape, strides, offset)."""
+    for layout in inv.STRIDED_LAYOUTS:
+        for shape in ((3, 4), (2, 3, 4), (5,)):
+            mine = inv.Maker(torch, "float32", layout).t(shape)
+            theirs = tvdiff.make(shape, "float32", layout).pt
+            assert (mine.shape, mine.stride(), mine.storage_offset()) == \
+                (theirs.shape, theirs.stride(), theirs.storage_offset())
