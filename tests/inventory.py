@@ -1719,6 +1719,9 @@ def entry(name: str) -> Entry:
     return ENTRIES[name]
 
 
+_COUNTS: dict = {}
+
+
 def samples(name: str, dtype: str = "float32", layout: str = "contig",
             requires_grad: bool = False, seed: int = 0) -> Iterator[Sample]:
     """The sample programs of op ``name`` in ``dtype`` and ``layout``.
@@ -1729,12 +1732,13 @@ def samples(name: str, dtype: str = "float32", layout: str = "contig",
             torch.sum(*s.build(torch)[0], **s.build(torch)[1])
     """
     e = ENTRIES[name]
-    import tensorviz
-    m = Maker(tensorviz, dtype, layout, seed)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        n = sum(1 for _ in e.gen(m))
-    for i in range(n):
+    key = (name, dtype, layout)
+    if key not in _COUNTS:
+        import tensorviz
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            _COUNTS[key] = sum(1 for _ in e.gen(Maker(tensorviz, dtype, layout, seed)))
+    for i in range(_COUNTS[key]):
         yield Sample(e, i, dtype, layout, seed, requires_grad)
 
 
