@@ -1693,6 +1693,15 @@ _add("sum_to_size", sum_to_size_gen, M, meta=_MO)
 
 #: Public names without an entry, with the reason.
 SKIPS: dict[str, str] = {
+    "T": "a property view (tests/test_tensor_views.py)",
+    "mT": "a property view (tests/test_tensor_views.py)",
+    "H": "a property view (tests/test_tensor_views.py)",
+    "mH": "a property view (tests/test_tensor_views.py)",
+    "frombuffer": "takes a Python buffer, not tensors (tests/test_creation.py)",
+    "is_tensor": "a type query, not an op (tests/test_creation.py)",
+    "is_storage": "a type query, not an op (tests/test_creation.py)",
+    "is_inference": "an autograd fact (tests/autograd)",
+    "register_post_accumulate_grad_hook": "an autograd hook (tests/autograd)",
     "numpy": "returns a NumPy array, not an op (tests/test_tensor.py)",
     "data_ptr": "a memory address: differs between libraries by nature",
     "show": "a widget (tests/viz)",

@@ -82,13 +82,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         ' contig]',
         ('complex128/contig', 'complex64/contig',)),
     ('mvlgamma', 'inplace'): (
-        'message differs: tensorviz "result type Float can\'t be cast to the desired output '
-        'type Byte" vs PyTorch "mvlgamma: result type Byte can\'t be cast to the desired '
-        'output type Float" [mvlgamma#0 uint8 contig]',
-        (
-          'complex128/contig', 'complex64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
-        )),
+        'message differs: tensorviz \'"lgamma_vml_cpu" not implemented for \\\'ComplexFloat\\\'\' '
+        'vs PyTorch \'"arange_cpu" not implemented for \\\'ComplexFloat\\\'\' [mvlgamma#0 complex64'
+        ' contig]',
+        ('complex128/contig', 'complex64/contig',)),
     ('special.multigammaln', 'function'): (
         'message differs: tensorviz \'"lgamma_vml_cpu" not implemented for \\\'ComplexFloat\\\'\' '
         'vs PyTorch \'"arange_cpu" not implemented for \\\'ComplexFloat\\\'\' '
@@ -349,10 +346,7 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
     ('heaviside', 'inplace'): (
         'message differs: tensorviz "heaviside(): argument \'values\' (position 2) must be '
         'Tensor, not int" vs PyTorch "heaviside_(): argument \'values\' (position 1) must be '
-        'Tensor, not int" [heaviside#2 bool contig]; tensorviz raises '
-        "RuntimeError('unsupported operation: more than one element of the written-to tensor "
-        'refers to a s... where PyTorch raises TypeError("heaviside_(): argument \'values\' '
-        '(position 1) must be Tensor, not int") [heaviside#2 float32 expand]',
+        'Tensor, not int" [heaviside#2 bool contig]',
         (
           'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
           'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
@@ -503,6 +497,16 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "PyTorch refuses with RuntimeError('Subtraction, the `-` operator, with a bool tensor"
         ' is not supported. If you are tryi...; tensorviz accepts [rsub#2 bool contig]',
         ('bool/contig',)),
+    ('rsub', 'out'): (
+        'message differs: tensorviz "rsub() got an unexpected keyword argument \'out\'" vs '
+        'PyTorch "rsub() received an invalid combination of arguments - got (Tensor, Tensor, '
+        'out=Tensor), but expe... [rsub#0 uint8 contig]',
+        (
+          'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
+          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
+          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
+        )),
     ('gcd', 'method'): (
         'message differs: tensorviz "gcd(): argument \'other\' (position 2) must be Tensor, not'
         ' int" vs PyTorch "gcd(): argument \'other\' (position 1) must be Tensor, not int" '
@@ -830,6 +834,15 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
           'bool/contig', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
           'uint8/contig',
         )),
+    ('std_mean', 'out'): (
+        'message differs: tensorviz "std_mean() got an unexpected keyword argument \'out\'" vs '
+        'PyTorch "std_mean() received an invalid combination of arguments - got (Tensor, '
+        'out=tuple), but expected ... [std_mean#0 float16 contig]',
+        (
+          'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
+          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
+          'float32/t', 'float64/contig',
+        )),
     ('var_mean', 'function'): (
         "message differs: tensorviz 'std and var only support floating point and complex "
         "dtypes' vs PyTorch 'var_mean only support floating point and complex dtypes' "
@@ -838,37 +851,28 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
           'bool/contig', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
           'uint8/contig',
         )),
+    ('var_mean', 'out'): (
+        'message differs: tensorviz "var_mean() got an unexpected keyword argument \'out\'" vs '
+        'PyTorch "var_mean() received an invalid combination of arguments - got (Tensor, '
+        'out=tuple), but expected ... [var_mean#0 float16 contig]',
+        (
+          'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
+          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
+          'float32/t', 'float64/contig',
+        )),
+    ('count_nonzero', 'out'): (
+        'message differs: tensorviz "count_nonzero() got an unexpected keyword argument '
+        '\'out\'" vs PyTorch "count_nonzero() received an invalid combination of arguments - '
+        'got (Tensor, out=Tensor), but exp... [count_nonzero#0 bool contig]',
+        (
+          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
+          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
+          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
+        )),
     ('norm', 'out'): (
         "out= (cast out): PyTorch refuses with RuntimeError('Expected out tensor to have "
         "dtype float, but got double instead'); tensorviz accepts [norm#0 float32 contig]",
-        ('float32/contig',)),
-    ('quantile', 'out'): (
-        "out= (cast out): message differs: tensorviz 'Expected out tensor to have dtype "
-        "float, but got double instead' vs PyTorch 'quantile() out tensor must be same dtype "
-        "as the input tensor' [quantile#0 float32 contig]",
-        ('float32/contig',)),
-    ('nanquantile', 'function'): (
-        "message differs: tensorviz 'nanquantile() input tensor must be either float or "
-        "double dtype' vs PyTorch 'quantile() input tensor must be either float or double "
-        "dtype' [nanquantile#0 bool contig]",
-        (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/empty', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
-          'uint8/contig',
-        )),
-    ('nanquantile', 'method'): (
-        "message differs: tensorviz 'nanquantile() input tensor must be either float or "
-        "double dtype' vs PyTorch 'quantile() input tensor must be either float or double "
-        "dtype' [nanquantile#0 bool contig]",
-        (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/empty', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
-          'uint8/contig',
-        )),
-    ('nanquantile', 'out'): (
-        "out= (cast out): message differs: tensorviz 'Expected out tensor to have dtype "
-        "float, but got double instead' vs PyTorch 'quantile() out tensor must be same dtype "
-        "as the input tensor' [nanquantile#0 float32 contig]",
         ('float32/contig',)),
     ('sort', 'function'): (
         "message differs: tensorviz 'Sort does not support complex dtypes on CPU' vs PyTorch "
@@ -964,9 +968,29 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
     ('special.softmax', 'function'): (
         'result: strides (1, 3) != (4, 1) [special.softmax#0 float32 t]',
         ('float32/t',)),
+    ('special.softmax', 'out'): (
+        'message differs: tensorviz "_special_softmax() got an unexpected keyword argument '
+        '\'out\'" vs PyTorch "special_softmax() got an unexpected keyword argument \'out\'" '
+        '[special.softmax#1 bool contig]',
+        (
+          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
+          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
+          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
+        )),
     ('special.log_softmax', 'function'): (
         'result: strides (1, 3) != (4, 1) [special.log_softmax#0 float32 t]',
         ('float32/t',)),
+    ('special.log_softmax', 'out'): (
+        'message differs: tensorviz "_special_log_softmax() got an unexpected keyword '
+        'argument \'out\'" vs PyTorch "special_log_softmax() got an unexpected keyword argument'
+        ' \'out\'" [special.log_softmax#1 bool contig]',
+        (
+          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
+          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
+          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
+        )),
     ('dist', 'function'): (
         "message differs: tensorviz 'norm(): input dtype should be either floating point or "
         "complex. Got Bool instead.' vs PyTorch 'Subtraction, the `-` operator, with two bool"
@@ -1033,24 +1057,63 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
           'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
           'int8/contig', 'uint8/contig',
         )),
+    ('gradient', 'out'): (
+        'message differs: tensorviz "gradient() got an unexpected keyword argument \'out\'" vs '
+        "PyTorch 'gradient() received an invalid combination of arguments - got (Tensor, "
+        'out=tuple), but expected ... [gradient#0 int8 contig]',
+        (
+          'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/contig',
+          'float32/empty', 'float32/expand', 'float32/offset', 'float32/step', 'float32/t',
+          'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
+        )),
     ('trapezoid', 'function'): (
         "message differs: tensorviz 'trapezoid: received a bool input for `y`, but bool is "
         "not supported' vs PyTorch 'trapezoid: received a bool input for `x` or `y`, but bool"
         " is not supported' [trapezoid#2 bool contig]; values differ (result) [trapezoid#2 "
         'uint8 contig]',
         ('bool/contig', 'float32/0d', 'int8/contig', 'uint8/contig',)),
+    ('trapezoid', 'out'): (
+        'message differs: tensorviz "trapezoid() got an unexpected keyword argument \'out\'" vs'
+        " PyTorch 'trapezoid() received an invalid combination of arguments - got (Tensor, "
+        'out=Tensor), but expecte... [trapezoid#0 uint8 contig]',
+        (
+          'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/contig',
+          'float32/empty', 'float32/expand', 'float32/offset', 'float32/step', 'float32/t',
+          'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
+          'uint8/contig',
+        )),
     ('trapz', 'function'): (
         "message differs: tensorviz 'trapezoid: received a bool input for `y`, but bool is "
         "not supported' vs PyTorch 'trapezoid: received a bool input for `x` or `y`, but bool"
         " is not supported' [trapz#2 bool contig]; values differ (result) [trapz#2 uint8 "
         'contig]',
         ('bool/contig', 'float32/0d', 'int8/contig', 'uint8/contig',)),
+    ('trapz', 'out'): (
+        'message differs: tensorviz "trapz() got an unexpected keyword argument \'out\'" vs '
+        "PyTorch 'trapz() received an invalid combination of arguments - got (Tensor, "
+        'out=Tensor), but expected on... [trapz#0 uint8 contig]',
+        (
+          'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/contig',
+          'float32/empty', 'float32/expand', 'float32/offset', 'float32/step', 'float32/t',
+          'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
+          'uint8/contig',
+        )),
     ('cumulative_trapezoid', 'function'): (
         "message differs: tensorviz 'cumulative_trapezoid: received a bool input for `y`, but"
         " bool is not supported' vs PyTorch 'cumulative_trapezoid: received a bool input for "
         "`x` or `y`, but bool is not supported' [cumulative_trapezoid#2 bool contig]; values "
         'differ (result) [cumulative_trapezoid#2 uint8 contig]',
         ('bool/contig', 'float32/0d', 'float32/empty', 'int8/contig', 'uint8/contig',)),
+    ('cumulative_trapezoid', 'out'): (
+        'message differs: tensorviz "cumulative_trapezoid() got an unexpected keyword '
+        'argument \'out\'" vs PyTorch \'cumulative_trapezoid() received an invalid combination '
+        'of arguments - got (Tensor, out=Tensor), ... [cumulative_trapezoid#0 uint8 contig]',
+        (
+          'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/contig',
+          'float32/empty', 'float32/expand', 'float32/offset', 'float32/step', 'float32/t',
+          'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
+          'uint8/contig',
+        )),
     ('corrcoef', 'method'): (
         'message differs: tensorviz "corrcoef() got an unexpected keyword argument '
         '\'correction\'" vs PyTorch \'Tensor.corrcoef() takes no keyword arguments\' [corrcoef#1 '
@@ -1105,11 +1168,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "0], but got 1)' vs PyTorch 'cummin(): Expected reduction dim -1 or 0 for scalar but "
         "got 1' [cummin#0 float32 0d]",
         ('float32/0d',)),
-    ('logcumsumexp', 'out'): (
-        "out= (cast out): message differs: tensorviz 'Expected out tensor to have dtype "
-        "float, but got double instead' vs PyTorch 'expected scalar_type Float but found "
-        "Double' [logcumsumexp#0 float32 contig]",
-        ('float32/contig',)),
     ('flatten', 'function'): (
         "PyTorch refuses with IndexError('Dimension out of range (expected to be in range of "
         "[-1, 0], but got 1)'); tensorviz accepts [flatten#1 float32 0d]",
@@ -1119,19 +1177,12 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "[-1, 0], but got 1)'); tensorviz accepts [flatten#1 float32 0d]",
         ('float32/0d',)),
     ('ravel', 'function'): (
-        "message differs: tensorviz 'Tensor.ravel() takes 1 positional argument but 2 were "
-        "given' vs PyTorch 'ravel() takes 1 positional argument but 2 were given' [ravel#1 "
-        'bool contig]; result: strides (2,) != (1,) [ravel#0 float32 step]',
-        (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
-        )),
+        'result: strides (2,) != (1,) [ravel#0 float32 step]',
+        ('float32/step',)),
     ('ravel', 'method'): (
-        "message differs: tensorviz 'Tensor.ravel() takes 1 positional argument but 2 were "
-        "given' vs PyTorch 'Tensor.ravel() takes no arguments (1 given)' [ravel#1 bool "
-        'contig]; result: strides (2,) != (1,) [ravel#0 float32 step]',
+        "message differs: tensorviz 'ravel() takes 1 positional argument but 2 were given' vs"
+        " PyTorch 'Tensor.ravel() takes no arguments (1 given)' [ravel#1 bool contig]; "
+        'result: strides (2,) != (1,) [ravel#0 float32 step]',
         (
           'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
           'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
@@ -1150,6 +1201,26 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'error:\\nDimension specified as 0 but tensor has no dimensions\\nExcep... [unflatten#1'
         ' float32 0d]',
         ('float32/0d',)),
+    ('squeeze', 'out'): (
+        'message differs: tensorviz "squeeze() got an unexpected keyword argument \'out\'" vs '
+        'PyTorch "squeeze() received an invalid combination of arguments - got (Tensor, '
+        'out=Tensor), but expected ... [squeeze#0 bool contig]',
+        (
+          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
+          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
+          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
+        )),
+    ('swapdims', 'out'): (
+        'message differs: tensorviz "transpose() got an unexpected keyword argument \'out\'" vs'
+        ' PyTorch "swapdims() got an unexpected keyword argument \'out\'" [swapdims#0 bool '
+        'contig]',
+        (
+          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
+          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
+          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
+        )),
     ('adjoint', 'function'): (
         "message differs: tensorviz 'tensor.mT is only supported on matrices or batches of "
         "matrices. Got 1-D tensor.' vs PyTorch 'tensor.adjoint() is only supported on "
@@ -1172,12 +1243,36 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
           'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
           'int8/contig', 'uint8/contig',
         )),
-    ('narrow_copy', 'out'): (
-        "out= (cast out): message differs: tensorviz 'Expected out tensor to have dtype long "
-        "int, but got double instead' vs PyTorch 'Expected self.dtype() == output.dtype() to "
-        'be true, but got false.  (Could this error message be... [narrow_copy#0 int64 '
-        'contig]',
-        ('float32/contig', 'int64/contig',)),
+    ('movedim', 'out'): (
+        'message differs: tensorviz "movedim() got an unexpected keyword argument \'out\'" vs '
+        "PyTorch 'movedim() received an invalid combination of arguments - got (Tensor, int, "
+        'int, out=Tensor), but... [movedim#0 bool contig]',
+        (
+          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
+          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
+          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
+        )),
+    ('moveaxis', 'out'): (
+        'message differs: tensorviz "movedim() got an unexpected keyword argument \'out\'" vs '
+        "PyTorch 'moveaxis() received an invalid combination of arguments - got (Tensor, int,"
+        ' int, out=Tensor), bu... [moveaxis#0 bool contig]',
+        (
+          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
+          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
+          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
+        )),
+    ('narrow', 'out'): (
+        'message differs: tensorviz "narrow() got an unexpected keyword argument \'out\'" vs '
+        "PyTorch 'narrow() received an invalid combination of arguments - got (Tensor, int, "
+        'int, int, out=Tensor),... [narrow#0 bool contig]',
+        (
+          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
+          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
+          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
+        )),
     ('expand', 'method'): (
         "message differs: tensorviz 'Trying to create tensor with negative dimension -1: "
         "[-1]' vs PyTorch 'numel: integer multiplication overflow' [expand#2 float32 0d]",
@@ -1192,11 +1287,62 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         " 0], but got 1)') where PyTorch raises RuntimeError('split expects at least a "
         "1-dimensional tensor') [split#1 float32 0d]",
         ('float32/0d',)),
+    ('split', 'out'): (
+        'message differs: tensorviz "_split_function() got an unexpected keyword argument '
+        '\'out\'" vs PyTorch "split() got an unexpected keyword argument \'out\'" [split#0 bool '
+        'contig]',
+        (
+          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
+          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
+          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
+        )),
     ('split_with_sizes', 'method'): (
         "tensorviz raises IndexError('Dimension out of range (expected to be in range of [-1,"
         " 0], but got 1)') where PyTorch raises RuntimeError('split expects at least a "
         "1-dimensional tensor') [split_with_sizes#1 float32 0d]",
         ('float32/0d',)),
+    ('tensor_split', 'out'): (
+        "message differs: tensorviz 'tensor_split() received an invalid combination of "
+        'arguments - got (Tensor, int, out=tuple), but ... vs PyTorch "tensor_split() '
+        'received an invalid combination of arguments - got (Tensor, int, out=tuple), but ...'
+        ' [tensor_split#0 bool contig]',
+        (
+          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
+          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
+          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
+        )),
+    ('hsplit', 'out'): (
+        'message differs: tensorviz "hsplit() got an unexpected keyword argument \'out\'" vs '
+        "PyTorch 'hsplit() received an invalid combination of arguments - got (Tensor, int, "
+        'out=tuple), but expect... [hsplit#0 bool contig]',
+        (
+          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
+          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
+          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
+        )),
+    ('vsplit', 'out'): (
+        'message differs: tensorviz "vsplit() got an unexpected keyword argument \'out\'" vs '
+        "PyTorch 'vsplit() received an invalid combination of arguments - got (Tensor, int, "
+        'out=tuple), but expect... [vsplit#0 bool contig]',
+        (
+          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
+          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
+          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
+        )),
+    ('dsplit', 'out'): (
+        'message differs: tensorviz "dsplit() got an unexpected keyword argument \'out\'" vs '
+        "PyTorch 'dsplit() received an invalid combination of arguments - got (Tensor, int, "
+        'out=tuple), but expect... [dsplit#0 bool contig]',
+        (
+          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
+          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
+          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
+        )),
     ('unbind', 'function'): (
         "message differs: tensorviz 'Dimension specified as 0 but tensor has no dimensions' "
         "vs PyTorch 'Dimension out of range (expected to be in range of [-1, 0], but got 1)' "
@@ -1215,6 +1361,11 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'only supported for half, float and double tensors, but got a tensor of scalar... '
         '[view_as_complex#0 int64 contig]',
         ('float16/contig', 'float32/0d', 'int64/contig',)),
+    ('view_as_complex', 'out'): (
+        'tensorviz raises AttributeError("module \'tensorviz\' has no attribute \'complex32\'") '
+        'where PyTorch raises TypeError("view_as_complex() got an unexpected keyword argument'
+        ' \'out\'") [view_as_complex#0 float16 contig]',
+        ('float16/contig',)),
     ('detach', 'inplace'): (
         'PyTorch refuses with RuntimeError("Can\'t detach views in-place. Use detach() '
         'instead. If you are using DistributedData...; tensorviz accepts [detach#0 float32 t]',
@@ -1237,6 +1388,16 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "but got repeats.size(0) = 3 and... where PyTorch raises IndexError('Dimension "
         "specified as 0 but tensor has no dimensions') [repeat_interleave#1 float32 0d]",
         ('float32/0d',)),
+    ('repeat_interleave', 'out'): (
+        'message differs: tensorviz "repeat_interleave() got an unexpected keyword argument '
+        '\'out\'" vs PyTorch "repeat_interleave() received an invalid combination of arguments '
+        '- got (Tensor, int, out=Tensor)... [repeat_interleave#0 bool contig]',
+        (
+          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
+          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
+          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
+        )),
     ('kron', 'function'): (
         'result: strides (6, 1) != (1, 4) [kron#0 float32 t]',
         ('float32/t',)),
@@ -1251,6 +1412,16 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "tensorviz refuses with RuntimeError('linalg.vander: x must have at least one "
         "dimension'); PyTorch accepts [linalg.vander#1 float32 0d]",
         ('bool/contig', 'float16/contig', 'float32/0d', 'float32/empty',)),
+    ('linalg.vander', 'out'): (
+        'message differs: tensorviz "vander() got an unexpected keyword argument \'out\'" vs '
+        'PyTorch "linalg_vander() got an unexpected keyword argument \'out\'" [linalg.vander#0 '
+        'uint8 contig]',
+        (
+          'complex128/contig', 'complex64/contig', 'float32/0d', 'float32/contig',
+          'float32/empty', 'float32/expand', 'float32/offset', 'float32/step', 'float32/t',
+          'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
+          'uint8/contig',
+        )),
     ('scatter', 'out'): (
         "out= (cast out): PyTorch refuses with RuntimeError('Expected out tensor to have "
         "dtype long int, but got double instead'); tensorviz accepts [scatter#0 int64 contig]",
@@ -1310,6 +1481,16 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         ' the written-to tensor refers to a s...; PyTorch accepts [index_fill#0 float32 '
         'expand]',
         ('float32/expand',)),
+    ('index_fill', 'out'): (
+        'message differs: tensorviz "index_fill() got an unexpected keyword argument \'out\'" '
+        "vs PyTorch 'index_fill() received an invalid combination of arguments - got (Tensor,"
+        ' int, Tensor, int, out=T... [index_fill#0 bool contig]',
+        (
+          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
+          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
+          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
+        )),
     ('index_reduce', 'function'): (
         'PyTorch refuses with NotImplementedError(\'"index_reduce_func_exclude_input_init" not'
         " implemented for \\'Bool\\''); tensorviz accepts [index_reduce#1 bool contig]; "
@@ -1395,6 +1576,16 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         " (3) at non-singleton dimension 0' vs PyTorch 'The size of tensor a (3) must match "
         "the size of tensor b (0) at non-singleton dimension 0' [masked_fill#0 float32 empty]",
         ('float32/empty',)),
+    ('masked_fill', 'out'): (
+        'message differs: tensorviz "masked_fill() got an unexpected keyword argument \'out\'" '
+        "vs PyTorch 'masked_fill() received an invalid combination of arguments - got "
+        '(Tensor, Tensor, int, out=Tenso... [masked_fill#0 bool contig]',
+        (
+          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
+          'float32/contig', 'float32/expand', 'float32/offset', 'float32/step', 'float32/t',
+          'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
+          'uint8/contig',
+        )),
     ('masked_scatter', 'function'): (
         "message differs: tensorviz 'The size of tensor a (0) must match the size of tensor b"
         " (3) at non-singleton dimension 0' vs PyTorch 'The size of tensor a (3) must match "
@@ -1436,16 +1627,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
           'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
           'int8/contig', 'uint8/contig',
         )),
-    ('searchsorted', 'out'): (
-        'out= (cast out): PyTorch refuses with RuntimeError("torch.searchsorted(): output '
-        "tensor's dtype is wrong, it can only be Int(int32) or ...; tensorviz accepts "
-        '[searchsorted#0 int64 contig]',
-        ('float32/contig', 'int64/contig',)),
-    ('bucketize', 'out'): (
-        'out= (cast out): PyTorch refuses with RuntimeError("torch.searchsorted(): output '
-        "tensor's dtype is wrong, it can only be Int(int32) or ...; tensorviz accepts "
-        '[bucketize#0 int64 contig]',
-        ('float32/contig', 'int64/contig',)),
     ('unique', 'function'): (
         'message differs: tensorviz \'"unique" not implemented for \\\'ComplexFloat\\\'\' vs '
         'PyTorch \'"unique_dim" not implemented for \\\'ComplexFloat\\\'\' [unique#2 complex64 '
@@ -1456,6 +1637,24 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'PyTorch \'"unique_dim" not implemented for \\\'ComplexFloat\\\'\' [unique#2 complex64 '
         'contig]',
         ('complex128/contig', 'complex64/contig', 'float32/0d',)),
+    ('unique', 'out'): (
+        'message differs: tensorviz "unique() got an unexpected keyword argument \'out\'" vs '
+        'PyTorch "_return_output() got an unexpected keyword argument \'out\'" [unique#0 bool '
+        'contig]',
+        (
+          'bool/contig', 'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty',
+          'float32/expand', 'float32/offset', 'float32/step', 'float32/t', 'float64/contig',
+          'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
+        )),
+    ('unique_consecutive', 'out'): (
+        'message differs: tensorviz "unique_consecutive() got an unexpected keyword argument '
+        '\'out\'" vs PyTorch "_consecutive_return_output() got an unexpected keyword argument '
+        '\'out\'" [unique_consecutive#0 bool contig]',
+        (
+          'bool/contig', 'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty',
+          'float32/expand', 'float32/offset', 'float32/step', 'float32/t', 'float64/contig',
+          'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
+        )),
     ('isin', 'function'): (
         "message differs: tensorviz 'Unsupported input type encountered for isin(): "
         "tensorviz.bool' vs PyTorch 'Unsupported input type encountered for isin(): Bool' "
@@ -1638,6 +1837,16 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "message differs: tensorviz 'tuple index out of range' vs PyTorch 'Dimension "
         "specified as -1 but tensor has no dimensions' [linalg.cross#0 float64 0d]",
         ('float64/0d',)),
+    ('det', 'out'): (
+        'PyTorch refuses with TypeError("det() got an unexpected keyword argument \'out\'"); '
+        'tensorviz accepts [det#0 float32 contig]; out= (cast out): tensorviz raises '
+        "RuntimeError('Expected out tensor to have dtype float, but got double instead') "
+        'where PyTorch raises TypeError("det() got an unexpected keyword argument \'out\'") '
+        '[det#0 float32 contig]',
+        (
+          'complex128/contig', 'complex64/contig', 'float32/contig', 'float64/contig',
+          'float64/empty', 'float64/expand', 'float64/offset', 'float64/step', 'float64/t',
+        )),
     ('logdet', 'function'): (
         "message differs: tensorviz 'linalg.slogdet: Expected a floating point or complex "
         "tensor as input. Got Bool' vs PyTorch 'logdet: Expected a floating point or complex "
@@ -1699,6 +1908,15 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'with RuntimeError("view size is not compatible with input tensor\'s size and stride '
         '(at least one dimen...; tensorviz accepts [linalg.matrix_exp#1 float64 expand]',
         ('float16/contig', 'float64/expand',)),
+    ('linalg.matrix_exp', 'out'): (
+        'message differs: tensorviz "matrix_exp() got an unexpected keyword argument \'out\'" '
+        'vs PyTorch "linalg_matrix_exp() got an unexpected keyword argument \'out\'" '
+        '[linalg.matrix_exp#0 float16 contig]',
+        (
+          'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/contig',
+          'float64/contig', 'float64/empty', 'float64/expand', 'float64/offset', 'float64/step',
+          'float64/t',
+        )),
     ('linalg.eigvals', 'out'): (
         'out= (cast out): message differs: tensorviz "result type ComplexFloat can\'t be cast '
         'to the desired output type Double" vs PyTorch \'torch.linalg.eigvals: Expected '
@@ -1857,27 +2075,11 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
           'complex128/contig', 'complex64/contig', 'float32/contig', 'float64/contig',
           'float64/empty', 'float64/expand', 'float64/offset', 'float64/step', 'float64/t',
         )),
-    ('fft.fft', 'out'): (
-        'out= (cast out): message differs: tensorviz "result type ComplexFloat can\'t be cast '
-        'to the desired output type Double" vs PyTorch \'fft expects a complex output tensor, '
-        "but got Double' [fft.fft#0 int64 contig]",
-        ('float32/contig', 'int64/contig',)),
     ('fft.ifft', 'out'): (
-        'out= (cast out): message differs: tensorviz "result type ComplexFloat can\'t be cast '
-        'to the desired output type Double" vs PyTorch \'ifft expects a complex output tensor,'
-        " but got Double' [fft.ifft#0 int64 contig]; out= (empty out): result: strides (4, 1)"
-        ' != (1, 3) [fft.ifft#2 int64 contig]',
-        ('float32/contig', 'int64/contig',)),
-    ('fft.rfft', 'out'): (
-        'out= (cast out): message differs: tensorviz "result type ComplexFloat can\'t be cast '
-        'to the desired output type Double" vs PyTorch \'rfft expects a complex output tensor,'
-        " but got Double' [fft.rfft#0 int64 contig]",
+        'out= (empty out): result: strides (4, 1) != (1, 3) [fft.ifft#2 int64 contig]',
         ('float32/contig', 'int64/contig',)),
     ('fft.ihfft', 'out'): (
-        'out= (cast out): message differs: tensorviz "result type ComplexFloat can\'t be cast '
-        'to the desired output type Double" vs PyTorch \'ihfft expects a complex output '
-        "tensor, but got Double' [fft.ihfft#0 int64 contig]; out= (empty out): result: "
-        'strides (4, 1) != (1, 2) [fft.ihfft#2 int64 contig]',
+        'out= (empty out): result: strides (4, 1) != (1, 2) [fft.ihfft#2 int64 contig]',
         ('float32/contig', 'int64/contig',)),
     ('fft.fft2', 'function'): (
         'result: strides (16, 1, 4) != (16, 4, 1) [fft.fft2#1 float32 t]; message differs: '
@@ -1885,11 +2087,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "vs PyTorch 'Dimension specified as -2 but tensor has no dimensions' [fft.fft2#0 "
         'float32 0d]',
         ('float32/0d', 'float32/expand', 'float32/t',)),
-    ('fft.fft2', 'out'): (
-        'out= (cast out): message differs: tensorviz "result type ComplexFloat can\'t be cast '
-        'to the desired output type Double" vs PyTorch \'fftn expects a complex output tensor,'
-        " but got Double' [fft.fft2#0 int64 contig]",
-        ('float32/contig', 'int64/contig',)),
     ('fft.ifft2', 'function'): (
         'result: strides (16, 1, 4) != (16, 4, 1) [fft.ifft2#1 float32 t]; message differs: '
         "tensorviz 'Dimension out of range (expected to be in range of [-1, 0], but got -2)' "
@@ -1897,9 +2094,9 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'float32 0d]',
         ('float32/0d', 'float32/expand', 'float32/t',)),
     ('fft.ifft2', 'out'): (
-        'out= (cast out): message differs: tensorviz "result type ComplexFloat can\'t be cast '
-        'to the desired output type Double" vs PyTorch \'fftn expects a complex output tensor,'
-        " but got Double' [fft.ifft2#0 int64 contig]",
+        "out= (cast out): message differs: tensorviz 'ifftn expects a complex output tensor, "
+        "but got Double' vs PyTorch 'fftn expects a complex output tensor, but got Double' "
+        '[fft.ifft2#0 int64 contig]',
         ('float32/contig', 'int64/contig',)),
     ('fft.rfft2', 'function'): (
         "message differs: tensorviz 'rfft2 expects a real input tensor, but got ComplexFloat'"
@@ -1907,11 +2104,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         '[fft.rfft2#0 complex64 contig]; result: strides (1, 3) != (3, 1) [fft.rfft2#0 '
         'float32 t]',
         ('complex128/contig', 'complex64/contig', 'float32/0d', 'float32/expand', 'float32/t',)),
-    ('fft.rfft2', 'out'): (
-        'out= (cast out): message differs: tensorviz "result type ComplexFloat can\'t be cast '
-        'to the desired output type Double" vs PyTorch \'rfftn expects a complex output '
-        "tensor, but got Double' [fft.rfft2#0 int64 contig]",
-        ('float32/contig', 'int64/contig',)),
     ('fft.irfft2', 'function'): (
         'result: strides (1, 3) != (6, 1) [fft.irfft2#0 float32 t]; message differs: '
         "tensorviz 'Dimension out of range (expected to be in range of [-1, 0], but got -2)' "
@@ -1921,18 +2113,13 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
     ('fft.fftn', 'function'): (
         'result: strides (16, 1, 4) != (16, 4, 1) [fft.fftn#1 float32 t]',
         ('float32/expand', 'float32/t',)),
-    ('fft.fftn', 'out'): (
-        'out= (cast out): message differs: tensorviz "result type ComplexFloat can\'t be cast '
-        'to the desired output type Double" vs PyTorch \'fftn expects a complex output tensor,'
-        " but got Double' [fft.fftn#0 int64 contig]",
-        ('float32/contig', 'int64/contig',)),
     ('fft.ifftn', 'function'): (
         'result: strides (16, 1, 4) != (16, 4, 1) [fft.ifftn#1 float32 t]',
         ('float32/expand', 'float32/t',)),
     ('fft.ifftn', 'out'): (
-        'out= (cast out): message differs: tensorviz "result type ComplexFloat can\'t be cast '
-        'to the desired output type Double" vs PyTorch \'fftn expects a complex output tensor,'
-        " but got Double' [fft.ifftn#0 int64 contig]",
+        "out= (cast out): message differs: tensorviz 'ifftn expects a complex output tensor, "
+        "but got Double' vs PyTorch 'fftn expects a complex output tensor, but got Double' "
+        '[fft.ifftn#0 int64 contig]',
         ('float32/contig', 'int64/contig',)),
     ('fft.rfftn', 'function'): (
         "message differs: tensorviz 'rfftn expects a real input tensor, but got ComplexFloat'"
@@ -1941,11 +2128,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "float32 t]; PyTorch refuses with RuntimeError('rfftn must transform at least one "
         "axis'); tensorviz accepts [fft.rfftn#0 float32 0d]",
         ('complex128/contig', 'complex64/contig', 'float32/0d', 'float32/expand', 'float32/t',)),
-    ('fft.rfftn', 'out'): (
-        'out= (cast out): message differs: tensorviz "result type ComplexFloat can\'t be cast '
-        'to the desired output type Double" vs PyTorch \'rfftn expects a complex output '
-        "tensor, but got Double' [fft.rfftn#0 int64 contig]",
-        ('float32/contig', 'int64/contig',)),
     ('fft.irfftn', 'function'): (
         'result: strides (1, 3) != (6, 1) [fft.irfftn#0 float32 t]; PyTorch refuses with '
         "RuntimeError('irfftn must transform at least one axis'); tensorviz accepts "
@@ -1957,12 +2139,32 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "(expected to be in range of [-1, 0], but got 1)' vs PyTorch 'Dimension specified as "
         "1 but tensor has no dimensions' [fft.fftshift#1 float32 0d]",
         ('float32/0d',)),
+    ('fft.fftshift', 'out'): (
+        'message differs: tensorviz "fftshift() got an unexpected keyword argument \'out\'" vs '
+        'PyTorch "fft_fftshift() got an unexpected keyword argument \'out\'" [fft.fftshift#0 '
+        'bool contig]',
+        (
+          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
+          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
+          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
+        )),
     ('fft.ifftshift', 'function'): (
         "PyTorch refuses with RuntimeError('`shifts` required'); tensorviz accepts "
         "[fft.ifftshift#0 float32 0d]; message differs: tensorviz 'Dimension out of range "
         "(expected to be in range of [-1, 0], but got 1)' vs PyTorch 'Dimension specified as "
         "1 but tensor has no dimensions' [fft.ifftshift#1 float32 0d]",
         ('float32/0d',)),
+    ('fft.ifftshift', 'out'): (
+        'message differs: tensorviz "ifftshift() got an unexpected keyword argument \'out\'" vs'
+        ' PyTorch "fft_ifftshift() got an unexpected keyword argument \'out\'" [fft.ifftshift#0'
+        ' bool contig]',
+        (
+          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
+          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
+          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
+        )),
     ('fft.fftfreq', 'out'): (
         "out= (cast out): PyTorch refuses with RuntimeError('dtype Float does not match dtype"
         " of out parameter (Double)'); tensorviz accepts [fft.fftfreq#1 float32 contig]",
@@ -2034,6 +2236,15 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "out= (cast out): PyTorch refuses with RuntimeError('dtype Long does not match dtype "
         "of out parameter (Double)'); tensorviz accepts [eye#0 int64 contig]",
         ('float32/contig', 'int64/contig',)),
+    ('from_numpy', 'out'): (
+        'message differs: tensorviz "from_numpy() got an unexpected keyword argument \'out\'" '
+        "vs PyTorch 'torch._VariableFunctionsClass.from_numpy() takes no keyword arguments' "
+        '[from_numpy#0 bool contig]',
+        (
+          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
+          'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
+        )),
     ('hann_window', 'function'): (
         "message differs: tensorviz 'hann_window expects floating point dtypes, got: Bool' vs"
         " PyTorch 'hann_window expects floating point dtypes, got: TensorOptions(dtype=bool, "
@@ -2041,6 +2252,15 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         (
           'bool/contig', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
           'uint8/contig',
+        )),
+    ('hann_window', 'out'): (
+        'message differs: tensorviz "hann_window() got an unexpected keyword argument \'out\'" '
+        "vs PyTorch 'hann_window() received an invalid combination of arguments - got (int, "
+        'out=Tensor), but expected... [hann_window#0 bool contig]',
+        (
+          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
+          'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
         )),
     ('hamming_window', 'function'): (
         "message differs: tensorviz 'hamming_window expects floating point dtypes, got: Bool'"
@@ -2050,6 +2270,15 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
           'bool/contig', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
           'uint8/contig',
         )),
+    ('hamming_window', 'out'): (
+        'message differs: tensorviz "hamming_window() got an unexpected keyword argument '
+        '\'out\'" vs PyTorch \'hamming_window() received an invalid combination of arguments - '
+        'got (int, out=Tensor), but expec... [hamming_window#0 bool contig]',
+        (
+          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
+          'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
+        )),
     ('blackman_window', 'function'): (
         "message differs: tensorviz 'blackman_window expects floating point dtypes, got: "
         "Bool' vs PyTorch 'blackman_window expects floating point dtypes, got: "
@@ -2057,6 +2286,15 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         (
           'bool/contig', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
           'uint8/contig',
+        )),
+    ('blackman_window', 'out'): (
+        'message differs: tensorviz "blackman_window() got an unexpected keyword argument '
+        '\'out\'" vs PyTorch \'blackman_window() received an invalid combination of arguments - '
+        'got (int, out=Tensor), but expe... [blackman_window#0 bool contig]',
+        (
+          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
+          'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
         )),
     ('bartlett_window', 'function'): (
         "message differs: tensorviz 'bartlett_window expects floating point dtypes, got: "
@@ -2066,6 +2304,15 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
           'bool/contig', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
           'uint8/contig',
         )),
+    ('bartlett_window', 'out'): (
+        'message differs: tensorviz "bartlett_window() got an unexpected keyword argument '
+        '\'out\'" vs PyTorch \'bartlett_window() received an invalid combination of arguments - '
+        'got (int, out=Tensor), but expe... [bartlett_window#0 bool contig]',
+        (
+          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
+          'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
+        )),
     ('kaiser_window', 'function'): (
         "message differs: tensorviz 'kaiser_window expects floating point dtypes, got: Bool' "
         "vs PyTorch 'kaiser_window expects floating point dtypes, got: "
@@ -2073,6 +2320,15 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         (
           'bool/contig', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
           'uint8/contig',
+        )),
+    ('kaiser_window', 'out'): (
+        'message differs: tensorviz "kaiser_window() got an unexpected keyword argument '
+        '\'out\'" vs PyTorch \'kaiser_window() received an invalid combination of arguments - '
+        'got (int, out=Tensor), but expect... [kaiser_window#0 bool contig]',
+        (
+          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
+          'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
         )),
     ('rand_like', 'function'): (
         "tensorviz refuses with TypeError('rand() missing 1 required positional arguments: "
@@ -2121,8 +2377,8 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
           'int8/contig', 'uint8/contig',
         )),
     ('new', 'method'): (
-        'message differs: tensorviz "Tensor.new() got an unexpected keyword argument \'dtype\'"'
-        ' vs PyTorch "new() received an invalid combination of arguments - got (int, '
+        'message differs: tensorviz "new() got an unexpected keyword argument \'dtype\'" vs '
+        'PyTorch "new() received an invalid combination of arguments - got (int, '
         'dtype=torch.dtype), but expected ... [new#1 bool contig]',
         (
           'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
