@@ -22,6 +22,15 @@ def show(*tensors: Any, labels: Sequence[str] | None = None, **kwargs: Any):
     Tensors that share a storage draw over one strip, each with its own colour and letter; a
     copy gets a strip of its own.  The widget updates live after in-place writes.
 
+    In a notebook the widget is displayed where ``show`` is called, like ``print``: in a loop,
+    before a ``print``, or assigned (``w = show(x)``).  The widget is returned as a handle
+    (``w.refresh()``, ``w.scroll_storage(...)``); when ``show(...)`` is also the cell's last
+    expression it is not drawn twice.
+
+    >>> a = tensorviz.arange(12).reshape(3, 4)
+    >>> for v in (a, a.t()):
+    ...     tensorviz.show(v)        # two widgets, one per view
+
     Parameters: ``labels`` (default: the expressions you passed, e.g. ``a.t()``),
     ``strip_slots`` (storage slots per window, default 128), ``live`` (default True).
     """
@@ -30,7 +39,9 @@ def show(*tensors: Any, labels: Sequence[str] | None = None, **kwargs: Any):
 
     if labels is None:
         labels = call_labels(tensors, ("show",))
-    return TensorView(*tensors, labels=list(labels), **kwargs)
+    widget = TensorView(*tensors, labels=list(labels), **kwargs)
+    widget._display_here()
+    return widget
 
 
 def playground(tensor: Any, **kwargs: Any):

@@ -132,6 +132,7 @@ class TensorView(anywidget.AnyWidget):
         elif len(labels) != len(tensors):
             raise ValueError(f"got {len(labels)} labels for {len(tensors)} tensors")
         self._closed = False
+        self._shown_in_cell: Any = None  # the cell show() displayed this widget in
         self._live = bool(live)
         self._dirty = False
         self._flush_scheduled = False
@@ -277,6 +278,39 @@ class TensorView(anywidget.AnyWidget):
     def _handle_other(self, kind: Any, content: dict) -> None:
         return
 
+    # ------------------------------------------------------------------ display
+    def _display_here(self) -> None:
+        """Display now, in the running cell (what ``show`` does, like ``print``).
+
+        The cell's last expression is then not drawn again: the display hook of this same
+        cell skips it once (see :meth:`_ipython_display_`).
+        """
+        shell = _ipython()
+        if shell is None or not hasattr(shell, "display_pub"):
+            return
+        from IPython.display import display
+
+        display(self)
+        self._shown_in_cell = _cell_id(shell)
+
+    def _ipython_display_(self, **kwargs: Any) -> None:
+        """Display the widget, except right after ``show`` displayed it in this same cell.
+
+        # Note: so ``w = show(x); w`` and ``show(x)`` as a cell's last expression draw one
+        # widget, not two; ``display(w)`` in a later cell draws another view of it.
+        """
+        shell = _ipython()
+        if shell is not None and getattr(self, "_shown_in_cell", None) == _cell_id(shell):
+            self._shown_in_cell = None
+            return
+        bundle = self._repr_mimebundle_(**kwargs)
+        if bundle is None:
+            return
+        from IPython.display import display
+
+        data, metadata = bundle
+        display(data, metadata=metadata, raw=True)
+
     # ------------------------------------------------------------------ static fallbacks
     def _repr_mimebundle_(self, **kwargs: Any):
         bundle = super()._repr_mimebundle_(**kwargs)
@@ -294,6 +328,11 @@ class TensorView(anywidget.AnyWidget):
 
     def __repr__(self) -> str:
         return summary_text(type(self).__name__, self.tensors, self.status)
+
+
+def _cell_id(shell: Any) -> Any:
+    """Which cell is running: its execution count (the same for every call in one cell)."""
+    return getattr(shell, "execution_count", None)
 
 
 def _int(value: Any) -> int:
