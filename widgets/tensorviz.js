@@ -302,7 +302,7 @@ class View {
       ? `${s.dtype} · ${num(s.size)} element${s.size === 1 ? "" : "s"} × ${bytesText(s.itemsize)} = ${bytesText(s.nbytes)} · ${s.device}`
       : "";
     head.append(title, h("span", "tv-strip-facts", facts));
-    if (!s.alive) head.appendChild(h("span", "tv-badge tv-badge-freed", "freed"));
+    if (!s.alive) head.appendChild(freedBadge(s.temporary));
     const users = h("span", "tv-strip-users");
     users.append(document.createTextNode(s.tensors.length > 1 ? "shared by " : "used by "));
     s.tensors.forEach((ti) => { if (this.tensors[ti]) users.appendChild(this.chip(this.tensors[ti], "tv-chip-small")); });
@@ -440,7 +440,7 @@ class View {
     const head = h("div", "tv-card-head");
     head.appendChild(this.chip(t));
     if (t.strip !== undefined) head.appendChild(h("span", "tv-badge", `storage #${t.strip + 1}`));
-    if (!t.alive) head.appendChild(h("span", "tv-badge tv-badge-freed", "freed"));
+    if (!t.alive) head.appendChild(freedBadge(t.temporary));
     card.appendChild(head);
     if (!t.shape) {
       card.appendChild(h("div", "tv-empty", "This tensor was freed before it could be drawn."));
@@ -921,6 +921,19 @@ class View {
     r.appendChild(h("div", "tv-readout-line tv-muted",
       "address of element [i, j, …] = storage_offset + i·stride₀ + j·stride₁ + …  (hover a cell to see it worked out)"));
   }
+}
+
+/** The badge of a tensor or strip whose memory is gone: a temporary (freed in the cell that
+ * drew it: nothing could ever change it) is a calm "snapshot", a deleted variable "freed".
+ * @param {boolean | undefined} temporary */
+function freedBadge(temporary) {
+  const b = temporary
+    ? h("span", "tv-badge tv-badge-snapshot", "snapshot")
+    : h("span", "tv-badge tv-badge-freed", "freed");
+  b.title = temporary
+    ? "A temporary: nothing else refers to it, so nothing can change it. This is its value."
+    : "Nothing in the kernel refers to this memory any more: this is its last known state.";
+  return b;
 }
 
 // ------------------------------------------------------------------ playground

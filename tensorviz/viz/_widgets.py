@@ -29,6 +29,7 @@ import traitlets
 
 from ._assets import asset
 from ._scene import Scene
+from ._source import CELLS_ENDED
 from ._static import snapshot_html, summary_text
 
 __all__ = ["TensorView", "Playground", "live_widgets", "poll_all"]
@@ -42,8 +43,8 @@ FREED = ("This tensor no longer exists: nothing in the kernel refers to its memo
          "so the widget shows its last known state and stops updating. (A widget never keeps "
          "a tensor alive: to keep one, keep it in a variable.)")
 SOME_FREED = ("Some of these tensors no longer exist (marked 'freed'): nothing in the kernel "
-              "refers to their memory any more, e.g. a copy passed straight to show(). They "
-              "show their last known state.")
+              "refers to their memory any more (e.g. deleted with del). They show their last "
+              "known state.")
 
 
 def _ipython():
@@ -67,6 +68,7 @@ def _ensure_hook() -> bool:
 
 def _post_run_cell(*_args: Any) -> None:
     poll_all()
+    CELLS_ENDED[0] += 1
 
 
 def live_widgets() -> list["TensorView"]:
@@ -152,7 +154,8 @@ class TensorView(anywidget.AnyWidget):
                     pass
 
         strip_slots = min(max(int(strip_slots), 8), 512)  # keeps the payload bounded
-        self._scene = Scene(tensors, labels, on_freed, strip_slots=strip_slots)
+        born = CELLS_ENDED[0] if _ipython() is not None else None
+        self._scene = Scene(tensors, labels, on_freed, strip_slots=strip_slots, born=born)
         super().__init__(**kwargs)
         self._apply(*self._scene.last)
         self._subscribe()
@@ -198,7 +201,8 @@ class TensorView(anywidget.AnyWidget):
 
     # ------------------------------------------------------------------ internals
     def _apply(self, strips: list[dict], tensors: list[dict]) -> None:
-        alive = [t.get("alive", False) for t in tensors]
+        # a temporary (freed in the cell that drew it) needs no warning: nothing could change it
+        alive = [t.get("alive", False) or t.get("temporary", False) for t in tensors]
         if alive and not any(alive):
             status = FREED
         elif not all(alive):

@@ -29,3 +29,40 @@ def test_show_displays_where_it_is_called(open_notebook, artifacts):
         ["v", "v"]
     nb.output(2).screenshot(path=str(artifacts / "show-in-loop.png"))
     assert nb.errors == []
+
+
+def test_temporaries_are_calm_and_a_playground_owns_its_tensor(open_notebook, artifacts):
+    nb = open_notebook("temporaries.ipynb", [
+        "import numpy as np, tensorviz as torch\ntorch.show(torch.tensor(3.5))",
+        "torch.show(np.arange(12).reshape(3, 4)[:, ::2])",
+        "torch.playground(torch.arange(24).reshape(2, 3, 4))",
+        "b = torch.zeros(3)\ntorch.show(b)",
+        "del b\nimport gc\n_ = gc.collect()",
+    ])
+    page = nb.page
+    for k in range(5):
+        nb.run_cell(k)
+    for k in (0, 1):
+        out = nb.output(k)
+        out.locator(".tv-badge-snapshot").first.wait_for()
+        assert out.locator(".tv-banner").count() == 0
+        assert out.locator(".tv-badge-freed").count() == 0
+        assert out.locator(".tv-cell").count() == (1 if k == 0 else 6)
+    nb.output(0).screenshot(path=str(artifacts / "temporary-0d.png"))
+    nb.output(1).screenshot(path=str(artifacts / "temporary-numpy.png"))
+    # a variable deleted later still says it stopped updating
+    nb.output(3).locator(".tv-banner").wait_for()
+    assert "no longer exists" in _text(nb.output(3).locator(".tv-banner"))
+
+    pg = nb.output(2)
+    pg.locator('.tv-op[data-op="transpose"]').click()
+    pg.locator(".tv-pg-input").fill("0, 2")
+    pg.locator(".tv-pg-input").press("Enter")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) "
+        ".tv-pg-step').length === 2")
+    assert pg.locator(".tv-pg-error:not([hidden])").count() == 0
+    assert "shape (4, 3, 2) stride (1, 4, 12)" in _text(pg.locator(".tv-pg-step").nth(1))
+    assert pg.locator(".tv-banner").count() == 0
+    pg.screenshot(path=str(artifacts / "playground-on-temporary.png"))
+    assert nb.errors == []
