@@ -962,6 +962,8 @@ class PlaygroundView extends View {
     this.pgCode = h("pre", "tv-pg-code");
     /** @type {string} */ this.op = "transpose";
     const select = (/** @type {any} */ op) => {
+      // another op's arguments never carry over (view's "12" is not contiguous()'s)
+      if (this.op !== op.name) input.value = "";
       this.op = op.name;
       ops.querySelectorAll(".tv-btn").forEach((b) => b.classList.toggle("tv-selected", b.getAttribute("data-op") === op.name));
       const n = (model.get("steps") || []).length;
@@ -972,7 +974,8 @@ class PlaygroundView extends View {
       desc.textContent = op.description;
     };
     const run = () => {
-      this.send({ type: "apply", op: this.op, args: input.value });
+      const op = (model.get("ops") || []).find((/** @type {any} */ o) => o.name === this.op);
+      this.send({ type: "apply", op: this.op, args: op && !op.takes_args ? "" : input.value });
     };
     for (const op of model.get("ops") || []) {
       const b = h("button", "tv-btn tv-op", op.name === "index" ? "[ ] index / slice" : op.name);

@@ -66,3 +66,52 @@ def test_temporaries_are_calm_and_a_playground_owns_its_tensor(open_notebook, ar
     assert pg.locator(".tv-banner").count() == 0
     pg.screenshot(path=str(artifacts / "playground-on-temporary.png"))
     assert nb.errors == []
+
+
+def test_playground_view_fails_then_contiguous_demo(open_notebook, artifacts):
+    """The canonical demo: t, view(12) fails, contiguous(), view(12) works; clone and t too."""
+    nb = open_notebook("view_demo.ipynb", [
+        "import tensorviz as torch\nx = torch.arange(12).reshape(3, 4)\np = torch.playground(x)\np",
+        "print(p.code)",
+    ])
+    page = nb.page
+    nb.run_cell(0)
+    pg = nb.output(0)
+    pg.locator(".tv-pg").wait_for()
+
+    def steps(n: int) -> None:
+        page.wait_for_function(
+            "(n) => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) "
+            ".tv-pg-step').length === n", arg=n)
+
+    def typed(op: str, args: str) -> None:
+        pg.locator(f'.tv-op[data-op="{op}"]').click()
+        pg.locator(".tv-pg-input").fill(args)
+        pg.locator(".tv-pg-input").press("Enter")
+
+    pg.locator('.tv-op[data-op="t"]').click()
+    steps(2)
+    typed("view", "12")
+    pg.locator(".tv-pg-error:not([hidden])").wait_for()
+    assert "view size is not compatible" in _text(pg.locator(".tv-pg-error"))
+    pg.screenshot(path=str(artifacts / "playground-view-fails.png"))
+    pg.locator('.tv-op[data-op="contiguous"]').click()
+    steps(3)
+    assert pg.locator(".tv-pg-error:not([hidden])").count() == 0
+    assert "COPY → new storage #2" in _text(pg.locator(".tv-pg-step").nth(2))
+    typed("view", "12")
+    steps(4)
+    pg.locator('.tv-op[data-op="clone"]').click()
+    steps(5)
+    typed("index", "::2")
+    steps(6)
+    pg.locator('.tv-op[data-op="t"]').click()  # t() of a 1-D tensor: itself, no arguments
+    steps(7)
+    assert pg.locator(".tv-pg-error:not([hidden])").count() == 0
+    pg.screenshot(path=str(artifacts / "playground-view-contiguous.png"))
+    nb.run_cell(1)
+    text = nb.output(1).text_content()
+    for line in ("x1 = x0.t()", "x2 = x1.contiguous()", "x3 = x2.view(12)", "x4 = x3.clone()",
+                 "x5 = x4[::2]", "x6 = x5.t()"):
+        assert line in text
+    assert nb.errors == []
