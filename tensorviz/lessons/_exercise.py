@@ -85,7 +85,8 @@ class Exercise:
                  setup: str = "", choices: Sequence[str] | None = None, hint: str = "",
                  explanation: str = "", solution: str = "",
                  mistakes: Mapping[Any, str] | None = None, tolerance: float | None = None,
-                 placeholder: str = "", key: str = "", title: str = "Exercise"):
+                 placeholder: str = "", key: str = "", title: str = "Exercise",
+                 name: str = "ex"):
         if (answer is None) == (checker is None):
             raise TypeError("an Exercise needs exactly one of answer= or checker=")
         if choices is not None:
@@ -93,6 +94,7 @@ class Exercise:
             if answer not in choices:
                 raise ValueError(f"answer {answer!r} is not one of the choices {choices}")
         self.key = key
+        self.name = name  # the variable the lesson keeps it in: what the help text calls
         self.title = title
         self.prompt = prompt
         self.setup = setup.strip("\n")
@@ -129,6 +131,9 @@ class Exercise:
             given = parse(value, self.answer) if isinstance(value, str) else normalize(value)
         except ValueError as exc:
             return Feedback(False, str(exc))
+        unreadable = self._unreadable(value, given)
+        if unreadable:
+            return Feedback(None, unreadable)
         if self.choices is not None:
             if given not in self.choices:
                 return Feedback(False, "Pick one of: " + "; ".join(self.choices))
@@ -141,6 +146,23 @@ class Exercise:
         if self.attempts >= 1 and self._hint:
             message += " Try the hint."
         return Feedback(False, message)
+
+    def _unreadable(self, value: Any, given: Any) -> str:
+        """Why typed text could not be read as the kind of answer expected ('' if it could).
+
+        "12 4 1" or "seven" for a tuple or a number is a format problem, not a wrong answer:
+        say how to write it, and do not count it as an attempt.
+        """
+        want = normalize(self.answer)
+        if not isinstance(value, str) or self.choices is not None or isinstance(want, str):
+            return ""
+        readable = (isinstance(given, tuple) if isinstance(want, tuple) else
+                    isinstance(given, bool) if isinstance(want, bool) else
+                    isinstance(given, (int, float)) and not isinstance(given, bool)
+                    if isinstance(want, (int, float)) else True)
+        if readable:
+            return ""
+        return (f"Couldn't read {value.strip()[:40]!r}: write it as {_format_example(want)}.")
 
     def _run_checker(self, value: Any) -> Feedback:
         try:
@@ -174,10 +196,10 @@ class Exercise:
         if self.choices is not None:
             lines += [""] + [f"  - {c}" for c in self.choices]
         if self.checker is not None:
-            lines += ["", "Check your result with  ex.check(result)"]
+            lines += ["", f"Check your result with  {self.name}.check(result)"]
         else:
-            lines += ["", "Answer in code with  ex.check(your_answer)"]
-        lines += ["Stuck?  ex.hint()  ·  ex.solution()"]
+            lines += ["", f"Answer in code with  {self.name}.check(your_answer)"]
+        lines += [f"Stuck?  {self.name}.hint()  ·  {self.name}.solution()"]
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -192,10 +214,11 @@ class Exercise:
 
     def _repr_html_(self) -> str:
         out = self.question_html()
-        how = ("check your result with <code>ex.check(result)</code>" if self.checker
-               else "answer with <code>ex.check(...)</code>")
+        ex = html.escape(self.name)
+        how = (f"check your result with <code>{ex}.check(result)</code>" if self.checker
+               else f"answer with <code>{ex}.check(...)</code>")
         return out + (f"<p style='color:#555'>No widget frontend here: {how}; "
-                      "<code>ex.hint()</code>, <code>ex.solution()</code>.</p>")
+                      f"<code>{ex}.hint()</code>, <code>{ex}.solution()</code>.</p>")
 
     def widget(self) -> Any:
         """The ipywidgets form (built once); needs ipywidgets."""
@@ -217,6 +240,22 @@ class Exercise:
 
 
 # ---------------------------------------------------------------------- helpers
+def _format_example(want: Any) -> str:
+    """How to write an answer of this kind: ``(…, …, …)``, ``True or False``, a number."""
+    if isinstance(want, bool):
+        return "True or False"
+    if isinstance(want, tuple):
+        if not want:
+            return "() (an empty tuple)"
+        return "(" + ", ".join("…" for _ in want) + ("," if len(want) == 1 else "") + \
+            "), numbers in parentheses separated by commas"
+    if isinstance(want, DType):
+        return "a dtype, e.g. torch.int64"
+    if isinstance(want, float):
+        return "a number in digits, e.g. 0.5"
+    return "a number in digits, e.g. 7"
+
+
 def _placeholder(answer: Any, choices: Any, checker: Any) -> str:
     if checker is not None or choices is not None:
         return ""

@@ -10,6 +10,7 @@
 """
 from __future__ import annotations
 
+import html
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as W
@@ -43,7 +44,8 @@ class ExerciseForm:
             row = [self.input]
         else:
             row = [W.HTML("Run your code in a cell, then check it there with "
-                          "<code>ex.check(result)</code>; the verdict shows up here too.")]
+                          f"<code>{html.escape(exercise.name)}.check(result)</code>; the "
+                          "verdict shows up here too.")]
         self.check_button = W.Button(description="Check", button_style="primary",
                                      icon="check", layout=W.Layout(width="auto"))
         self.check_button.on_click(self._on_check)

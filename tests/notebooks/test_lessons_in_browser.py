@@ -146,12 +146,12 @@ def _answer_lesson_02(browser, lab, artifacts):
         assert index >= 0
         nb.panel.locator(".jp-Cell").nth(index).locator(".cm-content").click()
         nb.page.keyboard.press("Control+a")
-        nb.page.keyboard.type("rows = r.repeat(4, 1)\nex.check(rows)")
+        nb.page.keyboard.type("rows = r.repeat(4, 1)\nex_expand.check(rows)")
         nb.run_cell(index)
         build.locator(".tv-feedback", has_text="stride 0").wait_for()  # a copy: not yet
         nb.panel.locator(".jp-Cell").nth(index).locator(".cm-content").click()
         nb.page.keyboard.press("Control+a")
-        nb.page.keyboard.type("rows = r.expand(4, 3)\nex.check(rows)")
+        nb.page.keyboard.type("rows = r.expand(4, 3)\nex_expand.check(rows)")
         nb.run_cell(index)
         build.locator(".tv-feedback", has_text="Right").wait_for()
         build.screenshot(path=str(artifacts / "lesson02-expand.png"))
