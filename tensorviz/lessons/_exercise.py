@@ -251,9 +251,10 @@ def _format_example(want: Any) -> str:
             "), numbers in parentheses separated by commas"
     if isinstance(want, DType):
         return "a dtype, e.g. torch.int64"
+    # an example that is never the answer itself
     if isinstance(want, float):
-        return "a number in digits, e.g. 0.5"
-    return "a number in digits, e.g. 7"
+        return f"a number in digits, e.g. {0.25 if want != 0.25 else 0.75}"
+    return f"a number in digits, e.g. {42 if want != 42 else 41}"
 
 
 def _placeholder(answer: Any, choices: Any, checker: Any) -> str:

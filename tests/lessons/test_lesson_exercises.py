@@ -102,6 +102,8 @@ def test_an_unreadable_answer_says_how_to_write_it_and_is_not_an_attempt():
         assert fb.message.startswith(f"Couldn't read {bad!r}: write it as ") and how in \
             fb.message, (key, fb)
         assert "not it" not in fb.message
+        if not isinstance(ex.answer, bool):  # no answer given away as the "example"
+            assert str(ex.answer) not in fb.message.replace(repr(bad), "")
         assert ex.check(good).ok is True, key  # written as it says, it is read
     ex = exercise("01/stride-3d")
     assert ex.check("(12, 4)").ok is False  # readable but wrong: an attempt, "not it"

@@ -90,6 +90,12 @@ def _answer_the_welcome_exercise(browser, lab, artifacts):
         nb.panel.locator(".tv-root").first.wait_for()  # the lesson's live widget drew
         box = form.locator("input[type=text]")
 
+        box.fill("seven")  # not a number: say how to write it, not "wrong"
+        box.press("Enter")
+        form.locator(".tv-feedback", has_text="Couldn't read 'seven': write it as a number "
+                     "in digits").wait_for()
+        form.screenshot(path=str(artifacts / "welcome-unreadable.png"))
+
         box.fill("3")
         box.press("Enter")
         form.locator(".tv-feedback", has_text="the value stored there").wait_for()
