@@ -246,7 +246,7 @@ def _format_example(want: Any) -> str:
         return "True or False"
     if isinstance(want, tuple):
         if not want:
-            return "() (an empty tuple)"
+            return "a tuple in parentheses, e.g. (2, 3)"
         return "(" + ", ".join("…" for _ in want) + ("," if len(want) == 1 else "") + \
             "), numbers in parentheses separated by commas"
     if isinstance(want, DType):

@@ -94,7 +94,7 @@ def test_an_unreadable_answer_says_how_to_write_it_and_is_not_an_attempt():
     cases = [("01/stride-3d", "12 4 1", "(…, …, …)", "(12, 4, 1)"),
              ("00/read-index", "seven", "a number in digits", "7"),
              ("06/to-same-device", "maybe", "True or False", "yes"),
-             ("01/zero-dim", "nothing", "()", "()")]
+             ("01/zero-dim", "nothing", "a tuple in parentheses", "()")]
     for key, bad, how, good in cases:
         ex = exercise(key)
         fb = ex.check(bad)
