@@ -36,6 +36,7 @@ __all__ = ["TensorView", "Playground", "live_widgets", "poll_all"]
 
 _LIVE: "weakref.WeakSet[TensorView]" = weakref.WeakSet()
 _HOOKED: list = []  # the IPython shell our post_run_cell hook is registered with
+_MAX_DISPLAYS = 8  # the saved pictures updated per widget (its latest displays)
 POLL_BUDGET_S = 0.1  # the most time the after-cell poll may take; the rest waits a cell
 _poll_order: list = []  # weak refs, round-robin, so every widget gets its turn
 
@@ -69,6 +70,11 @@ def _ensure_hook() -> bool:
 def _post_run_cell(*_args: Any) -> None:
     poll_all()
     CELLS_ENDED[0] += 1
+    for w in live_widgets():
+        try:
+            w._update_snapshots()
+        except Exception as exc:  # never break the learner's cell
+            w.status = f"could not refresh: {type(exc).__name__}: {exc}"
 
 
 def live_widgets() -> list["TensorView"]:
@@ -135,6 +141,8 @@ class TensorView(anywidget.AnyWidget):
             raise ValueError(f"got {len(labels)} labels for {len(tensors)} tensors")
         self._closed = False
         self._shown_in_cell: Any = None  # the cell show() displayed this widget in
+        self._display_ids: list[str] = []  # one per display, for updating its saved picture
+        self._snapshot_revision = -1
         self._live = bool(live)
         self._dirty = False
         self._flush_scheduled = False
@@ -313,7 +321,29 @@ class TensorView(anywidget.AnyWidget):
         from IPython.display import display
 
         data, metadata = bundle
-        display(data, metadata=metadata, raw=True)
+        handle = display(data, metadata=metadata, raw=True, display_id=True)
+        if handle is not None:
+            self._display_ids.append(handle.display_id)
+            self._snapshot_revision = self.revision
+
+    def _update_snapshots(self) -> None:
+        """Re-send the saved picture (the HTML snapshot) of every display of this widget.
+
+        A saved notebook keeps each output as it was last sent; without this its static
+        picture (nbviewer, GitHub, a reopened notebook) would be the state at first display.
+        Called when a cell ends, and only when something changed since the last snapshot.
+        """
+        if not self._display_ids or self.revision == self._snapshot_revision or self._closed:
+            return
+        from IPython.display import update_display
+
+        bundle = self._repr_mimebundle_()
+        if bundle is None:
+            return
+        data, metadata = bundle
+        for display_id in self._display_ids[-_MAX_DISPLAYS:]:
+            update_display(data, metadata=metadata, raw=True, display_id=display_id)
+        self._snapshot_revision = self.revision
 
     # ------------------------------------------------------------------ static fallbacks
     def _repr_mimebundle_(self, **kwargs: Any):

@@ -71,6 +71,8 @@ class Lab:
             env[var] = str(self.home / sub)
         env["JUPYTERLAB_SETTINGS_DIR"] = str(self.home / "settings")
         env["JUPYTERLAB_WORKSPACES_DIR"] = str(self.home / "workspaces")
+        # the settings defaults tensorviz's wheel installs (widget state saved with notebooks)
+        shutil.copytree(REPO / "jupyter-config" / "lab" / "settings", self.home / "app-settings")
         settings = self.home / "settings" / "@jupyterlab" / "apputils-extension"
         settings.mkdir(parents=True)
         (settings / "notification.jupyterlab-settings").write_text(
@@ -86,6 +88,8 @@ class Lab:
              f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True",
              # Notebook 7's pages too: tests wait on its kernel as on JupyterLab's
              "--JupyterNotebookApp.expose_app_in_browser=True",
+             f"--LabApp.app_settings_dir={self.home / 'app-settings'}",
+             f"--JupyterNotebookApp.app_settings_dir={self.home / 'app-settings'}",
              "--LabApp.extension_manager=readonly", "--LabApp.news_url=None",
              "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
             env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)

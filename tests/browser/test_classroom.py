@@ -115,3 +115,49 @@ def test_playground_view_fails_then_contiguous_demo(open_notebook, artifacts):
                  "x5 = x4[::2]", "x6 = x5.t()"):
         assert line in text
     assert nb.errors == []
+
+
+def test_a_reopened_notebook_draws_the_latest_picture(lab, browser, artifacts):
+    """Saved, closed (kernel shut down) and opened again: every widget draws its last state,
+    and the saved static picture (nbviewer, GitHub) is the latest state too."""
+    import json
+
+    from browser_harness import Notebook
+
+    lab.write_notebook("reopen.ipynb", [
+        "import tensorviz as torch\na = torch.arange(6)\ntorch.show(a, a[::2])",
+        "a[0] = 100",
+    ])
+    nb = Notebook(browser, lab, "reopen.ipynb")
+    try:
+        nb.run_cell(0)
+        nb.run_cell(1)
+        out = nb.output(0)
+        nb.page.wait_for_function(
+            "() => document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) "
+            ".tv-slot[data-k=\"0\"]').textContent === '100'")
+        assert out.locator(".tv-root").count() == 1  # the saved picture was updated in place
+        out.locator('.tv-card[data-t="1"] .tv-cell[data-index="0"]').hover()
+        assert "storage[0]" in _text(out.locator(".tv-readout"))
+        nb.command("docmanager:save")
+        nb.page.wait_for_function(
+            "() => !window.jupyterapp.shell.currentWidget.context.model.dirty")
+    finally:
+        nb.close()
+    saved = json.loads((lab.root / "reopen.ipynb").read_text())
+    (output,) = saved["cells"][0]["outputs"]
+    snapshot = "".join(output["data"]["text/html"])
+    assert ">100<" in snapshot, "the saved picture is the state at first display"
+    assert "application/vnd.jupyter.widget-state+json" in saved["metadata"].get("widgets", {})
+
+    again = Notebook(browser, lab, "reopen.ipynb")
+    try:
+        out = again.output(0)
+        out.locator(".tv-root").wait_for()
+        assert _text(out.locator('.tv-slot[data-k="0"]')) == "100"
+        assert out.locator(".tv-card").count() == 2
+        assert "model not found" not in out.text_content()
+        out.screenshot(path=str(artifacts / "reopened.png"))
+        assert again.errors == []
+    finally:
+        again.close()

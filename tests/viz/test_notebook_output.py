@@ -71,3 +71,17 @@ def test_show_displays_where_it_is_called_and_only_once(tmp_path, monkeypatch):
     assert kinds == ["display_data", "stream"]  # the widget first, then what print wrote
     assert [w.split(":")[0] for w in _widgets(cells[2])] == ["TensorView(v", "TensorView(v"]
     assert "('TensorView', 'a[1]')" in cells[6][0]["data"]["text/plain"]
+
+
+def test_the_wheel_ships_jupyterlabs_save_widget_state_default():
+    """Without saved widget state a reopened notebook says "model not found" for every widget;
+    the wheel installs a JupyterLab settings default (overrides.d) that saves it."""
+    import json
+    import tomllib
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())
+    shared = project["tool"]["hatch"]["build"]["targets"]["wheel"]["shared-data"]
+    (source, target), = shared.items()
+    assert target == "share/jupyter/lab/settings/overrides.d/tensorviz.json"
+    settings = json.loads((REPO / source).read_text())
+    assert settings["@jupyter-widgets/jupyterlab-manager:plugin"]["saveState"] is True
