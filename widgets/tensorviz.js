@@ -189,6 +189,8 @@ class View {
     /** @type {StripState[]} */ this.strips = [];
     /** @type {Decoded[]} */ this.tensorValues = [];
     /** @type {Uint32Array[]} */ this.footprints = [];
+    /** @type {{strip: number, k: number} | null} a typed "go to slot" not drawn yet */
+    this.jumpedSlot = null;
     this.pending = false;
     this.onChange = () => this.schedule();
     for (const name of ["strips", "tensors", "status", "byte_strides", "revision"]) {
@@ -276,6 +278,23 @@ class View {
     }
     if (this.focus && !this.applyFocus(this.focus)) this.focus = null;
     if (!this.focus) this.showIdleReadout();
+    this.showJumpedSlot();
+  }
+
+  /** After "go to slot": once the window holding the slot has arrived, scroll the strip to it
+   * and light it (with every cell that reads it), so the learner sees where it landed. */
+  showJumpedSlot() {
+    const p = this.jumpedSlot;
+    const s = p && this.strips[p.strip];
+    if (!p || !s || p.k < s.start || p.k >= s.start + s.count) return;
+    this.jumpedSlot = null;
+    const el = (this.slots.get(p.strip) || [])[p.k - s.start];
+    const sc = this.scrollers.get(p.strip);
+    if (el && sc) {
+      sc.scrollLeft = Math.max(0, el.offsetLeft - sc.clientWidth / 2 + el.offsetWidth / 2);
+      this.scrollMemory.set(s.key, sc.scrollLeft);
+    }
+    this.setFocus({ type: "slot", strip: p.strip, k: p.k });
   }
 
   /** Hook for the playground: content above the strips. @param {HTMLElement} _body */
@@ -329,7 +348,8 @@ class View {
     this.arrowLayers.set(k, svg);
     const grid = h("div", "tv-strip-grid");
     const values = s.has_values ? decode(s.values, s.wire) : { text: [], full: [] };
-    grid.style.setProperty("--tv-slot-w", widthFor(values.text, 3.1));
+    // the values' own width; CSS keeps a minimum (smaller in the compact layout)
+    grid.style.setProperty("--tv-slot-fit", widthFor(values.text, 0));
     grid.style.gridTemplateColumns = `max-content repeat(${s.count}, var(--tv-slot-w))`;
     const members = s.tensors.filter((ti) => this.tensors[ti]);
     const usedAny = new Uint32Array(s.count);
@@ -407,7 +427,12 @@ class View {
     bar.append(prev, h("span", "tv-pager-text",
       `slots ${num(s.start)}–${num(s.start + s.count - 1)} of ${num(s.size)}`), next,
     this.jumpInput("go to slot", s.size, "strip-jump",
-      (v) => this.send({ type: "page_strip", strip: k, start: Math.max(0, v - Math.floor(s.count / 2)) })));
+      (v) => {
+        this.jumpedSlot = { strip: k, k: v };
+        const start = Math.min(Math.max(0, v - Math.floor(s.count / 2)), Math.max(s.size - s.count, 0));
+        if (start === s.start) this.showJumpedSlot(); // already drawn: no new window will come
+        else this.send({ type: "page_strip", strip: k, start });
+      }));
     return bar;
   }
 
@@ -509,7 +534,7 @@ class View {
 
     const values = this.tensorValues[ti];
     const cellWidth = widthFor(values.text, 3.3);
-    box.style.setProperty("--tv-cell-w", cellWidth);
+    box.style.setProperty("--tv-cell-fit", widthFor(values.text, 0));
     const counts = t.counts;
     const nb = dims.block.length;
     const blockCounts = counts.slice(0, nb);

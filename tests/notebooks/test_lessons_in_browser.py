@@ -249,6 +249,30 @@ def _drive_the_classroom_app(browser, voila_app, artifacts):
                 " return s.scrollWidth - s.clientWidth; }")
             assert hidden <= 1, f"at {width} px the storage strip hides {hidden} px"
         page.screenshot(path=str(artifacts / "classroom-voila-1920.png"))
+        assert not page.get_by_text("As an app for a projector").is_visible()  # inside the app
+
+        # After one op, on a 1280×800 projector or a 1366×768 laptop: the whole storage strip
+        # and a whole grid on one screen, so linked hover is seen at once
+        root.get_by_role("button", name="transpose").click()
+        args.fill("0, 1")
+        args.press("Enter")
+        page.locator(".tv-classroom .tv-chip", has_text="x.transpose(0, 1)").first.wait_for()
+        for width, height in ((1280, 800), (1366, 768)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_function(
+                "(w) => document.documentElement.clientWidth === w", arg=width)
+            page.evaluate("window.scrollTo(0, 0)")
+            scroller = page.locator(".tv-classroom .tv-strip-scroll")
+            hidden = scroller.evaluate("s => s.scrollWidth - s.clientWidth")
+            assert hidden <= 1, f"at {width}×{height} the strip hides {hidden} px after one op"
+            slot = page.locator('.tv-classroom .tv-slot[data-k="23"]').bounding_box()
+            cell = page.locator('.tv-classroom .tv-card[data-t="0"] .tv-cell').last \
+                .bounding_box()
+            assert slot["y"] >= 0 and cell["y"] + cell["height"] <= height, \
+                f"at {width}×{height} the strip and the grid are not on one screen"
+            select = page.locator(".tv-classroom-bar select")
+            assert select.evaluate("e => e.scrollHeight <= e.clientHeight + 1")  # text not cut
+            page.screenshot(path=str(artifacts / f"classroom-voila-{width}x{height}.png"))
         assert errors == []
     except Exception:
         page.screenshot(path=str(artifacts / "classroom-voila-failed.png"), full_page=True)
