@@ -119,8 +119,8 @@ function decode(view, wire) {
 
 /** A column width that fits the longest short text (monospace digits are ~0.62em wide).
  * @param {string[]} texts @param {number} min */
-function widthFor(texts, min) {
-  let longest = 0;
+function widthFor(texts, min, labels = 0) {
+  let longest = labels; // characters of a smaller label in the box (index or @address)
   for (const t of texts) longest = Math.max(longest, t.length);
   return `${Math.min(Math.max(min, 0.62 * longest + 1.1), 9).toFixed(2)}em`;
 }
@@ -349,7 +349,9 @@ class View {
     const grid = h("div", "tv-strip-grid");
     const values = s.has_values ? decode(s.values, s.wire) : { text: [], full: [] };
     // the values' own width; CSS keeps a minimum (smaller in the compact layout)
-    grid.style.setProperty("--tv-slot-fit", widthFor(values.text, 0));
+    // slot indices (10px under 12px values) such as 461,548 must not run into each other
+    const indexChars = String(s.start + s.count - 1).length * 0.85;
+    grid.style.setProperty("--tv-slot-fit", widthFor(values.text, 0, indexChars));
     grid.style.gridTemplateColumns = `max-content repeat(${s.count}, var(--tv-slot-w))`;
     const members = s.tensors.filter((ti) => this.tensors[ti]);
     const usedAny = new Uint32Array(s.count);
@@ -534,7 +536,9 @@ class View {
 
     const values = this.tensorValues[ti];
     const cellWidth = widthFor(values.text, 3.3);
-    box.style.setProperty("--tv-cell-fit", widthFor(values.text, 0));
+    // the @address label (9px) in a cell's corner must fit too
+    const addrChars = (String(t.storage_size || 0).length + 1) * 0.8;
+    box.style.setProperty("--tv-cell-fit", widthFor(values.text, 0, addrChars));
     const counts = t.counts;
     const nb = dims.block.length;
     const blockCounts = counts.slice(0, nb);

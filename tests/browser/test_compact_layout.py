@@ -31,7 +31,8 @@ def test_laptop_screen_with_side_bar(lab, browser, artifacts):
     lab.write_notebook(name, [
         "import tensorviz as torch\nx = torch.arange(24).reshape(2, 3, 4)\n"
         "torch.show(x, x.permute(2, 0, 1).transpose(1, 2)[:, :, ::2])",
-        "big = torch.arange(10**6)\ntorch.show(big[::3], torch.arange(20))",
+        "big = (torch.arange(10**6) % 7).to(torch.uint8)  # short values, long indices\n"
+        "torch.show(big[::3], torch.arange(20))",
         "from tensorviz.lessons import exercise\nex_stride_3d = exercise('01/stride-3d')\n"
         "ex_stride_3d",
     ])
@@ -79,7 +80,15 @@ def test_laptop_screen_with_side_bar(lab, browser, artifacts):
           const a = el.getBoundingClientRect(), b = sc.getBoundingClientRect();
           return a.left >= b.left && a.right <= b.right; }""")
         assert box, "go to slot loaded the window but the slot is scrolled out of sight"
-        assert "storage[600000] = 600000" in _text(big.locator(".tv-readout"))
+        assert "storage[600000] = 2" in _text(big.locator(".tv-readout"))
+        # 6-digit slot indices and @addresses are not cut or run into each other
+        assert big.locator(".tv-root").evaluate("""r => [...r.querySelectorAll(
+            '.tv-slot-index, .tv-cell .tv-addr')].every(e => {
+            const box = (e.classList.contains('tv-addr') ? e.parentElement : e)
+              .getBoundingClientRect();
+            const range = document.createRange(); range.selectNodeContents(e);
+            const text = range.getBoundingClientRect();
+            return text.left >= box.left - 0.5 && text.right <= box.right + 0.5; })""")
         big.screenshot(path=str(artifacts / "go-to-slot.png"))
 
         # dark theme: exercise code and text readable
