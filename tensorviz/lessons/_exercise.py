@@ -43,7 +43,10 @@ class Feedback:
         return f"{self.mark} {self.message}"
 
     def _repr_html_(self) -> str:
-        colour = {True: "#1a7f37", False: "#b3261e", None: "#555"}[self.ok]
+        # theme colours first (JupyterLab's light and dark themes), plain ones elsewhere
+        colour = {True: "var(--jp-success-color1, #1a7f37)",
+                  False: "var(--jp-error-color1, #b3261e)",
+                  None: "var(--jp-ui-font-color2, #555)"}[self.ok]
         return (f'<div class="tv-feedback" style="color:{colour}">'
                 f"<b>{self.mark}</b> {_inline(self.message)}</div>")
 
@@ -217,7 +220,7 @@ class Exercise:
         ex = html.escape(self.name)
         how = (f"check your result with <code>{ex}.check(result)</code>" if self.checker
                else f"answer with <code>{ex}.check(...)</code>")
-        return out + (f"<p style='color:#555'>No widget frontend here: {how}; "
+        return out + (f"<p style='color:var(--jp-ui-font-color2, #555)'>No widget frontend here: {how}; "
                       f"<code>{ex}.hint()</code>, <code>{ex}.solution()</code>.</p>")
 
     def widget(self) -> Any:
@@ -277,8 +280,9 @@ _BOLD = re.compile(r"\*\*([^*]+)\*\*")
 def _inline(text: str) -> str:
     """Escape, then render `code` and **bold** (the only Markdown the prompts use)."""
     out = html.escape(text[:4 * MAX_TEXT])
-    out = _CODE.sub(r"<code style='background:#f0f2f4;padding:0 3px;border-radius:3px'>\1</code>",
-                    out)
+    out = _CODE.sub(r"<code style='background:var(--jp-layout-color2, #f0f2f4);"
+                    r"color:var(--jp-content-font-color1, #1a1a1a);padding:0 3px;"
+                    r"border-radius:3px'>\1</code>", out)
     return _BOLD.sub(r"<b>\1</b>", out)
 
 
@@ -290,7 +294,9 @@ def _paragraphs(text: str) -> str:
 
 
 def _code_block(code: str) -> str:
-    return ("<pre style='background:#f6f8fa;padding:6px 8px;border-radius:4px;margin:6px 0'>"
+    return ("<pre style='background:var(--jp-layout-color2, #f6f8fa);"
+            "color:var(--jp-content-font-color1, #1a1a1a);padding:6px 8px;border-radius:4px;"
+            "margin:6px 0'>"
             f"<code>{html.escape(code)}</code></pre>")
 
 

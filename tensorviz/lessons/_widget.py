@@ -59,7 +59,8 @@ class ExerciseForm:
         self.box = W.VBox(
             [self.question, W.HBox(row, layout=W.Layout(align_items="center")), self.feedback,
              W.HBox([hint, solution]), self.reveal],
-            layout=W.Layout(border="1px solid #d0d7de", padding="6px 12px", margin="8px 0"))
+            layout=W.Layout(border="1px solid var(--jp-border-color1, #d0d7de)",
+                            padding="6px 12px", margin="8px 0"))
         self.box.add_class("tv-exercise")
 
     # ------------------------------------------------------------------ events
