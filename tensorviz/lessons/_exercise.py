@@ -220,8 +220,8 @@ class Exercise:
         ex = html.escape(self.name)
         how = (f"check your result with <code>{ex}.check(result)</code>" if self.checker
                else f"answer with <code>{ex}.check(...)</code>")
-        return out + (f"<p style='color:var(--jp-ui-font-color2, #555)'>No widget frontend here: {how}; "
-                      f"<code>{ex}.hint()</code>, <code>{ex}.solution()</code>.</p>")
+        return out + ("<p style='color:var(--jp-ui-font-color2, #555)'>No widget frontend "
+                      f"here: {how}; <code>{ex}.hint()</code>, <code>{ex}.solution()</code>.</p>")
 
     def widget(self) -> Any:
         """The ipywidgets form (built once); needs ipywidgets."""
