@@ -191,6 +191,12 @@ class View {
     /** @type {Uint32Array[]} */ this.footprints = [];
     /** @type {{strip: number, k: number} | null} a typed "go to slot" not drawn yet */
     this.jumpedSlot = null;
+    /** @type {Map<string, number>} strip key -> versions stepped back from the latest */
+    this.histBack = new Map();
+    /** @type {Map<string, string>} strip key -> the latest version seen (new writes reset) */
+    this.histLatest = new Map();
+    /** @type {Map<number, {full: string[], text: string[], start: number, changed: Set<number>, past: boolean}>} */
+    this.histView = new Map();
     this.pending = false;
     this.onChange = () => this.schedule();
     for (const name of ["strips", "tensors", "status", "byte_strides", "revision"]) {
@@ -249,6 +255,7 @@ class View {
       t.has_values ? decode(t.values, t.wire) : { text: [], full: [] });
     this.footprints = this.tensors.map((t) => decodeU32(t.footprint));
     this.cellsByAddr = new Map();
+    this.histView = new Map();
     this.slots = new Map();
     this.scrollers = new Map();
     this.lit = [];
@@ -347,7 +354,13 @@ class View {
     svg.setAttribute("aria-hidden", "true");
     this.arrowLayers.set(k, svg);
     const grid = h("div", "tv-strip-grid");
-    const values = s.has_values ? decode(s.values, s.wire) : { text: [], full: [] };
+    let values = s.has_values ? decode(s.values, s.wire) : { text: [], full: [] };
+    const version = this.version(s, k, values);
+    if (version) {
+      values = version;
+      sec.insertBefore(this.historyBar(s, k), sec.children[1] || null);
+      if (version.past) sec.classList.add("tv-past");
+    }
     // the values' own width; CSS keeps a minimum (smaller in the compact layout)
     // slot indices (10px under 12px values) such as 461,548 must not run into each other
     const indexChars = String(s.start + s.count - 1).length * 0.85;
@@ -371,6 +384,7 @@ class View {
       slot.setAttribute("data-k", String(kk));
       slot.tabIndex = i === 0 ? 0 : -1; // one tab stop per strip; arrow keys move along it
       if (!usedAny[i] && members.length) slot.classList.add("tv-unused");
+      if (version && version.changed.has(kk)) slot.classList.add("tv-changed");
       slot.title = `storage[${kk}] = ${values.full[i] ?? "?"}` +
         (this.bytes ? ` · byte ${num(kk * s.itemsize)}` : "");
       slotEls.push(slot);
@@ -413,6 +427,52 @@ class View {
       "● slot used by the tensor · ▲ its storage_offset (first element) · ×n slot shared by n elements (stride 0 or overlap) · faded: no tensor here uses the slot");
     sec.appendChild(legend);
     return sec;
+  }
+
+  /** The version of strip `k` to draw (the latest unless the learner stepped back) and the
+   * slots that version changed, or null when no write has made a second version.
+   * @param {StripState} s @param {number} k @param {{text: string[], full: string[]}} current */
+  version(s, k, current) {
+    const hist = /** @type {any[] | undefined} */ (s.history);
+    if (!hist || hist.length < 2) return null;
+    const latest = current.full.join("\u0001");
+    if (this.histLatest.get(s.key) !== latest) this.histBack.set(s.key, 0); // a new write
+    this.histLatest.set(s.key, latest);
+    const back = Math.min(this.histBack.get(s.key) || 0, hist.length - 1);
+    const pos = hist.length - 1 - back;
+    const shown = back ? decode(hist[pos].values, hist[pos].wire) : current;
+    const prev = pos > 0 ? decode(hist[pos - 1].values, hist[pos - 1].wire) : null;
+    /** @type {Set<number>} */ const changed = new Set();
+    if (prev) shown.full.forEach((v, i) => { if (prev.full[i] !== v) changed.add(s.start + i); });
+    const view = { ...shown, start: s.start, changed, past: back > 0, pos, n: hist.length };
+    this.histView.set(k, view);
+    return view;
+  }
+
+  /** "◀ back · version 3 of 4 · forward ▶": step through the versions writes made.
+   * @param {StripState} s @param {number} k */
+  historyBar(s, k) {
+    const view = /** @type {any} */ (this.histView.get(k));
+    const bar = h("div", "tv-history");
+    const back = /** @type {HTMLButtonElement} */ (h("button", "tv-btn", "◀ back"));
+    const fwd = /** @type {HTMLButtonElement} */ (h("button", "tv-btn", "forward ▶"));
+    back.setAttribute("data-action", "hist-back");
+    fwd.setAttribute("data-action", "hist-forward");
+    back.disabled = view.pos === 0;
+    fwd.disabled = !view.past;
+    const step = (/** @type {number} */ d) => {
+      this.histBack.set(s.key, Math.max(0, (this.histBack.get(s.key) || 0) + d));
+      this.draw();
+    };
+    back.addEventListener("click", () => step(1));
+    fwd.addEventListener("click", () => step(-1));
+    const what = view.past ? " (an earlier state: not the current values)" : " (now)";
+    const text = h("span", "tv-history-text", `version ${view.pos + 1} of ${view.n}${what}`);
+    const note = h("span", "tv-muted", view.changed.size
+      ? ` · ${view.changed.size} slot${view.changed.size > 1 ? "s" : ""} changed by this write (dashed)`
+      : view.pos ? " · this write changed no drawn slot" : " · as first drawn");
+    bar.append(back, text, fwd, note);
+    return bar;
   }
 
   /** @param {StripState} s @param {number} k */
@@ -581,10 +641,17 @@ class View {
           const flat = b * cellsPerBlock + r * cols + c;
           const addr = address(t, index);
           const cell = h("div", "tv-cell");
+          const hv = this.histView.get(t.strip);
+          let text = values.text[flat] ?? "?";
+          if (hv) {
+            if (hv.changed.has(addr)) cell.classList.add("tv-changed");
+            const i = addr - hv.start;
+            if (hv.past) text = i >= 0 && i < hv.text.length ? hv.text[i] : "…";
+          }
           cell.tabIndex = flat === 0 ? 0 : -1; // one tab stop per tensor; arrow keys move
           cell.setAttribute("data-t", String(ti));
           cell.setAttribute("data-index", index.join(","));
-          cell.append(h("span", "tv-v", values.text[flat] ?? "?"), h("span", "tv-addr", `@${addr}`));
+          cell.append(h("span", "tv-v", text), h("span", "tv-addr", `@${addr}`));
           cell.title = `${indexText(t, index)} = ${values.full[flat] ?? "?"}\n${formula(t, index, addr)} → storage[${addr}]`;
           grid.appendChild(cell);
           const byAddr = this.cellsByAddr.get(t.strip) || new Map();

@@ -83,6 +83,22 @@ class Scene:
         freed = self.entries[index].source.freed_in
         return self.born is not None and freed is not None and freed == self.born
 
+    def read_windows(self) -> list[tuple[str, int, int, Any]]:
+        """``(strip key text, start, count, values)`` of every live strip's drawn window, read
+        now (bounded by the window size): what a write changed, before the next redraw."""
+        out = []
+        for key in self._strip_keys:
+            if key[0] == "freed" or key not in self.strip_starts:
+                continue
+            entry = next((e for e in self.entries if e.strip_key == key and e.source.alive),
+                         None)
+            if entry is None:
+                continue
+            size = entry.source.layout().storage_size
+            start, count = self.strip_starts[key], min(size, self.strip_slots)
+            out.append((_key_text(key), start, count, entry.source.read(start, start + count)))
+        return out
+
     # ------------------------------------------------------------------ paging
     def page_strip(self, strip: int, start: int) -> bool:
         if not 0 <= strip < len(self._strip_keys):

@@ -25,17 +25,21 @@ import weakref
 from typing import Any, Sequence
 
 import anywidget
+import numpy as np
 import traitlets
 
 from ._assets import asset
 from ._scene import Scene
 from ._source import CELLS_ENDED
 from ._static import snapshot_html, summary_text
+from ._window import encode
 
 __all__ = ["TensorView", "Playground", "live_widgets", "poll_all"]
 
 _LIVE: "weakref.WeakSet[TensorView]" = weakref.WeakSet()
 _HOOKED: list = []  # the IPython shell our post_run_cell hook is registered with
+HISTORY_VERSIONS = 16  # versions of each drawn storage window kept for stepping back
+HISTORY_BYTES = 32 * 1024  # and at most this many bytes of them per strip
 _MAX_DISPLAYS = 8  # the saved pictures updated per widget (its latest displays)
 POLL_BUDGET_S = 0.1  # the most time the after-cell poll may take; the rest waits a cell
 _poll_order: list = []  # weak refs, round-robin, so every widget gets its turn
@@ -142,6 +146,8 @@ class TensorView(anywidget.AnyWidget):
         self._closed = False
         self._shown_in_cell: Any = None  # the cell show() displayed this widget in
         self._display_ids: list[str] = []  # one per display, for updating its saved picture
+        # strip key -> versions of its drawn window, oldest first (each write adds one)
+        self._history: dict[str, list[dict]] = {}
         self._snapshot_revision = -1
         self._live = bool(live)
         self._dirty = False
@@ -208,6 +214,49 @@ class TensorView(anywidget.AnyWidget):
         super().close()
 
     # ------------------------------------------------------------------ internals
+    def _remember(self, key: str, start: int, count: int, payload: bytes, wire: str) -> None:
+        """Add a version of one strip's window unless it is the same as the last one."""
+        hist = self._history.setdefault(key, [])
+        if hist and (hist[-1]["start"], hist[-1]["count"]) != (start, count):
+            hist.clear()  # another window of the storage: older versions do not line up
+        if hist and hist[-1]["values"] == payload and hist[-1]["wire"] == wire:
+            return
+        hist.append({"start": start, "count": count, "values": payload, "wire": wire})
+        while len(hist) > HISTORY_VERSIONS or (
+                len(hist) > 2 and sum(len(v["values"]) for v in hist) > HISTORY_BYTES):
+            hist.pop(0)
+
+    def _record_versions(self) -> None:
+        """After a write: keep each drawn window as it is now, even when the redraw waits
+        (``Z[:] = ...; Z += X`` in one cell are two versions, not only the last)."""
+        for key, start, count, values in self._scene.read_windows():
+            if values is not None:
+                self._remember(key, start, count, *encode(values))
+
+    def _with_history(self, strips: list[dict]) -> list[dict]:
+        """The strips with their versions attached (only where a write made more than one)."""
+        out = []
+        for s in strips:
+            if s.get("alive") and s.get("has_values", True) and s.get("count"):
+                self._remember(s["key"], s["start"], s["count"], s["values"], s["wire"])
+            hist = self._history.get(s.get("key"), [])
+            usable = hist and (hist[-1]["start"], hist[-1]["count"]) == \
+                (s.get("start"), s.get("count"))
+            if usable and len(hist) > 1:
+                s = dict(s, history=[{"values": v["values"], "wire": v["wire"]} for v in hist])
+            out.append(s)
+        return out
+
+    def history(self, strip: int = 0) -> list[list]:
+        """The versions of strip ``strip``'s drawn window, oldest first, as lists of values.
+
+        >>> z = tensorviz.zeros(2); w = show(z); z += 1; z *= 3
+        >>> w.history()      # [[0.0, 0.0], [1.0, 1.0], [3.0, 3.0]]
+        """
+        s = self.strips[strip]
+        versions = s.get("history") or [{"values": s["values"], "wire": s["wire"]}]
+        return [np.frombuffer(v["values"], dtype="<" + v["wire"]).tolist() for v in versions]
+
     def _apply(self, strips: list[dict], tensors: list[dict]) -> None:
         # a temporary (freed in the cell that drew it) needs no warning: nothing could change it
         alive = [t.get("alive", False) or t.get("temporary", False) for t in tensors]
@@ -217,6 +266,7 @@ class TensorView(anywidget.AnyWidget):
             status = SOME_FREED
         else:
             status = ""
+        strips = self._with_history(strips)
         if strips == self.strips and tensors == self.tensors and status == self.status:
             return  # nothing to send: the front end redraws only on real changes
         with self.hold_sync():
@@ -242,6 +292,7 @@ class TensorView(anywidget.AnyWidget):
         try:
             if self._closed:
                 return
+            self._record_versions()
             now = time.monotonic()
             if now - self._last_refresh >= self._throttle_s:
                 self.refresh()

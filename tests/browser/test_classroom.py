@@ -161,3 +161,59 @@ def test_a_reopened_notebook_draws_the_latest_picture(lab, browser, artifacts):
         assert again.errors == []
     finally:
         again.close()
+
+
+def test_what_changed_and_stepping_through_versions(open_notebook, artifacts):
+    """`Z[:] = X + Y; Z += X; torch.add(X, Y, out=Z)` in one cell: three versions, not only the
+    last; the slots and cells the last write changed are marked; back and forward step."""
+    nb = open_notebook("history.ipynb", [
+        "import tensorviz as torch\nX = torch.arange(3)\nY = torch.ones(3, dtype=torch.int64)\n"
+        "Z = torch.zeros(3, dtype=torch.int64)\ntorch.show(Z, Z[1:])",
+        "Z[:] = X + Y\nZ += X\ntorch.add(X, Y, out=Z)",
+    ])
+    page = nb.page
+    nb.run_cell(0)
+    out = nb.output(0)
+    out.locator(".tv-root").wait_for()
+    assert out.locator(".tv-history").count() == 0  # nothing written yet: no history bar
+    nb.run_cell(1)
+    text = out.locator(".tv-history-text")
+    text.wait_for()
+
+    def slots() -> list[str]:
+        return [_text(s) for s in out.locator(".tv-slot").all()]
+
+    def changed(selector: str) -> list[str]:
+        return [e.get_attribute("data-k") or e.get_attribute("data-index")
+                for e in out.locator(f"{selector}.tv-changed").all()]
+
+    assert _text(text) == "version 4 of 4 (now)"
+    assert slots() == ["1", "2", "3"]
+    assert changed(".tv-slot") == ["1", "2"]  # 3 -> 2 and 5 -> 3 by out=Z
+    assert changed('.tv-card[data-t="0"] .tv-cell') == ["1", "2"]
+    assert changed('.tv-card[data-t="1"] .tv-cell') == ["0", "1"]  # Z[1:] reads them too
+    out.screenshot(path=str(artifacts / "history-latest.png"))
+
+    out.locator('[data-action="hist-back"]').click()
+    page.wait_for_function("(e) => e.textContent.startsWith('version 3 of 4')",
+                           arg=out.locator(".tv-history-text").element_handle())
+    assert slots() == ["1", "3", "5"]  # after Z += X
+    assert [_text(c.locator(".tv-v")) for c in
+            out.locator('.tv-card[data-t="0"] .tv-cell').all()] == ["1", "3", "5"]
+    assert "earlier state" in _text(out.locator(".tv-history-text"))
+    out.locator('[data-action="hist-back"]').click()
+    page.wait_for_function("(e) => e.textContent.startsWith('version 2 of 4')",
+                           arg=out.locator(".tv-history-text").element_handle())
+    assert slots() == ["1", "2", "3"] and changed(".tv-slot") == ["0", "1", "2"]
+    out.screenshot(path=str(artifacts / "history-back.png"))
+    out.locator('[data-action="hist-back"]').click()
+    page.wait_for_function("(e) => e.textContent.startsWith('version 1 of 4')",
+                           arg=out.locator(".tv-history-text").element_handle())
+    assert slots() == ["0", "0", "0"]
+    assert out.locator('[data-action="hist-back"]').is_disabled()
+    for _ in range(3):
+        out.locator('[data-action="hist-forward"]').click()
+    page.wait_for_function("(e) => e.textContent === 'version 4 of 4 (now)'",
+                           arg=out.locator(".tv-history-text").element_handle())
+    assert out.locator('[data-action="hist-forward"]').is_disabled()
+    assert nb.errors == []

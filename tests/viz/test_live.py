@@ -323,3 +323,40 @@ def test_a_temporary_torch_tensor_gets_no_warning():
     finally:
         shell.run_cell("w = None", store_history=False)
         InteractiveShell.clear_instance()
+
+
+def test_each_write_is_a_version_even_when_the_redraw_waits():
+    X, Y = tensorviz.arange(3.0), tensorviz.ones(3)
+    Z = tensorviz.zeros(3)
+    w = show(Z)
+    w._throttle_s = 10.0  # as in a notebook: later writes in the cell wait for one redraw
+    w._last_refresh = 0.0
+    Z[:] = X + Y
+    Z += X
+    tensorviz.add(X, Y, out=Z)
+    _widgets.poll_all()
+    assert w.history() == [[0.0, 0.0, 0.0], [1.0, 2.0, 3.0], [1.0, 3.0, 5.0], [1.0, 2.0, 3.0]]
+    torch = pytest.importorskip("torch")  # the same program in PyTorch passes the same states
+    tX, tY, tZ = torch.arange(3.0), torch.ones(3), torch.zeros(3)
+    states = [tZ.tolist()]
+    tZ[:] = tX + tY
+    states.append(tZ.tolist())
+    tZ += tX
+    states.append(tZ.tolist())
+    torch.add(tX, tY, out=tZ)
+    states.append(tZ.tolist())
+    assert w.history() == states
+
+
+def test_history_is_bounded_and_follows_the_window():
+    a = tensorviz.zeros(300)
+    w = show(a, strip_slots=64)
+    assert "history" not in w.strips[0]  # one version: nothing to step through
+    for _ in range(40):
+        a.add_(1)
+    assert len(w.history()) == _widgets.HISTORY_VERSIONS and w.history()[-1][0] == 40.0
+    a.numpy()[0] = -5  # a NumPy alias write is found by the after-cell poll
+    _widgets.poll_all()
+    assert w.history()[-1][0] == -5 and w.history()[-2][0] == 40.0
+    w.scroll_storage(200)  # another window: the old versions do not line up with it
+    assert "history" not in w.strips[0]
