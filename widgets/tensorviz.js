@@ -199,7 +199,7 @@ class View {
     this.histView = new Map();
     this.pending = false;
     this.onChange = () => this.schedule();
-    for (const name of ["strips", "tensors", "status", "byte_strides", "revision"]) {
+    for (const name of ["strips", "tensors", "status", "byte_strides", "revision", "broadcast"]) {
       model.on(`change:${name}`, this.onChange);
     }
     this.root.addEventListener("mouseover", (e) => this.hover(e));
@@ -212,7 +212,7 @@ class View {
   }
 
   destroy() {
-    for (const name of ["strips", "tensors", "status", "byte_strides", "revision"]) {
+    for (const name of ["strips", "tensors", "status", "byte_strides", "revision", "broadcast"]) {
       this.model.off(`change:${name}`, this.onChange);
     }
   }
@@ -269,6 +269,8 @@ class View {
       body.appendChild(banner);
     }
     this.drawBeforeBody(body);
+    const bc = this.model.get("broadcast");
+    if (bc && bc.result) body.appendChild(this.drawBroadcast(bc));
     const strips = h("div", "tv-strips");
     this.strips.forEach((s, k) => strips.appendChild(this.drawStrip(s, k)));
     body.appendChild(strips);
@@ -302,6 +304,32 @@ class View {
       this.scrollMemory.set(s.key, sc.scrollLeft);
     }
     this.setFocus({ type: "slot", strip: p.strip, k: p.k });
+  }
+
+  /** The operands' shapes aligned from the right; stretched dims (stride 0) marked.
+   * @param {{result: number[], operands: {label: string, dims: {size: number | null, to: number, broadcast: boolean}[]}[]}} bc */
+  drawBroadcast(bc) {
+    const box = h("div", "tv-bcast");
+    const n = bc.result.length;
+    const grid = h("div", "tv-bcast-grid");
+    grid.style.gridTemplateColumns = `max-content repeat(${n}, max-content)`;
+    grid.appendChild(h("div", "tv-bcast-head", "aligned from the right"));
+    for (let d = 0; d < n; d++) grid.appendChild(h("div", "tv-bcast-head", `dim ${d}`));
+    bc.operands.forEach((op, i) => {
+      const t = this.tensors[i];
+      grid.appendChild(t ? this.chip(t, "tv-chip-small") : h("div", "", op.label));
+      for (const dim of op.dims) {
+        const text = dim.size === null ? `– → ${dim.to}` : dim.broadcast ? `${dim.size} → ${dim.to}` : `${dim.size}`;
+        const cell = h("div", `tv-bcast-cell${dim.broadcast ? " tv-bcast-grow" : ""}`, text);
+        if (dim.broadcast) cell.title = `stretched to ${dim.to} with stride 0: every index reads the same storage slots`;
+        grid.appendChild(cell);
+      }
+    });
+    grid.appendChild(h("div", "tv-bcast-head", "result"));
+    for (const size of bc.result) grid.appendChild(h("div", "tv-bcast-cell tv-bcast-result", String(size)));
+    box.append(grid, h("div", "tv-muted",
+      "A missing dim, or a dim of size 1, is stretched to the result's size with stride 0: the expanded views below read the operands' own storage, nothing is copied."));
+    return box;
   }
 
   /** Hook for the playground: content above the strips. @param {HTMLElement} _body */

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-__all__ = ["show", "playground", "plot", "TensorView", "Playground"]
+__all__ = ["show", "show_broadcast", "playground", "plot", "TensorView", "Playground"]
 
 
 def show(*tensors: Any, labels: Sequence[str] | None = None, **kwargs: Any):
@@ -40,6 +40,27 @@ def show(*tensors: Any, labels: Sequence[str] | None = None, **kwargs: Any):
     if labels is None:
         labels = call_labels(tensors, ("show",))
     widget = TensorView(*tensors, labels=list(labels), **kwargs)
+    widget._display_here()
+    return widget
+
+
+def show_broadcast(*tensors: Any, labels: Sequence[str] | None = None, **kwargs: Any):
+    """How ``a + b`` broadcasts: the operands' shapes aligned from the right, and each operand
+    expanded to the result's shape, its stride-0 dims drawn over its own storage (no copy).
+
+    >>> a = tensorviz.arange(3).reshape(3, 1); b = tensorviz.arange(4)
+    >>> tensorviz.show_broadcast(a, b)    # a, b, a.expand(3, 4) (stride (1, 0)), b.expand(3, 4)
+
+    Works for tensorviz tensors, NumPy arrays and PyTorch tensors (each broadcast by its own
+    library); shapes that do not broadcast raise that library's error.  Displayed where it is
+    called, like :func:`show`.
+    """
+    from ._broadcast import broadcast_view
+    from ._labels import call_labels
+
+    if labels is None:
+        labels = call_labels(tensors, ("show_broadcast",))
+    widget = broadcast_view(tensors, list(labels), **kwargs)
     widget._display_here()
     return widget
 

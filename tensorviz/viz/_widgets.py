@@ -126,6 +126,8 @@ class TensorView(anywidget.AnyWidget):
     _css = asset("tensorviz.css")
 
     kind = traitlets.Unicode("view").tag(sync=True)
+    # broadcasting: the operands' shapes aligned from the right (tensorviz.show_broadcast)
+    broadcast = traitlets.Dict().tag(sync=True)
     # what is drawn
     strips = traitlets.List(traitlets.Dict()).tag(sync=True)
     tensors = traitlets.List(traitlets.Dict()).tag(sync=True)

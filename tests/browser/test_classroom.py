@@ -217,3 +217,25 @@ def test_what_changed_and_stepping_through_versions(open_notebook, artifacts):
                            arg=out.locator(".tv-history-text").element_handle())
     assert out.locator('[data-action="hist-forward"]').is_disabled()
     assert nb.errors == []
+
+
+def test_broadcasting_view(open_notebook, artifacts):
+    nb = open_notebook("bcast.ipynb", [
+        "import tensorviz as torch\na = torch.arange(3).reshape(3, 1)\nb = torch.arange(4)\n"
+        "torch.show_broadcast(a, b)",
+    ])
+    nb.run_cell(0)
+    out = nb.output(0)
+    out.locator(".tv-bcast").wait_for()
+    assert out.locator(".tv-root").count() == 1
+    assert [_text(c) for c in out.locator(".tv-bcast-grow").all()] == ["1 → 4", "– → 3"]
+    assert [_text(c) for c in out.locator(".tv-bcast-result").all()] == ["3", "4"]
+    assert out.locator(".tv-strip").count() == 2  # the expansions copy nothing
+    card = out.locator('.tv-card[data-t="3"]')
+    assert _text(card.locator(".tv-label").first) == "b.expand(3, 4)"
+    assert "(0, 1) elements" in _text(card.locator(".tv-meta"))
+    out.locator('.tv-slot[data-strip="1"][data-k="2"]').hover()
+    assert "3 elements here: b.expand(3, 4)[0, 2], b.expand(3, 4)[1, 2], b.expand(3, 4)[2, 2]" \
+        in _text(out.locator(".tv-readout"))
+    out.screenshot(path=str(artifacts / "broadcast-view.png"))
+    assert nb.errors == []
