@@ -207,6 +207,8 @@ class View {
     this.root.addEventListener("focusin", (e) => this.hover(e));
     this.root.addEventListener("click", (e) => this.click(e));
     this.root.addEventListener("keydown", (e) => this.keydown(e));
+    this.onMsg = (/** @type {any} */ msg, /** @type {DataView[]} */ buffers) => this.received(msg, buffers);
+    model.on("msg:custom", this.onMsg);
     this.buildControls();
     this.draw();
   }
@@ -215,6 +217,24 @@ class View {
     for (const name of ["strips", "tensors", "status", "byte_strides", "revision", "broadcast"]) {
       this.model.off(`change:${name}`, this.onChange);
     }
+    this.model.off("msg:custom", this.onMsg);
+  }
+
+  /** Messages from the kernel: an exported picture to download.
+   * @param {any} msg @param {DataView[]} buffers */
+  received(msg, buffers) {
+    if (!msg || msg.type !== "export" || !buffers || !buffers.length) return;
+    if (!this.exportPending) return; // another view of the same widget asked for it
+    this.exportPending = false;
+    const type = msg.format === "png" ? "image/png" : "image/svg+xml";
+    const blob = new Blob([buffers[0].buffer.slice(buffers[0].byteOffset, buffers[0].byteOffset + buffers[0].byteLength)], { type });
+    const a = /** @type {HTMLAnchorElement} */ (document.createElement("a"));
+    a.href = URL.createObjectURL(blob);
+    a.download = String(msg.name || `tensorviz.${msg.format}`);
+    this.root.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
   }
 
   schedule() {
@@ -240,6 +260,16 @@ class View {
     });
     this.bytesBox = box;
     label.append(box, document.createTextNode(" strides and offsets in bytes"));
+    // the current picture as a file, for slides (drawn by the kernel with matplotlib)
+    const exportBox = h("span", "tv-export");
+    for (const fmt of ["svg", "png"]) {
+      const b = h("button", "tv-btn", `export ${fmt.toUpperCase()}`);
+      b.setAttribute("data-action", `export-${fmt}`);
+      b.title = `download this picture as ${fmt.toUpperCase()} (for slides)`;
+      b.addEventListener("click", () => { this.exportPending = true; this.send({ type: "export", format: fmt }); });
+      exportBox.appendChild(b);
+    }
+    bar.appendChild(exportBox);
     bar.append(label, h("span", "tv-hint",
       "Hover a cell: where it lives in storage. Hover a slot: every cell that reads it. Keyboard: Tab, then arrow keys."));
     this.controls.appendChild(bar);

@@ -249,6 +249,31 @@ class TensorView(anywidget.AnyWidget):
             out.append(s)
         return out
 
+    def export(self, path: str | None = None, format: str | None = None) -> bytes:
+        """The widget's current picture (the windows drawn now) as SVG or PNG, for slides.
+
+        >>> w.export("slide.svg")            # also returns the bytes
+        >>> png = w.export(format="png")
+
+        ``format`` defaults to the file's extension (else ``svg``).  Drawn with matplotlib
+        (as :func:`tensorviz.plot`), so it needs matplotlib.
+        """
+        from ._plot import draw
+
+        fmt = (format or (path.rsplit(".", 1)[-1] if path and "." in path else "svg")).lower()
+        if fmt not in ("svg", "png"):
+            raise ValueError(f"export() writes svg or png, not {fmt!r}")
+        import io
+
+        fig = draw(self.strips, self.tensors, self._scene.static)
+        buf = io.BytesIO()
+        fig.savefig(buf, format=fmt, dpi=150, bbox_inches="tight")
+        data = buf.getvalue()
+        if path is not None:
+            with open(path, "wb") as f:
+                f.write(data)
+        return data
+
     def history(self, strip: int = 0) -> list[list]:
         """The versions of strip ``strip``'s drawn window, oldest first, as lists of values.
 
@@ -335,6 +360,16 @@ class TensorView(anywidget.AnyWidget):
                             _ints(content.get("select")))
             elif kind == "refresh":
                 self.refresh()
+            elif kind == "export" and content.get("format") in ("svg", "png"):
+                fmt = content["format"]
+                try:
+                    data = self.export(format=fmt)
+                except ImportError:
+                    self.send({"type": "export_error", "message":
+                               "export needs matplotlib: pip install matplotlib"})
+                    return
+                self.send({"type": "export", "format": fmt, "name": f"tensorviz.{fmt}"},
+                          buffers=[data])
             else:
                 self._handle_other(kind, content)
         except (TypeError, ValueError, OverflowError):

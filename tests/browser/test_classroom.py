@@ -239,3 +239,28 @@ def test_broadcasting_view(open_notebook, artifacts):
         in _text(out.locator(".tv-readout"))
     out.screenshot(path=str(artifacts / "broadcast-view.png"))
     assert nb.errors == []
+
+
+def test_export_the_current_picture(open_notebook, artifacts):
+    nb = open_notebook("export.ipynb", [
+        "import tensorviz as torch\na = torch.arange(6).reshape(2, 3)\nw = torch.show(a, a.t())",
+        "a[0, 0] = 77",
+    ])
+    nb.run_cell(0)
+    nb.run_cell(1)
+    out = nb.output(0)
+    nb.page.wait_for_function(
+        "() => document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) "
+        ".tv-slot[data-k=\"0\"]').textContent === '77'")
+    for fmt, magic in (("svg", b"<?xml"), ("png", b"\x89PNG")):
+        with nb.page.expect_download() as info:
+            out.locator(f'[data-action="export-{fmt}"]').click()
+        path = artifacts / f"export.{fmt}"
+        info.value.save_as(str(path))
+        data = path.read_bytes()
+        assert data.startswith(magic) and info.value.suggested_filename == f"tensorviz.{fmt}"
+        if fmt == "svg":
+            text = data.decode()
+            # matplotlib keeps each text as a comment: the current values, not the first ones
+            assert "<!-- 77 -->" in text and "<!-- B a.t() -->" in text
+    assert nb.errors == []
