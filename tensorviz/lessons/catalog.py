@@ -266,6 +266,23 @@ _add("02/step-slice",
                  "Still a view: no data is copied.",
      solution="answer = x[1:, ::2].stride()")
 
+_add("02/fancy-copy",
+     "`x = torch.arange(12).reshape(3, 4)`. Rows 0 and 2 are evenly spaced in storage. Does "
+     "`x[[0, 2]]` share `x`'s memory, i.e. is "
+     "`x[[0, 2]].untyped_storage().data_ptr() == x.untyped_storage().data_ptr()`?",
+     setup="x = torch.arange(12).reshape(3, 4)",
+     answer=False,
+     mistakes={True: "A stride of 8 could describe these two rows, but indexing with a list "
+                     "(advanced indexing) always gathers into a new storage: even `x[[0, 1]]`."},
+     hint="Which kind of indexing is it: ints and slices (a view), or a list, tensor or bool "
+          "mask of indices?",
+     explanation="Advanced indexing (a list or tensor of indices, or a bool mask) picks "
+                 "elements that in general no offset and strides can describe, so it always "
+                 "copies them into a new storage.",
+     solution="answer = x[[0, 2]].untyped_storage().data_ptr() == "
+              "x.untyped_storage().data_ptr()",
+     revealed_by=["picked = x[[0, 2]]", "always gathers"])
+
 # ---------------------------------------------------------------------------- 03 dtypes
 _add("03/int-division",
      "What dtype does `torch.tensor([1, 2]) / 2` have?",

@@ -135,6 +135,14 @@ def _answer_lesson_02(browser, lab, artifacts):
         nb.wait_idle(90_000)
         assert nb.panel.locator(".tv-root").count() >= 5  # four views and the playground
 
+        # advanced indexing copies: x, picked and chosen on three strips
+        fancy = nb.panel.locator(".tv-root", has=nb.page.locator(".tv-label", has_text="picked"))
+        fancy.first.wait_for()
+        assert fancy.first.locator(".tv-strip").count() == 3
+        fancy.first.screenshot(path=str(artifacts / "lesson02-advanced-indexing.png"))
+        bcast = nb.panel.locator(".tv-bcast")
+        assert bcast.count() == 1 and "1 → 4" in bcast.text_content()
+
         choice = nb.panel.locator(".tv-exercise", has_text="Only one of these allocates")
         choice.get_by_role("radio", name="x.contiguous()", exact=True).check()
         choice.get_by_role("button", name="Check").click()
