@@ -269,9 +269,9 @@ class View {
       b.addEventListener("click", () => { this.exportPending = true; this.send({ type: "export", format: fmt }); });
       exportBox.appendChild(b);
     }
-    bar.appendChild(exportBox);
     bar.append(label, h("span", "tv-hint",
-      "Hover a cell: where it lives in storage. Hover a slot: every cell that reads it. Keyboard: Tab, then arrow keys."));
+      "Hover a cell: where it lives in storage. Hover a slot: every cell that reads it. Keyboard: Tab, then arrow keys."),
+    exportBox);
     this.controls.appendChild(bar);
   }
 

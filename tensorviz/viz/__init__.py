@@ -3,6 +3,7 @@
 >>> import tensorviz
 >>> a = tensorviz.arange(12).reshape(3, 4)
 >>> tensorviz.show(a, a.t(), a[1:, ::2])   # one storage strip, three views over it
+>>> tensorviz.show_broadcast(a[:, :1], a[0])  # how a + b broadcasts (stride 0, no copy)
 >>> tensorviz.playground(a)                 # apply view ops step by step
 >>> tensorviz.plot(a.t())                   # the same picture with matplotlib (static)
 

@@ -30,7 +30,7 @@ def main(out: Path) -> None:
     try:
         lab.write_notebook("screenshot.ipynb", [CODE])
         with chromium() as browser:
-            nb = Notebook(browser, lab, "screenshot.ipynb", viewport=(1160, 1100), scale=2)
+            nb = Notebook(browser, lab, "screenshot.ipynb", viewport=(1440, 1100), scale=2)  # the full layout
             nb.command("application:toggle-left-area")
             nb.run_cell(0)
             cell = nb.panel.locator(".jp-Cell").first
