@@ -150,8 +150,8 @@ def _storage_index_checker(fn: Any) -> "str | None":
 _add("01/storage-index",
      "Write `storage_index(t, index)`: where in `t`'s storage does `t[index]` live? "
      "`index` is a tuple of ints (one per dim). Use only `t.storage_offset()` and "
-     "`t.stride()`, then check it with `ex_storage_index.check(storage_index)`: it is tried on views "
-     "with offsets, transposes and steps.",
+     "`t.stride()`, then check it with `ex_storage_index.check(storage_index)`: it is tried "
+     "on views with offsets, transposes and steps.",
      checker=_storage_index_checker,
      hint="Start at the offset; each index i along dim d adds i × stride[d].",
      explanation="`storage_offset() + Σ index[d] × stride()[d]` is all indexing is: "

@@ -57,7 +57,8 @@ def broadcast_view(tensors: Sequence[Any], labels: list[str], **kwargs: Any):
     from ._widgets import TensorView
 
     if len(tensors) < 2:
-        raise TypeError("show_broadcast() needs at least two tensors, e.g. tensorviz.show_broadcast(a, b)")
+        raise TypeError("show_broadcast() needs at least two tensors, e.g. "
+                        "tensorviz.show_broadcast(a, b)")
     if 2 * len(tensors) > MAX_TENSORS:
         raise ValueError(f"show_broadcast() draws at most {MAX_TENSORS // 2} operands")
     if len(labels) != len(tensors):

@@ -411,7 +411,7 @@ class TensorView(anywidget.AnyWidget):
         data, metadata = bundle
         handle = display(data, metadata=metadata, raw=True, display_id=True)
         if handle is not None:
-            self._display_ids.append(handle.display_id)
+            self._display_ids = self._display_ids[-(_MAX_DISPLAYS - 1):] + [handle.display_id]
             self._snapshot_revision = self.revision
 
     def _update_snapshots(self) -> None:
@@ -429,7 +429,7 @@ class TensorView(anywidget.AnyWidget):
         if bundle is None:
             return
         data, metadata = bundle
-        for display_id in self._display_ids[-_MAX_DISPLAYS:]:
+        for display_id in self._display_ids:
             update_display(data, metadata=metadata, raw=True, display_id=display_id)
         self._snapshot_revision = self.revision
 
