@@ -69,6 +69,7 @@ storage = _StorageNamespace()
 # The widgets, plots and file formats load on first use so `import tensorviz` stays light.
 _LAZY = {
     "show": ("tensorviz.viz", "show"),
+    "show_broadcast": ("tensorviz.viz", "show_broadcast"),  # Note: not in PyTorch (a widget)
     "playground": ("tensorviz.viz", "playground"),
     "plot": ("tensorviz.viz", "plot"),
     "viz": ("tensorviz.viz", None),

@@ -433,3 +433,82 @@ def test_format_predicates_match_pytorch(layout):
     assert L.copy_strides(shape, stride, "preserve_format") == t.clone().stride()
     assert L.copy_strides(shape, stride, fmt) == t.clone(
         memory_format=getattr(torch, fmt)).stride()
+
+
+# ---------------------------------------------------------------- explanations
+def _after(shape, d) -> int:
+    return L.numel(shape[d + 1:])
+
+
+def _dims(text: str) -> list[int]:
+    return [int(x) for x in text.replace(" and ", ", ").split(", ")]
+
+
+def check_reason(shape, stride) -> str:
+    """Every claim the sentence makes, checked against the layout; returns the sentence."""
+    import re
+
+    text = L.contiguity_reason(shape, stride)
+    verdict = L.is_contiguous(shape, stride)
+    assert text.startswith("contiguous: " if verdict else "not contiguous: "), text
+    if "0-dim" in text:
+        assert shape == ()
+    if m := re.search(r"no elements \(dim (\d+) has size 0\)", text):
+        assert shape[int(m.group(1))] == 0
+    if "it has one element" in text:
+        assert L.numel(shape) == 1 and shape != ()
+    if "each dim's stride is the product of the sizes after it" in text:
+        assert all(stride[d] == _after(shape, d) for d in range(len(shape))), text
+    if m := re.search(r"dims? ([\d, and]+) \(size > 1\) (?:has|each have) stride", text):
+        big = _dims(m.group(1))
+        assert big == [d for d, n in enumerate(shape) if n != 1]
+        assert all(stride[d] == _after(shape, d) for d in big), text
+        if m2 := re.search(r"has stride (\d+),", text):
+            assert stride[big[0]] == int(m2.group(1))
+    if m := re.search(r"size-1 dims? ([\d, and]+) never step", text):
+        assert _dims(m.group(1)) == [d for d, n in enumerate(shape) if n == 1]
+    if m := re.search(r"dim (\d+) has stride (-?\d+), but row-major order needs (\d+) \(the "
+                      r"product of the sizes after it\)", text):
+        d, s, e = (int(g) for g in m.groups())
+        assert stride[d] == s and e == _after(shape, d) and s != e and shape[d] > 1
+    if m := re.search(r"dim (\d+) is broadcast \(stride 0\), so its (\d+) indices", text):
+        d, n = int(m.group(1)), int(m.group(2))
+        assert stride[d] == 0 and shape[d] == n > 1
+    known = ("0-dim", "no elements", "one element", "each dim's stride", "(size > 1)",
+             "row-major order needs", "is broadcast")
+    assert any(k in text for k in known), f"a sentence the test does not check: {text}"
+    return text
+
+
+@pytest.mark.parametrize("shape,stride", [
+    ((1, 3), (1, 1)), ((1, 3), (3, 1)), ((), ()), ((0,), (1,)), ((2, 0, 3), (7, 1, 9)),
+    ((1,), (5,)), ((1, 1), (0, 0)), ((2, 1, 3), (3, 9, 1)), ((1, 2, 1, 3), (0, 3, 5, 1)),
+    ((3, 4), (1, 3)), ((3, 4), (0, 1)), ((3, 1, 4), (4, 4, 1)), ((4, 3), (3, 0)),
+])
+def test_contiguity_reason_is_true_for_size_1_size_0_and_0_dim(shape, stride):
+    check_reason(shape, stride)
+
+
+def test_contiguity_reason_does_not_claim_a_size_1_dims_stride():
+    text = L.contiguity_reason((1, 3), (1, 1))
+    assert "each dim's stride is the product" not in text and "dim 0 never steps" in text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 3), max_size=4).flatmap(
+    lambda shape: st.tuples(st.just(tuple(shape)),
+                            st.tuples(*[st.integers(0, 13) for _ in shape]))))
+def test_contiguity_reason_claims_hold_for_random_layouts(layout):
+    shape, stride = layout
+    check_reason(shape, stride)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 3), max_size=4).flatmap(
+    lambda shape: st.tuples(st.just(tuple(shape)),
+                            st.tuples(*[st.integers(0, 13) for _ in shape]))))
+def test_contiguity_verdict_matches_pytorch(layout):
+    torch = pytest.importorskip("torch")
+    shape, stride = layout
+    t = torch.empty(200).as_strided(shape, stride)
+    assert L.contiguity_reason(shape, stride).startswith("contiguous") == t.is_contiguous()

@@ -119,8 +119,8 @@ function decode(view, wire) {
 
 /** A column width that fits the longest short text (monospace digits are ~0.62em wide).
  * @param {string[]} texts @param {number} min */
-function widthFor(texts, min) {
-  let longest = 0;
+function widthFor(texts, min, labels = 0) {
+  let longest = labels; // characters of a smaller label in the box (index or @address)
   for (const t of texts) longest = Math.max(longest, t.length);
   return `${Math.min(Math.max(min, 0.62 * longest + 1.1), 9).toFixed(2)}em`;
 }
@@ -189,9 +189,17 @@ class View {
     /** @type {StripState[]} */ this.strips = [];
     /** @type {Decoded[]} */ this.tensorValues = [];
     /** @type {Uint32Array[]} */ this.footprints = [];
+    /** @type {{strip: number, k: number} | null} a typed "go to slot" not drawn yet */
+    this.jumpedSlot = null;
+    /** @type {Map<string, number>} strip key -> versions stepped back from the latest */
+    this.histBack = new Map();
+    /** @type {Map<string, string>} strip key -> the latest version seen (new writes reset) */
+    this.histLatest = new Map();
+    /** @type {Map<number, {full: string[], text: string[], start: number, changed: Set<number>, past: boolean}>} */
+    this.histView = new Map();
     this.pending = false;
     this.onChange = () => this.schedule();
-    for (const name of ["strips", "tensors", "status", "byte_strides", "revision"]) {
+    for (const name of ["strips", "tensors", "status", "byte_strides", "revision", "broadcast"]) {
       model.on(`change:${name}`, this.onChange);
     }
     this.root.addEventListener("mouseover", (e) => this.hover(e));
@@ -199,14 +207,34 @@ class View {
     this.root.addEventListener("focusin", (e) => this.hover(e));
     this.root.addEventListener("click", (e) => this.click(e));
     this.root.addEventListener("keydown", (e) => this.keydown(e));
+    this.onMsg = (/** @type {any} */ msg, /** @type {DataView[]} */ buffers) => this.received(msg, buffers);
+    model.on("msg:custom", this.onMsg);
     this.buildControls();
     this.draw();
   }
 
   destroy() {
-    for (const name of ["strips", "tensors", "status", "byte_strides", "revision"]) {
+    for (const name of ["strips", "tensors", "status", "byte_strides", "revision", "broadcast"]) {
       this.model.off(`change:${name}`, this.onChange);
     }
+    this.model.off("msg:custom", this.onMsg);
+  }
+
+  /** Messages from the kernel: an exported picture to download.
+   * @param {any} msg @param {DataView[]} buffers */
+  received(msg, buffers) {
+    if (!msg || msg.type !== "export" || !buffers || !buffers.length) return;
+    if (!this.exportPending) return; // another view of the same widget asked for it
+    this.exportPending = false;
+    const type = msg.format === "png" ? "image/png" : "image/svg+xml";
+    const blob = new Blob([buffers[0].buffer.slice(buffers[0].byteOffset, buffers[0].byteOffset + buffers[0].byteLength)], { type });
+    const a = /** @type {HTMLAnchorElement} */ (document.createElement("a"));
+    a.href = URL.createObjectURL(blob);
+    a.download = String(msg.name || `tensorviz.${msg.format}`);
+    this.root.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
   }
 
   schedule() {
@@ -232,8 +260,18 @@ class View {
     });
     this.bytesBox = box;
     label.append(box, document.createTextNode(" strides and offsets in bytes"));
+    // the current picture as a file, for slides (drawn by the kernel with matplotlib)
+    const exportBox = h("span", "tv-export");
+    for (const fmt of ["svg", "png"]) {
+      const b = h("button", "tv-btn", `export ${fmt.toUpperCase()}`);
+      b.setAttribute("data-action", `export-${fmt}`);
+      b.title = `download this picture as ${fmt.toUpperCase()} (for slides)`;
+      b.addEventListener("click", () => { this.exportPending = true; this.send({ type: "export", format: fmt }); });
+      exportBox.appendChild(b);
+    }
     bar.append(label, h("span", "tv-hint",
-      "Hover a cell: where it lives in storage. Hover a slot: every cell that reads it. Keyboard: Tab, then arrow keys."));
+      "Hover a cell: where it lives in storage. Hover a slot: every cell that reads it. Keyboard: Tab, then arrow keys."),
+    exportBox);
     this.controls.appendChild(bar);
   }
 
@@ -247,6 +285,7 @@ class View {
       t.has_values ? decode(t.values, t.wire) : { text: [], full: [] });
     this.footprints = this.tensors.map((t) => decodeU32(t.footprint));
     this.cellsByAddr = new Map();
+    this.histView = new Map();
     this.slots = new Map();
     this.scrollers = new Map();
     this.lit = [];
@@ -260,6 +299,8 @@ class View {
       body.appendChild(banner);
     }
     this.drawBeforeBody(body);
+    const bc = this.model.get("broadcast");
+    if (bc && bc.result) body.appendChild(this.drawBroadcast(bc));
     const strips = h("div", "tv-strips");
     this.strips.forEach((s, k) => strips.appendChild(this.drawStrip(s, k)));
     body.appendChild(strips);
@@ -276,6 +317,49 @@ class View {
     }
     if (this.focus && !this.applyFocus(this.focus)) this.focus = null;
     if (!this.focus) this.showIdleReadout();
+    this.showJumpedSlot();
+  }
+
+  /** After "go to slot": once the window holding the slot has arrived, scroll the strip to it
+   * and light it (with every cell that reads it), so the learner sees where it landed. */
+  showJumpedSlot() {
+    const p = this.jumpedSlot;
+    const s = p && this.strips[p.strip];
+    if (!p || !s || p.k < s.start || p.k >= s.start + s.count) return;
+    this.jumpedSlot = null;
+    const el = (this.slots.get(p.strip) || [])[p.k - s.start];
+    const sc = this.scrollers.get(p.strip);
+    if (el && sc) {
+      sc.scrollLeft = Math.max(0, el.offsetLeft - sc.clientWidth / 2 + el.offsetWidth / 2);
+      this.scrollMemory.set(s.key, sc.scrollLeft);
+    }
+    this.setFocus({ type: "slot", strip: p.strip, k: p.k });
+  }
+
+  /** The operands' shapes aligned from the right; stretched dims (stride 0) marked.
+   * @param {{result: number[], operands: {label: string, dims: {size: number | null, to: number, broadcast: boolean}[]}[]}} bc */
+  drawBroadcast(bc) {
+    const box = h("div", "tv-bcast");
+    const n = bc.result.length;
+    const grid = h("div", "tv-bcast-grid");
+    grid.style.gridTemplateColumns = `max-content repeat(${n}, max-content)`;
+    grid.appendChild(h("div", "tv-bcast-head", "aligned from the right"));
+    for (let d = 0; d < n; d++) grid.appendChild(h("div", "tv-bcast-head", `dim ${d}`));
+    bc.operands.forEach((op, i) => {
+      const t = this.tensors[i];
+      grid.appendChild(t ? this.chip(t, "tv-chip-small") : h("div", "", op.label));
+      for (const dim of op.dims) {
+        const text = dim.size === null ? `– → ${dim.to}` : dim.broadcast ? `${dim.size} → ${dim.to}` : `${dim.size}`;
+        const cell = h("div", `tv-bcast-cell${dim.broadcast ? " tv-bcast-grow" : ""}`, text);
+        if (dim.broadcast) cell.title = `stretched to ${dim.to} with stride 0: every index reads the same storage slots`;
+        grid.appendChild(cell);
+      }
+    });
+    grid.appendChild(h("div", "tv-bcast-head", "result"));
+    for (const size of bc.result) grid.appendChild(h("div", "tv-bcast-cell tv-bcast-result", String(size)));
+    box.append(grid, h("div", "tv-muted",
+      "A missing dim, or a dim of size 1, is stretched to the result's size with stride 0: the expanded views below read the operands' own storage, nothing is copied."));
+    return box;
   }
 
   /** Hook for the playground: content above the strips. @param {HTMLElement} _body */
@@ -302,7 +386,7 @@ class View {
       ? `${s.dtype} · ${num(s.size)} element${s.size === 1 ? "" : "s"} × ${bytesText(s.itemsize)} = ${bytesText(s.nbytes)} · ${s.device}`
       : "";
     head.append(title, h("span", "tv-strip-facts", facts));
-    if (!s.alive) head.appendChild(h("span", "tv-badge tv-badge-freed", "freed"));
+    if (!s.alive) head.appendChild(freedBadge(s.temporary));
     const users = h("span", "tv-strip-users");
     users.append(document.createTextNode(s.tensors.length > 1 ? "shared by " : "used by "));
     s.tensors.forEach((ti) => { if (this.tensors[ti]) users.appendChild(this.chip(this.tensors[ti], "tv-chip-small")); });
@@ -328,8 +412,17 @@ class View {
     svg.setAttribute("aria-hidden", "true");
     this.arrowLayers.set(k, svg);
     const grid = h("div", "tv-strip-grid");
-    const values = s.has_values ? decode(s.values, s.wire) : { text: [], full: [] };
-    grid.style.setProperty("--tv-slot-w", widthFor(values.text, 3.1));
+    let values = s.has_values ? decode(s.values, s.wire) : { text: [], full: [] };
+    const version = this.version(s, k, values);
+    if (version) {
+      values = version;
+      sec.insertBefore(this.historyBar(s, k), sec.children[1] || null);
+      if (version.past) sec.classList.add("tv-past");
+    }
+    // the values' own width; CSS keeps a minimum (smaller in the compact layout)
+    // slot indices (10px under 12px values) such as 461,548 must not run into each other
+    const indexChars = String(s.start + s.count - 1).length * 0.85;
+    grid.style.setProperty("--tv-slot-fit", widthFor(values.text, 0, indexChars));
     grid.style.gridTemplateColumns = `max-content repeat(${s.count}, var(--tv-slot-w))`;
     const members = s.tensors.filter((ti) => this.tensors[ti]);
     const usedAny = new Uint32Array(s.count);
@@ -349,6 +442,7 @@ class View {
       slot.setAttribute("data-k", String(kk));
       slot.tabIndex = i === 0 ? 0 : -1; // one tab stop per strip; arrow keys move along it
       if (!usedAny[i] && members.length) slot.classList.add("tv-unused");
+      if (version && version.changed.has(kk)) slot.classList.add("tv-changed");
       slot.title = `storage[${kk}] = ${values.full[i] ?? "?"}` +
         (this.bytes ? ` · byte ${num(kk * s.itemsize)}` : "");
       slotEls.push(slot);
@@ -393,6 +487,52 @@ class View {
     return sec;
   }
 
+  /** The version of strip `k` to draw (the latest unless the learner stepped back) and the
+   * slots that version changed, or null when no write has made a second version.
+   * @param {StripState} s @param {number} k @param {{text: string[], full: string[]}} current */
+  version(s, k, current) {
+    const hist = /** @type {any[] | undefined} */ (s.history);
+    if (!hist || hist.length < 2) return null;
+    const latest = current.full.join("\u0001");
+    if (this.histLatest.get(s.key) !== latest) this.histBack.set(s.key, 0); // a new write
+    this.histLatest.set(s.key, latest);
+    const back = Math.min(this.histBack.get(s.key) || 0, hist.length - 1);
+    const pos = hist.length - 1 - back;
+    const shown = back ? decode(hist[pos].values, hist[pos].wire) : current;
+    const prev = pos > 0 ? decode(hist[pos - 1].values, hist[pos - 1].wire) : null;
+    /** @type {Set<number>} */ const changed = new Set();
+    if (prev) shown.full.forEach((v, i) => { if (prev.full[i] !== v) changed.add(s.start + i); });
+    const view = { ...shown, start: s.start, changed, past: back > 0, pos, n: hist.length };
+    this.histView.set(k, view);
+    return view;
+  }
+
+  /** "◀ back · version 3 of 4 · forward ▶": step through the versions writes made.
+   * @param {StripState} s @param {number} k */
+  historyBar(s, k) {
+    const view = /** @type {any} */ (this.histView.get(k));
+    const bar = h("div", "tv-history");
+    const back = /** @type {HTMLButtonElement} */ (h("button", "tv-btn", "◀ back"));
+    const fwd = /** @type {HTMLButtonElement} */ (h("button", "tv-btn", "forward ▶"));
+    back.setAttribute("data-action", "hist-back");
+    fwd.setAttribute("data-action", "hist-forward");
+    back.disabled = view.pos === 0;
+    fwd.disabled = !view.past;
+    const step = (/** @type {number} */ d) => {
+      this.histBack.set(s.key, Math.max(0, (this.histBack.get(s.key) || 0) + d));
+      this.draw();
+    };
+    back.addEventListener("click", () => step(1));
+    fwd.addEventListener("click", () => step(-1));
+    const what = view.past ? " (an earlier state: not the current values)" : " (now)";
+    const text = h("span", "tv-history-text", `version ${view.pos + 1} of ${view.n}${what}`);
+    const note = h("span", "tv-muted", view.changed.size
+      ? ` · ${view.changed.size} slot${view.changed.size > 1 ? "s" : ""} changed by this write (dashed)`
+      : view.pos ? " · this write changed no drawn slot" : " · as first drawn");
+    bar.append(back, text, fwd, note);
+    return bar;
+  }
+
   /** @param {StripState} s @param {number} k */
   stripPager(s, k) {
     const bar = h("div", "tv-pager");
@@ -407,7 +547,12 @@ class View {
     bar.append(prev, h("span", "tv-pager-text",
       `slots ${num(s.start)}–${num(s.start + s.count - 1)} of ${num(s.size)}`), next,
     this.jumpInput("go to slot", s.size, "strip-jump",
-      (v) => this.send({ type: "page_strip", strip: k, start: Math.max(0, v - Math.floor(s.count / 2)) })));
+      (v) => {
+        this.jumpedSlot = { strip: k, k: v };
+        const start = Math.min(Math.max(0, v - Math.floor(s.count / 2)), Math.max(s.size - s.count, 0));
+        if (start === s.start) this.showJumpedSlot(); // already drawn: no new window will come
+        else this.send({ type: "page_strip", strip: k, start });
+      }));
     return bar;
   }
 
@@ -440,7 +585,7 @@ class View {
     const head = h("div", "tv-card-head");
     head.appendChild(this.chip(t));
     if (t.strip !== undefined) head.appendChild(h("span", "tv-badge", `storage #${t.strip + 1}`));
-    if (!t.alive) head.appendChild(h("span", "tv-badge tv-badge-freed", "freed"));
+    if (!t.alive) head.appendChild(freedBadge(t.temporary));
     card.appendChild(head);
     if (!t.shape) {
       card.appendChild(h("div", "tv-empty", "This tensor was freed before it could be drawn."));
@@ -509,7 +654,9 @@ class View {
 
     const values = this.tensorValues[ti];
     const cellWidth = widthFor(values.text, 3.3);
-    box.style.setProperty("--tv-cell-w", cellWidth);
+    // the @address label (9px) in a cell's corner must fit too
+    const addrChars = (String(t.storage_size || 0).length + 1) * 0.8;
+    box.style.setProperty("--tv-cell-fit", widthFor(values.text, 0, addrChars));
     const counts = t.counts;
     const nb = dims.block.length;
     const blockCounts = counts.slice(0, nb);
@@ -552,10 +699,17 @@ class View {
           const flat = b * cellsPerBlock + r * cols + c;
           const addr = address(t, index);
           const cell = h("div", "tv-cell");
+          const hv = this.histView.get(t.strip);
+          let text = values.text[flat] ?? "?";
+          if (hv) {
+            if (hv.changed.has(addr)) cell.classList.add("tv-changed");
+            const i = addr - hv.start;
+            if (hv.past) text = i >= 0 && i < hv.text.length ? hv.text[i] : "…";
+          }
           cell.tabIndex = flat === 0 ? 0 : -1; // one tab stop per tensor; arrow keys move
           cell.setAttribute("data-t", String(ti));
           cell.setAttribute("data-index", index.join(","));
-          cell.append(h("span", "tv-v", values.text[flat] ?? "?"), h("span", "tv-addr", `@${addr}`));
+          cell.append(h("span", "tv-v", text), h("span", "tv-addr", `@${addr}`));
           cell.title = `${indexText(t, index)} = ${values.full[flat] ?? "?"}\n${formula(t, index, addr)} → storage[${addr}]`;
           grid.appendChild(cell);
           const byAddr = this.cellsByAddr.get(t.strip) || new Map();
@@ -923,6 +1077,19 @@ class View {
   }
 }
 
+/** The badge of a tensor or strip whose memory is gone: a temporary (freed in the cell that
+ * drew it: nothing could ever change it) is a calm "snapshot", a deleted variable "freed".
+ * @param {boolean | undefined} temporary */
+function freedBadge(temporary) {
+  const b = temporary
+    ? h("span", "tv-badge tv-badge-snapshot", "snapshot")
+    : h("span", "tv-badge tv-badge-freed", "freed");
+  b.title = temporary
+    ? "A temporary: nothing else refers to it, so nothing can change it. This is its value."
+    : "Nothing in the kernel refers to this memory any more: this is its last known state.";
+  return b;
+}
+
 // ------------------------------------------------------------------ playground
 class PlaygroundView extends View {
   buildControls() {
@@ -949,6 +1116,8 @@ class PlaygroundView extends View {
     this.pgCode = h("pre", "tv-pg-code");
     /** @type {string} */ this.op = "transpose";
     const select = (/** @type {any} */ op) => {
+      // another op's arguments never carry over (view's "12" is not contiguous()'s)
+      if (this.op !== op.name) input.value = "";
       this.op = op.name;
       ops.querySelectorAll(".tv-btn").forEach((b) => b.classList.toggle("tv-selected", b.getAttribute("data-op") === op.name));
       const n = (model.get("steps") || []).length;
@@ -959,7 +1128,8 @@ class PlaygroundView extends View {
       desc.textContent = op.description;
     };
     const run = () => {
-      this.send({ type: "apply", op: this.op, args: input.value });
+      const op = (model.get("ops") || []).find((/** @type {any} */ o) => o.name === this.op);
+      this.send({ type: "apply", op: this.op, args: op && !op.takes_args ? "" : input.value });
     };
     for (const op of model.get("ops") || []) {
       const b = h("button", "tv-btn tv-op", op.name === "index" ? "[ ] index / slice" : op.name);

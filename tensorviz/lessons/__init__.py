@@ -1,9 +1,9 @@
 """Self-checking exercises for the guided lessons in ``notebooks/``.
 
 >>> from tensorviz.lessons import exercise
->>> ex = exercise("01/offset")     # a lesson's exercise, by key
->>> ex                             # in Jupyter: answer box, Check, Hint, Show solution
->>> ex.check(4)                    # the same check, in code (works without widgets)
+>>> ex_offset = exercise("01/offset")   # a lesson's exercise, by key, in a name of its own
+>>> ex_offset                          # in Jupyter: answer box, Check, Hint, Show solution
+>>> ex_offset.check(4)                 # the same check, in code (works without widgets)
 ✔ Right: 4. ...
 
 Teachers can write their own with :class:`Exercise`::
@@ -17,6 +17,6 @@ exercise is displayed, and a plain-text form is shown where it is missing.
 from __future__ import annotations
 
 from ._exercise import Exercise, Feedback, Reveal
-from .catalog import CATALOG, exercise, exercises
+from .catalog import CATALOG, exercise, exercises, handle
 
-__all__ = ["Exercise", "Feedback", "Reveal", "exercise", "exercises", "CATALOG"]
+__all__ = ["Exercise", "Feedback", "Reveal", "exercise", "exercises", "handle", "CATALOG"]

@@ -43,7 +43,10 @@ class Feedback:
         return f"{self.mark} {self.message}"
 
     def _repr_html_(self) -> str:
-        colour = {True: "#1a7f37", False: "#b3261e", None: "#555"}[self.ok]
+        # theme colours first (JupyterLab's light and dark themes), plain ones elsewhere
+        colour = {True: "var(--jp-success-color1, #1a7f37)",
+                  False: "var(--jp-error-color1, #b3261e)",
+                  None: "var(--jp-ui-font-color2, #555)"}[self.ok]
         return (f'<div class="tv-feedback" style="color:{colour}">'
                 f"<b>{self.mark}</b> {_inline(self.message)}</div>")
 
@@ -85,7 +88,8 @@ class Exercise:
                  setup: str = "", choices: Sequence[str] | None = None, hint: str = "",
                  explanation: str = "", solution: str = "",
                  mistakes: Mapping[Any, str] | None = None, tolerance: float | None = None,
-                 placeholder: str = "", key: str = "", title: str = "Exercise"):
+                 placeholder: str = "", key: str = "", title: str = "Exercise",
+                 name: str = "ex"):
         if (answer is None) == (checker is None):
             raise TypeError("an Exercise needs exactly one of answer= or checker=")
         if choices is not None:
@@ -93,6 +97,7 @@ class Exercise:
             if answer not in choices:
                 raise ValueError(f"answer {answer!r} is not one of the choices {choices}")
         self.key = key
+        self.name = name  # the variable the lesson keeps it in: what the help text calls
         self.title = title
         self.prompt = prompt
         self.setup = setup.strip("\n")
@@ -129,6 +134,9 @@ class Exercise:
             given = parse(value, self.answer) if isinstance(value, str) else normalize(value)
         except ValueError as exc:
             return Feedback(False, str(exc))
+        unreadable = self._unreadable(value, given)
+        if unreadable:
+            return Feedback(None, unreadable)
         if self.choices is not None:
             if given not in self.choices:
                 return Feedback(False, "Pick one of: " + "; ".join(self.choices))
@@ -141,6 +149,23 @@ class Exercise:
         if self.attempts >= 1 and self._hint:
             message += " Try the hint."
         return Feedback(False, message)
+
+    def _unreadable(self, value: Any, given: Any) -> str:
+        """Why typed text could not be read as the kind of answer expected ('' if it could).
+
+        "12 4 1" or "seven" for a tuple or a number is a format problem, not a wrong answer:
+        say how to write it, and do not count it as an attempt.
+        """
+        want = normalize(self.answer)
+        if not isinstance(value, str) or self.choices is not None or isinstance(want, str):
+            return ""
+        readable = (isinstance(given, tuple) if isinstance(want, tuple) else
+                    isinstance(given, bool) if isinstance(want, bool) else
+                    isinstance(given, (int, float)) and not isinstance(given, bool)
+                    if isinstance(want, (int, float)) else True)
+        if readable:
+            return ""
+        return (f"Couldn't read {value.strip()[:40]!r}: write it as {_format_example(want)}.")
 
     def _run_checker(self, value: Any) -> Feedback:
         try:
@@ -174,10 +199,10 @@ class Exercise:
         if self.choices is not None:
             lines += [""] + [f"  - {c}" for c in self.choices]
         if self.checker is not None:
-            lines += ["", "Check your result with  ex.check(result)"]
+            lines += ["", f"Check your result with  {self.name}.check(result)"]
         else:
-            lines += ["", "Answer in code with  ex.check(your_answer)"]
-        lines += ["Stuck?  ex.hint()  ·  ex.solution()"]
+            lines += ["", f"Answer in code with  {self.name}.check(your_answer)"]
+        lines += [f"Stuck?  {self.name}.hint()  ·  {self.name}.solution()"]
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -192,10 +217,11 @@ class Exercise:
 
     def _repr_html_(self) -> str:
         out = self.question_html()
-        how = ("check your result with <code>ex.check(result)</code>" if self.checker
-               else "answer with <code>ex.check(...)</code>")
-        return out + (f"<p style='color:#555'>No widget frontend here: {how}; "
-                      "<code>ex.hint()</code>, <code>ex.solution()</code>.</p>")
+        ex = html.escape(self.name)
+        how = (f"check your result with <code>{ex}.check(result)</code>" if self.checker
+               else f"answer with <code>{ex}.check(...)</code>")
+        return out + ("<p style='color:var(--jp-ui-font-color2, #555)'>No widget frontend "
+                      f"here: {how}; <code>{ex}.hint()</code>, <code>{ex}.solution()</code>.</p>")
 
     def widget(self) -> Any:
         """The ipywidgets form (built once); needs ipywidgets."""
@@ -217,6 +243,23 @@ class Exercise:
 
 
 # ---------------------------------------------------------------------- helpers
+def _format_example(want: Any) -> str:
+    """How to write an answer of this kind: ``(…, …, …)``, ``True or False``, a number."""
+    if isinstance(want, bool):
+        return "True or False"
+    if isinstance(want, tuple):
+        if not want:
+            return "a tuple in parentheses, e.g. (2, 3)"
+        return "(" + ", ".join("…" for _ in want) + ("," if len(want) == 1 else "") + \
+            "), numbers in parentheses separated by commas"
+    if isinstance(want, DType):
+        return "a dtype, e.g. torch.int64"
+    # an example that is never the answer itself
+    if isinstance(want, float):
+        return f"a number in digits, e.g. {0.25 if want != 0.25 else 0.75}"
+    return f"a number in digits, e.g. {42 if want != 42 else 41}"
+
+
 def _placeholder(answer: Any, choices: Any, checker: Any) -> str:
     if checker is not None or choices is not None:
         return ""
@@ -237,8 +280,9 @@ _BOLD = re.compile(r"\*\*([^*]+)\*\*")
 def _inline(text: str) -> str:
     """Escape, then render `code` and **bold** (the only Markdown the prompts use)."""
     out = html.escape(text[:4 * MAX_TEXT])
-    out = _CODE.sub(r"<code style='background:#f0f2f4;padding:0 3px;border-radius:3px'>\1</code>",
-                    out)
+    out = _CODE.sub(r"<code style='background:var(--jp-layout-color2, #f0f2f4);"
+                    r"color:var(--jp-content-font-color1, #1a1a1a);padding:0 3px;"
+                    r"border-radius:3px'>\1</code>", out)
     return _BOLD.sub(r"<b>\1</b>", out)
 
 
@@ -250,7 +294,9 @@ def _paragraphs(text: str) -> str:
 
 
 def _code_block(code: str) -> str:
-    return ("<pre style='background:#f6f8fa;padding:6px 8px;border-radius:4px;margin:6px 0'>"
+    return ("<pre style='background:var(--jp-layout-color2, #f6f8fa);"
+            "color:var(--jp-content-font-color1, #1a1a1a);padding:6px 8px;border-radius:4px;"
+            "margin:6px 0'>"
             f"<code>{html.escape(code)}</code></pre>")
 
 

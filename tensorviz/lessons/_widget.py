@@ -10,6 +10,7 @@
 """
 from __future__ import annotations
 
+import html
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as W
@@ -43,7 +44,8 @@ class ExerciseForm:
             row = [self.input]
         else:
             row = [W.HTML("Run your code in a cell, then check it there with "
-                          "<code>ex.check(result)</code>; the verdict shows up here too.")]
+                          f"<code>{html.escape(exercise.name)}.check(result)</code>; the "
+                          "verdict shows up here too.")]
         self.check_button = W.Button(description="Check", button_style="primary",
                                      icon="check", layout=W.Layout(width="auto"))
         self.check_button.on_click(self._on_check)
@@ -57,7 +59,8 @@ class ExerciseForm:
         self.box = W.VBox(
             [self.question, W.HBox(row, layout=W.Layout(align_items="center")), self.feedback,
              W.HBox([hint, solution]), self.reveal],
-            layout=W.Layout(border="1px solid #d0d7de", padding="6px 12px", margin="8px 0"))
+            layout=W.Layout(border="1px solid var(--jp-border-color1, #d0d7de)",
+                            padding="6px 12px", margin="8px 0"))
         self.box.add_class("tv-exercise")
 
     # ------------------------------------------------------------------ events

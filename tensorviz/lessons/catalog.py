@@ -12,12 +12,14 @@ from typing import Any, Callable
 from ._answers import DType
 from ._exercise import Exercise
 
-__all__ = ["CATALOG", "exercise", "exercises"]
+__all__ = ["CATALOG", "exercise", "exercises", "handle"]
 
 CATALOG: dict[str, dict[str, Any]] = {}
 
 
 def _add(key: str, prompt: str, **spec: Any) -> None:
+    """Register one exercise.  ``revealed_by``: text in its lesson (code or prose) that gives
+    a prediction's answer away, so the lesson must ask the question first (tested)."""
     if key in CATALOG:
         raise ValueError(f"duplicate exercise key {key!r}")
     CATALOG[key] = dict(prompt=prompt, key=key, **spec)
@@ -31,8 +33,16 @@ def exercise(key: str) -> Exercise:
         near = ", ".join(k for k in CATALOG if k.split("/")[0] == key.split("/")[0]) or \
             ", ".join(CATALOG)
         raise KeyError(f"no exercise {key!r}; this lesson has: {near}") from None
-    spec = {k: v for k, v in spec.items() if k != "requires"}
-    return Exercise(**spec)
+    spec = {k: v for k, v in spec.items() if k not in ("requires", "revealed_by")}
+    return Exercise(**spec, name=handle(key))
+
+
+def handle(key: str) -> str:
+    """The variable a lesson keeps exercise ``key`` in: ``"01/storage-index"`` ->
+    ``ex_storage_index``.  One name per exercise, so after Run All each ``.check`` still
+    checks its own exercise (one shared ``ex`` would hold only the last one)."""
+    name = key.split("/", 1)[-1].lower()
+    return "ex_" + "".join(c if c.isalnum() else "_" for c in name)
 
 
 def exercises(lesson: str) -> list[Exercise]:
@@ -116,14 +126,15 @@ _add("01/Tensor-dtype",
      hint="`torch.Tensor` is the class; calling it does not look at the data's type.",
      explanation="`torch.Tensor(data)` always makes float32 (the default dtype); "
                  "`torch.tensor(data)` infers the dtype from the data. Prefer `torch.tensor`.",
-     solution="answer = torch.Tensor([1, 2, 3]).dtype")
+     solution="answer = torch.Tensor([1, 2, 3]).dtype",
+     revealed_by=["torch.Tensor([1, 2, 3])", "always makes the default float"])
 
 
 def _storage_index_checker(fn: Any) -> "str | None":
     import tensorviz
 
     if not callable(fn):
-        return "pass your function itself: `ex.check(storage_index)`."
+        return "pass your function itself: `ex_storage_index.check(storage_index)`."
     x = tensorviz.arange(60).reshape(3, 4, 5)  # each value is its own storage index
     cases = [(x, (2, 1, 3)), (x[1], (2, 4)), (x[1:, 2], (1, 3)), (x.transpose(0, 2), (4, 0, 2)),
              (x[:, ::2, 1:], (2, 1, 0)), (x[2, 3, 4], ())]
@@ -139,8 +150,8 @@ def _storage_index_checker(fn: Any) -> "str | None":
 _add("01/storage-index",
      "Write `storage_index(t, index)`: where in `t`'s storage does `t[index]` live? "
      "`index` is a tuple of ints (one per dim). Use only `t.storage_offset()` and "
-     "`t.stride()`, then check it with `ex.check(storage_index)`: it is tried on views "
-     "with offsets, transposes and steps.",
+     "`t.stride()`, then check it with `ex_storage_index.check(storage_index)`: it is tried "
+     "on views with offsets, transposes and steps.",
      checker=_storage_index_checker,
      hint="Start at the offset; each index i along dim d adds i × stride[d].",
      explanation="`storage_offset() + Σ index[d] × stride()[d]` is all indexing is: "
@@ -232,7 +243,7 @@ def _expand_checker(rows: Any) -> "str | None":
 
 _add("02/expand",
      "Make `rows`, a (4, 3) tensor whose every row is `r`, **without copying** `r`'s "
-     "data. Check it with `ex.check(rows)`.",
+     "data. Check it with `ex_expand.check(rows)`.",
      setup="r = torch.tensor([1, 2, 3])",
      checker=_expand_checker,
      hint="Which view op repeats a dim by giving it stride 0? First make `r` 2-D.",
@@ -254,6 +265,23 @@ _add("02/step-slice",
      explanation="Rows still step by 4; columns step by 1 × 2 = 2. The offset is 1 × 4 = 4. "
                  "Still a view: no data is copied.",
      solution="answer = x[1:, ::2].stride()")
+
+_add("02/fancy-copy",
+     "`x = torch.arange(12).reshape(3, 4)`. Rows 0 and 2 are evenly spaced in storage. Does "
+     "`x[[0, 2]]` share `x`'s memory, i.e. is "
+     "`x[[0, 2]].untyped_storage().data_ptr() == x.untyped_storage().data_ptr()`?",
+     setup="x = torch.arange(12).reshape(3, 4)",
+     answer=False,
+     mistakes={True: "A stride of 8 could describe these two rows, but indexing with a list "
+                     "(advanced indexing) always gathers into a new storage: even `x[[0, 1]]`."},
+     hint="Which kind of indexing is it: ints and slices (a view), or a list, tensor or bool "
+          "mask of indices?",
+     explanation="Advanced indexing (a list or tensor of indices, or a bool mask) picks "
+                 "elements that in general no offset and strides can describe, so it always "
+                 "copies them into a new storage.",
+     solution="answer = x[[0, 2]].untyped_storage().data_ptr() == "
+              "x.untyped_storage().data_ptr()",
+     revealed_by=["picked = x[[0, 2]]", "always gathers"])
 
 # ---------------------------------------------------------------------------- 03 dtypes
 _add("03/int-division",
@@ -335,7 +363,8 @@ _add("04/from-numpy-dtype",
      explanation="NumPy defaults to float64 and `from_numpy` keeps the dtype (it shares the "
                  "memory). Call `.float()` (a copy) before mixing with float32 tensors.",
      solution="import numpy as np\n"
-              "answer = torch.from_numpy(np.linspace(0, 1, 5)).dtype")
+              "answer = torch.from_numpy(np.linspace(0, 1, 5)).dtype",
+     revealed_by=["arrives as float64", "torch.from_numpy(rng"])
 
 _add("04/numpy-strides",
      "`n = np.zeros((2, 3))` has NumPy strides `n.strides == (24, 8)`. "
@@ -415,7 +444,8 @@ _add("06/to-same-device",
      hint="Does `to` copy when the tensor is already on that device with that dtype?",
      explanation="`to` returns `self` when device and dtype already match; otherwise it "
                  "returns a new tensor, a copy on the target device.",
-     solution="answer = t.to('cpu') is t")
+     solution="answer = t.to('cpu') is t",
+     revealed_by=["returns the tensor itself", 't.to("cpu") is t', "unless already there"])
 
 _CROSS_CHOICES = ["a CPU tensor", "a CUDA tensor", "a RuntimeError",
                   "it moves `a` to the GPU for good"]

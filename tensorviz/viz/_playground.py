@@ -259,8 +259,10 @@ class Playground(TensorView):
         self._root_label = label or call_labels([tensor], ("playground", "Playground"))[0]
         self._steps: list[_Step] = []
         self._owned: dict[int, Any] = {}  # copies the playground made: their storage is ours
+        # Note: unlike show(), a playground owns the tensor it was given (it applies ops to
+        # it), so playground(arange(24).reshape(2, 3, 4)) works on a temporary too.
+        self._root_tensor = tensor
         super().__init__(tensor, labels=[self._root_label], **kwargs)
-        self._root = self._scene.entries[0].source
         self.ops = [{"name": op.name, "hint": op.hint, "takes_args": bool(op.params) or
                      op.name == "index", "description": op.description} for op in OPS.values()]
         self._sync_steps()
@@ -282,11 +284,6 @@ class Playground(TensorView):
                           "go on")
             return None
         current = self._tensor_at(len(self._steps))
-        if current is None:
-            self.error = ("the tensor no longer exists, so there is nothing to apply this to; "
-                          "the playground holds it weakly, so keep it in a variable: "
-                          "x = tensorviz.arange(12).reshape(3, 4); tensorviz.playground(x)")
-            return None
         try:
             result = _call(current, op, parsed, kw)
         except Exception as exc:  # the engine's own message, shown to the learner
@@ -326,8 +323,7 @@ class Playground(TensorView):
     def _tensor_at(self, i: int) -> Any:
         """The tensor after ``i`` steps: owned copies directly, views replayed (O(1) each)."""
         if i == 0:
-            obj = self._root._obj() if self._root._obj is not None else None
-            return obj
+            return self._root_tensor
         if i in self._owned:
             return self._owned[i]
         prev = self._tensor_at(i - 1)

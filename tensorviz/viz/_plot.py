@@ -85,14 +85,27 @@ def plot(*tensors: Any, labels: Sequence[str] | None = None, strip_slots: int = 
     >>> fig = tensorviz.plot(a, a.t())          # one strip shared by both, two grids
     """
     import matplotlib.pyplot as plt
-    from matplotlib.patches import ConnectionPatch, Rectangle
 
     if not tensors:
         raise TypeError("plot() needs at least one tensor, e.g. tensorviz.plot(t)")
     labels = list(labels) if labels is not None else [f"tensor {k}" for k in range(len(tensors))]
     scene = Scene(tensors, labels, strip_slots=strip_slots)
     strips, states = scene.last
-    static = scene.static
+    return draw(strips, states, scene.static, mapping=mapping, figsize=figsize,
+                new_figure=plt.figure)
+
+
+def draw(strips: list[dict], states: list[dict], static: dict, mapping: bool = True,
+         figsize: tuple[float, float] | None = None, new_figure: Any = None):
+    """The figure of a scene's state (what a widget draws now): ``plot`` and widget export.
+
+    ``new_figure`` makes the figure (default ``matplotlib.figure.Figure``: not shown by
+    pyplot, for saving).
+    """
+    from matplotlib.patches import ConnectionPatch, Rectangle
+
+    if new_figure is None:
+        from matplotlib.figure import Figure as new_figure
 
     n_strips = len(strips)
     strip_rows = [1.1 + 0.45 * len(s["tensors"]) for s in strips]
@@ -103,7 +116,7 @@ def plot(*tensors: Any, labels: Sequence[str] | None = None, strip_slots: int = 
     if figsize is None:
         width = max(0.55 * widest + 2.5, _CELL_IN * sum(widths) + 0.8 * len(states))
         figsize = (max(6.0, min(width, 24.0)), 1.0 * sum(strip_rows) + grid_h + 0.6)
-    fig = plt.figure(figsize=figsize)
+    fig = new_figure(figsize=figsize)
     heights = strip_rows + [grid_h]
     gs = fig.add_gridspec(n_strips + 1, max(len(states), 1), height_ratios=heights,
                           width_ratios=widths, hspace=0.5, wspace=0.35)

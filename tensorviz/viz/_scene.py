@@ -45,11 +45,13 @@ class Scene:
     """The tensors of one widget, their storage strips and where each window stands."""
 
     def __init__(self, objects: Sequence[Any], labels: Sequence[str],
-                 on_freed: Callable[[], None] | None = None, strip_slots: int = STRIP_SLOTS):
+                 on_freed: Callable[[], None] | None = None, strip_slots: int = STRIP_SLOTS,
+                 born: int | None = None):
         if len(objects) > MAX_TENSORS:
             raise ValueError(f"show() draws at most {MAX_TENSORS} tensors at once, got "
                              f"{len(objects)}")
         self._on_freed = on_freed
+        self.born = born  # the cell count when the widget was made (None: not in a notebook)
         self.strip_slots = int(strip_slots)
         self.entries: list[Entry] = []
         self.strip_starts: dict[Any, int] = {}
@@ -71,6 +73,31 @@ class Scene:
     def pop(self) -> None:
         entry = self.entries.pop()
         entry.source.unsubscribe()
+
+    def temporary(self, index: int) -> bool:
+        """Whether tensor ``index`` was a temporary: freed in the cell that drew it.
+
+        Nothing else referred to its memory, so nothing could ever change it: its last
+        picture is simply its value (no warning needed), unlike a variable deleted later.
+        """
+        freed = self.entries[index].source.freed_in
+        return self.born is not None and freed is not None and freed == self.born
+
+    def read_windows(self) -> list[tuple[str, int, int, Any]]:
+        """``(strip key text, start, count, values)`` of every live strip's drawn window, read
+        now (bounded by the window size): what a write changed, before the next redraw."""
+        out = []
+        for key in self._strip_keys:
+            if key[0] == "freed" or key not in self.strip_starts:
+                continue
+            entry = next((e for e in self.entries if e.strip_key == key and e.source.alive),
+                         None)
+            if entry is None:
+                continue
+            size = entry.source.layout().storage_size
+            start, count = self.strip_starts[key], min(size, self.strip_slots)
+            out.append((_key_text(key), start, count, entry.source.read(start, start + count)))
+        return out
 
     # ------------------------------------------------------------------ paging
     def page_strip(self, strip: int, start: int) -> bool:
@@ -134,7 +161,8 @@ class Scene:
                                                "values": b"", "wire": "f8", "dtype": "?",
                                                "itemsize": 0, "device": "?", "kind": "?",
                                                "nbytes": 0}
-                strip.update(key=_key_text(key), tensors=members, alive=False, alias_of=[])
+                strip.update(key=_key_text(key), tensors=members, alive=False, alias_of=[],
+                             temporary=all(self.temporary(m) for m in members))
                 strips.append(strip)
                 static_strips.append(self._dead_static.get(key[1:]))
                 continue
@@ -163,7 +191,8 @@ class Scene:
             strip_index = strip_of[entry.strip_key]
             if lay is None:
                 state = dict(entry.last) if entry.last else {"label": entry.label}
-                state.update(alive=False, strip=strip_index, tag=TAGS[k], color=k)
+                state.update(alive=False, strip=strip_index, tag=TAGS[k], color=k,
+                             temporary=self.temporary(k))
                 tensors.append(state)
                 static_tensors.append(entry.last_values)
                 continue

@@ -75,6 +75,12 @@ class Layout:
         return low, high + 1
 
 
+# How many notebook cells have ended (counted by the widgets' ``post_run_cell`` hook): a
+# memory freed while the cell that drew it is still running was a temporary, e.g. the result
+# of ``show(tensor(3.5))``, which nothing else could ever change.
+CELLS_ENDED = [0]
+
+
 def _torch_module():
     """PyTorch if the learner already imported it (the widgets never import it themselves)."""
     return sys.modules.get("torch")
@@ -126,6 +132,7 @@ class Source:
                 f"show() draws tensorviz tensors, NumPy arrays and torch tensors, not "
                 f"{type(obj).__name__}; wrap it first, e.g. tensorviz.tensor(x)")
         self._on_freed = on_freed
+        self.freed_in: int | None = None  # the CELLS_ENDED count when the memory was freed
         self._copy = None  # NumPy arrays whose strides are not whole elements: a private copy
         self._obj = _weak(obj)
         owner = self._memory_owner(obj)
@@ -133,6 +140,8 @@ class Source:
 
         def freed(_ref, selfref=selfref):  # runs at garbage collection: only set a flag
             src = selfref()
+            if src is not None:
+                src.freed_in = CELLS_ENDED[0]
             if src is not None and src._on_freed is not None:
                 src._on_freed()
         self._memory = _weak(owner, freed if on_freed is not None else None)

@@ -56,6 +56,13 @@ def format_value(v: Any) -> str:
     return f"{f:.2e}"
 
 
+def _gone(state: dict) -> str:
+    """'' while alive; a temporary (freed in the cell that drew it) is a snapshot, else freed."""
+    if state.get("alive", True):
+        return ""
+    return " (snapshot)" if state.get("temporary") else " (freed)"
+
+
 def summary_text(name: str, tensors: list[dict], status: str) -> str:
     parts = []
     for t in tensors:
@@ -64,7 +71,7 @@ def summary_text(name: str, tensors: list[dict], status: str) -> str:
             continue
         parts.append(f"{t['label']}: shape {tuple_text(t['shape'])}, stride "
                      f"{tuple_text(t['stride'])}, offset {t['offset']}, {t['dtype']}, "
-                     f"{t['device']}{'' if t.get('alive', True) else ' (freed)'}")
+                     f"{t['device']}{_gone(t)}")
     text = f"{name}(" + "; ".join(parts) + ")"
     return text + (f"\n{status}" if status else "")
 
@@ -101,7 +108,7 @@ def _strip_html(k: int, strip: dict, values, tensors: list[dict]) -> str:
     if count < strip.get("size", 0):
         head += f" · showing slots {start}–{start + count - 1}"
     if not strip.get("alive", True):
-        head += " · freed"
+        head += " · snapshot" if strip.get("temporary") else " · freed"
     head += "</div>"
     rows = ["<tr><th>slot</th>" + "".join(f"<th>{start + i}</th>" for i in range(count))
             + "</tr>"]
@@ -134,7 +141,7 @@ def _tensor_html(t: dict, values) -> str:
             f"{t['reason']}")
     color = _COLORS[t.get("color", 0) % len(_COLORS)]
     out = [f'<div style="margin-top:6px"><b style="color:{color}">{esc(t.get("tag", ""))} '
-           f'{esc(t["label"])}</b>{"" if t.get("alive", True) else " (freed)"}</div>',
+           f'{esc(t["label"])}</b>{_gone(t)}</div>',
            f'<div class="tv-s-meta">{esc(meta)}</div>']
     if not t["numel"]:
         out.append("<div>empty: no elements</div>")

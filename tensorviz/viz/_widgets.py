@@ -25,16 +25,22 @@ import weakref
 from typing import Any, Sequence
 
 import anywidget
+import numpy as np
 import traitlets
 
 from ._assets import asset
 from ._scene import Scene
+from ._source import CELLS_ENDED
 from ._static import snapshot_html, summary_text
+from ._window import encode
 
 __all__ = ["TensorView", "Playground", "live_widgets", "poll_all"]
 
 _LIVE: "weakref.WeakSet[TensorView]" = weakref.WeakSet()
 _HOOKED: list = []  # the IPython shell our post_run_cell hook is registered with
+HISTORY_VERSIONS = 16  # versions of each drawn storage window kept for stepping back
+HISTORY_BYTES = 32 * 1024  # and at most this many bytes of them per strip
+_MAX_DISPLAYS = 8  # the saved pictures updated per widget (its latest displays)
 POLL_BUDGET_S = 0.1  # the most time the after-cell poll may take; the rest waits a cell
 _poll_order: list = []  # weak refs, round-robin, so every widget gets its turn
 
@@ -42,8 +48,8 @@ FREED = ("This tensor no longer exists: nothing in the kernel refers to its memo
          "so the widget shows its last known state and stops updating. (A widget never keeps "
          "a tensor alive: to keep one, keep it in a variable.)")
 SOME_FREED = ("Some of these tensors no longer exist (marked 'freed'): nothing in the kernel "
-              "refers to their memory any more, e.g. a copy passed straight to show(). They "
-              "show their last known state.")
+              "refers to their memory any more (e.g. deleted with del). They show their last "
+              "known state.")
 
 
 def _ipython():
@@ -67,6 +73,12 @@ def _ensure_hook() -> bool:
 
 def _post_run_cell(*_args: Any) -> None:
     poll_all()
+    CELLS_ENDED[0] += 1
+    for w in live_widgets():
+        try:
+            w._update_snapshots()
+        except Exception as exc:  # never break the learner's cell
+            w.status = f"could not refresh: {type(exc).__name__}: {exc}"
 
 
 def live_widgets() -> list["TensorView"]:
@@ -114,6 +126,8 @@ class TensorView(anywidget.AnyWidget):
     _css = asset("tensorviz.css")
 
     kind = traitlets.Unicode("view").tag(sync=True)
+    # broadcasting: the operands' shapes aligned from the right (tensorviz.show_broadcast)
+    broadcast = traitlets.Dict().tag(sync=True)
     # what is drawn
     strips = traitlets.List(traitlets.Dict()).tag(sync=True)
     tensors = traitlets.List(traitlets.Dict()).tag(sync=True)
@@ -132,6 +146,11 @@ class TensorView(anywidget.AnyWidget):
         elif len(labels) != len(tensors):
             raise ValueError(f"got {len(labels)} labels for {len(tensors)} tensors")
         self._closed = False
+        self._shown_in_cell: Any = None  # the cell show() displayed this widget in
+        self._display_ids: list[str] = []  # one per display, for updating its saved picture
+        # strip key -> versions of its drawn window, oldest first (each write adds one)
+        self._history: dict[str, list[dict]] = {}
+        self._snapshot_revision = -1
         self._live = bool(live)
         self._dirty = False
         self._flush_scheduled = False
@@ -151,7 +170,8 @@ class TensorView(anywidget.AnyWidget):
                     pass
 
         strip_slots = min(max(int(strip_slots), 8), 512)  # keeps the payload bounded
-        self._scene = Scene(tensors, labels, on_freed, strip_slots=strip_slots)
+        born = CELLS_ENDED[0] if _ipython() is not None else None
+        self._scene = Scene(tensors, labels, on_freed, strip_slots=strip_slots, born=born)
         super().__init__(**kwargs)
         self._apply(*self._scene.last)
         self._subscribe()
@@ -196,14 +216,84 @@ class TensorView(anywidget.AnyWidget):
         super().close()
 
     # ------------------------------------------------------------------ internals
+    def _remember(self, key: str, start: int, count: int, payload: bytes, wire: str) -> None:
+        """Add a version of one strip's window unless it is the same as the last one."""
+        hist = self._history.setdefault(key, [])
+        if hist and (hist[-1]["start"], hist[-1]["count"]) != (start, count):
+            hist.clear()  # another window of the storage: older versions do not line up
+        if hist and hist[-1]["values"] == payload and hist[-1]["wire"] == wire:
+            return
+        hist.append({"start": start, "count": count, "values": payload, "wire": wire})
+        while len(hist) > HISTORY_VERSIONS or (
+                len(hist) > 2 and sum(len(v["values"]) for v in hist) > HISTORY_BYTES):
+            hist.pop(0)
+
+    def _record_versions(self) -> None:
+        """After a write: keep each drawn window as it is now, even when the redraw waits
+        (``Z[:] = ...; Z += X`` in one cell are two versions, not only the last)."""
+        for key, start, count, values in self._scene.read_windows():
+            if values is not None:
+                self._remember(key, start, count, *encode(values))
+
+    def _with_history(self, strips: list[dict]) -> list[dict]:
+        """The strips with their versions attached (only where a write made more than one)."""
+        out = []
+        for s in strips:
+            if s.get("alive") and s.get("has_values", True) and s.get("count"):
+                self._remember(s["key"], s["start"], s["count"], s["values"], s["wire"])
+            hist = self._history.get(s.get("key"), [])
+            usable = hist and (hist[-1]["start"], hist[-1]["count"]) == \
+                (s.get("start"), s.get("count"))
+            if usable and len(hist) > 1:
+                s = dict(s, history=[{"values": v["values"], "wire": v["wire"]} for v in hist])
+            out.append(s)
+        return out
+
+    def export(self, path: str | None = None, format: str | None = None) -> bytes:
+        """The widget's current picture (the windows drawn now) as SVG or PNG, for slides.
+
+        >>> w.export("slide.svg")            # also returns the bytes
+        >>> png = w.export(format="png")
+
+        ``format`` defaults to the file's extension (else ``svg``).  Drawn with matplotlib
+        (as :func:`tensorviz.plot`), so it needs matplotlib.
+        """
+        from ._plot import draw
+
+        fmt = (format or (path.rsplit(".", 1)[-1] if path and "." in path else "svg")).lower()
+        if fmt not in ("svg", "png"):
+            raise ValueError(f"export() writes svg or png, not {fmt!r}")
+        import io
+
+        fig = draw(self.strips, self.tensors, self._scene.static)
+        buf = io.BytesIO()
+        fig.savefig(buf, format=fmt, dpi=150, bbox_inches="tight")
+        data = buf.getvalue()
+        if path is not None:
+            with open(path, "wb") as f:
+                f.write(data)
+        return data
+
+    def history(self, strip: int = 0) -> list[list]:
+        """The versions of strip ``strip``'s drawn window, oldest first, as lists of values.
+
+        >>> z = tensorviz.zeros(2); w = show(z); z += 1; z *= 3
+        >>> w.history()      # [[0.0, 0.0], [1.0, 1.0], [3.0, 3.0]]
+        """
+        s = self.strips[strip]
+        versions = s.get("history") or [{"values": s["values"], "wire": s["wire"]}]
+        return [np.frombuffer(v["values"], dtype="<" + v["wire"]).tolist() for v in versions]
+
     def _apply(self, strips: list[dict], tensors: list[dict]) -> None:
-        alive = [t.get("alive", False) for t in tensors]
+        # a temporary (freed in the cell that drew it) needs no warning: nothing could change it
+        alive = [t.get("alive", False) or t.get("temporary", False) for t in tensors]
         if alive and not any(alive):
             status = FREED
         elif not all(alive):
             status = SOME_FREED
         else:
             status = ""
+        strips = self._with_history(strips)
         if strips == self.strips and tensors == self.tensors and status == self.status:
             return  # nothing to send: the front end redraws only on real changes
         with self.hold_sync():
@@ -229,6 +319,7 @@ class TensorView(anywidget.AnyWidget):
         try:
             if self._closed:
                 return
+            self._record_versions()
             now = time.monotonic()
             if now - self._last_refresh >= self._throttle_s:
                 self.refresh()
@@ -269,6 +360,16 @@ class TensorView(anywidget.AnyWidget):
                             _ints(content.get("select")))
             elif kind == "refresh":
                 self.refresh()
+            elif kind == "export" and content.get("format") in ("svg", "png"):
+                fmt = content["format"]
+                try:
+                    data = self.export(format=fmt)
+                except ImportError:
+                    self.send({"type": "export_error", "message":
+                               "export needs matplotlib: pip install matplotlib"})
+                    return
+                self.send({"type": "export", "format": fmt, "name": f"tensorviz.{fmt}"},
+                          buffers=[data])
             else:
                 self._handle_other(kind, content)
         except (TypeError, ValueError, OverflowError):
@@ -276,6 +377,61 @@ class TensorView(anywidget.AnyWidget):
 
     def _handle_other(self, kind: Any, content: dict) -> None:
         return
+
+    # ------------------------------------------------------------------ display
+    def _display_here(self) -> None:
+        """Display now, in the running cell (what ``show`` does, like ``print``).
+
+        The cell's last expression is then not drawn again: the display hook of this same
+        cell skips it once (see :meth:`_ipython_display_`).
+        """
+        shell = _ipython()
+        if shell is None or not hasattr(shell, "display_pub"):
+            return
+        from IPython.display import display
+
+        display(self)
+        self._shown_in_cell = _cell_id(shell)
+
+    def _ipython_display_(self, **kwargs: Any) -> None:
+        """Display the widget, except right after ``show`` displayed it in this same cell.
+
+        # Note: so ``w = show(x); w`` and ``show(x)`` as a cell's last expression draw one
+        # widget, not two; ``display(w)`` in a later cell draws another view of it.
+        """
+        shell = _ipython()
+        if shell is not None and getattr(self, "_shown_in_cell", None) == _cell_id(shell):
+            self._shown_in_cell = None
+            return
+        bundle = self._repr_mimebundle_(**kwargs)
+        if bundle is None:
+            return
+        from IPython.display import display
+
+        data, metadata = bundle
+        handle = display(data, metadata=metadata, raw=True, display_id=True)
+        if handle is not None:
+            self._display_ids = self._display_ids[-(_MAX_DISPLAYS - 1):] + [handle.display_id]
+            self._snapshot_revision = self.revision
+
+    def _update_snapshots(self) -> None:
+        """Re-send the saved picture (the HTML snapshot) of every display of this widget.
+
+        A saved notebook keeps each output as it was last sent; without this its static
+        picture (nbviewer, GitHub, a reopened notebook) would be the state at first display.
+        Called when a cell ends, and only when something changed since the last snapshot.
+        """
+        if not self._display_ids or self.revision == self._snapshot_revision or self._closed:
+            return
+        from IPython.display import update_display
+
+        bundle = self._repr_mimebundle_()
+        if bundle is None:
+            return
+        data, metadata = bundle
+        for display_id in self._display_ids:
+            update_display(data, metadata=metadata, raw=True, display_id=display_id)
+        self._snapshot_revision = self.revision
 
     # ------------------------------------------------------------------ static fallbacks
     def _repr_mimebundle_(self, **kwargs: Any):
@@ -294,6 +450,11 @@ class TensorView(anywidget.AnyWidget):
 
     def __repr__(self) -> str:
         return summary_text(type(self).__name__, self.tensors, self.status)
+
+
+def _cell_id(shell: Any) -> Any:
+    """Which cell is running: its execution count (the same for every call in one cell)."""
+    return getattr(shell, "execution_count", None)
 
 
 def _int(value: Any) -> int:

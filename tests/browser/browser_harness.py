@@ -71,6 +71,8 @@ class Lab:
             env[var] = str(self.home / sub)
         env["JUPYTERLAB_SETTINGS_DIR"] = str(self.home / "settings")
         env["JUPYTERLAB_WORKSPACES_DIR"] = str(self.home / "workspaces")
+        # the settings defaults tensorviz's wheel installs (widget state saved with notebooks)
+        shutil.copytree(REPO / "jupyter-config" / "lab" / "settings", self.home / "app-settings")
         settings = self.home / "settings" / "@jupyterlab" / "apputils-extension"
         settings.mkdir(parents=True)
         (settings / "notification.jupyterlab-settings").write_text(
@@ -84,6 +86,10 @@ class Lab:
              "--ip=127.0.0.1", f"--port={self.port}", "--ServerApp.port_retries=0",
              "--IdentityProvider.token=", "--ServerApp.password=",
              f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True",
+             # Notebook 7's pages too: tests wait on its kernel as on JupyterLab's
+             "--JupyterNotebookApp.expose_app_in_browser=True",
+             f"--LabApp.app_settings_dir={self.home / 'app-settings'}",
+             f"--JupyterNotebookApp.app_settings_dir={self.home / 'app-settings'}",
              "--LabApp.extension_manager=readonly", "--LabApp.news_url=None",
              "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
             env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
@@ -157,13 +163,17 @@ def chromium():
 class Notebook:
     """One notebook opened in a fresh page; collects page errors."""
 
-    def __init__(self, browser, lab: Lab, name: str, viewport=(1400, 1000), scale: float = 1):
+    def __init__(self, browser, lab: Lab, name: str, viewport=(1400, 1000), scale: float = 1,
+                 ui: str = "lab"):
+        """``ui``: ``"lab"`` (JupyterLab) or ``"notebook"`` (Notebook 7's one-notebook page);
+        either way the page is ready only once the kernel is connected and idle."""
         self.page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]},
                                      device_scale_factor=scale)
         self.errors: list[str] = []
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
         self.name = name
-        self.page.goto(f"{lab.url}/lab/tree/{name}?reset", wait_until="domcontentloaded")
+        path = f"lab/tree/{name}?reset" if ui == "lab" else f"notebooks/{name}"
+        self.page.goto(f"{lab.url}/{path}", wait_until="domcontentloaded")
         self.page.wait_for_function("window.jupyterapp && window.jupyterapp.shell && "
                                     "window.jupyterapp.shell.currentWidget && "
                                     "window.jupyterapp.shell.currentWidget.sessionContext",

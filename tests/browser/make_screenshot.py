@@ -30,7 +30,8 @@ def main(out: Path) -> None:
     try:
         lab.write_notebook("screenshot.ipynb", [CODE])
         with chromium() as browser:
-            nb = Notebook(browser, lab, "screenshot.ipynb", viewport=(1160, 1100), scale=2)
+            # 1440 px: the full layout (below 1380 px the compact one)
+            nb = Notebook(browser, lab, "screenshot.ipynb", viewport=(1440, 1100), scale=2)
             nb.command("application:toggle-left-area")
             nb.run_cell(0)
             cell = nb.panel.locator(".jp-Cell").first

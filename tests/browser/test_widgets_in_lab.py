@@ -238,8 +238,10 @@ def test_layouts_zero_dim_broadcast_high_dims_and_bytes(open_notebook, artifacts
     assert "reads storage[4] is_contiguous" in _text(zero.locator('.tv-card[data-t="0"] .tv-meta'))
     assert zero.locator('.tv-card[data-t="1"] .tv-cell').count() == 0
     assert "has no elements" in _text(zero.locator('.tv-card[data-t="1"]'))
-    # the bool tensor was a temporary: freed when the cell ended, its strip keeps its facts
-    zero.locator('.tv-strip[data-strip="1"] .tv-badge-freed').wait_for()
+    # the bool tensor was a temporary: freed when the cell ended, its strip keeps its facts,
+    # calmly marked as a snapshot (nothing could change it) rather than "freed"
+    zero.locator('.tv-strip[data-strip="1"] .tv-badge-snapshot').wait_for()
+    assert zero.locator(".tv-banner").count() == 0
     assert "bool · 2 elements × 1 byte = 2 bytes" in _text(zero.locator(".tv-strip").nth(1))
     zero.screenshot(path=str(artifacts / "zero-dim-empty.png"))
 

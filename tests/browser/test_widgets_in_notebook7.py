@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from browser_harness import Notebook
+
 pytest.importorskip("notebook", reason="Notebook 7 is not installed (pip install 'tensorviz[test]')")
 
 # Notebook 7 itself raises these while loading (seen with no tensorviz cell in the notebook; the
@@ -20,16 +22,14 @@ def test_widget_renders_and_updates_live_in_notebook7(lab, browser, artifacts):
         "import tensorviz as torch\na = torch.arange(12).reshape(3, 4)\ntorch.show(a, a.t())",
         "a.t()[0, 1] = 100",
     ])
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # ready means the kernel is connected and idle (not a fixed time): on a busy machine the
+    # kernel can take far longer to start than the page
+    nb = Notebook(browser, lab, "nb7.ipynb", ui="notebook")
+    page = nb.page
     try:
-        page.goto(f"{lab.url}/notebooks/nb7.ipynb", wait_until="domcontentloaded")
-        cells = page.locator(".jp-Cell")
-        cells.nth(0).locator(".cm-content").click()
-        page.keyboard.press("Shift+Enter")
-        out = cells.nth(0).locator(".jp-OutputArea")
-        out.locator(".tv-root").wait_for(timeout=120_000)
+        nb.run_cell(0)
+        out = nb.output(0)
+        out.locator(".tv-root").wait_for(timeout=60_000)
         assert out.locator(".tv-strip").count() == 1
         assert out.locator(".tv-slot").count() == 12
         assert out.locator(".tv-card").count() == 2
@@ -40,14 +40,13 @@ def test_widget_renders_and_updates_live_in_notebook7(lab, browser, artifacts):
         readout = " ".join(out.locator(".tv-readout").inner_text().split())
         assert "a.t()[0, 1] lives in storage[4]" in readout
 
-        cells.nth(1).locator(".cm-content").click()
-        page.keyboard.press("Control+Enter")
+        nb.run_cell(1)
         page.wait_for_function(
             "document.querySelector('.tv-slot[data-k=\"4\"]').textContent.trim() === '100'",
             timeout=60_000)
         assert out.locator('.tv-card[data-t="0"] .tv-cell[data-index="1,0"]') \
             .inner_text().split()[0] == "100"
         page.screenshot(path=str(artifacts / "notebook7.png"))
-        assert [e for e in errors if e not in NOTEBOOK7_OWN_ERRORS] == []
+        assert [e for e in nb.errors if e not in NOTEBOOK7_OWN_ERRORS] == []
     finally:
-        page.close()
+        nb.close()

@@ -83,9 +83,44 @@ def test_right_wrong_and_targeted_feedback():
     assert wrong.ok is False and "(3, 2)" in wrong.message and ex.attempts == 1
     targeted = ex.check((1, 2))
     assert targeted.ok is False and "column-major" in targeted.message
-    assert "hint" in ex.check("1").message.lower()  # after a miss, point at the hint
+    assert "hint" in ex.check("(9, 9)").message.lower()  # after a miss, point at the hint
     right = ex.check(tensorviz.zeros(2, 3).stride())
     assert right and right.ok is True and "Row-major" in right.message and ex.solved
+
+
+def test_an_unreadable_answer_says_how_to_write_it_and_is_not_an_attempt():
+    from tensorviz.lessons import exercise
+
+    cases = [("01/stride-3d", "12 4 1", "(…, …, …)", "(12, 4, 1)"),
+             ("00/read-index", "seven", "a number in digits", "7"),
+             ("06/to-same-device", "maybe", "True or False", "yes"),
+             ("01/zero-dim", "nothing", "a tuple in parentheses", "()")]
+    for key, bad, how, good in cases:
+        ex = exercise(key)
+        fb = ex.check(bad)
+        assert fb.ok is None and ex.attempts == 0, (key, fb)
+        assert fb.message.startswith(f"Couldn't read {bad!r}: write it as ") and how in \
+            fb.message, (key, fb)
+        assert "not it" not in fb.message
+        if not isinstance(ex.answer, bool):  # no answer given away as the "example"
+            assert str(ex.answer) not in fb.message.replace(repr(bad), "")
+        assert ex.check(good).ok is True, key  # written as it says, it is read
+    ex = exercise("01/stride-3d")
+    assert ex.check("(12, 4)").ok is False  # readable but wrong: an attempt, "not it"
+    assert "not it" in ex.check("(12, 4)").message and ex.attempts == 2
+
+
+def test_every_lesson_exercise_has_its_own_handle():
+    from tensorviz.lessons import CATALOG, exercise, handle
+
+    names = [handle(key) for key in CATALOG]
+    assert len(set(names)) == len(names)
+    assert handle("01/storage-index") == "ex_storage_index"
+    for key in CATALOG:
+        ex = exercise(key)
+        assert ex.name == handle(key) and f"{ex.name}.check(" in ex.text()
+        assert f"{ex.name}.hint()" in ex._repr_html_()
+        assert "ex.check(" not in ex.prompt.replace(f"{ex.name}.check(", "")
 
 
 def test_feedback_renders_escaped_html():
@@ -132,8 +167,8 @@ def test_needs_exactly_one_of_answer_or_checker():
 
 def test_text_form_says_how_to_answer():
     text = repr(exercise("01/stride-3d"))
-    assert "torch.zeros(2, 3, 4).stride()" in text and "ex.check(" in text
-    assert "ex.hint()" in text and "ex.solution()" in text
+    assert "torch.zeros(2, 3, 4).stride()" in text and "ex_stride_3d.check(" in text
+    assert "ex_stride_3d.hint()" in text and "ex_stride_3d.solution()" in text
 
 
 def test_catalog_lookup():
@@ -201,7 +236,7 @@ def test_plain_text_fallback_without_ipywidgets():
         "ex = exercise('01/offset')\n"
         "b = ex._repr_mimebundle_()\n"
         "assert set(b) == {'text/plain', 'text/html'}, b\n"
-        "assert 'ex.check(' in b['text/plain']\n"
+        "assert 'ex_offset.check(' in b['text/plain']\n"
         "assert ex.check(4).ok is True\n"
         "print('ok')\n")
     out = _run(code)

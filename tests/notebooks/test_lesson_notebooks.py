@@ -42,7 +42,9 @@ def jupyter_path(tmp_path_factory):
     spec_dir = Path(write_kernel_spec(str(root / "kernels" / "python3")))
     spec = json.loads((spec_dir / "kernel.json").read_text())
     spec["argv"][0] = sys.executable
-    spec["env"] = {"PYTHONWARNINGS": "default"}
+    # this checkout's tensorviz, whatever the kernel's working directory (an installed copy
+    # elsewhere must not be the one tested)
+    spec["env"] = {"PYTHONWARNINGS": "default", "PYTHONPATH": str(NOTEBOOKS_DIR.parent)}
     (spec_dir / "kernel.json").write_text(json.dumps(spec))
     return root
 
@@ -139,7 +141,9 @@ TOPICS = {
                                ".dim()"],
     "02_views_transpose_contiguous": [".t()", ".permute(", "is_contiguous()", ".contiguous()",
                                       "id(", "untyped_storage() is", "data_ptr()", ".view(",
-                                      ".reshape(", ".expand(", "broadcast_tensors(", "::2"],
+                                      ".reshape(", ".expand(", "broadcast_tensors(", "::2",
+                                      "x[[0, 2]]", "x[x > 5]", "y[y > 5] = 0",
+                                      "torch.show(x, picked, chosen)", "show_broadcast("],
     "03_dtypes_and_precision": [".double()", ".to(torch.", ".type(torch.", "promote_types(",
                                 "torch.float16", "finfo(", "torch.uint8", "get_sample_data(",
                                 ".permute(2, 0, 1)", ".permute(0, 2, 3, 1)"],
@@ -184,3 +188,57 @@ def test_links_between_notebooks_resolve():
                     if not (NOTEBOOKS_DIR / target).is_file():
                         broken.append(f"{path.name} -> {target}")
     assert broken == []
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=_ids(LESSONS))
+def test_each_exercise_has_its_own_handle(path):
+    """After Run All, `ex_x.check(...)` still checks exercise x: one name per exercise (a
+    shared `ex` would hold only the last exercise run)."""
+    from tensorviz.lessons import handle
+
+    nb = nbformat.read(path, as_version=4)
+    bound: dict[str, str] = {}
+    for i, cell in enumerate(c for c in nb.cells if c.cell_type == "code"):
+        for name, key in re.findall(r'^(\w+) = exercise\("([^"]+)"\)', cell.source, re.M):
+            assert name == handle(key), f"{path.name}: {name} holds {key}"
+            assert name not in bound, f"{path.name}: {name} bound twice"
+            bound[name] = key
+        for name in re.findall(r"(\w+)\.check\(", cell.source):
+            assert name in bound, f"{path.name}: {name}.check before {name} is bound"
+        assert not re.search(r"\bex\b", cell.source), f"{path.name}: a shared `ex`"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=_ids(LESSONS))
+def test_a_prediction_is_asked_before_the_lesson_reveals_it(path):
+    from tensorviz.lessons import CATALOG
+
+    nb = nbformat.read(path, as_version=4)
+    cells = [c.source for c in nb.cells]
+    for key, spec in CATALOG.items():
+        asked = [i for i, s in enumerate(cells) if f'exercise("{key}")' in s]
+        if not asked:
+            continue
+        for text in spec.get("revealed_by", []):
+            shown = [i for i, s in enumerate(cells) if text in s]
+            assert shown, f"{key}: {text!r} is not in {path.name} any more"
+            assert min(shown) > asked[0], f"{path.name} shows {text!r} before asking {key}"
+
+
+def test_run_all_checks_each_exercise_against_itself(jupyter_path, tmp_path, monkeypatch):
+    """Lesson 01 with a correct storage_index, run top to bottom: its check (which runs after
+    later exercises were created) says Right, not the 0-dim exercise's verdict."""
+    from tensorviz.lessons import CATALOG
+
+    monkeypatch.setenv("JUPYTER_PATH", str(jupyter_path))
+    path = NOTEBOOKS_DIR / "01_tensors_and_storage.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    solution = CATALOG["01/storage-index"]["solution"].replace("answer = storage_index", "")
+    (cell,) = [c for c in nb.cells if "storage_index = None" in c.source]
+    cell.source = cell.source.replace(cell.source.splitlines()[0], solution)
+    nb.cells = nb.cells + [nbformat.v4.new_code_cell(cell.source)]  # again, after Run All
+    work = tmp_path / "01.ipynb"
+    nbformat.write(nb, work)
+    done, _ = execute(work, tmp_path)
+    for c in (done.cells[nb.cells.index(cell)], done.cells[-1]):
+        text = "".join(o.get("data", {}).get("text/plain", "") for o in c.outputs)
+        assert text.startswith("✔ Right."), text

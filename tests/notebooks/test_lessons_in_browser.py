@@ -90,6 +90,12 @@ def _answer_the_welcome_exercise(browser, lab, artifacts):
         nb.panel.locator(".tv-root").first.wait_for()  # the lesson's live widget drew
         box = form.locator("input[type=text]")
 
+        box.fill("seven")  # not a number: say how to write it, not "wrong"
+        box.press("Enter")
+        form.locator(".tv-feedback", has_text="Couldn't read 'seven': write it as a number "
+                     "in digits").wait_for()
+        form.screenshot(path=str(artifacts / "welcome-unreadable.png"))
+
         box.fill("3")
         box.press("Enter")
         form.locator(".tv-feedback", has_text="the value stored there").wait_for()
@@ -129,6 +135,14 @@ def _answer_lesson_02(browser, lab, artifacts):
         nb.wait_idle(90_000)
         assert nb.panel.locator(".tv-root").count() >= 5  # four views and the playground
 
+        # advanced indexing copies: x, picked and chosen on three strips
+        fancy = nb.panel.locator(".tv-root", has=nb.page.locator(".tv-label", has_text="picked"))
+        fancy.first.wait_for()
+        assert fancy.first.locator(".tv-strip").count() == 3
+        fancy.first.screenshot(path=str(artifacts / "lesson02-advanced-indexing.png"))
+        bcast = nb.panel.locator(".tv-bcast")
+        assert bcast.count() == 1 and "1 → 4" in bcast.text_content()
+
         choice = nb.panel.locator(".tv-exercise", has_text="Only one of these allocates")
         choice.get_by_role("radio", name="x.contiguous()", exact=True).check()
         choice.get_by_role("button", name="Check").click()
@@ -146,12 +160,12 @@ def _answer_lesson_02(browser, lab, artifacts):
         assert index >= 0
         nb.panel.locator(".jp-Cell").nth(index).locator(".cm-content").click()
         nb.page.keyboard.press("Control+a")
-        nb.page.keyboard.type("rows = r.repeat(4, 1)\nex.check(rows)")
+        nb.page.keyboard.type("rows = r.repeat(4, 1)\nex_expand.check(rows)")
         nb.run_cell(index)
         build.locator(".tv-feedback", has_text="stride 0").wait_for()  # a copy: not yet
         nb.panel.locator(".jp-Cell").nth(index).locator(".cm-content").click()
         nb.page.keyboard.press("Control+a")
-        nb.page.keyboard.type("rows = r.expand(4, 3)\nex.check(rows)")
+        nb.page.keyboard.type("rows = r.expand(4, 3)\nex_expand.check(rows)")
         nb.run_cell(index)
         build.locator(".tv-feedback", has_text="Right").wait_for()
         build.screenshot(path=str(artifacts / "lesson02-expand.png"))
@@ -243,6 +257,30 @@ def _drive_the_classroom_app(browser, voila_app, artifacts):
                 " return s.scrollWidth - s.clientWidth; }")
             assert hidden <= 1, f"at {width} px the storage strip hides {hidden} px"
         page.screenshot(path=str(artifacts / "classroom-voila-1920.png"))
+        assert not page.get_by_text("As an app for a projector").is_visible()  # inside the app
+
+        # After one op, on a 1280×800 projector or a 1366×768 laptop: the whole storage strip
+        # and a whole grid on one screen, so linked hover is seen at once
+        root.get_by_role("button", name="transpose").click()
+        args.fill("0, 1")
+        args.press("Enter")
+        page.locator(".tv-classroom .tv-chip", has_text="x.transpose(0, 1)").first.wait_for()
+        for width, height in ((1280, 800), (1366, 768)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_function(
+                "(w) => document.documentElement.clientWidth === w", arg=width)
+            page.evaluate("window.scrollTo(0, 0)")
+            scroller = page.locator(".tv-classroom .tv-strip-scroll")
+            hidden = scroller.evaluate("s => s.scrollWidth - s.clientWidth")
+            assert hidden <= 1, f"at {width}×{height} the strip hides {hidden} px after one op"
+            slot = page.locator('.tv-classroom .tv-slot[data-k="23"]').bounding_box()
+            cell = page.locator('.tv-classroom .tv-card[data-t="0"] .tv-cell').last \
+                .bounding_box()
+            assert slot["y"] >= 0 and cell["y"] + cell["height"] <= height, \
+                f"at {width}×{height} the strip and the grid are not on one screen"
+            select = page.locator(".tv-classroom-bar select")
+            assert select.evaluate("e => e.scrollHeight <= e.clientHeight + 1")  # text not cut
+            page.screenshot(path=str(artifacts / f"classroom-voila-{width}x{height}.png"))
         assert errors == []
     except Exception:
         page.screenshot(path=str(artifacts / "classroom-voila-failed.png"), full_page=True)

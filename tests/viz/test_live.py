@@ -187,8 +187,8 @@ def test_the_after_cell_poll_has_a_time_budget():
 
 def test_a_freed_strip_keeps_its_last_values_and_never_merges_with_new_memory():
     keep = tensorviz.arange(3)
-    p = Playground(keep, label="k")
-    p.apply("clone")
+    copy = keep.clone()
+    p = show(keep, copy)
     del keep
     gc.collect()
     p.refresh()
@@ -275,3 +275,88 @@ def test_showing_a_tensor_does_not_delay_freeing_its_memory():
         assert "no longer exists" in w.status
     finally:
         gc.enable()
+
+
+def test_a_temporary_freed_in_the_cell_that_drew_it_gets_no_warning():
+    """show(tensor(3.5)) draws a value nothing can change: a snapshot, not an alarm; a variable
+    deleted in a later cell still says it no longer exists."""
+    pytest.importorskip("IPython")
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    try:
+        shell.run_cell(
+            "import gc, numpy as np, tensorviz\n"
+            "ws = [tensorviz.show(tensorviz.tensor(3.5)),\n"
+            "      tensorviz.show(np.arange(12).reshape(3, 4)[:, ::2]),\n"
+            "      tensorviz.show(tensorviz.tensor([True, False])),\n"
+            "      tensorviz.show(tensorviz.tensor([1 + 2j]))]\n"
+            "b = tensorviz.zeros(3)\n"
+            "mixed = tensorviz.show(b, tensorviz.ones(2))\n"
+            "_ = gc.collect()", store_history=False)
+        ws, mixed = shell.user_ns["ws"], shell.user_ns["mixed"]
+        for w in ws:
+            assert [t["alive"] for t in w.tensors] == [False]
+            assert w.tensors[0]["temporary"] and w.strips[0]["temporary"]
+            assert w.status == "" and "(snapshot)" in repr(w) and "freed" not in repr(w)
+        assert mixed.status == "" and [t["alive"] for t in mixed.tensors] == [True, False]
+        shell.run_cell("del b\n_ = gc.collect()", store_history=False)
+        assert "no longer exist" in mixed.status  # a variable deleted later: it stops updating
+        assert not mixed.tensors[0]["temporary"] and mixed.tensors[1]["temporary"]
+    finally:
+        shell.run_cell("ws = mixed = None", store_history=False)
+        InteractiveShell.clear_instance()
+
+
+def test_a_temporary_torch_tensor_gets_no_warning():
+    pytest.importorskip("IPython")
+    pytest.importorskip("torch")
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    try:
+        shell.run_cell("import gc, torch, tensorviz\n"
+                       "w = tensorviz.show(torch.arange(6.0).reshape(2, 3).t())\n"
+                       "_ = gc.collect()", store_history=False)
+        w = shell.user_ns["w"]
+        assert w.status == "" and w.tensors[0]["temporary"] and not w.tensors[0]["alive"]
+    finally:
+        shell.run_cell("w = None", store_history=False)
+        InteractiveShell.clear_instance()
+
+
+def test_each_write_is_a_version_even_when_the_redraw_waits():
+    X, Y = tensorviz.arange(3.0), tensorviz.ones(3)
+    Z = tensorviz.zeros(3)
+    w = show(Z)
+    w._throttle_s = 10.0  # as in a notebook: later writes in the cell wait for one redraw
+    w._last_refresh = 0.0
+    Z[:] = X + Y
+    Z += X
+    tensorviz.add(X, Y, out=Z)
+    _widgets.poll_all()
+    assert w.history() == [[0.0, 0.0, 0.0], [1.0, 2.0, 3.0], [1.0, 3.0, 5.0], [1.0, 2.0, 3.0]]
+    torch = pytest.importorskip("torch")  # the same program in PyTorch passes the same states
+    tX, tY, tZ = torch.arange(3.0), torch.ones(3), torch.zeros(3)
+    states = [tZ.tolist()]
+    tZ[:] = tX + tY
+    states.append(tZ.tolist())
+    tZ += tX
+    states.append(tZ.tolist())
+    torch.add(tX, tY, out=tZ)
+    states.append(tZ.tolist())
+    assert w.history() == states
+
+
+def test_history_is_bounded_and_follows_the_window():
+    a = tensorviz.zeros(300)
+    w = show(a, strip_slots=64)
+    assert "history" not in w.strips[0]  # one version: nothing to step through
+    for _ in range(40):
+        a.add_(1)
+    assert len(w.history()) == _widgets.HISTORY_VERSIONS and w.history()[-1][0] == 40.0
+    a.numpy()[0] = -5  # a NumPy alias write is found by the after-cell poll
+    _widgets.poll_all()
+    assert w.history()[-1][0] == -5 and w.history()[-2][0] == 40.0
+    w.scroll_storage(200)  # another window: the old versions do not line up with it
+    assert "history" not in w.strips[0]

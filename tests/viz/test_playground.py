@@ -137,15 +137,13 @@ def test_step_limit():
     assert p.apply("unsqueeze", "0") is None and "keeps 15 steps" in p.error
 
 
-def test_the_playground_holds_the_tensor_weakly():
-    a = tensorviz.arange(4)
-    p = Playground(a, label="a")
-    p.apply("index", "::2")
-    del a
+def test_the_playground_owns_the_tensor_it_was_given():
+    p = Playground(tensorviz.arange(24).reshape(2, 3, 4), label="x")  # a temporary
     gc.collect()
     p.refresh()
-    assert not p.tensors[0]["alive"]
-    assert p.apply("t") is None and "no longer exists" in p.error
+    assert p.tensors[0]["alive"] and p.status == ""
+    assert p.apply("transpose", "0, 2") is not None and p.error == ""
+    assert p.tensors[1]["shape"] == [4, 3, 2]
 
 
 def test_torch_tensors_and_numpy_arrays():

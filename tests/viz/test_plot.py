@@ -66,3 +66,18 @@ def test_four_d_is_a_grid_of_grids_and_strips_share_a_slot_width():
     assert y01 == y00 and x01 > x00  # c+1: the next block, to the right
     strip_a, strip_b = fig.axes[0], fig.axes[1]
     assert strip_a.get_xlim() == strip_b.get_xlim()
+
+
+def test_a_widget_exports_its_current_picture(tmp_path):
+    from tensorviz.viz import show
+
+    a = tensorviz.arange(6).reshape(2, 3)
+    w = show(a, labels=["a"])
+    a[0, 0] = 55
+    w.scroll(0, starts=[1, 0])  # the window the learner paged to is what is exported
+    svg = w.export(str(tmp_path / "slide.svg")).decode()
+    assert svg.startswith("<?xml") and (tmp_path / "slide.svg").read_text() == svg
+    assert "<!-- 55 -->" in svg
+    assert w.export(format="png").startswith(b"\x89PNG")
+    with pytest.raises(ValueError, match="svg or png"):
+        w.export(format="gif")

@@ -217,3 +217,26 @@ def test_torch_numpy_alias_of_a_slice_is_marked_as_shared_memory():
     # the slice's array starts at element 2 of t's storage: another range of the same bytes
     assert [s["tensors"] for s in w.strips] == [[0, 1], [2]]
     assert w.strips[0]["alias_of"] == [1] and w.strips[1]["alias_of"] == [0]
+
+
+@pytest.mark.parametrize("key,dim,step", [((slice(None, None, -1),), 0, -4),
+                                          ((slice(None), slice(None, None, -2)), 1, -2),
+                                          ((slice(None, None, -1), slice(None, None, -1)), 0, -4)])
+def test_a_negative_stride_reason_names_its_dim_and_stride(key, dim, step):
+    a = np.arange(12).reshape(3, 4)
+    view = a[key]
+    w = TensorView(view, labels=["v"])
+    reason = w.tensors[0]["reason"]
+    assert reason.startswith(f"not contiguous: dim {dim} has a negative stride ({step})")
+    assert view.strides[dim] // view.itemsize == step
+
+
+def test_each_card_states_a_true_contiguity_reason():
+    """The sentence on each card is the layout's own (size-1 dims make no false claim)."""
+    a = tensorviz.arange(3).reshape(1, 3)
+    one = a.as_strided((1, 3), (1, 1))
+    w = TensorView(a, one, tensorviz.tensor(2.0), a[:0], labels=["a", "one", "s", "e"])
+    reasons = [t["reason"] for t in w.tensors]
+    assert reasons[0] == "contiguous: each dim's stride is the product of the sizes after it"
+    assert "size-1 dim 0 never steps" in reasons[1] and "each dim's" not in reasons[1]
+    assert "0-dim" in reasons[2] and "no elements" in reasons[3]
