@@ -363,11 +363,23 @@ def _array_operand(other):
 
 def _forward(fn: Callable) -> Callable:
     def forward(self, other):
-        if not isinstance(other, _OPERAND):
+        if type(other) is not Tensor and not isinstance(other, _OPERAND):
             other = _array_operand(other)
             if other is NotImplemented:
                 return NotImplemented
         return fn(self, other)
+    return forward
+
+
+def _forward_kernel(kernel: Callable, ufunc: Callable) -> Callable:
+    """``self <op> other`` calling the elementwise ``kernel(ufunc, self, other)`` directly
+    (the hottest spellings: ``a + b``, ``a * b``)."""
+    def forward(self, other):
+        if type(other) is not Tensor and not isinstance(other, _OPERAND):
+            other = _array_operand(other)
+            if other is NotImplemented:
+                return NotImplemented
+        return kernel(ufunc, self, other)
     return forward
 
 
@@ -434,8 +446,11 @@ def spellings(rec: OpDef) -> dict:
     if rec.dunder:
         d = rec.dunder
         if rec.dunder_ufunc is not None:
-            fast = functools.partial(HOOKS["binary"], rec.dunder_ufunc)
-            forward = _forward(_entry(rec, "operator", fast) if _recorder else fast)
+            if _recorder:
+                fast = functools.partial(HOOKS["binary"], rec.dunder_ufunc)
+                forward = _forward(_entry(rec, "operator", fast))
+            else:
+                forward = _forward_kernel(HOOKS["binary"], rec.dunder_ufunc)
         else:
             forward = _forward(_entry(rec, "method", body))
         out[("Tensor", f"__{d}__")] = forward
