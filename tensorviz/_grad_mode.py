@@ -42,6 +42,10 @@ class _State(threading.local):
 
 _STATE = _State()
 
+#: Called on entering inference mode: autograd installs its recording spellings then, which
+#: mark the tensors made inside as inference tensors.
+on_inference_mode = None
+
 
 def is_grad_enabled() -> bool:
     """True if grad mode is currently enabled (in this thread)."""
@@ -232,6 +236,8 @@ class inference_mode(_DecoratorContextManager):
         self.__dict__.setdefault("_prev", []).append((_STATE.grad, _STATE.inference))
         _STATE.grad = not self.mode
         _STATE.inference = bool(self.mode)
+        if self.mode and on_inference_mode is not None:
+            on_inference_mode()
 
     def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None:
         _STATE.grad, _STATE.inference = self._prev.pop()

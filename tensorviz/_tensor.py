@@ -559,6 +559,9 @@ class Tensor:
     @property
     def _version(self) -> int:
         """How many in-place writes this tensor's view family has seen (PyTorch's counter)."""
+        ag = self._ag
+        if ag is not None and ag.inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         vc = self._vc
         return 0 if vc is None else vc[0]
 

@@ -18,6 +18,7 @@ import warnings
 from typing import Any, Sequence
 
 from .. import _autograd_meta
+from .. import _grad_mode as _grad_mode_state
 from .._tensor import Tensor
 from . import grad_mode, graph
 from ._backward import backward, grad
@@ -63,3 +64,4 @@ from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: E402
 from . import functional  # noqa: E402
 
 _autograd_meta.on_first_requires_grad = arm
+_grad_mode_state.on_inference_mode = arm

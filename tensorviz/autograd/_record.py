@@ -380,7 +380,7 @@ def recording(rec, form: str, fn: Callable) -> Callable:
             self = args[0] if args else None
             if not isinstance(self, Tensor):
                 return fn(*args, **kwargs)
-            grad_on = _STATE.grad
+            grad_on = _STATE.grad and not _STATE.inference
             check_inplace(self, grad_on)
             if not grad_on or not (_any_requires_grad(args, kwargs)):
                 return fn(*args, **kwargs)
@@ -389,9 +389,11 @@ def recording(rec, form: str, fn: Callable) -> Callable:
         return inplace
 
     def op(*args, **kwargs):
-        if not _STATE.grad:
+        if not _STATE.grad or _STATE.inference:  # (inference mode never records)
             out = fn(*args, **kwargs)
-            if view and args and requires_grad(args[0]):
+            if _STATE.inference:
+                _mark_inference(args, out)
+            elif view and args and requires_grad(args[0]):
                 _mark_view(args[0], _outputs(out), creation="no_grad")
             return out
         if not _any_requires_grad(args, kwargs):
@@ -410,6 +412,18 @@ def recording(rec, form: str, fn: Callable) -> Callable:
         return record(name, args, kwargs, out, view=view, form=form)
     _copy_names(op, fn)
     return op
+
+
+def _mark_inference(args: tuple, out) -> None:
+    """Tensors made under ``inference_mode`` are inference tensors (views of normal tensors
+    stay normal, as in PyTorch)."""
+    for o in _outputs(out):
+        if not isinstance(o, Tensor):
+            continue
+        base = next((a for a in args if isinstance(a, Tensor) and a._storage is o._storage),
+                    None)
+        if base is None or (base._ag is not None and base._ag.inference):
+            meta(o).inference = True
 
 
 def _copy_names(wrapper: Callable, fn: Callable) -> None:

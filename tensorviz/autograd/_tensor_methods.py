@@ -80,9 +80,11 @@ def _is_advanced(k) -> bool:
 
 def _make_getitem(raw_get):
     def __getitem__(self, key):
-        if not _STATE.grad or not _record.requires_grad(self):
+        if not _STATE.grad or _STATE.inference or not _record.requires_grad(self):
             out = raw_get(self, key)
-            if _STATE.grad is False and _record.requires_grad(self) and \
+            if _STATE.inference:
+                _record._mark_inference((self,), out)
+            elif _STATE.grad is False and _record.requires_grad(self) and \
                     isinstance(out, Tensor) and out._storage is self._storage:
                 _record._mark_view(self, (out,), creation="no_grad")
             return out
@@ -189,7 +191,7 @@ def _share_result(chain_end: Tensor, out: Tensor) -> None:
 
 def _make_setitem(raw_get, raw_set):
     def __setitem__(self, key, value):
-        grad_on = _STATE.grad
+        grad_on = _STATE.grad and not _STATE.inference
         if not grad_on or not (_record.requires_grad(self) or _record.requires_grad(value)):
             if self._ag is not None:
                 _record.check_inplace(self, grad_on)
