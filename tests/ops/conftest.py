@@ -41,51 +41,14 @@ class Twin:
     pt: Any
 
 
-def random_data(shape, dtype: str, rng: np.random.Generator, special: bool = False,
-                low=None, high=None) -> np.ndarray:
-    """Random values of ``dtype``; ``special`` mixes in 0, -0.0, +-inf and NaN for floats."""
-    shape = tuple(shape)
-    if dtype == "bool":
-        return np.asarray(rng.random(shape) < 0.5)
-    if dtype in INT_DTYPES:
-        lo = (0 if dtype == "uint8" else -9) if low is None else low
-        hi = 12 if high is None else high
-        return np.asarray(rng.integers(lo, hi, size=shape)).astype(dtype)
-    lo = -4.0 if low is None else low
-    hi = 4.0 if high is None else high
-    data = np.asarray(rng.uniform(lo, hi, size=shape))
-    if dtype in COMPLEX_DTYPES:
-        data = data + 1j * rng.uniform(lo, hi, size=shape)
-    data = np.asarray(data.astype(dtype))
-    if special and data.size:
-        specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5], dtype=dtype)
-        mask = rng.random(shape) < 0.3
-        data[mask] = rng.choice(specials, size=int(mask.sum()))
-    return data
-
-
-def _base_shape(shape: tuple, layout: str) -> tuple:
-    if layout == "t" and shape:
-        return tuple(reversed(shape))
-    if layout == "step" and shape:
-        return shape[:-1] + (2 * shape[-1],)
-    if layout == "offset" and shape:
-        return (shape[0] + 2,) + shape[1:]
-    if layout == "expand" and shape:
-        return (1,) + shape[1:]
-    return shape
+try:  # (the inventory's generators: one copy of the data and layout rules for all tests)
+    from tests.inventory import base_shape as _base_shape, layout_view, random_data
+except ImportError:  # (tests/ is on sys.path when the repository root is not)
+    from inventory import base_shape as _base_shape, layout_view, random_data
 
 
 def _views(lib, t, shape: tuple, layout: str):
-    if layout == "t" and shape:
-        return t.permute(*reversed(range(len(shape))))
-    if layout == "step" and shape:
-        return t[..., ::2]
-    if layout == "offset" and shape:
-        return t[1:shape[0] + 1]
-    if layout == "expand" and shape:
-        return t.expand(*shape)
-    return t
+    return layout_view(t, shape, layout)
 
 
 class Differ:
