@@ -441,7 +441,11 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         self._finalizer = weakref.finalize(self, self._pool.shutdown)
         self._conn_open = [True] * self._num_workers
         self._exhausted = False
-        self._reset(loader, first_iter=True)
+        try:
+            self._reset(loader, first_iter=True)
+        except BaseException:  # (an interrupt, a sampler's error): stop the workers now
+            self._shutdown_workers()
+            raise
 
     # -------------------------------------------------------- bookkeeping, as PyTorch's
     def _reset(self, loader: DataLoader, first_iter: bool = False) -> None:
