@@ -39,30 +39,52 @@ def result_pickler_base(start_method: str) -> type:
     return pickle.Pickler
 
 
-def dumps_payload(payload: dict, start_method: str) -> bytes:
-    """Pickle what the workers need, once for all of them; a clear error if something in it
-    cannot be sent (the offending attribute is named)."""
+class ByValue:
+    """What a spawned worker receives: ``obj``, pickled (by cloudpickle) when the worker
+    process is started, so multiprocessing's own objects in it (an Event, a Queue) may be
+    sent too, as they may only be while a process is being started."""
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def __reduce__(self):
+        cp = _cloudpickle()
+        dumps = cp.dumps if cp is not None else pickle.dumps
+        return (Packed, (dumps(self.obj, protocol=pickle.HIGHEST_PROTOCOL),))
+
+
+class Packed:
+    """The pickled payload as the worker receives it: unpickled by the worker loop itself,
+    so a failure there (a module the worker cannot import) is reported like any worker
+    error, with its traceback."""
+
+    def __init__(self, blob: bytes):
+        self.blob = blob
+
+    def load(self) -> dict:
+        return pickle.loads(self.blob)
+
+
+def explain_failure(payload: dict, start_method: str, error: Exception) -> Exception:
+    """The error to raise when the workers' payload cannot be pickled: it names the
+    offending attribute and says what to do."""
     cp = _cloudpickle()
     dumps = cp.dumps if cp is not None else pickle.dumps
+    culprit = _find_unpicklable(payload, dumps)
+    where = culprit[0] if culprit else "the DataLoader's arguments"
+    what = f" (a {type(culprit[1]).__name__})" if culprit else ""
+    msg = (f"DataLoader cannot send {where}{what} to its worker processes: {error}. Workers "
+           f"started with the {start_method!r} start method receive a pickled copy of the "
+           f"dataset, collate_fn and worker_init_fn. Open files, connections and locks "
+           f"inside the worker instead (in __getitem__/__iter__, or in worker_init_fn), "
+           f"or use num_workers=0")
+    if start_method != "fork":
+        msg += ", or multiprocessing_context='fork' where the platform has it"
+    msg += "."
     try:
-        return dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception as e:  # (pickle raises TypeError, PicklingError, AttributeError, ...)
-        culprit = _find_unpicklable(payload, dumps)
-        where = culprit[0] if culprit else "the DataLoader's arguments"
-        what = f" (a {type(culprit[1]).__name__})" if culprit else ""
-        msg = (f"DataLoader cannot send {where}{what} to its worker processes: {e}. Workers "
-               f"started with the {start_method!r} start method receive a pickled copy of the "
-               f"dataset, collate_fn and worker_init_fn. Open files, connections and locks "
-               f"inside the worker instead (in __getitem__/__iter__, or in worker_init_fn), "
-               f"or use num_workers=0")
-        if start_method != "fork":
-            msg += ", or multiprocessing_context='fork' where the platform has it"
-        msg += "."
-        try:
-            err = type(e)(msg)
-        except Exception:
-            err = RuntimeError(msg)
-        raise err from e
+        return type(error)(msg)
+    except Exception:
+        return RuntimeError(msg)
 
 
 def _find_unpicklable(root: dict, dumps, depth: int = 4) -> tuple[str, Any] | None:
@@ -104,5 +126,3 @@ def _find_unpicklable(root: dict, dumps, depth: int = 4) -> tuple[str, Any] | No
     return found
 
 
-def loads_payload(blob: bytes) -> dict:
-    return pickle.loads(blob)

@@ -36,9 +36,38 @@ _DEV_SHM = "/dev/shm"
 SEGMENT_OF: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
+def new_token() -> str:
+    """A prefix for one iterator's segments: the main process's pid and a random part."""
+    import secrets
+    return f"{os.getpid()}_{secrets.token_hex(3)}"
+
+
 def segment_name(token: str, worker_id: int, task: int, k: int) -> str:
     """The name of the ``k``-th segment of task ``task`` (short: macOS allows 31 chars)."""
     return f"/{PREFIX}{token}_{worker_id}_{task}_{k}"
+
+
+def sweep_stale() -> int:
+    """Unlink segments whose main process is gone (a kernel killed while its workers had
+    batches in flight); called when workers start.  Linux lists segments in /dev/shm."""
+    if not AVAILABLE or not os.path.isdir(_DEV_SHM):
+        return 0
+    removed = 0
+    for path in glob.glob(os.path.join(_DEV_SHM, f"{PREFIX}*_*")):
+        pid = os.path.basename(path)[len(PREFIX):].split("_", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            removed += unlink("/" + os.path.basename(path))
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    return True
 
 
 def create(name: str, nbytes: int) -> mmap.mmap:

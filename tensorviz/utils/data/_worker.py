@@ -239,14 +239,15 @@ def worker_loop(payload, index_queue, result_conn, done_event, base_seed: int,
     # A notebook's interrupt reaches the whole process group; the main process handles it
     # (it stops the workers), so a worker never dies half-way through writing a batch.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    first_ppid = os.getppid()  # (changes when the parent dies, even before it is reaped)
     global _worker_info, _arena
     from . import _pickling, _shared_memory
     where = f"in DataLoader worker process {worker_id}"
     init_exception = None
     seed = _seed_everything(base_seed, worker_id)
     try:
-        if isinstance(payload, bytes):
-            payload = _pickling.loads_payload(payload)
+        if isinstance(payload, _pickling.Packed):
+            payload = payload.load()
     except Exception:
         init_exception = ExceptionWrapper(where=where)
         payload = {"dataset": None, "kind": MAP, "auto_collation": False,
@@ -278,8 +279,11 @@ def worker_loop(payload, index_queue, result_conn, done_event, base_seed: int,
         try:
             r = index_queue.get(timeout=STATUS_CHECK_INTERVAL)
         except queue.Empty:
-            if not _parent_alive(parent_pid):
-                break  # the main process is gone (killed kernel): do not linger
+            if os.getppid() != first_ppid or not _parent_alive(parent_pid):
+                # the main process is gone (a killed kernel): do not linger, and remove the
+                # batches it will never take
+                _shared_memory.sweep(token, [])
+                break
             continue
         if isinstance(r, _ResumeIteration):
             result_conn.send(([], r))

@@ -23,7 +23,6 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import pickle
-import secrets
 import time
 import warnings
 import weakref
@@ -357,10 +356,12 @@ class _WorkerPool:
 
     def __init__(self, ctx, num_workers: int, payload, base_seed: int) -> None:
         start_method = ctx.get_start_method()
-        if start_method != "fork":
-            from ._pickling import dumps_payload
-            payload = dumps_payload(payload, start_method)  # once, for all the workers
-        self.token = secrets.token_hex(4)
+        sent = payload
+        if start_method != "fork":  # (a forked worker is a copy: nothing to send)
+            from ._pickling import ByValue
+            sent = ByValue(payload)
+        _shared_memory.sweep_stale()
+        self.token = _shared_memory.new_token()
         self.done_event = ctx.Event()
         self.workers: list = []
         self.index_queues: list = []
@@ -373,11 +374,16 @@ class _WorkerPool:
                 index_queue.cancel_join_thread()
                 reader, writer = ctx.Pipe(duplex=False)
                 w = ctx.Process(target=worker_loop, daemon=True,
-                                args=(payload, index_queue, writer, self.done_event, base_seed,
+                                args=(sent, index_queue, writer, self.done_event, base_seed,
                                       i, num_workers, os.getpid(), self.token, start_method))
                 self.index_queues.append(index_queue)
                 self.result_conns.append(reader)
-                w.start()
+                try:
+                    w.start()
+                except (TypeError, AttributeError, pickle.PicklingError) as e:
+                    writer.close()
+                    from ._pickling import explain_failure
+                    raise explain_failure(payload, start_method, e) from e
                 writer.close()  # (the worker holds it; EOF here when the worker is gone)
                 self.workers.append(w)
         except BaseException:

@@ -354,3 +354,50 @@ def test_unpicklable_sample_is_reported():
             return (x for x in range(3))
     with pytest.raises(TypeError, match="while sending the batch to the main process"):
         list(tvdata.DataLoader(Gen(), batch_size=None, num_workers=1))
+
+
+KILLED_MAIN = r'''
+import multiprocessing.connection, os, signal, sys
+sys.path.insert(0, {tests!r})
+from utils.data._helpers import Squares
+from tensorviz.utils import data as tvdata
+it = iter(tvdata.DataLoader(Squares(400), batch_size=4, num_workers=2))
+next(it)
+multiprocessing.connection.wait(it._pool.result_conns)  # a batch waits in shared memory
+print(it._pool.token, *[w.pid for w in it._workers], flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+'''
+
+
+def test_workers_of_a_killed_main_process_exit_and_remove_its_segments():
+    """A kernel killed outright cannot clean up: its workers notice, remove the batches
+    in flight and exit."""
+    import subprocess
+    import sys
+
+    import psutil
+    tests = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(tests))
+    # (the workers inherit its stdout: read the one line, do not wait for the pipe's end)
+    proc = subprocess.Popen([sys.executable, "-c", KILLED_MAIN.format(tests=tests)],
+                            stdout=subprocess.PIPE, text=True, env=env)
+    with proc.stdout:
+        token, *pids = proc.stdout.readline().split()
+    assert proc.wait() == -signal.SIGKILL
+    workers = [psutil.Process(int(p)) for p in pids if psutil.pid_exists(int(p))]
+    gone, alive = psutil.wait_procs(workers, timeout=60)  # (they poll for their parent)
+    assert alive == []
+    assert segments(token) == []
+
+
+def test_segments_of_dead_processes_are_removed_when_workers_start():
+    from tensorviz.utils.data._shared_memory import create, segment_name
+    import subprocess
+    import sys
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    name = segment_name(f"{dead}_abcdef", 0, 0, 0)
+    create(name, 16).close()
+    assert segments(f"{dead}_abcdef")
+    list(tvdata.DataLoader(Squares(2), num_workers=1))
+    assert segments(f"{dead}_abcdef") == []
