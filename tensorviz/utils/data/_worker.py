@@ -267,8 +267,9 @@ def worker_loop(payload, index_queue, result_conn, done_event, base_seed: int,
     fetcher = None
     if init_exception is None:
         try:
-            from ...ops.parallel import set_num_threads
-            set_num_threads(1)  # (as PyTorch: workers do not compete for the cores)
+            # Note: PyTorch limits each worker to one intra-op thread; tensorviz's limit goes
+            # through threadpoolctl, whose scan of the loaded libraries would delay every
+            # worker's first batch by tens of milliseconds, so workers keep NumPy's pools.
             if payload["worker_init_fn"] is not None:
                 payload["worker_init_fn"](worker_id)
             fetcher = make_fetcher()
