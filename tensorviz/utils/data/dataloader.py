@@ -338,6 +338,8 @@ class _BaseDataLoaderIter:
 class _SingleProcessDataLoaderIter(_BaseDataLoaderIter):
     def __init__(self, loader: DataLoader) -> None:
         super().__init__(loader)
+        if self._timeout != 0:  # (PyTorch's check, worded as PyTorch's)
+            raise AssertionError("_SingleProcessDataLoaderIter requires timeout == 0")
         self._dataset_fetcher = create_fetcher(self._dataset_kind, self._dataset,
                                                self._auto_collation, self._collate_fn,
                                                self._drop_last)
@@ -368,6 +370,7 @@ class _WorkerPool:
         self.result_conns: list = []
         self.outstanding: dict[int, int] = {}  # task -> worker, sent and not yet received
         self.closed = False
+        self.owner = os.getpid()
         try:
             for i in range(num_workers):
                 index_queue = ctx.Queue()
@@ -391,8 +394,8 @@ class _WorkerPool:
             raise
 
     def shutdown(self) -> None:
-        if self.closed:
-            return
+        if self.closed or os.getpid() != self.owner:
+            return  # (a forked worker's copy of an old pool is not its to stop)
         self.closed = True
         try:
             self.done_event.set()

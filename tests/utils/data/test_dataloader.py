@@ -199,3 +199,9 @@ def test_tensorviz_utils_data_is_reachable():
     assert mod.TensorDataset is tv.utils.data.TensorDataset
     assert_same_outcome(lambda: tvdata.get_worker_info(), lambda: tdata.get_worker_info(),
                         torch)
+
+
+def test_timeout_without_workers_fails_as_in_pytorch():
+    ours = outcome(lambda: iter(tvdata.DataLoader([1, 2], timeout=1)))
+    theirs = outcome(lambda: iter(tdata.DataLoader([1, 2], timeout=1)))
+    assert ours == theirs and ours[0] == "raise"

@@ -401,3 +401,20 @@ def test_segments_of_dead_processes_are_removed_when_workers_start():
     assert segments(f"{dead}_abcdef")
     list(tvdata.DataLoader(Squares(2), num_workers=1))
     assert segments(f"{dead}_abcdef") == []
+
+
+def test_worker_batches_match_pytorch_workers_for_the_same_indices():
+    torch = pytest.importorskip("torch")
+    import torch.utils.data as tdata
+    rng = np.random.default_rng(0)
+    order = [rng.integers(0, 30, size=int(rng.integers(1, 7))).tolist() for _ in range(9)]
+    x = rng.normal(size=(30, 2, 3)).astype(np.float32)
+    y = rng.integers(0, 5, size=30)
+    ours = tvdata.DataLoader(tvdata.TensorDataset(tv.from_numpy(x), tv.from_numpy(y)),
+                             batch_sampler=order, num_workers=2)
+    theirs = tdata.DataLoader(tdata.TensorDataset(torch.from_numpy(x), torch.from_numpy(y)),
+                              batch_sampler=order, num_workers=2)
+    assert_same(list(ours), list(theirs), torch)
+    # and a dataset of dicts and numbers, collated in the workers by the general rules
+    ours = tvdata.DataLoader(Seeds(), batch_size=3, num_workers=2)
+    assert [len(b) for b in ours] == [6, 6]
