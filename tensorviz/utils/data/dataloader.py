@@ -254,9 +254,10 @@ class DataLoader:
         cpuset_checked = hasattr(os, "sched_getaffinity")
         if suggest is None or self.num_workers > suggest:
             if suggest is not None:
+                cpuset = "" if cpuset_checked else " (`cpuset` is not taken into account)"
                 suggested = ("Our suggested max number of worker in current system is "
-                             f"{suggest}{'' if cpuset_checked else ' (`cpuset` is not taken into account)'}"
-                             ", which is smaller than what this DataLoader is going to create.")
+                             f"{suggest}{cpuset}, which is smaller than what this DataLoader "
+                             "is going to create.")
             else:
                 suggested = ("DataLoader is not able to compute a suggested max number of "
                              "worker in current system.")

@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 import tensorviz as tv
 from tensorviz.utils.data import default_collate, default_convert
 
-from ._helpers import assert_same, assert_same_outcome
+from ._helpers import assert_same_outcome
 
 torch = pytest.importorskip("torch")
 from torch.utils.data import default_collate as t_collate  # noqa: E402
