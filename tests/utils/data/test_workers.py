@@ -417,3 +417,26 @@ def test_worker_batches_match_pytorch_workers_for_the_same_indices():
     # and a dataset of dicts and numbers, collated in the workers by the general rules
     ours = tvdata.DataLoader(Seeds(), batch_size=3, num_workers=2)
     assert [len(b) for b in ours] == [6, 6]
+
+
+CELL = '''
+class CellDataset(Dataset):   # as if typed into a notebook cell: its module is __main__
+    def __len__(self):
+        return 5
+    def __getitem__(self, i):
+        return i * 10
+'''
+
+
+@pytest.mark.parametrize("method", [m for m in METHODS if m != "fork"])
+def test_a_class_from_main_is_sent_by_value(method):
+    """A class whose module is ``__main__`` but which ``__main__`` does not hold (a notebook
+    cell's): plain pickle, and so PyTorch's workers, cannot send it; tensorviz's can."""
+    import pickle
+    ns = {"Dataset": tvdata.Dataset, "__name__": "__main__"}
+    exec(CELL, ns)
+    with pytest.raises((pickle.PicklingError, AttributeError)):
+        pickle.dumps(ns["CellDataset"]())
+    got = list(tvdata.DataLoader(ns["CellDataset"](), batch_size=2, num_workers=2,
+                                 multiprocessing_context=method))
+    assert [b.tolist() for b in got] == [[0, 10], [20, 30], [40]]
