@@ -80,6 +80,7 @@ _LAZY = {
     "fft": ("tensorviz.fft", None),
     "special": ("tensorviz.special", None),
     "nn": ("tensorviz.nn", None),
+    "utils": ("tensorviz.utils", None),
 }
 
 
