@@ -69,6 +69,7 @@ _LAZY = {
     "linalg": ("tensorviz.linalg", None),
     "fft": ("tensorviz.fft", None),
     "special": ("tensorviz.special", None),
+    "optim": ("tensorviz.optim", None),
 }
 
 

@@ -1,0 +1,27 @@
+"""``tensorviz.optim``: optimizers and learning-rate schedulers, as PyTorch's.
+
+::
+
+    import tensorviz as torch
+    opt = torch.optim.Adam([w, b], lr=1e-3)
+    sched = torch.optim.lr_scheduler.StepLR(opt, step_size=10, gamma=0.5)
+    for x, y in batches:
+        opt.zero_grad()
+        loss = ((x @ w + b - y) ** 2).mean()
+        loss.backward()
+        opt.step()
+    sched.step()
+"""
+from __future__ import annotations
+
+from . import lr_scheduler
+from .adadelta import Adadelta
+from .adagrad import Adagrad
+from .adam import Adam
+from .adamw import AdamW
+from .optimizer import Optimizer
+from .rmsprop import RMSprop
+from .sgd import SGD
+
+__all__ = ["Adadelta", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "SGD",
+           "lr_scheduler"]
