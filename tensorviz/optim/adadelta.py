@@ -13,6 +13,7 @@ from typing import Any, Callable
 from .._tensor import Tensor, preserve_format
 from .. import _creation
 from .adam import _step_counter
+from . import _arrays
 from .optimizer import Optimizer, _check_lr, _scalar_lr, _use_grad_for_differentiable
 
 __all__ = ["Adadelta", "adadelta"]
@@ -80,18 +81,23 @@ class Adadelta(Optimizer):
                 steps.append(state["step"])
             adadelta(params, grads, square_avgs, acc_deltas, steps, lr=group["lr"],
                      rho=group["rho"], eps=group["eps"], weight_decay=group["weight_decay"],
-                     maximize=group["maximize"])
+                     maximize=group["maximize"], differentiable=group["differentiable"])
         return loss
 
 
 def adadelta(params: list, grads: list, square_avgs: list, acc_deltas: list,
              state_steps: list, *, lr: float, rho: float, eps: float, weight_decay: float,
-             maximize: bool = False, **_ignored: Any) -> None:
+             maximize: bool = False, differentiable: bool = False,
+             **_ignored: Any) -> None:
     """The Adadelta update on lists of tensors.
 
     >>> adadelta([w], [w.grad], [v], [u], [step], lr=1.0, rho=0.9, eps=1e-6, weight_decay=0)
     """
     lr = _scalar_lr(lr)
+    if not isinstance(lr, Tensor) and _arrays.usable((params, grads), differentiable):
+        _array_adadelta(params, grads, square_avgs, acc_deltas, state_steps, lr, rho, eps,
+                        weight_decay, maximize)
+        return
     for param, grad, square_avg, acc_delta, step in zip(params, grads, square_avgs,
                                                         acc_deltas, state_steps):
         step += 1
@@ -104,3 +110,32 @@ def adadelta(params: list, grads: list, square_avgs: list, acc_deltas: list,
         delta.div_(std).mul_(grad)
         acc_delta.mul_(rho).addcmul_(delta, delta, value=1 - rho)
         param.add_(delta, alpha=-lr)
+
+
+def _array_adadelta(params, grads, square_avgs, acc_deltas, state_steps, lr, rho, eps,
+                    weight_decay, maximize) -> None:
+    """``adadelta`` on the arrays (see ``_arrays``): the same formulas, no tensor dispatch."""
+    import numpy as np
+    for param, grad, square_avg, acc_delta, step_t in zip(params, grads, square_avgs,
+                                                          acc_deltas, state_steps):
+        _arrays.bump_step(step_t)
+        p = _arrays.arr(param)
+        g = _arrays.arr(grad)
+        if maximize:
+            g = -g
+        if weight_decay != 0:
+            g = g + weight_decay * p
+        sq = _arrays.arr(square_avg)
+        sq *= rho
+        sq += ((1 - rho) * g) * g
+        _arrays.bump(square_avg, 2)
+        std = np.sqrt(sq + eps)
+        delta = np.sqrt(_arrays.arr(acc_delta) + eps)
+        delta /= std
+        delta *= g
+        acc = _arrays.arr(acc_delta)
+        acc *= rho
+        acc += ((1 - rho) * delta) * delta
+        _arrays.bump(acc_delta, 2)
+        p -= lr * delta
+        _arrays.bump(param)

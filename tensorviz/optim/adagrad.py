@@ -13,6 +13,7 @@ from typing import Any, Callable
 from .._tensor import Tensor, preserve_format
 from .. import _creation
 from .adam import _step_counter
+from . import _arrays
 from .optimizer import (Optimizer, _check_lr, _get_value, _scalar_lr,
                         _use_grad_for_differentiable)
 
@@ -97,18 +98,23 @@ class Adagrad(Optimizer):
                 steps.append(state["step"])
             adagrad(params, grads, sums, steps, lr=group["lr"],
                     weight_decay=group["weight_decay"], lr_decay=group["lr_decay"],
-                    eps=group["eps"], maximize=group["maximize"])
+                    eps=group["eps"], maximize=group["maximize"],
+                    differentiable=group["differentiable"])
         return loss
 
 
 def adagrad(params: list, grads: list, state_sums: list, state_steps: list, *, lr: float,
             weight_decay: float, lr_decay: float, eps: float, maximize: bool = False,
-            **_ignored: Any) -> None:
+            differentiable: bool = False, **_ignored: Any) -> None:
     """The Adagrad update on lists of tensors.
 
     >>> adagrad([w], [w.grad], [s], [step], lr=1e-2, weight_decay=0, lr_decay=0, eps=1e-10)
     """
     lr = _scalar_lr(lr)
+    if not isinstance(lr, Tensor) and _arrays.usable((params, grads), differentiable):
+        _array_adagrad(params, grads, state_sums, state_steps, lr, weight_decay, lr_decay,
+                       eps, maximize)
+        return
     for param, grad, state_sum, step_t in zip(params, grads, state_sums, state_steps):
         step_t += 1
         step = _get_value(step_t)
@@ -119,3 +125,25 @@ def adagrad(params: list, grads: list, state_sums: list, state_steps: list, *, l
         state_sum.addcmul_(grad, grad, value=1)
         std = state_sum.sqrt().add_(eps)
         param.addcdiv_(grad, std, value=-clr)
+
+
+def _array_adagrad(params, grads, state_sums, state_steps, lr, weight_decay, lr_decay, eps,
+                   maximize) -> None:
+    """``adagrad`` on the arrays (see ``_arrays``): the same formulas, no tensor dispatch."""
+    import numpy as np
+    for param, grad, state_sum, step_t in zip(params, grads, state_sums, state_steps):
+        step = _arrays.bump_step(step_t)
+        p = _arrays.arr(param)
+        g = _arrays.arr(grad)
+        if maximize:
+            g = -g
+        if weight_decay != 0:
+            g = g + weight_decay * p
+        clr = lr / (1 + (step - 1) * lr_decay)
+        s = _arrays.arr(state_sum)
+        s += g * g
+        _arrays.bump(state_sum)
+        std = np.sqrt(s)
+        std += eps
+        p += ((-clr) * g) / std
+        _arrays.bump(param)

@@ -15,6 +15,7 @@ from typing import Any, Callable
 from .. import _creation
 from .._dtypes import float32
 from .._tensor import Tensor, preserve_format
+from . import _arrays
 from .optimizer import Optimizer, _get_value, _scalar_lr, _to_scalar, _use_grad_for_differentiable
 
 __all__ = ["Adam", "adam"]
@@ -139,14 +140,16 @@ class Adam(Optimizer):
                  amsgrad=group["amsgrad"], beta1=beta1, beta2=beta2, lr=group["lr"],
                  weight_decay=group["weight_decay"], eps=group["eps"],
                  maximize=group["maximize"],
-                 decoupled_weight_decay=group["decoupled_weight_decay"])
+                 decoupled_weight_decay=group["decoupled_weight_decay"],
+                 differentiable=group["differentiable"])
         return loss
 
 
 def adam(params: list, grads: list, exp_avgs: list, exp_avg_sqs: list, max_exp_avg_sqs: list,
          state_steps: list, *, amsgrad: bool, beta1: float, beta2: float, lr: float,
          weight_decay: float, eps: float, maximize: bool,
-         decoupled_weight_decay: bool = False, **_ignored: Any) -> None:
+         decoupled_weight_decay: bool = False, differentiable: bool = False,
+         **_ignored: Any) -> None:
     """The Adam update on lists of tensors (``state_steps`` are 0-d tensors, bumped here).
 
     >>> adam([w], [w.grad], [m], [v], [], [step], amsgrad=False, beta1=0.9, beta2=0.999,
@@ -155,6 +158,11 @@ def adam(params: list, grads: list, exp_avgs: list, exp_avg_sqs: list, max_exp_a
     lr = _scalar_lr(lr)
     beta1 = _get_value(_to_scalar(beta1))
     beta2 = _get_value(_to_scalar(beta2))
+    if not isinstance(lr, Tensor) and _arrays.usable((params, grads), differentiable):
+        _array_adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps,
+                    amsgrad, beta1, beta2, lr, weight_decay, eps, maximize,
+                    decoupled_weight_decay)
+        return
     for i, param in enumerate(params):
         grad = grads[i] if not maximize else -grads[i]
         exp_avg = exp_avgs[i]
@@ -181,3 +189,42 @@ def adam(params: list, grads: list, exp_avgs: list, exp_avg_sqs: list, max_exp_a
         else:
             denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
         param.addcdiv_(exp_avg, denom, value=-step_size)
+
+
+def _array_adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, amsgrad,
+                beta1, beta2, lr, weight_decay, eps, maximize, decoupled) -> None:
+    """``adam`` on the arrays (see ``_arrays``): the same formulas, no tensor dispatch."""
+    import numpy as np
+    for i, param in enumerate(params):
+        step = _arrays.bump_step(state_steps[i])
+        p = _arrays.arr(param)
+        g = _arrays.arr(grads[i])
+        if maximize:
+            g = -g
+        if weight_decay != 0:
+            if decoupled:
+                p *= 1 - lr * weight_decay
+                _arrays.bump(param)
+            else:
+                g = g + weight_decay * p
+        m = _arrays.arr(exp_avgs[i])
+        _arrays.lerp_(m, g, 1 - beta1)
+        _arrays.bump(exp_avgs[i])
+        v = _arrays.arr(exp_avg_sqs[i])
+        v *= beta2
+        v += ((1 - beta2) * g) * g
+        _arrays.bump(exp_avg_sqs[i], 2)
+
+        bias_correction1 = 1 - beta1 ** step
+        bias_correction2 = 1 - beta2 ** step
+        step_size = lr / bias_correction1
+        bias_correction2_sqrt = bias_correction2 ** 0.5
+        if amsgrad:
+            vmax = _arrays.arr(max_exp_avg_sqs[i])
+            np.maximum(vmax, v, out=vmax)
+            _arrays.bump(max_exp_avg_sqs[i])
+            v = vmax
+        denom = np.sqrt(v) / bias_correction2_sqrt
+        denom += eps
+        p += ((-step_size) * m) / denom
+        _arrays.bump(param)

@@ -14,6 +14,7 @@ from typing import Any, Callable
 from .._tensor import Tensor, preserve_format
 from .. import _creation
 from .adam import _step_counter
+from . import _arrays
 from .optimizer import Optimizer, _check_lr, _scalar_lr, _use_grad_for_differentiable
 
 __all__ = ["RMSprop", "rmsprop"]
@@ -97,20 +98,26 @@ class RMSprop(Optimizer):
             rmsprop(params, grads, square_avgs, grad_avgs, bufs, steps, lr=group["lr"],
                     alpha=group["alpha"], eps=group["eps"],
                     weight_decay=group["weight_decay"], momentum=group["momentum"],
-                    centered=group["centered"], maximize=group["maximize"])
+                    centered=group["centered"], maximize=group["maximize"],
+                    differentiable=group["differentiable"])
         return loss
 
 
 def rmsprop(params: list, grads: list, square_avgs: list, grad_avgs: list,
             momentum_buffer_list: list, state_steps: list, *, lr: float, alpha: float,
             eps: float, weight_decay: float, momentum: float, centered: bool,
-            maximize: bool = False, **_ignored: Any) -> None:
+            maximize: bool = False, differentiable: bool = False,
+            **_ignored: Any) -> None:
     """The RMSprop update on lists of tensors.
 
     >>> rmsprop([w], [w.grad], [v], [], [], [step], lr=1e-2, alpha=0.99, eps=1e-8,
     ...         weight_decay=0, momentum=0, centered=False)
     """
     lr = _scalar_lr(lr)
+    if not isinstance(lr, Tensor) and _arrays.usable((params, grads), differentiable):
+        _array_rmsprop(params, grads, square_avgs, grad_avgs, momentum_buffer_list,
+                       state_steps, lr, alpha, eps, weight_decay, momentum, centered, maximize)
+        return
     for i, param in enumerate(params):
         step = state_steps[i]
         grad = grads[i]
@@ -133,3 +140,38 @@ def rmsprop(params: list, grads: list, square_avgs: list, grad_avgs: list,
             param.add_(buf, alpha=-lr)
         else:
             param.addcdiv_(grad, avg, value=-lr)
+
+
+def _array_rmsprop(params, grads, square_avgs, grad_avgs, bufs, state_steps, lr, alpha, eps,
+                   weight_decay, momentum, centered, maximize) -> None:
+    """``rmsprop`` on the arrays (see ``_arrays``): the same formulas, no tensor dispatch."""
+    import numpy as np
+    for i, param in enumerate(params):
+        _arrays.bump_step(state_steps[i])
+        p = _arrays.arr(param)
+        g = _arrays.arr(grads[i])
+        if maximize:
+            g = -g
+        if weight_decay != 0:
+            g = g + weight_decay * p
+        sq = _arrays.arr(square_avgs[i])
+        sq *= alpha
+        sq += ((1 - alpha) * g) * g
+        _arrays.bump(square_avgs[i], 2)
+        if centered:
+            ga = _arrays.arr(grad_avgs[i])
+            _arrays.lerp_(ga, g, 1 - alpha)
+            _arrays.bump(grad_avgs[i])
+            avg = np.sqrt(sq - ga * ga)
+        else:
+            avg = np.sqrt(sq)
+        avg += eps
+        if momentum > 0:
+            b = _arrays.arr(bufs[i])
+            b *= momentum
+            b += g / avg
+            _arrays.bump(bufs[i], 2)
+            p -= lr * b
+        else:
+            p += ((-lr) * g) / avg
+        _arrays.bump(param)

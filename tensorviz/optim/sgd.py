@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .._tensor import Tensor
+from . import _arrays
 from .optimizer import Optimizer, _scalar_lr, _use_grad_for_differentiable
 
 __all__ = ["SGD", "sgd"]
@@ -87,7 +88,8 @@ class SGD(Optimizer):
             self._init_group(group, params, grads, momentum_buffer_list)
             sgd(params, grads, momentum_buffer_list, weight_decay=group["weight_decay"],
                 momentum=group["momentum"], lr=group["lr"], dampening=group["dampening"],
-                nesterov=group["nesterov"], maximize=group["maximize"])
+                nesterov=group["nesterov"], maximize=group["maximize"],
+                differentiable=group["differentiable"])
             if group["momentum"] != 0:
                 for p, buf in zip(params, momentum_buffer_list):
                     self.state[p]["momentum_buffer"] = buf
@@ -96,13 +98,17 @@ class SGD(Optimizer):
 
 def sgd(params: list, grads: list, momentum_buffer_list: list, *, weight_decay: float,
         momentum: float, lr: float, dampening: float, nesterov: bool,
-        maximize: bool = False, **_ignored: Any) -> None:
+        maximize: bool = False, differentiable: bool = False, **_ignored: Any) -> None:
     """The SGD update on lists of tensors (``momentum_buffer_list`` filled in where None).
 
     >>> sgd([w], [w.grad], [None], weight_decay=0, momentum=0.9, lr=0.1, dampening=0,
     ...     nesterov=False)
     """
     lr = _scalar_lr(lr)
+    if not isinstance(lr, Tensor) and _arrays.usable((params, grads), differentiable):
+        _array_sgd(params, grads, momentum_buffer_list, _arrays.scalar(weight_decay),
+                   momentum, lr, dampening, nesterov, maximize)
+        return
     for i, param in enumerate(params):
         grad = grads[i] if not maximize else -grads[i]
         if weight_decay != 0:
@@ -119,3 +125,28 @@ def sgd(params: list, grads: list, momentum_buffer_list: list, *, weight_decay: 
             param.addcmul_(grad, lr, value=-1)
         else:
             param.add_(grad, alpha=-lr)
+
+
+def _array_sgd(params, grads, bufs, weight_decay, momentum, lr, dampening, nesterov,
+               maximize) -> None:
+    """``sgd`` on the arrays (see ``_arrays``): the same formulas, no tensor dispatch."""
+    for i, param in enumerate(params):
+        p = _arrays.arr(param)
+        g = _arrays.arr(grads[i])
+        if maximize:
+            g = -g
+        if weight_decay != 0:
+            g = g + weight_decay * p
+        if momentum != 0:
+            buf = bufs[i]
+            if buf is None:
+                bufs[i] = _arrays.new_tensor(g.copy(), grads[i])
+                b = _arrays.arr(bufs[i])
+            else:
+                b = _arrays.arr(buf)
+                b *= momentum
+                b += (1 - dampening) * g
+                _arrays.bump(buf, 2)
+            g = g + momentum * b if nesterov else b
+        p -= lr * g
+        _arrays.bump(param)

@@ -1,0 +1,193 @@
+"""Every optimizer step for step against PyTorch: same start, same gradients, many steps."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import tensorviz as tv
+
+from ._twins import assert_close, assert_same_state, make_params, set_grads
+
+torch = pytest.importorskip("torch")
+
+SHAPES = [(3, 4), (5,), ()]
+
+
+def _grid(**options):
+    keys = list(options)
+    return [dict(zip(keys, vals)) for vals in itertools.product(*options.values())]
+
+
+def _sgd_cases():
+    out = []
+    for kw in _grid(lr=[0.05], momentum=[0.0, 0.9], dampening=[0.0, 0.3],
+                    nesterov=[False, True], weight_decay=[0.0, 0.01], maximize=[False, True]):
+        if kw["nesterov"] and (kw["momentum"] <= 0 or kw["dampening"] != 0):
+            continue
+        out.append(kw)
+    return out
+
+
+CASES = (
+    [("SGD", kw) for kw in _sgd_cases()]
+    + [("Adam", kw) for kw in _grid(lr=[1e-2], amsgrad=[False, True], maximize=[False, True],
+                                    weight_decay=[0.0, 0.1], betas=[(0.9, 0.999), (0.8, 0.9)])]
+    + [("AdamW", kw) for kw in _grid(lr=[1e-2], amsgrad=[False, True], maximize=[False, True],
+                                     weight_decay=[0.01, 0.3])]
+    + [("RMSprop", kw) for kw in _grid(lr=[1e-2], centered=[False, True],
+                                       momentum=[0.0, 0.5], weight_decay=[0.0, 0.1],
+                                       maximize=[False, True], alpha=[0.99, 0.9])]
+    + [("Adagrad", kw) for kw in _grid(lr=[0.1], lr_decay=[0.0, 0.05],
+                                       initial_accumulator_value=[0.0, 0.1],
+                                       weight_decay=[0.0, 0.1], maximize=[False, True])]
+    + [("Adadelta", kw) for kw in _grid(lr=[1.0, 0.5], rho=[0.9, 0.5],
+                                        weight_decay=[0.0, 0.1], maximize=[False, True])]
+)
+
+
+def _ids(case):
+    name, kw = case
+    return name + "-" + ",".join(f"{k}={v}" for k, v in kw.items() if k != "lr")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("case", CASES, ids=[_ids(c) for c in CASES])
+def test_steps_match_pytorch(case, dtype):
+    name, kw = case
+    seed = abs(hash(_ids(case))) % 2**32
+    tp, vp = make_params(torch, SHAPES, dtype, seed)
+    topt = getattr(torch.optim, name)(tp, **kw)
+    vopt = getattr(tv.optim, name)(vp, **kw)
+    rng = np.random.default_rng(seed + 1)
+    for step in range(40):
+        # every fifth step one parameter has no gradient: both must skip it
+        missing = (step % 3,) if step % 5 == 4 else ()
+        set_grads(torch, tp, vp, rng, dtype, missing)
+        topt.step()
+        vopt.step()
+        for a, b in zip(tp, vp):
+            assert_close(a, b, dtype, f"{name} step {step}")
+    assert_same_state(topt, vopt, dtype)
+    for b in vp:
+        assert b.grad_fn is None and b.is_leaf
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta"])
+def test_param_groups_with_own_options(name):
+    dtype = "float64"
+    tp, vp = make_params(torch, [(4,), (2, 3), (3,)], dtype, 7)
+    groups = lambda ps: [{"params": [ps[0], ps[1]]},  # noqa: E731
+                         {"params": [ps[2]], "lr": 0.3, "weight_decay": 0.05}]
+    kw = {"lr": 0.02} if name != "SGD" else {"lr": 0.02, "momentum": 0.5}
+    topt = getattr(torch.optim, name)(groups(tp), **kw)
+    vopt = getattr(tv.optim, name)(groups(vp), **kw)
+    rng = np.random.default_rng(3)
+    for _ in range(25):
+        set_grads(torch, tp, vp, rng, dtype)
+        topt.step()
+        vopt.step()
+    for a, b in zip(tp, vp):
+        assert_close(a, b, dtype)
+    assert_same_state(topt, vopt, dtype)
+    assert repr(topt) == repr(vopt)
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "RMSprop"])
+def test_gradients_from_a_loss_and_a_closure(name):
+    """The gradients come from backward() of one loss; step(closure) returns its value."""
+    dtype = "float32"
+    tp, vp = make_params(torch, [(5, 3), (3,)], dtype, 11)
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((8, 5)).astype(dtype)
+    y = rng.standard_normal((8, 3)).astype(dtype)
+    kw = {"lr": 0.05, "momentum": 0.9} if name == "SGD" else {"lr": 0.01}
+
+    def run(lib, ps):
+        opt = getattr(lib.optim, name)(ps, **kw)
+        xs, ys = lib.tensor(x), lib.tensor(y)
+        losses = []
+
+        def closure():
+            opt.zero_grad()
+            loss = ((xs @ ps[0] + ps[1] - ys) ** 2).mean()
+            loss.backward()
+            return loss
+
+        for _ in range(30):
+            losses.append(opt.step(closure).item())
+        return losses
+
+    np.testing.assert_allclose(run(tv, vp), run(torch, tp), rtol=1e-5)
+    for a, b in zip(tp, vp):
+        assert_close(a, b, dtype)
+
+
+def test_steps_record_no_graph_and_bump_versions():
+    w = tv.tensor([1.0, -2.0, 3.0], requires_grad=True)
+    tw = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)
+    for lib, p in ((tv, w), (torch, tw)):
+        opt = lib.optim.Adam([p], lr=0.1)
+        (p * p).sum().backward()
+        before = p._version
+        opt.step()
+        assert p.grad_fn is None and p.is_leaf and p.requires_grad
+        assert p._version > before
+    assert w._version == tw._version
+    assert lib.is_grad_enabled()
+
+
+@pytest.mark.parametrize("set_to_none", [True, False])
+def test_zero_grad(set_to_none):
+    results = []
+    for lib in (torch, tv):
+        w = lib.tensor([1.0, 2.0], requires_grad=True)
+        opt = lib.optim.SGD([w], lr=0.1, momentum=0.9)
+        (w * 3).sum().backward()
+        opt.zero_grad(set_to_none=set_to_none)
+        results.append(None if w.grad is None else w.grad.tolist())
+        # a zero gradient still takes a step through momentum; None skips it
+        (w * 3).sum().backward()
+        opt.step()
+        opt.zero_grad(set_to_none=set_to_none)
+        opt.step()
+        results.append(w.tolist())
+    assert results[:2] == results[2:]
+    assert (results[0] is None) == set_to_none
+
+
+def test_hypothesis_random_hyperparameters():
+    hyp = pytest.importorskip("hypothesis")
+    st = hyp.strategies
+
+    @hyp.settings(max_examples=40, deadline=None)
+    @hyp.given(name=st.sampled_from(["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta"]),
+               lr=st.floats(1e-4, 0.5), wd=st.sampled_from([0.0, 1e-3, 0.2]),
+               flag=st.booleans(), mom=st.floats(0.0, 0.95), seed=st.integers(0, 2**31),
+               steps=st.integers(1, 25))
+    def run(name, lr, wd, flag, mom, seed, steps):
+        kw = {"lr": lr, "weight_decay": wd, "maximize": flag}
+        if name == "SGD":
+            kw.update(momentum=mom, nesterov=flag and mom > 0)
+        elif name in ("Adam", "AdamW"):
+            kw.update(amsgrad=not flag, betas=(mom, 0.99))
+        elif name == "RMSprop":
+            kw.update(momentum=mom, centered=not flag)
+        elif name == "Adagrad":
+            kw.update(lr_decay=mom / 10, initial_accumulator_value=mom)
+        else:
+            kw.update(rho=mom)
+        tp, vp = make_params(torch, [(2, 3), (4,)], "float64", seed)
+        topt = getattr(torch.optim, name)(tp, **kw)
+        vopt = getattr(tv.optim, name)(vp, **kw)
+        rng = np.random.default_rng(seed)
+        for _ in range(steps):
+            set_grads(torch, tp, vp, rng, "float64")
+            topt.step()
+            vopt.step()
+        for a, b in zip(tp, vp):
+            assert_close(a, b, "float64")
+        assert_same_state(topt, vopt, "float64")
+
+    run()
