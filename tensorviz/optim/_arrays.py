@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
+import numpy as np
+
 from .._tensor import Tensor, wrap_array
 
 
@@ -53,12 +55,15 @@ def scalar(x):
 def lerp_(a, end, weight: float) -> None:
     """``a += weight * (end - a)`` in place, as ATen's lerp: from ``end``'s side when the
     weight is 0.5 or more (keeps the result exact at weight 1)."""
+    diff = end - a
     if abs(weight) < 0.5:
-        a += weight * (end - a)
+        muladd_(a, weight, diff)
     else:
-        diff = end - a
-        diff *= (1 - weight)
-        a[...] = end - diff
+        if _single_rounding(a):
+            weight = np.float32(weight)
+        elif isinstance(a, np.ndarray):
+            weight = np.float64(weight)
+        a[...] = muladd(end, weight - 1, diff)
 
 
 def bump_step(step_t: Tensor) -> float:
@@ -67,3 +72,63 @@ def bump_step(step_t: Tensor) -> float:
     s += 1
     step_t._bump()
     return float(s)
+
+
+def _single_rounding(x) -> bool:
+    # float32 NumPy data: a product of two float32 is exact in float64, so float64 arithmetic
+    # rounded once to float32 reproduces a fused multiply-add (bar double-rounding ties).
+    return getattr(x, "dtype", None) == np.float32 and isinstance(x, (np.ndarray, np.generic))
+
+
+def _split(x):
+    """Veltkamp's split of float64 ``x`` into high and low halves of 26 bits each."""
+    t = x * 134217729.0  # 2**27 + 1
+    hi = t - (t - x)
+    return hi, x - hi
+
+
+def _fma64(c, a, b):
+    """``c + a * b`` in float64 with the product and the sum kept exact (Dekker's product
+    and Knuth's sum), rounded once at the end; non-finite results fall back to ``c + a*b``."""
+    p = a * b
+    ah, al = _split(a)
+    bh, bl = _split(b)
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl      # a*b == p + e exactly
+    s = p + c
+    bb = s - p
+    t = (p - (s - bb)) + (c - bb)                          # p + c == s + t exactly
+    r = s + (t + e)
+    with np.errstate(invalid="ignore"):
+        ok = np.isfinite(r)
+    return r if np.all(ok) else np.where(ok, r, c + a * b)
+
+
+def muladd(c, a, b):
+    """``c + a * b`` as ATen's vectorised kernels compute it: one fused multiply-add, one
+    rounding (``add(alpha=)``, ``addcmul``, ``lerp``). Scalars are rounded to the
+    tensor's dtype first, as ATen casts them. CuPy data: ``c + a * b``."""
+    if getattr(c, "dtype", None) == np.float64 and isinstance(c, (np.ndarray, np.generic)):
+        with np.errstate(over="ignore", invalid="ignore"):
+            return _fma64(c, a, b)
+    if _single_rounding(c):
+        if not hasattr(a, "dtype"):
+            a = np.float32(a)
+        if not hasattr(b, "dtype"):
+            b = np.float32(b)
+        wide = np.multiply(a, b, dtype=np.float64)
+        wide += c
+        return wide.astype(np.float32) if isinstance(wide, np.ndarray) else np.float32(wide)
+    return c + a * b
+
+
+def muladd_(c, a, b) -> None:
+    """``c = c + a * b`` in place (``c`` an array), with ``muladd``'s rounding."""
+    if isinstance(c, np.ndarray) and c.dtype in (np.float32, np.float64):
+        c[...] = muladd(c, a, b)
+    else:
+        c += a * b
+
+
+def scaled(x, value: float):
+    """``value * x`` in ``x``'s dtype (``addcmul``'s ``value * tensor1``)."""
+    return x * value

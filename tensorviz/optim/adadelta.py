@@ -124,10 +124,10 @@ def _array_adadelta(params, grads, square_avgs, acc_deltas, state_steps, lr, rho
         if maximize:
             g = -g
         if weight_decay != 0:
-            g = g + weight_decay * p
+            g = _arrays.muladd(g, p, weight_decay)
         sq = _arrays.arr(square_avg)
         sq *= rho
-        sq += ((1 - rho) * g) * g
+        _arrays.muladd_(sq, _arrays.scaled(g, 1 - rho), g)
         _arrays.bump(square_avg, 2)
         std = np.sqrt(sq + eps)
         delta = np.sqrt(_arrays.arr(acc_delta) + eps)
@@ -135,7 +135,7 @@ def _array_adadelta(params, grads, square_avgs, acc_deltas, state_steps, lr, rho
         delta *= g
         acc = _arrays.arr(acc_delta)
         acc *= rho
-        acc += ((1 - rho) * delta) * delta
+        _arrays.muladd_(acc, _arrays.scaled(delta, 1 - rho), delta)
         _arrays.bump(acc_delta, 2)
-        p -= lr * delta
+        _arrays.muladd_(p, delta, -lr)
         _arrays.bump(param)

@@ -138,10 +138,10 @@ def _array_adagrad(params, grads, state_sums, state_steps, lr, weight_decay, lr_
         if maximize:
             g = -g
         if weight_decay != 0:
-            g = g + weight_decay * p
+            g = _arrays.muladd(g, p, weight_decay)
         clr = lr / (1 + (step - 1) * lr_decay)
         s = _arrays.arr(state_sum)
-        s += g * g
+        _arrays.muladd_(s, g, g)
         _arrays.bump(state_sum)
         std = np.sqrt(s)
         std += eps

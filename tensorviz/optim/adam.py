@@ -206,13 +206,13 @@ def _array_adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_ste
                 p *= 1 - lr * weight_decay
                 _arrays.bump(param)
             else:
-                g = g + weight_decay * p
+                g = _arrays.muladd(g, p, weight_decay)
         m = _arrays.arr(exp_avgs[i])
         _arrays.lerp_(m, g, 1 - beta1)
         _arrays.bump(exp_avgs[i])
         v = _arrays.arr(exp_avg_sqs[i])
         v *= beta2
-        v += ((1 - beta2) * g) * g
+        _arrays.muladd_(v, _arrays.scaled(g, 1 - beta2), g)
         _arrays.bump(exp_avg_sqs[i], 2)
 
         bias_correction1 = 1 - beta1 ** step

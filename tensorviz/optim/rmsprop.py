@@ -153,16 +153,16 @@ def _array_rmsprop(params, grads, square_avgs, grad_avgs, bufs, state_steps, lr,
         if maximize:
             g = -g
         if weight_decay != 0:
-            g = g + weight_decay * p
+            g = _arrays.muladd(g, p, weight_decay)
         sq = _arrays.arr(square_avgs[i])
         sq *= alpha
-        sq += ((1 - alpha) * g) * g
+        _arrays.muladd_(sq, _arrays.scaled(g, 1 - alpha), g)
         _arrays.bump(square_avgs[i], 2)
         if centered:
             ga = _arrays.arr(grad_avgs[i])
             _arrays.lerp_(ga, g, 1 - alpha)
             _arrays.bump(grad_avgs[i])
-            avg = np.sqrt(sq - ga * ga)
+            avg = np.sqrt(_arrays.muladd(sq, -ga, ga))
         else:
             avg = np.sqrt(sq)
         avg += eps
@@ -171,7 +171,7 @@ def _array_rmsprop(params, grads, square_avgs, grad_avgs, bufs, state_steps, lr,
             b *= momentum
             b += g / avg
             _arrays.bump(bufs[i], 2)
-            p -= lr * b
+            _arrays.muladd_(p, b, -lr)
         else:
             p += ((-lr) * g) / avg
         _arrays.bump(param)

@@ -136,7 +136,7 @@ def _array_sgd(params, grads, bufs, weight_decay, momentum, lr, dampening, neste
         if maximize:
             g = -g
         if weight_decay != 0:
-            g = g + weight_decay * p
+            g = _arrays.muladd(g, p, weight_decay)
         if momentum != 0:
             buf = bufs[i]
             if buf is None:
@@ -145,8 +145,8 @@ def _array_sgd(params, grads, bufs, weight_decay, momentum, lr, dampening, neste
             else:
                 b = _arrays.arr(buf)
                 b *= momentum
-                b += (1 - dampening) * g
+                _arrays.muladd_(b, g, 1 - dampening)
                 _arrays.bump(buf, 2)
-            g = g + momentum * b if nesterov else b
-        p -= lr * g
+            g = _arrays.muladd(g, b, momentum) if nesterov else b
+        _arrays.muladd_(p, g, -lr)
         _arrays.bump(param)

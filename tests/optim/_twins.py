@@ -55,6 +55,7 @@ def assert_same_state(topt, vopt, dtype):
                 continue
             assert str(b.dtype).split(".")[-1] == str(a.dtype).split(".")[-1], name
             assert tuple(b.shape) == tuple(a.shape), name
+            assert b._version == a._version, f"state[{k}][{name}] version"
             if name == "step":
                 assert a.item() == b.item()
             else:
