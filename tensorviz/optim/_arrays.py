@@ -18,6 +18,19 @@ import numpy as np
 from .._tensor import Tensor, wrap_array
 
 
+def silent(kernel):
+    """Run ``kernel`` with NumPy's floating-point warnings off: a diverging run reaches inf
+    and nan silently, as PyTorch's does (no RuntimeWarning from an overflow or a sqrt)."""
+    import functools
+
+    @functools.wraps(kernel)
+    def run(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return kernel(*args, **kwargs)
+
+    return run
+
+
 def usable(tensor_lists: Iterable[list], differentiable: bool = False) -> bool:
     """True when every tensor is a real floating tensor the array path can update."""
     if differentiable:
@@ -98,9 +111,14 @@ def _fma64(c, a, b):
     bb = s - p
     t = (p - (s - bb)) + (c - bb)                          # p + c == s + t exactly
     r = s + (t + e)
-    with np.errstate(invalid="ignore"):
-        ok = np.isfinite(r)
-    return r if np.all(ok) else np.where(ok, r, c + a * b)
+    ok = np.isfinite(r)
+    if np.all(ok):
+        return r
+    # Non-finite: IEEE's fma. A product that overflowed is exact in a real fma, so an
+    # infinite c wins over it (c + a*b would give inf - inf = nan).
+    naive = np.where(np.isinf(p) & np.isfinite(a) & np.isfinite(b) & np.isfinite(c),
+                     p, np.where(np.isinf(p) & np.isfinite(a) & np.isfinite(b), c, c + a * b))
+    return np.where(ok, r, naive)
 
 
 def muladd(c, a, b):
@@ -108,8 +126,7 @@ def muladd(c, a, b):
     rounding (``add(alpha=)``, ``addcmul``, ``lerp``). Scalars are rounded to the
     tensor's dtype first, as ATen casts them. CuPy data: ``c + a * b``."""
     if getattr(c, "dtype", None) == np.float64 and isinstance(c, (np.ndarray, np.generic)):
-        with np.errstate(over="ignore", invalid="ignore"):
-            return _fma64(c, a, b)
+        return _fma64(c, a, b)
     if _single_rounding(c):
         if not hasattr(a, "dtype"):
             a = np.float32(a)

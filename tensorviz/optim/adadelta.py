@@ -112,6 +112,7 @@ def adadelta(params: list, grads: list, square_avgs: list, acc_deltas: list,
         param.add_(delta, alpha=-lr)
 
 
+@_arrays.silent
 def _array_adadelta(params, grads, square_avgs, acc_deltas, state_steps, lr, rho, eps,
                     weight_decay, maximize) -> None:
     """``adadelta`` on the arrays (see ``_arrays``): the same formulas, no tensor dispatch."""

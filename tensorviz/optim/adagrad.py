@@ -127,6 +127,7 @@ def adagrad(params: list, grads: list, state_sums: list, state_steps: list, *, l
         param.addcdiv_(grad, std, value=-clr)
 
 
+@_arrays.silent
 def _array_adagrad(params, grads, state_sums, state_steps, lr, weight_decay, lr_decay, eps,
                    maximize) -> None:
     """``adagrad`` on the arrays (see ``_arrays``): the same formulas, no tensor dispatch."""

@@ -191,6 +191,7 @@ def adam(params: list, grads: list, exp_avgs: list, exp_avg_sqs: list, max_exp_a
         param.addcdiv_(exp_avg, denom, value=-step_size)
 
 
+@_arrays.silent
 def _array_adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, amsgrad,
                 beta1, beta2, lr, weight_decay, eps, maximize, decoupled) -> None:
     """``adam`` on the arrays (see ``_arrays``): the same formulas, no tensor dispatch."""

@@ -142,6 +142,7 @@ def rmsprop(params: list, grads: list, square_avgs: list, grad_avgs: list,
             param.addcdiv_(grad, avg, value=-lr)
 
 
+@_arrays.silent
 def _array_rmsprop(params, grads, square_avgs, grad_avgs, bufs, state_steps, lr, alpha, eps,
                    weight_decay, momentum, centered, maximize) -> None:
     """``rmsprop`` on the arrays (see ``_arrays``): the same formulas, no tensor dispatch."""

@@ -127,6 +127,7 @@ def sgd(params: list, grads: list, momentum_buffer_list: list, *, weight_decay: 
             param.add_(grad, alpha=-lr)
 
 
+@_arrays.silent
 def _array_sgd(params, grads, bufs, weight_decay, momentum, lr, dampening, nesterov,
                maximize) -> None:
     """``sgd`` on the arrays (see ``_arrays``): the same formulas, no tensor dispatch."""

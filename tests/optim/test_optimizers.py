@@ -230,3 +230,64 @@ def test_tensor_op_path_matches_pytorch(case, monkeypatch):
         assert_close(a, b, dtype)
     assert_same_state(topt, vopt, dtype)
     assert [p._version for p in vp] == [p._version for p in tp]
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta"])
+def test_non_contiguous_parameters(name):
+    """A parameter that is a transposed leaf is updated in place through its strides; the
+    state tensors keep the parameter's layout (preserve_format), as PyTorch's."""
+    rng = np.random.default_rng(1)
+    base = rng.standard_normal((4, 3))
+    tp = [torch.tensor(base.copy()).t().detach().requires_grad_()]
+    vp = [tv.tensor(base.copy()).t().detach().requires_grad_()]
+    kw = {"lr": 0.05, "momentum": 0.9} if name == "SGD" else {"lr": 0.05}
+    topt = getattr(torch.optim, name)(tp, **kw)
+    vopt = getattr(tv.optim, name)(vp, **kw)
+    for _ in range(10):
+        set_grads(torch, tp, vp, rng, "float64")
+        topt.step()
+        vopt.step()
+    assert vp[0].stride() == tp[0].stride() == (1, 3)
+    assert_close(tp[0], vp[0], "float64")
+    for key, value in topt.state[tp[0]].items():
+        if key != "step" and key != "momentum_buffer":
+            assert vopt.state[vp[0]][key].stride() == value.stride(), key
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "RMSprop", "Adagrad", "Adadelta"])
+def test_tensor_learning_rate(name):
+    tp, vp = make_params(torch, [(3,)], "float64", 2)
+    topt = getattr(torch.optim, name)(tp, lr=torch.tensor(0.03, dtype=torch.float64))
+    vopt = getattr(tv.optim, name)(vp, lr=tv.tensor(0.03, dtype=tv.float64))
+    rng = np.random.default_rng(3)
+    for _ in range(10):
+        set_grads(torch, tp, vp, rng, "float64")
+        topt.step()
+        vopt.step()
+    assert_close(tp[0], vp[0], "float64")
+    sched_t = torch.optim.lr_scheduler.ExponentialLR(topt, 0.5)
+    sched_v = tv.optim.lr_scheduler.ExponentialLR(vopt, 0.5)
+    topt.step()
+    vopt.step()
+    sched_t.step()
+    sched_v.step()
+    assert [x.item() for x in sched_v.get_last_lr()] == [x.item() for x in sched_t.get_last_lr()]
+    assert isinstance(vopt.param_groups[0]["lr"], tv.Tensor)
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "RMSprop", "Adagrad", "Adadelta"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_divergence_reaches_inf_and_nan_silently(name, dtype):
+    """Huge gradients overflow to inf/nan without warnings, where PyTorch's do."""
+    big = {"float32": 3e38, "float64": 1e308}[dtype]
+    out = []
+    for lib in (torch, tv):
+        w = lib.tensor(np.array([1.0, -1.0, big, 0.0], dtype=dtype), requires_grad=True)
+        opt = getattr(lib.optim, name)([w], lr=1e3,
+                                       **({"centered": True} if name == "RMSprop" else {}))
+        for g in ([big, -big, big, 0.0], [float("inf"), 1.0, -big, float("nan")]):
+            w.grad = lib.tensor(np.array(g, dtype=dtype))
+            opt.step()
+        out.append(w.detach().numpy())
+    np.testing.assert_array_equal(np.isnan(out[1]), np.isnan(out[0]))
+    np.testing.assert_array_equal(np.isinf(out[1]), np.isinf(out[0]))
