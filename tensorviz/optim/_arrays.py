@@ -121,29 +121,37 @@ def _fma64(c, a, b):
     return np.where(ok, r, naive)
 
 
+def _f32(x):
+    return x if hasattr(x, "dtype") else np.float32(x)
+
+
 def muladd(c, a, b):
     """``c + a * b`` as ATen's vectorised kernels compute it: one fused multiply-add, one
     rounding (``add(alpha=)``, ``addcmul``, ``lerp``). Scalars are rounded to the
     tensor's dtype first, as ATen casts them. CuPy data: ``c + a * b``."""
-    if getattr(c, "dtype", None) == np.float64 and isinstance(c, (np.ndarray, np.generic)):
-        return _fma64(c, a, b)
-    if _single_rounding(c):
-        if not hasattr(a, "dtype"):
-            a = np.float32(a)
-        if not hasattr(b, "dtype"):
-            b = np.float32(b)
-        wide = np.multiply(a, b, dtype=np.float64)
+    dt = getattr(c, "dtype", None)
+    if dt == np.float32 and isinstance(c, (np.ndarray, np.generic)):
+        wide = np.multiply(_f32(a), _f32(b), dtype=np.float64)
         wide += c
-        return wide.astype(np.float32) if isinstance(wide, np.ndarray) else np.float32(wide)
+        return wide.astype(np.float32) if type(wide) is np.ndarray else np.float32(wide)
+    if dt == np.float64 and isinstance(c, (np.ndarray, np.generic)):
+        return _fma64(c, a, b)
     return c + a * b
 
 
 def muladd_(c, a, b) -> None:
     """``c = c + a * b`` in place (``c`` an array), with ``muladd``'s rounding."""
-    if isinstance(c, np.ndarray) and c.dtype in (np.float32, np.float64):
-        c[...] = muladd(c, a, b)
-    else:
-        c += a * b
+    if type(c) is np.ndarray:
+        dt = c.dtype
+        if dt == np.float32:
+            wide = np.multiply(_f32(a), _f32(b), dtype=np.float64)
+            wide += c
+            np.copyto(c, wide, casting="unsafe")   # the one rounding to float32
+            return
+        if dt == np.float64:
+            np.copyto(c, _fma64(c, a, b))
+            return
+    c += a * b
 
 
 def scaled(x, value: float):

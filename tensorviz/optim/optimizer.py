@@ -131,6 +131,8 @@ class Optimizer:
         self._patch_step_function()
 
         if isinstance(params, Tensor):
+            # Note: the type is named as tensorviz names it ("tensorviz.FloatTensor", as
+            # tensorviz.typename does), where PyTorch's message says "torch.FloatTensor".
             raise TypeError("params argument given to the optimizer should be an iterable "
                             "of Tensors or dicts, but got " + typename(params))
 
