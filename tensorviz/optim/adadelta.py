@@ -107,6 +107,8 @@ def adadelta(params: list, grads: list, square_avgs: list, acc_deltas: list,
         square_avg.mul_(rho).addcmul_(grad, grad, value=1 - rho)
         std = square_avg.add(eps).sqrt_()
         delta = acc_delta.add(eps).sqrt_()
+        if differentiable:
+            delta = delta.clone()
         delta.div_(std).mul_(grad)
         acc_delta.mul_(rho).addcmul_(delta, delta, value=1 - rho)
         param.add_(delta, alpha=-lr)

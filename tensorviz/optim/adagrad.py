@@ -123,7 +123,7 @@ def adagrad(params: list, grads: list, state_sums: list, state_steps: list, *, l
             grad = grad.add(param, alpha=weight_decay)
         clr = lr / (1 + (step - 1) * lr_decay)
         state_sum.addcmul_(grad, grad, value=1)
-        std = state_sum.sqrt().add_(eps)
+        std = state_sum.sqrt() + eps if differentiable else state_sum.sqrt().add_(eps)
         param.addcdiv_(grad, std, value=-clr)
 
 

@@ -177,6 +177,22 @@ def adam(params: list, grads: list, exp_avgs: list, exp_avg_sqs: list, max_exp_a
         exp_avg.lerp_(grad, 1 - beta1)
         exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
 
+        if differentiable:
+            # PyTorch's differentiable branch: tensor bias corrections, and clones where
+            # the graph must keep a state tensor's value from before the next step's write.
+            from .. import maximum
+            bias_correction1 = 1 - beta1 ** step_t
+            bias_correction2 = 1 - beta2 ** step_t
+            step_size_neg = (lr / bias_correction1).neg()
+            bias_correction2_sqrt = bias_correction2.sqrt()
+            v = exp_avg_sq
+            if amsgrad:
+                max_exp_avg_sqs[i].copy_(maximum(max_exp_avg_sqs[i].clone(), exp_avg_sq))
+                v = max_exp_avg_sqs[i]
+            denom = (v.sqrt() / (bias_correction2_sqrt * step_size_neg)).add_(
+                eps / step_size_neg)
+            param.addcdiv_(exp_avg.clone(), denom)
+            continue
         step = _get_value(step_t)
         bias_correction1 = 1 - beta1 ** step
         bias_correction2 = 1 - beta2 ** step

@@ -133,7 +133,7 @@ def rmsprop(params: list, grads: list, square_avgs: list, grad_avgs: list,
             avg = square_avg.addcmul(grad_avg, grad_avg, value=-1).sqrt_()
         else:
             avg = square_avg.sqrt()
-        avg = avg.add_(eps)
+        avg = avg.add(eps) if differentiable else avg.add_(eps)
         if momentum > 0:
             buf = momentum_buffer_list[i]
             buf.mul_(momentum).addcdiv_(grad, avg)

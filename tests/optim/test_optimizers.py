@@ -291,3 +291,38 @@ def test_divergence_reaches_inf_and_nan_silently(name, dtype):
         out.append(w.detach().numpy())
     np.testing.assert_array_equal(np.isnan(out[1]), np.isnan(out[0]))
     np.testing.assert_array_equal(np.isinf(out[1]), np.isinf(out[0]))
+
+
+DIFFERENTIABLE = [("SGD", {"lr": 0.1, "momentum": 0.9, "nesterov": True}),
+                  ("Adam", {"lr": 0.1}), ("Adam", {"lr": 0.1, "amsgrad": True}),
+                  ("AdamW", {"lr": 0.1}), ("RMSprop", {"lr": 0.1}),
+                  ("RMSprop", {"lr": 0.1, "centered": True, "momentum": 0.5}),
+                  ("Adagrad", {"lr": 0.1, "weight_decay": 0.1}), ("Adadelta", {})]
+
+
+@pytest.mark.parametrize("name,kw", DIFFERENTIABLE, ids=[str(c) for c in DIFFERENTIABLE])
+def test_differentiable_steps_record_the_same_graph(name, kw):
+    """differentiable=True: two steps on a non-leaf parameter are recorded, and gradients
+    flow back to the parameter's source and to the gradient itself, as in PyTorch (or fail
+    with the same saved-tensor error where PyTorch's in-place writes make them fail)."""
+    out = []
+    for lib in (torch, tv):
+        leaf = lib.tensor([1.0, -2.0, 3.0], dtype=lib.float64, requires_grad=True)
+        g = lib.tensor([0.5, 0.25, -1.0], dtype=lib.float64, requires_grad=True)
+        w = leaf.clone()
+        w.grad = g * 1.0
+        opt = getattr(lib.optim, name)([w], differentiable=True, **kw)
+        opt.step()
+        w.grad = g * 2.0
+        opt.step()
+        try:
+            (w * w).sum().backward()
+        except RuntimeError as exc:
+            out.append(("error", str(exc).split(":")[0]))
+            continue
+        out.append((w.tolist(), leaf.grad.tolist(), g.grad.tolist()))
+    if out[0][0] == "error":
+        assert out[1] == out[0]
+    else:
+        for a, b in zip(out[0], out[1]):
+            np.testing.assert_allclose(b, a, rtol=1e-12, atol=1e-15)
