@@ -300,6 +300,7 @@ DIFFERENTIABLE = [("SGD", {"lr": 0.1, "momentum": 0.9, "nesterov": True}),
                   ("Adagrad", {"lr": 0.1, "weight_decay": 0.1}), ("Adadelta", {})]
 
 
+@pytest.mark.filterwarnings("ignore:The .grad attribute of a Tensor that is not a leaf")
 @pytest.mark.parametrize("name,kw", DIFFERENTIABLE, ids=[str(c) for c in DIFFERENTIABLE])
 def test_differentiable_steps_record_the_same_graph(name, kw):
     """differentiable=True: two steps on a non-leaf parameter are recorded, and gradients
