@@ -10,7 +10,7 @@ import tensorviz as tv
 
 torch = pytest.importorskip("torch")
 
-NAMES = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta"]
+NAMES = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam"]
 
 
 def _both(program):
@@ -51,6 +51,9 @@ BAD_CONSTRUCTIONS = {
     "adagrad lr_decay": lambda lib: lib.optim.Adagrad([_leaf(lib)], lr_decay=-1),
     "adagrad init": lambda lib: lib.optim.Adagrad([_leaf(lib)], initial_accumulator_value=-1),
     "adadelta rho": lambda lib: lib.optim.Adadelta([_leaf(lib)], rho=1.5),
+    "adamax beta": lambda lib: lib.optim.Adamax([_leaf(lib)], betas=(0.9, 1.0)),
+    "nadam momentum_decay": lambda lib: lib.optim.NAdam([_leaf(lib)], momentum_decay=-1),
+    "radam eps": lambda lib: lib.optim.RAdam([_leaf(lib)], eps=-1e-8),
     "duplicate groups": lambda lib: (lambda w: lib.optim.SGD(
         [{"params": [w]}, {"params": [w]}], lr=0.1))(_leaf(lib)),
     "group not a dict": lambda lib: lib.optim.SGD([_leaf(lib)], lr=0.1).add_param_group(

@@ -44,6 +44,14 @@ CASES = (
                                        weight_decay=[0.0, 0.1], maximize=[False, True])]
     + [("Adadelta", kw) for kw in _grid(lr=[1.0, 0.5], rho=[0.9, 0.5],
                                         weight_decay=[0.0, 0.1], maximize=[False, True])]
+    + [("Adamax", kw) for kw in _grid(lr=[2e-2], weight_decay=[0.0, 0.1],
+                                      maximize=[False, True], betas=[(0.9, 0.999), (0.5, 0.9)])]
+    + [("NAdam", kw) for kw in _grid(lr=[2e-2], weight_decay=[0.0, 0.1],
+                                     decoupled_weight_decay=[False, True],
+                                     momentum_decay=[4e-3, 0.1], maximize=[False, True])]
+    + [("RAdam", kw) for kw in _grid(lr=[1e-2], weight_decay=[0.0, 0.1],
+                                     decoupled_weight_decay=[False, True],
+                                     betas=[(0.9, 0.999), (0.9, 0.8)], maximize=[False, True])]
 )
 
 

@@ -21,6 +21,9 @@ OPTIMIZERS = [
     ("RMSprop", {"lr": 1e-2, "momentum": 0.3, "centered": True}),
     ("Adagrad", {"lr": 0.1, "lr_decay": 0.01, "initial_accumulator_value": 0.1}),
     ("Adadelta", {"lr": 1.0, "weight_decay": 0.01}),
+    ("Adamax", {"lr": 2e-2}),
+    ("NAdam", {"lr": 2e-2, "decoupled_weight_decay": True, "weight_decay": 0.1}),
+    ("RAdam", {"lr": 1e-2, "betas": (0.9, 0.8)}),
 ]
 IDS = [o[0] for o in OPTIMIZERS]
 SHAPES = [(3, 2), (4,)]
@@ -102,6 +105,10 @@ def test_pytorch_checkpoint_continues_in_tensorviz(name, kw):
     buf.seek(0)
     vopt = getattr(tv.optim, name)(_groups(vp), **kw)
     vopt.load_state_dict(tv.load(buf))
+    # PyTorch resumes from the same file too (loading casts state such as NAdam's
+    # mu_product to the parameters' dtype, on both sides)
+    buf.seek(0)
+    topt.load_state_dict(torch.load(buf, weights_only=True))
     assert_same_state(topt, vopt, "float64", versions=False)
     if "step" in vopt.state[vp[0]]:
         assert vopt.state[vp[0]]["step"].dtype == tv.float32
