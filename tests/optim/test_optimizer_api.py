@@ -10,7 +10,8 @@ import tensorviz as tv
 
 torch = pytest.importorskip("torch")
 
-NAMES = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam"]
+NAMES = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam",
+         "Rprop", "ASGD"]
 
 
 def _both(program):
@@ -54,6 +55,8 @@ BAD_CONSTRUCTIONS = {
     "adamax beta": lambda lib: lib.optim.Adamax([_leaf(lib)], betas=(0.9, 1.0)),
     "nadam momentum_decay": lambda lib: lib.optim.NAdam([_leaf(lib)], momentum_decay=-1),
     "radam eps": lambda lib: lib.optim.RAdam([_leaf(lib)], eps=-1e-8),
+    "rprop etas": lambda lib: lib.optim.Rprop([_leaf(lib)], etas=(1.2, 0.5)),
+    "asgd weight decay": lambda lib: lib.optim.ASGD([_leaf(lib)], weight_decay=-1),
     "duplicate groups": lambda lib: (lambda w: lib.optim.SGD(
         [{"params": [w]}, {"params": [w]}], lr=0.1))(_leaf(lib)),
     "group not a dict": lambda lib: lib.optim.SGD([_leaf(lib)], lr=0.1).add_param_group(

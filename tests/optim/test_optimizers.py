@@ -52,6 +52,11 @@ CASES = (
     + [("RAdam", kw) for kw in _grid(lr=[1e-2], weight_decay=[0.0, 0.1],
                                      decoupled_weight_decay=[False, True],
                                      betas=[(0.9, 0.999), (0.9, 0.8)], maximize=[False, True])]
+    + [("Rprop", kw) for kw in _grid(lr=[1e-2, 0.2], etas=[(0.5, 1.2), (0.3, 1.5)],
+                                     step_sizes=[(1e-6, 50), (1e-3, 0.05)],
+                                     maximize=[False, True])]
+    + [("ASGD", kw) for kw in _grid(lr=[1e-2, 0.1], lambd=[1e-4, 0.1], t0=[1e6, 10],
+                                    weight_decay=[0.0, 0.1], maximize=[False, True])]
 )
 
 

@@ -24,6 +24,8 @@ OPTIMIZERS = [
     ("Adamax", {"lr": 2e-2}),
     ("NAdam", {"lr": 2e-2, "decoupled_weight_decay": True, "weight_decay": 0.1}),
     ("RAdam", {"lr": 1e-2, "betas": (0.9, 0.8)}),
+    ("Rprop", {"lr": 0.05}),
+    ("ASGD", {"lr": 0.05, "t0": 3}),
 ]
 IDS = [o[0] for o in OPTIMIZERS]
 SHAPES = [(3, 2), (4,)]
