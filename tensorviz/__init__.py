@@ -81,6 +81,7 @@ _LAZY = {
     "special": ("tensorviz.special", None),
     "nn": ("tensorviz.nn", None),
     "utils": ("tensorviz.utils", None),
+    "optim": ("tensorviz.optim", None),
 }
 
 
