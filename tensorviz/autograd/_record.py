@@ -192,8 +192,10 @@ def record(name: str, args: tuple, kwargs: dict, out, *, view: bool = False,
 
 
 def _not_implemented(name: str):
+    op = name.rpartition(".")[2]
+
     def backward(*grads):
-        raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
+        raise RuntimeError(f"derivative for aten::{op} is not implemented")
     return "NotImplemented", backward
 
 

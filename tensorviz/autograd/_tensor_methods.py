@@ -10,6 +10,7 @@ any method or function that has a derivative formula but no registry record.
 from __future__ import annotations
 
 import builtins
+import importlib
 import sys
 
 from .. import _dispatch
@@ -34,11 +35,20 @@ def install() -> None:
     Tensor.__setitem__ = _make_setitem(raw_get, raw_set)
     registered = {r.qualname for r in _dispatch.registry().values()}
     torch_ns = sys.modules["tensorviz"]
-    for name in list(_record.FORMULAS):
-        if name in registered or name.startswith("__") or "." in name:
+    names = list(_record.FORMULAS) + [n for n in _record.COMPOSITES if n not in
+                                      _record.FORMULAS]
+    for name in names:
+        if name in registered or name.startswith("__"):
             continue
         view = name in _VIEW_OPS
         rec = _Pseudo(name, view)
+        if "." in name:  # (linalg.inv, special.expit, fft.rfft: the namespace's function)
+            ns, _, short = name.partition(".")
+            module = importlib.import_module(f"tensorviz.{ns}")
+            fn = vars(module).get(short)
+            if callable(fn) and not isinstance(fn, type):
+                setattr(module, short, _record.recording(rec, "function", fn))
+            continue
         meth = getattr(Tensor, name, None)
         if callable(meth) and not isinstance(meth, type):
             setattr(Tensor, name, _record.recording(rec, "method", meth))

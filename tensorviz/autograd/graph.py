@@ -300,6 +300,19 @@ def node_class(name: str, base: type = FormulaNode) -> type:
     return cls
 
 
+class _NotImplementedNode(FormulaNode):
+    """The node of an op PyTorch has no derivative for: backward through it raises."""
+
+    __slots__ = ()
+
+    def name(self) -> str:
+        return "torch::autograd::NotImplemented"
+
+
+_NotImplementedNode.__name__ = _NotImplementedNode.__qualname__ = "NotImplemented"
+_NODE_CLASSES["NotImplemented"] = _NotImplementedNode
+
+
 class AccumulateGrad(Node):
     """The node at a leaf that requires grad: adds the incoming gradient into ``.grad``.
 
