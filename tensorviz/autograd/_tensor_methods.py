@@ -49,8 +49,12 @@ def install() -> None:
             if callable(fn) and not isinstance(fn, type):
                 setattr(module, short, _record.recording(rec, "function", fn))
             continue
-        meth = getattr(Tensor, name, None)
-        if callable(meth) and not isinstance(meth, type):
+        meth = vars(Tensor).get(name) if isinstance(vars(Tensor).get(name), property) else \
+            getattr(Tensor, name, None)
+        if isinstance(meth, property) and meth.fget is not None:  # (t.real, t.T, t.mH ...)
+            setattr(Tensor, name, property(_record.recording(rec, "method", meth.fget),
+                                           meth.fset, meth.fdel, meth.__doc__))
+        elif callable(meth) and not isinstance(meth, type):
             setattr(Tensor, name, _record.recording(rec, "method", meth))
         fn = vars(torch_ns).get(name)
         if callable(fn) and not isinstance(fn, type):
