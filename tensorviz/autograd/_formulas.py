@@ -1201,7 +1201,7 @@ def _imag(ctx, input):
     return "ImagBackward0", (input,), lambda g: (g.to(input._dtype) * 1j,)
 
 
-@formula("conj", "conj_physical")
+@formula("conj")
 def _conj(ctx, input, *, out=None):
     if ctx.out is input:
         return None
@@ -2298,9 +2298,7 @@ _unique_like("unique_consecutive", "UniqueConsecutiveBackward0", "unique_consecu
 
 @formula("nextafter")
 def _nextafter(ctx, input, other, *, out=None):
-    def backward(g):
-        raise NotImplementedError("the derivative for 'nextafter' is not implemented.")
-    return "NextafterBackward0", (input, other), backward
+    return "NextafterBackward0", (input, other), lambda g: (g, tv.zeros_like(g))
 
 
 @formula("renorm")
@@ -2590,7 +2588,7 @@ def _zeta(ctx, input, other, *, out=None):
 
 @formula("special.round")
 def _special_round(ctx, input, *, decimals=None, out=None):
-    return ("RoundBackward1" if decimals is not None else "RoundBackward0"), (input,), \
+    return "RoundBackward1", (input,), \
         lambda g: (tv.zeros_like(g),)
 
 
@@ -2683,6 +2681,10 @@ def _triangular_solve(ctx, input, A, upper=True, transpose=False, unitriangular=
 
     def backward(gx, gm=None):
         a, x = sa(), r()
+        a = a.triu() if upper else a.tril()
+        if unitriangular:
+            a = a.tril(-1) + tv.eye(a.shape[-1], dtype=a.dtype, device=a.device) if not upper \
+                else a.triu(1) + tv.eye(a.shape[-1], dtype=a.dtype, device=a.device)
         gb = ga = None
         if gx is not None:
             op_a = _mH(a) if transpose else a
@@ -2691,8 +2693,7 @@ def _triangular_solve(ctx, input, A, upper=True, transpose=False, unitriangular=
             ga = ga.triu(1 if unitriangular else 0) if upper else ga.tril(
                 -1 if unitriangular else 0)
         if gm is not None:
-            gmm = gm.triu() if upper else gm.tril()
-            ga = gmm if ga is None else ga + gmm
+            ga = gm if ga is None else ga + gm
         return gb, ga
     return "TriangularSolveBackward0", (input, A), backward
 
@@ -2704,6 +2705,10 @@ def _solve_triangular(ctx, A, B, *, upper, left=True, unitriangular=False, out=N
 
     def backward(g):
         a, x = sa(), r()
+        a = a.triu() if upper else a.tril()
+        if unitriangular:
+            a = a.tril(-1) + tv.eye(a.shape[-1], dtype=a.dtype, device=a.device) if not upper \
+                else a.triu(1) + tv.eye(a.shape[-1], dtype=a.dtype, device=a.device)
         if left:
             gb = tv.linalg.solve(_mH(a), g)
             ga = -(gb @ _mH(x))
@@ -2800,7 +2805,7 @@ def _pinv_backward(g, P, A):
 def _pinv(ctx, input, *args, **kwargs):
     sa = ctx.save(input, "self")
     r = ctx.save(ctx.out, "result")
-    return "LinalgPinvBackward0", (input,), lambda g: (_mH(_pinv_backward(g, r(), sa())),)
+    return "LinalgPinvBackward0", (input,), lambda g: (_pinv_backward(g, r(), sa()),)
 
 
 def _eigh_backward(gL, gV, L, V):
@@ -2828,31 +2833,18 @@ def _eigh(ctx, A, UPLO="L", *, out=None):
         lambda gl, gv=None: (_eigh_backward(gl, gv, sl(), sv()),)
 
 
-@formula("linalg.eigvalsh")
-def _eigvalsh(ctx, A, UPLO="L", *, out=None):
-    from .._grad_mode import no_grad
-    with no_grad():
-        _, V = tv.linalg.eigh(A, UPLO)
-    sl = ctx.save(ctx.out, "eigenvalues")
-    sv = ctx.save(V, "eigenvectors")
-    return "LinalgEighBackward0", (A,), lambda gl: (_eigh_backward(gl, None, sl(), sv()),)
+@composite("linalg.eigvalsh")
+def _eigvalsh(A, UPLO="L", *, out=None):
+    return tv.linalg.eigh(A, UPLO)[0]
 
 
-@formula("linalg.svdvals")
-def _svdvals(ctx, A, *, driver=None, out=None):
-    from .._grad_mode import no_grad
-    with no_grad():
-        U, S, Vh = tv.linalg.svd(A, full_matrices=False)
-    su = ctx.save(U, "U")
-    sv = ctx.save(Vh, "Vh")
-    return "LinalgSvdBackward0", (A,), \
-        lambda g: ((su() * g.unsqueeze(-2).to(su().dtype)) @ sv(),)
+@composite("linalg.svdvals")
+def _svdvals(A, *, driver=None, out=None):
+    return tv.linalg.svd(A, full_matrices=False)[1]
 
 
 def _svd_backward(gU, gS, gVh, U, S, Vh, full):
     """PyTorch's svd_backward (reduced SVD), written in tensorviz ops."""
-    if gU is None and gVh is None:
-        return (U * gS.unsqueeze(-2).to(U.dtype)) @ Vh
     m, n = U.shape[-2], Vh.shape[-1]
     k = S.shape[-1]
     if full:
@@ -2860,6 +2852,8 @@ def _svd_backward(gU, gS, gVh, U, S, Vh, full):
         Vh = Vh.narrow(-2, 0, k)
         gU = gU.narrow(-1, 0, k) if gU is not None else None
         gVh = gVh.narrow(-2, 0, k) if gVh is not None else None
+    if gU is None and gVh is None:
+        return (U * gS.unsqueeze(-2).to(U.dtype)) @ Vh
     V = _mH(Vh)
     gV = _mH(gVh) if gVh is not None else None
     eye = tv.eye(k, dtype=tv.bool, device=S.device)
@@ -2962,6 +2956,255 @@ for _alias, _target in _ALIASES.items():
         FORMULAS.setdefault(_alias, FORMULAS[_target])
     elif _target in COMPOSITES:
         COMPOSITES.setdefault(_alias, COMPOSITES[_target])
+
+
+
+
+@formula("_unsafe_view")
+def _unsafe_view_f(ctx, input, shape):
+    ishape = input._shape
+    return "UnsafeViewBackward0", (input,), lambda g: (g.reshape(ishape),)
+
+
+@formula("_reshape_alias")
+def _reshape_alias_f(ctx, input, shape):
+    ishape = input._shape
+    return "ReshapeAliasBackward0", (input,), lambda g: (g.reshape(ishape),)
+
+
+def _split_views(input, bounds, d):
+    return tuple(input.narrow(d, a, b - a) for a, b in bounds)
+
+
+@composite("tensor_split")
+def _tensor_split(input, indices_or_sections, dim=0):
+    d = _layout.normalize_dim(dim, builtins.max(input.dim(), 1))
+    n = input.shape[d]
+    if isinstance(indices_or_sections, Tensor):
+        indices_or_sections = indices_or_sections.tolist()
+    if isinstance(indices_or_sections, builtins.int):
+        k = indices_or_sections
+        q, r = divmod(n, k)
+        bounds, start = [], 0
+        for i in range(k):
+            size = q + (1 if i < r else 0)
+            bounds.append((start, start + size))
+            start += size
+    else:
+        cuts = [builtins.min(builtins.max(c, 0), n) for c in indices_or_sections]
+        edges = [0] + cuts + [n]
+        bounds = [(edges[i], builtins.max(edges[i], edges[i + 1])) for i in range(len(edges) - 1)]
+    return _split_views(input, bounds, d)
+
+
+@composite("hsplit")
+def _hsplit(input, sections):
+    return _tensor_split(input, sections, 1 if input.dim() > 1 else 0)
+
+
+@composite("vsplit")
+def _vsplit(input, sections):
+    return _tensor_split(input, sections, 0)
+
+
+@composite("dsplit")
+def _dsplit(input, sections):
+    return _tensor_split(input, sections, 2)
+
+
+@composite("take_along_dim")
+def _take_along_dim_c(input, indices, dim=None, *, out=None):
+    if dim is None:
+        return input.reshape(-1).gather(0, indices.reshape(-1))
+    d = _layout.normalize_dim(dim, builtins.max(input.dim(), 1))
+    shape = list(tv.broadcast_shapes(tuple(s for i, s in enumerate(input.shape) if i != d),
+                                     tuple(s for i, s in enumerate(indices.shape) if i != d)))
+    ishape = shape[:d] + [input.shape[d]] + shape[d:]
+    jshape = shape[:d] + [indices.shape[d]] + shape[d:]
+    return input.expand(ishape).gather(d, indices.expand(jshape))
+
+
+@composite("kron")
+def _kron_c(input, other, *, out=None):
+    n = builtins.max(input.dim(), other.dim())
+    a = input.reshape((1,) * (n - input.dim()) + tuple(input.shape))
+    b = other.reshape((1,) * (n - other.dim()) + tuple(other.shape))
+    sa = [v for s in a.shape for v in (s, 1)]
+    sb = [v for s in b.shape for v in (1, s)]
+    res = a.reshape(sa) * b.reshape(sb)
+    return _recorded("_unsafe_view", lambda t, s: t.reshape(s), res,
+                     tuple(x * y for x, y in zip(a.shape, b.shape)))
+
+
+@composite("linalg.tensorinv")
+def _tensorinv_c(A, ind=2, *, out=None):
+    lead = A.shape[:ind]
+    rest = A.shape[ind:]
+    n = 1
+    for s in lead:
+        n *= s
+    inv = tv.linalg.inv(A.reshape(n, -1))
+    return _recorded("_reshape_alias", lambda t, s: t.reshape(s), inv, (*rest, *lead))
+
+
+def _quantile(input, q, dim, keepdim, interpolation, nan):
+    qs = q if isinstance(q, Tensor) else tv.tensor(q, dtype=input.dtype, device=input.device)
+    scalar_q = qs.dim() == 0
+    x = input.reshape(-1) if dim is None else input
+    d = 0 if dim is None else _layout.normalize_dim(dim, builtins.max(input.dim(), 1))
+    srt = x.sort(d)[0]
+    n = x.shape[d]
+    if nan:
+        valid = (~x.isnan()).sum(d, keepdim=True)
+    else:
+        valid = tv.full_like(srt.narrow(d, 0, 1), n, dtype=tv.int64)
+    outs = []
+    for qv in (qs.reshape(-1).tolist()):
+        rank = qv * (valid.to(input.dtype) - 1)
+        if interpolation == "lower":
+            rank = rank.floor()
+        elif interpolation == "higher":
+            rank = rank.ceil()
+        elif interpolation == "nearest":
+            rank = rank.round()
+        lo = rank.floor().clamp(min=0).to(tv.int64)
+        hi = rank.ceil().clamp(min=0).to(tv.int64)
+        vlo = srt.gather(d, lo)
+        vhi = srt.gather(d, hi)
+        if interpolation == "midpoint":
+            w = tv.where(hi > lo, tv.full_like(vlo, 0.5), tv.zeros_like(vlo))
+        else:
+            w = (rank - lo.to(input.dtype))
+        outs.append(vlo.lerp(vhi, w))
+    res = tv.stack(outs) if not scalar_q else outs[0].unsqueeze(0)
+    if dim is None:
+        res = res.squeeze(-1) if not keepdim else res.reshape(
+            (res.shape[0],) + (1,) * input.dim())
+    elif not keepdim:
+        res = _recorded("_squeeze_", lambda t, dd: t.squeeze(dd), res, d + 1)
+    return _recorded("_squeeze_", lambda t, dd: t.squeeze(dd), res, 0) if scalar_q else res
+
+
+@formula("_squeeze_")
+def _squeeze_inplace_f(ctx, input, dim):
+    shape = input._shape
+    return "SqueezeBackward4", (input,), lambda g: (g.reshape(shape),)
+
+
+@composite("quantile")
+def _quantile_c(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+    return _quantile(input, q, dim, keepdim, interpolation, False)
+
+
+@composite("nanquantile")
+def _nanquantile_c(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+    return _quantile(input, q, dim, keepdim, interpolation, True)
+
+
+
+
+@formula("index_reduce")
+def _index_reduce(ctx, input, dim, index, source, reduce, *, include_self=True, out=None):
+    si = ctx.save(index, "index")
+    sx = ctx.save(input, "self")
+    ss = ctx.save(source, "source")
+    r = ctx.save(ctx.out, "result")
+    d = dim
+
+    def backward(g):
+        idx = si()
+        x, s, res = sx(), ss(), r()
+        if reduce == "mean":
+            ones = tv.ones_like(s)
+            cnt = (tv.ones_like(g) if include_self else tv.zeros_like(g)).index_add(d, idx, ones)
+            cnt = tv.where(cnt == 0, tv.ones_like(cnt), cnt)
+            gi = g / cnt
+            if not include_self:
+                gi = gi.index_fill(d, idx, 0)
+            return gi, (g / cnt).index_select(d, idx)
+        if reduce in ("amax", "amin"):
+            sel_self = (x == res).to(g.dtype) if include_self else tv.zeros_like(g)
+            sel_src = (s == res.index_select(d, idx)).to(g.dtype)
+            cnt = sel_self.index_add(d, idx, sel_src)
+            share = g / tv.where(cnt == 0, tv.ones_like(cnt), cnt)
+            return share * sel_self, share.index_select(d, idx) * sel_src
+        if reduce == "prod":
+            safe_x = tv.where(x == 0, tv.ones_like(x), x)
+            gi = tv.where(x == 0, tv.zeros_like(g), g * res / safe_x) if include_self else \
+                g.index_fill(d, idx, 0)
+            safe_s = tv.where(s == 0, tv.ones_like(s), s)
+            gs = tv.where(s == 0, tv.zeros_like(s), (g * res).index_select(d, idx) / safe_s)
+            return gi, gs
+        raise RuntimeError(f"reduce argument must be either prod, mean, amax or amin, got "
+                           f"{reduce}")
+    return "IndexReduceBackward0", (input, source), backward
+
+
+
+
+def _missing(name: str, op: str):
+    """An op PyTorch differentiates and tensorviz does not yet: its results join the graph
+    through a node whose backward raises (never a silent None gradient)."""
+    @formula(name)
+    def f(ctx, *args, **kwargs):
+        inputs = tuple(a for a in args if isinstance(a, Tensor))
+        if isinstance(ctx.out, tuple):
+            ctx.outputs = tuple(ctx.out)
+
+        def backward(*grads):
+            raise RuntimeError(f"derivative for aten::{op} is not implemented")
+        return "NotImplemented", inputs, backward
+    return f
+
+
+for _n, _op in (("qr", "linalg_qr"), ("linalg.qr", "linalg_qr"), ("linalg.eig", "linalg_eig"),
+                ("linalg.eigvals", "linalg_eig"), ("linalg.lstsq", "linalg_lstsq"),
+                ("linalg.cond", "linalg_cond"), ("fft.fft", "fft_fft"),
+                ("fft.fft2", "fft_fft2"), ("fft.fftn", "fft_fftn"), ("fft.hfft", "fft_hfft"),
+                ("fft.ifft", "fft_ifft"), ("fft.ifft2", "fft_ifft2"),
+                ("fft.ifftn", "fft_ifftn"), ("fft.ihfft", "fft_ihfft"),
+                ("fft.irfft", "fft_irfft"), ("fft.irfft2", "fft_irfft2"),
+                ("fft.irfftn", "fft_irfftn"), ("fft.rfft", "fft_rfft"),
+                ("fft.rfft2", "fft_rfft2"), ("fft.rfftn", "fft_rfftn")):
+    _missing(_n, _op)
+
+
+def _fftshift(input, dim, sign):
+    dims = list(range(input.dim())) if dim is None else (
+        [dim] if isinstance(dim, builtins.int) else list(dim))
+    shifts = [sign * (input.shape[d] // 2) if sign > 0 else -(input.shape[d] // 2)
+              for d in dims]
+    return input.roll(shifts, dims)
+
+
+@composite("fft.fftshift")
+def _fftshift_c(input, dim=None):
+    return _fftshift(input, dim, 1)
+
+
+@composite("fft.ifftshift")
+def _ifftshift_c(input, dim=None):
+    return _fftshift(input, dim, -1)
+
+
+
+
+@composite("broadcast_tensors")
+def _broadcast_tensors(*tensors):
+    shape = tv.broadcast_shapes(*[t.shape for t in tensors])
+    return tuple(t if tuple(t.shape) == tuple(shape) else t.expand(shape) for t in tensors)
+
+
+@formula("_conj_physical")
+def _conj_physical_f(ctx, input):
+    return "ConjPhysicalBackward0", (input,), lambda g: (g.conj(),)
+
+
+@composite("conj_physical")
+def _conj_physical(input, *, out=None):
+    if not input.is_complex():
+        return input
+    return _recorded("_conj_physical", lambda t: t.conj().resolve_conj(), input)
 
 
 from .graph import SavedTensor as _SavedType  # noqa: E402

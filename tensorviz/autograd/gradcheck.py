@@ -38,8 +38,7 @@ def get_numerical_jacobian(fn: Callable, inputs, eps: float = 1e-6) -> list:
     differences (computed with grad mode off)."""
     from .. import zeros
     inputs = _as_tuple(inputs)
-    prev = _STATE.grad
-    _STATE.grad = False
+    # (grad mode stays as it is: gradgradcheck's function itself calls autograd.grad)
     try:
         outs = _outputs(fn, inputs)
         jac = []
@@ -62,7 +61,7 @@ def get_numerical_jacobian(fn: Callable, inputs, eps: float = 1e-6) -> list:
             jac.append(cols)
         return jac
     finally:
-        _STATE.grad = prev
+        pass
 
 
 def _real(o):
