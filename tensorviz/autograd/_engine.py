@@ -84,7 +84,7 @@ def _validate_seed(out: Tensor, g, i: int) -> Tensor:
     if g is None:
         if out._shape:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
-        if out._dtype.category < _dtypes._FLOAT:
+        if out._dtype.category != _dtypes._FLOAT:
             raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but "
                                f"got {out._dtype!r}".replace("tensorviz.", "torch."))
         return ones_like(out, memory_format=_preserve())
@@ -213,6 +213,10 @@ def run_backward(outputs: Sequence[Tensor], seeds: Sequence[Any], *, retain_grap
                         for k in targets.get((node, nr), ()):
                             captured[k] = g
                 if isinstance(node, AccumulateGrad):
+                    vag = node.variable._ag
+                    if vag is not None and vag.grad_fn is not None:
+                        raise RuntimeError("leaf variable has been moved into the graph "
+                                           "interior")
                     if not capture and (not targets or (node, 0) in targets):
                         _accumulate(node.variable, grads[0], create_graph)
                 elif not (capture and needed is not None and _only_target(node, targets)):
@@ -315,8 +319,9 @@ def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
     if ag.grad is None:
         # (a gradient may be shared -- a seed, one passed through an add to two leaves --
         # so the leaf gets its own copy, dense and row-major)
-        if create_graph:  # (later ones add out of place: sharing g is safe)
-            ag.grad = g
+        if create_graph:  # (a recorded copy, as PyTorch: grad_fn CopyBackwards)
+            from .. import empty_like
+            ag.grad = empty_like(g, memory_format=_contiguous()).copy_(g)
         else:
             ag.grad = g.detach().clone(memory_format=_contiguous())
     elif create_graph:

@@ -313,6 +313,19 @@ _NotImplementedNode.__name__ = _NotImplementedNode.__qualname__ = "NotImplemente
 _NODE_CLASSES["NotImplemented"] = _NotImplementedNode
 
 
+class _CopyBackwards(FormulaNode):
+    """The node of ``copy_`` (PyTorch names it in its C++ namespace)."""
+
+    __slots__ = ()
+
+    def name(self) -> str:
+        return "torch::autograd::CopyBackwards"
+
+
+_CopyBackwards.__name__ = _CopyBackwards.__qualname__ = "CopyBackwards"
+_NODE_CLASSES["CopyBackwards"] = _CopyBackwards
+
+
 class AccumulateGrad(Node):
     """The node at a leaf that requires grad: adds the incoming gradient into ``.grad``.
 
