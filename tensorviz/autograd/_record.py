@@ -359,12 +359,22 @@ def record_inplace(name: str, fn: Callable, args: tuple, kwargs: dict):
     base_edge = _engine.edge(root)
     geometry = (self._shape, self._stride, self._offset - root._offset)
     cs = CopySlices(base_edge, node, geometry,
-                    ((root._shape, root._dtype, root._storage._device),) + node._input_meta[1:])
+                    ((root._shape, root._dtype, root._storage._device),) + node._input_meta[1:],
+                    (root._shape, _dense_strides(root)))
     cs._n_outputs = 1
     rag.grad_fn = cs
     rag.output_nr = 0
     refresh_view(self)
     return out
+
+
+def _dense_strides(t: Tensor) -> tuple:
+    """``t``'s strides if they lay it out densely (what the view geometry refers to), else
+    row-major ones."""
+    from .. import _layout
+    if _layout.is_non_overlapping_and_dense(t._shape, t._stride):
+        return t._stride
+    return _layout.contiguous_strides(t._shape)
 
 
 # ---------------------------------------------------------------- the spellings
@@ -375,7 +385,7 @@ def recording(rec, form: str, fn: Callable) -> Callable:
         name = rec.qualname
     view = builtins.bool(rec.view)
     decomposed = COMPOSITES.get(name)
-    if form == "inplace":
+    if form == "inplace" or (rec.name.endswith("_") and form in ("function", "method")):
         def inplace(*args, **kwargs):
             self = args[0] if args else None
             if not isinstance(self, Tensor):

@@ -351,19 +351,25 @@ class CopySlices(Node):
     base's gradient passes through unchanged except in the view's region, where the op's
     own node (``fn``) transforms it."""
 
-    __slots__ = ("fn", "_view_geometry")
+    __slots__ = ("fn", "_view_geometry", "_base_geometry")
 
-    def __init__(self, base_edge, fn: Node, view_geometry, input_meta):
+    def __init__(self, base_edge, fn: Node, view_geometry, input_meta, base_geometry=None):
         Node.__init__(self, (base_edge,) + tuple(fn.next_functions[1:]), input_meta)
         self.fn = fn
         self._view_geometry = view_geometry  # (shape, stride, offset) relative to the base
+        self._base_geometry = base_geometry  # (shape, stride) of the base
 
     def name(self) -> str:
         return "torch::autograd::CopySlices"
 
     def apply(self, grad):
         shape, stride, offset = self._view_geometry
-        result = grad.clone(memory_format=_contiguous())
+        # (the view's geometry is relative to the base's own strides: lay the gradient out
+        # the same way, as PyTorch does)
+        from .. import empty_strided
+        result = empty_strided(self._base_geometry[0], self._base_geometry[1],
+                               dtype=grad.dtype, device=grad.device)
+        result.copy_(grad)
         region = result.as_strided(shape, stride, offset)
         res = self.fn.apply(region.clone())
         if res[0] is None:
