@@ -217,7 +217,9 @@ def run_backward(outputs: Sequence[Tensor], seeds: Sequence[Any], *, retain_grap
                     if vag is not None and vag.grad_fn is not None:
                         raise RuntimeError("leaf variable has been moved into the graph "
                                            "interior")
-                    if not capture and (not targets or (node, 0) in targets):
+                    if vag is None or not vag.requires_grad:
+                        pass  # (requires_grad_(False) since it was used: nothing to keep)
+                    elif not capture and (not targets or (node, 0) in targets):
                         _accumulate(node.variable, grads[0], create_graph)
                 elif not (capture and needed is not None and _only_target(node, targets)):
                     outs = _apply(node, grads, check_nan)

@@ -466,10 +466,9 @@ def _where(ctx, condition, input=None, other=None, *, out=None):
     def backward(g):
         c = sc()
         z = tv.zeros_like(g)
-        return (None, tv.where(c, g, z) if ctx.needs(input) else None,
+        return (tv.where(c, g, z) if ctx.needs(input) else None,
                 tv.where(c, z, g) if ctx.needs(other) else None)
-    return "WhereBackward0", (condition, input, other), \
-        lambda g: backward(g)
+    return "WhereBackward0", (input, other), backward
 
 
 @formula("masked_fill")
