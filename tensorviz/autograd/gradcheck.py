@@ -116,7 +116,7 @@ def gradcheck(func: Callable, inputs, *, eps: float = 1e-6, atol: float = 1e-5,
     diff = _diff_inputs(inputs)
     if not diff:
         raise ValueError("gradcheck expects at least one input tensor to require gradient, but "
-                         "none of the them have requires_grad=True.")
+                         "none of them have requires_grad=True.")
     for j in diff:
         x = inputs[j]
         if x.dtype not in (_dtypes.float64, _dtypes.complex128):

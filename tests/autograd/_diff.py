@@ -30,7 +30,9 @@ def observe(x, lib):
         fn = x.grad_fn
         arr = x.detach().cpu().resolve_conj().numpy()
         if arr.dtype.kind in "fc":
-            arr = np.round(arr, 6)
+            digits = 4 if arr.dtype in (np.float32, np.complex64, np.float16) else 6
+            arr = np.round(np.nan_to_num(arr.astype(np.complex128 if arr.dtype.kind == "c" else
+                                                    np.float64), nan=1e300), digits)  # (nan == nan)
         return ("tensor", tuple(x.shape), str(x.dtype).split(".")[-1], arr.tolist(),
                 x.requires_grad, x.is_leaf, fn.name() if fn is not None else None)
     if hasattr(x, "next_functions") and hasattr(x, "name"):
