@@ -69,6 +69,9 @@ _LAZY = {
     "linalg": ("tensorviz.linalg", None),
     "fft": ("tensorviz.fft", None),
     "special": ("tensorviz.special", None),
+    "is_anomaly_enabled": ("tensorviz.autograd.anomaly_mode", "is_anomaly_enabled"),
+    "is_anomaly_check_nan_enabled": ("tensorviz.autograd.anomaly_mode",
+                                     "is_anomaly_check_nan_enabled"),
 }
 
 
