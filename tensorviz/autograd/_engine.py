@@ -10,12 +10,19 @@ from __future__ import annotations
 
 import heapq
 import warnings
+from weakref import ref as _weakref
 from typing import Any, Sequence
 
 from .. import _dtypes
 from .._grad_mode import _STATE
 from .._tensor import Tensor
+from .._device import CPU as _CPU
 from .graph import AccumulateGrad, Node
+
+
+def _device(t):
+    from ._record import _device as device
+    return device(t)
 
 __all__ = ["run_backward", "sum_to", "accumulator"]
 
@@ -28,8 +35,7 @@ def accumulator(t: Tensor) -> AccumulateGrad:
     acc = None if ref is None else ref()
     if acc is None:
         acc = AccumulateGrad(t)
-        import weakref
-        ag.accumulator = weakref.ref(acc)
+        ag.accumulator = _weakref(acc)
     return acc
 
 
@@ -74,7 +80,7 @@ def _fit(g, meta):
         if g._dtype.category == _dtypes._COMPLEX and dt.category != _dtypes._COMPLEX:
             g = g.real
         g = g.to(dt)
-    if g._storage._device != dev:
+    if _device(g) != dev:
         g = g.to(dev)
     return g
 
@@ -199,20 +205,21 @@ def run_backward(outputs: Sequence[Tensor], seeds: Sequence[Any], *, retain_grap
     _STATE.grad = create_graph
     from . import anomaly_mode
     check_nan = anomaly_mode._enabled and anomaly_mode._check_nan
+    heappop, heappush = heapq.heappop, heapq.heappush
     try:
         while ready:
-            _, _, node = heapq.heappop(ready)
+            node = heappop(ready)[2]
             grads = buffers.pop(node, None)
-            run = grads is not None and any(g is not None for g in grads) and \
-                (needed is None or node in needed)
             outs = ()
-            if run:
-                grads = _pre_hooks(node, grads)
+            if grads is not None and (needed is None or node in needed) and \
+                    not all(g is None for g in grads):
+                if node._tensor_prehooks or node._retain_hooks or node._prehooks:
+                    grads = _pre_hooks(node, grads)
                 if targets:
                     for nr, g in enumerate(grads):
                         for k in targets.get((node, nr), ()):
                             captured[k] = g
-                if isinstance(node, AccumulateGrad):
+                if type(node) is AccumulateGrad:
                     vag = node.variable._ag
                     if vag is not None and vag.grad_fn is not None:
                         raise RuntimeError("leaf variable has been moved into the graph "
@@ -221,25 +228,35 @@ def run_backward(outputs: Sequence[Tensor], seeds: Sequence[Any], *, retain_grap
                         pass  # (requires_grad_(False) since it was used: nothing to keep)
                     elif not capture and (not targets or (node, 0) in targets):
                         _accumulate(node.variable, grads[0], create_graph)
-                elif not (capture and needed is not None and _only_target(node, targets)):
-                    outs = _apply(node, grads, check_nan)
+                else:
+                    if check_nan or node._hooks or node._anomaly is not None:
+                        outs = _apply(node, grads, check_nan)
+                    else:
+                        outs = node.apply(*grads)
+                        if type(outs) is not tuple:
+                            outs = (outs,)
                     if not retain_graph:
                         node._release()
-            for i, (nxt, nr) in enumerate(node.next_functions):
-                if nxt is None:
-                    continue
-                g = outs[i] if i < len(outs) else None
-                if g is not None:
-                    meta = node._input_meta[i] if i < len(node._input_meta) else None
-                    g = _fit(g, meta)
-                    buf = buffers.get(nxt)
-                    if buf is None:
-                        buf = buffers[nxt] = [None] * max(nxt._n_outputs, nr + 1)
-                    buf[nr] = g if buf[nr] is None else buf[nr] + g
-                d = deps[nxt] - 1
-                deps[nxt] = d
-                if d == 0:
-                    heapq.heappush(ready, (-nxt._seq, id(nxt), nxt))
+            metas = node._input_meta
+            i = 0
+            for nxt, nr in node.next_functions:
+                if nxt is not None:
+                    g = outs[i] if i < len(outs) else None
+                    if g is not None:
+                        meta = metas[i] if i < len(metas) else None
+                        if meta is not None and (g._shape != meta[0] or g._dtype is not meta[1]
+                                                 or meta[2] is not _CPU):
+                            g = _fit(g, meta)
+                        buf = buffers.get(nxt)
+                        if buf is None:
+                            buf = buffers[nxt] = [None] * (nxt._n_outputs if nxt._n_outputs > nr
+                                                           else nr + 1)
+                        buf[nr] = g if buf[nr] is None else buf[nr] + g
+                    d = deps[nxt] - 1
+                    deps[nxt] = d
+                    if d == 0:
+                        heappush(ready, (-nxt._seq, id(nxt), nxt))
+                i += 1
     finally:
         _STATE.grad = prev
     if inputs is not None and capture:
