@@ -88,21 +88,22 @@ class Node:
     replacement gradients).
     """
 
-    __slots__ = ("next_functions", "_seq", "_hooks", "_prehooks", "_tensor_prehooks",
-                 "_retain_hooks", "_metadata", "_input_meta", "_n_outputs", "_anomaly",
+    __slots__ = ("next_functions", "_seq", "_input_meta", "_n_outputs", "__dict__",
                  "__weakref__")
+
+    # (rarely set: class-level defaults keep making a node cheap; set ones live in __dict__)
+    _hooks = None
+    _prehooks = None
+    _tensor_prehooks = None  # {output_nr: {id: fn}}: Tensor.register_hook on outputs
+    _retain_hooks = None     # {output_nr: fn}: retain_grad() taps
+    _metadata = None
+    _anomaly = None          # the forward traceback, under detect_anomaly
 
     def __init__(self, next_functions: tuple = (), input_meta: tuple = (), n_outputs: int = 1):
         self.next_functions = next_functions
         self._seq = next(_SEQ)
-        self._hooks = None
-        self._prehooks = None
-        self._tensor_prehooks = None  # {output_nr: {id: fn}}: Tensor.register_hook on outputs
-        self._retain_hooks = None     # {output_nr: fn}: retain_grad() taps
-        self._metadata = None
         self._input_meta = input_meta  # per input: (shape, dtype, device) or None
         self._n_outputs = n_outputs
-        self._anomaly = None           # the forward traceback, under detect_anomaly
 
     def name(self) -> str:
         """PyTorch's name of this node, e.g. ``'MulBackward0'``."""
@@ -168,10 +169,10 @@ class SavedTensor:
                  "_unpack", "_released", "_grad_fn_name")
 
     def __init__(self, t, is_output: bool = False, output_nr: int = 0):
-        self._version = t._version
         vc = t._vc
         if vc is None:
             vc = t._vc = [0]
+        self._version = vc[0]
         self._vc = vc
         self._is_output = is_output
         self._output_nr = output_nr if is_output else (t._ag.output_nr if t._ag else 0)
@@ -179,9 +180,9 @@ class SavedTensor:
         ag = t._ag
         gf = None if ag is None else ag.grad_fn
         self._grad_fn_name = None if gf is None else gf.name()
-        self._ref = weakref.ref(t)
+        self._ref = None
         self._released = False
-        hooks = _current_saved_hooks()
+        hooks = _HooksState.stack[-1] if _HooksState.stack else None
         if self._is_output:  # (an alias without grad_fn: no reference cycle; same counter)
             t = t._view(t._shape, t._stride, t._offset)
         if hooks is not None:
@@ -255,7 +256,10 @@ class FormulaNode(Node):
     __slots__ = ("_backward", "_saved", "_saved_names", "_released")
 
     def __init__(self, next_functions, input_meta, backward, saved, saved_names, n_outputs=1):
-        Node.__init__(self, next_functions, input_meta, n_outputs)
+        self.next_functions = next_functions
+        self._seq = next(_SEQ)
+        self._input_meta = input_meta
+        self._n_outputs = n_outputs
         self._backward = backward
         self._saved = saved
         self._saved_names = saved_names
