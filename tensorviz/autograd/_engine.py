@@ -28,14 +28,12 @@ __all__ = ["run_backward", "sum_to", "accumulator"]
 
 
 def accumulator(t: Tensor) -> AccumulateGrad:
-    """The one ``AccumulateGrad`` node of the leaf ``t`` (made on first use, kept weakly by
-    the leaf and strongly by the graph that uses it, as in PyTorch)."""
+    """The one ``AccumulateGrad`` node of the leaf ``t`` (made on first use and kept by the
+    leaf; the node refers back to its leaf weakly, so the two make no reference cycle)."""
     ag = t._ag
-    ref = ag.accumulator
-    acc = None if ref is None else ref()
+    acc = ag.accumulator
     if acc is None:
-        acc = AccumulateGrad(t)
-        ag.accumulator = _weakref(acc)
+        acc = ag.accumulator = AccumulateGrad(t)
     return acc
 
 
@@ -220,14 +218,15 @@ def run_backward(outputs: Sequence[Tensor], seeds: Sequence[Any], *, retain_grap
                         for k in targets.get((node, nr), ()):
                             captured[k] = g
                 if type(node) is AccumulateGrad:
-                    vag = node.variable._ag
+                    var = node.variable
+                    vag = None if var is None else var._ag
                     if vag is not None and vag.grad_fn is not None:
                         raise RuntimeError("leaf variable has been moved into the graph "
                                            "interior")
                     if vag is None or not vag.requires_grad:
                         pass  # (requires_grad_(False) since it was used: nothing to keep)
                     elif not capture and (not targets or (node, 0) in targets):
-                        _accumulate(node.variable, grads[0], create_graph)
+                        _accumulate(var, grads[0], create_graph)
                 else:
                     if check_nan or node._hooks or node._anomaly is not None:
                         outs = _apply(node, grads, check_nan)

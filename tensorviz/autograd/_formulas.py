@@ -84,7 +84,8 @@ def _rsub_op(ctx, self, other):
 def _mul(ctx, input, other, *, out=None):
     if not isinstance(input, Tensor):
         input, other = other, input
-    a_needs, b_needs = _needs(ctx, input, other)
+    needs = ctx.needs
+    a_needs, b_needs = needs(input), needs(other)
     so = (ctx.save(other, "other") if isinstance(other, Tensor) else ctx.keep("other", other)) \
         if a_needs else None
     si = ctx.save(input, "self") if b_needs else None
