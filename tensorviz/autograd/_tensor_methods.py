@@ -37,6 +37,8 @@ def install() -> None:
     torch_ns = sys.modules["tensorviz"]
     names = list(_record.FORMULAS) + [n for n in _record.COMPOSITES if n not in
                                       _record.FORMULAS]
+    names.sort(key=lambda n: "." in n)  # (the package's own functions first: see below)
+    wrapped: dict = {}  # id(plain function) -> its recording spelling
     for name in names:
         if name in registered or name.startswith("__"):
             continue
@@ -47,7 +49,10 @@ def install() -> None:
             module = importlib.import_module(f"tensorviz.{ns}")
             fn = vars(module).get(short)
             if callable(fn) and not isinstance(fn, type):
-                setattr(module, short, _record.recording(rec, "function", fn))
+                # (special.gammaln is tensorviz.lgamma: it stays the very same function)
+                same = wrapped.get(id(fn))
+                setattr(module, short, same if same is not None else
+                        _record.recording(rec, "function", fn))
             continue
         meth = vars(Tensor).get(name) if isinstance(vars(Tensor).get(name), property) else \
             getattr(Tensor, name, None)
@@ -58,7 +63,9 @@ def install() -> None:
             setattr(Tensor, name, _record.recording(rec, "method", meth))
         fn = vars(torch_ns).get(name)
         if callable(fn) and not isinstance(fn, type):
-            setattr(torch_ns, name, _record.recording(rec, "function", fn))
+            w = _record.recording(rec, "function", fn)
+            wrapped[id(fn)] = w
+            setattr(torch_ns, name, w)
         inplace = getattr(Tensor, name + "_", None)
         if callable(inplace) and name + "_" not in registered:
             setattr(Tensor, name + "_", _record.recording(rec, "inplace", inplace))
