@@ -943,10 +943,9 @@ _view_like("unflatten", "ViewBackward0")
 def _reshape(ctx, input, *args, **kwargs):
     shape = input._shape
     if _is_view_of(ctx.out, input):
-        if ctx.out._shape == shape and ctx.out._stride == input._stride and \
-                ctx.out._offset == input._offset and kwargs.get("_alias", True) and False:
-            return None
-        return "ViewBackward0", (input,), lambda g: (g.reshape(shape),)
+        # (PyTorch views a non-contiguous input through _reshape_alias)
+        node = "ViewBackward0" if input.is_contiguous() else "ReshapeAliasBackward0"
+        return node, (input,), lambda g: (g.reshape(shape),)
     mid = ctx.intermediate("CloneBackward0", input, lambda g: (g,))
     return "UnsafeViewBackward0", (mid,), lambda g: (g.reshape(shape),)
 
@@ -1940,6 +1939,10 @@ def _matrix_power(A, n, *, out=None):
 
 @composite("chain_matmul")
 def _chain_matmul(*matrices, out=None):
+    from ..ops.indexing import warn_once
+    warn_once("torch.chain_matmul is deprecated and will be removed in a future PyTorch "
+              "release. Use torch.linalg.multi_dot instead, which accepts a list of two or "
+              "more tensors rather than multiple parameters.")
     if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
         matrices = tuple(matrices[0])
     return _multi_dot(matrices)
@@ -2896,17 +2899,11 @@ def _linalg_svd(ctx, A, full_matrices=True, *, driver=None, out=None):
 
 @composite("svd")
 def _old_svd(input, some=True, compute_uv=True, *, out=None):
+    from ..ops.linalg import svd_result
     U, S, Vh = tv.linalg.svd(input, full_matrices=not some)
-    return _SVD(U, S, Vh.mH)
-
-
-def _SVD(U, S, V):
-    from ..ops.linalg import _return_type
-    try:
-        cls = _return_type("torch.return_types.svd", ("U", "S", "V"))
-        return cls((U, S, V))
-    except Exception:  # noqa: BLE001
-        return (U, S, V)
+    if not compute_uv:
+        return svd_result(tv.zeros_like(U.detach()), S, tv.zeros_like(Vh.detach().mT))
+    return svd_result(U, S, Vh.mH)
 
 
 @composite("linalg.matrix_norm")
