@@ -28,7 +28,10 @@ Sections (and the targets of issue 8):
 - ``import tensorviz`` in a fresh interpreter: at most 1.5x ``import numpy``;
 - widget state (``show(t)``) from 10^2 to 10^7 elements: build at most 20 ms, payload at
   most 64 KB (JSON plus binary buffers, as anywidget sends it);
-- a cuda section (tensorviz vs CuPy vs PyTorch) when a GPU is present.
+- a cuda section (tensorviz vs CuPy vs PyTorch) when a GPU is present;
+- autograd (``benchmarks/autograd.py``, last: it installs recording): a tiny op that records
+  a node, at most 1.0x PyTorch; forward + backward of a 64-64-10 MLP, at most 0.7x PyTorch;
+  the no-grad tiny ops again with recording installed.
 
 Nothing here asserts: the table says which targets are met.
 """
@@ -643,6 +646,21 @@ def cuda_ops(cfg: Config) -> None:
 
 
 # ---------------------------------------------------------------- main
+def autograd_ops(cfg: Config) -> None:
+    """Recording and backward (benchmarks/autograd.py); runs last: it installs recording."""
+    from benchmarks import autograd as ag
+    e_tv = ag.envs(tv)
+    e_th = ag.envs(torch) if torch else {}
+    for name, stmt, limit, whole in ag.CASES:
+        case = [(name, e_tv, stmt, {}, "", e_th, stmt)]
+        if whole:  # (PyTorch's matmuls may use its thread pool: wall time, timed apart)
+            compare_section("Autograd: forward + backward (wall time)", "autograd", case, cfg,
+                            "torch", limit, isolate_torch=True)
+        else:
+            compare_section("Autograd: one op, per call (thread CPU time)", "autograd", case,
+                            cfg, "torch", limit, clock=CPU)
+
+
 def machine() -> dict:
     model = platform.processor() or platform.machine()
     try:
@@ -660,7 +678,7 @@ def machine() -> dict:
 
 SECTIONS = {"tiny": tiny_ops, "large": large_ops, "matmul": matmul_ops,
             "contiguous": contiguous_copy, "views": view_ops, "import": import_time,
-            "widget": widget_state, "cuda": cuda_ops}
+            "widget": widget_state, "cuda": cuda_ops, "autograd": autograd_ops}
 
 
 def main(argv: list[str] | None = None) -> int:

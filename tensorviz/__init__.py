@@ -82,6 +82,9 @@ _LAZY = {
     "nn": ("tensorviz.nn", None),
     "utils": ("tensorviz.utils", None),
     "optim": ("tensorviz.optim", None),
+    "is_anomaly_enabled": ("tensorviz.autograd.anomaly_mode", "is_anomaly_enabled"),
+    "is_anomaly_check_nan_enabled": ("tensorviz.autograd.anomaly_mode",
+                                     "is_anomaly_check_nan_enabled"),
 }
 
 

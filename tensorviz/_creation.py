@@ -269,7 +269,10 @@ def tensor(data: Any, *, dtype: _dtype_cls | None = None, device: DeviceLike = N
         dt = _check_numpy(data)
         if dtype is None or dtype is dt:
             return _finish(np.array(data, copy=True), dt, device, requires_grad)
-        return from_numpy(np.array(data, copy=True)).to(dtype=dtype, device=device)
+        t = from_numpy(np.array(data, copy=True)).to(dtype=dtype, device=device)
+        if requires_grad:
+            _ag_meta.set_requires_grad(t, True, _ag_meta.FACTORY)
+        return t
     if isinstance(data, np.generic):
         dt = dtype or _dtypes.from_numpy_dtype(data.dtype)
         return _finish(_checked_cast(np.array(data), dt), dt, device, requires_grad)

@@ -19,7 +19,7 @@ def test_quick_run_prints_every_section(tmp_path):
     assert proc.returncode == 0, proc.stderr[-4000:]
     text = proc.stdout
     for heading in ("Tiny ops", "Large ops", "Matrix multiply", "contiguous()", "View ops",
-                    "Import time", "Widget state", "CUDA", "Targets met:"):
+                    "Import time", "Widget state", "CUDA", "Autograd", "Targets met:"):
         assert heading in text, f"{heading!r} missing from:\n{text}"
     data = json.loads(out_json.read_text())
     sections = {r["section"] for r in data["results"]}

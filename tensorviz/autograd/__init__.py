@@ -25,7 +25,7 @@ from ._backward import backward, grad
 from ._record import arm
 from .grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
-__all__ = ["backward", "grad", "Function", "gradcheck", "gradgradcheck", "GradcheckError",
+__all__ = ["backward", "grad", "Function", "gradcheck", "gradgradcheck",
            "set_detect_anomaly", "detect_anomaly", "enable_grad", "grad_mode", "graph",
            "inference_mode", "no_grad", "set_grad_enabled", "functional", "Variable",
            "set_multithreading_enabled"]
@@ -60,7 +60,9 @@ from . import _formulas  # noqa: E402,F401  (fills the derivative table)
 from . import _tensor_api  # noqa: E402,F401  (Tensor.backward, register_hook, ...)
 from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: E402
 from .function import Function  # noqa: E402
-from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: E402
+from .gradcheck import gradcheck, gradgradcheck  # noqa: E402
+# Note: as in PyTorch, GradcheckError lives in tensorviz.autograd.gradcheck only (the
+# function ``gradcheck`` shadows that module's name here).
 from . import functional  # noqa: E402
 
 _autograd_meta.on_first_requires_grad = arm

@@ -10,26 +10,30 @@ from __future__ import annotations
 
 import heapq
 import warnings
+from weakref import ref as _weakref
 from typing import Any, Sequence
 
 from .. import _dtypes
 from .._grad_mode import _STATE
 from .._tensor import Tensor
+from .._device import CPU as _CPU
 from .graph import AccumulateGrad, Node
+
+
+def _device(t):
+    from ._record import _device as device
+    return device(t)
 
 __all__ = ["run_backward", "sum_to", "accumulator"]
 
 
 def accumulator(t: Tensor) -> AccumulateGrad:
-    """The one ``AccumulateGrad`` node of the leaf ``t`` (made on first use, kept weakly by
-    the leaf and strongly by the graph that uses it, as in PyTorch)."""
+    """The one ``AccumulateGrad`` node of the leaf ``t`` (made on first use and kept by the
+    leaf; the node refers back to its leaf weakly, so the two make no reference cycle)."""
     ag = t._ag
-    ref = ag.accumulator
-    acc = None if ref is None else ref()
+    acc = ag.accumulator
     if acc is None:
-        acc = AccumulateGrad(t)
-        import weakref
-        ag.accumulator = weakref.ref(acc)
+        acc = ag.accumulator = AccumulateGrad(t)
     return acc
 
 
@@ -74,7 +78,7 @@ def _fit(g, meta):
         if g._dtype.category == _dtypes._COMPLEX and dt.category != _dtypes._COMPLEX:
             g = g.real
         g = g.to(dt)
-    if g._storage._device != dev:
+    if _device(g) != dev:
         g = g.to(dev)
     return g
 
@@ -85,7 +89,7 @@ def _validate_seed(out: Tensor, g, i: int) -> Tensor:
     if g is None:
         if out._shape:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
-        if out._dtype.category < _dtypes._FLOAT:
+        if out._dtype.category != _dtypes._FLOAT:
             raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but "
                                f"got {out._dtype!r}".replace("tensorviz.", "torch."))
         return ones_like(out, memory_format=_preserve())
@@ -200,41 +204,59 @@ def run_backward(outputs: Sequence[Tensor], seeds: Sequence[Any], *, retain_grap
     _STATE.grad = create_graph
     from . import anomaly_mode
     check_nan = anomaly_mode._enabled and anomaly_mode._check_nan
+    heappop, heappush = heapq.heappop, heapq.heappush
     try:
         while ready:
-            _, _, node = heapq.heappop(ready)
+            node = heappop(ready)[2]
             grads = buffers.pop(node, None)
-            run = grads is not None and any(g is not None for g in grads) and \
-                (needed is None or node in needed)
             outs = ()
-            if run:
-                grads = _pre_hooks(node, grads)
+            if grads is not None and (needed is None or node in needed) and \
+                    not all(g is None for g in grads):
+                if node._tensor_prehooks or node._retain_hooks or node._prehooks:
+                    grads = _pre_hooks(node, grads)
                 if targets:
                     for nr, g in enumerate(grads):
                         for k in targets.get((node, nr), ()):
                             captured[k] = g
-                if isinstance(node, AccumulateGrad):
-                    if not capture and (not targets or (node, 0) in targets):
-                        _accumulate(node.variable, grads[0], create_graph)
-                elif not (capture and needed is not None and _only_target(node, targets)):
-                    outs = _apply(node, grads, check_nan)
+                if type(node) is AccumulateGrad:
+                    var = node.variable
+                    vag = None if var is None else var._ag
+                    if vag is not None and vag.grad_fn is not None:
+                        raise RuntimeError("leaf variable has been moved into the graph "
+                                           "interior")
+                    if vag is None or not vag.requires_grad:
+                        pass  # (requires_grad_(False) since it was used: nothing to keep)
+                    elif not capture and (not targets or (node, 0) in targets):
+                        _accumulate(var, grads[0], create_graph)
+                else:
+                    if check_nan or node._hooks or node._anomaly is not None:
+                        outs = _apply(node, grads, check_nan)
+                    else:
+                        outs = node.apply(*grads)
+                        if type(outs) is not tuple:
+                            outs = (outs,)
                     if not retain_graph:
                         node._release()
-            for i, (nxt, nr) in enumerate(node.next_functions):
-                if nxt is None:
-                    continue
-                g = outs[i] if i < len(outs) else None
-                if g is not None:
-                    meta = node._input_meta[i] if i < len(node._input_meta) else None
-                    g = _fit(g, meta)
-                    buf = buffers.get(nxt)
-                    if buf is None:
-                        buf = buffers[nxt] = [None] * max(nxt._n_outputs, nr + 1)
-                    buf[nr] = g if buf[nr] is None else buf[nr] + g
-                d = deps[nxt] - 1
-                deps[nxt] = d
-                if d == 0:
-                    heapq.heappush(ready, (-nxt._seq, id(nxt), nxt))
+            metas = node._input_meta
+            i = 0
+            for nxt, nr in node.next_functions:
+                if nxt is not None:
+                    g = outs[i] if i < len(outs) else None
+                    if g is not None:
+                        meta = metas[i] if i < len(metas) else None
+                        if meta is not None and (g._shape != meta[0] or g._dtype is not meta[1]
+                                                 or meta[2] is not _CPU):
+                            g = _fit(g, meta)
+                        buf = buffers.get(nxt)
+                        if buf is None:
+                            buf = buffers[nxt] = [None] * (nxt._n_outputs if nxt._n_outputs > nr
+                                                           else nr + 1)
+                        buf[nr] = g if buf[nr] is None else buf[nr] + g
+                    d = deps[nxt] - 1
+                    deps[nxt] = d
+                    if d == 0:
+                        heappush(ready, (-nxt._seq, id(nxt), nxt))
+                i += 1
     finally:
         _STATE.grad = prev
     if inputs is not None and capture:
@@ -316,8 +338,9 @@ def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
     if ag.grad is None:
         # (a gradient may be shared -- a seed, one passed through an add to two leaves --
         # so the leaf gets its own copy, dense and row-major)
-        if create_graph:  # (later ones add out of place: sharing g is safe)
-            ag.grad = g
+        if create_graph:  # (a recorded copy, as PyTorch: grad_fn CopyBackwards)
+            from .. import empty_like
+            ag.grad = empty_like(g, memory_format=_contiguous()).copy_(g)
         else:
             ag.grad = g.detach().clone(memory_format=_contiguous())
     elif create_graph:

@@ -84,7 +84,8 @@ def _rsub_op(ctx, self, other):
 def _mul(ctx, input, other, *, out=None):
     if not isinstance(input, Tensor):
         input, other = other, input
-    a_needs, b_needs = _needs(ctx, input, other)
+    needs = ctx.needs
+    a_needs, b_needs = needs(input), needs(other)
     so = (ctx.save(other, "other") if isinstance(other, Tensor) else ctx.keep("other", other)) \
         if a_needs else None
     si = ctx.save(input, "self") if b_needs else None
@@ -466,10 +467,9 @@ def _where(ctx, condition, input=None, other=None, *, out=None):
     def backward(g):
         c = sc()
         z = tv.zeros_like(g)
-        return (None, tv.where(c, g, z) if ctx.needs(input) else None,
+        return (tv.where(c, g, z) if ctx.needs(input) else None,
                 tv.where(c, z, g) if ctx.needs(other) else None)
-    return "WhereBackward0", (condition, input, other), \
-        lambda g: backward(g)
+    return "WhereBackward0", (input, other), backward
 
 
 @formula("masked_fill")
@@ -943,10 +943,9 @@ _view_like("unflatten", "ViewBackward0")
 def _reshape(ctx, input, *args, **kwargs):
     shape = input._shape
     if _is_view_of(ctx.out, input):
-        if ctx.out._shape == shape and ctx.out._stride == input._stride and \
-                ctx.out._offset == input._offset and kwargs.get("_alias", True) and False:
-            return None
-        return "ViewBackward0", (input,), lambda g: (g.reshape(shape),)
+        # (PyTorch views a non-contiguous input through _reshape_alias)
+        node = "ViewBackward0" if input.is_contiguous() else "ReshapeAliasBackward0"
+        return node, (input,), lambda g: (g.reshape(shape),)
     mid = ctx.intermediate("CloneBackward0", input, lambda g: (g,))
     return "UnsafeViewBackward0", (mid,), lambda g: (g.reshape(shape),)
 
@@ -1201,7 +1200,7 @@ def _imag(ctx, input):
     return "ImagBackward0", (input,), lambda g: (g.to(input._dtype) * 1j,)
 
 
-@formula("conj", "conj_physical")
+@formula("conj")
 def _conj(ctx, input, *, out=None):
     if ctx.out is input:
         return None
@@ -1687,8 +1686,8 @@ def _var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None)
 # integer-valued or piecewise-constant results PyTorch does not differentiate
 for _n in ("argmax", "argmin", "argsort", "eq", "ne", "lt", "le", "gt", "ge", "isnan", "isinf",
            "isfinite", "sign_bit", "signbit", "bucketize", "searchsorted", "histc", "bincount",
-           "count_nonzero", "nonzero", "argwhere", "unique", "unique_consecutive", "floor_divide",
-           "remainder", "fmod_int", "logical_and", "logical_or", "logical_xor", "logical_not",
+           "count_nonzero", "nonzero", "argwhere",
+           "fmod_int", "logical_and", "logical_or", "logical_xor", "logical_not",
            "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "all", "any", "isclose",
            "equal", "allclose", "randint_like", "rand_like", "randn_like", "bernoulli",
            "multinomial", "poisson", "normal", "heaviside",
@@ -1724,4 +1723,1540 @@ def _remainder(ctx, input, other, *, out=None):
     return None
 
 
+# ================================================================ more ops
+# (added in one block: aliases, decompositions that make PyTorch's nodes, and formulas)
+from ._record import record as _record_op  # noqa: E402
+
+
+def _recorded(name: str, fn, *args, **kwargs):
+    """Run ``fn`` below autograd and record it as formula ``name`` (for decompositions that
+    need a node PyTorch makes internally, e.g. ``MulBackward1`` of a scalar product)."""
+    from .._grad_mode import _STATE
+    from ._record import _any_requires_grad
+    prev = _STATE.grad
+    _STATE.grad = False
+    try:
+        out = fn(*args, **kwargs)
+    finally:
+        _STATE.grad = prev
+    if prev and _any_requires_grad(args, kwargs):
+        return _record_op(name, args, kwargs, out)
+    return out
+
+
+@formula("_mul_scalar")
+def _mul_scalar_f(ctx, input, other):
+    ctx.keep("other", other)
+    return "MulBackward1", (input,), lambda g: (g * _c(other),)
+
+
+@formula("_add_scalar")
+def _add_scalar_f(ctx, input, other):
+    return "AddBackward1", (input,), lambda g: (g,)
+
+
+def _smul(t, s):
+    return _recorded("_mul_scalar", lambda a, b: a * b, t, s)
+
+
+def _sadd(t, s):
+    return _recorded("_add_scalar", lambda a, b: a + b, t, s)
+
+
+_ALIASES = {
+    "arccos": "acos", "arcsin": "asin", "arctan": "atan", "arccosh": "acosh",
+    "arcsinh": "asinh", "arctanh": "atanh",
+    "special.digamma": "digamma", "special.psi": "digamma", "special.erf": "erf",
+    "special.erfc": "erfc", "special.erfinv": "erfinv", "special.exp2": "exp2",
+    "special.expit": "sigmoid", "special.expm1": "expm1", "special.gammaln": "lgamma",
+    "special.i0": "i0", "special.log1p": "log1p", "special.log_softmax": "log_softmax",
+    "special.softmax": "softmax", "special.logit": "logit", "special.logsumexp": "logsumexp",
+    "special.sinc": "sinc", "special.xlogy": "xlogy",
+}
+
+
+@composite("fliplr")
+def _fliplr(input):
+    return input.flip(1)
+
+
+@composite("flipud")
+def _flipud(input):
+    return input.flip(0)
+
+
+@composite("msort")
+def _msort(input, *, out=None):
+    return input.sort(0)[0]
+
+
+@composite("float_power")
+def _float_power(input, exponent, *, out=None):
+    wide = tv.complex128 if (
+        (isinstance(input, Tensor) and input.is_complex()) or
+        (isinstance(exponent, Tensor) and exponent.is_complex()) or
+        isinstance(input, builtins.complex) or isinstance(exponent, builtins.complex)) \
+        else tv.float64
+    a = input.to(wide) if isinstance(input, Tensor) else input
+    b = exponent.to(wide) if isinstance(exponent, Tensor) else exponent
+    return tv.pow(a, b)
+
+
+def _atleast(t, n):
+    while t.dim() < n:
+        t = t.unsqueeze(0) if (n < 3 or t.dim() == 0) else (
+            t.unsqueeze(-1) if t.dim() == 2 else t.unsqueeze(0))
+    return t
+
+
+def _atleast_3d(t):
+    if t.dim() == 0:
+        return t.reshape(1, 1, 1)
+    if t.dim() == 1:
+        return t.unsqueeze(0).unsqueeze(-1)
+    if t.dim() == 2:
+        return t.unsqueeze(-1)
+    return t
+
+
+@composite("hstack")
+def _hstack_c(tensors, *, out=None):
+    ts = [t.reshape(1) if t.dim() == 0 else t for t in tensors]
+    return tv.cat(ts, 0 if ts[0].dim() == 1 else 1)
+
+
+@composite("vstack", "row_stack")
+def _vstack_c(tensors, *, out=None):
+    ts = [t.reshape(1, 1) if t.dim() == 0 else (t.unsqueeze(0) if t.dim() == 1 else t)
+          for t in tensors]
+    return tv.cat(ts, 0)
+
+
+@composite("dstack")
+def _dstack_c(tensors, *, out=None):
+    return tv.cat([_atleast_3d(t) for t in tensors], 2)
+
+
+@composite("column_stack")
+def _column_stack_c(tensors, *, out=None):
+    ts = [t.reshape(t.numel(), 1) if t.dim() <= 1 else t for t in tensors]
+    return tv.cat(ts, 1)
+
+
+@composite("cartesian_prod")
+def _cartesian_prod(*tensors):
+    if len(tensors) == 1:
+        return tensors[0]
+    sizes = [t.shape[0] for t in tensors]
+    cols = []
+    for i, t in enumerate(tensors):
+        shape = [1] * len(tensors)
+        shape[i] = sizes[i]
+        cols.append(t.view(shape).expand(sizes).reshape(-1))
+    return tv.stack(cols, 1)
+
+
+@composite("combinations")
+def _combinations(input, r=2, with_replacement=False):
+    import itertools
+    n = input.shape[0]
+    combos = list(itertools.combinations_with_replacement(range(n), r) if with_replacement
+                  else itertools.combinations(range(n), r))
+    if not combos:
+        return tv.empty(0, dtype=input.dtype) if r != 1 else input[:0]
+    idx = [tv.tensor([c[k] for c in combos]) for k in range(r)]
+    if r == 1:
+        return input[idx[0]]
+    return tv.stack([input[i] for i in idx], 1)
+
+
+@composite("diff")
+def _diff_c(input, n=1, dim=-1, prepend=None, append=None):
+    d = _layout.normalize_dim(dim, builtins.max(input.dim(), 1))
+    x = input
+    if prepend is not None or append is not None:
+        parts = ([prepend] if prepend is not None else []) + [x] + (
+            [append] if append is not None else [])
+        x = tv.cat(parts, d)
+    for _ in range(n):
+        m = x.shape[d]
+        if m == 0:
+            break
+        x = x.narrow(d, 1, m - 1) - x.narrow(d, 0, m - 1)
+    return x
+
+
+@composite("cumulative_trapezoid")
+def _cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    d = _layout.normalize_dim(dim, builtins.max(y.dim(), 1))
+    n = y.shape[d]
+    s = y.narrow(d, 1, n - 1) + y.narrow(d, 0, n - 1)
+    if isinstance(x, Tensor):
+        return (_diff_c(x, dim=dim) * s / 2.0).cumsum(d)
+    step = 1.0 if dx is None else dx
+    return _smul(s, step / 2.0).cumsum(d)
+
+
+@composite("trapezoid", "trapz")
+def _trapezoid(y, x=None, *, dx=None, dim=-1):
+    d = _layout.normalize_dim(dim, builtins.max(y.dim(), 1))
+    if isinstance(x, Tensor):
+        n = y.shape[d]
+        s = y.narrow(d, 1, n - 1) + y.narrow(d, 0, n - 1)
+        return (_diff_c(x, dim=dim) * s).sum(d) / 2.0
+    if isinstance(x, (builtins.int, builtins.float)) and dx is None:
+        dx = x
+    step = 1.0 if dx is None else dx
+    n = y.shape[d]
+    if n == 0:
+        return _smul(y.sum(d), 0.0)
+    ends = y.select(d, 0) + y.select(d, -1)
+    return _smul(y.sum(d) - _smul(ends, 0.5), step)
+
+
+@composite("nanmean")
+def _nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    cnt = (~input.isnan()).sum(dim, keepdim=keepdim) if dim is not None else \
+        (~input.isnan()).sum()
+    s = input.nansum(dim, keepdim=keepdim) if dim is not None else input.nansum()
+    return s / cnt
+
+
+@composite("matrix_power", "linalg.matrix_power")
+def _matrix_power(A, n, *, out=None):
+    if n == 0:
+        from .. import eye
+        e = eye(A.shape[-1], dtype=A.dtype, device=A.device)
+        return e.expand(A.shape).clone()
+    if n < 0:
+        A = tv.linalg.inv(A)
+        n = -n
+    if n == 1:
+        return A.clone()
+    result = None
+    z = A
+    while True:
+        if n & 1:
+            result = z if result is None else result @ z
+        n >>= 1
+        if not n:
+            return result
+        z = z @ z
+
+
+@composite("chain_matmul")
+def _chain_matmul(*matrices, out=None):
+    from ..ops.indexing import warn_once
+    warn_once("torch.chain_matmul is deprecated and will be removed in a future PyTorch "
+              "release. Use torch.linalg.multi_dot instead, which accepts a list of two or "
+              "more tensors rather than multiple parameters.")
+    if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
+        matrices = tuple(matrices[0])
+    return _multi_dot(matrices)
+
+
+@composite("linalg.multi_dot")
+def _multi_dot(tensors, *, out=None):
+    ts = list(tensors)
+    first_1d, last_1d = ts[0].dim() == 1, ts[-1].dim() == 1
+    if first_1d:
+        ts[0] = ts[0].unsqueeze(0)
+    if last_1d:
+        ts[-1] = ts[-1].unsqueeze(-1)
+    res = ts[0]
+    for t in ts[1:]:
+        res = res.mm(t)
+    shape = list(res.shape)
+    if first_1d:
+        shape = shape[1:]
+    if last_1d:
+        shape = shape[:-1]
+    return res.view(shape)
+
+
+@composite("einsum")
+def _einsum(equation, *operands):
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    eq = equation.replace(" ", "")
+    if "->" in eq:
+        lhs, rhs = eq.split("->")
+    else:
+        lhs = eq
+        counts = {}
+        for ch in lhs.replace(",", ""):
+            counts[ch] = counts.get(ch, 0) + 1
+        rhs = "".join(sorted(ch for ch, c in counts.items() if c == 1))
+    specs = lhs.split(",")
+    if "." in eq or any(len(set(s)) != len(s) for s in specs):
+        from .._grad_mode import _STATE
+        return tv.einsum.__wrapped__(equation, *operands)  # (not recorded: see coverage notes)
+    letters = []
+    sizes = {}
+    for s, t in zip(specs, operands):
+        for ch, n in zip(s, t.shape):
+            if ch not in letters:
+                letters.append(ch)
+            sizes[ch] = builtins.max(sizes.get(ch, 1), n)
+    full = None
+    for s, t in zip(specs, operands):
+        perm = [s.index(ch) for ch in letters if ch in s]
+        v = t.permute(*perm) if perm != list(range(len(perm))) else t
+        shape = [sizes[ch] if ch in s else 1 for ch in letters]
+        shape_t = [t.shape[s.index(ch)] if ch in s else 1 for ch in letters]
+        v = v.reshape(shape_t)
+        full = v if full is None else full * v
+    red = [i for i, ch in enumerate(letters) if ch not in rhs]
+    if red:
+        full = full.sum(red)
+    kept = [ch for ch in letters if ch in rhs]
+    perm = [kept.index(ch) for ch in rhs]
+    if perm != list(range(len(perm))):
+        full = full.permute(*perm)
+    out_shape = [sizes[ch] for ch in rhs]
+    full = full.expand(out_shape) if list(full.shape) != out_shape else full
+    return full.contiguous().view(out_shape)
+
+
+@composite("repeat_interleave")
+def _repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    if isinstance(repeats, Tensor) and repeats.numel() != 1:
+        x = input.reshape(-1) if dim is None else input
+        d = 0 if dim is None else _layout.normalize_dim(dim, builtins.max(x.dim(), 1))
+        idx = tv.repeat_interleave(tv.arange(x.shape[d]), repeats)
+        return x.index_select(d, idx)
+    r = builtins.int(repeats.item()) if isinstance(repeats, Tensor) else repeats
+    x = input.reshape(-1) if dim is None else input
+    d = 0 if dim is None else _layout.normalize_dim(dim, builtins.max(x.dim(), 1))
+    shape = list(x.shape)
+    e = x.unsqueeze(d + 1).expand(*shape[:d + 1], r, *shape[d + 1:])
+    shape[d] *= r
+    return e.contiguous().view(shape)
+
+
+@formula("rot90")
+def _rot90(ctx, input, k=1, dims=(0, 1)):
+    dims = list(dims)
+    return "Rot90Backward0", (input,), lambda g: (g.rot90(-k, dims),)
+
+
+@formula("block_diag")
+def _block_diag(ctx, *tensors):
+    metas = [(t._shape, ) for t in tensors]
+
+    def backward(g):
+        out, r, c = [], 0, 0
+        for t in tensors:
+            shp = t._shape
+            if len(shp) == 0:
+                out.append(g[r, c].reshape(()))
+                r, c = r + 1, c + 1
+            elif len(shp) == 1:
+                out.append(g[r, c:c + shp[0]])
+                r, c = r + 1, c + shp[0]
+            else:
+                out.append(g[r:r + shp[0], c:c + shp[1]])
+                r, c = r + shp[0], c + shp[1]
+        return tuple(out)
+    return "BlockDiagBackward0", tensors, backward
+
+
+@formula("cdist")
+def _cdist(ctx, x1, x2, p=2.0, compute_mode=None):
+    a = ctx.save(x1, "x1")
+    b = ctx.save(x2, "x2")
+    r = ctx.save(ctx.out, "result")
+
+    def backward(g):
+        u, v, d = a(), b(), r()
+        diff = u.unsqueeze(-2) - v.unsqueeze(-3)
+        dd = d.unsqueeze(-1)
+        gg = g.unsqueeze(-1)
+        if p == 0:
+            w = tv.zeros_like(diff)
+        elif p == 1:
+            w = diff.sign() * gg
+        elif p == 2:
+            w = tv.where(dd == 0, tv.zeros_like(diff), diff / dd) * gg
+        elif p == float("inf"):
+            m = (diff.abs() == dd).to(diff.dtype)
+            w = diff.sign() * m / m.sum(-1, keepdim=True) * gg
+        else:
+            w = tv.where(dd == 0, tv.zeros_like(diff),
+                         diff.sign() * diff.abs().pow(p - 1) / dd.pow(p - 1)) * gg
+        return w.sum(-2), -w.sum(-3)
+    return "CdistBackward0", (x1, x2), backward
+
+
+@formula("diag_embed")
+def _diag_embed(ctx, input, offset=0, dim1=-2, dim2=-1):
+    return "DiagEmbedBackward0", (input,), lambda g: (g.diagonal(offset, dim1, dim2),)
+
+
+@composite("diagflat")
+def _diagflat(input, offset=0):
+    return tv.diag_embed(input.reshape(-1), offset)
+
+
+def _clamp_side(name, node, keep):
+    @formula(name)
+    def f(ctx, input, bound, *, out=None):
+        s = ctx.save(input, "self")
+        if isinstance(bound, Tensor):
+            sb = ctx.save(bound, name.split("_")[1])
+
+            def backward1(g):
+                x, m = s(), sb()
+                k = keep(x, m)
+                return tv.where(k, g, tv.zeros_like(g)), tv.where(k, tv.zeros_like(g), g)
+            return node[:-1] + "1", (input, bound), backward1
+        ctx.keep(name.split("_")[1], bound)
+        return node, (input,), lambda g: (tv.where(keep(s(), bound), g, tv.zeros_like(g)),)
+    return f
+
+
+_clamp_side("clamp_min", "ClampMinBackward0", lambda x, m: x >= m)
+_clamp_side("clamp_max", "ClampMaxBackward0", lambda x, m: x <= m)
+
+
+@formula("copysign")
+def _copysign(ctx, input, other, *, out=None):
+    s = ctx.save(input, "self")
+    r = ctx.save(ctx.out, "result")
+
+    def backward(g):
+        x, y = s(), r()
+        ratio = tv.where(x == 0, tv.zeros_like(x), y / tv.where(x == 0, tv.ones_like(x), x))
+        return (g * ratio,) + ((tv.zeros_like(g),) if isinstance(other, Tensor) else ())
+    if isinstance(other, Tensor):
+        return "CopysignBackward0", (input, other), backward
+    return "CopysignBackward1", (input,), backward
+
+
+@formula("complex")
+def _complex(ctx, real, imag, *, out=None):
+    return "ComplexBackward0", (real, imag), lambda g: (g.real, g.imag)
+
+
+@formula("polar")
+def _polar(ctx, abs, angle, *, out=None):
+    r = ctx.save(ctx.out, "result")
+    sa = ctx.save(abs, "abs")
+
+    def backward(g):
+        z = r()
+        unit = tv.polar(tv.ones_like(sa()), angle_of(z))
+        return (g * unit.conj()).real, (g * (z * 1j).conj()).real
+    return "PolarBackward0", (abs, angle), backward
+
+
+def angle_of(z):
+    return z.angle()
+
+
+@formula("angle")
+def _angle(ctx, input, *, out=None):
+    s = ctx.save(input, "self")
+
+    def backward(g):
+        z = s()
+        if not z.is_complex():
+            return (tv.zeros_like(z),)
+        a2 = z.real * z.real + z.imag * z.imag
+        res = g * (z * 1j) / a2
+        return (tv.where(a2 == 0, tv.zeros_like(res), res),)
+    return "AngleBackward0", (input,), backward
+
+
+@composite("cov")
+def _cov(input, *, correction=1, fweights=None, aweights=None):
+    x = input.view(1, -1) if input.dim() < 2 else input
+    n = x.shape[1]
+    if fweights is not None or aweights is not None:
+        w = None
+        if fweights is not None:
+            w = fweights
+        if aweights is not None:
+            w = aweights if w is None else w * aweights
+        wsum = w.sum()
+        avg = (x * w).sum(1) / wsum
+        if aweights is None:
+            norm = wsum - correction
+        else:
+            norm = wsum - correction * (w * aweights).sum() / wsum
+        xc = x - avg.unsqueeze(1)
+        c = (xc * w).mm(xc.t().conj()) / norm
+        return c.squeeze()
+    avg = x.mean(1)
+    norm = n - correction
+    xc = x - avg.unsqueeze(1)
+    c = xc.mm(xc.t().conj()) / builtins.max(norm, 0)
+    return c.squeeze()
+
+
+@composite("corrcoef")
+def _corrcoef(input):
+    c = _cov(input)
+    if c.dim() == 0:
+        return c / c
+    d = c.diagonal()
+    sd = d.sqrt()
+    c = c / sd.unsqueeze(1)
+    c = c / sd.unsqueeze(0)
+    return c.clip(-1, 1)
+
+
+@formula("frexp")
+def _frexp(ctx, input, *, out=None):
+    e = ctx.save(ctx.out[1], "exponent")
+    ctx.outputs = tuple(ctx.out)
+    return "FrexpBackward0", (input,), lambda g, ge=None: (g / tv.pow(2.0, e()).to(g.dtype),)
+
+
+@formula("ldexp")
+def _ldexp(ctx, input, other, *, out=None):
+    so = ctx.save(other, "other")
+
+    def backward(g):
+        return g * tv.pow(2.0, so()).to(g.dtype), None
+    return "LdexpBackward0", (input, other), backward
+
+
+@formula("logaddexp2")
+def _logaddexp2(ctx, input, other, *, out=None):
+    a = ctx.save(input, "self")
+    b = ctx.save(other, "other")
+    r = ctx.save(ctx.out, "result")
+    return "Logaddexp2Backward0", (input, other), \
+        lambda g: (g * tv.pow(2.0, a() - r()), g * tv.pow(2.0, b() - r()))
+
+
+@formula("mvlgamma", "special.multigammaln")
+def _mvlgamma(ctx, input, p):
+    s = ctx.save(input, "self")
+    ctx.keep("p", p)
+
+    def backward(g):
+        x = s()
+        acc = None
+        for j in range(p):
+            term = (x - j / 2.0).digamma()
+            acc = term if acc is None else acc + term
+        return (g * acc,)
+    return "MvlgammaBackward0", (input,), backward
+
+
+@formula("polygamma", "special.polygamma")
+def _polygamma(ctx, n, input, *, out=None):
+    s = ctx.save(input, "self")
+    ctx.keep("n", n)
+    return "PolygammaBackward0", (input,), lambda g: (g * tv.polygamma(n + 1, s()),)
+
+
+@formula("narrow_copy")
+def _narrow_copy(ctx, input, dim, start, length):
+    shape = input._shape
+    d = _layout.normalize_dim(dim, len(shape))
+    st = start.__index__() if not isinstance(start, Tensor) else builtins.int(start.item())
+    st = st + shape[d] if st < 0 else st
+    return "NarrowCopyBackward0", (input,), \
+        lambda g: (_place(tv.zeros(shape, dtype=g.dtype, device=g.device), g, d,
+                          slice(st, st + length)),)
+
+
+@formula("view_as_complex")
+def _view_as_complex(ctx, input):
+    return "ViewAsComplexBackward0", (input,), lambda g: (tv.view_as_real(g.resolve_conj()),)
+
+
+@formula("view_as_real")
+def _view_as_real(ctx, input):
+    return "ViewAsRealBackward0", (input,), lambda g: (tv.view_as_complex(g.contiguous()),)
+
+
+def _not_differentiable(name: str, node: str, op: str):
+    @formula(name)
+    def f(ctx, input, *args, **kwargs):
+        inputs = (input,) + tuple(a for a in args if isinstance(a, Tensor))
+
+        def backward(*grads):
+            raise RuntimeError(f"derivative for aten::{op} is not implemented")
+        return node, inputs, backward
+    return f
+
+
+for _n, _op in (("floor_divide", "floor_divide"), ("heaviside", "heaviside"),
+                ("histogram", "histogram")):
+    _not_differentiable(_n, "NotImplemented", _op)
+
+
+def _unique_like(name, node, op):
+    @formula(name)
+    def f(ctx, input, *args, **kwargs):
+        outs = tuple(ctx.out) if isinstance(ctx.out, tuple) else (ctx.out,)
+        ctx.outputs = outs
+
+        def backward(*grads):
+            raise NotImplementedError(f"the derivative for '{op}' is not implemented.")
+        return node, (input,), backward
+    return f
+
+
+_unique_like("unique", "Unique2Backward0", "_unique2")
+_unique_like("unique_consecutive", "UniqueConsecutiveBackward0", "unique_consecutive")
+
+
+@formula("nextafter")
+def _nextafter(ctx, input, other, *, out=None):
+    return "NextafterBackward0", (input, other), lambda g: (g, tv.zeros_like(g))
+
+
+@formula("renorm")
+def _renorm(ctx, input, p, dim, maxnorm, *, out=None):
+    s = ctx.save(input, "self")
+    d = _layout.normalize_dim(dim, builtins.max(len(input._shape), 1))
+
+    def backward(g):
+        x = s()
+        red = [i for i in range(x.dim()) if i != d]
+        n = tv.linalg.vector_norm(x, p, red, keepdim=True)
+        over = n > maxnorm
+        f = tv.where(over, maxnorm / (n + 1e-7), tv.ones_like(n))
+        fp = tv.where(over, -maxnorm / ((n + 1e-7) * (n + 1e-7)), tv.zeros_like(n))
+        dn = _norm_backward(x, n, tv.ones_like(n), p, tuple(red), True, x.shape)
+        return (g * f + (g * x).sum(red, keepdim=True) * fp * dn,)
+    return "RenormBackward0", (input,), backward
+
+
+def _std_var_mean(name, node, is_std):
+    @formula(name)
+    def f(ctx, input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        if isinstance(dim, builtins.bool) and unbiased is None:
+            unbiased, dim = dim, None
+        corr = correction if correction is not None else (0 if unbiased is False else 1)
+        shape = input._shape
+        dims = _dims(dim, len(shape))
+        n = 1
+        for dd in dims:
+            n *= shape[dd] if shape else 1
+        s = ctx.save(input, "self")
+        r = ctx.save(ctx.out[0], "result0") if is_std else None
+        ctx.outputs = tuple(ctx.out)
+
+        def backward(g0, g1=None):
+            x = s()
+            out = None
+            if g0 is not None:
+                mean = x.mean(dims, keepdim=True) if shape else x
+                gg = _unsqueeze_to(g0, shape, dims, keepdim)
+                grad = (x - mean) * (2.0 / (n - corr)) if n - corr > 0 else \
+                    (x - mean) * float("inf")
+                if is_std:
+                    sd = _unsqueeze_to(r(), shape, dims, keepdim)
+                    out = gg * grad / (sd * 2)
+                else:
+                    out = gg * grad
+            if g1 is not None:
+                gm = _unsqueeze_to(g1, shape, dims, keepdim).expand(shape) / n
+                out = gm if out is None else out + gm
+            return (out,)
+        return node, (input,), backward
+    return f
+
+
+COMPOSITES.pop("std_mean", None)
+COMPOSITES.pop("var_mean", None)
+_std_var_mean("std_mean", "StdMeanBackward0", True)
+_std_var_mean("var_mean", "VarMeanBackward0", False)
+
+
+@formula("aminmax")
+def _aminmax(ctx, input, *, dim=None, keepdim=False, out=None):
+    shape = input._shape
+    dims = _dims(dim, len(shape))
+    s = ctx.save(input, "self")
+    lo = ctx.save(ctx.out[0], "min")
+    hi = ctx.save(ctx.out[1], "max")
+    ctx.outputs = tuple(ctx.out)
+
+    def part(x, res, g):
+        res = _unsqueeze_to(res, shape, dims, keepdim)
+        mask = (x == res).to(g.dtype)
+        count = mask.sum(dims, keepdim=True) if shape else mask
+        return mask * _unsqueeze_to(g, shape, dims, keepdim) / count
+
+    def backward(gmin, gmax):
+        x = s()
+        out = None
+        if gmin is not None:
+            out = part(x, lo(), gmin)
+        if gmax is not None:
+            p = part(x, hi(), gmax)
+            out = p if out is None else out + p
+        return (out,)
+    return "AminmaxBackward0", (input,), backward
+
+
+@composite("gradient")
+def _gradient(input, *, spacing=1, dim=None, edge_order=1):
+    dims = list(range(input.dim())) if dim is None else (
+        [dim] if isinstance(dim, builtins.int) else list(dim))
+    if isinstance(spacing, (builtins.int, builtins.float)):
+        steps = [spacing] * len(dims)
+    else:
+        steps = list(spacing)
+        if len(steps) == 1 and len(dims) > 1:
+            steps = steps * len(dims)
+    if edge_order != 1 or any(isinstance(h, Tensor) for h in steps):
+        return tuple(tv.gradient.__wrapped__(input, spacing=spacing, dim=dim,
+                                              edge_order=edge_order))
+    res = []
+    for d, h in zip(dims, steps):
+        d = _layout.normalize_dim(d, input.dim())
+        n = input.shape[d]
+        mid = (input.narrow(d, 2, n - 2) - input.narrow(d, 0, n - 2)) / (2.0 * h)
+        first = (input.narrow(d, 1, 1) - input.narrow(d, 0, 1)) / h
+        last = (input.narrow(d, n - 1, 1) - input.narrow(d, n - 2, 1)) / h
+        res.append(tv.cat([first, mid, last], d))
+    return tuple(res)
+
+
+@composite("vander")
+def _vander(x, N=None, increasing=False):
+    n = x.shape[0] if N is None else N
+    ones = tv.ones(x.shape[0], 1, dtype=x.dtype, device=x.device)
+    if n == 0:
+        return x.new_empty((x.shape[0], 0))
+    if n == 1:
+        res = ones.expand(x.shape[0], 1).clone() if not x.requires_grad else ones + 0 * x.unsqueeze(1)
+    else:
+        res = tv.cat([ones, x.unsqueeze(1).repeat(1, n - 1).cumprod(1)], 1)
+    return res if increasing else res.flip(1)
+
+
+@composite("linalg.vander")
+def _linalg_vander(x, *, N=None):
+    n = x.shape[-1] if N is None else N
+    ones = tv.ones(*x.shape, 1, dtype=x.dtype, device=x.device)
+    if n == 1:
+        return ones
+    rep = [1] * x.dim() + [n - 1]
+    return tv.cat([ones, x.unsqueeze(-1).repeat(*rep).cumprod(-1)], -1)
+
+
+@formula("index_copy")
+def _index_copy(ctx, input, dim, index, source, *, out=None):
+    si = ctx.save(index, "index")
+
+    def backward(g):
+        return g.index_fill(dim, si(), 0), (g.index_select(dim, si()) if source.dim() else
+                                            g.index_select(dim, si()).reshape(source.shape))
+    return "IndexCopyBackward0", (input, source), backward
+
+
+@formula("masked_scatter")
+def _masked_scatter(ctx, input, mask, source):
+    sm = ctx.save(mask, "mask")
+    sshape = source._shape
+
+    def backward(g):
+        m = sm()
+        picked = g.masked_select(m)
+        n = _layout.numel(sshape)
+        pad = tv.zeros(n - picked.numel(), dtype=g.dtype, device=g.device)
+        return g.masked_fill(m, 0), tv.cat([picked, pad]).reshape(sshape)
+    return "MaskedScatterBackward0", (input, source), backward
+
+
+@formula("put")
+def _put(ctx, input, index, source, accumulate=False):
+    si = ctx.save(index, "index")
+
+    def backward(g):
+        gi = g if accumulate else g.put(si(), tv.zeros(si().shape, dtype=g.dtype,
+                                                       device=g.device))
+        return gi, g.take(si()).reshape(source.shape)
+    return "PutBackward0", (input, source), backward
+
+
+@formula("scatter_reduce")
+def _scatter_reduce(ctx, input, dim, index, src, reduce, *, include_self=True, out=None):
+    si = ctx.save(index, "index")
+    sx = ctx.save(input, "self")
+    ss = ctx.save(src, "src")
+    r = ctx.save(ctx.out, "result")
+    d = dim
+
+    def backward(g):
+        idx = si()
+        if reduce == "sum":
+            gi = g if include_self else g.scatter(d, idx, 0.0)
+            return gi, g.gather(d, idx)
+        if reduce == "mean":
+            ones = tv.ones_like(ss())
+            cnt = (tv.ones_like(g) if include_self else tv.zeros_like(g)).scatter_add(d, idx, ones)
+            cnt = tv.where(cnt == 0, tv.ones_like(cnt), cnt)
+            gi = g / cnt
+            if not include_self:
+                gi = gi.scatter(d, idx, 0.0)
+            return gi, (g / cnt).gather(d, idx)
+        if reduce in ("amax", "amin"):
+            res = r()
+            x, s = sx(), ss()
+            sel_self = (x == res).to(g.dtype) if include_self else tv.zeros_like(g)
+            sel_src = (s == res.gather(d, idx)).to(g.dtype)
+            cnt = sel_self.scatter_add(d, idx, sel_src)
+            share = g / tv.where(cnt == 0, tv.ones_like(cnt), cnt)
+            return share * sel_self, share.gather(d, idx) * sel_src
+        if reduce == "prod":
+            res = r()
+            x, s = sx(), ss()
+            gi = tv.where(x == 0, tv.zeros_like(g), g * res / tv.where(
+                x == 0, tv.ones_like(x), x)) if include_self else g.scatter(d, idx, 0.0)
+            gs = tv.where(s == 0, tv.zeros_like(s), (g * res).gather(d, idx) / tv.where(
+                s == 0, tv.ones_like(s), s))
+            return gi, gs
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, "
+                           f"got {reduce}")
+    return "ScatterReduceBackward0", (input, src), backward
+
+
+# ---------------------------------------------------------------- special functions
+def _special_unary(name, node, derivative, save="self"):
+    _unary(name, node, derivative, save)
+
+
+_special_unary("special.entr", "SpecialEntrBackward0", lambda x: -(x.log() + 1))
+_special_unary("special.erfcx", "SpecialErfcxBackward0",
+               lambda x: x * tv.special.erfcx(x) * 2 - 2.0 / math.sqrt(math.pi))
+_special_unary("special.i0e", "SpecialI0EBackward0",
+               lambda x: tv.special.i1e(x) - x.sgn() * tv.special.i0e(x))
+_special_unary("special.i1", "SpecialI1Backward0",
+               lambda x: tv.where(x == 0, tv.full_like(x, 0.5),
+                                  x.i0() - tv.special.i1(x) / tv.where(x == 0, tv.ones_like(x),
+                                                                       x)))
+_special_unary("special.i1e", "SpecialI1EBackward0",
+               lambda x: tv.where(x == 0, tv.full_like(x, 0.5),
+                                  tv.special.i0e(x) - tv.special.i1e(x) * (
+                                      x.sgn() + 1 / tv.where(x == 0, tv.ones_like(x), x))))
+_special_unary("special.ndtri", "SpecialNdtriBackward0",
+               lambda r: (r * r / 2).exp() * math.sqrt(2 * math.pi), "result")
+
+
+@formula("special.log_ndtr")
+def _log_ndtr(ctx, input, *, out=None):
+    s = ctx.save(input, "self")
+    r = ctx.save(ctx.out, "result")
+    return "SpecialLogNdtrBackward0", (input,), \
+        lambda g: (g * (-(s() * s()) / 2 - r()).exp() / math.sqrt(2 * math.pi),)
+
+
+@composite("special.ndtr")
+def _ndtr(input, *, out=None):
+    return _smul(_smul(input, -math.sqrt(0.5)).erfc(), 0.5)
+
+
+@formula("special.xlog1py")
+def _xlog1py(ctx, input, other, *, out=None):
+    a = ctx.save(input, "self") if isinstance(input, Tensor) else input
+    b = ctx.save(other, "other") if isinstance(other, Tensor) else other
+
+    def backward(g):
+        x = a() if isinstance(input, Tensor) else a
+        y = b() if isinstance(other, Tensor) else b
+        gx = gy = None
+        if ctx.needs(input):
+            ly = y.log1p() if isinstance(y, Tensor) else math.log1p(y)
+            gx = g * ly
+            if isinstance(x, Tensor):
+                gx = tv.where((x == 0) & ~(y != y) if isinstance(y, Tensor) else (x == 0),
+                              tv.zeros_like(gx), gx)
+        if ctx.needs(other):
+            gy = g * x / (y + 1)
+        return gx, gy
+    return "SpecialXlog1PyBackward0", (input, other), backward
+
+
+@formula("special.zeta")
+def _zeta(ctx, input, other, *, out=None):
+    a = ctx.save(input, "self") if isinstance(input, Tensor) else input
+    b = ctx.save(other, "other") if isinstance(other, Tensor) else other
+
+    def backward(g):
+        if ctx.needs(input):
+            raise NotImplementedError("the derivative for 'zeta' is not implemented.")
+        x = a() if isinstance(input, Tensor) else a
+        return None, g * -x * tv.special.zeta(x + 1.0, b())
+    if not isinstance(input, Tensor):
+        return "SpecialZetaBackward1", (other,), lambda g: backward(g)[1:]
+    if not isinstance(other, Tensor):
+        def backward2(g):
+            raise NotImplementedError("the derivative for 'zeta' is not implemented.")
+        return "SpecialZetaBackward2", (input,), backward2
+    return "SpecialZetaBackward0", (input, other), backward
+
+
+@formula("special.round")
+def _special_round(ctx, input, *, decimals=None, out=None):
+    return "RoundBackward1", (input,), \
+        lambda g: (tv.zeros_like(g),)
+
+
+# ---------------------------------------------------------------- more linear algebra
+def _mH(t):
+    return t.transpose(-2, -1).conj() if t.is_complex() else t.transpose(-2, -1)
+
+
+def _tri_solve(A, B, upper, left=True):
+    """``A X = B`` (or ``X A = B``) for triangular ``A``, in recorded ops."""
+    if left:
+        return tv.linalg.solve(A, B)
+    return _mH(tv.linalg.solve(_mH(A), _mH(B)))
+
+
+@formula("addbmm")
+def _addbmm(ctx, input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    s1 = ctx.save(batch1, "batch1")
+    s2 = ctx.save(batch2, "batch2")
+
+    def backward(g):
+        b1, b2 = s1(), s2()
+        ge = g.unsqueeze(0).expand(b1.shape[0], *g.shape)
+        return (g * _c(beta) if beta != 1 else g,
+                ge.bmm(_mH(b2)) * _c(alpha), _mH(b1).bmm(ge) * _c(alpha))
+    return "AddbmmBackward0", (input, batch1, batch2), backward
+
+
+@formula("addr")
+def _addr(ctx, input, vec1, vec2, *, beta=1, alpha=1, out=None):
+    s1 = ctx.save(vec1, "vec1")
+    s2 = ctx.save(vec2, "vec2")
+    return "AddrBackward0", (input, vec1, vec2), \
+        lambda g: (g * _c(beta) if beta != 1 else g, g.mv(_c(s2())) * _c(alpha),
+                   g.t().mv(_c(s1())) * _c(alpha))
+
+
+def _cholesky_backward(gL, L, upper):
+    if upper:
+        L = _mH(L)
+        gL = _mH(gL)
+    gA = (_mH(L) @ gL).tril()
+    gA = (gA + _mH(gA.tril(-1))) * 0.5
+    gA = _tri_solve(_mH(L), gA, True, left=True)
+    gA = _tri_solve(L, gA, False, left=False)
+    return gA
+
+
+@formula("linalg.cholesky")
+def _linalg_cholesky(ctx, A, *, upper=False, out=None):
+    r = ctx.save(ctx.out, "L")
+    return "LinalgCholeskyExBackward0", (A,), lambda g: (_cholesky_backward(g, r(), upper),)
+
+
+@formula("cholesky")
+def _old_cholesky(ctx, input, upper=False, *, out=None):
+    r = ctx.save(ctx.out, "result")
+    return "CholeskyBackward0", (input,), lambda g: (_cholesky_backward(g, r(), upper),)
+
+
+@formula("linalg.cholesky_ex")
+def _cholesky_ex(ctx, A, *, upper=False, check_errors=False, out=None):
+    r = ctx.save(ctx.out[0], "L")
+    ctx.outputs = tuple(ctx.out)
+    return "LinalgCholeskyExBackward0", (A,), \
+        lambda g, gi=None: (_cholesky_backward(g, r(), upper),)
+
+
+@formula("cholesky_solve")
+def _cholesky_solve(ctx, input, input2, upper=False, *, out=None):
+    s2 = ctx.save(input2, "input2")
+    r = ctx.save(ctx.out, "result")
+
+    def backward(g):
+        L = s2()
+        gb = tv.cholesky_solve(g, L, upper)
+        common = gb @ _mH(r())
+        common = common + _mH(common)
+        gl = -(L @ common) if upper else -(common @ L)
+        return gb, gl
+    return "CholeskySolveBackward0", (input, input2), backward
+
+
+@formula("triangular_solve")
+def _triangular_solve(ctx, input, A, upper=True, transpose=False, unitriangular=False, *,
+                      out=None):
+    sa = ctx.save(A, "A")
+    r = ctx.save(ctx.out[0], "solution")
+    ctx.outputs = tuple(ctx.out)
+
+    def backward(gx, gm=None):
+        a, x = sa(), r()
+        a = a.triu() if upper else a.tril()
+        if unitriangular:
+            a = a.tril(-1) + tv.eye(a.shape[-1], dtype=a.dtype, device=a.device) if not upper \
+                else a.triu(1) + tv.eye(a.shape[-1], dtype=a.dtype, device=a.device)
+        gb = ga = None
+        if gx is not None:
+            op_a = _mH(a) if transpose else a
+            gb = tv.linalg.solve(_mH(op_a), gx)
+            ga = -(gb @ _mH(x)) if not transpose else -(x @ _mH(gb))
+            ga = ga.triu(1 if unitriangular else 0) if upper else ga.tril(
+                -1 if unitriangular else 0)
+        if gm is not None:
+            ga = gm if ga is None else ga + gm
+        return gb, ga
+    return "TriangularSolveBackward0", (input, A), backward
+
+
+@formula("linalg.solve_triangular")
+def _solve_triangular(ctx, A, B, *, upper, left=True, unitriangular=False, out=None):
+    sa = ctx.save(A, "self")
+    r = ctx.save(ctx.out, "result")
+
+    def backward(g):
+        a, x = sa(), r()
+        a = a.triu() if upper else a.tril()
+        if unitriangular:
+            a = a.tril(-1) + tv.eye(a.shape[-1], dtype=a.dtype, device=a.device) if not upper \
+                else a.triu(1) + tv.eye(a.shape[-1], dtype=a.dtype, device=a.device)
+        if left:
+            gb = tv.linalg.solve(_mH(a), g)
+            ga = -(gb @ _mH(x))
+        else:
+            gb = _mH(tv.linalg.solve(a, _mH(g)))
+            ga = -(_mH(x) @ gb)
+        ga = ga.triu(1 if unitriangular else 0) if upper else ga.tril(-1 if unitriangular
+                                                                        else 0)
+        return ga, gb
+    return "LinalgSolveTriangularBackward0", (A, B), backward
+
+
+@formula("linalg.inv_ex")
+def _inv_ex(ctx, A, *, check_errors=False, out=None):
+    r = ctx.save(ctx.out[0], "inverse")
+    ctx.outputs = tuple(ctx.out)
+
+    def backward(g, gi=None):
+        inv = _mH(r())
+        return (-(inv @ g @ inv),)
+    return "LinalgInvExBackward0", (A,), backward
+
+
+@formula("linalg.solve_ex")
+def _solve_ex(ctx, A, B, *, left=True, check_errors=False, out=None):
+    sa = ctx.save(A, "A")
+    r = ctx.save(ctx.out[0], "result")
+    ctx.outputs = tuple(ctx.out)
+    vec = B.dim() == 1 or (B.dim() == A.dim() - 1 and B.shape == A.shape[:-1])
+
+    def backward(g, gi=None):
+        a, x = sa(), r()
+        gb = tv.linalg.solve(_mH(a), g)
+        ga = -gb.unsqueeze(-1) * _c(x).unsqueeze(-2) if vec else -gb @ _mH(x)
+        return ga, gb
+    return "LinalgSolveExBackward0", (A, B), backward
+
+
+def _slogdet_backward(ga_abs, A):
+    return ga_abs.unsqueeze(-1).unsqueeze(-1) * _mH(tv.linalg.inv(A))
+
+
+def _slogdet_f(node):
+    def f(ctx, A, *, out=None):
+        sa = ctx.save(A, "A")
+        ctx.outputs = tuple(ctx.out)
+
+        def backward(gs, gl=None):
+            if gl is None:
+                return (None,)
+            return (_slogdet_backward(gl, sa()),)
+        return node, (A,), backward
+    return f
+
+
+formula("slogdet", "linalg.slogdet")(_slogdet_f("LinalgSlogdetBackward0"))
+
+
+@composite("logdet")
+def _logdet(input):
+    sign, labs = tv.linalg.slogdet(input)
+    nan = tv.full_like(labs, float("nan"))
+    return tv.where(sign == -1, nan, labs)
+
+
+@formula("matrix_exp", "linalg.matrix_exp")
+def _matrix_exp(ctx, A):
+    sa = ctx.save(A, "self")
+
+    def backward(g):
+        a = _mH(sa())
+        n = a.shape[-1]
+        z = tv.zeros_like(a)
+        top = tv.cat([a, g], -1)
+        bot = tv.cat([z, a], -1)
+        big = tv.cat([top, bot], -2)
+        return (tv.linalg.matrix_exp(big).narrow(-2, 0, n).narrow(-1, n, n),)
+    return "LinalgMatrixExpBackward0", (A,), backward
+
+
+def _pinv_backward(g, P, A):
+    m, n = A.shape[-2], A.shape[-1]
+    Ph, gh = _mH(P), _mH(g)
+    if m <= n:
+        K = gh @ P
+        KPh = K @ Ph
+        return -_mH(P @ K) + KPh - (A @ P) @ KPh + (Ph @ P) @ (gh - K @ A)
+    K = P @ gh
+    PhK = Ph @ K
+    return -_mH(K @ P) + (gh - A @ K) @ P @ Ph + PhK - PhK @ P @ A
+
+
+@formula("pinverse", "linalg.pinv")
+def _pinv(ctx, input, *args, **kwargs):
+    sa = ctx.save(input, "self")
+    r = ctx.save(ctx.out, "result")
+    return "LinalgPinvBackward0", (input,), lambda g: (_pinv_backward(g, r(), sa()),)
+
+
+def _eigh_backward(gL, gV, L, V):
+    n = L.shape[-1]
+    res = None
+    if gV is not None:
+        VhgV = _mH(V) @ gV
+        VhgV = (VhgV - _mH(VhgV)) * 0.5
+        E = L.unsqueeze(-2) - L.unsqueeze(-1)
+        eye = tv.eye(n, dtype=tv.bool, device=L.device)
+        E = tv.where(eye, tv.ones_like(E), E)
+        res = tv.where(eye, tv.zeros_like(VhgV), VhgV / E)
+    if gL is not None:
+        dg = tv.diag_embed(gL.to(V.dtype) if V.is_complex() else gL)
+        res = dg if res is None else res + dg
+    return V @ res @ _mH(V)
+
+
+@formula("linalg.eigh")
+def _eigh(ctx, A, UPLO="L", *, out=None):
+    sl = ctx.save(ctx.out[0], "eigenvalues")
+    sv = ctx.save(ctx.out[1], "eigenvectors")
+    ctx.outputs = tuple(ctx.out)
+    return "LinalgEighBackward0", (A,), \
+        lambda gl, gv=None: (_eigh_backward(gl, gv, sl(), sv()),)
+
+
+@composite("linalg.eigvalsh")
+def _eigvalsh(A, UPLO="L", *, out=None):
+    return tv.linalg.eigh(A, UPLO)[0]
+
+
+@composite("linalg.svdvals")
+def _svdvals(A, *, driver=None, out=None):
+    return tv.linalg.svd(A, full_matrices=False)[1]
+
+
+def _svd_backward(gU, gS, gVh, U, S, Vh, full):
+    """PyTorch's svd_backward (reduced SVD), written in tensorviz ops."""
+    m, n = U.shape[-2], Vh.shape[-1]
+    k = S.shape[-1]
+    if full:
+        U = U.narrow(-1, 0, k)
+        Vh = Vh.narrow(-2, 0, k)
+        gU = gU.narrow(-1, 0, k) if gU is not None else None
+        gVh = gVh.narrow(-2, 0, k) if gVh is not None else None
+    if gU is None and gVh is None:
+        return (U * gS.unsqueeze(-2).to(U.dtype)) @ Vh
+    V = _mH(Vh)
+    gV = _mH(gVh) if gVh is not None else None
+    eye = tv.eye(k, dtype=tv.bool, device=S.device)
+    UhgU = _mH(U) @ gU if gU is not None else None
+    VhgV = Vh @ gV if gV is not None else None
+    S2 = S * S
+    E = S2.unsqueeze(-2) - S2.unsqueeze(-1)
+    E = tv.where(eye, tv.ones_like(E), E)
+    Sd = S.unsqueeze(-1)
+    gA = None
+    if gU is not None:
+        skew = UhgU - _mH(UhgU)
+        term = tv.where(eye, tv.zeros_like(skew), skew * S.unsqueeze(-2) / E)
+        gA = term
+    if gV is not None:
+        skew = VhgV - _mH(VhgV)
+        term = tv.where(eye, tv.zeros_like(skew), Sd * skew / E)
+        gA = term if gA is None else gA + term
+    if gS is not None:
+        dg = tv.diag_embed(gS.to(U.dtype) if U.is_complex() else gS)
+        gA = dg if gA is None else gA + dg
+    gA = U @ gA @ Vh
+    if gU is not None and m > k:
+        gA = gA + ((gU - U @ UhgU) / S.unsqueeze(-2)) @ Vh
+    if gV is not None and n > k:
+        gA = gA + U @ _mH((gV - V @ VhgV) / S.unsqueeze(-2))
+    return gA
+
+
+@formula("linalg.svd")
+def _linalg_svd(ctx, A, full_matrices=True, *, driver=None, out=None):
+    su = ctx.save(ctx.out[0], "U")
+    ss = ctx.save(ctx.out[1], "S")
+    sv = ctx.save(ctx.out[2], "Vh")
+    ctx.outputs = tuple(ctx.out)
+    return "LinalgSvdBackward0", (A,), \
+        lambda gu, gs=None, gv=None: (_svd_backward(gu, gs, gv, su(), ss(), sv(),
+                                                    full_matrices),)
+
+
+@composite("svd")
+def _old_svd(input, some=True, compute_uv=True, *, out=None):
+    from ..return_types import svd as svd_result
+    U, S, Vh = tv.linalg.svd(input, full_matrices=not some)
+    if not compute_uv:
+        return svd_result(tv.zeros_like(U.detach()), S, tv.zeros_like(Vh.detach().mT))
+    return svd_result(U, S, Vh.mH)
+
+
+@composite("linalg.matrix_norm")
+def _matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+    if ord == "fro":
+        return tv.linalg.vector_norm(A, 2, dim, keepdim)
+    return tv.linalg.matrix_norm.__wrapped__(A, ord, dim, keepdim)
+
+
+@composite("linalg.norm")
+def _linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
+    if ord is None or (ord == "fro" and (dim is None or len(dim) == 2)):
+        return tv.linalg.vector_norm(A, 2, dim if dim is not None else None, keepdim)
+    if isinstance(ord, (builtins.int, builtins.float)) and (
+            dim is None and A.dim() == 1 or isinstance(dim, builtins.int) or
+            (isinstance(dim, (tuple, list)) and len(dim) == 1)):
+        return tv.linalg.vector_norm(A, ord, dim, keepdim)
+    return tv.linalg.norm.__wrapped__(A, ord, dim, keepdim)
+
+
+@composite("linalg.vecdot")
+def _vecdot(x, y, *, dim=-1, out=None):
+    return (x.conj() * y).sum(dim) if x.is_complex() else (x * y).sum(dim)
+
+
+@composite("linalg.tensorsolve")
+def _tensorsolve(A, B, dims=None, *, out=None):
+    if dims is not None:
+        return tv.linalg.tensorsolve.__wrapped__(A, B, dims)
+    n = B.numel()
+    res_shape = A.shape[B.dim():]
+    return tv.linalg.solve(A.reshape(n, -1), B.reshape(n)).view(res_shape)
+
+
+@composite("linalg.tensorinv")
+def _tensorinv(A, ind=2, *, out=None):
+    lead = A.shape[:ind]
+    rest = A.shape[ind:]
+    n = 1
+    for s in lead:
+        n *= s
+    return tv.linalg.inv(A.reshape(n, -1)).reshape(*rest, *lead)
+
+
+for _alias, _target in _ALIASES.items():
+    if _target in FORMULAS:
+        FORMULAS.setdefault(_alias, FORMULAS[_target])
+    elif _target in COMPOSITES:
+        COMPOSITES.setdefault(_alias, COMPOSITES[_target])
+
+
+
+
+@formula("_unsafe_view")
+def _unsafe_view_f(ctx, input, shape):
+    ishape = input._shape
+    return "UnsafeViewBackward0", (input,), lambda g: (g.reshape(ishape),)
+
+
+@formula("_reshape_alias")
+def _reshape_alias_f(ctx, input, shape):
+    ishape = input._shape
+    return "ReshapeAliasBackward0", (input,), lambda g: (g.reshape(ishape),)
+
+
+def _split_views(input, bounds, d):
+    return tuple(input.narrow(d, a, b - a) for a, b in bounds)
+
+
+@composite("tensor_split")
+def _tensor_split(input, indices_or_sections, dim=0):
+    d = _layout.normalize_dim(dim, builtins.max(input.dim(), 1))
+    n = input.shape[d]
+    if isinstance(indices_or_sections, Tensor):
+        indices_or_sections = indices_or_sections.tolist()
+    if isinstance(indices_or_sections, builtins.int):
+        k = indices_or_sections
+        q, r = divmod(n, k)
+        bounds, start = [], 0
+        for i in range(k):
+            size = q + (1 if i < r else 0)
+            bounds.append((start, start + size))
+            start += size
+    else:
+        cuts = [builtins.min(builtins.max(c, 0), n) for c in indices_or_sections]
+        edges = [0] + cuts + [n]
+        bounds = [(edges[i], builtins.max(edges[i], edges[i + 1])) for i in range(len(edges) - 1)]
+    return _split_views(input, bounds, d)
+
+
+@composite("hsplit")
+def _hsplit(input, sections):
+    return _tensor_split(input, sections, 1 if input.dim() > 1 else 0)
+
+
+@composite("vsplit")
+def _vsplit(input, sections):
+    return _tensor_split(input, sections, 0)
+
+
+@composite("dsplit")
+def _dsplit(input, sections):
+    return _tensor_split(input, sections, 2)
+
+
+@composite("take_along_dim")
+def _take_along_dim_c(input, indices, dim=None, *, out=None):
+    if dim is None:
+        return input.reshape(-1).gather(0, indices.reshape(-1))
+    d = _layout.normalize_dim(dim, builtins.max(input.dim(), 1))
+    shape = list(tv.broadcast_shapes(tuple(s for i, s in enumerate(input.shape) if i != d),
+                                     tuple(s for i, s in enumerate(indices.shape) if i != d)))
+    ishape = shape[:d] + [input.shape[d]] + shape[d:]
+    jshape = shape[:d] + [indices.shape[d]] + shape[d:]
+    return input.expand(ishape).gather(d, indices.expand(jshape))
+
+
+@composite("kron")
+def _kron_c(input, other, *, out=None):
+    n = builtins.max(input.dim(), other.dim())
+    a = input.reshape((1,) * (n - input.dim()) + tuple(input.shape))
+    b = other.reshape((1,) * (n - other.dim()) + tuple(other.shape))
+    sa = [v for s in a.shape for v in (s, 1)]
+    sb = [v for s in b.shape for v in (1, s)]
+    res = a.reshape(sa) * b.reshape(sb)
+    return _recorded("_unsafe_view", lambda t, s: t.reshape(s), res,
+                     tuple(x * y for x, y in zip(a.shape, b.shape)))
+
+
+@composite("linalg.tensorinv")
+def _tensorinv_c(A, ind=2, *, out=None):
+    lead = A.shape[:ind]
+    rest = A.shape[ind:]
+    n = 1
+    for s in lead:
+        n *= s
+    inv = tv.linalg.inv(A.reshape(n, -1))
+    return _recorded("_reshape_alias", lambda t, s: t.reshape(s), inv, (*rest, *lead))
+
+
+def _quantile(input, q, dim, keepdim, interpolation, nan):
+    qs = q if isinstance(q, Tensor) else tv.tensor(q, dtype=input.dtype, device=input.device)
+    scalar_q = qs.dim() == 0
+    x = input.reshape(-1) if dim is None else input
+    d = 0 if dim is None else _layout.normalize_dim(dim, builtins.max(input.dim(), 1))
+    srt = x.sort(d)[0]
+    n = x.shape[d]
+    if nan:
+        valid = (~x.isnan()).sum(d, keepdim=True)
+    else:
+        valid = tv.full_like(srt.narrow(d, 0, 1), n, dtype=tv.int64)
+    outs = []
+    for qv in (qs.reshape(-1).tolist()):
+        rank = qv * (valid.to(input.dtype) - 1)
+        if interpolation == "lower":
+            rank = rank.floor()
+        elif interpolation == "higher":
+            rank = rank.ceil()
+        elif interpolation == "nearest":
+            rank = rank.round()
+        lo = rank.floor().clamp(min=0).to(tv.int64)
+        hi = rank.ceil().clamp(min=0).to(tv.int64)
+        vlo = srt.gather(d, lo)
+        vhi = srt.gather(d, hi)
+        if interpolation == "midpoint":
+            w = tv.where(hi > lo, tv.full_like(vlo, 0.5), tv.zeros_like(vlo))
+        else:
+            w = (rank - lo.to(input.dtype))
+        outs.append(vlo.lerp(vhi, w))
+    res = tv.stack(outs) if not scalar_q else outs[0].unsqueeze(0)
+    if dim is None:
+        res = res.squeeze(-1) if not keepdim else res.reshape(
+            (res.shape[0],) + (1,) * input.dim())
+    elif not keepdim:
+        res = _recorded("_squeeze_", lambda t, dd: t.squeeze(dd), res, d + 1)
+    return _recorded("_squeeze_", lambda t, dd: t.squeeze(dd), res, 0) if scalar_q else res
+
+
+@formula("_squeeze_")
+def _squeeze_inplace_f(ctx, input, dim):
+    shape = input._shape
+    return "SqueezeBackward4", (input,), lambda g: (g.reshape(shape),)
+
+
+@composite("quantile")
+def _quantile_c(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+    return _quantile(input, q, dim, keepdim, interpolation, False)
+
+
+@composite("nanquantile")
+def _nanquantile_c(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+    return _quantile(input, q, dim, keepdim, interpolation, True)
+
+
+
+
+@formula("index_reduce")
+def _index_reduce(ctx, input, dim, index, source, reduce, *, include_self=True, out=None):
+    si = ctx.save(index, "index")
+    sx = ctx.save(input, "self")
+    ss = ctx.save(source, "source")
+    r = ctx.save(ctx.out, "result")
+    d = dim
+
+    def backward(g):
+        idx = si()
+        x, s, res = sx(), ss(), r()
+        if reduce == "mean":
+            ones = tv.ones_like(s)
+            cnt = (tv.ones_like(g) if include_self else tv.zeros_like(g)).index_add(d, idx, ones)
+            cnt = tv.where(cnt == 0, tv.ones_like(cnt), cnt)
+            gi = g / cnt
+            if not include_self:
+                gi = gi.index_fill(d, idx, 0)
+            return gi, (g / cnt).index_select(d, idx)
+        if reduce in ("amax", "amin"):
+            sel_self = (x == res).to(g.dtype) if include_self else tv.zeros_like(g)
+            sel_src = (s == res.index_select(d, idx)).to(g.dtype)
+            cnt = sel_self.index_add(d, idx, sel_src)
+            share = g / tv.where(cnt == 0, tv.ones_like(cnt), cnt)
+            return share * sel_self, share.index_select(d, idx) * sel_src
+        if reduce == "prod":
+            safe_x = tv.where(x == 0, tv.ones_like(x), x)
+            gi = tv.where(x == 0, tv.zeros_like(g), g * res / safe_x) if include_self else \
+                g.index_fill(d, idx, 0)
+            safe_s = tv.where(s == 0, tv.ones_like(s), s)
+            gs = tv.where(s == 0, tv.zeros_like(s), (g * res).index_select(d, idx) / safe_s)
+            return gi, gs
+        raise RuntimeError(f"reduce argument must be either prod, mean, amax or amin, got "
+                           f"{reduce}")
+    return "IndexReduceBackward0", (input, source), backward
+
+
+
+
+def _missing(name: str, op: str):
+    """An op PyTorch differentiates and tensorviz does not yet: its results join the graph
+    through a node whose backward raises (never a silent None gradient)."""
+    @formula(name)
+    def f(ctx, *args, **kwargs):
+        inputs = tuple(a for a in args if isinstance(a, Tensor))
+        if isinstance(ctx.out, tuple):
+            ctx.outputs = tuple(ctx.out)
+
+        def backward(*grads):
+            raise RuntimeError(f"derivative for aten::{op} is not implemented")
+        return "NotImplemented", inputs, backward
+    return f
+
+
+for _n, _op in (("qr", "linalg_qr"), ("linalg.qr", "linalg_qr"), ("linalg.eig", "linalg_eig"),
+                ("linalg.eigvals", "linalg_eig"), ("linalg.lstsq", "linalg_lstsq"),
+                ("linalg.cond", "linalg_cond"), ("fft.fft", "fft_fft"),
+                ("fft.fft2", "fft_fft2"), ("fft.fftn", "fft_fftn"), ("fft.hfft", "fft_hfft"),
+                ("fft.ifft", "fft_ifft"), ("fft.ifft2", "fft_ifft2"),
+                ("fft.ifftn", "fft_ifftn"), ("fft.ihfft", "fft_ihfft"),
+                ("fft.irfft", "fft_irfft"), ("fft.irfft2", "fft_irfft2"),
+                ("fft.irfftn", "fft_irfftn"), ("fft.rfft", "fft_rfft"),
+                ("fft.rfft2", "fft_rfft2"), ("fft.rfftn", "fft_rfftn")):
+    _missing(_n, _op)
+
+
+def _fftshift(input, dim, sign):
+    dims = list(range(input.dim())) if dim is None else (
+        [dim] if isinstance(dim, builtins.int) else list(dim))
+    shifts = [sign * (input.shape[d] // 2) if sign > 0 else -(input.shape[d] // 2)
+              for d in dims]
+    return input.roll(shifts, dims)
+
+
+@composite("fft.fftshift")
+def _fftshift_c(input, dim=None):
+    return _fftshift(input, dim, 1)
+
+
+@composite("fft.ifftshift")
+def _ifftshift_c(input, dim=None):
+    return _fftshift(input, dim, -1)
+
+
+
+
+@composite("broadcast_tensors")
+def _broadcast_tensors(*tensors):
+    shape = tv.broadcast_shapes(*[t.shape for t in tensors])
+    return tuple(t if tuple(t.shape) == tuple(shape) else t.expand(shape) for t in tensors)
+
+
+@formula("_conj_physical")
+def _conj_physical_f(ctx, input):
+    return "ConjPhysicalBackward0", (input,), lambda g: (g.conj(),)
+
+
+@composite("conj_physical")
+def _conj_physical(input, *, out=None):
+    if not input.is_complex():
+        return input
+    return _recorded("_conj_physical", lambda t: t.conj().resolve_conj(), input)
+
+
 from .graph import SavedTensor as _SavedType  # noqa: E402
+
+
+# ---------------------------------------------------------------- view helpers recorded as views
+def _atleast_composite(n: int):
+    def atleast(*tensors):
+        one = len(tensors) == 1 and isinstance(tensors[0], Tensor)
+        items = tensors[0] if len(tensors) == 1 and not one else tensors
+        out = []
+        for t in items:
+            if t.dim() == 0:
+                t = t.reshape((1,) * n)
+            elif n >= 2 and t.dim() == 1:
+                t = t.unsqueeze(0) if n == 2 else t.unsqueeze(0).unsqueeze(-1)
+            elif n == 3 and t.dim() == 2:
+                t = t.unsqueeze(-1)
+            out.append(t)
+        return out[0] if one else tuple(out)
+    return atleast
+
+
+for _n in (1, 2, 3):
+    composite(f"atleast_{_n}d")(_atleast_composite(_n))
+
+
+@composite("meshgrid")
+def _meshgrid(*tensors, indexing=None):
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    xy = indexing == "xy"
+    ts = list(tensors)
+    if xy and len(ts) >= 2:
+        ts[0], ts[1] = ts[1], ts[0]
+    shape = tuple(t.numel() for t in ts)
+    grids = []
+    for i, t in enumerate(ts):
+        view = [1] * len(ts)
+        view[i] = -1
+        grids.append(t.reshape(view).expand(*shape))
+    if xy and len(grids) >= 2:
+        grids = [g.transpose(0, 1) for g in grids]
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)
+
+
+@composite("linalg.diagonal")
+def _linalg_diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    return A.diagonal(offset, dim1, dim2)
+

@@ -18,7 +18,12 @@ from .._autograd_meta import AutogradMeta, meta
 from .._grad_mode import _STATE
 from .._tensor import Tensor
 from . import _engine
-from .graph import CopySlices, FormulaNode, SavedTensor, node_class
+from .._device import CPU as _CPU
+from . import anomaly_mode as _anomaly
+from .graph import _NODE_CLASSES, CopySlices, FormulaNode, SavedTensor, node_class
+
+_FLOAT = _dtypes._FLOAT
+from numpy import ndarray as _ndarray  # noqa: E402
 
 __all__ = ["arm", "armed", "FORMULAS", "COMPOSITES", "formula", "composite", "Ctx"]
 
@@ -76,11 +81,16 @@ class Ctx:
         ag = t._ag
         if ag is not None and ag.inference:
             raise RuntimeError(_INFERENCE_SAVE)
-        is_output = t is self.out or (isinstance(self.out, tuple) and
-                                      builtins.any(t is o for o in self.out))
+        out = self.out
         nr = 0
-        if is_output and isinstance(self.out, tuple):
-            nr = next(i for i, o in enumerate(self.out) if o is t)
+        if t is out:
+            is_output = True
+        elif type(out) is tuple:
+            is_output = builtins.any(t is o for o in out)
+            if is_output:
+                nr = next(i for i, o in enumerate(out) if o is t)
+        else:
+            is_output = False
         s = SavedTensor(t, is_output, nr)
         self.saved.append(s)
         if is_output:
@@ -152,12 +162,29 @@ def _outputs(out) -> tuple:
     return ()
 
 
+def _device(t):
+    """``t``'s device without making a fresh CPU result's storage (see ``_tensor._fresh``)."""
+    a = t._a
+    if a is not None and type(a) is _ndarray:
+        return _CPU
+    return t._storage._device
+
+
 def record(name: str, args: tuple, kwargs: dict, out, *, view: bool = False,
            form: str = "function"):
     """Make the node of op ``name`` for a call ``args, kwargs -> out`` (forward done)."""
-    outs = _outputs(out)
-    if not builtins.any(_differentiable(o) for o in outs):
-        return out  # (integer/bool results never require grad)
+    if type(out) is Tensor:  # (the common case: one result)
+        if out._dtype.category < _FLOAT:
+            return out  # (integer/bool results never require grad)
+        outs = (out,)
+    else:
+        outs = _outputs(out)
+        if not builtins.any(_differentiable(o) for o in outs):
+            return out
+    for o in outs:
+        for a in args:
+            if o is a:  # (an op that returns its input itself: resolve_conj, float() of float)
+                return out
     f = FORMULAS.get(name)
     ctx = Ctx(out)
     if f is None:
@@ -165,35 +192,42 @@ def record(name: str, args: tuple, kwargs: dict, out, *, view: bool = False,
             v for k, v in (kwargs or {}).items() if isinstance(v, Tensor) and k != "out")
         node_name, backward = _not_implemented(name)
     else:
-        res = f(ctx, *args, **(kwargs or {}))
+        res = f(ctx, *args, **kwargs) if kwargs else f(ctx, *args)
         if res is None:
             return out
         node_name, inputs, backward = res
-    next_functions = tuple(_engine.edge(t) for t in inputs)
-    input_meta = tuple((t._shape, t._dtype, t._storage._device) if isinstance(t, Tensor)
-                       else None for t in inputs)
+    edge = _engine.edge
+    next_functions = tuple([edge(t) for t in inputs])
+    input_meta = tuple([(t._shape, t._dtype, _device(t)) if isinstance(t, Tensor) else None
+                        for t in inputs])
     targets = ctx.outputs if ctx.outputs is not None else outs
-    node = node_class(node_name)(next_functions, input_meta, backward, ctx.saved, ctx.names,
-                                 max(1, len(targets)))
-    if _anomaly_enabled():
+    cls = _NODE_CLASSES.get(node_name) or node_class(node_name)
+    node = cls(next_functions, input_meta, backward, ctx.saved, ctx.names, len(targets) or 1)
+    if _anomaly._enabled:
         node._anomaly = "".join(traceback.format_stack()[:-3])
     if ctx.outputs_saved:
         ref = weakref.ref(node)
         for s in ctx.outputs_saved:
             s._node = ref
-    for nr, o in enumerate(targets):
-        if _differentiable(o):
-            ag = meta(o)
+    nr = 0
+    for o in targets:
+        if isinstance(o, Tensor) and o._dtype.category >= _FLOAT:
+            ag = o._ag
+            if ag is None:
+                ag = o._ag = AutogradMeta()
             ag.grad_fn = node
             ag.output_nr = nr
+        nr += 1
     if view:
         _mark_view(args[0], targets, multi=len(targets) > 1)
     return out
 
 
 def _not_implemented(name: str):
+    op = name.rpartition(".")[2]
+
     def backward(*grads):
-        raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
+        raise RuntimeError(f"derivative for aten::{op} is not implemented")
     return "NotImplemented", backward
 
 
@@ -359,12 +393,22 @@ def record_inplace(name: str, fn: Callable, args: tuple, kwargs: dict):
     base_edge = _engine.edge(root)
     geometry = (self._shape, self._stride, self._offset - root._offset)
     cs = CopySlices(base_edge, node, geometry,
-                    ((root._shape, root._dtype, root._storage._device),) + node._input_meta[1:])
+                    ((root._shape, root._dtype, root._storage._device),) + node._input_meta[1:],
+                    (root._shape, _dense_strides(root)))
     cs._n_outputs = 1
     rag.grad_fn = cs
     rag.output_nr = 0
     refresh_view(self)
     return out
+
+
+def _dense_strides(t: Tensor) -> tuple:
+    """``t``'s strides if they lay it out densely (what the view geometry refers to), else
+    row-major ones."""
+    from .. import _layout
+    if _layout.is_non_overlapping_and_dense(t._shape, t._stride):
+        return t._stride
+    return _layout.contiguous_strides(t._shape)
 
 
 # ---------------------------------------------------------------- the spellings
@@ -375,7 +419,7 @@ def recording(rec, form: str, fn: Callable) -> Callable:
         name = rec.qualname
     view = builtins.bool(rec.view)
     decomposed = COMPOSITES.get(name)
-    if form == "inplace":
+    if form == "inplace" or (rec.name.endswith("_") and form in ("function", "method")):
         def inplace(*args, **kwargs):
             self = args[0] if args else None
             if not isinstance(self, Tensor):
@@ -389,26 +433,35 @@ def recording(rec, form: str, fn: Callable) -> Callable:
         return inplace
 
     def op(*args, **kwargs):
-        if not _STATE.grad or _STATE.inference:  # (inference mode never records)
+        state = _STATE
+        if not state.grad or state.inference:  # (inference mode never records)
             out = fn(*args, **kwargs)
             if _STATE.inference:
                 _mark_inference(args, out)
             elif view and args and requires_grad(args[0]):
                 _mark_view(args[0], _outputs(out), creation="no_grad")
             return out
-        if not _any_requires_grad(args, kwargs):
-            return fn(*args, **kwargs)
-        if kwargs.get("out") is not None:
+        for a in args:  # (inlined _any_requires_grad: this is every op's path)
+            if isinstance(a, Tensor):
+                ag = a._ag
+                if ag is not None and (ag.requires_grad or ag.grad_fn is not None):
+                    break
+            elif type(a) in (list, tuple) and requires_grad(a):
+                break
+        else:
+            if not kwargs or not _any_requires_grad((), kwargs):
+                return fn(*args, **kwargs)
+        if kwargs and kwargs.get("out") is not None:
             raise RuntimeError(f"{rec.name}(): functions with out=... arguments don't support "
                                "automatic differentiation, but one of the arguments requires "
                                "grad.")
         if decomposed is not None:
             return decomposed(*args, **kwargs)
-        _STATE.grad = False
+        state.grad = False
         try:
             out = fn(*args, **kwargs)
         finally:
-            _STATE.grad = True
+            state.grad = True
         return record(name, args, kwargs, out, view=view, form=form)
     _copy_names(op, fn)
     return op

@@ -10,6 +10,7 @@ any method or function that has a derivative formula but no registry record.
 from __future__ import annotations
 
 import builtins
+import importlib
 import sys
 
 from .. import _dispatch
@@ -34,17 +35,37 @@ def install() -> None:
     Tensor.__setitem__ = _make_setitem(raw_get, raw_set)
     registered = {r.qualname for r in _dispatch.registry().values()}
     torch_ns = sys.modules["tensorviz"]
-    for name in list(_record.FORMULAS):
-        if name in registered or name.startswith("__") or "." in name:
+    names = list(_record.FORMULAS) + [n for n in _record.COMPOSITES if n not in
+                                      _record.FORMULAS]
+    names.sort(key=lambda n: "." in n)  # (the package's own functions first: see below)
+    wrapped: dict = {}  # id(plain function) -> its recording spelling
+    for name in names:
+        if name in registered or name.startswith("__"):
             continue
         view = name in _VIEW_OPS
         rec = _Pseudo(name, view)
-        meth = getattr(Tensor, name, None)
-        if callable(meth) and not isinstance(meth, type):
+        if "." in name:  # (linalg.inv, special.expit, fft.rfft: the namespace's function)
+            ns, _, short = name.partition(".")
+            module = importlib.import_module(f"tensorviz.{ns}")
+            fn = vars(module).get(short)
+            if callable(fn) and not isinstance(fn, type):
+                # (special.gammaln is tensorviz.lgamma: it stays the very same function)
+                same = wrapped.get(id(fn))
+                setattr(module, short, same if same is not None else
+                        _record.recording(rec, "function", fn))
+            continue
+        meth = vars(Tensor).get(name) if isinstance(vars(Tensor).get(name), property) else \
+            getattr(Tensor, name, None)
+        if isinstance(meth, property) and meth.fget is not None:  # (t.real, t.T, t.mH ...)
+            setattr(Tensor, name, property(_record.recording(rec, "method", meth.fget),
+                                           meth.fset, meth.fdel, meth.__doc__))
+        elif callable(meth) and not isinstance(meth, type):
             setattr(Tensor, name, _record.recording(rec, "method", meth))
         fn = vars(torch_ns).get(name)
         if callable(fn) and not isinstance(fn, type):
-            setattr(torch_ns, name, _record.recording(rec, "function", fn))
+            w = _record.recording(rec, "function", fn)
+            wrapped[id(fn)] = w
+            setattr(torch_ns, name, w)
         inplace = getattr(Tensor, name + "_", None)
         if callable(inplace) and name + "_" not in registered:
             setattr(Tensor, name + "_", _record.recording(rec, "inplace", inplace))

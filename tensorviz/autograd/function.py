@@ -142,6 +142,7 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
                 continue
             if any(o is d for d in dirty):
                 _record.check_inplace(o, True)
+                o._bump()  # (PyTorch counts the declared in-place write once more)
             elif any(o is a for a in args):  # (an input returned as is: a view of it)
                 o = o._view(o._shape, o._stride, o._offset)
             if any(o is n for n in non_diff) or o._dtype.category < _dtypes._FLOAT:

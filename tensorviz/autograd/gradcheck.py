@@ -39,8 +39,7 @@ def get_numerical_jacobian(fn: Callable, inputs, eps: float = 1e-6) -> list:
     from ._torch import T
     zeros = T.zeros
     inputs = _as_tuple(inputs)
-    prev = _STATE.grad
-    _STATE.grad = False
+    # (grad mode stays as it is: gradgradcheck's function itself calls autograd.grad)
     try:
         outs = _outputs(fn, inputs)
         jac = []
@@ -63,7 +62,7 @@ def get_numerical_jacobian(fn: Callable, inputs, eps: float = 1e-6) -> list:
             jac.append(cols)
         return jac
     finally:
-        _STATE.grad = prev
+        pass
 
 
 def _real(o):
@@ -119,7 +118,7 @@ def gradcheck(func: Callable, inputs, *, eps: float = 1e-6, atol: float = 1e-5,
     diff = _diff_inputs(inputs)
     if not diff:
         raise ValueError("gradcheck expects at least one input tensor to require gradient, but "
-                         "none of the them have requires_grad=True.")
+                         "none of them have requires_grad=True.")
     for j in diff:
         x = inputs[j]
         if x.dtype not in (_dtypes.float64, _dtypes.complex128):

@@ -90,21 +90,22 @@ class Node:
     replacement gradients).
     """
 
-    __slots__ = ("next_functions", "_seq", "_hooks", "_prehooks", "_tensor_prehooks",
-                 "_retain_hooks", "_metadata", "_input_meta", "_n_outputs", "_anomaly",
+    __slots__ = ("next_functions", "_seq", "_input_meta", "_n_outputs", "__dict__",
                  "__weakref__")
+
+    # (rarely set: class-level defaults keep making a node cheap; set ones live in __dict__)
+    _hooks = None
+    _prehooks = None
+    _tensor_prehooks = None  # {output_nr: {id: fn}}: Tensor.register_hook on outputs
+    _retain_hooks = None     # {output_nr: fn}: retain_grad() taps
+    _metadata = None
+    _anomaly = None          # the forward traceback, under detect_anomaly
 
     def __init__(self, next_functions: tuple = (), input_meta: tuple = (), n_outputs: int = 1):
         self.next_functions = next_functions
         self._seq = next(_SEQ)
-        self._hooks = None
-        self._prehooks = None
-        self._tensor_prehooks = None  # {output_nr: {id: fn}}: Tensor.register_hook on outputs
-        self._retain_hooks = None     # {output_nr: fn}: retain_grad() taps
-        self._metadata = None
         self._input_meta = input_meta  # per input: (shape, dtype, device) or None
         self._n_outputs = n_outputs
-        self._anomaly = None           # the forward traceback, under detect_anomaly
 
     def name(self) -> str:
         """PyTorch's name of this node, e.g. ``'MulBackward0'``."""
@@ -170,10 +171,10 @@ class SavedTensor:
                  "_unpack", "_released", "_grad_fn_name")
 
     def __init__(self, t, is_output: bool = False, output_nr: int = 0):
-        self._version = t._version
         vc = t._vc
         if vc is None:
             vc = t._vc = [0]
+        self._version = vc[0]
         self._vc = vc
         self._is_output = is_output
         self._output_nr = output_nr if is_output else (t._ag.output_nr if t._ag else 0)
@@ -181,9 +182,9 @@ class SavedTensor:
         ag = t._ag
         gf = None if ag is None else ag.grad_fn
         self._grad_fn_name = None if gf is None else gf.name()
-        self._ref = weakref.ref(t)
+        self._ref = None
         self._released = False
-        hooks = _current_saved_hooks()
+        hooks = _HooksState.stack[-1] if _HooksState.stack else None
         if self._is_output:  # (an alias without grad_fn: no reference cycle; same counter)
             t = t._view(t._shape, t._stride, t._offset)
         if hooks is not None:
@@ -256,7 +257,10 @@ class FormulaNode(Node):
     __slots__ = ("_backward", "_saved", "_saved_names", "_released")
 
     def __init__(self, next_functions, input_meta, backward, saved, saved_names, n_outputs=1):
-        Node.__init__(self, next_functions, input_meta, n_outputs)
+        self.next_functions = next_functions
+        self._seq = next(_SEQ)
+        self._input_meta = input_meta
+        self._n_outputs = n_outputs
         self._backward = backward
         self._saved = saved
         self._saved_names = saved_names
@@ -301,18 +305,49 @@ def node_class(name: str, base: type = FormulaNode) -> type:
     return cls
 
 
+class _NotImplementedNode(FormulaNode):
+    """The node of an op PyTorch has no derivative for: backward through it raises."""
+
+    __slots__ = ()
+
+    def name(self) -> str:
+        return "torch::autograd::NotImplemented"
+
+
+_NotImplementedNode.__name__ = _NotImplementedNode.__qualname__ = "NotImplemented"
+_NODE_CLASSES["NotImplemented"] = _NotImplementedNode
+
+
+class _CopyBackwards(FormulaNode):
+    """The node of ``copy_`` (PyTorch names it in its C++ namespace)."""
+
+    __slots__ = ()
+
+    def name(self) -> str:
+        return "torch::autograd::CopyBackwards"
+
+
+_CopyBackwards.__name__ = _CopyBackwards.__qualname__ = "CopyBackwards"
+_NODE_CLASSES["CopyBackwards"] = _CopyBackwards
+
+
 class AccumulateGrad(Node):
     """The node at a leaf that requires grad: adds the incoming gradient into ``.grad``.
 
     One per leaf, reused by every use of it; ``variable`` is the leaf.
     """
 
-    __slots__ = ("variable",)
+    __slots__ = ("_variable",)
 
     def __init__(self, variable):
         Node.__init__(self)
-        self.variable = variable
+        self._variable = weakref.ref(variable)  # (the leaf keeps this node: no cycle)
         self._seq = float("inf")  # (runs as soon as it is ready, as PyTorch's)
+
+    @property
+    def variable(self):
+        """The leaf tensor whose ``.grad`` this node fills."""
+        return self._variable()
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
@@ -326,19 +361,25 @@ class CopySlices(Node):
     base's gradient passes through unchanged except in the view's region, where the op's
     own node (``fn``) transforms it."""
 
-    __slots__ = ("fn", "_view_geometry")
+    __slots__ = ("fn", "_view_geometry", "_base_geometry")
 
-    def __init__(self, base_edge, fn: Node, view_geometry, input_meta):
+    def __init__(self, base_edge, fn: Node, view_geometry, input_meta, base_geometry=None):
         Node.__init__(self, (base_edge,) + tuple(fn.next_functions[1:]), input_meta)
         self.fn = fn
         self._view_geometry = view_geometry  # (shape, stride, offset) relative to the base
+        self._base_geometry = base_geometry  # (shape, stride) of the base
 
     def name(self) -> str:
         return "torch::autograd::CopySlices"
 
     def apply(self, grad):
         shape, stride, offset = self._view_geometry
-        result = grad.clone(memory_format=_contiguous())
+        # (the view's geometry is relative to the base's own strides: lay the gradient out
+        # the same way, as PyTorch does)
+        from .. import empty_strided
+        result = empty_strided(self._base_geometry[0], self._base_geometry[1],
+                               dtype=grad.dtype, device=grad.device)
+        result.copy_(grad)
         region = result.as_strided(shape, stride, offset)
         res = self.fn.apply(region.clone())
         if res[0] is None:

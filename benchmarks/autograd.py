@@ -1,0 +1,56 @@
+"""The autograd cases of ``benchmarks/run.py`` (section ``autograd``, run last: the first
+tensor that requires grad installs the recording spellings for the rest of the process).
+
+- a tiny op that records a node: ``x * y`` on 3x3 float32 with ``x`` requiring grad
+  (target: at most 1.0x PyTorch);
+- forward + backward of a 64 -> 64 -> 10 MLP (matmul + bias + relu, then a log_softmax /
+  nll-style loss written with tensor ops) on a batch of 64 (target: at most 0.7x PyTorch);
+- the no-grad tiny ops again, now that recording is installed (what every op costs in a
+  session that once asked for a gradient): compare with the "Tiny ops" table of the run.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+def envs(lib, seed: int = 0) -> dict:
+    """The tensors of the autograd cases for ``lib`` (tensorviz or torch), the same numbers."""
+    rng = np.random.default_rng(seed)
+    f32 = lambda *s: rng.standard_normal(s).astype(np.float32)  # noqa: E731
+    x, y, a, b = f32(3, 3), f32(3, 3), f32(3, 3), f32(3, 3)
+    w1, b1 = f32(64, 64) * 0.1, np.zeros(64, np.float32)
+    w2, b2 = f32(10, 64) * 0.1, np.zeros(10, np.float32)
+    xb = f32(64, 64)
+    target = rng.integers(0, 10, 64)
+    t = lib.tensor
+    env = {"lib": lib,
+           "x": t(x, requires_grad=True), "y": t(y), "a": t(a), "b": t(b),
+           "w1": t(w1, requires_grad=True), "b1": t(b1, requires_grad=True),
+           "w2": t(w2, requires_grad=True), "b2": t(b2, requires_grad=True),
+           "xb": t(xb), "onehot": t(np.eye(10, dtype=np.float32)[target])}
+    env["step"] = mlp_step(env)
+    return env
+
+
+def mlp_step(env: dict):
+    """One forward + backward of the MLP (gradients accumulate into the parameters)."""
+    w1, b1, w2, b2, xb, onehot = (env[k] for k in ("w1", "b1", "w2", "b2", "xb", "onehot"))
+
+    def step():
+        h = (xb @ w1.t() + b1).relu()
+        logits = h @ w2.t() + b2
+        loss = -(logits.log_softmax(1) * onehot).sum(1).mean()
+        loss.backward()
+        return loss
+    return step
+
+
+# (name, statement, limit against torch, timed as a whole step: wall time, torch apart)
+CASES = [
+    ("record  x * y (x requires grad)", "x * y", 1.0, False),
+    ("MLP 64-64-10, batch 64: forward + backward", "step()", 0.7, True),
+    ("mul  a * b, no grad (recording installed)", "a * b", 0.7, False),
+    ("add  a + b, no grad (recording installed)", "a + b", 0.7, False),
+    ("sum  a.sum(), no grad (recording installed)", "a.sum()", 0.7, False),
+    ("matmul  a @ b, no grad (recording installed)", "a @ b", 0.7, False),
+]

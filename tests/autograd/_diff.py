@@ -1,0 +1,94 @@
+"""Run one program on PyTorch and on tensorviz and compare what a learner would see.
+
+A program is Python source run with ``torch`` bound to the library under test; it leaves
+what to compare in ``result`` (tensors, nodes, numbers, nested tuples).  ``same(src)``
+asserts the same outcome: the same exception type and message (modulo ``torch.`` ->
+``tensorviz.`` in type names), the same warnings, and equal observations -- values,
+shapes, dtypes, ``requires_grad``, ``is_leaf``, ``grad_fn`` names.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+import tensorviz
+
+try:
+    import torch
+except ImportError:  # pragma: no cover
+    torch = None
+
+
+def observe(x, lib):
+    """A comparable form of ``x`` (a tensor becomes its facts, a node its name)."""
+    if isinstance(x, (tuple, list)):
+        return tuple(observe(y, lib) for y in x)
+    if isinstance(x, dict):
+        return {k: observe(v, lib) for k, v in x.items()}
+    if isinstance(x, lib.Tensor):
+        fn = x.grad_fn
+        arr = x.detach().cpu().resolve_conj().numpy()
+        if arr.dtype.kind in "fc":
+            digits = 4 if arr.dtype in (np.float32, np.complex64, np.float16) else 6
+            arr = np.round(np.nan_to_num(arr.astype(np.complex128 if arr.dtype.kind == "c" else
+                                                    np.float64), nan=1e300), digits)  # (nan == nan)
+        return ("tensor", tuple(x.shape), str(x.dtype).split(".")[-1], arr.tolist(),
+                x.requires_grad, x.is_leaf, fn.name() if fn is not None else None)
+    if hasattr(x, "next_functions") and hasattr(x, "name"):
+        return ("node", x.name())
+    if isinstance(x, type) and issubclass(x, BaseException):
+        return ("exc", x.__name__.lstrip("_"))
+    if isinstance(x, float):
+        return round(x, 6)
+    if isinstance(x, str):
+        return x.replace("tensorviz.", "torch.")
+    return x
+
+
+def run(src: str, lib):
+    ns = {"torch": lib, "np": np}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            exec(src, ns)  # noqa: S102 (the test's own program text)
+            err = None
+        except Exception as e:  # noqa: BLE001
+            err = (type(e).__name__.lstrip("_"), str(e).replace("tensorviz.", "torch."))
+    warned = [(w.category.__name__, str(w.message).split("\n")[0].split(
+        " (Triggered internally at")[0].replace("tensorviz.", "torch."))
+              for w in caught if issubclass(w.category, UserWarning)]
+    return err, warned, observe(ns.get("result"), lib)
+
+
+def same(src: str, *, warnings_too: bool = True) -> None:
+    """Assert PyTorch and tensorviz give the same outcome for program ``src``."""
+    t = run(src, torch)
+    v = run(src, tensorviz)
+    assert v[0] == t[0], f"errors differ:\n torch:     {t[0]}\n tensorviz: {v[0]}\n{src}"
+    if warnings_too:
+        assert v[1] == t[1], f"warnings differ:\n torch:     {t[1]}\n tensorviz: {v[1]}\n{src}"
+    assert v[2] == t[2], f"results differ:\n torch:     {t[2]}\n tensorviz: {v[2]}\n{src}"
+
+
+def walk(root, lib) -> list:
+    """The graph under node ``root``, breadth first, as ``(name, ((child index, input_nr)
+    or None per edge))`` rows; shared nodes are listed once (their index is reused)."""
+    if root is None:
+        return []
+    order, index, rows = [root], {id(root): 0}, []
+    i = 0
+    while i < len(order):
+        n = order[i]
+        edges = []
+        for nxt, nr in n.next_functions:
+            if nxt is None:
+                edges.append(None)
+                continue
+            if id(nxt) not in index:
+                index[id(nxt)] = len(order)
+                order.append(nxt)
+            edges.append((index[id(nxt)], nr))
+        rows.append((n.name(), tuple(edges)))
+        i += 1
+    return rows
