@@ -53,7 +53,33 @@ _activation_formula("_gelu", "GeluBackward0",
 _activation_formula("_silu", "SiluBackward0",
                     lambda x, y: x.sigmoid() * (x * (-x.sigmoid() + 1) + 1))
 _activation_formula("_elu", "EluBackward0",
-                    lambda x, y, alpha=1.0: tv.where(x > 0, tv.ones_like(x), y + alpha))
+                    lambda x, y, alpha=1.0, scale=1.0:
+                    tv.where(x > 0, tv.full_like(x, scale), y + alpha * scale))
+_activation_formula("_celu", "CeluBackward0",
+                    lambda x, y, alpha=1.0: tv.where(x > 0, tv.ones_like(x), y / alpha + 1))
+# Note: PyTorch's CPU kernel multiplies by the float literal 1.0f / 6.0f in every dtype, so
+# float64 gradients carry float32's rounding of 1/6; we follow it.
+_ONE_SIXTH_F32 = 0.1666666716337204
+_activation_formula("_hardsigmoid", "HardsigmoidBackward0",
+                    lambda x, y: ((x > -3) & (x < 3)).to(x.dtype) * _ONE_SIXTH_F32)
+_activation_formula("_hardswish", "HardswishBackward0",
+                    lambda x, y: tv.where(x < -3, tv.zeros_like(x),
+                                          tv.where(x <= 3, x / 3 + 0.5, tv.ones_like(x))))
+_activation_formula("_logsigmoid", "LogSigmoidBackward0", lambda x, y: (-x).sigmoid())
+_activation_formula("_softshrink", "SoftshrinkBackward0",
+                    lambda x, y, lambd=0.5: (x.abs() > lambd).to(x.dtype))
+_activation_formula("_hardshrink", "HardshrinkBackward0",
+                    lambda x, y, lambd=0.5: (x.abs() > lambd).to(x.dtype))
+_activation_formula("_threshold", "ThresholdBackward0",
+                    lambda x, y, threshold=0.0, value=0.0: (x > threshold).to(x.dtype))
+
+
+def _mish_grad(x, y):
+    t = _softplus_plain(x).tanh()
+    return t + x * x.sigmoid() * (-(t * t) + 1)
+
+
+_activation_formula("_mish", "MishBackward0", _mish_grad)
 _activation_formula("_leaky_relu", "LeakyReluBackward0",
                     lambda x, y, negative_slope=0.01:
                     tv.where(x > 0, tv.ones_like(x), tv.full_like(x, negative_slope)))
@@ -63,6 +89,10 @@ _activation_formula("_softplus", "SoftplusBackward0",
 _activation_formula("_hardtanh", "HardtanhBackward0",
                     lambda x, y, min_val=-1.0, max_val=1.0:
                     ((x > min_val) & (x < max_val)).to(x.dtype))
+
+
+def _softplus_plain(x):
+    return tv.where(x > 20, x, x.exp().log1p())
 
 
 def _act_kernel(name: str, fwd):
@@ -81,7 +111,70 @@ def _gelu(x, approximate: str = "none"):
 
 _act_kernel("_gelu", _gelu)
 _act_kernel("_silu", lambda x: x * x.sigmoid())
-_act_kernel("_elu", lambda x, alpha=1.0: tv.where(x > 0, x, (x.exp() - 1) * alpha))
+_act_kernel("_elu", lambda x, alpha=1.0, scale=1.0:
+            tv.where(x > 0, x, (x.exp() - 1) * alpha) * scale)
+_act_kernel("_celu", lambda x, alpha=1.0: tv.where(x > 0, x, ((x / alpha).exp() - 1) * alpha))
+_act_kernel("_hardsigmoid", lambda x: (x / 6 + 0.5).clamp(0, 1))
+_act_kernel("_hardswish", lambda x: x * (x / 6 + 0.5).clamp(0, 1))
+_act_kernel("_logsigmoid", lambda x: x.clamp(max=0) - (-x.abs()).exp().log1p())
+_act_kernel("_softshrink", lambda x, lambd=0.5: tv.where(
+    x > lambd, x - lambd, tv.where(x < -lambd, x + lambd, tv.zeros_like(x))))
+_act_kernel("_hardshrink", lambda x, lambd=0.5: tv.where(x.abs() > lambd, x, tv.zeros_like(x)))
+_act_kernel("_threshold", lambda x, threshold=0.0, value=0.0:
+            tv.where(x > threshold, x, tv.full_like(x, value)))
+_act_kernel("_mish", lambda x: x * _softplus_plain(x).tanh())
+
+
+@_reg("_glu")
+def _glu(input: Tensor, dim: int = -1) -> Tensor:
+    """The kernel of ``nn.functional.glu`` (recorded as one node)."""
+    a, b = input.chunk(2, dim)
+    return a * b.sigmoid()
+
+
+@formula(f"{_F}._glu")
+def _glu_f(ctx, input, dim=-1):
+    s = ctx.save(input, "self")
+
+    def backward(g):
+        a, b = s().chunk(2, dim)
+        sb = b.sigmoid()
+        return (tv.cat([g * sb, g * a * sb * (-sb + 1)], dim),)
+    return "GluBackward0", (input,), backward
+
+
+def _prelu_shape(input, weight):
+    if weight.numel() != 1 and input.dim() >= 2:
+        return (1, -1) + (1,) * (input.dim() - 2)
+    return None
+
+
+@_reg("_prelu")
+def _prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """The kernel of ``nn.functional.prelu`` (recorded as one node)."""
+    shape = _prelu_shape(input, weight)
+    w = weight.reshape(shape) if shape else weight.reshape(())
+    return tv.where(input > 0, input, input * w)
+
+
+@formula(f"{_F}._prelu")
+def _prelu_f(ctx, input, weight):
+    s = ctx.save(input, "self")
+    sw = ctx.save(weight, "weight")
+
+    def backward(g):
+        x, w = s(), sw()
+        shape = _prelu_shape(x, w)
+        wb = w.reshape(shape) if shape else w.reshape(())
+        gi = tv.where(x > 0, g, g * wb)
+        gw = tv.where(x > 0, tv.zeros_like(x), g * x)
+        if shape:
+            dims = [d for d in range(x.dim()) if d != 1]
+            gw = gw.sum(dims) if dims else gw
+        else:
+            gw = gw.sum()
+        return gi, gw.reshape(w.shape)
+    return "PreluKernelBackward0", (input, weight), backward
 _act_kernel("_leaky_relu", lambda x, negative_slope=0.01: tv.where(x > 0, x, x * negative_slope))
 _act_kernel("_softplus", lambda x, beta=1.0, threshold=20.0:
             tv.where(x * beta > threshold, x, (x * beta).exp().log1p() / beta))

@@ -92,8 +92,12 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None):
     """``y_k = x1^T W_k x2 + b_k`` for each output feature ``k``."""
-    out = tv.einsum("...i,kij,...j->...k", input1, weight, input2) if hasattr(tv, "einsum") \
-        else None
+    k, i, j = weight.shape
+    lead = input1.shape[:-1]
+    x1 = input1.reshape(-1, i)
+    x2 = input2.reshape(-1, j)
+    t = (x1 @ weight.permute(1, 0, 2).reshape(i, k * j)).reshape(-1, k, j)
+    out = (t * x2.unsqueeze(1)).sum(-1).reshape(tuple(lead) + (k,))
     if bias is not None:
         out = out + bias
     return out
@@ -166,10 +170,7 @@ def relu6(input: Tensor, inplace: bool = False) -> Tensor:
 
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
     """``x`` for x > 0, ``weight * x`` otherwise (one weight, or one per channel)."""
-    w = weight
-    if weight.numel() != 1 and input.dim() >= 2:
-        w = weight.reshape((1, -1) + (1,) * (input.dim() - 2))
-    return tv.where(input > 0, input, input * w)
+    return _ops()["prelu"](input, weight)
 
 
 def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
@@ -186,19 +187,19 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
     """Scaled ELU with PyTorch's constants."""
     alpha, scale = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
-    out = elu(input, alpha) * scale
+    out = _ops()["elu"](input, alpha=alpha, scale=scale)
     return input.copy_(out) if inplace else out
 
 
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``."""
-    out = tv.where(input > 0, input, ((input / alpha).exp() - 1) * alpha)
+    out = _ops()["celu"](input, alpha=alpha)
     return input.copy_(out) if inplace else out
 
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
     """``x * tanh(softplus(x))``."""
-    out = input * softplus(input).tanh()
+    out = _ops()["mish"](input)
     return input.copy_(out) if inplace else out
 
 
@@ -214,13 +215,13 @@ def tanh(input: Tensor) -> Tensor:
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     """``clamp(x / 6 + 1/2, 0, 1)``."""
-    out = (input / 6 + 0.5).clamp(0, 1)
+    out = _ops()["hardsigmoid"](input)
     return input.copy_(out) if inplace else out
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     """``x * hardsigmoid(x)``."""
-    out = input * (input / 6 + 0.5).clamp(0, 1)
+    out = _ops()["hardswish"](input)
     return input.copy_(out) if inplace else out
 
 
@@ -231,7 +232,7 @@ def softsign(input: Tensor) -> Tensor:
 
 def logsigmoid(input: Tensor) -> Tensor:
     """``log(sigmoid(x))``, computed stably."""
-    return -softplus(-input)
+    return _ops()["logsigmoid"](input)
 
 
 def tanhshrink(input: Tensor) -> Tensor:
@@ -241,18 +242,17 @@ def tanhshrink(input: Tensor) -> Tensor:
 
 def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     """Shrink towards 0 by ``lambd``; 0 inside ``[-lambd, lambd]``."""
-    return tv.where(input > lambd, input - lambd,
-                    tv.where(input < -lambd, input + lambd, input * 0))
+    return _ops()["softshrink"](input, lambd=lambd)
 
 
 def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     """``x`` outside ``[-lambd, lambd]``, 0 inside."""
-    return tv.where(input.abs() > lambd, input, input * 0)
+    return _ops()["hardshrink"](input, lambd=lambd)
 
 
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
     """``x`` where ``x > threshold``, ``value`` elsewhere."""
-    out = tv.where(input > threshold, input, tv.full_like(input, value))
+    out = _ops()["threshold"](input, threshold=threshold, value=value)
     return input.copy_(out) if inplace else out
 
 
@@ -261,8 +261,7 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     if input.shape[dim] % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {dim % input.dim()} "
                            f"is size {input.shape[dim]}")
-    a, b = input.chunk(2, dim)
-    return a * b.sigmoid()
+    return _ops()["glu"](input, dim=dim)
 
 
 def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:

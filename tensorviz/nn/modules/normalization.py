@@ -125,14 +125,25 @@ class _InstanceNorm(_NormBase):
         super().__init__(num_features, eps, momentum, affine, track_running_stats, device,
                          dtype)
 
+    _dim = 2  # spatial dims of a batched input
+
     def forward(self, input: Tensor) -> Tensor:
-        return F.instance_norm(input, self.running_mean, self.running_var, self.weight,
-                               self.bias, self.training or not self.track_running_stats,
-                               self.momentum if self.momentum is not None else 0.0, self.eps)
+        d = self._dim
+        if input.dim() not in (d + 1, d + 2):
+            raise ValueError(f"expected {d + 1}D or {d + 2}D input (got {input.dim()}D input)")
+        unbatched = input.dim() == d + 1
+        if unbatched:
+            input = input.unsqueeze(0)
+        out = F.instance_norm(input, self.running_mean, self.running_var, self.weight,
+                              self.bias, self.training or not self.track_running_stats,
+                              self.momentum if self.momentum is not None else 0.0, self.eps)
+        return out.squeeze(0) if unbatched else out
 
 
 class InstanceNorm1d(_InstanceNorm):
     """Normalize each (sample, channel) of (N, C, L)."""
+
+    _dim = 1
 
 
 class InstanceNorm2d(_InstanceNorm):
@@ -141,6 +152,8 @@ class InstanceNorm2d(_InstanceNorm):
 
 class InstanceNorm3d(_InstanceNorm):
     """Normalize each (sample, channel) of (N, C, D, H, W)."""
+
+    _dim = 3
 
 
 class LayerNorm(Module):
