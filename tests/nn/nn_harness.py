@@ -133,3 +133,31 @@ def run_both(pt_mod, tv_mod, inputs, dtype="float64", grad_inputs=None, check_gr
             assert t.grad is not None, f"grad of {name} missing"
             assert_close(t.grad, p.grad, dtype, f"grad of {name}")
     return pt_out, tv_out
+
+
+def outcome(fn):
+    """``("ok", result)`` or ``("err", type name, message)`` of ``fn()``, warnings recorded."""
+    import warnings as _w
+    with _w.catch_warnings(record=True) as caught:
+        _w.simplefilter("always")
+        try:
+            res = fn()
+        except Exception as e:  # noqa: BLE001 - we compare whatever is raised
+            return ("err", type(e).__name__, str(e).replace("torch.", "tensorviz.")), \
+                [str(w.message).replace("torch.", "tensorviz.") for w in caught]
+    return ("ok", res), [str(w.message).replace("torch.", "tensorviz.") for w in caught]
+
+
+def same_error(pt_fn, tv_fn):
+    """Both raise the same exception type with the same message (modulo the package name)."""
+    p, _ = outcome(pt_fn)
+    t, _ = outcome(tv_fn)
+    assert p[0] == "err", f"PyTorch did not raise: {p}"
+    assert t[:3] == p[:3], f"\ntensorviz: {t}\nPyTorch:   {p}"
+
+
+def same_warnings(pt_fn, tv_fn):
+    """Both emit the same warning messages (modulo the package name)."""
+    _, pw = outcome(pt_fn)
+    _, tw = outcome(tv_fn)
+    assert tw == pw, f"\ntensorviz: {tw}\nPyTorch:   {pw}"

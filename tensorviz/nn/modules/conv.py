@@ -86,10 +86,9 @@ class _ConvNd(Module):
             s += ", padding_mode={padding_mode}"
         return s.format(in_channels=self.in_channels, out_channels=self.out_channels,
                         kernel_size=self.kernel_size, stride=self.stride,
-                        padding=self.padding if not isinstance(self.padding, str)
-                        else repr(self.padding), dilation=self.dilation,
+                        padding=self.padding, dilation=self.dilation,
                         output_padding=self.output_padding, groups=self.groups,
-                        padding_mode=repr(self.padding_mode))
+                        padding_mode=self.padding_mode)
 
     def _conv_forward(self, input: Tensor, weight: Tensor, bias) -> Tensor:
         fn = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}[self._n]

@@ -183,8 +183,6 @@ class RNNBase(Module):
             s += f", proj_size={self.proj_size}"
         if self.num_layers != 1:
             s += f", num_layers={self.num_layers}"
-        if self.mode == "RNN_RELU":
-            s += ", nonlinearity='relu'"
         if self.bias is not True:
             s += f", bias={self.bias}"
         if self.batch_first is not False:
