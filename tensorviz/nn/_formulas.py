@@ -274,7 +274,97 @@ def _nll_loss_f(ctx, input, target, weight, reduction, ignore_index):
             return (grad, None, None)
         moved = (x_shape[0],) + tuple(x_shape[2:]) + (c,)
         return (grad.reshape(moved).movedim(-1, 1), None, None)
-    return "NllLossBackward0", (input, target, weight), backward
+    return ("NllLoss2DBackward0" if len(shape) == 4 else "NllLossBackward0"), \
+        (input, target, weight), backward
+
+
+# Losses PyTorch computes elementwise in one kernel: (forward of d = input - target or of
+# (input, target), derivative w.r.t. input), the reduction applied inside the node.
+def _pointwise_loss(name: str, node: str, fwd, dinput, target_grad: bool):
+    def kernel(input: Tensor, target: Tensor, reduction: str = "mean", *args) -> Tensor:
+        return _reduced(fwd(input, target, *args), reduction)
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = f"The kernel of ``nn.functional.{name[1:]}`` (recorded as one node)."
+    _reg(name)(kernel)
+
+    @formula(f"{_F}.{name}")
+    def f(ctx, input, target, reduction="mean", *args):
+        a = ctx.save(input, "self")
+        b = ctx.save(target, "target")
+
+        def backward(g):
+            x, t = a(), b()
+            n = builtins.max(x.numel(), 1) if reduction == "mean" else 1
+            d = dinput(x, t, *args) * (g / n)
+            return d, (-d if target_grad and ctx.needs(target) else None)
+        return node, (input, target), backward
+    return f
+
+
+_pointwise_loss(
+    "_smooth_l1_loss", "SmoothL1LossBackward0",
+    lambda x, t, beta: tv.where((x - t).abs() < beta, (x - t).pow(2) * (0.5 / beta),
+                                (x - t).abs() - 0.5 * beta),
+    lambda x, t, beta: ((x - t) / beta).clamp(-1, 1), True)
+_pointwise_loss(
+    "_huber_loss", "HuberLossBackward0",
+    lambda x, t, delta: tv.where((x - t).abs() < delta, (x - t).pow(2) * 0.5,
+                                 ((x - t).abs() - 0.5 * delta) * delta),
+    lambda x, t, delta: (x - t).clamp(-delta, delta), True)
+_pointwise_loss(
+    "_soft_margin_loss", "SoftMarginLossBackward0",
+    lambda x, t: (-t * x).exp().log1p(),
+    lambda x, t: -t * (-t * x).sigmoid(), False)
+
+
+def _multi_margin_terms(x, t, p, margin, weight):
+    """(N, C) hinge terms (the target's own column zeroed) and their mask."""
+    picked = x.gather(1, t.unsqueeze(1))
+    z = margin - picked + x
+    mask = (z > 0).to(x.dtype).scatter(1, t.unsqueeze(1), 0.0)
+    return z, mask
+
+
+@_reg("_multi_margin_loss")
+def _multi_margin_loss(input: Tensor, target: Tensor, p: int, margin: float, weight,
+                       reduction: str) -> Tensor:
+    """The kernel of ``nn.functional.multi_margin_loss`` (recorded as one node)."""
+    x = input if input.dim() == 2 else input.unsqueeze(0)
+    t = target.reshape(-1).long()
+    z, mask = _multi_margin_terms(x, t, p, margin, weight)
+    loss = z.clamp(min=0).pow(p) * mask
+    if weight is not None:
+        loss = loss * weight[t].unsqueeze(1)
+    loss = loss.sum(1) / x.shape[1]
+    if input.dim() != 2:
+        loss = loss.reshape(target.shape)
+    return _reduced(loss, reduction)
+
+
+@formula(f"{_F}._multi_margin_loss")
+def _multi_margin_loss_f(ctx, input, target, p, margin, weight, reduction):
+    a = ctx.save(input, "self")
+    b = ctx.save(target, "target")
+    w = ctx.save(weight, "weight") if weight is not None else None
+
+    def backward(g):
+        xin = a()
+        x = xin if xin.dim() == 2 else xin.unsqueeze(0)
+        t = b().reshape(-1).long()
+        z, mask = _multi_margin_terms(x, t, p, margin, weight)
+        h = mask if p == 1 else z * 2 * mask
+        if w is not None:
+            h = h * w()[t].unsqueeze(1)
+        if reduction == "none":
+            gs = g.reshape(-1, 1)
+        elif reduction == "mean":
+            gs = g / x.shape[0]
+        else:
+            gs = g
+        gz = h * gs / x.shape[1]
+        grad = gz.scatter(1, t.unsqueeze(1), -gz.sum(1, keepdim=True))
+        return grad.reshape(xin.shape), None, None
+    return "MultiMarginLossBackward0", (input, target, weight), backward
 
 
 @_reg("_binary_cross_entropy")

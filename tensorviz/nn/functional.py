@@ -1072,10 +1072,9 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None
     _target_size_warning(input, target)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
-    d = (input - target).abs()
     if beta == 0:
-        return _reduce(d, reduction)
-    return _reduce(tv.where(d < beta, d * d * (0.5 / beta), d - 0.5 * beta), reduction)
+        return _reduce((input - target).abs(), reduction)
+    return _ops()["smooth_l1_loss"](input, target, reduction, beta)
 
 
 def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
@@ -1083,11 +1082,11 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
     """``0.5 d^2`` where ``|d| <= delta``, ``delta (|d| - delta/2)`` elsewhere."""
     _reduction(reduction)
     _target_size_warning(input, target)
+    if weight is None:
+        return _ops()["huber_loss"](input, target, reduction, delta)
     d = (input - target).abs()
-    loss = tv.where(d <= delta, d * d * 0.5, (d - 0.5 * delta) * delta)
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
+    loss = tv.where(d < delta, d * d * 0.5, (d - 0.5 * delta) * delta)
+    return _reduce(loss * weight, reduction)
 
 
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
@@ -1099,13 +1098,24 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
     _reduction(reduction)
     if input.dim() < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
+    if input.dim() >= 2 and target.dim() >= 1 and input.shape[0] != target.shape[0]:
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
+                         f"batch_size ({target.shape[0]}).")
+    if input.dim() <= 2 and target.dim() > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if target.dtype not in (_dtypes.int64, _dtypes.uint8):
-        raise RuntimeError(f'"nll_loss_forward_reduce_cuda_kernel_2d_index" not implemented for '
-                           f"'{target.dtype.cname}'" if False else
-                           f"expected scalar type Long but found {target.dtype.cname}")
+        raise RuntimeError("expected target dtype to be Long or Byte, but got "
+                           f"{target.dtype.cname}")
     if input.dim() >= 2 and input.shape[0] != target.shape[0]:
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
                          f"batch_size ({target.shape[0]}).")
+    if input.dim() == 3 or input.dim() > 4:
+        # PyTorch's nll_loss_nd: (N, C, d...) viewed as (N, C, 1, -1) for its 2-D kernel
+        n, c = input.shape[0], input.shape[1]
+        out = _ops()["nll_loss"](input.contiguous().view(n, c, 1, -1),
+                                 target.contiguous().view(n, 1, -1), weight, reduction,
+                                 ignore_index)
+        return out.view((n,) + tuple(input.shape[2:])) if reduction == "none" else out
     return _ops()["nll_loss"](input, target, weight, reduction, ignore_index)
 
 
@@ -1123,20 +1133,20 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
     cdim = 1 if input.dim() >= 2 else 0
     logp = input.log_softmax(cdim)
     c = input.shape[cdim]
-    if target.dtype.is_floating_point:  # class probabilities
-        if target.shape != input.shape:
-            raise RuntimeError(f"Expected target size {list(input.shape)}, got "
-                               f"{list(target.shape)}")
+    if target.shape == input.shape and target.dtype.is_floating_point:  # class probabilities
         t = target
         if label_smoothing > 0:
             t = t * (1 - label_smoothing) + label_smoothing / c
         w = 1 if weight is None else weight.reshape((-1,) + (1,) * (input.dim() - cdim - 1))
-        loss = -(logp * t * w).sum(cdim)
-        if reduction == "mean":
-            n = input.numel() // c
-            return loss.sum() / n
-        return _reduce(loss, reduction)
-    if input.dim() == 1:  # (unbatched: one sample)
+        # PyTorch negates after reducing (NegBackward0 for 'none' and 'sum').
+        # Note: PyTorch's 'mean' divides in C++ by a Scalar (DivBackward1); a Python division
+        # records DivBackward0 here (the same values and gradients).
+        if reduction == "none":
+            return -(logp * t * w).sum(cdim)
+        if reduction == "sum":
+            return -(logp * t * w).sum()
+        return -(logp * t * w).sum() / (input.numel() // c)
+    if input.dim() == 1 and label_smoothing > 0:  # (unbatched: one sample)
         return cross_entropy(input.unsqueeze(0), target.unsqueeze(0), weight, None,
                              ignore_index, None, reduction, label_smoothing).squeeze(0) \
             if reduction == "none" else \
@@ -1215,7 +1225,10 @@ def cosine_embedding_loss(input1, input2, target, margin: float = 0.0, size_aver
     """``1 - cos`` for target 1, ``max(0, cos - margin)`` for target -1."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
     cos = cosine_similarity(input1, input2, -1 if input1.dim() == 1 else 1, 1e-12)
-    loss = tv.where(target == 1, 1 - cos, (cos - margin).clamp(min=0))
+    zero = tv.zeros_like(cos)
+    # PyTorch's composition: the two cases selected separately, then added (AddBackward0)
+    loss = tv.where(target == 1, 1 - cos, zero) + \
+        tv.where(target == -1, (cos - margin).clamp_min(0), zero)
     return _reduce(loss, reduction)
 
 
@@ -1223,7 +1236,7 @@ def margin_ranking_loss(input1, input2, target, margin: float = 0.0, size_averag
                         reduce=None, reduction: str = "mean") -> Tensor:
     """``max(0, -target * (x1 - x2) + margin)``."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    return _reduce((-target * (input1 - input2) + margin).clamp(min=0), reduction)
+    return _reduce((-target * (input1 - input2) + margin).clamp_min(0), reduction)
 
 
 def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, reduce=None,
@@ -1231,14 +1244,14 @@ def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, 
     """``x`` for target 1, ``max(0, margin - x)`` for target -1."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
     loss = tv.where(target == 1, input, tv.zeros_like(input)) + \
-        tv.where(target == -1, (margin - input).clamp(min=0), tv.zeros_like(input))
+        tv.where(target == -1, (margin - input).clamp_min(0), tv.zeros_like(input))
     return _reduce(loss, reduction)
 
 
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """``log(1 + exp(-target * x))``."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    return _reduce((-target * input).exp().log1p(), reduction)
+    return _ops()["soft_margin_loss"](input, target, reduction)
 
 
 def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,
@@ -1269,23 +1282,16 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2.0, eps=1e-6,
     dn = pairwise_distance(anchor, negative, p, eps)
     if swap:
         dn = tv.minimum(dn, pairwise_distance(positive, negative, p, eps))
-    return _reduce((dp - dn + margin).clamp(min=0), reduction)
+    return _reduce((dp - dn + margin).clamp_min(0), reduction)
 
 
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
                       reduce=None, reduction="mean"):
     """Multi-class hinge loss."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    x = input if input.dim() == 2 else input.unsqueeze(0)
-    t = target.reshape(-1)
-    picked = x.gather(1, t.unsqueeze(1))
-    loss = (margin - picked + x).clamp(min=0).pow(p)
-    if weight is not None:
-        loss = loss * weight[t].unsqueeze(1)
-    mask = tv.ones_like(loss)
-    mask.scatter_(1, t.unsqueeze(1), 0.0)
-    loss = (loss * mask).sum(1) / x.shape[1]
-    return _reduce(loss if input.dim() == 2 else loss.squeeze(0), reduction)
+    if p not in (1, 2):
+        raise ValueError("only p == 1 and p == 2 supported")
+    return _ops()["multi_margin_loss"](input, target, p, margin, weight, reduction)
 
 
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
@@ -1295,7 +1301,7 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
     loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
     if weight is not None:
         loss = loss * weight
-    loss = loss.mean(-1)
+    loss = loss.sum(-1) / input.shape[-1]
     return _reduce(loss, reduction)
 
 
