@@ -541,14 +541,15 @@ def _layer_norm_f(ctx, input, normalized_shape, weight, bias, eps):
 
 # ---------------------------------------------------------------- embedding
 @_reg("_embedding")
-def _embedding(weight: Tensor, indices: Tensor, padding_idx: int) -> Tensor:
+def _embedding(weight: Tensor, indices: Tensor, padding_idx: int,
+               scale_grad_by_freq: bool = False) -> Tensor:
     """Rows of ``weight`` at ``indices``."""
     return weight.index_select(0, indices.reshape(-1)).reshape(
         tuple(indices.shape) + (weight.shape[1],))
 
 
 @formula(f"{_F}._embedding")
-def _embedding_f(ctx, weight, indices, padding_idx):
+def _embedding_f(ctx, weight, indices, padding_idx, scale_grad_by_freq=False):
     si = ctx.save(indices, "indices")
     rows = weight.shape[0]
 
@@ -558,6 +559,10 @@ def _embedding_f(ctx, weight, indices, padding_idx):
         if padding_idx >= 0:
             keep = (idx != padding_idx).to(g.dtype).unsqueeze(1)
             gg = gg * keep
+        if scale_grad_by_freq:  # each row's gradient divided by how often it was picked
+            counts = tv.zeros(rows, dtype=g.dtype, device=g.device).index_add(
+                0, idx, tv.ones(idx.shape[0], dtype=g.dtype, device=g.device))
+            gg = gg / counts[idx].unsqueeze(1)
         return (tv.zeros(rows, g.shape[-1], dtype=g.dtype, device=g.device).index_add(
             0, idx, gg), None)
     return "EmbeddingBackward0", (weight, indices), backward

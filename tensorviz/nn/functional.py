@@ -480,7 +480,8 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
             norms = weight[rows].norm(norm_type, 1, keepdim=True)
             scale = tv.where(norms > max_norm, max_norm / (norms + 1e-7), tv.ones_like(norms))
             weight[rows] = weight[rows] * scale
-    return _ops()["embedding"](weight, input, -1 if padding_idx is None else padding_idx)
+    return _ops()["embedding"](weight, input, -1 if padding_idx is None else padding_idx,
+                               scale_grad_by_freq)
 
 
 def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,
@@ -610,21 +611,32 @@ def _conv_args(input, weight, stride, padding, dilation, groups, sp: int, name: 
             padding = (0,) * sp
         elif padding == "same":
             if any(s != 1 for s in stride):
-                raise ValueError("padding='same' is not supported for strided convolutions")
+                raise RuntimeError("padding='same' is not supported for strided convolutions")
             total = [dilation[i] * (kernel[i] - 1) for i in range(sp)]
             padding = tuple((t // 2, t - t // 2) for t in total)
         else:
-            raise ValueError(f"Invalid padding string '{padding}', should be one of "
-                             "{'valid', 'same'}")
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
     else:
         padding = tuple((p, p) for p in _tuple(padding, sp))
     if isinstance(padding[0], int):
         padding = tuple((p, p) for p in padding)
     c = input.shape[-sp - 1]
+    if weight.shape[0] % groups != 0:
+        # (PyTorch's message prints the size inside a second pair of brackets)
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
+                           f"at dimension 0, but got weight of size [{list(weight.shape)}] "
+                           "instead")
     if weight.shape[1] * groups != c:
         raise RuntimeError(f"Given groups={groups}, weight of size {list(weight.shape)}, "
                            f"expected input{list(input.shape)} to have "
                            f"{weight.shape[1] * groups} channels, but got {c} channels instead")
+    padded = [input.shape[-sp + i] + padding[i][0] + padding[i][1] for i in range(sp)]
+    eff = [dilation[i] * (kernel[i] - 1) + 1 for i in range(sp)]
+    if any(eff[i] > padded[i] for i in range(sp)):
+        raise RuntimeError("Calculated padded input size per channel: ("
+                           f"{' x '.join(str(v) for v in padded)}). Kernel size: ("
+                           f"{' x '.join(str(v) for v in eff)}). Kernel size can't be greater "
+                           "than actual input size")
     return stride, padding, dilation
 
 
@@ -757,6 +769,15 @@ def _pool_out(size, k, s, p, d, ceil_mode):
     return out
 
 
+def _check_pool_out(input, outs, sp):
+    """PyTorch's refusal of a pooling whose output would be empty."""
+    if any(o <= 0 for o in outs):
+        given = "x".join(str(v) for v in input.shape[1:])
+        calc = "x".join(str(v) for v in (input.shape[1],) + tuple(outs))
+        raise RuntimeError(f"Given input size: ({given}). Calculated output size: ({calc}). "
+                           "Output size is too small")
+
+
 def _max_poolnd(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, sp):
     unbatched = input.dim() == sp + 1
     if unbatched:
@@ -766,6 +787,8 @@ def _max_poolnd(input, kernel_size, stride, padding, dilation, ceil_mode, return
         if p[i] > k[i] // 2:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
                                f"pad={p[i]}, kernel_size={k[i]} and dilation={d[i]}")
+    _check_pool_out(input, [_pool_out(input.shape[2 + i], k[i], s[i], p[i], d[i], ceil_mode)
+                            for i in range(sp)], sp)
     out, idx = _ops()["max_pool"](input, k, s, p, d, ceil_mode)
     if unbatched:
         out, idx = out.squeeze(0), idx.squeeze(0)
@@ -792,6 +815,7 @@ def _avg_poolnd(input, kernel_size, stride, padding, ceil_mode, count_include_pa
         input = input.unsqueeze(0)
     k, s, p, _ = _pool_args(kernel_size, stride, padding, 1, sp)
     outs = [_pool_out(input.shape[2 + i], k[i], s[i], p[i], 1, ceil_mode) for i in range(sp)]
+    _check_pool_out(input, outs, sp)
     extra = [builtins.max(0, (outs[i] - 1) * s[i] + k[i] - (input.shape[2 + i] + 2 * p[i]))
              for i in range(sp)]
     pads = []
@@ -900,10 +924,24 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
     """Resize the spatial dims: ``nearest`` (index picking) or ``linear``/``bilinear``
     (weighted sums of neighbours), as PyTorch computes the source positions."""
     sp = input.dim() - 2
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating "
+                             "modes: linear | bilinear | bicubic | trilinear")
     if size is None and scale_factor is None:
         raise ValueError("either size or scale_factor should be defined")
     if size is not None and scale_factor is not None:
         raise ValueError("only one of size or scale_factor should be defined")
+    need = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}.get(mode)
+    if need is not None and input.dim() != need and input.dim() in (3, 4, 5):
+        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {need}D "
+                                  "input")
+    if input.dim() not in (3, 4, 5) or mode not in ("nearest", "linear", "bilinear", "bicubic",
+                                                    "trilinear", "area", "nearest-exact"):
+        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported"
+                                  f" (got {input.dim()}D) for the modes: nearest | linear | "
+                                  f"bilinear | bicubic | trilinear | area | nearest-exact "
+                                  f"(got {mode})")
     in_sizes = input.shape[2:]
     if size is not None:
         out_sizes = _tuple(size, sp)
@@ -912,6 +950,11 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
         sf = scale_factor if isinstance(scale_factor, (list, tuple)) else [scale_factor] * sp
         out_sizes = tuple(int(math.floor(in_sizes[i] * sf[i])) for i in range(sp))
         scales = [None if recompute_scale_factor else sf[i] for i in range(sp)]
+    if mode == "area":
+        if sp == 3:
+            raise NotImplementedError("interpolate(mode='area') of 5-D input is not supported "
+                                      "in tensorviz yet")
+        return (adaptive_avg_pool1d if sp == 1 else adaptive_avg_pool2d)(input, out_sizes)
     x = input
     for i in range(sp):
         d = 2 + i
@@ -936,12 +979,44 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
             a = x.index_select(d, tv.tensor(i0, device=x.device))
             b = x.index_select(d, tv.tensor(i1, device=x.device))
             x = a * (1 - w1) + b * w1
+        elif mode == "bicubic":
+            x = _cubic_along(x, d, n_in, n_out, scale, align_corners)
         else:
             raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported"
                                       f" (got {input.dim()}D) for the modes: nearest | linear | "
                                       f"bilinear | bicubic | trilinear | area | nearest-exact "
                                       f"(got {mode})")
     return x
+
+
+def _cubic_along(x: Tensor, d: int, n_in: int, n_out: int, scale: float, align_corners):
+    """PyTorch's bicubic resampling along dim ``d``: four taps (indices clamped to the edge)
+    weighted by the cubic convolution kernel with A = -0.75."""
+    A = -0.75
+    taps = [[], [], [], []]
+    weights = [[], [], [], []]
+    for j in range(n_out):
+        if align_corners:
+            src = j * (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+        else:
+            src = (j + 0.5) * scale - 0.5
+        f = math.floor(src)
+        t = src - f
+        w = [((A * (t + 1) - 5 * A) * (t + 1) + 8 * A) * (t + 1) - 4 * A,
+             ((A + 2) * t - (A + 3)) * t * t + 1,
+             ((A + 2) * (1 - t) - (A + 3)) * (1 - t) * (1 - t) + 1,
+             ((A * (2 - t) - 5 * A) * (2 - t) + 8 * A) * (2 - t) - 4 * A]
+        for k in range(4):
+            taps[k].append(builtins.min(builtins.max(f - 1 + k, 0), n_in - 1))
+            weights[k].append(w[k])
+    shape = [1] * x.dim()
+    shape[d] = n_out
+    out = None
+    for k in range(4):
+        term = x.index_select(d, tv.tensor(taps[k], device=x.device)) * tv.tensor(
+            weights[k], dtype=x.dtype, device=x.device).reshape(shape)
+        out = term if out is None else out + term
+    return out
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
@@ -983,10 +1058,15 @@ def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
 
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
     """``x1.x2 / max(||x1|| ||x2||, eps)`` along ``dim`` (broadcasting)."""
-    w12 = (x1 * x2).sum(dim)
-    n1 = (x1 * x1).sum(dim)
-    n2 = (x2 * x2).sum(dim)
-    return w12 / (n1 * n2).clamp(min=eps * eps).sqrt()
+    shape = tv.broadcast_shapes(x1.shape, x2.shape)
+    x1, x2 = x1.expand(shape), x2.expand(shape)
+    n1 = x1.norm(2, dim, keepdim=True)
+    n2 = x2.norm(2, dim, keepdim=True)
+    # PyTorch clamps each norm at eps in place under no_grad: the value is clamped, the
+    # gradient flows as through the unclamped norm
+    n1 = n1 + (n1.clamp_min(eps) - n1).detach()
+    n2 = n2 + (n2.clamp_min(eps) - n2).detach()
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
 
 
 def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
@@ -1311,6 +1391,9 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p: f
                                  enable_gqa: bool = False) -> Tensor:
     """``softmax(Q K^T * scale + mask) V`` (``scale`` defaults to ``1/sqrt(E)``); a bool
     mask keeps the True positions; ``is_causal`` masks the future."""
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
+                           "when is_causal=True")
     L, S = query.shape[-2], key.shape[-2]
     scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
     scores = query @ key.transpose(-2, -1) * scale
