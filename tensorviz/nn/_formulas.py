@@ -652,6 +652,10 @@ def _max_pool(input, kernel, stride, padding, dilation, ceil_mode):
     """Max pooling over a strided window view; returns (values, flat indices per plane)."""
     from .functional import _pool_out, _windows
     sp = len(kernel)
+    if input.dim() == sp + 1:  # unbatched (C, *spatial): one node, as PyTorch
+        values, idx = _max_pool(input.unsqueeze(0), kernel, stride, padding, dilation,
+                                ceil_mode)
+        return values.squeeze(0), idx.squeeze(0)
     sizes = tuple(input.shape[2:])
     outs = [_pool_out(sizes[i], kernel[i], stride[i], padding[i], dilation[i], ceil_mode)
             for i in range(sp)]
@@ -693,11 +697,122 @@ def _max_pool_f(ctx, input, kernel, stride, padding, dilation, ceil_mode):
     ctx.outputs = tuple(ctx.out)
 
     def backward(g, gi=None):
-        n, c = shape[:2]
-        plane = math.prod(shape[2:])
+        n, c = shape[:2] if len(shape) == sp + 2 else (1, shape[0])
+        plane = math.prod(shape[-sp:])
         z = tv.zeros(n, c, plane, dtype=g.dtype, device=g.device)
         z = z.scatter_add(2, idx().reshape(n, c, -1), g.reshape(n, c, -1))
         return (z.reshape(shape),)
     name = {1: "MaxPool1DWithIndicesBackward0", 2: "MaxPool2DWithIndicesBackward0",
             3: "MaxPool3DWithIndicesBackward0"}[sp]
     return name, (input,), backward
+
+
+# ---------------------------------------------------------------- linear ops as one node
+# Pooling, padding, resampling, pixel shuffles, im2col/col2im and embedding bags are linear in
+# their float inputs (max pooling piecewise so), so their vector-Jacobian product is the
+# composite's own: the backward re-runs the composite on detached copies and asks autograd for
+# the gradient.  The graph then shows PyTorch's node (``AvgPool2DBackward0`` ...), and since the
+# gradient depends on the incoming gradient only, double backward stays exact.
+def _recomputed_op(name: str, node: str, impl: str):
+    def kernel(*args, **kwargs):
+        from . import functional as F
+        return getattr(F, impl)(*args, **kwargs)
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = (f"``nn.functional.{impl}`` recorded as one node (``{node}``), as "
+                      "PyTorch records it.")
+    _reg(name)(kernel)
+
+    @formula(f"{_F}.{name}")
+    def f(ctx, *args, **kwargs):
+        want = [isinstance(a, Tensor) and a.dtype.is_floating_point and ctx.needs(a)
+                for a in args]
+        saved = [ctx.save(a, f"input{i}") if w else None
+                 for i, (a, w) in enumerate(zip(args, want))]
+        inputs = tuple(a for a, w in zip(args, want) if w)
+
+        def backward(g):
+            from . import functional as F
+            from .. import _grad_mode, autograd
+            create = _grad_mode.is_grad_enabled()
+            with _grad_mode.enable_grad():
+                call = [s().detach().requires_grad_(True) if s is not None else a
+                        for s, a in zip(saved, args)]
+                out = getattr(F, impl)(*call, **kwargs)
+                leaves = [c for c, w in zip(call, want) if w]
+                grads = autograd.grad(out, leaves, g, create_graph=create,
+                                      allow_unused=True)
+            return tuple(gr if gr is not None else tv.zeros_like(lf)
+                         for gr, lf in zip(grads, leaves))
+        return node, inputs, backward
+    return f
+
+
+for _name, _node, _impl in [
+        ("_avg_pool2d", "AvgPool2DBackward0", "_avg_pool2d_impl"),
+        ("_adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", "_adaptive_avg_pool2d_impl"),
+        ("_adaptive_max_pool2d", "AdaptiveMaxPool2DBackward0", "_adaptive_max_pool2d_impl"),
+        ("_constant_pad_nd", "ConstantPadNdBackward0", "_pad_impl"),
+        ("_reflection_pad1d", "ReflectionPad1DBackward0", "_pad_impl"),
+        ("_reflection_pad2d", "ReflectionPad2DBackward0", "_pad_impl"),
+        ("_reflection_pad3d", "ReflectionPad3DBackward0", "_pad_impl"),
+        ("_replication_pad1d", "ReplicationPad1DBackward0", "_pad_impl"),
+        ("_replication_pad2d", "ReplicationPad2DBackward0", "_pad_impl"),
+        ("_replication_pad3d", "ReplicationPad3DBackward0", "_pad_impl"),
+        ("_upsample_nearest1d", "UpsampleNearest1DBackward0", "_interpolate_impl"),
+        ("_upsample_nearest2d", "UpsampleNearest2DBackward0", "_interpolate_impl"),
+        ("_upsample_nearest3d", "UpsampleNearest3DBackward0", "_interpolate_impl"),
+        ("_upsample_nearest_exact1d", "_UpsampleNearestExact1DBackward0", "_interpolate_impl"),
+        ("_upsample_nearest_exact2d", "_UpsampleNearestExact2DBackward0", "_interpolate_impl"),
+        ("_upsample_nearest_exact3d", "_UpsampleNearestExact3DBackward0", "_interpolate_impl"),
+        ("_upsample_linear1d", "UpsampleLinear1DBackward0", "_interpolate_impl"),
+        ("_upsample_bilinear2d", "UpsampleBilinear2DBackward0", "_interpolate_impl"),
+        ("_upsample_trilinear3d", "UpsampleTrilinear3DBackward0", "_interpolate_impl"),
+        ("_upsample_bicubic2d", "UpsampleBicubic2DBackward0", "_interpolate_impl"),
+        ("_pixel_shuffle", "PixelShuffleBackward0", "_pixel_shuffle_impl"),
+        ("_pixel_unshuffle", "PixelUnshuffleBackward0", "_pixel_unshuffle_impl"),
+        ("_im2col", "Im2ColBackward0", "_unfold_impl"),
+        ("_col2im", "Col2ImBackward0", "_fold_impl"),
+        ("_embedding_bag", "EmbeddingBagBackward0", "_embedding_bag_impl")]:
+    _recomputed_op(_name, _node, _impl)
+
+
+# ---------------------------------------------------------------- group norm
+@_reg("_group_norm")
+def _group_norm(input: Tensor, num_groups: int, weight, bias, eps: float) -> Tensor:
+    """Normalize groups of channels over (channels in the group, spatial dims)."""
+    n, c = input.shape[0], input.shape[1]
+    x = input.reshape(n, num_groups, -1)
+    mean = x.mean(-1, keepdim=True)
+    var = x.var(-1, unbiased=False, keepdim=True)
+    y = ((x - mean) * (var + eps).rsqrt()).reshape(input.shape)
+    shape = (1, c) + (1,) * (input.dim() - 2)
+    if weight is not None:
+        y = y * weight.reshape(shape)
+    if bias is not None:
+        y = y + bias.reshape(shape)
+    return y
+
+
+@formula(f"{_F}._group_norm")
+def _group_norm_f(ctx, input, num_groups, weight, bias, eps):
+    sx = ctx.save(input, "input")
+    sw = ctx.save(weight, "weight") if weight is not None else None
+
+    def backward(g):
+        x = sx()
+        n, c = x.shape[0], x.shape[1]
+        shape = (1, c) + (1,) * (x.dim() - 2)
+        xr = x.reshape(n, num_groups, -1)
+        m = xr.shape[-1]
+        mean = xr.mean(-1, keepdim=True)
+        rstd = (xr.var(-1, unbiased=False, keepdim=True) + eps).rsqrt()
+        xhat = ((xr - mean) * rstd).reshape(x.shape)
+        red = [0] + list(range(2, x.dim()))
+        gw = (g * xhat).sum(red) if sw is not None else None
+        gb = g.sum(red) if bias is not None else None
+        gxh = (g * sw().reshape(shape) if sw is not None else g).reshape(n, num_groups, -1)
+        xh = xhat.reshape(n, num_groups, -1)
+        gx = (gxh - gxh.sum(-1, keepdim=True) / m -
+              xh * (gxh * xh).sum(-1, keepdim=True) / m) * rstd
+        return gx.reshape(x.shape), gw, gb
+    return "NativeGroupNormBackward0", (input, weight, bias), backward

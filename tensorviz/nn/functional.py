@@ -393,44 +393,32 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,
         raise RuntimeError(f"Expected number of channels in input to be divisible by "
                            f"num_groups, but got input of shape {input.shape} and num_groups="
                            f"{num_groups}")
-    x = input.reshape(n, num_groups, -1)
-    mean = x.mean(-1, keepdim=True)
-    var = x.var(-1, unbiased=False, keepdim=True)
-    y = ((x - mean) / (var + eps).sqrt()).reshape(input.shape)
-    shape = (1, c) + (1,) * (input.dim() - 2)
-    if weight is not None:
-        y = y * weight.reshape(shape)
-    if bias is not None:
-        y = y + bias.reshape(shape)
-    return y
+    return _ops()["group_norm"](input, num_groups, weight, bias, eps)
 
 
 def instance_norm(input: Tensor, running_mean=None, running_var=None, weight=None, bias=None,
                   use_input_stats: bool = True, momentum: float = 0.1,
                   eps: float = 1e-5) -> Tensor:
-    """Normalize each (sample, channel) over its spatial dims."""
-    dims = tuple(range(2, input.dim()))
-    if use_input_stats or running_mean is None:
-        mean = input.mean(dims, keepdim=True)
-        var = input.var(dims, unbiased=False, keepdim=True)
-        if running_mean is not None and use_input_stats:
-            with tv.no_grad():
-                n = 1
-                for d in dims:
-                    n *= input.shape[d]
-                running_mean.mul_(1 - momentum).add_(mean.mean(0).reshape(-1) * momentum)
-                running_var.mul_(1 - momentum).add_(
-                    (var * n / builtins.max(n - 1, 1)).mean(0).reshape(-1) * momentum)
-    else:
-        shape = (1, -1) + (1,) * (input.dim() - 2)
-        mean, var = running_mean.reshape(shape), running_var.reshape(shape)
-    y = (input - mean) / (var + eps).sqrt()
-    shape = (1, input.shape[1]) + (1,) * (input.dim() - 2)
-    if weight is not None:
-        y = y * weight.reshape(shape)
-    if bias is not None:
-        y = y + bias.reshape(shape)
-    return y
+    """Normalize each (sample, channel) over its spatial dims: PyTorch's route, a batch norm
+    of the (1, N*C, ...) view (so the result is a ``ViewBackward0`` of a
+    ``NativeBatchNormBackward0``); running statistics are averaged over the samples."""
+    if use_input_stats:
+        spatial = math.prod(input.shape[2:])
+        if spatial == 1:
+            raise ValueError(f"Expected more than 1 spatial element when training, got input "
+                             f"size {input.shape}")
+    b, c = input.shape[0], input.shape[1]
+    x = input.contiguous().view((1, b * c) + tuple(input.shape[2:]))
+    w = weight.repeat(b) if weight is not None else None
+    bb = bias.repeat(b) if bias is not None else None
+    rm = running_mean.repeat(b) if running_mean is not None else None
+    rv = running_var.repeat(b) if running_var is not None else None
+    out = _ops()["batch_norm"](x, w, bb, rm, rv, use_input_stats, momentum, eps)
+    if running_mean is not None and use_input_stats:
+        with tv.no_grad():
+            running_mean.copy_(rm.view(b, c).mean(0))
+            running_var.copy_(rv.view(b, c).mean(0))
+    return out.view(input.shape)
 
 
 def rms_norm(input: Tensor, normalized_shape, weight=None, eps=None) -> Tensor:
@@ -488,7 +476,16 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,
                   max_norm=None, norm_type=2, scale_grad_by_freq=False, mode: str = "mean",
                   sparse=False, per_sample_weights=None, include_last_offset=False,
                   padding_idx=None) -> Tensor:
-    """Sums, means or maxima of bags of embedding rows."""
+    """Sums, means or maxima of bags of embedding rows (``EmbeddingBagBackward0``)."""
+    return _ops()["embedding_bag"](input, weight, offsets, max_norm, norm_type,
+                                   scale_grad_by_freq, mode, sparse, per_sample_weights,
+                                   include_last_offset, padding_idx)
+
+
+def _embedding_bag_impl(input: Tensor, weight: Tensor, offsets: Tensor | None = None,
+                        max_norm=None, norm_type=2, scale_grad_by_freq=False,
+                        mode: str = "mean", sparse=False, per_sample_weights=None,
+                        include_last_offset=False, padding_idx=None) -> Tensor:
     if input.dim() == 2:
         bags = [input[i] for i in range(input.shape[0])]
     else:
@@ -542,6 +539,17 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float 
                            f"dimension {input.dim()}")
     if mode not in ("constant", "reflect", "replicate", "circular"):
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    pad = tuple(int(p) for p in pad)
+    k = len(pad) // 2
+    if mode == "constant":
+        return _ops()["constant_pad_nd"](input, pad, mode, value)
+    if mode in ("reflect", "replicate") and 1 <= k <= 3:
+        name = "reflection" if mode == "reflect" else "replication"
+        return _ops()[f"{name}_pad{k}d"](input, pad, mode, value)
+    return _pad_impl(input, pad, mode, value)
+
+
+def _pad_impl(input: Tensor, pad, mode: str = "constant", value: float | None = None):
     out = input
     for i in range(len(pad) // 2):
         d = input.dim() - 1 - i
@@ -722,7 +730,12 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
 
 
 def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
-    """im2col: (N, C, H, W) -> (N, C*kh*kw, L), the window view laid out as columns."""
+    """im2col: (N, C, H, W) -> (N, C*kh*kw, L), the window view laid out as columns
+    (``Im2ColBackward0``)."""
+    return _ops()["im2col"](input, kernel_size, dilation, padding, stride)
+
+
+def _unfold_impl(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
     k = _tuple(kernel_size, 2)
     d = _tuple(dilation, 2)
     p = _tuple(padding, 2)
@@ -734,7 +747,13 @@ def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tenso
 
 
 def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
-    """col2im: sums columns (N, C*kh*kw, L) back into (N, C, H, W) (the adjoint of unfold)."""
+    """col2im: sums columns (N, C*kh*kw, L) back into (N, C, H, W) (the adjoint of unfold;
+    ``Col2ImBackward0``)."""
+    return _ops()["col2im"](input, output_size, kernel_size, dilation, padding, stride)
+
+
+def _fold_impl(input: Tensor, output_size, kernel_size, dilation=1, padding=0,
+               stride=1) -> Tensor:
     k = _tuple(kernel_size, 2)
     d = _tuple(dilation, 2)
     p = _tuple(padding, 2)
@@ -772,33 +791,39 @@ def _pool_out(size, k, s, p, d, ceil_mode):
 def _check_pool_out(input, outs, sp):
     """PyTorch's refusal of a pooling whose output would be empty."""
     if any(o <= 0 for o in outs):
-        given = "x".join(str(v) for v in input.shape[1:])
-        calc = "x".join(str(v) for v in (input.shape[1],) + tuple(outs))
+        given = "x".join(str(v) for v in input.shape[-sp - 1:])
+        calc = "x".join(str(v) for v in (input.shape[-sp - 1],) + tuple(outs))
         raise RuntimeError(f"Given input size: ({given}). Calculated output size: ({calc}). "
                            "Output size is too small")
 
 
 def _max_poolnd(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, sp):
-    unbatched = input.dim() == sp + 1
-    if unbatched:
-        input = input.unsqueeze(0)
     k, s, p, d = _pool_args(kernel_size, stride, padding, dilation, sp)
     for i in range(sp):
         if p[i] > k[i] // 2:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
                                f"pad={p[i]}, kernel_size={k[i]} and dilation={d[i]}")
-    _check_pool_out(input, [_pool_out(input.shape[2 + i], k[i], s[i], p[i], d[i], ceil_mode)
+    _check_pool_out(input, [_pool_out(input.shape[-sp + i], k[i], s[i], p[i], d[i], ceil_mode)
                             for i in range(sp)], sp)
     out, idx = _ops()["max_pool"](input, k, s, p, d, ceil_mode)
-    if unbatched:
-        out, idx = out.squeeze(0), idx.squeeze(0)
     return (out, idx) if return_indices else out
 
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
-    """Maximum over sliding windows of the last dim (``return_indices``: where)."""
-    return _max_poolnd(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, 1)
+    """Maximum over sliding windows of the last dim (``return_indices``: where); PyTorch's
+    route: a 2-D pooling of one row, squeezed (``SqueezeBackward1``)."""
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"max_pool1d() Expected 2D or 3D input tensor, but got "
+                           f"{list(input.shape)}")
+    (k,) = _tuple(kernel_size, 1)
+    (s,) = _tuple(stride, 1) if stride is not None and stride != () else (k,)
+    (p,) = _tuple(padding, 1)
+    (d,) = _tuple(dilation, 1)
+    out = _max_poolnd(input.unsqueeze(-2), (1, k), (1, s), (0, p), (1, d), ceil_mode, True, 2)
+    if return_indices:
+        return out[0].squeeze(-2), out[1].squeeze(-2)
+    return out[0].squeeze(-2)
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
@@ -847,13 +872,25 @@ def _avg_poolnd(input, kernel_size, stride, padding, ceil_mode, count_include_pa
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True):
-    """Mean over sliding windows of the last dim."""
-    return _avg_poolnd(input, kernel_size, stride, padding, ceil_mode, count_include_pad, None, 1)
+    """Mean over sliding windows of the last dim (PyTorch's route: a 2-D pooling of one row,
+    squeezed: ``SqueezeBackward1``)."""
+    (k,) = _tuple(kernel_size, 1)
+    (s,) = _tuple(stride, 1) if stride is not None and stride != () else (k,)
+    (p,) = _tuple(padding, 1)
+    return avg_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, p), ceil_mode,
+                      count_include_pad).squeeze(-2)
 
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True, divisor_override=None):
-    """Mean over sliding 2-D windows (a strided window view of the input)."""
+    """Mean over sliding 2-D windows (a strided window view of the input;
+    ``AvgPool2DBackward0``)."""
+    return _ops()["avg_pool2d"](input, kernel_size, stride, padding, ceil_mode,
+                                count_include_pad, divisor_override)
+
+
+def _avg_pool2d_impl(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+                     count_include_pad=True, divisor_override=None):
     return _avg_poolnd(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
                        divisor_override, 2)
 
@@ -863,7 +900,16 @@ def _adaptive_ranges(size: int, out: int):
 
 
 def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
-    """Mean over the windows that split H and W into ``output_size`` near-equal parts."""
+    """Mean over the windows that split H and W into ``output_size`` near-equal parts
+    (``AdaptiveAvgPool2DBackward0``; an output of 1x1 is a plain mean, as PyTorch's)."""
+    oh, ow = _tuple(output_size, 2) if output_size is not None else input.shape[-2:]
+    h, w = input.shape[-2:]
+    if (h if oh is None else oh) == 1 and (w if ow is None else ow) == 1:
+        return input.mean((-2, -1), keepdim=True)
+    return _ops()["adaptive_avg_pool2d"](input, output_size)
+
+
+def _adaptive_avg_pool2d_impl(input: Tensor, output_size) -> Tensor:
     oh, ow = _tuple(output_size, 2) if output_size is not None else input.shape[-2:]
     h, w = input.shape[-2:]
     oh = h if oh is None else oh
@@ -881,12 +927,25 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
 def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
     """Mean over ``output_size`` near-equal windows of the last dim."""
     (o,) = _tuple(output_size, 1)
-    L = input.shape[-1]
-    return tv.stack([input[..., a:b].mean(-1) for a, b in _adaptive_ranges(L, o)], -1)
+    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, o)).squeeze(-2)
 
 
 def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):
-    """Maximum over the windows that split H and W into ``output_size`` parts."""
+    """Maximum over the windows that split H and W into ``output_size`` parts
+    (``AdaptiveMaxPool2DBackward0``)."""
+    out = _ops()["adaptive_max_pool2d"](input, output_size)
+    if not return_indices:
+        return out
+    with tv.no_grad():
+        idx = _adaptive_max_pool2d_full(input, output_size)[1]
+    return out, idx
+
+
+def _adaptive_max_pool2d_impl(input: Tensor, output_size) -> Tensor:
+    return _adaptive_max_pool2d_full(input, output_size)[0]
+
+
+def _adaptive_max_pool2d_full(input: Tensor, output_size):
     oh, ow = _tuple(output_size, 2)
     h, w = input.shape[-2:]
     rows, irows = [], []
@@ -899,8 +958,7 @@ def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False
             icols.append((i // (c1 - c0) + r0) * w + i % (c1 - c0) + c0)
         rows.append(tv.stack(cols, -1))
         irows.append(tv.stack(icols, -1))
-    out = tv.stack(rows, -2)
-    return (out, tv.stack(irows, -2)) if return_indices else out
+    return tv.stack(rows, -2), tv.stack(irows, -2)
 
 
 def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
@@ -919,10 +977,32 @@ def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
 
 
 # ---------------------------------------------------------------- resampling
+_UPSAMPLE_OPS = {"nearest": "upsample_nearest{}d", "nearest-exact": "upsample_nearest_exact{}d",
+                 "linear": "upsample_linear1d", "bilinear": "upsample_bilinear2d",
+                 "bicubic": "upsample_bicubic2d", "trilinear": "upsample_trilinear3d"}
+_UPSAMPLE_DIMS = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}
+
+
 def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "nearest",
                 align_corners=None, recompute_scale_factor=None, antialias=False) -> Tensor:
-    """Resize the spatial dims: ``nearest`` (index picking) or ``linear``/``bilinear``
-    (weighted sums of neighbours), as PyTorch computes the source positions."""
+    """Resize the spatial dims: ``nearest`` (index picking), ``linear``/``bilinear``
+    (weighted sums of neighbours), ``bicubic`` or ``area``, as PyTorch computes the source
+    positions (one node each: ``UpsampleNearest2DBackward0`` ...)."""
+    ok = input.dim() in (3, 4, 5) and mode in _UPSAMPLE_OPS and \
+        _UPSAMPLE_DIMS.get(mode, input.dim()) == input.dim() and \
+        (align_corners is None or mode not in ("nearest", "nearest-exact")) and \
+        (size is None) != (scale_factor is None)
+    if not ok:  # (area, or a refusal with PyTorch's message)
+        return _interpolate_impl(input, size, scale_factor, mode, align_corners,
+                                 recompute_scale_factor, antialias)
+    name = _UPSAMPLE_OPS[mode].format(input.dim() - 2)
+    return _ops()[name](input, size, scale_factor, mode, align_corners, recompute_scale_factor,
+                        antialias)
+
+
+def _interpolate_impl(input: Tensor, size=None, scale_factor=None, mode: str = "nearest",
+                      align_corners=None, recompute_scale_factor=None,
+                      antialias=False) -> Tensor:
     sp = input.dim() - 2
     if mode in ("nearest", "area", "nearest-exact"):
         if align_corners is not None:
@@ -1025,7 +1105,11 @@ def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=
 
 
 def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
-    """(N, C*r*r, H, W) -> (N, C, H*r, W*r)."""
+    """(N, C*r*r, H, W) -> (N, C, H*r, W*r) (``PixelShuffleBackward0``)."""
+    return _ops()["pixel_shuffle"](input, upscale_factor)
+
+
+def _pixel_shuffle_impl(input: Tensor, upscale_factor: int) -> Tensor:
     r = upscale_factor
     *b, c, h, w = input.shape
     x = input.reshape(*b, c // (r * r), r, r, h, w)
@@ -1035,7 +1119,11 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
 
 
 def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
-    """(N, C, H*r, W*r) -> (N, C*r*r, H, W)."""
+    """(N, C, H*r, W*r) -> (N, C*r*r, H, W) (``PixelUnshuffleBackward0``)."""
+    return _ops()["pixel_unshuffle"](input, downscale_factor)
+
+
+def _pixel_unshuffle_impl(input: Tensor, downscale_factor: int) -> Tensor:
     r = downscale_factor
     *b, c, h, w = input.shape
     x = input.reshape(*b, c, h // r, r, w // r, r)
