@@ -716,7 +716,13 @@ def _max_pool_f(ctx, input, kernel, stride, padding, dilation, ceil_mode):
 def _recomputed_op(name: str, node: str, impl: str):
     def kernel(*args, **kwargs):
         from . import functional as F
-        return getattr(F, impl)(*args, **kwargs)
+        out = getattr(F, impl)(*args, **kwargs)
+        # an op's result is a new tensor (PyTorch's kernels allocate one): a composite that
+        # returned its input, or a view of it (zero padding, a pixel shuffle's reshape), is
+        # copied, so recording never turns the input itself into a non-leaf
+        if any(isinstance(a, Tensor) and a._storage is out._storage for a in args):
+            out = out.clone()
+        return out
     kernel.__name__ = kernel.__qualname__ = name
     kernel.__doc__ = (f"``nn.functional.{impl}`` recorded as one node (``{node}``), as "
                       "PyTorch records it.")

@@ -607,6 +607,9 @@ def _windows(x: Tensor, kernel: tuple, stride: tuple, dilation: tuple) -> Tensor
     return x.as_strided(size, strides, x.storage_offset())
 
 
+_SAME_PAD_WARNED = False
+
+
 def _conv_args(input, weight, stride, padding, dilation, groups, sp: int, name: str):
     if input.dim() not in (sp + 1, sp + 2):
         raise RuntimeError(f"Expected {sp + 1}D (unbatched) or {sp + 2}D (batched) input to "
@@ -621,6 +624,13 @@ def _conv_args(input, weight, stride, padding, dilation, groups, sp: int, name: 
             if any(s != 1 for s in stride):
                 raise RuntimeError("padding='same' is not supported for strided convolutions")
             total = [dilation[i] * (kernel[i] - 1) for i in range(sp)]
+            global _SAME_PAD_WARNED
+            if any(t % 2 for t in total) and not _SAME_PAD_WARNED:
+                # (PyTorch warns once per process: TORCH_WARN_ONCE)
+                _SAME_PAD_WARNED = True
+                warnings.warn("Using padding='same' with even kernel lengths and odd dilation "
+                              "may require a zero-padded copy of the input be created",
+                              UserWarning, stacklevel=4)
             padding = tuple((t // 2, t - t // 2) for t in total)
         else:
             raise RuntimeError(f"Invalid padding string: '{padding}'")

@@ -77,3 +77,19 @@ def test_gradcheck(name, fn, kinks, double):
     assert gradcheck(fn, args, eps=1e-6, atol=1e-5)
     if double:
         assert gradgradcheck(fn, args, eps=1e-6, atol=1e-4)
+
+
+def test_ops_never_turn_their_input_into_a_non_leaf():
+    """A composite that returns its input or a view of it (zero padding, a pixel shuffle of
+    a contiguous input, a stride-1 transposed convolution without padding) still records a
+    new tensor: the input stays a leaf with its own gradient."""
+    for fn, shape in ((lambda x: F.pad(x, (0, 0)), (2, 3)),
+                      (lambda x: F.pad(x, (0, -1)), (2, 3)),
+                      (lambda x: F.pixel_shuffle(x, 1), (1, 2, 2, 2)),
+                      (lambda x: F.conv_transpose1d(x, tensorviz.ones(4, 2, 2, dtype=x.dtype),
+                                                    padding=1, groups=2), (2, 4, 5))):
+        x = rn(*shape)
+        y = fn(x)
+        assert x.is_leaf and y is not x and y.grad_fn is not None
+        y.sum().backward()
+        assert x.grad is not None and tuple(x.grad.shape) == shape

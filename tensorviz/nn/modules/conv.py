@@ -94,9 +94,14 @@ class _ConvNd(Module):
         fn = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}[self._n]
         if self.padding_mode != "zeros":
             pads = []
-            pad = self.padding if not isinstance(self.padding, str) else (0,) * self._n
-            for p in reversed(pad):
-                pads += [p, p]
+            if self.padding == "same":  # PyTorch's split: the odd element on the right
+                for d, k in zip(reversed(self.dilation), reversed(self.kernel_size)):
+                    total = d * (k - 1)
+                    pads += [total // 2, total - total // 2]
+            else:
+                pad = self.padding if not isinstance(self.padding, str) else (0,) * self._n
+                for p in reversed(pad):
+                    pads += [p, p]
             mode = "constant" if self.padding_mode == "zeros" else self.padding_mode
             return fn(F.pad(input, pads, mode=mode), weight, bias, self.stride, 0,
                       self.dilation, self.groups)
