@@ -74,6 +74,9 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     tensorviz.Size([2, 4])
     """
     _tensor_arg("linear", "input", input)
+    if input.dtype != weight.dtype:
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
+                           f"{input.dtype.cname} and {weight.dtype.cname}")
     if input.dim() == 2:
         if bias is not None:
             return tv.addmm(bias, input, weight.t())
@@ -92,6 +95,13 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None):
     """``y_k = x1^T W_k x2 + b_k`` for each output feature ``k``."""
+    if input1.dim() != input2.dim():
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} "
+                           f"and {input2.dim()}")
+    for d in range(input1.dim() - 1):
+        if input1.shape[d] != input2.shape[d]:
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {d}: "
+                               f"got {input1.shape[d]} and {input2.shape[d]}")
     k, i, j = weight.shape
     lead = input1.shape[:-1]
     x1 = input1.reshape(-1, i)
@@ -364,6 +374,11 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     """Normalize each channel (dim 1) by the batch's mean and (biased) variance in training,
     by the running statistics otherwise; ``running_*`` are updated in training with the
     unbiased variance (``NativeBatchNormBackward0``)."""
+    for name, t in (("running_mean", running_mean), ("running_var", running_var),
+                    ("weight", weight), ("bias", bias)):
+        if t is not None and input.dim() > 1 and t.numel() != input.shape[1]:
+            raise RuntimeError(f"{name} should contain {input.shape[1]} elements not "
+                               f"{t.numel()}")
     if training:
         size = input.numel() // input.shape[1] if input.dim() > 1 else 1
         if size == 1:
@@ -381,7 +396,7 @@ def layer_norm(input: Tensor, normalized_shape: Sequence[int], weight: Tensor | 
     if tuple(input.shape[input.dim() - len(normalized_shape):]) != normalized_shape:
         raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input "
                            f"with shape [*, {', '.join(map(str, normalized_shape))}], but got "
-                           f"input of size{input.shape}")
+                           f"input of size{list(input.shape)}")
     return _ops()["layer_norm"](input, normalized_shape, weight, bias, eps)
 
 
@@ -391,7 +406,8 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,
     n, c = input.shape[0], input.shape[1]
     if c % num_groups:
         raise RuntimeError(f"Expected number of channels in input to be divisible by "
-                           f"num_groups, but got input of shape {input.shape} and num_groups="
+                           f"num_groups, but got input of shape {list(input.shape)} and "
+                           "num_groups="
                            f"{num_groups}")
     return _ops()["group_norm"](input, num_groups, weight, bias, eps)
 
@@ -849,6 +865,10 @@ def _avg_poolnd(input, kernel_size, stride, padding, ceil_mode, count_include_pa
     if unbatched:
         input = input.unsqueeze(0)
     k, s, p, _ = _pool_args(kernel_size, stride, padding, 1, sp)
+    for i in range(sp):
+        if p[i] > k[i] // 2:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
+                               f"pad={p[i]}, kernel_size={k[i]} and dilation=1")
     outs = [_pool_out(input.shape[2 + i], k[i], s[i], p[i], 1, ceil_mode) for i in range(sp)]
     _check_pool_out(input, outs, sp)
     extra = [builtins.max(0, (outs[i] - 1) * s[i] + k[i] - (input.shape[2 + i] + 2 * p[i]))
@@ -1030,8 +1050,8 @@ def _interpolate_impl(input: Tensor, size=None, scale_factor=None, mode: str = "
                                                     "trilinear", "area", "nearest-exact"):
         raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported"
                                   f" (got {input.dim()}D) for the modes: nearest | linear | "
-                                  f"bilinear | bicubic | trilinear | area | nearest-exact "
-                                  f"(got {mode})")
+                                  f"bilinear | bicubic | trilinear | lanczos | area | "
+                                  f"nearest-exact (got {mode})")
     in_sizes = input.shape[2:]
     if size is not None:
         out_sizes = _tuple(size, sp)
@@ -1120,6 +1140,11 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
 
 
 def _pixel_shuffle_impl(input: Tensor, upscale_factor: int) -> Tensor:
+    if input.shape[-3] % (upscale_factor * upscale_factor):
+        raise RuntimeError("pixel_shuffle expects its input's 'channel' dimension to be "
+                           "divisible by the square of upscale_factor, but input.size(-3)="
+                           f"{input.shape[-3]} is not divisible by "
+                           f"{upscale_factor * upscale_factor}")
     r = upscale_factor
     *b, c, h, w = input.shape
     x = input.reshape(*b, c // (r * r), r, r, h, w)
@@ -1401,6 +1426,8 @@ def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None,
 def cosine_embedding_loss(input1, input2, target, margin: float = 0.0, size_average=None,
                           reduce=None, reduction: str = "mean") -> Tensor:
     """``1 - cos`` for target 1, ``max(0, cos - margin)`` for target -1."""
+    if target.dim() > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     reduction = _legacy_reduction(size_average, reduce, reduction)
     cos = cosine_similarity(input1, input2, -1 if input1.dim() == 1 else 1, 1e-12)
     zero = tv.zeros_like(cos)
@@ -1445,6 +1472,8 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
 
 def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
     """``0.5 (log var + (x - t)^2 / var)`` (+ const with ``full``)."""
+    if bool((var < 0).any()):
+        raise ValueError("var has negative entry/entries")
     var = var.clamp(min=eps)
     loss = 0.5 * (var.log() + (input - target).pow(2) / var)
     if full:
@@ -1455,6 +1484,11 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2.0, eps=1e-6, swap=False,
                         size_average=None, reduce=None, reduction="mean"):
     """``max(d(a, p) - d(a, n) + margin, 0)``."""
+    a, pdim, n = anchor.dim(), positive.dim(), negative.dim()
+    if not a == pdim == n:
+        raise RuntimeError("The anchor, positive, and negative tensors are expected to have the "
+                           f"same number of dimensions, but got: anchor {a}D, positive {pdim}D, "
+                           f"and negative {n}D inputs")
     reduction = _legacy_reduction(size_average, reduce, reduction)
     dp = pairwise_distance(anchor, positive, p, eps)
     dn = pairwise_distance(anchor, negative, p, eps)
@@ -1518,6 +1552,9 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
                                  static_v=None, average_attn_weights=True, is_causal=False):
     """The multi-head attention of ``nn.MultiheadAttention`` (inputs (L, N, E))."""
     L, N, E = query.shape
+    if E != embed_dim_to_check:
+        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but "
+                             f"got {E}")
     S = key.shape[0]
     h = num_heads
     hd = E // h

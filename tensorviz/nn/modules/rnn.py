@@ -120,7 +120,7 @@ class RNNBase(Module):
         batched = input.dim() == 3
         if input.dim() not in (2, 3):
             raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got "
-                             f"{input.dim()}D instead")
+                             f"{input.dim()}D tensor instead")
         x = input if batched else input.unsqueeze(1)
         if batched and self.batch_first:
             x = x.transpose(0, 1)
@@ -140,6 +140,16 @@ class RNNBase(Module):
                 h0, c0 = h0.unsqueeze(1), c0.unsqueeze(1)
         else:
             h0, c0 = (hx if batched else hx.unsqueeze(1)), None
+        if x.shape[-1] != self.input_size:
+            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
+                               f"{self.input_size}, got {x.shape[-1]}")
+        expect = (self.num_layers * dirs, n, self.proj_size or self.hidden_size)
+        if tuple(h0.shape) != expect:
+            raise RuntimeError(f"Expected hidden size {expect}, got {list(h0.shape)}")
+        if is_lstm:
+            expect_c = (self.num_layers * dirs, n, self.hidden_size)
+            if tuple(c0.shape) != expect_c:
+                raise RuntimeError(f"Expected hidden size {expect_c}, got {list(c0.shape)}")
         hs, cs = [], []
         layer_in = x
         for layer in range(self.num_layers):
