@@ -346,6 +346,32 @@ def _clamp(ctx, input, min=None, max=None, *, out=None):
 FORMULAS["clip"] = FORMULAS["clamp"]
 
 
+def _clamp_side(name: str, node: str, lower: bool):
+    @formula(name)
+    def f(ctx, input, bound, *, out=None):
+        s = ctx.save(input, "self")
+        if isinstance(bound, Tensor):
+            sb = ctx.save(bound, "min" if lower else "max")
+
+            def backward1(g):
+                x, b = s(), sb()
+                keep = (x >= b) if lower else (x <= b)
+                return g * keep.to(g.dtype), g * (~keep).to(g.dtype)
+            return node + "1", (input, bound), backward1
+        ctx.keep("min" if lower else "max", bound)
+
+        def backward0(g):
+            x = s()
+            keep = (x >= bound) if lower else (x <= bound)
+            return (g * keep.to(g.dtype),)
+        return node + "0", (input,), backward0
+    return f
+
+
+_clamp_side("clamp_min", "ClampMinBackward", True)
+_clamp_side("clamp_max", "ClampMaxBackward", False)
+
+
 def _binary_select(name: str, node: str, pick_first):
     """maximum/minimum/fmax/fmin: the gradient goes to the chosen operand (split on ties)."""
     @formula(name)

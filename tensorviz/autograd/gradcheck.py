@@ -157,8 +157,14 @@ def gradgradcheck(func: Callable, inputs, grad_outputs=None, *, eps: float = 1e-
 
     def first_grads(*args):
         ins, gos = args[:n_in], args[n_in:]
-        o = _outputs(func, ins)
-        gs = _grad(o, [ins[j] for j in diff], gos, create_graph=True, allow_unused=True)
+        # the numerical pass runs with grad mode off; the first derivative needs it on
+        prev = _STATE.grad
+        _STATE.grad = True
+        try:
+            o = _outputs(func, ins)
+            gs = _grad(o, [ins[j] for j in diff], gos, create_graph=True, allow_unused=True)
+        finally:
+            _STATE.grad = prev
         return tuple(g for g in gs if g is not None)
     return gradcheck(first_grads, inputs + tuple(grad_outputs), eps=eps, atol=atol, rtol=rtol,
                      raise_exception=raise_exception)

@@ -53,7 +53,33 @@ _activation_formula("_gelu", "GeluBackward0",
 _activation_formula("_silu", "SiluBackward0",
                     lambda x, y: x.sigmoid() * (x * (-x.sigmoid() + 1) + 1))
 _activation_formula("_elu", "EluBackward0",
-                    lambda x, y, alpha=1.0: tv.where(x > 0, tv.ones_like(x), y + alpha))
+                    lambda x, y, alpha=1.0, scale=1.0:
+                    tv.where(x > 0, tv.full_like(x, scale), y + alpha * scale))
+_activation_formula("_celu", "CeluBackward0",
+                    lambda x, y, alpha=1.0: tv.where(x > 0, tv.ones_like(x), y / alpha + 1))
+# Note: PyTorch's CPU kernel multiplies by the float literal 1.0f / 6.0f in every dtype, so
+# float64 gradients carry float32's rounding of 1/6; we follow it.
+_ONE_SIXTH_F32 = 0.1666666716337204
+_activation_formula("_hardsigmoid", "HardsigmoidBackward0",
+                    lambda x, y: ((x > -3) & (x < 3)).to(x.dtype) * _ONE_SIXTH_F32)
+_activation_formula("_hardswish", "HardswishBackward0",
+                    lambda x, y: tv.where(x < -3, tv.zeros_like(x),
+                                          tv.where(x <= 3, x / 3 + 0.5, tv.ones_like(x))))
+_activation_formula("_logsigmoid", "LogSigmoidBackward0", lambda x, y: (-x).sigmoid())
+_activation_formula("_softshrink", "SoftshrinkBackward0",
+                    lambda x, y, lambd=0.5: (x.abs() > lambd).to(x.dtype))
+_activation_formula("_hardshrink", "HardshrinkBackward0",
+                    lambda x, y, lambd=0.5: (x.abs() > lambd).to(x.dtype))
+_activation_formula("_threshold", "ThresholdBackward0",
+                    lambda x, y, threshold=0.0, value=0.0: (x > threshold).to(x.dtype))
+
+
+def _mish_grad(x, y):
+    t = _softplus_plain(x).tanh()
+    return t + x * x.sigmoid() * (-(t * t) + 1)
+
+
+_activation_formula("_mish", "MishBackward0", _mish_grad)
 _activation_formula("_leaky_relu", "LeakyReluBackward0",
                     lambda x, y, negative_slope=0.01:
                     tv.where(x > 0, tv.ones_like(x), tv.full_like(x, negative_slope)))
@@ -63,6 +89,10 @@ _activation_formula("_softplus", "SoftplusBackward0",
 _activation_formula("_hardtanh", "HardtanhBackward0",
                     lambda x, y, min_val=-1.0, max_val=1.0:
                     ((x > min_val) & (x < max_val)).to(x.dtype))
+
+
+def _softplus_plain(x):
+    return tv.where(x > 20, x, x.exp().log1p())
 
 
 def _act_kernel(name: str, fwd):
@@ -81,7 +111,70 @@ def _gelu(x, approximate: str = "none"):
 
 _act_kernel("_gelu", _gelu)
 _act_kernel("_silu", lambda x: x * x.sigmoid())
-_act_kernel("_elu", lambda x, alpha=1.0: tv.where(x > 0, x, (x.exp() - 1) * alpha))
+_act_kernel("_elu", lambda x, alpha=1.0, scale=1.0:
+            tv.where(x > 0, x, (x.exp() - 1) * alpha) * scale)
+_act_kernel("_celu", lambda x, alpha=1.0: tv.where(x > 0, x, ((x / alpha).exp() - 1) * alpha))
+_act_kernel("_hardsigmoid", lambda x: (x / 6 + 0.5).clamp(0, 1))
+_act_kernel("_hardswish", lambda x: x * (x / 6 + 0.5).clamp(0, 1))
+_act_kernel("_logsigmoid", lambda x: x.clamp(max=0) - (-x.abs()).exp().log1p())
+_act_kernel("_softshrink", lambda x, lambd=0.5: tv.where(
+    x > lambd, x - lambd, tv.where(x < -lambd, x + lambd, tv.zeros_like(x))))
+_act_kernel("_hardshrink", lambda x, lambd=0.5: tv.where(x.abs() > lambd, x, tv.zeros_like(x)))
+_act_kernel("_threshold", lambda x, threshold=0.0, value=0.0:
+            tv.where(x > threshold, x, tv.full_like(x, value)))
+_act_kernel("_mish", lambda x: x * _softplus_plain(x).tanh())
+
+
+@_reg("_glu")
+def _glu(input: Tensor, dim: int = -1) -> Tensor:
+    """The kernel of ``nn.functional.glu`` (recorded as one node)."""
+    a, b = input.chunk(2, dim)
+    return a * b.sigmoid()
+
+
+@formula(f"{_F}._glu")
+def _glu_f(ctx, input, dim=-1):
+    s = ctx.save(input, "self")
+
+    def backward(g):
+        a, b = s().chunk(2, dim)
+        sb = b.sigmoid()
+        return (tv.cat([g * sb, g * a * sb * (-sb + 1)], dim),)
+    return "GluBackward0", (input,), backward
+
+
+def _prelu_shape(input, weight):
+    if weight.numel() != 1 and input.dim() >= 2:
+        return (1, -1) + (1,) * (input.dim() - 2)
+    return None
+
+
+@_reg("_prelu")
+def _prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """The kernel of ``nn.functional.prelu`` (recorded as one node)."""
+    shape = _prelu_shape(input, weight)
+    w = weight.reshape(shape) if shape else weight.reshape(())
+    return tv.where(input > 0, input, input * w)
+
+
+@formula(f"{_F}._prelu")
+def _prelu_f(ctx, input, weight):
+    s = ctx.save(input, "self")
+    sw = ctx.save(weight, "weight")
+
+    def backward(g):
+        x, w = s(), sw()
+        shape = _prelu_shape(x, w)
+        wb = w.reshape(shape) if shape else w.reshape(())
+        gi = tv.where(x > 0, g, g * wb)
+        gw = tv.where(x > 0, tv.zeros_like(x), g * x)
+        if shape:
+            dims = [d for d in range(x.dim()) if d != 1]
+            gw = gw.sum(dims) if dims else gw
+        else:
+            gw = gw.sum()
+        return gi, gw.reshape(w.shape)
+    return "PreluKernelBackward0", (input, weight), backward
 _act_kernel("_leaky_relu", lambda x, negative_slope=0.01: tv.where(x > 0, x, x * negative_slope))
 _act_kernel("_softplus", lambda x, beta=1.0, threshold=20.0:
             tv.where(x * beta > threshold, x, (x * beta).exp().log1p() / beta))
@@ -181,7 +274,97 @@ def _nll_loss_f(ctx, input, target, weight, reduction, ignore_index):
             return (grad, None, None)
         moved = (x_shape[0],) + tuple(x_shape[2:]) + (c,)
         return (grad.reshape(moved).movedim(-1, 1), None, None)
-    return "NllLossBackward0", (input, target, weight), backward
+    return ("NllLoss2DBackward0" if len(shape) == 4 else "NllLossBackward0"), \
+        (input, target, weight), backward
+
+
+# Losses PyTorch computes elementwise in one kernel: (forward of d = input - target or of
+# (input, target), derivative w.r.t. input), the reduction applied inside the node.
+def _pointwise_loss(name: str, node: str, fwd, dinput, target_grad: bool):
+    def kernel(input: Tensor, target: Tensor, reduction: str = "mean", *args) -> Tensor:
+        return _reduced(fwd(input, target, *args), reduction)
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = f"The kernel of ``nn.functional.{name[1:]}`` (recorded as one node)."
+    _reg(name)(kernel)
+
+    @formula(f"{_F}.{name}")
+    def f(ctx, input, target, reduction="mean", *args):
+        a = ctx.save(input, "self")
+        b = ctx.save(target, "target")
+
+        def backward(g):
+            x, t = a(), b()
+            n = builtins.max(x.numel(), 1) if reduction == "mean" else 1
+            d = dinput(x, t, *args) * (g / n)
+            return d, (-d if target_grad and ctx.needs(target) else None)
+        return node, (input, target), backward
+    return f
+
+
+_pointwise_loss(
+    "_smooth_l1_loss", "SmoothL1LossBackward0",
+    lambda x, t, beta: tv.where((x - t).abs() < beta, (x - t).pow(2) * (0.5 / beta),
+                                (x - t).abs() - 0.5 * beta),
+    lambda x, t, beta: ((x - t) / beta).clamp(-1, 1), True)
+_pointwise_loss(
+    "_huber_loss", "HuberLossBackward0",
+    lambda x, t, delta: tv.where((x - t).abs() < delta, (x - t).pow(2) * 0.5,
+                                 ((x - t).abs() - 0.5 * delta) * delta),
+    lambda x, t, delta: (x - t).clamp(-delta, delta), True)
+_pointwise_loss(
+    "_soft_margin_loss", "SoftMarginLossBackward0",
+    lambda x, t: (-t * x).exp().log1p(),
+    lambda x, t: -t * (-t * x).sigmoid(), False)
+
+
+def _multi_margin_terms(x, t, p, margin, weight):
+    """(N, C) hinge terms (the target's own column zeroed) and their mask."""
+    picked = x.gather(1, t.unsqueeze(1))
+    z = margin - picked + x
+    mask = (z > 0).to(x.dtype).scatter(1, t.unsqueeze(1), 0.0)
+    return z, mask
+
+
+@_reg("_multi_margin_loss")
+def _multi_margin_loss(input: Tensor, target: Tensor, p: int, margin: float, weight,
+                       reduction: str) -> Tensor:
+    """The kernel of ``nn.functional.multi_margin_loss`` (recorded as one node)."""
+    x = input if input.dim() == 2 else input.unsqueeze(0)
+    t = target.reshape(-1).long()
+    z, mask = _multi_margin_terms(x, t, p, margin, weight)
+    loss = z.clamp(min=0).pow(p) * mask
+    if weight is not None:
+        loss = loss * weight[t].unsqueeze(1)
+    loss = loss.sum(1) / x.shape[1]
+    if input.dim() != 2:
+        loss = loss.reshape(target.shape)
+    return _reduced(loss, reduction)
+
+
+@formula(f"{_F}._multi_margin_loss")
+def _multi_margin_loss_f(ctx, input, target, p, margin, weight, reduction):
+    a = ctx.save(input, "self")
+    b = ctx.save(target, "target")
+    w = ctx.save(weight, "weight") if weight is not None else None
+
+    def backward(g):
+        xin = a()
+        x = xin if xin.dim() == 2 else xin.unsqueeze(0)
+        t = b().reshape(-1).long()
+        z, mask = _multi_margin_terms(x, t, p, margin, weight)
+        h = mask if p == 1 else z * 2 * mask
+        if w is not None:
+            h = h * w()[t].unsqueeze(1)
+        if reduction == "none":
+            gs = g.reshape(-1, 1)
+        elif reduction == "mean":
+            gs = g / x.shape[0]
+        else:
+            gs = g
+        gz = h * gs / x.shape[1]
+        grad = gz.scatter(1, t.unsqueeze(1), -gz.sum(1, keepdim=True))
+        return grad.reshape(xin.shape), None, None
+    return "MultiMarginLossBackward0", (input, target, weight), backward
 
 
 @_reg("_binary_cross_entropy")
@@ -358,14 +541,15 @@ def _layer_norm_f(ctx, input, normalized_shape, weight, bias, eps):
 
 # ---------------------------------------------------------------- embedding
 @_reg("_embedding")
-def _embedding(weight: Tensor, indices: Tensor, padding_idx: int) -> Tensor:
+def _embedding(weight: Tensor, indices: Tensor, padding_idx: int,
+               scale_grad_by_freq: bool = False) -> Tensor:
     """Rows of ``weight`` at ``indices``."""
     return weight.index_select(0, indices.reshape(-1)).reshape(
         tuple(indices.shape) + (weight.shape[1],))
 
 
 @formula(f"{_F}._embedding")
-def _embedding_f(ctx, weight, indices, padding_idx):
+def _embedding_f(ctx, weight, indices, padding_idx, scale_grad_by_freq=False):
     si = ctx.save(indices, "indices")
     rows = weight.shape[0]
 
@@ -375,6 +559,10 @@ def _embedding_f(ctx, weight, indices, padding_idx):
         if padding_idx >= 0:
             keep = (idx != padding_idx).to(g.dtype).unsqueeze(1)
             gg = gg * keep
+        if scale_grad_by_freq:  # each row's gradient divided by how often it was picked
+            counts = tv.zeros(rows, dtype=g.dtype, device=g.device).index_add(
+                0, idx, tv.ones(idx.shape[0], dtype=g.dtype, device=g.device))
+            gg = gg / counts[idx].unsqueeze(1)
         return (tv.zeros(rows, g.shape[-1], dtype=g.dtype, device=g.device).index_add(
             0, idx, gg), None)
     return "EmbeddingBackward0", (weight, indices), backward
@@ -464,6 +652,10 @@ def _max_pool(input, kernel, stride, padding, dilation, ceil_mode):
     """Max pooling over a strided window view; returns (values, flat indices per plane)."""
     from .functional import _pool_out, _windows
     sp = len(kernel)
+    if input.dim() == sp + 1:  # unbatched (C, *spatial): one node, as PyTorch
+        values, idx = _max_pool(input.unsqueeze(0), kernel, stride, padding, dilation,
+                                ceil_mode)
+        return values.squeeze(0), idx.squeeze(0)
     sizes = tuple(input.shape[2:])
     outs = [_pool_out(sizes[i], kernel[i], stride[i], padding[i], dilation[i], ceil_mode)
             for i in range(sp)]
@@ -505,11 +697,128 @@ def _max_pool_f(ctx, input, kernel, stride, padding, dilation, ceil_mode):
     ctx.outputs = tuple(ctx.out)
 
     def backward(g, gi=None):
-        n, c = shape[:2]
-        plane = math.prod(shape[2:])
+        n, c = shape[:2] if len(shape) == sp + 2 else (1, shape[0])
+        plane = math.prod(shape[-sp:])
         z = tv.zeros(n, c, plane, dtype=g.dtype, device=g.device)
         z = z.scatter_add(2, idx().reshape(n, c, -1), g.reshape(n, c, -1))
         return (z.reshape(shape),)
     name = {1: "MaxPool1DWithIndicesBackward0", 2: "MaxPool2DWithIndicesBackward0",
             3: "MaxPool3DWithIndicesBackward0"}[sp]
     return name, (input,), backward
+
+
+# ---------------------------------------------------------------- linear ops as one node
+# Pooling, padding, resampling, pixel shuffles, im2col/col2im and embedding bags are linear in
+# their float inputs (max pooling piecewise so), so their vector-Jacobian product is the
+# composite's own: the backward re-runs the composite on detached copies and asks autograd for
+# the gradient.  The graph then shows PyTorch's node (``AvgPool2DBackward0`` ...), and since the
+# gradient depends on the incoming gradient only, double backward stays exact.
+def _recomputed_op(name: str, node: str, impl: str):
+    def kernel(*args, **kwargs):
+        from . import functional as F
+        out = getattr(F, impl)(*args, **kwargs)
+        # an op's result is a new tensor (PyTorch's kernels allocate one): a composite that
+        # returned its input, or a view of it (zero padding, a pixel shuffle's reshape), is
+        # copied, so recording never turns the input itself into a non-leaf
+        if any(isinstance(a, Tensor) and a._storage is out._storage for a in args):
+            out = out.clone()
+        return out
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = (f"``nn.functional.{impl}`` recorded as one node (``{node}``), as "
+                      "PyTorch records it.")
+    _reg(name)(kernel)
+
+    @formula(f"{_F}.{name}")
+    def f(ctx, *args, **kwargs):
+        want = [isinstance(a, Tensor) and a.dtype.is_floating_point and ctx.needs(a)
+                for a in args]
+        saved = [ctx.save(a, f"input{i}") if w else None
+                 for i, (a, w) in enumerate(zip(args, want))]
+        inputs = tuple(a for a, w in zip(args, want) if w)
+
+        def backward(g):
+            from . import functional as F
+            from .. import _grad_mode, autograd
+            create = _grad_mode.is_grad_enabled()
+            with _grad_mode.enable_grad():
+                call = [s().detach().requires_grad_(True) if s is not None else a
+                        for s, a in zip(saved, args)]
+                out = getattr(F, impl)(*call, **kwargs)
+                leaves = [c for c, w in zip(call, want) if w]
+                grads = autograd.grad(out, leaves, g, create_graph=create,
+                                      allow_unused=True)
+            return tuple(gr if gr is not None else tv.zeros_like(lf)
+                         for gr, lf in zip(grads, leaves))
+        return node, inputs, backward
+    return f
+
+
+for _name, _node, _impl in [
+        ("_avg_pool2d", "AvgPool2DBackward0", "_avg_pool2d_impl"),
+        ("_adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", "_adaptive_avg_pool2d_impl"),
+        ("_adaptive_max_pool2d", "AdaptiveMaxPool2DBackward0", "_adaptive_max_pool2d_impl"),
+        ("_constant_pad_nd", "ConstantPadNdBackward0", "_pad_impl"),
+        ("_reflection_pad1d", "ReflectionPad1DBackward0", "_pad_impl"),
+        ("_reflection_pad2d", "ReflectionPad2DBackward0", "_pad_impl"),
+        ("_reflection_pad3d", "ReflectionPad3DBackward0", "_pad_impl"),
+        ("_replication_pad1d", "ReplicationPad1DBackward0", "_pad_impl"),
+        ("_replication_pad2d", "ReplicationPad2DBackward0", "_pad_impl"),
+        ("_replication_pad3d", "ReplicationPad3DBackward0", "_pad_impl"),
+        ("_upsample_nearest1d", "UpsampleNearest1DBackward0", "_interpolate_impl"),
+        ("_upsample_nearest2d", "UpsampleNearest2DBackward0", "_interpolate_impl"),
+        ("_upsample_nearest3d", "UpsampleNearest3DBackward0", "_interpolate_impl"),
+        ("_upsample_nearest_exact1d", "_UpsampleNearestExact1DBackward0", "_interpolate_impl"),
+        ("_upsample_nearest_exact2d", "_UpsampleNearestExact2DBackward0", "_interpolate_impl"),
+        ("_upsample_nearest_exact3d", "_UpsampleNearestExact3DBackward0", "_interpolate_impl"),
+        ("_upsample_linear1d", "UpsampleLinear1DBackward0", "_interpolate_impl"),
+        ("_upsample_bilinear2d", "UpsampleBilinear2DBackward0", "_interpolate_impl"),
+        ("_upsample_trilinear3d", "UpsampleTrilinear3DBackward0", "_interpolate_impl"),
+        ("_upsample_bicubic2d", "UpsampleBicubic2DBackward0", "_interpolate_impl"),
+        ("_pixel_shuffle", "PixelShuffleBackward0", "_pixel_shuffle_impl"),
+        ("_pixel_unshuffle", "PixelUnshuffleBackward0", "_pixel_unshuffle_impl"),
+        ("_im2col", "Im2ColBackward0", "_unfold_impl"),
+        ("_col2im", "Col2ImBackward0", "_fold_impl"),
+        ("_embedding_bag", "EmbeddingBagBackward0", "_embedding_bag_impl")]:
+    _recomputed_op(_name, _node, _impl)
+
+
+# ---------------------------------------------------------------- group norm
+@_reg("_group_norm")
+def _group_norm(input: Tensor, num_groups: int, weight, bias, eps: float) -> Tensor:
+    """Normalize groups of channels over (channels in the group, spatial dims)."""
+    n, c = input.shape[0], input.shape[1]
+    x = input.reshape(n, num_groups, -1)
+    mean = x.mean(-1, keepdim=True)
+    var = x.var(-1, unbiased=False, keepdim=True)
+    y = ((x - mean) * (var + eps).rsqrt()).reshape(input.shape)
+    shape = (1, c) + (1,) * (input.dim() - 2)
+    if weight is not None:
+        y = y * weight.reshape(shape)
+    if bias is not None:
+        y = y + bias.reshape(shape)
+    return y
+
+
+@formula(f"{_F}._group_norm")
+def _group_norm_f(ctx, input, num_groups, weight, bias, eps):
+    sx = ctx.save(input, "input")
+    sw = ctx.save(weight, "weight") if weight is not None else None
+
+    def backward(g):
+        x = sx()
+        n, c = x.shape[0], x.shape[1]
+        shape = (1, c) + (1,) * (x.dim() - 2)
+        xr = x.reshape(n, num_groups, -1)
+        m = xr.shape[-1]
+        mean = xr.mean(-1, keepdim=True)
+        rstd = (xr.var(-1, unbiased=False, keepdim=True) + eps).rsqrt()
+        xhat = ((xr - mean) * rstd).reshape(x.shape)
+        red = [0] + list(range(2, x.dim()))
+        gw = (g * xhat).sum(red) if sw is not None else None
+        gb = g.sum(red) if bias is not None else None
+        gxh = (g * sw().reshape(shape) if sw is not None else g).reshape(n, num_groups, -1)
+        xh = xhat.reshape(n, num_groups, -1)
+        gx = (gxh - gxh.sum(-1, keepdim=True) / m -
+              xh * (gxh * xh).sum(-1, keepdim=True) / m) * rstd
+        return gx.reshape(x.shape), gw, gb
+    return "NativeGroupNormBackward0", (input, weight, bias), backward

@@ -74,6 +74,9 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     tensorviz.Size([2, 4])
     """
     _tensor_arg("linear", "input", input)
+    if input.dtype != weight.dtype:
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
+                           f"{input.dtype.cname} and {weight.dtype.cname}")
     if input.dim() == 2:
         if bias is not None:
             return tv.addmm(bias, input, weight.t())
@@ -92,8 +95,19 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None):
     """``y_k = x1^T W_k x2 + b_k`` for each output feature ``k``."""
-    out = tv.einsum("...i,kij,...j->...k", input1, weight, input2) if hasattr(tv, "einsum") \
-        else None
+    if input1.dim() != input2.dim():
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} "
+                           f"and {input2.dim()}")
+    for d in range(input1.dim() - 1):
+        if input1.shape[d] != input2.shape[d]:
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {d}: "
+                               f"got {input1.shape[d]} and {input2.shape[d]}")
+    k, i, j = weight.shape
+    lead = input1.shape[:-1]
+    x1 = input1.reshape(-1, i)
+    x2 = input2.reshape(-1, j)
+    t = (x1 @ weight.permute(1, 0, 2).reshape(i, k * j)).reshape(-1, k, j)
+    out = (t * x2.unsqueeze(1)).sum(-1).reshape(tuple(lead) + (k,))
     if bias is not None:
         out = out + bias
     return out
@@ -166,10 +180,7 @@ def relu6(input: Tensor, inplace: bool = False) -> Tensor:
 
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
     """``x`` for x > 0, ``weight * x`` otherwise (one weight, or one per channel)."""
-    w = weight
-    if weight.numel() != 1 and input.dim() >= 2:
-        w = weight.reshape((1, -1) + (1,) * (input.dim() - 2))
-    return tv.where(input > 0, input, input * w)
+    return _ops()["prelu"](input, weight)
 
 
 def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
@@ -186,19 +197,19 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
     """Scaled ELU with PyTorch's constants."""
     alpha, scale = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
-    out = elu(input, alpha) * scale
+    out = _ops()["elu"](input, alpha=alpha, scale=scale)
     return input.copy_(out) if inplace else out
 
 
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``."""
-    out = tv.where(input > 0, input, ((input / alpha).exp() - 1) * alpha)
+    out = _ops()["celu"](input, alpha=alpha)
     return input.copy_(out) if inplace else out
 
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
     """``x * tanh(softplus(x))``."""
-    out = input * softplus(input).tanh()
+    out = _ops()["mish"](input)
     return input.copy_(out) if inplace else out
 
 
@@ -214,13 +225,13 @@ def tanh(input: Tensor) -> Tensor:
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     """``clamp(x / 6 + 1/2, 0, 1)``."""
-    out = (input / 6 + 0.5).clamp(0, 1)
+    out = _ops()["hardsigmoid"](input)
     return input.copy_(out) if inplace else out
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     """``x * hardsigmoid(x)``."""
-    out = input * (input / 6 + 0.5).clamp(0, 1)
+    out = _ops()["hardswish"](input)
     return input.copy_(out) if inplace else out
 
 
@@ -231,7 +242,7 @@ def softsign(input: Tensor) -> Tensor:
 
 def logsigmoid(input: Tensor) -> Tensor:
     """``log(sigmoid(x))``, computed stably."""
-    return -softplus(-input)
+    return _ops()["logsigmoid"](input)
 
 
 def tanhshrink(input: Tensor) -> Tensor:
@@ -241,18 +252,17 @@ def tanhshrink(input: Tensor) -> Tensor:
 
 def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     """Shrink towards 0 by ``lambd``; 0 inside ``[-lambd, lambd]``."""
-    return tv.where(input > lambd, input - lambd,
-                    tv.where(input < -lambd, input + lambd, input * 0))
+    return _ops()["softshrink"](input, lambd=lambd)
 
 
 def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     """``x`` outside ``[-lambd, lambd]``, 0 inside."""
-    return tv.where(input.abs() > lambd, input, input * 0)
+    return _ops()["hardshrink"](input, lambd=lambd)
 
 
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
     """``x`` where ``x > threshold``, ``value`` elsewhere."""
-    out = tv.where(input > threshold, input, tv.full_like(input, value))
+    out = _ops()["threshold"](input, threshold=threshold, value=value)
     return input.copy_(out) if inplace else out
 
 
@@ -261,8 +271,7 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     if input.shape[dim] % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {dim % input.dim()} "
                            f"is size {input.shape[dim]}")
-    a, b = input.chunk(2, dim)
-    return a * b.sigmoid()
+    return _ops()["glu"](input, dim=dim)
 
 
 def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
@@ -365,6 +374,11 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     """Normalize each channel (dim 1) by the batch's mean and (biased) variance in training,
     by the running statistics otherwise; ``running_*`` are updated in training with the
     unbiased variance (``NativeBatchNormBackward0``)."""
+    for name, t in (("running_mean", running_mean), ("running_var", running_var),
+                    ("weight", weight), ("bias", bias)):
+        if t is not None and input.dim() > 1 and t.numel() != input.shape[1]:
+            raise RuntimeError(f"{name} should contain {input.shape[1]} elements not "
+                               f"{t.numel()}")
     if training:
         size = input.numel() // input.shape[1] if input.dim() > 1 else 1
         if size == 1:
@@ -382,7 +396,7 @@ def layer_norm(input: Tensor, normalized_shape: Sequence[int], weight: Tensor | 
     if tuple(input.shape[input.dim() - len(normalized_shape):]) != normalized_shape:
         raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input "
                            f"with shape [*, {', '.join(map(str, normalized_shape))}], but got "
-                           f"input of size{input.shape}")
+                           f"input of size{list(input.shape)}")
     return _ops()["layer_norm"](input, normalized_shape, weight, bias, eps)
 
 
@@ -392,46 +406,35 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,
     n, c = input.shape[0], input.shape[1]
     if c % num_groups:
         raise RuntimeError(f"Expected number of channels in input to be divisible by "
-                           f"num_groups, but got input of shape {input.shape} and num_groups="
+                           f"num_groups, but got input of shape {list(input.shape)} and "
+                           "num_groups="
                            f"{num_groups}")
-    x = input.reshape(n, num_groups, -1)
-    mean = x.mean(-1, keepdim=True)
-    var = x.var(-1, unbiased=False, keepdim=True)
-    y = ((x - mean) / (var + eps).sqrt()).reshape(input.shape)
-    shape = (1, c) + (1,) * (input.dim() - 2)
-    if weight is not None:
-        y = y * weight.reshape(shape)
-    if bias is not None:
-        y = y + bias.reshape(shape)
-    return y
+    return _ops()["group_norm"](input, num_groups, weight, bias, eps)
 
 
 def instance_norm(input: Tensor, running_mean=None, running_var=None, weight=None, bias=None,
                   use_input_stats: bool = True, momentum: float = 0.1,
                   eps: float = 1e-5) -> Tensor:
-    """Normalize each (sample, channel) over its spatial dims."""
-    dims = tuple(range(2, input.dim()))
-    if use_input_stats or running_mean is None:
-        mean = input.mean(dims, keepdim=True)
-        var = input.var(dims, unbiased=False, keepdim=True)
-        if running_mean is not None and use_input_stats:
-            with tv.no_grad():
-                n = 1
-                for d in dims:
-                    n *= input.shape[d]
-                running_mean.mul_(1 - momentum).add_(mean.mean(0).reshape(-1) * momentum)
-                running_var.mul_(1 - momentum).add_(
-                    (var * n / builtins.max(n - 1, 1)).mean(0).reshape(-1) * momentum)
-    else:
-        shape = (1, -1) + (1,) * (input.dim() - 2)
-        mean, var = running_mean.reshape(shape), running_var.reshape(shape)
-    y = (input - mean) / (var + eps).sqrt()
-    shape = (1, input.shape[1]) + (1,) * (input.dim() - 2)
-    if weight is not None:
-        y = y * weight.reshape(shape)
-    if bias is not None:
-        y = y + bias.reshape(shape)
-    return y
+    """Normalize each (sample, channel) over its spatial dims: PyTorch's route, a batch norm
+    of the (1, N*C, ...) view (so the result is a ``ViewBackward0`` of a
+    ``NativeBatchNormBackward0``); running statistics are averaged over the samples."""
+    if use_input_stats:
+        spatial = math.prod(input.shape[2:])
+        if spatial == 1:
+            raise ValueError(f"Expected more than 1 spatial element when training, got input "
+                             f"size {input.shape}")
+    b, c = input.shape[0], input.shape[1]
+    x = input.contiguous().view((1, b * c) + tuple(input.shape[2:]))
+    w = weight.repeat(b) if weight is not None else None
+    bb = bias.repeat(b) if bias is not None else None
+    rm = running_mean.repeat(b) if running_mean is not None else None
+    rv = running_var.repeat(b) if running_var is not None else None
+    out = _ops()["batch_norm"](x, w, bb, rm, rv, use_input_stats, momentum, eps)
+    if running_mean is not None and use_input_stats:
+        with tv.no_grad():
+            running_mean.copy_(rm.view(b, c).mean(0))
+            running_var.copy_(rv.view(b, c).mean(0))
+    return out.view(input.shape)
 
 
 def rms_norm(input: Tensor, normalized_shape, weight=None, eps=None) -> Tensor:
@@ -481,14 +484,24 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
             norms = weight[rows].norm(norm_type, 1, keepdim=True)
             scale = tv.where(norms > max_norm, max_norm / (norms + 1e-7), tv.ones_like(norms))
             weight[rows] = weight[rows] * scale
-    return _ops()["embedding"](weight, input, -1 if padding_idx is None else padding_idx)
+    return _ops()["embedding"](weight, input, -1 if padding_idx is None else padding_idx,
+                               scale_grad_by_freq)
 
 
 def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,
                   max_norm=None, norm_type=2, scale_grad_by_freq=False, mode: str = "mean",
                   sparse=False, per_sample_weights=None, include_last_offset=False,
                   padding_idx=None) -> Tensor:
-    """Sums, means or maxima of bags of embedding rows."""
+    """Sums, means or maxima of bags of embedding rows (``EmbeddingBagBackward0``)."""
+    return _ops()["embedding_bag"](input, weight, offsets, max_norm, norm_type,
+                                   scale_grad_by_freq, mode, sparse, per_sample_weights,
+                                   include_last_offset, padding_idx)
+
+
+def _embedding_bag_impl(input: Tensor, weight: Tensor, offsets: Tensor | None = None,
+                        max_norm=None, norm_type=2, scale_grad_by_freq=False,
+                        mode: str = "mean", sparse=False, per_sample_weights=None,
+                        include_last_offset=False, padding_idx=None) -> Tensor:
     if input.dim() == 2:
         bags = [input[i] for i in range(input.shape[0])]
     else:
@@ -542,6 +555,17 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float 
                            f"dimension {input.dim()}")
     if mode not in ("constant", "reflect", "replicate", "circular"):
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    pad = tuple(int(p) for p in pad)
+    k = len(pad) // 2
+    if mode == "constant":
+        return _ops()["constant_pad_nd"](input, pad, mode, value)
+    if mode in ("reflect", "replicate") and 1 <= k <= 3:
+        name = "reflection" if mode == "reflect" else "replication"
+        return _ops()[f"{name}_pad{k}d"](input, pad, mode, value)
+    return _pad_impl(input, pad, mode, value)
+
+
+def _pad_impl(input: Tensor, pad, mode: str = "constant", value: float | None = None):
     out = input
     for i in range(len(pad) // 2):
         d = input.dim() - 1 - i
@@ -599,6 +623,9 @@ def _windows(x: Tensor, kernel: tuple, stride: tuple, dilation: tuple) -> Tensor
     return x.as_strided(size, strides, x.storage_offset())
 
 
+_SAME_PAD_WARNED = False
+
+
 def _conv_args(input, weight, stride, padding, dilation, groups, sp: int, name: str):
     if input.dim() not in (sp + 1, sp + 2):
         raise RuntimeError(f"Expected {sp + 1}D (unbatched) or {sp + 2}D (batched) input to "
@@ -611,21 +638,39 @@ def _conv_args(input, weight, stride, padding, dilation, groups, sp: int, name: 
             padding = (0,) * sp
         elif padding == "same":
             if any(s != 1 for s in stride):
-                raise ValueError("padding='same' is not supported for strided convolutions")
+                raise RuntimeError("padding='same' is not supported for strided convolutions")
             total = [dilation[i] * (kernel[i] - 1) for i in range(sp)]
+            global _SAME_PAD_WARNED
+            if any(t % 2 for t in total) and not _SAME_PAD_WARNED:
+                # (PyTorch warns once per process: TORCH_WARN_ONCE)
+                _SAME_PAD_WARNED = True
+                warnings.warn("Using padding='same' with even kernel lengths and odd dilation "
+                              "may require a zero-padded copy of the input be created",
+                              UserWarning, stacklevel=4)
             padding = tuple((t // 2, t - t // 2) for t in total)
         else:
-            raise ValueError(f"Invalid padding string '{padding}', should be one of "
-                             "{'valid', 'same'}")
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
     else:
         padding = tuple((p, p) for p in _tuple(padding, sp))
     if isinstance(padding[0], int):
         padding = tuple((p, p) for p in padding)
     c = input.shape[-sp - 1]
+    if weight.shape[0] % groups != 0:
+        # (PyTorch's message prints the size inside a second pair of brackets)
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
+                           f"at dimension 0, but got weight of size [{list(weight.shape)}] "
+                           "instead")
     if weight.shape[1] * groups != c:
         raise RuntimeError(f"Given groups={groups}, weight of size {list(weight.shape)}, "
                            f"expected input{list(input.shape)} to have "
                            f"{weight.shape[1] * groups} channels, but got {c} channels instead")
+    padded = [input.shape[-sp + i] + padding[i][0] + padding[i][1] for i in range(sp)]
+    eff = [dilation[i] * (kernel[i] - 1) + 1 for i in range(sp)]
+    if any(eff[i] > padded[i] for i in range(sp)):
+        raise RuntimeError("Calculated padded input size per channel: ("
+                           f"{' x '.join(str(v) for v in padded)}). Kernel size: ("
+                           f"{' x '.join(str(v) for v in eff)}). Kernel size can't be greater "
+                           "than actual input size")
     return stride, padding, dilation
 
 
@@ -711,7 +756,12 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
 
 
 def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
-    """im2col: (N, C, H, W) -> (N, C*kh*kw, L), the window view laid out as columns."""
+    """im2col: (N, C, H, W) -> (N, C*kh*kw, L), the window view laid out as columns
+    (``Im2ColBackward0``)."""
+    return _ops()["im2col"](input, kernel_size, dilation, padding, stride)
+
+
+def _unfold_impl(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
     k = _tuple(kernel_size, 2)
     d = _tuple(dilation, 2)
     p = _tuple(padding, 2)
@@ -723,7 +773,13 @@ def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tenso
 
 
 def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
-    """col2im: sums columns (N, C*kh*kw, L) back into (N, C, H, W) (the adjoint of unfold)."""
+    """col2im: sums columns (N, C*kh*kw, L) back into (N, C, H, W) (the adjoint of unfold;
+    ``Col2ImBackward0``)."""
+    return _ops()["col2im"](input, output_size, kernel_size, dilation, padding, stride)
+
+
+def _fold_impl(input: Tensor, output_size, kernel_size, dilation=1, padding=0,
+               stride=1) -> Tensor:
     k = _tuple(kernel_size, 2)
     d = _tuple(dilation, 2)
     p = _tuple(padding, 2)
@@ -758,25 +814,42 @@ def _pool_out(size, k, s, p, d, ceil_mode):
     return out
 
 
+def _check_pool_out(input, outs, sp):
+    """PyTorch's refusal of a pooling whose output would be empty."""
+    if any(o <= 0 for o in outs):
+        given = "x".join(str(v) for v in input.shape[-sp - 1:])
+        calc = "x".join(str(v) for v in (input.shape[-sp - 1],) + tuple(outs))
+        raise RuntimeError(f"Given input size: ({given}). Calculated output size: ({calc}). "
+                           "Output size is too small")
+
+
 def _max_poolnd(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, sp):
-    unbatched = input.dim() == sp + 1
-    if unbatched:
-        input = input.unsqueeze(0)
     k, s, p, d = _pool_args(kernel_size, stride, padding, dilation, sp)
     for i in range(sp):
         if p[i] > k[i] // 2:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
                                f"pad={p[i]}, kernel_size={k[i]} and dilation={d[i]}")
+    _check_pool_out(input, [_pool_out(input.shape[-sp + i], k[i], s[i], p[i], d[i], ceil_mode)
+                            for i in range(sp)], sp)
     out, idx = _ops()["max_pool"](input, k, s, p, d, ceil_mode)
-    if unbatched:
-        out, idx = out.squeeze(0), idx.squeeze(0)
     return (out, idx) if return_indices else out
 
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
-    """Maximum over sliding windows of the last dim (``return_indices``: where)."""
-    return _max_poolnd(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, 1)
+    """Maximum over sliding windows of the last dim (``return_indices``: where); PyTorch's
+    route: a 2-D pooling of one row, squeezed (``SqueezeBackward1``)."""
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"max_pool1d() Expected 2D or 3D input tensor, but got "
+                           f"{list(input.shape)}")
+    (k,) = _tuple(kernel_size, 1)
+    (s,) = _tuple(stride, 1) if stride is not None and stride != () else (k,)
+    (p,) = _tuple(padding, 1)
+    (d,) = _tuple(dilation, 1)
+    out = _max_poolnd(input.unsqueeze(-2), (1, k), (1, s), (0, p), (1, d), ceil_mode, True, 2)
+    if return_indices:
+        return out[0].squeeze(-2), out[1].squeeze(-2)
+    return out[0].squeeze(-2)
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
@@ -792,7 +865,12 @@ def _avg_poolnd(input, kernel_size, stride, padding, ceil_mode, count_include_pa
     if unbatched:
         input = input.unsqueeze(0)
     k, s, p, _ = _pool_args(kernel_size, stride, padding, 1, sp)
+    for i in range(sp):
+        if p[i] > k[i] // 2:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
+                               f"pad={p[i]}, kernel_size={k[i]} and dilation=1")
     outs = [_pool_out(input.shape[2 + i], k[i], s[i], p[i], 1, ceil_mode) for i in range(sp)]
+    _check_pool_out(input, outs, sp)
     extra = [builtins.max(0, (outs[i] - 1) * s[i] + k[i] - (input.shape[2 + i] + 2 * p[i]))
              for i in range(sp)]
     pads = []
@@ -824,13 +902,25 @@ def _avg_poolnd(input, kernel_size, stride, padding, ceil_mode, count_include_pa
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True):
-    """Mean over sliding windows of the last dim."""
-    return _avg_poolnd(input, kernel_size, stride, padding, ceil_mode, count_include_pad, None, 1)
+    """Mean over sliding windows of the last dim (PyTorch's route: a 2-D pooling of one row,
+    squeezed: ``SqueezeBackward1``)."""
+    (k,) = _tuple(kernel_size, 1)
+    (s,) = _tuple(stride, 1) if stride is not None and stride != () else (k,)
+    (p,) = _tuple(padding, 1)
+    return avg_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, p), ceil_mode,
+                      count_include_pad).squeeze(-2)
 
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True, divisor_override=None):
-    """Mean over sliding 2-D windows (a strided window view of the input)."""
+    """Mean over sliding 2-D windows (a strided window view of the input;
+    ``AvgPool2DBackward0``)."""
+    return _ops()["avg_pool2d"](input, kernel_size, stride, padding, ceil_mode,
+                                count_include_pad, divisor_override)
+
+
+def _avg_pool2d_impl(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+                     count_include_pad=True, divisor_override=None):
     return _avg_poolnd(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
                        divisor_override, 2)
 
@@ -840,7 +930,16 @@ def _adaptive_ranges(size: int, out: int):
 
 
 def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
-    """Mean over the windows that split H and W into ``output_size`` near-equal parts."""
+    """Mean over the windows that split H and W into ``output_size`` near-equal parts
+    (``AdaptiveAvgPool2DBackward0``; an output of 1x1 is a plain mean, as PyTorch's)."""
+    oh, ow = _tuple(output_size, 2) if output_size is not None else input.shape[-2:]
+    h, w = input.shape[-2:]
+    if (h if oh is None else oh) == 1 and (w if ow is None else ow) == 1:
+        return input.mean((-2, -1), keepdim=True)
+    return _ops()["adaptive_avg_pool2d"](input, output_size)
+
+
+def _adaptive_avg_pool2d_impl(input: Tensor, output_size) -> Tensor:
     oh, ow = _tuple(output_size, 2) if output_size is not None else input.shape[-2:]
     h, w = input.shape[-2:]
     oh = h if oh is None else oh
@@ -858,12 +957,25 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
 def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
     """Mean over ``output_size`` near-equal windows of the last dim."""
     (o,) = _tuple(output_size, 1)
-    L = input.shape[-1]
-    return tv.stack([input[..., a:b].mean(-1) for a, b in _adaptive_ranges(L, o)], -1)
+    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, o)).squeeze(-2)
 
 
 def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):
-    """Maximum over the windows that split H and W into ``output_size`` parts."""
+    """Maximum over the windows that split H and W into ``output_size`` parts
+    (``AdaptiveMaxPool2DBackward0``)."""
+    out = _ops()["adaptive_max_pool2d"](input, output_size)
+    if not return_indices:
+        return out
+    with tv.no_grad():
+        idx = _adaptive_max_pool2d_full(input, output_size)[1]
+    return out, idx
+
+
+def _adaptive_max_pool2d_impl(input: Tensor, output_size) -> Tensor:
+    return _adaptive_max_pool2d_full(input, output_size)[0]
+
+
+def _adaptive_max_pool2d_full(input: Tensor, output_size):
     oh, ow = _tuple(output_size, 2)
     h, w = input.shape[-2:]
     rows, irows = [], []
@@ -876,8 +988,7 @@ def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False
             icols.append((i // (c1 - c0) + r0) * w + i % (c1 - c0) + c0)
         rows.append(tv.stack(cols, -1))
         irows.append(tv.stack(icols, -1))
-    out = tv.stack(rows, -2)
-    return (out, tv.stack(irows, -2)) if return_indices else out
+    return tv.stack(rows, -2), tv.stack(irows, -2)
 
 
 def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
@@ -896,15 +1007,51 @@ def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
 
 
 # ---------------------------------------------------------------- resampling
+_UPSAMPLE_OPS = {"nearest": "upsample_nearest{}d", "nearest-exact": "upsample_nearest_exact{}d",
+                 "linear": "upsample_linear1d", "bilinear": "upsample_bilinear2d",
+                 "bicubic": "upsample_bicubic2d", "trilinear": "upsample_trilinear3d"}
+_UPSAMPLE_DIMS = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}
+
+
 def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "nearest",
                 align_corners=None, recompute_scale_factor=None, antialias=False) -> Tensor:
-    """Resize the spatial dims: ``nearest`` (index picking) or ``linear``/``bilinear``
-    (weighted sums of neighbours), as PyTorch computes the source positions."""
+    """Resize the spatial dims: ``nearest`` (index picking), ``linear``/``bilinear``
+    (weighted sums of neighbours), ``bicubic`` or ``area``, as PyTorch computes the source
+    positions (one node each: ``UpsampleNearest2DBackward0`` ...)."""
+    ok = input.dim() in (3, 4, 5) and mode in _UPSAMPLE_OPS and \
+        _UPSAMPLE_DIMS.get(mode, input.dim()) == input.dim() and \
+        (align_corners is None or mode not in ("nearest", "nearest-exact")) and \
+        (size is None) != (scale_factor is None)
+    if not ok:  # (area, or a refusal with PyTorch's message)
+        return _interpolate_impl(input, size, scale_factor, mode, align_corners,
+                                 recompute_scale_factor, antialias)
+    name = _UPSAMPLE_OPS[mode].format(input.dim() - 2)
+    return _ops()[name](input, size, scale_factor, mode, align_corners, recompute_scale_factor,
+                        antialias)
+
+
+def _interpolate_impl(input: Tensor, size=None, scale_factor=None, mode: str = "nearest",
+                      align_corners=None, recompute_scale_factor=None,
+                      antialias=False) -> Tensor:
     sp = input.dim() - 2
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating "
+                             "modes: linear | bilinear | bicubic | trilinear")
     if size is None and scale_factor is None:
         raise ValueError("either size or scale_factor should be defined")
     if size is not None and scale_factor is not None:
         raise ValueError("only one of size or scale_factor should be defined")
+    need = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}.get(mode)
+    if need is not None and input.dim() != need and input.dim() in (3, 4, 5):
+        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {need}D "
+                                  "input")
+    if input.dim() not in (3, 4, 5) or mode not in ("nearest", "linear", "bilinear", "bicubic",
+                                                    "trilinear", "area", "nearest-exact"):
+        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported"
+                                  f" (got {input.dim()}D) for the modes: nearest | linear | "
+                                  f"bilinear | bicubic | trilinear | lanczos | area | "
+                                  f"nearest-exact (got {mode})")
     in_sizes = input.shape[2:]
     if size is not None:
         out_sizes = _tuple(size, sp)
@@ -913,6 +1060,11 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
         sf = scale_factor if isinstance(scale_factor, (list, tuple)) else [scale_factor] * sp
         out_sizes = tuple(int(math.floor(in_sizes[i] * sf[i])) for i in range(sp))
         scales = [None if recompute_scale_factor else sf[i] for i in range(sp)]
+    if mode == "area":
+        if sp == 3:
+            raise NotImplementedError("interpolate(mode='area') of 5-D input is not supported "
+                                      "in tensorviz yet")
+        return (adaptive_avg_pool1d if sp == 1 else adaptive_avg_pool2d)(input, out_sizes)
     x = input
     for i in range(sp):
         d = 2 + i
@@ -937,6 +1089,8 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
             a = x.index_select(d, tv.tensor(i0, device=x.device))
             b = x.index_select(d, tv.tensor(i1, device=x.device))
             x = a * (1 - w1) + b * w1
+        elif mode == "bicubic":
+            x = _cubic_along(x, d, n_in, n_out, scale, align_corners)
         else:
             raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported"
                                       f" (got {input.dim()}D) for the modes: nearest | linear | "
@@ -945,13 +1099,52 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
     return x
 
 
+def _cubic_along(x: Tensor, d: int, n_in: int, n_out: int, scale: float, align_corners):
+    """PyTorch's bicubic resampling along dim ``d``: four taps (indices clamped to the edge)
+    weighted by the cubic convolution kernel with A = -0.75."""
+    A = -0.75
+    taps = [[], [], [], []]
+    weights = [[], [], [], []]
+    for j in range(n_out):
+        if align_corners:
+            src = j * (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+        else:
+            src = (j + 0.5) * scale - 0.5
+        f = math.floor(src)
+        t = src - f
+        w = [((A * (t + 1) - 5 * A) * (t + 1) + 8 * A) * (t + 1) - 4 * A,
+             ((A + 2) * t - (A + 3)) * t * t + 1,
+             ((A + 2) * (1 - t) - (A + 3)) * (1 - t) * (1 - t) + 1,
+             ((A * (2 - t) - 5 * A) * (2 - t) + 8 * A) * (2 - t) - 4 * A]
+        for k in range(4):
+            taps[k].append(builtins.min(builtins.max(f - 1 + k, 0), n_in - 1))
+            weights[k].append(w[k])
+    shape = [1] * x.dim()
+    shape[d] = n_out
+    out = None
+    for k in range(4):
+        term = x.index_select(d, tv.tensor(taps[k], device=x.device)) * tv.tensor(
+            weights[k], dtype=x.dtype, device=x.device).reshape(shape)
+        out = term if out is None else out + term
+    return out
+
+
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
     """Deprecated name of ``interpolate``."""
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
-    """(N, C*r*r, H, W) -> (N, C, H*r, W*r)."""
+    """(N, C*r*r, H, W) -> (N, C, H*r, W*r) (``PixelShuffleBackward0``)."""
+    return _ops()["pixel_shuffle"](input, upscale_factor)
+
+
+def _pixel_shuffle_impl(input: Tensor, upscale_factor: int) -> Tensor:
+    if input.shape[-3] % (upscale_factor * upscale_factor):
+        raise RuntimeError("pixel_shuffle expects its input's 'channel' dimension to be "
+                           "divisible by the square of upscale_factor, but input.size(-3)="
+                           f"{input.shape[-3]} is not divisible by "
+                           f"{upscale_factor * upscale_factor}")
     r = upscale_factor
     *b, c, h, w = input.shape
     x = input.reshape(*b, c // (r * r), r, r, h, w)
@@ -961,7 +1154,11 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
 
 
 def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
-    """(N, C, H*r, W*r) -> (N, C*r*r, H, W)."""
+    """(N, C, H*r, W*r) -> (N, C*r*r, H, W) (``PixelUnshuffleBackward0``)."""
+    return _ops()["pixel_unshuffle"](input, downscale_factor)
+
+
+def _pixel_unshuffle_impl(input: Tensor, downscale_factor: int) -> Tensor:
     r = downscale_factor
     *b, c, h, w = input.shape
     x = input.reshape(*b, c, h // r, r, w // r, r)
@@ -984,10 +1181,15 @@ def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
 
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
     """``x1.x2 / max(||x1|| ||x2||, eps)`` along ``dim`` (broadcasting)."""
-    w12 = (x1 * x2).sum(dim)
-    n1 = (x1 * x1).sum(dim)
-    n2 = (x2 * x2).sum(dim)
-    return w12 / (n1 * n2).clamp(min=eps * eps).sqrt()
+    shape = tv.broadcast_shapes(x1.shape, x2.shape)
+    x1, x2 = x1.expand(shape), x2.expand(shape)
+    n1 = x1.norm(2, dim, keepdim=True)
+    n2 = x2.norm(2, dim, keepdim=True)
+    # PyTorch clamps each norm at eps in place under no_grad: the value is clamped, the
+    # gradient flows as through the unclamped norm
+    n1 = n1 + (n1.clamp_min(eps) - n1).detach()
+    n2 = n2 + (n2.clamp_min(eps) - n2).detach()
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
 
 
 def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
@@ -1073,10 +1275,9 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None
     _target_size_warning(input, target)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
-    d = (input - target).abs()
     if beta == 0:
-        return _reduce(d, reduction)
-    return _reduce(tv.where(d < beta, d * d * (0.5 / beta), d - 0.5 * beta), reduction)
+        return _reduce((input - target).abs(), reduction)
+    return _ops()["smooth_l1_loss"](input, target, reduction, beta)
 
 
 def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
@@ -1084,11 +1285,11 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
     """``0.5 d^2`` where ``|d| <= delta``, ``delta (|d| - delta/2)`` elsewhere."""
     _reduction(reduction)
     _target_size_warning(input, target)
+    if weight is None:
+        return _ops()["huber_loss"](input, target, reduction, delta)
     d = (input - target).abs()
-    loss = tv.where(d <= delta, d * d * 0.5, (d - 0.5 * delta) * delta)
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
+    loss = tv.where(d < delta, d * d * 0.5, (d - 0.5 * delta) * delta)
+    return _reduce(loss * weight, reduction)
 
 
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
@@ -1100,13 +1301,24 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
     _reduction(reduction)
     if input.dim() < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
+    if input.dim() >= 2 and target.dim() >= 1 and input.shape[0] != target.shape[0]:
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
+                         f"batch_size ({target.shape[0]}).")
+    if input.dim() <= 2 and target.dim() > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if target.dtype not in (_dtypes.int64, _dtypes.uint8):
-        raise RuntimeError(f'"nll_loss_forward_reduce_cuda_kernel_2d_index" not implemented for '
-                           f"'{target.dtype.cname}'" if False else
-                           f"expected scalar type Long but found {target.dtype.cname}")
+        raise RuntimeError("expected target dtype to be Long or Byte, but got "
+                           f"{target.dtype.cname}")
     if input.dim() >= 2 and input.shape[0] != target.shape[0]:
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
                          f"batch_size ({target.shape[0]}).")
+    if input.dim() == 3 or input.dim() > 4:
+        # PyTorch's nll_loss_nd: (N, C, d...) viewed as (N, C, 1, -1) for its 2-D kernel
+        n, c = input.shape[0], input.shape[1]
+        out = _ops()["nll_loss"](input.contiguous().view(n, c, 1, -1),
+                                 target.contiguous().view(n, 1, -1), weight, reduction,
+                                 ignore_index)
+        return out.view((n,) + tuple(input.shape[2:])) if reduction == "none" else out
     return _ops()["nll_loss"](input, target, weight, reduction, ignore_index)
 
 
@@ -1124,20 +1336,20 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
     cdim = 1 if input.dim() >= 2 else 0
     logp = input.log_softmax(cdim)
     c = input.shape[cdim]
-    if target.dtype.is_floating_point:  # class probabilities
-        if target.shape != input.shape:
-            raise RuntimeError(f"Expected target size {list(input.shape)}, got "
-                               f"{list(target.shape)}")
+    if target.shape == input.shape and target.dtype.is_floating_point:  # class probabilities
         t = target
         if label_smoothing > 0:
             t = t * (1 - label_smoothing) + label_smoothing / c
         w = 1 if weight is None else weight.reshape((-1,) + (1,) * (input.dim() - cdim - 1))
-        loss = -(logp * t * w).sum(cdim)
-        if reduction == "mean":
-            n = input.numel() // c
-            return loss.sum() / n
-        return _reduce(loss, reduction)
-    if input.dim() == 1:  # (unbatched: one sample)
+        # PyTorch negates after reducing (NegBackward0 for 'none' and 'sum').
+        # Note: PyTorch's 'mean' divides in C++ by a Scalar (DivBackward1); a Python division
+        # records DivBackward0 here (the same values and gradients).
+        if reduction == "none":
+            return -(logp * t * w).sum(cdim)
+        if reduction == "sum":
+            return -(logp * t * w).sum()
+        return -(logp * t * w).sum() / (input.numel() // c)
+    if input.dim() == 1 and label_smoothing > 0:  # (unbatched: one sample)
         return cross_entropy(input.unsqueeze(0), target.unsqueeze(0), weight, None,
                              ignore_index, None, reduction, label_smoothing).squeeze(0) \
             if reduction == "none" else \
@@ -1214,9 +1426,14 @@ def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None,
 def cosine_embedding_loss(input1, input2, target, margin: float = 0.0, size_average=None,
                           reduce=None, reduction: str = "mean") -> Tensor:
     """``1 - cos`` for target 1, ``max(0, cos - margin)`` for target -1."""
+    if target.dim() > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     reduction = _legacy_reduction(size_average, reduce, reduction)
     cos = cosine_similarity(input1, input2, -1 if input1.dim() == 1 else 1, 1e-12)
-    loss = tv.where(target == 1, 1 - cos, (cos - margin).clamp(min=0))
+    zero = tv.zeros_like(cos)
+    # PyTorch's composition: the two cases selected separately, then added (AddBackward0)
+    loss = tv.where(target == 1, 1 - cos, zero) + \
+        tv.where(target == -1, (cos - margin).clamp_min(0), zero)
     return _reduce(loss, reduction)
 
 
@@ -1224,7 +1441,7 @@ def margin_ranking_loss(input1, input2, target, margin: float = 0.0, size_averag
                         reduce=None, reduction: str = "mean") -> Tensor:
     """``max(0, -target * (x1 - x2) + margin)``."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    return _reduce((-target * (input1 - input2) + margin).clamp(min=0), reduction)
+    return _reduce((-target * (input1 - input2) + margin).clamp_min(0), reduction)
 
 
 def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, reduce=None,
@@ -1232,14 +1449,14 @@ def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, 
     """``x`` for target 1, ``max(0, margin - x)`` for target -1."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
     loss = tv.where(target == 1, input, tv.zeros_like(input)) + \
-        tv.where(target == -1, (margin - input).clamp(min=0), tv.zeros_like(input))
+        tv.where(target == -1, (margin - input).clamp_min(0), tv.zeros_like(input))
     return _reduce(loss, reduction)
 
 
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """``log(1 + exp(-target * x))``."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    return _reduce((-target * input).exp().log1p(), reduction)
+    return _ops()["soft_margin_loss"](input, target, reduction)
 
 
 def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,
@@ -1255,6 +1472,8 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
 
 def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
     """``0.5 (log var + (x - t)^2 / var)`` (+ const with ``full``)."""
+    if bool((var < 0).any()):
+        raise ValueError("var has negative entry/entries")
     var = var.clamp(min=eps)
     loss = 0.5 * (var.log() + (input - target).pow(2) / var)
     if full:
@@ -1265,28 +1484,26 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2.0, eps=1e-6, swap=False,
                         size_average=None, reduce=None, reduction="mean"):
     """``max(d(a, p) - d(a, n) + margin, 0)``."""
+    a, pdim, n = anchor.dim(), positive.dim(), negative.dim()
+    if not a == pdim == n:
+        raise RuntimeError("The anchor, positive, and negative tensors are expected to have the "
+                           f"same number of dimensions, but got: anchor {a}D, positive {pdim}D, "
+                           f"and negative {n}D inputs")
     reduction = _legacy_reduction(size_average, reduce, reduction)
     dp = pairwise_distance(anchor, positive, p, eps)
     dn = pairwise_distance(anchor, negative, p, eps)
     if swap:
         dn = tv.minimum(dn, pairwise_distance(positive, negative, p, eps))
-    return _reduce((dp - dn + margin).clamp(min=0), reduction)
+    return _reduce((dp - dn + margin).clamp_min(0), reduction)
 
 
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
                       reduce=None, reduction="mean"):
     """Multi-class hinge loss."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    x = input if input.dim() == 2 else input.unsqueeze(0)
-    t = target.reshape(-1)
-    picked = x.gather(1, t.unsqueeze(1))
-    loss = (margin - picked + x).clamp(min=0).pow(p)
-    if weight is not None:
-        loss = loss * weight[t].unsqueeze(1)
-    mask = tv.ones_like(loss)
-    mask.scatter_(1, t.unsqueeze(1), 0.0)
-    loss = (loss * mask).sum(1) / x.shape[1]
-    return _reduce(loss if input.dim() == 2 else loss.squeeze(0), reduction)
+    if p not in (1, 2):
+        raise ValueError("only p == 1 and p == 2 supported")
+    return _ops()["multi_margin_loss"](input, target, p, margin, weight, reduction)
 
 
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
@@ -1296,7 +1513,7 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
     loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
     if weight is not None:
         loss = loss * weight
-    loss = loss.mean(-1)
+    loss = loss.sum(-1) / input.shape[-1]
     return _reduce(loss, reduction)
 
 
@@ -1306,6 +1523,9 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p: f
                                  enable_gqa: bool = False) -> Tensor:
     """``softmax(Q K^T * scale + mask) V`` (``scale`` defaults to ``1/sqrt(E)``); a bool
     mask keeps the True positions; ``is_causal`` masks the future."""
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
+                           "when is_causal=True")
     L, S = query.shape[-2], key.shape[-2]
     scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
     scores = query @ key.transpose(-2, -1) * scale
@@ -1332,6 +1552,9 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
                                  static_v=None, average_attn_weights=True, is_causal=False):
     """The multi-head attention of ``nn.MultiheadAttention`` (inputs (L, N, E))."""
     L, N, E = query.shape
+    if E != embed_dim_to_check:
+        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but "
+                             f"got {E}")
     S = key.shape[0]
     h = num_heads
     hd = E // h

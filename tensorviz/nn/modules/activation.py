@@ -336,7 +336,7 @@ class MultiheadAttention(Module):
                  add_bias_kv: bool = False, add_zero_attn: bool = False, kdim=None, vdim=None,
                  batch_first: bool = False, device=None, dtype=None) -> None:
         super().__init__()
-        from .linear import Linear
+        from .linear import NonDynamicallyQuantizableLinear
         from .. import init
         self.embed_dim = embed_dim
         self.kdim = kdim if kdim is not None else embed_dim
@@ -363,7 +363,8 @@ class MultiheadAttention(Module):
             self.in_proj_bias = Parameter(tv.empty(3 * embed_dim, device=device, dtype=dtype))
         else:
             self.register_parameter("in_proj_bias", None)
-        self.out_proj = Linear(embed_dim, embed_dim, bias=bias, device=device, dtype=dtype)
+        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias,
+                                                        device=device, dtype=dtype)
         if add_bias_kv:
             self.bias_k = Parameter(tv.empty((1, 1, embed_dim), dtype=dtype))
             self.bias_v = Parameter(tv.empty((1, 1, embed_dim), dtype=dtype))

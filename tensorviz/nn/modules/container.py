@@ -254,13 +254,16 @@ class ModuleDict(Module):
                                   '"forward" function')
 
 
-def _param_repr(p) -> str:
+def _param_repr(p, typename: bool = False) -> str:
+    """One line of ParameterList's (dtype) or ParameterDict's (type name) repr, as PyTorch
+    words them: ``  (0): Parameter containing: [tensorviz.float32 of size 2]``."""
     if not isinstance(p, Tensor):
         return f"Object of type: {type(p).__name__}"
     size = "x".join(str(s) for s in p.size())
     dev = "" if p.device.type == "cpu" else f" ({p.device})"
     name = "Parameter" if isinstance(p, Parameter) else "Tensor"
-    return f"{name} containing: [{p.dtype} of size {size}{dev}]".replace("tensorviz.", "torch.")
+    kind = p.type() if typename else p.dtype
+    return f"{name} containing: [{kind} of size {size}{dev}]"
 
 
 class ParameterList(Module):
@@ -311,7 +314,8 @@ class ParameterList(Module):
         return self
 
     def extra_repr(self) -> str:
-        return "\n".join(f"({i}): " + _param_repr(p) for i, p in enumerate(self))
+        # PyTorch's two-space prefix on top of the usual indent is kept (its repr shows it)
+        return "\n".join(f"  ({i}): " + _param_repr(p) for i, p in enumerate(self))
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError("ParameterList should not be called.")
@@ -371,12 +375,18 @@ class ParameterDict(Module):
 
     def update(self, parameters) -> None:
         """Add parameters from a mapping or (name, parameter) pairs."""
-        items = parameters.items() if hasattr(parameters, "items") else parameters
+        from collections import OrderedDict
+        if isinstance(parameters, (OrderedDict, ParameterDict)):
+            items = list(parameters.items())
+        elif hasattr(parameters, "items"):
+            items = sorted(parameters.items())  # a plain mapping: PyTorch sorts its keys
+        else:
+            items = parameters
         for k, v in items:
             self[k] = v
 
     def extra_repr(self) -> str:
-        return "\n".join(f"({k}): " + _param_repr(p) for k, p in self.items())
+        return "\n".join(f"  ({k}): " + _param_repr(p, True) for k, p in self.items())
 
     def __call__(self, input):
         raise RuntimeError("ParameterDict should not be called.")

@@ -86,18 +86,22 @@ class _ConvNd(Module):
             s += ", padding_mode={padding_mode}"
         return s.format(in_channels=self.in_channels, out_channels=self.out_channels,
                         kernel_size=self.kernel_size, stride=self.stride,
-                        padding=self.padding if not isinstance(self.padding, str)
-                        else repr(self.padding), dilation=self.dilation,
+                        padding=self.padding, dilation=self.dilation,
                         output_padding=self.output_padding, groups=self.groups,
-                        padding_mode=repr(self.padding_mode))
+                        padding_mode=self.padding_mode)
 
     def _conv_forward(self, input: Tensor, weight: Tensor, bias) -> Tensor:
         fn = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}[self._n]
         if self.padding_mode != "zeros":
             pads = []
-            pad = self.padding if not isinstance(self.padding, str) else (0,) * self._n
-            for p in reversed(pad):
-                pads += [p, p]
+            if self.padding == "same":  # PyTorch's split: the odd element on the right
+                for d, k in zip(reversed(self.dilation), reversed(self.kernel_size)):
+                    total = d * (k - 1)
+                    pads += [total // 2, total - total // 2]
+            else:
+                pad = self.padding if not isinstance(self.padding, str) else (0,) * self._n
+                for p in reversed(pad):
+                    pads += [p, p]
             mode = "constant" if self.padding_mode == "zeros" else self.padding_mode
             return fn(F.pad(input, pads, mode=mode), weight, bias, self.stride, 0,
                       self.dilation, self.groups)

@@ -65,6 +65,11 @@ class Linear(Module):
 LazyLinear = Linear
 
 
+class NonDynamicallyQuantizableLinear(Linear):
+    """A ``Linear`` under PyTorch's name for MultiheadAttention's ``out_proj`` (so reprs and
+    pickles agree); it behaves exactly as ``Linear``."""
+
+
 class Bilinear(Module):
     """``y_k = x1^T A_k x2 + b_k``."""
 

@@ -461,11 +461,12 @@ class Module:
                 new = fn(param)
             if new is param:
                 continue
-            p = Parameter(new, param.requires_grad)
+            # as PyTorch: the Parameter object stays (its .data is replaced), so optimizers
+            # and other references keep seeing the moved/cast parameter
+            param.data = new
             if param.grad is not None:
                 with no_grad():
-                    p.grad = fn(param.grad)
-            self._parameters[key] = p
+                    param.grad.data = fn(param.grad)
         for key, buf in self._buffers.items():
             if buf is not None:
                 self._buffers[key] = fn(buf)
@@ -474,9 +475,9 @@ class Module:
     def to(self, *args, **kwargs) -> "Module":
         """Move/cast parameters and buffers: ``to(device)``, ``to(dtype)`` (floating point
         ones only), ``to(tensor)``; returns self."""
-        from ..._tensor import _parse_to
+        from ...ops.conversion import _parse_to
         from ... import empty
-        dev, dt, _, _ = _parse_to(empty(0), args, kwargs)
+        dev, dt, _ = _parse_to(empty(0), args, dict(kwargs))
         if dt is not None and not (dt.is_floating_point or dt.is_complex):
             raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but "
                             f"got desired dtype={dt!r}")

@@ -55,6 +55,13 @@ class _AvgPoolNd(Module):
 class AvgPool1d(_AvgPoolNd):
     """Mean over sliding windows of the last dim."""
 
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+                 count_include_pad: bool = True) -> None:
+        # PyTorch keeps AvgPool1d's sizes as 1-tuples (its repr shows kernel_size=(3,))
+        one = lambda v: tuple(v) if isinstance(v, (tuple, list)) else (v,)  # noqa: E731
+        super().__init__(one(kernel_size), one(stride if stride is not None else kernel_size),
+                         one(padding), ceil_mode, count_include_pad)
+
     def forward(self, input: Tensor) -> Tensor:
         return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
                             self.count_include_pad)
@@ -113,6 +120,10 @@ class LPPool2d(Module):
         super().__init__()
         self.norm_type, self.kernel_size = norm_type, kernel_size
         self.stride, self.ceil_mode = stride, ceil_mode
+
+    def extra_repr(self) -> str:
+        return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, "
+                f"stride={self.stride}, ceil_mode={self.ceil_mode}")
 
     def forward(self, input: Tensor) -> Tensor:
         return F.lp_pool2d(input, self.norm_type, self.kernel_size, self.stride, self.ceil_mode)

@@ -68,17 +68,23 @@ class RNNBase(Module):
         self.num_layers, self.bias = num_layers, bias
         self.batch_first, self.dropout = batch_first, float(dropout)
         self.bidirectional, self.proj_size = bidirectional, proj_size
+        if proj_size < 0:
+            raise ValueError("proj_size should be a positive integer or zero to disable "
+                             "projections")
+        if proj_size >= hidden_size:
+            raise ValueError("proj_size has to be smaller than hidden_size")
+        real_hidden = proj_size if proj_size > 0 else hidden_size
         gates = _GATES[mode] * hidden_size
         dirs = 2 if bidirectional else 1
         self._flat_weights_names = []
         for layer in range(num_layers):
             for d in range(dirs):
-                in_size = input_size if layer == 0 else hidden_size * dirs
+                in_size = input_size if layer == 0 else real_hidden * dirs
                 suffix = f"_l{layer}" + ("_reverse" if d == 1 else "")
                 names = [f"weight_ih{suffix}", f"weight_hh{suffix}"]
                 setattr(self, names[0], Parameter(tv.empty((gates, in_size), device=device,
                                                            dtype=dtype)))
-                setattr(self, names[1], Parameter(tv.empty((gates, hidden_size),
+                setattr(self, names[1], Parameter(tv.empty((gates, real_hidden),
                                                            device=device, dtype=dtype)))
                 if bias:
                     names += [f"bias_ih{suffix}", f"bias_hh{suffix}"]
@@ -86,6 +92,10 @@ class RNNBase(Module):
                                                                dtype=dtype)))
                     setattr(self, names[3], Parameter(tv.empty(gates, device=device,
                                                                dtype=dtype)))
+                if proj_size > 0:
+                    names.append(f"weight_hr{suffix}")
+                    setattr(self, names[-1], Parameter(tv.empty((proj_size, hidden_size),
+                                                                device=device, dtype=dtype)))
                 self._flat_weights_names.extend(names)
         self.reset_parameters()
 
@@ -102,14 +112,15 @@ class RNNBase(Module):
     def _layer_params(self, layer: int, d: int):
         suffix = f"_l{layer}" + ("_reverse" if d == 1 else "")
         get = lambda n: getattr(self, n + suffix, None)  # noqa: E731
-        return get("weight_ih"), get("weight_hh"), get("bias_ih"), get("bias_hh")
+        return (get("weight_ih"), get("weight_hh"), get("bias_ih"), get("bias_hh"),
+                get("weight_hr"))
 
     def forward(self, input: Tensor, hx=None):
         """(output, h_n) -- (output, (h_n, c_n)) for LSTM."""
         batched = input.dim() == 3
         if input.dim() not in (2, 3):
             raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got "
-                             f"{input.dim()}D instead")
+                             f"{input.dim()}D tensor instead")
         x = input if batched else input.unsqueeze(1)
         if batched and self.batch_first:
             x = x.transpose(0, 1)
@@ -120,27 +131,42 @@ class RNNBase(Module):
             zeros = tv.zeros(self.num_layers * dirs, n, self.hidden_size, dtype=x.dtype,
                              device=x.device)
             h0, c0 = zeros, (zeros if is_lstm else None)
+            if self.proj_size > 0:
+                h0 = tv.zeros(self.num_layers * dirs, n, self.proj_size, dtype=x.dtype,
+                              device=x.device)
         elif is_lstm:
             h0, c0 = hx
             if not batched:
                 h0, c0 = h0.unsqueeze(1), c0.unsqueeze(1)
         else:
             h0, c0 = (hx if batched else hx.unsqueeze(1)), None
+        if x.shape[-1] != self.input_size:
+            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
+                               f"{self.input_size}, got {x.shape[-1]}")
+        expect = (self.num_layers * dirs, n, self.proj_size or self.hidden_size)
+        if tuple(h0.shape) != expect:
+            raise RuntimeError(f"Expected hidden size {expect}, got {list(h0.shape)}")
+        if is_lstm:
+            expect_c = (self.num_layers * dirs, n, self.hidden_size)
+            if tuple(c0.shape) != expect_c:
+                raise RuntimeError(f"Expected hidden size {expect_c}, got {list(c0.shape)}")
         hs, cs = [], []
         layer_in = x
         for layer in range(self.num_layers):
             outs = []
             for d in range(dirs):
-                w_ih, w_hh, b_ih, b_hh = self._layer_params(layer, d)
+                w_ih, w_hh, b_ih, b_hh, w_hr = self._layer_params(layer, d)
                 k = layer * dirs + d
                 h, c = h0[k], (c0[k] if is_lstm else None)
                 steps = range(seq) if d == 0 else range(seq - 1, -1, -1)
                 ys = [None] * seq
                 for t in steps:
                     h, c = _cell(self.mode, layer_in[t], h, c, w_ih, w_hh, b_ih, b_hh)
+                    if w_hr is not None:
+                        h = F.linear(h, w_hr)
                     ys[t] = h
-                outs.append(tv.stack(ys) if seq else layer_in.new_zeros(0, n,
-                                                                         self.hidden_size))
+                outs.append(tv.stack(ys) if seq else layer_in.new_zeros(
+                    0, n, self.proj_size or self.hidden_size))
                 hs.append(h)
                 if is_lstm:
                     cs.append(c)
@@ -163,10 +189,10 @@ class RNNBase(Module):
 
     def extra_repr(self) -> str:
         s = f"{self.input_size}, {self.hidden_size}"
+        if self.proj_size != 0:
+            s += f", proj_size={self.proj_size}"
         if self.num_layers != 1:
             s += f", num_layers={self.num_layers}"
-        if self.mode == "RNN_RELU":
-            s += ", nonlinearity='relu'"
         if self.bias is not True:
             s += f", bias={self.bias}"
         if self.batch_first is not False:
@@ -201,11 +227,8 @@ class LSTM(RNNBase):
                  bias: bool = True, batch_first: bool = False, dropout: float = 0.0,
                  bidirectional: bool = False, proj_size: int = 0, device=None,
                  dtype=None) -> None:
-        if proj_size:
-            raise NotImplementedError("LSTM with proj_size > 0 is not supported in tensorviz "
-                                      "yet")
         super().__init__("LSTM", input_size, hidden_size, num_layers, bias, batch_first,
-                         dropout, bidirectional, device=device, dtype=dtype)
+                         dropout, bidirectional, proj_size, device=device, dtype=dtype)
 
 
 class GRU(RNNBase):
@@ -238,6 +261,30 @@ class _CellBase(Module):
         for w in self.parameters():
             init.uniform_(w, -stdv, stdv)
 
+    def _batch(self, input: Tensor, hx):
+        """PyTorch's unbatched handling: a 1-D input (and state) gets a batch dim of one,
+        squeezed off the result (so the output's node is ``SqueezeBackward1``)."""
+        if input.dim() not in (1, 2):
+            raise ValueError(f"{type(self).__name__}: Expected input to be 1D or 2D, got "
+                             f"{input.dim()}D instead")
+        batched = input.dim() == 2
+        if not batched:
+            input = input.unsqueeze(0)
+            if hx is not None:
+                hx = tuple(h.unsqueeze(0) for h in hx) if isinstance(hx, tuple) \
+                    else hx.unsqueeze(0)
+        if hx is None:
+            z = tv.zeros(input.shape[0], self.hidden_size, dtype=input.dtype,
+                         device=input.device)
+            hx = (z, z) if self.mode == "LSTM" else z
+        return input, hx, batched
+
+    def forward(self, input: Tensor, hx=None) -> Tensor:
+        input, hx, batched = self._batch(input, hx)
+        h = _cell(self.mode, input, hx, None, self.weight_ih, self.weight_hh, self.bias_ih,
+                  self.bias_hh)[0]
+        return h if batched else h.squeeze(0)
+
     def extra_repr(self) -> str:
         s = f"{self.input_size}, {self.hidden_size}"
         if not self.bias:
@@ -256,12 +303,6 @@ class RNNCell(_CellBase):
         super().__init__(input_size, hidden_size, bias, device=device, dtype=dtype)
         self.nonlinearity = nonlinearity
 
-    def forward(self, input: Tensor, hx=None) -> Tensor:
-        if hx is None:
-            hx = tv.zeros(*input.shape[:-1], self.hidden_size, dtype=input.dtype)
-        return _cell(self.mode, input, hx, None, self.weight_ih, self.weight_hh, self.bias_ih,
-                     self.bias_hh)[0]
-
 
 class LSTMCell(_CellBase):
     """One step of an LSTM: returns (h', c')."""
@@ -269,20 +310,13 @@ class LSTMCell(_CellBase):
     mode = "LSTM"
 
     def forward(self, input: Tensor, hx=None):
-        if hx is None:
-            z = tv.zeros(*input.shape[:-1], self.hidden_size, dtype=input.dtype)
-            hx = (z, z)
-        return _cell("LSTM", input, hx[0], hx[1], self.weight_ih, self.weight_hh, self.bias_ih,
-                     self.bias_hh)
+        input, hx, batched = self._batch(input, hx)
+        h, c = _cell("LSTM", input, hx[0], hx[1], self.weight_ih, self.weight_hh,
+                     self.bias_ih, self.bias_hh)
+        return (h, c) if batched else (h.squeeze(0), c.squeeze(0))
 
 
 class GRUCell(_CellBase):
     """One step of a GRU."""
 
     mode = "GRU"
-
-    def forward(self, input: Tensor, hx=None) -> Tensor:
-        if hx is None:
-            hx = tv.zeros(*input.shape[:-1], self.hidden_size, dtype=input.dtype)
-        return _cell("GRU", input, hx, None, self.weight_ih, self.weight_hh, self.bias_ih,
-                     self.bias_hh)[0]
