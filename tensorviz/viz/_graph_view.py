@@ -201,9 +201,13 @@ class GraphView(anywidget.AnyWidget):
             return
         from .._tensor import Tensor
 
+        from ..autograd.graph import AccumulateGrad
+
         mine = {id(t) for t in (r() for r in self._roots) if t is not None}
         nodes, _ = _graph.walk([t.grad_fn for t in (r() for r in self._roots) if t is not None])
-        known = {id(n) for n in nodes}
+        # computed from this graph: reaching one of its ops (a shared leaf is not enough:
+        # every later use of `x` reaches x's AccumulateGrad)
+        known = {id(n) for n in nodes if not isinstance(n, AccumulateGrad)}
         for name, value in list(shell.user_ns.items()):
             if len(self._roots) >= MAX_ROOTS:
                 break
@@ -217,7 +221,7 @@ class GraphView(anywidget.AnyWidget):
                 self._roots.append(weakref.ref(value))
                 self._labels.append(name)
                 mine.add(id(value))
-                known.update(id(n) for n in theirs)
+                known.update(id(n) for n in theirs if not isinstance(n, AccumulateGrad))
 
     def _subscribe(self, order: list) -> None:
         if not self._live:
