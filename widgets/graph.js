@@ -31,7 +31,7 @@ class GraphView {
     el.appendChild(this.root);
     this.bar = h("div", "tvg-bar");
     this.title = h("span", "tvg-title");
-    this.btnReset = h("button", "tvg-btn tvg-reset", "⏮ reset");
+    this.btnReset = h("button", "tvg-btn tvg-reset", "↺ reset");
     this.btnBack = h("button", "tvg-btn tvg-back", "◀ back");
     this.btnStep = h("button", "tvg-btn tvg-step", "step ▶");
     this.btnPlay = h("button", "tvg-btn tvg-play", "▶ play");
@@ -134,22 +134,29 @@ class GraphView {
     this.cards = new Map();
     /** @type {HTMLElement[]} */
     this.stubs = [];
+    // a None input's stub sits in the row below the node that has it
+    /** @type {Map<number, any[]>} */
+    const stubsAt = new Map();
+    for (const e of g.edges || []) {
+      if (e.dst !== null || !nodes[e.src]) continue;
+      const d = nodes[e.src].depth + 1;
+      if (!stubsAt.has(d)) stubsAt.set(d, []);
+      stubsAt.get(d)?.push(e);
+      if (!rows.has(d)) rows.set(d, []);
+    }
     const depths = [...rows.keys()].sort((a, b) => a - b);
-    const stubRow = h("div", "tvg-row tvg-stub-row");
     for (const d of depths) {
       const row = h("div", "tvg-row");
       for (const n of rows.get(d) || []) row.appendChild(this.card(n, done, active, roots, trace, step));
+      for (const e of stubsAt.get(d) || []) {
+        const stub = h("div", "tvg-stub", "None");
+        stub.title = `input ${e.slot} of ${nodes[e.src].name} needs no gradient: next_functions[${e.slot}] = (None, ${e.input_nr})`;
+        stub.dataset.stub = String(e.stub);
+        row.appendChild(stub);
+        this.stubs[e.stub] = stub;
+      }
       this.layers.appendChild(row);
     }
-    for (const e of g.edges || []) {
-      if (e.dst !== null) continue;
-      const stub = h("div", "tvg-stub", "None");
-      stub.title = `input ${e.slot} of ${nodes[e.src]?.name} needs no gradient: next_functions[${e.slot}] = (None, ${e.input_nr})`;
-      stub.dataset.stub = String(e.stub);
-      stubRow.appendChild(stub);
-      this.stubs[e.stub] = stub;
-    }
-    if (stubRow.childElementCount) this.layers.appendChild(stubRow);
     if (g.more) this.layers.appendChild(h("div", "tvg-more", `… ${g.more} more nodes not drawn`));
     this.explain.textContent = this.explainText(nodes, events, step, trace, roots);
     requestAnimationFrame(() => this.drawEdges());
@@ -169,7 +176,7 @@ class GraphView {
     const head = h("div", "tvg-name", shortName(n.name));
     c.appendChild(head);
     if (n.kind === "leaf") {
-      const lab = h("div", "tvg-leaf", `${n.label || "leaf"} ${tuple(n.shape)}`);
+      const lab = h("div", "tvg-leafname", `${n.label || "leaf"} ${tuple(n.shape)}`);
       if (n.param) lab.appendChild(h("span", "tvg-badge tvg-param", "parameter"));
       c.appendChild(lab);
       const ev = done.get(n.id);
@@ -292,8 +299,9 @@ class GraphView {
       path.setAttribute("marker-end", "");
       this.svg.appendChild(path);
       const label = document.createElementNS(SVG_NS, "text");
-      label.setAttribute("x", String((x1 + x2) / 2 + 4));
-      label.setAttribute("y", String(my));
+      // near the input's end, so two edges leaving one node keep their labels apart
+      label.setAttribute("x", String(x1 + 0.7 * (x2 - x1) + 4));
+      label.setAttribute("y", String(y1 + 0.7 * (y2 - y1)));
       label.setAttribute("class", "tvg-edge-label" + (flow ? " tvg-flow" : ""));
       label.textContent = flow ? `${gtext(flow)}` : `input_nr ${e.input_nr}`;
       label.dataset.edge = `${e.src}:${e.slot}`;

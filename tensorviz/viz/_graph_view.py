@@ -136,6 +136,7 @@ class GraphView(anywidget.AnyWidget):
         if self._grow:
             self._find_new_roots()
             roots = [r() for r in self._roots]
+            alive = [t for t in roots if t is not None]
         labels = self._labels
         params = {k: name for k, (name, ref) in self._params.items() if ref() is not None}
         names = dict(self._names)
@@ -144,8 +145,9 @@ class GraphView(anywidget.AnyWidget):
             names.update(_tensors_in(shell.user_ns))
         state = _graph.build(roots, labels, params, names)
         order = state.pop("_order")
-        trace = _graph.replay(roots, self._seeds[:len(roots)] +
-                              [None] * (len(roots) - len(self._seeds)), order)
+        # backward is replayed from the tensors shown (the grown roots are drawn, not seeded)
+        shown = roots[:len(self._seeds)]
+        trace = _graph.replay(shown, self._seeds, order)
         self._stamps = [(k, j, _saved_vc(order[k], s["name"]), s["version"])
                         for k, n in enumerate(state["nodes"])
                         for j, s in enumerate(n["saved"]) if "version" in s]
