@@ -62,11 +62,15 @@ def test_graph_renders_steps_and_marks_stale_saved_tensors(open_notebook, artifa
     assert acc.count() == 1
     assert _text(acc).startswith(".grad None += [") and "→ [" in _text(acc)
     out.screenshot(path=str(artifacts / "graph-step4.png"))
+    first_leaf = out.locator(".tvg-active").get_attribute("data-node")
     step.click()
     page.wait_for_function(f"() => document.querySelectorAll('{SEL} .tvg-acc').length === 2")
     assert step.is_disabled()
     page.wait_for_function(f"() => document.querySelectorAll('{SEL} .tvg-edge.tvg-flow')"
                            ".length === 4")
+    page.wait_for_function(f"() => document.querySelector('{SEL} .tvg-active').dataset.node"
+                           f" !== '{first_leaf}'")
+    assert "5/5 · AccumulateGrad of " in _text(out.locator(".tvg-explain"))
     out.screenshot(path=str(artifacts / "graph-done.png"))
     # the keyboard: Home resets, → steps (and the notebook's active cell stays put)
     active = page.evaluate("window.jupyterapp.shell.currentWidget.content.activeCellIndex")

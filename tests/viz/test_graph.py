@@ -234,3 +234,21 @@ def test_payload_is_bounded():
     assert len(w.graph["nodes"]) == 64 and w.graph["more"] > 0
     size = len(json.dumps({"g": w.graph, "t": w.trace}))
     assert size < 100_000, size
+
+
+def test_show_offers_the_graph_of_a_tensor_with_a_grad_fn():
+    x = tensorviz.tensor([1.0, 2.0], requires_grad=True)
+    loss = (x * x).sum()
+    view = tensorviz.show(loss, x)
+    assert view.graph_hint.startswith("loss has a grad_fn (SumBackward0): "
+                                      "tensorviz.show_graph(loss)")
+    g = view.graph()
+    assert [n["name"] for n in g.graph["nodes"]] == [loss.grad_fn.name(), "MulBackward0",
+                                                     "torch::autograd::AccumulateGrad"]
+    assert g.graph["roots"][0]["label"] == "loss"
+    plain = tensorviz.show(x)
+    assert plain.graph_hint == ""
+    with pytest.raises(ValueError, match="grad_fn"):
+        plain.graph()
+    for w in (view, g, plain):
+        w.close()
