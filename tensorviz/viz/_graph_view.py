@@ -16,6 +16,7 @@ The widget holds the shown tensors, parameters and nodes weakly.
 """
 from __future__ import annotations
 
+import asyncio
 import html
 import weakref
 from typing import Any, Sequence
@@ -102,6 +103,7 @@ class GraphView(anywidget.AnyWidget):
             raise ValueError(f"got {len(grads)} gradients for {len(tensors)} tensors")
         self._closed = False
         self._dirty = False
+        self._flush_scheduled = False
         self._live = bool(live)
         self._grow = bool(grow)
         self._shown_in_cell: Any = None
@@ -266,8 +268,28 @@ class GraphView(anywidget.AnyWidget):
                 with self.hold_sync():
                     self.graph = dict(self.graph, nodes=nodes)
                     self.revision += 1
+            self._schedule_flush()
         except Exception as exc:  # never break the learner's write
             self.status = f"could not refresh: {type(exc).__name__}: {exc}"
+
+    def _schedule_flush(self) -> None:
+        """The full refresh (walk and replay) once the running cell lets the loop run."""
+        if self._flush_scheduled:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop: post_run_cell or refresh() does it
+        self._flush_scheduled = True
+        loop.call_later(0.05, self._flush)
+
+    def _flush(self) -> None:
+        self._flush_scheduled = False
+        if self._dirty and not self._closed:
+            try:
+                self.refresh()
+            except Exception as exc:
+                self.status = f"could not refresh: {type(exc).__name__}: {exc}"
 
     def _on_front_end_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
         if not isinstance(content, dict):

@@ -110,3 +110,37 @@ def test_graph_renders_steps_and_marks_stale_saved_tensors(open_notebook, artifa
     assert "loss, y, z" in _text(out.locator(".tvg-title"))
     out.screenshot(path=str(artifacts / "graph-grown.png"))
     assert nb.errors == []
+
+
+def test_lesson_08_draws_every_graph_and_the_stale_stamp(open_notebook, artifacts):
+    """Lesson 08's code, Run All in JupyterLab: every graph widget renders, the graph whose
+    saved `x` was updated in place shows the red stamp and the error backward would raise."""
+    import json
+
+    from browser_harness import REPO
+
+    nb_json = json.loads((REPO / "notebooks" / "08_autograd.ipynb").read_text())
+    cells = ["".join(c["source"]) for c in nb_json["cells"] if c["cell_type"] == "code"]
+    nb = open_notebook("lesson08.ipynb", cells)
+    page = nb.page
+    nb.command("notebook:run-all-cells")
+    shows = sum(c.count("torch.show_graph(") for c in cells)
+    page.wait_for_function(f"() => document.querySelectorAll('{SEL} .tvg-root').length"
+                           f" === {shows}", timeout=90_000)
+    nb.wait_idle(90_000)
+    index = next(i for i, c in enumerate(cells) if "stale_graph = torch.show_graph" in c)
+    # (JupyterLab draws only the cells near the viewport: scroll there first)
+    nb.panel.locator(".jp-Cell").nth(index).scroll_into_view_if_needed()
+    out = nb.output(index)
+    out.locator(".tvg-stamp.tvg-stale").wait_for()
+    assert _text(out.locator(".tvg-stamp.tvg-stale")) == "v0 at save · v1 now"
+    assert "modified by an inplace operation" in _text(out.locator(".tvg-error"))
+    out.screenshot(path=str(artifacts / "lesson08-stale.png"))
+    at = next(i for i, c in enumerate(cells) if "vjp_graph" in c)
+    nb.panel.locator(".jp-Cell").nth(at).scroll_into_view_if_needed()
+    vjp = nb.output(at)
+    vjp.locator(".tvg-step").click()
+    page.wait_for_function(f"() => [...document.querySelectorAll('{SEL} .tvg-explain')]"
+                           ".some(e => e.textContent.includes('gradient= [1.0, 0.0, 0.0]'))")
+    vjp.screenshot(path=str(artifacts / "lesson08-vjp-seed.png"))
+    assert nb.errors == []
