@@ -208,7 +208,15 @@ def run_backward(outputs: Sequence[Tensor], seeds: Sequence[Any], *, retain_grap
                 (needed is None or node in needed)
             outs = ()
             if run:
-                grads = _pre_hooks(node, grads)
+                if isinstance(node, AccumulateGrad):
+                    # a leaf's tensor hooks run first (their result is what is captured or
+                    # accumulated); autograd.grad captures a leaf's gradient without running
+                    # its AccumulateGrad node, so that node's pre-hooks run in backward only
+                    grads = _leaf_hooks(node.variable, grads)
+                    if not capture:
+                        grads = _pre_hooks(node, grads)
+                else:
+                    grads = _pre_hooks(node, grads)
                 if targets:
                     for nr, g in enumerate(grads):
                         for k in targets.get((node, nr), ()):
@@ -304,15 +312,24 @@ def _apply(node: Node, grads: list, check_nan: bool) -> tuple:
     return outs
 
 
+def _leaf_hooks(leaf: Tensor, grads: list) -> list:
+    """The leaf's ``register_hook`` hooks on its incoming gradient (a non-None return
+    replaces it)."""
+    ag = leaf._ag
+    if ag is None or not ag.hooks or not grads or grads[0] is None:
+        return grads
+    g = grads[0]
+    for fn in list(ag.hooks.values()):
+        r = fn(g)
+        if r is not None:
+            g = r
+    return [g] + list(grads[1:])
+
+
 def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
-    """``leaf.grad += g`` as PyTorch does: the leaf's hooks first, then a new ``.grad`` on the
+    """``leaf.grad += g`` as PyTorch does (the leaf's hooks have run): a new ``.grad`` on the
     first call (never the caller's own tensor) and in-place adds on later ones."""
     ag = leaf._ag
-    if ag.hooks:
-        for fn in list(ag.hooks.values()):
-            r = fn(g)
-            if r is not None:
-                g = r
     if ag.grad is None:
         # (a gradient may be shared -- a seed, one passed through an add to two leaves --
         # so the leaf gets its own copy, dense and row-major)
