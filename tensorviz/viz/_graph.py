@@ -247,21 +247,26 @@ def replay(roots: Sequence[Any], seeds: Sequence[Any], order: list) -> dict:
     seed_list = [None if s is None else s for s, t in zip(seeds, roots)
                  if t is not None and t.grad_fn is not None]
     stashed = []
+    leaf_hooks = []
     handles = []
 
     def pre(k):
         def hook(grad_outputs):
-            if len(events) >= MAX_EVENTS:
-                return
-            e = {"node": k, "grads_in": [summary(g) for g in grad_outputs[:4]],
-                 "grads_out": []}
-            n = order[k]
-            if isinstance(n, AccumulateGrad) and grad_outputs and grad_outputs[0] is not None:
-                before = n.variable.grad  # `.grad += g`: the same object, accumulating
-                e["grad_before"] = summary(before)
-                e["grad_after"] = summary(grad_outputs[0] if before is None
-                                          else before.detach() + grad_outputs[0])
-            events.append(e)
+            if len(events) < MAX_EVENTS:
+                events.append({"node": k, "grads_in": [summary(g) for g in grad_outputs[:4]],
+                               "grads_out": []})
+        return hook
+
+    def at_leaf(k, leaf):
+        # autograd.grad captures a leaf's gradient through the leaf's tensor hooks (its
+        # AccumulateGrad node does not run), at the moment backward would accumulate it
+        def hook(g):
+            if len(events) < MAX_EVENTS:
+                before = leaf.grad  # `.grad += g`: the same object, accumulating
+                events.append({"node": k, "grads_in": [summary(g)], "grads_out": [],
+                               "grad_before": summary(before),
+                               "grad_after": summary(g if before is None
+                                                     else before.detach() + g)})
         return hook
 
     def post(k):
@@ -276,10 +281,15 @@ def replay(roots: Sequence[Any], seeds: Sequence[Any], order: list) -> dict:
         for n in order:  # the learner's hooks and retain_grad taps sit out the replay
             stashed.append((n, n._hooks, n._prehooks, n._tensor_prehooks, n._retain_hooks))
             n._hooks = n._prehooks = n._tensor_prehooks = n._retain_hooks = None
+            if isinstance(n, AccumulateGrad):
+                leaf_hooks.append((n.variable._ag, n.variable._ag.hooks))
+                n.variable._ag.hooks = None
         for n in order:
             k = index[id(n)]
-            handles.append(n.register_prehook(pre(k)))
-            if not isinstance(n, AccumulateGrad):
+            if isinstance(n, AccumulateGrad):
+                handles.append(n.variable.register_hook(at_leaf(k, n.variable)))
+            else:
+                handles.append(n.register_prehook(pre(k)))
                 handles.append(n.register_hook(post(k)))
         error = ""
         try:
@@ -293,5 +303,7 @@ def replay(roots: Sequence[Any], seeds: Sequence[Any], order: list) -> dict:
         for n, hooks, prehooks, tensor_pre, retain in stashed:
             n._hooks, n._prehooks, n._tensor_prehooks, n._retain_hooks = \
                 hooks, prehooks, tensor_pre, retain
+        for ag, hooks in leaf_hooks:
+            ag.hooks = hooks
     return {"events": events, "error": error,
             "seeds": [summary(s) if s is not None else None for s in seed_list]}

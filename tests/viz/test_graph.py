@@ -252,3 +252,20 @@ def test_show_offers_the_graph_of_a_tensor_with_a_grad_fn():
         plain.graph()
     for w in (view, g, plain):
         w.close()
+
+
+def test_replay_sets_the_learners_hooks_aside_and_puts_them_back():
+    x = tensorviz.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 3
+    y.retain_grad()
+    loss = y.sum()
+    fired = []
+    x.register_hook(lambda g: fired.append("leaf"))
+    loss.grad_fn.register_prehook(lambda g: fired.append("node"))
+    w = GraphView(loss, labels=["loss"], live=False)
+    assert fired == [] and y.grad is None and x.grad is None
+    assert [n["retains"] for n in w.graph["nodes"] if n["name"] == "MulBackward0"] == [[0]]
+    assert len(w.trace["events"]) == 3
+    loss.backward()  # the learner's own hooks and taps still work
+    assert fired == ["node", "leaf"] and y.grad.tolist() == [1.0, 1.0]
+    assert x.grad.tolist() == [3.0, 3.0]
