@@ -70,6 +70,7 @@ storage = _StorageNamespace()
 _LAZY = {
     "show": ("tensorviz.viz", "show"),
     "show_broadcast": ("tensorviz.viz", "show_broadcast"),  # Note: not in PyTorch (a widget)
+    "show_graph": ("tensorviz.viz", "show_graph"),  # Note: not in PyTorch (a widget)
     "playground": ("tensorviz.viz", "playground"),
     "plot": ("tensorviz.viz", "plot"),
     "viz": ("tensorviz.viz", None),

@@ -33,7 +33,7 @@ class AutogradMeta:
 
     ``requires_grad`` (a leaf's own flag), ``grad``, ``grad_fn`` and ``output_nr`` (which
     output of ``grad_fn`` this tensor is), ``retains_grad``, ``hooks`` (``register_hook``:
-    id -> fn), ``post_acc_hooks``, ``accumulator`` (the leaf's one
+    id -> fn), ``post_acc_hooks``, ``accumulator`` (a weak reference to the leaf's one
     ``AccumulateGrad`` node), ``base`` (the tensor a differentiable view was taken of),
     ``view_fn`` (how to take this view again from the base), ``creation`` (how the view was
     made: "" normally, "no_grad", "multi" for unbind/split outputs, "inference"),

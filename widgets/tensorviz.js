@@ -298,6 +298,8 @@ class View {
       banner.setAttribute("role", "status");
       body.appendChild(banner);
     }
+    const graphHint = this.model.get("graph_hint");
+    if (graphHint) body.appendChild(h("div", "tv-graph-hint", graphHint));
     this.drawBeforeBody(body);
     const bc = this.model.get("broadcast");
     if (bc && bc.result) body.appendChild(this.drawBroadcast(bc));

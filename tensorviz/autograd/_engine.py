@@ -28,12 +28,15 @@ __all__ = ["run_backward", "sum_to", "accumulator"]
 
 
 def accumulator(t: Tensor) -> AccumulateGrad:
-    """The one ``AccumulateGrad`` node of the leaf ``t`` (made on first use and kept by the
-    leaf; the node refers back to its leaf weakly, so the two make no reference cycle)."""
+    """The one ``AccumulateGrad`` node of the leaf ``t``, as PyTorch keeps it: the graph
+    holds the node and the node holds its leaf (``acc.variable is t``, even for a leaf no one
+    else holds); the leaf refers to its node weakly, so the two make no reference cycle."""
     ag = t._ag
-    acc = ag.accumulator
+    ref = ag.accumulator
+    acc = None if ref is None else ref()
     if acc is None:
-        acc = ag.accumulator = AccumulateGrad(t)
+        acc = AccumulateGrad(t)
+        ag.accumulator = _weakref(acc)
     return acc
 
 
@@ -212,7 +215,15 @@ def run_backward(outputs: Sequence[Tensor], seeds: Sequence[Any], *, retain_grap
             outs = ()
             if grads is not None and (needed is None or node in needed) and \
                     not all(g is None for g in grads):
-                if node._tensor_prehooks or node._retain_hooks or node._prehooks:
+                if isinstance(node, AccumulateGrad):
+                    # a leaf's tensor hooks run first (their result is what is captured or
+                    # accumulated); autograd.grad captures a leaf's gradient without running
+                    # its AccumulateGrad node, so that node's pre-hooks run in backward only
+                    grads = _leaf_hooks(node.variable, grads)
+                    if not capture and (node._tensor_prehooks or node._retain_hooks or
+                                        node._prehooks):
+                        grads = _pre_hooks(node, grads)
+                elif node._tensor_prehooks or node._retain_hooks or node._prehooks:
                     grads = _pre_hooks(node, grads)
                 if targets:
                     for nr, g in enumerate(grads):
@@ -326,15 +337,24 @@ def _apply(node: Node, grads: list, check_nan: bool) -> tuple:
     return outs
 
 
+def _leaf_hooks(leaf: Tensor, grads: list) -> list:
+    """The leaf's ``register_hook`` hooks on its incoming gradient (a non-None return
+    replaces it)."""
+    ag = leaf._ag
+    if ag is None or not ag.hooks or not grads or grads[0] is None:
+        return grads
+    g = grads[0]
+    for fn in list(ag.hooks.values()):
+        r = fn(g)
+        if r is not None:
+            g = r
+    return [g] + list(grads[1:])
+
+
 def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
-    """``leaf.grad += g`` as PyTorch does: the leaf's hooks first, then a new ``.grad`` on the
+    """``leaf.grad += g`` as PyTorch does (the leaf's hooks have run): a new ``.grad`` on the
     first call (never the caller's own tensor) and in-place adds on later ones."""
     ag = leaf._ag
-    if ag.hooks:
-        for fn in list(ag.hooks.values()):
-            r = fn(g)
-            if r is not None:
-                g = r
     if ag.grad is None:
         # (a gradient may be shared -- a seed, one passed through an add to two leaves --
         # so the leaf gets its own copy, dense and row-major)

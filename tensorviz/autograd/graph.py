@@ -337,17 +337,12 @@ class AccumulateGrad(Node):
     One per leaf, reused by every use of it; ``variable`` is the leaf.
     """
 
-    __slots__ = ("_variable",)
+    __slots__ = ("variable",)
 
     def __init__(self, variable):
         Node.__init__(self)
-        self._variable = weakref.ref(variable)  # (the leaf keeps this node: no cycle)
+        self.variable = variable  # (the leaf refers to this node weakly: no cycle)
         self._seq = float("inf")  # (runs as soon as it is ready, as PyTorch's)
-
-    @property
-    def variable(self):
-        """The leaf tensor whose ``.grad`` this node fills."""
-        return self._variable()
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"

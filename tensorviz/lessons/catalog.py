@@ -524,3 +524,80 @@ _add("07/new-memory",
               "    exec(code, scope)\n"
               "    if scope['Y'].data_ptr() != before:\n"
               "        answer = code")
+
+# ---------------------------------------------------------------------------- 08 autograd
+LEAVES = ("x = torch.tensor([1., 2., 3.], requires_grad=True)\n"
+          "w = torch.tensor([0.5, -1., 2.], requires_grad=True)")
+_NODE_CHOICES = ["MulBackward0", "AddBackward0", "torch::autograd::AccumulateGrad", "None"]
+_add("08/grad-fn-name",
+     "What is `(x * w + 1).grad_fn.name()`?",
+     setup=LEAVES, choices=_NODE_CHOICES, answer="AddBackward0",
+     mistakes={"MulBackward0": "That node is in the graph, one step further down: `grad_fn` "
+                               "is the node of the *last* op that made the tensor, the `+ 1`.",
+               "torch::autograd::AccumulateGrad": "That is the node of a leaf (`x` or `w`), "
+                                                  "reached through `next_functions`.",
+               "None": "Only leaves (and tensors made without recording) have no grad_fn; "
+                       "this one was computed from tensors that require grad."},
+     hint="`grad_fn` is the node of the op that produced the tensor. Which op ran last?",
+     explanation="The last op was `+ 1`, so `grad_fn` is `AddBackward0`; its "
+                 "`next_functions` lead to `MulBackward0`, and from there to the leaves' "
+                 "`AccumulateGrad` nodes.",
+     solution="answer = (x * w + 1).grad_fn.name()")
+
+_add("08/none-inputs",
+     "How many `None` entries does `(x * 2.0).grad_fn.next_functions` have?",
+     setup=LEAVES, answer=1,
+     mistakes={0: "`2.0` is an input of the multiplication too. It needs no gradient, so its "
+                  "edge is `(None, 0)`: a `None` stub in the widget.",
+               2: "`x` requires grad: its edge leads to `x`'s AccumulateGrad, not to None."},
+     hint="`next_functions` has one entry per input of the op: `x` and `2.0`.",
+     explanation="`MulBackward0.next_functions` is `((AccumulateGrad, 0), (None, 0))`: one "
+                 "edge per input, and `None` for an input that needs no gradient.",
+     solution="answer = sum(fn is None for fn, _ in (x * 2.0).grad_fn.next_functions)")
+
+_add("08/accumulate",
+     "`a = torch.tensor(2., requires_grad=True)`, then `(a * a).backward()` is called "
+     "three times (each on a new `a * a`). What is `a.grad` after that?",
+     answer=12.0,
+     mistakes={4.0: "4 is one call's gradient (2a = 4). `.grad` is never replaced: each "
+                    "backward adds into it.",
+               8.0: "Count the calls: three backward() calls, each adding 4."},
+     hint="d(a·a)/da = 2a = 4. What does backward do with a `.grad` that already exists?",
+     explanation="Each backward adds its gradient into the same `.grad` tensor: 4 + 4 + 4 = "
+                 "12. That is why training loops call `optimizer.zero_grad()` (which sets "
+                 "`.grad` to None) before each backward.",
+     solution="a = torch.tensor(2., requires_grad=True)\n"
+              "for _ in range(3):\n"
+              "    (a * a).backward()\n"
+              "answer = a.grad.item()",
+     revealed_by=["for _ in range(3):\n    (a * a).backward()"])
+
+_add("08/no-grad",
+     "Inside `with torch.no_grad():` we compute `z = x * 2` (and `x` requires grad). "
+     "What is `z.requires_grad`?",
+     setup=LEAVES, answer=False,
+     mistakes={True: "`x` requires grad, but under `no_grad` nothing is recorded: `z` has no "
+                     "`grad_fn`, so it does not require grad."},
+     hint="`no_grad` switches the recorder off for the ops inside the block.",
+     explanation="Under `no_grad` ops are not recorded: `z.grad_fn` is None and "
+                 "`z.requires_grad` is False. Optimizers update parameters this way.",
+     solution="with torch.no_grad():\n"
+              "    z = x * 2\n"
+              "answer = z.requires_grad",
+     revealed_by=["print(z.requires_grad, z.grad_fn)"])
+
+_add("08/saved-version",
+     "`loss = (x * w).sum()` saved `x` (at version 0) for backward. Then "
+     "`with torch.no_grad(): x.add_(1)`. What is `x._version` now?",
+     setup=LEAVES, answer=1,
+     mistakes={0: "`no_grad` stops recording, not counting: every in-place write bumps the "
+                  "version counter, even under no_grad."},
+     hint="Each in-place write adds one to the tensor's version counter.",
+     explanation="`x._version` is 1, but `MulBackward0` saved `x` at version 0: its stamp "
+                 "turns red, and `loss.backward()` would raise, because the saved values are "
+                 "not the ones the forward pass used.",
+     solution="loss = (x * w).sum()\n"
+              "with torch.no_grad():\n"
+              "    x.add_(1)\n"
+              "answer = x._version",
+     revealed_by=["print(x._version)"])

@@ -6,6 +6,7 @@
 >>> tensorviz.show_broadcast(a[:, :1], a[0])  # how a + b broadcasts (stride 0, no copy)
 >>> tensorviz.playground(a)                 # apply view ops step by step
 >>> tensorviz.plot(a.t())                   # the same picture with matplotlib (static)
+>>> tensorviz.show_graph(loss)              # the autograd graph, step through backward
 
 ``show`` and ``playground`` return anywidget widgets (``TensorView``, ``Playground``);
 anywidget and matplotlib are imported only when these are first used.
@@ -14,7 +15,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-__all__ = ["show", "show_broadcast", "playground", "plot", "TensorView", "Playground"]
+__all__ = ["show", "show_broadcast", "show_graph", "playground", "plot", "TensorView",
+           "Playground", "GraphView"]
 
 
 def show(*tensors: Any, labels: Sequence[str] | None = None, **kwargs: Any):
@@ -66,6 +68,62 @@ def show_broadcast(*tensors: Any, labels: Sequence[str] | None = None, **kwargs:
     return widget
 
 
+def show_graph(tensor_or_tensors: Any, params: Any = None, *, gradient: Any = None,
+               labels: Sequence[str] | None = None, **kwargs: Any):
+    """The autograd graph behind a tensor, live, with a step-through replay of backward.
+
+    Nodes are named as PyTorch names them (``MulBackward0``), edges carry their ``input_nr``,
+    leaves their ``AccumulateGrad`` and name (``params=``: a module, for its
+    ``named_parameters``, or a dict of name -> tensor), inputs that need no gradient show as
+    ``None`` stubs.  Each node shows what it saved for backward: a strip of the saved tensor's
+    storage and its version at save time beside the live one, red once an in-place write
+    has made backward impossible.  play / step / reset replay PyTorch's engine order on the
+    same graph (``retain_graph=True``; ``.grad`` is left alone), showing the gradient along
+    each edge and the ``+=`` into each leaf's ``.grad``; ``gradient=`` is the seed ``v`` of
+    the vector-Jacobian product, as in ``y.backward(gradient=v)``.
+
+    >>> x = tensorviz.tensor([1., 2.], requires_grad=True)
+    >>> loss = (x * x).sum()
+    >>> w = tensorviz.show_graph(loss)
+    >>> w.step_forward(); w.refresh()     # also: w.play(), w.reset()
+
+    Displayed where it is called, like :func:`show`; it grows when later cells compute more
+    from the shown tensors (their variables become new roots).  tensorviz tensors only.
+    """
+    from ._graph_view import GraphView
+    from ._labels import call_labels
+
+    tensors = tuple(tensor_or_tensors) if isinstance(tensor_or_tensors, (list, tuple)) \
+        else (tensor_or_tensors,)
+    if labels is None:
+        labels = call_labels(tensors, ("show_graph",)) if len(tensors) == 1 else \
+            call_labels(tensors, ("__no_call__",))
+    names = _caller_names()
+    widget = GraphView(*tensors, labels=list(labels), params=params, gradient=gradient,
+                       names=names, **kwargs)
+    widget._display_here()
+    return widget
+
+
+def _caller_names() -> dict:
+    """id -> name of the tensors in the calling code's namespace (leaf labels)."""
+    import inspect
+    import sys
+
+    from ._graph_view import _tensors_in
+
+    frame = sys._getframe(2)
+    try:
+        names = _tensors_in(frame.f_globals)
+        if not frame.f_code.co_flags & inspect.CO_OPTIMIZED:
+            # module level only: a function's f_locals would cache a snapshot on its frame
+            # (Python < 3.13) that keeps the learner's tensors alive after `del`
+            names.update(_tensors_in(frame.f_locals))
+        return names
+    finally:
+        del frame
+
+
 def playground(tensor: Any, **kwargs: Any):
     """An interactive chain of view/copy ops on ``tensor`` (transpose, slicing, view, ...)."""
     from ._widgets import Playground
@@ -88,4 +146,8 @@ def __getattr__(name: str):
         from . import _widgets
 
         return getattr(_widgets, name)
+    if name == "GraphView":
+        from ._graph_view import GraphView
+
+        return GraphView
     raise AttributeError(f"module 'tensorviz.viz' has no attribute {name!r}")

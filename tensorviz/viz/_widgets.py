@@ -133,6 +133,8 @@ class TensorView(anywidget.AnyWidget):
     tensors = traitlets.List(traitlets.Dict()).tag(sync=True)
     # what the learner toggled
     byte_strides = traitlets.Bool(False).tag(sync=True)
+    # a tensor with a grad_fn: how to see the autograd graph that made it
+    graph_hint = traitlets.Unicode("").tag(sync=True)
     # what happened
     status = traitlets.Unicode("").tag(sync=True)
     revision = traitlets.Int(0).tag(sync=True)
@@ -174,6 +176,7 @@ class TensorView(anywidget.AnyWidget):
         self._scene = Scene(tensors, labels, on_freed, strip_slots=strip_slots, born=born)
         super().__init__(**kwargs)
         self._apply(*self._scene.last)
+        self._offer_graph(tensors, labels)
         self._subscribe()
         self.on_msg(self._on_front_end_msg)
         if self._live:
@@ -195,6 +198,32 @@ class TensorView(anywidget.AnyWidget):
         if self._dirty or any(e.source.alive for e in self._scene.entries) \
                 or any(t.get("alive") for t in self.tensors):
             self.refresh()
+
+    def graph(self, **kwargs: Any):
+        """The autograd graph of the shown tensors that have a ``grad_fn`` (what the widget's
+        hint offers): ``w = show(loss); w.graph()`` is ``tensorviz.show_graph(loss)``."""
+        from . import show_graph
+
+        tensors = [t for t in (r() for r in getattr(self, "_autograd", ())) if t is not None]
+        if not tensors:
+            raise ValueError("none of the shown tensors has a grad_fn (nothing was recorded "
+                             "by autograd): compute one from a tensor with requires_grad=True")
+        labels = [lab for t, lab in zip(tensors, self._autograd_labels)]
+        return show_graph(tensors, labels=labels, **kwargs)
+
+    def _offer_graph(self, tensors: Sequence[Any], labels: Sequence[str]) -> None:
+        """Tensors with a grad_fn: keep them weakly and say how to draw their graph."""
+        from .._tensor import Tensor
+
+        found = [(t, lab) for t, lab in zip(tensors, labels)
+                 if isinstance(t, Tensor) and t._ag is not None and t._ag.grad_fn is not None]
+        self._autograd = [weakref.ref(t) for t, _ in found]
+        self._autograd_labels = [lab for _, lab in found]
+        if found:
+            t, lab = found[0]
+            self.graph_hint = (f"{lab} has a grad_fn ({t._ag.grad_fn.name()}): "
+                               f"tensorviz.show_graph({lab}) draws the autograd graph that made "
+                               "it, with a step-through backward (or w.graph() on this widget).")
 
     def scroll_storage(self, start: int, strip: int = 0) -> None:
         """Move the window of storage strip ``strip`` to start at element ``start``."""

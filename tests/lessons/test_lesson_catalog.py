@@ -69,6 +69,17 @@ MISTAKE_CLAIMS = [
     ("05/layout-survives", (3, 1), "`x`'s stride", "wrong = x.stride()"),
     ("07/reduce-shape", (2, 1, 4), "keepdim=True",
      "wrong = torch.zeros(2, 3, 4).sum(dim=1, keepdim=True).shape"),
+    ("08/grad-fn-name", "MulBackward0", "one step further down",
+     "wrong = (x * w + 1).grad_fn.next_functions[0][0].name()"),
+    ("08/grad-fn-name", "torch::autograd::AccumulateGrad", "leaf",
+     "wrong = (x * w).grad_fn.next_functions[0][0].name()"),
+    ("08/accumulate", 4.0, "one call",
+     "a = torch.tensor(2., requires_grad=True)\n(a * a).backward()\nwrong = a.grad.item()"),
+    ("08/none-inputs", 2, "AccumulateGrad",
+     "wrong = len((x * 2.0).grad_fn.next_functions)"),
+    ("08/saved-version", 0, "even under no_grad",
+     "loss = (x * w).sum()\n"
+     "wrong = loss.grad_fn.next_functions[0][0]._saved_self._version"),
 ]
 
 

@@ -129,7 +129,7 @@ def test_lesson_sequence_is_complete():
     names = {p.stem for p in LESSONS}
     expected = {"00_welcome", "01_tensors_and_storage", "02_views_transpose_contiguous",
                 "03_dtypes_and_precision", "04_numpy_interop", "05_saving_and_loading",
-                "06_devices", "07_tensor_api_tour"}
+                "06_devices", "07_tensor_api_tour", "08_autograd"}
     assert sorted(expected - names) == []
 
 
@@ -155,6 +155,9 @@ TOPICS = {
     "06_devices": ["torch.cuda.is_available()", "torch.device(", ".to(device)", ".cuda()"],
     "07_tensor_api_tour": ["torch.abs(", ".sum(", "torch.eq(", "torch.linalg.", "@",
                            "torch.manual_seed(", "mul_(", "Z[:] =", "out=Z"],
+    "08_autograd": ["torch.show_graph(", "requires_grad=True", ".is_leaf", "grad_fn",
+                    "next_functions", ".backward()", "retain_grad()", "torch.no_grad()",
+                    "x.add_(1)", "retain_graph=True", "gradient=", "_saved_self"],
 }
 
 

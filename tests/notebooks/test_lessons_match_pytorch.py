@@ -39,7 +39,7 @@ NOT_COMPARED = {
     ("05", "class Model"): "the refusal is worded by each library",
     ("06", "t.cuda()"): "PyTorch built without CUDA raises AssertionError (the lesson says so)",
 }
-WIDGET_CALLS = ("torch.show_broadcast(", "torch.show(", "torch.playground(")
+WIDGET_CALLS = ("torch.show_broadcast(", "torch.show_graph(", "torch.show(", "torch.playground(")
 
 
 def _code_cells(path: Path) -> list[str]:

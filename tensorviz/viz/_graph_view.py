@@ -1,0 +1,382 @@
+"""``GraphView``: the live autograd-graph widget (``tensorviz.show_graph``).
+
+Synced traits: ``graph`` (roots, nodes, edges: see :mod:`._graph`), ``trace`` (the replay of
+backward: one event per node run, the error backward would raise now), ``step`` (how many
+events the learner has stepped through; -1 before the seed), ``status``, ``revision``.
+
+Live updates, as the tensor widgets do them:
+
+- every storage a node saved from calls :meth:`GraphView._on_write` after an in-place write:
+  the version stamps are re-read at once (cheap: no graph walk, no backward), so a stamp
+  turns red the moment the write happens;
+- after every cell the graph is walked again (new nodes: tensors the later cells computed from
+  the shown ones, found among the notebook's variables), and the replay rerun.
+
+The widget holds the shown tensors, parameters and nodes weakly.
+"""
+from __future__ import annotations
+
+import asyncio
+import html
+import weakref
+from typing import Any, Sequence
+
+import anywidget
+import traitlets
+
+from . import _graph
+from ._assets import asset
+from ._widgets import _LIVE, TensorView, _ensure_hook, _int, _ipython
+
+__all__ = ["GraphView"]
+
+MAX_ROOTS = 8
+FREED = ("The tensors this graph was drawn from no longer exist: it shows the last known "
+         "state. (A widget never keeps a tensor alive: keep it in a variable.)")
+
+
+def _param_names(params: Any) -> dict:
+    """id(tensor) -> (name, weak ref) from a Module's named_parameters or a dict."""
+    if params is None:
+        return {}
+    if hasattr(params, "named_parameters"):
+        items = list(params.named_parameters())
+    elif isinstance(params, dict):
+        items = list(params.items())
+    else:
+        raise TypeError("params= takes an nn.Module or a dict of name -> tensor, got "
+                        f"{type(params).__name__}")
+    out = {}
+    for name, p in items:
+        out[id(p)] = (str(name), weakref.ref(p))
+    return out
+
+
+def _tensors_in(namespace: dict) -> dict:
+    """id -> name for the tensors bound to public names in ``namespace``."""
+    from .._tensor import Tensor
+
+    out = {}
+    for name, value in list(namespace.items()):
+        if not name.startswith("_") and isinstance(value, Tensor):
+            out.setdefault(id(value), name)
+    return out
+
+
+class GraphView(anywidget.AnyWidget):
+    """The autograd graph of one or more tensors, drawn live, with a step-through backward.
+
+    >>> x = tensorviz.tensor([1., 2.], requires_grad=True)
+    >>> loss = (x * x).sum()
+    >>> w = GraphView(loss)        # or tensorviz.show_graph(loss)
+    >>> w.step_forward()           # the seed reaches SumBackward0
+    """
+
+    _esm = asset("graph.js")
+    _css = asset("graph.css")
+
+    kind = traitlets.Unicode("graph").tag(sync=True)
+    graph = traitlets.Dict().tag(sync=True)
+    trace = traitlets.Dict().tag(sync=True)
+    step = traitlets.Int(-1).tag(sync=True)
+    status = traitlets.Unicode("").tag(sync=True)
+    revision = traitlets.Int(0).tag(sync=True)
+
+    def __init__(self, *tensors: Any, labels: Sequence[str] | None = None, params: Any = None,
+                 gradient: Any = None, live: bool = True, grow: bool = True,
+                 names: dict | None = None, **kwargs: Any):
+        from .._tensor import Tensor
+
+        if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+            tensors = tuple(tensors[0])
+        if not tensors:
+            raise TypeError("show_graph() needs a tensor, e.g. tensorviz.show_graph(loss)")
+        for t in tensors:
+            if not isinstance(t, Tensor):
+                raise TypeError(f"show_graph() draws tensorviz tensors, got {type(t).__name__}")
+        if labels is None:
+            labels = [f"tensor {k}" for k in range(len(tensors))]
+        if len(labels) != len(tensors):
+            raise ValueError(f"got {len(labels)} labels for {len(tensors)} tensors")
+        grads = gradient if isinstance(gradient, (list, tuple)) else [gradient] * len(tensors)
+        if len(grads) != len(tensors):
+            raise ValueError(f"got {len(grads)} gradients for {len(tensors)} tensors")
+        self._closed = False
+        self._dirty = False
+        self._flush_scheduled = False
+        self._live = bool(live)
+        self._grow = bool(grow)
+        self._shown_in_cell: Any = None
+        self._display_ids: list[str] = []
+        self._snapshot_revision = -1
+        self._roots = [weakref.ref(t) for t in tensors]
+        self._labels = list(labels)
+        # the seed (``gradient=``): our own copy, never the learner's tensor
+        self._seeds = [None if g is None else g.detach().clone() for g in grads]
+        self._params = _param_names(params)
+        self._names = dict(names or {})
+        self._stamps: list[tuple] = []  # (node, slot, version counter list, version at save)
+        self._subscribed: dict[int, Any] = {}
+        super().__init__(**kwargs)
+        self.refresh()
+        self.on_msg(self._on_front_end_msg)
+        if self._live:
+            _LIVE.add(self)
+            _ensure_hook()
+
+    # ------------------------------------------------------------------ public API
+    def refresh(self) -> None:
+        """Walk the graph again (new nodes, freed saved tensors, versions) and rerun the
+        replay of backward; sends only what changed."""
+        self._dirty = False
+        roots = [r() for r in self._roots]
+        alive = [t for t in roots if t is not None]
+        if not alive:
+            if self.graph:
+                self.status = FREED
+            return
+        if self._grow:
+            self._find_new_roots()
+            roots = [r() for r in self._roots]
+            alive = [t for t in roots if t is not None]
+        labels = self._labels
+        params = {k: name for k, (name, ref) in self._params.items() if ref() is not None}
+        names = dict(self._names)
+        shell = _ipython()
+        if shell is not None:
+            names.update(_tensors_in(shell.user_ns))
+        state = _graph.build(roots, labels, params, names)
+        order = state.pop("_order")
+        # backward is replayed from the tensors shown (the grown roots are drawn, not seeded)
+        shown = roots[:len(self._seeds)]
+        trace = _graph.replay(shown, self._seeds, order)
+        self._stamps = [(k, j, _saved_vc(order[k], s["name"]), s["version"])
+                        for k, n in enumerate(state["nodes"])
+                        for j, s in enumerate(n["saved"]) if "version" in s]
+        self._subscribe(order)
+        del order
+        status = "" if len(alive) == len(roots) else FREED
+        if state == self.graph and trace == self.trace and status == self.status:
+            return
+        with self.hold_sync():
+            if trace != self.trace:
+                self.step = -1
+            self.graph = state
+            self.trace = trace
+            self.status = status
+            self.revision += 1
+
+    def poll(self) -> None:
+        """After a cell: refresh while the graph's tensors are alive."""
+        if not self._closed and any(r() is not None for r in self._roots):
+            self.refresh()
+
+    def step_forward(self) -> int:
+        """One step of backward (the seed first, then one node per step); returns the step."""
+        self.step = min(self.step + 1, len(self.trace.get("events", [])))
+        return self.step
+
+    def step_back(self) -> int:
+        self.step = max(self.step - 1, -1)
+        return self.step
+
+    def reset(self) -> None:
+        """Back to before the seed."""
+        self.step = -1
+
+    def play(self) -> None:
+        """Every step at once (the front end's ▶ plays them one by one)."""
+        self.step = len(self.trace.get("events", []))
+
+    def close(self) -> None:
+        self._closed = True
+        _LIVE.discard(self)
+        for ref in self._subscribed.values():
+            st = ref()
+            if st is not None:
+                st._remove_listener(self._on_write)
+        super().close()
+
+    # ------------------------------------------------------------------ live updates
+    def _find_new_roots(self) -> None:
+        """Tensors in the notebook's namespace computed from this graph become roots too."""
+        shell = _ipython()
+        if shell is None or len(self._roots) >= MAX_ROOTS:
+            return
+        from .._tensor import Tensor
+
+        from ..autograd.graph import AccumulateGrad
+
+        mine = {id(t) for t in (r() for r in self._roots) if t is not None}
+        nodes, _ = _graph.walk([t.grad_fn for t in (r() for r in self._roots) if t is not None])
+        # computed from this graph: reaching one of its ops (a shared leaf is not enough:
+        # every later use of `x` reaches x's AccumulateGrad)
+        known = {id(n) for n in nodes if not isinstance(n, AccumulateGrad)}
+        for name, value in list(shell.user_ns.items()):
+            if len(self._roots) >= MAX_ROOTS:
+                break
+            if name.startswith("_") or not isinstance(value, Tensor) or id(value) in mine:
+                continue
+            ag = value._ag
+            if ag is None or ag.grad_fn is None or id(ag.grad_fn) in known:
+                continue
+            theirs, _ = _graph.walk([ag.grad_fn], limit=_graph.MAX_NODES)
+            if any(id(n) in known for n in theirs):
+                self._roots.append(weakref.ref(value))
+                self._labels.append(name)
+                mine.add(id(value))
+                known.update(id(n) for n in theirs if not isinstance(n, AccumulateGrad))
+
+    def _subscribe(self, order: list) -> None:
+        if not self._live:
+            return
+        from ..autograd.graph import CopySlices, SavedTensor
+        from .._tensor import Tensor
+
+        for n in order:
+            inner = n.fn if isinstance(n, CopySlices) else n
+            for s in (getattr(inner, "_saved", None) or ()):
+                data = s._data if isinstance(s, SavedTensor) else None
+                if not isinstance(data, Tensor):
+                    continue
+                st = data._storage
+                known = self._subscribed.get(id(st))
+                if known is None or known() is not st:
+                    st._add_listener(self._on_write)
+                    self._subscribed[id(st)] = weakref.ref(st)
+
+    def _on_write(self) -> None:
+        """Storage listener: an in-place write. Re-read the version stamps now (the walk and
+        the replay wait for the cell's end: an op may still be running)."""
+        try:
+            if self._closed:
+                return
+            self._dirty = True
+            changed = False
+            nodes = [dict(n) for n in self.graph.get("nodes", [])]
+            for k, j, vc, version in self._stamps:
+                if k >= len(nodes) or vc is None:
+                    continue
+                saved = nodes[k]["saved"] = list(nodes[k]["saved"])
+                s = dict(saved[j])
+                if s.get("live") != vc[0]:
+                    s["live"] = int(vc[0])
+                    s["stale"] = s["live"] != version
+                    saved[j] = s
+                    changed = True
+            if changed:
+                with self.hold_sync():
+                    self.graph = dict(self.graph, nodes=nodes)
+                    self.revision += 1
+            self._schedule_flush()
+        except Exception as exc:  # never break the learner's write
+            self.status = f"could not refresh: {type(exc).__name__}: {exc}"
+
+    def _schedule_flush(self) -> None:
+        """The full refresh (walk and replay) once the running cell lets the loop run."""
+        if self._flush_scheduled:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop: post_run_cell or refresh() does it
+        self._flush_scheduled = True
+        loop.call_later(0.05, self._flush)
+
+    def _flush(self) -> None:
+        self._flush_scheduled = False
+        if self._dirty and not self._closed:
+            try:
+                self.refresh()
+            except Exception as exc:
+                self.status = f"could not refresh: {type(exc).__name__}: {exc}"
+
+    def _on_front_end_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if not isinstance(content, dict):
+            return
+        try:
+            if content.get("type") == "refresh":
+                self.refresh()
+            elif content.get("type") == "step":
+                n = len(self.trace.get("events", []))
+                self.step = min(max(_int(content.get("step")), -1), n)
+        except (TypeError, ValueError, OverflowError):
+            return
+
+    # ------------------------------------------------------------------ display
+    _display_here = TensorView._display_here
+    _ipython_display_ = TensorView._ipython_display_
+    _update_snapshots = TensorView._update_snapshots
+
+    def _repr_mimebundle_(self, **kwargs: Any):
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle is None:
+            return None
+        data, metadata = bundle
+        data = dict(data)
+        data["text/plain"] = repr(self)
+        data["text/html"] = self.to_html()
+        return data, metadata
+
+    def to_html(self) -> str:
+        """A static HTML picture (no JavaScript): what nbconvert and GitHub show."""
+        return static_html(self.graph, self.trace, self.status)
+
+    def __repr__(self) -> str:
+        g = self.graph
+        roots = ", ".join(r["label"] for r in g.get("roots", []))
+        return (f"GraphView({roots}: {len(g.get('nodes', []))} nodes, "
+                f"{len(g.get('edges', []))} edges)")
+
+
+def _saved_vc(node, name: str):
+    from ..autograd.graph import CopySlices, SavedTensor
+
+    inner = node.fn if isinstance(node, CopySlices) else node
+    names = getattr(inner, "_saved_names", None) or {}
+    s = names.get(name)
+    if s is None and name.startswith("saved["):
+        saved = getattr(inner, "_saved", None) or ()
+        k = int(name[6:-1])
+        s = saved[k] if k < len(saved) else None
+    return s._vc if isinstance(s, SavedTensor) else None
+
+
+def static_html(graph: dict, trace: dict, status: str) -> str:
+    """The graph as rows of node cards, roots first (escaped text, inline styles)."""
+    e = html.escape
+    nodes = graph.get("nodes", [])
+    rows: dict[int, list] = {}
+    for n in nodes:
+        rows.setdefault(n["depth"], []).append(n)
+    into: dict[int, list] = {}
+    for edge in graph.get("edges", []):
+        into.setdefault(edge["src"], []).append(edge)
+    parts = ['<div class="tvg-static" style="font:12px monospace">']
+    if status:
+        parts.append(f'<div style="color:#b3261e">{e(status)}</div>')
+    roots = ", ".join(f'{e(r["label"])} (shape {tuple(r["shape"])})' for r in graph.get("roots", []))
+    parts.append(f"<div><b>autograd graph of {roots}</b></div>")
+    for d in sorted(rows):
+        parts.append('<div style="display:flex;gap:8px;margin:6px 0;flex-wrap:wrap">')
+        for n in rows[d]:
+            label = f' <i>{e(n["label"])}</i>' if n.get("label") else ""
+            body = [f'<b>{e(n["name"])}</b>{label}']
+            for s in n.get("saved", []):
+                if "version" in s:
+                    colour = "#b3261e" if s["stale"] else "inherit"
+                    freed = " (freed)" if s["released"] else ""
+                    body.append(f'<span style="color:{colour}">saved {e(s["name"])}: '
+                                f'v{s["version"]} at save, v{s["live"]} now{freed}</span>')
+                else:
+                    body.append(f'saved {e(s["name"])} = {e(s["text"])}')
+            for edge in into.get(n["id"], []):
+                dst = "None" if edge["dst"] is None else nodes[edge["dst"]]["name"]
+                body.append(f'→ {e(dst)} (input_nr {edge["input_nr"]})')
+            parts.append('<div style="border:1px solid #888;border-radius:4px;padding:4px">'
+                         + "<br>".join(body) + "</div>")
+        parts.append("</div>")
+    if trace.get("error"):
+        parts.append(f'<div style="color:#b3261e">backward would raise: {e(trace["error"])}</div>')
+    parts.append("</div>")
+    return "".join(parts)
