@@ -568,3 +568,19 @@ def test_modulelist_moduledict_paramlist_paramdict():
     same_error(lambda: torch.nn.ModuleDict({"a": torch.nn.ReLU()})["b"],
                lambda: tensorviz.nn.ModuleDict({"a": tensorviz.nn.ReLU()})["b"])
     same_error(lambda: torch.nn.ModuleList([3]), lambda: tensorviz.nn.ModuleList([3]))
+
+
+def test_lazy_linear():
+    pt = torch.nn.LazyLinear(3)
+    tv = tensorviz.nn.LazyLinear(3)
+    assert repr(tv) == repr(pt)
+    assert list(tv.state_dict()) == list(pt.state_dict())
+    pt(torch.ones(2, 5))
+    out = tv(tensorviz.ones(2, 5))
+    assert tuple(out.shape) == (2, 3)
+    assert type(tv) is tensorviz.nn.Linear and repr(tv) == repr(pt)
+    assert tuple(tv.weight.shape) == (3, 5) and tv.weight.requires_grad
+    assert np.abs(tv.weight.detach().numpy()).max() <= 1 / np.sqrt(5)
+    copy_state(pt, tv)
+    x = np.random.default_rng(0).standard_normal((4, 5)).astype("float32")
+    assert_close(tv(tensorviz.tensor(x)), pt(torch.tensor(x)), "float32")

@@ -62,7 +62,40 @@ class Linear(Module):
                f"bias={self.bias is not None}"
 
 
-LazyLinear = Linear
+class LazyLinear(Linear):
+    """A ``Linear`` whose ``in_features`` is read from its first input: until then its weight
+    is empty (``in_features=0``); the first forward creates and initialises the parameters
+    and the module becomes a plain ``Linear``, as in PyTorch.
+
+    >>> fc = tensorviz.nn.LazyLinear(3)
+    >>> fc(tensorviz.ones(2, 5)).shape
+    tensorviz.Size([2, 3])
+    >>> fc
+    Linear(in_features=5, out_features=3, bias=True)
+    """
+
+    # Note: PyTorch keeps an UninitializedParameter (no shape) until the first forward; the
+    # placeholder here is an empty (out_features, 0) Parameter.
+
+    def __init__(self, out_features: int, bias: bool = True, device=None, dtype=None) -> None:
+        super().__init__(0, out_features, bias, device, dtype)
+
+    def reset_parameters(self) -> None:
+        if self.in_features:
+            super().reset_parameters()
+
+    def forward(self, input: Tensor) -> Tensor:
+        with tv.no_grad():
+            self.in_features = input.shape[-1]
+            self.weight = Parameter(tv.empty((self.out_features, self.in_features),
+                                             device=self.weight.device,
+                                             dtype=self.weight.dtype))
+            if self.bias is not None:
+                self.bias = Parameter(tv.empty(self.out_features, device=self.bias.device,
+                                               dtype=self.bias.dtype))
+            Linear.reset_parameters(self)
+        self.__class__ = Linear
+        return Linear.forward(self, input)
 
 
 class NonDynamicallyQuantizableLinear(Linear):
