@@ -1982,7 +1982,6 @@ def _einsum(equation, *operands):
         rhs = "".join(sorted(ch for ch, c in counts.items() if c == 1))
     specs = lhs.split(",")
     if "." in eq or any(len(set(s)) != len(s) for s in specs):
-        from .._grad_mode import _STATE
         return tv.einsum.__wrapped__(equation, *operands)  # (not recorded: see coverage notes)
     letters = []
     sizes = {}
@@ -2035,8 +2034,6 @@ def _rot90(ctx, input, k=1, dims=(0, 1)):
 
 @formula("block_diag")
 def _block_diag(ctx, *tensors):
-    metas = [(t._shape, ) for t in tensors]
-
     def backward(g):
         out, r, c = [], 0, 0
         for t in tensors:
