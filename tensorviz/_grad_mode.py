@@ -232,6 +232,10 @@ class inference_mode(_DecoratorContextManager):
         self.__dict__.setdefault("_prev", []).append((_STATE.grad, _STATE.inference))
         _STATE.grad = not self.mode
         _STATE.inference = bool(self.mode)
+        if self.mode:  # (ops made in it are inference tensors: autograd's spellings mark them)
+            from . import _autograd_meta
+            if _autograd_meta.on_first_requires_grad is not None:
+                _autograd_meta.on_first_requires_grad()
 
     def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None:
         _STATE.grad, _STATE.inference = self._prev.pop()
