@@ -430,7 +430,9 @@ def recording(rec, form: str, fn: Callable) -> Callable:
         state = _STATE
         if not state.grad:
             out = fn(*args, **kwargs)
-            if view and args and requires_grad(args[0]):
+            if state.inference:
+                _mark_inference(out, args)
+            elif view and args and requires_grad(args[0]):
                 _mark_view(args[0], _outputs(out), creation="no_grad")
             return out
         for a in args:  # (inlined _any_requires_grad: this is every op's path)
@@ -443,6 +445,10 @@ def recording(rec, form: str, fn: Callable) -> Callable:
         else:
             if not kwargs or not _any_requires_grad((), kwargs):
                 return fn(*args, **kwargs)
+        if state.inference:  # (enable_grad inside inference_mode records nothing)
+            out = fn(*args, **kwargs)
+            _mark_inference(out, args)
+            return out
         if kwargs and kwargs.get("out") is not None:
             raise RuntimeError(f"{rec.name}(): functions with out=... arguments don't support "
                                "automatic differentiation, but one of the arguments requires "
@@ -457,6 +463,15 @@ def recording(rec, form: str, fn: Callable) -> Callable:
         return record(name, args, kwargs, out, view=view, form=form)
     _copy_names(op, fn)
     return op
+
+
+def _mark_inference(out, args) -> None:
+    """Results made in inference mode are inference tensors (a view of a normal tensor
+    stays normal, as in PyTorch)."""
+    for o in _outputs(out):
+        if isinstance(o, Tensor) and not builtins.any(
+                isinstance(a, Tensor) and a._storage is o._storage for a in args):
+            meta(o).inference = True
 
 
 def _copy_names(wrapper: Callable, fn: Callable) -> None:
