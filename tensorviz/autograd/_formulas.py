@@ -3375,4 +3375,20 @@ for _n in ("fft.rfft", "fft.rfftn", "fft.rfft2", "fft.irfft", "fft.irfftn", "fft
     FORMULAS.pop(_n, None)
 
 
+
+def _hfft(input, n=None, dim=-1, norm=None, *, out=None):
+    x = input.conj() if input.is_complex() else input
+    return COMPOSITES["fft.irfft"](x, n, dim, _SWAP_NORM[norm])
+
+
+def _ihfft(input, n=None, dim=-1, norm=None, *, out=None):
+    return COMPOSITES["fft.rfft"](input, n, dim, _SWAP_NORM[norm]).conj()
+
+
+COMPOSITES["fft.hfft"] = _hfft
+COMPOSITES["fft.ihfft"] = _ihfft
+FORMULAS.pop("fft.hfft", None)
+FORMULAS.pop("fft.ihfft", None)
+
+
 from .graph import SavedTensor as _SavedType  # noqa: E402

@@ -26,7 +26,6 @@ DIFF = [(ns, n) for ns, n in OPS if S.sample(ns, n) is not None]
 # them raises "derivative for aten::X is not implemented" (they never silently give None).
 KNOWN_MISSING = frozenset({
     "qr", "linalg.qr", "linalg.eig", "linalg.eigvals", "linalg.lstsq", "linalg.cond",
-    "fft.hfft", "fft.ihfft",
 })
 
 # PyTorch's own backward fails on these samples (an in-place cumprod_ inside vander):
@@ -312,6 +311,8 @@ FFT_CASES = [
     ("rfftn", {}, (3, 4), False), ("rfft2", {"s": (4, 6)}, (3, 5), False),
     ("irfft", {}, (3, 4), True), ("irfft", {"n": 9, "norm": "forward"}, (3, 4), True),
     ("irfft2", {}, (3, 4), True), ("irfftn", {"s": (3, 7)}, (3, 4), True),
+    ("hfft", {}, (3, 4), True), ("hfft", {"n": 5, "norm": "ortho"}, (3, 4), False),
+    ("ihfft", {}, (3, 6), False), ("ihfft", {"n": 5, "norm": "forward"}, (3, 6), False),
 ]
 
 
