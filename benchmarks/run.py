@@ -651,14 +651,26 @@ def autograd_ops(cfg: Config) -> None:
     from benchmarks import autograd as ag
     e_tv = ag.envs(tv)
     e_th = ag.envs(torch) if torch else {}
+    groups: dict = {}
     for name, stmt, limit, whole in ag.CASES:
-        case = [(name, e_tv, stmt, {}, "", e_th, stmt)]
-        if whole:  # (PyTorch's matmuls may use its thread pool: wall time, timed apart)
-            compare_section("Autograd: forward + backward (wall time)", "autograd", case, cfg,
-                            "torch", limit, isolate_torch=True)
+        groups.setdefault((whole, limit), []).append((name, e_tv, stmt, {}, "", e_th, stmt))
+    for (whole, limit), cases in groups.items():
+        if whole:
+            # PyTorch timed on one thread (its pool spinning on this shared 2-core machine
+            # made the 64x64 step 20-70x slower than on one thread), in wall time, apart
+            threads = torch.get_num_threads() if torch else None
+            if torch:
+                torch.set_num_threads(1)
+            try:
+                compare_section("Autograd: forward + backward, PyTorch on one thread (wall "
+                                "time)", "autograd", cases, cfg, "torch", limit,
+                                isolate_torch=True)
+            finally:
+                if torch:
+                    torch.set_num_threads(threads)
         else:
-            compare_section("Autograd: one op, per call (thread CPU time)", "autograd", case,
-                            cfg, "torch", limit, clock=CPU)
+            compare_section("Autograd: per call (thread CPU time)", "autograd", cases, cfg,
+                            "torch", limit, clock=CPU)
 
 
 def machine() -> dict:

@@ -2015,7 +2015,6 @@ def _einsum(equation, *operands):
         rhs = "".join(sorted(ch for ch, c in counts.items() if c == 1))
     specs = lhs.split(",")
     if "." in eq or any(len(set(s)) != len(s) for s in specs):
-        from .._grad_mode import _STATE
         return tv.einsum.__wrapped__(equation, *operands)  # (not recorded: see coverage notes)
     letters = []
     sizes = {}
@@ -2068,8 +2067,6 @@ def _rot90(ctx, input, k=1, dims=(0, 1)):
 
 @formula("block_diag")
 def _block_diag(ctx, *tensors):
-    metas = [(t._shape, ) for t in tensors]
-
     def backward(g):
         out, r, c = [], 0, 0
         for t in tensors:
@@ -3235,6 +3232,196 @@ def _conj_physical(input, *, out=None):
     if not input.is_complex():
         return input
     return _recorded("_conj_physical", lambda t: t.conj().resolve_conj(), input)
+
+
+
+
+# ---------------------------------------------------------------- FFTs (complex-to-complex)
+_SWAP_NORM = {None: "forward", "backward": "forward", "forward": "backward", "ortho": "ortho"}
+
+
+def _fft_kernels():
+    from ..ops import spectral
+    return spectral.fftn, spectral.ifftn
+
+
+@formula("_fft_c2c")
+def _fft_c2c_f(ctx, input, dims, norm, forward, node="FftC2CBackward0"):
+    fftn, ifftn = _fft_kernels()
+
+    def backward(g):
+        # (the adjoint of an unnormalised DFT is the inverse one times n: the other
+        # direction with the normalisation swapped)
+        adj = tv.fft.ifftn if forward else tv.fft.fftn
+        return (adj(g, dim=dims, norm=_SWAP_NORM[norm]),)
+    return node, (input,), backward
+
+
+@formula("_fft_r2c_full")
+def _fft_r2c_full_f(ctx, input, dims, norm, forward):
+    return _fft_c2c_f(ctx, input, dims, norm, forward, "FftR2CBackward0")
+
+
+def _fft_resize(x, sizes, dims):
+    """``x`` cropped or zero-padded to ``sizes`` along ``dims`` (recorded ops)."""
+    for n, d in zip(sizes, dims):
+        if n is None or n == x.shape[d] or n == -1:
+            continue
+        if n < x.shape[d]:
+            x = x.narrow(d, 0, n)
+        else:
+            shape = list(x.shape)
+            shape[d] = n - x.shape[d]
+            x = tv.cat([x, tv.zeros(shape, dtype=x.dtype, device=x.device)], d)
+    return x
+
+
+def _fft_dims(x, s, dim):
+    if dim is None:
+        if s is None:
+            return list(range(x.dim()))
+        return list(range(x.dim() - len(s), x.dim()))
+    dims = [dim] if isinstance(dim, builtins.int) else list(dim)
+    return [_layout.normalize_dim(d, builtins.max(x.dim(), 1)) for d in dims]
+
+
+def _c2c(x, dims, norm, forward):
+    fftn, ifftn = _fft_kernels()
+    kernel = fftn if forward else ifftn
+    if not x.is_complex():
+        if forward and len(dims) == 1:
+            return _recorded("_fft_r2c_full", lambda t, d, nm, fw: kernel(t, dim=d, norm=nm),
+                             x, dims, norm, forward)
+        if not forward and len(dims) == 1:
+            # (PyTorch: the inverse of a real signal is the conjugate forward transform)
+            y = _recorded("_fft_r2c_full", lambda t, d, nm, fw: fftn(t, dim=d, norm=nm),
+                          x, dims, _SWAP_NORM[norm], True)
+            return y.conj()
+        x = x.to(tv.complex128 if x.dtype == tv.float64 else tv.complex64)
+    return _recorded("_fft_c2c", lambda t, d, nm, fw: kernel(t, dim=d, norm=nm),
+                     x, dims, norm, forward)
+
+
+def _fft1(forward):
+    def f(input, n=None, dim=-1, norm=None, *, out=None):
+        dims = _fft_dims(input, None, dim)
+        return _c2c(_fft_resize(input, [n], dims), dims, norm, forward)
+    return f
+
+
+def _fftn(forward, two=False):
+    def f(input, s=None, dim=None, norm=None, *, out=None):
+        if two and dim is None:
+            dim = (-2, -1)
+        dims = _fft_dims(input, s, dim)
+        x = _fft_resize(input, list(s) if s is not None else [None] * len(dims), dims)
+        return _c2c(x, dims, norm, forward)
+    return f
+
+
+COMPOSITES["fft.fft"] = _fft1(True)
+COMPOSITES["fft.ifft"] = _fft1(False)
+COMPOSITES["fft.fftn"] = _fftn(True)
+COMPOSITES["fft.ifftn"] = _fftn(False)
+COMPOSITES["fft.fft2"] = _fftn(True, True)
+COMPOSITES["fft.ifft2"] = _fftn(False, True)
+for _n in ("fft.fft", "fft.ifft", "fft.fftn", "fft.ifftn", "fft.fft2", "fft.ifft2"):
+    FORMULAS.pop(_n, None)
+
+
+
+
+# ---------------------------------------------------------------- FFTs of real signals
+@formula("_fft_r2c")
+def _fft_r2c_f(ctx, input, dims, norm):
+    n_last = input._shape[dims[-1]]
+
+    def backward(g):
+        # (the one-sided spectrum's adjoint: zero-fill the missing half, inverse transform;
+        # the engine keeps the real part for the real input)
+        full = _fft_resize(g, [n_last], [dims[-1]])
+        return (tv.fft.ifftn(full, dim=dims, norm=_SWAP_NORM[norm]),)
+    return "FftR2CBackward0", (input,), backward
+
+
+@formula("_fft_c2r")
+def _fft_c2r_f(ctx, input, dims, norm, n_last):
+    def backward(g):
+        gi = tv.fft.rfftn(g, dim=dims, norm=_SWAP_NORM[norm])
+        double = n_last - gi.shape[dims[-1]]
+        if double > 0:  # (the Hermitian half counts twice, but for DC and Nyquist)
+            w = tv.ones(gi.shape[dims[-1]], dtype=g.dtype, device=g.device)
+            w = tv.cat([w[:1], w[1:1 + double] * 2, w[1 + double:]])
+            shape = [1] * gi.dim()
+            shape[dims[-1]] = w.shape[0]
+            gi = gi * w.reshape(shape)
+        return (gi,)
+    return "FftC2RBackward0", (input,), backward
+
+
+def _rfftn(two=False, one=False):
+    def f(input, s=None, dim=None, norm=None, *, out=None):
+        from ..ops import spectral
+        if one:
+            dims = _fft_dims(input, None, -1 if dim is None else dim)
+            sizes = [s]
+        else:
+            if two and dim is None:
+                dim = (-2, -1)
+            dims = _fft_dims(input, s, dim)
+            sizes = list(s) if s is not None else [None] * len(dims)
+        x = _fft_resize(input, sizes, dims)
+        return _recorded("_fft_r2c", lambda t, d, nm: spectral.rfftn(t, dim=d, norm=nm),
+                         x, dims, norm)
+    return f
+
+
+def _irfftn(two=False, one=False):
+    def f(input, s=None, dim=None, norm=None, *, out=None):
+        from ..ops import spectral
+        if one:
+            dims = _fft_dims(input, None, -1 if dim is None else dim)
+            sizes = [s]
+        else:
+            if two and dim is None:
+                dim = (-2, -1)
+            dims = _fft_dims(input, s, dim)
+            sizes = list(s) if s is not None else [None] * len(dims)
+        last = sizes[-1] if sizes[-1] is not None else 2 * (input.shape[dims[-1]] - 1)
+        x = _fft_resize(input, sizes[:-1] + [last // 2 + 1], dims)
+        out_s = [x.shape[d] for d in dims[:-1]] + [last]
+        return _recorded("_fft_c2r", lambda t, d, nm, nl: spectral.irfftn(t, s=out_s, dim=d,
+                                                                           norm=nm),
+                         x, dims, norm, last)
+    return f
+
+
+COMPOSITES["fft.rfft"] = lambda input, n=None, dim=-1, norm=None, *, out=None: \
+    _rfftn(one=True)(input, n, dim, norm)
+COMPOSITES["fft.rfftn"] = _rfftn()
+COMPOSITES["fft.rfft2"] = _rfftn(two=True)
+COMPOSITES["fft.irfft"] = lambda input, n=None, dim=-1, norm=None, *, out=None: \
+    _irfftn(one=True)(input, n, dim, norm)
+COMPOSITES["fft.irfftn"] = _irfftn()
+COMPOSITES["fft.irfft2"] = _irfftn(two=True)
+for _n in ("fft.rfft", "fft.rfftn", "fft.rfft2", "fft.irfft", "fft.irfftn", "fft.irfft2"):
+    FORMULAS.pop(_n, None)
+
+
+
+def _hfft(input, n=None, dim=-1, norm=None, *, out=None):
+    x = input.conj() if input.is_complex() else input
+    return COMPOSITES["fft.irfft"](x, n, dim, _SWAP_NORM[norm])
+
+
+def _ihfft(input, n=None, dim=-1, norm=None, *, out=None):
+    return COMPOSITES["fft.rfft"](input, n, dim, _SWAP_NORM[norm]).conj()
+
+
+COMPOSITES["fft.hfft"] = _hfft
+COMPOSITES["fft.ihfft"] = _ihfft
+FORMULAS.pop("fft.hfft", None)
+FORMULAS.pop("fft.ihfft", None)
 
 
 from .graph import SavedTensor as _SavedType  # noqa: E402

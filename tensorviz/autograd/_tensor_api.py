@@ -147,6 +147,17 @@ def _numpy_guard(numpy):
     return numpy_
 
 
+def _version_guard(prop):
+    def _version(self) -> int:
+        ag = self._ag
+        if ag is not None and ag.inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
+        return prop.fget(self)
+    _version.__doc__ = prop.__doc__
+    return property(_version)
+
+
+Tensor._version = _version_guard(Tensor.__dict__["_version"])
 Tensor.backward = backward
 Tensor.register_hook = register_hook
 Tensor.register_post_accumulate_grad_hook = register_post_accumulate_grad_hook

@@ -26,8 +26,6 @@ DIFF = [(ns, n) for ns, n in OPS if S.sample(ns, n) is not None]
 # them raises "derivative for aten::X is not implemented" (they never silently give None).
 KNOWN_MISSING = frozenset({
     "qr", "linalg.qr", "linalg.eig", "linalg.eigvals", "linalg.lstsq", "linalg.cond",
-    "fft.fft", "fft.fft2", "fft.fftn", "fft.hfft", "fft.ifft", "fft.ifft2", "fft.ifftn",
-    "fft.ihfft", "fft.irfft", "fft.irfft2", "fft.irfftn", "fft.rfft", "fft.rfft2", "fft.rfftn",
 })
 
 # PyTorch's own backward fails on these samples (an in-place cumprod_ inside vander):
@@ -302,3 +300,34 @@ def test_not_differentiated_as_pytorch(ns, name):
         v_names = [o.grad_fn.name() if o.grad_fn else None for o in S.float_outputs(v_out)]
         assert v_names == t_names
         return
+
+
+# FFTs with complex inputs, sizes (n/s: cropping and zero-padding) and normalisations
+FFT_CASES = [
+    ("fft", {"n": 6}, (3, 5), True), ("ifft", {"n": 6, "norm": "ortho"}, (3, 5), True),
+    ("fft", {"n": 4, "norm": "forward"}, (3, 5), True), ("fft2", {"norm": "ortho"}, (3, 5), False),
+    ("ifftn", {"s": (2, 6)}, (3, 5), True), ("ifft", {}, (3, 5), False),
+    ("rfft", {"n": 7}, (3, 5), False), ("rfft", {"norm": "ortho"}, (3, 6), False),
+    ("rfftn", {}, (3, 4), False), ("rfft2", {"s": (4, 6)}, (3, 5), False),
+    ("irfft", {}, (3, 4), True), ("irfft", {"n": 9, "norm": "forward"}, (3, 4), True),
+    ("irfft2", {}, (3, 4), True), ("irfftn", {"s": (3, 7)}, (3, 4), True),
+    ("hfft", {}, (3, 4), True), ("hfft", {"n": 5, "norm": "ortho"}, (3, 4), False),
+    ("ihfft", {}, (3, 6), False), ("ihfft", {"n": 5, "norm": "forward"}, (3, 6), False),
+]
+
+
+@pytest.mark.parametrize("name,kw,shape,complex_in", FFT_CASES,
+                         ids=[f"{c[0]}-{c[1]}" for c in FFT_CASES])
+def test_fft_options_match_pytorch(name, kw, shape, complex_in):
+    rng = np.random.default_rng(0)
+    xv = rng.standard_normal(shape) + (1j * rng.standard_normal(shape) if complex_in else 0)
+    res = []
+    for lib in (torch, tensorviz):
+        x = lib.tensor(xv, requires_grad=True)
+        y = getattr(lib.fft, name)(x, **kw)
+        g = np.random.default_rng(1).standard_normal(tuple(y.shape))
+        g = g * (1 + 0.5j) if y.is_complex() else g
+        (gx,) = lib.autograd.grad(y, x, lib.tensor(g))
+        res.append((y.grad_fn.name(), S.to_numpy(gx)))
+    assert res[1][0] == res[0][0]
+    np.testing.assert_allclose(res[1][1], res[0][1], rtol=1e-9, atol=1e-12)
