@@ -246,6 +246,7 @@ class GraphView {
 
   /** @param {any[]} nodes @param {any[]} events @param {number} step @param {any} trace @param {any[]} roots */
   explainText(nodes, events, step, trace, roots) {
+    if (trace.note) return trace.note;
     if (step < 0) return "Press step ▶ (or → with the graph focused) to replay backward node by node, in PyTorch's engine order. The replay runs on the same graph with retain_graph=True and leaves .grad alone.";
     if (step === 0) {
       const parts = roots.map((r, i) => {

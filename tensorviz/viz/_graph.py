@@ -36,6 +36,8 @@ STRIP_SLOTS = 12   # storage slots drawn per saved tensor
 
 
 def _fmt(v: Any) -> str:
+    if isinstance(v, complex):
+        return f"{v:.4g}"
     if isinstance(v, (bool, np.bool_)):
         return "True" if v else "False"
     if isinstance(v, (int, np.integer)):

@@ -149,7 +149,12 @@ class GraphView(anywidget.AnyWidget):
         order = state.pop("_order")
         # backward is replayed from the tensors shown (the grown roots are drawn, not seeded)
         shown = roots[:len(self._seeds)]
-        trace = _graph.replay(shown, self._seeds, order)
+        if state["more"]:  # a replay is a whole backward: only for graphs drawn in full
+            trace = {"events": [], "error": "", "seeds": [], "note":
+                     f"The graph has more than {_graph.MAX_NODES} nodes: only the first are "
+                     "drawn, and backward is not replayed."}
+        else:
+            trace = _graph.replay(shown, self._seeds, order)
         self._stamps = [(k, j, _saved_vc(order[k], s["name"]), s["version"])
                         for k, n in enumerate(state["nodes"])
                         for j, s in enumerate(n["saved"]) if "version" in s]

@@ -202,14 +202,16 @@ class TensorView(anywidget.AnyWidget):
     def graph(self, **kwargs: Any):
         """The autograd graph of the shown tensors that have a ``grad_fn`` (what the widget's
         hint offers): ``w = show(loss); w.graph()`` is ``tensorviz.show_graph(loss)``."""
-        from . import show_graph
+        from ._graph_view import GraphView
 
-        tensors = [t for t in (r() for r in getattr(self, "_autograd", ())) if t is not None]
-        if not tensors:
+        refs = list(zip(getattr(self, "_autograd", ()), getattr(self, "_autograd_labels", ())))
+        found = [(r(), lab) for r, lab in refs if r() is not None]
+        if not found:
             raise ValueError("none of the shown tensors has a grad_fn (nothing was recorded "
                              "by autograd): compute one from a tensor with requires_grad=True")
-        labels = [lab for t, lab in zip(tensors, self._autograd_labels)]
-        return show_graph(tensors, labels=labels, **kwargs)
+        widget = GraphView(*[t for t, _ in found], labels=[lab for _, lab in found], **kwargs)
+        widget._display_here()
+        return widget
 
     def _offer_graph(self, tensors: Sequence[Any], labels: Sequence[str]) -> None:
         """Tensors with a grad_fn: keep them weakly and say how to draw their graph."""

@@ -232,6 +232,7 @@ def test_payload_is_bounded():
         y = y * 1.01
     w = GraphView(y.sum(), labels=["y"], live=False)
     assert len(w.graph["nodes"]) == 64 and w.graph["more"] > 0
+    assert w.trace["events"] == [] and "not replayed" in w.trace["note"]
     size = len(json.dumps({"g": w.graph, "t": w.trace}))
     assert size < 100_000, size
 
@@ -269,3 +270,10 @@ def test_replay_sets_the_learners_hooks_aside_and_puts_them_back():
     loss.backward()  # the learner's own hooks and taps still work
     assert fired == ["node", "leaf"] and y.grad.tolist() == [1.0, 1.0]
     assert x.grad.tolist() == [3.0, 3.0]
+
+
+def test_complex_gradients_are_summarised():
+    from tensorviz.viz._graph import summary
+
+    s = summary(tensorviz.tensor([1 + 2j, 3 - 1j]))
+    assert s["values"] == ["1+2j", "3-1j"] and s["shape"] == [2]
