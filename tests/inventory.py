@@ -1886,6 +1886,8 @@ def public_names() -> dict[str, str]:
     from tensorviz import _dispatch, ops as _ops
     names: dict[str, str] = {}
     for key, rec in _dispatch.registry().items():
+        if rec.namespace == "nn.functional" or rec.name.startswith("_"):
+            continue  # (nn's kernels are tested by tests/nn; private names are no API)
         prefix = "" if rec.namespace == "torch" else rec.namespace + "."
         for n in (rec.name,) + tuple(rec.aliases):
             names.setdefault(prefix + n, "registry")
