@@ -1951,7 +1951,8 @@ def _nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
 @composite("matrix_power", "linalg.matrix_power")
 def _matrix_power(A, n, *, out=None):
     if n == 0:
-        from .. import eye
+        from ._torch import T
+        eye = T.eye
         e = eye(A.shape[-1], dtype=A.dtype, device=A.device)
         return e.expand(A.shape).clone()
     if n < 0:
