@@ -929,12 +929,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "message differs: tensorviz 'topk does not support complex dtypes on CPU' vs PyTorch "
         "' topk does not support complex dtypes on CPU' [topk#0 complex64 contig]",
         ('complex128/contig', 'complex64/contig',)),
-    ('softmax', 'function'): (
-        'result: strides (1, 3) != (4, 1) [softmax#0 float32 t]',
-        ('float32/t',)),
-    ('softmax', 'method'): (
-        'result: strides (1, 3) != (4, 1) [softmax#0 float32 t]',
-        ('float32/t',)),
     ('softmax', 'out'): (
         'tensorviz refuses with TypeError("softmax() got an unexpected keyword argument '
         '\'out\'"); PyTorch accepts [softmax#1 bool contig]; out= (cast out): tensorviz raises '
@@ -947,12 +941,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
           'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
           'int8/contig', 'uint8/contig',
         )),
-    ('log_softmax', 'function'): (
-        'result: strides (1, 3) != (4, 1) [log_softmax#0 float32 t]',
-        ('float32/t',)),
-    ('log_softmax', 'method'): (
-        'result: strides (1, 3) != (4, 1) [log_softmax#0 float32 t]',
-        ('float32/t',)),
     ('log_softmax', 'out'): (
         'tensorviz refuses with TypeError("log_softmax() got an unexpected keyword argument '
         '\'out\'"); PyTorch accepts [log_softmax#1 bool contig]; out= (cast out): tensorviz '
@@ -965,9 +953,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
           'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
           'int8/contig', 'uint8/contig',
         )),
-    ('special.softmax', 'function'): (
-        'result: strides (1, 3) != (4, 1) [special.softmax#0 float32 t]',
-        ('float32/t',)),
     ('special.softmax', 'out'): (
         'message differs: tensorviz "_special_softmax() got an unexpected keyword argument '
         '\'out\'" vs PyTorch "special_softmax() got an unexpected keyword argument \'out\'" '
@@ -978,9 +963,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
           'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
           'int8/contig', 'uint8/contig',
         )),
-    ('special.log_softmax', 'function'): (
-        'result: strides (1, 3) != (4, 1) [special.log_softmax#0 float32 t]',
-        ('float32/t',)),
     ('special.log_softmax', 'out'): (
         'message differs: tensorviz "_special_log_softmax() got an unexpected keyword '
         'argument \'out\'" vs PyTorch "special_log_softmax() got an unexpected keyword argument'
