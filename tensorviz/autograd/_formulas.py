@@ -1077,15 +1077,22 @@ def _slice_f(ctx, input, dim, start, stop, step):
                           slice(start, stop, step)),)
 
 
-@formula("narrow")
-def _narrow(ctx, input, dim, start, length):
-    shape = input._shape
-    d = _layout.normalize_dim(dim, len(shape))
-    st = start.__index__() if not isinstance(start, Tensor) else builtins.int(start.item())
-    st = st + shape[d] if st < 0 else st
-    return "SliceBackward0", (input,), \
-        lambda g: (_place(tv.zeros(shape, dtype=g.dtype, device=g.device), g, d,
-                          slice(st, st + length)),)
+def _narrowing(node: str):
+    """``narrow`` (a view: ``SliceBackward0``) and ``narrow_copy``: the gradient is placed
+    back into the narrowed range of zeros."""
+    def f(ctx, input, dim, start, length):
+        shape = input._shape
+        d = _layout.normalize_dim(dim, len(shape))
+        st = start.__index__() if not isinstance(start, Tensor) else builtins.int(start.item())
+        st = st + shape[d] if st < 0 else st
+        return node, (input,), \
+            lambda g: (_place(tv.zeros(shape, dtype=g.dtype, device=g.device), g, d,
+                              slice(st, st + length)),)
+    return f
+
+
+formula("narrow")(_narrowing("SliceBackward0"))
+formula("narrow_copy")(_narrowing("NarrowCopyBackward0"))
 
 
 @formula("alias")
@@ -2277,15 +2284,6 @@ def _polygamma(ctx, n, input, *, out=None):
     return "PolygammaBackward0", (input,), lambda g: (g * tv.polygamma(n + 1, s()),)
 
 
-@formula("narrow_copy")
-def _narrow_copy(ctx, input, dim, start, length):
-    shape = input._shape
-    d = _layout.normalize_dim(dim, len(shape))
-    st = start.__index__() if not isinstance(start, Tensor) else builtins.int(start.item())
-    st = st + shape[d] if st < 0 else st
-    return "NarrowCopyBackward0", (input,), \
-        lambda g: (_place(tv.zeros(shape, dtype=g.dtype, device=g.device), g, d,
-                          slice(st, st + length)),)
 
 
 @formula("view_as_complex")
