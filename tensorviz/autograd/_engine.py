@@ -9,6 +9,7 @@ cast to its dtype here, in one place, so no formula has to.
 from __future__ import annotations
 
 import heapq
+import itertools
 import warnings
 from weakref import ref as _weakref
 from typing import Any, Sequence
@@ -198,9 +199,12 @@ def run_backward(outputs: Sequence[Tensor], seeds: Sequence[Any], *, retain_grap
             buf = buffers[node] = [None] * max(node._n_outputs, nr + 1)
         buf[nr] = g if buf[nr] is None else buf[nr] + g
     ready = []
+    # (nodes of equal rank -- the leaves' AccumulateGrad -- run in the order they became
+    # ready, as PyTorch's queue runs them)
+    order_nr = itertools.count()
     for node in {r[0] for r in roots}:
         if deps.get(node, 0) == 0:
-            heapq.heappush(ready, (-node._seq, id(node), node))
+            heapq.heappush(ready, (-node._seq, next(order_nr), node))
 
     captured: list = [None] * (len(inputs) if inputs is not None else 0)
     prev = _STATE.grad
@@ -266,7 +270,7 @@ def run_backward(outputs: Sequence[Tensor], seeds: Sequence[Any], *, retain_grap
                     d = deps[nxt] - 1
                     deps[nxt] = d
                     if d == 0:
-                        heappush(ready, (-nxt._seq, id(nxt), nxt))
+                        heappush(ready, (-nxt._seq, next(order_nr), nxt))
                 i += 1
     finally:
         _STATE.grad = prev
