@@ -782,7 +782,9 @@ def masked_fill_(self: Tensor, mask, value) -> Tensor:
 def _expanded_copy(input: Tensor, shape: tuple) -> Tensor:
     if shape == input._shape:
         return _clone_c(input)
-    return input.expand(shape).contiguous()
+    # (a copy always: expand() to a shape that only adds size-1 dims is already contiguous,
+    # and .contiguous() would hand back a view that the fill then writes through)
+    return _clone_c(input.expand(shape))
 
 
 def masked_fill(input, mask, value) -> Tensor:
