@@ -71,6 +71,11 @@ def _tensor_view(lib, t) -> dict:
         arr = t.detach().resolve_conj().resolve_neg().cpu().numpy()
         st = t.untyped_storage()
         storage = st.data_ptr() if st.nbytes() else None
+        if t.is_conj() or t.is_neg():
+            # Note: tensorviz has no lazy conjugate/negative views (see ops.pointwise.conj):
+            # its conj() is a computed copy, so only values, dtype and shape are compared.
+            return {"dtype": _dtype_name(t.dtype), "shape": tuple(t.shape), "stride": None,
+                    "offset": None, "values": np.array(arr, copy=True), "storage": None}
     else:
         r = t.resolve_conj() if hasattr(t, "resolve_conj") else t
         r = r.resolve_neg() if hasattr(r, "resolve_neg") else r
@@ -138,8 +143,10 @@ def _same(da, db, path="") -> str | None:
         return f"{path}: {da[0]} vs {db[0]}"
     kind, a, b = da[0], da[1], db[1]
     if kind == "tensor":
+        if a["stride"] is None:  # a PyTorch conj/neg view: tensorviz's copy is not compared
+            b["storage"] = None
         for k in ("dtype", "shape", "stride", "offset"):
-            if a[k] != b[k]:
+            if a[k] != b[k] and (a["stride"] is not None or k in ("dtype", "shape")):
                 return f"{path}{k}: {a[k]} vs {b[k]}"
         if not _same_values(a["values"], b["values"], a["dtype"]):
             return f"{path}values: {a['values']!r} vs {b['values']!r}"
