@@ -518,9 +518,12 @@ def angle(input: Tensor, *, out=None) -> Tensor:
 
 
 def conj_physical(input: Tensor, *, out=None) -> Tensor:
-    """The complex conjugate, computed into a new tensor (real tensors: a copy)."""
+    """The complex conjugate, computed into a new tensor (a real tensor without ``out=`` is
+    returned itself, as PyTorch does)."""
     _check_tensor("conj_physical", input)
     if input._dtype.category != _COMPLEX:
+        if out is None:
+            return input
         return _map(input, input._dtype, lambda xp, a: a.copy(), out, cdt=input._dtype,
                     exact_out=True)
     return _map(input, input._dtype, lambda xp, a: xp.conj(a), out, exact_out=True)

@@ -16,3 +16,11 @@ REGRESSIONS = [
         "v1 = T.masked_scatter(v0, T.tensor([[True, False, True]]), T.tensor([9., 8., 7.]))",
     ]),
 ]
+REGRESSIONS += [
+    ("conj_physical-real-returns-input", [
+        "v0 = T.tensor([[True, False], [False, True]])",
+        "v1 = v0.t()",
+        "v2 = T.conj_physical(v1)",
+        "v3 = T.tensor([1., 2.]).conj_physical()",
+    ]),
+]
