@@ -1455,6 +1455,7 @@ def vector_norm(x, ord=2, dim=None, keepdim: bool = False, *, dtype=None,
                 out=None) -> Tensor:
     """``(sum |x|^ord)^(1/ord)`` over ``dim`` (all dims by default); ``inf``/``-inf`` give
     the max/min of ``|x|``, ``0`` the number of non-zeros."""
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     x = _tensor_arg(x, "linalg_vector_norm", "x", 1)
     if isinstance(ord, str) or not isinstance(ord, (builtins.int, builtins.float, np.number)):
         raise TypeError(f"linalg_vector_norm(): argument 'ord' (position 2) must be Number, not "
@@ -1517,6 +1518,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None
     """Matrix norms over the two ``dim``: ``'fro'``, ``'nuc'`` (sum of singular values),
     ``2``/``-2`` (largest/smallest singular value), ``1``/``-1`` (max/min column sum of
     ``|A|``), ``inf``/``-inf`` (max/min row sum)."""
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     A = _tensor_arg(A, "linalg_matrix_norm", "A", 1)
     if A._dtype.category < _FLOAT:
         raise RuntimeError(f"linalg.matrix_norm: Expected a floating point or complex tensor "
@@ -1582,6 +1584,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None
 def norm(A, ord=None, dim=None, keepdim: bool = False, *, out=None, dtype=None) -> Tensor:
     """``vector_norm`` or ``matrix_norm`` as PyTorch picks: a matrix norm when ``ord`` is
     given and ``dim`` has two dims (or ``A`` is 2-D without ``dim``)."""
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     A = _tensor_arg(A, "linalg_norm", "A", 1)
     if dim is not None:
         dims = (dim,) if isinstance(dim, (builtins.int, np.integer)) else tuple(dim)

@@ -804,11 +804,13 @@ def _softmax(name: str, input: Tensor, dim, dtype, log_: bool) -> Tensor:
 
 def softmax(input: Tensor, dim=None, dtype=None, *, _stacklevel: int = 3) -> Tensor:
     """``exp(x) / sum(exp(x))`` along ``dim`` (max-shifted for stability)."""
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     return _softmax("softmax", input, dim, dtype, False)
 
 
 def log_softmax(input: Tensor, dim=None, dtype=None, *, _stacklevel: int = 3) -> Tensor:
     """``x - logsumexp(x)`` along ``dim``."""
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     return _softmax("log_softmax", input, dim, dtype, True)
 
 

@@ -213,6 +213,7 @@ def _sum_like(name: str, xp_fn: str, input, dim, keepdim, dtype, out, nan: bool 
 def sum(input: Tensor, dim=None, keepdim: bool | None = None, *, dtype=None, out=None,
         axis=None, keepdims=None) -> Tensor:
     """Sum over ``dim`` (all dims by default); bools and integers sum to int64."""
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     if type(input) is Tensor and dim is None and keepdim is None and dtype is None and \
             out is None and axis is None and keepdims is None and \
             input._dtype is not _dtypes.float16:
@@ -244,6 +245,7 @@ def sum(input: Tensor, dim=None, keepdim: bool | None = None, *, dtype=None, out
 
 def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None, out=None) -> Tensor:
     """Sum treating NaN as zero."""
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     _check_tensor("nansum", input)
     _dims(input, dim)
     if input._dtype.category == _COMPLEX:
@@ -256,6 +258,7 @@ def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None, out=No
 def prod(input: Tensor, dim=None, keepdim: bool | None = None, *, dtype=None,
          out=None) -> Tensor:
     """Product over ``dim`` (an int) or of all elements; bools and integers give int64."""
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     keepdim = _check_keepdim_needs_dim("prod", dim, keepdim)
     if dim is not None and not _is_int(dim):
         raise TypeError("prod(): argument 'dim' must be int, not " + type(dim).__name__)
@@ -277,6 +280,7 @@ def _mean_dtype(name: str, x: Tensor, dtype):
 def mean(input: Tensor, dim=None, keepdim: bool | None = None, *, dtype=None, out=None,
          axis=None, keepdims=None) -> Tensor:
     """Arithmetic mean over ``dim``; floating point or complex only (``dtype=`` to convert)."""
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     _check_tensor("mean", input)
     dim = _alias("mean", dim, axis, "dim")
     keepdim = _alias("mean", keepdim, keepdims, "keepdim", None)
@@ -294,6 +298,7 @@ def mean(input: Tensor, dim=None, keepdim: bool | None = None, *, dtype=None, ou
 
 def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None, out=None) -> Tensor:
     """Mean of the non-NaN elements (NaN where there are none)."""
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     _check_tensor("nanmean", input)
     if input._dtype.category < _FLOAT:
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "
@@ -401,6 +406,7 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None,
          dtype=None) -> Tensor:
     """Vector p-norm over ``dim`` (all elements by default), or a matrix norm for
     ``p='fro'``/``'nuc'``; ``p`` may be any number, ``inf`` or ``-inf``."""
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     _check_tensor("norm", input)
     x = input
     if input._dtype.category < _FLOAT:
@@ -853,11 +859,13 @@ def _scan(name: str, fn: str, input: Tensor, dim, dtype, out) -> Tensor:
 
 def cumsum(input: Tensor, dim, *, dtype=None, out=None) -> Tensor:
     """Running sum along ``dim``; bools and integers accumulate in int64."""
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     return _scan("cumsum", "cumsum", input, dim, dtype, out)
 
 
 def cumprod(input: Tensor, dim, *, dtype=None, out=None) -> Tensor:
     """Running product along ``dim``; bools and integers accumulate in int64."""
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     return _scan("cumprod", "cumprod", input, dim, dtype, out)
 
 

@@ -24,3 +24,15 @@ REGRESSIONS += [
         "v3 = T.tensor([1., 2.]).conj_physical()",
     ]),
 ]
+REGRESSIONS += [
+    ("python-types-as-dtype", [
+        "v0 = T.tensor([[1., 2.], [3., 4.]])",
+        "v1 = v0.sum(dtype=float)", "v2 = T.prod(v0, dtype=int)", "v3 = v0.mean(dtype=float)",
+        "v4 = v0.nansum(dtype=int)", "v5 = v0.nanmean(dtype=float)",
+        "v6 = v0.cumsum(0, dtype=int)", "v7 = v0.cumprod(1, dtype=float)",
+        "v8 = v0.norm(dtype=float)", "v9 = T.linalg.vector_norm(v0, dtype=float)",
+        "v10 = T.linalg.matrix_norm(v0, dtype=complex)", "v11 = T.linalg.norm(v0, dtype=float)",
+        "v12 = v0.softmax(0, dtype=float)", "v13 = v0.log_softmax(1, float)",
+        "v14 = v0.mean(dtype=int)",
+    ]),
+]
