@@ -20,9 +20,6 @@ def main(argv=None) -> int:
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.worker:
-        from .runner import _load
-        _load()
-        print("{}", flush=True)
         from .runner import worker_main
         worker_main()
         return 0

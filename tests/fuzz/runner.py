@@ -39,7 +39,12 @@ def worker_main() -> None:
     from .programs import generate
     torch, tv, ops = _load()
     torch.set_num_threads(1)
-    out = sys.stdout
+    # The protocol gets its own copy of fd 1; anything a program prints goes to stderr.
+    out = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    out.write("{}\n")
+    out.flush()
     for raw in sys.stdin:
         req = json.loads(raw)
         if "seed" in req:
