@@ -961,6 +961,29 @@ def fill_(self, value) -> Tensor:
     return self
 
 
+def fill_diagonal_(self, fill_value, wrap: bool = False) -> Tensor:
+    """Set the main diagonal (``self[i, i, ...]``) to ``fill_value`` in place; with ``wrap``
+    a tall matrix's diagonal starts again every ``cols + 1`` rows, as in NumPy.
+
+    Example: ``zeros(3, 3).fill_diagonal_(1)`` is ``eye(3)``.
+    """
+    if len(self._shape) < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    height, width = self._shape[0], self._shape[1]
+    if len(self._shape) > 2 and any(s != height for s in self._shape):
+        raise RuntimeError("all dimensions of input must be of equal length")
+    stride = builtins.sum(self._stride)
+    size = builtins.min(height, width)
+    offset = self.storage_offset()
+    fill_(self.as_strided((size,), (stride,), offset), fill_value)
+    if wrap and len(self._shape) == 2 and height > width + 1:
+        step = width + 1
+        wrap_size = (_layout.numel(self._shape) + step - 1) // step - size
+        fill_(self.as_strided((wrap_size,), (stride,), offset + self._stride[0] * step),
+              fill_value)
+    return self
+
+
 def copy_(self, src, non_blocking: bool = False) -> Tensor:
     """Copy ``src`` (broadcast, cast, possibly from another device) into ``self`` in place."""
     if not isinstance(src, Tensor):
@@ -1122,6 +1145,8 @@ METHODS = {
     "eq_": eq_, "ne_": ne_, "lt_": lt_, "le_": le_, "gt_": gt_, "ge_": ge_,
     "clamp_": clamp_, "clip_": clip_, "zero_": zero_, "fill_": fill_, "copy_": copy_,
 }
+METHODS.update({"not_equal_": ne_, "less_": lt_, "less_equal_": le_, "greater_": gt_})
+METHODS.update({"greater_equal_": ge_, "fill_diagonal_": fill_diagonal_})
 
 FUNCTIONS = {name: fn for name, fn in METHODS.items() if not name.endswith("_")}
 FUNCTIONS.update({"rsub": rsub})

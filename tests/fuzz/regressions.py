@@ -36,3 +36,24 @@ REGRESSIONS += [
         "v14 = v0.mean(dtype=int)",
     ]),
 ]
+REGRESSIONS += [
+    ("comparison-inplace-aliases", [
+        "v0 = T.tensor([1., 2., 3.])",
+        "v1 = v0.clone().greater_(2)", "v2 = v0.clone().greater_equal_(2)",
+        "v3 = v0.clone().less_(2)", "v4 = v0.clone().less_equal_(T.tensor([3., 1., 3.]))",
+        "v5 = v0.clone().not_equal_(2)",
+    ]),
+    ("fill_diagonal_", [
+        "v0 = T.zeros(3, 3).fill_diagonal_(1)",
+        "v1 = T.zeros(7, 3).fill_diagonal_(5, wrap=True)",
+        "v2 = T.zeros(7, 3).fill_diagonal_(5)",
+        "v3 = T.zeros(7, 3).t().fill_diagonal_(5, wrap=True)",
+        "v4 = T.zeros(2, 2, 2).fill_diagonal_(5)",
+        "v5 = T.zeros(3, 3, dtype=T.int32).fill_diagonal_(2.7)",
+        "v6 = T.zeros(3, 3).fill_diagonal_(T.tensor(2.))",
+        "v7 = T.zeros(4, 1).expand(4, 4).fill_diagonal_(1)",
+        "v8 = T.zeros(2, 6)[:, ::2].fill_diagonal_(3)",
+        "v9 = T.zeros(3).fill_diagonal_(1)",
+    ]),
+    ("fill_diagonal_-unequal", ["v0 = T.zeros(2, 3, 2).fill_diagonal_(1)"]),
+]
