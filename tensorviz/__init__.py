@@ -43,6 +43,10 @@ globals().update(_ops.install())
 _ops.reductions._return_type("frexp", ("mantissa", "exponent"))
 _ops.reductions._return_type("frexp_out", ("mantissa", "exponent"))
 
+# The constants PyTorch re-exports from math (torch.pi, torch.inf ...) and NumPy's newaxis.
+from math import e, inf, nan, pi  # noqa: E402
+newaxis = None
+
 from . import autograd  # noqa: E402  (grad-mode names only: autograd is not implemented yet)
 
 from ._printing import get_printoptions, set_printoptions  # noqa: E402
@@ -69,6 +73,8 @@ _LAZY = {
     "linalg": ("tensorviz.linalg", None),
     "fft": ("tensorviz.fft", None),
     "special": ("tensorviz.special", None),
+    "testing": ("tensorviz.testing", None),
+    "accelerator": ("tensorviz.accelerator", None),
 }
 
 
