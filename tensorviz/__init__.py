@@ -78,6 +78,19 @@ _LAZY = {
 }
 
 
+def _public_class_names() -> None:
+    """``type(x)`` shows ``<class 'tensorviz.Tensor'>`` as PyTorch shows ``torch.Tensor``:
+    each public class says it lives where learners import it from (pickle finds it there)."""
+    for name, obj in list(globals().items()):
+        if isinstance(obj, type) and not name.startswith("_") and \
+                obj.__module__.startswith("tensorviz.") and obj.__name__ == name:
+            obj.__module__ = "tensorviz"
+            obj.__qualname__ = name
+
+
+_public_class_names()
+
+
 def __getattr__(name: str):
     target = _LAZY.get(name)
     if target is None:
