@@ -27,7 +27,8 @@ def _normalize_basic(k):
         return NotImplemented
     if isinstance(k, (np.integer,)):
         return builtins.int(k)
-    if isinstance(k, Tensor) and not k._shape and k._dtype.category == _dtypes._INT:
+    if isinstance(k, Tensor) and not k._shape and k._dtype.category == _dtypes._INT \
+            and k._dtype is not _dtypes.uint8:  # (a 0-dim uint8 is a (deprecated) mask)
         # Note: PyTorch treats a 0-dim integer tensor index like a Python int (a view).
         return builtins.int(k.item())
     return NotImplemented
@@ -171,7 +172,8 @@ def _int_of(k):
     """``k`` as an int when PyTorch reads it as one (a select), else None."""
     if type(k) is builtins.int or isinstance(k, np.integer):
         return builtins.int(k)
-    if isinstance(k, Tensor) and not k._shape and k._dtype.category == _dtypes._INT:
+    if isinstance(k, Tensor) and not k._shape and k._dtype.category == _dtypes._INT \
+            and k._dtype is not _dtypes.uint8:
         return builtins.int(k.item())
     return None
 

@@ -57,3 +57,14 @@ REGRESSIONS += [
     ]),
     ("fill_diagonal_-unequal", ["v0 = T.zeros(2, 3, 2).fill_diagonal_(1)"]),
 ]
+REGRESSIONS += [
+    ("0-dim-uint8-index-is-a-mask", [
+        "v0 = T.tensor([[[0.0]], [[2.0]], [[-0.75]], [[0.5]]])",
+        "v1 = v0[T.tensor(2, dtype=T.uint8)]",
+        "v3 = v0[T.tensor(1, dtype=T.uint8), ...]",
+        "v4 = T.tensor([[-127, 5, 127], [0, 3, 4], [4, 0, -2]], dtype=T.int8)",
+        "v4[T.tensor(2, dtype=T.uint8), None] = 3",
+        "v5 = v4[T.tensor(1, dtype=T.uint8), 1:]",
+        "v6 = T.tensor([[True, False], [False, True]])[T.tensor(2, dtype=T.uint8), ...]",
+    ]),
+]
