@@ -98,6 +98,11 @@ class Worker:
     def kill(self) -> None:
         self.proc.kill()
         self.proc.wait()
+        for f in (self.proc.stdin, self.proc.stdout):
+            try:
+                f.close()
+            except OSError:  # (a dead worker's pipe may refuse the final flush)
+                pass
 
 
 def _run_lines(worker_box: list, lines: list, ops: list, timeout: float):
