@@ -861,6 +861,8 @@ class Tensor:
         if isinstance(arg, Tensor) and not arg._shape:
             arg = _index_int(arg)
         if isinstance(arg, (builtins.int, np.integer)) and not isinstance(arg, builtins.bool):
+            if not -2**63 <= arg < 2**63:
+                raise ValueError("Overflow when unpacking long long")
             size = self._shape[d]
             if arg == 0 or size % arg:
                 raise RuntimeError(f"torch.{name} attempted to split along dimension {d}, but "

@@ -96,6 +96,8 @@ def tensor_split(input: Tensor, *args, **kwargs) -> tuple[Tensor, ...]:
             raise TypeError(f"tensor_split(): argument 'indices' must be tuple of ints, not "
                             f"{type(arg).__name__}")
         arg = builtins.int(arg)
+        if not -2**63 <= arg < 2**63:
+            raise ValueError("Overflow when unpacking long long")
     elif isinstance(arg, (list, tuple, Size)):
         if name == "sections":
             raise TypeError(f"tensor_split(): argument 'sections' must be int, not "

@@ -68,3 +68,25 @@ REGRESSIONS += [
         "v6 = T.tensor([[True, False], [False, True]])[T.tensor(2, dtype=T.uint8), ...]",
     ]),
 ]
+REGRESSIONS += [
+    ("tensor_split-absurd-counts-hang", [
+        "v0 = T.ones(3)",
+        "v1 = v0.tensor_split(10**30)",
+        "v2 = v0.tensor_split(2**40)",
+        "v3 = T.zeros((0, 2)).vsplit(2**40)",
+        "v4 = T.zeros(4, 4).vsplit(10**30)",
+        "v5 = v0.tensor_split(-(10**30))",
+    ]),
+    ("mvlgamma-huge-p-hang", [
+        "v0 = T.tensor([1.]).mvlgamma(10**6)",
+        "v1 = T.tensor([[1.]]).mvlgamma(10**18)",
+        "v2 = T.tensor([1.5, 40.]).mvlgamma(300)",
+    ]),
+    ("out-of-memory-is-RuntimeError-hang", [
+        "v0 = T.zeros(2**40)", "v1 = T.ones(2).repeat(2**40)",
+        "v2 = T.tensor([1, 2]).repeat_interleave(10**15)",
+        "v3 = T.tensor([1, 2]).repeat_interleave(T.tensor([10**12, 1]))",
+        "v4 = T.repeat_interleave(T.tensor([10**12, 1]))", "v5 = T.arange(2**40)",
+        "v6 = T.arange(0, 1e13, 1.)", "v7 = T.zeros(2**62)", "v8 = T.empty(2**40)",
+    ]),
+]
