@@ -518,12 +518,24 @@ def mvlgamma(input, p, *, out=None) -> Tensor:
     rdt = _float_result(dt)
     const = p * (p - 1) / 4.0 * math.log(math.pi)
 
+    n = _layout.numel(input._shape)
+    if n * p > 2**34:  # (PyTorch's composite makes an (..., p) tensor: out of memory)
+        from ..backends._numpy import out_of_memory
+        raise out_of_memory(n * p * rdt.itemsize)
+
     def f(xp, a):
         total = _full_like(a, const)
         low = a.astype(rdt._np)
-        for i in range(p):  # (x - i/2 rounded to the input's precision, as PyTorch adds it)
-            arg = (low + rdt._np.type(-i / 2.0)).astype(np.float64)
-            total = total + _lgamma(xp, arg)
+        if p <= 64:
+            for i in range(p):  # (x - i/2 rounded to the input's precision, as PyTorch adds it)
+                arg = (low + rdt._np.type(-i / 2.0)).astype(np.float64)
+                total = total + _lgamma(xp, arg)
+            return total.astype(rdt._np)
+        chunk = builtins.max(1, 2**18 // builtins.max(low.size, 1))  # (large p: in blocks)
+        for start in range(0, p, chunk):
+            steps = (xp.arange(start, builtins.min(p, start + chunk)) / -2.0).astype(rdt._np)
+            arg = (low[..., None] + steps).astype(np.float64)
+            total = total + _lgamma(xp, arg).sum(axis=-1)
         return total.astype(rdt._np)
     res = _map(input, rdt, f, out, cdt=_F64)
     # (PyTorch's composite sums over a new last dim: a row-major result)
