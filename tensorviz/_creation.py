@@ -525,6 +525,11 @@ def arange(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
     else:
         n = math.ceil((builtins.float(end) - builtins.float(start)) / builtins.float(step))
     n = builtins.max(builtins.int(n), 0)
+    from .backends._numpy import out_of_memory
+    try:
+        np.empty(n, dtype=dt._np)  # (PyTorch's error for a length no memory can hold)
+    except (MemoryError, ValueError):
+        raise out_of_memory(n * dt.itemsize) from None
     if integral:
         host = (xs + xst * np.arange(n, dtype=np.int64)).astype(dt._np)
     else:

@@ -16,6 +16,7 @@ from .._dtypes import PROMOTION_TABLE
 from .._indexing import check_writable
 from .._tensor import Tensor, wrap_array
 from ..backends import backend_for
+from ..backends._numpy import call_quiet
 from ._elementwise import device_of, exact_out, finish, operand
 from .indexing import _c, _tensor_arg, _xp, warn_once
 
@@ -216,7 +217,7 @@ def repeat(self: Tensor, *sizes) -> Tensor:
                                f"[{', '.join(map(str, target))}]")
     xp = _xp(self)
     arr = self._arr.reshape(shape) if shape != self._shape else self._arr
-    res = xp.tile(arr, reps) if reps else arr.copy()
+    res = call_quiet(xp.tile, arr, reps) if reps else arr.copy()  # (MemoryError: PyTorch's)
     return wrap_array(_c(xp, res), self._dtype, self.device)
 
 
@@ -262,7 +263,8 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
         counts = input._arr
         if counts.size and builtins.int(counts.min()) < 0:
             raise RuntimeError("repeats can not be negative")
-        res = xp.repeat(xp.arange(counts.size, dtype=input._dtype._np), _host_list(xp, counts))
+        res = call_quiet(xp.repeat, xp.arange(counts.size, dtype=input._dtype._np),
+                         _host_list(xp, counts))
         return wrap_array(res, input._dtype, input.device)
     xp = _xp(input)
     if dim is None:
@@ -297,8 +299,8 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
     if output_size is not None and output_size != total:
         raise RuntimeError(f"repeat_interleave: Invalid output_size, expected {total} but got "
                            f"{output_size}")
-    res = xp.repeat(arr, reps if isinstance(reps, builtins.int) else _host_list(xp, reps),
-                    axis=d)
+    res = call_quiet(xp.repeat, arr,
+                     reps if isinstance(reps, builtins.int) else _host_list(xp, reps), axis=d)
     return wrap_array(_c(xp, res), input._dtype, input.device)
 
 
