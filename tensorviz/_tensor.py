@@ -119,9 +119,9 @@ def wrap_array(arr, dt: _dtype_cls | None = None, dev: device = CPU,
             out = be.strided(buf, 0, shape, stride)
             out[...] = arr
             return _make(Tensor, UntypedStorage._wrap(buf, dev, be), dt, 0, shape, stride, out)
-    if c_contiguous:
+    if c_contiguous:  # (a requested layout that differs only in size-1 dims' strides: kept)
         return _make(Tensor, UntypedStorage._wrap(arr.reshape(-1), dev, be), dt, 0, shape,
-                     _contig(shape), arr)
+                     _contig(shape) if stride is None else stride, arr)
     item = arr.itemsize
     stride = tuple(s // item for s in arr.strides)
     if (all(s >= 0 and s % item == 0 for s in arr.strides)

@@ -82,6 +82,17 @@ def _alias(name: str, value, alias_value, alias_name: str, default=None):
     return value
 
 
+class _DimNotGiven:
+    """Default of ``dim`` where PyTorch tells ``dim=None`` (all dims, keepdim allowed) from no
+    ``dim`` at all (no overload takes keepdim alone); reads as None."""
+
+    def __repr__(self) -> str:
+        return "None"
+
+
+_NO_DIM = _DimNotGiven()
+
+
 def _check_keepdim_needs_dim(name: str, dim, keepdim) -> bool:
     """PyTorch's ``sum``/``mean``/``max``... have no overload taking keepdim without dim."""
     if dim is None and keepdim is not None:
@@ -210,11 +221,11 @@ def _sum_like(name: str, xp_fn: str, input, dim, keepdim, dtype, out, nan: bool 
     return finish(res, rdt, input._storage._device, out)
 
 
-def sum(input: Tensor, dim=None, keepdim: bool | None = None, *, dtype=None, out=None,
+def sum(input: Tensor, dim=_NO_DIM, keepdim: bool | None = None, *, dtype=None, out=None,
         axis=None, keepdims=None) -> Tensor:
     """Sum over ``dim`` (all dims by default); bools and integers sum to int64."""
     dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
-    if type(input) is Tensor and dim is None and keepdim is None and dtype is None and \
+    if type(input) is Tensor and dim is _NO_DIM and keepdim is None and dtype is None and \
             out is None and axis is None and keepdims is None and \
             input._dtype is not _dtypes.float16:
         arr = input._a
@@ -237,9 +248,10 @@ def sum(input: Tensor, dim=None, keepdim: bool | None = None, *, dtype=None, out
                     raise
                 call_quiet(_add_reduce, arr, None, None, res)
             return _fresh(rdt, (), (), res)
-    dim = _alias("sum", dim, axis, "dim")
+    given = dim is not _NO_DIM or axis is not None  # (sum(dim=None, keepdim=True) is valid)
+    dim = _alias("sum", None if dim is _NO_DIM else dim, axis, "dim")
     keepdim = _alias("sum", keepdim, keepdims, "keepdim", None)
-    keepdim = _check_keepdim_needs_dim("sum", dim, keepdim)
+    keepdim = builtins.bool(keepdim) if given else _check_keepdim_needs_dim("sum", None, keepdim)
     return _sum_like("sum", "sum", input, dim, keepdim, dtype, out)
 
 
@@ -277,14 +289,15 @@ def _mean_dtype(name: str, x: Tensor, dtype):
     return x._dtype
 
 
-def mean(input: Tensor, dim=None, keepdim: bool | None = None, *, dtype=None, out=None,
+def mean(input: Tensor, dim=_NO_DIM, keepdim: bool | None = None, *, dtype=None, out=None,
          axis=None, keepdims=None) -> Tensor:
     """Arithmetic mean over ``dim``; floating point or complex only (``dtype=`` to convert)."""
     dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     _check_tensor("mean", input)
-    dim = _alias("mean", dim, axis, "dim")
+    given = dim is not _NO_DIM or axis is not None  # (mean(dim=None, keepdim=True) is valid)
+    dim = _alias("mean", None if dim is _NO_DIM else dim, axis, "dim")
     keepdim = _alias("mean", keepdim, keepdims, "keepdim", None)
-    keepdim = _check_keepdim_needs_dim("mean", dim, keepdim)
+    keepdim = builtins.bool(keepdim) if given else _check_keepdim_needs_dim("mean", None, keepdim)
     rdt = _mean_dtype("mean", input, dtype)
     dims = _dims(input, dim)
     cdt = _opmath(rdt)
@@ -585,8 +598,10 @@ def aminmax(input: Tensor, *, dim=None, keepdim: bool = False, out=None):
                                "operation has no identity.")
         if input._dtype.category == _COMPLEX:
             raise _not_implemented("aminmax_cpu", input._dtype)
-        res = return_types.aminmax(amin(input), amax(input))
+        res = return_types.aminmax(amin(input, (), keepdim), amax(input, (), keepdim))
     else:
+        if isinstance(dim, Tensor) and not dim._shape and dim._dtype.category == _INT:
+            dim = builtins.int(dim)  # (a 0-dim integer tensor reads as an int, as in PyTorch)
         if not _is_int(dim):
             raise TypeError(f"aminmax(): argument 'dim' must be int, not {type(dim).__name__}")
         d = _layout.normalize_dim(dim, len(input._shape))
@@ -941,9 +956,16 @@ def _unique_flat(xp, flat, return_inverse, return_counts):
     return vals, inverse, counts
 
 
-def _unique_result(input, vals, inverse, counts, return_inverse, return_counts, dt):
+def _dim_first_stride(shape: tuple, d: int) -> tuple:
+    """The strides ``_dim_first`` gives (size-1 dims included, as PyTorch computes them)."""
+    moved = (shape[d],) + shape[:d] + shape[d + 1:]
+    st = _contig(moved)
+    return st[1:d + 1] + (st[0],) + st[d + 1:]
+
+
+def _unique_result(input, vals, inverse, counts, return_inverse, return_counts, dt, d=None):
     dev = input._storage._device
-    res = [wrap_array(vals, dt, dev)]
+    res = [wrap_array(vals, dt, dev, None if d is None else _dim_first_stride(vals.shape, d))]
     if return_inverse:
         res.append(wrap_array(inverse, _dtypes.int64, dev))
     if return_counts:
@@ -976,7 +998,7 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
         return _unique_result(input, arr.copy(), empty, empty, return_inverse, return_counts, dt)
     r = xp.unique(arr, return_inverse=True, return_counts=True, axis=d)
     vals, inv, cnt = r[0], r[1].reshape(-1).astype(np.int64), r[2].astype(np.int64)
-    return _unique_result(input, vals, inv, cnt, return_inverse, return_counts, dt)
+    return _unique_result(input, vals, inv, cnt, return_inverse, return_counts, dt, d)
 
 
 def unique_consecutive(input: Tensor, return_inverse: bool = False,
@@ -1011,7 +1033,8 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False,
     if dim is None:
         inv = inv.reshape(input._shape)
     cnt = xp.diff(xp.concatenate([starts, xp.asarray([n], dtype=starts.dtype)])).astype(np.int64)
-    return _unique_result(input, vals, inv, cnt, return_inverse, return_counts, dt)
+    return _unique_result(input, vals, inv, cnt, return_inverse, return_counts, dt,
+                          None if dim is None else d)
 
 
 # ---------------------------------------------------------------- counting
