@@ -34,6 +34,7 @@ from ._tensor import (Tensor, channels_last, channels_last_3d, contiguous_format
                       typename)
 from ._tensor import LEGACY_TYPES as _LEGACY_TYPES
 from . import ops as _ops
+from .ops import _keywords  # noqa: F401  (ops._keywords, applied below)
 
 globals().update(_LEGACY_TYPES)  # FloatTensor, LongTensor ...: legacy constructors
 
@@ -42,6 +43,7 @@ __version__ = "0.1.0"
 globals().update(_ops.install())
 _ops.reductions._return_type("frexp", ("mantissa", "exponent"))
 _ops.reductions._return_type("frexp_out", ("mantissa", "exponent"))
+_ops._keywords.apply(globals(), Tensor)  # (axis=/keepdims= and 0-dim tensors as dim=, p= ...)
 
 # The constants PyTorch re-exports from math (torch.pi, torch.inf ...) and NumPy's newaxis.
 from math import e, inf, nan, pi  # noqa: E402

@@ -11,3 +11,8 @@ from .ops.spectral import (fft, fft2, fftfreq, fftn, fftshift, hfft, ifft, ifft2
 __all__ = ["fft", "fft2", "fftfreq", "fftn", "fftshift", "hfft", "ifft", "ifft2", "ifftn",
            "ifftshift", "ihfft", "irfft", "irfft2", "irfftn", "rfft", "rfft2", "rfftfreq",
            "rfftn"]
+
+from ._tensor import Tensor as _Tensor  # noqa: E402
+from .ops import _keywords as _kw  # noqa: E402
+
+_kw.apply(globals(), _Tensor, methods=False)  # (0-dim tensors as n=/dim=, as PyTorch reads them)

@@ -7,9 +7,12 @@ tensor([0.0909, 0.6364])
 from __future__ import annotations
 
 from .ops.linalg import LINALG as _LINALG
+from ._tensor import Tensor as _Tensor
+from .ops import _keywords as _kw
 
 # (the functions as ``ops.linalg.LINALG`` lists them: with their out= dtype checks)
 globals().update(_LINALG)
+_kw.apply(globals(), _Tensor, methods=False)  # (axis=, 0-dim tensors as dim=)
 
 __all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cond", "cross", "det", "diagonal", "eig",
            "eigh", "eigvals", "eigvalsh", "inv", "inv_ex", "lstsq", "matmul", "matrix_exp",

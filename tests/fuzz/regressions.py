@@ -90,3 +90,43 @@ REGRESSIONS += [
         "v6 = T.arange(0, 1e13, 1.)", "v7 = T.zeros(2**62)", "v8 = T.empty(2**40)",
     ]),
 ]
+REGRESSIONS += [
+    ("sum-mean-dim-None-keepdim", [
+        "v0 = T.tensor([[1., 2., 3.], [4., 5., 6.]])",
+        "v1 = v0.sum(dim=None, keepdim=True)", "v2 = T.sum(v0, None, True)",
+        "v3 = v0.mean(None, True)", "v4 = v0.sum(keepdim=True)", "v5 = v0.mean(keepdim=True)",
+        "v6 = v0.sum(dim=None)", "v7 = v0.sum((), True)",
+    ]),
+    ("aminmax-keepdim-without-dim", [
+        "v0 = T.tensor([4.0]).expand((4,))",
+        "v1 = T.aminmax(v0, keepdim=True)",
+        "v2 = T.tensor([[1., 5.], [3., 2.]]).aminmax(keepdim=True)",
+        "v3 = T.tensor(3.).aminmax(keepdim=True)",
+    ]),
+    ("axis-keepdims-aliases", [
+        "v0 = T.tensor([[1., 5., 2.], [3., 2., 7.]])",
+        "v1 = v0.cumsum(axis=1)", "v2 = v0.cumprod(axis=0)", "v3 = v0.std(axis=1)",
+        "v4 = v0.var(axis=0, keepdims=True)", "v5 = v0.argmax(axis=1)", "v6 = v0.max(axis=1)",
+        "v7 = v0.prod(axis=1)", "v8 = v0.amax(axis=0)", "v9 = v0.amin(axis=1, keepdims=True)",
+        "v10 = v0.logsumexp(axis=1)", "v11 = v0.softmax(axis=1)", "v12 = T.median(v0, axis=1)",
+        "v13 = v0.sort(axis=0)", "v14 = v0.unsqueeze(axis=1)", "v15 = v0.all(axis=0)",
+        "v16 = v0.count_nonzero(axis=1)", "v17 = T.std_mean(v0, axis=1)",
+        "v18 = v0.nansum(axis=1)", "v19 = v0.cummax(axis=1)", "v20 = v0.diff(axis=1)",
+    ]),
+    ("0-dim-tensors-as-dim-p-n", [
+        "v0 = T.tensor([[1., 5., 2.], [3., 2., 7.]])",
+        "v1 = v0.min(dim=T.tensor(0))", "v2 = T.max(v0, dim=T.tensor(1))",
+        "v3 = v0.prod(dim=T.tensor(1))", "v4 = v0.std(dim=T.tensor(0))",
+        "v5 = T.var_mean(v0, dim=T.tensor(1))", "v6 = v0.mvlgamma(p=T.tensor(2))",
+        "v7 = v0.polygamma(n=T.tensor(1))", "v8 = v0.sum(dim=T.tensor(1))",
+        "v9 = v0.aminmax(dim=T.tensor(0))", "v10 = v0.cumsum(dim=T.tensor(1))",
+    ]),
+    ("unique-dim-layout", [
+        "v0 = T.tensor([[1., 5., 2.], [3., 2., 7.]])",
+        "v1 = v0.unique(dim=1, return_inverse=True, return_counts=True)",
+        "v2 = v0.unique_consecutive(dim=-1)",
+        "v3 = T.zeros(2, 3, 4).unique(dim=1)", "v4 = T.zeros(2, 3, 4).unique(dim=2)",
+        "v5 = T.tensor([[[5]], [[5]], [[2]], [[-3]]]).expand((4, 3, 1))",
+        "v6 = T.unique_consecutive(v5, dim=2)",
+    ]),
+]
