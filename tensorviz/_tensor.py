@@ -537,7 +537,9 @@ class Tensor:
         return self.reshape(self._shape[:s] + (merged,) + self._shape[e + 1:])
 
     def ravel(self) -> "Tensor":
-        return self.reshape(-1)
+        # (PyTorch: contiguous().view(-1): a view of a contiguous tensor, else a copy, even
+        # where reshape could have viewed a stepped 1-D tensor)
+        return self.contiguous().view(-1)
 
     def unflatten(self, dim: int, sizes: Sequence[int]) -> "Tensor":
         n = len(self._shape)

@@ -130,3 +130,11 @@ REGRESSIONS += [
         "v6 = T.unique_consecutive(v5, dim=2)",
     ]),
 ]
+REGRESSIONS += [
+    ("ravel-copies-non-contiguous", [
+        "v0 = T.arange(6.)", "v1 = v0[::2].ravel()", "v1[0] = 100.",
+        "v2 = T.arange(6.).reshape(2, 3)", "v3 = v2.ravel()", "v4 = v2.t().ravel()",
+        "v5 = v2[:, :1].ravel()", "v6 = T.tensor(3.).ravel()", "v7 = T.ravel(v2[1:])",
+        "v8 = T.zeros(3, 1).expand(3, 2).ravel()",
+    ]),
+]
