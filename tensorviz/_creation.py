@@ -533,11 +533,36 @@ def arange(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
     if integral:
         host = (xs + xst * np.arange(n, dtype=np.int64)).astype(dt._np)
     else:
-        acc = np.float32 if dt is _dtypes.float16 else np.float64
-        host = xs + xst * np.arange(n, dtype=acc)
+        host = _vector_arange(xs, xst, n, dt)
         with np.errstate(all="ignore"):
             host = host.astype(dt._np)
     return _with_out(_finish(host, dt, device, requires_grad), out)
+
+
+def _vector_arange(start: float, step: float, n: int, dt) -> np.ndarray:
+    """``arange``'s values as PyTorch's CPU kernel computes them (in float64; the caller
+    rounds to ``dt``): blocks of ``2 * lanes`` elements as SIMD vectors ``base + j * step``,
+    ``base = start + step * i`` at each vector's first element (stored in ``dt``), the tail
+    one by one as ``start + step * i``, each ``a + b * c`` fused (one rounding), in the
+    accumulation type (float64; float32 for float16). So ``arange(-3, 3.1, 0.1)`` has
+    ``-2.3842e-08`` (not 0) at element 30, as in PyTorch.
+
+    # Note: the fused products are computed in long double (exact on x86-64); PyTorch splits
+    # arange over threads past 32768 elements, which moves the vector blocks; tensorviz
+    # keeps one block sequence (values may differ in the last bit there).
+    """
+    lanes = {"float64": 4, "float32": 8, "float16": 16}[dt.name]
+    i = np.arange(n, dtype=np.int64)
+    blocks = (n // (2 * lanes)) * 2 * lanes
+    j = np.where(i < blocks, i % lanes, 0)
+    first = i - j
+    if dt.name == "float16":  # (float32 accumulation: products of two float32s are exact)
+        wide, acc, st, s0 = np.float64, np.float32, np.float32(step), np.float32(start)
+    else:
+        wide, acc, st, s0 = np.longdouble, np.float64, step, start
+    base = (wide(s0) + wide(st) * first.astype(wide)).astype(acc)
+    base = base.astype(dt._np).astype(wide)  # (each vector's base is a ``dt`` value)
+    return (base + j.astype(wide) * wide(st)).astype(acc).astype(np.float64)
 
 
 def range(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
