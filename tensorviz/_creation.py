@@ -709,14 +709,20 @@ def eye(n: int, m: int | None = None, *, dtype: _dtype_cls | None = None,
         device: DeviceLike = None, requires_grad: bool = False,
         out: Tensor | None = None) -> Tensor:
     """The ``n x m`` identity matrix."""
-    n = _number(n, "n")
-    m = n if m is None else _number(m, "m")
+    from .ops._args import int_arg
+    n = int_arg(n, "eye", "n", 1)
+    m = n if m is None else int_arg(m, "eye", "m", 2)
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
     if m < 0:
         raise RuntimeError(f"m must be greater or equal to 0, got {m}")
     dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
-    return _with_out(_finish(np.eye(n, m, dtype=dt._np), dt, device, requires_grad), out)
+    from .backends._numpy import call_quiet
+    try:
+        host = call_quiet(np.eye, n, m, dtype=dt._np)
+    except ValueError:  # (NumPy's "Maximum allowed dimension exceeded")
+        raise RuntimeError(f"Storage size calculation overflowed with sizes=[{n}, {m}]") from None
+    return _with_out(_finish(host, dt, device, requires_grad), out)
 
 
 def numel(input: Tensor) -> int:

@@ -466,6 +466,9 @@ class Tensor:
                               "size" if dtype is None else "dtype", "view")
         if len(shape) == 1 and isinstance(shape[0], _dtype_cls):
             return self._view_dtype(shape[0])
+        if len(shape) == 1 and shape[0] in (builtins.float, builtins.int, builtins.bool,
+                                            builtins.complex):  # (view(float): float64)
+            return self._view_dtype(_dtypes.as_dtype(shape[0]))
         new_shape = _layout.infer_size(_as_shape(shape), self.numel())
         stride = _layout.view_strides(self._shape, self._stride, new_shape)
         if stride is None:
@@ -647,6 +650,9 @@ class Tensor:
                                           _as_shape(sizes)))
 
     def expand_as(self, other: "Tensor") -> "Tensor":
+        if not isinstance(other, Tensor):
+            raise TypeError(f"expand_as(): argument 'other' (position 1) must be Tensor, not "
+                            f"{type(other).__name__}")
         return self.expand(other._shape)
 
     def broadcast_to(self, size) -> "Tensor":

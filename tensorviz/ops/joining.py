@@ -17,6 +17,7 @@ from .._indexing import check_writable
 from .._tensor import Tensor, wrap_array
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
+from ._args import int_arg, int_tuple_arg
 from ._elementwise import device_of, exact_out, finish, operand
 from .indexing import _c, _tensor_arg, _xp, warn_once
 
@@ -199,6 +200,9 @@ def _int_tuple(args, fn: str, what: str) -> tuple:
         except (AttributeError, TypeError):
             raise TypeError(f"{fn}(): argument '{what}' (position 1) must be tuple of ints, "
                             f"but found element of type {type(a).__name__}") from None
+        if not -2**63 <= out[-1] < 2**63:
+            raise TypeError(f"{fn}(): argument '{what}' failed to unpack the object at pos "
+                            f"{len(out)} with error \"Overflow when unpacking long long\"")
     return tuple(out)
 
 
@@ -289,7 +293,11 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
         elif reps.size and builtins.int(reps.min()) < 0:
             raise RuntimeError("repeats can not be negative")
     else:
-        reps = repeats.__index__()
+        if isinstance(repeats, builtins.float):
+            raise TypeError("repeat_interleave() received an invalid combination of arguments - "
+                            "got (Tensor, float), but expected one of: (Tensor input, Tensor "
+                            "repeats, int dim), (Tensor input, int repeats, int dim)")
+        reps = int_arg(repeats, "repeat_interleave", "repeats", 2)
     if isinstance(reps, builtins.int):
         if reps < 0:
             raise RuntimeError("Repeats must be non-negative")
@@ -361,7 +369,8 @@ def _as_int_list(x) -> list:
 def roll(input, shifts, dims=None) -> Tensor:
     """Elements shifted cyclically along ``dims`` (flattened first when ``dims`` is None)."""
     input = _tensor_arg(input, "roll", "input", 1)
-    sh = _as_int_list(shifts)
+    sh = _as_int_list(shifts) if isinstance(shifts, Tensor) else \
+        list(int_tuple_arg(shifts, "roll", "shifts", 2))
     if not sh:
         raise RuntimeError("`shifts` required")
     xp = _xp(input)
@@ -370,7 +379,8 @@ def roll(input, shifts, dims=None) -> Tensor:
             raise RuntimeError(f"shifts and dimensions must align. shifts: {len(sh)}, dims:0")
         flat = roll(input.reshape(-1), sh, (0,))
         return flat.view(input._shape)
-    ds = _as_int_list(dims)
+    ds = _as_int_list(dims) if isinstance(dims, Tensor) else \
+        list(int_tuple_arg(dims, "roll", "dims", 3))
     if len(sh) != len(ds):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(sh)}, dims:"
                            f"{len(ds)}")
@@ -408,7 +418,8 @@ def rot90(input, k: int = 1, dims=(0, 1)) -> Tensor:
     """Rotate by 90 degrees ``k`` times in the plane of ``dims`` (from the first towards the
     second): a flip and a transposed view, as PyTorch builds it."""
     input = _tensor_arg(input, "rot90", "input", 1)
-    dims = list(dims)
+    k = int_arg(k, "rot90", "k", 2)
+    dims = list(int_tuple_arg(dims, "rot90", "dims", 3))
     if len(dims) != 2:
         raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
     n = len(input._shape)
@@ -444,6 +455,7 @@ def _tri_mask(xp, shape, k: int, lower: bool):
 def _triangle(input, diagonal, out, lower: bool) -> Tensor:
     name = "tril" if lower else "triu"
     input = _tensor_arg(input, name, "input", 1)
+    diagonal = int_arg(diagonal, name, "diagonal", 2)
     if len(input._shape) < 2:
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
     xp = _xp(input)
@@ -466,6 +478,7 @@ def triu(input, diagonal: int = 0, *, out=None) -> Tensor:
 
 def _triangle_(self: Tensor, diagonal: int, lower: bool) -> Tensor:
     name = "tril" if lower else "triu"
+    diagonal = int_arg(diagonal, name + "_", "diagonal", 1)
     if len(self._shape) < 2:
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
     check_writable(self)

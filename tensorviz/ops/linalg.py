@@ -1330,6 +1330,8 @@ def matrix_power(A, n: int, *, out=None) -> Tensor:
     if isinstance(n, builtins.bool) or not isinstance(n, (builtins.int, np.integer)):
         raise TypeError(f"linalg_matrix_power(): argument 'n' (position 2) must be int, not "
                         f"{type(n).__name__}")
+    if not -2**63 <= n < 2**63:
+        raise ValueError("Overflow when unpacking long long")
     if len(A._shape) < 2:
         raise RuntimeError("linalg.matrix_power: The input tensor A must have at least 2 "
                            "dimensions.")

@@ -336,6 +336,8 @@ def round(input: Tensor, *, decimals: int | None = None, out=None) -> Tensor:
     if not isinstance(decimals, (builtins.int, np.integer)) or isinstance(decimals, builtins.bool):
         raise TypeError(f"round(): argument 'decimals' must be int, not "
                         f"{type(decimals).__name__}")
+    if not -2**63 <= decimals < 2**63:
+        raise ValueError("Overflow when unpacking long long")
     _check_tensor("round", input)
     dt = input._dtype
     if dt.category != _FLOAT:
@@ -377,6 +379,9 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,
         return _map(input, dt, lambda xp, a: a.copy(), out)
     real = dt.to_real()
     info = np.finfo(real._np)
+    # (Python ints past the float range of NumPy's conversion: as floats, as PyTorch reads them)
+    nan, posinf, neginf = (builtins.float(v) if isinstance(v, builtins.int) else v
+                           for v in (nan, posinf, neginf))
     vals = [call_quiet(scalar_to, v, real) for v in (nan, info.max if posinf is None else posinf,
                                          info.min if neginf is None else neginf)]
 

@@ -1124,13 +1124,21 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
     if prepend is not None or append is not None:
         from .._creation import tensor as _tensor
         parts = []
-        for extra in (prepend, input, append):
+        for name, extra in (("prepend", prepend), ("input", input), ("append", append)):
             if extra is None:
                 continue
             if not isinstance(extra, Tensor):
-                shape = list(input._shape)
-                shape[d] = 1
-                extra = _tensor(extra, dtype=input._dtype, device=input.device).expand(shape)
+                raise TypeError(f"diff(): argument '{name}' must be Tensor, not "
+                                f"{type(extra).__name__}")
+            if len(extra._shape) != len(input._shape):
+                raise RuntimeError("diff expects prepend or append to be the same dimension as "
+                                   "input")
+            for i, (a, b) in enumerate(zip(input._shape, extra._shape)):
+                if i != d and a != b:
+                    raise RuntimeError(
+                        "diff expects the shape of tensor to prepend or append to match that "
+                        "of input except along the differencing dimension; input.size("
+                        f"{i}) = {a}, but got tensor.size({i}) = {b}")
             parts.append(extra)
         x = _concat(parts, d)
     a = x._arr

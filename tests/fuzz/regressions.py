@@ -167,3 +167,29 @@ REGRESSIONS += [
         'v24 = T.fft.hfft(T.ones(1))',
     ]),
 ]
+REGRESSIONS += [
+    ("argument-errors-as-pytorch", [
+        "v0 = T.ones(3)", "v1 = T.ones(2, 2)",
+        "v2 = T.roll(v0, 1.5)", "v3 = v0.roll(1.5, (0,))", "v4 = v0.roll((1,), 1.5)",
+        "v5 = v0.expand_as(255)", "v6 = T.repeat_interleave(v0, 1.5)",
+        "v7 = v1.tril([3, 1])", "v8 = v1.triu(1.5)", "v9 = v1.clone().tril_(1.5)",
+        "v10 = v0.repeat(10**30)", "v11 = v0.round(decimals=10**30)", "v12 = T.eye(10**30)",
+        "v13 = T.eye(1.5)", "v14 = T.eye(2**40, 2**40)", "v15 = v1.matrix_power(10**30)",
+        "v16 = v1.rot90(1.5)", "v17 = v1.rot90(1, (0, 1.5))", "v18 = T.ones(2, 4).view(float)",
+        "v19 = T.ones(2, 4).view(int)", "v20 = T.roll(v1, T.tensor(1), 0)",
+        "v21 = T.roll(v1, (1, -1), (0, 1))", "v22 = v1.rot90(T.tensor(3))",
+        "v23 = v1.tril(T.tensor(-1))", "v24 = T.eye(T.tensor(3))",
+    ]),
+    ("nan_to_num-huge-ints", [
+        "v0 = T.tensor([-float('inf'), float('nan'), float('inf'), 1.])",
+        "v1 = T.nan_to_num(v0, neginf=10**30)", "v2 = T.nan_to_num(v0, nan=10**30, posinf=-10**30)",
+        "v3 = v0.double().nan_to_num(neginf=10**300)",
+        "v4 = T.tensor([1], dtype=T.int32).nan_to_num(posinf=10**30)",
+    ]),
+    ("diff-prepend-append-checks", [
+        "v0 = T.ones(3)", "v1 = T.diff(v0, prepend=T.ones(2, 2))", "v2 = T.diff(v0, append=5)",
+        "v3 = T.diff(T.ones(2, 3), prepend=T.ones(3, 3))",
+        "v4 = T.diff(T.ones(2, 3), dim=0, prepend=T.ones(3, 3))",
+        "v5 = T.diff(T.ones(2, 3), append=T.zeros(2, 1))",
+    ]),
+]
