@@ -84,8 +84,11 @@ def operand(x, cdt: "_dtypes.dtype", dev):
             return scalar_to(x.item(), cdt)
         if x._dtype is not cdt:
             if x._dtype.category == _COMPLEX and cdt.category != _COMPLEX:
-                arr = arr.real
-            arr = arr.astype(cdt._np)
+                arr = (arr != 0) if cdt is _dtypes.bool else arr.real  # (bool: either part)
+            if cdt is _dtypes.float16 or x._dtype.category >= _FLOAT:
+                arr = call_quiet(arr.astype, cdt._np)  # (overflow to inf: silent, as PyTorch)
+            else:
+                arr = arr.astype(cdt._np)
         return arr
     return scalar_to(x, cdt)
 
@@ -512,9 +515,10 @@ def div(input, other, *, rounding_mode: str | None = None, out=None) -> Tensor:
 
 
 def _trunc_div_int(a, b):
-    q = np.floor_divide(a, b)
-    fix = (np.remainder(a, b) != 0) & ((np.sign(a) * np.sign(b)) < 0)
-    return q + fix.astype(q.dtype)
+    with np.errstate(over="ignore"):  # (min // -1 wraps to min, as two's complement does)
+        q = np.floor_divide(a, b)
+        fix = (np.remainder(a, b) != 0) & ((np.sign(a) * np.sign(b)) < 0)
+        return q + fix.astype(q.dtype)
 
 
 def _trunc_div_float(a, b):
@@ -1000,7 +1004,7 @@ def copy_(self, src, non_blocking: bool = False) -> Tensor:
     check_partial_overlap(self, src)
     arr = src._arr
     if src._dtype.category == _COMPLEX and self._dtype.category != _COMPLEX:
-        arr = arr.real
+        arr = (arr != 0) if self._dtype is _dtypes.bool else arr.real  # (bool: either part)
     call_quiet(self._arr.__setitem__, Ellipsis, arr)
     self._storage._bump()
     return self

@@ -448,3 +448,14 @@ def test_inplace_function_forms(tvdiff, name, args):
         assert r is t
         return t
     tvdiff.check(f, x)
+
+
+def test_trunc_division_of_int64_min_by_minus_one_wraps():
+    """# Note: PyTorch 2.13 dies with SIGFPE on tensor([-2**63]).div(-1, rounding_mode='trunc')
+    (the CPU's integer division traps); tensorviz gives the two's-complement wrap that
+    PyTorch's own floor division of the same numbers gives (-2**63)."""
+    x = tensorviz.tensor([-2**63, 7, -7])
+    got = x.div(-1, rounding_mode="trunc")
+    expect = torch.tensor([-2**63, 7, -7]) // -1  # (floor == trunc for a divisor of -1)
+    assert got.tolist() == expect.tolist()
+    assert got.dtype == tensorviz.int64
