@@ -189,12 +189,21 @@ def snapshot(lib, env: dict) -> dict:
     return {k: describe(lib, v) for k, v in env.items() if k.startswith("v")}
 
 
-def _run_stmt(line: str, env: dict):
+def _numpy_warning(caught: list) -> str | None:
+    """A NumPy warning that reached the user ("overflow encountered in ..."), if any."""
+    for w in caught:
+        if "/numpy/" in (w.filename or "") or "encountered in" in str(w.message):
+            return f"{w.category.__name__}: {w.message}"
+    return None
+
+
+def _run_stmt(line: str, env: dict, leaks: list | None = None):
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            with np.errstate(all="ignore"):
-                exec(line, env)  # noqa: S102 - the fuzzer's own generated source
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            exec(line, env)  # noqa: S102 - the fuzzer's own generated source
+        if leaks is not None:
+            leaks.append(_numpy_warning(caught))
         return None
     except BaseException as e:  # noqa: BLE001 - every exception is an outcome to compare
         if isinstance(e, (KeyboardInterrupt, SystemExit)):
@@ -202,13 +211,21 @@ def _run_stmt(line: str, env: dict):
         return e
 
 
-def compare(lines: list, torch, tv, ops: list | None = None) -> Finding | None:
-    """Run ``lines`` on both libraries; the first disagreement, or None."""
+def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Finding | None:
+    """Run ``lines`` on both libraries; the first disagreement, or None. ``phase(name)`` is
+    called before each library runs a statement (so a crash can be put on the right side)."""
     env_t, env_v = {"T": torch}, {"T": tv}
     for i, line in enumerate(lines):
         op = ops[i] if ops else line
+        if phase:
+            phase("torch")
         et = _run_stmt(line, env_t)
-        ev = _run_stmt(line, env_v)
+        if phase:
+            phase("tensorviz")
+        warned: list = []
+        ev = _run_stmt(line, env_v, warned)
+        if warned and warned[0]:
+            return Finding("leak", i, op, f"NumPy warning reached the user: {warned[0]}")
         if et is not None and ev is not None:
             ct, cv = error_class(et), error_class(ev)
             if ct != cv or from_numpy(ev):

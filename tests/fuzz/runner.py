@@ -21,7 +21,9 @@ from dataclasses import asdict
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHRUNK = ("silent", "leak", "hang", "crash", "refused")
-KINDS = ("silent", "leak", "hang", "crash", "refused", "error-class", "accepted")
+KINDS = ("silent", "leak", "hang", "crash", "refused", "error-class", "accepted", "torch-crash",
+         "torch-hang")
+WORKER_LOST = ("hang", "crash", "torch-crash", "torch-hang")
 
 
 def _load():
@@ -56,7 +58,12 @@ def worker_main() -> None:
             out.flush()
         else:
             seed, lines, names = None, req["lines"], req["ops"]
-        f = compare(lines, torch, tv, names)
+        def phase(name, _last=[None]):
+            if name != _last[0]:
+                _last[0] = name
+                out.write(f'{{"phase": "{name}"}}\n')
+                out.flush()
+        f = compare(lines, torch, tv, names, phase)
         out.write(json.dumps({"seed": seed, "finding": asdict(f) if f else None}) + "\n")
         out.flush()
 
@@ -73,6 +80,7 @@ class Worker:
                                      stderr=subprocess.DEVNULL, cwd=ROOT, env=env, text=True,
                                      bufsize=1)
         self.buf = ""
+        self.phase = None  # the library running when the worker last spoke
 
     def send(self, req: dict) -> None:
         self.proc.stdin.write(json.dumps(req) + "\n")
@@ -82,18 +90,24 @@ class Worker:
         """The next JSON line; ``"hang"`` past ``timeout`` seconds, ``"crash"`` at EOF."""
         deadline = time.monotonic() + timeout
         fd = self.proc.stdout.fileno()
-        while "\n" not in self.buf:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return "hang"
-            ready, _, _ = select.select([fd], [], [], left)
-            if ready:
-                chunk = os.read(fd, 1 << 16).decode()
-                if not chunk:
-                    return "crash"
-                self.buf += chunk
-        line, self.buf = self.buf.split("\n", 1)
-        return json.loads(line)
+        while True:
+            while "\n" not in self.buf:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return "hang" if self.phase != "torch" else "torch-hang"
+                ready, _, _ = select.select([fd], [], [], left)
+                if ready:
+                    chunk = os.read(fd, 1 << 16).decode()
+                    if not chunk:  # (PyTorch itself dies on a few inputs: not ours)
+                        return "crash" if self.phase != "torch" else "torch-crash"
+                    self.buf += chunk
+            line, self.buf = self.buf.split("\n", 1)
+            msg = json.loads(line)
+            if isinstance(msg, dict) and "phase" in msg:
+                self.phase = msg["phase"]
+                continue
+            self.phase = None
+            return msg
 
     def kill(self) -> None:
         self.proc.kill()
@@ -109,12 +123,12 @@ def _run_lines(worker_box: list, lines: list, ops: list, timeout: float):
     """Run one explicit program; the finding dict, None, or "hang"/"crash"."""
     if worker_box[0] is None:
         worker_box[0] = Worker()
-        if worker_box[0].recv(120) in ("hang", "crash"):  # the ready line
+        if worker_box[0].recv(120) in WORKER_LOST:  # the ready line
             raise RuntimeError("fuzz worker failed to start")
     w = worker_box[0]
     w.send({"lines": lines, "ops": ops})
     res = w.recv(timeout)
-    if res in ("hang", "crash"):
+    if res in WORKER_LOST:
         w.kill()
         worker_box[0] = None
         return res
@@ -197,7 +211,7 @@ def run(programs: int, seed: int, timeout: float = 10.0, do_shrink: bool = True,
     while True:
         if box[0] is None:
             box[0] = Worker()
-            if box[0].recv(120) in ("hang", "crash"):
+            if box[0].recv(120) in WORKER_LOST:
                 raise RuntimeError("fuzz worker failed to start")
         w = box[0]
         cur = next(seeds, None)
@@ -205,16 +219,17 @@ def run(programs: int, seed: int, timeout: float = 10.0, do_shrink: bool = True,
             break
         w.send({"seed": cur})
         head = w.recv(timeout * 3)
-        if head in ("hang", "crash"):
+        if head in WORKER_LOST:
             w.kill()
             box[0] = None
-            report.programs += 1
-            report.add(head, "generate", "while generating", [], [], cur)
+            report.programs += 1  # (generating runs PyTorch only)
+            report.add("torch-" + head.replace("torch-", ""), "generate",
+                       "PyTorch, while generating", [], [], cur)
             continue
         lines, ops = head["lines"], head["ops"]
         res = w.recv(timeout)
         report.programs += 1
-        if res in ("hang", "crash"):
+        if res in WORKER_LOST:
             w.kill()
             box[0] = None
             report.add(res, ops[-1] if ops else "", res, lines, ops, cur)
