@@ -464,7 +464,7 @@ def _value_array(dest: Tensor, value):
         if value.device != dest.device:
             src = dest._storage._backend.from_host(value.numpy(), dest.device)
         if value._dtype.category == _dtypes._COMPLEX and dest._dtype.category != _dtypes._COMPLEX:
-            src = src.real
+            src = (src != 0) if dest._dtype is _dtypes.bool else src.real  # (bool: either part)
         return src
     if isinstance(value, (builtins.bool, builtins.int, builtins.float, builtins.complex,
                           np.generic)):
@@ -481,7 +481,7 @@ def _value_array(dest: Tensor, value):
 def scalar_to(value, dt: "_dtypes.dtype"):
     """A Python/NumPy scalar converted to ``dt`` as PyTorch does (ints wrap around)."""
     if isinstance(value, builtins.complex) and dt.category != _dtypes._COMPLEX:
-        value = value.real
+        value = value != 0 if dt is _dtypes.bool else value.real  # (bool: either part)
     try:
         if dt is not _dtypes.float32:
             return dt._scalar(value)

@@ -941,7 +941,8 @@ class Tensor:
             # astype makes that copy (the same cast as below, warnings silenced alike).
             if dt is _dtypes.bool and self._dtype is _dtypes.bool:
                 arr = np.asarray(src.view(np.uint8) != 0)  # (a bool view of other data: 0/1)
-            elif dt is self._dtype or self._dtype.category < _dtypes._FLOAT:
+            elif dt is self._dtype or (self._dtype.category < _dtypes._FLOAT
+                                       and dt is not _dtypes.float16):
                 arr = src.astype(dt._np)
             else:
                 arr = call_quiet(src.astype, dt._np)  # float -> int is silent, as in PyTorch
@@ -963,7 +964,9 @@ class Tensor:
             be = backend_for(dev)
         else:
             dev, be = st._device, st._backend
-        if self._dtype.category == _dtypes._COMPLEX and dt.category != _dtypes._COMPLEX:
+        if self._dtype.category == _dtypes._COMPLEX and dt is _dtypes.bool:
+            src = src != 0  # (complex -> bool: nonzero real OR imaginary part, no warning)
+        elif self._dtype.category == _dtypes._COMPLEX and dt.category != _dtypes._COMPLEX:
             warnings.warn("Casting complex values to real discards the imaginary part",
                           UserWarning, stacklevel=5)
             src = src.real
@@ -971,9 +974,10 @@ class Tensor:
             src = src.view(np.uint8) != 0  # (a bool view of other data: PyTorch stores 0/1)
         buf = be.empty(_layout.numel(shape), dt._np, dev)
         out = be.strided(buf, 0, shape, stride)
-        if dt is self._dtype or self._dtype.category < _dtypes._FLOAT:
+        if dt is self._dtype or (self._dtype.category < _dtypes._FLOAT
+                                 and dt is not _dtypes.float16):
             out[...] = src
-        else:
+        else:  # (and integers past float16's range: inf, silently, as PyTorch)
             call_quiet(out.__setitem__, Ellipsis, src)  # float -> int: silent, as in PyTorch
         return _make(Tensor, UntypedStorage._wrap(buf, dev, be), dt, 0, shape, stride, out)
 

@@ -65,11 +65,11 @@ def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-
                                                                 b.astype(np.float32))
             allowed = atol + xp.abs(rtol * cb)
         else:
-            # Note: as PyTorch, integer differences are compared with a float allowance
+            # (as PyTorch: integers are compared in the default float dtype, so the
+            # difference of int64 extremes cannot wrap: |2**63-1 - (-1)| is 9.2e18, not -2**63)
             fdt = _dtypes._default_dtype._np
-            idt = fdt if dt is _dtypes.bool else np.int64
-            ca, cb = a.astype(idt), b.astype(idt)
-            allowed = atol + xp.abs(rtol * cb.astype(fdt))
+            ca, cb = a.astype(fdt), b.astype(fdt)
+            allowed = atol + xp.abs(rtol * cb)
         actual = xp.abs(ca - cb)
         ok = actual <= allowed
         if dt.category >= _FLOAT:

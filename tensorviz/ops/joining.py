@@ -625,7 +625,7 @@ def cartesian_prod(*tensors) -> Tensor:
         if isinstance(t, Tensor) and t.dim() != 1:
             raise RuntimeError(f"Expect a 1D vector, but got shape {list(t._shape)}")
     if len(tensors) == 1:
-        return tensors[0].clone()
+        return tensors[0]  # (PyTorch hands the one input back itself)
     grids = meshgrid(*tensors, indexing="ij")
     return stack([g.reshape(-1) for g in grids], 1)
 

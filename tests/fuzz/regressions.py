@@ -193,3 +193,26 @@ REGRESSIONS += [
         "v5 = T.diff(T.ones(2, 3), append=T.zeros(2, 1))",
     ]),
 ]
+REGRESSIONS += [
+    ("complex-to-bool-either-part", [
+        "v0 = T.tensor([1j, 0j, 2+0j, complex(0, float('nan'))])",
+        "v1 = v0.bool()", "v2 = v0.to(T.bool)", "v3 = T.zeros(4, dtype=T.bool)", "v3.copy_(v0)",
+        "v4 = T.tensor([True, False, True, True]).logical_and(v0)",
+        "v5 = T.zeros(2, 4, dtype=T.bool)", "v5[0] = v0", "v6 = v0[::2].bool()",
+    ]),
+    ("int-to-float16-overflow-is-quiet-inf", [
+        "v0 = T.tensor([[-2147483647, 3]])", "v1 = v0.half()", "v2 = v0.t().half()",
+        "v3 = T.column_stack([T.tensor(0.25, dtype=T.float16), T.tensor([-2147483647])])",
+        "v4 = v0.log_softmax(-1, dtype=T.float16)",
+    ]),
+    ("isclose-int64-extremes", [
+        "v0 = T.tensor([2**63-1, 2**63-1, -2**63, 5, 2**62, -2**63, 2**63-1, 2**40+1])",
+        "v1 = T.tensor([-1, 2, 1, 3, -2**62, 2**63-1, 2**63-2, 2**40])",
+        "v2 = T.isclose(v0, v1, rtol=3)", "v3 = T.isclose(v0, v1)",
+        "v4 = T.isclose(v0, v1, rtol=0, atol=2**62)", "v5 = T.isclose(v0, v1, rtol=0, atol=0.5)",
+        "v6 = T.allclose(v0, v1, rtol=3)",
+    ]),
+    ("cartesian_prod-one-input-is-the-input", [
+        "v0 = T.tensor([-3, -5])", "v1 = T.cartesian_prod(v0)",
+    ]),
+]
