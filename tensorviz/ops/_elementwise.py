@@ -494,8 +494,8 @@ def _check_int_zero_division(a, b, name: str = "div_floor_cpu") -> None:
     if isinstance(b, Tensor):
         if builtins.bool((b._arr == 0).any()):
             raise RuntimeError("ZeroDivisionError")
-    elif b == 0:
-        raise RuntimeError("ZeroDivisionError")
+    elif b == 0 or (isinstance(b, builtins.int) and b % (1 << (8 * rdt.itemsize)) == 0):
+        raise RuntimeError("ZeroDivisionError")  # (also a number that wraps to 0 in rdt)
 
 
 def div(input, other, *, rounding_mode: str | None = None, out=None) -> Tensor:

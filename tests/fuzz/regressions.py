@@ -216,3 +216,10 @@ REGRESSIONS += [
         "v0 = T.tensor([-3, -5])", "v1 = T.cartesian_prod(v0)",
     ]),
 ]
+REGRESSIONS += [
+    ("integer-division-by-a-number-that-wraps-to-zero", [
+        "v0 = T.tensor([[4, -5, -6]], dtype=T.int8)", "v1 = v0 // 2**63", "v2 = v0 // 256",
+        "v3 = v0 % 256", "v4 = v0.fmod(256)", "v5 = v0.div(256, rounding_mode='trunc')",
+        "v6 = v0.remainder(2**63)", "v7 = v0 // 257", "v8 = v0 // -256",
+    ]),
+]
