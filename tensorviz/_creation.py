@@ -261,9 +261,15 @@ def tensor(data: Any, *, dtype: _dtype_cls | None = None, device: DeviceLike = N
         return t
     if isinstance(data, np.ndarray):  # as from_numpy(data).to(dtype): checked, cast freely
         dt = _check_numpy(data)
+        # (PyTorch's copy keeps a dense array's dim order, e.g. a transpose's, and makes
+        # anything else, a broadcast (stride-0) array included, row-major)
+        strides = tuple(s // data.itemsize if data.itemsize else 0 for s in data.strides)
+        dense = all(s > 0 and s % data.itemsize == 0 for s in data.strides) and \
+            _layout.is_non_overlapping_and_dense(data.shape, strides)
+        copy = np.array(data, copy=True, order="K" if dense else "C")
         if dtype is None or dtype is dt:
-            return _finish(np.array(data, copy=True), dt, device, requires_grad)
-        return from_numpy(np.array(data, copy=True)).to(dtype=dtype, device=device)
+            return _finish(copy, dt, device, requires_grad)
+        return from_numpy(copy).to(dtype=dtype, device=device)
     if isinstance(data, np.generic):
         dt = dtype or _dtypes.from_numpy_dtype(data.dtype)
         return _finish(_checked_cast(np.array(data), dt), dt, device, requires_grad)

@@ -960,8 +960,9 @@ def nonzero(input, *, out=None, as_tuple: bool = False):
         if not input._shape:
             return (wrap_array(xp.nonzero(arr.reshape(1))[0].astype(np.int64), _dtypes.int64,
                                dev),)
-        return tuple(wrap_array(_c(xp, i).astype(np.int64, copy=False),
-                                _dtypes.int64, dev) for i in xp.nonzero(arr))
+        # (PyTorch: nonzero(input).unbind(1), the columns of one (n, ndim) buffer laid out
+        # column-major: each a view at offset i * n)
+        return nonzero(input).unbind(1)
     if not input._shape:
         n = builtins.int(xp.count_nonzero(arr))
         res = xp.zeros((n, 0), dtype=np.int64)

@@ -1417,8 +1417,8 @@ def lstsq(A, B, rcond=None, *, driver=None):
     else:
         rank_t = xp.asarray(rank).reshape(batch)
     sol = x[..., 0] if vector else x
-    return linalg_lstsq(wrap_array(_c(xp, sol).astype(A._dtype._np), A._dtype,
-                                   dev),
+    sol = _c(xp, sol) if vector else _colmajor(xp, sol)  # (column-major, as LAPACK leaves it)
+    return linalg_lstsq(wrap_array(sol.astype(A._dtype._np), A._dtype, dev),
                         wrap_array(_c(xp, resid), real, dev),
                         wrap_array(rank_t, _dtypes.int64, dev),
                         wrap_array(_c(xp, sv), real, dev))

@@ -804,7 +804,9 @@ def _softmax(name: str, input: Tensor, dim, dtype, log_: bool) -> Tensor:
         e = xp.exp(z)
         s = xp.sum(e, axis=axis, keepdims=True)
         return z - xp.log(s) if log_ else e / s
-    return _map(x, dt, f)
+    res = _map(x, dt, f)
+    # (PyTorch's softmax kernels write a row-major result whatever the input's layout)
+    return res if res.is_contiguous() else res.contiguous()
 
 
 def softmax(input: Tensor, dim=None, dtype=None, *, _stacklevel: int = 3) -> Tensor:
