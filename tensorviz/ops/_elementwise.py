@@ -426,6 +426,13 @@ def _check_alpha(rdt, alpha) -> None:
                            "point number.")
     if rdt is _dtypes.bool and not isinstance(alpha, builtins.bool):
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if rdt.category == _INT and isinstance(alpha, (builtins.int, np.integer)):
+        # (as c10's checked conversion: unsigned types also take negatives down to -max)
+        info = np.iinfo(rdt._np)
+        lo = -builtins.int(info.max) if info.min == 0 else builtins.int(info.min)
+        if not lo <= builtins.int(alpha) <= builtins.int(info.max):
+            cname = {"int32": "int"}.get(rdt.name, rdt.name + "_t")
+            raise RuntimeError(f"value cannot be converted to type {cname} without overflow")
 
 
 def _scaled(b, alpha):
@@ -887,9 +894,15 @@ def _base(a, b, out=None):
     return out
 
 
+def _negate(a, b, **kwargs):
+    """``-a`` as a two-operand ufunc for ``inplace`` (``b`` unused): NumPy's negative, as
+    ``neg`` computes; ``a * -1`` would make ``-(4+inf j)`` nan-inf j, not -4-inf j."""
+    return np.negative(a, **kwargs)
+
+
 def neg_(self) -> Tensor:
     neg(self)  # for its error on bool
-    return inplace(self, np.multiply, -1 if self._dtype.category == _INT else -1.0)
+    return inplace(self, _negate, -1 if self._dtype.category == _INT else -1.0)
 
 
 def abs_(self) -> Tensor:

@@ -223,3 +223,36 @@ REGRESSIONS += [
         "v6 = v0.remainder(2**63)", "v7 = v0 // 257", "v8 = v0 // -256",
     ]),
 ]
+REGRESSIONS += [
+    ("nonzero-as-tuple-and-where-are-column-views", [
+        "v0 = T.tensor([[0, 1], [1, 1]])", "v1 = v0.nonzero(as_tuple=True)", "v2 = T.where(v0 > 0)",
+        "v3 = T.tensor([[[False, False, True, True]], [[True, True, False, True]]])",
+        "v4 = T.where(v3)", "v5 = T.nonzero(v3[:, :, ::2], as_tuple=True)",
+    ]),
+    ("tensor-of-numpy-layouts", [
+        "import numpy as np",
+        "v0 = T.tensor(np.broadcast_to(np.arange(3.), (2, 3)))",
+        "v1 = T.tensor(np.arange(6.).reshape(2, 3).T)", "v2 = T.tensor(np.arange(12.).reshape(3, 4)[:, ::2])",
+        "v3 = T.tensor(np.arange(6.).reshape(2, 3).T, dtype=T.float32)",
+    ]),
+    ("neg-of-complex-infinity", [
+        "v0 = T.tensor([complex(4, float('inf')), complex(float('inf'), -1)])", "v1 = v0.clone().neg_()",
+        "v2 = -v0", "v3 = v0.clone().negative_()",
+    ]),
+    ("softmax-results-row-major", [
+        "v0 = T.arange(6.).reshape(2, 3)", "v1 = v0.t().log_softmax(0)", "v2 = v0.t().softmax(1)",
+        "v3 = T.arange(24.).reshape(2, 3, 4).permute(2, 0, 1).softmax(1)",
+        "v4 = T.arange(12.).reshape(3, 4)[:, ::2].log_softmax(0)",
+    ]),
+    ("lstsq-solution-column-major", [
+        "v0 = T.tensor([[3., 1.], [1., 2.]])", "v1 = T.linalg.lstsq(v0, T.ones(2, 3))",
+        "v2 = T.linalg.lstsq(T.ones(4, 2, 2) + T.eye(2), T.ones(4, 2, 3))",
+        "v3 = T.linalg.lstsq(T.tensor([[1., 2., 3.], [4., 5., 7.]]), T.ones(2, 4))",
+    ]),
+    ("add-alpha-range-by-dtype", [
+        "v0 = T.tensor([1, 2], dtype=T.uint8)", "v1 = T.add(v0, v0, alpha=-128)",
+        "v2 = v0.sub(v0, alpha=300)", "v3 = v0.add(v0, alpha=-255)", "v4 = v0.add(v0, alpha=-256)",
+        "v5 = T.ones(2, dtype=T.int8).add(1, alpha=128)", "v6 = T.ones(2, dtype=T.int32).add(1, alpha=2**31)",
+        "v7 = T.ones(2).add(1, alpha=2**70)",
+    ]),
+]
