@@ -13,6 +13,7 @@ import numpy as np
 
 from . import _dtypes, _layout
 from ._tensor import Tensor, wrap_array
+from ._tensor import host_array as _host_array
 from .backends._numpy import call_quiet, context_busy, quiet_run
 
 _BASIC_TYPES = (builtins.int, slice, type(None), type(Ellipsis))
@@ -98,7 +99,7 @@ def _advanced_key(t: Tensor, key: tuple):
             if k.device != t.device and k.device.type != "cpu":
                 raise RuntimeError(f"indices should be either on cpu or on the same device as "
                                    f"the indexed tensor ({t.device})")
-            arr = k._arr if k.device == t.device else be.from_host(k.numpy(), t.device)
+            arr = k._arr if k.device == t.device else be.from_host(_host_array(k), t.device)
             if k._dtype is _dtypes.bool and k._shape:
                 masks.append((len(out), k._shape))
             out.append(arr)
@@ -462,7 +463,7 @@ def _value_array(dest: Tensor, value):
                                f"least two devices, {dest.device} and {value.device}!")
         src = value._arr
         if value.device != dest.device:
-            src = dest._storage._backend.from_host(value.numpy(), dest.device)
+            src = dest._storage._backend.from_host(_host_array(value), dest.device)
         if value._dtype.category == _dtypes._COMPLEX and dest._dtype.category != _dtypes._COMPLEX:
             src = (src != 0) if dest._dtype is _dtypes.bool else src.real  # (bool: either part)
         return src

@@ -134,6 +134,14 @@ def wrap_array(arr, dt: _dtype_cls | None = None, dev: device = CPU,
                  _contig(shape), arr)
 
 
+def host_array(t: "Tensor") -> np.ndarray:
+    """``t``'s values as a NumPy array for tensorviz's own use (a view on the CPU, a copy from
+    a GPU); unlike ``t.numpy()`` it leaves the storage resizable."""
+    if t._storage._device.type == "cpu":
+        return t._arr
+    return np.asarray(t._storage._backend.to_host(t._arr))
+
+
 def from_numpy(ndarray: np.ndarray) -> "Tensor":
     """A tensor sharing memory with a NumPy array (any positive strides), keeping its dtype.
 
@@ -1114,6 +1122,9 @@ class Tensor:
                 raise TypeError(f"can't convert {self.device} device type tensor to numpy. Use "
                                 "Tensor.cpu() to copy the tensor to host memory first.")
             return np.asarray(self._storage._backend.to_host(self._arr))
+        # (PyTorch: once NumPy shares the memory, the storage can no longer grow, so a later
+        # resize_ cannot silently leave the array holding the old buffer)
+        self._storage._fixed = True
         return self._arr.view()
 
     def __array__(self, dtype=None, copy=None):

@@ -44,7 +44,8 @@ def _compare_tensors(actual, expected, rtol, atol, equal_nan, check_dtype, msg, 
         r1, a1 = _TOLERANCES.get(actual.dtype.name, (0.0, 0.0))
         r2, a2 = _TOLERANCES.get(expected.dtype.name, (0.0, 0.0))
         rtol, atol = max(r1, r2), max(a1, a2)
-    a, e = actual.cpu().numpy(), expected.cpu().numpy()
+    from ._tensor import host_array
+    a, e = host_array(actual), host_array(expected)
     exact = rtol == 0 and atol == 0
     if a.dtype == np.bool_ or e.dtype == np.bool_:
         a, e = a.astype(np.int64), e.astype(np.int64)

@@ -22,6 +22,7 @@ from .._dtypes import _FLOAT
 from .._indexing import (INDEX_PUT_EXPANDED, MASKED_FILL_EXPANDED, _advanced_key,
                          _check_index_put, check_writable, checked_scalar)
 from .._tensor import Tensor, contiguous_format, wrap_array
+from .._tensor import host_array as _host_array
 from ..backends._numpy import call_quiet
 from ._elementwise import (check_half, check_partial_overlap, device_of, exact_out, finish, operand,
                            promote, run)
@@ -756,7 +757,7 @@ def _mask_array(mask: Tensor, like: Tensor):
         if mask._shape or mask.device.type != "cpu":
             raise RuntimeError(f"Expected all tensors to be on the same device, but found at "
                                f"least two devices, {like.device} and {mask.device}!")
-        return like._storage._backend.from_host(mask.numpy(), like.device)
+        return like._storage._backend.from_host(_host_array(mask), like.device)
     return mask._arr
 
 
