@@ -590,6 +590,9 @@ def einsum(*args) -> Tensor:
             sorted(c for c in set(letters) if letters.count(c) == 1))
     _einsum_sizes(inputs, operands)
     summed = set("".join(inputs).replace("...", "")) - set(out_sub.replace("...", ""))
+    if len(operands) == 1 and not summed and "..." not in equation and \
+            len(set(out_sub)) == len(out_sub):
+        return _einsum_view(operands[0], inputs[0], out_sub)
     rdt = dt
     if summed and dt.category <= _INT:
         if len(operands) == 1:
@@ -618,10 +621,24 @@ def einsum(*args) -> Tensor:
     except ValueError as e:
         raise RuntimeError(f"einsum(): {e}") from None
     res = xp.asarray(res)
-    # Note: PyTorch returns a view for pure permutations/diagonals; tensorviz copies.
     if any(xp.may_share_memory(res, a) for a in arrays):
         res = res.copy()
     return wrap_array(_c(xp, res), rdt, dev)
+
+
+def _einsum_view(t: Tensor, sub: str, out_sub: str) -> Tensor:
+    """One operand, nothing summed: a view, as PyTorch returns (``'ij->ji'`` is a permute,
+    ``'ii->i'`` a diagonal), each repeated label taken as the diagonal of its two dims."""
+    labels = list(sub)
+    while True:
+        dup = next((c for c in labels if labels.count(c) > 1), None)
+        if dup is None:
+            break
+        p = labels.index(dup)
+        q = labels.index(dup, p + 1)
+        t = t.diagonal(0, p, q)  # (the diagonal becomes the last dim)
+        labels = [c for i, c in enumerate(labels) if i not in (p, q)] + [dup]
+    return t.permute([labels.index(c) for c in out_sub])
 
 
 def tensordot(a, b, dims=2, out=None) -> Tensor:

@@ -256,3 +256,11 @@ REGRESSIONS += [
         "v7 = T.ones(2).add(1, alpha=2**70)",
     ]),
 ]
+REGRESSIONS += [
+    ("einsum-one-operand-is-a-view", [
+        "v0 = T.arange(6.).reshape(2, 3)", "v1 = T.einsum('ij->ji', v0)", "v2 = T.einsum('ij', v0)",
+        "v3 = T.einsum('ji', v0)", "v4 = T.einsum('ii->i', T.ones(3, 3))",
+        "v5 = T.einsum('iji->ji', T.arange(12.).reshape(2, 3, 2))", "v1[0, 0] = 7.",
+        "v6 = T.einsum('ij->', v0)", "v7 = T.einsum('ij->j', v0)",
+    ]),
+]
