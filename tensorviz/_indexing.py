@@ -223,7 +223,7 @@ def getitem(t: Tensor, key) -> Tensor:
     if not t._shape:
         for k in key:
             if not isinstance(k, (builtins.bool, type(None), type(Ellipsis))) and not (
-                    isinstance(k, Tensor) and k._dtype is _dtypes.bool):
+                    isinstance(k, Tensor) and k._dtype in (_dtypes.bool, _dtypes.uint8)):
                 raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in "
                                  "Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor "
                                  "to a number")

@@ -696,7 +696,13 @@ class Tensor:
     def transpose_(self, dim0: int, dim1: int) -> "Tensor":
         return self._relayout_(self.transpose(dim0, dim1))
 
-    swapaxes_ = swapdims_ = transpose_
+    def swapaxes_(self, axis0: builtins.int, axis1: builtins.int) -> "Tensor":
+        """``transpose_`` under NumPy's parameter names (``axis0``, ``axis1``)."""
+        return self.transpose_(axis0, axis1)
+
+    def swapdims_(self, dim0: builtins.int, dim1: builtins.int) -> "Tensor":
+        """``transpose_`` by another name."""
+        return self.transpose_(dim0, dim1)
 
     def squeeze_(self, dim=None) -> "Tensor":
         return self._relayout_(self.squeeze(dim))

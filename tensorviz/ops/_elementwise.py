@@ -1109,12 +1109,9 @@ def _rmatmul(self, other):
 
 
 def _imatmul(self, other):
-    from . import linalg
-    res = linalg.matmul(self, other)
-    if res._shape != self._shape:
-        raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the broadcast "
-                           f"shape {list(res._shape)}")
-    return copy_(self, res)
+    """``a @= b`` is ``a = a @ b``: PyTorch has no in-place matmul, so Python rebinds ``a``
+    to a new tensor and ``a``'s old storage (and its views) keep their values."""
+    return _matmul(self, other)
 
 
 OPERATORS = {

@@ -264,3 +264,17 @@ REGRESSIONS += [
         "v6 = T.einsum('ij->', v0)", "v7 = T.einsum('ij->j', v0)",
     ]),
 ]
+REGRESSIONS += [
+    ("matmul-assign-rebinds", [
+        "v0 = T.ones(2, 2)", "v1 = v0", "v1 @= T.full((2, 2), 2.)",
+        "v2 = T.ones(2)", "v2 @= T.tensor([2., 3.])",
+    ]),
+    ("0-dim-mask-on-0-dim-tensor", [
+        "v0 = T.tensor(True)", "v1 = v0[T.tensor(2, dtype=T.uint8)]",
+        "v2 = v0[T.tensor(0, dtype=T.uint8)]", "v3 = T.tensor(5)[T.tensor(True)]",
+    ]),
+    ("swapaxes_-keywords", [
+        "v0 = T.tensor([[-1, 6, -2], [2, -3, -1]])", "v1 = v0.swapaxes_(1, axis1=-1)",
+        "v2 = v0.swapaxes_(axis0=0, axis1=1)", "v3 = v0.swapdims_(0, dim1=1)",
+    ]),
+]
