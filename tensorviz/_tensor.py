@@ -1056,6 +1056,10 @@ class Tensor:
             dt = args[0]
             return self if dt is self._dtype else self._copy(dt, None, None)
         kwargs_format = kwargs.get("memory_format")
+        if args and isinstance(args[0], (builtins.bool, builtins.float, builtins.complex)):
+            # (PyTorch reads such a number as to(other) with other = tensor(number): float64
+            # for a float, bool for a bool; an int is a device index)
+            args = (_dtypes.as_dtype(builtins.type(args[0])),) + args[1:]
         dev, dt, copy = _parse_to(self, args, kwargs)
         cur_dev = self._storage._device
         if (dev is None or dev == cur_dev) and (dt is None or dt is self._dtype):

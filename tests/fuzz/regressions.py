@@ -278,3 +278,9 @@ REGRESSIONS += [
         "v2 = v0.swapaxes_(axis0=0, axis1=1)", "v3 = v0.swapdims_(0, dim1=1)",
     ]),
 ]
+REGRESSIONS += [
+    ("to-a-number", [
+        "v0 = T.tensor([[3, -2147483648], [6, 3]])", "v1 = v0.to(True)", "v2 = v0.to(1.5)",
+        "v4 = v0.to(1j)", "v5 = v0.to(2.5, copy=True)", "v6 = v0.to(True, False)",
+    ]),
+]
