@@ -521,6 +521,9 @@ class Tensor:
         return _make(Tensor, self._storage, dt, offset, tuple(shape), tuple(stride))
 
     def view_as(self, other: "Tensor") -> "Tensor":
+        if not isinstance(other, Tensor):
+            raise TypeError(f"view_as(): argument 'other' (position 1) must be Tensor, not "
+                            f"{type(other).__name__}")
         return self.view(other._shape)
 
     def reshape(self, *sizes, shape=None) -> "Tensor":
@@ -533,6 +536,9 @@ class Tensor:
         return self.clone(memory_format=contiguous_format).view(new_shape)
 
     def reshape_as(self, other: "Tensor") -> "Tensor":
+        if not isinstance(other, Tensor):
+            raise TypeError(f"reshape_as(): argument 'other' (position 1) must be Tensor, not "
+                            f"{type(other).__name__}")
         return self.reshape(other._shape)
 
     def flatten(self, start_dim: int = 0, end_dim: int = -1) -> "Tensor":

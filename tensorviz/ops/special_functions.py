@@ -465,6 +465,8 @@ def _check_int_arg(fname: str, value, arg: str, pos: int) -> None:
 def polygamma(n, input, *, out=None) -> Tensor:
     """The ``n``-th derivative of ``digamma``: ``(-1)^(n+1) n! zeta(n+1, x)`` (``n >= 2``),
     PyTorch's trigamma for ``n == 1``, ``digamma`` for ``n == 0``."""
+    if isinstance(n, Tensor) and not n._shape and n._dtype.category == _dtypes._INT:
+        n = builtins.int(n.item())  # (a 0-dim integer tensor reads as an int, as in PyTorch)
     _check_int_arg("polygamma", n, "n", 1)
     _check_tensor("polygamma", input, "input", 2)
     n = builtins.int(n)

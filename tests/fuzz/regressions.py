@@ -284,3 +284,10 @@ REGRESSIONS += [
         "v4 = v0.to(1j)", "v5 = v0.to(2.5, copy=True)", "v6 = v0.to(True, False)",
     ]),
 ]
+REGRESSIONS += [
+    ("view_as-reshape_as-polygamma-arguments", [
+        "v0 = T.tensor([1., 2., 3.])", "v1 = v0.view_as(False)", "v2 = v0.reshape_as(0.5)",
+        "v3 = T.polygamma(T.tensor(1), v0)", "v4 = v0.polygamma(T.tensor(2))",
+        "v5 = T.polygamma(T.tensor(1.), v0)", "v6 = v0.reshape_as(T.ones(3, 1))",
+    ]),
+]
