@@ -291,3 +291,10 @@ REGRESSIONS += [
         "v5 = T.polygamma(T.tensor(1.), v0)", "v6 = v0.reshape_as(T.ones(3, 1))",
     ]),
 ]
+REGRESSIONS += [
+    ("cov-corrcoef-infinities-quiet", [
+        "v0 = T.tensor([[complex(-1.0, 0.0), complex(-float('inf'), -2.0), complex(-1.0, 0.0)]])",
+        "v1 = v0.corrcoef()", "v2 = v0.cov()",
+        "v3 = T.tensor([[1., float('inf'), 2.], [1., 2., 3.]]).cov()",
+    ]),
+]
