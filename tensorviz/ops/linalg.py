@@ -791,6 +791,26 @@ def _lapack(xp, message: str):
         raise LinAlgError(message) from None
 
 
+_SVD_NONFINITE = ("linalg.svd: The algorithm failed to converge because the input matrix "
+                  "contained non-finite values.")
+
+
+def _svd(xp, a, **kwargs):
+    """``xp.linalg.svd`` that never hands LAPACK a non-finite matrix (its SVD may then never
+    return): as PyTorch, NaN anywhere raises LinAlgError, and each matrix holding an infinity
+    gets NaN factors while the others are computed."""
+    if builtins.bool(xp.isnan(a).any()):
+        raise LinAlgError(_SVD_NONFINITE)
+    bad = ~xp.isfinite(a).all(axis=(-2, -1))
+    if not builtins.bool(bad.any()):
+        return xp.linalg.svd(a, **kwargs)
+    res = xp.linalg.svd(xp.where(bad[..., None, None], xp.zeros((), a.dtype), a), **kwargs)
+    outs = res if isinstance(res, tuple) else (res,)
+    for o in outs:
+        o[bad] = np.nan
+    return res if isinstance(res, tuple) else outs[0]
+
+
 def _lin(xp):
     return xp.linalg
 
@@ -1138,7 +1158,7 @@ def svd(A, full_matrices: bool = True, *, driver=None, out=None):
     else:
         with _lapack(xp, "linalg.svd: The algorithm failed to converge because the input "
                          "matrix is ill-conditioned or has too many repeated singular values."):
-            u, s, vh = xp.linalg.svd(A._arr, full_matrices=full_matrices)
+            u, s, vh = _svd(xp, A._arr, full_matrices=full_matrices)
     return linalg_svd(_wrap(_colmajor(xp, u), A._dtype, A),
                       _wrap(_c(xp, s).astype(real._np, copy=False), real, A),
                       _wrap(_colmajor(xp, vh), A._dtype, A))
@@ -1165,7 +1185,7 @@ def svdvals(A, *, driver=None, out=None) -> Tensor:
         s = xp.zeros(A._shape[:-2] + (min(A._shape[-2:]),), dtype=real._np)
     else:
         with _lapack(xp, "linalg.svd: The algorithm failed to converge."):
-            s = xp.linalg.svd(A._arr, compute_uv=False)
+            s = _svd(xp, A._arr, compute_uv=False)
     return finish(_c(xp, s).astype(real._np, copy=False), real, A.device, out)
 
 
@@ -1299,7 +1319,7 @@ def matrix_rank(A, tol=None, hermitian: bool = False, *, atol=None, rtol=None,
         if hermitian:
             S = xp.abs(xp.linalg.eigvalsh(A._arr))
         else:
-            S = xp.linalg.svd(A._arr, compute_uv=False)
+            S = _svd(xp, A._arr, compute_uv=False)
     cut = _tolerances(S, atol, rtol, A._dtype, A._shape, xp)
     res = (S > cut[..., None]).sum(axis=-1).astype(np.int64)
     return finish(xp.asarray(res).reshape(A._shape[:-2]), _dtypes.int64, A.device, out)
@@ -1327,7 +1347,7 @@ def pinv(A, *, atol=None, rtol=None, hermitian: bool = False, out=None) -> Tenso
             res = xp.matmul(v * inv_w[..., None, :].astype(v.dtype), xp.conj(
                 xp.swapaxes(v, -1, -2)))
         else:
-            u, S, vh = xp.linalg.svd(a, full_matrices=False)
+            u, S, vh = _svd(xp, a, full_matrices=False)
             cut = _tolerances(S, atol, rtol, A._dtype, A._shape, xp)
             inv_s = xp.where(S > cut[..., None], 1 / xp.where(S == 0, 1, S), 0)
             vs = xp.conj(xp.swapaxes(vh, -1, -2)) * inv_s[..., None, :].astype(vh.dtype)
@@ -1415,7 +1435,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     b = xp.broadcast_to(b_t._arr, batch + b_t._shape[-2:])
     with _lapack(xp, "torch.linalg.lstsq: The least squares solution could not be computed "
                      "because the input matrix does not have full rank."):
-        u, s, vh = xp.linalg.svd(a, full_matrices=False)
+        u, s, vh = _svd(xp, a, full_matrices=False)
         eps = np.finfo(real._np).eps
         rc = eps * max(m, n) if rcond is None else rcond
         smax = s.max(axis=-1, keepdims=True) if s.shape[-1] else s
@@ -1571,7 +1591,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None
             s = xp.zeros(moved._shape[:-2] + (0,), dtype=rdt._np)
         else:
             with _lapack(xp, "linalg.matrix_norm: The algorithm failed to converge."):
-                s = xp.linalg.svd(moved._arr, compute_uv=False)
+                s = _svd(xp, moved._arr, compute_uv=False)
         if ord == "nuc":
             res = s.sum(axis=-1)
         elif s.shape[-1] == 0:

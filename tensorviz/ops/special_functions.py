@@ -521,13 +521,15 @@ def mvlgamma(input, p, *, out=None) -> Tensor:
     const = p * (p - 1) / 4.0 * math.log(math.pi)
 
     n = _layout.numel(input._shape)
-    if n * p > 2**34:  # (PyTorch's composite makes an (..., p) tensor: out of memory)
+    if builtins.max(n, 1) * p > 2**34:  # (PyTorch makes arange(p), then an (..., p) tensor)
         from ..backends._numpy import out_of_memory
-        raise out_of_memory(n * p * rdt.itemsize)
+        raise out_of_memory(builtins.max(n, 1) * p * rdt.itemsize)
 
     def f(xp, a):
         total = _full_like(a, const)
         low = a.astype(rdt._np)
+        if a.size == 0:  # (nothing to sum, however large p is)
+            return total.astype(rdt._np)
         if p <= 64:
             for i in range(p):  # (x - i/2 rounded to the input's precision, as PyTorch adds it)
                 arg = (low + rdt._np.type(-i / 2.0)).astype(np.float64)

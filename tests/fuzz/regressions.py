@@ -298,3 +298,18 @@ REGRESSIONS += [
         "v3 = T.tensor([[1., float('inf'), 2.], [1., 2., 3.]]).cov()",
     ]),
 ]
+REGRESSIONS += [
+    ("svd-of-non-finite-matrices-hang", [
+        "v0 = T.tensor([[1., float('nan')], [0, 1]])", "v1 = T.linalg.svdvals(v0)",
+        "v2 = T.linalg.pinv(v0)", "v3 = T.linalg.matrix_rank(v0)", "v4 = T.linalg.matrix_norm(v0, 2)",
+        "v5 = T.linalg.cond(v0)", "v6 = T.tensor([[[1., float('inf')], [0, 1]], [[1., 2], [3, 4]]])",
+        "v7 = T.linalg.svd(v6)", "v8 = T.linalg.svdvals(v6)", "v9 = T.linalg.pinv(v6)",
+        "v10 = v6.svd()", "v11 = T.linalg.matrix_norm(v6, 'nuc')",
+        "v12 = T.tensor([[[1e-310, -0.75, 1e-310], [-2.5, 4.0, -1.0], [0.5, 0.0, 3.0], [-2.5, -1.0, 4.0]], "
+        "[[float('inf'), -0.75, 4.0], [1.0, 2.0, 4.0], [-3.0, 1e-310, 0.5], [-3.0, -2.5, 2.0]]])",
+        "v13 = v12.svd(False)[1]",
+    ]),
+    ("mvlgamma-huge-p-on-empty-hang", [
+        "v0 = T.zeros((0, 1))", "v1 = T.mvlgamma(v0, 2**40)", "v2 = T.mvlgamma(v0, 3)",
+    ]),
+]
