@@ -973,10 +973,14 @@ def nonzero(input, *, out=None, as_tuple: bool = False):
         res = xp.stack([i.astype(np.int64, copy=False) for i in idx])
         if out is not None:
             return finish(res.T, _dtypes.int64, dev, out)
-        return wrap_array(res, _dtypes.int64, dev).t()
+        r = wrap_array(res, _dtypes.int64, dev).t()
+        if not r._shape[0]:  # (PyTorch's strides of the empty result: (1, n) = (1, 0))
+            r = r._view(r._shape, (1, 0), 0)
+        return r
     if out is not None:
         return finish(res, _dtypes.int64, dev, out)
-    return wrap_array(res, _dtypes.int64, dev)
+    r = wrap_array(res, _dtypes.int64, dev)
+    return r if n else r._view(r._shape, (1, 0), 0)  # (PyTorch's (1, n) strides again)
 
 
 def argwhere(input) -> Tensor:

@@ -313,3 +313,11 @@ REGRESSIONS += [
         "v0 = T.zeros((0, 1))", "v1 = T.mvlgamma(v0, 2**40)", "v2 = T.mvlgamma(v0, 3)",
     ]),
 ]
+REGRESSIONS += [
+    ("nonzero-empty-result-strides", [
+        "v0 = T.tensor([[0]], dtype=T.int16).expand((2, 1))", "v1 = T.nonzero(v0)",
+        "v2 = T.argwhere(v0)", "v3 = T.zeros(2, 0).nonzero()",
+        "v4 = T.argwhere(T.zeros((2, 0), dtype=T.bool))", "v5 = T.tensor(0).nonzero()",
+        "v6 = T.tensor([1, 0, 2]).nonzero()", "v7 = T.tensor(3).nonzero()",
+    ]),
+]
