@@ -334,7 +334,9 @@ def flip(input, dims) -> Tensor:
     else:
         out = xp.empty(arr.shape, dtype=arr.dtype)
     out[...] = xp.flip(arr, axis=ds) if ds and input._shape else arr
-    return wrap_array(out, input._dtype, input.device)
+    # (as clone(preserve_format): size-1 dims keep their strides too, as in PyTorch)
+    return wrap_array(out, input._dtype, input.device,
+                      _layout.preserve_strides(input._shape, input._stride))
 
 
 def _flip_method(self: Tensor, *dims, **kwargs) -> Tensor:

@@ -321,3 +321,11 @@ REGRESSIONS += [
         "v6 = T.tensor([1, 0, 2]).nonzero()", "v7 = T.tensor(3).nonzero()",
     ]),
 ]
+REGRESSIONS += [
+    ("flip-keeps-size-1-strides", [
+        "v0 = T.ones(1, 2).mT", "v1 = v0.flip(())", "v2 = v0.flip((0,))",
+        "v3 = T.arange(6.).reshape(2, 3).t().flip(0)", "v4 = T.ones(3, 1)[::2].flip(0)",
+        "v5 = T.arange(6.).reshape(2, 3)[:, ::2].flip(1)", "v6 = v0.fliplr()",
+        "v7 = T.ones(2, 1).expand(2, 3).flip(1)",
+    ]),
+]
