@@ -327,7 +327,11 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False,
             raise RuntimeError("torch.searchsorted(): boundary and sorter must have the same "
                                f"size, but got boundary tensor {list(seq._shape)}and got sorter "
                                f"tensor {list(sorter._shape)}")
-        s = xp.take_along_axis(s, sorter._arr.astype(np.int64), axis=-1)
+        order = sorter._arr.astype(np.int64)
+        n = seq._shape[-1] if seq._shape else 1
+        if order.size and builtins.bool(((order < 0) | (order >= n)).any()):
+            raise RuntimeError("torch.searchsorted(): sorter index out of range")
+        s = xp.take_along_axis(s, order, axis=-1)
     v = operand(input, rdt, dev)
     if scalar:
         v = xp.asarray(v)

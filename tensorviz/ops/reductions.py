@@ -1042,6 +1042,9 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
     """Occurrences of each value 0..max of a 1-D non-negative integer tensor (or summed
     ``weights``)."""
     _check_tensor("bincount", input)
+    if weights is not None and not isinstance(weights, Tensor):
+        raise TypeError(f"bincount(): argument 'weights' (position 2) must be Tensor, not "
+                        f"{type(weights).__name__}")
     dt = input._dtype
     if dt.category != _INT:
         raise _not_implemented("bincount_cpu", dt)

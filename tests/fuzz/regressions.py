@@ -329,3 +329,12 @@ REGRESSIONS += [
         "v7 = T.ones(2, 1).expand(2, 3).flip(1)",
     ]),
 ]
+REGRESSIONS += [
+    ("bincount-searchsorted-argument-errors", [
+        "v0 = T.tensor([[[-3], [-4], [0], [-5]]], dtype=T.int16)",
+        "v1 = T.tensor([-4, 1, 1, -1], dtype=T.int64).reshape((1, 4, 1))",
+        "v2 = T.searchsorted(v0, v0, sorter=v1)", "v3 = T.bincount(T.tensor([0, 1], dtype=T.uint8), 3)",
+        "v4 = T.tensor([3., 1., 2.])", "v5 = T.searchsorted(v4, T.tensor([2.5]), sorter=T.tensor([1, 2, 0]))",
+        "v6 = T.searchsorted(v4, T.tensor([2.5]), sorter=T.tensor([1, 2, 3]))",
+    ]),
+]
