@@ -84,8 +84,9 @@ def _public_class_names() -> None:
     """``type(x)`` shows ``<class 'tensorviz.Tensor'>`` as PyTorch shows ``torch.Tensor``:
     each public class says it lives where learners import it from (pickle finds it there)."""
     for name, obj in list(globals().items()):
-        if isinstance(obj, type) and not name.startswith("_") and \
-                obj.__module__.startswith("tensorviz.") and obj.__name__ == name:
+        mod = getattr(obj, "__module__", "") or ""
+        if isinstance(obj, type) and not name.startswith("_") and obj.__name__ == name and \
+                mod.startswith("tensorviz._"):  # (private modules only: grad_mode keeps its)
             obj.__module__ = "tensorviz"
             obj.__qualname__ = name
 
