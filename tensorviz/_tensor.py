@@ -106,7 +106,7 @@ def wrap_array(arr, dt: _dtype_cls | None = None, dev: device = CPU,
     if dt is None:
         dt = _dtypes.from_numpy_dtype(arr.dtype)
     elif arr.dtype != dt._np:
-        arr = arr.astype(dt._np)
+        arr = call_quiet(arr.astype, dt._np)  # (past the dtype's range: inf, silently)
     shape = arr.shape
     c_contiguous = arr.flags.c_contiguous
     if stride is not None:

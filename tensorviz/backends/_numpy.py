@@ -21,6 +21,13 @@ def out_of_memory(nbytes: int) -> RuntimeError:
                         f"{nbytes} bytes. Make the tensor smaller (check its sizes).")
 
 
+def _too_big(error: ValueError) -> bool:
+    """NumPy's ValueError for a shape past the address space ("array is too big",
+    "Maximum allowed size exceeded")."""
+    text = str(error)
+    return "too big" in text or "Maximum allowed" in text
+
+
 def _allocate(fn, n: int, np_dtype) -> np.ndarray:
     try:
         return fn(n, dtype=np_dtype)
@@ -117,6 +124,11 @@ def call_quiet(fn, *args, **kwargs):
             raise
     except MemoryError as e:
         raise out_of_memory(getattr(e, "_total_size", 0)) from None
+    except ValueError as e:
+        if _too_big(e):
+            raise RuntimeError("Storage size calculation overflowed: the result would have "
+                               "more elements than memory can address") from None
+        raise
     token = _FP_STATE.set(_FP_IGNORE)
     try:
         return fn(*args, **kwargs)

@@ -510,7 +510,7 @@ def diag(input, diagonal: int = 0, *, out=None) -> Tensor:
     xp = _xp(input)
     if n == 1:
         size = input._shape[0] + builtins.abs(diagonal)
-        res = xp.zeros((size, size), dtype=input._dtype._np)
+        res = call_quiet(xp.zeros, (size, size), dtype=input._dtype._np)  # (MemoryError)
         if input._shape[0]:
             res_t = wrap_array(res, input._dtype, input.device)
             res_t.diagonal(diagonal)._arr[...] = input._arr
@@ -537,8 +537,8 @@ def diag_embed(input, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor
     for k in range(n):
         shape.append(size if k in (d1, d2) else lead.pop(0))
     xp = _xp(input)
-    res = wrap_array(xp.zeros(tuple(shape), dtype=input._dtype._np), input._dtype,
-                     input.device)
+    res = wrap_array(call_quiet(xp.zeros, tuple(shape), dtype=input._dtype._np),
+                     input._dtype, input.device)  # (MemoryError: PyTorch's RuntimeError)
     if input.numel():
         res.diagonal(offset, d1, d2)._arr[...] = input._arr
     return res
@@ -656,6 +656,9 @@ def combinations(input, r: int = 2, with_replacement: bool = False) -> Tensor:
 def _tri_indices(row: int, col: int, offset: int, dtype, device, lower: bool) -> Tensor:
     from .._creation import _check_dtype
     from .._device import as_device
+    name = "tril_indices" if lower else "triu_indices"
+    row, col = int_arg(row, name, "row", 1), int_arg(col, name, "col", 2)
+    offset = int_arg(offset, name, "offset", 3)
     dt = _check_dtype(dtype) or _dtypes.int64
     if dt.category != _dtypes._INT:
         raise RuntimeError(f'"tril_indices" not implemented for \'{dt.cname}\'')
@@ -663,8 +666,12 @@ def _tri_indices(row: int, col: int, offset: int, dtype, device, lower: bool) ->
         raise RuntimeError(f"row must be non-negative, got {row}" if row < 0 else
                            f"col must be non-negative, got {col}")
     fn = np.tril_indices if lower else np.triu_indices
-    host = np.stack(fn(row, offset, col)).astype(dt._np) if row and col else \
-        np.empty((2, 0), dtype=dt._np)
+    try:
+        host = call_quiet(lambda: np.stack(fn(row, offset, col)).astype(dt._np)) \
+            if row and col else np.empty((2, 0), dtype=dt._np)
+    except ValueError:  # (NumPy's "Maximum allowed size exceeded")
+        raise RuntimeError(f"Storage size calculation overflowed with sizes=[{row}, {col}]") \
+            from None
     dev = as_device(device)
     be = backend_for(dev)
     arr = be.from_host(np.ascontiguousarray(host), dev)

@@ -214,7 +214,7 @@ def mm(input, mat2, *, out=None) -> Tensor:
     _bool_refused(input, "addmm_impl_cpu_")
     _out_dtype(out, input._dtype)
     dev = device_of(input, mat2)
-    res = _xp(input).matmul(input._arr, mat2._arr)
+    res = call_quiet(_xp(input).matmul, input._arr, mat2._arr)  # (overflow: inf, quietly)
     return finish(res, input._dtype, dev, out)
 
 
@@ -263,7 +263,7 @@ def bmm(input, mat2, *, out=None) -> Tensor:
     _bmm_checks(input, mat2)
     _out_dtype(out, input._dtype)
     dev = device_of(input, mat2)
-    res = _xp(input).matmul(input._arr, mat2._arr)
+    res = call_quiet(_xp(input).matmul, input._arr, mat2._arr)  # (overflow: inf, quietly)
     return finish(res, input._dtype, dev, out)
 
 

@@ -628,7 +628,7 @@ def renorm(input, p, dim, maxnorm, *, out=None) -> Tensor:
     norm = vector_norm(input, builtins.float(p), dims, True)
     xp = input._storage._backend.xp
     nrm = norm._arr
-    mx = nrm.dtype.type(maxnorm)
+    mx = call_quiet(nrm.dtype.type, maxnorm)  # (a maxnorm past the dtype's range: inf)
     factor = call_quiet(lambda: xp.where(nrm > mx, mx / (nrm + nrm.dtype.type(1e-7)),
                                          nrm.dtype.type(1)))
     cdt = dt if dt is not _dtypes.float16 else _dtypes.float32

@@ -338,3 +338,14 @@ REGRESSIONS += [
         "v6 = T.searchsorted(v4, T.tensor([2.5]), sorter=T.tensor([1, 2, 3]))",
     ]),
 ]
+REGRESSIONS += [
+    ("quiet-overflow-and-absurd-sizes", [
+        "v0 = T.triu_indices(3, 10**30)", "v1 = T.tril_indices(2**40, 2**40)",
+        "v2 = T.tril_indices(3, 1.5)", "v3 = T.diagflat(T.tensor([1, 2]), offset=-1000000)",
+        "v4 = T.diag(T.tensor([1., 2.]), 2**40)", "v5 = T.diag_embed(T.ones(2), 2**40)",
+        "v6 = T.triu_indices(4, 3, 1)", "v7 = T.tril_indices(3, 3, T.tensor(-1))",
+        "v8 = T.tensor([[0.5, 3.4e+38], [65504.0, 1.0]])", "v9 = v8.mm(v8)",
+        "v10 = T.tensor([[[-0.3, -0.4]], [[-1.3, -1.]]], dtype=T.float16).renorm(255, dim=0, maxnorm=2**63-1)",
+        "v11 = T.tensor([[-3.0, 0.5], [1e+30, -2.5], [4.0, 0.25], [1e+30, 0.0]]).var(0)",
+    ]),
+]
