@@ -339,7 +339,8 @@ def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
         # (a gradient may be shared -- a seed, one passed through an add to two leaves --
         # so the leaf gets its own copy, dense and row-major)
         if create_graph:  # (a recorded copy, as PyTorch: grad_fn CopyBackwards)
-            from .. import empty_like
+            from ._torch import T
+            empty_like = T.empty_like
             ag.grad = empty_like(g, memory_format=_contiguous()).copy_(g)
         else:
             ag.grad = g.detach().clone(memory_format=_contiguous())

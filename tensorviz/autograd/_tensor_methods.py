@@ -33,7 +33,11 @@ def install() -> None:
     _installed["__setitem__"] = raw_set
     Tensor.__getitem__ = _make_getitem(raw_get)
     Tensor.__setitem__ = _make_setitem(raw_get, raw_set)
-    registered = {r.qualname for r in _dispatch.registry().values()}
+    registered = set()  # (every name a registry spelling already records: never wrap twice)
+    for r in _dispatch.registry().values():
+        prefix = "" if r.namespace == "torch" else r.namespace + "."
+        registered.update(prefix + n for n in (r.name,) + tuple(r.aliases))
+        registered.update(r.also)
     torch_ns = sys.modules["tensorviz"]
     names = list(_record.FORMULAS) + [n for n in _record.COMPOSITES if n not in
                                       _record.FORMULAS]

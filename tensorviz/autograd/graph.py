@@ -376,7 +376,8 @@ class CopySlices(Node):
         shape, stride, offset = self._view_geometry
         # (the view's geometry is relative to the base's own strides: lay the gradient out
         # the same way, as PyTorch does)
-        from .. import empty_strided
+        from ._torch import T
+        empty_strided = T.empty_strided
         result = empty_strided(self._base_geometry[0], self._base_geometry[1],
                                dtype=grad.dtype, device=grad.device)
         result.copy_(grad)

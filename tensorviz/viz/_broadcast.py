@@ -42,10 +42,11 @@ def _expand_all(tensors: Sequence[Any]) -> list[Any]:
     torch = sys.modules.get("torch")
     if torch is not None and all(isinstance(t, torch.Tensor) for t in tensors):
         return list(torch.broadcast_tensors(*tensors))
-    import tensorviz
+    from .._tensor import Tensor
+    from ..ops.views import broadcast_tensors
 
-    if all(isinstance(t, tensorviz.Tensor) for t in tensors):
-        return list(tensorviz.broadcast_tensors(*tensors))
+    if all(isinstance(t, Tensor) for t in tensors):
+        return list(broadcast_tensors(*tensors))
     raise TypeError(f"show_broadcast() takes tensors of one library (tensorviz, NumPy or PyTorch), "
                     f"got {', '.join(type(t).__name__ for t in tensors)}; convert first, e.g. "
                     f"tensorviz.from_numpy(array)")
