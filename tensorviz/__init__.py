@@ -32,12 +32,19 @@ from ._tensor import (Tensor, channels_last, channels_last_3d, contiguous_format
                       layout, memory_format, preserve_format, strided, typename)
 from ._tensor import LEGACY_TYPES as _LEGACY_TYPES
 from . import ops as _ops
+from .ops import _keywords  # noqa: F401  (ops._keywords, applied below)
 
 globals().update(_LEGACY_TYPES)  # FloatTensor, LongTensor ...: legacy constructors
 
 __version__ = "0.1.0"
 
 globals().update(_ops.install())  # (every op's spellings: complex, polar, cat, ...)
+# (install wraps the registry's spellings; this covers the names bound outside it)
+_ops._keywords.apply(globals(), Tensor)  # (axis=/keepdims= and 0-dim tensors as dim=, p= ...)
+
+# The constants PyTorch re-exports from math (torch.pi, torch.inf ...) and NumPy's newaxis.
+from math import e, inf, nan, pi  # noqa: E402
+newaxis = None
 
 
 def _show(self, **kwargs):
@@ -86,7 +93,23 @@ _LAZY = {
     "is_anomaly_enabled": ("tensorviz.autograd.anomaly_mode", "is_anomaly_enabled"),
     "is_anomaly_check_nan_enabled": ("tensorviz.autograd.anomaly_mode",
                                      "is_anomaly_check_nan_enabled"),
+    "testing": ("tensorviz.testing", None),
+    "accelerator": ("tensorviz.accelerator", None),
 }
+
+
+def _public_class_names() -> None:
+    """``type(x)`` shows ``<class 'tensorviz.Tensor'>`` as PyTorch shows ``torch.Tensor``:
+    each public class says it lives where learners import it from (pickle finds it there)."""
+    for name, obj in list(globals().items()):
+        mod = getattr(obj, "__module__", "") or ""
+        if isinstance(obj, type) and not name.startswith("_") and obj.__name__ == name and \
+                mod.startswith("tensorviz._"):  # (private modules only: grad_mode keeps its)
+            obj.__module__ = "tensorviz"
+            obj.__qualname__ = name
+
+
+_public_class_names()
 
 
 def __getattr__(name: str):

@@ -267,9 +267,15 @@ def tensor(data: Any, *, dtype: _dtype_cls | None = None, device: DeviceLike = N
         return t
     if isinstance(data, np.ndarray):  # as from_numpy(data).to(dtype): checked, cast freely
         dt = _check_numpy(data)
+        # (PyTorch's copy keeps a dense array's dim order, e.g. a transpose's, and makes
+        # anything else, a broadcast (stride-0) array included, row-major)
+        strides = tuple(s // data.itemsize if data.itemsize else 0 for s in data.strides)
+        dense = all(s > 0 and s % data.itemsize == 0 for s in data.strides) and \
+            _layout.is_non_overlapping_and_dense(data.shape, strides)
+        copy = np.array(data, copy=True, order="K" if dense else "C")
         if dtype is None or dtype is dt:
-            return _finish(np.array(data, copy=True), dt, device, requires_grad)
-        t = from_numpy(np.array(data, copy=True)).to(dtype=dtype, device=device)
+            return _finish(copy, dt, device, requires_grad)
+        t = from_numpy(copy).to(dtype=dtype, device=device)
         if requires_grad:
             _ag_meta.set_requires_grad(t, True, _ag_meta.FACTORY)
         return t
@@ -536,14 +542,44 @@ def arange(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
     else:
         n = math.ceil((builtins.float(end) - builtins.float(start)) / builtins.float(step))
     n = builtins.max(builtins.int(n), 0)
+    from .backends._numpy import out_of_memory
+    try:
+        np.empty(n, dtype=dt._np)  # (PyTorch's error for a length no memory can hold)
+    except (MemoryError, ValueError):
+        raise out_of_memory(n * dt.itemsize) from None
     if integral:
         host = (xs + xst * np.arange(n, dtype=np.int64)).astype(dt._np)
     else:
-        acc = np.float32 if dt is _dtypes.float16 else np.float64
-        host = xs + xst * np.arange(n, dtype=acc)
+        host = _vector_arange(xs, xst, n, dt)
         with np.errstate(all="ignore"):
             host = host.astype(dt._np)
     return _finish(host, dt, device, requires_grad)
+
+
+def _vector_arange(start: float, step: float, n: int, dt) -> np.ndarray:
+    """``arange``'s values as PyTorch's CPU kernel computes them (in float64; the caller
+    rounds to ``dt``): blocks of ``2 * lanes`` elements as SIMD vectors ``base + j * step``,
+    ``base = start + step * i`` at each vector's first element (stored in ``dt``), the tail
+    one by one as ``start + step * i``, each ``a + b * c`` fused (one rounding), in the
+    accumulation type (float64; float32 for float16). So ``arange(-3, 3.1, 0.1)`` has
+    ``-2.3842e-08`` (not 0) at element 30, as in PyTorch.
+
+    # Note: the fused products are computed in long double (exact on x86-64); PyTorch splits
+    # arange over threads past 32768 elements, which moves the vector blocks; tensorviz
+    # keeps one block sequence (values may differ in the last bit there).
+    """
+    lanes = {"float64": 4, "float32": 8, "float16": 16}[dt.name]
+    i = np.arange(n, dtype=np.int64)
+    blocks = (n // (2 * lanes)) * 2 * lanes
+    j = np.where(i < blocks, i % lanes, 0)
+    first = i - j
+    if dt.name == "float16":  # (float32 accumulation: products of two float32s are exact)
+        wide, acc, st, s0 = np.float64, np.float32, np.float32(step), np.float32(start)
+    else:
+        wide, acc, st, s0 = np.longdouble, np.float64, step, start
+    base = (wide(s0) + wide(st) * first.astype(wide)).astype(acc)
+    base = base.astype(dt._np).astype(wide)  # (each vector's base is a ``dt`` value)
+    return (base + j.astype(wide) * wide(st)).astype(acc).astype(np.float64)
 
 
 @op(method=False)
@@ -689,14 +725,20 @@ def _spaced_double(start, end, steps: int, dt: _dtype_cls) -> np.ndarray:
 def eye(n: int, m: int | None = None, *, dtype: _dtype_cls | None = None,
         device: DeviceLike = None, requires_grad: bool = False) -> Tensor:
     """The ``n x m`` identity matrix."""
-    n = _number(n, "n")
-    m = n if m is None else _number(m, "m")
+    from .ops._args import int_arg
+    n = int_arg(n, "eye", "n", 1)
+    m = n if m is None else int_arg(m, "eye", "m", 2)
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
     if m < 0:
         raise RuntimeError(f"m must be greater or equal to 0, got {m}")
     dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
-    return _finish(np.eye(n, m, dtype=dt._np), dt, device, requires_grad)
+    from .backends._numpy import call_quiet
+    try:
+        host = call_quiet(np.eye, n, m, dtype=dt._np)
+    except ValueError:  # (NumPy's "Maximum allowed dimension exceeded")
+        raise RuntimeError(f"Storage size calculation overflowed with sizes=[{n}, {m}]") from None
+    return _finish(host, dt, device, requires_grad)
 
 
 @op(method=False)

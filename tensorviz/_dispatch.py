@@ -477,9 +477,12 @@ def install(recording: bool | None = None) -> dict:
     """
     if recording is not None and not recording:
         set_recorder(None)
+    keywords = HOOKS.get("keywords")  # (ops._keywords: axis=/keepdims=, 0-dim tensors as dim=)
     namespaces: dict = {ns: {} for ns in NAMESPACES}
     for rec in _REGISTRY.values():
         for (where, name), fn in spellings(rec).items():
+            if keywords is not None:
+                fn = keywords(where, fn)
             if where == "Tensor":
                 setattr(Tensor, name, fn)
             else:

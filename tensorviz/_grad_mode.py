@@ -60,7 +60,7 @@ def is_inference_mode_enabled() -> bool:
 def _set_grad_enabled(mode) -> None:
     if type(mode) is not bool:
         kind = type(mode)
-        name = kind.__name__ if kind.__module__ in ("builtins", "tensorviz._tensor") else \
+        name = kind.__name__ if kind.__module__ in ("builtins", "tensorviz", "tensorviz._tensor") else \
             f"{kind.__module__}.{kind.__name__}"
         raise TypeError(f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, "
                         f"not {name}")

@@ -15,6 +15,7 @@ from . import _dtypes, _layout
 from ._scalars import _C_NAMES, _limits, checked_scalar, scalar_to  # noqa: F401  (re-exported)
 from ._tensor import _HOOKS as _TENSOR_HOOKS
 from ._tensor import Tensor, wrap_array
+from ._tensor import host_array as _host_array
 from .backends._numpy import call_quiet
 
 _BASIC_TYPES = (builtins.int, slice, type(None), type(Ellipsis))
@@ -29,7 +30,8 @@ def _normalize_basic(k):
         return NotImplemented
     if isinstance(k, (np.integer,)):
         return builtins.int(k)
-    if isinstance(k, Tensor) and not k._shape and k._dtype.category == _dtypes._INT:
+    if isinstance(k, Tensor) and not k._shape and k._dtype.category == _dtypes._INT \
+            and k._dtype is not _dtypes.uint8:  # (a 0-dim uint8 is a (deprecated) mask)
         # Note: PyTorch treats a 0-dim integer tensor index like a Python int (a view).
         return builtins.int(k.item())
     return NotImplemented
@@ -99,7 +101,7 @@ def _advanced_key(t: Tensor, key: tuple):
             if k.device != t.device and k.device.type != "cpu":
                 raise RuntimeError(f"indices should be either on cpu or on the same device as "
                                    f"the indexed tensor ({t.device})")
-            arr = k._arr if k.device == t.device else be.from_host(k.numpy(), t.device)
+            arr = k._arr if k.device == t.device else be.from_host(_host_array(k), t.device)
             if k._dtype is _dtypes.bool and k._shape:
                 masks.append((len(out), k._shape))
             out.append(arr)
@@ -173,7 +175,8 @@ def _int_of(k):
     """``k`` as an int when PyTorch reads it as one (a select), else None."""
     if type(k) is builtins.int or isinstance(k, np.integer):
         return builtins.int(k)
-    if isinstance(k, Tensor) and not k._shape and k._dtype.category == _dtypes._INT:
+    if isinstance(k, Tensor) and not k._shape and k._dtype.category == _dtypes._INT \
+            and k._dtype is not _dtypes.uint8:
         return builtins.int(k.item())
     return None
 
@@ -222,7 +225,7 @@ def getitem(t: Tensor, key) -> Tensor:
     if not t._shape:
         for k in key:
             if not isinstance(k, (builtins.bool, type(None), type(Ellipsis))) and not (
-                    isinstance(k, Tensor) and k._dtype is _dtypes.bool):
+                    isinstance(k, Tensor) and k._dtype in (_dtypes.bool, _dtypes.uint8)):
                 raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in "
                                  "Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor "
                                  "to a number")
@@ -461,9 +464,9 @@ def _value_array(dest: Tensor, value):
                                f"least two devices, {dest.device} and {value.device}!")
         src = value._arr
         if value.device != dest.device:
-            src = dest._storage._backend.from_host(value.numpy(), dest.device)
+            src = dest._storage._backend.from_host(_host_array(value), dest.device)
         if value._dtype.category == _dtypes._COMPLEX and dest._dtype.category != _dtypes._COMPLEX:
-            src = src.real
+            src = (src != 0) if dest._dtype is _dtypes.bool else src.real  # (bool: either part)
         return src
     if isinstance(value, (builtins.bool, builtins.int, builtins.float, builtins.complex,
                           np.generic)):

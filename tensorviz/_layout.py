@@ -765,6 +765,9 @@ def tensor_split_bounds(dim_size: int, sections_or_indices: int | Sequence[int])
         n = sections_or_indices
         if n <= 0:
             raise RuntimeError(f"number of sections must be larger than 0, got {n}")
+        if n > 2**31:  # (PyTorch runs out of memory making the list: std::bad_alloc)
+            raise RuntimeError(f"cannot split into {n} sections: out of memory (std::bad_alloc);"
+                               f" ask for fewer sections")
         base, extra = divmod(dim_size, n)
         bounds, start = [], 0
         for i in range(n):

@@ -23,7 +23,7 @@ __all__ = ["scalar_to", "checked_scalar", "fill_value", "check_half"]
 def scalar_to(value, dt: "_dtypes.dtype"):
     """A Python/NumPy scalar converted to ``dt`` as PyTorch does (ints wrap around)."""
     if isinstance(value, builtins.complex) and dt.category != _dtypes._COMPLEX:
-        value = value.real
+        value = value != 0 if dt is _dtypes.bool else value.real  # (bool: either part)
     try:
         if dt is not _dtypes.float32:
             return dt._scalar(value)

@@ -22,6 +22,7 @@ from ._printing import tensor_repr
 from ._storage import TENSOR_HOOKS as _STORAGE_HOOKS
 from ._storage import TypedStorage, UntypedStorage
 from .backends import CPU_BACKEND, backend_for
+from .backends._numpy import call_quiet
 
 __all__ = ["Tensor", "strided", "wrap_array", "from_numpy", "layout"]
 
@@ -118,7 +119,7 @@ def wrap_array(arr, dt: _dtype_cls | None = None, dev: device = CPU,
     if dt is None:
         dt = _dtypes.from_numpy_dtype(arr.dtype)
     elif arr.dtype != dt._np:
-        arr = arr.astype(dt._np)
+        arr = call_quiet(arr.astype, dt._np)  # (past the dtype's range: inf, silently)
     shape = arr.shape
     c_contiguous = arr.flags.c_contiguous
     if stride is not None:
@@ -131,9 +132,9 @@ def wrap_array(arr, dt: _dtype_cls | None = None, dev: device = CPU,
             out = be.strided(buf, 0, shape, stride)
             out[...] = arr
             return _make(Tensor, UntypedStorage._wrap(buf, dev, be), dt, 0, shape, stride, out)
-    if c_contiguous:
+    if c_contiguous:  # (a requested layout that differs only in size-1 dims' strides: kept)
         return _make(Tensor, UntypedStorage._wrap(arr.reshape(-1), dev, be), dt, 0, shape,
-                     _contig(shape), arr)
+                     _contig(shape) if stride is None else stride, arr)
     item = arr.itemsize
     stride = tuple(s // item for s in arr.strides)
     if (all(s >= 0 and s % item == 0 for s in arr.strides)
@@ -144,6 +145,14 @@ def wrap_array(arr, dt: _dtype_cls | None = None, dev: device = CPU,
     arr = xp.ascontiguousarray(arr)
     return _make(Tensor, UntypedStorage._wrap(arr.reshape(-1), dev, be), dt, 0, shape,
                  _contig(shape), arr)
+
+
+def host_array(t: "Tensor") -> np.ndarray:
+    """``t``'s values as a NumPy array for tensorviz's own use (a view on the CPU, a copy from
+    a GPU); unlike ``t.numpy()`` it leaves the storage resizable."""
+    if t._storage._device.type == "cpu":
+        return t._arr
+    return np.asarray(t._storage._backend.to_host(t._arr))
 
 
 def from_numpy(ndarray: np.ndarray) -> "Tensor":
@@ -703,6 +712,9 @@ class Tensor:
                 raise TypeError(f"can't convert {self.device} device type tensor to numpy. Use "
                                 "Tensor.cpu() to copy the tensor to host memory first.")
             return np.asarray(self._storage._backend.to_host(self._arr))
+        # (PyTorch: once NumPy shares the memory, the storage can no longer grow, so a later
+        # resize_ cannot silently leave the array holding the old buffer)
+        self._storage._fixed = True
         return self._arr.view()
 
     def __array__(self, dtype=None, copy=None):

@@ -1351,6 +1351,11 @@ def fill_gen(m):
     yield (m.t(), m.data(1.5, "float64")), {}
 
 
+def fill_diagonal_gen(m):
+    yield (m.t((3, 3)), 2), {}
+    yield (m.t((5, 2)), 1), {"wrap": True}
+
+
 def resize_gen(m):
     yield (m.t(), (2, 3)), {}
     yield (m.t(), 20), {}
@@ -1678,6 +1683,7 @@ _add("bool byte char short int long half float double cfloat cdouble cpu", unary
 _add("copy_", copy_gen, M, meta=_MO)
 _add("fill_", fill_gen, M, meta=_MO)
 _add("zero_", unary, M, meta=_MO)
+_add("fill_diagonal_", fill_diagonal_gen, M, meta=_MO)
 _add("resize_", resize_gen, M, meta=_MO, compare="meta")
 _add("resize_as_", resize_as_gen, M, meta=_MO, compare="meta")
 _add("set_", set_gen, M, meta=_MO)

@@ -553,3 +553,17 @@ def test_polar_values_are_close_to_pytorch():
         theirs = torch.polar(torch.tensor(r, dtype=getattr(torch, name)),
                              torch.tensor(th, dtype=getattr(torch, name)))
         np.testing.assert_allclose(mine.numpy(), theirs.numpy(), rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("args", [(-3, 3.1, 0.1), (0, 1, 0.1), (1.5, -45.3, -0.3),
+                                  (10.55, 5.45, -0.1), (0.1, 20.3, 1 / 3), (-2.7, 50, 0.7),
+                                  (0, 2.5, 0.01), (100.25, 90, -0.05)])
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_arange_float_steps_bit_for_bit_like_pytorch(args, dtype):
+    """PyTorch's CPU kernel computes arange in SIMD blocks (``base + j * step``, fused), so
+    e.g. arange(-3, 3.1, 0.1)[30] is -2.3842e-08, not 0: the same bits here."""
+    ours = tv.arange(*args, dtype=getattr(tv, dtype))
+    theirs = torch.arange(*args, dtype=getattr(torch, dtype))
+    np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+    if dtype == "float32" and args == (-3, 3.1, 0.1):
+        assert str(ours).replace("tensorviz", "torch") == str(theirs)

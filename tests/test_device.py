@@ -187,3 +187,38 @@ def test_default_device_functions_are_exported_like_pytorchs():
 ])
 def test_cuda_of_a_cpu_device_and_to_none_match_pytorch(call):
     same(call)
+
+
+def _gpu_visible() -> bool:
+    return tv.cuda.is_available()
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L: L.backends.mps.is_available(), lambda L: L.backends.mps.is_built(),
+    lambda L: L.backends.cudnn.is_available(), lambda L: L.backends.cudnn.enabled,
+    lambda L: L.backends.cudnn.version(),
+    lambda L: L.accelerator.is_available(), lambda L: L.accelerator.current_accelerator(),
+    lambda L: L.accelerator.device_count(),
+    # the device idioms that open current tutorials
+    lambda L: L.accelerator.current_accelerator().type if L.accelerator.is_available()
+    else "cpu",
+    lambda L: "cuda" if L.cuda.is_available() else "mps" if L.backends.mps.is_available()
+    else "cpu",
+])
+def test_accelerator_and_backends_idioms_like_pytorch(fn):
+    if _gpu_visible():
+        pytest.skip("compares with CPU-only PyTorch; this machine has a GPU for tensorviz")
+    assert fn(tv) == fn(torch)
+
+
+def test_backends_flags_can_be_set():
+    tv.backends.cudnn.benchmark = True
+    try:
+        assert tv.backends.cudnn.benchmark is True
+    finally:
+        tv.backends.cudnn.benchmark = False
+    if not _gpu_visible():
+        with pytest.raises(RuntimeError, match="none is available"):
+            tv.accelerator.current_device_index()
+        with pytest.raises(RuntimeError, match="none is available"):
+            torch.accelerator.current_device_index()

@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 # above it.  (A package's __init__ belongs to the layer of its modules.)
 LAYERS = [
     ("_dtypes", "_layout", "_size", "_device", "_grad_mode", "return_types"),
-    ("backends", "backends._numpy", "backends._cupy", "_scalars", "_printing",
+    ("backends", "backends._flags", "backends._numpy", "backends._cupy", "_scalars",
+     "_printing",
      "_autograd_meta"),
     ("_storage",),
     ("_tensor",),
@@ -30,8 +31,9 @@ LAYERS = [
     ("_creation", "_random"),
     ("ops", "ops._elementwise", "ops.views", "ops.conversion", "ops.pointwise",
      "ops.numeric", "ops.comparison", "ops.reductions", "ops.indexing", "ops.joining",
-     "ops.linalg", "ops.spectral", "ops.random", "ops.parallel", "ops.special_functions"),
-    ("cuda", "serialization"),
+     "ops.linalg", "ops.spectral", "ops.random", "ops.parallel", "ops.special_functions",
+     "ops._args", "ops._keywords"),
+    ("cuda", "serialization", "accelerator", "testing"),
 ]
 LAYER_OF = {f"tensorviz.{m}": i for i, layer in enumerate(LAYERS) for m in layer}
 # The namespaces take the spellings that ``import tensorviz`` installs: below everything.

@@ -249,3 +249,20 @@ def test_resize_of_a_numpy_tensor_never_detaches_it_silently():
 def test_resize_as_preserve_format_follows_the_template(template):
     same(lambda lib: layout(lib.zeros(1).resize_as_(
         template(lib), memory_format=lib.preserve_format), False)[:4])
+
+
+def test_storage_shared_with_numpy_cannot_grow_like_pytorch():
+    """After t.numpy(), PyTorch refuses to grow the storage (the array would silently keep
+    the old buffer); shrinking and other tensors' storages stay as they were."""
+    import pytest
+    torch = pytest.importorskip("torch")
+    for lib in (tv, torch):
+        t = lib.zeros(3)
+        a = t.numpy()
+        with pytest.raises(RuntimeError, match="not resizable"):
+            t.resize_(10)
+        assert tuple(t.resize_(2).shape) == (2,)
+        assert a.shape == (3,)
+        u = lib.zeros(3)
+        u[lib.tensor([True, False, True])] = 1.0  # (internal host copies do not count)
+        assert tuple(u.resize_(10).shape) == (10,)

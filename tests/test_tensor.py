@@ -701,3 +701,21 @@ def test_frexp_out_writes_into_the_given_tensors():
     r = tv.frexp(tv.tensor([3.0, 5.0]), out=(m, e))
     assert r.mantissa is m and r.exponent is e
     assert m.tolist() == [0.75, 0.625] and e.tolist() == [2, 3]
+
+
+@pytest.mark.parametrize("name", ["Tensor", "Size", "dtype", "device", "finfo", "iinfo",
+                                  "FloatTensor", "LongTensor", "layout", "memory_format"])
+def test_public_class_names_read_like_pytorch(name):
+    """type(x) shows <class 'tensorviz.Tensor'> where PyTorch shows <class 'torch.Tensor'>."""
+    ours, theirs = getattr(tv, name), getattr(torch, name)
+    assert repr(ours).replace("tensorviz", "torch") == repr(theirs)
+    assert ours.__qualname__ == theirs.__qualname__
+
+
+def test_type_of_tensor_and_constants_like_pytorch():
+    assert str(type(tv.ones(2))).replace("tensorviz", "torch") == str(type(torch.ones(2)))
+    for name in ("pi", "e", "inf"):
+        assert getattr(tv, name) == getattr(torch, name)
+    assert tv.nan != tv.nan and torch.nan != torch.nan
+    assert tv.newaxis is torch.newaxis is None
+    assert tv.ones(2)[tv.newaxis].shape == torch.ones(2)[torch.newaxis].shape

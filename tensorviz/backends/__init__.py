@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ._flags import cuda, cudnn, mps  # noqa: F401  (torch.backends.* idioms)
 from ._numpy import NumpyBackend
 
 if TYPE_CHECKING:

@@ -15,6 +15,30 @@ except ImportError:  # pragma: no cover - older NumPy
     _FP_STATE = _FP_IGNORE = None
 
 
+def out_of_memory(nbytes: int) -> RuntimeError:
+    """PyTorch's error for an allocation the machine cannot hold (NumPy raises MemoryError)."""
+    return RuntimeError(f"DefaultCPUAllocator: can't allocate memory: you tried to allocate "
+                        f"{nbytes} bytes. Make the tensor smaller (check its sizes).")
+
+
+def _too_big(error: ValueError) -> bool:
+    """NumPy's ValueError for a shape past the address space ("array is too big",
+    "Maximum allowed size exceeded")."""
+    text = str(error)
+    return "too big" in text or "Maximum allowed" in text
+
+
+def _allocate(fn, n: int, np_dtype) -> np.ndarray:
+    try:
+        return fn(n, dtype=np_dtype)
+    except MemoryError:
+        raise out_of_memory(n * np.dtype(np_dtype).itemsize) from None
+    except ValueError as e:  # "array is too big; ..." beyond the address space
+        if "too big" in str(e):
+            raise RuntimeError(f"Storage size calculation overflowed with sizes=[{n}]") from None
+        raise
+
+
 class NumpyBackend:
     """Computes on NumPy; buffers are 1-D NumPy arrays in host memory."""
 
@@ -24,10 +48,10 @@ class NumpyBackend:
     ufunc_accumulate = True
 
     def empty(self, n: int, np_dtype, device=None) -> np.ndarray:
-        return np.empty(n, dtype=np_dtype)
+        return _allocate(np.empty, n, np_dtype)
 
     def zeros(self, n: int, np_dtype, device=None) -> np.ndarray:
-        return np.zeros(n, dtype=np_dtype)
+        return _allocate(np.zeros, n, np_dtype)
 
     def strided(self, buf: np.ndarray, offset: int, shape: Sequence[int],
                 stride: Sequence[int]) -> np.ndarray:
@@ -100,9 +124,18 @@ def call_quiet(fn, *args, **kwargs):
     except RuntimeError as e:
         if not context_busy(e):
             raise
+    except MemoryError as e:
+        raise out_of_memory(getattr(e, "_total_size", 0)) from None
+    except ValueError as e:
+        if _too_big(e):
+            raise RuntimeError("Storage size calculation overflowed: the result would have "
+                               "more elements than memory can address") from None
+        raise
     token = _FP_STATE.set(_FP_IGNORE)
     try:
         return fn(*args, **kwargs)
+    except MemoryError as e:
+        raise out_of_memory(getattr(e, "_total_size", 0)) from None
     finally:
         _FP_STATE.reset(token)
 

@@ -12,6 +12,11 @@ import importlib
 
 from .. import _dispatch
 from .._tensor import Tensor
+from . import _keywords
+
+# (every install, autograd's recording one included, binds spellings that take axis=/keepdims=
+# and 0-dim tensors as dim=, p= ...)
+_dispatch.HOOKS["keywords"] = _keywords.install_wrapper
 
 # Order matters only for names defined twice (a later module wins).
 _MODULES = ["_elementwise", "views", "conversion"]

@@ -87,8 +87,11 @@ def operand(x, cdt: "_dtypes.dtype", dev):
             return scalar_to(x.item(), cdt)
         if x._dtype is not cdt:
             if x._dtype.category == _COMPLEX and cdt.category != _COMPLEX:
-                arr = arr.real
-            arr = arr.astype(cdt._np)
+                arr = (arr != 0) if cdt is _dtypes.bool else arr.real  # (bool: either part)
+            if cdt is _dtypes.float16 or x._dtype.category >= _FLOAT:
+                arr = call_quiet(arr.astype, cdt._np)  # (overflow to inf: silent, as PyTorch)
+            else:
+                arr = arr.astype(cdt._np)
         return arr
     return scalar_to(x, cdt)
 
@@ -310,6 +313,13 @@ def _check_alpha(rdt, alpha) -> None:
                            "point number.")
     if rdt is _dtypes.bool and not isinstance(alpha, builtins.bool):
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if rdt.category == _INT and isinstance(alpha, (builtins.int, np.integer)):
+        # (as c10's checked conversion: unsigned types also take negatives down to -max)
+        info = np.iinfo(rdt._np)
+        lo = -builtins.int(info.max) if info.min == 0 else builtins.int(info.min)
+        if not lo <= builtins.int(alpha) <= builtins.int(info.max):
+            cname = {"int32": "int"}.get(rdt.name, rdt.name + "_t")
+            raise RuntimeError(f"value cannot be converted to type {cname} without overflow")
 
 
 def _scaled(b, alpha):
@@ -382,8 +392,8 @@ def _check_int_zero_division(a, b, name: str = "div_floor_cpu") -> None:
     if isinstance(b, Tensor):
         if builtins.bool((b._arr == 0).any()):
             raise RuntimeError("ZeroDivisionError")
-    elif b == 0:
-        raise RuntimeError("ZeroDivisionError")
+    elif b == 0 or (isinstance(b, builtins.int) and b % (1 << (8 * rdt.itemsize)) == 0):
+        raise RuntimeError("ZeroDivisionError")  # (also a number that wraps to 0 in rdt)
 
 
 @op(aliases=("divide", "true_divide"), inplace=True, dunder="truediv")
@@ -404,9 +414,10 @@ def div(input, other, *, rounding_mode: str | None = None, out=None) -> Tensor:
 
 
 def _trunc_div_int(a, b):
-    q = np.floor_divide(a, b)
-    fix = (np.remainder(a, b) != 0) & ((np.sign(a) * np.sign(b)) < 0)
-    return q + fix.astype(q.dtype)
+    with np.errstate(over="ignore"):  # (min // -1 wraps to min, as two's complement does)
+        q = np.floor_divide(a, b)
+        fix = (np.remainder(a, b) != 0) & ((np.sign(a) * np.sign(b)) < 0)
+        return q + fix.astype(q.dtype)
 
 
 def _trunc_div_float(a, b):
@@ -756,10 +767,16 @@ def _base(a, b, out=None):
     return out
 
 
+def _negate(a, b, **kwargs):
+    """``-a`` as a two-operand ufunc for ``inplace`` (``b`` unused): NumPy's negative, as
+    ``neg`` computes; ``a * -1`` would make ``-(4+inf j)`` nan-inf j, not -4-inf j."""
+    return np.negative(a, **kwargs)
+
+
 @inplace_of(neg)
 def neg_(self) -> Tensor:
     neg(self)  # for its error on bool
-    return inplace(self, np.multiply, -1 if self._dtype.category == _INT else -1.0)
+    return inplace(self, _negate, -1 if self._dtype.category == _INT else -1.0)
 
 
 @inplace_of(abs)
@@ -839,6 +856,30 @@ def fill_(self, value) -> Tensor:
 
 
 @op(function=False)
+def fill_diagonal_(self, fill_value, wrap: bool = False) -> Tensor:
+    """Set the main diagonal (``self[i, i, ...]``) to ``fill_value`` in place; with ``wrap``
+    a tall matrix's diagonal starts again every ``cols + 1`` rows, as in NumPy.
+
+    Example: ``zeros(3, 3).fill_diagonal_(1)`` is ``eye(3)``.
+    """
+    if len(self._shape) < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    height, width = self._shape[0], self._shape[1]
+    if len(self._shape) > 2 and any(s != height for s in self._shape):
+        raise RuntimeError("all dimensions of input must be of equal length")
+    stride = builtins.sum(self._stride)
+    size = builtins.min(height, width)
+    offset = self.storage_offset()
+    fill_(self.as_strided((size,), (stride,), offset), fill_value)
+    if wrap and len(self._shape) == 2 and height > width + 1:
+        step = width + 1
+        wrap_size = (_layout.numel(self._shape) + step - 1) // step - size
+        fill_(self.as_strided((wrap_size,), (stride,), offset + self._stride[0] * step),
+              fill_value)
+    return self
+
+
+@op(function=False)
 def copy_(self, src, non_blocking: bool = False) -> Tensor:
     """Copy ``src`` (broadcast, cast, possibly from another device) into ``self`` in place."""
     if not isinstance(src, Tensor):
@@ -855,7 +896,7 @@ def copy_(self, src, non_blocking: bool = False) -> Tensor:
     check_partial_overlap(self, src)
     arr = src._arr
     if src._dtype.category == _COMPLEX and self._dtype.category != _COMPLEX:
-        arr = arr.real
+        arr = (arr != 0) if self._dtype is _dtypes.bool else arr.real  # (bool: either part)
     call_quiet(self._arr.__setitem__, Ellipsis, arr)
     self._bump()
     return self

@@ -68,11 +68,11 @@ def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-
                                                                 b.astype(np.float32))
             allowed = atol + xp.abs(rtol * cb)
         else:
-            # Note: as PyTorch, integer differences are compared with a float allowance
+            # (as PyTorch: integers are compared in the default float dtype, so the
+            # difference of int64 extremes cannot wrap: |2**63-1 - (-1)| is 9.2e18, not -2**63)
             fdt = _dtypes._default_dtype._np
-            idt = fdt if dt is _dtypes.bool else np.int64
-            ca, cb = a.astype(idt), b.astype(idt)
-            allowed = atol + xp.abs(rtol * cb.astype(fdt))
+            ca, cb = a.astype(fdt), b.astype(fdt)
+            allowed = atol + xp.abs(rtol * cb)
         actual = xp.abs(ca - cb)
         ok = actual <= allowed
         if dt.category >= _FLOAT:
@@ -349,7 +349,11 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False,
             raise RuntimeError("torch.searchsorted(): boundary and sorter must have the same "
                                f"size, but got boundary tensor {list(seq._shape)}and got sorter "
                                f"tensor {list(sorter._shape)}")
-        s = xp.take_along_axis(s, sorter._arr.astype(np.int64), axis=-1)
+        order = sorter._arr.astype(np.int64)
+        n = seq._shape[-1] if seq._shape else 1
+        if order.size and builtins.bool(((order < 0) | (order >= n)).any()):
+            raise RuntimeError("torch.searchsorted(): sorter index out of range")
+        s = xp.take_along_axis(s, order, axis=-1)
     v = operand(input, rdt, dev)
     if scalar:
         v = xp.asarray(v)

@@ -76,7 +76,8 @@ def _copy(input, dt: _dtype_cls, memory_format=None, dev: device | None = None) 
         # astype makes that copy (the same cast as below, warnings silenced alike).
         if dt is _dtypes.bool and input._dtype is _dtypes.bool:
             arr = np.asarray(src.view(np.uint8) != 0)  # (a bool view of other data: 0/1)
-        elif dt is input._dtype or input._dtype.category < _dtypes._FLOAT:
+        elif dt is input._dtype or (input._dtype.category < _dtypes._FLOAT
+                                    and dt is not _dtypes.float16):
             arr = src.astype(dt._np)
         else:
             arr = call_quiet(src.astype, dt._np)  # float -> int is silent, as in PyTorch
@@ -98,7 +99,9 @@ def _copy_strided(input, dt: _dtype_cls, stride: tuple, dev: device | None) -> T
         be = backend_for(dev)
     else:
         dev, be = st._device, st._backend
-    if input._dtype.category == _dtypes._COMPLEX and dt.category != _dtypes._COMPLEX:
+    if input._dtype.category == _dtypes._COMPLEX and dt is _dtypes.bool:
+        src = src != 0  # (complex -> bool: nonzero real OR imaginary part, no warning)
+    elif input._dtype.category == _dtypes._COMPLEX and dt.category != _dtypes._COMPLEX:
         warnings.warn("Casting complex values to real discards the imaginary part",
                       UserWarning, stacklevel=5)
         src = src.real
@@ -106,9 +109,10 @@ def _copy_strided(input, dt: _dtype_cls, stride: tuple, dev: device | None) -> T
         src = src.view(np.uint8) != 0  # (a bool view of other data: PyTorch stores 0/1)
     buf = be.empty(_layout.numel(shape), dt._np, dev)
     out = be.strided(buf, 0, shape, stride)
-    if dt is input._dtype or input._dtype.category < _dtypes._FLOAT:
+    if dt is input._dtype or (input._dtype.category < _dtypes._FLOAT
+                              and dt is not _dtypes.float16):
         out[...] = src
-    else:
+    else:  # (and integers past float16's range: inf, silently, as PyTorch)
         call_quiet(out.__setitem__, Ellipsis, src)  # float -> int: silent, as in PyTorch
     return _make(Tensor, UntypedStorage._wrap(buf, dev, be), dt, 0, shape, stride, out)
 
@@ -189,6 +193,10 @@ def to(input, *args, **kwargs) -> Tensor:
         dt = args[0]
         return input if dt is input._dtype else _copy(input, dt, None, None)
     kwargs_format = kwargs.get("memory_format")
+    if args and isinstance(args[0], (builtins.bool, builtins.float, builtins.complex)):
+        # (PyTorch reads such a number as to(other) with other = tensor(number): float64
+        # for a float, bool for a bool; an int is a device index)
+        args = (_dtypes.as_dtype(builtins.type(args[0])),) + args[1:]
     dev, dt, copy = _parse_to(input, args, kwargs)
     cur_dev = input._storage._device
     if (dev is None or dev == cur_dev) and (dt is None or dt is input._dtype):

@@ -22,6 +22,7 @@ from .._dtypes import _FLOAT
 from .._indexing import (INDEX_PUT_EXPANDED, MASKED_FILL_EXPANDED, _advanced_key,
                          _check_index_put, check_writable, checked_scalar)
 from .._tensor import Tensor, contiguous_format, wrap_array
+from .._tensor import host_array as _host_array
 from ..backends._numpy import call_quiet
 from .._dispatch import op
 from ._elementwise import (check_half, check_partial_overlap, device_of, finish, operand, promote,
@@ -765,7 +766,7 @@ def _mask_array(mask: Tensor, like: Tensor):
         if mask._shape or mask.device.type != "cpu":
             raise RuntimeError(f"Expected all tensors to be on the same device, but found at "
                                f"least two devices, {like.device} and {mask.device}!")
-        return like._storage._backend.from_host(mask.numpy(), like.device)
+        return like._storage._backend.from_host(_host_array(mask), like.device)
     return mask._arr
 
 
@@ -791,7 +792,9 @@ def masked_fill_(self: Tensor, mask, value) -> Tensor:
 def _expanded_copy(input: Tensor, shape: tuple) -> Tensor:
     if shape == input._shape:
         return _clone_c(input)
-    return input.expand(shape).contiguous()
+    # (a copy always: expand() to a shape that only adds size-1 dims is already contiguous,
+    # and .contiguous() would hand back a view that the fill then writes through)
+    return _clone_c(input.expand(shape))
 
 
 @op(inplace=masked_fill_)
@@ -976,8 +979,9 @@ def nonzero(input, *, out=None, as_tuple: bool = False):
         if not input._shape:
             return (wrap_array(xp.nonzero(arr.reshape(1))[0].astype(np.int64), _dtypes.int64,
                                dev),)
-        return tuple(wrap_array(_c(xp, i).astype(np.int64, copy=False),
-                                _dtypes.int64, dev) for i in xp.nonzero(arr))
+        # (PyTorch: nonzero(input).unbind(1), the columns of one (n, ndim) buffer laid out
+        # column-major: each a view at offset i * n)
+        return nonzero(input).unbind(1)
     if not input._shape:
         n = builtins.int(xp.count_nonzero(arr))
         res = xp.zeros((n, 0), dtype=np.int64)
@@ -987,10 +991,14 @@ def nonzero(input, *, out=None, as_tuple: bool = False):
         res = xp.stack([i.astype(np.int64, copy=False) for i in idx])
         if out is not None:
             return finish(res.T, _dtypes.int64, dev, out)
-        return wrap_array(res, _dtypes.int64, dev).t()
+        r = wrap_array(res, _dtypes.int64, dev).t()
+        if not r._shape[0]:  # (PyTorch's strides of the empty result: (1, n) = (1, 0))
+            r = r._view(r._shape, (1, 0), 0)
+        return r
     if out is not None:
         return finish(res, _dtypes.int64, dev, out)
-    return wrap_array(res, _dtypes.int64, dev)
+    r = wrap_array(res, _dtypes.int64, dev)
+    return r if n else r._view(r._shape, (1, 0), 0)  # (PyTorch's (1, n) strides again)
 
 
 @op()

@@ -18,6 +18,8 @@ from .._tensor import Tensor, wrap_array
 from ..backends import backend_for
 from .._dispatch import inplace_of, op
 from ._elementwise import device_of, finish, operand
+from ..backends._numpy import call_quiet
+from ._args import int_arg, int_tuple_arg
 from .indexing import _c, _tensor_arg, _xp, warn_once
 
 __all__ = ["cat", "concatenate", "stack", "hstack", "vstack", "dstack",
@@ -199,6 +201,9 @@ def _int_tuple(args, fn: str, what: str) -> tuple:
         except (AttributeError, TypeError):
             raise TypeError(f"{fn}(): argument '{what}' (position 1) must be tuple of ints, "
                             f"but found element of type {type(a).__name__}") from None
+        if not -2**63 <= out[-1] < 2**63:
+            raise TypeError(f"{fn}(): argument '{what}' failed to unpack the object at pos "
+                            f"{len(out)} with error \"Overflow when unpacking long long\"")
     return tuple(out)
 
 
@@ -218,7 +223,7 @@ def repeat(self: Tensor, *sizes) -> Tensor:
                                f"[{', '.join(map(str, target))}]")
     xp = _xp(self)
     arr = self._arr.reshape(shape) if shape != self._shape else self._arr
-    res = xp.tile(arr, reps) if reps else arr.copy()
+    res = call_quiet(xp.tile, arr, reps) if reps else arr.copy()  # (MemoryError: PyTorch's)
     return wrap_array(_c(xp, res), self._dtype, self.device)
 
 
@@ -266,7 +271,8 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
         counts = input._arr
         if counts.size and builtins.int(counts.min()) < 0:
             raise RuntimeError("repeats can not be negative")
-        res = xp.repeat(xp.arange(counts.size, dtype=input._dtype._np), _host_list(xp, counts))
+        res = call_quiet(xp.repeat, xp.arange(counts.size, dtype=input._dtype._np),
+                         _host_list(xp, counts))
         return wrap_array(res, input._dtype, input.device)
     xp = _xp(input)
     if dim is None:
@@ -291,7 +297,11 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
         elif reps.size and builtins.int(reps.min()) < 0:
             raise RuntimeError("repeats can not be negative")
     else:
-        reps = repeats.__index__()
+        if isinstance(repeats, builtins.float):
+            raise TypeError("repeat_interleave() received an invalid combination of arguments - "
+                            "got (Tensor, float), but expected one of: (Tensor input, Tensor "
+                            "repeats, int dim), (Tensor input, int repeats, int dim)")
+        reps = int_arg(repeats, "repeat_interleave", "repeats", 2)
     if isinstance(reps, builtins.int):
         if reps < 0:
             raise RuntimeError("Repeats must be non-negative")
@@ -301,8 +311,8 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
     if output_size is not None and output_size != total:
         raise RuntimeError(f"repeat_interleave: Invalid output_size, expected {total} but got "
                            f"{output_size}")
-    res = xp.repeat(arr, reps if isinstance(reps, builtins.int) else _host_list(xp, reps),
-                    axis=d)
+    res = call_quiet(xp.repeat, arr,
+                     reps if isinstance(reps, builtins.int) else _host_list(xp, reps), axis=d)
     return wrap_array(_c(xp, res), input._dtype, input.device)
 
 
@@ -336,7 +346,9 @@ def flip(input, dims) -> Tensor:
     else:
         out = xp.empty(arr.shape, dtype=arr.dtype)
     out[...] = xp.flip(arr, axis=ds) if ds and input._shape else arr
-    return wrap_array(out, input._dtype, input.device)
+    # (as clone(preserve_format): size-1 dims keep their strides too, as in PyTorch)
+    return wrap_array(out, input._dtype, input.device,
+                      _layout.preserve_strides(input._shape, input._stride))
 
 
 @op()
@@ -367,7 +379,8 @@ def _as_int_list(x) -> list:
 def roll(input, shifts, dims=None) -> Tensor:
     """Elements shifted cyclically along ``dims`` (flattened first when ``dims`` is None)."""
     input = _tensor_arg(input, "roll", "input", 1)
-    sh = _as_int_list(shifts)
+    sh = _as_int_list(shifts) if isinstance(shifts, Tensor) else \
+        list(int_tuple_arg(shifts, "roll", "shifts", 2))
     if not sh:
         raise RuntimeError("`shifts` required")
     xp = _xp(input)
@@ -376,7 +389,8 @@ def roll(input, shifts, dims=None) -> Tensor:
             raise RuntimeError(f"shifts and dimensions must align. shifts: {len(sh)}, dims:0")
         flat = roll(input.reshape(-1), sh, (0,))
         return flat.view(input._shape)
-    ds = _as_int_list(dims)
+    ds = _as_int_list(dims) if isinstance(dims, Tensor) else \
+        list(int_tuple_arg(dims, "roll", "dims", 3))
     if len(sh) != len(ds):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(sh)}, dims:"
                            f"{len(ds)}")
@@ -415,7 +429,8 @@ def rot90(input, k: int = 1, dims=(0, 1)) -> Tensor:
     """Rotate by 90 degrees ``k`` times in the plane of ``dims`` (from the first towards the
     second): a flip and a transposed view, as PyTorch builds it."""
     input = _tensor_arg(input, "rot90", "input", 1)
-    dims = list(dims)
+    k = int_arg(k, "rot90", "k", 2)
+    dims = list(int_tuple_arg(dims, "rot90", "dims", 3))
     if len(dims) != 2:
         raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
     n = len(input._shape)
@@ -451,6 +466,7 @@ def _tri_mask(xp, shape, k: int, lower: bool):
 def _triangle(input, diagonal, out, lower: bool) -> Tensor:
     name = "tril" if lower else "triu"
     input = _tensor_arg(input, name, "input", 1)
+    diagonal = int_arg(diagonal, name, "diagonal", 2)
     if len(input._shape) < 2:
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
     xp = _xp(input)
@@ -475,6 +491,7 @@ def triu(input, diagonal: int = 0, *, out=None) -> Tensor:
 
 def _triangle_(self: Tensor, diagonal: int, lower: bool) -> Tensor:
     name = "tril" if lower else "triu"
+    diagonal = int_arg(diagonal, name + "_", "diagonal", 1)
     if len(self._shape) < 2:
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
     check_writable(self)
@@ -507,7 +524,7 @@ def diag(input, diagonal: int = 0, *, out=None) -> Tensor:
     xp = _xp(input)
     if n == 1:
         size = input._shape[0] + builtins.abs(diagonal)
-        res = xp.zeros((size, size), dtype=input._dtype._np)
+        res = call_quiet(xp.zeros, (size, size), dtype=input._dtype._np)  # (MemoryError)
         if input._shape[0]:
             res_t = wrap_array(res, input._dtype, input.device)
             res_t.diagonal(diagonal)._arr[...] = input._arr
@@ -535,8 +552,8 @@ def diag_embed(input, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor
     for k in range(n):
         shape.append(size if k in (d1, d2) else lead.pop(0))
     xp = _xp(input)
-    res = wrap_array(xp.zeros(tuple(shape), dtype=input._dtype._np), input._dtype,
-                     input.device)
+    res = wrap_array(call_quiet(xp.zeros, tuple(shape), dtype=input._dtype._np),
+                     input._dtype, input.device)  # (MemoryError: PyTorch's RuntimeError)
     if input.numel():
         res.diagonal(offset, d1, d2)._arr[...] = input._arr
     return res
@@ -629,7 +646,7 @@ def cartesian_prod(*tensors) -> Tensor:
         if isinstance(t, Tensor) and t.dim() != 1:
             raise RuntimeError(f"Expect a 1D vector, but got shape {list(t._shape)}")
     if len(tensors) == 1:
-        return tensors[0].clone()
+        return tensors[0]  # (PyTorch hands the one input back itself)
     grids = meshgrid(*tensors, indexing="ij")
     return stack([g.reshape(-1) for g in grids], 1)
 
@@ -659,6 +676,9 @@ def combinations(input, r: int = 2, with_replacement: bool = False) -> Tensor:
 def _tri_indices(row: int, col: int, offset: int, dtype, device, lower: bool) -> Tensor:
     from .._creation import _check_dtype
     from .._device import as_device
+    name = "tril_indices" if lower else "triu_indices"
+    row, col = int_arg(row, name, "row", 1), int_arg(col, name, "col", 2)
+    offset = int_arg(offset, name, "offset", 3)
     dt = _check_dtype(dtype) or _dtypes.int64
     if dt.category != _dtypes._INT:
         raise RuntimeError(f'"tril_indices" not implemented for \'{dt.cname}\'')
@@ -666,8 +686,12 @@ def _tri_indices(row: int, col: int, offset: int, dtype, device, lower: bool) ->
         raise RuntimeError(f"row must be non-negative, got {row}" if row < 0 else
                            f"col must be non-negative, got {col}")
     fn = np.tril_indices if lower else np.triu_indices
-    host = np.stack(fn(row, offset, col)).astype(dt._np) if row and col else \
-        np.empty((2, 0), dtype=dt._np)
+    try:
+        host = call_quiet(lambda: np.stack(fn(row, offset, col)).astype(dt._np)) \
+            if row and col else np.empty((2, 0), dtype=dt._np)
+    except ValueError:  # (NumPy's "Maximum allowed size exceeded")
+        raise RuntimeError(f"Storage size calculation overflowed with sizes=[{row}, {col}]") \
+            from None
     dev = as_device(device)
     be = backend_for(dev)
     arr = be.from_host(np.ascontiguousarray(host), dev)

@@ -188,7 +188,7 @@ def mm(input, mat2, *, out=None) -> Tensor:
     _mm_dtype_check(input, mat2)
     _bool_refused(input, "addmm_impl_cpu_")
     dev = device_of(input, mat2)
-    res = _xp(input).matmul(input._arr, mat2._arr)
+    res = call_quiet(_xp(input).matmul, input._arr, mat2._arr)  # (overflow: inf, quietly)
     return finish(res, input._dtype, dev, out)
 
 
@@ -237,7 +237,7 @@ def bmm(input, mat2, *, out=None) -> Tensor:
     mat2 = _tensor_arg(mat2, "bmm", "mat2", 2)
     _bmm_checks(input, mat2)
     dev = device_of(input, mat2)
-    res = _xp(input).matmul(input._arr, mat2._arr)
+    res = call_quiet(_xp(input).matmul, input._arr, mat2._arr)  # (overflow: inf, quietly)
     return finish(res, input._dtype, dev, out)
 
 
@@ -330,11 +330,11 @@ def _rmatmul(self, other):
 
 @operator_of(matmul, "__imatmul__")
 def _imatmul(self, other):
-    res = matmul(self, other)
-    if res._shape != self._shape:
-        raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the broadcast "
-                           f"shape {list(res._shape)}")
-    return self.copy_(res)
+    """``a @= b`` is ``a = a @ b``: PyTorch has no in-place matmul, so Python rebinds ``a``
+    to a new tensor and ``a``'s old storage (and its views) keep their values."""
+    if not isinstance(other, Tensor):
+        return NotImplemented
+    return matmul(self, other)
 
 
 def _add_checks_dtype(inp: Tensor, m: Tensor, fn: str) -> None:
@@ -593,6 +593,9 @@ def einsum(*args) -> Tensor:
             sorted(c for c in set(letters) if letters.count(c) == 1))
     _einsum_sizes(inputs, operands)
     summed = set("".join(inputs).replace("...", "")) - set(out_sub.replace("...", ""))
+    if len(operands) == 1 and not summed and "..." not in equation and \
+            len(set(out_sub)) == len(out_sub):
+        return _einsum_view(operands[0], inputs[0], out_sub)
     rdt = dt
     if summed and dt.category <= _INT:
         if len(operands) == 1:
@@ -621,10 +624,24 @@ def einsum(*args) -> Tensor:
     except ValueError as e:
         raise RuntimeError(f"einsum(): {e}") from None
     res = xp.asarray(res)
-    # Note: PyTorch returns a view for pure permutations/diagonals; tensorviz copies.
     if any(xp.may_share_memory(res, a) for a in arrays):
         res = res.copy()
     return wrap_array(_c(xp, res), rdt, dev)
+
+
+def _einsum_view(t: Tensor, sub: str, out_sub: str) -> Tensor:
+    """One operand, nothing summed: a view, as PyTorch returns (``'ij->ji'`` is a permute,
+    ``'ii->i'`` a diagonal), each repeated label taken as the diagonal of its two dims."""
+    labels = list(sub)
+    while True:
+        dup = next((c for c in labels if labels.count(c) > 1), None)
+        if dup is None:
+            break
+        p = labels.index(dup)
+        q = labels.index(dup, p + 1)
+        t = t.diagonal(0, p, q)  # (the diagonal becomes the last dim)
+        labels = [c for i, c in enumerate(labels) if i not in (p, q)] + [dup]
+    return t.permute([labels.index(c) for c in out_sub])
 
 
 @op(method=False, out="exact", out_message=_named(
@@ -782,6 +799,26 @@ def _lapack(xp, message: str):
                 yield
     except np.linalg.LinAlgError:
         raise LinAlgError(message) from None
+
+
+_SVD_NONFINITE = ("linalg.svd: The algorithm failed to converge because the input matrix "
+                  "contained non-finite values.")
+
+
+def _svd(xp, a, **kwargs):
+    """``xp.linalg.svd`` that never hands LAPACK a non-finite matrix (its SVD may then never
+    return): as PyTorch, NaN anywhere raises LinAlgError, and each matrix holding an infinity
+    gets NaN factors while the others are computed."""
+    if builtins.bool(xp.isnan(a).any()):
+        raise LinAlgError(_SVD_NONFINITE)
+    bad = ~xp.isfinite(a).all(axis=(-2, -1))
+    if not builtins.bool(bad.any()):
+        return xp.linalg.svd(a, **kwargs)
+    res = xp.linalg.svd(xp.where(bad[..., None, None], xp.zeros((), a.dtype), a), **kwargs)
+    outs = res if isinstance(res, tuple) else (res,)
+    for o in outs:
+        o[bad] = np.nan
+    return res if isinstance(res, tuple) else outs[0]
 
 
 def _lin(xp):
@@ -1143,7 +1180,7 @@ def svd(A, full_matrices: bool = True, *, driver=None, out=None):
     else:
         with _lapack(xp, "linalg.svd: The algorithm failed to converge because the input "
                          "matrix is ill-conditioned or has too many repeated singular values."):
-            u, s, vh = xp.linalg.svd(A._arr, full_matrices=full_matrices)
+            u, s, vh = _svd(xp, A._arr, full_matrices=full_matrices)
     return return_types.linalg_svd(_wrap(_colmajor(xp, u), A._dtype, A),
                       _wrap(_c(xp, s).astype(real._np, copy=False), real, A),
                       _wrap(_colmajor(xp, vh), A._dtype, A))
@@ -1172,7 +1209,7 @@ def svdvals(A, *, driver=None, out=None) -> Tensor:
         s = xp.zeros(A._shape[:-2] + (min(A._shape[-2:]),), dtype=real._np)
     else:
         with _lapack(xp, "linalg.svd: The algorithm failed to converge."):
-            s = xp.linalg.svd(A._arr, compute_uv=False)
+            s = _svd(xp, A._arr, compute_uv=False)
     return finish(_c(xp, s).astype(real._np, copy=False), real, A.device, out)
 
 
@@ -1311,7 +1348,7 @@ def matrix_rank(A, tol=None, hermitian: bool = False, *, atol=None, rtol=None,
         if hermitian:
             S = xp.abs(xp.linalg.eigvalsh(A._arr))
         else:
-            S = xp.linalg.svd(A._arr, compute_uv=False)
+            S = _svd(xp, A._arr, compute_uv=False)
     cut = _tolerances(S, atol, rtol, A._dtype, A._shape, xp)
     res = (S > cut[..., None]).sum(axis=-1).astype(np.int64)
     return finish(xp.asarray(res).reshape(A._shape[:-2]), _dtypes.int64, A.device, out)
@@ -1340,7 +1377,7 @@ def pinv(A, *, atol=None, rtol=None, hermitian: bool = False, out=None) -> Tenso
             res = xp.matmul(v * inv_w[..., None, :].astype(v.dtype), xp.conj(
                 xp.swapaxes(v, -1, -2)))
         else:
-            u, S, vh = xp.linalg.svd(a, full_matrices=False)
+            u, S, vh = _svd(xp, a, full_matrices=False)
             cut = _tolerances(S, atol, rtol, A._dtype, A._shape, xp)
             inv_s = xp.where(S > cut[..., None], 1 / xp.where(S == 0, 1, S), 0)
             vs = xp.conj(xp.swapaxes(vh, -1, -2)) * inv_s[..., None, :].astype(vh.dtype)
@@ -1362,6 +1399,8 @@ def matrix_power(A, n: int, *, out=None) -> Tensor:
     if isinstance(n, builtins.bool) or not isinstance(n, (builtins.int, np.integer)):
         raise TypeError(f"linalg_matrix_power(): argument 'n' (position 2) must be int, not "
                         f"{type(n).__name__}")
+    if not -2**63 <= n < 2**63:
+        raise ValueError("Overflow when unpacking long long")
     if len(A._shape) < 2:
         raise RuntimeError("linalg.matrix_power: The input tensor A must have at least 2 "
                            "dimensions.")
@@ -1429,7 +1468,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     b = xp.broadcast_to(b_t._arr, batch + b_t._shape[-2:])
     with _lapack(xp, "torch.linalg.lstsq: The least squares solution could not be computed "
                      "because the input matrix does not have full rank."):
-        u, s, vh = xp.linalg.svd(a, full_matrices=False)
+        u, s, vh = _svd(xp, a, full_matrices=False)
         eps = np.finfo(real._np).eps
         rc = eps * max(m, n) if rcond is None else rcond
         smax = s.max(axis=-1, keepdims=True) if s.shape[-1] else s
@@ -1448,8 +1487,8 @@ def lstsq(A, B, rcond=None, *, driver=None):
     else:
         rank_t = xp.asarray(rank).reshape(batch)
     sol = x[..., 0] if vector else x
-    return return_types.linalg_lstsq(wrap_array(_c(xp, sol).astype(A._dtype._np), A._dtype,
-                                   dev),
+    sol = _c(xp, sol) if vector else _colmajor(xp, sol)  # (column-major, as LAPACK leaves it)
+    return return_types.linalg_lstsq(wrap_array(sol.astype(A._dtype._np), A._dtype, dev),
                         wrap_array(_c(xp, resid), real, dev),
                         wrap_array(rank_t, _dtypes.int64, dev),
                         wrap_array(_c(xp, sv), real, dev))
@@ -1489,6 +1528,7 @@ def vector_norm(x, ord=2, dim=None, keepdim: bool = False, *, dtype=None,
                 out=None) -> Tensor:
     """``(sum |x|^ord)^(1/ord)`` over ``dim`` (all dims by default); ``inf``/``-inf`` give
     the max/min of ``|x|``, ``0`` the number of non-zeros."""
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     x = _tensor_arg(x, "linalg_vector_norm", "x", 1)
     if isinstance(ord, str) or not isinstance(ord, (builtins.int, builtins.float, np.number)):
         raise TypeError(f"linalg_vector_norm(): argument 'ord' (position 2) must be Number, not "
@@ -1553,6 +1593,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None
     """Matrix norms over the two ``dim``: ``'fro'``, ``'nuc'`` (sum of singular values),
     ``2``/``-2`` (largest/smallest singular value), ``1``/``-1`` (max/min column sum of
     ``|A|``), ``inf``/``-inf`` (max/min row sum)."""
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     A = _tensor_arg(A, "linalg_matrix_norm", "A", 1)
     if A._dtype.category < _FLOAT:
         raise RuntimeError(f"linalg.matrix_norm: Expected a floating point or complex tensor "
@@ -1586,7 +1627,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None
             s = xp.zeros(moved._shape[:-2] + (0,), dtype=rdt._np)
         else:
             with _lapack(xp, "linalg.matrix_norm: The algorithm failed to converge."):
-                s = xp.linalg.svd(moved._arr, compute_uv=False)
+                s = _svd(xp, moved._arr, compute_uv=False)
         if ord == "nuc":
             res = s.sum(axis=-1)
         elif s.shape[-1] == 0:
@@ -1620,6 +1661,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None
 def norm(A, ord=None, dim=None, keepdim: bool = False, *, out=None, dtype=None) -> Tensor:
     """``vector_norm`` or ``matrix_norm`` as PyTorch picks: a matrix norm when ``ord`` is
     given and ``dim`` has two dims (or ``A`` is 2-D without ``dim``)."""
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     A = _tensor_arg(A, "linalg_norm", "A", 1)
     if dim is not None:
         dims = (dim,) if isinstance(dim, (builtins.int, np.integer)) else tuple(dim)

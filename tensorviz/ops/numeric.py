@@ -363,8 +363,8 @@ def cov(input, *, correction: int = 1, fweights=None, aweights=None) -> Tensor:
     if builtins.float(norm) <= 0:
         warnings.warn(_DOF_WARNING, UserWarning, stacklevel=2)
         norm = 0
-    xm = x - avg.astype(x.dtype)
-    xw = xm if w is None else xm * w.astype(x.dtype)
+    xm = call_quiet(lambda: x - avg.astype(x.dtype))  # (inf - inf: nan, quietly)
+    xw = xm if w is None else call_quiet(lambda: xm * w.astype(x.dtype))
     c = call_quiet(lambda: (xm @ xw.conj().T) / x.dtype.type(norm) if n_obs else
                    xp.full((x.shape[0], x.shape[0]), xp.nan, dtype=x.dtype))
     c = xp.asarray(c).astype(rdt._np)

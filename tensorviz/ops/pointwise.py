@@ -320,6 +320,8 @@ def round(input: Tensor, *, decimals: int | None = None, out=None) -> Tensor:
     if not isinstance(decimals, (builtins.int, np.integer)) or isinstance(decimals, builtins.bool):
         raise TypeError(f"round(): argument 'decimals' must be int, not "
                         f"{type(decimals).__name__}")
+    if not -2**63 <= decimals < 2**63:
+        raise ValueError("Overflow when unpacking long long")
     _check_tensor("round", input)
     dt = input._dtype
     if dt.category != _FLOAT:
@@ -365,6 +367,9 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,
         return _map(input, dt, lambda xp, a: a.copy(), out)
     real = dt.to_real()
     info = np.finfo(real._np)
+    # (Python ints past the float range of NumPy's conversion: as floats, as PyTorch reads them)
+    nan, posinf, neginf = (builtins.float(v) if isinstance(v, builtins.int) else v
+                           for v in (nan, posinf, neginf))
     vals = [call_quiet(scalar_to, v, real) for v in (nan, info.max if posinf is None else posinf,
                                          info.min if neginf is None else neginf)]
 
@@ -526,9 +531,12 @@ def angle(input: Tensor, *, out=None) -> Tensor:
 
 @op(inplace=True, inplace_function=True, out="exact", out_message=found_message)
 def conj_physical(input: Tensor, *, out=None) -> Tensor:
-    """The complex conjugate, computed into a new tensor (real tensors: a copy)."""
+    """The complex conjugate, computed into a new tensor (a real tensor without ``out=`` is
+    returned itself, as PyTorch does)."""
     _check_tensor("conj_physical", input)
     if input._dtype.category != _COMPLEX:
+        if out is None:
+            return input
         return _map(input, input._dtype, lambda xp, a: a.copy(), out, cdt=input._dtype)
     return _map(input, input._dtype, lambda xp, a: xp.conj(a), out)
 
@@ -822,12 +830,14 @@ def _softmax(name: str, input: Tensor, dim, dtype, log_: bool) -> Tensor:
 @op()
 def softmax(input: Tensor, dim=None, dtype=None, *, _stacklevel: int = 3) -> Tensor:
     """``exp(x) / sum(exp(x))`` along ``dim`` (max-shifted for stability)."""
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     return _softmax("softmax", input, dim, dtype, False)
 
 
 @op()
 def log_softmax(input: Tensor, dim=None, dtype=None, *, _stacklevel: int = 3) -> Tensor:
     """``x - logsumexp(x)`` along ``dim``."""
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     return _softmax("log_softmax", input, dim, dtype, True)
 
 

@@ -51,6 +51,17 @@ def _alias(name: str, value, alias_value, alias_name: str, default=None):
     return value
 
 
+class _DimNotGiven:
+    """Default of ``dim`` where PyTorch tells ``dim=None`` (all dims, keepdim allowed) from no
+    ``dim`` at all (no overload takes keepdim alone); reads as None."""
+
+    def __repr__(self) -> str:
+        return "None"
+
+
+_NO_DIM = _DimNotGiven()
+
+
 def _check_keepdim_needs_dim(name: str, dim, keepdim) -> bool:
     """PyTorch's ``sum``/``mean``/``max``... have no overload taking keepdim without dim."""
     if dim is None and keepdim is not None:
@@ -180,10 +191,11 @@ def _sum_like(name: str, xp_fn: str, input, dim, keepdim, dtype, out, nan: bool 
 
 
 @op()
-def sum(input: Tensor, dim=None, keepdim: bool | None = None, *, dtype=None, out=None,
+def sum(input: Tensor, dim=_NO_DIM, keepdim: bool | None = None, *, dtype=None, out=None,
         axis=None, keepdims=None) -> Tensor:
     """Sum over ``dim`` (all dims by default); bools and integers sum to int64."""
-    if type(input) is Tensor and dim is None and keepdim is None and dtype is None and \
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
+    if type(input) is Tensor and dim is _NO_DIM and keepdim is None and dtype is None and \
             out is None and axis is None and keepdims is None and \
             input._dtype is not _dtypes.float16:
         arr = input._a
@@ -206,15 +218,17 @@ def sum(input: Tensor, dim=None, keepdim: bool | None = None, *, dtype=None, out
                     raise
                 call_quiet(_add_reduce, arr, None, None, res)
             return _fresh(rdt, (), (), res)
-    dim = _alias("sum", dim, axis, "dim")
+    given = dim is not _NO_DIM or axis is not None  # (sum(dim=None, keepdim=True) is valid)
+    dim = _alias("sum", None if dim is _NO_DIM else dim, axis, "dim")
     keepdim = _alias("sum", keepdim, keepdims, "keepdim", None)
-    keepdim = _check_keepdim_needs_dim("sum", dim, keepdim)
+    keepdim = builtins.bool(keepdim) if given else _check_keepdim_needs_dim("sum", None, keepdim)
     return _sum_like("sum", "sum", input, dim, keepdim, dtype, out)
 
 
 @op()
 def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None, out=None) -> Tensor:
     """Sum treating NaN as zero."""
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     _check_tensor("nansum", input)
     _dims(input, dim)
     if input._dtype.category == _COMPLEX:
@@ -228,6 +242,7 @@ def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None, out=No
 def prod(input: Tensor, dim=None, keepdim: bool | None = None, *, dtype=None,
          out=None) -> Tensor:
     """Product over ``dim`` (an int) or of all elements; bools and integers give int64."""
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     keepdim = _check_keepdim_needs_dim("prod", dim, keepdim)
     if dim is not None and not _is_int(dim):
         raise TypeError("prod(): argument 'dim' must be int, not " + type(dim).__name__)
@@ -247,13 +262,15 @@ def _mean_dtype(name: str, x: Tensor, dtype):
 
 
 @op()
-def mean(input: Tensor, dim=None, keepdim: bool | None = None, *, dtype=None, out=None,
+def mean(input: Tensor, dim=_NO_DIM, keepdim: bool | None = None, *, dtype=None, out=None,
          axis=None, keepdims=None) -> Tensor:
     """Arithmetic mean over ``dim``; floating point or complex only (``dtype=`` to convert)."""
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     _check_tensor("mean", input)
-    dim = _alias("mean", dim, axis, "dim")
+    given = dim is not _NO_DIM or axis is not None  # (mean(dim=None, keepdim=True) is valid)
+    dim = _alias("mean", None if dim is _NO_DIM else dim, axis, "dim")
     keepdim = _alias("mean", keepdim, keepdims, "keepdim", None)
-    keepdim = _check_keepdim_needs_dim("mean", dim, keepdim)
+    keepdim = builtins.bool(keepdim) if given else _check_keepdim_needs_dim("mean", None, keepdim)
     rdt = _mean_dtype("mean", input, dtype)
     dims = _dims(input, dim)
     cdt = _opmath(rdt)
@@ -268,6 +285,7 @@ def mean(input: Tensor, dim=None, keepdim: bool | None = None, *, dtype=None, ou
 @op()
 def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None, out=None) -> Tensor:
     """Mean of the non-NaN elements (NaN where there are none)."""
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     _check_tensor("nanmean", input)
     if input._dtype.category < _FLOAT:
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "
@@ -380,6 +398,7 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None,
          dtype=None) -> Tensor:
     """Vector p-norm over ``dim`` (all elements by default), or a matrix norm for
     ``p='fro'``/``'nuc'``; ``p`` may be any number, ``inf`` or ``-inf``."""
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     _check_tensor("norm", input)
     x = input
     if input._dtype.category < _FLOAT:
@@ -563,8 +582,10 @@ def aminmax(input: Tensor, *, dim=None, keepdim: bool = False, out=None):
                                "operation has no identity.")
         if input._dtype.category == _COMPLEX:
             raise _not_implemented("aminmax_cpu", input._dtype)
-        res = return_types.aminmax(amin(input), amax(input))
+        res = return_types.aminmax(amin(input, (), keepdim), amax(input, (), keepdim))
     else:
+        if isinstance(dim, Tensor) and not dim._shape and dim._dtype.category == _INT:
+            dim = builtins.int(dim)  # (a 0-dim integer tensor reads as an int, as in PyTorch)
         if not _is_int(dim):
             raise TypeError(f"aminmax(): argument 'dim' must be int, not {type(dim).__name__}")
         d = _layout.normalize_dim(dim, len(input._shape))
@@ -847,12 +868,14 @@ def _scan(name: str, fn: str, input: Tensor, dim, dtype, out) -> Tensor:
 @op()
 def cumsum(input: Tensor, dim, *, dtype=None, out=None) -> Tensor:
     """Running sum along ``dim``; bools and integers accumulate in int64."""
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     return _scan("cumsum", "cumsum", input, dim, dtype, out)
 
 
 @op()
 def cumprod(input: Tensor, dim, *, dtype=None, out=None) -> Tensor:
     """Running product along ``dim``; bools and integers accumulate in int64."""
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     return _scan("cumprod", "cumprod", input, dim, dtype, out)
 
 
@@ -936,9 +959,16 @@ def _unique_flat(xp, flat, return_inverse, return_counts):
     return vals, inverse, counts
 
 
-def _unique_result(input, vals, inverse, counts, return_inverse, return_counts, dt):
+def _dim_first_stride(shape: tuple, d: int) -> tuple:
+    """The strides ``_dim_first`` gives (size-1 dims included, as PyTorch computes them)."""
+    moved = (shape[d],) + shape[:d] + shape[d + 1:]
+    st = _contig(moved)
+    return st[1:d + 1] + (st[0],) + st[d + 1:]
+
+
+def _unique_result(input, vals, inverse, counts, return_inverse, return_counts, dt, d=None):
     dev = input._storage._device
-    res = [wrap_array(vals, dt, dev)]
+    res = [wrap_array(vals, dt, dev, None if d is None else _dim_first_stride(vals.shape, d))]
     if return_inverse:
         res.append(wrap_array(inverse, _dtypes.int64, dev))
     if return_counts:
@@ -972,7 +1002,7 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
         return _unique_result(input, arr.copy(), empty, empty, return_inverse, return_counts, dt)
     r = xp.unique(arr, return_inverse=True, return_counts=True, axis=d)
     vals, inv, cnt = r[0], r[1].reshape(-1).astype(np.int64), r[2].astype(np.int64)
-    return _unique_result(input, vals, inv, cnt, return_inverse, return_counts, dt)
+    return _unique_result(input, vals, inv, cnt, return_inverse, return_counts, dt, d)
 
 
 @op()
@@ -1008,7 +1038,8 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False,
     if dim is None:
         inv = inv.reshape(input._shape)
     cnt = xp.diff(xp.concatenate([starts, xp.asarray([n], dtype=starts.dtype)])).astype(np.int64)
-    return _unique_result(input, vals, inv, cnt, return_inverse, return_counts, dt)
+    return _unique_result(input, vals, inv, cnt, return_inverse, return_counts, dt,
+                          None if dim is None else d)
 
 
 # ---------------------------------------------------------------- counting
@@ -1017,6 +1048,9 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
     """Occurrences of each value 0..max of a 1-D non-negative integer tensor (or summed
     ``weights``)."""
     _check_tensor("bincount", input)
+    if weights is not None and not isinstance(weights, Tensor):
+        raise TypeError(f"bincount(): argument 'weights' (position 2) must be Tensor, not "
+                        f"{type(weights).__name__}")
     dt = input._dtype
     if dt.category != _INT:
         raise _not_implemented("bincount_cpu", dt)
@@ -1106,13 +1140,21 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
     if prepend is not None or append is not None:
         from .._creation import tensor as _tensor
         parts = []
-        for extra in (prepend, input, append):
+        for name, extra in (("prepend", prepend), ("input", input), ("append", append)):
             if extra is None:
                 continue
             if not isinstance(extra, Tensor):
-                shape = list(input._shape)
-                shape[d] = 1
-                extra = _tensor(extra, dtype=input._dtype, device=input.device).expand(shape)
+                raise TypeError(f"diff(): argument '{name}' must be Tensor, not "
+                                f"{type(extra).__name__}")
+            if len(extra._shape) != len(input._shape):
+                raise RuntimeError("diff expects prepend or append to be the same dimension as "
+                                   "input")
+            for i, (a, b) in enumerate(zip(input._shape, extra._shape)):
+                if i != d and a != b:
+                    raise RuntimeError(
+                        "diff expects the shape of tensor to prepend or append to match that "
+                        "of input except along the differencing dimension; input.size("
+                        f"{i}) = {a}, but got tensor.size({i}) = {b}")
             parts.append(extra)
         x = _concat(parts, d)
     a = x._arr

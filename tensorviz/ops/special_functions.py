@@ -474,6 +474,8 @@ def _check_int_arg(fname: str, value, arg: str, pos: int) -> None:
 def polygamma(n, input, *, out=None) -> Tensor:
     """The ``n``-th derivative of ``digamma``: ``(-1)^(n+1) n! zeta(n+1, x)`` (``n >= 2``),
     PyTorch's trigamma for ``n == 1``, ``digamma`` for ``n == 0``."""
+    if isinstance(n, Tensor) and not n._shape and n._dtype.category == _dtypes._INT:
+        n = builtins.int(n.item())  # (a 0-dim integer tensor reads as an int, as in PyTorch)
     _check_int_arg("polygamma", n, "n", 1)
     _check_tensor("polygamma", input, "input", 2)
     n = builtins.int(n)
@@ -539,12 +541,26 @@ def mvlgamma(input, p, *, out=None) -> Tensor:
     rdt = _float_result(dt)
     const = p * (p - 1) / 4.0 * math.log(math.pi)
 
+    n = _layout.numel(input._shape)
+    if builtins.max(n, 1) * p > 2**34:  # (PyTorch makes arange(p), then an (..., p) tensor)
+        from ..backends._numpy import out_of_memory
+        raise out_of_memory(builtins.max(n, 1) * p * rdt.itemsize)
+
     def f(xp, a):
         total = _full_like(a, const)
         low = a.astype(rdt._np)
-        for i in range(p):  # (x - i/2 rounded to the input's precision, as PyTorch adds it)
-            arg = (low + rdt._np.type(-i / 2.0)).astype(np.float64)
-            total = total + _lgamma(xp, arg)
+        if a.size == 0:  # (nothing to sum, however large p is)
+            return total.astype(rdt._np)
+        if p <= 64:
+            for i in range(p):  # (x - i/2 rounded to the input's precision, as PyTorch adds it)
+                arg = (low + rdt._np.type(-i / 2.0)).astype(np.float64)
+                total = total + _lgamma(xp, arg)
+            return total.astype(rdt._np)
+        chunk = builtins.max(1, 2**18 // builtins.max(low.size, 1))  # (large p: in blocks)
+        for start in range(0, p, chunk):
+            steps = (xp.arange(start, builtins.min(p, start + chunk)) / -2.0).astype(rdt._np)
+            arg = (low[..., None] + steps).astype(np.float64)
+            total = total + _lgamma(xp, arg).sum(axis=-1)
         return total.astype(rdt._np)
     res = _map(input, rdt, f, out, cdt=_F64)
     # (PyTorch's composite sums over a new last dim: a row-major result)
@@ -633,7 +649,7 @@ def renorm(input, p, dim, maxnorm, *, out=None) -> Tensor:
     norm = vector_norm(input, builtins.float(p), dims, True)
     xp = input._storage._backend.xp
     nrm = norm._arr
-    mx = nrm.dtype.type(maxnorm)
+    mx = call_quiet(nrm.dtype.type, maxnorm)  # (a maxnorm past the dtype's range: inf)
     factor = call_quiet(lambda: xp.where(nrm > mx, mx / (nrm + nrm.dtype.type(1e-7)),
                                          nrm.dtype.type(1)))
     cdt = dt if dt is not _dtypes.float16 else _dtypes.float32

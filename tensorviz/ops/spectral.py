@@ -68,6 +68,12 @@ def _layout_last(xp, res, dims, in_stride):
     return xp.transpose(moved, tuple(int(i) for i in inverse))
 
 
+def _default_points(name: str, size: int) -> int:
+    """The transform length PyTorch takes when ``n``/``s`` is not given for a dim of
+    ``size``: ``2 * (size - 1)`` for the transforms with a real output, else ``size``."""
+    return 2 * (size - 1) if name in ("irfft", "hfft", "irfft2", "irfftn") else size
+
+
 def _check_n(n) -> None:
     if n is not None and n < 1:
         raise RuntimeError(f"Invalid number of data points ({n}) specified")
@@ -80,6 +86,8 @@ def _one_dim(name: str, input, n, dim, norm, *, real_in=False, out=None):
     if not x._shape:
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     d = _layout.normalize_dim(dim, len(x._shape))
+    if n is None:  # (the default length from the dim: NumPy would raise its own ValueError)
+        _check_n(_default_points(name, x._shape[d]))
     xp = _xp(x)
     fn = getattr(xp.fft, name)
     res = call_quiet(fn, arr, n=n, axis=d, norm=norm)
@@ -171,6 +179,11 @@ def _nd(name: str, input, s, dim, norm, default_dims, out):
         s = [x._shape[d] if v == -1 else v for v, d in zip(s, dims)]
     if len(set(dims)) != len(dims):
         raise RuntimeError("FFT dims must be unique")
+    for i, d in enumerate(dims):  # (empty dims: PyTorch's error, not NumPy's ValueError)
+        if s is None:
+            _check_n(x._shape[d] if i < len(dims) - 1 else _default_points(name, x._shape[d]))
+        elif s[i] < 1:
+            _check_n(s[i])
     xp = _xp(x)
     fn = getattr(xp.fft, name)
     if not dims:  # nothing to transform: a (complex) copy
@@ -244,11 +257,24 @@ def _freq(host: np.ndarray, dt, device, requires_grad: bool) -> Tensor:
     return t
 
 
+def _freq_n(n, fn: str) -> int:
+    """``n`` of fftfreq/rfftfreq as an int (a 0-dim integer tensor too); TypeError else."""
+    if isinstance(n, Tensor) and not n._shape and n._dtype.category == _dtypes._INT:
+        return builtins.int(n.item())
+    if isinstance(n, (builtins.int, np.integer)) and not isinstance(n, (builtins.bool,
+                                                                         np.bool_)):
+        return builtins.int(n)
+    raise TypeError(f"{fn}(): argument 'n' (position 1) must be int, not {type(n).__name__}")
+
+
 @_fft_op
 def fftfreq(n: int, d: float = 1.0, *, out=None, dtype=None, layout=None, device=None,
             requires_grad: bool = False) -> Tensor:
     """The sample frequencies of an ``n``-point FFT: ``[0, 1, ..., -2, -1] / (d * n)``."""
     dt = _freq_dtype(_out_dtype(dtype, out), "fftfreq")
+    n = _freq_n(n, "fft_fftfreq")
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     host = np.fft.fftfreq(n, d) if n else np.zeros(0)
     res = _freq(host, dt, device, requires_grad)
     return res if out is None else _write(out, res)
@@ -259,7 +285,15 @@ def rfftfreq(n: int, d: float = 1.0, *, out=None, dtype=None, layout=None, devic
              requires_grad: bool = False) -> Tensor:
     """The sample frequencies of ``rfft``: ``[0, 1, ..., n // 2] / (d * n)``."""
     dt = _freq_dtype(_out_dtype(dtype, out), "rfftfreq")
-    host = np.fft.rfftfreq(n, d) if n else np.full(1, np.nan)  # (PyTorch: arange(1) / 0)
+    n = _freq_n(n, "fft_rfftfreq")
+    if n > 0:
+        host = np.fft.rfftfreq(n, d)
+    else:  # (PyTorch: arange(trunc(n / 2) + 1) / (n * d): [nan] for 0, [-0.] for -1 ...)
+        m = int(n / 2) + 1
+        if m < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {m}: [{m}]")
+        with np.errstate(all="ignore"):
+            host = np.arange(m, dtype=np.float64) / (np.float64(n) * d)
     res = _freq(host, dt, device, requires_grad)
     return res if out is None else _write(out, res)
 

@@ -39,6 +39,9 @@ def view(input, *shape, size=None, dtype=None) -> Tensor:
                           "size" if dtype is None else "dtype", "view")
     if len(shape) == 1 and isinstance(shape[0], _dtype_cls):
         return _view_dtype(input, shape[0])
+    if len(shape) == 1 and shape[0] in (builtins.float, builtins.int, builtins.bool,
+                                        builtins.complex):  # (view(float): float64)
+        return _view_dtype(input, _dtypes.as_dtype(shape[0]))
     new_shape = _layout.infer_size(_as_shape(shape), input.numel())
     stride = _layout.view_strides(input._shape, input._stride, new_shape)
     if stride is None:
@@ -87,6 +90,9 @@ def _view_dtype(input, dt: _dtype_cls) -> Tensor:
 @op(function=False, view=True)
 def view_as(input, other: Tensor) -> Tensor:
     """``t.view(other.shape)``."""
+    if not isinstance(other, Tensor):
+        raise TypeError(f"view_as(): argument 'other' (position 1) must be Tensor, not "
+                        f"{type(other).__name__}")
     return input.view(other._shape)
 
 
@@ -104,6 +110,9 @@ def reshape(input, *sizes, shape=None) -> Tensor:
 @op(function=False, view=True)
 def reshape_as(input, other: Tensor) -> Tensor:
     """``t.reshape(other.shape)``."""
+    if not isinstance(other, Tensor):
+        raise TypeError(f"reshape_as(): argument 'other' (position 1) must be Tensor, not "
+                        f"{type(other).__name__}")
     return input.reshape(other._shape)
 
 
@@ -125,8 +134,10 @@ def flatten(input, start_dim: int = 0, end_dim: int = -1) -> Tensor:
 
 @op(tensor_first="input", view=True)
 def ravel(input) -> Tensor:
-    """All elements in one dim: ``reshape(-1)``."""
-    return input.reshape(-1)
+    """All elements in one dim: ``contiguous().view(-1)``."""
+    # (PyTorch: contiguous().view(-1): a view of a contiguous tensor, else a copy, even
+    # where reshape could have viewed a stepped 1-D tensor)
+    return input.contiguous().view(-1)
 
 
 @op(tensor_first="input", view=True)
@@ -277,6 +288,9 @@ def expand(input, *sizes, size=None) -> Tensor:
 @op(function=False, view=True)
 def expand_as(input, other: Tensor) -> Tensor:
     """``t.expand(other.shape)``."""
+    if not isinstance(other, Tensor):
+        raise TypeError(f"expand_as(): argument 'other' (position 1) must be Tensor, not "
+                        f"{type(other).__name__}")
     return input.expand(other._shape)
 
 
@@ -440,6 +454,8 @@ def _np_split(input, name: str, min_dims: int, d: int, sections,
     if isinstance(arg, Tensor) and not arg._shape:
         arg = _index_int(arg)
     if isinstance(arg, (int, np.integer)) and not isinstance(arg, bool):
+        if not -2**63 <= arg < 2**63:
+            raise ValueError("Overflow when unpacking long long")
         size = input._shape[d]
         if arg == 0 or size % arg:
             raise RuntimeError(f"torch.{name} attempted to split along dimension {d}, but "
@@ -461,7 +477,15 @@ def _tensor_split(input, indices_or_sections, dim: int = 0) -> tuple[Tensor, ...
     if isinstance(indices_or_sections, Tensor):
         indices_or_sections = indices_or_sections.tolist()
     bounds = _layout.tensor_split_bounds(input._shape[d], indices_or_sections)
-    return tuple(input.narrow(d, a, b - a) for a, b in bounds)
+    # (views made directly, not through narrow's checks: a million sections take a
+    # second, as in PyTorch; the bounds are in range by construction)
+    shape, stride, base, step = list(input._shape), input._stride, input._offset, \
+        input._stride[d]
+    out = []
+    for a, b in bounds:
+        shape[d] = b - a
+        out.append(input._view(tuple(shape), stride, base + a * step))
+    return tuple(out)
 
 
 @op(tensor_first="input", view=True)
@@ -523,6 +547,8 @@ def tensor_split(input: Tensor, *args, **kwargs) -> tuple[Tensor, ...]:
             raise TypeError(f"tensor_split(): argument 'indices' must be tuple of ints, not "
                             f"{type(arg).__name__}")
         arg = builtins.int(arg)
+        if not -2**63 <= arg < 2**63:
+            raise ValueError("Overflow when unpacking long long")
     elif isinstance(arg, (list, tuple, Size)):
         if name == "sections":
             raise TypeError(f"tensor_split(): argument 'sections' must be int, not "

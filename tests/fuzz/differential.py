@@ -1,0 +1,281 @@
+"""Run one program on PyTorch and on tensorviz, comparing after every statement.
+
+After each statement every live variable is compared: dtype, shape, strides, storage offset,
+values (NaN equals NaN; tolerances by dtype), which variables share storage, and, where a
+statement raises, the exception class. The first disagreement is the program's finding::
+
+    >>> compare(["v0 = T.tensor([1., 2.])", "v1 = v0[::2].ravel()"], torch, tensorviz)
+    None                                   # or a Finding(kind, line, detail)
+
+Kinds: ``silent`` (both ran, results differ), ``leak`` (both raised, and tensorviz's error
+came from inside NumPy or is not one of PyTorch's public classes: AttributeError, KeyError...),
+``error-class`` (both raised, different public classes), ``refused`` (tensorviz raised where PyTorch ran),
+``accepted`` (tensorviz ran where PyTorch raised); ``hang`` and ``crash`` are decided by the
+batch runner, which watches the worker process.
+"""
+from __future__ import annotations
+
+import builtins
+import re
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+# The classes PyTorch raises for bad input; anything else from tensorviz is a leak.
+PUBLIC_ERRORS = {"RuntimeError", "IndexError", "TypeError", "ValueError", "NotImplementedError"}
+
+TOL = {"float16": (2e-3, 1e-3), "float32": (2e-5, 1e-6), "float64": (1e-9, 1e-12),
+       "complex64": (2e-5, 1e-6), "complex128": (1e-9, 1e-12)}
+
+
+@dataclass
+class Finding:
+    kind: str
+    line: int          # index of the statement where the libraries first disagree
+    op: str
+    detail: str
+
+    def key(self) -> tuple:
+        return (self.kind, self.op)
+
+
+def error_class(exc: BaseException) -> str:
+    """The exception's class as compared: NumPy's own classes by name (always a leak),
+    otherwise the first builtin class in its MRO (PyTorch's LinAlgError is a RuntimeError)."""
+    cls = type(exc)
+    if cls.__module__.startswith("numpy"):
+        return "numpy." + cls.__name__
+    for c in cls.__mro__:
+        if c.__module__ == "builtins":
+            return c.__name__
+    return cls.__name__
+
+
+def from_numpy(exc: BaseException) -> bool:
+    """Whether the exception was raised inside NumPy (its innermost frame is NumPy's code)."""
+    tb = exc.__traceback__
+    last = None
+    while tb is not None:
+        last = tb.tb_frame.f_code.co_filename
+        tb = tb.tb_next
+    return bool(last) and ("/numpy/" in last or "\\numpy\\" in last)
+
+
+def _dtype_name(dt) -> str:
+    return str(dt).split(".")[-1]
+
+
+def _tensor_view(lib, t) -> dict:
+    """What is compared of one tensor."""
+    if lib.__name__ == "torch":
+        arr = t.detach().resolve_conj().resolve_neg().cpu().numpy()
+        st = t.untyped_storage()
+        storage = st.data_ptr() if st.nbytes() else None
+        if t.is_conj() or t.is_neg():
+            # Note: tensorviz has no lazy conjugate/negative views (see ops.pointwise.conj):
+            # its conj() is a computed copy, so only values, dtype and shape are compared.
+            return {"dtype": _dtype_name(t.dtype), "shape": tuple(t.shape), "stride": None,
+                    "offset": None, "values": np.array(arr, copy=True), "storage": None}
+    else:
+        r = t.resolve_conj() if hasattr(t, "resolve_conj") else t
+        r = r.resolve_neg() if hasattr(r, "resolve_neg") else r
+        arr = r.numpy()
+        storage = id(t._storage) if t._storage.nbytes() else None
+    return {"dtype": _dtype_name(t.dtype), "shape": tuple(t.shape), "stride": tuple(t.stride()),
+            "offset": t.storage_offset(), "values": np.array(arr, copy=True),
+            "storage": storage}
+
+
+def describe(lib, value, depth=0):
+    """A library-neutral description of any value a statement can produce."""
+    if isinstance(value, lib.Tensor):
+        return ("tensor", _tensor_view(lib, value))
+    if isinstance(value, (lib.dtype,)):
+        return ("dtype", _dtype_name(value))
+    if isinstance(value, lib.Size):
+        return ("size", tuple(value))
+    if isinstance(value, (tuple, list)) and depth < 3:
+        kind = "tuple" if isinstance(value, tuple) else "list"
+        if len(value) > 64:  # (tensor_split(10**6): the length and both ends, in bounded time)
+            ends = list(value[:32]) + list(value[-32:])
+            return (kind, [("number", len(value))] + [describe(lib, v, depth + 1) for v in ends])
+        return (kind, [describe(lib, v, depth + 1) for v in value])
+    if isinstance(value, (builtins.bool, np.bool_)):
+        return ("bool", builtins.bool(value))
+    if isinstance(value, (int, float, complex)):
+        return ("number", value)
+    if isinstance(value, lib.device):
+        return ("device", str(value))
+    if value is None or isinstance(value, str):
+        return ("other", value)
+    return ("object", type(value).__name__)
+
+
+def _same_values(a: np.ndarray, b: np.ndarray, dtype: str) -> bool:
+    if a.shape != b.shape:
+        return False
+    if a.size == 0:
+        return True
+    if dtype not in TOL:
+        return bool(np.array_equal(a, b))
+    rtol, atol = TOL[dtype]
+    a64 = a.astype(np.complex128 if dtype.startswith("complex") else np.float64)
+    b64 = b.astype(a64.dtype)
+    parts = (a64.real, a64.imag, b64.real, b64.imag) if dtype.startswith("complex") else \
+        (a64, np.zeros(1), b64, np.zeros(1))
+    for x, y in ((parts[0], parts[2]), (parts[1], parts[3])):
+        with np.errstate(all="ignore"):
+            nan_x, nan_y = np.isnan(x), np.isnan(y)
+            if not np.array_equal(np.broadcast_to(nan_x, np.broadcast(x, y).shape),
+                                  np.broadcast_to(nan_y, np.broadcast(x, y).shape)):
+                return False
+            inf_x, inf_y = np.isinf(x), np.isinf(y)
+            if not np.array_equal(inf_x, inf_y) or not np.array_equal(x[inf_x], y[inf_y]):
+                return False
+            ok = ~(nan_x | inf_x)
+            xs, ys = np.broadcast_to(x, ok.shape)[ok], np.broadcast_to(y, ok.shape)[ok]
+            scale = max(float(np.max(np.abs(xs), initial=0.0)), 1.0)
+            if not np.allclose(xs, ys, rtol=rtol, atol=atol * scale):
+                return False
+    return True
+
+
+def _same(da, db, path="") -> str | None:
+    """None when the two descriptions agree, else what differs."""
+    if da[0] != db[0]:
+        return f"{path}: {da[0]} vs {db[0]}"
+    kind, a, b = da[0], da[1], db[1]
+    if kind == "tensor":
+        if a["stride"] is None:  # a PyTorch conj/neg view: tensorviz's copy is not compared
+            b["storage"] = None
+        for k in ("dtype", "shape", "stride", "offset"):
+            if a[k] != b[k] and (a["stride"] is not None or k in ("dtype", "shape")):
+                return f"{path}{k}: {a[k]} vs {b[k]}"
+        if not _same_values(a["values"], b["values"], a["dtype"]):
+            return f"{path}values: {a['values']!r} vs {b['values']!r}"
+        return None
+    if kind in ("tuple", "list"):
+        if len(a) != len(b):
+            return f"{path}len: {len(a)} vs {len(b)}"
+        for i, (x, y) in enumerate(zip(a, b)):
+            d = _same(x, y, f"{path}[{i}].")
+            if d:
+                return d
+        return None
+    if kind == "number":
+        if type(a) is not type(b):
+            return f"{path}type: {type(a).__name__} vs {type(b).__name__}"
+        if isinstance(a, (float, complex)):
+            ok = _same_values(np.array([a]), np.array([b]),
+                              "complex128" if isinstance(a, complex) else "float64")
+            return None if ok else f"{path}value: {a!r} vs {b!r}"
+    return None if a == b else f"{path}: {a!r} vs {b!r}"
+
+
+def _storages(desc, out: list, name: str) -> None:
+    if desc[0] == "tensor":
+        if desc[1]["storage"] is not None:
+            out.append((name, desc[1]["storage"]))
+    elif desc[0] in ("tuple", "list"):
+        for i, d in enumerate(desc[1]):
+            _storages(d, out, f"{name}[{i}]")
+
+
+def _sharing(descs: dict) -> set:
+    items = []
+    for name, d in descs.items():
+        _storages(d, items, name)
+    if len(items) > 256:  # (pairs grow as the square: compare the groups instead)
+        groups: dict = {}
+        for name, st in items:
+            groups.setdefault(st, []).append(name)
+        return {tuple(g) for g in groups.values() if len(g) > 1}
+    return {(a, b) for i, (a, sa) in enumerate(items) for (b, sb) in items[i + 1:] if sa == sb}
+
+
+def snapshot(lib, env: dict) -> dict:
+    return {k: describe(lib, v) for k, v in env.items() if k.startswith("v")}
+
+
+_WRITE = re.compile(r"\.\w+_\(|out=|^[^=]*\[.*\]\s*=[^=]|^\w+\s*[-+*/%&|^@<>]+=")
+
+
+def _writes(line: str) -> bool:
+    """Whether a statement may write into an existing tensor (in-place op, out=, setitem)."""
+    return bool(_WRITE.search(line))
+
+
+def _numpy_warning(caught: list) -> str | None:
+    """A NumPy warning that reached the user ("overflow encountered in ..."), if any."""
+    for w in caught:
+        if "/numpy/" in (w.filename or "") or "encountered in" in str(w.message):
+            return f"{w.category.__name__}: {w.message}"
+    return None
+
+
+def _run_stmt(line: str, env: dict, leaks: list | None = None):
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            exec(line, env)  # noqa: S102 - the fuzzer's own generated source
+        if leaks is not None:
+            leaks.append(_numpy_warning(caught))
+        return None
+    except BaseException as e:  # noqa: BLE001 - every exception is an outcome to compare
+        if isinstance(e, (KeyboardInterrupt, SystemExit)):
+            raise
+        return e
+
+
+def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Finding | None:
+    """Run ``lines`` on both libraries; the first disagreement, or None. ``phase(name)`` is
+    called before each library runs a statement (so a crash can be put on the right side)."""
+    env_t, env_v = {"T": torch}, {"T": tv}
+    for i, line in enumerate(lines):
+        op = ops[i] if ops else line
+        if _writes(line) and any(isinstance(v, torch.Tensor) and (v.is_conj() or v.is_neg())
+                                 for v in env_t.values()):
+            # Note: tensorviz's conj() is a copy (see ops.pointwise.conj), so once a lazy
+            # conjugate view exists, a write to it or to its base shows only on PyTorch's
+            # side: the rest of such a program is not compared.
+            return None
+        if phase:
+            phase("torch")
+        et = _run_stmt(line, env_t)
+        if phase:
+            phase("tensorviz")
+        warned: list = []
+        ev = _run_stmt(line, env_v, warned)
+        if warned and warned[0]:
+            return Finding("leak", i, op, f"NumPy warning reached the user: {warned[0]}")
+        if et is not None and ev is not None:
+            ct, cv = error_class(et), error_class(ev)
+            if ct != cv or from_numpy(ev):
+                kind = ("leak" if from_numpy(ev) or cv.startswith("numpy.")
+                        or cv not in PUBLIC_ERRORS else "error-class")
+                return Finding(kind, i, op, f"PyTorch {type(et).__name__}: {str(et)[:200]} | "
+                               f"tensorviz {type(ev).__name__}: {str(ev)[:200]}")
+            for k in [k for k in env_v if k not in env_t]:
+                del env_v[k]
+            continue
+        if et is None and ev is not None:
+            return Finding("refused", i, op, f"tensorviz {type(ev).__name__}: {str(ev)[:300]}")
+        if et is not None and ev is None:
+            return Finding("accepted", i, op, f"PyTorch {type(et).__name__}: {str(et)[:300]}")
+        try:
+            st, sv = snapshot(torch, env_t), snapshot(tv, env_v)
+        except Exception as e:  # noqa: BLE001 - a value tensorviz cannot even describe
+            return Finding("silent", i, op, f"cannot inspect: {type(e).__name__}: {e}")
+        for name in st:
+            if name not in sv:
+                return Finding("silent", i, op, f"{name} missing")
+            d = _same(st[name], sv[name], f"{name}.")
+            if d:
+                return Finding("silent", i, op, d[:400])
+        sh_t, sh_v = _sharing(st), _sharing(sv)
+        if sh_t != sh_v:
+            return Finding("silent", i, op, f"storage sharing: PyTorch {sorted(sh_t)} vs "
+                           f"tensorviz {sorted(sh_v)}")
+    return None
+

@@ -1,0 +1,16 @@
+"""Findings still open, as (kind, op) keys: the suite's short run tolerates exactly these.
+Each is a known divergence left for later; remove the entry with the fix."""
+from __future__ import annotations
+
+KNOWN: set = {
+    # strides PyTorch gives an empty result of rot90 over a permuted input
+    ("silent", "rot90"),
+    # complex asin near its branch cut: NumPy's and PyTorch's C++ std::complex differ
+    ("silent", "sgn_"),
+    # ldexp of complex128 by a complex64 exponent: 2 ** other computed in complex64
+    ("silent", "ldexp"),
+    # an empty out= resized to the result's shape keeps its storage offset in PyTorch
+    ("silent", "square"),
+    # complex minus a real inf: PyTorch's a - alpha * b gives nan imaginary part, NumPy keeps it
+    ("silent", "subtract"),
+}

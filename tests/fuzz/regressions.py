@@ -1,0 +1,351 @@
+"""Programs the fuzzer once found disagreeing, each kept after its fix (shrunk, one per line
+group). ``test_fuzz.py`` runs every one on both libraries and expects no disagreement.
+
+Each entry: (name, lines). A name ending in ``-hang`` runs in a worker subprocess with a time
+limit, so a regression fails instead of stopping the suite.
+"""
+from __future__ import annotations
+
+REGRESSIONS = [
+    ("masked_fill-broadcast-keeps-input", [
+        "v0 = T.tensor([1., 2., 3.])",
+        "v1 = T.masked_fill(v0, T.tensor([[True, False, True]]), 0.)",
+    ]),
+    ("masked_scatter-broadcast-keeps-input", [
+        "v0 = T.tensor([1., 2., 3.])",
+        "v1 = T.masked_scatter(v0, T.tensor([[True, False, True]]), T.tensor([9., 8., 7.]))",
+    ]),
+]
+REGRESSIONS += [
+    ("conj_physical-real-returns-input", [
+        "v0 = T.tensor([[True, False], [False, True]])",
+        "v1 = v0.t()",
+        "v2 = T.conj_physical(v1)",
+        "v3 = T.tensor([1., 2.]).conj_physical()",
+    ]),
+]
+REGRESSIONS += [
+    ("python-types-as-dtype", [
+        "v0 = T.tensor([[1., 2.], [3., 4.]])",
+        "v1 = v0.sum(dtype=float)", "v2 = T.prod(v0, dtype=int)", "v3 = v0.mean(dtype=float)",
+        "v4 = v0.nansum(dtype=int)", "v5 = v0.nanmean(dtype=float)",
+        "v6 = v0.cumsum(0, dtype=int)", "v7 = v0.cumprod(1, dtype=float)",
+        "v8 = v0.norm(dtype=float)", "v9 = T.linalg.vector_norm(v0, dtype=float)",
+        "v10 = T.linalg.matrix_norm(v0, dtype=complex)", "v11 = T.linalg.norm(v0, dtype=float)",
+        "v12 = v0.softmax(0, dtype=float)", "v13 = v0.log_softmax(1, float)",
+        "v14 = v0.mean(dtype=int)",
+    ]),
+]
+REGRESSIONS += [
+    ("comparison-inplace-aliases", [
+        "v0 = T.tensor([1., 2., 3.])",
+        "v1 = v0.clone().greater_(2)", "v2 = v0.clone().greater_equal_(2)",
+        "v3 = v0.clone().less_(2)", "v4 = v0.clone().less_equal_(T.tensor([3., 1., 3.]))",
+        "v5 = v0.clone().not_equal_(2)",
+    ]),
+    ("fill_diagonal_", [
+        "v0 = T.zeros(3, 3).fill_diagonal_(1)",
+        "v1 = T.zeros(7, 3).fill_diagonal_(5, wrap=True)",
+        "v2 = T.zeros(7, 3).fill_diagonal_(5)",
+        "v3 = T.zeros(7, 3).t().fill_diagonal_(5, wrap=True)",
+        "v4 = T.zeros(2, 2, 2).fill_diagonal_(5)",
+        "v5 = T.zeros(3, 3, dtype=T.int32).fill_diagonal_(2.7)",
+        "v6 = T.zeros(3, 3).fill_diagonal_(T.tensor(2.))",
+        "v7 = T.zeros(4, 1).expand(4, 4).fill_diagonal_(1)",
+        "v8 = T.zeros(2, 6)[:, ::2].fill_diagonal_(3)",
+        "v9 = T.zeros(3).fill_diagonal_(1)",
+    ]),
+    ("fill_diagonal_-unequal", ["v0 = T.zeros(2, 3, 2).fill_diagonal_(1)"]),
+]
+REGRESSIONS += [
+    ("0-dim-uint8-index-is-a-mask", [
+        "v0 = T.tensor([[[0.0]], [[2.0]], [[-0.75]], [[0.5]]])",
+        "v1 = v0[T.tensor(2, dtype=T.uint8)]",
+        "v3 = v0[T.tensor(1, dtype=T.uint8), ...]",
+        "v4 = T.tensor([[-127, 5, 127], [0, 3, 4], [4, 0, -2]], dtype=T.int8)",
+        "v4[T.tensor(2, dtype=T.uint8), None] = 3",
+        "v5 = v4[T.tensor(1, dtype=T.uint8), 1:]",
+        "v6 = T.tensor([[True, False], [False, True]])[T.tensor(2, dtype=T.uint8), ...]",
+    ]),
+]
+REGRESSIONS += [
+    ("tensor_split-absurd-counts-hang", [
+        "v0 = T.ones(3)",
+        "v1 = v0.tensor_split(10**30)",
+        "v2 = v0.tensor_split(2**40)",
+        "v3 = T.zeros((0, 2)).vsplit(2**40)",
+        "v4 = T.zeros(4, 4).vsplit(10**30)",
+        "v5 = v0.tensor_split(-(10**30))",
+    ]),
+    ("mvlgamma-huge-p-hang", [
+        "v0 = T.tensor([1.]).mvlgamma(10**6)",
+        "v1 = T.tensor([[1.]]).mvlgamma(10**18)",
+        "v2 = T.tensor([1.5, 40.]).mvlgamma(300)",
+    ]),
+    ("out-of-memory-is-RuntimeError-hang", [
+        "v0 = T.zeros(2**40)", "v1 = T.ones(2).repeat(2**40)",
+        "v2 = T.tensor([1, 2]).repeat_interleave(10**15)",
+        "v3 = T.tensor([1, 2]).repeat_interleave(T.tensor([10**12, 1]))",
+        "v4 = T.repeat_interleave(T.tensor([10**12, 1]))", "v5 = T.arange(2**40)",
+        "v6 = T.arange(0, 1e13, 1.)", "v7 = T.zeros(2**62)", "v8 = T.empty(2**40)",
+    ]),
+]
+REGRESSIONS += [
+    ("sum-mean-dim-None-keepdim", [
+        "v0 = T.tensor([[1., 2., 3.], [4., 5., 6.]])",
+        "v1 = v0.sum(dim=None, keepdim=True)", "v2 = T.sum(v0, None, True)",
+        "v3 = v0.mean(None, True)", "v4 = v0.sum(keepdim=True)", "v5 = v0.mean(keepdim=True)",
+        "v6 = v0.sum(dim=None)", "v7 = v0.sum((), True)",
+    ]),
+    ("aminmax-keepdim-without-dim", [
+        "v0 = T.tensor([4.0]).expand((4,))",
+        "v1 = T.aminmax(v0, keepdim=True)",
+        "v2 = T.tensor([[1., 5.], [3., 2.]]).aminmax(keepdim=True)",
+        "v3 = T.tensor(3.).aminmax(keepdim=True)",
+    ]),
+    ("axis-keepdims-aliases", [
+        "v0 = T.tensor([[1., 5., 2.], [3., 2., 7.]])",
+        "v1 = v0.cumsum(axis=1)", "v2 = v0.cumprod(axis=0)", "v3 = v0.std(axis=1)",
+        "v4 = v0.var(axis=0, keepdims=True)", "v5 = v0.argmax(axis=1)", "v6 = v0.max(axis=1)",
+        "v7 = v0.prod(axis=1)", "v8 = v0.amax(axis=0)", "v9 = v0.amin(axis=1, keepdims=True)",
+        "v10 = v0.logsumexp(axis=1)", "v11 = v0.softmax(axis=1)", "v12 = T.median(v0, axis=1)",
+        "v13 = v0.sort(axis=0)", "v14 = v0.unsqueeze(axis=1)", "v15 = v0.all(axis=0)",
+        "v16 = v0.count_nonzero(axis=1)", "v17 = T.std_mean(v0, axis=1)",
+        "v18 = v0.nansum(axis=1)", "v19 = v0.cummax(axis=1)", "v20 = v0.diff(axis=1)",
+    ]),
+    ("0-dim-tensors-as-dim-p-n", [
+        "v0 = T.tensor([[1., 5., 2.], [3., 2., 7.]])",
+        "v1 = v0.min(dim=T.tensor(0))", "v2 = T.max(v0, dim=T.tensor(1))",
+        "v3 = v0.prod(dim=T.tensor(1))", "v4 = v0.std(dim=T.tensor(0))",
+        "v5 = T.var_mean(v0, dim=T.tensor(1))", "v6 = v0.mvlgamma(p=T.tensor(2))",
+        "v7 = v0.polygamma(n=T.tensor(1))", "v8 = v0.sum(dim=T.tensor(1))",
+        "v9 = v0.aminmax(dim=T.tensor(0))", "v10 = v0.cumsum(dim=T.tensor(1))",
+    ]),
+    ("unique-dim-layout", [
+        "v0 = T.tensor([[1., 5., 2.], [3., 2., 7.]])",
+        "v1 = v0.unique(dim=1, return_inverse=True, return_counts=True)",
+        "v2 = v0.unique_consecutive(dim=-1)",
+        "v3 = T.zeros(2, 3, 4).unique(dim=1)", "v4 = T.zeros(2, 3, 4).unique(dim=2)",
+        "v5 = T.tensor([[[5]], [[5]], [[2]], [[-3]]]).expand((4, 3, 1))",
+        "v6 = T.unique_consecutive(v5, dim=2)",
+    ]),
+]
+REGRESSIONS += [
+    ("ravel-copies-non-contiguous", [
+        "v0 = T.arange(6.)", "v1 = v0[::2].ravel()", "v1[0] = 100.",
+        "v2 = T.arange(6.).reshape(2, 3)", "v3 = v2.ravel()", "v4 = v2.t().ravel()",
+        "v5 = v2[:, :1].ravel()", "v6 = T.tensor(3.).ravel()", "v7 = T.ravel(v2[1:])",
+        "v8 = T.zeros(3, 1).expand(3, 2).ravel()",
+    ]),
+]
+REGRESSIONS += [
+    ("fft-empty-dims-and-n-errors", [
+        'v0 = T.fft.fft(T.zeros(0))',
+        'v1 = T.fft.fft(T.ones(3), n=0)',
+        'v2 = T.fft.rfft(T.zeros(2, 0))',
+        'v3 = T.fft.fft2(T.zeros(0, 3))',
+        'v4 = T.fft.fftn(T.zeros(2, 0), dim=(0, 1))',
+        'v5 = T.fft.hfft(T.zeros(0))',
+        'v6 = T.fft.fftfreq(2.0)',
+        'v7 = T.fft.rfftfreq(2.5)',
+        'v8 = T.fft.fftfreq(-1)',
+        'v9 = T.fft.rfftfreq(-1)',
+        'v10 = T.fft.rfftfreq(-3)',
+        'v11 = T.fft.rfftfreq(-5)',
+        'v12 = T.fft.fftfreq(T.tensor(3))',
+        'v13 = T.fft.irfftn(T.zeros(2, 1))',
+        'v14 = T.fft.irfft2(T.zeros(2, 0))',
+        'v15 = T.fft.fftn(T.zeros(2, 0), s=(2, -1))',
+        'v16 = T.fft.ihfft(T.zeros(0))',
+        'v17 = T.fft.irfft(T.zeros(1))',
+        'v18 = T.fft.rfftn(T.zeros(0, 2))',
+        'v19 = T.fft.fftfreq(True)',
+        'v20 = T.fft.rfftfreq(0)',
+        'v21 = T.fft.irfft(T.ones(3))',
+        'v22 = T.fft.fft2(T.ones(2, 3))',
+        'v23 = T.fft.irfftn(T.ones(2, 3))',
+        'v24 = T.fft.hfft(T.ones(1))',
+    ]),
+]
+REGRESSIONS += [
+    ("argument-errors-as-pytorch", [
+        "v0 = T.ones(3)", "v1 = T.ones(2, 2)",
+        "v2 = T.roll(v0, 1.5)", "v3 = v0.roll(1.5, (0,))", "v4 = v0.roll((1,), 1.5)",
+        "v5 = v0.expand_as(255)", "v6 = T.repeat_interleave(v0, 1.5)",
+        "v7 = v1.tril([3, 1])", "v8 = v1.triu(1.5)", "v9 = v1.clone().tril_(1.5)",
+        "v10 = v0.repeat(10**30)", "v11 = v0.round(decimals=10**30)", "v12 = T.eye(10**30)",
+        "v13 = T.eye(1.5)", "v14 = T.eye(2**40, 2**40)", "v15 = v1.matrix_power(10**30)",
+        "v16 = v1.rot90(1.5)", "v17 = v1.rot90(1, (0, 1.5))", "v18 = T.ones(2, 4).view(float)",
+        "v19 = T.ones(2, 4).view(int)", "v20 = T.roll(v1, T.tensor(1), 0)",
+        "v21 = T.roll(v1, (1, -1), (0, 1))", "v22 = v1.rot90(T.tensor(3))",
+        "v23 = v1.tril(T.tensor(-1))", "v24 = T.eye(T.tensor(3))",
+    ]),
+    ("nan_to_num-huge-ints", [
+        "v0 = T.tensor([-float('inf'), float('nan'), float('inf'), 1.])",
+        "v1 = T.nan_to_num(v0, neginf=10**30)", "v2 = T.nan_to_num(v0, nan=10**30, posinf=-10**30)",
+        "v3 = v0.double().nan_to_num(neginf=10**300)",
+        "v4 = T.tensor([1], dtype=T.int32).nan_to_num(posinf=10**30)",
+    ]),
+    ("diff-prepend-append-checks", [
+        "v0 = T.ones(3)", "v1 = T.diff(v0, prepend=T.ones(2, 2))", "v2 = T.diff(v0, append=5)",
+        "v3 = T.diff(T.ones(2, 3), prepend=T.ones(3, 3))",
+        "v4 = T.diff(T.ones(2, 3), dim=0, prepend=T.ones(3, 3))",
+        "v5 = T.diff(T.ones(2, 3), append=T.zeros(2, 1))",
+    ]),
+]
+REGRESSIONS += [
+    ("complex-to-bool-either-part", [
+        "v0 = T.tensor([1j, 0j, 2+0j, complex(0, float('nan'))])",
+        "v1 = v0.bool()", "v2 = v0.to(T.bool)", "v3 = T.zeros(4, dtype=T.bool)", "v3.copy_(v0)",
+        "v4 = T.tensor([True, False, True, True]).logical_and(v0)",
+        "v5 = T.zeros(2, 4, dtype=T.bool)", "v5[0] = v0", "v6 = v0[::2].bool()",
+    ]),
+    ("int-to-float16-overflow-is-quiet-inf", [
+        "v0 = T.tensor([[-2147483647, 3]])", "v1 = v0.half()", "v2 = v0.t().half()",
+        "v3 = T.column_stack([T.tensor(0.25, dtype=T.float16), T.tensor([-2147483647])])",
+        "v4 = v0.log_softmax(-1, dtype=T.float16)",
+    ]),
+    ("isclose-int64-extremes", [
+        "v0 = T.tensor([2**63-1, 2**63-1, -2**63, 5, 2**62, -2**63, 2**63-1, 2**40+1])",
+        "v1 = T.tensor([-1, 2, 1, 3, -2**62, 2**63-1, 2**63-2, 2**40])",
+        "v2 = T.isclose(v0, v1, rtol=3)", "v3 = T.isclose(v0, v1)",
+        "v4 = T.isclose(v0, v1, rtol=0, atol=2**62)", "v5 = T.isclose(v0, v1, rtol=0, atol=0.5)",
+        "v6 = T.allclose(v0, v1, rtol=3)",
+    ]),
+    ("cartesian_prod-one-input-is-the-input", [
+        "v0 = T.tensor([-3, -5])", "v1 = T.cartesian_prod(v0)",
+    ]),
+]
+REGRESSIONS += [
+    ("integer-division-by-a-number-that-wraps-to-zero", [
+        "v0 = T.tensor([[4, -5, -6]], dtype=T.int8)", "v1 = v0 // 2**63", "v2 = v0 // 256",
+        "v3 = v0 % 256", "v4 = v0.fmod(256)", "v5 = v0.div(256, rounding_mode='trunc')",
+        "v6 = v0.remainder(2**63)", "v7 = v0 // 257", "v8 = v0 // -256",
+    ]),
+]
+REGRESSIONS += [
+    ("nonzero-as-tuple-and-where-are-column-views", [
+        "v0 = T.tensor([[0, 1], [1, 1]])", "v1 = v0.nonzero(as_tuple=True)", "v2 = T.where(v0 > 0)",
+        "v3 = T.tensor([[[False, False, True, True]], [[True, True, False, True]]])",
+        "v4 = T.where(v3)", "v5 = T.nonzero(v3[:, :, ::2], as_tuple=True)",
+    ]),
+    ("tensor-of-numpy-layouts", [
+        "import numpy as np",
+        "v0 = T.tensor(np.broadcast_to(np.arange(3.), (2, 3)))",
+        "v1 = T.tensor(np.arange(6.).reshape(2, 3).T)", "v2 = T.tensor(np.arange(12.).reshape(3, 4)[:, ::2])",
+        "v3 = T.tensor(np.arange(6.).reshape(2, 3).T, dtype=T.float32)",
+    ]),
+    ("neg-of-complex-infinity", [
+        "v0 = T.tensor([complex(4, float('inf')), complex(float('inf'), -1)])", "v1 = v0.clone().neg_()",
+        "v2 = -v0", "v3 = v0.clone().negative_()",
+    ]),
+    ("softmax-results-row-major", [
+        "v0 = T.arange(6.).reshape(2, 3)", "v1 = v0.t().log_softmax(0)", "v2 = v0.t().softmax(1)",
+        "v3 = T.arange(24.).reshape(2, 3, 4).permute(2, 0, 1).softmax(1)",
+        "v4 = T.arange(12.).reshape(3, 4)[:, ::2].log_softmax(0)",
+    ]),
+    ("lstsq-solution-column-major", [
+        "v0 = T.tensor([[3., 1.], [1., 2.]])", "v1 = T.linalg.lstsq(v0, T.ones(2, 3))",
+        "v2 = T.linalg.lstsq(T.ones(4, 2, 2) + T.eye(2), T.ones(4, 2, 3))",
+        "v3 = T.linalg.lstsq(T.tensor([[1., 2., 3.], [4., 5., 7.]]), T.ones(2, 4))",
+    ]),
+    ("add-alpha-range-by-dtype", [
+        "v0 = T.tensor([1, 2], dtype=T.uint8)", "v1 = T.add(v0, v0, alpha=-128)",
+        "v2 = v0.sub(v0, alpha=300)", "v3 = v0.add(v0, alpha=-255)", "v4 = v0.add(v0, alpha=-256)",
+        "v5 = T.ones(2, dtype=T.int8).add(1, alpha=128)", "v6 = T.ones(2, dtype=T.int32).add(1, alpha=2**31)",
+        "v7 = T.ones(2).add(1, alpha=2**70)",
+    ]),
+]
+REGRESSIONS += [
+    ("einsum-one-operand-is-a-view", [
+        "v0 = T.arange(6.).reshape(2, 3)", "v1 = T.einsum('ij->ji', v0)", "v2 = T.einsum('ij', v0)",
+        "v3 = T.einsum('ji', v0)", "v4 = T.einsum('ii->i', T.ones(3, 3))",
+        "v5 = T.einsum('iji->ji', T.arange(12.).reshape(2, 3, 2))", "v1[0, 0] = 7.",
+        "v6 = T.einsum('ij->', v0)", "v7 = T.einsum('ij->j', v0)",
+    ]),
+]
+REGRESSIONS += [
+    ("matmul-assign-rebinds", [
+        "v0 = T.ones(2, 2)", "v1 = v0", "v1 @= T.full((2, 2), 2.)",
+        "v2 = T.ones(2)", "v2 @= T.tensor([2., 3.])",
+    ]),
+    ("0-dim-mask-on-0-dim-tensor", [
+        "v0 = T.tensor(True)", "v1 = v0[T.tensor(2, dtype=T.uint8)]",
+        "v2 = v0[T.tensor(0, dtype=T.uint8)]", "v3 = T.tensor(5)[T.tensor(True)]",
+    ]),
+    ("swapaxes_-keywords", [
+        "v0 = T.tensor([[-1, 6, -2], [2, -3, -1]])", "v1 = v0.swapaxes_(1, axis1=-1)",
+        "v2 = v0.swapaxes_(axis0=0, axis1=1)", "v3 = v0.swapdims_(0, dim1=1)",
+    ]),
+]
+REGRESSIONS += [
+    ("to-a-number", [
+        "v0 = T.tensor([[3, -2147483648], [6, 3]])", "v1 = v0.to(True)", "v2 = v0.to(1.5)",
+        "v4 = v0.to(1j)", "v5 = v0.to(2.5, copy=True)", "v6 = v0.to(True, False)",
+    ]),
+]
+REGRESSIONS += [
+    ("view_as-reshape_as-polygamma-arguments", [
+        "v0 = T.tensor([1., 2., 3.])", "v1 = v0.view_as(False)", "v2 = v0.reshape_as(0.5)",
+        "v3 = T.polygamma(T.tensor(1), v0)", "v4 = v0.polygamma(T.tensor(2))",
+        "v5 = T.polygamma(T.tensor(1.), v0)", "v6 = v0.reshape_as(T.ones(3, 1))",
+    ]),
+]
+REGRESSIONS += [
+    ("cov-corrcoef-infinities-quiet", [
+        "v0 = T.tensor([[complex(-1.0, 0.0), complex(-float('inf'), -2.0), complex(-1.0, 0.0)]])",
+        "v1 = v0.corrcoef()", "v2 = v0.cov()",
+        "v3 = T.tensor([[1., float('inf'), 2.], [1., 2., 3.]]).cov()",
+    ]),
+]
+REGRESSIONS += [
+    ("svd-of-non-finite-matrices-hang", [
+        "v0 = T.tensor([[1., float('nan')], [0, 1]])", "v1 = T.linalg.svdvals(v0)",
+        "v2 = T.linalg.pinv(v0)", "v3 = T.linalg.matrix_rank(v0)", "v4 = T.linalg.matrix_norm(v0, 2)",
+        "v5 = T.linalg.cond(v0)", "v6 = T.tensor([[[1., float('inf')], [0, 1]], [[1., 2], [3, 4]]])",
+        "v7 = T.linalg.svd(v6)", "v8 = T.linalg.svdvals(v6)", "v9 = T.linalg.pinv(v6)",
+        "v10 = v6.svd()", "v11 = T.linalg.matrix_norm(v6, 'nuc')",
+        "v12 = T.tensor([[[1e-310, -0.75, 1e-310], [-2.5, 4.0, -1.0], [0.5, 0.0, 3.0], [-2.5, -1.0, 4.0]], "
+        "[[float('inf'), -0.75, 4.0], [1.0, 2.0, 4.0], [-3.0, 1e-310, 0.5], [-3.0, -2.5, 2.0]]])",
+        "v13 = v12.svd(False)[1]",
+    ]),
+    ("mvlgamma-huge-p-on-empty-hang", [
+        "v0 = T.zeros((0, 1))", "v1 = T.mvlgamma(v0, 2**40)", "v2 = T.mvlgamma(v0, 3)",
+    ]),
+]
+REGRESSIONS += [
+    ("nonzero-empty-result-strides", [
+        "v0 = T.tensor([[0]], dtype=T.int16).expand((2, 1))", "v1 = T.nonzero(v0)",
+        "v2 = T.argwhere(v0)", "v3 = T.zeros(2, 0).nonzero()",
+        "v4 = T.argwhere(T.zeros((2, 0), dtype=T.bool))", "v5 = T.tensor(0).nonzero()",
+        "v6 = T.tensor([1, 0, 2]).nonzero()", "v7 = T.tensor(3).nonzero()",
+    ]),
+]
+REGRESSIONS += [
+    ("flip-keeps-size-1-strides", [
+        "v0 = T.ones(1, 2).mT", "v1 = v0.flip(())", "v2 = v0.flip((0,))",
+        "v3 = T.arange(6.).reshape(2, 3).t().flip(0)", "v4 = T.ones(3, 1)[::2].flip(0)",
+        "v5 = T.arange(6.).reshape(2, 3)[:, ::2].flip(1)", "v6 = v0.fliplr()",
+        "v7 = T.ones(2, 1).expand(2, 3).flip(1)",
+    ]),
+]
+REGRESSIONS += [
+    ("bincount-searchsorted-argument-errors", [
+        "v0 = T.tensor([[[-3], [-4], [0], [-5]]], dtype=T.int16)",
+        "v1 = T.tensor([-4, 1, 1, -1], dtype=T.int64).reshape((1, 4, 1))",
+        "v2 = T.searchsorted(v0, v0, sorter=v1)", "v3 = T.bincount(T.tensor([0, 1], dtype=T.uint8), 3)",
+        "v4 = T.tensor([3., 1., 2.])", "v5 = T.searchsorted(v4, T.tensor([2.5]), sorter=T.tensor([1, 2, 0]))",
+        "v6 = T.searchsorted(v4, T.tensor([2.5]), sorter=T.tensor([1, 2, 3]))",
+    ]),
+]
+REGRESSIONS += [
+    ("quiet-overflow-and-absurd-sizes", [
+        "v0 = T.triu_indices(3, 10**30)", "v1 = T.tril_indices(2**40, 2**40)",
+        "v2 = T.tril_indices(3, 1.5)", "v3 = T.diagflat(T.tensor([1, 2]), offset=-1000000)",
+        "v4 = T.diag(T.tensor([1., 2.]), 2**40)", "v5 = T.diag_embed(T.ones(2), 2**40)",
+        "v6 = T.triu_indices(4, 3, 1)", "v7 = T.tril_indices(3, 3, T.tensor(-1))",
+        "v8 = T.tensor([[0.5, 3.4e+38], [65504.0, 1.0]])", "v9 = v8.mm(v8)",
+        "v10 = T.tensor([[[-0.3, -0.4]], [[-1.3, -1.]]], dtype=T.float16).renorm(255, dim=0, maxnorm=2**63-1)",
+        "v11 = T.tensor([[-3.0, 0.5], [1e+30, -2.5], [4.0, 0.25], [1e+30, 0.0]]).var(0)",
+    ]),
+]

@@ -1,0 +1,69 @@
+"""The differential fuzzer in the test suite: a short fixed-seed run, and every program it once
+found disagreeing (``regressions.py``) run again on PyTorch and tensorviz."""
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import tensorviz  # noqa: E402
+
+from .differential import Finding, compare  # noqa: E402
+from .known import KNOWN  # noqa: E402
+from .regressions import REGRESSIONS  # noqa: E402
+from .runner import Worker, format_findings, run  # noqa: E402
+
+# The fixed seeds of the suite's short run (about 20 s on one core).
+SEED, PROGRAMS = 20261124, 400
+GATED = ("silent", "leak", "hang", "crash")
+
+
+def test_short_fixed_seed_run():
+    report = run(PROGRAMS, SEED, timeout=20.0, do_shrink=False, progress=None)
+    assert report.programs == PROGRAMS
+    new = {key: ex for key, ex in report.examples.items()
+           if key[0] in GATED and key not in KNOWN}
+    assert not new, format_findings(report, GATED)
+
+
+@pytest.mark.parametrize("name,lines", [r for r in REGRESSIONS if not r[0].endswith("-hang")],
+                         ids=[r[0] for r in REGRESSIONS if not r[0].endswith("-hang")])
+def test_regression_program(name, lines):
+    assert compare(lines, torch, tensorviz) is None
+
+
+@pytest.mark.parametrize("name,lines", [r for r in REGRESSIONS if r[0].endswith("-hang")],
+                         ids=[r[0] for r in REGRESSIONS if r[0].endswith("-hang")])
+def test_regression_program_returns(name, lines):
+    """Programs that once never returned: run in a worker with a time limit."""
+    w = Worker()
+    try:
+        assert w.recv(120) == {}
+        w.send({"lines": lines, "ops": [""] * len(lines)})
+        res = w.recv(30.0)
+    finally:
+        w.kill()
+    assert res not in ("hang", "crash"), res
+    assert res["finding"] is None, res["finding"]
+
+
+def test_compare_finds_each_kind():
+    """The comparison itself: a wrong value, an aliasing change, and a leaked error."""
+    class Fake:  # tensorviz with one op made wrong
+        def __getattr__(self, name):
+            return getattr(tensorviz, name)
+
+    fake = Fake()
+    fake.__name__ = "tensorviz"
+    fake.neg = lambda t: t  # wrong values
+    f = compare(["v0 = T.tensor([1., 2.])", "v1 = T.neg(v0)"], torch, fake)
+    assert isinstance(f, Finding) and f.kind == "silent" and "values" in f.detail
+    fake.neg = lambda t: t.view(t.shape)  # right shape/values but aliases its input
+    f = compare(["v0 = T.tensor([0., 0.])", "v1 = T.neg(v0)"], torch, fake)
+    assert f is not None and f.kind == "silent" and "sharing" in f.detail
+
+    def leak(t, *args):
+        return {}[t]
+    fake.neg = leak
+    f = compare(["v0 = T.tensor([1., 2.])", "v1 = T.neg(v0, 3)"], torch, fake)
+    assert f is not None and f.kind == "leak"
