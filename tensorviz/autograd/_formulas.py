@@ -418,24 +418,34 @@ def _hypot(ctx, input, other, *, out=None):
     return "HypotBackward0", (input, other), lambda g: (g * a() / r(), g * b() / r())
 
 
-@formula("xlogy")
-def _xlogy(ctx, input, other, *, out=None):
-    a = ctx.save(input, "self") if isinstance(input, Tensor) else input
-    b = ctx.save(other, "other") if isinstance(other, Tensor) else other
+def _xlog_formula(node: str, log_name: str, shift: int):
+    """``xlogy`` (``x * log(y)``) and ``special.xlog1py`` (``x * log1p(y)``): the gradient
+    wrt ``x`` is the log (0 where ``x == 0`` and ``y`` is not NaN), wrt ``y`` it is
+    ``x / (y + shift)``."""
+    def f(ctx, input, other, *, out=None):
+        a = ctx.save(input, "self") if isinstance(input, Tensor) else input
+        b = ctx.save(other, "other") if isinstance(other, Tensor) else other
 
-    def backward(g):
-        x = a() if isinstance(input, Tensor) else a
-        y = b() if isinstance(other, Tensor) else b
-        gx = gy = None
-        if ctx.needs(input):
-            ly = y.log() if isinstance(y, Tensor) else math.log(y)
-            gx = g * ly
-            gx = tv.where((x == 0) & ~(y != y) if isinstance(y, Tensor) else (x == 0),
-                          tv.zeros_like(gx), gx) if isinstance(x, Tensor) else gx
-        if ctx.needs(other):
-            gy = g * x / y
-        return gx, gy
-    return "XlogyBackward0", (input, other), backward
+        def backward(g):
+            x = a() if isinstance(input, Tensor) else a
+            y = b() if isinstance(other, Tensor) else b
+            gx = gy = None
+            if ctx.needs(input):
+                ly = getattr(y, log_name)() if isinstance(y, Tensor) else \
+                    getattr(math, log_name)(y)
+                gx = g * ly
+                if isinstance(x, Tensor):
+                    gx = tv.where((x == 0) & ~(y != y) if isinstance(y, Tensor) else (x == 0),
+                                  tv.zeros_like(gx), gx)
+            if ctx.needs(other):
+                gy = g * x / (y + shift) if shift else g * x / y
+            return gx, gy
+        return node, (input, other), backward
+    return f
+
+
+formula("xlogy")(_xlog_formula("XlogyBackward0", "log", 0))
+formula("special.xlog1py")(_xlog_formula("SpecialXlog1PyBackward0", "log1p", 1))
 
 
 @formula("logaddexp")
@@ -2576,27 +2586,6 @@ def _log_ndtr(ctx, input, *, out=None):
 @composite("special.ndtr")
 def _ndtr(input, *, out=None):
     return _smul(_smul(input, -math.sqrt(0.5)).erfc(), 0.5)
-
-
-@formula("special.xlog1py")
-def _xlog1py(ctx, input, other, *, out=None):
-    a = ctx.save(input, "self") if isinstance(input, Tensor) else input
-    b = ctx.save(other, "other") if isinstance(other, Tensor) else other
-
-    def backward(g):
-        x = a() if isinstance(input, Tensor) else a
-        y = b() if isinstance(other, Tensor) else b
-        gx = gy = None
-        if ctx.needs(input):
-            ly = y.log1p() if isinstance(y, Tensor) else math.log1p(y)
-            gx = g * ly
-            if isinstance(x, Tensor):
-                gx = tv.where((x == 0) & ~(y != y) if isinstance(y, Tensor) else (x == 0),
-                              tv.zeros_like(gx), gx)
-        if ctx.needs(other):
-            gy = g * x / (y + 1)
-        return gx, gy
-    return "SpecialXlog1PyBackward0", (input, other), backward
 
 
 @formula("special.zeta")
