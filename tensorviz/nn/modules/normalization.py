@@ -15,6 +15,19 @@ __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm", "GroupNorm"
            "LocalResponseNorm"]
 
 
+def _affine_parameters(module: Module, shape, affine: bool, bias: bool, device, dtype) -> None:
+    """A norm layer's ``weight`` (ones) and ``bias`` (zeros) of ``shape``, or None in their
+    place when the layer is not affine (or has no bias)."""
+    if affine:
+        module.weight = Parameter(tv.ones(shape, device=device, dtype=dtype))
+        if bias:
+            module.bias = Parameter(tv.zeros(shape, device=device, dtype=dtype))
+            return
+    else:
+        module.register_parameter("weight", None)
+    module.register_parameter("bias", None)
+
+
 class _NormBase(Module):
     _version = 2
 
@@ -25,15 +38,7 @@ class _NormBase(Module):
         self.num_features = num_features
         self.eps, self.momentum = eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
-        if affine:
-            self.weight = Parameter(tv.ones(num_features, device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(tv.zeros(num_features, device=device, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, num_features, affine, bias, device, dtype)
         if track_running_stats:
             self.register_buffer("running_mean", tv.zeros(num_features, device=device,
                                                           dtype=dtype))
@@ -172,16 +177,7 @@ class LayerNorm(Module):
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(tv.ones(self.normalized_shape, device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(tv.zeros(self.normalized_shape, device=device,
-                                               dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, self.normalized_shape, elementwise_affine, bias, device, dtype)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -202,15 +198,7 @@ class GroupNorm(Module):
                              f"({num_groups})")
         self.num_groups, self.num_channels = num_groups, num_channels
         self.eps, self.affine = eps, affine
-        if affine:
-            self.weight = Parameter(tv.ones(num_channels, device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(tv.zeros(num_channels, device=device, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, num_channels, affine, bias, device, dtype)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
