@@ -78,6 +78,8 @@ _LAZY = {
     "show": ("tensorviz.viz", "show"),
     "show_broadcast": ("tensorviz.viz", "show_broadcast"),  # Note: not in PyTorch (a widget)
     "show_graph": ("tensorviz.viz", "show_graph"),  # Note: not in PyTorch (a widget)
+    "show_training": ("tensorviz.viz", "show_training"),  # Note: not in PyTorch (a widget)
+    "show_batches": ("tensorviz.viz", "show_batches"),  # Note: not in PyTorch (a widget)
     "playground": ("tensorviz.viz", "playground"),
     "plot": ("tensorviz.viz", "plot"),
     "viz": ("tensorviz.viz", None),

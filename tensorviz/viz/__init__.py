@@ -7,6 +7,8 @@
 >>> tensorviz.playground(a)                 # apply view ops step by step
 >>> tensorviz.plot(a.t())                   # the same picture with matplotlib (static)
 >>> tensorviz.show_graph(loss)              # the autograd graph, step through backward
+>>> view = tensorviz.show_training(model, opt)  # live curves of a training loop
+>>> tensorviz.show_batches(loader)          # indices -> samples -> collate -> batch
 
 ``show`` and ``playground`` return anywidget widgets (``TensorView``, ``Playground``);
 anywidget and matplotlib are imported only when these are first used.
@@ -15,8 +17,9 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-__all__ = ["show", "show_broadcast", "show_graph", "playground", "plot", "TensorView",
-           "Playground", "GraphView"]
+__all__ = ["show", "show_broadcast", "show_graph", "show_training", "show_batches",
+           "playground", "plot", "TensorView", "Playground", "GraphView", "TrainingView",
+           "BatchView"]
 
 
 def show(*tensors: Any, labels: Sequence[str] | None = None, **kwargs: Any):
@@ -105,6 +108,57 @@ def show_graph(tensor_or_tensors: Any, params: Any = None, *, gradient: Any = No
     return widget
 
 
+def show_training(model: Any, optimizer: Any = None, *, epochs: int | None = None,
+                  loader: Any = None, **kwargs: Any):
+    """A live view of a training loop: progress, loss and accuracy curves, gradient norms per
+    parameter, one ``optimizer.step()`` on a watched parameter (before/after and the
+    optimizer's state), and what ``zero_grad()`` left in ``.grad``.
+
+    Call ``view.step(loss, output=out, target=yb)`` once per batch; the view updates in place
+    (at most every ``update_every`` seconds, default 0.25, and once more when the cell ends),
+    so a long loop draws one widget, not thousands of lines.
+
+    >>> view = tensorviz.show_training(model, optimizer, epochs=3, loader=loader)
+    >>> for epoch in range(3):                           # doctest: +SKIP
+    ...     for xb, yb in loader:
+    ...         optimizer.zero_grad()
+    ...         out = model(xb)
+    ...         loss = loss_fn(out, yb)
+    ...         loss.backward()
+    ...         optimizer.step()
+    ...         view.step(loss, output=out, target=yb)
+
+    ``loader=`` (or ``batches=``) gives the batches per epoch for the progress bar; ``watch=``
+    names the parameter whose step is shown (default: the first).  Works with PyTorch models
+    and optimizers too.  Displayed where it is called, like :func:`show`.
+    """
+    from ._training import TrainingView
+
+    widget = TrainingView(model, optimizer, epochs=epochs, loader=loader, **kwargs)
+    widget._display_here()
+    return widget
+
+
+def show_batches(loader: Any, batches: int = 4, **kwargs: Any):
+    """How a DataLoader builds its batches: the sampler's indices, the samples the dataset
+    returns for them, ``collate_fn`` stacking them, and which worker process did it.
+
+    >>> loader = DataLoader(ds, batch_size=8, shuffle=True, num_workers=2)
+    >>> view = tensorviz.show_batches(loader, batches=4)   # draws the first 4 batches
+    >>> for xb, yb in view: ...                           # or train on it: every batch drawn
+
+    Runs the loader's own sampler, collate_fn and worker processes on a traced copy of it
+    (its dataset wrapped so each sample carries its index, its collate_fn so each batch
+    carries the id that ``get_worker_info()`` gives inside the worker).  Map-style datasets
+    with a ``batch_size``; tensorviz and PyTorch DataLoaders.  Displayed where it is called.
+    """
+    from ._batches import BatchView
+
+    widget = BatchView(loader, batches=batches, **kwargs)
+    widget._display_here()
+    return widget
+
+
 def _caller_names() -> dict:
     """id -> name of the tensors in the calling code's namespace (leaf labels)."""
     import inspect
@@ -146,6 +200,14 @@ def __getattr__(name: str):
         from . import _widgets
 
         return getattr(_widgets, name)
+    if name == "TrainingView":
+        from ._training import TrainingView
+
+        return TrainingView
+    if name == "BatchView":
+        from ._batches import BatchView
+
+        return BatchView
     if name == "GraphView":
         from ._graph_view import GraphView
 
