@@ -168,13 +168,14 @@ class TrainingView(anywidget.AnyWidget):
         self._forwards = 0
         self._forced_epoch: int | None = None
         self._handles: list = []
+        if watch is None:
+            watch = next((n for n, p in named if p.requires_grad), named[0][0] if named else "")
+        elif watch not in self._names.values():
+            raise ValueError(f"watch={watch!r} is not a parameter of this model; it has: "
+                             + ", ".join(n for n, _ in named[:12]))
         super().__init__(**kwargs)
         self.params = [n for n, _ in named][:64]
-        self.watch = watch if watch is not None else next(
-            (n for n, p in named if p.requires_grad), named[0][0] if named else "")
-        if self.watch and self.watch not in self._names.values():
-            raise ValueError(f"watch={self.watch!r} is not a parameter of this model; it has: "
-                             + ", ".join(n for n, _ in named[:12]))
+        self.watch = watch
         self._hook(model, optimizer)
         self.observe(self._on_watch, names="watch")
         self._push(force=True)
@@ -229,8 +230,8 @@ class TrainingView(anywidget.AnyWidget):
     def close(self) -> None:
         """Stop watching: remove the hooks from the model and optimizer."""
         self._closed = True
-        _LIVE.discard(self)
-        for handle in self._handles:
+        _LIVE.discard(self)  # (also called by __del__, on a view whose __init__ raised)
+        for handle in getattr(self, "_handles", []):
             handle.remove()
         self._handles = []
         super().close()
