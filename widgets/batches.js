@@ -30,6 +30,19 @@ function describe(d) {
   return d.text || "";
 }
 
+/** @param {any} d the parts of a sample: its items if it is a tuple, list or dict */
+const parts = (d) => (d && d.items && d.kind !== "dict" ? d.items : [d]);
+
+/** @param {any} d a compact form for a sample card: a scalar's value, else shape and dtype */
+function short(d) {
+  if (!d) return "";
+  if (d.kind === "tensor") {
+    const dtype = d.dtype.replace("torch.", "");
+    return d.numel === 1 ? `${num(d.values[0])} (${dtype})` : `${tuple(d.shape)} ${dtype}`;
+  }
+  return describe(d);
+}
+
 /** @param {any} d */
 function image(d) {
   const side = d.image;
@@ -135,7 +148,11 @@ class BatchView {
         card.appendChild(h("div", "tvt-note", `dataset[${b.indices[k]}]`));
         const img = findImage(sm);
         if (img) card.appendChild(image(img));
-        card.appendChild(h("div", "", describe(sm)));
+        for (const part of parts(sm)) {
+          const line = h("div", "tvb-part", short(part));
+          line.title = describe(part);
+          card.appendChild(line);
+        }
         row.appendChild(card);
       });
       if (b.count > b.samples.length) row.appendChild(h("span", "tvt-note", `… ${b.count - b.samples.length} more samples`));

@@ -21,7 +21,7 @@ function s(tag, attrs) {
 }
 
 /** @param {number | null | undefined} v */
-const fmt = (v) => (v === null || v === undefined ? "—" : Math.abs(v) >= 1e4 || (v !== 0 && Math.abs(v) < 1e-3) ? v.toExponential(2) : v.toFixed(4));
+const fmt = (v) => (v === null || v === undefined ? "—" : Math.abs(v) >= 1e4 || (v !== 0 && Math.abs(v) < 1e-3) ? v.toExponential(1) : v.toFixed(4));
 /** @param {any[] | null | undefined} xs */
 const vec = (xs) => (xs ? `[${xs.map(fmt).join(", ")}${xs.length >= 6 ? ", …" : ""}]` : "None");
 
@@ -226,7 +226,10 @@ class TrainingView {
     cap.appendChild(select);
     box.appendChild(cap);
     if (!o.after) {
-      box.appendChild(h("div", "tvt-note", "no optimizer step seen yet (pass the optimizer to show_training and call optimizer.step())"));
+      const has = (this.model.get("progress") || {}).optimizer;
+      box.appendChild(h("div", "tvt-note", has
+        ? `watching ${this.model.get("watch")}: the next optimizer.step() shows it before and after, with its state`
+        : "no optimizer given: pass it, show_training(model, optimizer), to see its steps"));
       return;
     }
     const hyper = Object.entries(o.hyper || {}).filter(([k]) => ["lr", "momentum", "betas", "eps", "weight_decay", "dampening"].includes(k))
@@ -236,7 +239,7 @@ class TrainingView {
     const n = (o.after || []).length;
     const head = h("tr");
     head.appendChild(h("th", "", `${o.param}${o.shape ? " (" + o.shape.join("×") + ")" : ""}`));
-    for (let i = 0; i < n; i++) head.appendChild(h("th", "", `[${i}]`));
+    for (let i = 0; i < n; i++) head.appendChild(h("th", "", o.index ? `[${o.index[i].join(", ")}]` : `[${i}]`));
     table.appendChild(head);
     /** @param {string} label @param {any[] | null} xs @param {string} [cls] */
     const row = (label, xs, cls) => {
@@ -249,12 +252,14 @@ class TrainingView {
     row("before", o.before);
     row(".grad", o.grad, "tvt-gradrow2");
     for (const [k, v] of Object.entries(o.state || {})) {
-      if (Array.isArray(v)) row(`state['${k}']`, v, "tvt-state");
+      if (Array.isArray(v)) row(`state[${k}]`, v, "tvt-state");
     }
     row("after", o.after, "tvt-after");
     const delta = (o.after || []).map((/** @type {number} */ a, /** @type {number} */ i) => (a === null || !o.before || o.before[i] === null ? null : a - o.before[i]));
     row("after − before", delta, "tvt-delta");
-    box.appendChild(table);
+    const scroll = h("div", "tvt-scroll");
+    scroll.appendChild(table);
+    box.appendChild(scroll);
     const scalars = Object.entries(o.state || {}).filter(([, v]) => !Array.isArray(v)).map(([k, v]) => `state['${k}'] = ${v}`);
     box.appendChild(h("div", "tvt-note", `optimizer.state[${o.param}] after step ${o.step}: ${Object.keys(o.state || {}).length ? Object.keys(o.state).map((k) => `'${k}'`).join(", ") : "empty (plain SGD keeps no state)"}${scalars.length ? "; " + scalars.join(", ") : ""}`));
   }

@@ -11,7 +11,8 @@ What it shows, and where each part comes from (all read, never changed):
   once a curve has :data:`MAX_POINTS` of them);
 - gradient norms per parameter, read in the optimizer's step pre-hook (the moment the
   gradients of this batch exist and are about to be used);
-- the optimizer step on one watched parameter: a few of its elements before and after
+- the optimizer step on one watched parameter: a few of its elements (those with the largest
+  gradient when first seen) before and after
   ``optimizer.step()``, the gradient used, and the optimizer's state for it
   (``momentum_buffer``, Adam's ``exp_avg``/``exp_avg_sq``), from its pre- and post-hooks;
 - ``zero_grad``: the parameters' ``.grad`` as the model's forward pass starts (a forward
@@ -85,10 +86,33 @@ def _num(value: float) -> Any:
     return float(f"{value:.6g}") if math.isfinite(value) else None
 
 
-def _values(t: Any, k: int = WATCH_ELEMENTS) -> list:
-    """The first ``k`` elements of a tensor (tensorviz or PyTorch), as Python floats."""
-    flat = t.detach().reshape(-1)[:k]
-    return [_num(float(v)) for v in flat.tolist()]
+def _values(t: Any, index: list[int] | None = None) -> list:
+    """Elements ``index`` of a flattened tensor (tensorviz or PyTorch; default the first
+    :data:`WATCH_ELEMENTS`), as Python floats."""
+    flat = t.detach().reshape(-1)
+    if index is None:
+        return [_num(float(v)) for v in flat[:WATCH_ELEMENTS].tolist()]
+    return [_num(float(flat[i])) for i in index]
+
+
+def _pick(p: Any) -> list[int]:
+    """Which elements of the watched parameter to show: those with the largest gradient in
+    the first step seen (the first elements of a weight are often pixels that are always 0,
+    whose step is 0), in storage order, kept for the rest of the loop."""
+    flat = p.detach().reshape(-1)
+    k = min(WATCH_ELEMENTS, int(flat.shape[0]))
+    if p.grad is None:
+        return list(range(k))
+    top = p.grad.detach().reshape(-1).abs().topk(k).indices.tolist()
+    return sorted(int(i) for i in top)
+
+
+def _unravel(i: int, shape: list[int]) -> list[int]:
+    out = []
+    for n in reversed(shape):
+        out.append(i % n)
+        i //= n
+    return out[::-1]
 
 
 def _item(t: Any) -> float:
@@ -167,6 +191,7 @@ class TrainingView(anywidget.AnyWidget):
         self._zero: dict = {}
         self._forwards = 0
         self._forced_epoch: int | None = None
+        self._index: list[int] | None = None  # the watched parameter's elements shown
         self._handles: list = []
         if watch is None:
             watch = next((n for n, p in named if p.requires_grad), named[0][0] if named else "")
@@ -309,15 +334,20 @@ class TrainingView(anywidget.AnyWidget):
         if before:
             self._read_grads()
             self._grad_seen = True
-            self._before = {} if p is None else {
-                "before": _values(p), "grad": None if p.grad is None else _values(p.grad)}
+            if p is None:
+                self._before = {}
+                return
+            if self._index is None:
+                self._index = _pick(p)
+            self._before = {"before": _values(p, self._index),
+                            "grad": None if p.grad is None else _values(p.grad, self._index)}
             return
         if p is None or opt is None:
             return
         state = {}
         for key, value in list(opt.state.get(p, {}).items())[:MAX_STATE]:
             if hasattr(value, "dim") and value.dim() > 0:
-                state[str(key)] = _values(value)
+                state[str(key)] = _values(value, self._index)
             elif hasattr(value, "item") or isinstance(value, (int, float)):
                 state[str(key)] = _num(_item(value))
         group = next((g for g in opt.param_groups if any(q is p for q in g["params"])),
@@ -335,7 +365,9 @@ class TrainingView(anywidget.AnyWidget):
         kind = type(opt).__name__
         formula = FORMULAS.get(kind + ("+momentum" if hyper.get("momentum") else ""),
                                FORMULAS.get(kind, ""))
-        self._optim_state = dict(self._before, after=_values(p), state=state, hyper=hyper,
+        index = self._index or []
+        self._optim_state = dict(self._before, after=_values(p, index), state=state,
+                                 hyper=hyper, index=[_unravel(i, list(p.shape)) for i in index],
                                  optimizer=kind, formula=formula, param=self.watch,
                                  shape=list(p.shape), step=self._steps + 1)
 
@@ -343,6 +375,7 @@ class TrainingView(anywidget.AnyWidget):
         if self.watch not in self._names.values():
             return
         self._optim_state = {}
+        self._index = None
         self._push(force=True)
 
     # ------------------------------------------------------------------ sending
@@ -367,7 +400,9 @@ class TrainingView(anywidget.AnyWidget):
         else:
             batch = steps
             epoch = 1 if epoch is None else epoch + 1
-        out = {"title": self._title, "step": steps, "epoch": epoch, "epochs": self._epochs,
+        opt = self._optimizer() if self._optimizer is not None else None
+        out = {"title": self._title, "step": steps,
+               "optimizer": type(opt).__name__ if opt is not None else "", "epoch": epoch, "epochs": self._epochs,
                "batch": batch, "batches": per,
                "epoch_loss": _num(self._epoch_loss[0] / self._epoch_loss[1])
                if self._epoch_loss[1] else None,

@@ -73,11 +73,13 @@ def test_optimizer_step_shown_is_pytorchs(opt_name, seed):
         np.testing.assert_allclose(a[key], b[key], rtol=1e-4, atol=1e-6)
     # after is the parameter as it is now; state is the optimizer's own state for it
     p = dict(model.named_parameters())["0.weight"]
-    np.testing.assert_allclose(a["after"], p.detach().reshape(-1)[:6].tolist(), rtol=1e-5)
+    assert a["index"] == b["index"] and len(a["index"]) == 6
+    at = [tuple(i) for i in a["index"]]
+    np.testing.assert_allclose(a["after"], [p[i].item() for i in at], rtol=1e-5)
     t_state = t_opt.state[dict(t_model.named_parameters())["0.weight"]]
     assert sorted(a["state"]) == sorted(b["state"]) == sorted(t_state)
     for key, value in t_state.items():
-        want = value.reshape(-1)[:6].tolist() if value.dim() else [value.item()]
+        want = [value[i].item() for i in at] if value.dim() else [value.item()]
         got = a["state"][key] if isinstance(a["state"][key], list) else [a["state"][key]]
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-7)
     assert a["hyper"]["lr"] == t_opt.param_groups[0]["lr"]
@@ -230,7 +232,7 @@ def test_hooks_hold_the_view_weakly():
 def test_watch_from_the_front_end_switches_parameter():
     view, model, opt, _ = _train(tensorviz, "sgd-momentum", 0)
     front_end_sets(view, watch="2.bias")
-    assert view.optim == {}
+    assert view.optim == {} and view._index is None
     x, y = _data(0)[0]
     opt.zero_grad()
     loss = tensorviz.nn.functional.cross_entropy(model(tensorviz.from_numpy(x)),
@@ -269,3 +271,26 @@ def test_bad_input_says_what_to_do():
 def test_show_training_is_exported_lazily():
     assert tensorviz.show_training is tensorviz.viz.show_training
     assert not math.isnan(_training._num(1.0))
+
+
+def test_watched_elements_are_those_with_the_largest_first_gradient():
+    model = tensorviz.nn.Linear(4, 1, bias=False)
+    opt = tensorviz.optim.SGD(model.parameters(), lr=1.0)
+    view = TrainingView(model, opt, update_every=0)
+    # only inputs 1 and 3 are non-zero: the gradient of weight[0, 0] and [0, 2] is 0
+    x = tensorviz.tensor([[0., 2., 0., -1.]])
+    model(x).sum().backward()
+    opt.step()
+    view.step(0.0)
+    assert view.optim["index"] == [[0, 0], [0, 1], [0, 2], [0, 3]]  # all 4 (< 6 elements)
+    big = tensorviz.nn.Linear(10, 1, bias=False)
+    opt = tensorviz.optim.SGD(big.parameters(), lr=1.0)
+    view = TrainingView(big, opt, update_every=0)
+    x = tensorviz.zeros(1, 10)
+    x[0, [9, 2, 7]] = tensorviz.tensor([3., -5., 1.])
+    x[0, [0, 4, 5]] = tensorviz.tensor([0.5, 0.25, 2.])
+    big(x).sum().backward()
+    opt.step()
+    view.step(0.0)
+    assert view.optim["index"] == [[0, 0], [0, 2], [0, 4], [0, 5], [0, 7], [0, 9]]
+    assert view.optim["grad"] == [0.5, -5.0, 0.25, 2.0, 1.0, 3.0]

@@ -1,0 +1,150 @@
+"""The training and batch views in a real JupyterLab page at 1280 × 800: the training view
+updates while the loop is still running (one output, not one per batch), ends on the kernel's
+last step, shows gradient norms, the optimizer's state and zero_grad; the batch view draws
+indices → samples → collate → batch with real worker ids and moves between batches with the
+keyboard.  Screenshots (light and dark) go to test-artifacts/browser/."""
+from __future__ import annotations
+
+from browser_harness import Notebook
+
+SEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+
+SETUP = """\
+import os
+import tensorviz as torch
+from sklearn.datasets import load_digits
+digits = load_digits()
+X = torch.tensor(digits.data, dtype=torch.float32) / 16
+y = torch.tensor(digits.target)
+dataset = torch.utils.data.TensorDataset(X, y)
+loader = torch.utils.data.DataLoader(dataset, batch_size=64, shuffle=True)
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(64, 32), torch.nn.ReLU(), torch.nn.Linear(32, 10))
+opt = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+loss_fn = torch.nn.CrossEntropyLoss()"""
+
+# runs until the test (having seen the view update live) drops the flag file
+LOOP = """\
+view = torch.show_training(model, opt, epochs=50, loader=loader)
+steps = 0
+for epoch in range(50):
+    for xb, yb in loader:
+        opt.zero_grad()
+        out = model(xb)
+        loss = loss_fn(out, yb)
+        loss.backward()
+        opt.step()
+        view.step(loss, output=out, target=yb)
+        steps += 1
+        if os.path.exists("stop.flag"):
+            break
+    if os.path.exists("stop.flag"):
+        break"""
+
+REPORT = "print('kernel steps', steps)"
+
+BATCHES = """\
+shuffled = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(X.view(-1, 8, 8), y),
+                                       batch_size=6, shuffle=True, num_workers=2)
+batches = torch.show_batches(shuffled, batches=4)"""
+
+
+def _step(page) -> int:
+    return int(page.evaluate(f"document.querySelector('{SEL} .tvt-where').dataset.step"))
+
+
+def _running(page, index: int) -> bool:
+    return page.evaluate(
+        "(i) => window.jupyterapp.shell.currentWidget.content.widgets[i].node"
+        ".querySelector('.jp-InputArea-prompt').textContent.includes('*')", index)
+
+
+def test_training_view_updates_during_the_loop(lab, browser, artifacts):
+    lab.write_notebook("training.ipynb", [SETUP, LOOP, REPORT, BATCHES])
+    (lab.root / "stop.flag").unlink(missing_ok=True)
+    nb = Notebook(browser, lab, "training.ipynb", viewport=(1280, 800))
+    try:
+        page = nb.page
+        nb.run_cell(0)
+        # start the loop without waiting for it to end
+        nb.panel.locator(".jp-Cell").nth(1).locator(".cm-content").click()
+        page.keyboard.press("Control+Enter")
+        out = nb.output(1)
+        out.locator(".tvt-root").wait_for()
+        running_at = (f"(n) => {{ const w = document.querySelector('{SEL} .tvt-where');"
+                      " const p = window.jupyterapp.shell.currentWidget.content.widgets[1].node"
+                      ".querySelector('.jp-InputArea-prompt');"
+                      " return w && +w.dataset.step >= n && p.textContent.includes('*'); }")
+        page.wait_for_function(running_at, arg=5, timeout=60_000)
+        first = _step(page)
+        # a later update arrives while the same cell is still running: live, not at the end
+        page.wait_for_function(running_at, arg=first + 1, timeout=60_000)
+        second = _step(page)
+        assert second > first and _running(page, 1)
+        assert out.locator(".tvt-svg polyline").count() >= 2
+        out.screenshot(path=str(artifacts / "training-running.png"))
+        (lab.root / "stop.flag").write_text("stop")
+        page.wait_for_function(
+            "() => { const c = window.jupyterapp.shell.currentWidget.content.widgets[1];"
+            " return c.model.executionCount && !c.node.querySelector('.jp-InputArea-prompt')"
+            ".textContent.includes('*'); }", timeout=60_000)
+        nb.wait_idle()
+        nb.run_cell(2)
+        kernel_steps = int(nb.output(2).inner_text().split()[-1])
+        # the last update is flushed when the cell ends: the page shows the kernel's count
+        page.wait_for_function(f"(n) => +document.querySelector('{SEL} .tvt-where')"
+                               ".dataset.step === n", arg=kernel_steps)
+        # one output for the whole loop: no flood of prints or widgets
+        assert out.locator(".jp-OutputArea-child").count() == 1
+        assert out.locator(".tvt-gradrow").count() == 4
+        assert [r.get_attribute("data-param") for r in out.locator(".tvt-gradrow").all()] == \
+            ["0.weight", "0.bias", "2.weight", "2.bias"]
+        assert out.locator('.tvt-zero[data-zero="none"]').count() == 1
+        assert "is None for all 4 parameters" in out.locator(".tvt-zero").inner_text()
+        rows = [r.get_attribute("data-row") for r in out.locator(".tvt-table tr[data-row]").all()]
+        assert rows == ["before", ".grad", "state[momentum_buffer]", "after",
+                        "after − before"]
+        where = out.locator(".tvt-where").inner_text()
+        assert "/50" in where and f"step {kernel_steps}" in where
+        # the watched parameter, chosen with the keyboard
+        select = out.locator("select.tvt-watch")
+        select.focus()
+        select.select_option("2.bias")
+        page.wait_for_function(f"() => document.querySelector('{SEL} .tvt-optim')"
+                               ".textContent.includes('watching 2.bias: the next')")
+        box = out.bounding_box()
+        assert box and box["width"] <= 1280
+        out.screenshot(path=str(artifacts / "training-light.png"))
+        nb.command("apputils:change-theme", {"theme": "JupyterLab Dark"})
+        page.wait_for_function("document.body.dataset.jpThemeLight === 'false' && "
+                               "!document.querySelector('#jupyterlab-splash')")
+        out.screenshot(path=str(artifacts / "training-dark.png"))
+
+        # the batch view: four batches from two worker processes
+        nb.run_cell(3)
+        bout = nb.output(3)
+        bout.locator(".tvb-root").wait_for()
+        tabs = bout.locator(".tvb-tab")
+        assert tabs.count() == 4
+        workers = [t.locator(".tvb-worker").get_attribute("data-worker") for t in tabs.all()]
+        assert workers == ["0", "1", "0", "1"]
+        assert bout.locator(".tvb-sample").count() == 6
+        assert bout.locator(".tvb-sample .tvb-img").count() == 6
+        assert "tensor(6, 8, 8) torch.float32" in bout.locator(".tvb-batch").last.inner_text()
+        assert bout.locator(".tvb-sample .tvb-part").first.get_attribute("title") == \
+            "tensor(8, 8) torch.float32"
+        bout.screenshot(path=str(artifacts / "batches-dark.png"))
+        nb.command("apputils:change-theme", {"theme": "JupyterLab Light"})
+        page.wait_for_function("document.body.dataset.jpThemeLight === 'true' && "
+                               "!document.querySelector('#jupyterlab-splash')")
+        selected = bout.locator('.tvb-tab[aria-selected="true"]').get_attribute("data-batch")
+        assert selected == "3"
+        bout.locator('.tvb-tab[aria-selected="true"]').focus()
+        page.keyboard.press("ArrowRight")  # wraps around to batch 0
+        page.wait_for_function(f"() => document.querySelector('{SEL} .tvb-body')"
+                               ".dataset.batch === '0'")
+        assert bout.locator(".tvb-body").get_attribute("data-batch") == "0"
+        bout.screenshot(path=str(artifacts / "batches-light.png"))
+        assert nb.errors == []
+    finally:
+        nb.close()
