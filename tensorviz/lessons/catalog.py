@@ -601,3 +601,227 @@ _add("08/saved-version",
               "    x.add_(1)\n"
               "answer = x._version",
      revealed_by=["print(x._version)"])
+
+# ---------------------------------------------------------------------------- 09 nn, training
+MLP = ("class MLP(torch.nn.Module):\n"
+       "    def __init__(self):\n"
+       "        super().__init__()\n"
+       "        self.fc1 = torch.nn.Linear(64, 32)\n"
+       "        self.act = torch.nn.ReLU()\n"
+       "        self.fc2 = torch.nn.Linear(32, 10)\n"
+       "\n"
+       "    def forward(self, x):\n"
+       "        return self.fc2(self.act(self.fc1(x)))\n"
+       "\n"
+       "model = MLP()")
+_add("09/param-count",
+     "How many numbers does `MLP` learn: what is `sum(p.numel() for p in model.parameters())`?",
+     setup=MLP, answer=2410,
+     mistakes={2368: "Those are the two weight matrices only: each `Linear` has a bias too "
+                     "(32 and 10 numbers).",
+               2048: "That is `fc1.weight` alone (64 × 32). Add its bias and all of `fc2`.",
+               106: "That counts the layers' sizes (64 + 32 + 10), not the weights "
+                    "connecting them."},
+     hint="`Linear(a, b)` holds a weight of shape (b, a) and a bias of shape (b,). "
+          "`ReLU` has no parameters.",
+     explanation="fc1: 32 × 64 + 32 = 2080; fc2: 10 × 32 + 10 = 330; 2080 + 330 = 2410. "
+                 "`ReLU` learns nothing, so it has no parameters.",
+     solution="answer = sum(p.numel() for p in model.parameters())")
+
+_add("09/state-dict-shares",
+     "`sd = model.state_dict()`. Does `sd['fc1.weight']` share memory with "
+     "`model.fc1.weight` (the same storage)?",
+     setup=MLP, answer=True,
+     mistakes={False: "`state_dict()` does not copy: its tensors are detached views of the "
+                      "parameters (`requires_grad=False`, same storage). Save it, or "
+                      "`.clone()` it, to keep a snapshot."},
+     hint="Compare `sd['fc1.weight'].data_ptr()` with `model.fc1.weight.data_ptr()`.",
+     explanation="`state_dict()` returns each parameter `.detach()`ed: the same storage, "
+                 "without autograd. Training the model changes what `sd` shows, so to keep a "
+                 "snapshot save it to a file or clone it.",
+     solution="sd = model.state_dict()\n"
+              "answer = sd['fc1.weight'].untyped_storage().data_ptr() == "
+              "model.fc1.weight.untyped_storage().data_ptr()",
+     revealed_by=["sd['fc1.weight'].data_ptr() == model.fc1.weight.data_ptr()"])
+
+_ZERO_CHOICES = ["None", "a tensor of zeros", "the previous batch's gradient"]
+_add("09/zero-grad",
+     "After `loss.backward()` then `optimizer.zero_grad()`, what is `model.fc1.weight.grad`?",
+     setup=MLP + "\noptimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+                 "model(torch.ones(4, 64)).sum().backward()",
+     choices=_ZERO_CHOICES, answer="None",
+     mistakes={"a tensor of zeros": "That was true before PyTorch 2.0. Now `zero_grad()` "
+                                    "defaults to `set_to_none=True`: the `.grad` tensor is "
+                                    "dropped, and the next backward makes a fresh one.",
+               "the previous batch's gradient": "That is what you get *without* zero_grad "
+                                                "(and backward would add to it)."},
+     hint="Look at `optimizer.zero_grad`'s default: `set_to_none=...`.",
+     explanation="`zero_grad()` sets every `.grad` to None (`set_to_none=True` by default): "
+                 "no memory is kept and the next backward creates the gradient afresh "
+                 "instead of adding to an old one. The training view shows it as "
+                 "'.grad is None' when each forward pass starts.",
+     solution="optimizer.zero_grad()\n"
+              "g = model.fc1.weight.grad\n"
+              "answer = 'None' if g is None else ('a tensor of zeros' if not g.any() else "
+              "\"the previous batch's gradient\")",
+     revealed_by=["print(model.fc1.weight.grad)"])
+
+_MOMENTUM_CHOICES = ["equal to the gradient", "0.9 × the gradient", "0.1 × the gradient",
+                     "zeros"]
+_add("09/momentum-first-step",
+     "`SGD(params, lr=0.1, momentum=0.9)`: after the **first** `step()`, what is "
+     "`optimizer.state[p]['momentum_buffer']` for a parameter `p`?",
+     setup=MLP + "\noptimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)\n"
+                 "model(torch.ones(4, 64)).sum().backward()\n"
+                 "p = model.fc2.weight",
+     choices=_MOMENTUM_CHOICES, answer="equal to the gradient",
+     mistakes={"0.9 × the gradient": "The buffer starts as the gradient itself "
+                                     "(`buf = g.clone()`); later steps do "
+                                     "`buf = 0.9 * buf + g`.",
+               "0.1 × the gradient": "0.1 is the learning rate: it scales the step "
+                                     "`p -= lr * buf`, not the buffer.",
+               "zeros": "There is no zero start: the first step copies the gradient in."},
+     hint="On the first step there is no previous buffer to decay.",
+     explanation="The first step sets `buf = g` (a copy); each later step does "
+                 "`buf = momentum · buf + g`, then `p -= lr · buf`. So the first step is plain "
+                 "SGD, and momentum builds up from the second.",
+     solution="optimizer.step()\n"
+              "buf, g = optimizer.state[p]['momentum_buffer'], p.grad\n"
+              "answer = next(c for c, b in [('equal to the gradient', g), "
+              "('0.9 × the gradient', 0.9 * g), ('0.1 × the gradient', 0.1 * g), "
+              "('zeros', g * 0)] if torch.allclose(buf, b))")
+
+_add("09/adam-first-step",
+     "`Adam(params, lr=0.01)`: on its **first** `step()`, by how much does each element of a "
+     "parameter move (`(after - before).abs()`, for an element whose gradient is not 0)?",
+     setup=MLP + "\noptimizer = torch.optim.Adam(model.parameters(), lr=0.01)\n"
+                 "model(torch.ones(4, 64)).sum().backward()\n"
+                 "p = model.fc2.weight",
+     answer=0.01, tolerance=1e-3,
+     mistakes={0.001: "That is Adam's default lr (0.001); this one was given lr=0.01.",
+               0.0: "Adam moves every element whose gradient is non-zero."},
+     hint="After bias correction the first step is `lr · m̂ / (√v̂ + ε)` with `m̂ = g` and "
+          "`v̂ = g²`.",
+     explanation="On the first step `m̂ = g` and `√v̂ = |g|`, so every element moves by "
+                 "`lr · g / |g|` = ±lr = ±0.01, whatever the size of its gradient: Adam "
+                 "rescales each element's step. (The ε = 1e-8 makes it a hair less.)",
+     solution="before = p.detach().clone()\n"
+              "optimizer.step()\n"
+              "moved = (p.detach() - before).abs()[p.grad != 0]\n"
+              "answer = moved.max().item()")
+
+_add("09/window-stride",
+     "`img = torch.arange(64.).view(8, 8)` and `windows = img.unfold(0, 3, 1).unfold(1, 3, 1)`: "
+     "every 3 × 3 window a 3 × 3 kernel sees, as one view. `windows.shape` is (6, 6, 3, 3). "
+     "What is `windows.stride()`?",
+     setup="img = torch.arange(64.).view(8, 8)\n"
+           "windows = img.unfold(0, 3, 1).unfold(1, 3, 1)",
+     answer=(8, 1, 8, 1),
+     mistakes={(1, 8, 1, 8): "Reversed: the first dim picks the window's row, one image row "
+                             "(8 elements) down.",
+               (54, 9, 3, 1): "That is the stride of a copy: `unfold` copies nothing, so the "
+                              "windows step through the image's own storage.",
+               (24, 3, 8, 1): "The windows overlap: moving to the next window is one step of "
+                              "the image (8 or 1), not a whole window."},
+     hint="Next window down = one image row (8 elements); next window right = 1 element; "
+          "inside a window, the same two steps again.",
+     explanation="`(8, 1, 8, 1)`: no copy, just a view with two strides repeated. Windows "
+                 "overlap, so the same storage slot appears in up to 9 windows. A convolution "
+                 "is `(windows * kernel).sum((-1, -2))` over this view.",
+     solution="answer = windows.stride()",
+     revealed_by=["print(windows.shape, windows.stride()"])
+
+# ---------------------------------------------------------------------------- 11 data
+DIGITS = ("class Digits(torch.utils.data.Dataset):\n"
+          "    def __init__(self, n=1797):\n"
+          "        self.images = torch.rand(n, 8, 8)\n"
+          "        self.labels = [k % 10 for k in range(n)]\n"
+          "\n"
+          "    def __len__(self):\n"
+          "        return len(self.images)\n"
+          "\n"
+          "    def __getitem__(self, i):\n"
+          "        return self.images[i].unsqueeze(0), self.labels[i]\n"
+          "\n"
+          "ds = Digits()")
+_add("11/batch-shape",
+     "`ds[i]` returns `(image, label)` with an image of shape (1, 8, 8). With "
+     "`loader = DataLoader(ds, batch_size=16)` and `xb, yb = next(iter(loader))`, "
+     "what is `xb.shape`?",
+     setup=DIGITS, answer=(16, 1, 8, 8),
+     mistakes={(1, 8, 8): "That is one sample. The loader stacks 16 of them along a new "
+                          "first dim.",
+               (16, 8, 8): "`collate` keeps each sample's shape whole, channel dim included: "
+                           "(1, 8, 8) per sample.",
+               (1, 16, 8, 8): "The new batch dim comes first, before the sample's own dims."},
+     hint="`default_collate` does `torch.stack(images)`: a new dim 0 of size batch_size.",
+     explanation="The batch is `torch.stack` of 16 images of shape (1, 8, 8): (16, 1, 8, 8), "
+                 "the (N, C, H, W) layout a `Conv2d` expects.",
+     solution="loader = torch.utils.data.DataLoader(ds, batch_size=16)\n"
+              "xb, yb = next(iter(loader))\n"
+              "answer = xb.shape",
+     revealed_by=["print(xb.shape, xb.dtype"])
+
+_add("11/label-dtype",
+     "`ds[i]` returns its label as a Python `int`. What is `yb.dtype` in a batch from "
+     "`DataLoader(ds, batch_size=16)`?",
+     setup=DIGITS, answer=DType("int64"),
+     mistakes={DType("int32"): "Python ints become 64-bit: `torch.tensor([3, 1])` is int64.",
+               DType("float32"): "Only Python floats become float32 (the default dtype); "
+                                 "ints stay integers."},
+     hint="`default_collate` turns a list of Python ints into `torch.tensor(ints)`.",
+     explanation="`default_collate` makes `torch.tensor(list_of_ints)`: int64, exactly what "
+                 "`CrossEntropyLoss` wants as class indices.",
+     solution="xb, yb = next(iter(torch.utils.data.DataLoader(ds, batch_size=16)))\n"
+              "answer = yb.dtype",
+     revealed_by=["print(yb.shape, yb.dtype"])
+
+_add("11/last-batch",
+     "1797 samples, `batch_size=64`. How many samples are in the **last** batch?",
+     setup=DIGITS, answer=5,
+     mistakes={64: "1797 is not a multiple of 64: the last batch gets what is left (unless "
+                   "`drop_last=True`, which drops it).",
+               28: "28 is how many *full* batches there are; the question is the size of "
+                   "the one after them.",
+               0: "Without `drop_last=True` the leftover samples still make a batch."},
+     hint="28 × 64 = 1792.",
+     explanation="1797 = 28 × 64 + 5: 29 batches, the last of 5 samples. `drop_last=True` "
+                 "drops it (28 batches), which keeps every batch the same size.",
+     solution="batches = list(torch.utils.data.DataLoader(ds, batch_size=64))\n"
+              "answer = len(batches[-1][1])",
+     revealed_by=["len(loader), len(batches[-1][1])"])
+
+_add("11/stack-copies",
+     "Does a batch `xb` share memory with the dataset's `ds.images` (the tensor each "
+     "`ds[i]` is a view of)?",
+     setup=DIGITS, answer=False,
+     mistakes={True: "Each `ds[i]` is a view of `ds.images`, but `torch.stack` copies the "
+                     "samples into one new storage: the batch is contiguous, wherever its "
+                     "samples lived."},
+     hint="Is `ds.images[0]` a view? And what does `torch.stack` return?",
+     explanation="`ds[i]` is a view (no copy), but `collate` stacks the samples into a fresh "
+                 "tensor: new storage, contiguous. Writing to the batch never changes the "
+                 "dataset.",
+     solution="xb, yb = next(iter(torch.utils.data.DataLoader(ds, batch_size=4)))\n"
+              "answer = xb.untyped_storage().data_ptr() == "
+              "ds.images.untyped_storage().data_ptr()",
+     revealed_by=["print(first.untyped_storage().data_ptr() == "])
+
+_add("11/worker-of-batch",
+     "`DataLoader(ds, batch_size=64, num_workers=2)`: batches 0, 1, 2, … are made by worker "
+     "processes 0 and 1. Which worker makes batch **4**?",
+     setup=DIGITS, answer=0,
+     mistakes={1: "The loader deals the batches out in turn: 0 → worker 0, 1 → worker 1, "
+                  "2 → worker 0, … so even batches go to worker 0.",
+               4: "There are only 2 workers (ids 0 and 1): each makes every other batch."},
+     hint="The main process hands out batch indices round-robin: batch k goes to worker "
+          "k % num_workers.",
+     explanation="Batch k goes to worker k % num_workers, and the loader yields them in "
+                 "order (`in_order=True`), whichever worker finishes first. Each worker "
+                 "runs `dataset[i]` and `collate_fn` in its own process; "
+                 "`get_worker_info().id` there says which.",
+     solution="def whoami(samples):\n"
+              "    return torch.utils.data.get_worker_info().id\n"
+              "loader = torch.utils.data.DataLoader(ds, batch_size=64, num_workers=2, "
+              "collate_fn=whoami)\n"
+              "answer = list(loader)[4]")

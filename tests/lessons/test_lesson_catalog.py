@@ -80,6 +80,16 @@ MISTAKE_CLAIMS = [
     ("08/saved-version", 0, "even under no_grad",
      "loss = (x * w).sum()\n"
      "wrong = loss.grad_fn.next_functions[0][0]._saved_self._version"),
+    ("09/param-count", 2368, "bias",
+     "wrong = model.fc1.weight.numel() + model.fc2.weight.numel()"),
+    ("09/param-count", 2048, "fc1.weight", "wrong = model.fc1.weight.numel()"),
+    ("09/adam-first-step", 0.001, "default",
+     "wrong = torch.optim.Adam(model.parameters()).defaults['lr']"),
+    ("09/window-stride", (54, 9, 3, 1), "copy", "wrong = windows.contiguous().stride()"),
+    ("09/window-stride", (1, 8, 1, 8), "Reversed", "wrong = windows.stride()[::-1]"),
+    ("11/batch-shape", (1, 8, 8), "one sample", "wrong = ds[0][0].shape"),
+    ("11/last-batch", 28, "full", "wrong = len(ds) // 64"),
+    ("11/last-batch", 64, "multiple", "wrong = 64"),
 ]
 
 
