@@ -129,7 +129,8 @@ def test_lesson_sequence_is_complete():
     names = {p.stem for p in LESSONS}
     expected = {"00_welcome", "01_tensors_and_storage", "02_views_transpose_contiguous",
                 "03_dtypes_and_precision", "04_numpy_interop", "05_saving_and_loading",
-                "06_devices", "07_tensor_api_tour", "08_autograd"}
+                "06_devices", "07_tensor_api_tour", "08_autograd", "09_nn_training",
+                "11_data"}
     assert sorted(expected - names) == []
 
 
@@ -158,6 +159,15 @@ TOPICS = {
     "08_autograd": ["torch.show_graph(", "requires_grad=True", ".is_leaf", "grad_fn",
                     "next_functions", ".backward()", "retain_grad()", "torch.no_grad()",
                     "x.add_(1)", "retain_graph=True", "gradient=", "_saved_self"],
+    "09_nn_training": ["load_digits(", "nn.Module", "named_parameters()", "state_dict()",
+                       "optimizer.zero_grad()", "loss.backward()", "optimizer.step()",
+                       "torch.show_training(", "view.step(", "momentum_buffer", "exp_avg",
+                       "nn.Conv2d(", ".unfold(", "torch.show(img, top_left, window_2_3)", "torch.save(",
+                       "load_state_dict(", "pytorch.load(path, weights_only=True)"],
+    "11_data": ["torch.utils.data.Dataset", "__getitem__", "__len__", "DataLoader(",
+                "default_collate(", "collate_fn=", "shuffle=True", "drop_last=True",
+                "num_workers=2", "get_worker_info()", "torch.show_batches(",
+                "torch.Generator().manual_seed("],
 }
 
 

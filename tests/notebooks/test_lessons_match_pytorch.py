@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import importlib
 import io
 import json
 import os
@@ -38,8 +39,15 @@ NOT_COMPARED = {
     ("05", "tempfile.mkdtemp"): "a fresh temporary folder's name",
     ("05", "class Model"): "the refusal is worded by each library",
     ("06", "t.cuda()"): "PyTorch built without CUDA raises AssertionError (the lesson says so)",
+    ("09", "torch.manual_seed(0)"): "tensorviz's random generator is not PyTorch's",
+    ("11", "torch.manual_seed(0)"): "tensorviz's random generator is not PyTorch's",
 }
-WIDGET_CALLS = ("torch.show_broadcast(", "torch.show_graph(", "torch.show(", "torch.playground(")
+WIDGET_CALLS = ("torch.show_broadcast(", "torch.show_graph(", "torch.show(", "torch.playground(",
+                "torch.show_training(", "torch.show_batches(")
+# Widgets that draw PyTorch's own objects too: under PyTorch the lesson runs tensorviz's widget
+# on PyTorch's model, optimizer or DataLoader (so the loop around it runs unchanged).
+DUCK_WIDGETS = {"torch.show_training(": "_tensorviz_viz.show_training(",
+                "torch.show_batches(": "_tensorviz_viz.show_batches("}
 
 
 def _code_cells(path: Path) -> list[str]:
@@ -63,12 +71,15 @@ def run_lesson(cells: list[str], library: str, name: str) -> list[str]:
     sys.modules[module.__name__] = module
     scope = module.__dict__
     scope["_no_widget"] = _no_widget
+    scope["_tensorviz_viz"] = importlib.import_module("tensorviz.viz")
     results = []
     cwd = os.getcwd()
     try:
         for source in cells:
             if library == "torch":
                 source = source.replace("import tensorviz as torch", "import torch")
+                for call, ours in DUCK_WIDGETS.items():
+                    source = source.replace(call, ours)
                 for call in WIDGET_CALLS:
                     source = source.replace(call, "_no_widget(")
             out = io.StringIO()
