@@ -239,7 +239,7 @@ class TrainingView {
     const n = (o.after || []).length;
     const head = h("tr");
     head.appendChild(h("th", "", `${o.param}${o.shape ? " (" + o.shape.join("×") + ")" : ""}`));
-    for (let i = 0; i < n; i++) head.appendChild(h("th", "", o.index ? `[${o.index[i].join(", ")}]` : `[${i}]`));
+    for (let i = 0; i < n; i++) head.appendChild(h("th", "", o.index ? `[${o.index[i].join(",")}]` : `[${i}]`));
     table.appendChild(head);
     /** @param {string} label @param {any[] | null} xs @param {string} [cls] */
     const row = (label, xs, cls) => {

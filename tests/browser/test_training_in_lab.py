@@ -148,3 +148,77 @@ def test_training_view_updates_during_the_loop(lab, browser, artifacts):
         assert nb.errors == []
     finally:
         nb.close()
+
+
+def _lesson_cells(name: str) -> list[str]:
+    import json
+
+    from browser_harness import REPO
+
+    nb = json.loads((REPO / "notebooks" / name).read_text())
+    return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+
+
+def test_lessons_09_and_11_draw_their_views(lab, browser, artifacts):
+    """Lessons 09 and 11, Run All in JupyterLab: both training views end on the last batch
+    (5 epochs of 24), the batch views show worker processes, the windows share a strip."""
+    cells = _lesson_cells("09_nn_training.ipynb")
+    lab.write_notebook("lesson09.ipynb", cells)
+    nb = Notebook(browser, lab, "lesson09.ipynb", viewport=(1280, 800))
+    try:
+        page = nb.page
+        nb.command("notebook:run-all-cells")
+        nb.wait_idle(90_000)
+        page.wait_for_function(
+            "() => window.jupyterapp.shell.currentWidget.content.widgets.every("
+            "c => c.model.type !== 'code' || c.model.executionCount)", timeout=90_000)
+        for index in [i for i, c in enumerate(cells) if "torch.show_training(" in c]:
+            nb.panel.locator(".jp-Cell").nth(index).scroll_into_view_if_needed()
+            out = nb.output(index)
+            out.locator(".tvt-root").wait_for()
+            page.wait_for_function(
+                "(i) => { const c = window.jupyterapp.shell.currentWidget.content.widgets[i];"
+                " const w = c.node.querySelector('.tvt-where');"
+                " return w && w.dataset.step === '120'; }", arg=index)
+            assert "epoch 5/5 · batch 24/24" in out.locator(".tvt-where").text_content()
+            assert out.locator(".tvt-table tr[data-row^='state[']").count() >= 1
+            out.screenshot(path=str(artifacts / f"lesson09-training-{index}.png"))
+        cnn = nb.output(next(i for i, c in enumerate(cells) if 'watch="conv.weight"' in c))
+        rows = [r.get_attribute("data-row") for r in cnn.locator(".tvt-table tr").all()][1:]
+        assert rows == ["before", ".grad", "state[exp_avg]", "state[exp_avg_sq]", "after",
+                        "after − before"]
+        at = next(i for i, c in enumerate(cells) if "torch.show(img, top_left" in c)
+        nb.panel.locator(".jp-Cell").nth(at).scroll_into_view_if_needed()
+        windows = nb.output(at)
+        windows.locator(".tv-root").wait_for()
+        assert windows.locator(".tv-strip").count() == 1  # three views, one storage
+        windows.screenshot(path=str(artifacts / "lesson09-windows.png"))
+        assert nb.errors == []
+    finally:
+        nb.close()
+
+    cells = _lesson_cells("11_data.ipynb")
+    lab.write_notebook("lesson11.ipynb", cells)
+    nb = Notebook(browser, lab, "lesson11.ipynb", viewport=(1280, 800))
+    try:
+        page = nb.page
+        nb.command("notebook:run-all-cells")
+        nb.wait_idle(90_000)
+        page.wait_for_function(
+            "() => window.jupyterapp.shell.currentWidget.content.widgets.every("
+            "c => c.model.type !== 'code' || c.model.executionCount)", timeout=90_000)
+        index = next(i for i, c in enumerate(cells) if "batch_view = torch.show_batches" in c)
+        nb.panel.locator(".jp-Cell").nth(index).scroll_into_view_if_needed()
+        out = nb.output(index)
+        out.locator(".tvb-root").wait_for()
+        # the later cell trained on the view: its tabs now end with the epoch's last batch
+        page.wait_for_function(
+            "(i) => { const c = window.jupyterapp.shell.currentWidget.content.widgets[i];"
+            " const t = c.node.querySelectorAll('.tvb-tab');"
+            " return t.length === 16 && t[15].dataset.batch === '33'; }", arg=index)
+        workers = {t.get_attribute("data-worker") for t in out.locator(".tvb-tab .tvb-worker").all()}
+        assert workers == {"0", "1"}
+        out.screenshot(path=str(artifacts / "lesson11-workers.png"))
+        assert nb.errors == []
+    finally:
+        nb.close()
