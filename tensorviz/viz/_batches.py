@@ -160,10 +160,15 @@ class BatchView(anywidget.AnyWidget):
     # ------------------------------------------------------------------ tracing
     def _traced_loader(self) -> Any:
         src = self._source
-        module = sys.modules.get(type(src).__module__)
-        worker_info = getattr(module, "get_worker_info", None)
-        if worker_info is None:  # a DataLoader subclass defined elsewhere
-            from ..utils.data import get_worker_info as worker_info
+        # the get_worker_info of the loader's own library (tensorviz's or PyTorch's), found
+        # next to its DataLoader class (a subclass defined elsewhere: next to its base)
+        worker_info = None
+        for cls in type(src).__mro__:
+            worker_info = getattr(sys.modules.get(cls.__module__), "get_worker_info", None)
+            if worker_info is not None:
+                break
+        if worker_info is None:
+            raise TypeError(f"show_batches() takes a DataLoader, got {type(src).__name__}")
         kwargs: dict[str, Any] = dict(
             batch_sampler=src.batch_sampler, num_workers=src.num_workers,
             collate_fn=_TracedCollate(src.collate_fn, worker_info),

@@ -135,3 +135,21 @@ def test_bad_input_says_what_to_do():
 def test_show_batches_is_exported():
     assert tensorviz.show_batches is tensorviz.viz.show_batches
     assert np.isfinite(1.0)
+
+
+@pytest.mark.parametrize("name", ["training.js", "batches.js"])
+def test_js_never_parses_strings_as_html(name):
+    from tensorviz.viz._assets import asset
+
+    js = asset(name).read_text()
+    for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(",
+                 "new Function"):
+        assert sink not in js
+
+
+def test_a_dataloader_subclass_defined_elsewhere_is_traced():
+    class MyLoader(tensorviz.utils.data.DataLoader):
+        pass
+
+    view = BatchView(MyLoader(_dataset(tensorviz, 8), batch_size=4, num_workers=2), batches=2)
+    assert [t["worker"] for t in view.traces] == [0, 1]
