@@ -23,7 +23,7 @@ import anywidget
 import traitlets
 
 from ._assets import asset
-from ._widgets import TensorView
+from ._widgets import _LIVE, TensorView, _ensure_hook
 
 __all__ = ["BatchView", "MAX_BATCHES", "MAX_SAMPLES", "MAX_VALUES"]
 
@@ -135,6 +135,8 @@ class BatchView(anywidget.AnyWidget):
         self._count = 0
         super().__init__(**kwargs)
         self.loader = self._describe_loader(loader)
+        _LIVE.add(self)  # (so its saved picture follows the batches later cells record)
+        _ensure_hook()
         if batches:
             it = iter(self)
             for _ in range(batches):
@@ -213,6 +215,7 @@ class BatchView(anywidget.AnyWidget):
 
     def close(self) -> None:
         self._closed = True
+        _LIVE.discard(self)
         super().close()
 
     # ------------------------------------------------------------------ display
