@@ -222,3 +222,48 @@ def test_lessons_09_and_11_draw_their_views(lab, browser, artifacts):
         assert nb.errors == []
     finally:
         nb.close()
+
+
+def test_training_view_updates_during_the_loop_in_notebook7(lab, browser, artifacts):
+    import pytest
+
+    pytest.importorskip("notebook", reason="Notebook 7 is not installed")
+    from test_widgets_in_notebook7 import NOTEBOOK7_OWN_ERRORS
+
+    lab.write_notebook("training7.ipynb", [SETUP, LOOP, REPORT])
+    (lab.root / "stop.flag").unlink(missing_ok=True)
+    nb = Notebook(browser, lab, "training7.ipynb", ui="notebook", viewport=(1280, 800))
+    try:
+        page = nb.page
+        nb.run_cell(0)
+        nb.panel.locator(".jp-Cell").nth(1).locator(".cm-content").click()
+        page.keyboard.press("Control+Enter")
+        out = nb.output(1)
+        out.locator(".tvt-root").wait_for(timeout=60_000)
+        running_at = ("(n) => { const w = document.querySelector('.tvt-where');"
+                      " const p = window.jupyterapp.shell.currentWidget.content.widgets[1].node"
+                      ".querySelector('.jp-InputArea-prompt');"
+                      " return w && +w.dataset.step >= n && p.textContent.includes('*'); }")
+        page.wait_for_function(running_at, arg=3, timeout=60_000)
+        first = _step_anywhere(page)
+        page.wait_for_function(running_at, arg=first + 1, timeout=60_000)
+        (lab.root / "stop.flag").write_text("stop")
+        page.wait_for_function(
+            "() => { const c = window.jupyterapp.shell.currentWidget.content.widgets[1];"
+            " return c.model.executionCount && !c.node.querySelector('.jp-InputArea-prompt')"
+            ".textContent.includes('*'); }", timeout=60_000)
+        nb.wait_idle()
+        nb.run_cell(2)
+        kernel_steps = int(nb.output(2).inner_text().split()[-1])
+        page.wait_for_function("(n) => +document.querySelector('.tvt-where').dataset.step === n",
+                               arg=kernel_steps)
+        assert out.locator(".jp-OutputArea-child").count() == 1
+        page.screenshot(path=str(artifacts / "training-notebook7.png"))
+        assert [e for e in nb.errors if e not in NOTEBOOK7_OWN_ERRORS] == []
+    finally:
+        (lab.root / "stop.flag").unlink(missing_ok=True)
+        nb.close()
+
+
+def _step_anywhere(page) -> int:
+    return int(page.evaluate("document.querySelector('.tvt-where').dataset.step"))
