@@ -76,8 +76,8 @@ def _describe(obj: Any, depth: int = 0) -> dict:
         numel = math.prod(shape)
         flat = obj.detach().reshape(-1)[:MAX_VALUES] if hasattr(obj, "detach") else \
             obj.reshape(-1)[:MAX_VALUES]
-        values = [float(v) if isinstance(v, float) else int(v) if not isinstance(v, bool)
-                  else int(v) for v in flat.tolist()]
+        values = [v if isinstance(v, float) else int(v) if isinstance(v, int) else str(v)
+                  for v in flat.tolist()]  # (a complex number as text)
         out = {"kind": "tensor", "shape": shape, "dtype": str(obj.dtype).replace("tensorviz.",
                                                                                  "torch."),
                "values": values, "numel": numel}

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import html
 import math
+import sys
 import time
 import weakref
 from typing import Any
@@ -270,11 +271,20 @@ class TrainingView(anywidget.AnyWidget):
     # ------------------------------------------------------------------ hooks
     def _hook(self, model: Any, optimizer: Any) -> None:
         me = weakref.ref(self)
+        # the library of the model (tensorviz or PyTorch): its grad mode tells a training
+        # forward pass from an evaluation under no_grad, which says nothing about zero_grad
+        first = next(iter(model.parameters()), None)
+        library = sys.modules.get(type(first).__module__.split(".")[0]) if first is not None \
+            else None
+        grad_enabled = getattr(library, "is_grad_enabled", None)
 
         def forward_pre(_module: Any, _args: Any) -> None:
             view = me()
-            if view is not None and not view._closed:
-                view._on_forward()
+            if view is None or view._closed:
+                return
+            if grad_enabled is not None and not grad_enabled():
+                return
+            view._on_forward()
 
         self._handles.append(model.register_forward_pre_hook(forward_pre))
         if optimizer is None:

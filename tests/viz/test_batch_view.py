@@ -153,3 +153,11 @@ def test_a_dataloader_subclass_defined_elsewhere_is_traced():
 
     view = BatchView(MyLoader(_dataset(tensorviz, 8), batch_size=4, num_workers=2), batches=2)
     assert [t["worker"] for t in view.traces] == [0, 1]
+
+
+def test_complex_and_bool_samples_are_described():
+    ds = tensorviz.utils.data.TensorDataset(tensorviz.ones(4, 2, dtype=tensorviz.complex64),
+                                            tensorviz.tensor([True, False, True, True]))
+    view = BatchView(tensorviz.utils.data.DataLoader(ds, batch_size=2), batches=1)
+    x, flag = view.traces[0]["samples"][0]["items"]
+    assert x["values"] == ["(1+0j)", "(1+0j)"] and flag["values"] == [1]
