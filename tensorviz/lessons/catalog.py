@@ -626,7 +626,8 @@ _add("09/param-count",
           "`ReLU` has no parameters.",
      explanation="fc1: 32 × 64 + 32 = 2080; fc2: 10 × 32 + 10 = 330; 2080 + 330 = 2410. "
                  "`ReLU` learns nothing, so it has no parameters.",
-     solution="answer = sum(p.numel() for p in model.parameters())")
+     solution="answer = sum(p.numel() for p in model.parameters())",
+     revealed_by=["print(sum(p.numel() for p in model.parameters()))"])
 
 _add("09/state-dict-shares",
      "`sd = model.state_dict()`. Does `sd['fc1.weight']` share memory with "
@@ -689,7 +690,8 @@ _add("09/momentum-first-step",
               "buf, g = optimizer.state[p]['momentum_buffer'], p.grad\n"
               "answer = next(c for c, b in [('equal to the gradient', g), "
               "('0.9 × the gradient', 0.9 * g), ('0.1 × the gradient', 0.1 * g), "
-              "('zeros', g * 0)] if torch.allclose(buf, b))")
+              "('zeros', g * 0)] if torch.allclose(buf, b))",
+     revealed_by=["print(torch.equal(buf, p.grad)"])
 
 _add("09/adam-first-step",
      "`Adam(params, lr=0.01)`: on its **first** `step()`, by how much does each element of a "
@@ -824,4 +826,5 @@ _add("11/worker-of-batch",
               "    return torch.utils.data.get_worker_info().id\n"
               "loader = torch.utils.data.DataLoader(ds, batch_size=64, num_workers=2, "
               "collate_fn=whoami)\n"
-              "answer = list(loader)[4]")
+              "answer = list(loader)[4]",
+     revealed_by=["batch_view = torch.show_batches(workers", "collate_fn=whoami"])
