@@ -77,5 +77,5 @@ class Buffer(Tensor):
         pass
 
 
-Parameter.__module__ = "tensorviz.nn"
-Buffer.__module__ = "tensorviz.nn"
+Parameter.__module__ = "tensorviz.nn.parameter"
+Buffer.__module__ = "tensorviz.nn.parameter"

@@ -584,3 +584,15 @@ def test_lazy_linear():
     copy_state(pt, tv)
     x = np.random.default_rng(0).standard_normal((4, 5)).astype("float32")
     assert_close(tv(tensorviz.tensor(x)), pt(torch.tensor(x)), "float32")
+
+
+@pytest.mark.parametrize("path", ["nn.Parameter", "nn.Buffer", "nn.Linear", "nn.Module",
+                                  "nn.Sequential", "optim.SGD", "utils.data.DataLoader"])
+def test_public_classes_print_as_pytorch_names_them(path):
+    """``type(p)`` reads as PyTorch's, with ``torch`` spelled ``tensorviz``."""
+    def resolve(root):
+        obj = root
+        for part in path.split("."):
+            obj = getattr(obj, part)
+        return obj
+    assert repr(resolve(tensorviz)) == repr(resolve(torch)).replace("torch", "tensorviz")
