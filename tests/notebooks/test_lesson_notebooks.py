@@ -129,7 +129,7 @@ def test_lesson_sequence_is_complete():
     names = {p.stem for p in LESSONS}
     expected = {"00_welcome", "01_tensors_and_storage", "02_views_transpose_contiguous",
                 "03_dtypes_and_precision", "04_numpy_interop", "05_saving_and_loading",
-                "06_devices", "07_tensor_api_tour", "08_autograd"}
+                "06_devices", "07_tensor_api_tour", "08_autograd", "10_optimizers"}
     assert sorted(expected - names) == []
 
 
@@ -158,6 +158,11 @@ TOPICS = {
     "08_autograd": ["torch.show_graph(", "requires_grad=True", ".is_leaf", "grad_fn",
                     "next_functions", ".backward()", "retain_grad()", "torch.no_grad()",
                     "x.add_(1)", "retain_graph=True", "gradient=", "_saved_self"],
+    "10_optimizers": ["torch.optim.SGD(", "momentum=", "torch.optim.Adam(", "opt.zero_grad()",
+                      "opt.step()", '["momentum_buffer"]', '"exp_avg_sq"', "ax.contour(",
+                      "lr_scheduler.StepLR(", "lr_scheduler.ExponentialLR(",
+                      "lr_scheduler.CosineAnnealingLR(", "sched.get_last_lr()",
+                      "torch.show_graph("],
 }
 
 
