@@ -252,7 +252,7 @@ class GraphView {
     for (const r of regions) {
       const box = h("div", `tvg-region tvg-region-${r.mode}`);
       box.dataset.mode = r.mode;
-      box.appendChild(h("div", "tvg-region-head", `with torch.${r.mode}():  (cell [${r.cell}]) — autograd recorded nothing inside`));
+      box.appendChild(h("div", "tvg-region-head", `with torch.${r.mode}(): — autograd recorded nothing inside`));
       for (const m of r.made) box.appendChild(h("div", "tvg-region-made", `made ${m.text}`));
       for (const w of r.written) box.appendChild(h("div", "tvg-region-written", w.text));
       this.modes.appendChild(box);
@@ -354,7 +354,10 @@ class GraphView {
       label.setAttribute("x", String(x1 + 0.7 * (x2 - x1) + 4));
       label.setAttribute("y", String(y1 + 0.7 * (y2 - y1)));
       label.setAttribute("class", "tvg-edge-label" + (flow ? " tvg-flow" : ""));
-      label.textContent = flow ? `${gtext(flow)}` : `input_nr ${e.input_nr}`;
+      const full = flow ? `${gtext(flow)}` : `input_nr ${e.input_nr}`;
+      // (long gradients are cut on the edge, whole in the tooltip and the explanation)
+      label.textContent = full.length > 26 ? `${full.slice(0, 24)}…]` : full;
+      label.dataset.full = full;
       label.dataset.edge = `${e.src}:${e.slot}`;
       this.svg.appendChild(label);
     }

@@ -152,9 +152,8 @@ def _on_mode(mode: str, entering: bool) -> None:
                                     "recorded by autograd, but counted by its version "
                                     "counter)"})
     if made or written:
-        _REGIONS.append({"seq": next(_REGION_COUNT), "mode": opened,
-                         "cell": int(getattr(shell, "execution_count", 0) or 0),
-                         "made": made, "written": written})
+        _REGIONS.append({"seq": next(_REGION_COUNT), "mode": opened, "made": made,
+                         "written": written})
 
 
 def _listen_to_modes() -> None:
@@ -509,7 +508,7 @@ def static_html(graph: dict, trace: dict, status: str) -> str:
         parts.append(f'<div>↔ {e(item["text"])}</div>')
     for region in graph.get("regions", []):
         lines = [x["text"] for x in region["made"] + region["written"]]
-        parts.append(f'<div>with {e(region["mode"])}() (cell {region["cell"]}): '
+        parts.append(f'<div>with torch.{e(region["mode"])}(): '
                      + e("; ".join(lines)) + "</div>")
     parts.append("</div>")
     return "".join(parts)
