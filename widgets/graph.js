@@ -327,6 +327,9 @@ class GraphView {
     const events = this.events();
     const step = this.step();
     const box = this.canvas.getBoundingClientRect();
+    // screen pixels per CSS pixel of the canvas: not 1 inside a zoomed page (the classroom
+    // demo's `zoom: 1.5`), where client rectangles are scaled and the SVG's units are not
+    const k = this.canvas.offsetWidth ? box.width / this.canvas.offsetWidth || 1 : 1;
     this.svg.setAttribute("width", String(this.canvas.scrollWidth));
     this.svg.setAttribute("height", String(this.canvas.scrollHeight));
     this.svg.textContent = "";
@@ -339,8 +342,8 @@ class GraphView {
       if (!a || !b) continue;
       const ra = a.getBoundingClientRect();
       const rb = b.getBoundingClientRect();
-      const x1 = ra.left + ra.width / 2 - box.left, y1 = ra.bottom - box.top;
-      const x2 = rb.left + rb.width / 2 - box.left, y2 = rb.top - box.top;
+      const x1 = (ra.left + ra.width / 2 - box.left) / k, y1 = (ra.bottom - box.top) / k;
+      const x2 = (rb.left + rb.width / 2 - box.left) / k, y2 = (rb.top - box.top) / k;
       const my = (y1 + y2) / 2;
       const path = document.createElementNS(SVG_NS, "path");
       path.setAttribute("d", `M${x1},${y1} C${x1},${my} ${x2},${my} ${x2},${y2}`);

@@ -185,7 +185,7 @@ class GraphView(anywidget.AnyWidget):
 
     def __init__(self, *tensors: Any, labels: Sequence[str] | None = None, params: Any = None,
                  gradient: Any = None, live: bool = True, grow: bool = True,
-                 names: dict | None = None, **kwargs: Any):
+                 names: dict | None = None, namespace: dict | None = None, **kwargs: Any):
         from .._tensor import Tensor
 
         self._subscribed: dict[int, Any] = {}  # (first: close() runs even if we raise below)
@@ -223,6 +223,9 @@ class GraphView(anywidget.AnyWidget):
         self._seeds = [None if g is None else g.detach().clone() for g in grads]
         self._params = _param_names(params)
         self._names = dict(names or {})
+        # Note: a namespace given here (the classroom demo's program) is held strongly: the
+        # widget owns those variables; otherwise the notebook's own variables are read.
+        self._namespace = namespace
         self._stamps: list[tuple] = []  # (node, slot, version counter list, version at save)
         self._region_from = _REGIONS[-1]["seq"] if _REGIONS else 0
         super().__init__(**kwargs)
@@ -251,8 +254,7 @@ class GraphView(anywidget.AnyWidget):
         labels = self._labels
         params = {k: name for k, (name, ref) in self._params.items() if ref() is not None}
         names = dict(self._names)
-        shell = _ipython()
-        ns = shell.user_ns if shell is not None else {}
+        ns = self._user_ns()
         names.update(_tensors_in(ns))
         state = _graph.build(roots, labels, params, names, _output_names(ns))
         order = state.pop("_order")
@@ -317,17 +319,24 @@ class GraphView(anywidget.AnyWidget):
         super().close()
 
     # ------------------------------------------------------------------ live updates
+    def _user_ns(self) -> dict:
+        """The variables the graph's names come from: the notebook's (or the given ones)."""
+        if self._namespace is not None:
+            return self._namespace
+        shell = _ipython()
+        return shell.user_ns if shell is not None else {}
+
     def _find_new_roots(self) -> None:
         """Tensors in the notebook's namespace computed from this graph become roots too."""
-        shell = _ipython()
-        if shell is None or len(self._roots) >= MAX_ROOTS:
+        ns = self._user_ns()
+        if not ns or len(self._roots) >= MAX_ROOTS:
             return
         mine = {id(t) for t in (r() for r in self._roots) if t is not None}
         nodes, _ = _graph.walk([t.grad_fn for t in (r() for r in self._roots) if t is not None])
         # computed from this graph: reaching one of its ops (a shared leaf is not enough:
         # every later use of `x` reaches x's AccumulateGrad)
         known = {id(n) for n in nodes if _graph._kind(n) != "leaf"}
-        for name, value in list(shell.user_ns.items()):
+        for name, value in list(ns.items()):
             if len(self._roots) >= MAX_ROOTS:
                 break
             if name.startswith("_") or id(value) in mine or not _is_tensor(value) or \
