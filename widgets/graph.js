@@ -352,6 +352,7 @@ class GraphView {
       path.setAttribute("class", "tvg-edge" + (flow ? " tvg-flow" : "") + (e.dst === null ? " tvg-edge-stub" : ""));
       path.setAttribute("marker-end", "");
       this.svg.appendChild(path);
+      if (e.dst === null) continue;  // (a None stub says its input_nr in its own tooltip)
       const label = document.createElementNS(SVG_NS, "text");
       // near the input's end, so two edges leaving one node keep their labels apart
       label.setAttribute("x", String(x1 + 0.7 * (x2 - x1) + 4));
