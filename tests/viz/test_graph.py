@@ -469,3 +469,15 @@ def test_import_tensorviz_does_not_import_torch():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_show_offers_the_graph_of_a_torch_tensor_too():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    loss = (x * x).sum()
+    view = tensorviz.show(loss)
+    assert view.graph_hint.startswith("loss has a grad_fn (SumBackward0)")
+    g = view.graph()
+    assert g.graph["torch"] and [n["name"] for n in g.graph["nodes"]] == \
+        [n for n, _ in _torch_graph(loss)]
+    for w in (view, g):
+        w.close()
