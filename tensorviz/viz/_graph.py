@@ -228,12 +228,14 @@ def root_node(t):
 
 
 def build(roots: Sequence[Any], labels: Sequence[str], params: dict | None = None,
-          names: dict | None = None, out_names: dict | None = None) -> dict:
+          names: dict | None = None, out_names: dict | None = None,
+          outputs: dict | None = None) -> dict:
     """The graph's state: ``roots`` (tensors), ``nodes``, ``edges``, ``more`` (not drawn).
 
     ``params``: id(tensor) -> parameter name; ``names``: id(tensor) -> a variable's name;
     ``out_names``: (id(node), output_nr) -> the name of the tensor that node made (for the
-    ``retain_grad`` taps).  ``roots`` are all tensorviz tensors or all ``torch.Tensor``.
+    ``retain_grad`` taps); ``outputs``: the same keys -> (name, tensor), for a torch graph's
+    taps.  ``roots`` are all tensorviz tensors or all ``torch.Tensor``.
     """
     params = params or {}
     names = names or {}
@@ -270,7 +272,8 @@ def build(roots: Sequence[Any], labels: Sequence[str], params: dict | None = Non
         kind = _kind(n)
         entry = {"id": k, "name": n.name(), "kind": kind, "depth": depth.get(id(n), 0),
                  "saved": [] if kind == "leaf" else _saved_of(n), "label": "",
-                 "taps": [] if torch_graph else _taps(n, out_names),
+                 "taps": _graph_torch.taps_of(n, outputs or {}) if torch_graph
+                 else _taps(n, out_names),
                  "released": bool(getattr(n, "_released", False))}
         if not torch_graph:
             entry["released"] = entry["released"] or any(s.get("released")
@@ -364,14 +367,15 @@ def family(order: list, roots: Sequence[Any], labels: Sequence[str],
     return out
 
 
-def replay(roots: Sequence[Any], seeds: Sequence[Any], order: list) -> dict:
+def replay(roots: Sequence[Any], seeds: Sequence[Any], order: list,
+           tensors: Sequence[Any] = ()) -> dict:
     """Run backward on the graph without touching ``.grad``: the engine's order of nodes, the
     gradient each receives and each sends along its edges, and the accumulation at leaves.
 
     Returns ``{"events": [...], "error": "" or "RuntimeError: ..."}``.
     """
     if order and _graph_torch.is_torch_node(order[0]):
-        return _graph_torch.replay(roots, seeds, order)
+        return _graph_torch.replay(roots, seeds, order, tensors)
     from .. import autograd
     from ..autograd.graph import AccumulateGrad
 

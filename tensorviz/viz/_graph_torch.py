@@ -20,7 +20,8 @@ import re
 import sys
 from typing import Any, Sequence
 
-__all__ = ["is_torch_tensor", "is_torch_node", "root_node", "kind", "saved_of", "replay"]
+__all__ = ["is_torch_tensor", "is_torch_node", "root_node", "kind", "saved_of", "taps_of",
+           "replay"]
 
 _STALE = re.compile(r"is at version (\d+); expected version (\d+) instead")
 STRIP_SLOTS = 12
@@ -121,13 +122,47 @@ def saved_of(node) -> list[dict]:
     return items
 
 
-def replay(roots: Sequence[Any], seeds: Sequence[Any], order: list) -> dict:
+def _hook_names(hooks: Any) -> list[str]:
+    from ._graph import _fn_name
+    return [_fn_name(fn) for fn in (hooks or {}).values()]
+
+
+def taps_of(node, outputs: dict) -> list[dict]:
+    """The learner's tensor hooks and ``retain_grad`` taps at ``node`` (a torch node), read
+    from the tensors it made (``outputs``: (id(node), output_nr) -> (name, tensor), from the
+    notebook's variables) or, at a leaf, from the leaf itself.  (PyTorch keeps no readable
+    list of node hooks: those are not shown.)"""
+    taps: list[dict] = []
+    if kind(node) == "leaf":
+        v = node.variable
+        for fn in _hook_names(getattr(v, "_backward_hooks", None)):
+            taps.append({"kind": "tensor hook", "fn": fn, "output": 0})
+        for fn in _hook_names(getattr(v, "_post_accumulate_grad_hooks", None)):
+            taps.append({"kind": "post-accumulate hook", "fn": fn})
+        return taps[:8]
+    for (ident, nr), (name, t) in sorted(outputs.items(), key=lambda kv: kv[0][1]):
+        if ident != id(node):
+            continue
+        for fn in _hook_names(getattr(t, "_backward_hooks", None)):
+            taps.append({"kind": "tensor hook", "fn": fn, "output": int(nr), "tensor": name})
+        if getattr(t, "retains_grad", False):
+            taps.append({"kind": "retain_grad", "output": int(nr), "tensor": name})
+    return taps[:8]
+
+
+def replay(roots: Sequence[Any], seeds: Sequence[Any], order: list,
+           tensors: Sequence[Any] = ()) -> dict:
     """Backward on a torch graph through ``torch.autograd.grad(retain_graph=True)``: the
     engine's order, each node's incoming and outgoing gradients, the ``+=`` at each leaf.
 
-    # Note: PyTorch gives no way to set a learner's own hooks aside, so hooks registered on
-    # this graph's nodes and tensors run during the replay too (``retain_grad`` taps do not:
-    # autograd.grad never fills ``.grad``).
+    The tensor hooks of the leaves and of ``tensors`` (the graph's tensors the notebook
+    holds) sit out the replay: their ``_backward_hooks`` dicts, which PyTorch reads when
+    backward runs, are emptied and refilled.  ``autograd.grad`` fills the ``.grad`` of tensors
+    that ``retain_grad()``: those of ``tensors`` are put back as they were.
+
+    # Note: PyTorch keeps no Python list of node hooks (``grad_fn.register_hook``) or of the
+    # tensors that retain their grad, so node hooks run during a torch graph's replay, and a
+    # retained ``.grad`` of a tensor the notebook does not hold in a variable is filled.
     """
     from ._graph import MAX_EVENTS, summary
 
@@ -168,7 +203,21 @@ def replay(roots: Sequence[Any], seeds: Sequence[Any], order: list) -> dict:
         return hook
 
     error = ""
+    quiet: list = []  # (hook dict, its entries): emptied for the replay, refilled after
+    seen: set = set()
+    for t in list(leaves) + list(tensors):
+        hooks = getattr(t, "_backward_hooks", None)
+        if hooks and id(hooks) not in seen:
+            seen.add(id(hooks))
+            quiet.append((hooks, list(hooks.items())))
+    retained = []  # (tensor, its .grad object, a copy of its values)
+    for t in tensors:
+        if getattr(t, "retains_grad", False):
+            g = t.grad
+            retained.append((t, g, None if g is None else g.detach().clone()))
     try:
+        for hooks, _ in quiet:
+            hooks.clear()
         for n in order:
             k = index[id(n)]
             if kind(n) == "leaf":
@@ -184,6 +233,13 @@ def replay(roots: Sequence[Any], seeds: Sequence[Any], order: list) -> dict:
     finally:
         for h in handles:
             h.remove()
+        for hooks, items in quiet:
+            hooks.update(items)
+        with torch.no_grad():
+            for t, g, values in retained:
+                if g is not None:
+                    g.copy_(values)
+                t.grad = g
     return {"events": events, "error": error,
             "seeds": [summary(s) if s is not None else None for s in seed_list]}
 

@@ -91,6 +91,19 @@ def _output_names(namespace: dict) -> dict:
     return out
 
 
+def _output_tensors(namespace: dict) -> dict:
+    """(id(node), output_nr) -> (name, tensor), for the torch tensors in ``namespace`` made by
+    a node (their hooks and retain_grad taps)."""
+    out = {}
+    for name, value in list(namespace.items()):
+        if name.startswith("_") or not _graph_torch.is_torch_tensor(value):
+            continue
+        fn = value.grad_fn
+        if fn is not None:
+            out.setdefault((id(fn), int(value.output_nr)), (name, value))
+    return out
+
+
 # ---------------------------------------------------------------- no_grad / inference_mode
 MAX_REGIONS = 4
 _REGIONS: "collections.deque[dict]" = collections.deque(maxlen=MAX_REGIONS)
@@ -256,7 +269,8 @@ class GraphView(anywidget.AnyWidget):
         names = dict(self._names)
         ns = self._user_ns()
         names.update(_tensors_in(ns))
-        state = _graph.build(roots, labels, params, names, _output_names(ns))
+        outputs = _output_tensors(ns) if self._torch else None
+        state = _graph.build(roots, labels, params, names, _output_names(ns), outputs)
         order = state.pop("_order")
         pairs = [(name, v) for name, v in list(ns.items())
                  if not name.startswith("_") and _is_tensor(v)]
@@ -269,7 +283,8 @@ class GraphView(anywidget.AnyWidget):
                      f"The graph has more than {_graph.MAX_NODES} nodes: only the first are "
                      "drawn, and backward is not replayed."}
         else:
-            trace = _graph.replay(shown, self._seeds, order)
+            trace = _graph.replay(shown, self._seeds, order,
+                                  [t for _, t in (outputs or {}).values()])
         self._stamps = [] if self._torch else \
             [(k, j, _saved_vc(order[k], s["name"]), s["version"])
                         for k, n in enumerate(state["nodes"])

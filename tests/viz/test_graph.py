@@ -481,3 +481,57 @@ def test_show_offers_the_graph_of_a_torch_tensor_too():
         [n for n, _ in _torch_graph(loss)]
     for w in (view, g):
         w.close()
+
+
+def test_a_torch_graphs_taps_are_shown_and_its_tensor_hooks_sit_out_the_replay():
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    try:
+        shell.run_cell("import torch, tensorviz\n"
+                       "fired = []\n"
+                       "x = torch.tensor([1., 2.], requires_grad=True)\n"
+                       "h = x * 3\n"
+                       "h.retain_grad()\n"
+                       "def peek(g):\n"
+                       "    fired.append('h')\n"
+                       "h.register_hook(peek)\n"
+                       "x.register_hook(lambda g: fired.append('x'))\n"
+                       "loss = h.pow(2).sum()\n"
+                       "g = tensorviz.show_graph(loss)")
+        ns = shell.user_ns
+        g = ns["g"]
+        assert ns["fired"] == []  # the replay ran without the learner's hooks
+        by_name = {n["name"]: n for n in g.graph["nodes"]}
+        assert [(t["kind"], t.get("fn"), t.get("tensor")) for t in
+                by_name["MulBackward0"]["taps"]] == [("tensor hook", "peek", "h"),
+                                                     ("retain_grad", None, "h")]
+        assert [t["kind"] for t in by_name["torch::autograd::AccumulateGrad"]["taps"]] == \
+            ["tensor hook"]
+        ev = [e for e in g.trace["events"] if e["node"] == by_name["MulBackward0"]["id"]][0]
+        assert ev["grads_in"][0]["values"] == ["6.0", "12.0"]
+        shell.run_cell("loss.backward()")
+        assert ns["fired"] == ["h", "x"]  # and put back: backward runs them
+        assert ns["h"].grad.tolist() == [6.0, 12.0]
+        g.close()
+    finally:
+        InteractiveShell.clear_instance()
+
+
+def test_a_torch_replay_leaves_a_retained_grad_as_it_was():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    h = x * 3
+    h.retain_grad()
+    loss = h.pow(2).sum()
+    loss.backward(retain_graph=True)
+    before = h.grad
+    from tensorviz.viz._graph_view import _output_tensors
+
+    state = tensorviz.viz._graph.build([loss], ["loss"])
+    order = state["_order"]
+    outputs = _output_tensors({"h": h})
+    trace = tensorviz.viz._graph.replay([loss], [None], order, [t for _, t in outputs.values()])
+    assert trace["error"] == "" and h.grad is before and h.grad.tolist() == [6.0, 12.0]
+    # (without handing h over, PyTorch's autograd.grad would have added into it)
+    torch.autograd.grad(loss, [x], retain_graph=True)
+    assert h.grad.tolist() == [12.0, 24.0]
