@@ -110,6 +110,7 @@ _REGIONS: "collections.deque[dict]" = collections.deque(maxlen=MAX_REGIONS)
 _OPEN: list = []
 _REGION_COUNT = itertools.count(1)
 _LISTENING = False
+_SHELL = None  # the notebook's shell, once a graph widget was made in one
 
 
 def _version_of(t: Any):
@@ -134,17 +135,18 @@ def _describe_made(name: str, t: Any) -> str:
 
 
 def _on_mode(mode: str, entering: bool) -> None:
-    """``no_grad`` / ``inference_mode`` listener: record blocks run in the notebook's code."""
-    shell = _ipython()
+    """``no_grad`` / ``inference_mode`` listener: record blocks run in the notebook's code
+    (cheap for the others, e.g. every ``optimizer.step``: one frame lookup)."""
+    shell = _SHELL
     if shell is None:
         return
+    ns = shell.user_ns
     frame = sys._getframe(3)  # (the learner's code: <- __enter__/__exit__ <- _tell <- here)
     try:
-        if frame.f_globals is not shell.user_ns:
+        if frame.f_globals is not ns:
             return
     finally:
         del frame
-    ns = shell.user_ns
     if entering:
         _OPEN.append((mode, _snapshot(ns)))
         return
@@ -170,7 +172,13 @@ def _on_mode(mode: str, entering: bool) -> None:
 
 
 def _listen_to_modes() -> None:
-    global _LISTENING
+    """Record no_grad / inference_mode blocks from now on (in a notebook: in a script there
+    are no cells to mark)."""
+    global _LISTENING, _SHELL
+    shell = _ipython()
+    if shell is None:
+        return
+    _SHELL = shell
     if not _LISTENING:
         from .. import _grad_mode
         _grad_mode.mode_listeners.append(_on_mode)
