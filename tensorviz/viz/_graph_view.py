@@ -121,8 +121,9 @@ def _version_of(t: Any):
 
 
 def _snapshot(ns: dict) -> dict:
-    return {name: (id(v), _version_of(v)) for name, v in list(ns.items())
-            if not name.startswith("_") and _is_tensor(v)}
+    """name -> (id, version, the version counter's identity: shared by a view family)."""
+    return {name: (id(v), _version_of(v), id(getattr(v, "_vc", None) or v))
+            for name, v in list(ns.items()) if not name.startswith("_") and _is_tensor(v)}
 
 
 def _describe_made(name: str, t: Any) -> str:
@@ -153,19 +154,22 @@ def _on_mode(mode: str, entering: bool) -> None:
     if not _OPEN:
         return
     opened, before = _OPEN.pop()
-    made, written = [], []
-    for name, (ident, version) in _snapshot(ns).items():
+    made: list = []
+    moved: dict = {}  # version counter -> (names, from, to): one entry per view family
+    for name, (ident, version, counter) in _snapshot(ns).items():
         old = before.get(name)
         t = ns.get(name)
         if old is None or old[0] != ident:
             if len(made) < 6:
                 made.append({"name": name, "text": _describe_made(name, t)})
-        elif version is not None and old[1] is not None and version != old[1] and \
-                len(written) < 6:
-            written.append({"name": name, "from": old[1], "to": version,
-                            "text": f"{name} written in place: v{old[1]} → v{version} (not "
-                                    "recorded by autograd, but counted by its version "
-                                    "counter)"})
+        elif version is not None and old[1] is not None and version != old[1]:
+            moved.setdefault(counter, ([], old[1], version))[0].append(name)
+    written = []
+    for names, a, b in list(moved.values())[:6]:
+        whose = "the version counter they share" if len(names) > 1 else "its version counter"
+        written.append({"name": names[0], "names": names, "from": a, "to": b,
+                        "text": f"{', '.join(names)}: v{a} → v{b}, an in-place write (not "
+                                f"recorded by autograd, but counted by {whose})"})
     if made or written:
         _REGIONS.append({"seq": next(_REGION_COUNT), "mode": opened, "made": made,
                          "written": written})

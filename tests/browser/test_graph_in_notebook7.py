@@ -33,6 +33,7 @@ def test_graph_renders_steps_grows_and_marks_stale_in_notebook7(lab, browser, ar
         "y.retain_grad()\n"
         "loss = y.sum()\n"
         "g = torch.show_graph(loss)",
+        "d, raw = y.detach(), y.data",
         "with torch.no_grad():\n"
         "    y.mul_(2)",
         "z = loss * 3",
@@ -68,18 +69,28 @@ def test_graph_renders_steps_grows_and_marks_stale_in_notebook7(lab, browser, ar
         assert step.is_disabled()
         page.screenshot(path=str(artifacts / "nb7-graph-stepped.png"))
 
-        # an in-place write under no_grad: counted all the same, the stamp turns red
+        # detach() joins the saved tensor's version counter, .data does not
         nb.run_cell(1)
+        _wait_text(page, f"{SEL} .tvg-fam-shared", "d shares memory and the version counter")
+        assert "result saved by ExpBackward0" in _text(out.locator(".tvg-fam-shared"))
+        own = out.locator(".tvg-fam-own")
+        assert _text(own.locator(".tvg-mode-badge")) == "own counter"
+        assert "raw shares memory with result saved by ExpBackward0 but has its own version " \
+            "counter (v0)" in _text(own)
+
+        # an in-place write under no_grad: counted all the same, the stamp turns red
+        nb.run_cell(2)
         page.wait_for_function(f"() => document.querySelectorAll('{SEL} .tvg-stamp.tvg-stale')"
                                ".length === 1", timeout=60_000)
         assert _text(out.locator(".tvg-stamp.tvg-stale")) == "v0 at save · v1 now"
-        _wait_text(page, f"{SEL} .tvg-region-written", "y written in place: v0 → v1")
+        _wait_text(page, f"{SEL} .tvg-region-written", "y, d: v0 → v1, an in-place write")
+        assert "the version counter they share" in _text(out.locator(".tvg-region-written"))
         assert _text(out.locator(".tvg-region-head")).startswith("with torch.no_grad():")
         assert "modified by an inplace operation" in _text(out.locator(".tvg-error"))
         page.screenshot(path=str(artifacts / "nb7-graph-stale.png"))
 
         # a later cell computing from the shown tensor grows the graph
-        nb.run_cell(2)
+        nb.run_cell(3)
         page.wait_for_function(f"() => document.querySelector('{SEL} .tvg-title').textContent"
                                ".includes('loss, z')", timeout=60_000)
         assert out.locator(".tvg-node").count() == 4
