@@ -46,6 +46,18 @@ _STATE = _State()
 #: mark the tensors made inside as inference tensors.
 on_inference_mode = None
 
+#: Called as ``fn(mode, entering)`` when a ``no_grad`` or ``inference_mode`` block is entered
+#: or left (``mode``: "no_grad" / "inference_mode"): the graph widget marks these regions.
+mode_listeners: list = []
+
+
+def _tell(mode: str, entering: bool) -> None:
+    for fn in list(mode_listeners):
+        try:
+            fn(mode, entering)
+        except Exception:  # a listener never breaks the learner's block
+            pass
+
 
 def is_grad_enabled() -> bool:
     """True if grad mode is currently enabled (in this thread)."""
@@ -163,9 +175,13 @@ class no_grad(_NoParamDecoratorContextManager):
     def __enter__(self) -> None:
         self.prev = _STATE.grad
         _STATE.grad = False
+        if mode_listeners:
+            _tell("no_grad", True)
 
     def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None:
         _STATE.grad = self.prev
+        if mode_listeners:
+            _tell("no_grad", False)
 
 
 class enable_grad(_NoParamDecoratorContextManager):
@@ -238,9 +254,13 @@ class inference_mode(_DecoratorContextManager):
         _STATE.inference = bool(self.mode)
         if self.mode and on_inference_mode is not None:
             on_inference_mode()
+        if self.mode and mode_listeners:
+            _tell("inference_mode", True)
 
     def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None:
         _STATE.grad, _STATE.inference = self._prev.pop()
+        if self.mode and mode_listeners:
+            _tell("inference_mode", False)
 
     def clone(self) -> "inference_mode":
         return self.__class__(self.mode)

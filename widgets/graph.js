@@ -18,6 +18,23 @@ const tuple = (xs) => `(${xs.join(", ")}${xs.length === 1 ? "," : ""})`;
 const gtext = (g) => (g ? g.text : "None");
 const shortName = (/** @type {string} */ n) => n.replace("torch::autograd::", "");
 
+/** A learner's hook or retain_grad tap, and what it sees when it fires (ev: the node's event).
+ * @param {any} t @param {any} ev @returns {string} */
+function tapText(t, ev) {
+  const on = t.tensor ? ` on ${t.tensor}` : "";
+  const gin = ev ? (ev.grads_in || [])[t.output || 0] : undefined;
+  if (t.kind === "retain_grad") {
+    const who = t.tensor || `output ${t.output}`;
+    return ev ? `retain_grad: ${who}.grad = ${gtext(gin)}` : `retain_grad: ${who}.grad`;
+  }
+  if (!ev) return `${t.kind}${on}: ${t.fn}`;
+  if (t.kind === "tensor hook") return `${t.kind}${on}: ${t.fn}(${gtext(gin)}) fires`;
+  if (t.kind === "pre-hook") return `pre-hook ${t.fn}(${(ev.grads_in || []).map(gtext).join(", ")}) fires`;
+  if (t.kind === "hook") return `hook ${t.fn}(grad_inputs=${(ev.grads_out || []).map(gtext).join(", ")}) fires`;
+  if (t.kind === "post-accumulate hook") return `post-accumulate hook ${t.fn} fires (.grad = ${gtext(ev.grad_after)})`;
+  return `${t.kind}: ${t.fn}`;
+}
+
 class GraphView {
   /** @param {any} model @param {HTMLElement} el */
   constructor(model, el) {
@@ -46,7 +63,8 @@ class GraphView {
     this.canvas.append(this.svg, this.layers);
     this.explain = h("div", "tvg-explain");
     this.explain.setAttribute("aria-live", "polite");
-    this.root.append(this.bar, this.banner, this.error, this.canvas, this.explain);
+    this.modes = h("div", "tvg-modes");
+    this.root.append(this.bar, this.banner, this.error, this.canvas, this.explain, this.modes);
 
     this.btnReset.addEventListener("click", () => this.go(-1));
     this.btnBack.addEventListener("click", () => this.go(this.step() - 1));
@@ -106,7 +124,7 @@ class GraphView {
     const step = this.step();
     const nodes = g.nodes || [];
     const roots = g.roots || [];
-    this.title.textContent = `autograd graph of ${roots.map((/** @type {any} */ r) => r.label).join(", ")}`;
+    this.title.textContent = `${g.torch ? "PyTorch " : ""}autograd graph of ${roots.map((/** @type {any} */ r) => r.label).join(", ")}`;
     const status = this.model.get("status") || "";
     this.banner.textContent = status;
     this.banner.hidden = !status;
@@ -159,6 +177,7 @@ class GraphView {
     }
     if (g.more) this.layers.appendChild(h("div", "tvg-more", `… ${g.more} more nodes not drawn`));
     this.explain.textContent = this.explainText(nodes, events, step, trace, roots);
+    this.renderModes(g);
     requestAnimationFrame(() => this.drawEdges());
   }
 
@@ -206,9 +225,38 @@ class GraphView {
     if (badges.childElementCount) c.appendChild(badges);
     for (const s of n.saved || []) c.appendChild(this.saved(s));
     const ev = done.get(n.id);
+    for (const t of n.taps || []) {
+      const tap = h("div", "tvg-tap" + (ev ? " tvg-fired" : ""), (ev ? "⚡ " : "") + tapText(t, ev));
+      tap.dataset.kind = t.kind;
+      c.appendChild(tap);
+    }
     if (ev && n.kind !== "leaf") c.appendChild(h("div", "tvg-in", `grad in: ${ev.grads_in.map(gtext).join(", ")}`));
     c.setAttribute("aria-label", `${n.name}${n.label ? " " + n.label : ""}, ${(n.saved || []).length} saved`);
     return c;
+  }
+
+  /** The notebook's tensors around the graph (detach / .data / inference) and the
+   * no_grad / inference_mode blocks run since it was drawn.  @param {any} g */
+  renderModes(g) {
+    this.modes.textContent = "";
+    const family = g.family || [];
+    const regions = g.regions || [];
+    this.modes.hidden = !family.length && !regions.length;
+    for (const f of family) {
+      const row = h("div", `tvg-fam tvg-fam-${f.kind}`);
+      row.dataset.name = f.name;
+      row.appendChild(h("span", "tvg-badge tvg-mode-badge", f.kind === "shared" ? "same counter" : f.kind === "own" ? "own counter" : "inference"));
+      row.appendChild(h("span", "", f.text));
+      this.modes.appendChild(row);
+    }
+    for (const r of regions) {
+      const box = h("div", `tvg-region tvg-region-${r.mode}`);
+      box.dataset.mode = r.mode;
+      box.appendChild(h("div", "tvg-region-head", `with torch.${r.mode}(): — autograd recorded nothing inside`));
+      for (const m of r.made) box.appendChild(h("div", "tvg-region-made", `made ${m.text}`));
+      for (const w of r.written) box.appendChild(h("div", "tvg-region-written", w.text));
+      this.modes.appendChild(box);
+    }
   }
 
   /** @param {any} s */
@@ -260,8 +308,10 @@ class GraphView {
     const ev = events[step - 1];
     const n = nodes[ev.node];
     if (!n) return "";
+    const taps = (n.taps || []).map((/** @type {any} */ t) => tapText(t, ev));
+    const fired = taps.length ? ` Fires: ${taps.join("; ")} (the replay shows where your hooks fire; it does not call them).` : "";
     if (n.kind === "leaf") {
-      return `${step}/${events.length} · AccumulateGrad of ${n.label || "a leaf"}: .grad ${gtext(ev.grad_before)} += ${gtext(ev.grads_in[0])} → ${gtext(ev.grad_after)} (the same .grad tensor, updated in place on later calls).`;
+      return `${step}/${events.length} · AccumulateGrad of ${n.label || "a leaf"}: .grad ${gtext(ev.grad_before)} += ${gtext(ev.grads_in[0])} → ${gtext(ev.grad_after)} (the same .grad tensor, updated in place on later calls).${fired}`;
     }
     const edges = (this.model.get("graph").edges || []).filter((/** @type {any} */ e) => e.src === ev.node);
     const outs = edges.map((/** @type {any} */ e) => {
@@ -269,7 +319,7 @@ class GraphView {
       return `input ${e.slot} → ${to}: ${gtext(ev.grads_out[e.slot])}`;
     });
     const tail = step === events.length ? (trace.error ? " Then backward raises (see above)." : " Done.") : "";
-    return `${step}/${events.length} · ${shortName(n.name)} receives ${ev.grads_in.map(gtext).join(", ")} and sends ${outs.join("; ") || "nothing"}.${tail}`;
+    return `${step}/${events.length} · ${shortName(n.name)} receives ${ev.grads_in.map(gtext).join(", ")} and sends ${outs.join("; ") || "nothing"}.${fired}${tail}`;
   }
 
   drawEdges() {
@@ -277,6 +327,9 @@ class GraphView {
     const events = this.events();
     const step = this.step();
     const box = this.canvas.getBoundingClientRect();
+    // screen pixels per CSS pixel of the canvas: not 1 inside a zoomed page (the classroom
+    // demo's `zoom: 1.5`), where client rectangles are scaled and the SVG's units are not
+    const k = this.canvas.offsetWidth ? box.width / this.canvas.offsetWidth || 1 : 1;
     this.svg.setAttribute("width", String(this.canvas.scrollWidth));
     this.svg.setAttribute("height", String(this.canvas.scrollHeight));
     this.svg.textContent = "";
@@ -289,8 +342,8 @@ class GraphView {
       if (!a || !b) continue;
       const ra = a.getBoundingClientRect();
       const rb = b.getBoundingClientRect();
-      const x1 = ra.left + ra.width / 2 - box.left, y1 = ra.bottom - box.top;
-      const x2 = rb.left + rb.width / 2 - box.left, y2 = rb.top - box.top;
+      const x1 = (ra.left + ra.width / 2 - box.left) / k, y1 = (ra.bottom - box.top) / k;
+      const x2 = (rb.left + rb.width / 2 - box.left) / k, y2 = (rb.top - box.top) / k;
       const my = (y1 + y2) / 2;
       const path = document.createElementNS(SVG_NS, "path");
       path.setAttribute("d", `M${x1},${y1} C${x1},${my} ${x2},${my} ${x2},${y2}`);
@@ -299,12 +352,16 @@ class GraphView {
       path.setAttribute("class", "tvg-edge" + (flow ? " tvg-flow" : "") + (e.dst === null ? " tvg-edge-stub" : ""));
       path.setAttribute("marker-end", "");
       this.svg.appendChild(path);
+      if (e.dst === null) continue;  // (a None stub says its input_nr in its own tooltip)
       const label = document.createElementNS(SVG_NS, "text");
       // near the input's end, so two edges leaving one node keep their labels apart
       label.setAttribute("x", String(x1 + 0.7 * (x2 - x1) + 4));
       label.setAttribute("y", String(y1 + 0.7 * (y2 - y1)));
       label.setAttribute("class", "tvg-edge-label" + (flow ? " tvg-flow" : ""));
-      label.textContent = flow ? `${gtext(flow)}` : `input_nr ${e.input_nr}`;
+      const full = flow ? `${gtext(flow)}` : `input_nr ${e.input_nr}`;
+      // (long gradients are cut on the edge, whole in the tooltip and the explanation)
+      label.textContent = full.length > 26 ? `${full.slice(0, 24)}…]` : full;
+      label.dataset.full = full;
       label.dataset.edge = `${e.src}:${e.slot}`;
       this.svg.appendChild(label);
     }

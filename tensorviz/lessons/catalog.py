@@ -828,3 +828,116 @@ _add("11/worker-of-batch",
               "collate_fn=whoami)\n"
               "answer = list(loader)[4]",
      revealed_by=["batch_view = torch.show_batches(workers", "collate_fn=whoami"])
+# ---------------------------------------------------------------------------- 10 optimizers
+SURFACE = "def f(p):\n    return 0.1 * p[0] ** 2 + 2 * p[1] ** 2"
+_add("10/sgd-step",
+     "`p = torch.tensor([-4., 2.], requires_grad=True)`; `f(p).backward()` gives "
+     "`p.grad = (-0.8, 8.0)`. Where is `p` after one `torch.optim.SGD([p], lr=0.1)` step? "
+     "(two numbers, e.g. `(-4.0, 2.0)`)",
+     setup=SURFACE, answer=(-3.92, 1.2), tolerance=1e-3,
+     mistakes={(-4.08, 2.8): "That is a step *up* the slope: SGD subtracts lr × grad "
+                             "(the gradient points uphill).",
+               (-3.2, -6.0): "That is p − grad: the whole gradient. SGD scales it by the "
+                             "learning rate first: lr = 0.1 × grad."},
+     hint="SGD's step is p ← p − lr · p.grad, coordinate by coordinate.",
+     explanation="p − 0.1 × (−0.8, 8.0) = (−4 + 0.08, 2 − 0.8) = (−3.92, 1.2). The steep "
+                 "coordinate moved ten times further than the shallow one.",
+     solution="p = torch.tensor([-4., 2.], requires_grad=True)\n"
+              "opt = torch.optim.SGD([p], lr=0.1)\n"
+              "f(p).backward()\n"
+              "opt.step()\n"
+              "answer = tuple(p.tolist())",
+     revealed_by=['print("after one step:", p.tolist())'])
+
+_DIVERGE_CHOICES = ["lr=0.1", "lr=0.3", "lr=0.45", "lr=0.55"]
+_add("10/diverge",
+     "Plain SGD on `f(p) = 0.1·p[0]² + 2·p[1]²`. With which learning rate does `p` run away "
+     "(grow without bound) instead of settling at (0, 0)?",
+     setup=SURFACE, choices=_DIVERGE_CHOICES, answer="lr=0.55",
+     mistakes={"lr=0.45": "Close: along p[1] each step multiplies p[1] by 1 − 4·lr = −0.8. It "
+                          "flips sign every step (the zig-zag) but shrinks. It grows only once "
+                          "|1 − 4·lr| > 1, that is lr > 0.5.",
+               "lr=0.1": "That is the slowest one, not a runaway: every step multiplies p[0] "
+                         "by 1 − 0.2·lr = 0.98 and p[1] by 1 − 4·lr = 0.6.",
+               "lr=0.3": "Along p[1] each step multiplies by 1 − 4·0.3 = −0.2: it shrinks."},
+     hint="The gradient of 2·p[1]² is 4·p[1], so one step maps p[1] to p[1] − lr·4·p[1] = "
+          "(1 − 4·lr)·p[1]. When does that factor have size above 1?",
+     explanation="Along the steep direction one step multiplies p[1] by (1 − 4·lr): for "
+                 "lr = 0.55 that is −1.2, so p[1] grows by 20 % per step, flipping sign. The "
+                 "largest safe learning rate is set by the steepest direction (2 / 4 = 0.5), "
+                 "and then the shallow direction crawls: why plain SGD is slow in valleys.",
+     solution="answer = None\n"
+              "for lr in (0.1, 0.3, 0.45, 0.55):\n"
+              "    p = torch.tensor([-4., 2.], requires_grad=True)\n"
+              "    opt = torch.optim.SGD([p], lr=lr)\n"
+              "    for _ in range(20):\n"
+              "        opt.zero_grad()\n"
+              "        f(p).backward()\n"
+              "        opt.step()\n"
+              "    if abs(p[1].item()) > 2:\n"
+              "        answer = f'lr={lr}'",
+     revealed_by=['print(f"lr={lr}: p after 20 steps = {end.round(4)}")'])
+
+_add("10/momentum-buffer",
+     "`q = torch.tensor([1.0], requires_grad=True)`, loss `(q * q).sum()` (gradient 2q), "
+     "`torch.optim.SGD([q], lr=0.1, momentum=0.9)`. Two steps: the first gradient is 2.0 and "
+     "moves q to 0.8. What is `opt.state[q]['momentum_buffer']` after the **second** step?",
+     answer=3.4, tolerance=1e-4,
+     mistakes={1.6: "1.6 is the second step's gradient alone (2 × 0.8). The buffer also "
+                    "keeps 0.9 × the previous buffer.",
+               3.6: "2 + 1.6 forgets the momentum factor: the old buffer is multiplied by "
+                    "momentum = 0.9 before the new gradient is added."},
+     hint="buffer ← momentum · buffer + grad. After step 1 the buffer is the first gradient.",
+     explanation="Step 1: buffer = 2.0, q = 1 − 0.1·2 = 0.8. Step 2: grad = 1.6, buffer = "
+                 "0.9·2.0 + 1.6 = 3.4, q = 0.8 − 0.1·3.4 = 0.46. The buffer remembers past "
+                 "gradients: steps in a direction that keeps its sign grow, steps that flip "
+                 "sign cancel.",
+     solution="q = torch.tensor([1.0], requires_grad=True)\n"
+              "opt = torch.optim.SGD([q], lr=0.1, momentum=0.9)\n"
+              "for _ in range(2):\n"
+              "    opt.zero_grad()\n"
+              "    (q * q).sum().backward()\n"
+              "    opt.step()\n"
+              "answer = opt.state[q]['momentum_buffer'].item()",
+     revealed_by=['opt.state[q]["momentum_buffer"].item()'])
+
+_add("10/adam-first-step",
+     "Same start as before: `p = (-4., 2.)` with `p.grad = (-0.8, 8.0)`. Where is `p` after "
+     "one `torch.optim.Adam([p], lr=0.1)` step? (two numbers)",
+     setup=SURFACE, answer=(-3.9, 1.9), tolerance=1e-3,
+     mistakes={(-3.92, 1.2): "That is SGD's step (lr × grad). Adam divides each coordinate's "
+                             "gradient by its running size √v̂: on the first step that ratio "
+                             "is ±1.",
+               (-4.1, 2.1): "Adam still steps downhill: against the sign of the gradient."},
+     hint="On the first step Adam's bias-corrected moments are m̂ = g and v̂ = g², so the "
+          "step is lr · g / (|g| + eps).",
+     explanation="m̂ / √v̂ = g / |g| = ±1 on the first step, so every coordinate moves by lr = "
+                 "0.1 against its gradient's sign: (−3.9, 1.9), whatever the gradient's size. "
+                 "Adam's steps are about lr in every direction: no zig-zag across the valley, "
+                 "no crawling along it.",
+     solution="p = torch.tensor([-4., 2.], requires_grad=True)\n"
+              "opt = torch.optim.Adam([p], lr=0.1)\n"
+              "f(p).backward()\n"
+              "opt.step()\n"
+              "answer = tuple(p.tolist())",
+     revealed_by=['print("Adam\'s first step:", r.tolist())'])
+
+_add("10/steplr",
+     "`opt = torch.optim.SGD(params, lr=0.4)` with "
+     "`torch.optim.lr_scheduler.StepLR(opt, step_size=10, gamma=0.5)`. After 25 calls of "
+     "`opt.step(); sched.step()`, what is `sched.get_last_lr()[0]`?",
+     answer=0.1, tolerance=1e-6,
+     mistakes={0.05: "That is three halvings. StepLR halves after steps 10 and 20; the third "
+                     "halving comes at 30.",
+               0.2: "That is one halving: 25 steps have passed two boundaries (10 and 20).",
+               0.4: "The scheduler changes the optimizer's lr every step_size calls of "
+                    "sched.step()."},
+     hint="StepLR multiplies the lr by gamma every step_size scheduler steps.",
+     explanation="lr = 0.4 × 0.5^⌊25 / 10⌋ = 0.4 × 0.25 = 0.1.",
+     solution="opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.4)\n"
+              "sched = torch.optim.lr_scheduler.StepLR(opt, step_size=10, gamma=0.5)\n"
+              "for _ in range(25):\n"
+              "    opt.step()\n"
+              "    sched.step()\n"
+              "answer = sched.get_last_lr()[0]",
+     revealed_by=['print("StepLR after 25 steps:"'])

@@ -18,8 +18,10 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 __all__ = ["show", "show_broadcast", "show_graph", "show_training", "show_batches",
-           "playground", "plot", "TensorView", "Playground", "GraphView", "TrainingView",
-           "BatchView"]
+           "graph_demo", "GRAPH_DEMOS", "playground", "plot", "TensorView", "Playground",
+           "GraphView", "TrainingView", "BatchView"]
+
+from ._graph_demos import GRAPH_DEMOS  # noqa: E402  (a dict of short programs: light)
 
 
 def show(*tensors: Any, labels: Sequence[str] | None = None, **kwargs: Any):
@@ -176,6 +178,17 @@ def _caller_names() -> dict:
         return names
     finally:
         del frame
+
+
+def graph_demo(title: str, **kwargs: Any):
+    """The graph widget of one of the classroom demo's short autograd programs
+    (``GRAPH_DEMOS``: title -> code), run fresh: what the demo's graph mode shows.
+
+    >>> tensorviz.viz.graph_demo("x used twice: gradients add up")
+    """
+    from ._graph_demos import graph_demo as _demo
+
+    return _demo(title, **kwargs)
 
 
 def playground(tensor: Any, **kwargs: Any):

@@ -14,6 +14,10 @@ once an in-place write made backward impossible.
 each node's incoming and outgoing gradients; nothing the learner owns changes (``.grad``,
 saved tensors, hooks: the learner's own hooks are set aside during the replay and put back).
 
+Real ``torch.Tensor`` graphs are drawn through PyTorch's own interface (``grad_fn``,
+``next_functions``, the ``_saved_*`` attributes, node hooks): see :mod:`._graph_torch`;
+``import tensorviz`` never imports torch.
+
 >>> x = tensorviz.tensor([1., 2.], requires_grad=True)
 >>> y = (x * x).sum()
 >>> state = build([y], ["y"])
@@ -27,7 +31,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-__all__ = ["build", "replay", "summary", "MAX_NODES", "MAX_EVENTS", "MAX_VALUES"]
+from . import _graph_torch
+
+__all__ = ["build", "replay", "summary", "family", "MAX_NODES", "MAX_EVENTS", "MAX_VALUES"]
 
 MAX_NODES = 64     # nodes drawn per widget (the rest is counted, not drawn)
 MAX_EVENTS = 160   # replay steps kept
@@ -117,6 +123,8 @@ def _other_saved(name: str, value: Any) -> dict:
 
 
 def _saved_of(node) -> list[dict]:
+    if _graph_torch.is_torch_node(node):
+        return _graph_torch.saved_of(node)
     from ..autograd.graph import CopySlices, SavedTensor
     inner = node.fn if isinstance(node, CopySlices) else node
     names = getattr(inner, "_saved_names", None)
@@ -135,6 +143,8 @@ def _saved_of(node) -> list[dict]:
 
 
 def _kind(node) -> str:
+    if _graph_torch.is_torch_node(node):
+        return _graph_torch.kind(node)
     from ..autograd.graph import AccumulateGrad, CopySlices
     if isinstance(node, AccumulateGrad):
         return "leaf"
@@ -166,26 +176,78 @@ def walk(roots: Sequence[Any], limit: int = MAX_NODES) -> tuple[list, int]:
     return order, more
 
 
+def _fn_name(fn: Any) -> str:
+    """A hook's name as a learner wrote it: ``print_grad``, ``<lambda>``."""
+    name = str(getattr(fn, "__name__", None) or type(fn).__name__)
+    return name if len(name) <= 40 else name[:39] + "…"
+
+
+def _taps(node, out_names: dict) -> list[dict]:
+    """The learner's hooks and ``retain_grad`` taps on ``node`` (a tensorviz node), in the
+    order backward fires them: tensor hooks and retain_grad taps on its outputs and node
+    pre-hooks before it runs, node hooks after; at a leaf, the tensor's hooks, then the
+    ``+=``, then post-accumulate hooks."""
+    from ..autograd.graph import AccumulateGrad
+
+    taps: list[dict] = []
+    if isinstance(node, AccumulateGrad):
+        v = node.variable
+        ag = None if v is None else v._ag
+        for fn in ((ag.hooks or {}).values() if ag is not None else ()):
+            taps.append({"kind": "tensor hook", "fn": _fn_name(fn), "output": 0})
+        for fn in (node._prehooks or {}).values():
+            taps.append({"kind": "pre-hook", "fn": _fn_name(fn)})
+        for fn in ((ag.post_acc_hooks or {}).values() if ag is not None and
+                   isinstance(ag.post_acc_hooks, dict) else ()):
+            taps.append({"kind": "post-accumulate hook", "fn": _fn_name(fn)})
+        return taps[:8]
+    for nr, table in sorted((node._tensor_prehooks or {}).items()):
+        for fn in table.values():
+            taps.append({"kind": "tensor hook", "fn": _fn_name(fn), "output": int(nr),
+                         "tensor": out_names.get((id(node), int(nr)), "")})
+    for nr in sorted(node._retain_hooks or {}):
+        taps.append({"kind": "retain_grad", "output": int(nr),
+                     "tensor": out_names.get((id(node), int(nr)), "")})
+    for fn in (node._prehooks or {}).values():
+        taps.append({"kind": "pre-hook", "fn": _fn_name(fn)})
+    for fn in (node._hooks or {}).values():
+        taps.append({"kind": "hook", "fn": _fn_name(fn)})
+    return taps[:8]
+
+
+def root_node(t):
+    """The node backward starts from for ``t``: its ``grad_fn``, or a leaf's AccumulateGrad."""
+    if _graph_torch.is_torch_tensor(t):
+        return _graph_torch.root_node(t)
+    ag = t._ag
+    node = None if ag is None else ag.grad_fn
+    if node is None and ag is not None and ag.requires_grad:
+        from ..autograd._engine import accumulator
+        node = accumulator(t)
+    return node
+
+
 def build(roots: Sequence[Any], labels: Sequence[str], params: dict | None = None,
-          names: dict | None = None) -> dict:
+          names: dict | None = None, out_names: dict | None = None,
+          outputs: dict | None = None) -> dict:
     """The graph's state: ``roots`` (tensors), ``nodes``, ``edges``, ``more`` (not drawn).
 
-    ``params``: id(tensor) -> parameter name; ``names``: id(tensor) -> a variable's name.
+    ``params``: id(tensor) -> parameter name; ``names``: id(tensor) -> a variable's name;
+    ``out_names``: (id(node), output_nr) -> the name of the tensor that node made (for the
+    ``retain_grad`` taps); ``outputs``: the same keys -> (name, tensor), for a torch graph's
+    taps.  ``roots`` are all tensorviz tensors or all ``torch.Tensor``.
     """
     params = params or {}
     names = names or {}
+    out_names = out_names or {}
     root_nodes, root_info = [], []
     for t, label in zip(roots, labels):
         if t is None:
             continue
-        ag = t._ag
-        node = None if ag is None else ag.grad_fn
-        if node is None and ag is not None and ag.requires_grad:
-            from ..autograd._engine import accumulator
-            node = accumulator(t)
+        node = root_node(t)
         root_nodes.append(node)
         root_info.append({"label": label, "shape": list(t.shape),
-                          "output_nr": 0 if ag is None else int(ag.output_nr),
+                          "output_nr": int(getattr(t, "output_nr", 0) or 0),
                           "requires_grad": bool(t.requires_grad)})
     order, more = walk(root_nodes)
     index = {id(n): k for k, n in enumerate(order)}
@@ -205,13 +267,19 @@ def build(roots: Sequence[Any], labels: Sequence[str], params: dict | None = Non
             break
     nodes, edges = [], []
     stubs = 0
+    torch_graph = bool(order) and _graph_torch.is_torch_node(order[0])
     for k, n in enumerate(order):
         kind = _kind(n)
         entry = {"id": k, "name": n.name(), "kind": kind, "depth": depth.get(id(n), 0),
                  "saved": [] if kind == "leaf" else _saved_of(n), "label": "",
-                 "hooks": bool(n._hooks or n._prehooks or n._tensor_prehooks),
-                 "retains": sorted(int(i) for i in (n._retain_hooks or {})),
+                 "taps": _graph_torch.taps_of(n, outputs or {}) if torch_graph
+                 else _taps(n, out_names),
                  "released": bool(getattr(n, "_released", False))}
+        if not torch_graph:
+            entry["released"] = entry["released"] or any(s.get("released")
+                                                         for s in entry["saved"])
+        entry["hooks"] = any(t["kind"] != "retain_grad" for t in entry["taps"])
+        entry["retains"] = [t["output"] for t in entry["taps"] if t["kind"] == "retain_grad"]
         if kind == "leaf":
             v = n.variable
             if v is None:  # (a leaf no one holds any more: the graph does not keep it)
@@ -221,7 +289,6 @@ def build(roots: Sequence[Any], labels: Sequence[str], params: dict | None = Non
                 entry["param"] = id(v) in params
                 entry["shape"] = list(v.shape)
                 entry["grad"] = summary(v.grad)
-                entry["hooks"] = entry["hooks"] or bool(v._ag is not None and v._ag.hooks)
         nodes.append(entry)
         for i, (nxt, nr) in enumerate(n.next_functions):
             if nxt is None:
@@ -231,15 +298,84 @@ def build(roots: Sequence[Any], labels: Sequence[str], params: dict | None = Non
             elif id(nxt) in index:
                 edges.append({"src": k, "dst": index[id(nxt)], "slot": i, "input_nr": int(nr)})
     return {"roots": root_info, "nodes": nodes, "edges": edges, "more": more,
-            "_order": order}
+            "torch": torch_graph, "_order": order}
 
 
-def replay(roots: Sequence[Any], seeds: Sequence[Any], order: list) -> dict:
+MAX_FAMILY = 8  # tensors listed beside the graph
+
+
+def family(order: list, roots: Sequence[Any], labels: Sequence[str],
+           namespace: Sequence[tuple]) -> list[dict]:
+    """The notebook's tensors that share memory with this graph's tensors (its leaves, what
+    its nodes saved, its roots) without being them, and whether they share the version
+    counter: ``detach()`` and views do (autograd sees a write through them: the stamp turns
+    red), ``.data`` does not (the write goes unseen); inference tensors are marked.
+
+    ``namespace``: (name, tensor) pairs.  At most :data:`MAX_FAMILY` entries.
+    """
+    from .._tensor import Tensor
+    from ..autograd.graph import AccumulateGrad, CopySlices, SavedTensor
+
+    known: dict[int, tuple] = {}   # id(storage) -> (what, version counter list or None)
+    mine: set[int] = set()
+
+    def note(t, what: str, vc) -> None:
+        if isinstance(t, Tensor):
+            mine.add(id(t))
+            known.setdefault(id(t._storage), (what, vc))
+
+    for t, label in zip(roots, labels):
+        if isinstance(t, Tensor):
+            note(t, label, t._vc)
+    for n in order:
+        if isinstance(n, AccumulateGrad):
+            v = n.variable
+            if v is not None:
+                note(v, "a leaf", v._vc)
+            continue
+        inner = n.fn if isinstance(n, CopySlices) else n
+        for key, value in list((getattr(inner, "_saved_names", None) or {}).items()):
+            if isinstance(value, SavedTensor) and isinstance(value._data, Tensor):
+                note(value._data, f"{key} saved by {n.name()}", value._vc)
+    out: list[dict] = []
+    for name, t in namespace:
+        if len(out) >= MAX_FAMILY:
+            break
+        if not isinstance(t, Tensor) or id(t) in mine:
+            continue
+        ag = t._ag
+        if ag is not None and ag.inference:
+            out.append({"name": name, "kind": "inference",
+                        "text": f"{name} is an inference tensor (made under inference_mode): "
+                                "no version counter, never saved for backward"})
+            continue
+        hit = known.get(id(t._storage))
+        if hit is None or t.requires_grad:  # (in the graph: drawn there)
+            continue
+        what, vc = hit
+        version = t._vc[0] if t._vc is not None else 0
+        if vc is not None and t._vc is vc:
+            out.append({"name": name, "kind": "shared", "of": what, "version": int(version),
+                        "text": f"{name} shares memory and the version counter (v{version}) "
+                                f"with {what}: autograd sees writes through {name} "
+                                "(detach() and views join the family's counter)"})
+        else:
+            out.append({"name": name, "kind": "own", "of": what, "version": int(version),
+                        "text": f"{name} shares memory with {what} but has its own version "
+                                f"counter (v{version}): autograd does not see writes through "
+                                f"{name} (.data)"})
+    return out
+
+
+def replay(roots: Sequence[Any], seeds: Sequence[Any], order: list,
+           tensors: Sequence[Any] = ()) -> dict:
     """Run backward on the graph without touching ``.grad``: the engine's order of nodes, the
     gradient each receives and each sends along its edges, and the accumulation at leaves.
 
     Returns ``{"events": [...], "error": "" or "RuntimeError: ..."}``.
     """
+    if order and _graph_torch.is_torch_node(order[0]):
+        return _graph_torch.replay(roots, seeds, order, tensors)
     from .. import autograd
     from ..autograd.graph import AccumulateGrad
 

@@ -12,19 +12,31 @@ Live updates, as the tensor widgets do them:
 - after every cell the graph is walked again (new nodes: tensors the later cells computed from
   the shown ones, found among the notebook's variables), and the replay rerun.
 
+Modes: while a graph widget is live, ``no_grad`` and ``inference_mode`` blocks run at a
+notebook's top level are recorded (what each made and wrote in place: autograd records none of
+it, the version counters count the writes), and the notebook's tensors that share memory with
+the graph are listed with whether they share its version counter (``detach()``) or not
+(``.data``).
+
+Real ``torch.Tensor`` graphs are drawn too (see :mod:`._graph_torch`); their stamps are
+re-read after each cell (PyTorch has no write listener).
+
 The widget holds the shown tensors, parameters and nodes weakly.
 """
 from __future__ import annotations
 
 import asyncio
+import collections
 import html
+import itertools
+import sys
 import weakref
 from typing import Any, Sequence
 
 import anywidget
 import traitlets
 
-from . import _graph
+from . import _graph, _graph_torch
 from ._assets import asset
 from ._widgets import _LIVE, TensorView, _ensure_hook, _int, _ipython
 
@@ -52,15 +64,129 @@ def _param_names(params: Any) -> dict:
     return out
 
 
-def _tensors_in(namespace: dict) -> dict:
-    """id -> name for the tensors bound to public names in ``namespace``."""
+def _is_tensor(value: Any) -> bool:
     from .._tensor import Tensor
 
+    return isinstance(value, Tensor) or _graph_torch.is_torch_tensor(value)
+
+
+def _tensors_in(namespace: dict) -> dict:
+    """id -> name for the tensors (tensorviz or torch) bound to public names in ``namespace``."""
     out = {}
     for name, value in list(namespace.items()):
-        if not name.startswith("_") and isinstance(value, Tensor):
+        if not name.startswith("_") and _is_tensor(value):
             out.setdefault(id(value), name)
     return out
+
+
+def _output_names(namespace: dict) -> dict:
+    """(id(node), output_nr) -> name, for the tensors in ``namespace`` made by a node."""
+    out = {}
+    for name, value in list(namespace.items()):
+        if name.startswith("_") or not _is_tensor(value):
+            continue
+        fn = value.grad_fn
+        if fn is not None:
+            out.setdefault((id(fn), int(getattr(value, "output_nr", 0) or 0)), name)
+    return out
+
+
+def _output_tensors(namespace: dict) -> dict:
+    """(id(node), output_nr) -> (name, tensor), for the torch tensors in ``namespace`` made by
+    a node (their hooks and retain_grad taps)."""
+    out = {}
+    for name, value in list(namespace.items()):
+        if name.startswith("_") or not _graph_torch.is_torch_tensor(value):
+            continue
+        fn = value.grad_fn
+        if fn is not None:
+            out.setdefault((id(fn), int(value.output_nr)), (name, value))
+    return out
+
+
+# ---------------------------------------------------------------- no_grad / inference_mode
+MAX_REGIONS = 4
+_REGIONS: "collections.deque[dict]" = collections.deque(maxlen=MAX_REGIONS)
+_OPEN: list = []
+_REGION_COUNT = itertools.count(1)
+_LISTENING = False
+_SHELL = None  # the notebook's shell, once a graph widget was made in one
+
+
+def _version_of(t: Any):
+    try:
+        return int(t._version)
+    except RuntimeError:  # an inference tensor has no version counter
+        return None
+
+
+def _snapshot(ns: dict) -> dict:
+    """name -> (id, version, the version counter's identity: shared by a view family)."""
+    return {name: (id(v), _version_of(v), id(getattr(v, "_vc", None) or v))
+            for name, v in list(ns.items()) if not name.startswith("_") and _is_tensor(v)}
+
+
+def _describe_made(name: str, t: Any) -> str:
+    if t.is_inference():
+        return (f"{name}: an inference tensor (no version counter, no grad_fn; it can never "
+                "be saved for backward)")
+    if t.requires_grad:
+        return f"{name}: requires_grad=True (a leaf asked for explicitly)"
+    return f"{name}: requires_grad=False, no grad_fn (not recorded: in no graph)"
+
+
+def _on_mode(mode: str, entering: bool) -> None:
+    """``no_grad`` / ``inference_mode`` listener: record blocks run in the notebook's code
+    (cheap for the others, e.g. every ``optimizer.step``: one frame lookup)."""
+    shell = _SHELL
+    if shell is None:
+        return
+    ns = shell.user_ns
+    frame = sys._getframe(3)  # (the learner's code: <- __enter__/__exit__ <- _tell <- here)
+    try:
+        if frame.f_globals is not ns:
+            return
+    finally:
+        del frame
+    if entering:
+        _OPEN.append((mode, _snapshot(ns)))
+        return
+    if not _OPEN:
+        return
+    opened, before = _OPEN.pop()
+    made: list = []
+    moved: dict = {}  # version counter -> (names, from, to): one entry per view family
+    for name, (ident, version, counter) in _snapshot(ns).items():
+        old = before.get(name)
+        t = ns.get(name)
+        if old is None or old[0] != ident:
+            if len(made) < 6:
+                made.append({"name": name, "text": _describe_made(name, t)})
+        elif version is not None and old[1] is not None and version != old[1]:
+            moved.setdefault(counter, ([], old[1], version))[0].append(name)
+    written = []
+    for names, a, b in list(moved.values())[:6]:
+        whose = "the version counter they share" if len(names) > 1 else "its version counter"
+        written.append({"name": names[0], "names": names, "from": a, "to": b,
+                        "text": f"{', '.join(names)}: v{a} → v{b}, an in-place write (not "
+                                f"recorded by autograd, but counted by {whose})"})
+    if made or written:
+        _REGIONS.append({"seq": next(_REGION_COUNT), "mode": opened, "made": made,
+                         "written": written})
+
+
+def _listen_to_modes() -> None:
+    """Record no_grad / inference_mode blocks from now on (in a notebook: in a script there
+    are no cells to mark)."""
+    global _LISTENING, _SHELL
+    shell = _ipython()
+    if shell is None:
+        return
+    _SHELL = shell
+    if not _LISTENING:
+        from .. import _grad_mode
+        _grad_mode.mode_listeners.append(_on_mode)
+        _LISTENING = True
 
 
 class GraphView(anywidget.AnyWidget):
@@ -84,16 +210,23 @@ class GraphView(anywidget.AnyWidget):
 
     def __init__(self, *tensors: Any, labels: Sequence[str] | None = None, params: Any = None,
                  gradient: Any = None, live: bool = True, grow: bool = True,
-                 names: dict | None = None, **kwargs: Any):
+                 names: dict | None = None, namespace: dict | None = None, **kwargs: Any):
         from .._tensor import Tensor
 
+        self._subscribed: dict[int, Any] = {}  # (first: close() runs even if we raise below)
         if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
             tensors = tuple(tensors[0])
         if not tensors:
             raise TypeError("show_graph() needs a tensor, e.g. tensorviz.show_graph(loss)")
-        for t in tensors:
-            if not isinstance(t, Tensor):
-                raise TypeError(f"show_graph() draws tensorviz tensors, got {type(t).__name__}")
+        torch_roots = [_graph_torch.is_torch_tensor(t) for t in tensors]
+        for t, is_torch in zip(tensors, torch_roots):
+            if not isinstance(t, Tensor) and not is_torch:
+                raise TypeError("show_graph() draws tensorviz or torch tensors, got "
+                                f"{type(t).__name__}")
+        if any(torch_roots) and not all(torch_roots):
+            raise TypeError("show_graph() draws one library's graph at a time: got tensorviz "
+                            "and torch tensors together")
+        self._torch = all(torch_roots)
         if labels is None:
             labels = [f"tensor {k}" for k in range(len(tensors))]
         if len(labels) != len(tensors):
@@ -115,14 +248,18 @@ class GraphView(anywidget.AnyWidget):
         self._seeds = [None if g is None else g.detach().clone() for g in grads]
         self._params = _param_names(params)
         self._names = dict(names or {})
+        # Note: a namespace given here (the classroom demo's program) is held strongly: the
+        # widget owns those variables; otherwise the notebook's own variables are read.
+        self._namespace = namespace
         self._stamps: list[tuple] = []  # (node, slot, version counter list, version at save)
-        self._subscribed: dict[int, Any] = {}
+        self._region_from = _REGIONS[-1]["seq"] if _REGIONS else 0
         super().__init__(**kwargs)
         self.refresh()
         self.on_msg(self._on_front_end_msg)
         if self._live:
             _LIVE.add(self)
             _ensure_hook()
+            _listen_to_modes()
 
     # ------------------------------------------------------------------ public API
     def refresh(self) -> None:
@@ -142,11 +279,15 @@ class GraphView(anywidget.AnyWidget):
         labels = self._labels
         params = {k: name for k, (name, ref) in self._params.items() if ref() is not None}
         names = dict(self._names)
-        shell = _ipython()
-        if shell is not None:
-            names.update(_tensors_in(shell.user_ns))
-        state = _graph.build(roots, labels, params, names)
+        ns = self._user_ns()
+        names.update(_tensors_in(ns))
+        outputs = _output_tensors(ns) if self._torch else None
+        state = _graph.build(roots, labels, params, names, _output_names(ns), outputs)
         order = state.pop("_order")
+        pairs = [(name, v) for name, v in list(ns.items())
+                 if not name.startswith("_") and _is_tensor(v)]
+        state["family"] = [] if self._torch else _graph.family(order, roots, labels, pairs)
+        state["regions"] = [r for r in _REGIONS if r["seq"] > self._region_from]
         # backward is replayed from the tensors shown (the grown roots are drawn, not seeded)
         shown = roots[:len(self._seeds)]
         if state["more"]:  # a replay is a whole backward: only for graphs drawn in full
@@ -154,8 +295,10 @@ class GraphView(anywidget.AnyWidget):
                      f"The graph has more than {_graph.MAX_NODES} nodes: only the first are "
                      "drawn, and backward is not replayed."}
         else:
-            trace = _graph.replay(shown, self._seeds, order)
-        self._stamps = [(k, j, _saved_vc(order[k], s["name"]), s["version"])
+            trace = _graph.replay(shown, self._seeds, order,
+                                  [t for _, t in (outputs or {}).values()])
+        self._stamps = [] if self._torch else \
+            [(k, j, _saved_vc(order[k], s["name"]), s["version"])
                         for k, n in enumerate(state["nodes"])
                         for j, s in enumerate(n["saved"]) if "version" in s]
         self._subscribe(order)
@@ -203,37 +346,41 @@ class GraphView(anywidget.AnyWidget):
         super().close()
 
     # ------------------------------------------------------------------ live updates
+    def _user_ns(self) -> dict:
+        """The variables the graph's names come from: the notebook's (or the given ones)."""
+        if self._namespace is not None:
+            return self._namespace
+        shell = _ipython()
+        return shell.user_ns if shell is not None else {}
+
     def _find_new_roots(self) -> None:
         """Tensors in the notebook's namespace computed from this graph become roots too."""
-        shell = _ipython()
-        if shell is None or len(self._roots) >= MAX_ROOTS:
+        ns = self._user_ns()
+        if not ns or len(self._roots) >= MAX_ROOTS:
             return
-        from .._tensor import Tensor
-
-        from ..autograd.graph import AccumulateGrad
-
         mine = {id(t) for t in (r() for r in self._roots) if t is not None}
         nodes, _ = _graph.walk([t.grad_fn for t in (r() for r in self._roots) if t is not None])
         # computed from this graph: reaching one of its ops (a shared leaf is not enough:
         # every later use of `x` reaches x's AccumulateGrad)
-        known = {id(n) for n in nodes if not isinstance(n, AccumulateGrad)}
-        for name, value in list(shell.user_ns.items()):
+        known = {id(n) for n in nodes if _graph._kind(n) != "leaf"}
+        for name, value in list(ns.items()):
             if len(self._roots) >= MAX_ROOTS:
                 break
-            if name.startswith("_") or not isinstance(value, Tensor) or id(value) in mine:
+            if name.startswith("_") or id(value) in mine or not _is_tensor(value) or \
+                    _graph_torch.is_torch_tensor(value) != self._torch:
                 continue
-            ag = value._ag
-            if ag is None or ag.grad_fn is None or id(ag.grad_fn) in known:
+            fn = value.grad_fn
+            if fn is None or id(fn) in known:
                 continue
-            theirs, _ = _graph.walk([ag.grad_fn], limit=_graph.MAX_NODES)
+            theirs, _ = _graph.walk([fn], limit=_graph.MAX_NODES)
             if any(id(n) in known for n in theirs):
                 self._roots.append(weakref.ref(value))
                 self._labels.append(name)
                 mine.add(id(value))
-                known.update(id(n) for n in theirs if not isinstance(n, AccumulateGrad))
+                known.update(id(n) for n in theirs if _graph._kind(n) != "leaf")
 
     def _subscribe(self, order: list) -> None:
-        if not self._live:
+        if not self._live or self._torch:
             return
         from ..autograd.graph import CopySlices, SavedTensor
         from .._tensor import Tensor
@@ -347,6 +494,14 @@ def _saved_vc(node, name: str):
     return s._vc if isinstance(s, SavedTensor) else None
 
 
+def _tap_text(tap: dict) -> str:
+    """A learner's hook or retain_grad tap, as one line."""
+    if tap["kind"] == "retain_grad":
+        return f"retain_grad: {tap.get('tensor') or 'output ' + str(tap['output'])}.grad"
+    on = f" on {tap['tensor']}" if tap.get("tensor") else ""
+    return f"{tap['kind']}{on}: {tap.get('fn', '')}"
+
+
 def static_html(graph: dict, trace: dict, status: str) -> str:
     """The graph as rows of node cards, roots first (escaped text, inline styles)."""
     e = html.escape
@@ -375,6 +530,8 @@ def static_html(graph: dict, trace: dict, status: str) -> str:
                                 f'v{s["version"]} at save, v{s["live"]} now{freed}</span>')
                 else:
                     body.append(f'saved {e(s["name"])} = {e(s["text"])}')
+            for tap in n.get("taps", []):
+                body.append(f'<span style="color:#8a5a00">⚡ {e(_tap_text(tap))}</span>')
             for edge in into.get(n["id"], []):
                 dst = "None" if edge["dst"] is None else nodes[edge["dst"]]["name"]
                 body.append(f'→ {e(dst)} (input_nr {edge["input_nr"]})')
@@ -383,5 +540,11 @@ def static_html(graph: dict, trace: dict, status: str) -> str:
         parts.append("</div>")
     if trace.get("error"):
         parts.append(f'<div style="color:#b3261e">backward would raise: {e(trace["error"])}</div>')
+    for item in graph.get("family", []):
+        parts.append(f'<div>↔ {e(item["text"])}</div>')
+    for region in graph.get("regions", []):
+        lines = [x["text"] for x in region["made"] + region["written"]]
+        parts.append(f'<div>with torch.{e(region["mode"])}(): '
+                     + e("; ".join(lines)) + "</div>")
     parts.append("</div>")
     return "".join(parts)

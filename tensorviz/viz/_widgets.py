@@ -216,14 +216,19 @@ class TensorView(anywidget.AnyWidget):
     def _offer_graph(self, tensors: Sequence[Any], labels: Sequence[str]) -> None:
         """Tensors with a grad_fn: keep them weakly and say how to draw their graph."""
         from .._tensor import Tensor
+        from ._graph_torch import is_torch_tensor
 
         found = [(t, lab) for t, lab in zip(tensors, labels)
-                 if isinstance(t, Tensor) and t._ag is not None and t._ag.grad_fn is not None]
+                 if (isinstance(t, Tensor) and t._ag is not None and t._ag.grad_fn is not None)
+                 or (is_torch_tensor(t) and t.grad_fn is not None)]
+        # (one library's graph at a time: that of the first tensor with a grad_fn)
+        found = [(t, lab) for t, lab in found
+                 if is_torch_tensor(t) == is_torch_tensor(found[0][0])]
         self._autograd = [weakref.ref(t) for t, _ in found]
         self._autograd_labels = [lab for _, lab in found]
         if found:
             t, lab = found[0]
-            self.graph_hint = (f"{lab} has a grad_fn ({t._ag.grad_fn.name()}): "
+            self.graph_hint = (f"{lab} has a grad_fn ({t.grad_fn.name()}): "
                                f"tensorviz.show_graph({lab}) draws the autograd graph that made "
                                "it, with a step-through backward (or w.graph() on this widget).")
 

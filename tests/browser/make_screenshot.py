@@ -1,6 +1,8 @@
-"""Regenerate ``docs/screenshot.png``: the real widget in JupyterLab, hovered.
+"""Regenerate ``docs/screenshot.png``: the real widget in JupyterLab, hovered; and with
+``--graph``, ``docs/screenshot-graph.png``: the autograd-graph widget stepped through backward.
 
     python tests/browser/make_screenshot.py [output.png]
+    python tests/browser/make_screenshot.py --graph [output.png]
 
 Shows ``tensorviz.show(a, a.t(), a[1:, ::2])`` with the pointer on ``a.t()[2, 1]``: the
 storage slot it lives in, the same slot in the other views, the stride arrows and the
@@ -20,6 +22,60 @@ from browser_harness import REPO, Lab, Notebook, chromium, missing_requirements 
 CODE = ("import tensorviz as torch\n"
         "a = torch.arange(12).reshape(3, 4)\n"
         "torch.show(a, a.t(), a[1:, ::2])")
+
+
+GRAPH_CODE = ("import tensorviz as torch\n"
+              "torch.manual_seed(0)\n"
+              "model = torch.nn.Linear(3, 2)\n"
+              "x = torch.tensor([[1., -2., 0.5]])\n"
+              "h = model(x)\n"
+              "h.retain_grad()\n"
+              "y = h.tanh()\n"
+              "loss = y.sum()\n"
+              "d, raw = y.detach(), y.data\n"
+              "torch.show_graph(loss, params=model)")
+
+
+def graph(out: Path) -> None:
+    """The graph of a Linear layer's loss, stepped to the end of backward."""
+    reason = missing_requirements()
+    if reason:
+        raise SystemExit(reason)
+    lab = Lab(Path(tempfile.mkdtemp(prefix="tv-shot-")))
+    try:
+        lab.write_notebook("graph.ipynb", [GRAPH_CODE])
+        with chromium() as browser:
+            nb = Notebook(browser, lab, "graph.ipynb", viewport=(1100, 1300), scale=2)
+            nb.command("application:toggle-left-area")
+            nb.run_cell(0)
+            out_area = nb.panel.locator(".jp-Cell").first.locator(".jp-OutputArea")
+            out_area.locator(".tvg-root").wait_for()
+            nb.page.mouse.click(5, 5)
+            out_area.locator(".tvg-root").focus()
+            nb.page.keyboard.press("End")
+            nb.page.wait_for_function("() => document.querySelectorAll("
+                                      "'.jp-NotebookPanel:not(.lm-mod-hidden) .tvg-acc')"
+                                      ".length === 2")
+            time.sleep(0.4)
+            out_area.screenshot(path=str(out))
+            if nb.errors:
+                raise SystemExit(f"page errors: {nb.errors}")
+            nb.close()
+    finally:
+        lab.stop()
+    _shrink(out)
+
+
+def _shrink(out: Path) -> None:
+    try:  # 256 colours lose nothing visible on a UI and halve the file
+        from PIL import Image
+
+        Image.open(out).convert("RGB").quantize(
+            colors=256, method=Image.Quantize.MEDIANCUT,
+            dither=Image.Dither.NONE).save(out, optimize=True)
+    except ImportError:
+        pass
+    print(f"wrote {out}")
 
 
 def main(out: Path) -> None:
@@ -45,16 +101,12 @@ def main(out: Path) -> None:
             nb.close()
     finally:
         lab.stop()
-    try:  # 256 colours lose nothing visible on a UI and halve the file
-        from PIL import Image
-
-        Image.open(out).convert("RGB").quantize(
-            colors=256, method=Image.Quantize.MEDIANCUT,
-            dither=Image.Dither.NONE).save(out, optimize=True)
-    except ImportError:
-        pass
-    print(f"wrote {out}")
+    _shrink(out)
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "docs" / "screenshot.png")
+    args = sys.argv[1:]
+    if args[:1] == ["--graph"]:
+        graph(Path(args[1]) if len(args) > 1 else REPO / "docs" / "screenshot-graph.png")
+    else:
+        main(Path(args[0]) if args else REPO / "docs" / "screenshot.png")

@@ -145,3 +145,32 @@ def test_lesson_08_draws_every_graph_and_the_stale_stamp(open_notebook, artifact
                            ".some(e => e.textContent.includes('gradient= [1.0, 0.0, 0.0]'))")
     vjp.screenshot(path=str(artifacts / "lesson08-vjp-seed.png"))
     assert nb.errors == []
+
+
+def test_a_real_pytorch_model_graph_in_lab(open_notebook, artifacts):
+    """show_graph pointed at a real torch.nn model's loss: PyTorch's nodes, parameter names,
+    the saved tensors read through `_saved_*`, and the replay's accumulation."""
+    import pytest
+
+    pytest.importorskip("torch")
+    nb = open_notebook("torch_graph.ipynb", [
+        "import torch, tensorviz\n"
+        "model = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.Tanh())\n"
+        "loss = model(torch.ones(1, 3)).pow(2).sum()\n"
+        "g = tensorviz.show_graph(loss, params=model)",
+    ])
+    page = nb.page
+    nb.run_cell(0)
+    out = nb.output(0)
+    out.locator(".tvg-root").wait_for()
+    assert _text(out.locator(".tvg-title")) == "PyTorch autograd graph of loss"
+    leaves = sorted(_text(n) for n in out.locator(".tvg-leafname").all())
+    assert leaves[0].startswith("0.bias (2,)") and leaves[1].startswith("0.weight (2, 3)")
+    tanh = out.locator('.tvg-node[data-name="TanhBackward0"] .tvg-saved')
+    assert _text(tanh.locator(".tvg-stamp")) == "v0 at save · v0 now"
+    assert tanh.locator(".tvg-slot.tvg-on").count() == 2
+    out.locator(".tvg-root").focus()
+    page.keyboard.press("End")
+    page.wait_for_function(f"() => document.querySelectorAll('{SEL} .tvg-acc').length === 2")
+    out.screenshot(path=str(artifacts / "graph-torch.png"))
+    assert nb.errors == []

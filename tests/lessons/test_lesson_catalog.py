@@ -90,6 +90,27 @@ MISTAKE_CLAIMS = [
     ("11/batch-shape", (1, 8, 8), "one sample", "wrong = ds[0][0].shape"),
     ("11/last-batch", 28, "full", "wrong = len(ds) // 64"),
     ("11/last-batch", 64, "multiple", "wrong = 64"),
+    ("10/sgd-step", (-3.2, -6.0), "whole gradient",
+     "p = torch.tensor([-4., 2.], requires_grad=True)\nf(p).backward()\n"
+     "wrong = tuple(round(v, 4) for v in (p - p.grad).tolist())"),
+    ("10/sgd-step", (-4.08, 2.8), "up",
+     "p = torch.tensor([-4., 2.], requires_grad=True)\nf(p).backward()\n"
+     "wrong = tuple(round(v, 4) for v in (p + 0.1 * p.grad).tolist())"),
+    ("10/momentum-buffer", 1.6, "gradient alone",
+     "q = torch.tensor([0.8], requires_grad=True)\n(q * q).sum().backward()\n"
+     "wrong = round(q.grad.item(), 4)"),
+    ("10/adam-first-step", (-3.92, 1.2), "SGD",
+     "p = torch.tensor([-4., 2.], requires_grad=True)\nopt = torch.optim.SGD([p], lr=0.1)\n"
+     "f(p).backward()\nopt.step()\nwrong = tuple(round(v, 4) for v in p.tolist())"),
+    ("10/diverge", "lr=0.45", "shrinks",
+     "p = torch.tensor([-4., 2.], requires_grad=True)\nopt = torch.optim.SGD([p], lr=0.45)\n"
+     "for _ in range(20):\n    opt.zero_grad()\n    f(p).backward()\n    opt.step()\n"
+     "wrong = 'lr=0.45' if abs(p[1].item()) < 2 else None"),
+    ("10/steplr", 0.05, "three halvings",
+     "opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.4)\n"
+     "sched = torch.optim.lr_scheduler.StepLR(opt, step_size=10, gamma=0.5)\n"
+     "for _ in range(30):\n    opt.step()\n    sched.step()\n"
+     "wrong = round(sched.get_last_lr()[0], 6)"),
 ]
 
 

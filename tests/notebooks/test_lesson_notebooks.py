@@ -130,7 +130,7 @@ def test_lesson_sequence_is_complete():
     expected = {"00_welcome", "01_tensors_and_storage", "02_views_transpose_contiguous",
                 "03_dtypes_and_precision", "04_numpy_interop", "05_saving_and_loading",
                 "06_devices", "07_tensor_api_tour", "08_autograd", "09_nn_training",
-                "11_data"}
+                "10_optimizers", "11_data"}
     assert sorted(expected - names) == []
 
 
@@ -168,6 +168,11 @@ TOPICS = {
                 "default_collate(", "collate_fn=", "shuffle=True", "drop_last=True",
                 "num_workers=2", "get_worker_info()", "torch.show_batches(",
                 "torch.Generator().manual_seed("],
+    "10_optimizers": ["torch.optim.SGD(", "momentum=", "torch.optim.Adam(", "opt.zero_grad()",
+                      "opt.step()", '["momentum_buffer"]', '"exp_avg_sq"', "ax.contour(",
+                      "lr_scheduler.StepLR(", "lr_scheduler.ExponentialLR(",
+                      "lr_scheduler.CosineAnnealingLR(", "sched.get_last_lr()",
+                      "torch.show_graph("],
 }
 
 

@@ -281,6 +281,34 @@ def _drive_the_classroom_app(browser, voila_app, artifacts):
             select = page.locator(".tv-classroom-bar select")
             assert select.evaluate("e => e.scrollHeight <= e.clientHeight + 1")  # text not cut
             page.screenshot(path=str(artifacts / f"classroom-voila-{width}x{height}.png"))
+
+        # graph mode: a program's code and its graph; the in-place program's red stamp; the
+        # step-through replay of backward
+        page.set_viewport_size({"width": 1400, "height": 1000})
+        page.get_by_role("button", name="autograd graph").click()
+        graph = page.locator(".tv-classroom .tvg-root")
+        graph.wait_for()
+        expect(page.locator(".tv-classroom .tv-demo-code")).to_contain_text("loss = y.sum()")
+        page.locator(".tv-classroom-bar select").select_option(
+            "in-place write to a saved tensor (backward would fail)")
+        page.locator(".tv-classroom .tvg-stamp.tvg-stale").wait_for()
+        expect(page.locator(".tv-classroom .tvg-stamp.tvg-stale")).to_have_text(
+            "v0 at save · v1 now")
+        expect(page.locator(".tv-classroom .tvg-error")).to_contain_text(
+            "modified by an inplace operation")
+        page.locator(".tv-classroom-bar select").select_option(
+            "retain_grad and a hook fire during backward")
+        page.locator(".tv-classroom .tvg-tap").first.wait_for()
+        page.locator(".tv-classroom .tvg-step").click()
+        expect(page.locator(".tv-classroom .tvg-counter")).to_contain_text("step 0 / ")
+        page.locator(".tv-classroom .tvg-play").click()
+        page.locator(".tv-classroom .tvg-tap.tvg-fired").first.wait_for()
+        expect(page.locator(".tv-classroom .tvg-tap.tvg-fired").first).to_contain_text(
+            "tensor hook on h: peek(")
+        page.screenshot(path=str(artifacts / "classroom-voila-graph.png"))
+        page.get_by_role("button", name="views").click()
+        page.locator(".tv-classroom .tv-root").wait_for()
+        assert page.locator(".tv-classroom .tvg-root").count() == 0
         assert errors == []
     except Exception:
         page.screenshot(path=str(artifacts / "classroom-voila-failed.png"), full_page=True)

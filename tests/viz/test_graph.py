@@ -277,3 +277,261 @@ def test_complex_gradients_are_summarised():
 
     s = summary(tensorviz.tensor([1 + 2j, 3 - 1j]))
     assert s["values"] == ["1+2j", "3-1j"] and s["shape"] == [2]
+
+
+def test_hooks_and_retain_grad_taps_are_listed_where_backward_fires_them():
+    x = tensorviz.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 3
+    y.retain_grad()
+
+    def double(g):
+        return g * 2
+
+    y.register_hook(double)
+    loss = y.sum()
+    loss.grad_fn.register_hook(lambda gi, go: None)
+    x.register_post_accumulate_grad_hook(lambda t: None)
+    w = GraphView(loss, labels=["loss"], live=False, names={id(x): "x"})
+    from tensorviz.viz._graph_view import _output_names
+    by_name = {n["name"]: n for n in w.graph["nodes"]}
+    mul = by_name["MulBackward0"]
+    assert [t["kind"] for t in mul["taps"]] == ["tensor hook", "retain_grad"]
+    assert mul["taps"][0]["fn"] == "double"
+    assert [t["kind"] for t in by_name["SumBackward0"]["taps"]] == ["hook"]
+    leaf = by_name["torch::autograd::AccumulateGrad"]
+    assert [t["kind"] for t in leaf["taps"]] == ["post-accumulate hook"]
+    # the tap's name comes from the notebook's variables
+    names = _output_names({"y": y, "loss": loss})
+    state = tensorviz.viz._graph.build([loss], ["loss"], out_names=names)
+    (mul,) = [n for n in state["nodes"] if n["name"] == "MulBackward0"]
+    assert [t.get("tensor") for t in mul["taps"]] == ["y", "y"]
+    # the gradient the taps see is PyTorch's (before the hook doubles it)
+    px = torch.tensor([1.0, 2.0], requires_grad=True)
+    py = px * 3
+    py.retain_grad()
+    seen = []
+    py.register_hook(lambda g: seen.append(g.clone()))
+    py.sum().backward()
+    ev = [e for e in w.trace["events"] if e["node"] == mul["id"]][0]
+    assert [float(v) for v in ev["grads_in"][0]["values"]] == seen[0].tolist()
+    assert "⚡" in w.to_html() and "retain_grad" in w.to_html()
+
+
+def test_saved_slots_stay_after_backward_with_retain_graph():
+    x = tensorviz.tensor([1.0, 2.0], requires_grad=True)
+    loss = x.exp().sum()
+    w = GraphView(loss, labels=["loss"], live=False)
+    loss.backward(retain_graph=True)
+    w.refresh()
+    (saved,) = [s for n in w.graph["nodes"] for s in n["saved"] if "version" in s]
+    assert saved["released"] is False and w.trace["error"] == ""
+    loss.backward()
+    w.refresh()
+    (saved,) = [s for n in w.graph["nodes"] for s in n["saved"] if "version" in s]
+    assert saved["released"] is True and "second time" in w.trace["error"]
+
+
+def test_family_detach_shares_the_version_counter_and_data_does_not():
+    from tensorviz.viz._graph import family
+
+    def program(L):
+        x = L.tensor([1.0, 2.0], requires_grad=True)
+        y = x.sigmoid()
+        return x, y, y.sum()
+
+    x, y, loss = program(tensorviz)
+    d, raw = y.detach(), y.data
+    w = GraphView(loss, labels=["loss"], live=False)
+    order = tensorviz.viz._graph.walk([loss.grad_fn])[0]
+    fam = {f["name"]: f for f in family(order, [loss], ["loss"],
+                                        [("d", d), ("raw", raw), ("y", y)])}
+    assert set(fam) == {"d", "raw"}  # y itself is in the graph
+    assert fam["d"]["kind"] == "shared" and fam["raw"]["kind"] == "own"
+    assert "result saved by SigmoidBackward0" in fam["d"]["of"]
+    # what PyTorch does with the same writes: through detach() backward raises, .data not
+    for name, expect_error in (("d", True), ("raw", False)):
+        px, py, ploss = program(torch)
+        alias = py.detach() if name == "d" else py.data
+        alias.mul_(2)
+        raised = False
+        try:
+            ploss.backward()
+        except RuntimeError as exc:
+            raised = "modified by an inplace operation" in str(exc)
+        assert raised is expect_error, name
+        x, y, loss = program(tensorviz)
+        alias = y.detach() if name == "d" else y.data
+        w = GraphView(loss, labels=["loss"], live=False)
+        alias.mul_(2)
+        w.refresh()
+        stale = [s["stale"] for n in w.graph["nodes"] for s in n["saved"] if "version" in s]
+        assert stale == [expect_error]
+        assert ("modified by an inplace operation" in w.trace["error"]) is expect_error
+    with tensorviz.inference_mode():
+        inf = tensorviz.ones(2)
+    fam = family(order, [loss], ["loss"], [("inf", inf)])
+    assert fam[0]["kind"] == "inference" and torch.ones(1).is_inference() is False
+
+
+def test_no_grad_and_inference_mode_blocks_are_recorded_in_a_notebook():
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    try:
+        shell.run_cell("import tensorviz as torch\n"
+                       "x = torch.tensor([1., 2.], requires_grad=True)\n"
+                       "loss = (x * x).sum()\n"
+                       "g = torch.show_graph(loss)", store_history=True)
+        shell.run_cell("with torch.no_grad():\n"
+                       "    z = x * 2\n"
+                       "    x.mul_(3)\n", store_history=True)
+        shell.run_cell("with torch.inference_mode():\n"
+                       "    t = torch.ones(2)\n", store_history=True)
+        g = shell.user_ns["g"]
+        regions = g.graph["regions"]
+        assert [r["mode"] for r in regions] == ["no_grad", "inference_mode"]
+        assert [m["name"] for m in regions[0]["made"]] == ["z"]
+        assert "requires_grad=False" in regions[0]["made"][0]["text"]
+        assert [(w["name"], w["from"], w["to"]) for w in regions[0]["written"]] == [("x", 0, 1)]
+        assert "inference tensor" in regions[1]["made"][0]["text"]
+        # PyTorch agrees: z is not recorded, the write under no_grad is counted, t is an
+        # inference tensor
+        px = torch.tensor([1.0, 2.0], requires_grad=True)
+        with torch.no_grad():
+            pz = px * 2
+            px.mul_(3)
+        with torch.inference_mode():
+            pt = torch.ones(2)
+        assert pz.requires_grad is False and pz.grad_fn is None and px._version == 1
+        assert pt.is_inference()
+        # the write made the saved x stale: the stamp is red
+        stale = [s["stale"] for n in g.graph["nodes"] for s in n["saved"] if "version" in s]
+        assert True in stale
+        g.close()
+    finally:
+        InteractiveShell.clear_instance()
+
+
+def test_a_real_torch_graph_is_drawn_and_replayed():
+    model = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.Tanh())
+    x = torch.tensor([[1.0, -2.0, 0.5]])
+    loss = model(x).pow(2).sum()
+    w = GraphView(loss, labels=["loss"], params=model, live=False)
+    assert w.graph["torch"] is True
+    assert _widget_graph(w) == _torch_graph(loss)
+    labels = sorted(n["label"] for n in w.graph["nodes"] if n["kind"] == "leaf")
+    assert labels == ["0.bias", "0.weight"]
+    tanh = [n for n in w.graph["nodes"] if n["name"] == "TanhBackward0"][0]
+    assert [s["name"] for s in tanh["saved"]] == ["result"] and not tanh["saved"][0]["stale"]
+    # the replay's gradients are PyTorch's, and .grad is left alone
+    assert w.trace["error"] == "" and all(p.grad is None for p in model.parameters())
+    loss.backward(retain_graph=True)
+    for n in w.graph["nodes"]:
+        if n["kind"] == "leaf":
+            (ev,) = [e for e in w.trace["events"] if e["node"] == n["id"]]
+            p = dict(model.named_parameters())[n["label"]]
+            np.testing.assert_allclose([float(v) for v in ev["grad_after"]["values"]],
+                                       p.grad.reshape(-1)[:8].numpy(), rtol=1e-3)
+    # an in-place write to the saved tanh output: the stamp turns red, backward would raise
+    out = loss.grad_fn.next_functions[0][0]
+    saved = out._saved_self
+    saved.mul_(2)
+    w.refresh()
+    tanh = [n for n in w.graph["nodes"] if n["name"] == "TanhBackward0"][0]
+    assert tanh["saved"][0]["stale"] and tanh["saved"][0]["live"] == 1
+    with pytest.raises(RuntimeError) as err:
+        loss.backward()
+    assert w.trace["error"] == f"RuntimeError: {err.value}"
+
+
+def test_a_torch_graph_with_a_gradient_seed_and_freed_slots():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp()
+    v = torch.tensor([1.0, 0.5])
+    w = GraphView(y, labels=["y"], gradient=v, live=False)
+    (leaf,) = [e for e in w.trace["events"] if "grad_after" in e]
+    np.testing.assert_allclose([float(s) for s in leaf["grad_after"]["values"]],
+                               (v * x.exp()).detach().numpy(), rtol=1e-3)
+    y.backward(v)
+    w.refresh()
+    (saved,) = [s for n in w.graph["nodes"] for s in n["saved"] if "version" in s]
+    assert saved["released"] is True
+    with pytest.raises(TypeError, match="one library"):
+        GraphView(y, tensorviz.ones(1), live=False)
+
+
+def test_import_tensorviz_does_not_import_torch():
+    import subprocess
+    import sys
+
+    code = ("import sys, tensorviz, tensorviz.viz._graph, tensorviz.viz._graph_torch; "
+            "print('torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_show_offers_the_graph_of_a_torch_tensor_too():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    loss = (x * x).sum()
+    view = tensorviz.show(loss)
+    assert view.graph_hint.startswith("loss has a grad_fn (SumBackward0)")
+    g = view.graph()
+    assert g.graph["torch"] and [n["name"] for n in g.graph["nodes"]] == \
+        [n for n, _ in _torch_graph(loss)]
+    for w in (view, g):
+        w.close()
+
+
+def test_a_torch_graphs_taps_are_shown_and_its_tensor_hooks_sit_out_the_replay():
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    try:
+        shell.run_cell("import torch, tensorviz\n"
+                       "fired = []\n"
+                       "x = torch.tensor([1., 2.], requires_grad=True)\n"
+                       "h = x * 3\n"
+                       "h.retain_grad()\n"
+                       "def peek(g):\n"
+                       "    fired.append('h')\n"
+                       "h.register_hook(peek)\n"
+                       "x.register_hook(lambda g: fired.append('x'))\n"
+                       "loss = h.pow(2).sum()\n"
+                       "g = tensorviz.show_graph(loss)")
+        ns = shell.user_ns
+        g = ns["g"]
+        assert ns["fired"] == []  # the replay ran without the learner's hooks
+        by_name = {n["name"]: n for n in g.graph["nodes"]}
+        assert [(t["kind"], t.get("fn"), t.get("tensor")) for t in
+                by_name["MulBackward0"]["taps"]] == [("tensor hook", "peek", "h"),
+                                                     ("retain_grad", None, "h")]
+        assert [t["kind"] for t in by_name["torch::autograd::AccumulateGrad"]["taps"]] == \
+            ["tensor hook"]
+        ev = [e for e in g.trace["events"] if e["node"] == by_name["MulBackward0"]["id"]][0]
+        assert ev["grads_in"][0]["values"] == ["6.0", "12.0"]
+        shell.run_cell("loss.backward()")
+        assert ns["fired"] == ["h", "x"]  # and put back: backward runs them
+        assert ns["h"].grad.tolist() == [6.0, 12.0]
+        g.close()
+    finally:
+        InteractiveShell.clear_instance()
+
+
+def test_a_torch_replay_leaves_a_retained_grad_as_it_was():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    h = x * 3
+    h.retain_grad()
+    loss = h.pow(2).sum()
+    loss.backward(retain_graph=True)
+    before = h.grad
+    from tensorviz.viz._graph_view import _output_tensors
+
+    state = tensorviz.viz._graph.build([loss], ["loss"])
+    order = state["_order"]
+    outputs = _output_tensors({"h": h})
+    trace = tensorviz.viz._graph.replay([loss], [None], order, [t for _, t in outputs.values()])
+    assert trace["error"] == "" and h.grad is before and h.grad.tolist() == [6.0, 12.0]
+    # (without handing h over, PyTorch's autograd.grad would have added into it)
+    torch.autograd.grad(loss, [x], retain_graph=True)
+    assert h.grad.tolist() == [12.0, 24.0]
