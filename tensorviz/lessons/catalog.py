@@ -901,7 +901,7 @@ _add("10/momentum-buffer",
               "answer = opt.state[q]['momentum_buffer'].item()",
      revealed_by=['opt.state[q]["momentum_buffer"].item()'])
 
-_add("10/adam-first-step",
+_add("10/adam-step",
      "Same start as before: `p = (-4., 2.)` with `p.grad = (-0.8, 8.0)`. Where is `p` after "
      "one `torch.optim.Adam([p], lr=0.1)` step? (two numbers)",
      setup=SURFACE, answer=(-3.9, 1.9), tolerance=1e-3,

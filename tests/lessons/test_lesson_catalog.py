@@ -99,7 +99,7 @@ MISTAKE_CLAIMS = [
     ("10/momentum-buffer", 1.6, "gradient alone",
      "q = torch.tensor([0.8], requires_grad=True)\n(q * q).sum().backward()\n"
      "wrong = round(q.grad.item(), 4)"),
-    ("10/adam-first-step", (-3.92, 1.2), "SGD",
+    ("10/adam-step", (-3.92, 1.2), "SGD",
      "p = torch.tensor([-4., 2.], requires_grad=True)\nopt = torch.optim.SGD([p], lr=0.1)\n"
      "f(p).backward()\nopt.step()\nwrong = tuple(round(v, 4) for v in p.tolist())"),
     ("10/diverge", "lr=0.45", "shrinks",
