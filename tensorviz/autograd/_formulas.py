@@ -2966,6 +2966,187 @@ def _tensorinv(A, ind=2, *, out=None):
     return tv.linalg.inv(A.reshape(n, -1)).reshape(*rest, *lead)
 
 
+# ---------------------------------------------------------------- QR, eig, lstsq, cond
+def _real_diag_scaled(X, scale):
+    """``X`` with the real part of its diagonal multiplied by ``scale`` (out of place)."""
+    d = X.diagonal(0, -2, -1)
+    d = d.real if X.is_complex() else d
+    return X + tv.diag_embed(d * (scale - 1)).to(X.dtype)
+
+
+def _qr_backward(gQ, gR, Q, R, mode):
+    """PyTorch's linalg_qr_backward, written in tensorviz ops."""
+    if mode == "r":
+        raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed "
+                           "when mode='r'. Please use linalg.qr(A, mode='reduced') if you are "
+                           "going to differentiate through linalg.qr.")
+    m, n = Q.shape[-2], R.shape[-1]
+    if mode == "complete" and m > n:
+        raise RuntimeError("The QR decomposition is not differentiable when mode='complete' "
+                           "and nrows > ncols.")
+    if gQ is None and gR is None:
+        return None
+    if gQ is not None:
+        gA = gR @ _mH(R) - _mH(Q) @ gQ if gR is not None else -(_mH(Q) @ gQ)
+    else:
+        gA = gR @ _mH(R)
+    if m >= n:
+        gA = Q @ _real_diag_scaled(gA.triu() + _mH(gA.triu()), 0.5)
+        if gQ is not None:
+            gA = gA + gQ
+        return tv.linalg.solve_triangular(_mH(R), gA, upper=False, left=False)
+    X = -gA
+    ret = (X - _mH(X)).tril()
+    if ret.is_complex():  # (the imaginary part of the diagonal is halved)
+        ret = ret - tv.diag_embed(ret.diagonal(0, -2, -1).imag * 0.5) * 1j
+    gA = Q @ ret
+    gA = tv.linalg.solve_triangular(_mH(R.narrow(-1, 0, m)), gA, upper=False, left=False)
+    gA = tv.cat([gA, gA.new_zeros(tuple(R.shape[:-1]) + (n - m,))], -1)
+    if gR is not None:
+        gA = gA + Q @ gR
+    return gA
+
+
+def _qr_f(mode, ctx, A):
+    sq = ctx.save(ctx.out[0], "Q")
+    sr = ctx.save(ctx.out[1], "R")
+    ctx.keep("mode", mode)
+    ctx.outputs = tuple(ctx.out)
+    return "LinalgQrBackward0", (A,), \
+        lambda gq, gr=None: (_qr_backward(gq, gr, sq(), sr(), mode),)
+
+
+@formula("linalg.qr")
+def _linalg_qr(ctx, A, mode="reduced", *, out=None):
+    return _qr_f(mode, ctx, A)
+
+
+@formula("qr")
+def _old_qr(ctx, input, some=True, *, out=None):
+    return _qr_f("reduced" if some else "complete", ctx, input)
+
+
+_EIG_GAUGE = ("linalg_eig_backward: The eigenvectors in the complex case are specified up to "
+              "multiplication by e^{i phi}. The specified loss function depends on this "
+              "quantity, so it is ill-defined.")
+
+
+def _eig_backward(gL, gV, L, V, real_input):
+    """PyTorch's linalg_eig_backward (general, non-Hermitian case) in tensorviz ops; the
+    gradient of a real input is the real part (PyTorch's handle_r_to_c)."""
+    if gL is None and gV is None:
+        return None
+    Vh = _mH(V)
+    if gV is None:
+        gA = tv.linalg.solve(Vh, gL.unsqueeze(-1) * Vh)
+    else:
+        VhgV = Vh @ gV
+        diag = VhgV.diagonal(0, -2, -1)
+        imdiag = diag.imag.detach()
+        if not tv.allclose(imdiag, tv.zeros_like(imdiag), rtol=1e-2, atol=1e-2):
+            raise RuntimeError(_EIG_GAUGE)
+        VhgV = VhgV - Vh @ (V * diag.real.unsqueeze(-2).to(V.dtype))
+        Lc = L.conj()
+        E = Lc.unsqueeze(-2) - Lc.unsqueeze(-1)
+        eye = tv.eye(L.shape[-1], dtype=tv.bool, device=L.device)
+        E = tv.where(eye, tv.ones_like(E), E)
+        ret = VhgV / E
+        if gL is not None:
+            ret = tv.where(eye, tv.diag_embed(gL), ret)
+        gA = tv.linalg.solve(Vh, ret @ Vh)
+    return gA.real if real_input else gA
+
+
+@formula("linalg.eig")
+def _linalg_eig(ctx, A, *, out=None):
+    sl = ctx.save(ctx.out[0], "eigenvalues")
+    sv = ctx.save(ctx.out[1], "eigenvectors")
+    ctx.outputs = tuple(ctx.out)
+    real = not A.is_complex()
+    return "LinalgEigBackward0", (A,), \
+        lambda gl, gv=None: (_eig_backward(gl, gv, sl(), sv(), real),)
+
+
+@formula("linalg.eigvals")
+def _linalg_eigvals(ctx, A, *, out=None):
+    # (PyTorch computes the eigenvectors too when a gradient is needed: one LinalgEig node)
+    # (PyTorch computes the eigenvectors too when a gradient is needed: one LinalgEig node,
+    # the eigenvectors its hidden second output, so second derivatives flow through them)
+    with tv.no_grad():
+        V = tv.linalg.eig(A.detach())[1]
+    ctx.out = (ctx.out, V)
+    ctx.outputs = ctx.out
+    sl = ctx.save(ctx.out[0], "eigenvalues")
+    sv = ctx.save(V, "eigenvectors")
+    real = not A.is_complex()
+    return "LinalgEigBackward0", (A,), \
+        lambda gl, gv=None: (_eig_backward(gl, gv, sl(), sv(), real),)
+
+
+def _vector_rhs(A, B) -> bool:
+    """PyTorch's linalg_solve_is_vector_rhs: ``B`` is a (batch of) vector(s)."""
+    return B.dim() == 1 or (B.dim() == A.dim() - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
+
+
+@formula("linalg.lstsq")
+def _linalg_lstsq(ctx, A, B, rcond=None, *, driver=None):
+    sa = ctx.save(A, "self")
+    sb = ctx.save(B, "b")
+    sx = ctx.save(ctx.out[0], "solution")
+    ctx.outputs = (ctx.out[0], ctx.out[1])  # (rank and singular values are not differentiable)
+    a_needs, b_needs = _needs(ctx, A, B)
+    vec = _vector_rhs(A, B)
+
+    def backward(gX, gL=None):
+        if (gX is None and (gL is None or gL.numel() == 0)) or not (a_needs or b_needs):
+            return None, None
+        a, b = sa(), sb()
+        b = b.unsqueeze(-1) if vec else b
+        ga = gb = None
+        if gX is not None:
+            gx = gX.unsqueeze(-1) if vec else gX
+            pinv = tv.linalg.pinv(a)
+            if a_needs:
+                ga = _pinv_backward(gx @ _mH(b), pinv, a)
+            if b_needs:
+                gb = _mH(pinv) @ gx
+                gb = gb.squeeze(-1) if vec else gb
+        if gL is not None and gL.numel():
+            x = sx()
+            x = x.unsqueeze(-1) if vec else x
+            r = a @ x - b
+            gl = gL.unsqueeze(-2)
+            if a_needs:
+                t = 2 * (gl * r) @ _mH(x)
+                ga = t if ga is None else ga + t
+            if b_needs:
+                t = -2 * gl * r
+                t = t.squeeze(-1) if vec else t
+                gb = t if gb is None else gb + t
+        return ga, gb
+    return "LinalgLstsqBackward0", (A, B), backward
+
+
+@composite("linalg.cond")
+def _cond(A, p=None, *, out=None):
+    # PyTorch's decomposition (what its graph shows): the ratio of extreme singular values
+    # for p in (None, 2, -2), svdvals sums for 'nuc', else norm(A) * norm(inv(A)) with the
+    # inverse of a singular matrix filled with inf and nan fixed to inf.
+    with tv.no_grad():  # (the argument checks, and errors, of the op itself)
+        tv.linalg.cond.__wrapped__(A.detach(), p)
+    if p is None or p in (2, -2):
+        s = tv.linalg.svdvals(A)
+        hi, lo = s.narrow(-1, 0, 1), s.narrow(-1, s.shape[-1] - 1, 1)
+        return (lo / hi if p == -2 else hi / lo).squeeze(-1)
+    if p == "nuc":
+        s = tv.linalg.svdvals(A)
+        return s.sum(-1) * s.reciprocal().sum(-1)
+    inverse, info = tv.linalg.inv_ex(A)
+    inverse.masked_fill_((info > 0).unsqueeze(-1).unsqueeze(-1), float("inf"))
+    res = tv.linalg.matrix_norm(A, p) * tv.linalg.matrix_norm(inverse, p)
+    return res.nan_to_num_(float("inf"), float("inf"), float("-inf"))
+
+
 for _alias, _target in _ALIASES.items():
     if _target in FORMULAS:
         FORMULAS.setdefault(_alias, FORMULAS[_target])
@@ -3172,9 +3353,7 @@ def _missing(name: str, op: str):
     return f
 
 
-for _n, _op in (("qr", "linalg_qr"), ("linalg.qr", "linalg_qr"), ("linalg.eig", "linalg_eig"),
-                ("linalg.eigvals", "linalg_eig"), ("linalg.lstsq", "linalg_lstsq"),
-                ("linalg.cond", "linalg_cond"), ("fft.fft", "fft_fft"),
+for _n, _op in (("fft.fft", "fft_fft"),
                 ("fft.fft2", "fft_fft2"), ("fft.fftn", "fft_fftn"), ("fft.hfft", "fft_hfft"),
                 ("fft.ifft", "fft_ifft"), ("fft.ifft2", "fft_ifft2"),
                 ("fft.ifftn", "fft_ifftn"), ("fft.ihfft", "fft_ihfft"),

@@ -24,9 +24,7 @@ DIFF = [(ns, n) for ns, n in OPS if S.sample(ns, n) is not None]
 
 # Ops PyTorch differentiates that tensorviz records no derivative for yet: backward through
 # them raises "derivative for aten::X is not implemented" (they never silently give None).
-KNOWN_MISSING = frozenset({
-    "qr", "linalg.qr", "linalg.eig", "linalg.eigvals", "linalg.lstsq", "linalg.cond",
-})
+KNOWN_MISSING: frozenset = frozenset()
 
 # PyTorch's own backward fails on these samples (an in-place cumprod_ inside vander):
 # nothing to compare the values with.
@@ -37,6 +35,8 @@ TORCH_FAILS = frozenset({"vander"})
 def _gauge_free(key: str, outs: list) -> list:
     if key in ("linalg.eigh",):
         return [outs[0], outs[1] * outs[1]]
+    if key == "linalg.eig":  # (each eigenvector is defined up to a phase e^{i phi})
+        return [outs[0], (outs[1] * outs[1].conj()).real]
     if key in ("svd", "linalg.svd"):
         k = outs[1].shape[-1]  # (the singular vectors beyond min(m, n) are arbitrary)
         u, vh = outs[0][..., :k], outs[2][..., :k, :]
