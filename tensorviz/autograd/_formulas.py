@@ -830,6 +830,16 @@ def _norm(ctx, input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     return _vector_norm(ctx, input, p, dim, keepdim)
 
 
+@composite("norm")
+def _norm_c(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
+    # (the nuclear norm is PyTorch's nuclear_norm -> linalg.matrix_norm: singular values)
+    if p == "nuc":
+        with tv.no_grad():  # (the op's own argument checks and errors)
+            tv.norm(input.detach(), p, dim, keepdim, dtype=dtype)
+        return tv.linalg.matrix_norm(input, "nuc", (-2, -1) if dim is None else dim, keepdim)
+    return _recorded("norm", tv.norm.__wrapped__, input, p, dim, keepdim, dtype=dtype)
+
+
 @formula("dist")
 def _dist(ctx, input, other, p=2):
     a = ctx.save(input, "self")
@@ -1661,6 +1671,121 @@ def _kron(input, other, *, out=None):
     return res.reshape(tuple(x * y for x, y in zip(a.shape, b.shape)))
 
 
+# ---------------------------------------------------------------- singular matrices
+# PyTorch differentiates slogdet and the solvers through the LU factors of their forward (of
+# A^T when A is contiguous and real): without create_graph the gradient is an LU solve, which
+# gives inf/nan at a singular matrix instead of an error.  det's gradient at a singular matrix
+# (|det| < 100 eps) is the adjugate, from an SVD; where the LU met an exact zero pivot (det
+# exactly 0) it is 0 without create_graph.
+# Note: PyTorch's first-order det gradient is an LU solve with zero pivots nudged by eps: at
+# a singular matrix whose LU meets rounding-level (not exactly zero) pivots that is the
+# adjugate up to rounding, which is what tensorviz computes there, exactly.
+def _lu_host(a):
+    """LAPACK getf2's partial-pivoting LU of each matrix of host array ``a``: ``(LU, perm)``
+    with ``LU`` holding unit-lower ``L`` below and ``U`` on/above the diagonal, and row ``i`` of
+    ``P^T a`` being row ``perm[i]`` of ``a``."""
+    import numpy as np
+    n = a.shape[-1]
+    work = np.array(a.reshape((-1, n, n)))
+    perm = np.tile(np.arange(n), (work.shape[0], 1))
+    rows = np.arange(work.shape[0])
+    with np.errstate(all="ignore"):
+        for j in range(n):
+            col = work[:, j:, j]
+            mag = np.abs(col.real) + np.abs(col.imag) if work.dtype.kind == "c" else np.abs(col)
+            p = np.argmax(mag, axis=1) + j
+            top, ptop = work[rows, j].copy(), perm[rows, j].copy()
+            work[rows, j], perm[rows, j] = work[rows, p], perm[rows, p]
+            work[rows, p], perm[rows, p] = top, ptop
+            piv = work[:, j, j]
+            nz = piv != 0
+            work[:, j + 1:, j] = np.where(nz[:, None], work[:, j + 1:, j] /
+                                          np.where(nz, piv, 1)[:, None], work[:, j + 1:, j])
+            work[:, j + 1:, j + 1:] -= work[:, j + 1:, j, None] * work[:, j, None, j + 1:]
+    return work.reshape(a.shape), perm.reshape(a.shape[:-1])
+
+
+def _lu_solve_adjoint(A, B, *, left: bool = True):
+    """``X`` with ``A^H X = B`` (``X A^H = B`` when not ``left``) through the LU factors
+    PyTorch's forward keeps, as its ``lu_solve`` computes it (no graph, no error: a zero pivot
+    gives inf/nan)."""
+    import numpy as np
+    with tv.no_grad():
+        A, B = A.detach(), B.detach()
+        if not left:  # X A^H = B  <=>  A X^H = B^H
+            return _mH(_lu_solve_adjoint(_mH(A), _mH(B)))
+        use_t = A.is_contiguous() and not A.is_complex()
+        host = A.resolve_conj().cpu().numpy()
+        lu, perm = _lu_host(np.swapaxes(host, -1, -2) if use_t else host)
+        LU = tv.tensor(lu, device=A.device)
+        P = tv.tensor(perm, device=A.device).unsqueeze(-1)
+        shape = tuple(tv.broadcast_shapes(tuple(LU.shape[:-2]), tuple(B.shape[:-2])))
+        B = B.expand(*shape, *B.shape[-2:])
+        LU = LU.expand(*shape, *LU.shape[-2:])
+        P = P.expand(*shape, P.shape[-2], 1)
+        if use_t:  # (A^T = P L U, and A^H X = A^T X = B for real A)
+            y = tv.take_along_dim(B, P.expand(*shape, P.shape[-2], B.shape[-1]), -2)
+            y = tv.linalg.solve_triangular(LU, y, upper=False, unitriangular=True)
+            return tv.linalg.solve_triangular(LU, y, upper=True)
+        # A = P L U: A^H = U^H L^H P^T
+        y = tv.linalg.solve_triangular(_mH(LU), B, upper=False)
+        z = tv.linalg.solve_triangular(_mH(LU), y, upper=True, unitriangular=True)
+        inv = tv.argsort(P, dim=-2)
+        return tv.take_along_dim(z, inv.expand(*shape, P.shape[-2], B.shape[-1]), -2)
+
+
+def _prod_safe_zeros_backward(grad, inp, dim):
+    if inp.numel() == 0:
+        return grad.expand_as(inp)
+    ones = tv.ones_like(inp.narrow(dim, 0, 1))
+    n = inp.shape[dim]
+    normal = tv.cat([ones, inp.narrow(dim, 0, n - 1)], dim).cumprod(dim)
+    rev = tv.cat([ones, inp.narrow(dim, 1, n - 1).flip(dim)], dim).cumprod(dim).flip(dim)
+    return grad * _c(normal * rev)
+
+
+def _masked_fmap(mask, f1, f2, *ts):
+    """``f1`` on the matrices where ``mask`` holds, ``f2`` on the others (PyTorch's
+    masked_fmap: each formula sees only its own matrices)."""
+    k = builtins.int(mask.sum())
+    if k == mask.numel():
+        return f1(*ts)
+    if k == 0:
+        return f2(*ts)
+    out = tv.zeros_like(ts[0])
+    out = out.index_put((mask,), f1(*(t[mask] for t in ts)))
+    return out.index_put((~mask,), f2(*(t[~mask] for t in ts)))
+
+
+def _det_backward(g, det, A):
+    if A.numel() == 0:
+        return None
+    dd = g * _c(det)
+    n = A.shape[-1]
+    D = tv.diag_embed(dd.unsqueeze(-1).expand(*dd.shape, n))
+    if not tv.is_grad_enabled() and builtins.bool((det == 0).any()):
+        # (PyTorch's LU solve of ``A^H X = det^* g I`` with zero pivots nudged: 0 where the
+        # forward's LU met an exact zero pivot, i.e. where det is exactly 0)
+        zero = (det == 0).unsqueeze(-1).unsqueeze(-1)
+        safe = tv.where(zero, tv.eye(n, dtype=A.dtype, device=A.device), A)
+        return tv.where(zero, tv.zeros_like(A), _det_backward(g, tv.where(
+            det == 0, tv.ones_like(det), det), safe))
+    eps = tv.finfo(det.abs().dtype).eps
+
+    def non_singular(a, d, gr):
+        return tv.linalg.solve(_mH(a), d)
+
+    def singular(a, d, gr):
+        U, S, Vh = tv.linalg.svd(a)
+        alpha = _c(tv.linalg.det(U) * tv.linalg.det(Vh)) * gr
+        Dg = _prod_safe_zeros_backward(alpha.unsqueeze(-1), S, S.dim() - 1)
+        return (U * Dg.unsqueeze(-2).to(U.dtype)) @ Vh
+    if A.dim() == 2:
+        return (singular if builtins.bool(det.abs() < 100 * eps) else non_singular)(A, D, g)
+    return _masked_fmap(det.abs() < 100 * eps, singular, non_singular, A, D,
+                        g.expand(det.shape))
+
+
 @formula("inverse", "linalg.inv")
 def _inverse(ctx, input, *, out=None):
     r = ctx.save(ctx.out, "result")
@@ -1676,11 +1801,22 @@ def _det(ctx, input, *, out=None):
     s = ctx.save(input, "A")
     r = ctx.save(ctx.out, "result")
 
-    def backward(g):
-        a, d = s(), r()
-        inv_t = _c(tv.linalg.inv(a)).transpose(-2, -1)
-        return ((_c(d) * g).unsqueeze(-1).unsqueeze(-1) * inv_t,)
-    return "LinalgDetBackward0", (input,), backward
+    return "LinalgDetBackward0", (input,), lambda g: (_det_backward(g, r(), s()),)
+
+
+def _solve_backward(g, a, x, left, vec, a_needs):
+    """PyTorch's linalg_solve_backward: ``gB = A^{-H} gX`` (``gX A^{-H}`` when not left),
+    through the forward's LU factors unless a graph of the gradient is wanted."""
+    gx = g.unsqueeze(-1) if vec else g
+    if not tv.is_grad_enabled():
+        gb = _lu_solve_adjoint(a, gx, left=left)
+    else:
+        gb = tv.linalg.solve(_mH(a), gx, left=left)
+    ga = None
+    if a_needs:
+        xm = x.unsqueeze(-1) if vec else x
+        ga = -(gb @ _mH(xm)) if left else -(_mH(xm) @ gb)
+    return ga, (gb.squeeze(-1) if vec else gb)
 
 
 @formula("linalg.solve")
@@ -1689,15 +1825,8 @@ def _solve(ctx, A, B, *, left=True, out=None):
     r = ctx.save(ctx.out, "result")
     vec = B.dim() == 1 or (B.dim() == A.dim() - 1 and B.shape == A.shape[:-1])
 
-    def backward(g):
-        a, x = sa(), r()
-        gb = tv.linalg.solve(_c(a).transpose(-2, -1), g)
-        if vec:
-            ga = -gb.unsqueeze(-1) * _c(x).unsqueeze(-2)
-        else:
-            ga = -gb @ _c(x).transpose(-2, -1)
-        return ga, gb
-    return "LinalgSolveExBackward0", (A, B), backward
+    return "LinalgSolveExBackward0", (A, B), \
+        lambda g: _solve_backward(g, sa(), r(), left, vec, ctx.needs(A))
 
 
 @formula("cross", "linalg.cross")
@@ -2760,28 +2889,36 @@ def _solve_ex(ctx, A, B, *, left=True, check_errors=False, out=None):
     ctx.outputs = tuple(ctx.out)
     vec = B.dim() == 1 or (B.dim() == A.dim() - 1 and B.shape == A.shape[:-1])
 
-    def backward(g, gi=None):
-        a, x = sa(), r()
-        gb = tv.linalg.solve(_mH(a), g)
-        ga = -gb.unsqueeze(-1) * _c(x).unsqueeze(-2) if vec else -gb @ _mH(x)
-        return ga, gb
-    return "LinalgSolveExBackward0", (A, B), backward
+    return "LinalgSolveExBackward0", (A, B), \
+        lambda g, gi=None: _solve_backward(g, sa(), r(), left, vec, ctx.needs(A))
 
 
-def _slogdet_backward(ga_abs, A):
-    return ga_abs.unsqueeze(-1).unsqueeze(-1) * _mH(tv.linalg.inv(A))
+def _slogdet_backward(g_sign, g_abs, A, sign):
+    """PyTorch's slogdet_backward: ``(g_abs - i Im(conj(g_sign) sign)) A^{-H}``."""
+    if not A.is_complex():
+        if g_abs is None:
+            return None
+        g = g_abs
+    else:
+        if g_sign is None and g_abs is None:
+            return None
+        g = None if g_abs is None else g_abs.to(A.dtype)
+        if g_sign is not None:
+            t = (g_sign.conj() * sign).imag.to(A.dtype) * -1j
+            g = t if g is None else g + t
+    n = A.shape[-1]
+    D = tv.diag_embed(g.unsqueeze(-1).expand(*g.shape, n))
+    if not tv.is_grad_enabled():
+        return _lu_solve_adjoint(A, D)
+    return tv.linalg.solve(_mH(A), D)
 
 
 def _slogdet_f(node):
     def f(ctx, A, *, out=None):
         sa = ctx.save(A, "A")
+        ss = ctx.save(ctx.out[0], "sign")
         ctx.outputs = tuple(ctx.out)
-
-        def backward(gs, gl=None):
-            if gl is None:
-                return (None,)
-            return (_slogdet_backward(gl, sa()),)
-        return node, (A,), backward
+        return node, (A,), lambda gs, gl=None: (_slogdet_backward(gs, gl, sa(), ss()),)
     return f
 
 
@@ -2926,9 +3063,32 @@ def _old_svd(input, some=True, compute_uv=True, *, out=None):
 
 @composite("linalg.matrix_norm")
 def _matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+    # PyTorch's decomposition: 'fro' a vector norm; 'nuc' and +-2 the singular values of A
+    # with the two dims moved last (sum / amax / amin); +-1 and +-inf a 1-norm along one dim
+    # then amax / amin along the other.
+    with tv.no_grad():  # (the op's own argument checks and errors)
+        tv.linalg.matrix_norm(A.detach(), ord, dim, keepdim, dtype=dtype)
     if ord == "fro":
-        return tv.linalg.vector_norm(A, 2, dim, keepdim)
-    return tv.linalg.matrix_norm.__wrapped__(A, ord, dim, keepdim)
+        return tv.linalg.vector_norm(A, 2, dim, keepdim, dtype=dtype)
+    A = A.to(dtype) if dtype is not None else A
+    d0, d1 = (d % A.dim() for d in dim)
+    if ord == "nuc" or ord in (2, -2):
+        perm = [d for d in range(A.dim()) if d not in (d0, d1)] + [d0, d1]
+        s = tv.linalg.svdvals(A.permute(perm))
+        if ord == "nuc":
+            res = s.sum(-1, keepdim)
+        else:
+            res = s.amax(-1) if ord > 0 else s.amin(-1)
+        if keepdim:
+            rev = [perm.index(d) for d in range(A.dim())]
+            res = res.unsqueeze(-1).permute(rev)
+        return res
+    if ord in (float("inf"), float("-inf")):
+        d0, d1 = d1, d0
+    if not keepdim and d0 < d1:
+        d1 -= 1
+    v = tv.linalg.vector_norm(A, 1.0, (d0,), keepdim)
+    return v.amax(d1, keepdim) if ord > 0 else v.amin(d1, keepdim)
 
 
 @composite("linalg.norm")
@@ -2939,7 +3099,10 @@ def _linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
             dim is None and A.dim() == 1 or isinstance(dim, builtins.int) or
             (isinstance(dim, (tuple, list)) and len(dim) == 1)):
         return tv.linalg.vector_norm(A, ord, dim, keepdim)
-    return tv.linalg.norm.__wrapped__(A, ord, dim, keepdim)
+    if ord is not None and dim is None and A.dim() == 1:
+        return tv.linalg.vector_norm(A, ord, None, keepdim, dtype=dtype)
+    return tv.linalg.matrix_norm(A, ord, (-2, -1) if dim is None else dim, keepdim,
+                                 dtype=dtype)
 
 
 @composite("linalg.vecdot")
@@ -3133,7 +3296,7 @@ def _cond(A, p=None, *, out=None):
     # for p in (None, 2, -2), svdvals sums for 'nuc', else norm(A) * norm(inv(A)) with the
     # inverse of a singular matrix filled with inf and nan fixed to inf.
     with tv.no_grad():  # (the argument checks, and errors, of the op itself)
-        tv.linalg.cond.__wrapped__(A.detach(), p)
+        tv.linalg.cond(A.detach(), p)
     if p is None or p in (2, -2):
         s = tv.linalg.svdvals(A)
         hi, lo = s.narrow(-1, 0, 1), s.narrow(-1, s.shape[-1] - 1, 1)

@@ -44,6 +44,16 @@ def _gauge_free(key: str, outs: list) -> list:
     return outs
 
 
+# An expanded matrix repeats its first row: rank one.  The gradients of these there depend
+# on rounding-level pivots / singular values / eigenvectors of a degenerate eigenspace (the
+# factors of the null space), which two LAPACKs compute differently: nothing to compare.
+# (det, slogdet, logdet and the solvers are compared at singular inputs: PyTorch's adjugate
+# and LU-solve answers.)  cholesky_ex: PyTorch returns LAPACK's partial factor of a matrix
+# that is not positive-definite, tensorviz zeros.
+_EXPAND_NOISE = frozenset({"qr", "linalg.qr", "svd", "linalg.svd", "linalg.eig",
+                           "linalg.cholesky_ex", ("float32", "pinverse"),
+                           ("float32", "linalg.cond")})
+
 _SQUARE = frozenset({"spd", "spd,spd", "det", "logdet", "slogdet", "linalg.det", "pinverse",
                      "linalg.slogdet", "triangular_solve", "linalg.solve_triangular",
                      "linalg.cholesky_ex", "linalg.solve_ex", "svd", "linalg.svd"})
@@ -129,9 +139,9 @@ def test_gradient_matches_pytorch(ns, name, dtype, layout):
     if key in KNOWN_MISSING or key in TORCH_FAILS:
         pytest.skip("no derivative in tensorviz yet" if key in KNOWN_MISSING else
                     "PyTorch's own backward fails")
-    if layout == "expand" and (S.sample(ns, name)[0] in _SQUARE or key in _SQUARE):
-        pytest.skip("an expanded matrix is singular: gradients at singular matrices (det, "
-                    "slogdet, solves, svd) are not matched yet")
+    if layout == "expand" and (key in _EXPAND_NOISE or (dtype, key) in _EXPAND_NOISE):
+        pytest.skip("an expanded matrix is rank-deficient: this gradient is rounding noise "
+                    "(tests/autograd/test_singular.py compares what is well defined)")
     try:
         key, (t_out, t_leaves), (v_out, v_leaves) = _run_both(ns, name, dtype, layout)
     except Exception as e:  # noqa: BLE001
@@ -265,7 +275,8 @@ def test_second_derivative_matches_pytorch(ns, name):
 # a sample of ops through gradgradcheck itself (finite differences of the gradient)
 _GRADGRAD = ["exp", "sin", "tanh", "sigmoid", "mul", "div", "pow", "matmul", "softmax",
              "log_softmax", "logsumexp", "cumprod", "prod", "norm", "linalg.det", "linalg.inv",
-             "std", "var", "atan2", "cdist"]
+             "std", "var", "atan2", "cdist", "linalg.qr", "qr", "linalg.eigvals", "linalg.lstsq",
+             "linalg.cond", "linalg.slogdet"]
 
 
 @pytest.mark.parametrize("key", _GRADGRAD)
