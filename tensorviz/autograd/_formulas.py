@@ -1006,6 +1006,32 @@ def _transpose(ctx, input, dim0, dim1):
     return "TransposeBackward0", (input,), lambda g: (g.transpose(dim0, dim1),)
 
 
+# In-place view ops rebase their tensor onto a node of their own name (PyTorch's
+# TransposeBackward1, TBackward1, SqueezeBackward4/5, UnsqueezeBackward1).
+@formula("transpose_", "swapaxes_", "swapdims_")
+def _transpose_(ctx, input, dim0, dim1):
+    return "TransposeBackward1", (input,), lambda g: (g.transpose(dim0, dim1),)
+
+
+@formula("t_")
+def _t_(ctx, input):
+    return "TBackward1", (input,), lambda g: (g.t(),)
+
+
+@formula("squeeze_")
+def _squeeze_(ctx, input, dim=None):
+    shape = input._shape
+    name = "SqueezeBackward3" if dim is None else (
+        "SqueezeBackward5" if isinstance(dim, (list, tuple)) else "SqueezeBackward4")
+    return name, (input,), lambda g: (g.reshape(shape),)
+
+
+@formula("unsqueeze_")
+def _unsqueeze_(ctx, input, dim):
+    d = _layout.normalize_dim(dim, len(input._shape) + 1)
+    return "UnsqueezeBackward1", (input,), lambda g: (g.squeeze(d),)
+
+
 @formula("permute")
 def _permute(ctx, input, *dims, **kw):
     dims = kw.get("dims", dims)
@@ -1036,7 +1062,7 @@ def _mT(ctx, input):
     return "TransposeBackward0", (input,), lambda g: (g.transpose(-2, -1),)
 
 
-@formula("adjoint", "mH")
+@formula("adjoint", "mH", "H")
 def _mH(ctx, input):
     return "TransposeBackward0", (input,), lambda g: (g.transpose(-2, -1).conj(),)
 
@@ -1933,6 +1959,22 @@ def _smul(t, s):
 
 def _sadd(t, s):
     return _recorded("_add_scalar", lambda a, b: a + b, t, s)
+
+
+@formula("_norm_scalaropt_dim")
+def _norm_sod_f(ctx, x, p, dim, keepdim):
+    shape = x._shape
+    dims = _dims(dim, len(shape))
+    s = ctx.save(x, "self")
+    r = ctx.save(ctx.out, "result")
+    return "NormBackward1", (x,), \
+        lambda g: (_norm_backward(s(), r(), g, p, dims, keepdim, shape),)
+
+
+def _snorm(t, p, dim, keepdim=False):
+    """``at::norm(t, p, dim, keepdim)`` as C++ code calls it: one ``NormBackward1`` node."""
+    return _recorded("_norm_scalaropt_dim",
+                     lambda a, q, d, k: tv.linalg.vector_norm(a, q, d, k), t, p, dim, keepdim)
 
 
 _ALIASES = {

@@ -81,9 +81,10 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         if bias is not None:
             return tv.addmm(bias, input, weight.t())
         return input.mm(weight.t())
-    if input.dim() == 1:
-        out = input.unsqueeze(0).mm(weight.t()) if bias is None else \
-            tv.addmm(bias, input.unsqueeze(0), weight.t())
+    if input.dim() == 1:  # (PyTorch: mm of the row, squeezed in place: SqueezeBackward4)
+        if bias is None:
+            return input.unsqueeze(0).mm(weight.t()).squeeze_(0)
+        out = tv.addmm(bias, input.view(1, -1), weight.t())
         return out.view(out.shape[1:])
     if input.dim() == 0:
         raise RuntimeError("both arguments to linear need to be at least 1D, but they are 0D "
@@ -1194,8 +1195,13 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
 
 def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
                       keepdim: bool = False) -> Tensor:
-    """``||x1 - x2 + eps||_p`` along the last dim."""
-    return (x1 - x2 + eps).norm(p, -1, keepdim=keepdim)
+    """``||x1 - x2 + eps||_p`` along the last dim.
+
+    >>> F.pairwise_distance(tensorviz.ones(2, 3), tensorviz.zeros(2, 3)).shape
+    tensorviz.Size([2])
+    """
+    from ..autograd._formulas import _sadd, _snorm
+    return _snorm(_sadd(x1 - x2, eps), p, -1, keepdim)  # (PyTorch's nodes: at::norm, add)
 
 
 def pdist(input: Tensor, p: float = 2) -> Tensor:

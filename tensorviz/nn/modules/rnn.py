@@ -175,8 +175,8 @@ class RNNBase(Module):
                 layer_in = F.dropout(layer_in, self.dropout, True)
         output = layer_in
         h_n = tv.stack(hs)
-        if batched and self.batch_first:
-            output = output.transpose(0, 1)
+        if batched and self.batch_first:  # (PyTorch's RNN/GRU kernels transpose in place)
+            output = output.transpose(0, 1) if is_lstm else output.transpose_(0, 1)
         if not batched:
             output = output.squeeze(1)
             h_n = h_n.squeeze(1)
