@@ -564,8 +564,8 @@ def _embedding_f(ctx, weight, indices, padding_idx, scale_grad_by_freq=False):
                 0, idx, tv.ones(idx.shape[0], dtype=g.dtype, device=g.device))
             gg = gg / counts[idx].unsqueeze(1)
         return (tv.zeros(rows, g.shape[-1], dtype=g.dtype, device=g.device).index_add(
-            0, idx, gg), None)
-    return "EmbeddingBackward0", (weight, indices), backward
+            0, idx, gg),)
+    return "EmbeddingBackward0", (weight,), backward  # (indices are not differentiable)
 
 
 # ---------------------------------------------------------------- convolution and pooling
@@ -645,6 +645,52 @@ def _convolution_f(ctx, input, weight, bias, stride, padding, dilation, groups):
             gb = g.sum((0,) + tuple(range(2, g.dim())))
         return gx, gw, gb
     return "ConvolutionBackward0", (input, weight, bias), backward
+
+
+@_reg("_convolution_transpose")
+def _convolution_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                           dilation):
+    """Transposed convolution of a batched input (one ``ConvolutionBackward0`` node, as
+    PyTorch records it; the kernel is ``functional._conv_transpose_impl``)."""
+    from . import functional as F
+    return F._conv_transpose_impl(input, weight, bias, stride, padding, output_padding, groups,
+                                  dilation)
+
+
+@formula(f"{_F}._convolution_transpose")
+def _conv_transpose_f(ctx, input, weight, bias, stride, padding, output_padding, groups,
+                      dilation):
+    # The backward re-runs the kernel's composite (zero insertion, pad, flipped-kernel
+    # convolution) and asks autograd for its gradient: on detached copies for a first
+    # derivative; on the saved inputs themselves under create_graph, so that the gradient
+    # stays a function of both factors (the op is bilinear) and double backward is exact.
+    args = (input, weight, bias)
+    want = [t is not None and ctx.needs(t) for t in args]
+    saved = [ctx.save(t, n) if t is not None else None
+             for t, n in zip(args, ("input", "weight", "bias"))]
+    ctx.keep("stride", stride)
+    ctx.keep("padding", padding)
+    ctx.keep("output_padding", output_padding)
+    ctx.keep("groups", groups)
+    ctx.keep("dilation", dilation)
+
+    def backward(g):
+        from . import functional as F
+        from .. import _grad_mode, autograd
+        create = _grad_mode.is_grad_enabled()
+        vals = [s() if s is not None else None for s in saved]
+        with _grad_mode.enable_grad():
+            if create:
+                call = vals
+            else:
+                call = [v.detach().requires_grad_(w) if v is not None else None
+                        for v, w in zip(vals, want)]
+            out = F._conv_transpose_impl(call[0], call[1], call[2], stride, padding,
+                                         output_padding, groups, dilation)
+            leaves = [c for c, w in zip(call, want) if w]
+            grads = iter(autograd.grad(out, leaves, g, create_graph=create, allow_unused=True))
+        return tuple(next(grads) if w else None for w in want)
+    return "ConvolutionBackward0", args, backward
 
 
 @_reg("_max_pool")
@@ -735,6 +781,10 @@ def _recomputed_op(name: str, node: str, impl: str):
         saved = [ctx.save(a, f"input{i}") if w else None
                  for i, (a, w) in enumerate(zip(args, want))]
         inputs = tuple(a for a, w in zip(args, want) if w)
+        # (PyTorch's EmbeddingBag node has an edge for per_sample_weights, None when absent)
+        extra = name == "_embedding_bag" and not (len(args) > 8 and want[8])
+        if extra:
+            inputs = inputs + (None,)
 
         def backward(g):
             from . import functional as F
@@ -747,8 +797,9 @@ def _recomputed_op(name: str, node: str, impl: str):
                 leaves = [c for c, w in zip(call, want) if w]
                 grads = autograd.grad(out, leaves, g, create_graph=create,
                                       allow_unused=True)
-            return tuple(gr if gr is not None else tv.zeros_like(lf)
-                         for gr, lf in zip(grads, leaves))
+            res = tuple(gr if gr is not None else tv.zeros_like(lf)
+                        for gr, lf in zip(grads, leaves))
+            return res + (None,) if extra else res
         return node, inputs, backward
     return f
 

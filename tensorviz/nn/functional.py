@@ -180,7 +180,19 @@ def relu6(input: Tensor, inplace: bool = False) -> Tensor:
 
 
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
-    """``x`` for x > 0, ``weight * x`` otherwise (one weight, or one per channel)."""
+    """``x`` for x > 0, ``weight * x`` otherwise (one weight, or one per channel).
+
+    >>> F.prelu(tensorviz.tensor([-2.0, 3.0]), tensorviz.tensor([0.25]))
+    tensor([-0.5000,  3.0000])
+    """
+    if isinstance(input, Tensor) and isinstance(weight, Tensor) and weight.dim() <= 1 and \
+            input.dim() != weight.dim() and input.dim() >= 1 and (
+                weight.numel() == 1 or (input.dim() > 1 and input.shape[1] == weight.numel())):
+        # (PyTorch views the weight to the input's rank first: a ViewBackward0 under the node)
+        shape = [1] * input.dim()
+        if input.dim() > 1:
+            shape[1] = weight.numel()
+        weight = weight.view(shape) if weight.is_contiguous() else weight.reshape(shape)
     return _ops()["prelu"](input, weight)
 
 
@@ -681,6 +693,14 @@ def _convnd(input, weight, bias, stride, padding, dilation, groups, sp: int, nam
         input = input.unsqueeze(0)
     stride, padding, dilation = _conv_args(input, weight, stride, padding, dilation, groups,
                                            sp, name)
+    if any(lo != hi for lo, hi in padding):
+        # (padding='same' with an even total: PyTorch pads the input by the difference first,
+        # a ConstantPadNdBackward0, then convolves with symmetric padding)
+        pads = []
+        for lo, hi in reversed(padding):
+            pads += [0, hi - lo]
+        input = pad(input, pads)
+        padding = tuple((lo, lo) for lo, _ in padding)
     out = _ops()["convolution"](input, weight, bias, stride, padding, dilation, groups)
     return out.squeeze(0) if unbatched else out
 
@@ -707,11 +727,22 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) 
 
 def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation,
                     sp: int):
-    """Transposed convolution as the gradient of a convolution: zeros inserted between the
-    input's elements, then a convolution with the flipped, transposed kernel."""
+    """Transposed convolution, recorded as one ``ConvolutionBackward0`` node as in PyTorch
+    (the kernel is ``_conv_transpose_impl``)."""
     unbatched = input.dim() == sp + 1
     if unbatched:
         input = input.unsqueeze(0)
+    out = _ops()["convolution_transpose"](input, weight, bias, _tuple(stride, sp),
+                                   _tuple(padding, sp), _tuple(output_padding, sp), groups,
+                                   _tuple(dilation, sp))
+    return out.squeeze(0) if unbatched else out
+
+
+def _conv_transpose_impl(input, weight, bias, stride, padding, output_padding, groups,
+                         dilation) -> Tensor:
+    """Transposed convolution as the gradient of a convolution: zeros inserted between the
+    (batched) input's elements, then a convolution with the flipped, transposed kernel."""
+    sp = input.dim() - 2
     stride = _tuple(stride, sp)
     padding = _tuple(padding, sp)
     output_padding = _tuple(output_padding, sp)
@@ -737,9 +768,8 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
     cin, cout_g = weight.shape[0], weight.shape[1]
     w = weight.reshape(groups, cin // groups, cout_g, *k).transpose(1, 2).reshape(
         groups * cout_g, cin // groups, *k).flip(tuple(range(2, 2 + sp)))
-    out = _ops()["convolution"](x, w, bias, (1,) * sp, tuple((0, 0) for _ in range(sp)),
-                                dilation, groups)
-    return out.squeeze(0) if unbatched else out
+    return _ops()["convolution"](x, w, bias, (1,) * sp, tuple((0, 0) for _ in range(sp)),
+                                 dilation, groups)
 
 
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,

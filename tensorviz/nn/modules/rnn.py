@@ -36,7 +36,7 @@ def _cell(mode: str, x, h, c, w_ih, w_hh, b_ih, b_hh):
         r = (ir + hr).sigmoid()
         z = (iz + hz).sigmoid()
         n = (in_ + r * hn).tanh()
-        return (1 - z) * n + z * h, None
+        return (h - n) * z + n, None  # (PyTorch's order of operations: its graph)
     pre = gi + gh
     return (pre.tanh() if mode == "RNN_TANH" else pre.relu()), None
 
