@@ -985,7 +985,7 @@ _view_like("view_as", "ViewBackward0")
 _view_like("unflatten", "ViewBackward0")
 
 
-@formula("reshape", "reshape_as", "flatten", "ravel")
+@formula("reshape", "reshape_as", "flatten")
 def _reshape(ctx, input, *args, **kwargs):
     shape = input._shape
     if _is_view_of(ctx.out, input):
@@ -994,6 +994,12 @@ def _reshape(ctx, input, *args, **kwargs):
         return node, (input,), lambda g: (g.reshape(shape),)
     mid = ctx.intermediate("CloneBackward0", input, lambda g: (g,))
     return "UnsafeViewBackward0", (mid,), lambda g: (g.reshape(shape),)
+
+
+@composite("ravel")
+def _ravel(input):
+    # (PyTorch: contiguous().view(-1) -- a copy is CloneBackward0 then ViewBackward0)
+    return input.contiguous().view(-1)
 
 
 @formula("t")
@@ -1420,8 +1426,8 @@ def _index_put(ctx, input, key, value, accumulate=False):
         gv = None
         if isinstance(value, Tensor) and ctx.needs(value):
             gv = g[key]
-        return gi, None, gv
-    return "IndexPutBackward0", (input, None, value), backward
+        return gi, gv
+    return "IndexPutBackward0", (input, value), backward  # (indices: no edge)
 
 
 @formula("copy_")
@@ -2072,16 +2078,20 @@ def _cartesian_prod(*tensors):
 
 @composite("combinations")
 def _combinations(input, r=2, with_replacement=False):
-    import itertools
-    n = input.shape[0]
-    combos = list(itertools.combinations_with_replacement(range(n), r) if with_replacement
-                  else itertools.combinations(range(n), r))
-    if not combos:
-        return tv.empty(0, dtype=input.dtype) if r != 1 else input[:0]
-    idx = [tv.tensor([c[k] for c in combos]) for k in range(r)]
-    if r == 1:
-        return input[idx[0]]
-    return tv.stack([input[i] for i in idx], 1)
+    # PyTorch's: an r-fold meshgrid of the input, each grid masked to i < j < ... (<= with
+    # replacement) by masked_select, stacked as columns
+    with tv.no_grad():  # (the op's own argument checks and errors)
+        tv.combinations(input.detach(), r, with_replacement)
+    if r == 0:
+        return tv.empty(0, dtype=input.dtype, device=input.device)
+    n = input.numel()
+    grids = tv.meshgrid(*([input] * r), indexing="ij")
+    with tv.no_grad():
+        idx = tv.meshgrid(*([tv.arange(n, device=input.device)] * r), indexing="ij")
+        mask = tv.ones(tuple(idx[0].shape), dtype=tv.bool, device=input.device)
+        for a, b in zip(idx[:-1], idx[1:]):
+            mask = mask & ((a <= b) if with_replacement else (a < b))
+    return tv.stack([g.masked_select(mask) for g in grids], 1)
 
 
 @composite("diff")
@@ -2148,6 +2158,10 @@ def _matrix_power(A, n, *, out=None):
         n = -n
     if n == 1:
         return A.clone()
+    if n == 2:
+        return A @ A
+    if n == 3:  # (PyTorch's order of products: its graph)
+        return (A @ A) @ A
     result = None
     z = A
     while True:
@@ -2307,7 +2321,7 @@ def _diag_embed(ctx, input, offset=0, dim1=-2, dim2=-1):
 
 @composite("diagflat")
 def _diagflat(input, offset=0):
-    return tv.diag_embed(input.reshape(-1), offset)
+    return tv.diag_embed(input.contiguous().view(-1), offset)
 
 
 def _clamp_side(name, node, keep):
@@ -2412,9 +2426,9 @@ def _corrcoef(input):
     if c.dim() == 0:
         return c / c
     d = c.diagonal()
-    sd = d.sqrt()
-    c = c / sd.unsqueeze(1)
-    c = c / sd.unsqueeze(0)
+    sd = (d.real if d.is_complex() else d).sqrt()
+    c = c / sd.view(-1, 1)
+    c = c / sd.view(1, -1)
     return c.clip(-1, 1)
 
 
@@ -3427,14 +3441,16 @@ def _take_along_dim_c(input, indices, dim=None, *, out=None):
 
 @composite("kron")
 def _kron_c(input, other, *, out=None):
+    # (PyTorch's KronImpl: each factor _unsafe_view-ed with interleaved ones, one product,
+    # one _unsafe_view to the result)
     n = builtins.max(input.dim(), other.dim())
-    a = input.reshape((1,) * (n - input.dim()) + tuple(input.shape))
-    b = other.reshape((1,) * (n - other.dim()) + tuple(other.shape))
-    sa = [v for s in a.shape for v in (s, 1)]
-    sb = [v for s in b.shape for v in (1, s)]
-    res = a.reshape(sa) * b.reshape(sb)
-    return _recorded("_unsafe_view", lambda t, s: t.reshape(s), res,
-                     tuple(x * y for x, y in zip(a.shape, b.shape)))
+    ash = (1,) * (n - input.dim()) + tuple(input.shape)
+    bsh = (1,) * (n - other.dim()) + tuple(other.shape)
+    sa = tuple(v for x in ash for v in (x, 1))
+    sb = tuple(v for x in bsh for v in (1, x))
+    uv = lambda t, shape: t.reshape(shape)  # noqa: E731
+    res = _recorded("_unsafe_view", uv, input, sa) * _recorded("_unsafe_view", uv, other, sb)
+    return _recorded("_unsafe_view", uv, res, tuple(x * y for x, y in zip(ash, bsh)))
 
 
 @composite("linalg.tensorinv")
@@ -3834,7 +3850,7 @@ def _meshgrid(*tensors, indexing=None):
     for i, t in enumerate(ts):
         view = [1] * len(ts)
         view[i] = -1
-        grids.append(t.reshape(view).expand(*shape))
+        grids.append(t.view(view).expand(*shape))
     if xy and len(grids) >= 2:
         grids = [g.transpose(0, 1) for g in grids]
         grids[0], grids[1] = grids[1], grids[0]

@@ -118,6 +118,34 @@ def test_known_missing_are_differentiated_by_pytorch():
     assert KNOWN_MISSING <= keys, KNOWN_MISSING - keys
 
 
+def graph_signature(fn, depth: int = 2):
+    """The node names of a graph from ``fn`` down ``depth`` levels, with each edge's input
+    number: ``(name, ((input_nr, child), ...))`` (None for an edge to no node)."""
+    if fn is None:
+        return None
+    name = fn.name().replace("torch::autograd::", "")
+    if depth == 0:
+        return name
+    return (name, tuple((nr, graph_signature(f, depth - 1)) for f, nr in fn.next_functions))
+
+
+@pytest.mark.parametrize("layout", ["contig", "t", "expand"])
+@pytest.mark.parametrize("ns,name", DIFF, ids=_ids(DIFF))
+def test_graph_structure(ns, name, layout):
+    """``grad_fn`` and the nodes below it (``next_functions``, two levels, with input numbers)
+    as PyTorch's, for inputs that are leaves, transposed views and expanded views."""
+    key = S.qual(ns, name)
+    _, pat = S.sample(ns, name)
+    try:
+        t_out, _ = S.run(torch, ns, name, pat, "float64", layout)
+    except Exception:  # noqa: BLE001 (PyTorch refuses this layout: nothing to compare)
+        pytest.skip("PyTorch refuses this layout")
+    v_out, _ = S.run(tensorviz, ns, name, pat, "float64", layout)
+    t_sig = [graph_signature(o.grad_fn) for o in S.float_outputs(t_out)]
+    v_sig = [graph_signature(o.grad_fn) for o in S.float_outputs(v_out)]
+    assert v_sig == t_sig, key
+
+
 @pytest.mark.parametrize("ns,name", DIFF, ids=_ids(DIFF))
 def test_grad_fn_name(ns, name):
     key, (t_out, _), (v_out, _) = _run_both(ns, name, "float64", "contig")
