@@ -2614,32 +2614,82 @@ def _aminmax(ctx, input, *, dim=None, keepdim=False, out=None):
     return "AminmaxBackward0", (input,), backward
 
 
+def _sdiv(t, s):
+    """``t / s`` for a Python number ``s``, as C++ code divides: one ``DivBackward1`` node."""
+    return _recorded("_div_scalar", lambda a, b: a / b, t, s)
+
+
+@formula("_div_scalar")
+def _div_scalar_f(ctx, input, other):
+    ctx.keep("other", other)
+    return "DivBackward1", (input,), lambda g: (g / _c(other),)
+
+
 @composite("gradient")
 def _gradient(input, *, spacing=1, dim=None, edge_order=1):
-    dims = list(range(input.dim())) if dim is None else (
-        [dim] if isinstance(dim, builtins.int) else list(dim))
-    if isinstance(spacing, (builtins.int, builtins.float)):
+    # PyTorch's gradient_helper(_float): central differences in the interior, one-sided
+    # (edge_order 1) or second-order (2) ones at the two ends, concatenated
+    with tv.no_grad():  # (the op's own argument checks and errors)
+        tv.gradient(input.detach(), spacing=spacing, dim=dim, edge_order=edge_order)
+    if dim is None:
+        dims = list(range(input.dim()))
+    elif isinstance(dim, builtins.int):
+        dims = [dim]
+    else:
+        dims = list(dim)
+    if isinstance(spacing, (builtins.int, builtins.float, Tensor)) and not (
+            isinstance(spacing, Tensor) and spacing.dim() > 0):
         steps = [spacing] * len(dims)
     else:
         steps = list(spacing)
         if len(steps) == 1 and len(dims) > 1:
             steps = steps * len(dims)
-    if edge_order != 1 or any(isinstance(h, Tensor) for h in steps):
-        return tuple(tv.gradient.__wrapped__(input, spacing=spacing, dim=dim,
-                                              edge_order=edge_order))
+    steps = [h.item() if isinstance(h, Tensor) and h.dim() == 0 else h for h in steps]
+    sl = lambda d, a, b=None: input.narrow(d, a % input.shape[d], (  # noqa: E731
+        (input.shape[d] if b is None else b % input.shape[d]) - a % input.shape[d]))
     res = []
     for d, h in zip(dims, steps):
         d = _layout.normalize_dim(d, input.dim())
-        n = input.shape[d]
-        mid = (input.narrow(d, 2, n - 2) - input.narrow(d, 0, n - 2)) / (2.0 * h)
-        first = (input.narrow(d, 1, 1) - input.narrow(d, 0, 1)) / h
-        last = (input.narrow(d, n - 1, 1) - input.narrow(d, n - 2, 1)) / h
-        res.append(tv.cat([first, mid, last], d))
+        if isinstance(h, Tensor):  # coordinates along dim d
+            shape = [1] * input.dim()
+            shape[d] = -1
+            dx = h.diff(1, 0)
+            dx1, dx2 = dx.narrow(0, 0, dx.shape[0] - 1), dx.narrow(0, 1, dx.shape[0] - 1)
+            a = (-dx2 / (dx1 * (dx1 + dx2))).reshape(shape)
+            b = ((dx2 - dx1) / (dx1 * dx2)).reshape(shape)
+            c = (dx1 / (dx2 * (dx1 + dx2))).reshape(shape)
+            center = a * sl(d, 0, -2) + b * sl(d, 1, -1) + c * sl(d, 2)
+            if edge_order == 1:
+                pre = (sl(d, 1, 2) - sl(d, 0, 1)) / dx[0]
+                app = (sl(d, -1) - sl(d, -2, -1)) / dx[-1]
+            else:
+                a = -(2.0 * dx[0] + dx[1]) / (dx[0] * (dx[0] + dx[1]))
+                b = (dx[0] + dx[1]) / (dx[0] * dx[1])
+                c = -dx[0] / (dx[1] * (dx[0] + dx[1]))
+                pre = a * sl(d, 0, 1) + b * sl(d, 1, 2) + c * sl(d, 2, 3)
+                a = dx[-1] / (dx[-2] * (dx[-1] + dx[-2]))
+                b = -(dx[-1] + dx[-2]) / (dx[-1] * dx[-2])
+                c = (2 * dx[-1] + dx[-2]) / (dx[-1] * (dx[-1] + dx[-2]))
+                app = a * sl(d, -3, -2) + b * sl(d, -2, -1) + c * sl(d, -1)
+            res.append(tv.cat([pre, center, app], d))
+            continue
+        center = _sdiv(sl(d, 2) - sl(d, 0, -2), h)
+        if edge_order == 1:
+            pre = _sdiv(sl(d, 1, 2) - sl(d, 0, 1), h)
+            app = _sdiv(sl(d, -1) - sl(d, -2, -1), h)
+        else:
+            pre = _sdiv(_smul(sl(d, 0, 1), -1.5) + _smul(sl(d, 1, 2), 2) - _smul(
+                sl(d, 2, 3), 0.5), h)
+            app = _sdiv(_smul(sl(d, -3, -2), 0.5) - _smul(sl(d, -2, -1), 2) + _smul(
+                sl(d, -1), 1.5), h)
+        res.append(tv.cat([pre, _sdiv(center, 2), app], d))
     return tuple(res)
 
 
 @composite("vander")
 def _vander(x, N=None, increasing=False):
+    # Note: PyTorch copies the input and then its cumulative product into a view of a ones
+    # tensor (two CopySlices; its own backward then fails); tensorviz concatenates instead.
     n = x.shape[0] if N is None else N
     ones = tv.ones(x.shape[0], 1, dtype=x.dtype, device=x.device)
     if n == 0:
@@ -2653,12 +2703,12 @@ def _vander(x, N=None, increasing=False):
 
 @composite("linalg.vander")
 def _linalg_vander(x, *, N=None):
+    # (PyTorch's: the cumulative product of the expanded input, after a column of ones)
+    with tv.no_grad():  # (the op's own argument checks and errors)
+        tv.linalg.vander(x.detach(), N=N)
     n = x.shape[-1] if N is None else N
-    ones = tv.ones(*x.shape, 1, dtype=x.dtype, device=x.device)
-    if n == 1:
-        return ones
-    rep = [1] * x.dim() + [n - 1]
-    return tv.cat([ones, x.unsqueeze(-1).repeat(*rep).cumprod(-1)], -1)
+    res = x.unsqueeze(-1).expand(*x.shape, n - 1).cumprod(-1)
+    return tv.cat([res.new_ones((*x.shape, 1)), res], -1)
 
 
 @formula("index_copy")
@@ -2770,7 +2820,8 @@ def _log_ndtr(ctx, input, *, out=None):
 
 @composite("special.ndtr")
 def _ndtr(input, *, out=None):
-    return _smul(_smul(input, -math.sqrt(0.5)).erfc(), 0.5)
+    # (PyTorch's decomposition: (1 + erf(x / sqrt(2))) / 2)
+    return _smul(_sadd(_smul(input, math.sqrt(0.5)).erf(), 1), 0.5)
 
 
 @formula("special.zeta")
@@ -3465,41 +3516,55 @@ def _tensorinv_c(A, ind=2, *, out=None):
 
 
 def _quantile(input, q, dim, keepdim, interpolation, nan):
+    """PyTorch's quantile_compute, step for step (its graph: sort, view, gather, an in-place
+    lerp_ and squeeze_)."""
+    with tv.no_grad():  # (the op's own argument checks and errors)
+        (tv.nanquantile if nan else tv.quantile)(input.detach(), q, dim, keepdim,
+                                                  interpolation=interpolation)
     qs = q if isinstance(q, Tensor) else tv.tensor(q, dtype=input.dtype, device=input.device)
-    scalar_q = qs.dim() == 0
-    x = input.reshape(-1) if dim is None else input
-    d = 0 if dim is None else _layout.normalize_dim(dim, builtins.max(input.dim(), 1))
-    srt = x.sort(d)[0]
-    n = x.shape[d]
-    if nan:
-        valid = (~x.isnan()).sum(d, keepdim=True)
-    else:
-        valid = tv.full_like(srt.narrow(d, 0, 1), n, dtype=tv.int64)
-    outs = []
-    for qv in (qs.reshape(-1).tolist()):
-        rank = qv * (valid.to(input.dtype) - 1)
-        if interpolation == "lower":
-            rank = rank.floor()
-        elif interpolation == "higher":
-            rank = rank.ceil()
-        elif interpolation == "nearest":
-            rank = rank.round()
-        lo = rank.floor().clamp(min=0).to(tv.int64)
-        hi = rank.ceil().clamp(min=0).to(tv.int64)
-        vlo = srt.gather(d, lo)
-        vhi = srt.gather(d, hi)
-        if interpolation == "midpoint":
-            w = tv.where(hi > lo, tv.full_like(vlo, 0.5), tv.zeros_like(vlo))
-        else:
-            w = (rank - lo.to(input.dtype))
-        outs.append(vlo.lerp(vhi, w))
-    res = tv.stack(outs) if not scalar_q else outs[0].unsqueeze(0)
+    nd = input.dim()
     if dim is None:
-        res = res.squeeze(-1) if not keepdim else res.reshape(
-            (res.shape[0],) + (1,) * input.dim())
-    elif not keepdim:
-        res = _recorded("_squeeze_", lambda t, dd: t.squeeze(dd), res, d + 1)
-    return _recorded("_squeeze_", lambda t, dd: t.squeeze(dd), res, 0) if scalar_q else res
+        out_shape = [1] * nd if keepdim else []
+        srt = input.flatten().sort()[0]
+    else:
+        d = _layout.normalize_dim(dim, builtins.max(nd, 1))
+        out_shape = list(input.shape)
+        if keepdim:
+            out_shape[d] = 1
+        else:
+            del out_shape[d]
+        if d == nd - 1:
+            srt = input.sort()[0]
+        else:
+            srt = input.unsqueeze(-1).transpose(d, -1).sort()[0]
+    out_shape.insert(0, qs.numel())
+    in_shape = out_shape[1:] + [srt.shape[-1]]
+    srt = srt.view(in_shape)
+    with tv.no_grad():
+        if nan:
+            ranks = qs * ((~srt.isnan()).sum(-1, True) - 1)
+            ranks = ranks.masked_fill(ranks < 0, 0)
+        else:
+            last = srt.shape[-1] - 1
+            a, b = tv.broadcast_tensors(qs * last, srt.isnan().any(-1, True))
+            ranks = a.masked_fill(b, last)
+        if interpolation == "lower":
+            ranks = ranks.floor()
+        elif interpolation == "higher":
+            ranks = ranks.ceil()
+        elif interpolation == "nearest":
+            ranks = ranks.round()
+        below = ranks.to(tv.int64)
+    values = srt.gather(-1, below)
+    if interpolation in ("linear", "midpoint"):
+        with tv.no_grad():
+            weights = tv.full_like(ranks, 0.5) if interpolation == "midpoint" else \
+                ranks - below
+            above = ranks.ceil().to(tv.int64)
+        values.lerp_(srt.gather(-1, above), weights)
+    if qs.dim() == 0:
+        return values.squeeze_(-1)
+    return values.unsqueeze_(0).transpose_(0, -1).squeeze_(-1)
 
 
 @formula("_squeeze_")
@@ -3775,6 +3840,8 @@ def _irfftn(two=False, one=False):
                 dim = (-2, -1)
             dims = _fft_dims(input, s, dim)
             sizes = list(s) if s is not None else [None] * len(dims)
+        if not input.is_complex():  # (PyTorch casts a real input first: ToCopyBackward0)
+            input = input.to(_dtypes.promote_types(input.dtype, tv.complex64))
         last = sizes[-1] if sizes[-1] is not None else 2 * (input.shape[dims[-1]] - 1)
         x = _fft_resize(input, sizes[:-1] + [last // 2 + 1], dims)
         out_s = [x.shape[d] for d in dims[:-1]] + [last]
@@ -3798,8 +3865,9 @@ for _n in ("fft.rfft", "fft.rfftn", "fft.rfft2", "fft.irfft", "fft.irfftn", "fft
 
 
 def _hfft(input, n=None, dim=-1, norm=None, *, out=None):
-    x = input.conj() if input.is_complex() else input
-    return COMPOSITES["fft.irfft"](x, n, dim, _SWAP_NORM[norm])
+    if not input.is_complex():  # (PyTorch casts a real input first: ToCopyBackward0)
+        input = input.to(_dtypes.promote_types(input.dtype, tv.complex64))
+    return COMPOSITES["fft.irfft"](input.conj(), n, dim, _SWAP_NORM[norm])
 
 
 def _ihfft(input, n=None, dim=-1, norm=None, *, out=None):

@@ -129,12 +129,22 @@ def graph_signature(fn, depth: int = 2):
     return (name, tuple((nr, graph_signature(f, depth - 1)) for f, nr in fn.next_functions))
 
 
+# Ops whose graph below the output differs from PyTorch's on purpose (values agree).
+_GRAPH_DIFFERS = {
+    "vander": "PyTorch copies into views of a tensor that does not require grad (two "
+              "CopySlices, and its own backward fails): tensorviz concatenates",
+    "einsum": "PyTorch contracts through permute/reshape/bmm; tensorviz multiplies and sums",
+}
+
+
 @pytest.mark.parametrize("layout", ["contig", "t", "expand"])
 @pytest.mark.parametrize("ns,name", DIFF, ids=_ids(DIFF))
 def test_graph_structure(ns, name, layout):
     """``grad_fn`` and the nodes below it (``next_functions``, two levels, with input numbers)
     as PyTorch's, for inputs that are leaves, transposed views and expanded views."""
     key = S.qual(ns, name)
+    if key in _GRAPH_DIFFERS:
+        pytest.skip(_GRAPH_DIFFERS[key])
     _, pat = S.sample(ns, name)
     try:
         t_out, _ = S.run(torch, ns, name, pat, "float64", layout)
