@@ -39,6 +39,14 @@ def _c(t):
     return t
 
 
+def _plain_out(ctx) -> None:
+    """A named-tuple result as a plain tuple, so that ``ctx.save`` recognises its items as
+    the op's outputs (kept without a reference cycle, named in the in-place message)."""
+    o = ctx.out
+    if isinstance(o, tuple) and type(o) is not tuple:
+        ctx.out = tuple(o)
+
+
 def _needs(ctx, *xs):
     return tuple(ctx.needs(x) for x in xs)
 
@@ -677,6 +685,7 @@ def _evenly(x, value, g):
 def _select_reduction(name: str, full_node: str, dim_node: str, evenly: bool = True):
     @formula(name)
     def f(ctx, input, dim=None, keepdim=False, *args, out=None, **kwargs):
+        _plain_out(ctx)
         shape = input._shape
         if dim is None or isinstance(dim, Tensor) and False:
             if isinstance(dim, Tensor) or (dim is not None):
@@ -705,6 +714,7 @@ _select_reduction("nanmedian", "NanmedianBackward0", "NanmedianBackward1")
 
 @formula("kthvalue")
 def _kthvalue(ctx, input, k, dim=-1, keepdim=False, *, out=None):
+    _plain_out(ctx)
     shape = input._shape
     d = _layout.normalize_dim(dim, builtins.max(len(shape), 1))
     idx = ctx.save(ctx.out[1], "indices")
@@ -715,6 +725,7 @@ def _kthvalue(ctx, input, k, dim=-1, keepdim=False, *, out=None):
 
 @formula("mode")
 def _mode(ctx, input, dim=-1, keepdim=False, *, out=None):
+    _plain_out(ctx)
     shape = input._shape
     d = _layout.normalize_dim(dim, builtins.max(len(shape), 1))
     idx = ctx.save(ctx.out[1], "indices")
@@ -897,6 +908,7 @@ def _onehot(n, i, d, like):
 def _cum_ext(name, node):
     @formula(name)
     def f(ctx, input, dim, *, out=None):
+        _plain_out(ctx)
         shape = input._shape
         d = _layout.normalize_dim(dim, builtins.max(len(shape), 1))
         idx = ctx.save(ctx.out[1], "indices")
@@ -934,6 +946,7 @@ def _logcumsumexp(ctx, input, dim, *, out=None):
 
 @formula("sort")
 def _sort(ctx, input, dim=-1, descending=False, stable=False, *, out=None):
+    _plain_out(ctx)
     shape = input._shape
     d = _layout.normalize_dim(dim, builtins.max(len(shape), 1))
     idx = ctx.save(ctx.out[1], "indices")
@@ -948,6 +961,7 @@ def _sort(ctx, input, dim=-1, descending=False, stable=False, *, out=None):
 
 @formula("topk")
 def _topk(ctx, input, k, dim=-1, largest=True, sorted=True, *, out=None):
+    _plain_out(ctx)
     shape = input._shape
     d = _layout.normalize_dim(dim, builtins.max(len(shape), 1))
     idx = ctx.save(ctx.out[1], "indices")
@@ -1091,6 +1105,18 @@ def _unsqueeze(ctx, input, dim):
 def _expand(ctx, input, *args, **kwargs):
     shape = input._shape
     return "ExpandBackward0", (input,), lambda g: (g,)  # (the engine sums the broadcast)
+
+
+def _only_self(f):
+    """``x.expand_as(other)``, ``view_as``, ``reshape_as``: ``other`` only gives a shape, so
+    nothing is recorded unless ``x`` itself takes part (PyTorch: ``x.expand(other.shape)``)."""
+    def g(ctx, input, *args, **kwargs):
+        return f(ctx, input, *args, **kwargs) if ctx.needs(input) else None
+    return g
+
+
+for _n in ("expand_as", "view_as", "reshape_as"):
+    FORMULAS[_n] = _only_self(FORMULAS[_n])
 
 
 @formula("select")
@@ -2148,16 +2174,16 @@ def _nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
 
 @composite("matrix_power", "linalg.matrix_power")
 def _matrix_power(A, n, *, out=None):
-    if n == 0:
-        from ._torch import T
-        eye = T.eye
-        e = eye(A.shape[-1], dtype=A.dtype, device=A.device)
-        return e.expand(A.shape).clone()
-    if n < 0:
+    if n == 0:  # (PyTorch: a clone overwritten with the identity: a zero gradient)
+        e = tv.eye(A.shape[-1], dtype=A.dtype, device=A.device)
+        from .._tensor import contiguous_format
+        return A.clone(memory_format=contiguous_format).copy_(e.expand_as(A))
+    inverted = n < 0
+    if inverted:
         A = tv.linalg.inv(A)
         n = -n
     if n == 1:
-        return A.clone()
+        return A if inverted else A.clone()
     if n == 2:
         return A @ A
     if n == 3:  # (PyTorch's order of products: its graph)
@@ -2434,6 +2460,7 @@ def _corrcoef(input):
 
 @formula("frexp")
 def _frexp(ctx, input, *, out=None):
+    _plain_out(ctx)
     e = ctx.save(ctx.out[1], "exponent")
     ctx.outputs = tuple(ctx.out)
     return "FrexpBackward0", (input,), lambda g, ge=None: (g / tv.pow(2.0, e()).to(g.dtype),)
@@ -2548,6 +2575,7 @@ def _renorm(ctx, input, p, dim, maxnorm, *, out=None):
 def _std_var_mean(name, node, is_std):
     @formula(name)
     def f(ctx, input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        _plain_out(ctx)
         if isinstance(dim, builtins.bool) and unbiased is None:
             unbiased, dim = dim, None
         corr = correction if correction is not None else (0 if unbiased is False else 1)
@@ -2589,6 +2617,7 @@ _std_var_mean("var_mean", "VarMeanBackward0", False)
 
 @formula("aminmax")
 def _aminmax(ctx, input, *, dim=None, keepdim=False, out=None):
+    _plain_out(ctx)
     shape = input._shape
     dims = _dims(dim, len(shape))
     s = ctx.save(input, "self")
@@ -2645,8 +2674,11 @@ def _gradient(input, *, spacing=1, dim=None, edge_order=1):
         if len(steps) == 1 and len(dims) > 1:
             steps = steps * len(dims)
     steps = [h.item() if isinstance(h, Tensor) and h.dim() == 0 else h for h in steps]
-    sl = lambda d, a, b=None: input.narrow(d, a % input.shape[d], (  # noqa: E731
-        (input.shape[d] if b is None else b % input.shape[d]) - a % input.shape[d]))
+    def sl(d, a, b=None):  # (at::slice(input, d, a, b))
+        n = input.shape[d]
+        a = a + n if a < 0 else a
+        b = n if b is None else (b + n if b < 0 else b)
+        return input.narrow(d, a, b - a)
     res = []
     for d, h in zip(dims, steps):
         d = _layout.normalize_dim(d, input.dim())
@@ -2908,6 +2940,7 @@ def _old_cholesky(ctx, input, upper=False, *, out=None):
 
 @formula("linalg.cholesky_ex")
 def _cholesky_ex(ctx, A, *, upper=False, check_errors=False, out=None):
+    _plain_out(ctx)
     r = ctx.save(ctx.out[0], "L")
     ctx.outputs = tuple(ctx.out)
     return "LinalgCholeskyExBackward0", (A,), \
@@ -2932,6 +2965,7 @@ def _cholesky_solve(ctx, input, input2, upper=False, *, out=None):
 @formula("triangular_solve")
 def _triangular_solve(ctx, input, A, upper=True, transpose=False, unitriangular=False, *,
                       out=None):
+    _plain_out(ctx)
     sa = ctx.save(A, "A")
     r = ctx.save(ctx.out[0], "solution")
     ctx.outputs = tuple(ctx.out)
@@ -2980,6 +3014,7 @@ def _solve_triangular(ctx, A, B, *, upper, left=True, unitriangular=False, out=N
 
 @formula("linalg.inv_ex")
 def _inv_ex(ctx, A, *, check_errors=False, out=None):
+    _plain_out(ctx)
     r = ctx.save(ctx.out[0], "inverse")
     ctx.outputs = tuple(ctx.out)
 
@@ -2991,6 +3026,7 @@ def _inv_ex(ctx, A, *, check_errors=False, out=None):
 
 @formula("linalg.solve_ex")
 def _solve_ex(ctx, A, B, *, left=True, check_errors=False, out=None):
+    _plain_out(ctx)
     sa = ctx.save(A, "A")
     r = ctx.save(ctx.out[0], "result")
     ctx.outputs = tuple(ctx.out)
@@ -3022,6 +3058,7 @@ def _slogdet_backward(g_sign, g_abs, A, sign):
 
 def _slogdet_f(node):
     def f(ctx, A, *, out=None):
+        _plain_out(ctx)
         sa = ctx.save(A, "A")
         ss = ctx.save(ctx.out[0], "sign")
         ctx.outputs = tuple(ctx.out)
@@ -3091,6 +3128,7 @@ def _eigh_backward(gL, gV, L, V):
 
 @formula("linalg.eigh")
 def _eigh(ctx, A, UPLO="L", *, out=None):
+    _plain_out(ctx)
     sl = ctx.save(ctx.out[0], "eigenvalues")
     sv = ctx.save(ctx.out[1], "eigenvectors")
     ctx.outputs = tuple(ctx.out)
@@ -3150,6 +3188,7 @@ def _svd_backward(gU, gS, gVh, U, S, Vh, full):
 
 @formula("linalg.svd")
 def _linalg_svd(ctx, A, full_matrices=True, *, driver=None, out=None):
+    _plain_out(ctx)
     su = ctx.save(ctx.out[0], "U")
     ss = ctx.save(ctx.out[1], "S")
     sv = ctx.save(ctx.out[2], "Vh")
@@ -3185,7 +3224,7 @@ def _matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=N
         if ord == "nuc":
             res = s.sum(-1, keepdim)
         else:
-            res = s.amax(-1) if ord > 0 else s.amin(-1)
+            res = s.amax(-1, keepdim) if ord > 0 else s.amin(-1, keepdim)
         if keepdim:
             rev = [perm.index(d) for d in range(A.dim())]
             res = res.unsqueeze(-1).permute(rev)
@@ -3278,6 +3317,7 @@ def _qr_backward(gQ, gR, Q, R, mode):
 
 
 def _qr_f(mode, ctx, A):
+    _plain_out(ctx)
     sq = ctx.save(ctx.out[0], "Q")
     sr = ctx.save(ctx.out[1], "R")
     ctx.keep("mode", mode)
@@ -3329,6 +3369,7 @@ def _eig_backward(gL, gV, L, V, real_input):
 
 @formula("linalg.eig")
 def _linalg_eig(ctx, A, *, out=None):
+    _plain_out(ctx)
     sl = ctx.save(ctx.out[0], "eigenvalues")
     sv = ctx.save(ctx.out[1], "eigenvectors")
     ctx.outputs = tuple(ctx.out)
@@ -3360,6 +3401,7 @@ def _vector_rhs(A, B) -> bool:
 
 @formula("linalg.lstsq")
 def _linalg_lstsq(ctx, A, B, rcond=None, *, driver=None):
+    _plain_out(ctx)
     sa = ctx.save(A, "self")
     sb = ctx.save(B, "b")
     sx = ctx.save(ctx.out[0], "solution")
@@ -3499,7 +3541,7 @@ def _kron_c(input, other, *, out=None):
     bsh = (1,) * (n - other.dim()) + tuple(other.shape)
     sa = tuple(v for x in ash for v in (x, 1))
     sb = tuple(v for x in bsh for v in (1, x))
-    uv = lambda t, shape: t.reshape(shape)  # noqa: E731
+    uv = lambda t, shape: t.view(shape)  # noqa: E731
     res = _recorded("_unsafe_view", uv, input, sa) * _recorded("_unsafe_view", uv, other, sb)
     return _recorded("_unsafe_view", uv, res, tuple(x * y for x, y in zip(ash, bsh)))
 
@@ -3920,7 +3962,6 @@ def _meshgrid(*tensors, indexing=None):
         view[i] = -1
         grids.append(t.view(view).expand(*shape))
     if xy and len(grids) >= 2:
-        grids = [g.transpose(0, 1) for g in grids]
         grids[0], grids[1] = grids[1], grids[0]
     return tuple(grids)
 

@@ -1,0 +1,143 @@
+"""Ops recorded through PyTorch's own decomposition, against PyTorch over their options:
+values, gradients and the graph below the output (``next_functions``, two levels), in
+float64, from seeded random inputs."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import tensorviz
+
+from .test_formulas import graph_signature
+
+torch = pytest.importorskip("torch")
+
+
+def _run(lib, fn, values, seed=5, grad=True):
+    leaves = [lib.tensor(v, requires_grad=True) if isinstance(v, np.ndarray) and
+              v.dtype.kind in "fc" else (lib.tensor(v) if isinstance(v, np.ndarray) else v)
+              for v in values]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = fn(lib, *leaves)
+    outs = list(out) if isinstance(out, (tuple, list)) else [out]
+    outs = [o for o in outs if isinstance(o, lib.Tensor) and o.requires_grad]
+    sig = [graph_signature(o.grad_fn) for o in outs]
+    rng = np.random.default_rng(seed)
+    seeds = [lib.tensor(rng.uniform(-1, 1, tuple(o.shape)) * (1 + 0.5j if o.is_complex()
+                                                               else 1), dtype=o.dtype)
+             for o in outs]
+    vals = [np.asarray(o.detach().resolve_conj().numpy()) for o in outs]
+    ws = [t for t in leaves if isinstance(t, lib.Tensor) and t.requires_grad]
+    grads = lib.autograd.grad(outs, ws, seeds, allow_unused=True) if grad and outs else []
+    return vals, [None if g is None else np.asarray(g.resolve_conj().numpy()) for g in grads], sig
+
+
+def _same(fn, *values, rtol=1e-9, atol=1e-10):
+    """Both libraries give the same values, gradients and graph -- or the same error."""
+    te = ve = None
+    try:
+        tv_, tg, ts = _run(torch, fn, values)
+    except Exception as e:  # noqa: BLE001
+        te = e
+    try:
+        vv, vg, vs = _run(tensorviz, fn, values)
+    except Exception as e:  # noqa: BLE001
+        ve = e
+    if te is not None or ve is not None:
+        assert type(ve).__name__.lstrip("_") == type(te).__name__.lstrip("_"), (te, ve)
+        assert str(ve).replace("tensorviz.", "torch.") == str(te)
+        return
+    assert vs == ts
+    for a, b in zip(tv_ + tg, vv + vg):
+        assert (a is None) == (b is None)
+        if a is not None:
+            assert a.shape == b.shape
+            np.testing.assert_allclose(b, a, rtol=rtol, atol=atol)
+
+
+RNG = np.random.default_rng(0)
+X = RNG.standard_normal((3, 5))
+X3 = RNG.standard_normal((2, 3, 4))
+XN = X.copy()
+XN[1, 2] = np.nan
+
+
+@pytest.mark.parametrize("interp", ["linear", "lower", "higher", "nearest", "midpoint"])
+@pytest.mark.parametrize("dim,keepdim", [(None, False), (None, True), (0, False), (1, True),
+                                         (-1, False)])
+@pytest.mark.parametrize("q", [0.3, [0.1, 0.5, 0.9]])
+def test_quantile(q, dim, keepdim, interp):
+    qq = (lambda L: L.tensor(q, dtype=L.float64)) if isinstance(q, list) else (lambda L: q)
+    _same(lambda L, x: L.quantile(x, qq(L), dim, keepdim, interpolation=interp), X)
+    _same(lambda L, x: L.nanquantile(x, qq(L), dim, keepdim, interpolation=interp), XN)
+    _same(lambda L, x: L.quantile(x, qq(L), dim, keepdim, interpolation=interp), X3)
+
+
+@pytest.mark.parametrize("edge_order", [1, 2])
+@pytest.mark.parametrize("kw", [{}, {"spacing": 2.0}, {"dim": 1}, {"spacing": [0.5], "dim": 0},
+                                {"spacing": (0.5, 3), "dim": (0, 1)}, "coords"])
+def test_gradient(kw, edge_order):
+    if kw == "coords":
+        fn = lambda L, x: L.gradient(x, spacing=(L.tensor([0.0, 1.0, 3.0, 4.5]),),  # noqa
+                                     dim=1, edge_order=edge_order)
+        _same(fn, RNG.standard_normal((3, 4)))
+        return
+    _same(lambda L, x: L.gradient(x, edge_order=edge_order, **kw), X)
+
+
+@pytest.mark.parametrize("r", [0, 1, 2, 3, 5])
+@pytest.mark.parametrize("rep", [False, True])
+def test_combinations(r, rep):
+    _same(lambda L, x: L.combinations(x, r, rep), RNG.standard_normal(4))
+
+
+@pytest.mark.parametrize("n", [-3, -1, 0, 1, 2, 3, 4, 5, 7])
+def test_matrix_power(n):
+    a = RNG.standard_normal((3, 3)) + 3 * np.eye(3)
+    _same(lambda L, x: L.linalg.matrix_power(x, n), a, rtol=1e-8)
+
+
+@pytest.mark.parametrize("shapes", [((2, 3), (4, 5)), ((3,), (2, 2)), ((2, 1, 3), (3, 2))])
+def test_kron(shapes):
+    _same(lambda L, a, b: L.kron(a, b), *[RNG.standard_normal(s) for s in shapes])
+    _same(lambda L, a, b: L.kron(a.mT, b), *[RNG.standard_normal(s[::-1]) if len(s) == 2
+                                              else RNG.standard_normal(s[:-2] + s[:-3:-1])
+                                              for s in shapes[:1]] +
+          [RNG.standard_normal(shapes[1])])
+
+
+@pytest.mark.parametrize("N", [None, 2, 5])
+def test_linalg_vander(N):
+    _same(lambda L, x: L.linalg.vander(x, N=N), RNG.standard_normal((2, 4)))
+
+
+@pytest.mark.parametrize("fn", ["irfft", "hfft", "irfft2", "irfftn"])
+@pytest.mark.parametrize("cplx", [False, True])
+def test_c2r_ffts(fn, cplx):
+    v = RNG.standard_normal((3, 4)) + (1j * RNG.standard_normal((3, 4)) if cplx else 0)
+    _same(lambda L, x: getattr(L.fft, fn)(x), v)
+
+
+def test_ndtr_corrcoef_ravel_diagflat_meshgrid():
+    _same(lambda L, x: L.special.ndtr(x), X)
+    _same(lambda L, x: L.corrcoef(x), X)
+    _same(lambda L, x: x.mT.ravel(), X)
+    _same(lambda L, x: L.diagflat(x.mT, 1), X)
+    _same(lambda L, x, y: L.meshgrid(x, y, indexing="xy"), X[0], X[1, :3])
+
+
+@pytest.mark.parametrize("ord", ["fro", "nuc", 2, -2, 1, -1, float("inf"), float("-inf")])
+@pytest.mark.parametrize("dim,keepdim", [((-2, -1), False), ((1, 0), True), ((0, 2), False)])
+def test_matrix_norm(ord, dim, keepdim):
+    _same(lambda L, x: L.linalg.matrix_norm(x, ord, dim, keepdim), X3, rtol=1e-8)
+    if dim == (-2, -1):
+        _same(lambda L, x: L.linalg.norm(x, ord, keepdim=keepdim), X, rtol=1e-8)
+
+
+@pytest.mark.parametrize("p", [None, "fro", "nuc", 1, -1, 2, -2, float("inf"), float("-inf")])
+def test_cond(p):
+    a = RNG.standard_normal((2, 3, 3))
+    _same(lambda L, x: L.linalg.cond(x, p), a, rtol=1e-7)
