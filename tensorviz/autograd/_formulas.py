@@ -1016,14 +1016,22 @@ def _ravel(input):
     return input.contiguous().view(-1)
 
 
+def _inplace_view(ctx, input) -> bool:
+    """True when a view op runs in place (``t_``, ``squeeze_`` ...): the recorder then hands
+    the formula a copy of the tensor as it was, whose storage the result does not share."""
+    return ctx.out._storage is not input._storage
+
+
 @formula("t")
 def _t(ctx, input):
-    return "TBackward0", (input,), lambda g: (g.t(),)
+    return "TBackward1" if _inplace_view(ctx, input) else "TBackward0", (input,), \
+        lambda g: (g.t(),)
 
 
 @formula("transpose", "swapaxes", "swapdims")
 def _transpose(ctx, input, dim0, dim1):
-    return "TransposeBackward0", (input,), lambda g: (g.transpose(dim0, dim1),)
+    return "TransposeBackward1" if _inplace_view(ctx, input) else "TransposeBackward0", \
+        (input,), lambda g: (g.transpose(dim0, dim1),)
 
 
 # In-place view ops rebase their tensor onto a node of their own name (PyTorch's
@@ -1092,13 +1100,16 @@ def _squeeze(ctx, input, dim=None):
     shape = input._shape
     name = "SqueezeBackward0" if dim is None else (
         "SqueezeBackward2" if isinstance(dim, (list, tuple)) else "SqueezeBackward1")
+    if _inplace_view(ctx, input):
+        name = name[:-1] + str(int(name[-1]) + 3)
     return name, (input,), lambda g: (g.reshape(shape),)
 
 
 @formula("unsqueeze")
 def _unsqueeze(ctx, input, dim):
     d = _layout.normalize_dim(dim, len(input._shape) + 1)
-    return "UnsqueezeBackward0", (input,), lambda g: (g.squeeze(d),)
+    return "UnsqueezeBackward1" if _inplace_view(ctx, input) else "UnsqueezeBackward0", \
+        (input,), lambda g: (g.squeeze(d),)
 
 
 @formula("expand", "expand_as", "broadcast_to")

@@ -245,6 +245,8 @@ def _nll_loss(input: Tensor, target: Tensor, weight, reduction: str, ignore_inde
 
 @formula(f"{_F}._nll_loss")
 def _nll_loss_f(ctx, input, target, weight, reduction, ignore_index):
+    _no_grad_arg(ctx, weight, "nll_loss2d_forward" if input.dim() == 4 else "nll_loss_forward",
+                 "weight")
     st = ctx.save(target, "target")
     sw = ctx.save(weight, "weight") if weight is not None else None
     shape = input._shape
@@ -269,17 +271,26 @@ def _nll_loss_f(ctx, input, target, weight, reduction, ignore_index):
         grad = tv.zeros(rows, c, dtype=g.dtype, device=g.device).scatter(
             1, safe.unsqueeze(1), coef.unsqueeze(1))
         if len(x_shape) == 1:
-            return (grad.reshape(x_shape), None, None)
+            return (grad.reshape(x_shape),)
         if len(x_shape) == 2:
-            return (grad, None, None)
+            return (grad,)
         moved = (x_shape[0],) + tuple(x_shape[2:]) + (c,)
-        return (grad.reshape(moved).movedim(-1, 1), None, None)
-    return ("NllLoss2DBackward0" if len(shape) == 4 else "NllLossBackward0"), \
-        (input, target, weight), backward
+        return (grad.reshape(moved).movedim(-1, 1),)
+    # (one edge: PyTorch differentiates neither the target nor the weight)
+    return ("NllLoss2DBackward0" if len(shape) == 4 else "NllLossBackward0"), (input,), \
+        backward
 
 
 # Losses PyTorch computes elementwise in one kernel: (forward of d = input - target or of
 # (input, target), derivative w.r.t. input), the reduction applied inside the node.
+def _no_grad_arg(ctx, t, fn: str, arg: str) -> None:
+    """PyTorch's error for an input its derivative formula does not differentiate (the
+    loss weights; soft margin's target): no edge in the graph, and no requires_grad."""
+    if t is not None and ctx.needs(t):
+        raise RuntimeError(f"The function '{fn}' is not differentiable with respect to "
+                           f"argument '{arg}'. This input cannot have requires_grad True.")
+
+
 def _pointwise_loss(name: str, node: str, fwd, dinput, target_grad: bool):
     def kernel(input: Tensor, target: Tensor, reduction: str = "mean", *args) -> Tensor:
         return _reduced(fwd(input, target, *args), reduction)
@@ -289,6 +300,8 @@ def _pointwise_loss(name: str, node: str, fwd, dinput, target_grad: bool):
 
     @formula(f"{_F}.{name}")
     def f(ctx, input, target, reduction="mean", *args):
+        if not target_grad:
+            _no_grad_arg(ctx, target, name[1:], "target")
         a = ctx.save(input, "self")
         b = ctx.save(target, "target")
 
@@ -296,8 +309,10 @@ def _pointwise_loss(name: str, node: str, fwd, dinput, target_grad: bool):
             x, t = a(), b()
             n = builtins.max(x.numel(), 1) if reduction == "mean" else 1
             d = dinput(x, t, *args) * (g / n)
-            return d, (-d if target_grad and ctx.needs(target) else None)
-        return node, (input, target), backward
+            if not target_grad:
+                return (d,)
+            return d, (-d if ctx.needs(target) else None)
+        return node, ((input, target) if target_grad else (input,)), backward
     return f
 
 
@@ -343,6 +358,7 @@ def _multi_margin_loss(input: Tensor, target: Tensor, p: int, margin: float, wei
 
 @formula(f"{_F}._multi_margin_loss")
 def _multi_margin_loss_f(ctx, input, target, p, margin, weight, reduction):
+    _no_grad_arg(ctx, weight, "multi_margin_loss", "weight")
     a = ctx.save(input, "self")
     b = ctx.save(target, "target")
     w = ctx.save(weight, "weight") if weight is not None else None
@@ -363,8 +379,8 @@ def _multi_margin_loss_f(ctx, input, target, p, margin, weight, reduction):
             gs = g
         gz = h * gs / x.shape[1]
         grad = gz.scatter(1, t.unsqueeze(1), -gz.sum(1, keepdim=True))
-        return grad.reshape(xin.shape), None, None
-    return "MultiMarginLossBackward0", (input, target, weight), backward
+        return (grad.reshape(xin.shape),)
+    return "MultiMarginLossBackward0", (input,), backward
 
 
 @_reg("_binary_cross_entropy")
@@ -379,6 +395,7 @@ def _bce(input: Tensor, target: Tensor, weight, reduction: str) -> Tensor:
 
 @formula(f"{_F}._binary_cross_entropy")
 def _bce_f(ctx, input, target, weight, reduction):
+    _no_grad_arg(ctx, weight, "binary_cross_entropy", "weight")
     a = ctx.save(input, "self")
     b = ctx.save(target, "target")
     w = ctx.save(weight, "weight") if weight is not None else None
@@ -394,8 +411,8 @@ def _bce_f(ctx, input, target, weight, reduction):
             gt = ((-x + 1).log().clamp(min=-100) - x.log().clamp(min=-100)) * g / n
             if w is not None:
                 gt = gt * w()
-        return grad, gt, None
-    return "BinaryCrossEntropyBackward0", (input, target, weight), backward
+        return grad, gt
+    return "BinaryCrossEntropyBackward0", (input, target), backward
 
 
 @_reg("_binary_cross_entropy_with_logits")
@@ -414,6 +431,8 @@ def _bce_logits(input: Tensor, target: Tensor, weight, pos_weight, reduction: st
 
 @formula(f"{_F}._binary_cross_entropy_with_logits")
 def _bce_logits_f(ctx, input, target, weight, pos_weight, reduction):
+    _no_grad_arg(ctx, weight, "binary_cross_entropy_with_logits", "weight")
+    _no_grad_arg(ctx, pos_weight, "binary_cross_entropy_with_logits", "pos_weight")
     a = ctx.save(input, "self")
     b = ctx.save(target, "target")
     w = ctx.save(weight, "weight") if weight is not None else None
@@ -438,9 +457,8 @@ def _bce_logits_f(ctx, input, target, weight, pos_weight, reduction):
                  (-x.clamp(min=0) - (-x.abs()).exp().log1p())) * g / n
             if w is not None:
                 gt = gt * w()
-        return grad, gt, None, None
-    return "BinaryCrossEntropyWithLogitsBackward0", (input, target, weight, pos_weight), \
-        backward
+        return grad, gt
+    return "BinaryCrossEntropyWithLogitsBackward0", (input, target), backward
 
 
 # ---------------------------------------------------------------- normalization
