@@ -1664,34 +1664,81 @@ def _baddbmm(ctx, input, batch1, batch2, *, beta=1, alpha=1, out=None):
                    _c(s1()).transpose(1, 2).bmm(g) * alpha)
 
 
+def _uview(t, shape):
+    """``at::_unsafe_view``: a reshape recorded as ``UnsafeViewBackward0``."""
+    return _recorded("_unsafe_view", lambda x, sh: x.reshape(sh), t, tuple(shape))
+
+
+def _should_fold(t1_, t2_) -> bool:
+    """PyTorch's should_fold: the larger operand (>= 3-D, the other <= 2-D) folds its batch
+    into the rows of one mm/mv -- always when the smaller one requires grad, else when the
+    fold needs no copy."""
+    larger = t1_.dim() >= t2_.dim()
+    t1 = t1_ if larger else t2_.mT
+    d2 = t2_.dim() if larger else t1_.dim()
+    if not (t1.dim() >= 3 and d2 <= 2):
+        return False
+    if (t2_ if larger else t1_).requires_grad:
+        return True
+    if t1_.dim() == 2:
+        return False
+    if t1.numel() == 0:
+        return True
+    sh, st = t1.shape, t1.stride()
+    return all(st[i] == st[i + 1] * sh[i + 1] for i in range(t1.dim() - 2))
+
+
 @composite("matmul")
 def _matmul(input, other, *, out=None):
+    # PyTorch's _matmul_impl, branch for branch (its graph: dot/mv/mm, the folded mm/mv with
+    # _unsafe_view, or expand + reshape + bmm + _unsafe_view)
     a, b = input.dim(), other.dim()
+    if a == 0 or b == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
+                           f"{a}D and {b}D")
     if a == 1 and b == 1:
         return input.dot(other)
     if a == 2 and b == 1:
         return input.mv(other)
     if a == 1 and b == 2:
-        return input.unsqueeze(0).mm(other).squeeze(0)
+        return input.unsqueeze(0).mm(other).squeeze_(0)
     if a == 2 and b == 2:
         return input.mm(other)
-    if a >= 3 and b <= 2:  # fold the batch into the rows
-        other2 = other if b == 2 else other.unsqueeze(1)
-        folded = input.reshape(-1, input.shape[-1])
-        res = folded.mm(other2).view(*input.shape[:-1], other2.shape[-1])
-        return res if b == 2 else res.squeeze(-1)
-    # batched: broadcast the batch dims, then bmm
-    x = input if a > 1 else input.unsqueeze(0)
-    y = other if b > 1 else other.unsqueeze(-1)
-    batch = tv.broadcast_shapes(x.shape[:-2], y.shape[:-2])
-    xe = x.expand(*batch, *x.shape[-2:]).reshape(-1, *x.shape[-2:])
-    ye = y.expand(*batch, *y.shape[-2:]).reshape(-1, *y.shape[-2:])
-    res = xe.bmm(ye).view(*batch, x.shape[-2], y.shape[-1])
-    if a == 1:
-        res = res.squeeze(-2)
-    if b == 1:
-        res = res.squeeze(-1)
-    return res
+    if _should_fold(input, other):
+        transpose = b > a
+        t1 = other.mT if transpose else input
+        t2 = (input.t() if a == 2 else input) if transpose else other
+        out_shape = list(t1.shape[:-1])
+        folded = math.prod(out_shape)
+        if t2.dim() == 2:
+            out_shape.append(t2.shape[1])
+        t1f = t1.reshape(folded, t1.shape[-1])
+        if t2.dim() == 2:
+            res = _uview(t1f.mm(t2), out_shape)
+            return res.mT.contiguous() if transpose else res
+        return _uview(t1f.mv(t2), out_shape)
+    n = input.shape[-2] if a > 1 else 1
+    m1 = input.shape[-1]
+    batch1 = tuple(input.shape[:builtins.max(a - 2, 0)])
+    m2 = other.shape[-2] if b > 1 else other.shape[0]
+    p = other.shape[-1] if b > 1 else 1
+    batch2 = tuple(other.shape[:builtins.max(b - 2, 0)])
+    if a == 3 and b == 3 and batch1[0] != batch2[0]:
+        if batch1[0] == 1 and input.requires_grad:
+            return _matmul(input.squeeze(0), other)
+        if batch2[0] == 1 and other.requires_grad:
+            return _matmul(input, other.squeeze(0))
+    out_shape = list(tv.broadcast_shapes(batch1, batch2))
+    nb = math.prod(out_shape)
+    x = input.expand(*out_shape, n, m1).reshape(nb, n, m1)
+    y = other.expand(*out_shape, m2) if b == 1 else other.expand(*out_shape, m2, p)
+    y = y.reshape(nb, m2).unsqueeze(2) if b == 1 else y.reshape(nb, m2, p)
+    if a > 1:
+        out_shape.append(n)
+    if b > 1:
+        out_shape.append(p)
+    res = x.bmm(y)
+    return _uview(res.squeeze(-1) if b == 1 else res, out_shape)
 
 
 @composite("__rmatmul__")

@@ -141,3 +141,43 @@ def test_matrix_norm(ord, dim, keepdim):
 def test_cond(p):
     a = RNG.standard_normal((2, 3, 3))
     _same(lambda L, x: L.linalg.cond(x, p), a, rtol=1e-7)
+
+
+MATMUL_SHAPES = [((2, 3, 4), (4, 5)), ((2, 3, 4), (4,)), ((4,), (2, 4, 5)), ((2, 3, 4), (2, 4, 5)),
+                 ((2, 3, 4), (1, 4, 5)), ((1, 3, 4), (2, 4, 5)), ((3, 4), (2, 4, 5)),
+                 ((2, 1, 3, 4), (5, 4, 2)), ((4,), (4, 5)), ((3, 4), (4,)), ((4,), (4,)),
+                 ((2, 3, 4), (3, 2, 4, 5)), ((2, 3, 4), (1, 1, 4, 5))]
+
+
+@pytest.mark.parametrize("grads", [(True, True), (True, False), (False, True)])
+@pytest.mark.parametrize("sa,sb", MATMUL_SHAPES)
+def test_matmul(sa, sb, grads):
+    """PyTorch's _matmul_impl branches: fold into mm/mv (always when the smaller operand
+    requires grad), squeeze a batch of one, else expand + bmm + _unsafe_view."""
+    va, vb = RNG.standard_normal(sa), RNG.standard_normal(sb)
+
+    def fn(L, x, y):
+        return x.requires_grad_(grads[0]) @ y.requires_grad_(grads[1])
+    _same(lambda L, x, y: fn(L, x.detach(), y.detach()), va, vb)
+
+
+@pytest.mark.parametrize("expr", ["x.clone().transpose_(0, 1)", "x.clone().t_()",
+                                  "x[0:1].clone().squeeze_(0)", "x.clone().squeeze_()",
+                                  "x.clone().unsqueeze_(0)", "x.clone().swapaxes_(0, 1)",
+                                  "x.H", "x.mT", "x[0] @ x.mT"])
+def test_view_op_nodes(expr):
+    _same(lambda L, x: eval(expr, {"x": x}), X)
+
+
+def test_inplace_view_names_whatever_the_import_order():
+    # (the in-place spellings are re-installed when tensorviz.nn is imported after the
+    # recorder is armed: the node must still say what ran)
+    import subprocess
+    import sys
+    code = ("import tensorviz as tv\n"
+            "x = tv.rand(3, 4, requires_grad=True)\n"
+            "import tensorviz.nn.functional as F\n"
+            "print(F.linear(x[0], x).grad_fn.name(), x.clone().t_().grad_fn.name())\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["SqueezeBackward4", "TBackward1"]
