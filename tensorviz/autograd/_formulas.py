@@ -2051,6 +2051,22 @@ def _sadd(t, s):
     return _recorded("_add_scalar", lambda a, b: a + b, t, s)
 
 
+@formula("_sub_scalar")
+def _sub_scalar_f(ctx, input, other):
+    return "SubBackward1", (input,), lambda g: (g,)
+
+
+def _ssub(t, s):
+    """``t - s`` for a Python number ``s``, as C++ code subtracts: one ``SubBackward1``."""
+    return _recorded("_sub_scalar", lambda a, b: a - b, t, s)
+
+
+def _rsub_cpp(s, t):
+    """``s - t`` as ATen's ``operator-(Scalar, Tensor)`` computes it (a filled tensor minus
+    ``t`` in place: ``SubBackward0`` with no edge for the filled side)."""
+    return tv.empty_like(t).fill_(s).sub_(t)
+
+
 @formula("_norm_scalaropt_dim")
 def _norm_sod_f(ctx, x, p, dim, keepdim):
     shape = x._shape

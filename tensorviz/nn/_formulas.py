@@ -91,6 +91,59 @@ _activation_formula("_hardtanh", "HardtanhBackward0",
                     ((x > min_val) & (x < max_val)).to(x.dtype))
 
 
+@_reg("_trilinear")
+def _trilinear(x1: Tensor, weight: Tensor, x2: Tensor) -> Tensor:
+    """``out[b, o] = sum_ij x1[b, i] W[o, i, j] x2[b, j]``: the kernel of
+    ``nn.functional.bilinear`` for flattened inputs (PyTorch's ``_trilinear``)."""
+    k, i, j = weight.shape
+    t = (x1 @ weight.permute(1, 0, 2).reshape(i, k * j)).reshape(-1, k, j)
+    return (t * x2.unsqueeze(1)).sum(-1)
+
+
+@formula(f"{_F}._trilinear")
+def _trilinear_f(ctx, x1, weight, x2):
+    s1 = ctx.save(x1, "i1")
+    sw = ctx.save(weight, "i2")
+    s2 = ctx.save(x2, "i3")
+
+    def backward(g):
+        a, w, b = s1(), sw(), s2()
+        k, i, j = w.shape
+        gw_flat = g @ w.reshape(k, i * j)                      # (B, i*j)
+        g1 = (gw_flat.reshape(-1, i, j) * b.unsqueeze(1)).sum(-1) if ctx.needs(x1) else None
+        g3 = (gw_flat.reshape(-1, i, j) * a.unsqueeze(2)).sum(1) if ctx.needs(x2) else None
+        g2 = None
+        if ctx.needs(weight):
+            outer = (a.unsqueeze(2) * b.unsqueeze(1)).reshape(-1, i * j)
+            g2 = (g.t() @ outer).reshape(k, i, j)
+        return g1, g2, g3
+    return "TrilinearBackward0", (x1, weight, x2), backward
+
+
+@_reg("_rrelu_with_noise")
+def _rrelu_with_noise(input: Tensor, noise, lower: float, upper: float,
+                      training: bool) -> Tensor:
+    """The kernel of ``nn.functional.rrelu``: ``x * noise`` when training (``noise`` the
+    random slope of each element, 1 where ``x > 0``), a leaky ReLU with the mean slope else."""
+    if training:
+        return input * noise
+    slope = (lower + upper) / 2
+    return tv.where(input > 0, input, input * slope)
+
+
+@formula(f"{_F}._rrelu_with_noise")
+def _rrelu_with_noise_f(ctx, input, noise, lower, upper, training):
+    # (PyTorch's RreluWithNoiseBackward0: the noise when training, else leaky_relu_backward;
+    # one edge -- the noise is not differentiated)
+    if training:
+        sn = ctx.save(noise, "noise")
+        return "RreluWithNoiseBackward0", (input,), lambda g: (g * sn(),)
+    s = ctx.save(input, "self")
+    slope = (lower + upper) / 2
+    return "RreluWithNoiseBackward0", (input,), \
+        lambda g: (tv.where(s() > 0, g, g * slope),)
+
+
 def _softplus_plain(x):
     return tv.where(x > 20, x, x.exp().log1p())
 
