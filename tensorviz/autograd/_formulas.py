@@ -1322,6 +1322,22 @@ def _imag(ctx, input):
     return "ImagBackward0", (input,), lambda g: (g.to(input._dtype) * 1j,)
 
 
+def _real_imag(part: int):
+    def f(input):
+        # PyTorch's at::real / at::imag of a complex tensor: a view of view_as_real, the last
+        # dim selected (SelectBackward0 over ViewAsRealBackward0)
+        if not isinstance(input, Tensor) or input._dtype.category != _dtypes._COMPLEX or \
+                input.is_conj():
+            return _recorded("real" if part == 0 else "imag",
+                             (tv.real if part == 0 else tv.imag).__wrapped__, input)
+        return tv.view_as_real(input).select(-1, part)
+    return f
+
+
+COMPOSITES["real"] = _real_imag(0)
+COMPOSITES["imag"] = _real_imag(1)
+
+
 @formula("conj")
 def _conj(ctx, input, *, out=None):
     if ctx.out is input:

@@ -1477,7 +1477,10 @@ def lstsq(A, B, rcond=None, *, driver=None):
         uhb = xp.matmul(xp.conj(xp.swapaxes(u, -1, -2)), b)
         x = xp.matmul(xp.conj(xp.swapaxes(vh, -1, -2)), uhb * inv_s[..., :, None])
     rank = keep.sum(axis=-1).astype(np.int64)
-    if driver in ("gelsd", "gelss") and m > n and builtins.bool((rank == n).all()):
+    # (PyTorch: residuals where m > n for every driver but gelsy; gelsd/gelss only report
+    # them when every matrix has full rank)
+    if m > n and (driver == "gels" or (driver in ("gelsd", "gelss") and
+                                       builtins.bool((rank == n).all()))):
         resid = xp.sum(xp.abs(xp.matmul(a, x) - b) ** 2, axis=-2).astype(real._np)
     else:
         resid = xp.empty((0,), dtype=real._np)

@@ -181,3 +181,124 @@ def test_inplace_view_names_whatever_the_import_order():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()
     assert out == ["SqueezeBackward4", "TBackward1"]
+
+
+# ---------------------------------------------------------------- qr, eig, lstsq: the new formulas
+def _mat(shape, dtype, seed=0):
+    rng = np.random.default_rng(seed)
+    v = rng.standard_normal(shape)
+    if dtype.startswith("complex"):
+        v = v + 1j * rng.standard_normal(shape)
+    return v
+
+
+def _grads_of(lib, fn, values, dtype, seed=3):
+    """Values and gradients of ``fn``'s float outputs for random seeds, in ``dtype``."""
+    dt = getattr(lib, dtype)
+    leaves = [lib.tensor(v, dtype=dt, requires_grad=True) for v in values]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        outs = fn(lib, *leaves)
+    outs = [o for o in outs if o.requires_grad]
+    rng = np.random.default_rng(seed)
+    seeds = [lib.tensor(rng.standard_normal(tuple(o.shape)) + (
+        1j * rng.standard_normal(tuple(o.shape)) if o.is_complex() else 0), dtype=o.dtype)
+        for o in outs]
+    gs = lib.autograd.grad(outs, leaves, seeds, allow_unused=True)
+    return ([np.asarray(o.detach().resolve_conj().numpy()) for o in outs],
+            [np.asarray(g.resolve_conj().numpy()) for g in gs],
+            [o.grad_fn.name() for o in outs])
+
+
+def _compare(fn, values, dtype):
+    """Same values, gradients and node names as PyTorch -- or the same error."""
+    tol = 1e-8 if dtype in ("float64", "complex128") else 2e-3
+    res = []
+    for lib in (torch, tensorviz):
+        try:
+            res.append(_grads_of(lib, fn, values, dtype))
+        except Exception as e:  # noqa: BLE001
+            res.append(e)
+    if isinstance(res[0], Exception) or isinstance(res[1], Exception):
+        assert type(res[1]).__name__.lstrip("_") == type(res[0]).__name__.lstrip("_"), res
+        assert str(res[1]) == str(res[0])
+        return
+    (tv_, tg, tn), (vv, vg, vn) = res
+    assert vn == tn
+    for a, b in zip(tv_ + tg, vv + vg):
+        assert a.shape == b.shape
+        np.testing.assert_allclose(b, a, rtol=tol, atol=tol * max(1.0, np.abs(a).max(
+            initial=0)))
+
+
+DTYPES = ["float64", "float32", "complex128"]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("mode", ["reduced", "complete", "r"])
+@pytest.mark.parametrize("shape", [(4, 3), (3, 4), (3, 3), (2, 4, 2)])
+def test_qr(shape, mode, dtype):
+    _compare(lambda L, a: tuple(L.linalg.qr(a, mode=mode)), [_mat(shape, dtype)], dtype)
+
+
+@pytest.mark.parametrize("some", [True, False])
+def test_legacy_qr(some):
+    _compare(lambda L, a: tuple(L.qr(a, some)), [_mat((3, 4), "float64")], "float64")
+
+
+def _gauge_free_eig(L, a):
+    w, v = L.linalg.eig(a)
+    return w, (v * v.conj()).real  # (each eigenvector is defined up to a phase)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(3, 3), (4, 4), (2, 3, 3)])
+def test_eig(shape, dtype):
+    a = _mat(shape, dtype, seed=1)  # (real inputs with complex-conjugate eigenvalue pairs)
+    _compare(_gauge_free_eig, [a], dtype)
+    _compare(lambda L, x: (L.linalg.eigvals(x),), [a], dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_eig_phase_dependent_loss_raises_as_pytorch(dtype):
+    _compare(lambda L, a: (L.linalg.eig(a)[1],), [_mat((3, 3), dtype, seed=1)], dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("driver", [None, "gelsd", "gels"])
+@pytest.mark.parametrize("sa,sb", [((4, 3), (4, 2)), ((3, 3), (3, 2)), ((3, 4), (3, 2)),
+                                   ((4, 3), (4,)), ((2, 4, 3), (2, 4, 2)), ((2, 4, 3), (2, 4))])
+def test_lstsq(sa, sb, driver, dtype):
+    if driver == "gels" and sa[-2] < sa[-1]:
+        pytest.skip("gels needs a full-rank tall or square matrix")
+    if driver is not None and dtype == "complex128" and driver != "gelsd":
+        pytest.skip("(one driver is enough for complex)")
+    _compare(lambda L, a, b: tuple(L.linalg.lstsq(a, b, driver=driver)),
+             [_mat(sa, dtype), _mat(sb, dtype, 2)], dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("p", [None, 2, -2, "nuc"])
+def test_cond_dtypes(p, dtype):
+    _compare(lambda L, a: (L.linalg.cond(a, p),), [_mat((2, 3, 3), dtype, 4)], dtype)
+
+
+@pytest.mark.parametrize("key,fn,shapes", [
+    ("qr", lambda x: tuple(tensorviz.linalg.qr(x)), [(4, 3)]),
+    ("qr-wide", lambda x: tuple(tensorviz.linalg.qr(x)), [(3, 4)]),
+    ("eigvals", lambda x: (tensorviz.linalg.eigvals(x).real,), [(3, 3)]),
+    ("eig", lambda x: tuple(o.real for o in _gauge_free_eig(tensorviz, x)), [(3, 3)]),
+    ("lstsq", lambda a, b: (tensorviz.linalg.lstsq(a, b)[0],), [(4, 3), (4, 2)]),
+    ("lstsq-wide", lambda a, b: (tensorviz.linalg.lstsq(a, b)[0],), [(3, 4), (3, 2)]),
+    ("lstsq-res", lambda a, b: tuple(tensorviz.linalg.lstsq(a, b, driver="gelsd")[:2]),
+     [(4, 3), (4, 2)]),
+    ("cond", lambda x: (tensorviz.linalg.cond(x),), [(3, 4)]),
+])
+def test_gradcheck_and_gradgradcheck(key, fn, shapes):
+    """Finite differences in float64, in tensorviz alone (first and second derivatives)."""
+    xs = tuple(tensorviz.tensor(_mat(s, "float64", i + 1), requires_grad=True)
+               for i, s in enumerate(shapes))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert tensorviz.autograd.gradcheck(fn, xs, atol=1e-5, rtol=1e-3)
+        assert tensorviz.autograd.gradgradcheck(fn, xs, atol=1e-4, rtol=1e-3)
