@@ -2512,28 +2512,33 @@ def _angle(ctx, input, *, out=None):
 
 @composite("cov")
 def _cov(input, *, correction=1, fweights=None, aweights=None):
+    # PyTorch's at::cov, step for step (its graph: the mean as sum / the weight total, a
+    # tensor; the product with the transposed conjugate; a true division)
+    import warnings
+    with tv.no_grad(), warnings.catch_warnings():  # (the op's own argument checks and errors)
+        warnings.simplefilter("ignore")
+        tv.cov(input.detach(), correction=correction, fweights=fweights, aweights=aweights)
     x = input.view(1, -1) if input.dim() < 2 else input
     n = x.shape[1]
-    if fweights is not None or aweights is not None:
-        w = None
-        if fweights is not None:
-            w = fweights
-        if aweights is not None:
-            w = aweights if w is None else w * aweights
-        wsum = w.sum()
-        avg = (x * w).sum(1) / wsum
-        if aweights is None:
-            norm = wsum - correction
-        else:
-            norm = wsum - correction * (w * aweights).sum() / wsum
-        xc = x - avg.unsqueeze(1)
-        c = (xc * w).mm(xc.t().conj()) / norm
-        return c.squeeze()
-    avg = x.mean(1)
-    norm = n - correction
-    xc = x - avg.unsqueeze(1)
-    c = xc.mm(xc.t().conj()) / builtins.max(norm, 0)
-    return c.squeeze()
+    w = None
+    if fweights is not None:
+        w = fweights
+    if aweights is not None:
+        w = aweights if w is None else w * aweights
+    w_sum = w.sum() if w is not None else tv.scalar_tensor(n, dtype=tv.int64,
+                                                           device=x.device)
+    avg = (x * w if w is not None else x).sum(1) / w_sum
+    if w is not None and aweights is not None and correction != 0:
+        norm = w_sum - correction * (w * aweights).sum() / w_sum
+    else:
+        norm = w_sum - correction
+    if builtins.bool(norm <= 0):
+        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less "
+                      "than the number of observations.", UserWarning, stacklevel=3)
+        norm = tv.zeros_like(norm)
+    x = x - avg.unsqueeze(1)
+    c = x.mm((x * w if w is not None else x).t().conj())
+    return tv.true_divide(c, norm).squeeze()
 
 
 @composite("corrcoef")

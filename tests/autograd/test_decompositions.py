@@ -302,3 +302,19 @@ def test_gradcheck_and_gradgradcheck(key, fn, shapes):
         warnings.simplefilter("ignore")
         assert tensorviz.autograd.gradcheck(fn, xs, atol=1e-5, rtol=1e-3)
         assert tensorviz.autograd.gradgradcheck(fn, xs, atol=1e-4, rtol=1e-3)
+
+
+@pytest.mark.parametrize("kw", [{}, {"correction": 0}, {"correction": 4},
+                                "fweights", "aweights", "both"])
+def test_cov(kw):
+    if isinstance(kw, str):
+        def fn(L, x):
+            fw = L.tensor([1, 2, 1, 3, 1]) if kw in ("fweights", "both") else None
+            aw = L.tensor([0.5, 1.0, 2.0, 1.5, 0.2], dtype=L.float64) \
+                if kw in ("aweights", "both") else None
+            return L.cov(x, fweights=fw, aweights=aw)
+    else:
+        def fn(L, x):
+            return L.cov(x, **kw)
+    _same(fn, X)
+    _same(lambda L, x: L.cov(x[0]), X)
