@@ -177,3 +177,26 @@ def test_create_graph_at_singular_raises_as_pytorch(op):
         errs.append(info.value)
     assert type(errs[1]).__name__.lstrip("_") == type(errs[0]).__name__.lstrip("_")
     assert str(errs[1]).replace("tensorviz.", "torch.") == str(errs[0])
+
+
+@pytest.mark.parametrize("upper", [False, True])
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_cholesky_ex_of_a_matrix_that_is_not_positive_definite(upper, dtype):
+    """LAPACK's partial factor and info, as PyTorch returns them, and the gradient through
+    that factor."""
+    rng = np.random.default_rng(0)
+    for n in (3, 5, 12):
+        m = rng.standard_normal((2, n, n)) + (1j * rng.standard_normal((2, n, n)) * 0.1
+                                             if dtype == "complex128" else 0)
+        m = m @ np.conj(np.swapaxes(m, -1, -2)) - np.array([0, n / 2])[:, None, None] * np.eye(n)
+        res = []
+        for lib in (torch, tensorviz):
+            x = lib.tensor(m, requires_grad=True)
+            L, info = lib.linalg.cholesky_ex(x, upper=upper)
+            seed = lib.tensor(np.tril(np.ones((n, n))) if not upper else np.triu(np.ones((n, n))),
+                              dtype=L.dtype)
+            (g,) = lib.autograd.grad(L, x, seed.expand(L.shape))
+            res.append((_np(L), info.tolist(), _np(g.resolve_conj())))
+        assert res[1][1] == res[0][1]
+        np.testing.assert_allclose(res[1][0], res[0][0], rtol=1e-9, atol=1e-9)
+        np.testing.assert_allclose(res[1][2], res[0][2], rtol=1e-6, atol=1e-6)
