@@ -39,6 +39,14 @@ def _c(t):
     return t
 
 
+def _plain_out(ctx) -> None:
+    """A named-tuple result as a plain tuple, so that ``ctx.save`` recognises its items as
+    the op's outputs (kept without a reference cycle, named in the in-place message)."""
+    o = ctx.out
+    if isinstance(o, tuple) and type(o) is not tuple:
+        ctx.out = tuple(o)
+
+
 def _needs(ctx, *xs):
     return tuple(ctx.needs(x) for x in xs)
 
@@ -677,6 +685,7 @@ def _evenly(x, value, g):
 def _select_reduction(name: str, full_node: str, dim_node: str, evenly: bool = True):
     @formula(name)
     def f(ctx, input, dim=None, keepdim=False, *args, out=None, **kwargs):
+        _plain_out(ctx)
         shape = input._shape
         if dim is None or isinstance(dim, Tensor) and False:
             if isinstance(dim, Tensor) or (dim is not None):
@@ -705,6 +714,7 @@ _select_reduction("nanmedian", "NanmedianBackward0", "NanmedianBackward1")
 
 @formula("kthvalue")
 def _kthvalue(ctx, input, k, dim=-1, keepdim=False, *, out=None):
+    _plain_out(ctx)
     shape = input._shape
     d = _layout.normalize_dim(dim, builtins.max(len(shape), 1))
     idx = ctx.save(ctx.out[1], "indices")
@@ -715,6 +725,7 @@ def _kthvalue(ctx, input, k, dim=-1, keepdim=False, *, out=None):
 
 @formula("mode")
 def _mode(ctx, input, dim=-1, keepdim=False, *, out=None):
+    _plain_out(ctx)
     shape = input._shape
     d = _layout.normalize_dim(dim, builtins.max(len(shape), 1))
     idx = ctx.save(ctx.out[1], "indices")
@@ -830,6 +841,16 @@ def _norm(ctx, input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     return _vector_norm(ctx, input, p, dim, keepdim)
 
 
+@composite("norm")
+def _norm_c(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
+    # (the nuclear norm is PyTorch's nuclear_norm -> linalg.matrix_norm: singular values)
+    if p == "nuc":
+        with tv.no_grad():  # (the op's own argument checks and errors)
+            tv.norm(input.detach(), p, dim, keepdim, dtype=dtype)
+        return tv.linalg.matrix_norm(input, "nuc", (-2, -1) if dim is None else dim, keepdim)
+    return _recorded("norm", tv.norm.__wrapped__, input, p, dim, keepdim, dtype=dtype)
+
+
 @formula("dist")
 def _dist(ctx, input, other, p=2):
     a = ctx.save(input, "self")
@@ -887,6 +908,7 @@ def _onehot(n, i, d, like):
 def _cum_ext(name, node):
     @formula(name)
     def f(ctx, input, dim, *, out=None):
+        _plain_out(ctx)
         shape = input._shape
         d = _layout.normalize_dim(dim, builtins.max(len(shape), 1))
         idx = ctx.save(ctx.out[1], "indices")
@@ -924,6 +946,7 @@ def _logcumsumexp(ctx, input, dim, *, out=None):
 
 @formula("sort")
 def _sort(ctx, input, dim=-1, descending=False, stable=False, *, out=None):
+    _plain_out(ctx)
     shape = input._shape
     d = _layout.normalize_dim(dim, builtins.max(len(shape), 1))
     idx = ctx.save(ctx.out[1], "indices")
@@ -938,6 +961,7 @@ def _sort(ctx, input, dim=-1, descending=False, stable=False, *, out=None):
 
 @formula("topk")
 def _topk(ctx, input, k, dim=-1, largest=True, sorted=True, *, out=None):
+    _plain_out(ctx)
     shape = input._shape
     d = _layout.normalize_dim(dim, builtins.max(len(shape), 1))
     idx = ctx.save(ctx.out[1], "indices")
@@ -975,7 +999,7 @@ _view_like("view_as", "ViewBackward0")
 _view_like("unflatten", "ViewBackward0")
 
 
-@formula("reshape", "reshape_as", "flatten", "ravel")
+@formula("reshape", "reshape_as", "flatten")
 def _reshape(ctx, input, *args, **kwargs):
     shape = input._shape
     if _is_view_of(ctx.out, input):
@@ -986,14 +1010,54 @@ def _reshape(ctx, input, *args, **kwargs):
     return "UnsafeViewBackward0", (mid,), lambda g: (g.reshape(shape),)
 
 
+@composite("ravel")
+def _ravel(input):
+    # (PyTorch: contiguous().view(-1) -- a copy is CloneBackward0 then ViewBackward0)
+    return input.contiguous().view(-1)
+
+
+def _inplace_view(ctx, input) -> bool:
+    """True when a view op runs in place (``t_``, ``squeeze_`` ...): the recorder then hands
+    the formula a copy of the tensor as it was, whose storage the result does not share."""
+    return ctx.out._storage is not input._storage
+
+
 @formula("t")
 def _t(ctx, input):
-    return "TBackward0", (input,), lambda g: (g.t(),)
+    return "TBackward1" if _inplace_view(ctx, input) else "TBackward0", (input,), \
+        lambda g: (g.t(),)
 
 
 @formula("transpose", "swapaxes", "swapdims")
 def _transpose(ctx, input, dim0, dim1):
-    return "TransposeBackward0", (input,), lambda g: (g.transpose(dim0, dim1),)
+    return "TransposeBackward1" if _inplace_view(ctx, input) else "TransposeBackward0", \
+        (input,), lambda g: (g.transpose(dim0, dim1),)
+
+
+# In-place view ops rebase their tensor onto a node of their own name (PyTorch's
+# TransposeBackward1, TBackward1, SqueezeBackward4/5, UnsqueezeBackward1).
+@formula("transpose_", "swapaxes_", "swapdims_")
+def _transpose_(ctx, input, dim0, dim1):
+    return "TransposeBackward1", (input,), lambda g: (g.transpose(dim0, dim1),)
+
+
+@formula("t_")
+def _t_(ctx, input):
+    return "TBackward1", (input,), lambda g: (g.t(),)
+
+
+@formula("squeeze_")
+def _squeeze_(ctx, input, dim=None):
+    shape = input._shape
+    name = "SqueezeBackward3" if dim is None else (
+        "SqueezeBackward5" if isinstance(dim, (list, tuple)) else "SqueezeBackward4")
+    return name, (input,), lambda g: (g.reshape(shape),)
+
+
+@formula("unsqueeze_")
+def _unsqueeze_(ctx, input, dim):
+    d = _layout.normalize_dim(dim, len(input._shape) + 1)
+    return "UnsqueezeBackward1", (input,), lambda g: (g.squeeze(d),)
 
 
 @formula("permute")
@@ -1026,7 +1090,7 @@ def _mT(ctx, input):
     return "TransposeBackward0", (input,), lambda g: (g.transpose(-2, -1),)
 
 
-@formula("adjoint", "mH")
+@formula("adjoint", "mH", "H")
 def _mH(ctx, input):
     return "TransposeBackward0", (input,), lambda g: (g.transpose(-2, -1).conj(),)
 
@@ -1036,19 +1100,34 @@ def _squeeze(ctx, input, dim=None):
     shape = input._shape
     name = "SqueezeBackward0" if dim is None else (
         "SqueezeBackward2" if isinstance(dim, (list, tuple)) else "SqueezeBackward1")
+    if _inplace_view(ctx, input):
+        name = name[:-1] + str(int(name[-1]) + 3)
     return name, (input,), lambda g: (g.reshape(shape),)
 
 
 @formula("unsqueeze")
 def _unsqueeze(ctx, input, dim):
     d = _layout.normalize_dim(dim, len(input._shape) + 1)
-    return "UnsqueezeBackward0", (input,), lambda g: (g.squeeze(d),)
+    return "UnsqueezeBackward1" if _inplace_view(ctx, input) else "UnsqueezeBackward0", \
+        (input,), lambda g: (g.squeeze(d),)
 
 
 @formula("expand", "expand_as", "broadcast_to")
 def _expand(ctx, input, *args, **kwargs):
     shape = input._shape
     return "ExpandBackward0", (input,), lambda g: (g,)  # (the engine sums the broadcast)
+
+
+def _only_self(f):
+    """``x.expand_as(other)``, ``view_as``, ``reshape_as``: ``other`` only gives a shape, so
+    nothing is recorded unless ``x`` itself takes part (PyTorch: ``x.expand(other.shape)``)."""
+    def g(ctx, input, *args, **kwargs):
+        return f(ctx, input, *args, **kwargs) if ctx.needs(input) else None
+    return g
+
+
+for _n in ("expand_as", "view_as", "reshape_as"):
+    FORMULAS[_n] = _only_self(FORMULAS[_n])
 
 
 @formula("select")
@@ -1243,6 +1322,22 @@ def _imag(ctx, input):
     return "ImagBackward0", (input,), lambda g: (g.to(input._dtype) * 1j,)
 
 
+def _real_imag(part: int):
+    def f(input):
+        # PyTorch's at::real / at::imag of a complex tensor: a view of view_as_real, the last
+        # dim selected (SelectBackward0 over ViewAsRealBackward0)
+        if not isinstance(input, Tensor) or input._dtype.category != _dtypes._COMPLEX or \
+                input.is_conj():
+            return _recorded("real" if part == 0 else "imag",
+                             (tv.real if part == 0 else tv.imag).__wrapped__, input)
+        return tv.view_as_real(input).select(-1, part)
+    return f
+
+
+COMPOSITES["real"] = _real_imag(0)
+COMPOSITES["imag"] = _real_imag(1)
+
+
 @formula("conj")
 def _conj(ctx, input, *, out=None):
     if ctx.out is input:
@@ -1384,8 +1479,8 @@ def _index_put(ctx, input, key, value, accumulate=False):
         gv = None
         if isinstance(value, Tensor) and ctx.needs(value):
             gv = g[key]
-        return gi, None, gv
-    return "IndexPutBackward0", (input, None, value), backward
+        return gi, gv
+    return "IndexPutBackward0", (input, value), backward  # (indices: no edge)
 
 
 @formula("copy_")
@@ -1585,34 +1680,81 @@ def _baddbmm(ctx, input, batch1, batch2, *, beta=1, alpha=1, out=None):
                    _c(s1()).transpose(1, 2).bmm(g) * alpha)
 
 
+def _uview(t, shape):
+    """``at::_unsafe_view``: a reshape recorded as ``UnsafeViewBackward0``."""
+    return _recorded("_unsafe_view", lambda x, sh: x.reshape(sh), t, tuple(shape))
+
+
+def _should_fold(t1_, t2_) -> bool:
+    """PyTorch's should_fold: the larger operand (>= 3-D, the other <= 2-D) folds its batch
+    into the rows of one mm/mv -- always when the smaller one requires grad, else when the
+    fold needs no copy."""
+    larger = t1_.dim() >= t2_.dim()
+    t1 = t1_ if larger else t2_.mT
+    d2 = t2_.dim() if larger else t1_.dim()
+    if not (t1.dim() >= 3 and d2 <= 2):
+        return False
+    if (t2_ if larger else t1_).requires_grad:
+        return True
+    if t1_.dim() == 2:
+        return False
+    if t1.numel() == 0:
+        return True
+    sh, st = t1.shape, t1.stride()
+    return all(st[i] == st[i + 1] * sh[i + 1] for i in range(t1.dim() - 2))
+
+
 @composite("matmul")
 def _matmul(input, other, *, out=None):
+    # PyTorch's _matmul_impl, branch for branch (its graph: dot/mv/mm, the folded mm/mv with
+    # _unsafe_view, or expand + reshape + bmm + _unsafe_view)
     a, b = input.dim(), other.dim()
+    if a == 0 or b == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
+                           f"{a}D and {b}D")
     if a == 1 and b == 1:
         return input.dot(other)
     if a == 2 and b == 1:
         return input.mv(other)
     if a == 1 and b == 2:
-        return input.unsqueeze(0).mm(other).squeeze(0)
+        return input.unsqueeze(0).mm(other).squeeze_(0)
     if a == 2 and b == 2:
         return input.mm(other)
-    if a >= 3 and b <= 2:  # fold the batch into the rows
-        other2 = other if b == 2 else other.unsqueeze(1)
-        folded = input.reshape(-1, input.shape[-1])
-        res = folded.mm(other2).view(*input.shape[:-1], other2.shape[-1])
-        return res if b == 2 else res.squeeze(-1)
-    # batched: broadcast the batch dims, then bmm
-    x = input if a > 1 else input.unsqueeze(0)
-    y = other if b > 1 else other.unsqueeze(-1)
-    batch = tv.broadcast_shapes(x.shape[:-2], y.shape[:-2])
-    xe = x.expand(*batch, *x.shape[-2:]).reshape(-1, *x.shape[-2:])
-    ye = y.expand(*batch, *y.shape[-2:]).reshape(-1, *y.shape[-2:])
-    res = xe.bmm(ye).view(*batch, x.shape[-2], y.shape[-1])
-    if a == 1:
-        res = res.squeeze(-2)
-    if b == 1:
-        res = res.squeeze(-1)
-    return res
+    if _should_fold(input, other):
+        transpose = b > a
+        t1 = other.mT if transpose else input
+        t2 = (input.t() if a == 2 else input) if transpose else other
+        out_shape = list(t1.shape[:-1])
+        folded = math.prod(out_shape)
+        if t2.dim() == 2:
+            out_shape.append(t2.shape[1])
+        t1f = t1.reshape(folded, t1.shape[-1])
+        if t2.dim() == 2:
+            res = _uview(t1f.mm(t2), out_shape)
+            return res.mT.contiguous() if transpose else res
+        return _uview(t1f.mv(t2), out_shape)
+    n = input.shape[-2] if a > 1 else 1
+    m1 = input.shape[-1]
+    batch1 = tuple(input.shape[:builtins.max(a - 2, 0)])
+    m2 = other.shape[-2] if b > 1 else other.shape[0]
+    p = other.shape[-1] if b > 1 else 1
+    batch2 = tuple(other.shape[:builtins.max(b - 2, 0)])
+    if a == 3 and b == 3 and batch1[0] != batch2[0]:
+        if batch1[0] == 1 and input.requires_grad:
+            return _matmul(input.squeeze(0), other)
+        if batch2[0] == 1 and other.requires_grad:
+            return _matmul(input, other.squeeze(0))
+    out_shape = list(tv.broadcast_shapes(batch1, batch2))
+    nb = math.prod(out_shape)
+    x = input.expand(*out_shape, n, m1).reshape(nb, n, m1)
+    y = other.expand(*out_shape, m2) if b == 1 else other.expand(*out_shape, m2, p)
+    y = y.reshape(nb, m2).unsqueeze(2) if b == 1 else y.reshape(nb, m2, p)
+    if a > 1:
+        out_shape.append(n)
+    if b > 1:
+        out_shape.append(p)
+    res = x.bmm(y)
+    return _uview(res.squeeze(-1) if b == 1 else res, out_shape)
 
 
 @composite("__rmatmul__")
@@ -1661,6 +1803,121 @@ def _kron(input, other, *, out=None):
     return res.reshape(tuple(x * y for x, y in zip(a.shape, b.shape)))
 
 
+# ---------------------------------------------------------------- singular matrices
+# PyTorch differentiates slogdet and the solvers through the LU factors of their forward (of
+# A^T when A is contiguous and real): without create_graph the gradient is an LU solve, which
+# gives inf/nan at a singular matrix instead of an error.  det's gradient at a singular matrix
+# (|det| < 100 eps) is the adjugate, from an SVD; where the LU met an exact zero pivot (det
+# exactly 0) it is 0 without create_graph.
+# Note: PyTorch's first-order det gradient is an LU solve with zero pivots nudged by eps: at
+# a singular matrix whose LU meets rounding-level (not exactly zero) pivots that is the
+# adjugate up to rounding, which is what tensorviz computes there, exactly.
+def _lu_host(a):
+    """LAPACK getf2's partial-pivoting LU of each matrix of host array ``a``: ``(LU, perm)``
+    with ``LU`` holding unit-lower ``L`` below and ``U`` on/above the diagonal, and row ``i`` of
+    ``P^T a`` being row ``perm[i]`` of ``a``."""
+    import numpy as np
+    n = a.shape[-1]
+    work = np.array(a.reshape((-1, n, n)))
+    perm = np.tile(np.arange(n), (work.shape[0], 1))
+    rows = np.arange(work.shape[0])
+    with np.errstate(all="ignore"):
+        for j in range(n):
+            col = work[:, j:, j]
+            mag = np.abs(col.real) + np.abs(col.imag) if work.dtype.kind == "c" else np.abs(col)
+            p = np.argmax(mag, axis=1) + j
+            top, ptop = work[rows, j].copy(), perm[rows, j].copy()
+            work[rows, j], perm[rows, j] = work[rows, p], perm[rows, p]
+            work[rows, p], perm[rows, p] = top, ptop
+            piv = work[:, j, j]
+            nz = piv != 0
+            work[:, j + 1:, j] = np.where(nz[:, None], work[:, j + 1:, j] /
+                                          np.where(nz, piv, 1)[:, None], work[:, j + 1:, j])
+            work[:, j + 1:, j + 1:] -= work[:, j + 1:, j, None] * work[:, j, None, j + 1:]
+    return work.reshape(a.shape), perm.reshape(a.shape[:-1])
+
+
+def _lu_solve_adjoint(A, B, *, left: bool = True):
+    """``X`` with ``A^H X = B`` (``X A^H = B`` when not ``left``) through the LU factors
+    PyTorch's forward keeps, as its ``lu_solve`` computes it (no graph, no error: a zero pivot
+    gives inf/nan)."""
+    import numpy as np
+    with tv.no_grad():
+        A, B = A.detach(), B.detach()
+        if not left:  # X A^H = B  <=>  A X^H = B^H
+            return _mH(_lu_solve_adjoint(_mH(A), _mH(B)))
+        use_t = A.is_contiguous() and not A.is_complex()
+        host = A.resolve_conj().cpu().numpy()
+        lu, perm = _lu_host(np.swapaxes(host, -1, -2) if use_t else host)
+        LU = tv.tensor(lu, device=A.device)
+        P = tv.tensor(perm, device=A.device).unsqueeze(-1)
+        shape = tuple(tv.broadcast_shapes(tuple(LU.shape[:-2]), tuple(B.shape[:-2])))
+        B = B.expand(*shape, *B.shape[-2:])
+        LU = LU.expand(*shape, *LU.shape[-2:])
+        P = P.expand(*shape, P.shape[-2], 1)
+        if use_t:  # (A^T = P L U, and A^H X = A^T X = B for real A)
+            y = tv.take_along_dim(B, P.expand(*shape, P.shape[-2], B.shape[-1]), -2)
+            y = tv.linalg.solve_triangular(LU, y, upper=False, unitriangular=True)
+            return tv.linalg.solve_triangular(LU, y, upper=True)
+        # A = P L U: A^H = U^H L^H P^T
+        y = tv.linalg.solve_triangular(_mH(LU), B, upper=False)
+        z = tv.linalg.solve_triangular(_mH(LU), y, upper=True, unitriangular=True)
+        inv = tv.argsort(P, dim=-2)
+        return tv.take_along_dim(z, inv.expand(*shape, P.shape[-2], B.shape[-1]), -2)
+
+
+def _prod_safe_zeros_backward(grad, inp, dim):
+    if inp.numel() == 0:
+        return grad.expand_as(inp)
+    ones = tv.ones_like(inp.narrow(dim, 0, 1))
+    n = inp.shape[dim]
+    normal = tv.cat([ones, inp.narrow(dim, 0, n - 1)], dim).cumprod(dim)
+    rev = tv.cat([ones, inp.narrow(dim, 1, n - 1).flip(dim)], dim).cumprod(dim).flip(dim)
+    return grad * _c(normal * rev)
+
+
+def _masked_fmap(mask, f1, f2, *ts):
+    """``f1`` on the matrices where ``mask`` holds, ``f2`` on the others (PyTorch's
+    masked_fmap: each formula sees only its own matrices)."""
+    k = builtins.int(mask.sum())
+    if k == mask.numel():
+        return f1(*ts)
+    if k == 0:
+        return f2(*ts)
+    out = tv.zeros_like(ts[0])
+    out = out.index_put((mask,), f1(*(t[mask] for t in ts)))
+    return out.index_put((~mask,), f2(*(t[~mask] for t in ts)))
+
+
+def _det_backward(g, det, A):
+    if A.numel() == 0:
+        return None
+    dd = g * _c(det)
+    n = A.shape[-1]
+    D = tv.diag_embed(dd.unsqueeze(-1).expand(*dd.shape, n))
+    if not tv.is_grad_enabled() and builtins.bool((det == 0).any()):
+        # (PyTorch's LU solve of ``A^H X = det^* g I`` with zero pivots nudged: 0 where the
+        # forward's LU met an exact zero pivot, i.e. where det is exactly 0)
+        zero = (det == 0).unsqueeze(-1).unsqueeze(-1)
+        safe = tv.where(zero, tv.eye(n, dtype=A.dtype, device=A.device), A)
+        return tv.where(zero, tv.zeros_like(A), _det_backward(g, tv.where(
+            det == 0, tv.ones_like(det), det), safe))
+    eps = tv.finfo(det.abs().dtype).eps
+
+    def non_singular(a, d, gr):
+        return tv.linalg.solve(_mH(a), d)
+
+    def singular(a, d, gr):
+        U, S, Vh = tv.linalg.svd(a)
+        alpha = _c(tv.linalg.det(U) * tv.linalg.det(Vh)) * gr
+        Dg = _prod_safe_zeros_backward(alpha.unsqueeze(-1), S, S.dim() - 1)
+        return (U * Dg.unsqueeze(-2).to(U.dtype)) @ Vh
+    if A.dim() == 2:
+        return (singular if builtins.bool(det.abs() < 100 * eps) else non_singular)(A, D, g)
+    return _masked_fmap(det.abs() < 100 * eps, singular, non_singular, A, D,
+                        g.expand(det.shape))
+
+
 @formula("inverse", "linalg.inv")
 def _inverse(ctx, input, *, out=None):
     r = ctx.save(ctx.out, "result")
@@ -1676,11 +1933,22 @@ def _det(ctx, input, *, out=None):
     s = ctx.save(input, "A")
     r = ctx.save(ctx.out, "result")
 
-    def backward(g):
-        a, d = s(), r()
-        inv_t = _c(tv.linalg.inv(a)).transpose(-2, -1)
-        return ((_c(d) * g).unsqueeze(-1).unsqueeze(-1) * inv_t,)
-    return "LinalgDetBackward0", (input,), backward
+    return "LinalgDetBackward0", (input,), lambda g: (_det_backward(g, r(), s()),)
+
+
+def _solve_backward(g, a, x, left, vec, a_needs):
+    """PyTorch's linalg_solve_backward: ``gB = A^{-H} gX`` (``gX A^{-H}`` when not left),
+    through the forward's LU factors unless a graph of the gradient is wanted."""
+    gx = g.unsqueeze(-1) if vec else g
+    if not tv.is_grad_enabled():
+        gb = _lu_solve_adjoint(a, gx, left=left)
+    else:
+        gb = tv.linalg.solve(_mH(a), gx, left=left)
+    ga = None
+    if a_needs:
+        xm = x.unsqueeze(-1) if vec else x
+        ga = -(gb @ _mH(xm)) if left else -(_mH(xm) @ gb)
+    return ga, (gb.squeeze(-1) if vec else gb)
 
 
 @formula("linalg.solve")
@@ -1689,15 +1957,8 @@ def _solve(ctx, A, B, *, left=True, out=None):
     r = ctx.save(ctx.out, "result")
     vec = B.dim() == 1 or (B.dim() == A.dim() - 1 and B.shape == A.shape[:-1])
 
-    def backward(g):
-        a, x = sa(), r()
-        gb = tv.linalg.solve(_c(a).transpose(-2, -1), g)
-        if vec:
-            ga = -gb.unsqueeze(-1) * _c(x).unsqueeze(-2)
-        else:
-            ga = -gb @ _c(x).transpose(-2, -1)
-        return ga, gb
-    return "LinalgSolveExBackward0", (A, B), backward
+    return "LinalgSolveExBackward0", (A, B), \
+        lambda g: _solve_backward(g, sa(), r(), left, vec, ctx.needs(A))
 
 
 @formula("cross", "linalg.cross")
@@ -1806,6 +2067,38 @@ def _sadd(t, s):
     return _recorded("_add_scalar", lambda a, b: a + b, t, s)
 
 
+@formula("_sub_scalar")
+def _sub_scalar_f(ctx, input, other):
+    return "SubBackward1", (input,), lambda g: (g,)
+
+
+def _ssub(t, s):
+    """``t - s`` for a Python number ``s``, as C++ code subtracts: one ``SubBackward1``."""
+    return _recorded("_sub_scalar", lambda a, b: a - b, t, s)
+
+
+def _rsub_cpp(s, t):
+    """``s - t`` as ATen's ``operator-(Scalar, Tensor)`` computes it (a filled tensor minus
+    ``t`` in place: ``SubBackward0`` with no edge for the filled side)."""
+    return tv.empty_like(t).fill_(s).sub_(t)
+
+
+@formula("_norm_scalaropt_dim")
+def _norm_sod_f(ctx, x, p, dim, keepdim):
+    shape = x._shape
+    dims = _dims(dim, len(shape))
+    s = ctx.save(x, "self")
+    r = ctx.save(ctx.out, "result")
+    return "NormBackward1", (x,), \
+        lambda g: (_norm_backward(s(), r(), g, p, dims, keepdim, shape),)
+
+
+def _snorm(t, p, dim, keepdim=False):
+    """``at::norm(t, p, dim, keepdim)`` as C++ code calls it: one ``NormBackward1`` node."""
+    return _recorded("_norm_scalaropt_dim",
+                     lambda a, q, d, k: tv.linalg.vector_norm(a, q, d, k), t, p, dim, keepdim)
+
+
 _ALIASES = {
     "arccos": "acos", "arcsin": "asin", "arctan": "atan", "arccosh": "acosh",
     "arcsinh": "asinh", "arctanh": "atanh",
@@ -1901,16 +2194,20 @@ def _cartesian_prod(*tensors):
 
 @composite("combinations")
 def _combinations(input, r=2, with_replacement=False):
-    import itertools
-    n = input.shape[0]
-    combos = list(itertools.combinations_with_replacement(range(n), r) if with_replacement
-                  else itertools.combinations(range(n), r))
-    if not combos:
-        return tv.empty(0, dtype=input.dtype) if r != 1 else input[:0]
-    idx = [tv.tensor([c[k] for c in combos]) for k in range(r)]
-    if r == 1:
-        return input[idx[0]]
-    return tv.stack([input[i] for i in idx], 1)
+    # PyTorch's: an r-fold meshgrid of the input, each grid masked to i < j < ... (<= with
+    # replacement) by masked_select, stacked as columns
+    with tv.no_grad():  # (the op's own argument checks and errors)
+        tv.combinations(input.detach(), r, with_replacement)
+    if r == 0:
+        return tv.empty(0, dtype=input.dtype, device=input.device)
+    n = input.numel()
+    grids = tv.meshgrid(*([input] * r), indexing="ij")
+    with tv.no_grad():
+        idx = tv.meshgrid(*([tv.arange(n, device=input.device)] * r), indexing="ij")
+        mask = tv.ones(tuple(idx[0].shape), dtype=tv.bool, device=input.device)
+        for a, b in zip(idx[:-1], idx[1:]):
+            mask = mask & ((a <= b) if with_replacement else (a < b))
+    return tv.stack([g.masked_select(mask) for g in grids], 1)
 
 
 @composite("diff")
@@ -1967,16 +2264,20 @@ def _nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
 
 @composite("matrix_power", "linalg.matrix_power")
 def _matrix_power(A, n, *, out=None):
-    if n == 0:
-        from ._torch import T
-        eye = T.eye
-        e = eye(A.shape[-1], dtype=A.dtype, device=A.device)
-        return e.expand(A.shape).clone()
-    if n < 0:
+    if n == 0:  # (PyTorch: a clone overwritten with the identity: a zero gradient)
+        e = tv.eye(A.shape[-1], dtype=A.dtype, device=A.device)
+        from .._tensor import contiguous_format
+        return A.clone(memory_format=contiguous_format).copy_(e.expand_as(A))
+    inverted = n < 0
+    if inverted:
         A = tv.linalg.inv(A)
         n = -n
     if n == 1:
-        return A.clone()
+        return A if inverted else A.clone()
+    if n == 2:
+        return A @ A
+    if n == 3:  # (PyTorch's order of products: its graph)
+        return (A @ A) @ A
     result = None
     z = A
     while True:
@@ -2136,7 +2437,7 @@ def _diag_embed(ctx, input, offset=0, dim1=-2, dim2=-1):
 
 @composite("diagflat")
 def _diagflat(input, offset=0):
-    return tv.diag_embed(input.reshape(-1), offset)
+    return tv.diag_embed(input.contiguous().view(-1), offset)
 
 
 def _clamp_side(name, node, keep):
@@ -2211,28 +2512,33 @@ def _angle(ctx, input, *, out=None):
 
 @composite("cov")
 def _cov(input, *, correction=1, fweights=None, aweights=None):
+    # PyTorch's at::cov, step for step (its graph: the mean as sum / the weight total, a
+    # tensor; the product with the transposed conjugate; a true division)
+    import warnings
+    with tv.no_grad(), warnings.catch_warnings():  # (the op's own argument checks and errors)
+        warnings.simplefilter("ignore")
+        tv.cov(input.detach(), correction=correction, fweights=fweights, aweights=aweights)
     x = input.view(1, -1) if input.dim() < 2 else input
     n = x.shape[1]
-    if fweights is not None or aweights is not None:
-        w = None
-        if fweights is not None:
-            w = fweights
-        if aweights is not None:
-            w = aweights if w is None else w * aweights
-        wsum = w.sum()
-        avg = (x * w).sum(1) / wsum
-        if aweights is None:
-            norm = wsum - correction
-        else:
-            norm = wsum - correction * (w * aweights).sum() / wsum
-        xc = x - avg.unsqueeze(1)
-        c = (xc * w).mm(xc.t().conj()) / norm
-        return c.squeeze()
-    avg = x.mean(1)
-    norm = n - correction
-    xc = x - avg.unsqueeze(1)
-    c = xc.mm(xc.t().conj()) / builtins.max(norm, 0)
-    return c.squeeze()
+    w = None
+    if fweights is not None:
+        w = fweights
+    if aweights is not None:
+        w = aweights if w is None else w * aweights
+    w_sum = w.sum() if w is not None else tv.scalar_tensor(n, dtype=tv.int64,
+                                                           device=x.device)
+    avg = (x * w if w is not None else x).sum(1) / w_sum
+    if w is not None and aweights is not None and correction != 0:
+        norm = w_sum - correction * (w * aweights).sum() / w_sum
+    else:
+        norm = w_sum - correction
+    if builtins.bool(norm <= 0):
+        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less "
+                      "than the number of observations.", UserWarning, stacklevel=3)
+        norm = tv.zeros_like(norm)
+    x = x - avg.unsqueeze(1)
+    c = x.mm((x * w if w is not None else x).t().conj())
+    return tv.true_divide(c, norm).squeeze()
 
 
 @composite("corrcoef")
@@ -2241,14 +2547,15 @@ def _corrcoef(input):
     if c.dim() == 0:
         return c / c
     d = c.diagonal()
-    sd = d.sqrt()
-    c = c / sd.unsqueeze(1)
-    c = c / sd.unsqueeze(0)
+    sd = (d.real if d.is_complex() else d).sqrt()
+    c = c / sd.view(-1, 1)
+    c = c / sd.view(1, -1)
     return c.clip(-1, 1)
 
 
 @formula("frexp")
 def _frexp(ctx, input, *, out=None):
+    _plain_out(ctx)
     e = ctx.save(ctx.out[1], "exponent")
     ctx.outputs = tuple(ctx.out)
     return "FrexpBackward0", (input,), lambda g, ge=None: (g / tv.pow(2.0, e()).to(g.dtype),)
@@ -2363,6 +2670,7 @@ def _renorm(ctx, input, p, dim, maxnorm, *, out=None):
 def _std_var_mean(name, node, is_std):
     @formula(name)
     def f(ctx, input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        _plain_out(ctx)
         if isinstance(dim, builtins.bool) and unbiased is None:
             unbiased, dim = dim, None
         corr = correction if correction is not None else (0 if unbiased is False else 1)
@@ -2404,6 +2712,7 @@ _std_var_mean("var_mean", "VarMeanBackward0", False)
 
 @formula("aminmax")
 def _aminmax(ctx, input, *, dim=None, keepdim=False, out=None):
+    _plain_out(ctx)
     shape = input._shape
     dims = _dims(dim, len(shape))
     s = ctx.save(input, "self")
@@ -2429,32 +2738,85 @@ def _aminmax(ctx, input, *, dim=None, keepdim=False, out=None):
     return "AminmaxBackward0", (input,), backward
 
 
+def _sdiv(t, s):
+    """``t / s`` for a Python number ``s``, as C++ code divides: one ``DivBackward1`` node."""
+    return _recorded("_div_scalar", lambda a, b: a / b, t, s)
+
+
+@formula("_div_scalar")
+def _div_scalar_f(ctx, input, other):
+    ctx.keep("other", other)
+    return "DivBackward1", (input,), lambda g: (g / _c(other),)
+
+
 @composite("gradient")
 def _gradient(input, *, spacing=1, dim=None, edge_order=1):
-    dims = list(range(input.dim())) if dim is None else (
-        [dim] if isinstance(dim, builtins.int) else list(dim))
-    if isinstance(spacing, (builtins.int, builtins.float)):
+    # PyTorch's gradient_helper(_float): central differences in the interior, one-sided
+    # (edge_order 1) or second-order (2) ones at the two ends, concatenated
+    with tv.no_grad():  # (the op's own argument checks and errors)
+        tv.gradient(input.detach(), spacing=spacing, dim=dim, edge_order=edge_order)
+    if dim is None:
+        dims = list(range(input.dim()))
+    elif isinstance(dim, builtins.int):
+        dims = [dim]
+    else:
+        dims = list(dim)
+    if isinstance(spacing, (builtins.int, builtins.float, Tensor)) and not (
+            isinstance(spacing, Tensor) and spacing.dim() > 0):
         steps = [spacing] * len(dims)
     else:
         steps = list(spacing)
         if len(steps) == 1 and len(dims) > 1:
             steps = steps * len(dims)
-    if edge_order != 1 or any(isinstance(h, Tensor) for h in steps):
-        return tuple(tv.gradient.__wrapped__(input, spacing=spacing, dim=dim,
-                                              edge_order=edge_order))
+    steps = [h.item() if isinstance(h, Tensor) and h.dim() == 0 else h for h in steps]
+    def sl(d, a, b=None):  # (at::slice(input, d, a, b))
+        n = input.shape[d]
+        a = a + n if a < 0 else a
+        b = n if b is None else (b + n if b < 0 else b)
+        return input.narrow(d, a, b - a)
     res = []
     for d, h in zip(dims, steps):
         d = _layout.normalize_dim(d, input.dim())
-        n = input.shape[d]
-        mid = (input.narrow(d, 2, n - 2) - input.narrow(d, 0, n - 2)) / (2.0 * h)
-        first = (input.narrow(d, 1, 1) - input.narrow(d, 0, 1)) / h
-        last = (input.narrow(d, n - 1, 1) - input.narrow(d, n - 2, 1)) / h
-        res.append(tv.cat([first, mid, last], d))
+        if isinstance(h, Tensor):  # coordinates along dim d
+            shape = [1] * input.dim()
+            shape[d] = -1
+            dx = h.diff(1, 0)
+            dx1, dx2 = dx.narrow(0, 0, dx.shape[0] - 1), dx.narrow(0, 1, dx.shape[0] - 1)
+            a = (-dx2 / (dx1 * (dx1 + dx2))).reshape(shape)
+            b = ((dx2 - dx1) / (dx1 * dx2)).reshape(shape)
+            c = (dx1 / (dx2 * (dx1 + dx2))).reshape(shape)
+            center = a * sl(d, 0, -2) + b * sl(d, 1, -1) + c * sl(d, 2)
+            if edge_order == 1:
+                pre = (sl(d, 1, 2) - sl(d, 0, 1)) / dx[0]
+                app = (sl(d, -1) - sl(d, -2, -1)) / dx[-1]
+            else:
+                a = -(2.0 * dx[0] + dx[1]) / (dx[0] * (dx[0] + dx[1]))
+                b = (dx[0] + dx[1]) / (dx[0] * dx[1])
+                c = -dx[0] / (dx[1] * (dx[0] + dx[1]))
+                pre = a * sl(d, 0, 1) + b * sl(d, 1, 2) + c * sl(d, 2, 3)
+                a = dx[-1] / (dx[-2] * (dx[-1] + dx[-2]))
+                b = -(dx[-1] + dx[-2]) / (dx[-1] * dx[-2])
+                c = (2 * dx[-1] + dx[-2]) / (dx[-1] * (dx[-1] + dx[-2]))
+                app = a * sl(d, -3, -2) + b * sl(d, -2, -1) + c * sl(d, -1)
+            res.append(tv.cat([pre, center, app], d))
+            continue
+        center = _sdiv(sl(d, 2) - sl(d, 0, -2), h)
+        if edge_order == 1:
+            pre = _sdiv(sl(d, 1, 2) - sl(d, 0, 1), h)
+            app = _sdiv(sl(d, -1) - sl(d, -2, -1), h)
+        else:
+            pre = _sdiv(_smul(sl(d, 0, 1), -1.5) + _smul(sl(d, 1, 2), 2) - _smul(
+                sl(d, 2, 3), 0.5), h)
+            app = _sdiv(_smul(sl(d, -3, -2), 0.5) - _smul(sl(d, -2, -1), 2) + _smul(
+                sl(d, -1), 1.5), h)
+        res.append(tv.cat([pre, _sdiv(center, 2), app], d))
     return tuple(res)
 
 
 @composite("vander")
 def _vander(x, N=None, increasing=False):
+    # Note: PyTorch copies the input and then its cumulative product into a view of a ones
+    # tensor (two CopySlices; its own backward then fails); tensorviz concatenates instead.
     n = x.shape[0] if N is None else N
     ones = tv.ones(x.shape[0], 1, dtype=x.dtype, device=x.device)
     if n == 0:
@@ -2468,12 +2830,12 @@ def _vander(x, N=None, increasing=False):
 
 @composite("linalg.vander")
 def _linalg_vander(x, *, N=None):
+    # (PyTorch's: the cumulative product of the expanded input, after a column of ones)
+    with tv.no_grad():  # (the op's own argument checks and errors)
+        tv.linalg.vander(x.detach(), N=N)
     n = x.shape[-1] if N is None else N
-    ones = tv.ones(*x.shape, 1, dtype=x.dtype, device=x.device)
-    if n == 1:
-        return ones
-    rep = [1] * x.dim() + [n - 1]
-    return tv.cat([ones, x.unsqueeze(-1).repeat(*rep).cumprod(-1)], -1)
+    res = x.unsqueeze(-1).expand(*x.shape, n - 1).cumprod(-1)
+    return tv.cat([res.new_ones((*x.shape, 1)), res], -1)
 
 
 @formula("index_copy")
@@ -2585,7 +2947,8 @@ def _log_ndtr(ctx, input, *, out=None):
 
 @composite("special.ndtr")
 def _ndtr(input, *, out=None):
-    return _smul(_smul(input, -math.sqrt(0.5)).erfc(), 0.5)
+    # (PyTorch's decomposition: (1 + erf(x / sqrt(2))) / 2)
+    return _smul(_sadd(_smul(input, math.sqrt(0.5)).erf(), 1), 0.5)
 
 
 @formula("special.zeta")
@@ -2672,6 +3035,7 @@ def _old_cholesky(ctx, input, upper=False, *, out=None):
 
 @formula("linalg.cholesky_ex")
 def _cholesky_ex(ctx, A, *, upper=False, check_errors=False, out=None):
+    _plain_out(ctx)
     r = ctx.save(ctx.out[0], "L")
     ctx.outputs = tuple(ctx.out)
     return "LinalgCholeskyExBackward0", (A,), \
@@ -2696,6 +3060,7 @@ def _cholesky_solve(ctx, input, input2, upper=False, *, out=None):
 @formula("triangular_solve")
 def _triangular_solve(ctx, input, A, upper=True, transpose=False, unitriangular=False, *,
                       out=None):
+    _plain_out(ctx)
     sa = ctx.save(A, "A")
     r = ctx.save(ctx.out[0], "solution")
     ctx.outputs = tuple(ctx.out)
@@ -2744,6 +3109,7 @@ def _solve_triangular(ctx, A, B, *, upper, left=True, unitriangular=False, out=N
 
 @formula("linalg.inv_ex")
 def _inv_ex(ctx, A, *, check_errors=False, out=None):
+    _plain_out(ctx)
     r = ctx.save(ctx.out[0], "inverse")
     ctx.outputs = tuple(ctx.out)
 
@@ -2755,33 +3121,43 @@ def _inv_ex(ctx, A, *, check_errors=False, out=None):
 
 @formula("linalg.solve_ex")
 def _solve_ex(ctx, A, B, *, left=True, check_errors=False, out=None):
+    _plain_out(ctx)
     sa = ctx.save(A, "A")
     r = ctx.save(ctx.out[0], "result")
     ctx.outputs = tuple(ctx.out)
     vec = B.dim() == 1 or (B.dim() == A.dim() - 1 and B.shape == A.shape[:-1])
 
-    def backward(g, gi=None):
-        a, x = sa(), r()
-        gb = tv.linalg.solve(_mH(a), g)
-        ga = -gb.unsqueeze(-1) * _c(x).unsqueeze(-2) if vec else -gb @ _mH(x)
-        return ga, gb
-    return "LinalgSolveExBackward0", (A, B), backward
+    return "LinalgSolveExBackward0", (A, B), \
+        lambda g, gi=None: _solve_backward(g, sa(), r(), left, vec, ctx.needs(A))
 
 
-def _slogdet_backward(ga_abs, A):
-    return ga_abs.unsqueeze(-1).unsqueeze(-1) * _mH(tv.linalg.inv(A))
+def _slogdet_backward(g_sign, g_abs, A, sign):
+    """PyTorch's slogdet_backward: ``(g_abs - i Im(conj(g_sign) sign)) A^{-H}``."""
+    if not A.is_complex():
+        if g_abs is None:
+            return None
+        g = g_abs
+    else:
+        if g_sign is None and g_abs is None:
+            return None
+        g = None if g_abs is None else g_abs.to(A.dtype)
+        if g_sign is not None:
+            t = (g_sign.conj() * sign).imag.to(A.dtype) * -1j
+            g = t if g is None else g + t
+    n = A.shape[-1]
+    D = tv.diag_embed(g.unsqueeze(-1).expand(*g.shape, n))
+    if not tv.is_grad_enabled():
+        return _lu_solve_adjoint(A, D)
+    return tv.linalg.solve(_mH(A), D)
 
 
 def _slogdet_f(node):
     def f(ctx, A, *, out=None):
+        _plain_out(ctx)
         sa = ctx.save(A, "A")
+        ss = ctx.save(ctx.out[0], "sign")
         ctx.outputs = tuple(ctx.out)
-
-        def backward(gs, gl=None):
-            if gl is None:
-                return (None,)
-            return (_slogdet_backward(gl, sa()),)
-        return node, (A,), backward
+        return node, (A,), lambda gs, gl=None: (_slogdet_backward(gs, gl, sa(), ss()),)
     return f
 
 
@@ -2847,6 +3223,7 @@ def _eigh_backward(gL, gV, L, V):
 
 @formula("linalg.eigh")
 def _eigh(ctx, A, UPLO="L", *, out=None):
+    _plain_out(ctx)
     sl = ctx.save(ctx.out[0], "eigenvalues")
     sv = ctx.save(ctx.out[1], "eigenvectors")
     ctx.outputs = tuple(ctx.out)
@@ -2906,6 +3283,7 @@ def _svd_backward(gU, gS, gVh, U, S, Vh, full):
 
 @formula("linalg.svd")
 def _linalg_svd(ctx, A, full_matrices=True, *, driver=None, out=None):
+    _plain_out(ctx)
     su = ctx.save(ctx.out[0], "U")
     ss = ctx.save(ctx.out[1], "S")
     sv = ctx.save(ctx.out[2], "Vh")
@@ -2926,9 +3304,32 @@ def _old_svd(input, some=True, compute_uv=True, *, out=None):
 
 @composite("linalg.matrix_norm")
 def _matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+    # PyTorch's decomposition: 'fro' a vector norm; 'nuc' and +-2 the singular values of A
+    # with the two dims moved last (sum / amax / amin); +-1 and +-inf a 1-norm along one dim
+    # then amax / amin along the other.
+    with tv.no_grad():  # (the op's own argument checks and errors)
+        tv.linalg.matrix_norm(A.detach(), ord, dim, keepdim, dtype=dtype)
     if ord == "fro":
-        return tv.linalg.vector_norm(A, 2, dim, keepdim)
-    return tv.linalg.matrix_norm.__wrapped__(A, ord, dim, keepdim)
+        return tv.linalg.vector_norm(A, 2, dim, keepdim, dtype=dtype)
+    A = A.to(dtype) if dtype is not None else A
+    d0, d1 = (d % A.dim() for d in dim)
+    if ord == "nuc" or ord in (2, -2):
+        perm = [d for d in range(A.dim()) if d not in (d0, d1)] + [d0, d1]
+        s = tv.linalg.svdvals(A.permute(perm))
+        if ord == "nuc":
+            res = s.sum(-1, keepdim)
+        else:
+            res = s.amax(-1, keepdim) if ord > 0 else s.amin(-1, keepdim)
+        if keepdim:
+            rev = [perm.index(d) for d in range(A.dim())]
+            res = res.unsqueeze(-1).permute(rev)
+        return res
+    if ord in (float("inf"), float("-inf")):
+        d0, d1 = d1, d0
+    if not keepdim and d0 < d1:
+        d1 -= 1
+    v = tv.linalg.vector_norm(A, 1.0, (d0,), keepdim)
+    return v.amax(d1, keepdim) if ord > 0 else v.amin(d1, keepdim)
 
 
 @composite("linalg.norm")
@@ -2939,7 +3340,10 @@ def _linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
             dim is None and A.dim() == 1 or isinstance(dim, builtins.int) or
             (isinstance(dim, (tuple, list)) and len(dim) == 1)):
         return tv.linalg.vector_norm(A, ord, dim, keepdim)
-    return tv.linalg.norm.__wrapped__(A, ord, dim, keepdim)
+    if ord is not None and dim is None and A.dim() == 1:
+        return tv.linalg.vector_norm(A, ord, None, keepdim, dtype=dtype)
+    return tv.linalg.matrix_norm(A, ord, (-2, -1) if dim is None else dim, keepdim,
+                                 dtype=dtype)
 
 
 @composite("linalg.vecdot")
@@ -2964,6 +3368,190 @@ def _tensorinv(A, ind=2, *, out=None):
     for s in lead:
         n *= s
     return tv.linalg.inv(A.reshape(n, -1)).reshape(*rest, *lead)
+
+
+# ---------------------------------------------------------------- QR, eig, lstsq, cond
+def _real_diag_scaled(X, scale):
+    """``X`` with the real part of its diagonal multiplied by ``scale`` (out of place)."""
+    d = X.diagonal(0, -2, -1)
+    d = d.real if X.is_complex() else d
+    return X + tv.diag_embed(d * (scale - 1)).to(X.dtype)
+
+
+def _qr_backward(gQ, gR, Q, R, mode):
+    """PyTorch's linalg_qr_backward, written in tensorviz ops."""
+    if mode == "r":
+        raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed "
+                           "when mode='r'. Please use linalg.qr(A, mode='reduced') if you are "
+                           "going to differentiate through linalg.qr.")
+    m, n = Q.shape[-2], R.shape[-1]
+    if mode == "complete" and m > n:
+        raise RuntimeError("The QR decomposition is not differentiable when mode='complete' "
+                           "and nrows > ncols.")
+    if gQ is None and gR is None:
+        return None
+    if gQ is not None:
+        gA = gR @ _mH(R) - _mH(Q) @ gQ if gR is not None else -(_mH(Q) @ gQ)
+    else:
+        gA = gR @ _mH(R)
+    if m >= n:
+        gA = Q @ _real_diag_scaled(gA.triu() + _mH(gA.triu()), 0.5)
+        if gQ is not None:
+            gA = gA + gQ
+        return tv.linalg.solve_triangular(_mH(R), gA, upper=False, left=False)
+    X = -gA
+    ret = (X - _mH(X)).tril()
+    if ret.is_complex():  # (the imaginary part of the diagonal is halved)
+        ret = ret - tv.diag_embed(ret.diagonal(0, -2, -1).imag * 0.5) * 1j
+    gA = Q @ ret
+    gA = tv.linalg.solve_triangular(_mH(R.narrow(-1, 0, m)), gA, upper=False, left=False)
+    gA = tv.cat([gA, gA.new_zeros(tuple(R.shape[:-1]) + (n - m,))], -1)
+    if gR is not None:
+        gA = gA + Q @ gR
+    return gA
+
+
+def _qr_f(mode, ctx, A):
+    _plain_out(ctx)
+    sq = ctx.save(ctx.out[0], "Q")
+    sr = ctx.save(ctx.out[1], "R")
+    ctx.keep("mode", mode)
+    ctx.outputs = tuple(ctx.out)
+    return "LinalgQrBackward0", (A,), \
+        lambda gq, gr=None: (_qr_backward(gq, gr, sq(), sr(), mode),)
+
+
+@formula("linalg.qr")
+def _linalg_qr(ctx, A, mode="reduced", *, out=None):
+    return _qr_f(mode, ctx, A)
+
+
+@formula("qr")
+def _old_qr(ctx, input, some=True, *, out=None):
+    return _qr_f("reduced" if some else "complete", ctx, input)
+
+
+_EIG_GAUGE = ("linalg_eig_backward: The eigenvectors in the complex case are specified up to "
+              "multiplication by e^{i phi}. The specified loss function depends on this "
+              "quantity, so it is ill-defined.")
+
+
+def _eig_backward(gL, gV, L, V, real_input):
+    """PyTorch's linalg_eig_backward (general, non-Hermitian case) in tensorviz ops; the
+    gradient of a real input is the real part (PyTorch's handle_r_to_c)."""
+    if gL is None and gV is None:
+        return None
+    Vh = _mH(V)
+    if gV is None:
+        gA = tv.linalg.solve(Vh, gL.unsqueeze(-1) * Vh)
+    else:
+        VhgV = Vh @ gV
+        diag = VhgV.diagonal(0, -2, -1)
+        imdiag = diag.imag.detach()
+        if not tv.allclose(imdiag, tv.zeros_like(imdiag), rtol=1e-2, atol=1e-2):
+            raise RuntimeError(_EIG_GAUGE)
+        VhgV = VhgV - Vh @ (V * diag.real.unsqueeze(-2).to(V.dtype))
+        Lc = L.conj()
+        E = Lc.unsqueeze(-2) - Lc.unsqueeze(-1)
+        eye = tv.eye(L.shape[-1], dtype=tv.bool, device=L.device)
+        E = tv.where(eye, tv.ones_like(E), E)
+        ret = VhgV / E
+        if gL is not None:
+            ret = tv.where(eye, tv.diag_embed(gL), ret)
+        gA = tv.linalg.solve(Vh, ret @ Vh)
+    return gA.real if real_input else gA
+
+
+@formula("linalg.eig")
+def _linalg_eig(ctx, A, *, out=None):
+    _plain_out(ctx)
+    sl = ctx.save(ctx.out[0], "eigenvalues")
+    sv = ctx.save(ctx.out[1], "eigenvectors")
+    ctx.outputs = tuple(ctx.out)
+    real = not A.is_complex()
+    return "LinalgEigBackward0", (A,), \
+        lambda gl, gv=None: (_eig_backward(gl, gv, sl(), sv(), real),)
+
+
+@formula("linalg.eigvals")
+def _linalg_eigvals(ctx, A, *, out=None):
+    # (PyTorch computes the eigenvectors too when a gradient is needed: one LinalgEig node)
+    # (PyTorch computes the eigenvectors too when a gradient is needed: one LinalgEig node,
+    # the eigenvectors its hidden second output, so second derivatives flow through them)
+    with tv.no_grad():
+        V = tv.linalg.eig(A.detach())[1]
+    ctx.out = (ctx.out, V)
+    ctx.outputs = ctx.out
+    sl = ctx.save(ctx.out[0], "eigenvalues")
+    sv = ctx.save(V, "eigenvectors")
+    real = not A.is_complex()
+    return "LinalgEigBackward0", (A,), \
+        lambda gl, gv=None: (_eig_backward(gl, gv, sl(), sv(), real),)
+
+
+def _vector_rhs(A, B) -> bool:
+    """PyTorch's linalg_solve_is_vector_rhs: ``B`` is a (batch of) vector(s)."""
+    return B.dim() == 1 or (B.dim() == A.dim() - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
+
+
+@formula("linalg.lstsq")
+def _linalg_lstsq(ctx, A, B, rcond=None, *, driver=None):
+    _plain_out(ctx)
+    sa = ctx.save(A, "self")
+    sb = ctx.save(B, "b")
+    sx = ctx.save(ctx.out[0], "solution")
+    ctx.outputs = (ctx.out[0], ctx.out[1])  # (rank and singular values are not differentiable)
+    a_needs, b_needs = _needs(ctx, A, B)
+    vec = _vector_rhs(A, B)
+
+    def backward(gX, gL=None):
+        if (gX is None and (gL is None or gL.numel() == 0)) or not (a_needs or b_needs):
+            return None, None
+        a, b = sa(), sb()
+        b = b.unsqueeze(-1) if vec else b
+        ga = gb = None
+        if gX is not None:
+            gx = gX.unsqueeze(-1) if vec else gX
+            pinv = tv.linalg.pinv(a)
+            if a_needs:
+                ga = _pinv_backward(gx @ _mH(b), pinv, a)
+            if b_needs:
+                gb = _mH(pinv) @ gx
+                gb = gb.squeeze(-1) if vec else gb
+        if gL is not None and gL.numel():
+            x = sx()
+            x = x.unsqueeze(-1) if vec else x
+            r = a @ x - b
+            gl = gL.unsqueeze(-2)
+            if a_needs:
+                t = 2 * (gl * r) @ _mH(x)
+                ga = t if ga is None else ga + t
+            if b_needs:
+                t = -2 * gl * r
+                t = t.squeeze(-1) if vec else t
+                gb = t if gb is None else gb + t
+        return ga, gb
+    return "LinalgLstsqBackward0", (A, B), backward
+
+
+@composite("linalg.cond")
+def _cond(A, p=None, *, out=None):
+    # PyTorch's decomposition (what its graph shows): the ratio of extreme singular values
+    # for p in (None, 2, -2), svdvals sums for 'nuc', else norm(A) * norm(inv(A)) with the
+    # inverse of a singular matrix filled with inf and nan fixed to inf.
+    with tv.no_grad():  # (the argument checks, and errors, of the op itself)
+        tv.linalg.cond(A.detach(), p)
+    if p is None or p in (2, -2):
+        s = tv.linalg.svdvals(A)
+        hi, lo = s.narrow(-1, 0, 1), s.narrow(-1, s.shape[-1] - 1, 1)
+        return (lo / hi if p == -2 else hi / lo).squeeze(-1)
+    if p == "nuc":
+        s = tv.linalg.svdvals(A)
+        return s.sum(-1) * s.reciprocal().sum(-1)
+    inverse, info = tv.linalg.inv_ex(A)
+    inverse.masked_fill_((info > 0).unsqueeze(-1).unsqueeze(-1), float("inf"))
+    res = tv.linalg.matrix_norm(A, p) * tv.linalg.matrix_norm(inverse, p)
+    return res.nan_to_num_(float("inf"), float("inf"), float("-inf"))
 
 
 for _alias, _target in _ALIASES.items():
@@ -3041,14 +3629,16 @@ def _take_along_dim_c(input, indices, dim=None, *, out=None):
 
 @composite("kron")
 def _kron_c(input, other, *, out=None):
+    # (PyTorch's KronImpl: each factor _unsafe_view-ed with interleaved ones, one product,
+    # one _unsafe_view to the result)
     n = builtins.max(input.dim(), other.dim())
-    a = input.reshape((1,) * (n - input.dim()) + tuple(input.shape))
-    b = other.reshape((1,) * (n - other.dim()) + tuple(other.shape))
-    sa = [v for s in a.shape for v in (s, 1)]
-    sb = [v for s in b.shape for v in (1, s)]
-    res = a.reshape(sa) * b.reshape(sb)
-    return _recorded("_unsafe_view", lambda t, s: t.reshape(s), res,
-                     tuple(x * y for x, y in zip(a.shape, b.shape)))
+    ash = (1,) * (n - input.dim()) + tuple(input.shape)
+    bsh = (1,) * (n - other.dim()) + tuple(other.shape)
+    sa = tuple(v for x in ash for v in (x, 1))
+    sb = tuple(v for x in bsh for v in (1, x))
+    uv = lambda t, shape: t.view(shape)  # noqa: E731
+    res = _recorded("_unsafe_view", uv, input, sa) * _recorded("_unsafe_view", uv, other, sb)
+    return _recorded("_unsafe_view", uv, res, tuple(x * y for x, y in zip(ash, bsh)))
 
 
 @composite("linalg.tensorinv")
@@ -3063,41 +3653,55 @@ def _tensorinv_c(A, ind=2, *, out=None):
 
 
 def _quantile(input, q, dim, keepdim, interpolation, nan):
+    """PyTorch's quantile_compute, step for step (its graph: sort, view, gather, an in-place
+    lerp_ and squeeze_)."""
+    with tv.no_grad():  # (the op's own argument checks and errors)
+        (tv.nanquantile if nan else tv.quantile)(input.detach(), q, dim, keepdim,
+                                                  interpolation=interpolation)
     qs = q if isinstance(q, Tensor) else tv.tensor(q, dtype=input.dtype, device=input.device)
-    scalar_q = qs.dim() == 0
-    x = input.reshape(-1) if dim is None else input
-    d = 0 if dim is None else _layout.normalize_dim(dim, builtins.max(input.dim(), 1))
-    srt = x.sort(d)[0]
-    n = x.shape[d]
-    if nan:
-        valid = (~x.isnan()).sum(d, keepdim=True)
-    else:
-        valid = tv.full_like(srt.narrow(d, 0, 1), n, dtype=tv.int64)
-    outs = []
-    for qv in (qs.reshape(-1).tolist()):
-        rank = qv * (valid.to(input.dtype) - 1)
-        if interpolation == "lower":
-            rank = rank.floor()
-        elif interpolation == "higher":
-            rank = rank.ceil()
-        elif interpolation == "nearest":
-            rank = rank.round()
-        lo = rank.floor().clamp(min=0).to(tv.int64)
-        hi = rank.ceil().clamp(min=0).to(tv.int64)
-        vlo = srt.gather(d, lo)
-        vhi = srt.gather(d, hi)
-        if interpolation == "midpoint":
-            w = tv.where(hi > lo, tv.full_like(vlo, 0.5), tv.zeros_like(vlo))
-        else:
-            w = (rank - lo.to(input.dtype))
-        outs.append(vlo.lerp(vhi, w))
-    res = tv.stack(outs) if not scalar_q else outs[0].unsqueeze(0)
+    nd = input.dim()
     if dim is None:
-        res = res.squeeze(-1) if not keepdim else res.reshape(
-            (res.shape[0],) + (1,) * input.dim())
-    elif not keepdim:
-        res = _recorded("_squeeze_", lambda t, dd: t.squeeze(dd), res, d + 1)
-    return _recorded("_squeeze_", lambda t, dd: t.squeeze(dd), res, 0) if scalar_q else res
+        out_shape = [1] * nd if keepdim else []
+        srt = input.flatten().sort()[0]
+    else:
+        d = _layout.normalize_dim(dim, builtins.max(nd, 1))
+        out_shape = list(input.shape)
+        if keepdim:
+            out_shape[d] = 1
+        else:
+            del out_shape[d]
+        if d == nd - 1:
+            srt = input.sort()[0]
+        else:
+            srt = input.unsqueeze(-1).transpose(d, -1).sort()[0]
+    out_shape.insert(0, qs.numel())
+    in_shape = out_shape[1:] + [srt.shape[-1]]
+    srt = srt.view(in_shape)
+    with tv.no_grad():
+        if nan:
+            ranks = qs * ((~srt.isnan()).sum(-1, True) - 1)
+            ranks = ranks.masked_fill(ranks < 0, 0)
+        else:
+            last = srt.shape[-1] - 1
+            a, b = tv.broadcast_tensors(qs * last, srt.isnan().any(-1, True))
+            ranks = a.masked_fill(b, last)
+        if interpolation == "lower":
+            ranks = ranks.floor()
+        elif interpolation == "higher":
+            ranks = ranks.ceil()
+        elif interpolation == "nearest":
+            ranks = ranks.round()
+        below = ranks.to(tv.int64)
+    values = srt.gather(-1, below)
+    if interpolation in ("linear", "midpoint"):
+        with tv.no_grad():
+            weights = tv.full_like(ranks, 0.5) if interpolation == "midpoint" else \
+                ranks - below
+            above = ranks.ceil().to(tv.int64)
+        values.lerp_(srt.gather(-1, above), weights)
+    if qs.dim() == 0:
+        return values.squeeze_(-1)
+    return values.unsqueeze_(0).transpose_(0, -1).squeeze_(-1)
 
 
 @formula("_squeeze_")
@@ -3172,9 +3776,7 @@ def _missing(name: str, op: str):
     return f
 
 
-for _n, _op in (("qr", "linalg_qr"), ("linalg.qr", "linalg_qr"), ("linalg.eig", "linalg_eig"),
-                ("linalg.eigvals", "linalg_eig"), ("linalg.lstsq", "linalg_lstsq"),
-                ("linalg.cond", "linalg_cond"), ("fft.fft", "fft_fft"),
+for _n, _op in (("fft.fft", "fft_fft"),
                 ("fft.fft2", "fft_fft2"), ("fft.fftn", "fft_fftn"), ("fft.hfft", "fft_hfft"),
                 ("fft.ifft", "fft_ifft"), ("fft.ifft2", "fft_ifft2"),
                 ("fft.ifftn", "fft_ifftn"), ("fft.ihfft", "fft_ihfft"),
@@ -3375,6 +3977,8 @@ def _irfftn(two=False, one=False):
                 dim = (-2, -1)
             dims = _fft_dims(input, s, dim)
             sizes = list(s) if s is not None else [None] * len(dims)
+        if not input.is_complex():  # (PyTorch casts a real input first: ToCopyBackward0)
+            input = input.to(_dtypes.promote_types(input.dtype, tv.complex64))
         last = sizes[-1] if sizes[-1] is not None else 2 * (input.shape[dims[-1]] - 1)
         x = _fft_resize(input, sizes[:-1] + [last // 2 + 1], dims)
         out_s = [x.shape[d] for d in dims[:-1]] + [last]
@@ -3398,8 +4002,9 @@ for _n in ("fft.rfft", "fft.rfftn", "fft.rfft2", "fft.irfft", "fft.irfftn", "fft
 
 
 def _hfft(input, n=None, dim=-1, norm=None, *, out=None):
-    x = input.conj() if input.is_complex() else input
-    return COMPOSITES["fft.irfft"](x, n, dim, _SWAP_NORM[norm])
+    if not input.is_complex():  # (PyTorch casts a real input first: ToCopyBackward0)
+        input = input.to(_dtypes.promote_types(input.dtype, tv.complex64))
+    return COMPOSITES["fft.irfft"](input.conj(), n, dim, _SWAP_NORM[norm])
 
 
 def _ihfft(input, n=None, dim=-1, norm=None, *, out=None):
@@ -3450,9 +4055,8 @@ def _meshgrid(*tensors, indexing=None):
     for i, t in enumerate(ts):
         view = [1] * len(ts)
         view[i] = -1
-        grids.append(t.reshape(view).expand(*shape))
+        grids.append(t.view(view).expand(*shape))
     if xy and len(grids) >= 2:
-        grids = [g.transpose(0, 1) for g in grids]
         grids[0], grids[1] = grids[1], grids[0]
     return tuple(grids)
 

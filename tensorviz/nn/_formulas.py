@@ -91,6 +91,59 @@ _activation_formula("_hardtanh", "HardtanhBackward0",
                     ((x > min_val) & (x < max_val)).to(x.dtype))
 
 
+@_reg("_trilinear")
+def _trilinear(x1: Tensor, weight: Tensor, x2: Tensor) -> Tensor:
+    """``out[b, o] = sum_ij x1[b, i] W[o, i, j] x2[b, j]``: the kernel of
+    ``nn.functional.bilinear`` for flattened inputs (PyTorch's ``_trilinear``)."""
+    k, i, j = weight.shape
+    t = (x1 @ weight.permute(1, 0, 2).reshape(i, k * j)).reshape(-1, k, j)
+    return (t * x2.unsqueeze(1)).sum(-1)
+
+
+@formula(f"{_F}._trilinear")
+def _trilinear_f(ctx, x1, weight, x2):
+    s1 = ctx.save(x1, "i1")
+    sw = ctx.save(weight, "i2")
+    s2 = ctx.save(x2, "i3")
+
+    def backward(g):
+        a, w, b = s1(), sw(), s2()
+        k, i, j = w.shape
+        gw_flat = g @ w.reshape(k, i * j)                      # (B, i*j)
+        g1 = (gw_flat.reshape(-1, i, j) * b.unsqueeze(1)).sum(-1) if ctx.needs(x1) else None
+        g3 = (gw_flat.reshape(-1, i, j) * a.unsqueeze(2)).sum(1) if ctx.needs(x2) else None
+        g2 = None
+        if ctx.needs(weight):
+            outer = (a.unsqueeze(2) * b.unsqueeze(1)).reshape(-1, i * j)
+            g2 = (g.t() @ outer).reshape(k, i, j)
+        return g1, g2, g3
+    return "TrilinearBackward0", (x1, weight, x2), backward
+
+
+@_reg("_rrelu_with_noise")
+def _rrelu_with_noise(input: Tensor, noise, lower: float, upper: float,
+                      training: bool) -> Tensor:
+    """The kernel of ``nn.functional.rrelu``: ``x * noise`` when training (``noise`` the
+    random slope of each element, 1 where ``x > 0``), a leaky ReLU with the mean slope else."""
+    if training:
+        return input * noise
+    slope = (lower + upper) / 2
+    return tv.where(input > 0, input, input * slope)
+
+
+@formula(f"{_F}._rrelu_with_noise")
+def _rrelu_with_noise_f(ctx, input, noise, lower, upper, training):
+    # (PyTorch's RreluWithNoiseBackward0: the noise when training, else leaky_relu_backward;
+    # one edge -- the noise is not differentiated)
+    if training:
+        sn = ctx.save(noise, "noise")
+        return "RreluWithNoiseBackward0", (input,), lambda g: (g * sn(),)
+    s = ctx.save(input, "self")
+    slope = (lower + upper) / 2
+    return "RreluWithNoiseBackward0", (input,), \
+        lambda g: (tv.where(s() > 0, g, g * slope),)
+
+
 def _softplus_plain(x):
     return tv.where(x > 20, x, x.exp().log1p())
 
@@ -245,6 +298,8 @@ def _nll_loss(input: Tensor, target: Tensor, weight, reduction: str, ignore_inde
 
 @formula(f"{_F}._nll_loss")
 def _nll_loss_f(ctx, input, target, weight, reduction, ignore_index):
+    _no_grad_arg(ctx, weight, "nll_loss2d_forward" if input.dim() == 4 else "nll_loss_forward",
+                 "weight")
     st = ctx.save(target, "target")
     sw = ctx.save(weight, "weight") if weight is not None else None
     shape = input._shape
@@ -269,17 +324,26 @@ def _nll_loss_f(ctx, input, target, weight, reduction, ignore_index):
         grad = tv.zeros(rows, c, dtype=g.dtype, device=g.device).scatter(
             1, safe.unsqueeze(1), coef.unsqueeze(1))
         if len(x_shape) == 1:
-            return (grad.reshape(x_shape), None, None)
+            return (grad.reshape(x_shape),)
         if len(x_shape) == 2:
-            return (grad, None, None)
+            return (grad,)
         moved = (x_shape[0],) + tuple(x_shape[2:]) + (c,)
-        return (grad.reshape(moved).movedim(-1, 1), None, None)
-    return ("NllLoss2DBackward0" if len(shape) == 4 else "NllLossBackward0"), \
-        (input, target, weight), backward
+        return (grad.reshape(moved).movedim(-1, 1),)
+    # (one edge: PyTorch differentiates neither the target nor the weight)
+    return ("NllLoss2DBackward0" if len(shape) == 4 else "NllLossBackward0"), (input,), \
+        backward
 
 
 # Losses PyTorch computes elementwise in one kernel: (forward of d = input - target or of
 # (input, target), derivative w.r.t. input), the reduction applied inside the node.
+def _no_grad_arg(ctx, t, fn: str, arg: str) -> None:
+    """PyTorch's error for an input its derivative formula does not differentiate (the
+    loss weights; soft margin's target): no edge in the graph, and no requires_grad."""
+    if t is not None and ctx.needs(t):
+        raise RuntimeError(f"The function '{fn}' is not differentiable with respect to "
+                           f"argument '{arg}'. This input cannot have requires_grad True.")
+
+
 def _pointwise_loss(name: str, node: str, fwd, dinput, target_grad: bool):
     def kernel(input: Tensor, target: Tensor, reduction: str = "mean", *args) -> Tensor:
         return _reduced(fwd(input, target, *args), reduction)
@@ -289,6 +353,8 @@ def _pointwise_loss(name: str, node: str, fwd, dinput, target_grad: bool):
 
     @formula(f"{_F}.{name}")
     def f(ctx, input, target, reduction="mean", *args):
+        if not target_grad:
+            _no_grad_arg(ctx, target, name[1:], "target")
         a = ctx.save(input, "self")
         b = ctx.save(target, "target")
 
@@ -296,8 +362,10 @@ def _pointwise_loss(name: str, node: str, fwd, dinput, target_grad: bool):
             x, t = a(), b()
             n = builtins.max(x.numel(), 1) if reduction == "mean" else 1
             d = dinput(x, t, *args) * (g / n)
-            return d, (-d if target_grad and ctx.needs(target) else None)
-        return node, (input, target), backward
+            if not target_grad:
+                return (d,)
+            return d, (-d if ctx.needs(target) else None)
+        return node, ((input, target) if target_grad else (input,)), backward
     return f
 
 
@@ -343,6 +411,7 @@ def _multi_margin_loss(input: Tensor, target: Tensor, p: int, margin: float, wei
 
 @formula(f"{_F}._multi_margin_loss")
 def _multi_margin_loss_f(ctx, input, target, p, margin, weight, reduction):
+    _no_grad_arg(ctx, weight, "multi_margin_loss", "weight")
     a = ctx.save(input, "self")
     b = ctx.save(target, "target")
     w = ctx.save(weight, "weight") if weight is not None else None
@@ -363,8 +432,8 @@ def _multi_margin_loss_f(ctx, input, target, p, margin, weight, reduction):
             gs = g
         gz = h * gs / x.shape[1]
         grad = gz.scatter(1, t.unsqueeze(1), -gz.sum(1, keepdim=True))
-        return grad.reshape(xin.shape), None, None
-    return "MultiMarginLossBackward0", (input, target, weight), backward
+        return (grad.reshape(xin.shape),)
+    return "MultiMarginLossBackward0", (input,), backward
 
 
 @_reg("_binary_cross_entropy")
@@ -379,6 +448,7 @@ def _bce(input: Tensor, target: Tensor, weight, reduction: str) -> Tensor:
 
 @formula(f"{_F}._binary_cross_entropy")
 def _bce_f(ctx, input, target, weight, reduction):
+    _no_grad_arg(ctx, weight, "binary_cross_entropy", "weight")
     a = ctx.save(input, "self")
     b = ctx.save(target, "target")
     w = ctx.save(weight, "weight") if weight is not None else None
@@ -394,8 +464,8 @@ def _bce_f(ctx, input, target, weight, reduction):
             gt = ((-x + 1).log().clamp(min=-100) - x.log().clamp(min=-100)) * g / n
             if w is not None:
                 gt = gt * w()
-        return grad, gt, None
-    return "BinaryCrossEntropyBackward0", (input, target, weight), backward
+        return grad, gt
+    return "BinaryCrossEntropyBackward0", (input, target), backward
 
 
 @_reg("_binary_cross_entropy_with_logits")
@@ -414,6 +484,8 @@ def _bce_logits(input: Tensor, target: Tensor, weight, pos_weight, reduction: st
 
 @formula(f"{_F}._binary_cross_entropy_with_logits")
 def _bce_logits_f(ctx, input, target, weight, pos_weight, reduction):
+    _no_grad_arg(ctx, weight, "binary_cross_entropy_with_logits", "weight")
+    _no_grad_arg(ctx, pos_weight, "binary_cross_entropy_with_logits", "pos_weight")
     a = ctx.save(input, "self")
     b = ctx.save(target, "target")
     w = ctx.save(weight, "weight") if weight is not None else None
@@ -438,9 +510,8 @@ def _bce_logits_f(ctx, input, target, weight, pos_weight, reduction):
                  (-x.clamp(min=0) - (-x.abs()).exp().log1p())) * g / n
             if w is not None:
                 gt = gt * w()
-        return grad, gt, None, None
-    return "BinaryCrossEntropyWithLogitsBackward0", (input, target, weight, pos_weight), \
-        backward
+        return grad, gt
+    return "BinaryCrossEntropyWithLogitsBackward0", (input, target), backward
 
 
 # ---------------------------------------------------------------- normalization
@@ -564,8 +635,8 @@ def _embedding_f(ctx, weight, indices, padding_idx, scale_grad_by_freq=False):
                 0, idx, tv.ones(idx.shape[0], dtype=g.dtype, device=g.device))
             gg = gg / counts[idx].unsqueeze(1)
         return (tv.zeros(rows, g.shape[-1], dtype=g.dtype, device=g.device).index_add(
-            0, idx, gg), None)
-    return "EmbeddingBackward0", (weight, indices), backward
+            0, idx, gg),)
+    return "EmbeddingBackward0", (weight,), backward  # (indices are not differentiable)
 
 
 # ---------------------------------------------------------------- convolution and pooling
@@ -645,6 +716,52 @@ def _convolution_f(ctx, input, weight, bias, stride, padding, dilation, groups):
             gb = g.sum((0,) + tuple(range(2, g.dim())))
         return gx, gw, gb
     return "ConvolutionBackward0", (input, weight, bias), backward
+
+
+@_reg("_convolution_transpose")
+def _convolution_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                           dilation):
+    """Transposed convolution of a batched input (one ``ConvolutionBackward0`` node, as
+    PyTorch records it; the kernel is ``functional._conv_transpose_impl``)."""
+    from . import functional as F
+    return F._conv_transpose_impl(input, weight, bias, stride, padding, output_padding, groups,
+                                  dilation)
+
+
+@formula(f"{_F}._convolution_transpose")
+def _conv_transpose_f(ctx, input, weight, bias, stride, padding, output_padding, groups,
+                      dilation):
+    # The backward re-runs the kernel's composite (zero insertion, pad, flipped-kernel
+    # convolution) and asks autograd for its gradient: on detached copies for a first
+    # derivative; on the saved inputs themselves under create_graph, so that the gradient
+    # stays a function of both factors (the op is bilinear) and double backward is exact.
+    args = (input, weight, bias)
+    want = [t is not None and ctx.needs(t) for t in args]
+    saved = [ctx.save(t, n) if t is not None else None
+             for t, n in zip(args, ("input", "weight", "bias"))]
+    ctx.keep("stride", stride)
+    ctx.keep("padding", padding)
+    ctx.keep("output_padding", output_padding)
+    ctx.keep("groups", groups)
+    ctx.keep("dilation", dilation)
+
+    def backward(g):
+        from . import functional as F
+        from .. import _grad_mode, autograd
+        create = _grad_mode.is_grad_enabled()
+        vals = [s() if s is not None else None for s in saved]
+        with _grad_mode.enable_grad():
+            if create:
+                call = vals
+            else:
+                call = [v.detach().requires_grad_(w) if v is not None else None
+                        for v, w in zip(vals, want)]
+            out = F._conv_transpose_impl(call[0], call[1], call[2], stride, padding,
+                                         output_padding, groups, dilation)
+            leaves = [c for c, w in zip(call, want) if w]
+            grads = iter(autograd.grad(out, leaves, g, create_graph=create, allow_unused=True))
+        return tuple(next(grads) if w else None for w in want)
+    return "ConvolutionBackward0", args, backward
 
 
 @_reg("_max_pool")
@@ -735,6 +852,10 @@ def _recomputed_op(name: str, node: str, impl: str):
         saved = [ctx.save(a, f"input{i}") if w else None
                  for i, (a, w) in enumerate(zip(args, want))]
         inputs = tuple(a for a, w in zip(args, want) if w)
+        # (PyTorch's EmbeddingBag node has an edge for per_sample_weights, None when absent)
+        extra = name == "_embedding_bag" and not (len(args) > 8 and want[8])
+        if extra:
+            inputs = inputs + (None,)
 
         def backward(g):
             from . import functional as F
@@ -747,8 +868,9 @@ def _recomputed_op(name: str, node: str, impl: str):
                 leaves = [c for c, w in zip(call, want) if w]
                 grads = autograd.grad(out, leaves, g, create_graph=create,
                                       allow_unused=True)
-            return tuple(gr if gr is not None else tv.zeros_like(lf)
-                         for gr, lf in zip(grads, leaves))
+            res = tuple(gr if gr is not None else tv.zeros_like(lf)
+                        for gr, lf in zip(grads, leaves))
+            return res + (None,) if extra else res
         return node, inputs, backward
     return f
 

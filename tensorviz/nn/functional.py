@@ -81,9 +81,10 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         if bias is not None:
             return tv.addmm(bias, input, weight.t())
         return input.mm(weight.t())
-    if input.dim() == 1:
-        out = input.unsqueeze(0).mm(weight.t()) if bias is None else \
-            tv.addmm(bias, input.unsqueeze(0), weight.t())
+    if input.dim() == 1:  # (PyTorch: mm of the row, squeezed in place: SqueezeBackward4)
+        if bias is None:
+            return input.unsqueeze(0).mm(weight.t()).squeeze_(0)
+        out = tv.addmm(bias, input.view(1, -1), weight.t())
         return out.view(out.shape[1:])
     if input.dim() == 0:
         raise RuntimeError("both arguments to linear need to be at least 1D, but they are 0D "
@@ -104,10 +105,10 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
                                f"got {input1.shape[d]} and {input2.shape[d]}")
     k, i, j = weight.shape
     lead = input1.shape[:-1]
-    x1 = input1.reshape(-1, i)
-    x2 = input2.reshape(-1, j)
-    t = (x1 @ weight.permute(1, 0, 2).reshape(i, k * j)).reshape(-1, k, j)
-    out = (t * x2.unsqueeze(1)).sum(-1).reshape(tuple(lead) + (k,))
+    # (PyTorch: the inputs flattened to rows, one _trilinear node, the result reshaped)
+    x1 = input1.reshape(-1, input1.shape[-1])
+    x2 = input2.reshape(-1, input2.shape[-1])
+    out = _ops()["trilinear"](x1, weight, x2).reshape(tuple(lead) + (k,))
     if bias is not None:
         out = out + bias
     return out
@@ -179,18 +180,37 @@ def relu6(input: Tensor, inplace: bool = False) -> Tensor:
 
 
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
-    """``x`` for x > 0, ``weight * x`` otherwise (one weight, or one per channel)."""
+    """``x`` for x > 0, ``weight * x`` otherwise (one weight, or one per channel).
+
+    >>> F.prelu(tensorviz.tensor([-2.0, 3.0]), tensorviz.tensor([0.25]))
+    tensor([-0.5000,  3.0000])
+    """
+    if isinstance(input, Tensor) and isinstance(weight, Tensor) and weight.dim() <= 1 and \
+            input.dim() != weight.dim() and input.dim() >= 1 and (
+                weight.numel() == 1 or (input.dim() > 1 and input.shape[1] == weight.numel())):
+        # (PyTorch views the weight to the input's rank first: a ViewBackward0 under the node)
+        shape = [1] * input.dim()
+        if input.dim() > 1:
+            shape[1] = weight.numel()
+        weight = weight.view(shape) if weight.is_contiguous() else weight.reshape(shape)
     return _ops()["prelu"](input, weight)
 
 
 def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
           training: bool = False, inplace: bool = False) -> Tensor:
-    """Randomized leaky ReLU (the mean slope in evaluation)."""
+    """Randomized leaky ReLU (the mean slope in evaluation): one ``RreluWithNoiseBackward0``
+    node, as PyTorch records it.
+
+    >>> F.rrelu(tensorviz.tensor([-1.0, 2.0]), 0.25, 0.25)
+    tensor([-0.2500,  2.0000])
+    """
+    noise = None
     if training:
         a = tv.empty_like(input).uniform_(lower, upper)
-        out = tv.where(input >= 0, input, input * a)
-    else:
-        out = leaky_relu(input, (lower + upper) / 2)
+        noise = tv.where(input > 0, tv.ones_like(a), a)
+    out = _ops()["rrelu_with_noise"](input, noise, lower, upper, training)
+    # Note: in place, PyTorch records RreluWithNoiseBackward1; tensorviz copies the result in
+    # (CopyBackwards), with the same gradient.
     return input.copy_(out) if inplace else out
 
 
@@ -444,18 +464,39 @@ def rms_norm(input: Tensor, normalized_shape, weight=None, eps=None) -> Tensor:
     dims = tuple(range(input.dim() - len(normalized_shape), input.dim()))
     if eps is None:
         eps = tv.finfo(input.dtype).eps
-    y = input * (input.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
+    from ..autograd._formulas import _sadd
+    y = input * _sadd(input.pow(2).mean(dims, keepdim=True), eps).rsqrt()
     return y * weight if weight is not None else y
 
 
 def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75,
                         k: float = 1.0) -> Tensor:
     """Normalize across nearby channels."""
-    sq = input.pow(2).unsqueeze(1)
-    sq = pad(sq, (0, 0) * (input.dim() - 2) + (size // 2, (size - 1) // 2))
-    windows = tv.stack([sq.narrow(2, i, input.shape[1]) for i in range(size)], 0).sum(0)
-    div = (windows.squeeze(1) * alpha / size + k).pow(beta)
+    # (PyTorch's Python composition: an average pool over the padded squares across channels)
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality input (got {dim} dimensions)")
+    if input.numel() == 0:
+        return input
+    div = input.mul(input)
+    if dim == 3:
+        div = div.unsqueeze(1)
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.shape
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
+        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = _avg_pool_depth(div, size).squeeze(1)
+        div = div.view(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
     return input / div
+
+
+def _avg_pool_depth(x: Tensor, size: int) -> Tensor:
+    """``avg_pool3d(x, (size, 1, 1), stride=1)`` of a (N, 1, D, H, W) tensor."""
+    d = x.shape[2] - size + 1
+    return tv.stack([x.narrow(2, i, d) for i in range(size)], 0).sum(0) / size
 
 
 # ---------------------------------------------------------------- embedding
@@ -680,6 +721,14 @@ def _convnd(input, weight, bias, stride, padding, dilation, groups, sp: int, nam
         input = input.unsqueeze(0)
     stride, padding, dilation = _conv_args(input, weight, stride, padding, dilation, groups,
                                            sp, name)
+    if any(lo != hi for lo, hi in padding):
+        # (padding='same' with an even total: PyTorch pads the input by the difference first,
+        # a ConstantPadNdBackward0, then convolves with symmetric padding)
+        pads = []
+        for lo, hi in reversed(padding):
+            pads += [0, hi - lo]
+        input = pad(input, pads)
+        padding = tuple((lo, lo) for lo, _ in padding)
     out = _ops()["convolution"](input, weight, bias, stride, padding, dilation, groups)
     return out.squeeze(0) if unbatched else out
 
@@ -706,11 +755,22 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) 
 
 def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation,
                     sp: int):
-    """Transposed convolution as the gradient of a convolution: zeros inserted between the
-    input's elements, then a convolution with the flipped, transposed kernel."""
+    """Transposed convolution, recorded as one ``ConvolutionBackward0`` node as in PyTorch
+    (the kernel is ``_conv_transpose_impl``)."""
     unbatched = input.dim() == sp + 1
     if unbatched:
         input = input.unsqueeze(0)
+    out = _ops()["convolution_transpose"](input, weight, bias, _tuple(stride, sp),
+                                   _tuple(padding, sp), _tuple(output_padding, sp), groups,
+                                   _tuple(dilation, sp))
+    return out.squeeze(0) if unbatched else out
+
+
+def _conv_transpose_impl(input, weight, bias, stride, padding, output_padding, groups,
+                         dilation) -> Tensor:
+    """Transposed convolution as the gradient of a convolution: zeros inserted between the
+    (batched) input's elements, then a convolution with the flipped, transposed kernel."""
+    sp = input.dim() - 2
     stride = _tuple(stride, sp)
     padding = _tuple(padding, sp)
     output_padding = _tuple(output_padding, sp)
@@ -736,9 +796,8 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
     cin, cout_g = weight.shape[0], weight.shape[1]
     w = weight.reshape(groups, cin // groups, cout_g, *k).transpose(1, 2).reshape(
         groups * cout_g, cin // groups, *k).flip(tuple(range(2, 2 + sp)))
-    out = _ops()["convolution"](x, w, bias, (1,) * sp, tuple((0, 0) for _ in range(sp)),
-                                dilation, groups)
-    return out.squeeze(0) if unbatched else out
+    return _ops()["convolution"](x, w, bias, (1,) * sp, tuple((0, 0) for _ in range(sp)),
+                                 dilation, groups)
 
 
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
@@ -1180,22 +1239,34 @@ def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
 
 
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
-    """``x1.x2 / max(||x1|| ||x2||, eps)`` along ``dim`` (broadcasting)."""
-    shape = tv.broadcast_shapes(x1.shape, x2.shape)
-    x1, x2 = x1.expand(shape), x2.expand(shape)
-    n1 = x1.norm(2, dim, keepdim=True)
-    n2 = x2.norm(2, dim, keepdim=True)
-    # PyTorch clamps each norm at eps in place under no_grad: the value is clamped, the
-    # gradient flows as through the unclamped norm
-    n1 = n1 + (n1.clamp_min(eps) - n1).detach()
-    n2 = n2 + (n2.clamp_min(eps) - n2).detach()
+    """``x1.x2 / max(||x1|| ||x2||, eps)`` along ``dim`` (broadcasting).
+
+    As PyTorch: each input divided by a clone of its norm, clamped at ``eps`` in place under
+    no_grad (the value is clamped, the gradient flows as through the unclamped norm).
+
+    >>> F.cosine_similarity(tensorviz.tensor([[1.0, 0.0]]), tensorviz.tensor([[1.0, 1.0]]))
+    tensor([0.7071])
+    """
+    shape = tuple(tv.broadcast_shapes(x1.shape, x2.shape))
+    if tuple(x1.shape) != shape or tuple(x2.shape) != shape:  # (at::expand_outplace)
+        x1, x2 = x1.expand(shape), x2.expand(shape)
+    n1 = tv.linalg.vector_norm(x1, 2, dim, True).clone()
+    n2 = tv.linalg.vector_norm(x2, 2, dim, True).clone()
+    with tv.no_grad():
+        n1.clamp_min_(eps)
+        n2.clamp_min_(eps)
     return ((x1 / n1) * (x2 / n2)).sum(dim)
 
 
 def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
                       keepdim: bool = False) -> Tensor:
-    """``||x1 - x2 + eps||_p`` along the last dim."""
-    return (x1 - x2 + eps).norm(p, -1, keepdim=keepdim)
+    """``||x1 - x2 + eps||_p`` along the last dim.
+
+    >>> F.pairwise_distance(tensorviz.ones(2, 3), tensorviz.zeros(2, 3)).shape
+    tensorviz.Size([2])
+    """
+    from ..autograd._formulas import _sadd, _snorm
+    return _snorm(_sadd(x1 - x2, eps), p, -1, keepdim)  # (PyTorch's nodes: at::norm, add)
 
 
 def pdist(input: Tensor, p: float = 2) -> Tensor:
@@ -1429,11 +1500,16 @@ def cosine_embedding_loss(input1, input2, target, margin: float = 0.0, size_aver
     if target.dim() > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    cos = cosine_similarity(input1, input2, -1 if input1.dim() == 1 else 1, 1e-12)
-    zero = tv.zeros_like(cos)
-    # PyTorch's composition: the two cases selected separately, then added (AddBackward0)
-    loss = tv.where(target == 1, 1 - cos, zero) + \
-        tv.where(target == -1, (cos - margin).clamp_min(0), zero)
+    from ..autograd._formulas import _rsub_cpp, _sadd, _ssub
+    # (PyTorch's ATen composition, node for node)
+    d = target.dim()
+    prod_sum = (input1 * input2).sum(d)
+    mag1 = _sadd((input1 * input1).sum(d), 1e-12)
+    mag2 = _sadd((input2 * input2).sum(d), 1e-12)
+    cos = prod_sum / (mag1 * mag2).sqrt_()
+    zeros = tv.zeros_like(cos)
+    loss = tv.where(target == 1, _rsub_cpp(1, cos), zeros) + \
+        tv.where(target == -1, _ssub(cos, margin).clamp_min_(0), zeros)
     return _reduce(loss, reduction)
 
 
@@ -1441,15 +1517,19 @@ def margin_ranking_loss(input1, input2, target, margin: float = 0.0, size_averag
                         reduce=None, reduction: str = "mean") -> Tensor:
     """``max(0, -target * (x1 - x2) + margin)``."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    return _reduce((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+    from ..autograd._formulas import _sadd
+    return _reduce(_sadd(-target * (input1 - input2), margin).clamp_min_(0), reduction)
 
 
 def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, reduce=None,
                          reduction: str = "mean") -> Tensor:
     """``x`` for target 1, ``max(0, margin - x)`` for target -1."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    loss = tv.where(target == 1, input, tv.zeros_like(input)) + \
-        tv.where(target == -1, (margin - input).clamp_min(0), tv.zeros_like(input))
+    from ..autograd._formulas import _rsub_cpp
+    # (PyTorch's: the margin term where target != 1, the input where target != -1)
+    zeros = tv.zeros_like(input)
+    loss = tv.where(target != 1, _rsub_cpp(margin, input).clamp_min_(0), zeros) + \
+        tv.where(target != -1, input, zeros)
     return _reduce(loss, reduction)
 
 
@@ -1494,7 +1574,8 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2.0, eps=1e-6,
     dn = pairwise_distance(anchor, negative, p, eps)
     if swap:
         dn = tv.minimum(dn, pairwise_distance(positive, negative, p, eps))
-    return _reduce((dp - dn + margin).clamp_min(0), reduction)
+    from ..autograd._formulas import _sadd
+    return _reduce((_sadd(dp, margin) - dn).clamp_min(0), reduction)
 
 
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,

@@ -875,6 +875,25 @@ def _cholesky_info(a: np.ndarray) -> np.ndarray:
     return info.reshape(batch)
 
 
+def _cholesky_partial(a: np.ndarray) -> np.ndarray:
+    """What LAPACK's ``potrf`` leaves for a (host) matrix that is not positive-definite, as
+    PyTorch's ``cholesky_ex`` returns it: the factor's columns before the failing one, at the
+    failing diagonal the non-positive value met, and below/after it the input's lower
+    triangle (left-looking, column by column)."""
+    cplx = a.dtype.kind == "c"
+    n = a.shape[-1]
+    low = np.tril(np.array(a, dtype=np.complex128 if cplx else np.float64))
+    for j in range(n):
+        row = low[j, :j]
+        d = a[j, j].real - np.sum((row * np.conj(row)).real)
+        if not d > 0:
+            low[j, j] = d
+            break
+        low[j, j] = np.sqrt(d)
+        low[j + 1:, j] = (a[j + 1:, j] - low[j + 1:, :j] @ np.conj(row)) / low[j, j]
+    return low
+
+
 def _batch_note(info: np.ndarray, ndim: int) -> tuple[str, int]:
     """PyTorch's ``(Batch element i): `` prefix for the first failing matrix, and its info."""
     flat = info.reshape(-1)
@@ -1117,8 +1136,17 @@ def cholesky_ex(A, *, upper: bool = False, check_errors: bool = False, out=None)
         except LinAlgError:
             good, bad = xp.zeros(A._shape, dtype=A._dtype._np), xp.asarray(True)
             info_h = np.maximum(info_h, 1)
-        res = _wrap(_colmajor(xp, xp.where(bad[..., None, None], xp.zeros((), A._dtype._np),
-                                           good)), A._dtype, A)
+        # (a failing matrix gets LAPACK's partial factor, as in PyTorch)
+        host = _host(xp, A._arr)
+        flat = host.reshape((-1,) + host.shape[-2:])
+        part = np.stack([_cholesky_partial(np.conj(m.T) if upper else m) if i else
+                         np.zeros(m.shape, m.dtype)
+                         for m, i in zip(flat, np.asarray(info_h).reshape(-1))])
+        part = part.reshape(host.shape).astype(A._dtype._np)
+        if upper:
+            part = np.conj(np.swapaxes(part, -1, -2))
+        res = _wrap(_colmajor(xp, xp.where(bad[..., None, None], xp.asarray(part), good)),
+                    A._dtype, A)
         info = xp.asarray(info_h)
     return return_types.linalg_cholesky_ex(res, wrap_array(info, _dtypes.int32, A.device))
 
@@ -1477,7 +1505,10 @@ def lstsq(A, B, rcond=None, *, driver=None):
         uhb = xp.matmul(xp.conj(xp.swapaxes(u, -1, -2)), b)
         x = xp.matmul(xp.conj(xp.swapaxes(vh, -1, -2)), uhb * inv_s[..., :, None])
     rank = keep.sum(axis=-1).astype(np.int64)
-    if driver in ("gelsd", "gelss") and m > n and builtins.bool((rank == n).all()):
+    # (PyTorch: residuals where m > n for every driver but gelsy; gelsd/gelss only report
+    # them when every matrix has full rank)
+    if m > n and (driver == "gels" or (driver in ("gelsd", "gelss") and
+                                       builtins.bool((rank == n).all()))):
         resid = xp.sum(xp.abs(xp.matmul(a, x) - b) ** 2, axis=-2).astype(real._np)
     else:
         resid = xp.empty((0,), dtype=real._np)

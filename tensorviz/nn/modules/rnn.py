@@ -36,7 +36,7 @@ def _cell(mode: str, x, h, c, w_ih, w_hh, b_ih, b_hh):
         r = (ir + hr).sigmoid()
         z = (iz + hz).sigmoid()
         n = (in_ + r * hn).tanh()
-        return (1 - z) * n + z * h, None
+        return (h - n) * z + n, None  # (PyTorch's order of operations: its graph)
     pre = gi + gh
     return (pre.tanh() if mode == "RNN_TANH" else pre.relu()), None
 
@@ -175,8 +175,8 @@ class RNNBase(Module):
                 layer_in = F.dropout(layer_in, self.dropout, True)
         output = layer_in
         h_n = tv.stack(hs)
-        if batched and self.batch_first:
-            output = output.transpose(0, 1)
+        if batched and self.batch_first:  # (PyTorch's RNN/GRU kernels transpose in place)
+            output = output.transpose(0, 1) if is_lstm else output.transpose_(0, 1)
         if not batched:
             output = output.squeeze(1)
             h_n = h_n.squeeze(1)
