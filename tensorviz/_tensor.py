@@ -707,6 +707,10 @@ class Tensor:
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
         """A NumPy array sharing this tensor's memory (``force=True``: a host copy if needed)."""
+        if self._dtype is _dtypes.bfloat16:
+            # Note: as PyTorch, though NumPy holds bfloat16 here (through ml_dtypes): call
+            # ``t.float().numpy()``, exact, since float32 holds every bfloat16 value.
+            raise TypeError("Got unsupported ScalarType BFloat16")
         if self._storage._device.type != "cpu":
             if not force:
                 raise TypeError(f"can't convert {self.device} device type tensor to numpy. Use "
@@ -734,7 +738,7 @@ class Tensor:
         return from_numpy(array)
 
     def tolist(self):
-        return self.numpy(force=True).tolist()
+        return host_array(self).tolist()
 
     def item(self):
         n = self.numel()
@@ -938,6 +942,7 @@ _TYPE_NAMES = {
     _dtypes.int32: "tensorviz.IntTensor", _dtypes.int64: "tensorviz.LongTensor",
     _dtypes.bool: "tensorviz.BoolTensor", _dtypes.complex64: "tensorviz.ComplexFloatTensor",
     _dtypes.complex128: "tensorviz.ComplexDoubleTensor",
+    _dtypes.bfloat16: "tensorviz.BFloat16Tensor",
 }
 _TYPE_BY_NAME = {v: k for k, v in _TYPE_NAMES.items()}
 

@@ -30,6 +30,7 @@ STORAGE_CLASS_NAMES = {
     "int64": "LongStorage", "int32": "IntStorage", "int16": "ShortStorage",
     "int8": "CharStorage", "uint8": "ByteStorage", "bool": "BoolStorage",
     "complex128": "ComplexDoubleStorage", "complex64": "ComplexFloatStorage",
+    "bfloat16": "BFloat16Storage",
 }
 
 

@@ -183,6 +183,8 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
                 if t._stride == c and 0 not in shape:
                     if kind != ARITH:
                         _check_kind(kind, dt, name)
+                        if kind == CMP and dt is _BF16:
+                            a, b = _bf16_rounded(a), _bf16_rounded(b)
                     xa, xb = (xt, scalar_to(b, dt)) if ta is Tensor else (scalar_to(a, dt), xt)
                     fast = True
     if fast:
@@ -210,6 +212,8 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
         rdt = _dtypes._default_dtype
     elif kind != ARITH:
         _check_kind(kind, rdt, name)
+        if kind == CMP and rdt is _BF16:
+            a, b = _bf16_rounded(a), _bf16_rounded(b)
     xa = operand(a, rdt, dev)
     xb = operand(b, rdt, dev)
     res = call_quiet(ufunc, xa, xb) if rdt.category >= _FLOAT else ufunc(xa, xb)
@@ -234,6 +238,27 @@ def _check_shapes(a, b) -> None:
     check, as PyTorch)."""
     if isinstance(a, Tensor) and isinstance(b, Tensor) and a._shape != b._shape:
         _layout.broadcast_shapes(a._shape, b._shape)
+
+
+_BF16 = _dtypes.bfloat16
+
+
+def _bf16_rounded(x):
+    """A Python number as the bfloat16 it rounds to (a tensor as it is): a bfloat16 tensor's
+    arithmetic takes a number as float32, its comparisons round it to bfloat16 first, as
+    PyTorch (``bfloat16(1.0) == 1.001`` is True)."""
+    if type(x) in _PY_NUMBERS and type(x) is not builtins.complex:
+        return builtins.float(_BF16._np.type(x))
+    return x
+
+
+def _rounded_for(t, x):
+    """``x``, a number rounded to bfloat16 when ``t`` is a bfloat16 tensor: only add, sub,
+    mul and true division take a number (on the right) as float32 in PyTorch's kernels; the
+    other ops round it to the tensor's dtype first."""
+    if type(t) is Tensor and t._dtype is _BF16:
+        return _bf16_rounded(x)
+    return x
 
 
 def _check_kind(kind: int, rdt, name: str) -> None:
@@ -290,6 +315,8 @@ def inplace(self: Tensor, ufunc: Callable, other, kind: int = ARITH, *, name: st
                            f"type {self._dtype.cname}")
     if kind != ARITH and kind != DIV:
         _check_kind(kind, rdt, name)
+        if kind == CMP and rdt is _BF16:
+            other = _bf16_rounded(other)
     if check is not None:
         check(rdt)
     xa = operand(self, rdt, dev)
@@ -371,7 +398,7 @@ def _check_bool_sub(a, b) -> None:
 @op(method=False)
 def rsub(input, other, *, alpha=1) -> Tensor:
     return sub(other, input, alpha=alpha) if isinstance(other, Tensor) else \
-        binary(np.subtract, other, _scaled(input, alpha))
+        binary(np.subtract, _rounded_for(input, other), _scaled(input, alpha))
 
 
 @op(aliases=("multiply",), inplace=True, dunder="mul", dunder_ufunc=np.multiply)
@@ -408,7 +435,7 @@ def div(input, other, *, rounding_mode: str | None = None, out=None) -> Tensor:
         rdt = promote(input, other)
         if rdt.category < _FLOAT:
             return binary(_trunc_div_int, input, other, out=out)
-        return binary(_trunc_div_float, input, other, out=out)
+        return binary(_trunc_div_float, input, _rounded_for(input, other), out=out)
     raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
                        f"found '{rounding_mode}'")
 
@@ -429,14 +456,14 @@ def _trunc_div_float(a, b):
 @op(inplace=True, dunder="floordiv")
 def floor_divide(input, other, *, out=None) -> Tensor:
     _check_int_zero_division(input, other)
-    return binary(np.floor_divide, input, other, out=out)
+    return binary(np.floor_divide, input, _rounded_for(input, other), out=out)
 
 
 @op(inplace=True, dunder="mod")
 def remainder(input, other, *, out=None) -> Tensor:
     """Python's ``%``: the result takes the divisor's sign."""
     _check_int_zero_division(input, other, "remainder_cpu")
-    return binary(_remainder, input, other, out=out)
+    return binary(_remainder, input, _rounded_for(input, other), out=out)
 
 
 def _remainder(a, b, out=None):
@@ -549,8 +576,10 @@ def pow(input, exponent, *, out=None) -> Tensor:
     _refuse(rdt, "pow", _dtypes.bool)
     if isinstance(input, Tensor):
         _check_pow_exponent(input, exponent, rdt)
-        return binary(_pow_fn(rdt), input, exponent, out=out, scalar_is_operand=False)
-    return binary(_pow_fn(rdt), input, exponent, out=out, scalar_is_operand=None)
+        return binary(_pow_fn(rdt), input, _rounded_for(input, exponent), out=out,
+                      scalar_is_operand=False)
+    return binary(_pow_fn(rdt), _rounded_for(exponent, input), exponent, out=out,
+                  scalar_is_operand=None)
 
 
 def _check_pow_exponent(base: Tensor, exp, rdt) -> None:
@@ -908,7 +937,7 @@ def _rsub(self, other):
     if not isinstance(other, Number):
         return NotImplemented
     _check_bool_sub(self, other)
-    return binary(np.subtract, other, self)
+    return binary(np.subtract, _rounded_for(self, other), self)
 
 
 @operator_of(div, "__rtruediv__")

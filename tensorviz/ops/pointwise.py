@@ -33,7 +33,7 @@ def _xp(t: Tensor):
 
 def _opmath(dt: "_dtypes.dtype") -> "_dtypes.dtype":
     """The dtype PyTorch computes in: half arithmetic runs in float32."""
-    return _dtypes.float32 if dt is _dtypes.float16 else dt
+    return _dtypes.float32 if dt in _dtypes.HALVES else dt
 
 
 def _check_tensor(fname: str, x, arg: str = "input", pos: int = 1) -> None:
@@ -366,7 +366,7 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,
     if dt.category < _FLOAT:
         return _map(input, dt, lambda xp, a: a.copy(), out)
     real = dt.to_real()
-    info = np.finfo(real._np)
+    info = _dtypes.np_finfo(real._np)
     # (Python ints past the float range of NumPy's conversion: as floats, as PyTorch reads them)
     nan, posinf, neginf = (builtins.float(v) if isinstance(v, builtins.int) else v
                            for v in (nan, posinf, neginf))

@@ -17,7 +17,7 @@ from .._dispatch import inplace_of, op, write_out
 from .._dtypes import _COMPLEX, _FLOAT, _INT
 from .._indexing import check_writable
 from .._random import _gen, _normal_host, _uniform_host
-from .._tensor import Tensor, wrap_array
+from .._tensor import Tensor, host_array, wrap_array
 from .indexing import _xp
 from .pointwise import _check_tensor
 
@@ -38,7 +38,7 @@ def _fill(self: Tensor, host: np.ndarray) -> Tensor:
 
 
 def _host(t: Tensor) -> np.ndarray:
-    return np.asarray(t.numpy(force=True))
+    return np.asarray(host_array(t))
 
 
 def _float_only(self: Tensor, kernel: str) -> None:
@@ -49,7 +49,7 @@ def _float_only(self: Tensor, kernel: str) -> None:
 # ---------------------------------------------------------------- in-place fills
 def _bound_check(value, dt, what: str) -> None:
     if dt.category >= _FLOAT:
-        limit = np.finfo(dt.to_real()._np).max
+        limit = _dtypes.np_finfo(dt.to_real()._np).max
         if not (-limit <= value <= limit):
             raise RuntimeError(f"{what} is out of bounds for {dt.to_real().cxx_name}")
 

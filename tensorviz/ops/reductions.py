@@ -197,7 +197,7 @@ def sum(input: Tensor, dim=_NO_DIM, keepdim: bool | None = None, *, dtype=None, 
     dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     if type(input) is Tensor and dim is _NO_DIM and keepdim is None and dtype is None and \
             out is None and axis is None and keepdims is None and \
-            input._dtype is not _dtypes.float16:
+            input._dtype not in _dtypes.HALVES:
         arr = input._a
         if arr is None:
             arr = input._arr
@@ -414,8 +414,9 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None,
                                f"but got {dtype.cname}")
         x = input.to(dtype)
     if isinstance(p, str) and p == "nuc":  # (PyTorch's matrix_norm checks, before the dims)
-        if x._dtype is _dtypes.float16:
-            raise RuntimeError("linalg.matrix_norm: Low precision dtypes not supported. Got Half")
+        if x._dtype in _dtypes.HALVES:
+            raise RuntimeError("linalg.matrix_norm: Low precision dtypes not supported. Got "
+                               f"{x._dtype.cname}")
         given = None if dim is None else (dim,) if _is_int(dim) else tuple(dim)
         if given is not None and len(given) != 2:
             raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
@@ -466,8 +467,9 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None,
 
 def _nuclear(x: Tensor, dims, keepdim: bool, rdt, out) -> Tensor:
     nd = len(x._shape)
-    if x._dtype is _dtypes.float16:
-        raise RuntimeError("linalg.matrix_norm: Low precision dtypes not supported. Got Half")
+    if x._dtype in _dtypes.HALVES:
+        raise RuntimeError("linalg.matrix_norm: Low precision dtypes not supported. Got "
+                           f"{x._dtype.cname}")
     if dims is None:
         if nd != 2:
             raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "

@@ -495,7 +495,7 @@ def polygamma(n, input, *, out=None) -> Tensor:
     # n! in the computing precision (float32 overflows from 35!), as PyTorch's exp(lgamma)
     fact = math.exp(math.lgamma(n + 1.0)) if n < 171 else math.inf
     odt = np.float64 if rdt is _F64 else np.float32
-    fact = odt(fact) if fact < np.finfo(odt).max else odt(np.inf)
+    fact = odt(fact) if fact < _dtypes.np_finfo(odt).max else odt(np.inf)
     sign = 1.0 if n % 2 else -1.0
 
     def f(xp, a):
