@@ -75,10 +75,9 @@ def _scalar_converter(np_dtype: np.dtype):
     conv = np_dtype.type
     if np_dtype == _BF16_NP:
         # A Python number meets a bfloat16 tensor as a float32 (PyTorch's "opmath" type):
-        # ``x * 0.37`` computes x * float32(0.37) and rounds once, as PyTorch's add, sub,
-        # mul and div kernels; stored, the float32 rounds to bfloat16.  The ops that round
-        # the number to bfloat16 first (comparisons, %, //, **) say so: see
-        # ops._elementwise._rounded_for.
+        # ``x * 0.37`` computes x * float32(0.37) and rounds once, as PyTorch's mul and div
+        # kernels; stored, the float32 rounds to bfloat16.  The other binary ops round the
+        # number to bfloat16 first (``x + 257.0`` adds 256): see ops._elementwise.binary.
         conv = np.float32
     elif np_dtype not in (np.float16, np.complex64):
         return conv

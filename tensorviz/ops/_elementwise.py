@@ -200,6 +200,8 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
         rdt = _dtypes.bool if kind == CMP else dt
         if type(res) is _NDARRAY and res.dtype is rdt._np:  # (0-dim inputs give a scalar)
             return _fresh(rdt, shape, c, res)
+        if dt is _BF16 and ufunc not in _OPMATH_UFUNCS:  # (a float32 number: round it first)
+            res = call_quiet(ufunc, _bf16_operand(xa), _bf16_operand(xb))
         return wrap_array(res, rdt, CPU, c)
     _check_shapes(a, b)
     if out is not None and isinstance(out, Tensor):
@@ -216,6 +218,8 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
             a, b = _bf16_rounded(a), _bf16_rounded(b)
     xa = operand(a, rdt, dev)
     xb = operand(b, rdt, dev)
+    if rdt is _BF16 and ufunc not in _OPMATH_UFUNCS:
+        xa, xb = _bf16_operand(xa), _bf16_operand(xb)
     res = call_quiet(ufunc, xa, xb) if rdt.category >= _FLOAT else ufunc(xa, xb)
     if out is not None:
         stride = None
@@ -252,12 +256,16 @@ def _bf16_rounded(x):
     return x
 
 
-def _rounded_for(t, x):
-    """``x``, a number rounded to bfloat16 when ``t`` is a bfloat16 tensor: only add, sub,
-    mul and true division take a number (on the right) as float32 in PyTorch's kernels; the
-    other ops round it to the tensor's dtype first."""
-    if type(t) is Tensor and t._dtype is _BF16:
-        return _bf16_rounded(x)
+#: The ufuncs whose bfloat16 kernels take a number operand as float32 (PyTorch's mul and
+#: div); every other op rounds the number to bfloat16 first (``x + 257.0`` adds 256).
+_OPMATH_UFUNCS = frozenset((np.multiply, np.true_divide))
+
+
+def _bf16_operand(x):
+    """A float32 number operand (how ``bfloat16``'s scalar converter gives numbers) rounded
+    to bfloat16, for the ops outside ``_OPMATH_UFUNCS``; arrays as they are."""
+    if type(x) is np.float32:
+        return np.float32(_BF16._np.type(x))
     return x
 
 
@@ -321,6 +329,8 @@ def inplace(self: Tensor, ufunc: Callable, other, kind: int = ARITH, *, name: st
         check(rdt)
     xa = operand(self, rdt, dev)
     xb = operand(other, rdt, dev)
+    if rdt is _BF16 and ufunc not in _OPMATH_UFUNCS:
+        xb = _bf16_operand(xb)
     target = self._arr
     if rdt_out is self._dtype:
         run(ufunc, rdt, xa, xb, out=target)
@@ -398,7 +408,7 @@ def _check_bool_sub(a, b) -> None:
 @op(method=False)
 def rsub(input, other, *, alpha=1) -> Tensor:
     return sub(other, input, alpha=alpha) if isinstance(other, Tensor) else \
-        binary(np.subtract, _rounded_for(input, other), _scaled(input, alpha))
+        binary(np.subtract, other, _scaled(input, alpha))
 
 
 @op(aliases=("multiply",), inplace=True, dunder="mul", dunder_ufunc=np.multiply)
@@ -435,7 +445,7 @@ def div(input, other, *, rounding_mode: str | None = None, out=None) -> Tensor:
         rdt = promote(input, other)
         if rdt.category < _FLOAT:
             return binary(_trunc_div_int, input, other, out=out)
-        return binary(_trunc_div_float, input, _rounded_for(input, other), out=out)
+        return binary(_trunc_div_float, input, other, out=out)
     raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
                        f"found '{rounding_mode}'")
 
@@ -456,14 +466,14 @@ def _trunc_div_float(a, b):
 @op(inplace=True, dunder="floordiv")
 def floor_divide(input, other, *, out=None) -> Tensor:
     _check_int_zero_division(input, other)
-    return binary(np.floor_divide, input, _rounded_for(input, other), out=out)
+    return binary(np.floor_divide, input, other, out=out)
 
 
 @op(inplace=True, dunder="mod")
 def remainder(input, other, *, out=None) -> Tensor:
     """Python's ``%``: the result takes the divisor's sign."""
     _check_int_zero_division(input, other, "remainder_cpu")
-    return binary(_remainder, input, _rounded_for(input, other), out=out)
+    return binary(_remainder, input, other, out=out)
 
 
 def _remainder(a, b, out=None):
@@ -576,10 +586,8 @@ def pow(input, exponent, *, out=None) -> Tensor:
     _refuse(rdt, "pow", _dtypes.bool)
     if isinstance(input, Tensor):
         _check_pow_exponent(input, exponent, rdt)
-        return binary(_pow_fn(rdt), input, _rounded_for(input, exponent), out=out,
-                      scalar_is_operand=False)
-    return binary(_pow_fn(rdt), _rounded_for(exponent, input), exponent, out=out,
-                  scalar_is_operand=None)
+        return binary(_pow_fn(rdt), input, exponent, out=out, scalar_is_operand=False)
+    return binary(_pow_fn(rdt), input, exponent, out=out, scalar_is_operand=None)
 
 
 def _check_pow_exponent(base: Tensor, exp, rdt) -> None:
@@ -937,7 +945,7 @@ def _rsub(self, other):
     if not isinstance(other, Number):
         return NotImplemented
     _check_bool_sub(self, other)
-    return binary(np.subtract, _rounded_for(self, other), self)
+    return binary(np.subtract, other, self)
 
 
 @operator_of(div, "__rtruediv__")

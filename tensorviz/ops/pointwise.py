@@ -22,7 +22,7 @@ from .._indexing import assign, scalar_to
 from .._tensor import Tensor
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
-from ._elementwise import (_check_int_zero_division, _complex_pow, device_of, finish, operand,
+from ._elementwise import (_bf16_rounded, _check_int_zero_division, _complex_pow, device_of, finish, operand,
                            promote, result_strides)
 
 
@@ -596,6 +596,8 @@ def _compute2(f, a, b, cdt, rdt, dev, out):
     elementwise strides (or into ``out``): the body of every two-operand op built on a
     custom array function."""
     xp = backend_for(dev).xp
+    if rdt is _dtypes.bfloat16:  # (a number operand is rounded to bfloat16 first, as PyTorch)
+        a, b = _bf16_rounded(a), _bf16_rounded(b)
     xa, xb = operand(a, cdt, dev), operand(b, cdt, dev)
     res = call_quiet(f, xp, xa, xb)
     if not isinstance(res, xp.ndarray):  # (0-dim operands can give a scalar)

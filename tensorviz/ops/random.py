@@ -97,7 +97,8 @@ def _dtype_range(dt) -> tuple:
     if dt.category == _INT:
         info = np.iinfo(dt._np)
         return builtins.int(info.min), builtins.int(info.max)
-    digits = {_dtypes.float16: 11, _dtypes.float32: 24, _dtypes.float64: 53}[dt]
+    digits = {_dtypes.float16: 11, _dtypes.bfloat16: 8, _dtypes.float32: 24,
+              _dtypes.float64: 53}[dt]
     return -(1 << digits), 1 << digits
 
 
