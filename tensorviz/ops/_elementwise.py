@@ -63,6 +63,9 @@ def device_of(*operands) -> Any:
             if dev is None:
                 dev = d
             elif d != dev:
+                if "meta" in (d.type, dev.type) and (x._shape or d.type == "meta"):
+                    raise RuntimeError(f"Tensor on device {d} is not on the expected device "
+                                       f"{dev}!")
                 if d.type == "cpu" and not x._shape:
                     cpu_scalar = d
                     continue
