@@ -29,6 +29,15 @@ from .pointwise import _check_tensor, _not_implemented, _opmath, _xp
 _add_reduce = np.add.reduce
 
 # ---------------------------------------------------------------- helpers
+def _refuse_meta(t: Tensor, aten: str) -> None:
+    """PyTorch's NotImplementedError for an op whose result's size depends on the values,
+    which a meta tensor does not have."""
+    if t._storage._device.type == "meta":
+        from ..backends._meta import no_kernel
+        raise no_kernel(aten)
+
+
+
 def wrap_array(arr, dt=None, dev=CPU, stride=None) -> Tensor:
     """A reduction's or scan's result as a new row-major tensor: PyTorch allocates these
     contiguous whatever the input's layout (NumPy keeps a transposed input's order)."""
@@ -984,6 +993,7 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
     """The distinct elements, sorted (or distinct slices along ``dim``); optionally the inverse
     indices (input shape) and the counts."""
     _check_tensor("unique", input)
+    _refuse_meta(input, "_unique2" if dim is None else "unique_dim")
     dt = input._dtype
     if dt.category == _COMPLEX:
         raise _not_implemented("unique", dt)
@@ -1012,6 +1022,7 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False,
                        return_counts: bool = False, dim=None):
     """Collapse runs of equal consecutive elements (or slices along ``dim``)."""
     _check_tensor("unique_consecutive", input)
+    _refuse_meta(input, "unique_consecutive")
     dt = input._dtype
     if dt.category == _COMPLEX:
         raise _not_implemented("unique", dt)
@@ -1050,6 +1061,7 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
     """Occurrences of each value 0..max of a 1-D non-negative integer tensor (or summed
     ``weights``)."""
     _check_tensor("bincount", input)
+    _refuse_meta(input, "bincount")
     if weights is not None and not isinstance(weights, Tensor):
         raise TypeError(f"bincount(): argument 'weights' (position 2) must be Tensor, not "
                         f"{type(weights).__name__}")
