@@ -68,6 +68,8 @@ def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator=Non
     _bound_check(from_, self._dtype, "from")
     _bound_check(to, self._dtype, "to")
     rng = _gen(generator)
+    if self._storage._device.type == "meta":
+        return self  # (no memory to fill: a meta model's init_ draws nothing, as PyTorch)
     dt = self._dtype
     u = _uniform_host(rng, self._shape, _dtypes.complex128 if dt.category == _COMPLEX
                       else _dtypes.float64)
@@ -85,6 +87,8 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator=None
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
     _float_only(self, "normal_kernel_cpu")
     rng = _gen(generator)
+    if self._storage._device.type == "meta":
+        return self  # (no memory to fill, as uniform_)
     base = _dtypes.complex128 if self._dtype.category == _COMPLEX else _dtypes.float64
     host = mean + std * _normal_host(rng, self._shape, base)
     return _fill(self, np.asarray(host))
