@@ -128,6 +128,7 @@ PROGRAMS = [
     "r = T.nn.functional.mse_loss(T.tensor([3., 1.], dtype=T.bfloat16), "
     "T.zeros(2, dtype=T.bfloat16))",
     "r = T.randn(3, dtype=T.bfloat16).dtype",
+    "a = T.tensor([1.0, 2.0], dtype=T.bfloat16); T.testing.assert_close(a, a + 0.0078125); r = 1",
 ]
 
 
@@ -191,11 +192,24 @@ def test_widget_sends_bfloat16_as_float32():
     assert wire == "f4" and np.frombuffer(data, "<f4").tolist() == t.tolist()
 
 
-def test_cuda_bfloat16_round_trip():
+def test_cupy_backend_refuses_bfloat16_with_a_clear_error():
+    # (runs without a GPU: the dtype check comes before CuPy is asked for anything)
+    from tensorviz.backends._cupy import CupyBackend
+    be = object.__new__(CupyBackend)
+    for make in (lambda: be.empty(3, tensorviz.bfloat16._np),
+                 lambda: be.zeros(3, tensorviz.bfloat16._np),
+                 lambda: be.from_host(np.zeros(3, dtype=ml_dtypes.bfloat16))):
+        with pytest.raises(RuntimeError, match="CuPy.*no bfloat16.*t.float\\(\\).cuda\\(\\)"):
+            make()
+
+
+def test_cuda_bfloat16_is_refused_and_float32_carries_it():
     if not tensorviz.cuda.is_available():
         pytest.skip("no CUDA device")
     x = tensorviz.linspace(-2, 2, 9, dtype=tensorviz.bfloat16)
-    g = x.cuda()
-    assert g.dtype is tensorviz.bfloat16 and g.device.type == "cuda"
-    assert (g * 0.37).cpu().tolist() == (x * 0.37).tolist()
-    assert g.sum().cpu().item() == x.sum().item()
+    with pytest.raises(RuntimeError, match="no bfloat16"):
+        x.cuda()
+    with pytest.raises(RuntimeError, match="no bfloat16"):
+        tensorviz.zeros(3, dtype=tensorviz.bfloat16, device="cuda")
+    g = x.float().cuda()
+    assert (g * 0.5).cpu().bfloat16().tolist() == (x * 0.5).tolist()
