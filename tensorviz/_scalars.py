@@ -116,9 +116,12 @@ def fill_value(value, dt, numel=None):
     when it does not fit).  PyTorch's one-element fill stores an out-of-range number into
     float16 as inf; any other count (``numel``, when given: 0 too) is checked as for the other
     dtypes.  Without ``numel`` float16 takes out-of-range values as inf."""
-    if dt is _dtypes.float16:
+    if dt in _dtypes.HALVES:  # (bfloat16 as float16, with its own range)
         if numel is not None and numel != 1:
-            check_half(value)
+            if dt is _dtypes.float16:
+                check_half(value)
+            else:
+                call_quiet(checked_scalar, value, dt)
         elif isinstance(value, (builtins.int, builtins.float, np.integer, np.floating)):
             return call_quiet(scalar_to, value, dt)
     return call_quiet(checked_scalar, value, dt)  # (its range check may cast: keep it quiet)

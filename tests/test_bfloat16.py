@@ -89,6 +89,12 @@ PROGRAMS = [
     "r = x.div(0.37, rounding_mode='trunc')",
     "x = T.tensor([1., 3., 7., 100., 2.2, -5.5], dtype=T.bfloat16); r = x.add(0.37, alpha=3)",
     "x = T.tensor([1., 3., 7.], dtype=T.bfloat16); x.mul_(0.37); r = x",
+    "r = T.ones(3, dtype=T.bfloat16) * 7 * T.tensor(0.37, dtype=T.float64)",
+    "r = T.tensor(0.37) * (T.ones(3, dtype=T.bfloat16) * 7)",
+    "r = T.ones(3, dtype=T.bfloat16) + T.tensor(257.)",
+    "r = T.zeros(1, dtype=T.bfloat16).fill_(1e39)",
+    "r = T.zeros(2, dtype=T.bfloat16).fill_(1e39)",
+    "r = T.tensor([1.0039062500000002, 3.0117187500000004, 1e-40], dtype=T.bfloat16)",
     "x = T.tensor([1., 3., 7.], dtype=T.bfloat16); x -= 0.37; r = x",
     # comparisons
     "x = T.tensor([1.0, 2.3], dtype=T.bfloat16); r = x == 1.001",

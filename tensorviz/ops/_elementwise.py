@@ -221,8 +221,11 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
             a, b = _bf16_rounded(a), _bf16_rounded(b)
     xa = operand(a, rdt, dev)
     xb = operand(b, rdt, dev)
-    if rdt is _BF16 and ufunc not in _OPMATH_UFUNCS:
-        xa, xb = _bf16_operand(xa), _bf16_operand(xb)
+    if rdt is _BF16:
+        if ufunc not in _OPMATH_UFUNCS:
+            xa, xb = _bf16_operand(xa), _bf16_operand(xb)
+        elif type(b) is Tensor and not b._shape and b._dtype is not _BF16:
+            xb = operand(b, _dtypes.float32, dev)  # (a 0-dim right operand: read as float32)
     res = call_quiet(ufunc, xa, xb) if rdt.category >= _FLOAT else ufunc(xa, xb)
     if out is not None:
         stride = None
@@ -888,7 +891,7 @@ def fill_(self, value) -> Tensor:
                                f"with {len(value._shape)} dimensions.")
         value, n = value.item(), None  # (a tensor's value goes into float16 unchecked)
     else:
-        n = _layout.numel(self._shape) if self._dtype is _dtypes.float16 else None
+        n = _layout.numel(self._shape) if self._dtype in _dtypes.HALVES else None
     # No overlap check: PyTorch lets fill_ write one value into an expanded tensor.
     self._arr[...] = fill_value(value, self._dtype, n)
     self._bump()
