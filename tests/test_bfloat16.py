@@ -219,3 +219,17 @@ def test_cuda_bfloat16_is_refused_and_float32_carries_it():
         tensorviz.zeros(3, dtype=tensorviz.bfloat16, device="cuda")
     g = x.float().cuda()
     assert (g * 0.5).cpu().bfloat16().tolist() == (x * 0.5).tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 5), min_size=1, max_size=3), st.integers(0, 2**32 - 1),
+       st.sampled_from(["float16", "bfloat16"]), st.sampled_from(["softmax", "log_softmax"]),
+       st.data())
+def test_softmax_rounds_as_pytorchs_16_bit_kernels(shape, seed, dtype, name, data):
+    dim = data.draw(st.integers(-len(shape), len(shape) - 1))
+    values = np.random.default_rng(seed).uniform(-6, 6, size=shape).astype(np.float32)
+    mine = getattr(tensorviz.nn.functional, name)(
+        tensorviz.from_numpy(values).to(getattr(tensorviz, dtype)), dim)
+    theirs = getattr(torch.nn.functional, name)(
+        torch.from_numpy(values).to(getattr(torch, dtype)), dim)
+    assert mine.float().tolist() == theirs.float().tolist()  # (exactly: same roundings)

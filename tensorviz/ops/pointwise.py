@@ -823,7 +823,18 @@ def _softmax(name: str, input: Tensor, dim, dtype, log_: bool) -> Tensor:
         z = a - m
         e = xp.exp(z)
         s = xp.sum(e, axis=axis, keepdims=True)
+        if log_ and half:
+            # PyTorch's last-dim kernel for 16-bit floats keeps the sum and its log in the
+            # dtype: both round before the subtraction
+            ls = xp.log(s.astype(dt._np).astype(a.dtype)).astype(dt._np).astype(a.dtype)
+            return z - ls
+        if not log_ and other_dim:
+            # PyTorch's kernel along another dim for 16-bit floats stores exp(z) in the
+            # dtype, then divides it by the float32 sum
+            return e.astype(dt._np).astype(a.dtype) / s
         return z - xp.log(s) if log_ else e / s
+    half = dt in _dtypes.HALVES and d == nd - 1
+    other_dim = dt in _dtypes.HALVES and d != nd - 1
     res = _map(x, dt, f)
     # (PyTorch's softmax kernels write a row-major result whatever the input's layout)
     return res if res.is_contiguous() else res.contiguous()
