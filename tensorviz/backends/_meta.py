@@ -19,6 +19,10 @@ like instead of computing it (shape inference in one place, not per op):
 The tensor layer wraps results on the meta device without reading them
 (``_tensor.wrap_array``), so results keep PyTorch's strides where the op computes them.
 
+Note: the ops' own checks run as on the CPU, so a meta tensor is refused what a CPU tensor is
+refused (``bool @ bool``, in place into an expanded tensor), where some of PyTorch's meta
+kernels skip those checks; and an empty result's strides are the CPU's.
+
 >>> a = meta_array((1000, 1000), np.float32); (a @ a).shape, (a + 1).dtype
 ((1000, 1000), dtype('float32'))
 """
