@@ -233,3 +233,17 @@ def test_softmax_rounds_as_pytorchs_16_bit_kernels(shape, seed, dtype, name, dat
     theirs = getattr(torch.nn.functional, name)(
         torch.from_numpy(values).to(getattr(torch, dtype)), dim)
     assert mine.float().tolist() == theirs.float().tolist()  # (exactly: same roundings)
+
+
+def test_hdf5_takes_bfloat16_through_float32(tmp_path):
+    # HDF5 has no bfloat16: the array protocol refuses it as PyTorch's numpy() does, and
+    # float32 carries every value exactly
+    h5py = pytest.importorskip("h5py")
+    t = tensorviz.linspace(-3, 3, 12, dtype=tensorviz.bfloat16).reshape(3, 4)
+    with h5py.File(tmp_path / "x.h5", "w") as f:
+        with pytest.raises(TypeError, match="Got unsupported ScalarType BFloat16"):
+            f.create_dataset("x", data=t)
+        f.create_dataset("x", data=t.float())
+    with h5py.File(tmp_path / "x.h5", "r") as f:
+        back = tensorviz.from_numpy(f["x"][...]).bfloat16()
+    assert tensorviz.equal(back, t)
