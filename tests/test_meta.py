@@ -196,3 +196,21 @@ def test_widget_draws_the_layout_and_no_values():
     bundle = tensorviz.show(x)._repr_mimebundle_()
     html = (bundle[0] if isinstance(bundle, tuple) else bundle)["text/html"]
     assert "1000000000000 elements" in html and "meta" in html
+
+
+def test_save_load_both_ways(tmp_path):
+    # PyTorch saves a meta tensor's layout only (_rebuild_meta_tensor_no_storage): no bytes
+    torch.save({"x": torch.empty(2, 3, device="meta").t(),
+                "sd": torch.nn.Linear(3, 4, device="meta").state_dict()}, tmp_path / "pt.pt")
+    got = tensorviz.load(tmp_path / "pt.pt")
+    assert got["x"].is_meta and got["x"].shape == (3, 2) and got["x"].stride() == (1, 3)
+    assert got["sd"]["weight"].is_meta and got["sd"]["weight"].shape == (4, 3)
+    model = tensorviz.nn.Linear(3, 4, device="meta")
+    tensorviz.save({"x": tensorviz.empty(10**6, 10**6, device="meta")[::2],
+                    "p": model.weight, "sd": model.state_dict()}, tmp_path / "tv.pt")
+    back = torch.load(tmp_path / "tv.pt")
+    assert back["x"].is_meta and back["x"].shape == (5 * 10**5, 10**6)
+    assert back["x"].stride() == (2 * 10**6, 1)
+    assert isinstance(back["p"], torch.nn.Parameter) and back["p"].is_meta
+    assert back["sd"]["bias"].is_meta and back["sd"]["bias"].shape == (4,)
+    assert (tmp_path / "tv.pt").stat().st_size < 4096  # (no bytes for 10**12 elements)
