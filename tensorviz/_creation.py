@@ -568,12 +568,12 @@ def _vector_arange(start: float, step: float, n: int, dt) -> np.ndarray:
     # arange over threads past 32768 elements, which moves the vector blocks; tensorviz
     # keeps one block sequence (values may differ in the last bit there).
     """
-    lanes = {"float64": 4, "float32": 8, "float16": 16}[dt.name]
+    lanes = {"float64": 4, "float32": 8, "float16": 16, "bfloat16": 16}[dt.name]
     i = np.arange(n, dtype=np.int64)
     blocks = (n // (2 * lanes)) * 2 * lanes
     j = np.where(i < blocks, i % lanes, 0)
     first = i - j
-    if dt.name == "float16":  # (float32 accumulation: products of two float32s are exact)
+    if dt in _dtypes.HALVES:  # (float32 accumulation: products of two float32s are exact)
         wide, acc, st, s0 = np.float64, np.float32, np.float32(step), np.float32(start)
     else:
         wide, acc, st, s0 = np.longdouble, np.float64, step, start
@@ -613,7 +613,7 @@ def range(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
         host = xs + xst * np.arange(n, dtype=np.int64)
     else:
         n = builtins.int((xe - xs) / xst + 1)
-        host = xs + xst * np.arange(n, dtype=np.float32 if dt is _dtypes.float16
+        host = xs + xst * np.arange(n, dtype=np.float32 if dt in _dtypes.HALVES
                                     else np.float64)
     with np.errstate(all="ignore"):
         return _finish(host.astype(dt._np), dt, device, requires_grad)

@@ -1,4 +1,5 @@
-"""``tensorviz.device``: where a tensor's storage lives (``cpu`` or ``cuda:N``)."""
+"""``tensorviz.device``: where a tensor's storage lives (``cpu``, ``cuda:N``, or ``meta``: a
+layout with no memory at all)."""
 from __future__ import annotations
 
 import re
@@ -6,13 +7,14 @@ from typing import Union
 
 __all__ = ["device", "DeviceLike", "as_device", "set_default_device", "get_default_device"]
 
-_KNOWN_TYPES = ("cpu", "cuda")
+_KNOWN_TYPES = ("cpu", "cuda", "meta")
 _INDEX = re.compile(r"0|[1-9][0-9]*", re.ASCII)
 _MAX_INDEX = 2 ** 31 - 1
 
 
 class device:
-    """A device: ``device('cpu')``, ``device('cuda:0')``, ``device('cuda', 1)``."""
+    """A device: ``device('cpu')``, ``device('cuda:0')``, ``device('cuda', 1)``,
+    ``device('meta')`` (shape, strides and dtype without memory)."""
 
     __slots__ = ("type", "index")
 
@@ -47,7 +49,7 @@ class device:
                 raise RuntimeError(f"Could not parse device index '{idx}' in device string "
                                    f"'{type}'")
         if name not in _KNOWN_TYPES:
-            raise RuntimeError(f"Expected one of cpu, cuda device type at start of device "
+            raise RuntimeError(f"Expected one of cpu, cuda, meta device type at start of device "
                                f"string: {type}")
         if index is not None and index < 0:
             raise RuntimeError(f"Device index must not be negative, got {index}")

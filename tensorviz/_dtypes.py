@@ -13,11 +13,12 @@ from __future__ import annotations
 import builtins
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 __all__ = [
     "dtype", "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
-    "float64", "complex64", "complex128", "half", "float", "double", "short", "int", "long",
+    "float64", "bfloat16", "complex64", "complex128", "half", "float", "double", "short", "int", "long",
     "cfloat", "cdouble", "get_default_dtype", "set_default_dtype", "promote_types",
     "result_type", "can_cast", "finfo", "iinfo",
 ]
@@ -52,7 +53,8 @@ class dtype:
         # Note: PyTorch maps float16 to complex32, which tensorviz does not have: complex64.
         if self.category < _FLOAT:
             raise RuntimeError(f"Unknown Complex ScalarType for {self.cname}")
-        return {float16: complex64, float32: complex64, float64: complex128}.get(self, self)
+        return {float16: complex64, bfloat16: complex64, float32: complex64,
+                float64: complex128}.get(self, self)
 
     def to_real(self) -> "dtype":
         return {complex64: float32, complex128: float64}.get(self, self)
@@ -71,9 +73,15 @@ def _scalar_converter(np_dtype: np.dtype):
     Note: float32 keeps the plain NumPy type (it is on every op's fast path); a Python number
     beyond float32's range still warns there unless the caller silences NumPy."""
     conv = np_dtype.type
-    if np_dtype not in (np.float16, np.complex64):
+    if np_dtype == _BF16_NP:
+        # A Python number meets a bfloat16 tensor as a float32 (PyTorch's "opmath" type):
+        # ``x * 0.37`` computes x * float32(0.37) and rounds once, as PyTorch's mul and div
+        # kernels; stored, the float32 rounds to bfloat16.  The other binary ops round the
+        # number to bfloat16 first (``x + 257.0`` adds 256): see ops._elementwise.binary.
+        conv = np.float32
+    elif np_dtype not in (np.float16, np.complex64):
         return conv
-    lim = builtins.float(np.finfo(np_dtype).max)
+    lim = builtins.float(np.finfo(conv).max)
 
     def quiet(value, conv=conv, lim=lim):
         if not isinstance(value, builtins.complex) and -lim <= value <= lim:
@@ -85,6 +93,10 @@ def _scalar_converter(np_dtype: np.dtype):
     return quiet
 
 
+# bfloat16 (8 exponent bits like float32, 8 significant bits) is NumPy's through ml_dtypes,
+# whose ufuncs compute in float32 and round each result to bfloat16, as PyTorch's CPU kernels.
+_BF16_NP = np.dtype(ml_dtypes.bfloat16)
+
 bool = dtype("bool", np.bool_, _BOOL, 11)
 uint8 = dtype("uint8", np.uint8, _INT, 0)
 int8 = dtype("int8", np.int8, _INT, 1)
@@ -94,6 +106,7 @@ int64 = dtype("int64", np.int64, _INT, 4)
 float16 = dtype("float16", np.float16, _FLOAT, 5)
 float32 = dtype("float32", np.float32, _FLOAT, 6)
 float64 = dtype("float64", np.float64, _FLOAT, 7)
+bfloat16 = dtype("bfloat16", _BF16_NP, _FLOAT, 15)
 complex64 = dtype("complex64", np.complex64, _COMPLEX, 9)
 complex128 = dtype("complex128", np.complex128, _COMPLEX, 10)
 
@@ -107,14 +120,17 @@ for _d, _c, _cxx in ((bool, "Bool", "bool"), (uint8, "Byte", "unsigned char"),
                      (int8, "Char", "signed char"), (int16, "Short", "short int"),
                      (int32, "Int", "int"), (int64, "Long", "long int"),
                      (float16, "Half", "c10::Half"), (float32, "Float", "float"),
-                     (float64, "Double", "double"),
+                     (float64, "Double", "double"), (bfloat16, "BFloat16", "c10::BFloat16"),
                      (complex64, "ComplexFloat", "c10::complex<float>"),
                      (complex128, "ComplexDouble", "c10::complex<double>")):
     object.__setattr__(_d, "cname", _c)
     object.__setattr__(_d, "cxx_name", _cxx)
 
 ALL_DTYPES: tuple[dtype, ...] = (bool, uint8, int8, int16, int32, int64, float16, float32,
-                                 float64, complex64, complex128)
+                                 float64, bfloat16, complex64, complex128)
+#: The 16-bit floating dtypes: PyTorch computes their reductions, matmuls and most math in
+#: float32 and rounds the result (``dt in HALVES`` where ``dt is float16`` used to be asked).
+HALVES = frozenset((float16, bfloat16))
 _BY_NAME = {d.name: d for d in ALL_DTYPES}
 _BY_NP = {d._np: d for d in ALL_DTYPES}
 
@@ -141,7 +157,13 @@ def _dtype_by_name(name: str) -> dtype:
 
 
 def from_numpy_dtype(np_dtype: Any) -> dtype:
-    """The tensorviz dtype for a NumPy dtype; TypeError for those PyTorch cannot hold."""
+    """The tensorviz dtype for a NumPy dtype; TypeError for those PyTorch cannot hold.
+
+    Note: an ``ml_dtypes.bfloat16`` array maps to ``bfloat16`` (``from_numpy`` shares its
+    memory, ``tensor(a)`` copies it), where PyTorch refuses it with a TypeError: NumPy's
+    bfloat16 is tensorviz's own storage type, and refusing it would only force a float32
+    round trip.  The other way stays as PyTorch: ``t.numpy()`` of a bfloat16 tensor raises.
+    """
     d = _BY_NP.get(np.dtype(np_dtype))
     if d is None:
         raise TypeError(
@@ -162,6 +184,8 @@ def _promote_pair(a: dtype, b: dtype) -> dtype:
         if hi.category == _COMPLEX and lo is float64:
             return complex128
         return hi
+    if {a, b} == {float16, bfloat16}:  # neither holds the other: float32 holds both
+        return float32
     if a.category == _INT:
         if uint8 in (a, b):  # uint8 mixes with a signed type: the next signed type that holds both
             other = b if a is uint8 else a
@@ -193,9 +217,9 @@ def get_default_dtype() -> dtype:
 
 
 def set_default_dtype(d: dtype) -> None:
-    """Set the default floating dtype; like PyTorch, only float16/32/64 are allowed."""
+    """Set the default floating dtype; like PyTorch, only float16/bfloat16/32/64 are allowed."""
     global _default_dtype
-    if d not in (float16, float32, float64):
+    if d not in (float16, bfloat16, float32, float64):
         raise TypeError("only floating-point types are supported as the default type, got "
                         f"{d!r}")
     _default_dtype = d
@@ -310,7 +334,7 @@ class finfo:
         if d.category < _FLOAT:
             raise TypeError("torch.finfo() requires a floating point input type. Use "
                             "torch.iinfo to handle 'torch.finfo'")
-        info = np.finfo(d._np)
+        info = ml_dtypes.finfo(d._np)  # (NumPy's own finfo does not know bfloat16)
         self.dtype = d.to_real().name
         self.bits = info.bits
         self.eps = builtins.float(info.eps)
@@ -355,3 +379,7 @@ class iinfo:
 
     def __repr__(self) -> str:
         return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
+
+
+#: ``np.finfo`` for every floating NumPy dtype, bfloat16 included (NumPy's own refuses it).
+np_finfo = ml_dtypes.finfo

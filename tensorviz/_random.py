@@ -18,7 +18,7 @@ from ._creation import _check_dtype, _finish, _sizes
 from ._dispatch import op
 from ._device import DeviceLike, as_device
 from ._size import Size
-from ._tensor import Tensor
+from ._tensor import Tensor, host_array
 
 __all__ = ["Generator", "default_generator", "manual_seed", "seed", "initial_seed",
            "get_rng_state", "set_rng_state", "rand", "randn", "randint", "randperm", "normal",
@@ -158,8 +158,8 @@ def _uniform_host(rng, shape, dt) -> np.ndarray:
         real = rng.random((*shape, 2), dtype=np.float64 if dt is _dtypes.complex128
                           else np.float32)
         return (real[..., 0] + 1j * real[..., 1]).astype(dt._np)
-    if dt is _dtypes.float16:
-        return rng.random(shape, dtype=np.float32).astype(np.float16)
+    if dt in _dtypes.HALVES:
+        return rng.random(shape, dtype=np.float32).astype(dt._np)
     return rng.random(shape, dtype=dt._np)
 
 
@@ -167,8 +167,8 @@ def _normal_host(rng, shape, dt) -> np.ndarray:
     if dt.category == _dtypes._COMPLEX:
         parts = rng.standard_normal((*shape, 2)) * np.sqrt(0.5)
         return (parts[..., 0] + 1j * parts[..., 1]).astype(dt._np)
-    if dt is _dtypes.float16:
-        return rng.standard_normal(shape, dtype=np.float32).astype(np.float16)
+    if dt in _dtypes.HALVES:
+        return rng.standard_normal(shape, dtype=np.float32).astype(dt._np)
     return rng.standard_normal(shape, dtype=dt._np)
 
 
@@ -256,7 +256,7 @@ def randperm(n: int, *, generator: Generator | None = None, dtype=None,
         raise RuntimeError(f"value cannot be converted to type {_C_NAMES[dt.name]} without "
                            "overflow")
     if dt.category == _dtypes._FLOAT:
-        digits = np.finfo(dt._np).nmant + 1
+        digits = _dtypes.np_finfo(dt._np).nmant + 1
         if n > 2 ** digits + 1:
             raise RuntimeError(f"n cannot be greater than 2^{digits}+1 for "
                                f"{dt.cname} type.")
@@ -285,8 +285,8 @@ def normal(mean: Any = 0.0, std: Any = 1.0, size=None, *, generator: Generator |
         if isinstance(mean, Tensor) and isinstance(std, Tensor):
             from . import _layout
             _layout.broadcast_shapes(mean._shape, std._shape)
-        m = mean.numpy(force=True) if isinstance(mean, Tensor) else mean
-        s = std.numpy(force=True) if isinstance(std, Tensor) else std
+        m = host_array(mean) if isinstance(mean, Tensor) else mean
+        s = host_array(std) if isinstance(std, Tensor) else std
         shape = np.broadcast_shapes(np.shape(m), np.shape(s))
         dt = ref.dtype if ref.dtype.category >= _dtypes._FLOAT else _dtypes.get_default_dtype()
         host = (m + s * _normal_host(rng, shape, _dtypes.float64)).astype(dt._np)

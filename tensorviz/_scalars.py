@@ -50,7 +50,7 @@ def scalar_to(value, dt: "_dtypes.dtype"):
 # PyTorch's C type names, used by its "value cannot be converted" message.
 _C_NAMES = {"bool": "bool", "uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t",
             "int32": "int", "int64": "int64_t", "float16": "c10::Half", "float32": "float",
-            "float64": "double", "complex64": "c10::complex<float>",
+            "float64": "double", "bfloat16": "c10::BFloat16", "complex64": "c10::complex<float>",
             "complex128": "c10::complex<double>"}
 
 
@@ -67,7 +67,7 @@ def _limits(dt: "_dtypes.dtype") -> tuple:
             lo = -builtins.int(info.max) if dt is _dtypes.uint8 else builtins.int(info.min)
             lim = (lo, builtins.int(info.max))
         else:  # (Python floats: comparing with NumPy's float16/32 maxima would warn)
-            info = np.finfo(dt._np)
+            info = _dtypes.np_finfo(dt._np)
             lim = (-builtins.float(info.max), builtins.float(info.max))
         lim = _LIMITS[dt] = lim
     return lim
@@ -116,9 +116,12 @@ def fill_value(value, dt, numel=None):
     when it does not fit).  PyTorch's one-element fill stores an out-of-range number into
     float16 as inf; any other count (``numel``, when given: 0 too) is checked as for the other
     dtypes.  Without ``numel`` float16 takes out-of-range values as inf."""
-    if dt is _dtypes.float16:
+    if dt in _dtypes.HALVES:  # (bfloat16 as float16, with its own range)
         if numel is not None and numel != 1:
-            check_half(value)
+            if dt is _dtypes.float16:
+                check_half(value)
+            else:
+                call_quiet(checked_scalar, value, dt)
         elif isinstance(value, (builtins.int, builtins.float, np.integer, np.floating)):
             return call_quiet(scalar_to, value, dt)
     return call_quiet(checked_scalar, value, dt)  # (its range check may cast: keep it quiet)

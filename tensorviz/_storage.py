@@ -389,6 +389,7 @@ class TypedStorage:
     def double(self): return self._cast(_dtypes.float64)
     def float(self): return self._cast(_dtypes.float32)
     def half(self): return self._cast(_dtypes.float16)
+    def bfloat16(self): return self._cast(_dtypes.bfloat16)
     def int(self): return self._cast(_dtypes.int32)
     def long(self): return self._cast(_dtypes.int64)
     def short(self): return self._cast(_dtypes.int16)

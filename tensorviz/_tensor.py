@@ -112,6 +112,8 @@ def wrap_array(arr, dt: _dtype_cls | None = None, dev: device = CPU,
         contig = _contig(shape)
         if stride is None or stride == contig:
             return _fresh(dt, shape, contig, arr)
+    if dev.type == "meta":
+        return _wrap_meta(arr, dt, dev, stride)
     be = backend_for(dev)
     xp = be.xp
     if not isinstance(arr, xp.ndarray):
@@ -145,6 +147,20 @@ def wrap_array(arr, dt: _dtype_cls | None = None, dev: device = CPU,
     arr = xp.ascontiguousarray(arr)
     return _make(Tensor, UntypedStorage._wrap(arr.reshape(-1), dev, be), dt, 0, shape,
                  _contig(shape), arr)
+
+
+def _wrap_meta(arr, dt, dev: device, stride: tuple | None) -> "Tensor":
+    """An op's result on the meta device: a new storage of its size without memory, row-major
+    unless the op asked for ``stride`` (its values are never read: see backends._meta)."""
+    be = backend_for(dev)
+    shape = tuple(arr.shape)
+    if dt is None:
+        dt = _dtypes.from_numpy_dtype(arr.dtype)
+    if stride is None:
+        stride = _contig(shape)
+    buf = be.empty(_layout.numel(shape), dt._np, dev)
+    return _make(Tensor, UntypedStorage._wrap(buf, dev, be), dt, 0, shape, stride,
+                 be.strided(buf, 0, shape, stride))
 
 
 def host_array(t: "Tensor") -> np.ndarray:
@@ -395,9 +411,14 @@ class Tensor:
     def is_cpu(self) -> bool:
         return self._storage._device.type == "cpu"
 
+    @property
+    def is_meta(self) -> bool:
+        """Whether this tensor is on the ``meta`` device (a layout without memory)."""
+        return self._storage._device.type == "meta"
+
     def get_device(self) -> int:
         dev = self._storage._device
-        return -1 if dev.type == "cpu" else dev.index
+        return dev.index if dev.type == "cuda" else -1
 
     @property
     def layout(self) -> layout:
@@ -580,6 +601,8 @@ class Tensor:
     def __repr__(self, *, tensor_contents=None) -> str:
         be = self._storage._backend
         fn = self.grad_fn
+        if be.name == "meta":
+            return _meta_repr(self, fn)
         return tensor_repr(self._arr, self._dtype, str(self.device), to_host=be.to_host,
                            requires_grad=self.requires_grad,
                            grad_fn=None if fn is None else type(fn).__name__)
@@ -707,6 +730,10 @@ class Tensor:
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
         """A NumPy array sharing this tensor's memory (``force=True``: a host copy if needed)."""
+        if self._dtype is _dtypes.bfloat16:
+            # Note: as PyTorch, though NumPy holds bfloat16 here (through ml_dtypes): call
+            # ``t.float().numpy()``, exact, since float32 holds every bfloat16 value.
+            raise TypeError("Got unsupported ScalarType BFloat16")
         if self._storage._device.type != "cpu":
             if not force:
                 raise TypeError(f"can't convert {self.device} device type tensor to numpy. Use "
@@ -734,12 +761,14 @@ class Tensor:
         return from_numpy(array)
 
     def tolist(self):
-        return self.numpy(force=True).tolist()
+        return host_array(self).tolist()
 
     def item(self):
         n = self.numel()
         if n != 1:
             raise RuntimeError(f"a Tensor with {n} elements cannot be converted to Scalar")
+        if self._storage._device.type == "meta":
+            raise RuntimeError("Tensor.item() cannot be called on meta tensors")
         arr = self._arr
         if self._storage._device.type != "cpu":
             arr = self._storage._backend.to_host(arr)
@@ -923,6 +952,18 @@ def _rebuild_tensor(storage_args: tuple, dt: _dtype_cls, offset: builtins.int,
     return t
 
 
+def _meta_repr(t: "Tensor", fn) -> str:
+    """PyTorch's text for a meta tensor: its size and dtype, no values (it has none)."""
+    parts = [f"size={tuple(t._shape)}"]
+    if t._dtype is not _dtypes.get_default_dtype():
+        parts.append(f"dtype=tensorviz.{t._dtype.name}")
+    if fn is not None:
+        parts.append(f"grad_fn=<{type(fn).__name__}>")
+    elif t.requires_grad:
+        parts.append("requires_grad=True")
+    return f"tensor(..., device='meta', {', '.join(parts)})"
+
+
 def _rebuild_from_numpy(arr, dev, requires_grad):  # (pickles written by earlier versions)
     t = wrap_array(arr, None, CPU)
     if dev != "cpu":
@@ -938,6 +979,7 @@ _TYPE_NAMES = {
     _dtypes.int32: "tensorviz.IntTensor", _dtypes.int64: "tensorviz.LongTensor",
     _dtypes.bool: "tensorviz.BoolTensor", _dtypes.complex64: "tensorviz.ComplexFloatTensor",
     _dtypes.complex128: "tensorviz.ComplexDoubleTensor",
+    _dtypes.bfloat16: "tensorviz.BFloat16Tensor",
 }
 _TYPE_BY_NAME = {v: k for k, v in _TYPE_NAMES.items()}
 

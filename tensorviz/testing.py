@@ -18,7 +18,7 @@ import numpy as np
 __all__ = ["assert_close", "assert_allclose"]
 
 # (rtol, atol) by dtype name, as torch.testing's defaults.
-_TOLERANCES = {"float16": (1e-3, 1e-5), "float32": (1.3e-6, 1e-5), "float64": (1e-7, 1e-7),
+_TOLERANCES = {"float16": (1e-3, 1e-5), "bfloat16": (1.6e-2, 1e-5), "float32": (1.3e-6, 1e-5), "float64": (1e-7, 1e-7),
                "complex64": (1.3e-6, 1e-5), "complex128": (1e-7, 1e-7)}
 
 

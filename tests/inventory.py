@@ -30,10 +30,11 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
+import ml_dtypes  # noqa: F401  (np.dtype("bfloat16"))
 import numpy as np
 
 ALL_DTYPES = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
-              "float64", "complex64", "complex128")
+              "float64", "bfloat16", "complex64", "complex128")
 STRIDED_LAYOUTS = ("contig", "t", "step", "offset", "expand")
 LAYOUTS = STRIDED_LAYOUTS + ("empty", "0d")
 INT_DTYPES = ("uint8", "int8", "int16", "int32", "int64")
@@ -126,8 +127,13 @@ class Maker:
         """The library's dtype object for ``name`` (the sample's dtype by default)."""
         return getattr(self.lib, name or self.dtype)
 
+    def _from_numpy(self, data: np.ndarray):
+        if data.dtype.name == "bfloat16":  # (PyTorch's from_numpy refuses ml_dtypes' bfloat16)
+            return self.lib.from_numpy(data.astype(np.float32)).to(self.lib.bfloat16)
+        return self.lib.from_numpy(data.copy())
+
     def _tensor(self, data: np.ndarray, shape: tuple, layout: str, grad: bool):
-        t = layout_view(self.lib.from_numpy(data.copy()), shape, layout)
+        t = layout_view(self._from_numpy(data), shape, layout)
         if grad and self.requires_grad and data.dtype.kind in "fc":
             t = t.detach().requires_grad_()
         return t
@@ -1678,7 +1684,7 @@ M = "tensor"
 _add("to", to_gen, M, meta=_MO)
 _add("type", type_gen, M, meta=_MO)
 _add("type_as", type_as_gen, M, meta=_MO)
-_add("bool byte char short int long half float double cfloat cdouble cpu", unary, M,
+_add("bool byte char short int long half bfloat16 float double cfloat cdouble cpu", unary, M,
      meta=_MO)
 _add("copy_", copy_gen, M, meta=_MO)
 _add("fill_", fill_gen, M, meta=_MO)

@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 # above it.  (A package's __init__ belongs to the layer of its modules.)
 LAYERS = [
     ("_dtypes", "_layout", "_size", "_device", "_grad_mode", "return_types"),
-    ("backends", "backends._flags", "backends._numpy", "backends._cupy", "_scalars",
+    ("backends", "backends._flags", "backends._numpy", "backends._cupy", "backends._meta",
+     "_scalars",
      "_printing",
      "_autograd_meta"),
     ("_storage",),

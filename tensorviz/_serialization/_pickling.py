@@ -30,6 +30,7 @@ STORAGE_CLASS_NAMES = {
     "int64": "LongStorage", "int32": "IntStorage", "int16": "ShortStorage",
     "int8": "CharStorage", "uint8": "ByteStorage", "bool": "BoolStorage",
     "complex128": "ComplexDoubleStorage", "complex64": "ComplexFloatStorage",
+    "bfloat16": "BFloat16Storage",
 }
 
 
@@ -50,6 +51,7 @@ class _Global:
 
 _REBUILD_TENSOR_V2 = _Global("torch._utils", "_rebuild_tensor_v2")
 _REBUILD_PARAMETER = _Global("torch._utils", "_rebuild_parameter")
+_REBUILD_META = _Global("torch._utils", "_rebuild_meta_tensor_no_storage")
 _SIZE = _Global("torch", "Size")
 _DEVICE = _Global("torch", "device")
 _GET_LAYOUT = _Global("torch.serialization", "_get_layout")
@@ -116,6 +118,9 @@ class TorchPickler(pickle._Pickler):
         cls = type(obj)
         if cls is Tensor or (isinstance(obj, Tensor) and cls.__name__ != "Parameter"):
             # Note: Tensor subclasses other than Parameter are saved as plain tensors.
+            if obj._storage._device.type == "meta":  # (a layout, no bytes: as PyTorch)
+                return (_REBUILD_META, (obj._dtype, tuple(obj._shape), tuple(obj._stride),
+                                        bool(obj.requires_grad)))
             return (_REBUILD_TENSOR_V2, _tensor_args(obj))
         if isinstance(obj, Tensor):  # a Parameter: rebuilt around a plain tensor of its data
             plain = Tensor._make(obj._storage, obj._dtype, obj._offset, obj._shape,

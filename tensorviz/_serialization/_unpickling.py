@@ -155,7 +155,35 @@ def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state) ->
     return _set_state(_as_parameter(data, requires_grad), state)
 
 
+def _rebuild_meta_tensor_no_storage(dtype, size, stride, requires_grad=False) -> Tensor:
+    """A meta tensor (PyTorch saves its layout only: there are no bytes)."""
+    if not isinstance(dtype, _dtypes.dtype):
+        raise pickle.UnpicklingError(f"a meta tensor's dtype must be a dtype, got "
+                                     f"{type(dtype).__name__}")
+    size, stride = _int_tuple(size, "size"), _int_tuple(stride, "stride")
+    if len(size) != len(stride) or any(s < 0 for s in size + stride):
+        raise pickle.UnpicklingError(f"a meta tensor's size {size} and stride {stride} do "
+                                     "not make a layout")
+    from .._storage import UntypedStorage
+    from ..backends import meta_backend
+    be = meta_backend()
+    n = 0 if 0 in size else 1 + sum((s - 1) * st for s, st in zip(size, stride))
+    buf = be.empty(n, dtype._np)
+    meta = device("meta")
+    t = Tensor._make(UntypedStorage._wrap(buf, meta, be), dtype, 0, size, stride,
+                     be.strided(buf, 0, size, stride))
+    return _finish(t, requires_grad, None)
+
+
+def _int_tuple(value, what: str) -> tuple:
+    if not isinstance(value, (tuple, list, Size)) or \
+            not all(type(v) is int for v in value):
+        raise pickle.UnpicklingError(f"a meta tensor's {what} must be a tuple of ints")
+    return tuple(value)
+
+
 _REBUILD_FUNCTIONS = {_rebuild_tensor_v1, _rebuild_tensor_v2, _rebuild_tensor_v3,
+                      _rebuild_meta_tensor_no_storage,
                       _rebuild_parameter, _rebuild_parameter_with_state}
 
 
@@ -214,6 +242,7 @@ GLOBALS: dict[str, Any] = {
     "torch._utils._rebuild_tensor": _rebuild_tensor_v1,
     "torch._utils._rebuild_tensor_v2": _rebuild_tensor_v2,
     "torch._utils._rebuild_tensor_v3": _rebuild_tensor_v3,
+    "torch._utils._rebuild_meta_tensor_no_storage": _rebuild_meta_tensor_no_storage,
     "torch._utils._rebuild_parameter": _rebuild_parameter,
     "torch._utils._rebuild_parameter_with_state": _rebuild_parameter_with_state,
     "torch._tensor._rebuild_from_type_v2": _rebuild_from_type_v2,
@@ -250,12 +279,12 @@ _NEWOBJ_CLASSES = {collections.OrderedDict, collections.Counter, set, frozenset,
 
 # PyTorch names tensorviz knows but cannot hold.
 _UNSUPPORTED_DTYPES = {
-    "bfloat16", "complex32", "chalf", "uint16", "uint32", "uint64", "float8_e4m3fn",
+    "complex32", "chalf", "uint16", "uint32", "uint64", "float8_e4m3fn",
     "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu", "float4_e2m1fn_x2",
     "quint8", "qint8", "qint32", "quint4x2", "quint2x4", "bits1x8", "bits2x4", "bits4x2",
     "bits8", "bits16", "int1", "int2", "int3", "int4", "int5", "int6", "int7", "uint1", "uint2",
     "uint3", "uint4", "uint5", "uint6", "uint7"}
-_STORAGE_DTYPES = {"BFloat16Storage": "bfloat16", "ComplexHalfStorage": "complex32",
+_STORAGE_DTYPES = {"ComplexHalfStorage": "complex32",
                    "QUInt8Storage": "quint8", "QInt8Storage": "qint8", "QInt32Storage": "qint32",
                    "QUInt4x2Storage": "quint4x2", "QUInt2x4Storage": "quint2x4"}
 _UNSUPPORTED_DTYPES.update(_STORAGE_DTYPES)

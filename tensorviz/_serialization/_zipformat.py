@@ -40,6 +40,8 @@ class FormatError(RuntimeError):
 
 
 def _as_bytes_view(data) -> memoryview:
+    if getattr(data, "dtype", None) is not None and data.dtype.kind == "V":
+        data = data.view("u1")  # (bfloat16: no buffer-protocol format of its own)
     mv = memoryview(data)
     return mv if mv.format == "B" and mv.ndim == 1 else mv.cast("B")
 

@@ -24,13 +24,25 @@ __all__ = ["NumpyBackend", "backend_for", "CPU_BACKEND"]
 
 CPU_BACKEND = NumpyBackend()
 _cuda_backend = None
+_meta_backend = None
 
 
 def backend_for(dev: "device"):
     """The backend that computes on ``dev``."""
     if dev.type == "cpu":
         return CPU_BACKEND
+    if dev.type == "meta":
+        return meta_backend()
     return cuda_backend()
+
+
+def meta_backend():
+    """The backend of the ``meta`` device (placeholders, no memory)."""
+    global _meta_backend
+    if _meta_backend is None:
+        from ._meta import MetaBackend
+        _meta_backend = MetaBackend()
+    return _meta_backend
 
 
 def cuda_backend():
@@ -46,6 +58,10 @@ def copy_between(arr, src: "device", dst: "device"):
     """A copy of ``arr`` (on ``src``) placed on ``dst``: host<->GPU or GPU<->GPU."""
     if src.type == "cpu" and dst.type == "cpu":
         return arr.copy()
+    if dst.type == "meta":  # (the layout travels, the values do not)
+        return meta_backend().from_host(arr)
+    if src.type == "meta":
+        return meta_backend().to_host(arr)  # (NotImplementedError: no data to copy)
     if dst.type == "cpu":
         return backend_for(src).to_host(arr)
     return cuda_backend().from_host(arr, dst)

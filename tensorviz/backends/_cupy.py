@@ -31,6 +31,18 @@ def _load_cupy():
     return cupy
 
 
+def _check_dtype(np_dtype) -> None:
+    """RuntimeError for a dtype CuPy cannot hold (bfloat16: NumPy's through ml_dtypes).
+
+    Note: PyTorch computes bfloat16 on CUDA; tensorviz keeps it on the CPU, where NumPy has it
+    through ml_dtypes, because CuPy has no bfloat16 arrays to compute on."""
+    if getattr(np_dtype, "name", None) == "bfloat16" or str(np_dtype) == "bfloat16":
+        raise RuntimeError(
+            "bfloat16 tensors cannot live on a GPU in tensorviz: CuPy, which computes on the "
+            "GPU, has no bfloat16 arrays. Keep bfloat16 tensors on the CPU, or convert first: "
+            "t.float().cuda() (float32 holds every bfloat16 value exactly) or t.half().cuda().")
+
+
 class CupyBackend:
     """Computes on CuPy; buffers are 1-D CuPy arrays in GPU memory."""
 
@@ -48,12 +60,14 @@ class CupyBackend:
             self.peak_bytes = used
 
     def empty(self, n: int, np_dtype, device=None):
+        _check_dtype(np_dtype)
         with self.cupy.cuda.Device(_index(device)):
             buf = self.cupy.empty(n, dtype=np_dtype)
         self._track()
         return buf
 
     def zeros(self, n: int, np_dtype, device=None):
+        _check_dtype(np_dtype)
         with self.cupy.cuda.Device(_index(device)):
             buf = self.cupy.zeros(n, dtype=np_dtype)
         self._track()
@@ -73,12 +87,14 @@ class CupyBackend:
 
     def from_host(self, arr, device=None):
         """A copy of ``arr`` (host NumPy or a CuPy array on any GPU) on ``device``."""
+        _check_dtype(getattr(arr, "dtype", None))
         with self.cupy.cuda.Device(_index(device)):
             out = self.cupy.array(arr, copy=True)
         self._track()
         return out
 
     def asarray(self, obj, np_dtype=None, device=None):
+        _check_dtype(np_dtype if np_dtype is not None else getattr(obj, "dtype", None))
         with self.cupy.cuda.Device(_index(device)):
             return self.cupy.asarray(obj, dtype=np_dtype)
 

@@ -63,6 +63,9 @@ def device_of(*operands) -> Any:
             if dev is None:
                 dev = d
             elif d != dev:
+                if "meta" in (d.type, dev.type) and (x._shape or d.type == "meta"):
+                    raise RuntimeError(f"Tensor on device {d} is not on the expected device "
+                                       f"{dev}!")
                 if d.type == "cpu" and not x._shape:
                     cpu_scalar = d
                     continue
@@ -183,6 +186,8 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
                 if t._stride == c and 0 not in shape:
                     if kind != ARITH:
                         _check_kind(kind, dt, name)
+                        if kind == CMP and dt is _BF16:
+                            a, b = _bf16_rounded(a), _bf16_rounded(b)
                     xa, xb = (xt, scalar_to(b, dt)) if ta is Tensor else (scalar_to(a, dt), xt)
                     fast = True
     if fast:
@@ -198,6 +203,8 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
         rdt = _dtypes.bool if kind == CMP else dt
         if type(res) is _NDARRAY and res.dtype is rdt._np:  # (0-dim inputs give a scalar)
             return _fresh(rdt, shape, c, res)
+        if dt is _BF16 and ufunc not in _OPMATH_UFUNCS:  # (a float32 number: round it first)
+            res = call_quiet(ufunc, _bf16_operand(xa), _bf16_operand(xb))
         return wrap_array(res, rdt, CPU, c)
     _check_shapes(a, b)
     if out is not None and isinstance(out, Tensor):
@@ -210,8 +217,15 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
         rdt = _dtypes._default_dtype
     elif kind != ARITH:
         _check_kind(kind, rdt, name)
+        if kind == CMP and rdt is _BF16:
+            a, b = _bf16_rounded(a), _bf16_rounded(b)
     xa = operand(a, rdt, dev)
     xb = operand(b, rdt, dev)
+    if rdt is _BF16:
+        if ufunc not in _OPMATH_UFUNCS:
+            xa, xb = _bf16_operand(xa), _bf16_operand(xb)
+        elif type(b) is Tensor and not b._shape and b._dtype is not _BF16:
+            xb = operand(b, _dtypes.float32, dev)  # (a 0-dim right operand: read as float32)
     res = call_quiet(ufunc, xa, xb) if rdt.category >= _FLOAT else ufunc(xa, xb)
     if out is not None:
         stride = None
@@ -234,6 +248,31 @@ def _check_shapes(a, b) -> None:
     check, as PyTorch)."""
     if isinstance(a, Tensor) and isinstance(b, Tensor) and a._shape != b._shape:
         _layout.broadcast_shapes(a._shape, b._shape)
+
+
+_BF16 = _dtypes.bfloat16
+
+
+def _bf16_rounded(x):
+    """A Python number as the bfloat16 it rounds to (a tensor as it is): a bfloat16 tensor's
+    arithmetic takes a number as float32, its comparisons round it to bfloat16 first, as
+    PyTorch (``bfloat16(1.0) == 1.001`` is True)."""
+    if type(x) in _PY_NUMBERS and type(x) is not builtins.complex:
+        return builtins.float(_BF16._np.type(x))
+    return x
+
+
+#: The ufuncs whose bfloat16 kernels take a number operand as float32 (PyTorch's mul and
+#: div); every other op rounds the number to bfloat16 first (``x + 257.0`` adds 256).
+_OPMATH_UFUNCS = frozenset((np.multiply, np.true_divide))
+
+
+def _bf16_operand(x):
+    """A float32 number operand (how ``bfloat16``'s scalar converter gives numbers) rounded
+    to bfloat16, for the ops outside ``_OPMATH_UFUNCS``; arrays as they are."""
+    if type(x) is np.float32:
+        return np.float32(_BF16._np.type(x))
+    return x
 
 
 def _check_kind(kind: int, rdt, name: str) -> None:
@@ -290,10 +329,14 @@ def inplace(self: Tensor, ufunc: Callable, other, kind: int = ARITH, *, name: st
                            f"type {self._dtype.cname}")
     if kind != ARITH and kind != DIV:
         _check_kind(kind, rdt, name)
+        if kind == CMP and rdt is _BF16:
+            other = _bf16_rounded(other)
     if check is not None:
         check(rdt)
     xa = operand(self, rdt, dev)
     xb = operand(other, rdt, dev)
+    if rdt is _BF16 and ufunc not in _OPMATH_UFUNCS:
+        xb = _bf16_operand(xb)
     target = self._arr
     if rdt_out is self._dtype:
         run(ufunc, rdt, xa, xb, out=target)
@@ -848,7 +891,7 @@ def fill_(self, value) -> Tensor:
                                f"with {len(value._shape)} dimensions.")
         value, n = value.item(), None  # (a tensor's value goes into float16 unchecked)
     else:
-        n = _layout.numel(self._shape) if self._dtype is _dtypes.float16 else None
+        n = _layout.numel(self._shape) if self._dtype in _dtypes.HALVES else None
     # No overlap check: PyTorch lets fill_ write one value into an expanded tensor.
     self._arr[...] = fill_value(value, self._dtype, n)
     self._bump()

@@ -253,6 +253,12 @@ def _half(input: Tensor) -> Tensor:
     return to(input, _dtypes.float16)
 
 
+@op("bfloat16", function=False)
+def _bfloat16(input: Tensor) -> Tensor:
+    """``t.bfloat16()`` is ``t.to(tensorviz.bfloat16)``."""
+    return to(input, _dtypes.bfloat16)
+
+
 @op("int", function=False)
 def _int(input: Tensor) -> Tensor:
     """``t.int()`` is ``t.to(tensorviz.int32)``."""

@@ -115,7 +115,8 @@ def cat(tensors, dim: int = 0, *, out=None) -> Tensor:
     arrays = _arrays([t for _, t in kept], rdt, dev)
     shape = list(ref._shape)
     shape[d] = builtins.sum(a.shape[d] for a in arrays)
-    res = xp.empty(tuple(shape), dtype=rdt._np)  # C order, whatever the inputs' layouts
+    # C order, whatever the inputs' layouts (``empty_like``: a placeholder on the meta device)
+    res = xp.empty_like(arrays[0], shape=tuple(shape), dtype=rdt._np, order="C")
     xp.concatenate(arrays, axis=d, out=res)
     return finish(res, rdt, dev, out)
 

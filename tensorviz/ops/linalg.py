@@ -604,6 +604,8 @@ def einsum(*args) -> Tensor:
             raise NotImplementedError('"bmm" not implemented for \'Bool\'')
     xp = _xp(operands[0])
     arrays = [operand(op, rdt, dev) for op in operands]
+    if rdt is _dtypes.bfloat16:  # (NumPy's einsum has no bfloat16 loop: float32, as PyTorch)
+        arrays = [a.astype(np.float32) for a in arrays]
     if "->" in equation and "..." in equation.split("->")[0] and "..." not in out_sub:
         # PyTorch sums the '...' dims an explicit output leaves out (NumPy refuses): name them
         lhs = equation.split("->")[0].split(",")
@@ -761,7 +763,7 @@ def trace(input) -> Tensor:
     _bool_refused(input, "trace")
     rdt = _dtypes.int64 if input._dtype.category == _INT else input._dtype
     xp = _xp(input)
-    acc = np.float32 if rdt is _dtypes.float16 else rdt._np
+    acc = np.float32 if rdt in _dtypes.HALVES else rdt._np
     res = xp.asarray(call_quiet(xp.trace, input._arr, dtype=acc)).astype(rdt._np)
     return wrap_array(res.reshape(()), rdt, input.device)
 
@@ -779,10 +781,11 @@ def _float_input(A: Tensor, fn: str, *, half: str = "lowprec", square: bool = Tr
     if square and A._shape[-1] != A._shape[-2]:
         raise RuntimeError(f"{fn}: A must be batches of square matrices, but they are "
                            f"{A._shape[-2]} by {A._shape[-1]} matrices")
-    if A._dtype is _dtypes.float16 and half:
+    if A._dtype in _dtypes.HALVES and half:
         if half == "lowprec":
-            raise RuntimeError(f"{fn}: Low precision dtypes not supported. Got Half")
-        raise NotImplementedError(f'"{half}" not implemented for \'Half\'')
+            raise RuntimeError(f"{fn}: Low precision dtypes not supported. Got "
+                               f"{A._dtype.cname}")
+        raise NotImplementedError(f'"{half}" not implemented for \'{A._dtype.cname}\'')
 
 
 @contextlib.contextmanager
@@ -1060,7 +1063,7 @@ def solve(A, B, *, left: bool = True, out=None) -> Tensor:
     """``X`` with ``A @ X = B`` (``X @ A = B`` when ``left=False``); B may be a vector."""
     A = _tensor_arg(A, "linalg_solve", "A", 1)
     B = _tensor_arg(B, "linalg_solve", "B", 2)
-    if A._dtype is _dtypes.float16 and B._dtype is A._dtype and len(A._shape) >= 2 and \
+    if A._dtype in _dtypes.HALVES and B._dtype is A._dtype and len(A._shape) >= 2 and \
             A._shape[-1] == A._shape[-2]:
         _solve_shapes(A, B, left)  # (PyTorch checks a half system's shapes first)
     _float_input(A, "linalg.solve", half="lu_cpu")
@@ -1248,7 +1251,7 @@ def _check_uplo(UPLO: str) -> None:
 
 def _square_first(A: Tensor, fn: str, every_dtype: bool = False) -> None:
     """PyTorch checks a half (or, for eigh, any) matrix's shape before refusing its dtype."""
-    if (every_dtype or A._dtype is _dtypes.float16) and len(A._shape) >= 2 and \
+    if (every_dtype or A._dtype in _dtypes.HALVES) and len(A._shape) >= 2 and \
             A._shape[-1] != A._shape[-2]:
         raise RuntimeError(f"{fn}: A must be batches of square matrices, but they are "
                            f"{A._shape[-2]} by {A._shape[-1]} matrices")
@@ -1256,7 +1259,7 @@ def _square_first(A: Tensor, fn: str, every_dtype: bool = False) -> None:
 
 def _eigh_input(A: Tensor, fn: str) -> None:
     _square_first(A, fn, every_dtype=True)
-    if A._dtype.category < _FLOAT or A._dtype is _dtypes.float16:
+    if A._dtype.category < _FLOAT or A._dtype in _dtypes.HALVES:
         raise NotImplementedError(f'"linalg_eigh_cpu" not implemented for '
                                   f"'{A._dtype.cname}'")
     _float_input(A, fn)
@@ -1301,8 +1304,9 @@ def _eig_input(A: Tensor, fn: str):
     if A._dtype.category < _FLOAT:
         raise RuntimeError(f"Unknown Complex ScalarType for {A._dtype.cname}")
     _square_first(A, fn)
-    if A._dtype is _dtypes.float16:
-        raise NotImplementedError('"linalg_eig_out_cpu" not implemented for \'Half\'')
+    if A._dtype in _dtypes.HALVES:
+        raise NotImplementedError('"linalg_eig_out_cpu" not implemented for '
+                                  f"'{A._dtype.cname}'")
     _float_input(A, fn)
     return _require(_xp(A), "eig", f"torch.linalg.{fn.split('.')[-1]}")
 
@@ -1338,7 +1342,7 @@ def _tolerances(S, atol, rtol, dt, shape, xp):
         atol = atol._arr
     if isinstance(rtol, Tensor):
         rtol = rtol._arr
-    eps = np.finfo(dt.to_real()._np).eps
+    eps = _dtypes.np_finfo(dt.to_real()._np).eps
     if rtol is None:
         rtol = eps * max(shape[-2:]) if atol is None or _is_zero(atol) else 0.0
     atol = 0.0 if atol is None else atol
@@ -1360,11 +1364,12 @@ def matrix_rank(A, tol=None, hermitian: bool = False, *, atol=None, rtol=None,
     A = _tensor_arg(A, "linalg_matrix_rank", "A", 1)
     if tol is not None:
         atol, rtol = tol, 0.0
-    if A._dtype.category < _FLOAT or A._dtype is _dtypes.float16:
+    if A._dtype.category < _FLOAT or A._dtype in _dtypes.HALVES:
         if rtol is None:  # (the default rtol needs the dtype's eps first)
             raise RuntimeError("This function doesn't handle types other than float and double")
-        if A._dtype is _dtypes.float16:
-            raise NotImplementedError('"linalg_svd_cpu" not implemented for \'Half\'')
+        if A._dtype in _dtypes.HALVES:
+            raise NotImplementedError('"linalg_svd_cpu" not implemented for '
+                                      f"'{A._dtype.cname}'")
         raise RuntimeError("linalg.svd: Expected a floating point or complex tensor as input. "
                            f"Got {A._dtype.cname}")
     _float_input(A, "linalg.matrix_rank", square=False)
@@ -1386,7 +1391,7 @@ def matrix_rank(A, tol=None, hermitian: bool = False, *, atol=None, rtol=None,
 def pinv(A, *, atol=None, rtol=None, hermitian: bool = False, out=None) -> Tensor:
     """The Moore-Penrose pseudo-inverse, from the SVD (or ``eigh`` when ``hermitian``)."""
     A = _tensor_arg(A, "linalg_pinv", "A", 1)
-    if A._dtype.category < _FLOAT or A._dtype is _dtypes.float16 or len(A._shape) < 2:
+    if A._dtype.category < _FLOAT or A._dtype in _dtypes.HALVES or len(A._shape) < 2:
         raise RuntimeError(f"linalg.pinv({A._dtype.cname}{{{list(A._shape)}}}): expected a tensor "
                            "with 2 or more dimensions of float, double, cfloat or cdouble "
                            "types")
@@ -1473,7 +1478,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
         raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, "
                            "gelsy, gelsd, gelss)")
     driver = driver or "gelsy"
-    if A._dtype.category < _FLOAT or A._dtype is _dtypes.float16:
+    if A._dtype.category < _FLOAT or A._dtype in _dtypes.HALVES:
         raise RuntimeError("This function doesn't handle types other than float and double")
     if A._dtype is not B._dtype:
         raise RuntimeError(f"torch.linalg.lstsq: Expected input and other to have the same "
@@ -1497,7 +1502,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     with _lapack(xp, "torch.linalg.lstsq: The least squares solution could not be computed "
                      "because the input matrix does not have full rank."):
         u, s, vh = _svd(xp, a, full_matrices=False)
-        eps = np.finfo(real._np).eps
+        eps = _dtypes.np_finfo(real._np).eps
         rc = eps * max(m, n) if rcond is None else rcond
         smax = s.max(axis=-1, keepdims=True) if s.shape[-1] else s
         keep = s > rc * smax
@@ -1591,7 +1596,7 @@ def vector_norm(x, ord=2, dim=None, keepdim: bool = False, *, dtype=None,
             raise RuntimeError(f"linalg.vector_norm cannot compute the {name} norm on the "
                                f"dimension {empty[0]}because this dimension is empty and the "
                                "operation does not have an identity")
-    acc = np.float32 if rdt is _dtypes.float16 else rdt._np
+    acc = np.float32 if rdt in _dtypes.HALVES else rdt._np
     with np.errstate(all="ignore"):
         a = xp.abs(arr).astype(acc, copy=False)
         if ord == _INF:
@@ -1648,9 +1653,9 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None
     rdt = cdt.to_real()
     xp = _xp(A)
     if ord in ("nuc", 2, -2):
-        if cdt is _dtypes.float16:
+        if cdt in _dtypes.HALVES:
             raise RuntimeError("linalg.matrix_norm: Low precision dtypes not supported. Got "
-                               "Half")
+                               f"{cdt.cname}")
         moved = A.movedim((d0, d1), (-2, -1))
         if cdt is not A._dtype:
             moved = moved.to(cdt)
@@ -1856,7 +1861,7 @@ def _cholesky_legacy(input, upper: bool = False, *, out=None) -> Tensor:
     warn_once("torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be "
               "removed in a future PyTorch release.")
     input = _tensor_arg(input, "cholesky", "input", 1)
-    if input._dtype.category < _FLOAT or input._dtype is _dtypes.float16:
+    if input._dtype.category < _FLOAT or input._dtype in _dtypes.HALVES:
         raise NotImplementedError(f'"cholesky_cpu" not implemented for \'{input._dtype.cname}\'')
     return cholesky(input, upper=upper, out=out)
 
@@ -1887,7 +1892,7 @@ def solve_triangular(A, B, *, upper: bool, left: bool = True, unitriangular: boo
     A zero on the diagonal gives inf/nan, as back-substitution does (no error)."""
     A = _tensor_arg(A, "linalg_solve_triangular", "A", 1)
     B = _tensor_arg(B, "linalg_solve_triangular", "B", 2)
-    if A._dtype.category < _FLOAT or A._dtype is _dtypes.float16:
+    if A._dtype.category < _FLOAT or A._dtype in _dtypes.HALVES:
         raise NotImplementedError(f'"triangular_solve_cpu" not implemented for '
                                   f"'{A._dtype.cname}'")
     for name, t in (("A", A), ("B", B)):
@@ -2019,7 +2024,7 @@ def _solve_inputs(b, A, fn: str, kernel: str, b_name: str, A_name: str, dims_msg
     for name, t in ((b_name, b), (A_name, A)):
         if len(t._shape) < 2:
             raise RuntimeError(dims_msg(name, len(t._shape)))
-    if b._dtype.category < _FLOAT or b._dtype is _dtypes.float16:
+    if b._dtype.category < _FLOAT or b._dtype in _dtypes.HALVES:
         raise NotImplementedError(f'"{kernel}" not implemented for \'{b._dtype.cname}\'')
     if b._dtype is not A._dtype:
         raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "

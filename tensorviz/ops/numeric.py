@@ -609,8 +609,8 @@ def cdist(x1, x2, p: float = 2.0, compute_mode=None) -> Tensor:
                            f"{x2._dtype.cname}")
     if not p >= 0:
         raise RuntimeError("cdist only supports non-negative p values")
-    if x1._dtype is _dtypes.float16:
-        raise NotImplementedError("\"cdist\" not implemented for 'Half'")
+    if x1._dtype in _dtypes.HALVES:
+        raise NotImplementedError(f"\"cdist\" not implemented for '{x1._dtype.cname}'")
     if compute_mode not in (None, "use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
                             "donot_use_mm_for_euclid_dist"):
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode")

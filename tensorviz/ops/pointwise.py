@@ -22,7 +22,7 @@ from .._indexing import assign, scalar_to
 from .._tensor import Tensor
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
-from ._elementwise import (_check_int_zero_division, _complex_pow, device_of, finish, operand,
+from ._elementwise import (_bf16_rounded, _check_int_zero_division, _complex_pow, device_of, finish, operand,
                            promote, result_strides)
 
 
@@ -33,7 +33,7 @@ def _xp(t: Tensor):
 
 def _opmath(dt: "_dtypes.dtype") -> "_dtypes.dtype":
     """The dtype PyTorch computes in: half arithmetic runs in float32."""
-    return _dtypes.float32 if dt is _dtypes.float16 else dt
+    return _dtypes.float32 if dt in _dtypes.HALVES else dt
 
 
 def _check_tensor(fname: str, x, arg: str = "input", pos: int = 1) -> None:
@@ -366,7 +366,7 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,
     if dt.category < _FLOAT:
         return _map(input, dt, lambda xp, a: a.copy(), out)
     real = dt.to_real()
-    info = np.finfo(real._np)
+    info = _dtypes.np_finfo(real._np)
     # (Python ints past the float range of NumPy's conversion: as floats, as PyTorch reads them)
     nan, posinf, neginf = (builtins.float(v) if isinstance(v, builtins.int) else v
                            for v in (nan, posinf, neginf))
@@ -596,6 +596,8 @@ def _compute2(f, a, b, cdt, rdt, dev, out):
     elementwise strides (or into ``out``): the body of every two-operand op built on a
     custom array function."""
     xp = backend_for(dev).xp
+    if rdt is _dtypes.bfloat16:  # (a number operand is rounded to bfloat16 first, as PyTorch)
+        a, b = _bf16_rounded(a), _bf16_rounded(b)
     xa, xb = operand(a, cdt, dev), operand(b, cdt, dev)
     res = call_quiet(f, xp, xa, xb)
     if not isinstance(res, xp.ndarray):  # (0-dim operands can give a scalar)
@@ -821,7 +823,18 @@ def _softmax(name: str, input: Tensor, dim, dtype, log_: bool) -> Tensor:
         z = a - m
         e = xp.exp(z)
         s = xp.sum(e, axis=axis, keepdims=True)
+        if log_ and half:
+            # PyTorch's last-dim kernel for 16-bit floats keeps the sum and its log in the
+            # dtype: both round before the subtraction
+            ls = xp.log(s.astype(dt._np).astype(a.dtype)).astype(dt._np).astype(a.dtype)
+            return z - ls
+        if not log_ and other_dim:
+            # PyTorch's kernel along another dim for 16-bit floats stores exp(z) in the
+            # dtype, then divides it by the float32 sum
+            return e.astype(dt._np).astype(a.dtype) / s
         return z - xp.log(s) if log_ else e / s
+    half = dt in _dtypes.HALVES and d == nd - 1
+    other_dim = dt in _dtypes.HALVES and d != nd - 1
     res = _map(x, dt, f)
     # (PyTorch's softmax kernels write a row-major result whatever the input's layout)
     return res if res.is_contiguous() else res.contiguous()

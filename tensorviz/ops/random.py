@@ -17,7 +17,7 @@ from .._dispatch import inplace_of, op, write_out
 from .._dtypes import _COMPLEX, _FLOAT, _INT
 from .._indexing import check_writable
 from .._random import _gen, _normal_host, _uniform_host
-from .._tensor import Tensor, wrap_array
+from .._tensor import Tensor, host_array, wrap_array
 from .indexing import _xp
 from .pointwise import _check_tensor
 
@@ -38,7 +38,7 @@ def _fill(self: Tensor, host: np.ndarray) -> Tensor:
 
 
 def _host(t: Tensor) -> np.ndarray:
-    return np.asarray(t.numpy(force=True))
+    return np.asarray(host_array(t))
 
 
 def _float_only(self: Tensor, kernel: str) -> None:
@@ -49,7 +49,7 @@ def _float_only(self: Tensor, kernel: str) -> None:
 # ---------------------------------------------------------------- in-place fills
 def _bound_check(value, dt, what: str) -> None:
     if dt.category >= _FLOAT:
-        limit = np.finfo(dt.to_real()._np).max
+        limit = _dtypes.np_finfo(dt.to_real()._np).max
         if not (-limit <= value <= limit):
             raise RuntimeError(f"{what} is out of bounds for {dt.to_real().cxx_name}")
 
@@ -68,6 +68,8 @@ def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator=Non
     _bound_check(from_, self._dtype, "from")
     _bound_check(to, self._dtype, "to")
     rng = _gen(generator)
+    if self._storage._device.type == "meta":
+        return self  # (no memory to fill: a meta model's init_ draws nothing, as PyTorch)
     dt = self._dtype
     u = _uniform_host(rng, self._shape, _dtypes.complex128 if dt.category == _COMPLEX
                       else _dtypes.float64)
@@ -85,6 +87,8 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator=None
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
     _float_only(self, "normal_kernel_cpu")
     rng = _gen(generator)
+    if self._storage._device.type == "meta":
+        return self  # (no memory to fill, as uniform_)
     base = _dtypes.complex128 if self._dtype.category == _COMPLEX else _dtypes.float64
     host = mean + std * _normal_host(rng, self._shape, base)
     return _fill(self, np.asarray(host))
@@ -97,7 +101,8 @@ def _dtype_range(dt) -> tuple:
     if dt.category == _INT:
         info = np.iinfo(dt._np)
         return builtins.int(info.min), builtins.int(info.max)
-    digits = {_dtypes.float16: 11, _dtypes.float32: 24, _dtypes.float64: 53}[dt]
+    digits = {_dtypes.float16: 11, _dtypes.bfloat16: 8, _dtypes.float32: 24,
+              _dtypes.float64: 53}[dt]
     return -(1 << digits), 1 << digits
 
 

@@ -29,6 +29,15 @@ from .pointwise import _check_tensor, _not_implemented, _opmath, _xp
 _add_reduce = np.add.reduce
 
 # ---------------------------------------------------------------- helpers
+def _refuse_meta(t: Tensor, aten: str) -> None:
+    """PyTorch's NotImplementedError for an op whose result's size depends on the values,
+    which a meta tensor does not have."""
+    if t._storage._device.type == "meta":
+        from ..backends._meta import no_kernel
+        raise no_kernel(aten)
+
+
+
 def wrap_array(arr, dt=None, dev=CPU, stride=None) -> Tensor:
     """A reduction's or scan's result as a new row-major tensor: PyTorch allocates these
     contiguous whatever the input's layout (NumPy keeps a transposed input's order)."""
@@ -197,7 +206,7 @@ def sum(input: Tensor, dim=_NO_DIM, keepdim: bool | None = None, *, dtype=None, 
     dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     if type(input) is Tensor and dim is _NO_DIM and keepdim is None and dtype is None and \
             out is None and axis is None and keepdims is None and \
-            input._dtype is not _dtypes.float16:
+            input._dtype not in _dtypes.HALVES:
         arr = input._a
         if arr is None:
             arr = input._arr
@@ -414,8 +423,9 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None,
                                f"but got {dtype.cname}")
         x = input.to(dtype)
     if isinstance(p, str) and p == "nuc":  # (PyTorch's matrix_norm checks, before the dims)
-        if x._dtype is _dtypes.float16:
-            raise RuntimeError("linalg.matrix_norm: Low precision dtypes not supported. Got Half")
+        if x._dtype in _dtypes.HALVES:
+            raise RuntimeError("linalg.matrix_norm: Low precision dtypes not supported. Got "
+                               f"{x._dtype.cname}")
         given = None if dim is None else (dim,) if _is_int(dim) else tuple(dim)
         if given is not None and len(given) != 2:
             raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
@@ -466,8 +476,9 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None,
 
 def _nuclear(x: Tensor, dims, keepdim: bool, rdt, out) -> Tensor:
     nd = len(x._shape)
-    if x._dtype is _dtypes.float16:
-        raise RuntimeError("linalg.matrix_norm: Low precision dtypes not supported. Got Half")
+    if x._dtype in _dtypes.HALVES:
+        raise RuntimeError("linalg.matrix_norm: Low precision dtypes not supported. Got "
+                           f"{x._dtype.cname}")
     if dims is None:
         if nd != 2:
             raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
@@ -982,6 +993,7 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
     """The distinct elements, sorted (or distinct slices along ``dim``); optionally the inverse
     indices (input shape) and the counts."""
     _check_tensor("unique", input)
+    _refuse_meta(input, "_unique2" if dim is None else "unique_dim")
     dt = input._dtype
     if dt.category == _COMPLEX:
         raise _not_implemented("unique", dt)
@@ -1010,6 +1022,7 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False,
                        return_counts: bool = False, dim=None):
     """Collapse runs of equal consecutive elements (or slices along ``dim``)."""
     _check_tensor("unique_consecutive", input)
+    _refuse_meta(input, "unique_consecutive")
     dt = input._dtype
     if dt.category == _COMPLEX:
         raise _not_implemented("unique", dt)
@@ -1048,6 +1061,7 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
     """Occurrences of each value 0..max of a 1-D non-negative integer tensor (or summed
     ``weights``)."""
     _check_tensor("bincount", input)
+    _refuse_meta(input, "bincount")
     if weights is not None and not isinstance(weights, Tensor):
         raise TypeError(f"bincount(): argument 'weights' (position 2) must be Tensor, not "
                         f"{type(weights).__name__}")

@@ -38,7 +38,7 @@ def _unary(name: str, kernel, complex_kernel: str, half_ok: bool = True):
     def body(input, *, out=None) -> Tensor:
         _check_tensor(name, input)
         dt = input._dtype
-        if dt.category == _COMPLEX or (dt is _dtypes.float16 and not half_ok):
+        if dt.category == _COMPLEX or (dt in _dtypes.HALVES and not half_ok):
             raise _not_implemented(complex_kernel, dt)
         rdt = _float_result(dt)
         if getattr(kernel, "single", False):  # (exp overflows as PyTorch's float kernel's)
@@ -495,7 +495,7 @@ def polygamma(n, input, *, out=None) -> Tensor:
     # n! in the computing precision (float32 overflows from 35!), as PyTorch's exp(lgamma)
     fact = math.exp(math.lgamma(n + 1.0)) if n < 171 else math.inf
     odt = np.float64 if rdt is _F64 else np.float32
-    fact = odt(fact) if fact < np.finfo(odt).max else odt(np.inf)
+    fact = odt(fact) if fact < _dtypes.np_finfo(odt).max else odt(np.inf)
     sign = 1.0 if n % 2 else -1.0
 
     def f(xp, a):
@@ -574,7 +574,7 @@ def _zeta_op(input, other, *, out=None) -> Tensor:
         raise TypeError("special_zeta() received an invalid combination of arguments - got "
                         f"({type(input).__name__}, {type(other).__name__})")
     rdt, dev = promote(input, other), device_of(input, other)
-    if rdt.category == _COMPLEX or rdt is _dtypes.float16:
+    if rdt.category == _COMPLEX or rdt in _dtypes.HALVES:
         raise _not_implemented("zeta_cpu", rdt)
     rdt = _float_result(rdt)
     return _binary64(lambda xp, x, q: _zeta(xp, x, q), input, other, rdt, dev, out)

@@ -48,8 +48,8 @@ def _fft_input(x: Tensor, fn: str, real_only: bool = False):
     if dt.category < _FLOAT:
         dt = _dtypes.get_default_dtype()
         arr = arr.astype(dt._np)
-    if dt is _dtypes.float16:
-        raise RuntimeError("Unsupported dtype Half")
+    if dt in _dtypes.HALVES:
+        raise RuntimeError(f"Unsupported dtype {dt.cname}")
     return x, arr, dt
 
 

@@ -292,7 +292,7 @@ class Source:
             return np.zeros(0, _numpy_dtype(self._layout.dtype))
         if self.kind == "tensorviz":
             typed = self._typed_storage()
-            if typed is None:
+            if typed is None or self._layout.device == "meta":  # (meta: no values at all)
                 return None
             return np.asarray(typed._window(start, stop))
         flat = self._flat()
@@ -317,6 +317,8 @@ class Source:
             torch = _torch_module()
             index = torch.from_numpy(addresses.ravel()).to(flat.device)
             return _torch_to_numpy(flat[index]).reshape(addresses.shape)
+        if self._layout.device == "meta":
+            return None
         return self._gather_windows(addresses)
 
     def _gather_windows(self, addresses: np.ndarray) -> np.ndarray | None:

@@ -156,9 +156,12 @@ _WIRE = {"b": "b1", "i1": "i1", "i2": "i2", "i4": "i4", "i8": "i8", "u1": "u1", 
 def encode(values: np.ndarray) -> tuple[bytes, str]:
     """Little-endian bytes for the front end and the wire type that decodes them.
 
-    float16 travels as float32 (exact; not every browser has Float16Array); bool as uint8.
+    float16 and bfloat16 travel as float32 (exact; not every browser has Float16Array, none
+    has a bfloat16 array); bool as uint8.
     """
     dt = values.dtype
+    if dt.name == "bfloat16":  # (ml_dtypes' bfloat16: NumPy kind "V")
+        values, dt = values.astype(np.float32), np.dtype(np.float32)
     key = "b" if dt.kind == "b" else f"{dt.kind}{dt.itemsize}"
     wire = _WIRE.get(key)
     if wire is None:

@@ -25,7 +25,7 @@ import numpy as np
 # The classes PyTorch raises for bad input; anything else from tensorviz is a leak.
 PUBLIC_ERRORS = {"RuntimeError", "IndexError", "TypeError", "ValueError", "NotImplementedError"}
 
-TOL = {"float16": (2e-3, 1e-3), "float32": (2e-5, 1e-6), "float64": (1e-9, 1e-12),
+TOL = {"float16": (2e-3, 1e-3), "bfloat16": (1.6e-2, 8e-3), "float32": (2e-5, 1e-6), "float64": (1e-9, 1e-12),
        "complex64": (2e-5, 1e-6), "complex128": (1e-9, 1e-12)}
 
 
@@ -68,8 +68,10 @@ def _dtype_name(dt) -> str:
 
 def _tensor_view(lib, t) -> dict:
     """What is compared of one tensor."""
+    # (numpy() refuses bfloat16 in both libraries: float32 holds each value exactly)
+    values = t.float() if t.dtype == lib.bfloat16 else t
     if lib.__name__ == "torch":
-        arr = t.detach().resolve_conj().resolve_neg().cpu().numpy()
+        arr = values.detach().resolve_conj().resolve_neg().cpu().numpy()
         st = t.untyped_storage()
         storage = st.data_ptr() if st.nbytes() else None
         if t.is_conj() or t.is_neg():
@@ -78,7 +80,7 @@ def _tensor_view(lib, t) -> dict:
             return {"dtype": _dtype_name(t.dtype), "shape": tuple(t.shape), "stride": None,
                     "offset": None, "values": np.array(arr, copy=True), "storage": None}
     else:
-        r = t.resolve_conj() if hasattr(t, "resolve_conj") else t
+        r = values.resolve_conj() if hasattr(values, "resolve_conj") else values
         r = r.resolve_neg() if hasattr(r, "resolve_neg") else r
         arr = r.numpy()
         storage = id(t._storage) if t._storage.nbytes() else None

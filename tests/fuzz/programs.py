@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass, field
 
 DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64",
-          "complex64", "complex128"]
+          "bfloat16", "complex64", "complex128"]
 INTS = {"uint8": (0, 255), "int8": (-128, 127), "int16": (-32768, 32767),
         "int32": (-2**31, 2**31 - 1), "int64": (-2**63, 2**63 - 1)}
 

@@ -511,6 +511,10 @@ class Module:
         """Cast floating point parameters and buffers to float16."""
         return self._cast(_dtypes.float16)
 
+    def bfloat16(self) -> "Module":
+        """Cast floating point parameters and buffers to bfloat16: ``model.bfloat16()``."""
+        return self._cast(_dtypes.bfloat16)
+
     def type(self, dst_type) -> "Module":
         """Cast every parameter and buffer to ``dst_type``."""
         return self._apply(lambda t: t.type(dst_type))

@@ -163,7 +163,7 @@ def collate_tensor_fn(batch, *, collate_fn_map: dict | None = None):
         dt = functools.reduce(tv.promote_types, (t.dtype for t in batch))
         out = arena.empty((len(batch), *shape), dt)
         if out.numel():
-            np.stack([t.numpy() for t in batch], axis=0, out=out.numpy(), casting="unsafe")
+            np.stack([t._arr for t in batch], axis=0, out=out._arr, casting="unsafe")
         return out
     return tv.stack(batch, 0)
 
@@ -176,13 +176,13 @@ def gather_rows(tensor, indices: list):
     if arena is not None and _plain_cpu_tensors((tensor,)):
         out = arena.empty((len(indices), *tensor._shape[1:]), tensor.dtype)
         if out.numel():
-            src = tensor.numpy()
+            src = tensor._arr
             n = src.shape[0]
             for i in indices:  # (IndexError as PyTorch words it, before np.take's own)
                 if not -n <= i < n:
                     raise IndexError(f"index {i} is out of bounds for dimension 0 with size "
                                      f"{n}")
-            np.take(src, indices, axis=0, out=out.numpy())
+            np.take(src, indices, axis=0, out=out._arr)
         return out
     return tensor[indices]
 
