@@ -607,14 +607,12 @@ class Tensor:
                            requires_grad=self.requires_grad,
                            grad_fn=None if fn is None else type(fn).__name__)
 
-    __str__ = __repr__
-
     def __format__(self, spec: str) -> str:
-        if not self._shape:
+        # As PyTorch: a plain 0-d tensor formats its number; anything else (a Parameter
+        # too) formats as str() and takes no format spec.
+        if not self._shape and type(self) is Tensor and self._storage._backend.name != "meta":
             return format(self.item(), spec)
-        if spec:
-            raise TypeError("unsupported format string passed to Tensor.__format__")
-        return str(self)
+        return object.__format__(self, spec)
 
     # ------------------------------------------------------------ storage swaps
     def set_(self, source=None, storage_offset=None, size=None, stride=None) -> "Tensor":

@@ -395,3 +395,23 @@ def test_summarized_random_large_tensor():
         for kind in ["normal"] if name == "bool" else ["mixed", "special", "integral"]:
             check(random_array(rng, name, (100, 101), kind))
             check(random_array(rng, name, (3, 7, 50), kind))
+
+
+@pytest.mark.parametrize("make", [
+    "T.tensor(2.5)", "T.tensor([1.5, 2.0])", "T.nn.Parameter(T.tensor(2.5))",
+    "T.nn.Parameter(T.ones(2, 2))", "T.tensor(3, dtype=T.int64)",
+    "T.empty((), device='meta')", "T.ones(2, requires_grad=True) * 2"])
+@pytest.mark.parametrize("spec", ["", ".2f", ">20"])
+def test_str_and_format_match_pytorch(make, spec):
+    """``str``, ``f"{t}"`` and ``format(t, spec)`` as PyTorch: a plain 0-d tensor formats its
+    number; a Parameter prints "Parameter containing:" in str() too and takes no spec."""
+    import tensorviz
+
+    def run(T):
+        t = eval(make, {"T": T})
+        try:
+            formatted = format(t, spec)
+        except TypeError as e:
+            formatted = (TypeError, str(e))
+        return str(t).replace("torch.", "tensorviz."), formatted
+    assert run(tensorviz) == run(torch)
