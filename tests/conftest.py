@@ -27,8 +27,11 @@ try:
 
     # No per-example deadline: a test must not fail because the machine is busy (CI runs on
     # shared machines); the examples themselves are what is checked.
+    # Derandomized: every run draws the same examples, so a CI run cannot turn red on a new
+    # random draw; set TV_HYPOTHESIS_EXPLORE=1 to draw fresh examples when hunting for bugs.
     _hyp_settings.register_profile("tensorviz", deadline=None,
-                                   suppress_health_check=[HealthCheck.too_slow])
+                                   suppress_health_check=[HealthCheck.too_slow],
+                                   derandomize=not os.environ.get("TV_HYPOTHESIS_EXPLORE"))
     _hyp_settings.load_profile("tensorviz")
 except ImportError:  # pragma: no cover - hypothesis is a test extra
     st = None
@@ -239,6 +242,13 @@ def draw_step(draw, shape: tuple, storage_numel: int):
                 items.append(None)
             else:
                 items.append(Ellipsis)
+        named = len([k for k in items if k is not None and k is not Ellipsis])
+        if items.count(Ellipsis) > 1 and n > named:
+            # Note: when several ellipses each skip dims, PyTorch walks past the tensor's last
+            # dim and reads a size from beyond its sizes array (the answer depends on memory
+            # contents), so such keys are not generated: the first ellipsis is kept.
+            first = items.index(Ellipsis)
+            items = [k for i, k in enumerate(items) if k is not Ellipsis or i == first]
         key = items[0] if len(items) == 1 and draw(st.booleans()) else tuple(items)
         return name, (key,)
     if name == "select":
