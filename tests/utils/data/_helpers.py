@@ -173,8 +173,10 @@ class TorchStream:
 
 # ---------------------------------------------------------------- leftovers
 def segments(token: str | None = None) -> list[str]:
-    """tensorviz's shared-memory segments in /dev/shm (of one iterator's token)."""
-    pattern = f"tvz{token}_*" if token else "tvz*"
+    """tensorviz's shared-memory segments in /dev/shm: one iterator's (its ``token``), or
+    all of this process's iterators' (tokens start with the pid: another test run on the
+    same machine has segments of its own)."""
+    pattern = f"tvz{token}_*" if token else f"tvz{os.getpid()}_*"
     return sorted(glob.glob(os.path.join("/dev/shm", pattern)))
 
 
