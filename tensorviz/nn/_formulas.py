@@ -9,11 +9,14 @@ from __future__ import annotations
 import builtins
 import math
 
+import numpy as _np
+
 from ..autograd._torch import T as tv
 
 from .. import _dispatch, _dtypes
 from .._dispatch import op
 from .._tensor import Tensor
+from ..autograd._raw import cpu, fresh, plain, quiet_run, real_float
 from ..autograd._record import formula
 
 __all__: list = []
@@ -252,6 +255,12 @@ def _nll_loss_f(ctx, input, target, weight, reduction, ignore_index):
 
     def backward(g):
         x_shape = shape
+        if sw is None and len(x_shape) == 2 and reduction != "none" and plain() and \
+                real_float(g):
+            ga, ta = cpu(g), cpu(st())
+            if ga is not None and ta is not None and ta.ndim == 1:
+                return (fresh(quiet_run(_nll_grad, ga, ta, x_shape, ignore_index,
+                                        reduction == "mean"), g._dtype), None, None)
         t = st().long()
         c = x_shape[1] if len(x_shape) >= 2 else x_shape[0]
         tf = t.reshape(-1)
@@ -276,6 +285,19 @@ def _nll_loss_f(ctx, input, target, weight, reduction, ignore_index):
         return (grad.reshape(moved).movedim(-1, 1), None, None)
     return ("NllLoss2DBackward0" if len(shape) == 4 else "NllLossBackward0"), \
         (input, target, weight), backward
+
+
+def _nll_grad(g, t, shape, ignore_index, mean):
+    """``nll_loss``'s gradient for (N, C) log-probabilities without class weights, on the
+    arrays: the general path's steps, in its order and dtype."""
+    t = t.astype(_np.int64, copy=False)
+    valid = t != ignore_index
+    safe = _np.where(valid, t, 0)
+    wt = valid.astype(g.dtype)
+    coef = -wt * (g / wt.sum()) if mean else -wt * g
+    grad = _np.zeros(shape, g.dtype)
+    grad[_np.arange(shape[0]), safe] = coef
+    return grad
 
 
 # Losses PyTorch computes elementwise in one kernel: (forward of d = input - target or of
