@@ -25,8 +25,8 @@ from ..backends._numpy import quiet_run
 __all__ = ["cpu", "plain", "fresh", "quiet_run", "real_float"]
 
 def cpu(t) -> _nd | None:
-    """``t``'s strided NumPy array when ``t`` is a plain CPU tensor; else None."""
-    if type(t) is not Tensor:
+    """``t``'s strided NumPy array when ``t`` is a CPU tensor (or Parameter); else None."""
+    if not isinstance(t, Tensor):
         return None
     a = t._a
     if a is None:

@@ -25,6 +25,7 @@ import tensorviz as tv
 from .. import _dispatch, _dtypes
 from .._grad_mode import _STATE
 from .._tensor import Tensor
+from . import _fast
 
 __all__ = [
     "linear", "bilinear", "relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "prelu",
@@ -73,6 +74,9 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     >>> F.linear(tensorviz.ones(2, 3), tensorviz.ones(4, 3)).shape
     tensorviz.Size([2, 4])
     """
+    out = _fast.linear(input, weight, bias)  # (2-D CPU float32/64: the same nodes, directly)
+    if out is not None:
+        return out
     _tensor_arg("linear", "input", input)
     if input.dtype != weight.dtype:
         raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
@@ -116,7 +120,10 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
 # ---------------------------------------------------------------- activations
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """``max(x, 0)`` elementwise (``ReluBackward0``)."""
-    return input.relu_() if inplace else input.relu()
+    if inplace:
+        return input.relu_()
+    out = _fast.relu(input)
+    return input.relu() if out is None else out
 
 
 def relu_(input: Tensor) -> Tensor:
@@ -286,7 +293,10 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
     """``log(softmax(x))`` along ``dim``, computed stably (``LogSoftmaxBackward0``)."""
     if dim is None:
         dim = _implicit_dim("log_softmax", input.dim())
-    return input.log_softmax(dim, dtype=dtype) if dtype is not None else input.log_softmax(dim)
+    if dtype is not None:
+        return input.log_softmax(dim, dtype=dtype)
+    out = _fast.log_softmax(input, dim)
+    return input.log_softmax(dim) if out is None else out
 
 
 def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
@@ -1319,6 +1329,10 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
                                  target.contiguous().view(n, 1, -1), weight, reduction,
                                  ignore_index)
         return out.view((n,) + tuple(input.shape[2:])) if reduction == "none" else out
+    if weight is None:
+        out = _fast.nll_loss(input, target, reduction, ignore_index)
+        if out is not None:
+            return out
     return _ops()["nll_loss"](input, target, weight, reduction, ignore_index)
 
 
@@ -1334,7 +1348,9 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     cdim = 1 if input.dim() >= 2 else 0
-    logp = input.log_softmax(cdim)
+    logp = _fast.log_softmax(input, cdim)
+    if logp is None:
+        logp = input.log_softmax(cdim)
     c = input.shape[cdim]
     if target.shape == input.shape and target.dtype.is_floating_point:  # class probabilities
         t = target
