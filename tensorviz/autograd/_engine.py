@@ -16,14 +16,21 @@ from typing import Any, Sequence
 
 from .. import _dtypes
 from .._grad_mode import _STATE
-from .._tensor import Tensor
+from .._tensor import Tensor, _contig
 from .._device import CPU as _CPU
+from .._tensor import contiguous_format as _CONTIGUOUS, preserve_format as _PRESERVE
+from ._raw import cpu, fresh, plain, quiet_run, real_float
 from .graph import AccumulateGrad, Node
+import numpy as _np
+from numpy import ndarray as _nd
 
 
 def _device(t):
-    from ._record import _device as device
-    return device(t)
+    """``t``'s device without making a fresh CPU result's storage (see ``_tensor._fresh``)."""
+    a = t._a
+    if a is not None and type(a) is _nd:
+        return _CPU
+    return t._storage._device
 
 __all__ = ["run_backward", "sum_to", "accumulator"]
 
@@ -61,6 +68,10 @@ def sum_to(g: Tensor, shape: tuple) -> Tensor:
     lead = len(g._shape) - len(shape)
     dims = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape)
                                       if s == 1 and g._shape[i + lead] != 1)
+    if dims and plain() and real_float(g):  # (the same reduction, on the array)
+        a = cpu(g)
+        if a is not None:
+            return fresh(quiet_run(_sum_to, a, dims, shape), g._dtype)
     if dims:
         g = g.sum(dims, keepdim=True)
     if lead:
@@ -68,6 +79,11 @@ def sum_to(g: Tensor, shape: tuple) -> Tensor:
     elif g._shape != shape:
         g = g.reshape(shape)
     return g
+
+
+def _sum_to(a, dims, shape):
+    r = a.sum(axis=dims, keepdims=True).reshape(shape)
+    return r if r.flags.c_contiguous else r.copy()
 
 
 def _fit(g, meta):
@@ -96,7 +112,9 @@ def _validate_seed(out: Tensor, g, i: int) -> Tensor:
         if out._dtype.category != _dtypes._FLOAT:
             raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but "
                                f"got {out._dtype!r}".replace("tensorviz.", "torch."))
-        return ones_like(out, memory_format=_preserve())
+        if plain() and real_float(out) and cpu(out) is not None:
+            return fresh(_np.ones(out._shape, out._dtype._np), out._dtype)
+        return ones_like(out, memory_format=_PRESERVE)
     if not isinstance(g, Tensor):
         raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
     if g._shape != out._shape:
@@ -112,11 +130,6 @@ def _validate_seed(out: Tensor, g, i: int) -> Tensor:
 
 def _size(shape: tuple) -> str:
     return f"tensorviz.Size({list(shape)})"
-
-
-def _preserve():
-    from .._tensor import preserve_format
-    return preserve_format
 
 
 def run_backward(outputs: Sequence[Tensor], seeds: Sequence[Any], *, retain_graph: bool,
@@ -359,15 +372,25 @@ def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
     """``leaf.grad += g`` as PyTorch does (the leaf's hooks have run): a new ``.grad`` on the
     first call (never the caller's own tensor) and in-place adds on later ones."""
     ag = leaf._ag
+    grad = ag.grad
+    if not create_graph and real_float(g):
+        a = cpu(g)
+        if a is not None and (grad is None or _add_into(grad, a)):
+            if grad is None:  # (the general path's clone below, on the array)
+                ag.grad = fresh(a.copy(), g._dtype)
+            if ag.post_acc_hooks:
+                for fn in list(ag.post_acc_hooks.values()):
+                    fn(leaf)
+            return
     if ag.grad is None:
         # (a gradient may be shared -- a seed, one passed through an add to two leaves --
         # so the leaf gets its own copy, dense and row-major)
         if create_graph:  # (a recorded copy, as PyTorch: grad_fn CopyBackwards)
             from ._torch import T
             empty_like = T.empty_like
-            ag.grad = empty_like(g, memory_format=_contiguous()).copy_(g)
+            ag.grad = empty_like(g, memory_format=_CONTIGUOUS).copy_(g)
         else:
-            ag.grad = g.detach().clone(memory_format=_contiguous())
+            ag.grad = g.detach().clone(memory_format=_CONTIGUOUS)
     elif create_graph:
         ag.grad = ag.grad + g
     else:
@@ -382,6 +405,20 @@ def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
             fn(leaf)
 
 
-def _contiguous():
-    from .._tensor import contiguous_format
-    return contiguous_format
+def _add_into(grad, a) -> bool:
+    """``grad.add_(a)`` for a row-major CPU ``.grad`` of ``a``'s shape and dtype (the leaf's
+    own gradient, as accumulation leaves it); False, doing nothing, otherwise."""
+    if type(grad) is not Tensor or grad._shape != a.shape or grad._stride != _contig(a.shape):
+        return False
+    ga = cpu(grad)
+    if ga is None or ga.dtype is not a.dtype or (grad._ag is not None and
+                                                 grad._ag.inference) \
+            or _np.may_share_memory(ga, a):
+        return False
+    quiet_run(_iadd, ga, a)
+    grad._bump()
+    return True
+
+
+def _iadd(x, y):
+    x += y
