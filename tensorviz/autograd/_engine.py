@@ -112,7 +112,7 @@ def _validate_seed(out: Tensor, g, i: int) -> Tensor:
         if out._dtype.category != _dtypes._FLOAT:
             raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but "
                                f"got {out._dtype!r}".replace("tensorviz.", "torch."))
-        if plain() and real_float(out) and cpu(out) is not None:
+        if real_float(out) and cpu(out) is not None:
             return fresh(_np.ones(out._shape, out._dtype._np), out._dtype)
         return ones_like(out, memory_format=_PRESERVE)
     if not isinstance(g, Tensor):
@@ -168,17 +168,18 @@ def run_backward(outputs: Sequence[Tensor], seeds: Sequence[Any], *, retain_grap
     order: list = []
     seen = set()
     stack = [r[0] for r in roots]
+    pop, push, mark, visit, count = stack.pop, stack.append, seen.add, order.append, deps.get
     while stack:
-        n = stack.pop()
+        n = pop()
         if n in seen:
             continue
-        seen.add(n)
-        order.append(n)
+        mark(n)
+        visit(n)
         for nxt, _ in n.next_functions:
             if nxt is not None:
-                deps[nxt] = deps.get(nxt, 0) + 1
+                deps[nxt] = count(nxt, 0) + 1
                 if nxt not in seen:
-                    stack.append(nxt)
+                    push(nxt)
     needed = None
     if targets:
         target_nodes = {n for n, _ in targets}
@@ -231,7 +232,19 @@ def run_backward(outputs: Sequence[Tensor], seeds: Sequence[Any], *, retain_grap
             grads = buffers.pop(node, None)
             outs = ()
             if grads is not None and (needed is None or node in needed) and \
-                    not all(g is None for g in grads):
+                    grads.count(None) != len(grads):
+                if type(node) is AccumulateGrad and not targets and not capture:
+                    # (the common case, inlined: a leaf without hooks takes its gradient)
+                    var = node.variable
+                    vag = None if var is None else var._ag
+                    if vag is not None and not vag.hooks and not node._tensor_prehooks and \
+                            not node._retain_hooks and not node._prehooks:
+                        if vag.grad_fn is not None:
+                            raise RuntimeError("leaf variable has been moved into the graph "
+                                               "interior")
+                        if vag.requires_grad:
+                            _accumulate(var, grads[0], create_graph)
+                        continue
                 if isinstance(node, AccumulateGrad):
                     # a leaf's tensor hooks run first (their result is what is captured or
                     # accumulated); autograd.grad captures a leaf's gradient without running
@@ -266,25 +279,32 @@ def run_backward(outputs: Sequence[Tensor], seeds: Sequence[Any], *, retain_grap
                     if not retain_graph:
                         node._release()
             metas = node._input_meta
-            i = 0
+            n_outs, n_metas = len(outs), len(metas)
+            i = -1
             for nxt, nr in node.next_functions:
-                if nxt is not None:
-                    g = outs[i] if i < len(outs) else None
-                    if g is not None:
-                        meta = metas[i] if i < len(metas) else None
-                        if meta is not None and (g._shape != meta[0] or g._dtype is not meta[1]
-                                                 or meta[2] is not _CPU):
-                            g = _fit(g, meta)
-                        buf = buffers.get(nxt)
-                        if buf is None:
-                            buf = buffers[nxt] = [None] * (nxt._n_outputs if nxt._n_outputs > nr
-                                                           else nr + 1)
-                        buf[nr] = g if buf[nr] is None else buf[nr] + g
-                    d = deps[nxt] - 1
-                    deps[nxt] = d
-                    if d == 0:
-                        heappush(ready, (-nxt._seq, next(order_nr), nxt))
                 i += 1
+                if nxt is None:
+                    continue
+                g = outs[i] if i < n_outs else None
+                if g is not None:
+                    meta = metas[i] if i < n_metas else None
+                    if meta is not None and (g._shape != meta[0] or g._dtype is not meta[1]
+                                             or meta[2] is not _CPU):
+                        g = _fit(g, meta)
+                    buf = buffers.get(nxt)
+                    if buf is None:
+                        n = nxt._n_outputs
+                        if n == 1 and nr == 0:
+                            buffers[nxt] = [g]
+                        else:
+                            buf = buffers[nxt] = [None] * (n if n > nr else nr + 1)
+                            buf[nr] = g
+                    else:
+                        buf[nr] = g if buf[nr] is None else buf[nr] + g
+                d = deps[nxt] - 1
+                deps[nxt] = d
+                if d == 0:
+                    heappush(ready, (-nxt._seq, next(order_nr), nxt))
     finally:
         _STATE.grad = prev
     if inputs is not None and capture:
