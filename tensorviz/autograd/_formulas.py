@@ -249,12 +249,14 @@ def _relu(ctx, input, *args, **kwargs):
             y = cpu(r())
             if y is not None and y.dtype is ga.dtype and y.shape == ga.shape:
                 return (fresh(quiet_run(_mul_positive, ga, y), g._dtype),)
-        return (g * (r() > 0).to(g.dtype),)
+        # (PyTorch's threshold_backward: 0 where the result is <= 0, else the gradient --
+        # a NaN result passes it)
+        return (tv.where(r() <= 0, 0, g),)
     return "ReluBackward0", (input,), backward
 
 
 def _mul_positive(g, y):
-    return g * (y > 0).astype(g.dtype)
+    return _np.where(y <= 0, g.dtype.type(0), g)
 
 
 @formula("abs")
@@ -577,7 +579,7 @@ def _log_softmax(ctx, input, dim=None, dtype=None, **kw):
 
 
 def _log_softmax_grad(g, y, d):
-    return g - _np.exp(y) * g.sum(d, keepdims=True)
+    return g - _np.exp(y) * _np.add.reduce(g, axis=d, keepdims=True)
 
 
 # ---------------------------------------------------------------- reductions

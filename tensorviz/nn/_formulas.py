@@ -18,6 +18,7 @@ from .._dispatch import op
 from .._tensor import Tensor
 from ..autograd._raw import cpu, fresh, plain, quiet_run, real_float
 from ..autograd._record import formula
+from . import _fast
 
 __all__: list = []
 
@@ -248,6 +249,10 @@ def _nll_loss(input: Tensor, target: Tensor, weight, reduction: str, ignore_inde
 
 @formula(f"{_F}._nll_loss")
 def _nll_loss_f(ctx, input, target, weight, reduction, ignore_index):
+    if weight is not None and ctx.needs(weight):
+        kernel = "nll_loss2d_forward" if len(input._shape) == 4 else "nll_loss_forward"
+        raise RuntimeError(f"The function '{kernel}' is not differentiable with respect to "
+                           "argument 'weight'. This input cannot have requires_grad True.")
     st = ctx.save(target, "target")
     sw = ctx.save(weight, "weight") if weight is not None else None
     shape = input._shape
@@ -260,7 +265,7 @@ def _nll_loss_f(ctx, input, target, weight, reduction, ignore_index):
             ga, ta = cpu(g), cpu(st())
             if ga is not None and ta is not None and ta.ndim == 1:
                 return (fresh(quiet_run(_nll_grad, ga, ta, x_shape, ignore_index,
-                                        reduction == "mean"), g._dtype), None, None)
+                                        reduction == "mean"), g._dtype),)
         t = st().long()
         c = x_shape[1] if len(x_shape) >= 2 else x_shape[0]
         tf = t.reshape(-1)
@@ -278,19 +283,26 @@ def _nll_loss_f(ctx, input, target, weight, reduction, ignore_index):
         grad = tv.zeros(rows, c, dtype=g.dtype, device=g.device).scatter(
             1, safe.unsqueeze(1), coef.unsqueeze(1))
         if len(x_shape) == 1:
-            return (grad.reshape(x_shape), None, None)
+            return (grad.reshape(x_shape),)
         if len(x_shape) == 2:
-            return (grad, None, None)
+            return (grad,)
         moved = (x_shape[0],) + tuple(x_shape[2:]) + (c,)
-        return (grad.reshape(moved).movedim(-1, 1), None, None)
-    return ("NllLoss2DBackward0" if len(shape) == 4 else "NllLossBackward0"), \
-        (input, target, weight), backward
+        return (grad.reshape(moved).movedim(-1, 1),)
+    # (as PyTorch's, the node's one edge is the input's: the target and weight get none)
+    return ("NllLoss2DBackward0" if len(shape) == 4 else "NllLossBackward0"), (input,), backward
 
 
 def _nll_grad(g, t, shape, ignore_index, mean):
     """``nll_loss``'s gradient for (N, C) log-probabilities without class weights, on the
     arrays: the general path's steps, in its order and dtype."""
     t = t.astype(_np.int64, copy=False)
+    n, c = shape
+    if n and mean and not 0 <= ignore_index < c and _np.minimum.reduce(t) >= 0:
+        # (no target ignored -- the forward checked the others are classes -- : the weights
+        # are all 1 and sum to n exactly)
+        grad = _np.zeros(shape, g.dtype)
+        grad[_fast.rows(n), t] = -(g / g.dtype.type(n))
+        return grad
     valid = t != ignore_index
     safe = _np.where(valid, t, 0)
     wt = valid.astype(g.dtype)
