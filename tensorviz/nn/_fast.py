@@ -183,3 +183,185 @@ def nll_loss(input, target, reduction: str, ignore_index: int):
     if rec:
         record(_NLL, (input, target, None, reduction, ignore_index), None, out)
     return out
+
+
+# ---------------------------------------------------------------- convolution and pooling
+# The kernels of ``_formulas`` (``_convolution``, ``_max_pool``) and their backward call these
+# on the arrays for the common case: 2-D, batched, CPU float32/64, one group.  The window
+# view is the same strided view the general path takes (``functional._windows``); the
+# products are one matrix product over the whole batch instead of one per sample (the same
+# sums, in BLAS's order), and the input gradient is scattered back window position by window
+# position (each position is a strided slice of the padded input).
+from numpy.lib.stride_tricks import as_strided as _as_strided  # noqa: E402
+
+
+def conv_arrays(input, weight, bias):
+    """``(x, w, b)`` arrays when the convolution can run on the arrays, else None."""
+    if not isinstance(input, Tensor) or not isinstance(weight, Tensor):
+        return None
+    dt = input._dtype
+    if dt not in _FAST or weight._dtype is not dt or len(input._shape) != 4 or \
+            len(weight._shape) != 4:
+        return None
+    x, w = cpu(input), cpu(weight)
+    if x is None or w is None:
+        return None
+    b = None
+    if bias is not None:
+        b = cpu(bias) if isinstance(bias, Tensor) else None
+        if b is None or bias._dtype is not dt or b.shape != (w.shape[0],):
+            return None
+    return x, w, b
+
+
+def _pad(x, padding, value):
+    (pt, pb), (pl, pr) = padding
+    if not (pt or pb or pl or pr):
+        return np.ascontiguousarray(x)
+    n, c, h, w = x.shape
+    out = np.full((n, c, h + pt + pb, w + pl + pr), value, x.dtype)
+    out[:, :, pt:pt + h, pl:pl + w] = x
+    return out
+
+
+def _cols(xp, kernel, stride, dilation):
+    """(C*kh*kw, N*oh*ow) columns of the padded input ``xp`` (a copy of the window view)."""
+    n, c, h, w = xp.shape
+    kh, kw = kernel
+    oh = (h - dilation[0] * (kh - 1) - 1) // stride[0] + 1
+    ow = (w - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    sn, sc, sh, sw = xp.strides
+    win = _as_strided(xp, (c, kh, kw, n, oh, ow),
+                      (sc, sh * dilation[0], sw * dilation[1], sn, sh * stride[0],
+                       sw * stride[1]), writeable=False)
+    return win.reshape(c * kh * kw, n * oh * ow), oh, ow
+
+
+def _conv_forward(x, w, b, stride, padding, dilation):
+    n = x.shape[0]
+    o = w.shape[0]
+    cols, oh, ow = _cols(_pad(x, padding, 0), w.shape[2:], stride, dilation)
+    prod = np.matmul(w.reshape(o, -1), cols).reshape(o, n, oh, ow).transpose(1, 0, 2, 3)
+    if b is None:
+        return np.ascontiguousarray(prod)
+    out = np.empty((n, o, oh, ow), x.dtype)
+    np.add(prod, b.reshape(1, o, 1, 1), out=out)
+    return out
+
+
+def conv_forward(input, weight, bias, stride, padding, dilation, groups):
+    """The convolution kernel on the arrays (None: take the general path)."""
+    if groups != 1 or len(stride) != 2:
+        return None
+    arrays = conv_arrays(input, weight, bias)
+    if arrays is None or 0 in input._shape or 0 in weight._shape:
+        return None
+    x, w, b = arrays
+    return fresh(quiet_run(_conv_forward, x, w, b, stride, padding, dilation), input._dtype)
+
+
+def _conv_backward(g, x, w, stride, padding, dilation, need_x, need_w, need_b):
+    n, c, h, wd = x.shape
+    o, _, kh, kw = w.shape
+    oh, ow = g.shape[2:]
+    g2 = g.transpose(1, 0, 2, 3).reshape(o, n * oh * ow)
+    gw = gx = gb = None
+    if need_w:
+        cols, _, _ = _cols(_pad(x, padding, 0), (kh, kw), stride, dilation)
+        gw = np.matmul(g2, cols.T).reshape(w.shape)
+    if need_x:
+        (pt, pb), (pl, pr) = padding
+        gcols = np.matmul(w.reshape(o, -1).T, g2).reshape(c, kh, kw, n, oh, ow)
+        gxp = np.zeros((n, c, h + pt + pb, wd + pl + pr), g.dtype)
+        s0, s1 = stride
+        d0, d1 = dilation
+        for i in range(kh):
+            for j in range(kw):
+                gxp[:, :, i * d0:i * d0 + s0 * (oh - 1) + 1:s0,
+                    j * d1:j * d1 + s1 * (ow - 1) + 1:s1] += gcols[:, i, j].transpose(1, 0, 2, 3)
+        gx = np.ascontiguousarray(gxp[:, :, pt:pt + h, pl:pl + wd])
+    if need_b:
+        gb = np.add.reduce(g, axis=(0, 2, 3))
+    return gx, gw, gb
+
+
+def conv_backward(g, input, weight, stride, padding, dilation, groups, need_x, need_w,
+                  need_b):
+    """The convolution's gradients on the arrays (None: take the general path)."""
+    if groups != 1 or len(stride) != 2 or g._dtype is not input._dtype:
+        return None
+    ga = cpu(g)
+    arrays = conv_arrays(input, weight, None)
+    if ga is None or arrays is None or 0 in g._shape or 0 in input._shape:
+        return None
+    x, w, _ = arrays
+    dt = g._dtype
+    gx, gw, gb = quiet_run(_conv_backward, ga, x, w, stride, padding, dilation, need_x, need_w,
+                           need_b)
+    return tuple(None if a is None else fresh(a, dt) for a in (gx, gw, gb))
+
+
+def _max_pool_forward(x, kernel, stride, pads, dilation):
+    """Running maximum over the kernel positions, each a strided slice of the padded input:
+    what ``argmax`` over each window gives (the first maximum; the first NaN, if any)."""
+    n, c, h, w = x.shape
+    xp = _pad(x, pads, -np.inf)
+    (kh, kw), (s0, s1), (d0, d1) = kernel, stride, dilation
+    oh = (xp.shape[2] - d0 * (kh - 1) - 1) // s0 + 1
+    ow = (xp.shape[3] - d1 * (kw - 1) - 1) // s1 + 1
+    best = off = None
+    for i in range(kh):
+        for j in range(kw):
+            v = xp[:, :, i * d0:i * d0 + s0 * (oh - 1) + 1:s0,
+                   j * d1:j * d1 + s1 * (ow - 1) + 1:s1]
+            o = i * d0 * w + j * d1  # (where this position lies from the window's corner)
+            if best is None:
+                best = v
+                off = np.full(v.shape, o, np.int64)
+                continue
+            take = ~(v <= best)   # (greater, or NaN)
+            take &= best == best  # (not once a NaN is held)
+            best = np.where(take, v, best)
+            off += take * (o - off)
+    corner = ((np.arange(oh) * s0 - pads[0][0]) * w).reshape(oh, 1) + \
+        (np.arange(ow) * s1 - pads[1][0])
+    off += corner
+    return (best.copy() if best.base is not None else best), off
+
+
+def max_pool_forward(input, kernel, stride, pads, dilation):
+    """``(values, indices)`` of 2-D max pooling on the arrays (None: the general path);
+    ``pads`` are the (low, high) paddings with the ceil-mode extra already added."""
+    if not isinstance(input, Tensor) or input._dtype not in _FAST or len(input._shape) != 4 \
+            or len(kernel) != 2 or 0 in input._shape:
+        return None
+    x = cpu(input)
+    if x is None:
+        return None
+    values, idx = quiet_run(_max_pool_forward, x, kernel, stride, pads, dilation)
+    return fresh(values, input._dtype), fresh(idx, _dtypes.int64)
+
+
+def max_pool_backward(g, idx, shape, kernel, stride, dilation):
+    """The gradient of 2-D max pooling when no two windows overlap (each input position is
+    picked at most once: the scatter-add is a scatter); None otherwise."""
+    if len(kernel) != 2 or len(shape) != 4 or g._dtype not in _FAST or 0 in shape:
+        return None
+    for k, s, d in zip(kernel, stride, dilation):
+        if s < d * (k - 1) + 1:
+            return None
+    ga, ia = cpu(g), cpu(idx)
+    n, c, h, w = shape
+    if ga is None or ia is None or ia.shape != ga.shape or \
+            np.minimum.reduce(ia, axis=None) < 0 or np.maximum.reduce(ia, axis=None) >= h * w:
+        return None  # (an index in the padding: the general path says what is wrong)
+    return fresh(quiet_run(_scatter_planes, ga, ia, shape), g._dtype)
+
+
+def _scatter_planes(g, idx, shape):
+    n, c, h, w = shape
+    z = np.zeros(n * c * h * w, g.dtype)
+    at = idx.reshape(n * c, -1) + (np.arange(n * c) * (h * w)).reshape(-1, 1)
+    # (+ 0.0: the general path adds into zeros, which makes a -0.0 gradient +0.0)
+    z[at.reshape(-1)] = g.reshape(-1) + 0.0
+    return z.reshape(shape)

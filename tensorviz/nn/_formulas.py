@@ -629,6 +629,9 @@ def _cols(x, kernel, stride, dilation, groups):
 @_reg("_convolution")
 def _convolution(input, weight, bias, stride, padding, dilation, groups):
     """Convolution as a strided window view of the padded input and one matrix product."""
+    res = _fast.conv_forward(input, weight, bias, stride, padding, dilation, groups)
+    if res is not None:  # (2-D CPU float32/64, one group: the same steps on the arrays)
+        return res
     x = _padded(input, padding)
     kernel = tuple(weight.shape[2:])
     cols, out = _cols(x, kernel, stride, dilation, groups)
@@ -654,6 +657,12 @@ def _convolution_f(ctx, input, weight, bias, stride, padding, dilation, groups):
 
     def backward(g):
         x, w = sx(), sw()
+        if plain():
+            res = _fast.conv_backward(g, x, w, stride, padding, dilation, groups,
+                                      ctx.needs(input), ctx.needs(weight),
+                                      bias is not None and ctx.needs(bias))
+            if res is not None:
+                return res
         n, o = g.shape[:2]
         L = math.prod(g.shape[2:])
         gg = g.reshape(n, groups, o // groups, L)
@@ -696,6 +705,9 @@ def _max_pool(input, kernel, stride, padding, dilation, ceil_mode):
     extra = [builtins.max(0, (outs[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1 -
                           (sizes[i] + 2 * padding[i])) for i in range(sp)]
     pads = tuple((padding[i], padding[i] + extra[i]) for i in range(sp))
+    res = _fast.max_pool_forward(input, kernel, stride, pads, dilation)
+    if res is not None:  # (2-D CPU float32/64: the same window view and argmax, on arrays)
+        return res
     x = _padded(input, pads, float("-inf"))
     win = _windows(x, kernel, stride, dilation)                  # (N, C, *out, *kernel)
     flat = win.reshape(tuple(win.shape[:2 + sp]) + (-1,))
@@ -731,6 +743,10 @@ def _max_pool_f(ctx, input, kernel, stride, padding, dilation, ceil_mode):
     ctx.outputs = tuple(ctx.out)
 
     def backward(g, gi=None):
+        if plain():
+            res = _fast.max_pool_backward(g, idx(), shape, kernel, stride, dilation)
+            if res is not None:
+                return (res,)
         n, c = shape[:2] if len(shape) == sp + 2 else (1, shape[0])
         plane = math.prod(shape[-sp:])
         z = tv.zeros(n, c, plane, dtype=g.dtype, device=g.device)

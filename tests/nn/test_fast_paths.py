@@ -130,3 +130,46 @@ def test_linear_no_grad_and_mixed_requires_grad():
     with tv.no_grad():
         t = tv.nn.functional.linear(tv.tensor(x), tv.tensor(w, requires_grad=True))
     assert t.grad_fn is None and not t.requires_grad
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_conv_pool_step_matches_torch(seed):
+    """conv2d -> relu -> max_pool2d (ties from a few distinct values, -inf, strides,
+    padding, dilation, ceil mode) -> linear, values and every gradient."""
+    rng = np.random.default_rng(300 + seed)
+    np_dt = np.float32 if seed % 2 else np.float64
+    n, c, o = int(rng.integers(1, 4)), int(rng.integers(1, 3)), int(rng.integers(1, 4))
+    h, w = int(rng.integers(4, 9)), int(rng.integers(4, 9))
+    k = int(rng.integers(1, 4))
+    cpad, cstride = int(rng.integers(0, 2)), int(rng.integers(1, 3))
+    pk = int(rng.integers(1, 3))
+    pstride, ppad = int(rng.integers(1, 3)), int(rng.integers(0, pk // 2 + 1))
+    pdil, ceil = int(rng.integers(1, 3)), bool(rng.integers(0, 2))
+    x = rng.integers(-2, 3, (n, c, h, w)).astype(np_dt)
+    if rng.integers(0, 2):
+        x[0, 0, 0, 0] = -np.inf
+    wt = rng.integers(-1, 2, (o, c, k, k)).astype(np_dt)
+    b = rng.standard_normal(o).astype(np_dt)
+    res = []
+    for lib in (tv, torch):
+        F = lib.nn.functional
+        xt, wl, bl = (lib.tensor(a, requires_grad=True) for a in (x, wt, b))
+        y = F.relu(F.conv2d(xt, wl, bl, stride=cstride, padding=cpad))
+        try:
+            p, idx = F.max_pool2d(y, pk, pstride, ppad, pdil, ceil, return_indices=True)
+        except RuntimeError as e:
+            res.append(("error", str(e)))
+            continue
+        g = lib.tensor(np.random.default_rng(seed).standard_normal(tuple(p.shape)).astype(
+            np_dt))
+        (p * g).sum().backward()
+        res.append((p, idx, xt.grad, wl.grad, bl.grad, _names(p.grad_fn)))
+    if res[0][0] == "error" or res[1][0] == "error":
+        assert res[0] == res[1]
+        return
+    (p1, i1, *g1, n1), (p2, i2, *g2, n2) = res
+    _same(p1, p2)
+    np.testing.assert_array_equal(i1.numpy(), i2.numpy())
+    assert n1 == n2
+    for a, r in zip(g1, g2):
+        _same(a, r)
