@@ -104,8 +104,6 @@ def _fit(g, meta):
 
 
 def _validate_seed(out: Tensor, g, i: int) -> Tensor:
-    from ._torch import T
-    ones_like = T.ones_like
     if g is None:
         if out._shape:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
@@ -114,7 +112,8 @@ def _validate_seed(out: Tensor, g, i: int) -> Tensor:
                                f"got {out._dtype!r}".replace("tensorviz.", "torch."))
         if real_float(out) and cpu(out) is not None:
             return fresh(_np.ones(out._shape, out._dtype._np), out._dtype)
-        return ones_like(out, memory_format=_PRESERVE)
+        from ._torch import T
+        return T.ones_like(out, memory_format=_PRESERVE)
     if not isinstance(g, Tensor):
         raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
     if g._shape != out._shape:
@@ -232,7 +231,8 @@ def run_backward(outputs: Sequence[Tensor], seeds: Sequence[Any], *, retain_grap
             grads = buffers.pop(node, None)
             outs = ()
             if grads is not None and (needed is None or node in needed) and \
-                    grads.count(None) != len(grads):
+                    (grads[0] is not None if len(grads) == 1 else
+                     not all(g is None for g in grads)):
                 if type(node) is AccumulateGrad and not targets and not capture:
                     # (the common case, inlined: a leaf without hooks takes its gradient)
                     var = node.variable
