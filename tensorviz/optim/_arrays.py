@@ -145,6 +145,12 @@ def muladd_(c, a, b) -> None:
     """``c = c + a * b`` in place (``c`` an array), with ``muladd``'s rounding."""
     if type(c) is np.ndarray:
         dt = c.dtype
+        if type(b) in (int, float) and b == 1 and type(a) is np.ndarray and a.dtype == dt \
+                and dt in (np.float32, np.float64):
+            # (a * 1 is exact, and one rounding of the sum to float32 is what the float64
+            # sum rounded to float32 gives: 53 >= 2 * 24 + 2 bits)
+            c += a
+            return
         if dt == np.float32:
             wide = np.multiply(_f32(a), _f32(b), dtype=np.float64)
             wide += c
