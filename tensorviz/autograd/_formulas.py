@@ -1535,7 +1535,7 @@ def _index_fill(ctx, input, dim, index, value):
 # ---------------------------------------------------------------- linear algebra
 @formula("mm")
 def _mm(ctx, input, mat2, *, out=None):
-    a_needs, b_needs = _needs(ctx, input, mat2)
+    a_needs, b_needs = ctx.needs(input), ctx.needs(mat2)
     sb = ctx.save(mat2, "mat2") if a_needs else None
     sa = ctx.save(input, "self") if b_needs else None
 
@@ -1594,7 +1594,7 @@ def _vdot(ctx, input, other, *, out=None):
 
 @formula("addmm")
 def _addmm(ctx, input, mat1, mat2, *, beta=1, alpha=1, out=None):
-    a_needs, b_needs = _needs(ctx, mat1, mat2)
+    a_needs, b_needs = ctx.needs(mat1), ctx.needs(mat2)
     s2 = ctx.save(mat2, "mat2") if a_needs else None
     s1 = ctx.save(mat1, "mat1") if b_needs else None
 
