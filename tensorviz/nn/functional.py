@@ -1309,6 +1309,10 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
     weighted (``NllLossBackward0``)."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _reduction(reduction)
+    if weight is None:  # (2-D CPU float32/64 and int64 targets: no check below can fail)
+        out = _fast.nll_loss(input, target, reduction, ignore_index)
+        if out is not None:
+            return out
     if input.dim() < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
     if input.dim() >= 2 and target.dim() >= 1 and input.shape[0] != target.shape[0]:
@@ -1329,10 +1333,6 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
                                  target.contiguous().view(n, 1, -1), weight, reduction,
                                  ignore_index)
         return out.view((n,) + tuple(input.shape[2:])) if reduction == "none" else out
-    if weight is None:
-        out = _fast.nll_loss(input, target, reduction, ignore_index)
-        if out is not None:
-            return out
     return _ops()["nll_loss"](input, target, weight, reduction, ignore_index)
 
 
@@ -1347,6 +1347,15 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
     _reduction(reduction)
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    if weight is None and label_smoothing == 0 and isinstance(input, Tensor) and \
+            len(input._shape) == 2 and isinstance(target, Tensor) and \
+            target._dtype is _dtypes.int64 and len(target._shape) == 1:
+        # (class indices for (N, C) logits: log_softmax then nll_loss, directly)
+        logp = _fast.log_softmax(input, 1)
+        if logp is not None:
+            out = _fast.nll_loss(logp, target, reduction, ignore_index)
+            return out if out is not None else \
+                nll_loss(logp, target, None, None, ignore_index, None, reduction)
     cdim = 1 if input.dim() >= 2 else 0
     logp = _fast.log_softmax(input, cdim)
     if logp is None:
