@@ -165,12 +165,22 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
                 xb = b._arr
             dt, shape = a._dtype, a._shape
             if type(xa) is _NDARRAY and type(xb) is _NDARRAY and dt is b._dtype and \
-                    shape == b._shape and (kind != DIV or dt.category >= _FLOAT):
-                c = _contig(shape)
-                if a._stride == c and b._stride == c and 0 not in shape:
-                    if kind != ARITH:
-                        _check_kind(kind, dt, name)
-                    fast = True
+                    (kind != DIV or dt.category >= _FLOAT):
+                if shape == b._shape:
+                    c = _contig(shape)
+                    if a._stride == c and b._stride == c and 0 not in shape:
+                        if kind != ARITH:
+                            _check_kind(kind, dt, name)
+                        fast = True
+                elif a._stride == _contig(shape) and b._stride == _contig(b._shape):
+                    # (broadcasting two row-major tensors: PyTorch's error if they do not
+                    # broadcast, then a row-major result, as the general path lays it out)
+                    shape = _layout._broadcast_pair(shape, b._shape)
+                    if 0 not in shape:
+                        c = _contig(shape)
+                        if kind != ARITH:
+                            _check_kind(kind, dt, name)
+                        fast = True
         elif (ta is Tensor and tb in _PY_NUMBERS) or (tb is Tensor and ta in _PY_NUMBERS):
             t = a if ta is Tensor else b
             xt = t._a
@@ -196,8 +206,8 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
                     raise
                 res = call_quiet(ufunc, xa, xb)
         rdt = _dtypes.bool if kind == CMP else dt
-        if type(res) is _NDARRAY and res.dtype is rdt._np:  # (0-dim inputs give a scalar)
-            return _fresh(rdt, shape, c, res)
+        if type(res) is _NDARRAY and res.dtype is rdt._np and res.flags.c_contiguous:
+            return _fresh(rdt, shape, c, res)  # (0-dim inputs give a scalar: below)
         return wrap_array(res, rdt, CPU, c)
     _check_shapes(a, b)
     if out is not None and isinstance(out, Tensor):
