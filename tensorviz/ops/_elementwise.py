@@ -180,7 +180,7 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
                         c = _contig(shape)
                         if kind != ARITH:
                             _check_kind(kind, dt, name)
-                        fast = True
+                        fast = 2  # (broadcast: the result's layout is checked below)
         elif (ta is Tensor and tb in _PY_NUMBERS) or (tb is Tensor and ta in _PY_NUMBERS):
             t = a if ta is Tensor else b
             xt = t._a
@@ -206,8 +206,9 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
                     raise
                 res = call_quiet(ufunc, xa, xb)
         rdt = _dtypes.bool if kind == CMP else dt
-        if type(res) is _NDARRAY and res.dtype is rdt._np and res.flags.c_contiguous:
-            return _fresh(rdt, shape, c, res)  # (0-dim inputs give a scalar: below)
+        if type(res) is _NDARRAY and res.dtype is rdt._np and (
+                fast is True or res.flags.c_contiguous):  # (0-dim inputs give a scalar)
+            return _fresh(rdt, shape, c, res)
         return wrap_array(res, rdt, CPU, c)
     _check_shapes(a, b)
     if out is not None and isinstance(out, Tensor):
