@@ -20,10 +20,7 @@ import itertools
 import weakref
 from typing import Any, Callable
 
-from numpy import ndarray as _ndarray
-
 from .._grad_mode import _STATE
-from .._tensor import _fresh
 
 __all__ = ["Node", "AccumulateGrad", "saved_tensors_hooks", "save_on_cpu",
            "disable_saved_tensors_hooks", "register_multi_grad_hook", "increment_version"]
@@ -194,17 +191,9 @@ class SavedTensor:
         self._released = False
         stack = _HooksState.stack
         hooks = stack[-1] if stack else None
-        if is_output:  # (an alias without grad_fn: no reference cycle; same counter)
-            a = t._a
-            if type(a) is _ndarray and a.flags.owndata and a.flags.c_contiguous and \
-                    not t._offset and a.dtype is t._dtype._np:
-                # (a fresh CPU result, the whole of its buffer: the alias adopts the same
-                # array, without making the result's storage now -- see ``_tensor._fresh``)
-                alias = _fresh(t._dtype, t._shape, t._stride, a)
-                alias._vc = vc
-                t = alias
-            else:
-                t = t._view(t._shape, t._stride, t._offset)
+        if is_output:  # (an alias without grad_fn: no reference cycle; same counter and
+            # the same storage, whose listeners -- the graph widget -- see writes to either)
+            t = t._view(t._shape, t._stride, t._offset)
         if hooks is not None:
             pack, unpack = hooks
             self._data = pack(t)
