@@ -40,24 +40,21 @@ class AutogradMeta:
     ``inference`` (made under inference mode) and ``name``.
     """
 
-    __slots__ = ("requires_grad", "grad", "grad_fn", "output_nr", "retains_grad", "hooks",
-                 "post_acc_hooks", "accumulator", "base", "view_fn", "creation", "inference",
-                 "name", "__weakref__")
-
-    def __init__(self) -> None:
-        self.requires_grad = False
-        self.grad = None
-        self.grad_fn = None
-        self.output_nr = 0
-        self.retains_grad = False
-        self.hooks = None
-        self.post_acc_hooks = None
-        self.accumulator = None
-        self.base = None
-        self.view_fn = None
-        self.creation = ""
-        self.inference = False
-        self.name = None
+    # (the defaults live on the class: making a record -- one per recorded op's result --
+    # sets nothing, and each tensor keeps only the facts it was given)
+    requires_grad = False
+    grad = None
+    grad_fn = None
+    output_nr = 0
+    retains_grad = False
+    hooks = None
+    post_acc_hooks = None
+    accumulator = None
+    base = None
+    view_fn = None
+    creation = ""
+    inference = False
+    name = None
 
 
 #: Called once, the first time any tensor requires grad: autograd installs its recording

@@ -97,6 +97,23 @@ def _fresh(dt: _dtype_cls, shape: tuple, stride: tuple, arr: np.ndarray) -> "Ten
     return t
 
 
+def tensor_device(t: "Tensor") -> device:
+    """``t``'s device, without making a fresh CPU result's storage (see ``_fresh``): a
+    tensor whose array is a NumPy array is on the CPU."""
+    a = t._a
+    if a is not None and type(a) is np.ndarray:
+        return CPU
+    return t._storage._device
+
+
+def tensor_xp(t: "Tensor"):
+    """The array module of ``t``'s data (NumPy or CuPy), as ``tensor_device`` finds it."""
+    a = t._a
+    if a is not None and type(a) is np.ndarray:
+        return np
+    return t._storage._backend.xp
+
+
 def wrap_array(arr, dt: _dtype_cls | None = None, dev: device = CPU,
                stride: tuple | None = None) -> "Tensor":
     """Adopt a freshly computed array (NumPy or CuPy) as a tensor's storage, zero-copy.
@@ -401,7 +418,7 @@ class Tensor:
 
     @property
     def device(self) -> device:
-        return self._storage._device
+        return tensor_device(self)
 
     @property
     def is_cuda(self) -> bool:

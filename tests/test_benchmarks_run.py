@@ -1,4 +1,5 @@
-"""``benchmarks/run.py --quick`` runs end to end, so the benchmark script cannot rot.
+"""``benchmarks/run.py --quick`` and ``benchmarks/train_digits.py --quick`` run end to end, so
+the benchmark scripts cannot rot.
 
 No timing is asserted: only that every section runs and the table comes out.
 """
@@ -8,6 +9,8 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "run.py"
 
@@ -29,3 +32,29 @@ def test_quick_run_prints_every_section(tmp_path):
     for r in data["results"]:
         if r["section"] == "views" and r["ok"] is not None:
             assert r["extra"]["shares_storage"] and r["extra"]["bytes_allocated"] == 0, r
+
+
+TRAIN = SCRIPT.parent / "train_digits.py"
+
+
+def test_train_digits_quick_run(tmp_path):
+    """``benchmarks/train_digits.py --quick`` trains every model for 2 epochs in each library
+    from one state and batch order: the table comes out, and tensorviz ends at PyTorch's test
+    accuracy (the same training, to float32 rounding). No timing is asserted."""
+    pytest.importorskip("sklearn")
+    out_json = tmp_path / "train.json"
+    proc = subprocess.run([sys.executable, str(TRAIN), "--quick", "--json", str(out_json)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert "seconds per epoch" in proc.stdout
+    data = json.loads(out_json.read_text())
+    assert data["quick"] is True
+    assert [r["model"] for r in data["results"]] == ["mlp_sgd", "mlp_adam", "cnn"]
+    for r in data["results"]:
+        assert r["epochs"] == 2 and r["batches_per_epoch"] == 23
+        acc = r["accuracy"]
+        assert 0.0 < acc["tensorviz"] <= 1.0
+        if "torch_1t" in acc:  # (PyTorch installed: the same training)
+            assert abs(acc["tensorviz"] - acc["torch_1t"]) <= 0.02, r
+            assert abs(r["final_loss"]["tensorviz"] - r["final_loss"]["torch_1t"]) <= \
+                1e-3 * max(1.0, abs(r["final_loss"]["torch_1t"])), r

@@ -16,14 +16,21 @@ from typing import Any, Sequence
 
 from .. import _dtypes
 from .._grad_mode import _STATE
-from .._tensor import Tensor
+from .._tensor import Tensor, _contig
 from .._device import CPU as _CPU
+from .._tensor import contiguous_format as _CONTIGUOUS, preserve_format as _PRESERVE
+from ._raw import cpu, fresh, plain, quiet_run, real_float
 from .graph import AccumulateGrad, Node
+import numpy as _np
+from numpy import ndarray as _nd
 
 
 def _device(t):
-    from ._record import _device as device
-    return device(t)
+    """``t``'s device without making a fresh CPU result's storage (see ``_tensor._fresh``)."""
+    a = t._a
+    if a is not None and type(a) is _nd:
+        return _CPU
+    return t._storage._device
 
 __all__ = ["run_backward", "sum_to", "accumulator"]
 
@@ -61,6 +68,10 @@ def sum_to(g: Tensor, shape: tuple) -> Tensor:
     lead = len(g._shape) - len(shape)
     dims = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape)
                                       if s == 1 and g._shape[i + lead] != 1)
+    if dims and plain() and real_float(g):  # (the same reduction, on the array)
+        a = cpu(g)
+        if a is not None:
+            return fresh(quiet_run(_sum_to, a, dims, shape), g._dtype)
     if dims:
         g = g.sum(dims, keepdim=True)
     if lead:
@@ -68,6 +79,11 @@ def sum_to(g: Tensor, shape: tuple) -> Tensor:
     elif g._shape != shape:
         g = g.reshape(shape)
     return g
+
+
+def _sum_to(a, dims, shape):
+    r = a.sum(axis=dims, keepdims=True).reshape(shape)
+    return r if r.flags.c_contiguous else r.copy()
 
 
 def _fit(g, meta):
@@ -88,15 +104,16 @@ def _fit(g, meta):
 
 
 def _validate_seed(out: Tensor, g, i: int) -> Tensor:
-    from ._torch import T
-    ones_like = T.ones_like
     if g is None:
         if out._shape:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
         if out._dtype.category != _dtypes._FLOAT:
             raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but "
                                f"got {out._dtype!r}".replace("tensorviz.", "torch."))
-        return ones_like(out, memory_format=_preserve())
+        if real_float(out) and cpu(out) is not None:
+            return fresh(_np.ones(out._shape, out._dtype._np), out._dtype)
+        from ._torch import T
+        return T.ones_like(out, memory_format=_PRESERVE)
     if not isinstance(g, Tensor):
         raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
     if g._shape != out._shape:
@@ -112,11 +129,6 @@ def _validate_seed(out: Tensor, g, i: int) -> Tensor:
 
 def _size(shape: tuple) -> str:
     return f"tensorviz.Size({list(shape)})"
-
-
-def _preserve():
-    from .._tensor import preserve_format
-    return preserve_format
 
 
 def run_backward(outputs: Sequence[Tensor], seeds: Sequence[Any], *, retain_graph: bool,
@@ -155,17 +167,18 @@ def run_backward(outputs: Sequence[Tensor], seeds: Sequence[Any], *, retain_grap
     order: list = []
     seen = set()
     stack = [r[0] for r in roots]
+    pop, push, mark, visit, count = stack.pop, stack.append, seen.add, order.append, deps.get
     while stack:
-        n = stack.pop()
+        n = pop()
         if n in seen:
             continue
-        seen.add(n)
-        order.append(n)
+        mark(n)
+        visit(n)
         for nxt, _ in n.next_functions:
             if nxt is not None:
-                deps[nxt] = deps.get(nxt, 0) + 1
+                deps[nxt] = count(nxt, 0) + 1
                 if nxt not in seen:
-                    stack.append(nxt)
+                    push(nxt)
     needed = None
     if targets:
         target_nodes = {n for n, _ in targets}
@@ -218,7 +231,20 @@ def run_backward(outputs: Sequence[Tensor], seeds: Sequence[Any], *, retain_grap
             grads = buffers.pop(node, None)
             outs = ()
             if grads is not None and (needed is None or node in needed) and \
-                    not all(g is None for g in grads):
+                    (grads[0] is not None if len(grads) == 1 else
+                     not all(g is None for g in grads)):
+                if type(node) is AccumulateGrad and not targets and not capture:
+                    # (the common case, inlined: a leaf without hooks takes its gradient)
+                    var = node.variable
+                    vag = None if var is None else var._ag
+                    if vag is not None and not vag.hooks and not node._tensor_prehooks and \
+                            not node._retain_hooks and not node._prehooks:
+                        if vag.grad_fn is not None:
+                            raise RuntimeError("leaf variable has been moved into the graph "
+                                               "interior")
+                        if vag.requires_grad:
+                            _accumulate(var, grads[0], create_graph)
+                        continue
                 if isinstance(node, AccumulateGrad):
                     # a leaf's tensor hooks run first (their result is what is captured or
                     # accumulated); autograd.grad captures a leaf's gradient without running
@@ -253,25 +279,32 @@ def run_backward(outputs: Sequence[Tensor], seeds: Sequence[Any], *, retain_grap
                     if not retain_graph:
                         node._release()
             metas = node._input_meta
-            i = 0
+            n_outs, n_metas = len(outs), len(metas)
+            i = -1
             for nxt, nr in node.next_functions:
-                if nxt is not None:
-                    g = outs[i] if i < len(outs) else None
-                    if g is not None:
-                        meta = metas[i] if i < len(metas) else None
-                        if meta is not None and (g._shape != meta[0] or g._dtype is not meta[1]
-                                                 or meta[2] is not _CPU):
-                            g = _fit(g, meta)
-                        buf = buffers.get(nxt)
-                        if buf is None:
-                            buf = buffers[nxt] = [None] * (nxt._n_outputs if nxt._n_outputs > nr
-                                                           else nr + 1)
-                        buf[nr] = g if buf[nr] is None else buf[nr] + g
-                    d = deps[nxt] - 1
-                    deps[nxt] = d
-                    if d == 0:
-                        heappush(ready, (-nxt._seq, next(order_nr), nxt))
                 i += 1
+                if nxt is None:
+                    continue
+                g = outs[i] if i < n_outs else None
+                if g is not None:
+                    meta = metas[i] if i < n_metas else None
+                    if meta is not None and (g._shape != meta[0] or g._dtype is not meta[1]
+                                             or meta[2] is not _CPU):
+                        g = _fit(g, meta)
+                    buf = buffers.get(nxt)
+                    if buf is None:
+                        n = nxt._n_outputs
+                        if n == 1 and nr == 0:
+                            buffers[nxt] = [g]
+                        else:
+                            buf = buffers[nxt] = [None] * (n if n > nr else nr + 1)
+                            buf[nr] = g
+                    else:
+                        buf[nr] = g if buf[nr] is None else buf[nr] + g
+                d = deps[nxt] - 1
+                deps[nxt] = d
+                if d == 0:
+                    heappush(ready, (-nxt._seq, next(order_nr), nxt))
     finally:
         _STATE.grad = prev
     if inputs is not None and capture:
@@ -359,15 +392,25 @@ def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
     """``leaf.grad += g`` as PyTorch does (the leaf's hooks have run): a new ``.grad`` on the
     first call (never the caller's own tensor) and in-place adds on later ones."""
     ag = leaf._ag
+    grad = ag.grad
+    if not create_graph and real_float(g):
+        a = cpu(g)
+        if a is not None and (grad is None or _add_into(grad, a)):
+            if grad is None:  # (the general path's clone below, on the array)
+                ag.grad = fresh(a.copy(), g._dtype)
+            if ag.post_acc_hooks:
+                for fn in list(ag.post_acc_hooks.values()):
+                    fn(leaf)
+            return
     if ag.grad is None:
         # (a gradient may be shared -- a seed, one passed through an add to two leaves --
         # so the leaf gets its own copy, dense and row-major)
         if create_graph:  # (a recorded copy, as PyTorch: grad_fn CopyBackwards)
             from ._torch import T
             empty_like = T.empty_like
-            ag.grad = empty_like(g, memory_format=_contiguous()).copy_(g)
+            ag.grad = empty_like(g, memory_format=_CONTIGUOUS).copy_(g)
         else:
-            ag.grad = g.detach().clone(memory_format=_contiguous())
+            ag.grad = g.detach().clone(memory_format=_CONTIGUOUS)
     elif create_graph:
         ag.grad = ag.grad + g
     else:
@@ -382,6 +425,20 @@ def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
             fn(leaf)
 
 
-def _contiguous():
-    from .._tensor import contiguous_format
-    return contiguous_format
+def _add_into(grad, a) -> bool:
+    """``grad.add_(a)`` for a row-major CPU ``.grad`` of ``a``'s shape and dtype (the leaf's
+    own gradient, as accumulation leaves it); False, doing nothing, otherwise."""
+    if type(grad) is not Tensor or grad._shape != a.shape or grad._stride != _contig(a.shape):
+        return False
+    ga = cpu(grad)
+    if ga is None or ga.dtype is not a.dtype or (grad._ag is not None and
+                                                 grad._ag.inference) \
+            or _np.may_share_memory(ga, a):
+        return False
+    quiet_run(_iadd, ga, a)
+    grad._bump()
+    return True
+
+
+def _iadd(x, y):
+    x += y

@@ -19,10 +19,13 @@ from __future__ import annotations
 import builtins
 import math
 
+import numpy as _np
+
 from ._torch import T as tv
 
 from .. import _dtypes, _layout
 from .._tensor import Tensor
+from ._raw import cpu, fresh, plain, quiet_run, real_float
 from ._record import COMPOSITES, FORMULAS, composite, formula
 
 __all__ = ["FORMULAS", "COMPOSITES"]
@@ -247,7 +250,21 @@ _unary("i0", "I0Backward0", lambda x: tv.special.i1(x))
 @formula("relu")
 def _relu(ctx, input, *args, **kwargs):
     r = ctx.save(ctx.out, "result")
-    return "ReluBackward0", (input,), lambda g: (g * (r() > 0).to(g.dtype),)
+
+    def backward(g):
+        ga = cpu(g)
+        if ga is not None and plain() and real_float(g):
+            y = cpu(r())
+            if y is not None and y.dtype is ga.dtype and y.shape == ga.shape:
+                return (fresh(quiet_run(_mul_positive, ga, y), g._dtype),)
+        # (PyTorch's threshold_backward: 0 where the result is <= 0, else the gradient --
+        # a NaN result passes it)
+        return (tv.where(r() <= 0, 0, g),)
+    return "ReluBackward0", (input,), backward
+
+
+def _mul_positive(g, y):
+    return _np.where(y <= 0, g.dtype.type(0), g)
 
 
 @formula("abs")
@@ -560,8 +577,17 @@ def _log_softmax(ctx, input, dim=None, dtype=None, **kw):
 
     def backward(g):
         y = r()
+        ga = cpu(g)
+        if ga is not None and plain() and real_float(g) and type(d) is int:
+            ya = cpu(y)
+            if ya is not None and ya.dtype is ga.dtype and ya.shape == ga.shape and ga.ndim:
+                return (fresh(quiet_run(_log_softmax_grad, ga, ya, d), g._dtype),)
         return (g - y.exp() * g.sum(d, keepdim=True),)
     return "LogSoftmaxBackward0", (input,), backward
+
+
+def _log_softmax_grad(g, y, d):
+    return g - _np.exp(y) * _np.add.reduce(g, axis=d, keepdims=True)
 
 
 # ---------------------------------------------------------------- reductions
@@ -1024,8 +1050,13 @@ def _inplace_view(ctx, input) -> bool:
 
 @formula("t")
 def _t(ctx, input):
-    return "TBackward1" if _inplace_view(ctx, input) else "TBackward0", (input,), \
-        lambda g: (g.t(),)
+    def backward(g):
+        if plain() and type(g) is Tensor and len(g._shape) == 2:  # (t()'s view, made directly)
+            (m, n), (sm, sn) = g._shape, g._stride
+            return (g._view((n, m), (sn, sm), g._offset),)
+        return (g.t(),)
+    return ("TBackward1" if _inplace_view(ctx, input) else "TBackward0"), (input,), \
+        backward
 
 
 @formula("transpose", "swapaxes", "swapdims")
@@ -1599,12 +1630,23 @@ def _index_fill(ctx, input, dim, index, value):
 # ---------------------------------------------------------------- linear algebra
 @formula("mm")
 def _mm(ctx, input, mat2, *, out=None):
-    a_needs, b_needs = _needs(ctx, input, mat2)
+    a_needs, b_needs = ctx.needs(input), ctx.needs(mat2)
     sb = ctx.save(mat2, "mat2") if a_needs else None
     sa = ctx.save(input, "self") if b_needs else None
-    return "MmBackward0", (input, mat2), \
-        lambda g: (g.mm(_c(sb()).t()) if a_needs else None,
-                   _c(sa()).t().mm(g) if b_needs else None)
+
+    def backward(g):
+        ga = cpu(g)
+        if ga is not None and plain() and real_float(g):  # (the same products, on the arrays)
+            b = cpu(sb()) if a_needs else None
+            a = cpu(sa()) if b_needs else None
+            if (b is None or b.dtype is ga.dtype) and (a is None or a.dtype is ga.dtype) and \
+                    (b is not None or not a_needs) and (a is not None or not b_needs):
+                dt = g._dtype
+                return (fresh(ga.dot(b.T), dt) if a_needs else None,
+                        fresh(a.T.dot(ga), dt) if b_needs else None)
+        return (g.mm(_c(sb()).t()) if a_needs else None,
+                _c(sa()).t().mm(g) if b_needs else None)
+    return "MmBackward0", (input, mat2), backward
 
 
 @formula("bmm")
@@ -1647,11 +1689,21 @@ def _vdot(ctx, input, other, *, out=None):
 
 @formula("addmm")
 def _addmm(ctx, input, mat1, mat2, *, beta=1, alpha=1, out=None):
-    a_needs, b_needs = _needs(ctx, mat1, mat2)
+    a_needs, b_needs = ctx.needs(mat1), ctx.needs(mat2)
     s2 = ctx.save(mat2, "mat2") if a_needs else None
     s1 = ctx.save(mat1, "mat1") if b_needs else None
 
     def backward(g):
+        ga = cpu(g)
+        if ga is not None and alpha == 1 and beta == 1 and plain() and real_float(g):
+            b = cpu(s2()) if a_needs else None
+            a = cpu(s1()) if b_needs else None
+            if (b is None or b.dtype is ga.dtype) and (a is None or a.dtype is ga.dtype) and \
+                    (b is not None or not a_needs) and (a is not None or not b_needs):
+                dt = g._dtype
+                return (g if ctx.needs(input) else None,
+                        fresh(ga.dot(b.T), dt) if a_needs else None,
+                        fresh(a.T.dot(ga), dt) if b_needs else None)
         gi = (g if beta == 1 else g * _c(beta)) if ctx.needs(input) else None
         g1 = g.mm(_c(s2()).t()) if a_needs else None
         g2 = _c(s1()).t().mm(g) if b_needs else None

@@ -28,6 +28,7 @@ from numpy import ndarray as _ndarray  # noqa: E402
 __all__ = ["arm", "armed", "FORMULAS", "COMPOSITES", "formula", "composite", "Ctx"]
 
 FORMULAS: dict[str, Callable] = {}
+_NO_EDGE = (None, 0)
 COMPOSITES: dict[str, Callable] = {}
 
 
@@ -196,10 +197,31 @@ def record(name: str, args: tuple, kwargs: dict, out, *, view: bool = False,
         if res is None:
             return out
         node_name, inputs, backward = res
-    edge = _engine.edge
-    next_functions = tuple([edge(t) for t in inputs])
-    input_meta = tuple([(t._shape, t._dtype, _device(t)) if isinstance(t, Tensor) else None
-                        for t in inputs])
+    nf = []
+    im = []
+    for t in inputs:  # (_engine.edge and _device, inlined: every recorded op passes here)
+        if isinstance(t, Tensor):
+            ag = t._ag
+            if ag is None:
+                nf.append(_NO_EDGE)
+            else:
+                fn = ag.grad_fn
+                if fn is not None:
+                    nf.append((fn, ag.output_nr))
+                elif ag.requires_grad:
+                    ref = ag.accumulator
+                    acc = None if ref is None else ref()
+                    nf.append(((acc if acc is not None else _engine.accumulator(t)), 0))
+                else:
+                    nf.append(_NO_EDGE)
+            a = t._a
+            im.append((t._shape, t._dtype,
+                       _CPU if a is not None and type(a) is _ndarray else t._storage._device))
+        else:
+            nf.append(_NO_EDGE)
+            im.append(None)
+    next_functions = tuple(nf)
+    input_meta = tuple(im)
     targets = ctx.outputs if ctx.outputs is not None else outs
     cls = _NODE_CLASSES.get(node_name) or node_class(node_name)
     node = cls(next_functions, input_meta, backward, ctx.saved, ctx.names, len(targets) or 1)

@@ -26,6 +26,7 @@ __all__ = ["Node", "AccumulateGrad", "saved_tensors_hooks", "save_on_cpu",
            "disable_saved_tensors_hooks", "register_multi_grad_hook", "increment_version"]
 
 _SEQ = itertools.count()
+_INF = float("inf")
 
 FREED = ("Trying to backward through the graph a second time (or directly access saved tensors "
          "after they have already been freed). Saved intermediate values of the graph are freed "
@@ -177,15 +178,21 @@ class SavedTensor:
         self._version = vc[0]
         self._vc = vc
         self._is_output = is_output
-        self._output_nr = output_nr if is_output else (t._ag.output_nr if t._ag else 0)
-        self._node = None  # (an output's node: set by the recorder once the node exists)
         ag = t._ag
-        gf = None if ag is None else ag.grad_fn
-        self._grad_fn_name = None if gf is None else gf.name()
+        if ag is None:
+            self._output_nr = output_nr if is_output else 0
+            self._grad_fn_name = None
+        else:
+            self._output_nr = output_nr if is_output else ag.output_nr
+            gf = ag.grad_fn
+            self._grad_fn_name = None if gf is None else gf.name()
+        self._node = None  # (an output's node: set by the recorder once the node exists)
         self._ref = None
         self._released = False
-        hooks = _HooksState.stack[-1] if _HooksState.stack else None
-        if self._is_output:  # (an alias without grad_fn: no reference cycle; same counter)
+        stack = _HooksState.stack
+        hooks = stack[-1] if stack else None
+        if is_output:  # (an alias without grad_fn: no reference cycle; same counter and
+            # the same storage, whose listeners -- the graph widget -- see writes to either)
             t = t._view(t._shape, t._stride, t._offset)
         if hooks is not None:
             pack, unpack = hooks
@@ -340,9 +347,12 @@ class AccumulateGrad(Node):
     __slots__ = ("variable",)
 
     def __init__(self, variable):
-        Node.__init__(self)
+        self.next_functions = ()
+        next(_SEQ)  # (numbers the nodes as Node.__init__ does)
+        self._seq = _INF  # (runs as soon as it is ready, as PyTorch's)
+        self._input_meta = ()
+        self._n_outputs = 1
         self.variable = variable  # (the leaf refers to this node weakly: no cycle)
-        self._seq = float("inf")  # (runs as soon as it is ready, as PyTorch's)
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"

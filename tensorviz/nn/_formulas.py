@@ -9,12 +9,16 @@ from __future__ import annotations
 import builtins
 import math
 
+import numpy as _np
+
 from ..autograd._torch import T as tv
 
 from .. import _dispatch, _dtypes
 from .._dispatch import op
 from .._tensor import Tensor
+from ..autograd._raw import cpu, fresh, plain, quiet_run, real_float
 from ..autograd._record import formula
+from . import _fast
 
 __all__: list = []
 
@@ -307,6 +311,12 @@ def _nll_loss_f(ctx, input, target, weight, reduction, ignore_index):
 
     def backward(g):
         x_shape = shape
+        if sw is None and len(x_shape) == 2 and reduction != "none" and plain() and \
+                real_float(g):
+            ga, ta = cpu(g), cpu(st())
+            if ga is not None and ta is not None and ta.ndim == 1:
+                return (fresh(quiet_run(_nll_grad, ga, ta, x_shape, ignore_index,
+                                        reduction == "mean"), g._dtype),)
         t = st().long()
         c = x_shape[1] if len(x_shape) >= 2 else x_shape[0]
         tf = t.reshape(-1)
@@ -329,9 +339,28 @@ def _nll_loss_f(ctx, input, target, weight, reduction, ignore_index):
             return (grad,)
         moved = (x_shape[0],) + tuple(x_shape[2:]) + (c,)
         return (grad.reshape(moved).movedim(-1, 1),)
-    # (one edge: PyTorch differentiates neither the target nor the weight)
-    return ("NllLoss2DBackward0" if len(shape) == 4 else "NllLossBackward0"), (input,), \
-        backward
+    # (as PyTorch's, the node's one edge is the input's: the target and weight get none)
+    return ("NllLoss2DBackward0" if len(shape) == 4 else "NllLossBackward0"), (input,), backward
+
+
+def _nll_grad(g, t, shape, ignore_index, mean):
+    """``nll_loss``'s gradient for (N, C) log-probabilities without class weights, on the
+    arrays: the general path's steps, in its order and dtype."""
+    t = t.astype(_np.int64, copy=False)
+    n, c = shape
+    if n and mean and not 0 <= ignore_index < c and _np.minimum.reduce(t) >= 0:
+        # (no target ignored -- the forward checked the others are classes -- : the weights
+        # are all 1 and sum to n exactly)
+        grad = _np.zeros(shape, g.dtype)
+        grad[_fast.rows(n), t] = -(g / g.dtype.type(n))
+        return grad
+    valid = t != ignore_index
+    safe = _np.where(valid, t, 0)
+    wt = valid.astype(g.dtype)
+    coef = -wt * (g / wt.sum()) if mean else -wt * g
+    grad = _np.zeros(shape, g.dtype)
+    grad[_np.arange(shape[0]), safe] = coef
+    return grad
 
 
 # Losses PyTorch computes elementwise in one kernel: (forward of d = input - target or of
@@ -666,6 +695,9 @@ def _cols(x, kernel, stride, dilation, groups):
 @_reg("_convolution")
 def _convolution(input, weight, bias, stride, padding, dilation, groups):
     """Convolution as a strided window view of the padded input and one matrix product."""
+    res = _fast.conv_forward(input, weight, bias, stride, padding, dilation, groups)
+    if res is not None:  # (2-D CPU float32/64, one group: the same steps on the arrays)
+        return res
     x = _padded(input, padding)
     kernel = tuple(weight.shape[2:])
     cols, out = _cols(x, kernel, stride, dilation, groups)
@@ -691,6 +723,12 @@ def _convolution_f(ctx, input, weight, bias, stride, padding, dilation, groups):
 
     def backward(g):
         x, w = sx(), sw()
+        if plain():
+            res = _fast.conv_backward(g, x, w, stride, padding, dilation, groups,
+                                      ctx.needs(input), ctx.needs(weight),
+                                      bias is not None and ctx.needs(bias))
+            if res is not None:
+                return res
         n, o = g.shape[:2]
         L = math.prod(g.shape[2:])
         gg = g.reshape(n, groups, o // groups, L)
@@ -779,6 +817,9 @@ def _max_pool(input, kernel, stride, padding, dilation, ceil_mode):
     extra = [builtins.max(0, (outs[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1 -
                           (sizes[i] + 2 * padding[i])) for i in range(sp)]
     pads = tuple((padding[i], padding[i] + extra[i]) for i in range(sp))
+    res = _fast.max_pool_forward(input, kernel, stride, pads, dilation)
+    if res is not None:  # (2-D CPU float32/64: the same window view and argmax, on arrays)
+        return res
     x = _padded(input, pads, float("-inf"))
     win = _windows(x, kernel, stride, dilation)                  # (N, C, *out, *kernel)
     flat = win.reshape(tuple(win.shape[:2 + sp]) + (-1,))
@@ -814,6 +855,10 @@ def _max_pool_f(ctx, input, kernel, stride, padding, dilation, ceil_mode):
     ctx.outputs = tuple(ctx.out)
 
     def backward(g, gi=None):
+        if plain():
+            res = _fast.max_pool_backward(g, idx(), shape, kernel, stride, dilation)
+            if res is not None:
+                return (res,)
         n, c = shape[:2] if len(shape) == sp + 2 else (1, shape[0])
         plane = math.prod(shape[-sp:])
         z = tv.zeros(n, c, plane, dtype=g.dtype, device=g.device)

@@ -25,6 +25,7 @@ import tensorviz as tv
 from .. import _dispatch, _dtypes
 from .._grad_mode import _STATE
 from .._tensor import Tensor
+from . import _fast
 
 __all__ = [
     "linear", "bilinear", "relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "prelu",
@@ -73,6 +74,9 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     >>> F.linear(tensorviz.ones(2, 3), tensorviz.ones(4, 3)).shape
     tensorviz.Size([2, 4])
     """
+    out = _fast.linear(input, weight, bias)  # (2-D CPU float32/64: the same nodes, directly)
+    if out is not None:
+        return out
     _tensor_arg("linear", "input", input)
     if input.dtype != weight.dtype:
         raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
@@ -117,7 +121,10 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
 # ---------------------------------------------------------------- activations
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """``max(x, 0)`` elementwise (``ReluBackward0``)."""
-    return input.relu_() if inplace else input.relu()
+    if inplace:
+        return input.relu_()
+    out = _fast.relu(input)
+    return input.relu() if out is None else out
 
 
 def relu_(input: Tensor) -> Tensor:
@@ -306,7 +313,10 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
     """``log(softmax(x))`` along ``dim``, computed stably (``LogSoftmaxBackward0``)."""
     if dim is None:
         dim = _implicit_dim("log_softmax", input.dim())
-    return input.log_softmax(dim, dtype=dtype) if dtype is not None else input.log_softmax(dim)
+    if dtype is not None:
+        return input.log_softmax(dim, dtype=dtype)
+    out = _fast.log_softmax(input, dim)
+    return input.log_softmax(dim) if out is None else out
 
 
 def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
@@ -1370,6 +1380,10 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
     weighted (``NllLossBackward0``)."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _reduction(reduction)
+    if weight is None:  # (2-D CPU float32/64 and int64 targets: no check below can fail)
+        out = _fast.nll_loss(input, target, reduction, ignore_index)
+        if out is not None:
+            return out
     if input.dim() < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
     if input.dim() >= 2 and target.dim() >= 1 and input.shape[0] != target.shape[0]:
@@ -1404,8 +1418,19 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
     _reduction(reduction)
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    if weight is None and label_smoothing == 0 and isinstance(input, Tensor) and \
+            len(input._shape) == 2 and isinstance(target, Tensor) and \
+            target._dtype is _dtypes.int64 and len(target._shape) == 1:
+        # (class indices for (N, C) logits: log_softmax then nll_loss, directly)
+        logp = _fast.log_softmax(input, 1)
+        if logp is not None:
+            out = _fast.nll_loss(logp, target, reduction, ignore_index)
+            return out if out is not None else \
+                nll_loss(logp, target, None, None, ignore_index, None, reduction)
     cdim = 1 if input.dim() >= 2 else 0
-    logp = input.log_softmax(cdim)
+    logp = _fast.log_softmax(input, cdim)
+    if logp is None:
+        logp = input.log_softmax(cdim)
     c = input.shape[cdim]
     if target.shape == input.shape and target.dtype.is_floating_point:  # class probabilities
         t = target

@@ -23,7 +23,7 @@ from .._dispatch import (check_partial_overlap, exact_out, found_message, inplac
                          resize_out, write_out)
 from .._indexing import check_writable
 from .._scalars import check_half, checked_scalar, fill_value, scalar_to  # noqa: F401
-from .._tensor import Tensor, _contig, _fresh, wrap_array
+from .._tensor import Tensor, _contig, _fresh, tensor_device, wrap_array
 from ..backends._numpy import call_quiet, context_busy, quiet_run
 
 Number = (builtins.bool, builtins.int, builtins.float, builtins.complex, np.generic)
@@ -59,7 +59,7 @@ def device_of(*operands) -> Any:
     cpu_scalar = None
     for x in operands:
         if isinstance(x, Tensor):
-            d = x._storage._device
+            d = tensor_device(x)
             if dev is None:
                 dev = d
             elif d != dev:
@@ -79,14 +79,14 @@ def device_of(*operands) -> Any:
 
 def _only_scalar_on(operands, dev) -> builtins.bool:
     return all(not x._shape for x in operands if isinstance(x, Tensor)
-               and x._storage._device == dev)
+               and tensor_device(x) == dev)
 
 
 def operand(x, cdt: "_dtypes.dtype", dev):
     """``x`` as an array (or scalar) of dtype ``cdt`` on ``dev``, ready for a ufunc."""
     if isinstance(x, Tensor):
         arr = x._arr
-        if x._storage._device != dev:  # a 0-dim CPU tensor joining a GPU op
+        if tensor_device(x) != dev:  # a 0-dim CPU tensor joining a GPU op
             return scalar_to(x.item(), cdt)
         if x._dtype is not cdt:
             if x._dtype.category == _COMPLEX and cdt.category != _COMPLEX:
@@ -168,12 +168,22 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
                 xb = b._arr
             dt, shape = a._dtype, a._shape
             if type(xa) is _NDARRAY and type(xb) is _NDARRAY and dt is b._dtype and \
-                    shape == b._shape and (kind != DIV or dt.category >= _FLOAT):
-                c = _contig(shape)
-                if a._stride == c and b._stride == c and 0 not in shape:
-                    if kind != ARITH:
-                        _check_kind(kind, dt, name)
-                    fast = True
+                    (kind != DIV or dt.category >= _FLOAT):
+                if shape == b._shape:
+                    c = _contig(shape)
+                    if a._stride == c and b._stride == c and 0 not in shape:
+                        if kind != ARITH:
+                            _check_kind(kind, dt, name)
+                        fast = True
+                elif a._stride == _contig(shape) and b._stride == _contig(b._shape):
+                    # (broadcasting two row-major tensors: PyTorch's error if they do not
+                    # broadcast, then a row-major result, as the general path lays it out)
+                    shape = _layout._broadcast_pair(shape, b._shape)
+                    if 0 not in shape:
+                        c = _contig(shape)
+                        if kind != ARITH:
+                            _check_kind(kind, dt, name)
+                        fast = 2  # (broadcast: the result's layout is checked below)
         elif (ta is Tensor and tb in _PY_NUMBERS) or (tb is Tensor and ta in _PY_NUMBERS):
             t = a if ta is Tensor else b
             xt = t._a
@@ -201,7 +211,8 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
                     raise
                 res = call_quiet(ufunc, xa, xb)
         rdt = _dtypes.bool if kind == CMP else dt
-        if type(res) is _NDARRAY and res.dtype is rdt._np:  # (0-dim inputs give a scalar)
+        if type(res) is _NDARRAY and res.dtype is rdt._np and (
+                fast is True or res.flags.c_contiguous):  # (0-dim inputs give a scalar)
             return _fresh(rdt, shape, c, res)
         if dt is _BF16 and ufunc not in _OPMATH_UFUNCS:  # (a float32 number: round it first)
             res = call_quiet(ufunc, _bf16_operand(xa), _bf16_operand(xb))
@@ -301,8 +312,8 @@ def unary(fn: Callable, x: Tensor, rdt=None, *, out=None) -> Tensor:
         arr = arr.astype(rdt._np)
     res = run(fn, rdt, arr)
     if out is None:
-        return finish(res, rdt, x._storage._device, None, result_strides(res.shape, x))
-    return finish(res, rdt, x._storage._device, out, None, (x,))  # (refuses a partial overlap)
+        return finish(res, rdt, tensor_device(x), None, result_strides(res.shape, x))
+    return finish(res, rdt, tensor_device(x), out, None, (x,))  # (refuses a partial overlap)
 
 
 def inplace(self: Tensor, ufunc: Callable, other, kind: int = ARITH, *, name: str = "",
@@ -526,7 +537,7 @@ def _scalar_pow_shortcut(base, exp):
         xp = base._storage._backend.xp
         if exp == 0:
             return xp.ones(base._shape, dtype=rdt._np), rdt
-        return operand(base, rdt, base._storage._device).copy(), rdt
+        return operand(base, rdt, tensor_device(base)).copy(), rdt
     return None
 
 
@@ -586,7 +597,7 @@ def pow(input, exponent, *, out=None) -> Tensor:
     short = _scalar_pow_shortcut(input, exponent)
     if short is not None:
         stride = None if out is not None else result_strides(input._shape, input)
-        return finish(short[0], short[1], input._storage._device, out, stride)
+        return finish(short[0], short[1], tensor_device(input), out, stride)
     _check_shapes(input, exponent)
     rdt = promote(input, exponent)
     _refuse(rdt, "pow", _dtypes.bool)
@@ -961,7 +972,7 @@ def _rtruediv(self, other):
     if not isinstance(other, Number):
         return NotImplemented
     rdt = self._dtype if self._dtype.category >= _FLOAT else _dtypes._default_dtype
-    dev = self._storage._device
+    dev = tensor_device(self)
     rec = call_quiet(np.reciprocal, operand(self, rdt, dev))
     return mul(wrap_array(rec, rdt, dev), other)
 

@@ -18,7 +18,7 @@ from .. import _dtypes, _layout
 from .._dispatch import inplace_of, op, store_inplace
 from .._dtypes import _COMPLEX, _FLOAT, result_type
 from .._indexing import check_writable
-from .._tensor import Tensor, wrap_array
+from .._tensor import Tensor, wrap_array, tensor_device
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
 from .. import return_types
@@ -229,7 +229,7 @@ def sort(input: Tensor, *args, dim=None, descending=None, stable=None, out=None)
     _layout.normalize_dim(dim, len(input._shape))
     _sort_check(input)
     _, vals, order = _sorted(input, dim, descending)
-    dev = input._storage._device
+    dev = tensor_device(input)
     st = _like(input)
     return _out2(return_types.sort(wrap_array(vals, input._dtype, dev, st),
                                    wrap_array(order.astype(np.int64), _dtypes.int64, dev, st)),
@@ -244,7 +244,7 @@ def argsort(input: Tensor, *args, dim=None, descending=None, stable=None) -> Ten
     _layout.normalize_dim(dim, len(input._shape))
     _sort_check(input)
     _, _, order = _sorted(input, dim, descending)
-    return wrap_array(order.astype(np.int64), _dtypes.int64, input._storage._device,
+    return wrap_array(order.astype(np.int64), _dtypes.int64, tensor_device(input),
                       _like(input))
 
 
@@ -254,7 +254,7 @@ def msort(input: Tensor, *, out=None) -> Tensor:
     _check_tensor("msort", input)
     _sort_check(input)
     _, vals, _ = _sorted(input, 0, False)
-    return finish(vals, input._dtype, input._storage._device, out,
+    return finish(vals, input._dtype, tensor_device(input), out,
                   None if out is not None else _like(input))
 
 
@@ -277,7 +277,7 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
         sl = [slice(None)] * vals.ndim
         sl[d] = slice(0, k)
         vals, order = vals[tuple(sl)], order[tuple(sl)]
-    dev = input._storage._device
+    dev = tensor_device(input)
     return _out2(return_types.topk(wrap_array(vals, dt, dev),
                                    wrap_array(order.astype(np.int64), _dtypes.int64, dev)), out)
 
@@ -297,7 +297,7 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False, *, out
         raise _not_implemented("kthvalue_cpu", dt)
     _, vals, order = _sorted(input, d, False)
     xp = _xp(input)
-    dev = input._storage._device
+    dev = tensor_device(input)
     if input._shape:
         sl = [slice(None)] * vals.ndim
         sl[d] = slice(k - 1, k)

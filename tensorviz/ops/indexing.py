@@ -21,7 +21,7 @@ from .. import _dtypes, _layout
 from .._dtypes import _FLOAT
 from .._indexing import (INDEX_PUT_EXPANDED, MASKED_FILL_EXPANDED, _advanced_key,
                          _check_index_put, check_writable, checked_scalar)
-from .._tensor import Tensor, contiguous_format, wrap_array
+from .._tensor import Tensor, contiguous_format, wrap_array, tensor_xp
 from .._tensor import host_array as _host_array
 from ..backends._numpy import call_quiet
 from .._dispatch import op
@@ -39,7 +39,7 @@ _INTS = (_dtypes.int32, _dtypes.int64)
 
 # ---------------------------------------------------------------- shared helpers
 def _xp(t: Tensor):
-    return t._storage._backend.xp
+    return tensor_xp(t)
 
 
 def _c(xp, arr):

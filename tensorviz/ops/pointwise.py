@@ -19,7 +19,7 @@ from .. import _dtypes, _layout
 from .._dispatch import found_message, inplace_of, op, store_inplace
 from .._dtypes import _COMPLEX, _FLOAT, _INT, result_type
 from .._indexing import assign, scalar_to
-from .._tensor import Tensor
+from .._tensor import Tensor, tensor_xp, tensor_device
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
 from ._elementwise import (_bf16_rounded, _check_int_zero_division, _complex_pow, device_of, finish, operand,
@@ -28,7 +28,7 @@ from ._elementwise import (_bf16_rounded, _check_int_zero_division, _complex_pow
 
 # ---------------------------------------------------------------- helpers
 def _xp(t: Tensor):
-    return t._storage._backend.xp
+    return tensor_xp(t)
 
 
 def _opmath(dt: "_dtypes.dtype") -> "_dtypes.dtype":
@@ -73,7 +73,7 @@ def _map(x: Tensor, rdt, f, out=None, cdt=None) -> Tensor:
     # (laid out as PyTorch's TensorIterator lays out an elementwise result, not as NumPy's
     # casts order a broadcast input)
     stride = None if out is not None else result_strides(res.shape, x)
-    return finish(res, rdt, x._storage._device, out, stride, (x,))
+    return finish(res, rdt, tensor_device(x), out, stride, (x,))
 
 
 # (``reductions`` imports this name for cumsum_/cumprod_ until it moves to the registry)
@@ -278,8 +278,11 @@ def relu(input: Tensor) -> Tensor:
         raise NotImplementedError("clamp is not supported for complex types")
 
     def f(xp, a):
-        return xp.where(a > 0, a, a.dtype.type(0)) if a.dtype.kind != "f" else \
-            xp.where(xp.isnan(a) | (a > 0), a, a.dtype.type(0))
+        if a.dtype.kind != "f":
+            return xp.where(a > 0, a, a.dtype.type(0))
+        r = xp.maximum(a, a.dtype.type(0))  # (NaN kept)
+        r += a.dtype.type(0)                # (-0.0 becomes +0.0, as max(x, 0))
+        return r
     return _map(input, dt, f)
 
 
@@ -819,10 +822,14 @@ def _softmax(name: str, input: Tensor, dim, dtype, log_: bool) -> Tensor:
     def f(xp, a):
         if a.size == 0:
             return a.copy()
-        m = xp.max(a, axis=axis, keepdims=True)
+        if xp is np:  # (the reductions np.max / np.sum call, without their wrappers)
+            m = np.maximum.reduce(a, axis=axis, keepdims=True)
+        else:
+            m = xp.max(a, axis=axis, keepdims=True)
         z = a - m
         e = xp.exp(z)
-        s = xp.sum(e, axis=axis, keepdims=True)
+        s = np.add.reduce(e, axis=axis, keepdims=True) if xp is np else \
+            xp.sum(e, axis=axis, keepdims=True)
         if log_ and half:
             # PyTorch's last-dim kernel for 16-bit floats keeps the sum and its log in the
             # dtype: both round before the subtraction

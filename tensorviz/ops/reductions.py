@@ -20,7 +20,7 @@ from .. import _dtypes, _layout, return_types
 from .._device import CPU
 from .._dtypes import _COMPLEX, _FLOAT, _INT
 from .._indexing import check_writable
-from .._tensor import Tensor, _contig, _fresh
+from .._tensor import Tensor, _contig, _fresh, tensor_device
 from .._tensor import wrap_array as _wrap_array
 from ..backends._numpy import call_quiet, context_busy, quiet_run
 from .._dispatch import inplace_of, op, store_inplace, write_out
@@ -161,7 +161,7 @@ def _out2(result, out):
     if not isinstance(out, (tuple, list)) or len(out) != 2:
         raise TypeError("out must be a tuple of two tensors")
     for src, dst in zip(result, out):
-        write_out(dst, src._arr, src._dtype, src._storage._device)
+        write_out(dst, src._arr, src._dtype, tensor_device(src))
     cls = getattr(return_types, type(result).__name__ + "_out")
     return cls(*out)
 
@@ -196,7 +196,7 @@ def _sum_like(name: str, xp_fn: str, input, dim, keepdim, dtype, out, nan: bool 
     def f():
         return getattr(xp, xp_fn)(arr, axis=axis, keepdims=True)
     res = _keep(input, call_quiet(f), dims, keepdim)
-    return finish(res, rdt, input._storage._device, out)
+    return finish(res, rdt, tensor_device(input), out)
 
 
 @op()
@@ -288,7 +288,7 @@ def mean(input: Tensor, dim=_NO_DIM, keepdim: bool | None = None, *, dtype=None,
     n = _count(input, dims)
     res = call_quiet(lambda: xp.sum(arr, axis=_axis(input, dims), keepdims=True) /
                      cdt._np.type(n))
-    return finish(_keep(input, res, dims, keepdim), rdt, input._storage._device, out)
+    return finish(_keep(input, res, dims, keepdim), rdt, tensor_device(input), out)
 
 
 @op()
@@ -320,7 +320,7 @@ def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None, out=N
             s = s.astype(rdt._np).astype(cdt._np)
         c = xp.sum(~bad, axis=axis, keepdims=True)
         return s / c.astype(arr.dtype)
-    return finish(_keep(input, call_quiet(f), dims, keepdim), rdt, input._storage._device, out)
+    return finish(_keep(input, call_quiet(f), dims, keepdim), rdt, tensor_device(input), out)
 
 
 # ---------------------------------------------------------------- var / std
@@ -371,7 +371,7 @@ def var(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correc
         out=None) -> Tensor:
     """Variance over ``dim`` with Bessel's ``correction`` (1 by default; ``unbiased=False``: 0)."""
     v, _, dt = _var_parts("var", input, dim, unbiased, keepdim, correction, False)
-    return finish(v, dt.to_real(), input._storage._device, out)
+    return finish(v, dt.to_real(), tensor_device(input), out)
 
 
 @op()
@@ -380,7 +380,7 @@ def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correc
     """Standard deviation: ``sqrt(var(...))``."""
     v, _, dt = _var_parts("std", input, dim, unbiased, keepdim, correction, False)
     xp = _xp(input)
-    return finish(xp.sqrt(v), dt.to_real(), input._storage._device, out)
+    return finish(xp.sqrt(v), dt.to_real(), tensor_device(input), out)
 
 
 @op(method=False)
@@ -388,7 +388,7 @@ def var_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *,
              correction=None) -> tuple[Tensor, Tensor]:
     """``(var, mean)`` over ``dim`` in one pass."""
     v, m, dt = _var_parts("var_mean", input, dim, unbiased, keepdim, correction, True)
-    dev = input._storage._device
+    dev = tensor_device(input)
     return wrap_array(v, dt.to_real(), dev), wrap_array(m, dt, dev)
 
 
@@ -397,7 +397,7 @@ def std_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *,
              correction=None) -> tuple[Tensor, Tensor]:
     """``(std, mean)`` over ``dim`` in one pass."""
     v, m, dt = _var_parts("std_mean", input, dim, unbiased, keepdim, correction, True)
-    dev = input._storage._device
+    dev = tensor_device(input)
     return wrap_array(_xp(input).sqrt(v), dt.to_real(), dev), wrap_array(m, dt, dev)
 
 
@@ -471,7 +471,7 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None,
             return xp.sum((m != 0).astype(m.dtype), axis=axis, keepdims=True)
         return xp.sum(m ** cdt._np.type(p), axis=axis, keepdims=True) ** cdt._np.type(1.0 / p)
     res = _keep(x, call_quiet(f), dims, keepdim)
-    return finish(res, rdt, x._storage._device, out)
+    return finish(res, rdt, tensor_device(x), out)
 
 
 def _nuclear(x: Tensor, dims, keepdim: bool, rdt, out) -> Tensor:
@@ -495,7 +495,7 @@ def _nuclear(x: Tensor, dims, keepdim: bool, rdt, out) -> Tensor:
     if keepdim:
         for d in sorted(dims):
             s = xp.expand_dims(s, d)
-    return finish(s, rdt, x._storage._device, out)
+    return finish(s, rdt, tensor_device(x), out)
 
 
 # ---------------------------------------------------------------- max / min / arg*
@@ -503,7 +503,7 @@ def _values_indices(name: str, input: Tensor, dim, keepdim: bool, arg_fn: str, c
     d = _layout.normalize_dim(dim, len(input._shape))
     xp = _xp(input)
     arr = input._arr
-    dev = input._storage._device
+    dev = tensor_device(input)
     if not input._shape:
         vals, idx = arr.copy(), xp.zeros((), dtype=np.int64)
     else:
@@ -530,7 +530,7 @@ def _minmax(name: str, input, dim, keepdim, other, out, maxi: bool):
             raise _not_implemented(f"{name}_all", input._dtype)
         xp = _xp(input)
         res = call_quiet(xp.max if maxi else xp.min, input._arr)
-        return finish(res, input._dtype, input._storage._device, out)
+        return finish(res, input._dtype, tensor_device(input), out)
     if not _is_int(dim) and not isinstance(dim, Tensor):
         raise TypeError(f"{name}() received an invalid combination of arguments - got "
                         f"(dim={type(dim).__name__}), but expected one of: (Tensor input), "
@@ -568,7 +568,7 @@ def _amaxmin(name: str, input, dim, keepdim, out, maxi: bool) -> Tensor:
     xp = _xp(input)
     res = call_quiet(xp.max if maxi else xp.min, input._arr, axis=_axis(input, dims),
                      keepdims=True)
-    return finish(_keep(input, res, dims, keepdim), input._dtype, input._storage._device, out)
+    return finish(_keep(input, res, dims, keepdim), input._dtype, tensor_device(input), out)
 
 
 @op()
@@ -616,7 +616,7 @@ def _argmaxmin(name: str, input, dim, keepdim, out, maxi: bool) -> Tensor:
     _check_real(name, input)
     xp = _xp(input)
     fn = xp.argmax if maxi else xp.argmin
-    dev = input._storage._device
+    dev = tensor_device(input)
     if dim is None:
         if input.numel() == 0:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for "
@@ -654,10 +654,10 @@ def _allany(name: str, input, dim, keepdim, out) -> Tensor:
     if dim is not None and not _is_int(dim) and not isinstance(dim, Tensor) and \
             len(tuple(dim)) == 0:
         # Note: PyTorch's all/any read dim=() as "reduce nothing" (sum etc. reduce everything)
-        return finish(input._arr != 0, rdt, input._storage._device, out)
+        return finish(input._arr != 0, rdt, tensor_device(input), out)
     dims = _dims(input, dim)
     res = getattr(xp, name)(input._arr, axis=_axis(input, dims), keepdims=True)
-    return finish(_keep(input, res, dims, keepdim), rdt, input._storage._device, out)
+    return finish(_keep(input, res, dims, keepdim), rdt, tensor_device(input), out)
 
 
 @op()
@@ -679,7 +679,7 @@ def count_nonzero(input: Tensor, dim=None) -> Tensor:  # (no keepdim, as PyTorch
     dims = _dims(input, dim)
     xp = _xp(input)
     res = xp.sum(input._arr != 0, axis=_axis(input, dims), dtype=np.int64)
-    return wrap_array(res, _dtypes.int64, input._storage._device)
+    return wrap_array(res, _dtypes.int64, tensor_device(input))
 
 
 # ---------------------------------------------------------------- sorting-based reductions
@@ -699,7 +699,7 @@ def _median_impl(name: str, input: Tensor, dim, keepdim: bool, ignore_nan: bool,
     keepdim = _check_keepdim_needs_dim(name, dim, keepdim)
     dt = input._dtype
     xp = _xp(input)
-    dev = input._storage._device
+    dev = tensor_device(input)
     whole = dim is None
     if whole and input.numel() == 0:  # NaN converted to the dtype, as PyTorch (no dtype check)
         return finish(call_quiet(lambda: xp.asarray(np.nan).astype(dt._np)), dt, dev, out)
@@ -776,7 +776,7 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False, *, out=None):
     d = _layout.normalize_dim(dim, len(input._shape))
     _nonempty("mode", input, (d,))
     xp = _xp(input)
-    dev = input._storage._device
+    dev = tensor_device(input)
     if not input._shape or input.numel() == 0:  # no kernel runs: any dtype
         shape = input._shape[:d] + ((1,) if keepdim else ()) + input._shape[d + 1:] \
             if input._shape else ()
@@ -846,7 +846,7 @@ def logsumexp(input: Tensor, dim, keepdim: bool = False, *, out=None) -> Tensor:
         m = xp.where(xp.isinf(m), m.dtype.type(0), m)
         return xp.log(xp.sum(xp.exp(arr - m), axis=axis, keepdims=True)) + m
     res = _keep(input, call_quiet(f), dims, keepdim)
-    return finish(res, rdt, input._storage._device, out)
+    return finish(res, rdt, tensor_device(input), out)
 
 
 # ---------------------------------------------------------------- scans
@@ -873,7 +873,7 @@ def _scan(name: str, fn: str, input: Tensor, dim, dtype, out) -> Tensor:
         res = arr.copy()
     else:
         res = call_quiet(getattr(xp, fn), arr, axis=d)
-    return finish(res, rdt, input._storage._device, out)
+    return finish(res, rdt, tensor_device(input), out)
 
 
 @op()
@@ -917,7 +917,7 @@ def _cumext(name: str, input: Tensor, dim, out, maxi: bool):
     if dt.category == _COMPLEX and input._shape and input.numel():
         raise _not_implemented(f"{name}_cpu", dt)
     xp = _xp(input)
-    dev = input._storage._device
+    dev = tensor_device(input)
     arr = input._arr if input._shape else input._arr.reshape(1)
     if arr.size == 0:
         vals, idx = arr.copy(), xp.zeros(arr.shape, dtype=np.int64)
@@ -978,7 +978,7 @@ def _dim_first_stride(shape: tuple, d: int) -> tuple:
 
 
 def _unique_result(input, vals, inverse, counts, return_inverse, return_counts, dt, d=None):
-    dev = input._storage._device
+    dev = tensor_device(input)
     res = [wrap_array(vals, dt, dev, None if d is None else _dim_first_stride(vals.shape, d))]
     if return_inverse:
         res.append(wrap_array(inverse, _dtypes.int64, dev))
@@ -1074,7 +1074,7 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
     a = input._arr
     if a.ndim != 1 or (a.size and builtins.bool((a < 0).any())):
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
-    dev = input._storage._device
+    dev = tensor_device(input)
     if weights is None:
         res = xp.bincount(a.astype(np.int64), minlength=minlength)
         return wrap_array(res.astype(np.int64), _dtypes.int64, dev)
@@ -1135,7 +1135,7 @@ def histc(input: Tensor, bins: int = 100, min=0, max=0, *, out=None) -> Tensor:
                (cdt._np.type(hi) - cdt._np.type(lo))).astype(np.int64)
         pos = xp.minimum(pos, bins - 1)
         return xp.bincount(pos, minlength=bins).astype(dt._np)
-    return finish(call_quiet(f), dt, input._storage._device, out)
+    return finish(call_quiet(f), dt, tensor_device(input), out)
 
 
 @op()
@@ -1183,7 +1183,7 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
                        else a[tuple(hi)] - a[tuple(lo)])
     if a is x._arr:
         a = a.copy()
-    return _wrap_array(a, dt, x._storage._device)  # (elementwise: keeps the input's order)
+    return _wrap_array(a, dt, tensor_device(x))  # (elementwise: keeps the input's order)
 
 
 def _concat(parts, d: int) -> Tensor:
@@ -1234,7 +1234,7 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
     xp = _xp(y)
     a = _cast_arr(y, cdt)
     if y._shape[d] == 0:
-        return wrap_array(xp.sum(a, axis=d), rdt, y._storage._device)
+        return wrap_array(xp.sum(a, axis=d), rdt, tensor_device(y))
     lo = [slice(None)] * a.ndim
     hi = [slice(None)] * a.ndim
     lo[d], hi[d] = slice(None, -1), slice(1, None)
@@ -1271,7 +1271,7 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
         ends = rnd(a[tuple(first)] + a[tuple(last)], ydt)
         core = rnd(total - rnd(ends * cdt._np.type(0.5), ydt), ydt)
         return core * cdt._np.type(step)
-    return wrap_array(call_quiet(f), rdt, y._storage._device)
+    return wrap_array(call_quiet(f), rdt, tensor_device(y))
 
 
 @op(method=False)
