@@ -214,3 +214,22 @@ def test_save_load_both_ways(tmp_path):
     assert isinstance(back["p"], torch.nn.Parameter) and back["p"].is_meta
     assert back["sd"]["bias"].is_meta and back["sd"]["bias"].shape == (4,)
     assert (tmp_path / "tv.pt").stat().st_size < 4096  # (no bytes for 10**12 elements)
+
+
+def test_a_model_trains_a_step_on_meta_as_pytorch():
+    """Linear → ReLU → cross_entropy and Conv2d → max_pool2d, forward and backward on meta:
+    the same shapes, devices and grad_fn names as PyTorch (a meta target has no values to
+    bounds-check)."""
+    def run(T):
+        F = T.nn.functional
+        T.manual_seed(0)
+        m = T.nn.Linear(4, 3, device="meta")
+        y = F.relu(m(T.empty(2, 4, device="meta")))
+        loss = F.cross_entropy(y, T.zeros(2, dtype=T.long, device="meta"))
+        loss.backward()
+        c = T.nn.Conv2d(1, 2, 3, device="meta")
+        z = F.max_pool2d(c(T.empty(1, 1, 8, 8, device="meta")), 2)
+        z.sum().backward()
+        return [(tuple(t.shape), str(t.device), t.grad_fn.name() if t.grad_fn else None)
+                for t in (y, loss, z, m.weight.grad, m.bias.grad, c.weight.grad)]
+    assert run(tensorviz) == run(torch)

@@ -280,7 +280,7 @@ def _nll_loss(input: Tensor, target: Tensor, weight, reduction: str, ignore_inde
     c = x.shape[1]
     t = t.long()
     valid = t != ignore_index
-    if t.numel():
+    if t.numel() and not t.is_meta:  # (a meta target has no values to check)
         bad = (t < 0) | (t >= c)
         bad = bad & valid
         if bool(bad.any()):
