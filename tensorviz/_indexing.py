@@ -14,7 +14,7 @@ import numpy as np
 from . import _dtypes, _layout
 from ._scalars import _C_NAMES, _limits, checked_scalar, scalar_to  # noqa: F401  (re-exported)
 from ._tensor import _HOOKS as _TENSOR_HOOKS
-from ._tensor import Tensor, wrap_array
+from ._tensor import Tensor, lazy_values, wrap_array
 from ._tensor import host_array as _host_array
 from .backends._numpy import call_quiet
 
@@ -342,7 +342,7 @@ def setitem(t: Tensor, key, value) -> None:
     t, key = _select_ints(t, key)
     _check_uint8_fill(key, value)
     np_key = _advanced_key(t, key)
-    arr = t._arr
+    arr = t._raw if t._cj else t._arr  # (a lazy conjugate/negative view: stored mapped)
     view = _put_target(t, key)
     fill = _masked_fill_dispatch(key, value)
     if _layout.has_internal_overlap(view._shape, view._stride) and 0 not in view._shape:
@@ -355,6 +355,8 @@ def setitem(t: Tensor, key, value) -> None:
     src = _value_array(t, value)
     if isinstance(value, Tensor) and (value._dtype is not t._dtype or value._shape):
         _check_index_put(t, arr, np_key, value)
+    if t._cj:
+        src = lazy_values(np.asarray(src).astype(arr.dtype))
     try:
         arr[np_key] = src
     except IndexError as e:
@@ -485,6 +487,8 @@ def set_element(t: Tensor, pos: int, value) -> None:
     (in ``t``'s dtype): the checked conversion of ``assign``, stored straight into the storage."""
     dt = t._dtype
     v = _value_array(t, value)
+    if t._cj:  # (a lazy conjugate/negative view stores the conjugate/negation)
+        v = -v if t._dtype.category != _dtypes._COMPLEX else np.conj(v)
     st = t._storage
     buf = st._as(dt._np)
     if type(v) is dt._np.type:
@@ -516,7 +520,8 @@ def assign(dest: Tensor, value) -> None:
             src = src.reshape(shape[k:])
         _layout.expand(shape[k:], value._stride[k:], 0, dest._shape)
     from .backends._numpy import call_quiet
-    call_quiet(dest._arr.__setitem__, Ellipsis, src)
+    from ._tensor import store
+    call_quiet(store, dest, src)
     dest._bump()
 
 

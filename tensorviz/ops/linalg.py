@@ -1069,6 +1069,10 @@ def solve(A, B, *, left: bool = True, out=None) -> Tensor:
             raise _singular_error("linalg.solve", xp, a) from None
     if not left:
         res = xp.swapaxes(res, -1, -2)
+        if out is None and A._dtype.category == _dtypes._COMPLEX:
+            # PyTorch solves A^H X^H = B^H and returns X as a lazy conjugate view (.mH) of
+            # that solution's memory: is_conj() is True, as here
+            return wrap_array(_c(xp, xp.conj(res)), A._dtype, dev).conj()
         return finish(_c(xp, res), A._dtype, dev, out)
     if vector:
         return finish(_c(xp, res[..., 0]), A._dtype, dev, out)
@@ -1190,12 +1194,14 @@ def svd(A, full_matrices: bool = True, *, driver=None, out=None):
 def _svd_legacy(input, some: bool = True, compute_uv: bool = True, *, out=None):
     """``torch.svd``: ``(U, S, V)`` with ``V`` (not ``Vh``); ``some=True`` is reduced."""
     U, S, Vh = svd(input, full_matrices=not some)
-    V = Vh.mH
-    if not compute_uv:
+    if not compute_uv:  # (as PyTorch: zeros of the full sizes, V the .mH of an n x n Vh)
         xp = _xp(input)
-        U = wrap_array(xp.zeros(U._shape, dtype=U._dtype._np), U._dtype, U.device)
-        V = wrap_array(xp.zeros(V._shape, dtype=V._dtype._np), V._dtype, V.device)
-    return return_types.svd(U, S, V)
+        m, n = input._shape[-2:]
+        U = wrap_array(xp.zeros(input._shape[:-1] + (m,), dtype=U._dtype._np), U._dtype,
+                       U.device)
+        Vh = wrap_array(xp.zeros(input._shape[:-2] + (n, n), dtype=Vh._dtype._np),
+                        Vh._dtype, Vh.device)
+    return return_types.svd(U, S, Vh.mH)
 
 
 @op(namespace="linalg", method=False, out="exact")

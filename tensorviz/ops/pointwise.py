@@ -19,7 +19,7 @@ from .. import _dtypes, _layout
 from .._dispatch import found_message, inplace_of, op, store_inplace
 from .._dtypes import _COMPLEX, _FLOAT, _INT, result_type
 from .._indexing import assign, scalar_to
-from .._tensor import Tensor
+from .._tensor import Tensor, wrap_array
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
 from ._elementwise import (_check_int_zero_division, _complex_pow, device_of, finish, operand,
@@ -456,7 +456,9 @@ def logical_not(input: Tensor, *, out=None) -> Tensor:
 # ---------------------------------------------------------------- complex numbers
 def _real_view(t: Tensor, part: int) -> Tensor:
     rdt = t._dtype.to_real()
-    return t._view(t._shape, tuple(s * 2 for s in t._stride), t._offset * 2 + part, rdt)
+    v = t._view(t._shape, tuple(s * 2 for s in t._stride), t._offset * 2 + part, rdt)
+    v._cj = t._cj and part == 1  # (a conjugate view's imaginary part is a negative view)
+    return v
 
 
 def real(input: Tensor) -> Tensor:
@@ -493,6 +495,11 @@ def view_as_real(input: Tensor) -> Tensor:
     _check_tensor("view_as_real", input)
     if input._dtype.category != _COMPLEX:
         raise RuntimeError("view_as_real is only supported for complex tensors")
+    if input._cj:
+        raise RuntimeError("view_as_real doesn't work on unresolved conjugated tensors.  To "
+                           "resolve the conjugate tensor so you can view it as real, use "
+                           "self.resolve_conj(); however, be warned that the resulting tensor "
+                           "will NOT alias the original.")
     return input._view(input._shape + (2,), tuple(s * 2 for s in input._stride) + (1,),
                        input._offset * 2, input._dtype.to_real())
 
@@ -541,41 +548,69 @@ def conj_physical(input: Tensor, *, out=None) -> Tensor:
     return _map(input, input._dtype, lambda xp, a: xp.conj(a), out)
 
 
-@op()
+@op(view=True)
 def conj(input: Tensor) -> Tensor:
-    """The complex conjugate; a real tensor is returned itself.
+    """The complex conjugate as a lazy VIEW, as in PyTorch: it shares ``input``'s memory and
+    only flips the conjugate bit (``is_conj()``), so writes to either show in both; a real
+    tensor is returned itself. ``resolve_conj()`` (or ``conj_physical``) computes a copy.
 
-    # Note: PyTorch returns a lazy conjugate VIEW (``is_conj()`` True); tensorviz computes the
-    # conjugate into a new tensor, so writes to it do not reach the original.
+    >>> z = tensor([1+2j]); c = z.conj(); c.is_conj(), c      # (True, tensor([1.-2.j]))
     """
     _check_tensor("conj", input)
     if input._dtype.category != _COMPLEX:
         return input
-    return conj_physical(input)
+    v = input._view(input._shape, input._stride, input._offset)
+    v._cj = not input._cj
+    return v
 
 
 @op()
 def is_conj(input: Tensor) -> bool:
-    """Always False: tensorviz has no lazy conjugate views (``conj`` computes)."""
-    return False
+    """Whether ``input`` is a lazy conjugate view (``conj()``, ``.H``, ``.mH``, ``adjoint()``)
+    whose memory holds the conjugates of its values.
+
+    >>> tensor([1j]).conj().is_conj()       # True
+    """
+    return input._cj and input._dtype.category == _COMPLEX
 
 
 @op()
 def resolve_conj(input: Tensor) -> Tensor:
-    """``input`` itself: tensorviz never holds a lazy conjugate to resolve."""
-    return input
+    """A lazy conjugate view's values computed into a new tensor (``is_conj()`` False,
+    same strides when dense); any other tensor is returned itself.
+
+    >>> z.conj().resolve_conj()             # a new tensor holding the conjugates
+    """
+    if not is_conj(input):
+        return input
+    return _materialize(input)
 
 
 @op()
 def resolve_neg(input: Tensor) -> Tensor:
-    """``input`` itself: tensorviz never holds a lazy negation to resolve."""
-    return input
+    """A lazy negative view's values (``z.conj().imag``) computed into a new tensor; any
+    other tensor is returned itself.
+
+    >>> tensor([1+2j]).conj().imag.resolve_neg()     # tensor([-2.]), is_neg() False
+    """
+    if not is_neg(input):
+        return input
+    return _materialize(input)
 
 
 @op()
 def is_neg(input: Tensor) -> bool:
-    """Always False: tensorviz has no lazy negative views."""
-    return False
+    """Whether ``input`` is a lazy negative view (the imaginary part of a conjugate view),
+    whose memory holds the negations of its values.
+
+    >>> tensor([1+2j]).conj().imag.is_neg()          # True
+    """
+    return input._cj and input._dtype.category != _COMPLEX
+
+
+def _materialize(input: Tensor) -> Tensor:
+    stride = _layout.preserve_strides(input._shape, input._stride)
+    return wrap_array(input._arr.copy(), input._dtype, input._storage._device, stride)
 
 
 # ---------------------------------------------------------------- binary functions

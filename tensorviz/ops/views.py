@@ -50,6 +50,10 @@ def view(input, *shape, size=None, dtype=None) -> Tensor:
 
 
 def _view_dtype(input, dt: _dtype_cls) -> Tensor:
+    if input._cj and dt is not input._dtype:
+        what = "conjugate" if input._dtype.is_complex else "negative"
+        raise RuntimeError(f"torch.Tensor.view is not supported for {what} view tensors when "
+                           "converting to a different dtype.")
     old, new = input._dtype.itemsize, dt.itemsize
     if old == new:
         return input._view(input._shape, input._stride, input._offset, dt)

@@ -349,3 +349,17 @@ REGRESSIONS += [
         "v11 = T.tensor([[-3.0, 0.5], [1e+30, -2.5], [4.0, 0.25], [1e+30, 0.0]]).var(0)",
     ]),
 ]
+REGRESSIONS += [
+    ("conj-of-conj-is-a-view", [
+        "v0 = T.tensor([[complex(0.25, 0.0), complex(0.5, 1.0)]])",
+        "v1 = v0.conj()", "v2 = T.conj(v1)", "v3 = v1.H", "v4 = v1.real", "v5 = v1.imag",
+    ]),
+    ("conj-view-write-through", [
+        "v0 = T.tensor([complex(1.0, 2.0), complex(3.0, -1.0)])",
+        "v1 = v0.conj()", "v2 = v1.add_(1)", "v1[0] = 5j", "v3 = v1.adjoint()",
+    ]),
+    ("svd-without-uv-strides", [
+        "v0 = T.tensor([[0.5, 1.5, 0.0, -1.0], [-3.0, 1.0, 0.25, -3.0], [1.0, 3.0, 1.0, 0.0]])",
+        "v1 = v0.t()", "v3 = T.svd(v1, False, False)", "v4 = T.svd(v0, True, False)",
+    ]),
+]

@@ -783,3 +783,20 @@ def test_einsum_sums_ellipsis_left_out_of_output(tvdiff, eq, shapes):
     """An explicit output without '...' sums the ellipsis dims (NumPy's einsum refuses)."""
     ops = [tvdiff.make(s, "float64", seed=i) for i, s in enumerate(shapes)]
     tvdiff.check(lambda lib, *t: lib.einsum(eq, *t), *ops)
+
+
+def test_solve_right_side_and_svd_without_uv_layouts():
+    """PyTorch's linalg.solve(left=False) of complex input is a lazy conjugate view (.mH of
+    the solution of the adjoint system); torch.svd(compute_uv=False) gives zeros of the full
+    sizes with V an .mH view (column-major strides)."""
+    for lib in (tensorviz, torch):
+        A = lib.tensor([[2 + 1j, 1], [0.5j, 3]])
+        B = lib.tensor([[1 + 1j, 2], [3, 4j], [1, 1]])
+        X = lib.linalg.solve(A, B, left=False)
+        M = lib.tensor([[1., 2., 3., 4.], [0., 1., 5., 2.], [2., 2., 0., 1.]]).t()
+        U, S, V = lib.svd(M, some=True, compute_uv=False)
+        got = (X.is_conj(), X.stride(), U.shape, U.stride(), V.shape, V.stride(),
+               np.round(X.resolve_conj().numpy(), 6).tolist())
+        if lib is torch:
+            assert got == want
+        want = got

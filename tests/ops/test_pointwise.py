@@ -459,3 +459,68 @@ def test_trunc_division_of_int64_min_by_minus_one_wraps():
     expect = torch.tensor([-2**63, 7, -7]) // -1  # (floor == trunc for a divisor of -1)
     assert got.tolist() == expect.tolist()
     assert got.dtype == tensorviz.int64
+
+
+# ---------------------------------------------------------------- lazy conjugate views
+def _run_both(lines):
+    """Run the statements on both libraries; each library's namespace after the last."""
+    envs = []
+    for lib in (tensorviz, torch):
+        env = {"T": lib}
+        for line in lines:
+            exec(line, env)  # noqa: S102 - the test's own statements
+        envs.append(env)
+    return envs
+
+
+def _same_tensors(env_tv, env_pt, names):
+    """Values, lazy bits, layout and which of ``names`` share memory agree."""
+    for n in names:
+        a, b = env_tv[n], env_pt[n]
+        assert (a.is_conj(), a.is_neg()) == (b.is_conj(), b.is_neg()), n
+        assert a.stride() == b.stride() and a.storage_offset() == b.storage_offset(), n
+        x = a.resolve_conj().resolve_neg().numpy()
+        y = b.resolve_conj().resolve_neg().numpy()
+        np.testing.assert_array_equal(x, y, err_msg=n)
+    for i, m in enumerate(names):
+        for n in names[i + 1:]:
+            shared_tv = env_tv[m].untyped_storage() is env_tv[n].untyped_storage()
+            shared_pt = env_pt[m].untyped_storage().data_ptr() == \
+                env_pt[n].untyped_storage().data_ptr()
+            assert shared_tv == shared_pt, (m, n)
+
+
+CONJ_PROGRAMS = [
+    # views of the same memory, the conjugate bit carried by further views
+    ["x = T.tensor([[1+2j, 3-1j], [0.5j, -2+0j]])", "c = x.conj()", "d = c[1:]", "e = c.t()",
+     "f = c.conj()", "g = x.H", "h = x.mH", "k = x.adjoint()", "m = c.unsqueeze(0)"],
+    # writes through the view conjugate; writes to the base show in the view
+    ["x = T.tensor([1+2j, 3-1j, 5+0j])", "c = x.conj()", "c.add_(1)", "c[0] = 10+10j",
+     "c[T.tensor([2])] = 7j", "c.mul_(2j)", "x[1] = 4+4j", "c.fill_(1-1j)", "d = c.clone()"],
+    ["x = T.tensor([1+2j, 3-1j, 5+0j])", "c = x.conj()", "c.copy_(T.tensor([1j, 2j, 3j]))",
+     "T.add(x, 1, out=c)", "c.zero_()", "r = c.resolve_conj()"],
+    # the imaginary part of a conjugate view is a lazy negative view
+    ["x = T.tensor([1+2j, 3-1j])", "c = x.conj()", "i = c.imag", "r = c.real", "i.add_(1)",
+     "n = i.resolve_neg()", "j = i.neg()"],
+    # a real tensor: conj() is the tensor itself
+    ["x = T.tensor([1., 2.])", "c = x.conj()"],
+]
+
+
+@pytest.mark.parametrize("lines", CONJ_PROGRAMS, ids=range(len(CONJ_PROGRAMS)))
+def test_conj_is_a_lazy_view(lines):
+    env_tv, env_pt = _run_both(lines)
+    names = [n for n in env_pt if isinstance(env_pt[n], torch.Tensor)]
+    _same_tensors(env_tv, env_pt, names)
+
+
+@pytest.mark.parametrize("stmt", ["c.numpy()", "c.view(T.float32)", "T.view_as_real(c)",
+                                  "c.imag.numpy()"])
+def test_conj_view_refusals(stmt):
+    for lib in (tensorviz, torch):
+        c = lib.tensor([1 + 2j, 3 - 1j]).conj()
+        with pytest.raises(RuntimeError) as e:
+            eval(stmt, {"c": c, "T": lib})  # noqa: S307 - the test's own expression
+        if lib is torch:
+            assert str(e.value) == msg
+        msg = str(e.value)
