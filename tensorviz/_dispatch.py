@@ -217,15 +217,16 @@ def resize_out(out: Tensor, shape: tuple) -> None:
             "resized unless they have zero elements. You can explicitly reuse an out tensor t "
             "by resizing it, inplace, to zero elements with t.resize_(0).", UserWarning,
             stacklevel=4)
+    # As PyTorch's resize_: the same storage from the same offset, row-major (a strided or
+    # expanded ``out`` too: other views of that memory see what is written), grown when too
+    # small; no elements needs no memory at all, so the offset stays.
     n = _layout.numel(shape)
     st = out._storage
-    if n * out._dtype.itemsize > st.nbytes() - out._offset * out._dtype.itemsize or \
-            not out.is_contiguous():
-        st = UntypedStorage._wrap(st._backend.zeros(n, out._dtype._np, st._device), st._device,
-                                  st._backend)
-        out._set_layout(st, 0, shape, _layout.contiguous_strides(shape))
-    else:
+    item = out._dtype.itemsize
+    if n == 0 or (out._offset + n) * item <= st.nbytes():
         out._set_layout(st, out._offset, shape, _layout.contiguous_strides(shape))
+    else:
+        Tensor.resize_(out, shape)
 
 
 def store_inplace(self, res):
@@ -437,6 +438,8 @@ def spellings(rec: OpDef) -> dict:
             fn = exact_out(fn, rec.out_message)
         elif rec.out == "cast":
             fn = cast_out(fn)
+        if rec.name.endswith("_") and not rec.view:  # (tensorviz.zero_(t) ...)
+            fn = through_lazy(fn)
         fn = _entry(rec, "function", fn)
         for n in names:
             out[(rec.namespace, n)] = (_tensor_first(fn, n, rec.tensor_first)

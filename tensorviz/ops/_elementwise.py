@@ -252,8 +252,10 @@ def _refuse(rdt, name: str, *refused) -> None:
         raise NotImplementedError(f'"{name}" not implemented for \'{rdt.cname}\'')
 
 
-def unary(fn: Callable, x: Tensor, rdt=None, *, out=None) -> Tensor:
-    """``fn(x)`` elementwise, keeping x's dtype unless ``rdt`` says otherwise."""
+def unary(fn: Callable, x: Tensor, rdt=None, *, out=None, like_input: bool = False) -> Tensor:
+    """``fn(x)`` elementwise, keeping x's dtype unless ``rdt`` says otherwise; laid out as
+    TensorIterator lays out a result, or with ``like_input`` as ``empty_like(x)`` (a dense
+    ``x`` keeps its strides exactly), for the ops PyTorch computes into one."""
     if not isinstance(x, Tensor):
         raise TypeError(f"expected a Tensor, got {type(x).__name__}")
     rdt = x._dtype if rdt is None else rdt
@@ -262,7 +264,9 @@ def unary(fn: Callable, x: Tensor, rdt=None, *, out=None) -> Tensor:
         arr = arr.astype(rdt._np)
     res = run(fn, rdt, arr)
     if out is None:
-        return finish(res, rdt, x._storage._device, None, result_strides(res.shape, x))
+        return finish(res, rdt, x._storage._device, None,
+                      _layout.preserve_strides(x._shape, x._stride) if like_input else
+                      result_strides(res.shape, x))
     return finish(res, rdt, x._storage._device, out, None, (x,))  # (refuses a partial overlap)
 
 
@@ -332,12 +336,28 @@ def _scaled(b, alpha):
     return b * alpha
 
 
+def _alpha_times(input, other, alpha):
+    """``alpha * other`` as PyTorch's add/sub kernels compute it: in the dtype ``input`` and
+    ``other`` promote to, ``alpha`` cast to it without taking part in the promotion
+    (``rsub(int64, float16, alpha=inf)`` is float16; float16's ``alpha * other`` may overflow
+    to inf), and a complex result multiplies ``alpha + 0j`` by ``other`` as C++ does
+    (``-inf * (-5+0j)`` is ``inf + nan j``)."""
+    rdt = promote(input, other)
+    _check_alpha(rdt, alpha)
+    if not isinstance(other, Tensor):
+        return _scaled(other, alpha)
+    if other._dtype is not rdt:
+        other = other.to(rdt)
+    if rdt.category == _COMPLEX and not isinstance(alpha, (Tensor, builtins.complex)):
+        alpha = builtins.complex(alpha)
+    return _scaled(other, alpha)
+
+
 @op(inplace=True, dunder="add", dunder_ufunc=np.add)
 def add(input, other, *, alpha=1, out=None) -> Tensor:
     """``input + alpha * other`` with broadcasting and PyTorch's promotion."""
     if alpha != 1:
-        _check_alpha(promote(input, other), alpha)
-        other = _scaled(other, alpha)
+        other = _alpha_times(input, other, alpha)
     return binary(np.add, input, other, out=out)
 
 
@@ -346,8 +366,7 @@ def sub(input, other, *, alpha=1, out=None) -> Tensor:
     """``input - alpha * other``; refused for two bool operands, as in PyTorch."""
     _check_bool_sub(input, other)
     if alpha != 1:
-        _check_alpha(promote(input, other), alpha)
-        other = _scaled(other, alpha)
+        other = _alpha_times(input, other, alpha)
     return binary(np.subtract, input, other, out=out)
 
 
@@ -594,7 +613,7 @@ def positive(input: Tensor) -> Tensor:
 def abs(input: Tensor, *, out=None) -> Tensor:
     """``|x|`` elementwise; complex inputs give their real magnitude."""
     if input._dtype.category == _COMPLEX:
-        return unary(np.abs, input, input._dtype.to_real(), out=out)
+        return unary(np.abs, input, input._dtype.to_real(), out=out, like_input=True)
     if input._dtype is _dtypes.bool:
         raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
     return unary(np.abs, input, out=out)
@@ -696,8 +715,7 @@ def _bound(x, rdt, dev):
 @inplace_of(add)
 def add_(self, other, *, alpha=1) -> Tensor:
     if alpha != 1:
-        _check_alpha(promote(self, other), alpha)
-        other = _scaled(other, alpha)
+        other = _alpha_times(self, other, alpha)
     return inplace(self, np.add, other)
 
 
@@ -705,8 +723,7 @@ def add_(self, other, *, alpha=1) -> Tensor:
 def sub_(self, other, *, alpha=1) -> Tensor:
     _check_bool_sub(self, other)
     if alpha != 1:
-        _check_alpha(promote(self, other), alpha)
-        other = _scaled(other, alpha)
+        other = _alpha_times(self, other, alpha)
     return inplace(self, np.subtract, other)
 
 

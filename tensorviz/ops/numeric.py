@@ -102,6 +102,13 @@ def ldexp(input, other, *, out=None) -> Tensor:
     _check_tensor("ldexp", input, "input", 1)
     _check_tensor("ldexp", other, "other", 2)
     rdt = _ldexp_dtype(input, other)
+    od = other._dtype
+    if od.category >= _FLOAT and od is not rdt and rdt.category >= _FLOAT:
+        # PyTorch computes input * pow(2., other): the power in other's own (narrower) dtype
+        p = wrap_array(call_quiet(_ldexp, _xp(other), np.ones((), dtype=od._np),
+                                  operand(other, od, other._storage._device)), od,
+                       other._storage._device)
+        return _elementwise2("ldexp", lambda xp, a, b: a * b, input, p, rdt, out, _opmath(rdt))
     return _elementwise2("ldexp", _ldexp, input, other, rdt, out, _opmath(rdt))
 
 

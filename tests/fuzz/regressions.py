@@ -363,3 +363,44 @@ REGRESSIONS += [
         "v1 = v0.t()", "v3 = T.svd(v1, False, False)", "v4 = T.svd(v0, True, False)",
     ]),
 ]
+REGRESSIONS += [
+    ("sub-alpha-complex-inf", [
+        "v0 = T.tensor([complex(0.0, -2.0)])", "v3 = T.tensor([-5, -6])", "v4 = v3[..., ::2]",
+        "v5 = T.sub(v0, v4, alpha=-float('inf'))",
+    ]),
+    ("rsub-alpha-keeps-half", [
+        "v0 = T.tensor([4, 127])", "v1 = T.tensor([4.0, -2.5], dtype=T.float16)",
+        "v2 = T.rsub(v0, v1, alpha=float('inf'))",
+    ]),
+    ("addcmul-left-to-right", [
+        "v0 = T.tensor([[complex(0.5, 0.0), complex(65504.0, 0.5)]])",
+        "v6 = T.tensor([[complex(0.25, 0.5)], [complex(2.0, 0.0)]])", "v7 = v6.t()",
+        "v9 = T.tensor([[float('inf'), -3.0]]).expand((1, 2))", "v10 = T.addcmul(v0, v7, v9)",
+    ]),
+    ("empty-like-layouts", [
+        "v0 = T.tensor([[-6], [4]])", "v1 = v0.t()", "v2 = v1.isreal()", "v3 = v1.isfinite()",
+        "v4 = T.zeros((3, 0, 2)).permute((2, 1, 0))", "v5 = T.deg2rad(v4)",
+        "v6 = T.tensor([[complex(-0.75, 1.0), complex(2.0, 0.0)]])[..., ::2]",
+        "v7 = T.conj_physical(v6)", "v8 = v6.abs()", "v9 = v1.nan_to_num()",
+    ]),
+    ("conj-view-zero-function", [
+        "v0 = T.tensor([[complex(3.0, 1.0), complex(3.0, 0.0), complex(-0.0, -0.0)]])",
+        "v1 = v0.conj()", "v2 = T.zero_(v1)",
+    ]),
+]
+REGRESSIONS += [
+    ("ldexp-power-in-exponent-dtype", [
+        "v0 = T.tensor([complex(0.7, 0.5), complex(-3.0, -2.0)], dtype=T.complex128)",
+        "v1 = T.tensor([complex(0.5, 0.0), complex(1.5, 0.25)], dtype=T.complex64)",
+        "v2 = v0.ldexp(v1)", "v3 = T.ldexp(T.tensor([0.7, -1.3]), T.tensor([0.5, 1.5], dtype=T.float16))",
+    ]),
+    ("out-resize-keeps-storage-and-offset", [
+        "v0 = T.zeros((3, 0), dtype=T.int64)", "v1 = v0.t()", "v2 = v1[::2, 2]",
+        "v3 = T.square(v1, out=v2)",
+        "v4 = T.tensor([1, 3, 2, 6, 1, 0])", "v5 = v4[..., ::2]", "v6 = T.square(v4, out=v5)",
+    ]),
+    ("complex-add-inf-is-an-infinity", [
+        "v0 = T.tensor([complex(1.0, 1.0), complex(2.0, 2.0)])",
+        "v1 = T.tensor([float('inf'), 1.0])", "v2 = v0 - v1", "v3 = v0 + v1", "v4 = T.sub(v0, v1)",
+    ]),
+]

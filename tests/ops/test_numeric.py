@@ -374,3 +374,19 @@ def test_more_edges(tvdiff, case):
     x = tvdiff.make((2, 4), "float32", data=np.array([[3., 1., 2., 5.], [0., -1., 4., 4.]],
                                                      dtype="float32"))
     tvdiff.check(_MORE[case], x)
+
+
+def test_ldexp_power_in_the_exponents_dtype():
+    """PyTorch computes ldexp as input * pow(2., other): the power is rounded to other's
+    dtype (complex64, float16) before the product in the wider result dtype."""
+    pairs = [("complex128", "complex64"), ("float32", "float16"), ("float64", "float32"),
+             ("float32", "complex64"), ("int64", "float16"), ("float16", "float64")]
+    torch = pytest.importorskip("torch")
+    for a, b in pairs:
+        res = []
+        for lib in (tensorviz, torch):
+            x = lib.tensor([0.7, -1.3, 2.5]).to(getattr(lib, a))
+            y = lib.tensor([0.5, 1.5, -0.3]).to(getattr(lib, b))
+            r = lib.ldexp(x, y)
+            res.append((str(r.dtype).split(".")[-1], r.tolist()))
+        assert res[0] == res[1], (a, b)

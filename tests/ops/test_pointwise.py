@@ -524,3 +524,55 @@ def test_conj_view_refusals(stmt):
         if lib is torch:
             assert str(e.value) == msg
         msg = str(e.value)
+
+
+# ---------------------------------------------------------------- result layouts
+def _layout_inputs(lib, dt):
+    """A transposed (1, 2), a stepped (1, 1), an empty permuted and a permuted tensor: the
+    layouts whose size-1 and empty dims PyTorch's empty_like keeps and TensorIterator does not."""
+    a = (lib.zeros((2, 1), dtype=dt) + 1).t()
+    b = (lib.zeros((1, 2), dtype=dt) + 1)[..., ::2]
+    c = lib.zeros((3, 0, 2), dtype=dt).permute(2, 1, 0)
+    d = (lib.zeros((1, 2, 3), dtype=dt) + 1).permute(2, 0, 1)
+    return [a, b, c, d]
+
+
+@pytest.mark.parametrize("name", ["abs", "absolute", "conj_physical", "deg2rad", "rad2deg",
+                                  "isfinite", "isinf", "isreal", "isnan", "nan_to_num",
+                                  "isposinf", "signbit", "exp", "neg"])
+@pytest.mark.parametrize("dtype", ["float32", "int64", "complex64", "bool"])
+def test_unary_result_strides(name, dtype):
+    """Ops PyTorch computes into ``empty_like(input)`` keep a dense input's strides exactly
+    (size-1 and empty dims too); complex isinf/isreal are laid out from the real/imag views
+    they read; the rest as TensorIterator orders them."""
+    for x_tv, x_pt in zip(_layout_inputs(tensorviz, getattr(tensorviz, dtype)),
+                          _layout_inputs(torch, getattr(torch, dtype))):
+        try:
+            want = getattr(torch, name)(x_pt).stride()
+        except (RuntimeError, NotImplementedError):
+            continue
+        assert getattr(tensorviz, name)(x_tv).stride() == want, (name, dtype, x_pt.stride())
+
+
+def test_alpha_scales_in_the_result_dtype():
+    """``input - alpha * other``: alpha is cast to the promoted dtype of the two tensors (it
+    takes no part in the promotion) and, for complex results, multiplies as a complex number;
+    addcmul multiplies left to right."""
+    inf = float("inf")
+    progs = [
+        lambda T: T.sub(T.tensor([0. - 2j]), T.tensor([-5]), alpha=-inf),
+        lambda T: T.rsub(T.tensor([4, 127]), T.tensor([4.0, -2.5], dtype=T.float16), alpha=inf),
+        lambda T: T.add(T.tensor([-65504.], dtype=T.float16), T.tensor([65504.], dtype=T.float16),
+                        alpha=2),
+        lambda T: T.tensor([1. + 1j, 2.]).sub_(T.tensor([inf, 1.]), alpha=2),
+        lambda T: T.add(T.tensor([1, 2]), 3, alpha=2),
+        lambda T: T.add(T.tensor([1], dtype=T.int8), T.tensor(2.5), alpha=2),
+        lambda T: T.addcmul(T.tensor([[0.5 + 0j, 65504 + 0.5j]]),
+                            T.tensor([[0.25 + 0.5j], [2 + 0j]]).t(), T.tensor([[inf, -3.0]])),
+        lambda T: T.addcdiv(T.tensor([1 + 0j]), T.tensor([inf + 0j]), T.tensor([2 + 0j]),
+                            value=1),
+    ]
+    for f in progs:
+        a, b = f(tensorviz), f(torch)
+        assert str(a.dtype).split(".")[-1] == str(b.dtype).split(".")[-1]
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
