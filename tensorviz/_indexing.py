@@ -243,7 +243,7 @@ def getitem(t: Tensor, key) -> Tensor:
     # indexed dims outermost in memory): the strides PyTorch would give (row-major for a
     # contiguous source and row-major indices, the common case, found without the model).
     if _layout.is_contiguous(t._shape, t._stride) and builtins.all(
-            k.flags.c_contiguous for k in np_key if type(k) is np.ndarray):
+            k.flags.c_contiguous and k.ndim for k in np_key if type(k) is np.ndarray):
         stride = _layout.contiguous_strides(res.shape)
     else:
         stride = _index_result_strides(t, np_key, res.shape)
@@ -264,8 +264,12 @@ def _index_result_strides(t: Tensor, np_key: tuple, shape: tuple) -> tuple | Non
             return _index_result_strides_ellipsis(t, np_key, shape)
         elif hasattr(k, "ndim") and hasattr(k, "dtype"):
             n = k.ndim if k.dtype.kind == "b" else 1
-            if n == 0:
-                return None  # (a 0-dim bool: NumPy's own layout)
+            if n == 0:  # a 0-dim bool, as PyTorch reads it: a new size-1 dim (unsqueeze)
+                basic.append(None)  # indexed by a long tensor [0] (True) or [] (False)
+                adv.append(d)
+                arrays.append(np.zeros(1 if k else 0, dtype=np.int64))
+                d += 1
+                continue
             basic.extend([slice(None)] * n)
             adv.extend(range(d, d + n))
             arrays.append(k)
@@ -326,10 +330,12 @@ def _iterator_strides(shape: tuple, operands: tuple) -> tuple:
     (its ``reorder_dimensions``: an insertion sort, fastest dim first)."""
     n = len(shape)
     perm = _layout.iterator_order(shape, operands)
+    if perm == list(range(n - 1, -1, -1)):  # (row-major: PyTorch's contiguous strides)
+        return _layout.contiguous_strides(shape)
     strides, step = [0] * n, 1
     for d in perm:
         strides[d] = step
-        step *= max(shape[d], 1)
+        step *= shape[d]  # (TensorIterator's compatible_stride: after an empty dim, 0)
     return tuple(strides)
 
 

@@ -130,7 +130,8 @@ def wrap_array(arr, dt: _dtype_cls | None = None, dev: device = CPU,
                 arr = xp.ascontiguousarray(arr)
                 c_contiguous = True
         elif tuple(s // arr.itemsize for s in arr.strides) != stride:
-            buf = be.empty(_layout.numel(shape), dt._np, dev)
+            buf = be.empty(builtins.max(_layout.numel(shape),  # (a non-dense layout: its span)
+                                        _layout.storage_extent(shape, stride, 0)), dt._np, dev)
             out = be.strided(buf, 0, shape, stride)
             out[...] = arr
             return _make(Tensor, UntypedStorage._wrap(buf, dev, be), dt, 0, shape, stride, out)

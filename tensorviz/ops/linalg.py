@@ -56,6 +56,26 @@ def _colmajor(xp, arr):
     return xp.swapaxes(_c(xp, xp.swapaxes(arr, -1, -2)), -1, -2)
 
 
+def _colmajor_strides(shape: tuple) -> tuple:
+    """PyTorch's strides of a column-major batch of matrices (size-1 dims as its
+    contiguous strides give them: a (1, 4) matrix has strides (1, 1), a (4, 1) one (1, 4))."""
+    if len(shape) < 2:
+        return _layout.contiguous_strides(shape)
+    c = _layout.contiguous_strides(tuple(shape[:-2]) + (shape[-1], shape[-2]))
+    return c[:-2] + (c[-1], c[-2])
+
+
+def _wrap_cm(xp, arr, dt, t: Tensor) -> Tensor:
+    """``arr`` as a column-major tensor (as LAPACK leaves its results)."""
+    return wrap_array(_colmajor(xp, arr), dt, t.device, stride=_colmajor_strides(arr.shape))
+
+
+def _finish_cm(xp, arr, dt, dev, out) -> Tensor:
+    """``finish`` of a column-major result (written into ``out`` as it is, when given)."""
+    return finish(_colmajor(xp, arr), dt, dev, out,
+                  None if out is not None else _colmajor_strides(arr.shape))
+
+
 def _bool_refused(t: Tensor, kernel: str) -> None:
     if t._dtype is _dtypes.bool:
         raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
@@ -930,13 +950,13 @@ def inv(A, *, out=None) -> Tensor:
     _float_input(A, "linalg.inv")
     xp = _xp(A)
     if A.numel() == 0:
-        return finish(_colmajor(xp, xp.empty(A._shape, A._dtype._np)), A._dtype, A.device, out)
+        return _finish_cm(xp, xp.empty(A._shape, A._dtype._np), A._dtype, A.device, out)
     try:
         with _lapack(xp, ""):
             res = xp.linalg.inv(A._arr)
     except LinAlgError:
         raise _singular_error("linalg.inv", xp, A._arr) from None
-    return finish(_colmajor(xp, res), A._dtype, A.device, out)
+    return _finish_cm(xp, res, A._dtype, A.device, out)
 
 
 @op(out="exact")
@@ -964,8 +984,8 @@ def inv_ex(A, *, check_errors: bool = False, out=None):
         except LinAlgError:
             inv_arr, bad = xp.full(A._shape, np.nan, dtype=A._dtype._np), xp.asarray(True)
             info_h = np.maximum(info_h, 1)
-        res = _wrap(_colmajor(xp, xp.where(bad[..., None, None], xp.asarray(
-            np.nan, dtype=A._dtype._np), inv_arr)), A._dtype, A)
+        res = _wrap_cm(xp, xp.where(bad[..., None, None], xp.asarray(
+            np.nan, dtype=A._dtype._np), inv_arr), A._dtype, A)
         info = xp.asarray(info_h)
     return return_types.linalg_inv_ex(res, wrap_array(info, _dtypes.int32, A.device))
 
@@ -1076,7 +1096,7 @@ def solve(A, B, *, left: bool = True, out=None) -> Tensor:
         return finish(_c(xp, res), A._dtype, dev, out)
     if vector:
         return finish(_c(xp, res[..., 0]), A._dtype, dev, out)
-    return finish(_colmajor(xp, res), A._dtype, dev, out)
+    return _finish_cm(xp, res, A._dtype, dev, out)
 
 
 @op(namespace="linalg", method=False, out="exact")
@@ -1098,7 +1118,7 @@ def cholesky(A, *, upper: bool = False, out=None) -> Tensor:
     if upper:
         res = xp.conj(xp.swapaxes(res, -1, -2)) if A._dtype.category == _COMPLEX else \
             xp.swapaxes(res, -1, -2)
-    return finish(_colmajor(xp, res), A._dtype, A.device, out)
+    return _finish_cm(xp, res, A._dtype, A.device, out)
 
 
 @op(namespace="linalg", method=False)
@@ -1121,8 +1141,8 @@ def cholesky_ex(A, *, upper: bool = False, check_errors: bool = False, out=None)
         except LinAlgError:
             good, bad = xp.zeros(A._shape, dtype=A._dtype._np), xp.asarray(True)
             info_h = np.maximum(info_h, 1)
-        res = _wrap(_colmajor(xp, xp.where(bad[..., None, None], xp.zeros((), A._dtype._np),
-                                           good)), A._dtype, A)
+        res = _wrap_cm(xp, xp.where(bad[..., None, None], xp.zeros((), A._dtype._np), good),
+                       A._dtype, A)
         info = xp.asarray(info_h)
     return return_types.linalg_cholesky_ex(res, wrap_array(info, _dtypes.int32, A.device))
 
@@ -1156,8 +1176,8 @@ def qr(A, mode: str = "reduced", *, out=None):
     if mode == "r":
         q_t = wrap_array(xp.empty((0,), dtype=A._dtype._np), A._dtype, A.device)
     else:
-        q_t = _wrap(_colmajor(xp, q), A._dtype, A)
-    return return_types.linalg_qr(q_t, _wrap(_colmajor(xp, r), A._dtype, A))
+        q_t = _wrap_cm(xp, q, A._dtype, A)
+    return return_types.linalg_qr(q_t, _wrap_cm(xp, r, A._dtype, A))
 
 
 @op(namespace="linalg", method=False)
@@ -1185,9 +1205,9 @@ def svd(A, full_matrices: bool = True, *, driver=None, out=None):
         with _lapack(xp, "linalg.svd: The algorithm failed to converge because the input "
                          "matrix is ill-conditioned or has too many repeated singular values."):
             u, s, vh = _svd(xp, A._arr, full_matrices=full_matrices)
-    return return_types.linalg_svd(_wrap(_colmajor(xp, u), A._dtype, A),
+    return return_types.linalg_svd(_wrap_cm(xp, u, A._dtype, A),
                       _wrap(_c(xp, s).astype(real._np, copy=False), real, A),
-                      _wrap(_colmajor(xp, vh), A._dtype, A))
+                      _wrap_cm(xp, vh, A._dtype, A))
 
 
 @op("svd")
@@ -1257,7 +1277,7 @@ def eigh(A, UPLO: str = "L", *, out=None):
         else:
             w, v = xp.linalg.eigh(A._arr, UPLO=UPLO)
     return return_types.linalg_eigh(_wrap(_c(xp, w).astype(real._np, copy=False), real, A),
-                       _wrap(_colmajor(xp, v), A._dtype, A))
+                       _wrap_cm(xp, v, A._dtype, A))
 
 
 @op(namespace="linalg", method=False, out="exact")
@@ -1295,7 +1315,7 @@ def eig(A, *, out=None):
     with _lapack(xp, "linalg.eig: The algorithm failed to converge."):
         w, v = f(A._arr) if A.numel() else (xp.zeros(A._shape[:-1]), xp.zeros(A._shape))
     return return_types.linalg_eig(_wrap(_c(xp, w).astype(cdt._np), cdt, A),
-                      _wrap(_colmajor(xp, v.astype(cdt._np)), cdt, A))
+                      _wrap_cm(xp, v.astype(cdt._np), cdt, A))
 
 
 @op(namespace="linalg", method=False)
@@ -1494,7 +1514,12 @@ def lstsq(A, B, rcond=None, *, driver=None):
         rank_t = xp.asarray(rank).reshape(batch)
     sol = x[..., 0] if vector else x
     sol = _c(xp, sol) if vector else _colmajor(xp, sol)  # (column-major, as LAPACK leaves it)
-    return return_types.linalg_lstsq(wrap_array(sol.astype(A._dtype._np), A._dtype, dev),
+    # (PyTorch solves in place in a column-major buffer of max(m, n) rows: the solution is
+    # its first n rows, with that buffer's strides)
+    rows = builtins.max(A._shape[-2], A._shape[-1])
+    return return_types.linalg_lstsq(wrap_array(sol.astype(A._dtype._np), A._dtype, dev,
+                                                None if vector else _colmajor_strides(
+                                                    sol.shape[:-2] + (rows, sol.shape[-1]))),
                         wrap_array(_c(xp, resid), real, dev),
                         wrap_array(rank_t, _dtypes.int64, dev),
                         wrap_array(_c(xp, sv), real, dev))
@@ -1911,7 +1936,7 @@ def solve_triangular(A, B, *, upper: bool, left: bool = True, unitriangular: boo
     if not left:
         res = xp.swapaxes(res, -1, -2)
         return finish(_c(xp, res), A._dtype, dev, out)
-    return finish(_colmajor(xp, res), A._dtype, dev, out)
+    return _finish_cm(xp, res, A._dtype, dev, out)
 
 
 # Pade(13) coefficients for the matrix exponential (Higham, 2005)

@@ -31,6 +31,41 @@ def _elementwise2(name: str, f, a: Tensor, b: Tensor, rdt, out, cdt=None) -> Ten
 
 
 # ---------------------------------------------------------------- integer / float pointwise
+def _gcd(xp, a, b):
+    """PyTorch's gcd: Euclid on ``abs`` of each operand in the integer dtype, with C's
+    remainder; it differs from NumPy's only where ``abs`` overflows (the dtype's minimum,
+    whose gcd with 6 is -2 there)."""
+    r = xp.gcd(a, b)
+    if a.dtype.kind != "i":
+        return r
+    low = np.iinfo(a.dtype).min
+    a, b = xp.broadcast_arrays(a, b)
+    odd = (a == low) | (b == low)
+    if not xp.any(odd):
+        return r
+    x, y = xp.abs(a[odd]), xp.abs(b[odd])  # (abs(min) is min, as in C++)
+    while xp.any(x != 0):
+        nz = x != 0
+        c = x.copy()
+        x = xp.where(nz, xp.fmod(y, xp.where(nz, x, 1)), 0).astype(c.dtype)
+        y = xp.where(nz, c, y)
+    r = xp.broadcast_to(r, odd.shape).copy()
+    r[odd] = y
+    return r
+
+
+def _lcm(xp, a, b):
+    """PyTorch's lcm: ``abs(a / gcd(a, b) * b)`` with C++'s integer promotion (int8 and int16
+    compute in int32, so the product's abs is taken before it wraps into the dtype; int32
+    and int64 wrap first), 0 when the gcd is 0."""
+    g = _gcd(xp, a, b)
+    wide = np.int32 if a.dtype.itemsize < 4 else a.dtype
+    with np.errstate(all="ignore"):
+        q = (a // xp.where(g == 0, 1, g)).astype(wide)  # (exact: g divides a)
+        r = xp.abs(q * b.astype(wide))
+        return xp.where(g == 0, 0, r).astype(a.dtype)
+
+
 @op(inplace=True, inplace_function=True, inplace_check=cast_first)
 def gcd(input, other, *, out=None) -> Tensor:
     """Greatest common divisor of integer tensors (non-negative; ``gcd(0, 0) = 0``)."""
@@ -39,7 +74,7 @@ def gcd(input, other, *, out=None) -> Tensor:
     rdt = promote(input, other)
     if rdt.category != _INT:
         raise _not_implemented("gcd_cpu", rdt)
-    return _elementwise2("gcd", lambda xp, a, b: xp.gcd(a, b), input, other, rdt, out)
+    return _elementwise2("gcd", _gcd, input, other, rdt, out)
 
 
 @op(inplace=True, inplace_function=True, inplace_check=cast_first)
@@ -51,11 +86,7 @@ def lcm(input, other, *, out=None) -> Tensor:
     if rdt.category != _INT:
         raise _not_implemented("lcm_cpu", rdt)
 
-    def f(xp, a, b):
-        g = xp.gcd(a, b)
-        q = xp.floor_divide(a, xp.where(g == 0, 1, g).astype(a.dtype))
-        return xp.abs(q * b)
-    return _elementwise2("lcm", f, input, other, rdt, out)
+    return _elementwise2("lcm", _lcm, input, other, rdt, out)
 
 
 def _heaviside_check(input, values) -> None:

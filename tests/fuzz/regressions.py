@@ -404,3 +404,19 @@ REGRESSIONS += [
         "v1 = T.tensor([float('inf'), 1.0])", "v2 = v0 - v1", "v3 = v0 + v1", "v4 = T.sub(v0, v1)",
     ]),
 ]
+REGRESSIONS += [
+    ("zero-dim-mask-index-layout", [
+        "v0 = T.tensor([[False, False, False], [False, False, True]])", "v1 = v0.T",
+        "v3 = v1[T.tensor(0, dtype=T.uint8), 3:-2:1]", "v4 = v0[T.tensor(True)]",
+        "v5 = v1[T.tensor(False)]",
+    ]),
+    ("column-major-thin-matrices", [
+        "v0 = T.tensor([[complex(1.5, -2.0), complex(-0.75, 0.0), complex(0.5, 1.0)]])",
+        "v2 = T.svd(v0, True)", "v3 = T.linalg.qr(v0.mT)",
+    ]),
+    ("gcd-lcm-integer-limits", [
+        "v0 = T.tensor([6, 6])", "v2 = T.tensor([-9223372036854775808, 6])", "v3 = v0.gcd(v2)",
+        "v4 = T.tensor([[126, -4, 5]], dtype=T.int8)", "v5 = T.tensor([[0, 127, 1]], dtype=T.int8)",
+        "v6 = v4.lcm_(v5)",
+    ]),
+]

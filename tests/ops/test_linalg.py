@@ -800,3 +800,17 @@ def test_solve_right_side_and_svd_without_uv_layouts():
         if lib is torch:
             assert got == want
         want = got
+
+
+@pytest.mark.parametrize("shape", [(1, 4), (4, 1), (1, 1), (2, 1, 3), (2, 3, 1)])
+def test_column_major_results_of_thin_matrices(shape):
+    """LAPACK's column-major results keep PyTorch's strides when a dim has size 1 (a (1, 4)
+    matrix: (1, 1), where NumPy would call it row-major); lstsq's solution has the strides
+    of the max(m, n)-row buffer it is solved in."""
+    got = []
+    for lib in (tensorviz, torch):
+        A = lib.arange(1., 1 + int(np.prod(shape))).reshape(shape) + 0.5
+        rs = list(lib.linalg.svd(A, full_matrices=False)) + list(lib.svd(A)) + \
+            list(lib.linalg.qr(A)) + [lib.linalg.lstsq(A, A)[0], lib.linalg.pinv(A)]
+        got.append([r.stride() for r in rs])
+    assert got[0] == got[1]

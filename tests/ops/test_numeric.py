@@ -390,3 +390,21 @@ def test_ldexp_power_in_the_exponents_dtype():
             r = lib.ldexp(x, y)
             res.append((str(r.dtype).split(".")[-1], r.tolist()))
         assert res[0] == res[1], (a, b)
+
+
+def test_gcd_lcm_at_the_integer_limits():
+    """gcd/lcm as PyTorch's kernels compute them: Euclid on abs with C's remainder (abs of the
+    minimum stays negative), and lcm's product in C++'s promoted int for int8/int16 (abs
+    before the wrap) but wrapping in int32/int64."""
+    torch = pytest.importorskip("torch")
+    cases = [("int64", [6, 6, 0, -4, -2**63], [-2**63, 6, -2**63, 0, 9]),
+             ("int8", [126, -4, 5, -128, -128, 0], [0, 127, 1, 3, -1, 0]),
+             ("int16", [32767, 3, -4, 5], [4, 2, 5, -5]),
+             ("int32", [2**31 - 1, -2**31, 6], [3, 6, -2**31]),
+             ("uint8", [7, 6, 255], [200, 4, 3])]
+    for dt, a, b in cases:
+        res = []
+        for lib in (tensorviz, torch):
+            x, y = (lib.tensor(v, dtype=getattr(lib, dt)) for v in (a, b))
+            res.append((lib.gcd(x, y).tolist(), lib.lcm(x, y).tolist(), x.clone().lcm_(y).tolist()))
+        assert res[0] == res[1], dt
