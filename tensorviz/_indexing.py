@@ -316,6 +316,8 @@ def _strides_from(t: Tensor, basic: tuple, adv: list, arrays: list, shape: tuple
     src = [vstride[r] for r in before] + [0] * n_repl + [vstride[r] for r in after]
     operands = [tuple(src)]
     full = (1,) * nb + repl + (1,) * len(after)
+    if 0 in shape and full == tuple(shape):  # (every operand has the result's shape and no
+        return _layout.contiguous_strides(shape)  # elements: all contiguous, row-major)
     for st in _index_operands(arrays, repl):
         view = _layout.view_strides(repl, st, full) if len(st) == len(repl) else None
         view = _layout.contiguous_strides(full) if view is None else view

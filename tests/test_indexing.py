@@ -12,7 +12,8 @@ torch = pytest.importorskip("torch")
 KEYS = ["T.tensor(0, dtype=T.uint8)", "T.tensor(1, dtype=T.uint8)", "T.tensor(False)",
         "T.tensor(True)", "(T.tensor(0, dtype=T.uint8), slice(3, -2))", "(T.tensor(True), 0)",
         "(Ellipsis, T.tensor(False))", "(Ellipsis, T.tensor(True))",
-        "(T.tensor(True), T.tensor([0, 0]))"]
+        "(T.tensor(True), T.tensor([0, 0]))", "(0, T.tensor(False))",
+        "(T.tensor(False), T.tensor([0]))"]
 
 
 @pytest.mark.parametrize("key", KEYS)
