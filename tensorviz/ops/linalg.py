@@ -1947,7 +1947,11 @@ _PADE13 = (64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353
 
 @op(also=("linalg.matrix_exp",))
 def matrix_exp(A) -> Tensor:
-    """``exp(A) = sum A^k / k!`` of each square matrix (scaling and squaring, Pade 13)."""
+    """``exp(A) = sum A^k / k!`` of each square matrix (scaling and squaring, Pade 13).
+
+    # Note: entries near the float range overflow to inf, as the exact result does; PyTorch's
+    # scaling underflows there and returns the identity.
+    """
     A = _tensor_arg(A, "linalg_matrix_exp", "A", 1)
     if A._dtype.category < _FLOAT:
         raise RuntimeError(f"linalg.matrix_exp: Expected a floating point or complex tensor as "

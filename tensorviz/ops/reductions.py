@@ -377,7 +377,11 @@ def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correc
 @op(method=False)
 def var_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *,
              correction=None) -> tuple[Tensor, Tensor]:
-    """``(var, mean)`` over ``dim`` in one pass."""
+    """``(var, mean)`` over ``dim`` in one pass.
+
+    # Note: the mean is ``mean()``'s: an infinite element gives an infinite mean, where
+    # PyTorch's Welford updates give NaN once another element follows it (inf - inf).
+    """
     v, m, dt = _var_parts("var_mean", input, dim, unbiased, keepdim, correction, True)
     dev = input._storage._device
     return wrap_array(v, dt.to_real(), dev), wrap_array(m, dt, dev)
@@ -1008,7 +1012,12 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
 @op()
 def unique_consecutive(input: Tensor, return_inverse: bool = False,
                        return_counts: bool = False, dim=None):
-    """Collapse runs of equal consecutive elements (or slices along ``dim``)."""
+    """Collapse runs of equal consecutive elements (or slices along ``dim``).
+
+    # Note: ``tensorviz.unique_consecutive(x, True)`` returns the inverse, as the keyword
+    # and method forms do; PyTorch's function returns an empty (uninitialised) inverse
+    # for a positional ``return_inverse``.
+    """
     _check_tensor("unique_consecutive", input)
     dt = input._dtype
     if dt.category == _COMPLEX:

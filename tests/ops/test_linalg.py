@@ -4,6 +4,7 @@ LAPACK leaves free), norms, ``LinAlgError`` on singular input, result layouts, a
 speed against NumPy."""
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
@@ -814,3 +815,14 @@ def test_column_major_results_of_thin_matrices(shape):
             list(lib.linalg.qr(A)) + [lib.linalg.lstsq(A, A)[0], lib.linalg.pinv(A)]
         got.append([r.stride() for r in rs])
     assert got[0] == got[1]
+
+
+def test_matrix_exp_overflows_for_huge_entries():
+    """Note: exp of a matrix with entries near the float range overflows (inf); PyTorch's
+    scaling and squaring underflows there and returns the identity."""
+    A = tensorviz.tensor([[2.0, 0.5, 3e38], [0.0, -1.0, 1.0], [2.0, 0.0, 3e38]])
+    assert not tensorviz.isfinite(tensorviz.linalg.matrix_exp(A)).any()
+    small = tensorviz.tensor([[0.0, 1.0], [-1.0, 0.0]])  # a rotation by 1 radian
+    np.testing.assert_allclose(tensorviz.linalg.matrix_exp(small).numpy(),
+                               [[math.cos(1), math.sin(1)], [-math.sin(1), math.cos(1)]],
+                               rtol=1e-6)

@@ -587,3 +587,25 @@ def test_nuclear_norm_checks(tvdiff):
     tvdiff.check(lambda lib, t: lib.norm(t, "nuc", (0, 1, 1)), x)
     tvdiff.check(lambda lib, t: lib.norm(t, "nuc", (0, 1)), x, rtol=1e-4, atol=1e-4)
     tvdiff.check(lambda lib, t: lib.norm(t, "fro", ()), x, rtol=1e-4, atol=1e-4)
+
+
+def test_var_mean_and_std_mean_keep_an_infinite_mean():
+    """Note: PyTorch's var_mean/std_mean give a NaN mean once an infinite element is followed
+    by another (Welford's inf - inf); tensorviz's mean is mean()'s, the infinity."""
+    x = tensorviz.tensor([[0.25, 0.0], [-float("inf"), -1.0]])
+    for f in (tensorviz.var_mean, tensorviz.std_mean):
+        spread, mean = f(x)
+        assert math.isnan(spread.item()) and mean.item() == x.mean().item() == -math.inf
+        spread, mean = f(x, dim=1)
+        assert mean.tolist() == x.mean(dim=1).tolist()
+
+
+def test_unique_consecutive_positional_return_inverse():
+    """Note: PyTorch's torch.unique_consecutive(x, True) returns an empty inverse; tensorviz
+    gives the inverse, as return_inverse=True and the method do (both as PyTorch's)."""
+    for lib in (tensorviz, torch):
+        x = lib.tensor([[-2.5, -1.0], [-1.0, 3.0]])
+        out, inv = lib.unique_consecutive(x, return_inverse=True)
+        assert inv.tolist() == [[0, 1], [1, 2]]
+    out, inv = tensorviz.unique_consecutive(tensorviz.tensor([[-2.5, -1.0], [-1.0, 3.0]]), True)
+    assert inv.tolist() == [[0, 1], [1, 2]] and out.tolist() == [-2.5, -1.0, 3.0]
