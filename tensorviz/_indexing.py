@@ -515,8 +515,29 @@ def check_writable(dest: Tensor) -> None:
                            "tensor before performing the operation.")
 
 
+def same_data(dest: Tensor, value) -> builtins.bool:
+    """Whether ``value`` broadcast to ``dest``'s shape is exactly the view ``dest`` (same
+    memory, offset, strides, dtype and lazy bit): PyTorch's copy_ returns at once then, so
+    writing an expanded tensor into itself (``x.expand(3)[:] = x``) is no overlap error."""
+    if not isinstance(value, Tensor) or value._storage is not dest._storage or \
+            value._offset != dest._offset or value._dtype is not dest._dtype or \
+            value._cj != dest._cj:
+        return False
+    shape, stride = value._shape, value._stride
+    while shape and shape[0] == 1 and len(shape) > len(dest._shape):
+        shape, stride = shape[1:], stride[1:]
+    try:
+        _, st, _ = _layout.expand(shape, stride, 0, dest._shape)
+    except RuntimeError:
+        return False
+    return tuple(st) == tuple(dest._stride)
+
+
 def assign(dest: Tensor, value) -> None:
     """Write ``value`` (scalar or broadcastable tensor) into the view ``dest``, in place."""
+    if same_data(dest, value):
+        dest._bump()
+        return
     check_writable(dest)
     src = _value_array(dest, value)
     if isinstance(value, Tensor) and value._shape != dest._shape:

@@ -31,3 +31,22 @@ def test_zero_dim_mask_result_layout(key, transposed):
             r = x[eval(key)]  # noqa: S307 - the test's own keys
         got.append((tuple(r.shape), r.stride(), r.storage_offset(), r.tolist()))
     assert got[0] == got[1]
+
+
+def test_writing_an_expanded_tensor_into_itself():
+    """``x.expand(3)[:] = x`` (and copy_ of the same view) is a no-op in PyTorch, not an
+    overlap error; a different source still is one."""
+    got = []
+    for T in (tensorviz, torch):
+        v0 = T.tensor([-1.0])
+        v1 = v0.expand(3)
+        v1[None] = v0
+        v1[:] = v0
+        x = T.tensor([1., 2.])
+        y = x.expand(2, 2)
+        y[:] = x
+        y.copy_(x.expand(2, 2))
+        with pytest.raises(RuntimeError):
+            y[:] = T.tensor([1., 5.])
+        got.append((v1.tolist(), y.tolist()))
+    assert got[0] == got[1]

@@ -608,11 +608,24 @@ def positive(input: Tensor) -> Tensor:
     return input
 
 
-@op(aliases=("absolute",), inplace=True, inplace_function=("abs",), unary_dunder="abs",
-    out="exact", out_message=found_message)
+@op(aliases=("absolute",), inplace=True, inplace_function=("abs",), unary_dunder="abs")
 def abs(input: Tensor, *, out=None) -> Tensor:
-    """``|x|`` elementwise; complex inputs give their real magnitude."""
+    """``|x|`` elementwise; complex inputs give their real magnitude.
+
+    ``out=`` must have the input's dtype, except for a complex input: then a complex ``out``
+    of the input's dtype (it gets ``|z| + 0j``) or a real dtype the magnitude casts to.
+    """
+    if out is not None and isinstance(out, Tensor) and isinstance(input, Tensor):
+        dt = input._dtype
+        if dt.category == _COMPLEX and out._dtype.category != _COMPLEX:
+            if not _dtypes.can_cast(dt.to_real(), out._dtype):
+                raise RuntimeError(f"result type {dt.to_real().cname} can't be cast to the "
+                                   f"desired output type {out._dtype.cname}")
+        elif out._dtype is not dt:
+            raise RuntimeError(f"Found dtype {out._dtype.cname} but expected {dt.cname}")
     if input._dtype.category == _COMPLEX:
+        if out is not None and out._dtype.category == _COMPLEX:
+            return unary(np.abs, input, input._dtype, out=out)  # (|z| + 0j)
         return unary(np.abs, input, input._dtype.to_real(), out=out, like_input=True)
     if input._dtype is _dtypes.bool:
         raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
@@ -904,6 +917,10 @@ def copy_(self, src, non_blocking: bool = False) -> Tensor:
     from .._indexing import assign
     if src.device != self.device:
         src = src.to(self.device)
+    from .._indexing import same_data
+    if same_data(self, src):  # (PyTorch: nothing to copy, even into an expanded tensor)
+        self._bump()
+        return self
     check_writable(self)
     if src._shape != self._shape:
         bshape = _layout.broadcast_shapes(self._shape, src._shape)

@@ -710,6 +710,15 @@ def fmod(input: Tensor, other, *, out=None) -> Tensor:
     return _compute2(lambda xp, a, b: xp.fmod(a, b), input, other, _opmath(rdt), rdt, dev, out)
 
 
+@inplace_of(conj_physical)
+def conj_physical_(self: Tensor) -> Tensor:
+    """In-place ``conj_physical``: a real tensor is left as it is (no write, no checks)."""
+    _check_tensor("conj_physical_", self)
+    if self._dtype.category != _COMPLEX:
+        return self
+    return store_inplace(self, conj_physical(self))
+
+
 @op()
 def float_power(input, exponent, *, out=None) -> Tensor:
     """``input ** exponent`` computed in double precision (float64, or complex128)."""
@@ -723,9 +732,16 @@ def float_power(input, exponent, *, out=None) -> Tensor:
     if is_c and not (not isinstance(exponent, Tensor) and exponent == 0):
         # (a zero base follows PyTorch's complex pow: 0 ** -1 is inf, 0 ** 0 nan, but
         # x ** 0 for a number 0 gives ones)
-        return _compute2(lambda xp, a, b: _complex_pow(a, b), input, exponent, rdt, rdt, dev,
-                         out)
-    return _compute2(lambda xp, a, b: xp.power(a, b), input, exponent, rdt, rdt, dev, out)
+        res = _compute2(lambda xp, a, b: _complex_pow(a, b), input, exponent, rdt, rdt, dev,
+                        out)
+    else:
+        res = _compute2(lambda xp, a, b: xp.power(a, b), input, exponent, rdt, rdt, dev, out)
+    if out is None and not isinstance(exponent, Tensor):
+        # (PyTorch's tensor ** number is a unary op: the number takes no part in the layout)
+        want = result_strides(res._shape, input)
+        if res._stride != want:
+            res = wrap_array(res._arr, rdt, dev, want)
+    return res
 
 
 @inplace_of(float_power)

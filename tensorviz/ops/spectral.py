@@ -111,7 +111,15 @@ def _finish_fft(res, x: Tensor, dims, name: str, out) -> Tensor:
             raise RuntimeError(f"{fname} expects {kind} output tensor, but got "
                                f"{out._dtype.cname}")
         return write_out(out, res, rdt, x.device)
+    if name in ("ifft", "ihfft") and x._dtype.category != _COMPLEX:
+        # PyTorch computes the inverse of a real signal as the conjugate of the forward
+        # real-to-complex transform and returns that as a lazy conjugate view
+        return wrap_array(xp.conj(res), rdt, x.device, _strides_of(res)).conj()
     return wrap_array(res, rdt, x.device)
+
+
+def _strides_of(arr) -> tuple:
+    return tuple(s // arr.itemsize for s in arr.strides)
 
 
 @_fft_op

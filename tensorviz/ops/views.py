@@ -624,8 +624,8 @@ def _atleast(tensors: Sequence[Tensor], n: int):
         elif n == 2:
             r = t.reshape(1, 1) if t.dim() == 0 else (t.unsqueeze(0) if t.dim() == 1 else t)
         else:
-            r = (t.reshape(1, 1, 1) if t.dim() == 0 else t.reshape(1, -1, 1) if t.dim() == 1
-                 else t.unsqueeze(-1) if t.dim() == 2 else t)
+            r = (t.reshape(1, 1, 1) if t.dim() == 0 else t.unsqueeze(0).unsqueeze(-1)
+                 if t.dim() == 1 else t.unsqueeze(-1) if t.dim() == 2 else t)  # (as PyTorch)
         out.append(r)
     return out[0] if len(out) == 1 else tuple(out)
 

@@ -130,7 +130,7 @@ def _tensors(x, lib):
 # ---------------------------------------------------------------- comparing
 def _host(t, lib) -> np.ndarray:
     if lib is tensorviz:
-        return np.array(t.numpy(force=True))
+        return np.array(t.resolve_conj().resolve_neg().numpy(force=True))
     return t.detach().cpu().resolve_conj().resolve_neg().numpy()
 
 

@@ -576,3 +576,31 @@ def test_alpha_scales_in_the_result_dtype():
         a, b = f(tensorviz), f(torch)
         assert str(a.dtype).split(".")[-1] == str(b.dtype).split(".")[-1]
         np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+
+def test_abs_out_of_a_complex_input():
+    """abs/absolute of a complex input into ``out=``: a complex out of the input's dtype gets
+    |z| + 0j, a real one any dtype the magnitude casts to, as PyTorch."""
+    for name in ("abs", "absolute"):
+        for dt in ("complex128", "complex64", "float32", "int64", "float64"):
+            got = []
+            for lib in (tensorviz, torch):
+                z = lib.tensor([[3 + 4j]], dtype=lib.complex128)
+                o = lib.empty(1, 1, dtype=getattr(lib, dt))
+                try:
+                    got.append(getattr(lib, name)(z, out=o).tolist())
+                except RuntimeError as e:
+                    got.append(str(e))
+            assert got[0] == got[1], (name, dt)
+
+
+def test_float_power_and_conj_physical_inplace_layouts():
+    """``t.float_power(number)`` is laid out as a unary op (the number is no operand);
+    conj_physical_ of a real (even expanded) tensor leaves it as it is."""
+    got = []
+    for lib in (tensorviz, torch):
+        v1 = lib.tensor([[-1, -6, -5]]).t()
+        a = lib.tensor([[3, 1, 5]]).expand(2, 3)
+        got.append((v1.float_power(float("inf")).stride(), v1.float_power(2).stride(),
+                    lib.float_power(v1, v1).stride(), lib.conj_physical_(a) is a))
+    assert got[0] == got[1]
