@@ -434,3 +434,18 @@ REGRESSIONS += [  # deliberate differences the comparison accepts (each a Note)
         "v2 = v0.topk(3, 0, True, False)",
     ]),
 ]
+REGRESSIONS += [
+    ("searchsorted-unsorted-boundaries", [
+        "v0 = T.tensor([[2, 9223372036854775807, 6, -3], [5, -5, 0, -2]])",
+        "v1 = T.tensor([[1, 5, 0, 0], [-4, 4, 1, -1]])", "v2 = T.searchsorted(v0, v1)",
+    ]),
+    ("cumprod_-python-dtype", ["v0 = T.tensor([5], dtype=T.int8)", "v2 = v0.cumprod_(-1, dtype=int)"]),
+    ("abs-complex-into-complex-out", [
+        "v2 = T.tensor([[complex(3.0, 0.0)]])", "v7 = T.absolute(v2, out=v2)",
+    ]),
+    ("where-layout", [
+        "v0 = T.tensor([[0.5, -2.5], [-0.75, 0.25]])", "v1 = v0.t()", "v3 = T.tensor([True])",
+        "v4 = T.tensor([[True, True], [False, False]])", "v5 = T.where(v3, v1, v4)",
+    ]),
+    ("expanded-self-assignment", ["v0 = T.tensor([-1.0])", "v1 = v0.expand((3,))", "v1[None] = v0"]),
+]

@@ -609,3 +609,20 @@ def test_unique_consecutive_positional_return_inverse():
         assert inv.tolist() == [[0, 1], [1, 2]]
     out, inv = tensorviz.unique_consecutive(tensorviz.tensor([[-2.5, -1.0], [-1.0, 3.0]]), True)
     assert inv.tolist() == [[0, 1], [1, 2]] and out.tolist() == [-2.5, -1.0, 3.0]
+
+
+@pytest.mark.parametrize("dtype", [int, float, complex, "int64", "float16", "bool", "same"])
+def test_cumsum_inplace_dtype_must_match(dtype):
+    """cumsum_/cumprod_ with a dtype (Python types too) other than self's: PyTorch's
+    RuntimeError naming both C++ types, never an internal error."""
+    for name in ("cumsum_", "cumprod_"):
+        got = []
+        for lib in (tensorviz, torch):
+            x = lib.tensor([5, 2], dtype=lib.int8)
+            dt = x.dtype if dtype == "same" else getattr(lib, dtype) if isinstance(dtype, str) \
+                else dtype
+            try:
+                got.append(getattr(x, name)(0, dtype=dt).tolist())
+            except RuntimeError as e:
+                got.append(str(e))
+        assert got[0] == got[1], (name, dtype)
