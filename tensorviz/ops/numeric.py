@@ -21,7 +21,7 @@ from ..backends._numpy import call_quiet
 from ._elementwise import device_of, finish, operand, promote, result_strides
 from .. import return_types
 from .pointwise import _check_tensor, _compute2, _not_implemented, _opmath, _xp
-from .reductions import sample_spacing, wrap_array
+from .reductions import _int_trapezoid_terms, sample_spacing, wrap_array
 
 
 def _elementwise2(name: str, f, a: Tensor, b: Tensor, rdt, out, cdt=None) -> Tensor:
@@ -575,6 +575,9 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
     ya = y._arr  # (PyTorch's composite: each step in its operands' own dtypes)
 
     def f():
+        if isinstance(x, Tensor) and y._dtype.category < _FLOAT and x._dtype.category < _FLOAT:
+            terms = _int_trapezoid_terms(xp, x, ya, y._dtype, a.shape, d, hi, lo)
+            return xp.cumsum(terms, axis=d, dtype=np.int64).astype(cdt._np) / cdt._np.type(2)
         pair = (ya[tuple(hi)] + ya[tuple(lo)]).astype(cdt._np)
         if isinstance(x, Tensor):
             dxs = sample_spacing(x, a.shape, d, cdt)

@@ -1212,6 +1212,20 @@ def sample_spacing(x: Tensor, shape: tuple, d: int, cdt):
     return (xa[tuple(xhi)] - xa[tuple(xlo)]).astype(cdt._np)
 
 
+def _int_trapezoid_terms(xp, x: Tensor, ya, ydt, shape: tuple, d: int, hi: list, lo: list):
+    """``diff(x) * (y[1:] + y[:-1])`` for integer ``x`` and ``y``: the differences, sums and
+    products wrap in their integer dtypes, as PyTorch's."""
+    pdt = _dtypes.result_type(x, wrap_array(ya[:0], ydt))
+    dxs = sample_spacing(x, shape, d, x._dtype)
+    pair = ya[tuple(hi)] + ya[tuple(lo)]
+    try:
+        prod = dxs.astype(pdt._np) * pair.astype(pdt._np)
+    except ValueError:
+        raise RuntimeError(f"The size of tensor a ({tuple(dxs.shape)}) must match the size of "
+                           f"tensor b ({tuple(pair.shape)})") from None
+    return prod
+
+
 @op(method=False)
 def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> Tensor:
     """Integral of ``y`` along ``dim`` by the trapezoidal rule (spacing ``dx`` or samples
@@ -1249,6 +1263,11 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
         # PyTorch's composite, each step in its operands' dtypes: with samples x,
         # sum(diff(x) * (y[1:] + y[:-1])) / 2; with a spacing,
         # (sum(y) - (y[0] + y[-1]) * 0.5) * dx
+        if isinstance(x, Tensor) and ydt.category < _FLOAT and x._dtype.category < _FLOAT:
+            # integers: (diff(x) * (y[1:] + y[:-1])).sum() / 2., each step wrapping in its
+            # integer dtype (the sum in int64) as PyTorch's composite does, halved in floats
+            terms = _int_trapezoid_terms(xp, x, ya, ydt, a.shape, d, hi, lo)
+            return xp.sum(terms, axis=d, dtype=np.int64).astype(cdt._np) / cdt._np.type(2)
         if isinstance(x, Tensor):
             dxs = sample_spacing(x, a.shape, d, cdt)
             pair = (ya[tuple(hi)] + ya[tuple(lo)]).astype(cdt._np)

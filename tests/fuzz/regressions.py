@@ -449,3 +449,11 @@ REGRESSIONS += [
     ]),
     ("expanded-self-assignment", ["v0 = T.tensor([-1.0])", "v1 = v0.expand((3,))", "v1[None] = v0"]),
 ]
+REGRESSIONS += [
+    ("trapezoid-integer-wrap", [
+        "v2 = T.tensor([0, 0, -5, -2147483648], dtype=T.int32)", "v5 = T.trapz(v2, v2)",
+        "v0 = T.tensor([[[-6, 2, -2147483647, 6], [0, 6, 3, 6], [-1, 2, 4, 0]]])",
+        "v1 = T.tensor([[[5, 3]]])", "v3 = T.trapezoid(v1, v0)",
+        "v4 = T.cumulative_trapezoid(T.tensor([1073741824, 0, 1073741824], dtype=T.int32), T.tensor([0, 2, 4], dtype=T.int32))",
+    ]),
+]

@@ -626,3 +626,21 @@ def test_cumsum_inplace_dtype_must_match(dtype):
             except RuntimeError as e:
                 got.append(str(e))
         assert got[0] == got[1], (name, dtype)
+
+
+def test_trapezoid_of_integers_wraps_as_pytorch():
+    """trapezoid/cumulative_trapezoid of integer y and x: diff(x) * (y[1:] + y[:-1]) wraps in
+    the integer dtypes, the sum is int64, then halved in floats (PyTorch's composite)."""
+    progs = [
+        lambda T: T.trapezoid(T.tensor([2**30, 0, 2**30], dtype=T.int32),
+                              T.tensor([0, 2, 4], dtype=T.int32)),
+        lambda T: T.cumulative_trapezoid(T.tensor([2**30, 0, 2**30], dtype=T.int32),
+                                         T.tensor([0, 2, 4], dtype=T.int32)),
+        lambda T: T.trapz(T.tensor([0, 0, -5, -2**31], dtype=T.int32),
+                          T.tensor([0, 0, -5, -2**31], dtype=T.int32)),
+        lambda T: T.trapezoid(T.tensor([[[5, 3]]]),
+                              T.tensor([[[-6, 2, -2147483647, 6], [0, 6, 3, 6], [-1, 2, 4, 0]]])),
+        lambda T: T.trapezoid(T.tensor([2**30, 0, 2**30], dtype=T.int32), dx=2),
+    ]
+    for f in progs:
+        assert f(tensorviz).tolist() == f(torch).tolist()
