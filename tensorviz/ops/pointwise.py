@@ -712,9 +712,11 @@ def fmod(input: Tensor, other, *, out=None) -> Tensor:
 
 @inplace_of(conj_physical)
 def conj_physical_(self: Tensor) -> Tensor:
-    """In-place ``conj_physical``: a real tensor is left as it is (no write, no checks)."""
+    """In-place ``conj_physical``: a real tensor keeps its values (no overlap check; its
+    version still counts a write, as PyTorch's)."""
     _check_tensor("conj_physical_", self)
     if self._dtype.category != _COMPLEX:
+        self._bump()
         return self
     return store_inplace(self, conj_physical(self))
 

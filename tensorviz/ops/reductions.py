@@ -886,12 +886,11 @@ def cumprod(input: Tensor, dim, *, dtype=None, out=None) -> Tensor:
 def _scan_(name: str, self: Tensor, dim, dtype) -> Tensor:
     """``cumsum_``/``cumprod_``: the scan in ``self``'s dtype (or ``dtype``), stored back."""
     _check_tensor(name + "_", self)
-    check_writable(self)
     dt = self._dtype if dtype is None else _dtypes.as_dtype(dtype)  # (float, int: Python's)
-    if dt is not None and dt is not self._dtype:
+    if dt is not self._dtype:  # (checked before the overlap, as PyTorch)
         raise RuntimeError(f"Bad in-place call: input tensor dtype {self._dtype.cxx_name} and "
                            f"output tensor dtype {dt.cxx_name} should match")
-    dt = self._dtype if dt is None else dt
+    check_writable(self)
     if dt is _dtypes.bool and self._shape and self.numel():
         raise _not_implemented(f"{name}_out_cpu", dt)
     return store_inplace(self, _scan(name, name, self, dim, dt, None))
