@@ -359,7 +359,11 @@ def _window(name: str, window_length: int, periodic: bool, dtype, device, requir
         raise NotImplementedError(f'"arange_cpu" not implemented for \'{dt.cname}\'')
     else:
         n = window_length + 1 if periodic else window_length
-        host = make(np.arange(n, dtype=np.float64), n)
+        try:
+            host = make(np.arange(n, dtype=np.float64), n)
+        except MemoryError:  # (PyTorch's error for a length no memory can hold)
+            from ..backends._numpy import out_of_memory
+            raise out_of_memory(n * dt.itemsize) from None
         if periodic:
             host = host[:-1]
     return _freq(host, dt, device, requires_grad)

@@ -243,3 +243,11 @@ def test_bad_argument_types(tvdiff):
         tvdiff.check(lambda lib: getattr(lib, name)(True))
     tvdiff.check(lambda lib, t: lib.fft.fftn(t, s=(2, 2, 2)), x)
     tvdiff.check(lambda lib, t: lib.fft.fftn(t, s=(2, 2)), x)
+
+
+@pytest.mark.parametrize("name", ["hann_window", "hamming_window", "blackman_window",
+                                  "bartlett_window", "kaiser_window"])
+def test_window_too_long_is_the_allocators_error(name):
+    """A window no memory can hold: PyTorch's RuntimeError, never NumPy's MemoryError."""
+    with pytest.raises(RuntimeError, match="can't allocate memory"):
+        getattr(tensorviz, name)(2**40)
