@@ -615,7 +615,9 @@ def abs(input: Tensor, *, out=None) -> Tensor:
     ``out=`` must have the input's dtype, except for a complex input: then a complex ``out``
     of the input's dtype (it gets ``|z| + 0j``) or a real dtype the magnitude casts to.
     """
-    if out is not None and isinstance(out, Tensor) and isinstance(input, Tensor):
+    if out is not None and not isinstance(out, Tensor):
+        raise TypeError(f"abs(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if out is not None and isinstance(input, Tensor):
         dt = input._dtype
         if dt.category == _COMPLEX and out._dtype.category != _COMPLEX:
             if not _dtypes.can_cast(dt.to_real(), out._dtype):

@@ -368,8 +368,9 @@ def _binary_search(xp, s, v, right: bool):
     it gives PyTorch's answers too (NaN boundaries count as smaller than everything)."""
     n = s.shape[-1]
     shape = v.shape
-    rows = s.reshape(1, n) if s.ndim == 1 else s.reshape(-1, n)
-    vals = v.reshape(1, -1) if s.ndim == 1 else v.reshape(rows.shape[0], -1)
+    nrows = 1 if s.ndim == 1 else int(np.prod(s.shape[:-1], dtype=np.int64))
+    rows = s.reshape(nrows, n)
+    vals = v.reshape(nrows, (v.size // nrows) if nrows else 0)
     lo = xp.zeros(vals.shape, dtype=np.int64)
     hi = xp.full(vals.shape, n, dtype=np.int64)
     if n:

@@ -136,7 +136,16 @@ def dot(input, tensor, *, out=None) -> Tensor:
     _vec_checks(input, tensor, "dot")
     xp = _xp(input)
     res = xp.asarray(call_quiet(xp.dot, input._arr, tensor._arr))
+    if out is None and input._cj and tensor._cj and input._dtype.category == _COMPLEX:
+        return _lazy_conj_result(xp, res.reshape(()), input)
     return finish(res.reshape(()), input._dtype, input.device, out)
+
+
+def _lazy_conj_result(xp, res, like: Tensor) -> Tensor:
+    """``res`` as PyTorch returns it when it computes on the conjugates of conjugate views
+    and conjugates lazily at the end (``dot`` of two, ``vdot`` with a conjugate ``other``):
+    a conjugate view of memory holding ``conj(res)``."""
+    return wrap_array(xp.conj(res), like._dtype, like.device).conj()
 
 
 @op(out="exact", out_message=_named("result dtype {o} does not match input dtype {r}"))
@@ -147,6 +156,8 @@ def vdot(input, other, *, out=None) -> Tensor:
     _vec_checks(input, other, "vdot")
     xp = _xp(input)
     res = xp.asarray(call_quiet(xp.vdot, input._arr, other._arr))
+    if out is None and other._cj and not input._cj and input._dtype.category == _COMPLEX:
+        return _lazy_conj_result(xp, res.reshape(()), input)
     return finish(res.reshape(()), input._dtype, input.device, out)
 
 

@@ -593,7 +593,8 @@ def broadcast_tensors(*tensors: Tensor) -> tuple[Tensor, ...]:
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
     shape = _layout.broadcast_shapes(*(t._shape for t in tensors))
-    return tuple(t.expand(shape) for t in tensors)
+    # (a tensor of that shape already is returned itself, as PyTorch's expand_outplace does)
+    return tuple(t if t._shape == shape else t.expand(shape) for t in tensors)
 
 
 @op(method=False)

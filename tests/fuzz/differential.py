@@ -120,16 +120,22 @@ def _same_values(a: np.ndarray, b: np.ndarray, dtype: str) -> bool:
     a64 = a.astype(np.complex128 if dtype.startswith("complex") else np.float64)
     b64 = b.astype(a64.dtype)
     if dtype.startswith("complex"):
-        # Note: a complex value with an infinite part is an infinity whatever its other part
-        # (C99 Annex G: inf+nan j, inf+1j and -inf-inf j are all the point at infinity).
-        # PyTorch's C++ std::complex arithmetic and NumPy's reach different representatives
-        # (PyTorch's a + b is a + (1+0j)*b: (1+1j) + (inf+0j) is inf+nan j there, inf+1j in
-        # tensorviz), so two infinities compare equal; an infinity never equals a NaN.
+        # Note: C99 Annex G classifies a complex value as a whole: with an infinite part it is
+        # an infinity whatever its other part (inf+nan j, inf+1j and -inf-inf j are the one
+        # point at infinity), else with a NaN part it is a NaN (nan+1j is nan+nan j).
+        # PyTorch's C++ complex arithmetic and NumPy's reach different representatives
+        # (PyTorch's a - b is a + (-1+0j)*b: (1+1j) - (inf+0j) is -inf+nan j there, -inf+1j
+        # in tensorviz; 5 - (inf+inf j) is even nan+nan j there, -inf-inf j in tensorviz), so
+        # values of one class compare equal, and PyTorch's NaN equals tensorviz's infinity;
+        # tensorviz's NaN never equals a PyTorch infinity or number.
         with np.errstate(all="ignore"):
-            both = (np.isinf(a64.real) | np.isinf(a64.imag)) & \
-                (np.isinf(b64.real) | np.isinf(b64.imag))
-        if both.any():
-            a64, b64 = np.where(both, 0, a64), np.where(both, 0, b64)
+            inf_a = np.isinf(a64.real) | np.isinf(a64.imag)
+            inf_b = np.isinf(b64.real) | np.isinf(b64.imag)
+            nan_a = ~inf_a & (np.isnan(a64.real) | np.isnan(a64.imag))
+            nan_b = ~inf_b & (np.isnan(b64.real) | np.isnan(b64.imag))
+        same = (inf_a & inf_b) | (nan_a & nan_b) | (nan_a & inf_b)
+        if same.any():
+            a64, b64 = np.where(same, 0, a64), np.where(same, 0, b64)
     parts = (a64.real, a64.imag, b64.real, b64.imag) if dtype.startswith("complex") else \
         (a64, np.zeros(1), b64, np.zeros(1))
     for x, y in ((parts[0], parts[2]), (parts[1], parts[3])):

@@ -457,3 +457,22 @@ REGRESSIONS += [
         "v4 = T.cumulative_trapezoid(T.tensor([1073741824, 0, 1073741824], dtype=T.int32), T.tensor([0, 2, 4], dtype=T.int32))",
     ]),
 ]
+REGRESSIONS += [
+    ("abs-out-not-a-tensor", ["v0 = T.tensor([1.0])", "v1 = T.abs(v0, out=3)"]),
+    ("searchsorted-no-rows", [
+        "v0 = T.zeros((0, 3))", "v1 = T.tensor([[1, -4, 6]])", "v2 = v1[1:]",
+        "v3 = T.searchsorted(v0, v2)",
+    ]),
+    ("broadcast_tensors-returns-same-shape-inputs", [
+        "v0 = T.tensor([False])", "v2 = T.broadcast_tensors(v0, v0)", "v3 = v0.unsqueeze_(0)",
+    ]),
+    ("vdot-dot-of-conjugate-views", [
+        "v0 = T.tensor([complex(2.0, -2.0), complex(-1.0, -2.0)])",
+        "v1 = T.tensor([complex(3.0, 3.0), complex(0.5, -2.0)])", "v2 = v1.conj()",
+        "v3 = v0.vdot(v2)", "v4 = T.dot(v0.conj(), v2)", "v5 = T.vdot(v0.conj(), v2)",
+    ]),
+    ("complex-nan-and-infinity-classes", [
+        "v0 = T.tensor([5, 1])", "v1 = T.tensor([complex(1.5, 0.0), complex(float('inf'), float('inf'))])",
+        "v2 = v0 - v1", "v3 = T.tensor([complex(float('nan'), 0.5), 1j])", "v4 = T.sub(v1, v3.conj())",
+    ]),
+]

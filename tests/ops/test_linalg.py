@@ -826,3 +826,19 @@ def test_matrix_exp_overflows_for_huge_entries():
     np.testing.assert_allclose(tensorviz.linalg.matrix_exp(small).numpy(),
                                [[math.cos(1), math.sin(1)], [-math.sin(1), math.cos(1)]],
                                rtol=1e-6)
+
+
+def test_dot_vdot_of_conjugate_views_are_lazy_as_pytorch():
+    """PyTorch computes dot/vdot on the memory of conjugate views and conjugates the 0-dim
+    result lazily for dot(conj, conj) and vdot(plain, conj): is_conj() and values agree."""
+    got = []
+    for T in (tensorviz, torch):
+        a = T.tensor([2 - 2j, -1 - 2j, 0.25 + 1j])
+        b = T.tensor([3 + 3j, 0.5 - 2j, 0.25 + 0j])
+        row = []
+        for x in (a, a.conj()):
+            for y in (b, b.conj()):
+                for r in (T.vdot(x, y), T.dot(x, y)):
+                    row.append((r.is_conj(), complex(r)))
+        got.append(row)
+    assert got[0] == got[1]
