@@ -448,7 +448,14 @@ def _trunc_div_float(a, b):
 @op(inplace=True, dunder="floordiv")
 def floor_divide(input, other, *, out=None) -> Tensor:
     _check_int_zero_division(input, other)
-    return binary(np.floor_divide, input, other, out=out)
+    return binary(_floor_div, input, other, out=out)
+
+
+def _floor_div(a, b, out=None):
+    """NumPy's floor_divide without its overflow warning (the int minimum // -1 wraps to the
+    minimum, as two's complement does in PyTorch)."""
+    with np.errstate(over="ignore"):
+        return np.floor_divide(a, b, out=out)
 
 
 @op(inplace=True, dunder="mod")
@@ -762,7 +769,7 @@ def div_(self, other, *, rounding_mode: str | None = None) -> Tensor:
 
 @inplace_of(floor_divide)
 def floor_divide_(self, other) -> Tensor:
-    return inplace(self, np.floor_divide, other,
+    return inplace(self, _floor_div, other,
                    check=lambda rdt: _check_int_zero_division(self, other))
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import builtins
 import itertools
+import math
 
 import numpy as np
 
@@ -664,6 +665,12 @@ def combinations(input, r: int = 2, with_replacement: bool = False) -> Tensor:
     if r == 0:
         return wrap_array(xp.empty((0,), dtype=input._dtype._np), input._dtype, input.device)
     n = input._shape[0]
+    if n >= 2 and r * math.log2(n) > 36:
+        # (PyTorch builds the n ** r grid of index tuples first and fails to allocate it;
+        # counting the combinations here instead would not end)
+        raise RuntimeError(f"DefaultCPUAllocator: can't allocate memory: combinations() of "
+                           f"{n} elements taken r={r} at a time needs a grid of {n}**{r} "
+                           "index tuples. Make r smaller.")
     gen = (itertools.combinations_with_replacement if with_replacement
            else itertools.combinations)(range(n), r)
     idx = np.fromiter(itertools.chain.from_iterable(gen), dtype=np.int64).reshape(-1, r)

@@ -243,7 +243,7 @@ def mv(input, vec, *, out=None) -> Tensor:
     vec = _tensor_arg(vec, "mv", "vec", 2)
     _mv_checks(input, vec)
     dev = device_of(input, vec)
-    res = _xp(input).matmul(input._arr, vec._arr)
+    res = call_quiet(_xp(input).matmul, input._arr, vec._arr)
     return finish(res, input._dtype, dev, out)
 
 
@@ -403,7 +403,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None) -> Tensor:
     xp = _xp(mat1)
     shape = (mat1._shape[0], mat2._shape[1])
     inp = _expand_arr(input, shape)
-    res = _axpby(xp, xp.matmul(mat1._arr, mat2._arr), alpha, inp, beta, input._dtype)
+    res = call_quiet(lambda: _axpby(xp, xp.matmul(mat1._arr, mat2._arr), alpha, inp, beta, input._dtype))
     return finish(res, input._dtype, dev, out)
 
 
@@ -420,7 +420,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1, out=None) -> Tensor:
     dev = device_of(input, mat, vec)
     xp = _xp(mat)
     inp = _expand_arr(input, (mat._shape[0],))
-    res = _axpby(xp, xp.matmul(mat._arr, vec._arr), alpha, inp, beta, input._dtype)
+    res = call_quiet(lambda: _axpby(xp, xp.matmul(mat._arr, vec._arr), alpha, inp, beta, input._dtype))
     return finish(res, input._dtype, dev, out)
 
 
@@ -436,7 +436,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
     xp = _xp(batch1)
     shape = (batch1._shape[0], batch1._shape[1], batch2._shape[2])
     inp = _expand_arr(input, shape)
-    res = _axpby(xp, xp.matmul(batch1._arr, batch2._arr), alpha, inp, beta, input._dtype)
+    res = call_quiet(lambda: _axpby(xp, xp.matmul(batch1._arr, batch2._arr), alpha, inp, beta, input._dtype))
     return finish(res, input._dtype, dev, out)
 
 
@@ -458,7 +458,7 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
     # sum_b A[b] @ B[b] is one matrix product: (n, b*k) @ (b*k, m).
     a2 = xp.transpose(batch1._arr, (1, 0, 2)).reshape(n, b * k)
     b2 = batch2._arr.reshape(b * k, m)
-    res = _axpby(xp, xp.matmul(a2, b2), alpha, inp, beta, input._dtype)
+    res = call_quiet(lambda: _axpby(xp, xp.matmul(a2, b2), alpha, inp, beta, input._dtype))
     return finish(res, input._dtype, dev, out)
 
 
@@ -1777,11 +1777,11 @@ def multi_dot(tensors, *, out=None) -> Tensor:
     xp = _xp(tensors[0])
     arrs = [m._arr for m in mats]
     if xp is np and len(arrs) > 2:
-        res = np.linalg.multi_dot(arrs)
+        res = call_quiet(np.linalg.multi_dot, arrs)
     else:
         res = arrs[0]
         for a in arrs[1:]:
-            res = xp.matmul(res, a)
+            res = call_quiet(xp.matmul, res, a)
     shape = (() if tensors[0].dim() == 1 else (mats[0]._shape[0],)) + \
         (() if tensors[-1].dim() == 1 else (mats[-1]._shape[1],))
     return finish(_c(xp, res).reshape(shape), tensors[0]._dtype, dev, out)

@@ -24,6 +24,18 @@ from .pointwise import _check_tensor, _compute2, _not_implemented, _opmath, _xp
 from .reductions import _int_trapezoid_terms, sample_spacing, wrap_array
 
 
+def _quietly(fn):
+    """``fn`` run with NumPy's floating-point warnings off (its infinities and NaNs are the
+    answers, as in PyTorch; a warning would be NumPy's internals reaching the user)."""
+    import functools
+
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+    return run
+
+
 def _elementwise2(name: str, f, a: Tensor, b: Tensor, rdt, out, cdt=None) -> Tensor:
     dev = device_of(a, b)
     _layout.broadcast_shapes(a._shape, b._shape)  # (PyTorch's error before NumPy's)
@@ -236,6 +248,7 @@ def _complex_logcumsumexp(xp, x, d: int):
 _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 
+@_quietly
 def _quantile(name: str, input, q, dim, keepdim, interpolation, out, ignore_nan) -> Tensor:
     _check_tensor(name, input)
     # Note: PyTorch's checks say "quantile()" for nanquantile too
@@ -339,6 +352,7 @@ _DOF_WARNING = ("cov(): degrees of freedom is <= 0. Correction should be strictl
 
 
 @op()
+@_quietly
 def cov(input, *, correction: int = 1, fweights=None, aweights=None) -> Tensor:
     """Covariance of the variables in ``input``'s rows (observations in its columns)."""
     _check_tensor("cov", input)
@@ -547,6 +561,7 @@ def bucketize(input, boundaries, *, out_int32: bool = False, right: bool = False
 
 
 @op(method=False)
+@_quietly
 def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
     """The running trapezoidal integral of ``y`` along ``dim`` (one element shorter)."""
     _check_tensor("cumulative_trapezoid", y)

@@ -33,6 +33,18 @@ from .pointwise import (_check_tensor, _compute2, _erf_parts, _float_result, _ma
 _F64 = _dtypes.float64
 
 
+def _quietly(fn):
+    """``fn`` run with NumPy's floating-point warnings off (its infinities and NaNs are the
+    answers, as in PyTorch; a warning would be NumPy's internals reaching the user)."""
+    import functools
+
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+    return run
+
+
 def _unary(name: str, kernel, complex_kernel: str, half_ok: bool = True):
     """``name(input, *, out=None)``: ``kernel(xp, x float64)`` rounded to the result dtype."""
     def body(input, *, out=None) -> Tensor:
@@ -608,6 +620,7 @@ def xlog1py(input, other, *, out=None) -> Tensor:
 
 # ---------------------------------------------------------------- dist, renorm, gradient
 @op()
+@_quietly
 def dist(input, other, p=2) -> Tensor:
     """``vector_norm(input - other, p)`` with broadcasting (a 0-dim float tensor)."""
     _check_tensor("dist", input)

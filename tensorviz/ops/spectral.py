@@ -407,6 +407,11 @@ def bartlett_window(window_length: int, periodic: bool = True, *, dtype=None, la
 def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0, *,
                   dtype=None, layout=None, device=None, requires_grad: bool = False) -> Tensor:
     """``I0(beta sqrt(1 - ((n - N/2) / (N/2))^2)) / I0(beta)`` (``I0``: Bessel, order 0)."""
+    if isinstance(beta, (builtins.complex, builtins.bool, str)) or beta is None:
+        raise TypeError(f"kaiser_window() received an invalid combination of arguments - got "
+                        f"(int, beta={type(beta).__name__}), but expected one of: (int "
+                        "window_length, bool periodic, float beta, *, torch.dtype dtype, ...)")
+
     def make(k, n):
         half = (n - 1) / 2
         return np.i0(beta * np.sqrt(np.clip(1 - ((k - half) / half) ** 2, 0, None))) / \

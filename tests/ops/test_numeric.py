@@ -408,3 +408,23 @@ def test_gcd_lcm_at_the_integer_limits():
             x, y = (lib.tensor(v, dtype=getattr(lib, dt)) for v in (a, b))
             res.append((lib.gcd(x, y).tolist(), lib.lcm(x, y).tolist(), x.clone().lcm_(y).tolist()))
         assert res[0] == res[1], dt
+
+
+def test_composites_raise_no_numpy_warnings():
+    """quantile, cov, cumulative_trapezoid and dist of infinities and float16 overflows give
+    PyTorch's inf/NaN answers without NumPy's RuntimeWarnings (warnings are errors here)."""
+    inf = float("inf")
+    T = tensorviz
+    T.nanquantile(T.tensor([[3.0, -inf, -2.5, -2.5]]), 0.5)
+    T.quantile(T.tensor([[3.0, -inf, -2.5, -2.5]]), 0.3, dim=1)
+    v1 = T.tensor([[65504.0, -1e-30], [2.0, 4.0]], dtype=T.float16)
+    T.cumulative_trapezoid(v1, v1)
+    T.dist(T.tensor([[[1.0]], [[3.0]]], dtype=T.float16), T.tensor([65504.0], dtype=T.float16))
+    T.cov(T.tensor([-2.5, inf]), aweights=T.tensor([inf, 0.25]))
+    x = T.tensor([-2**63, 5])
+    x.div_(-1, rounding_mode="floor")
+    assert x.tolist() == [-2**63, -5]
+    m = T.tensor([[inf, 0.], [0., 1.]])
+    T.mv(m, T.tensor([0., 1.]))
+    T.addmm(T.zeros(2, 2), m, m)
+    T.linalg.multi_dot([m, m, m])
