@@ -209,6 +209,19 @@ def _call_arg(line: str, fn: str, pos_fn: int, pos_method: int, kw: str):
     return None
 
 
+def _call_input(line: str, env: dict):
+    """The values of the tensor a statement's call reads first (``T.op(vN, ...)`` or
+    ``vN.op(...)``) in ``env``, as a NumPy array; None when there is none."""
+    m = re.search(r"=\s*(?:T\.\w+\(\s*(v\d+)|(v\d+)\.\w+\()", line)
+    t = env.get(m.group(1) or m.group(2)) if m else None
+    if t is None or not hasattr(t, "resolve_conj"):
+        return None
+    try:
+        return np.array(t.resolve_conj().resolve_neg().numpy(force=True), copy=True)
+    except Exception:  # noqa: BLE001 - (anything tensorviz cannot show: no tie check)
+        return None
+
+
 def _mask_where(a: dict, b: dict, keep) -> None:
     """Give ``b``'s values to ``a`` where ``keep(a_values, b_values)``: a difference the
     comparison accepts there."""
@@ -220,7 +233,30 @@ def _mask_where(a: dict, b: dict, keep) -> None:
             a["values"] = np.where(m, y, x)
 
 
-def deliberate(op: str, line: str, dt, dv) -> bool:
+# ops whose indices PyTorch leaves unspecified among equal values
+TIE_OPS = {"topk", "kthvalue", "median", "nanmedian", "mode", "sort", "msort", "argsort",
+           "max", "min", "cummax", "cummin"}
+
+
+def _valid_tie_indices(x: np.ndarray, vals: np.ndarray, idx: np.ndarray) -> bool:
+    """Whether ``idx`` picks ``vals`` out of ``x`` along some dim (as topk's, kthvalue's or
+    median's indices do, kept or reduced dims alike)."""
+    if x.ndim == 0 or idx.dtype.kind not in "iu" or vals.shape != idx.shape:
+        return False
+    for d in range(x.ndim):
+        for keep in (True, False):
+            try:
+                i = idx if keep else np.expand_dims(idx, d)
+                g = np.take_along_axis(x, i, axis=d)
+                g = g if keep else np.squeeze(g, axis=d)
+            except (ValueError, IndexError):
+                continue
+            if g.shape == vals.shape and np.array_equal(g, vals, equal_nan=True):
+                return True
+    return False
+
+
+def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
     """Adjust the two descriptions of a result for the differences tensorviz keeps on purpose
     (each a ``# Note:``); True when the rest of the program is not to be compared."""
     if op in ("var_mean", "std_mean") and dt[0] == "tuple" and len(dt[1]) == 2 and \
@@ -241,6 +277,16 @@ def deliberate(op: str, line: str, dt, dv) -> bool:
             if d[0] == "tuple" and len(d[1]) == 2 and d[1][0][0] == "tensor":
                 d[1][0][1]["values"] = np.sort(d[1][0][1]["values"], axis=None)
                 d[1][1][1]["values"] = np.zeros(0)
+    if op in TIE_OPS and x is not None and dt[0] == dv[0] == "tuple" and len(dt[1]) == 2 and \
+            all(d[1][0][0] == d[1][1][0] == "tensor" for d in (dt, dv)):
+        # PyTorch leaves which of several equal elements an index names unspecified (its
+        # selection and sorting algorithms are not stable): tensorviz's indices are accepted
+        # when they pick exactly the values returned out of the input.
+        (vt, it), (vv, iv) = (dt[1][0][1], dt[1][1][1]), (dv[1][0][1], dv[1][1][1])
+        if vt["values"].shape == vv["values"].shape and \
+                np.array_equal(vt["values"], vv["values"], equal_nan=True) and \
+                _valid_tie_indices(x, vv["values"], iv["values"]):
+            it["values"] = iv["values"]
     return False
 
 
@@ -353,9 +399,10 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
                 return Finding("silent", i, op, f"{name} missing")
             if name == target:
                 m = re.search(r"\.(\w+)\(", line)
-                made_by[name] = (ops[i] if ops else (m.group(1) if m else ""), line)
+                made_by[name] = (ops[i] if ops else (m.group(1) if m else ""), line,
+                                 _call_input(line, env_v))
             if name in made_by:
-                deliberate(*made_by[name], st[name], sv[name])
+                deliberate(*made_by[name][:2], st[name], sv[name], made_by[name][2])
             d = _same(st[name], sv[name], f"{name}.")
             if d:
                 return Finding("silent", i, op, d[:400])

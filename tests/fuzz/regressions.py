@@ -476,3 +476,9 @@ REGRESSIONS += [
         "v2 = v0 - v1", "v3 = T.tensor([complex(float('nan'), 0.5), 1j])", "v4 = T.sub(v1, v3.conj())",
     ]),
 ]
+REGRESSIONS += [  # indices among ties: checked against the input, not compared to PyTorch's
+    ("tie-indices", [
+        "v3 = T.tensor([-1, -2, -2, -2, 1, 1, -2, 1, -2, 1, 1, -2]).reshape((4, 3))",
+        "v7 = T.kthvalue(v3, k=2)", "v8 = v3.topk(2, 0)", "v9 = v3.median(1)",
+    ]),
+]

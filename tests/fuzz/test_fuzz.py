@@ -67,3 +67,18 @@ def test_compare_finds_each_kind():
     fake.neg = leak
     f = compare(["v0 = T.tensor([1., 2.])", "v1 = T.neg(v0, 3)"], torch, fake)
     assert f is not None and f.kind == "leak"
+
+
+def test_tie_indices_are_checked_not_ignored():
+    """The comparison accepts other indices among equal values only when they pick the
+    returned values out of the input (kept and reduced dims alike)."""
+    import numpy as np
+
+    from .differential import _valid_tie_indices
+    x = np.array([[2, 5, 2, 0], [1, 1, 3, 3]])
+    vals = np.array([[5, 2], [3, 3]])
+    assert _valid_tie_indices(x, vals, np.array([[1, 0], [3, 2]]))
+    assert _valid_tie_indices(x, vals, np.array([[1, 2], [2, 3]]))
+    assert not _valid_tie_indices(x, vals, np.array([[1, 3], [2, 3]]))
+    assert _valid_tie_indices(x, np.array([2, 1]), np.array([2, 0]))      # reduced dim
+    assert not _valid_tie_indices(x, np.array([2, 1]), np.array([1, 0]))
