@@ -723,13 +723,21 @@ def kron(input, other, *, out=None) -> Tensor:
     if not input._shape or not other._shape:
         rdt = _dtypes.PROMOTION_TABLE[(input._dtype, other._dtype)]
     dev = device_of(input, other)
-    xp = _xp(input)
-    a, b = operand(input, rdt, dev), operand(other, rdt, dev)
-    if rdt is _dtypes.bool:
-        res = xp.kron(a.astype(np.uint8), b.astype(np.uint8)).astype(bool)
-    else:
-        res = call_quiet(xp.kron, a, b)
-    return finish(_c(xp, res), rdt, dev, out)
+    # As PyTorch: input viewed as (a0, 1, a1, 1, ...) times other as (1, b0, 1, b1, ...), the
+    # product (laid out as that elementwise product is) viewed as (a0*b0, a1*b1, ...).
+    # Note: PyTorch's views refuse an input its strides cannot view so (a transposed matrix
+    # times a matrix); tensorviz copies it and answers.
+    n = builtins.max(input.dim(), other.dim())
+    sa = (1,) * (n - input.dim()) + tuple(input._shape)
+    sb = (1,) * (n - other.dim()) + tuple(other._shape)
+    ra = tuple(v for x in sa for v in (x, 1))
+    rb = tuple(v for y in sb for v in (1, y))
+    a = input if input._dtype is rdt else input.to(rdt)
+    b = other if other._dtype is rdt else other.to(rdt)
+    res = (a.reshape(ra) * b.reshape(rb)).reshape(tuple(x * y for x, y in zip(sa, sb)))
+    if out is not None:
+        return finish(res._arr, rdt, dev, out)
+    return res
 
 
 def _cross_impl(input: Tensor, other: Tensor, d: int, out) -> Tensor:

@@ -842,3 +842,22 @@ def test_dot_vdot_of_conjugate_views_are_lazy_as_pytorch():
                     row.append((r.is_conj(), complex(r)))
         got.append(row)
     assert got[0] == got[1]
+
+
+def test_kron_layout_and_the_inputs_pytorch_cannot_view():
+    """kron is laid out as PyTorch's (input viewed as (a0, 1, a1, 1 ...) times other as
+    (1, b0, 1, b1 ...)); Note: where PyTorch's views refuse a transposed input, tensorviz
+    copies it and gives the Kronecker product."""
+    cases = [lambda T, v: (v.permute(2, 1, 0), v.permute(2, 1, 0)), lambda T, v: (v, v),
+             lambda T, v: (v[0], v[1:]), lambda T, v: (T.tensor(3.), v[0]),
+             lambda T, v: (T.tensor([True, False]), T.tensor([[True], [True]])),
+             lambda T, v: (T.tensor([1, 2], dtype=T.int8), T.tensor([1.5]))]
+    for case in cases:
+        got = []
+        for T in (tensorviz, torch):
+            v = T.arange(24.).reshape(3, 2, 4)
+            r = T.kron(*case(T, v))
+            got.append((tuple(r.shape), r.stride(), str(r.dtype).split(".")[-1], r.tolist()))
+        assert got[0] == got[1]
+    a, b = tensorviz.tensor([[1., 2.], [3., 4.]]).t(), tensorviz.tensor([[0., 1.], [1., 0.]])
+    np.testing.assert_array_equal(tensorviz.kron(a, b).numpy(), np.kron(a.numpy(), b.numpy()))
