@@ -243,7 +243,8 @@ def getitem(t: Tensor, key) -> Tensor:
     # indexed dims outermost in memory): the strides PyTorch would give (row-major for a
     # contiguous source and row-major indices, the common case, found without the model).
     if _layout.is_contiguous(t._shape, t._stride) and builtins.all(
-            k.flags.c_contiguous and k.ndim for k in np_key if type(k) is np.ndarray):
+            (k.flags.c_contiguous and k.ndim) if type(k) is np.ndarray else
+            (k == slice(None) or k is None or k is Ellipsis) for k in np_key):
         stride = _layout.contiguous_strides(res.shape)
     else:
         stride = _index_result_strides(t, np_key, res.shape)

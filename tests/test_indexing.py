@@ -50,3 +50,18 @@ def test_writing_an_expanded_tensor_into_itself():
             y[:] = T.tensor([1., 5.])
         got.append((v1.tolist(), y.tolist()))
     assert got[0] == got[1]
+
+
+def test_advanced_index_after_stepped_slices_layout():
+    """A contiguous source sliced with steps or offsets is no longer row-major: the result of
+    the advanced index is laid out from the sliced view, as PyTorch's index kernel does."""
+    got = []
+    for T in (tensorviz, torch):
+        v0 = T.zeros((4, 1, 1))
+        v3 = T.tensor([0, -1, 0, -1]).reshape((4, 1, 1))
+        w = T.arange(60.).reshape(3, 4, 5)
+        i = T.tensor([[0, 2], [1, 1]])
+        got.append([(tuple(r.shape), r.stride()) for r in (
+            v0[::1, -1:-2:3, v3], w[:, 1:3, i], w[::2, i], w[i, ::2], w[1:, i, 2:4],
+            w[:, :, i], w[i, :, i], w[None, i], w[..., i], w[0:2, ..., i])])
+    assert got[0] == got[1]
