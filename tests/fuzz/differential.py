@@ -212,7 +212,7 @@ def _call_arg(line: str, fn: str, pos_fn: int, pos_method: int, kw: str):
 def _call_input(line: str, env: dict):
     """The values of the tensor a statement's call reads first (``T.op(vN, ...)`` or
     ``vN.op(...)``) in ``env``, as a NumPy array; None when there is none."""
-    m = re.search(r"=\s*(?:T\.\w+\(\s*(v\d+)|(v\d+)\.\w+\()", line)
+    m = re.search(r"=\s*(?:T\.[\w.]+\(\s*(v\d+)|(v\d+)\.\w+\()", line)
     t = env.get(m.group(1) or m.group(2)) if m else None
     if t is None or not hasattr(t, "resolve_conj"):
         return None
@@ -256,9 +256,40 @@ def _valid_tie_indices(x: np.ndarray, vals: np.ndarray, idx: np.ndarray) -> bool
     return False
 
 
+def _valid_factors(op: str, line: str, x: np.ndarray, parts: list, dtype: str) -> bool:
+    """Whether ``parts`` (tensorviz's QR or SVD of ``x``) is a valid factorization."""
+    if dtype not in TOL or len(parts) < 2:
+        return False
+    rtol, atol = TOL[dtype]
+    tol = 50 * builtins.max(rtol, atol)
+    with np.errstate(all="ignore"):
+        a = x.astype(np.complex128)
+        scale = builtins.max(float(np.max(np.abs(a), initial=0.0)), 1.0)
+        if not np.all(np.isfinite(a)):
+            return False
+        if op == "qr":
+            q, r = (np.asarray(p, dtype=np.complex128) for p in parts[:2])
+            k = builtins.min(q.shape[-1], r.shape[-2])
+            q, r = q[..., :k], r[..., :k, :]
+            rec = q @ r
+            ortho = np.swapaxes(q.conj(), -1, -2) @ q
+        else:
+            u, sv, v = (np.asarray(p, dtype=np.complex128) for p in parts[:3])
+            vh = v if "linalg" in line else np.swapaxes(v.conj(), -1, -2)
+            k = sv.shape[-1]
+            if not k or not np.any(u) or not np.any(vh):  # (compute_uv=False: zeros)
+                return False
+            rec = (u[..., :, :k] * sv[..., None, :]) @ vh[..., :k, :]
+            ortho = np.swapaxes(u[..., :, :k].conj(), -1, -2) @ u[..., :, :k]
+        eye = np.eye(ortho.shape[-1])
+        return rec.shape == a.shape and bool(np.allclose(rec, a, rtol=tol, atol=tol * scale)) \
+            and bool(np.allclose(ortho, eye, atol=tol))
+
+
 def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
     """Adjust the two descriptions of a result for the differences tensorviz keeps on purpose
     (each a ``# Note:``); True when the rest of the program is not to be compared."""
+    op = op.rsplit(".", 1)[-1]  # (linalg.svd is svd's factorization too)
     if op in ("var_mean", "std_mean") and dt[0] == "tuple" and len(dt[1]) == 2 and \
             dv[0] == "tuple" and len(dv[1]) == 2 and dt[1][1][0] == dv[1][1][0] == "tensor":
         # Note: PyTorch's var_mean/std_mean take the mean by Welford's updates, which turn an
@@ -277,6 +308,16 @@ def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
             if d[0] == "tuple" and len(d[1]) == 2 and d[1][0][0] == "tensor":
                 d[1][0][1]["values"] = np.sort(d[1][0][1]["values"], axis=None)
                 d[1][1][1]["values"] = np.zeros(0)
+    if op in ("svd", "qr") and x is not None and x.ndim >= 2 and dt[0] == dv[0] == "tuple" \
+            and all(d[0] == "tensor" for d in dv[1]) and len(dv[1]) == len(dt[1]):
+        # A matrix with repeated (or nearly repeated) singular values, or without full rank,
+        # has many valid factorizations: LAPACK's rounding picks one in PyTorch, another in
+        # NumPy. tensorviz's factors are accepted when they are one: orthonormal columns
+        # that reproduce the input (within the dtype's tolerance), the same singular values.
+        if _valid_factors(op, line, x, [d[1]["values"] for d in dv[1]], dt[1][0][1]["dtype"]):
+            for a, b in zip(dt[1], dv[1]):
+                if a[0] == "tensor" and a[1]["values"].shape == b[1]["values"].shape:
+                    a[1]["values"] = b[1]["values"]
     if op in TIE_OPS and x is not None and dt[0] == dv[0] == "tuple" and len(dt[1]) == 2 and \
             all(d[1][0][0] == d[1][1][0] == "tensor" for d in (dt, dv)):
         # PyTorch leaves which of several equal elements an index names unspecified (its

@@ -482,3 +482,10 @@ REGRESSIONS += [  # indices among ties: checked against the input, not compared 
         "v7 = T.kthvalue(v3, k=2)", "v8 = v3.topk(2, 0)", "v9 = v3.median(1)",
     ]),
 ]
+REGRESSIONS += [  # factorizations of degenerate matrices: checked, not compared factor by factor
+    ("svd-qr-degenerate", [
+        "v0 = T.tensor([[-4, 0, -3, 2], [0, 0, 4, 2147483646], [-4, 1, -1, 6], [2147483646, 2, -2147483648, -5]])",
+        "v1 = v0.rad2deg()", "v3 = v1.svd()", "v4 = T.linalg.svd(v1)",
+        "v5 = T.tensor([[1., 2.], [2., 4.], [0., 1.]])", "v6 = T.linalg.qr(v5.mT)",
+    ]),
+]
