@@ -370,8 +370,16 @@ def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correc
         out=None) -> Tensor:
     """Standard deviation: ``sqrt(var(...))``."""
     v, _, dt = _var_parts("std", input, dim, unbiased, keepdim, correction, False)
-    xp = _xp(input)
-    return finish(xp.sqrt(v), dt.to_real(), input._storage._device, out)
+    return finish(_std_of(_xp(input), v, dt), dt.to_real(), input._storage._device, out)
+
+
+def _std_of(xp, v, dt):
+    """``sqrt(var)`` as PyTorch takes it: in double for real inputs, but for complex ones
+    after the variance (of the real plus the imaginary parts) is rounded to the real dtype,
+    so a complex64 variance past the float32 range gives an infinite std."""
+    if dt.category == _COMPLEX:
+        v = call_quiet(v.astype, dt.to_real()._np)
+    return xp.sqrt(v)
 
 
 @op(method=False)
@@ -393,7 +401,7 @@ def std_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *,
     """``(std, mean)`` over ``dim`` in one pass."""
     v, m, dt = _var_parts("std_mean", input, dim, unbiased, keepdim, correction, True)
     dev = input._storage._device
-    return wrap_array(_xp(input).sqrt(v), dt.to_real(), dev), wrap_array(m, dt, dev)
+    return wrap_array(_std_of(_xp(input), v, dt), dt.to_real(), dev), wrap_array(m, dt, dev)
 
 
 # ---------------------------------------------------------------- norm

@@ -644,3 +644,15 @@ def test_trapezoid_of_integers_wraps_as_pytorch():
     ]
     for f in progs:
         assert f(tensorviz).tolist() == f(torch).tolist()
+
+
+def test_std_of_complex_rounds_the_variance_first():
+    """PyTorch's std of a complex tensor takes the square root of the variance rounded to
+    the real dtype (inf past float32's range), of a real one in double."""
+    progs = [lambda T: T.std(T.tensor([1e30, -1e30])), lambda T: T.std(T.tensor([1e30 + 0j, -1e30])),
+             lambda T: T.std(T.tensor([1e20 + 1e20j, -1e20]), dim=0),
+             lambda T: T.std_mean(T.tensor([1e30 + 0j, -1e30]))[0],
+             lambda T: T.std(T.tensor([1 + 2j, 3 - 1j], dtype=T.complex128))]
+    for f in progs:
+        a, b = f(tensorviz), f(torch)
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6)
