@@ -268,6 +268,9 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
     if repeats is None:  # repeat_interleave(repeats): 0, 1, ... each repeats[i] times
         if len(input._shape) != 1:
             raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+        if input._dtype not in (_dtypes.int32, _dtypes.int64):
+            raise NotImplementedError(f'"repeat_interleave_cpu" not implemented for '
+                                      f"'{input._dtype.cname}'")
         xp = _xp(input)
         counts = input._arr
         if counts.size and builtins.int(counts.min()) < 0:

@@ -616,7 +616,11 @@ def vander(x, N=None, increasing: bool = False) -> Tensor:
     _check_tensor("vander", x)
     if len(x._shape) != 1:
         raise RuntimeError("x must be a one-dimensional tensor.")
-    n = x._shape[0] if N is None else N
+    if N is not None and (isinstance(N, (builtins.bool, builtins.float, builtins.complex)) or
+                          not hasattr(N, "__index__")):
+        raise TypeError(f"vander(): argument 'N' (position 2) must be int, not "
+                        f"{type(N).__name__}")
+    n = x._shape[0] if N is None else builtins.int(N)
     if n < 0:
         raise RuntimeError("N must be non-negative.")
     rdt = x._dtype if x._dtype.category >= _FLOAT else _dtypes.int64

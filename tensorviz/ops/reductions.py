@@ -1117,6 +1117,8 @@ def histc(input: Tensor, bins: int = 100, min=0, max=0, *, out=None) -> Tensor:
                                    "overflow")
     if dt.category != _FLOAT:
         raise _not_implemented("linspace_cpu" if dt is _dtypes.bool else "histogram_cpu", dt)
+    if isinstance(bins, builtins.int) and not -(1 << 63) <= bins < (1 << 63):
+        raise ValueError("Overflow when unpacking long long")  # (PyTorch's parser's words)
     if bins <= 0:
         raise RuntimeError("torch.histc(): bins must be > 0, but got " + str(bins) +
                            " for dimension 0")

@@ -489,3 +489,14 @@ REGRESSIONS += [  # factorizations of degenerate matrices: checked, not compared
         "v5 = T.tensor([[1., 2.], [2., 4.], [0., 1.]])", "v6 = T.linalg.qr(v5.mT)",
     ]),
 ]
+REGRESSIONS += [
+    ("argument-leaks", [
+        "v0 = T.tensor([1e+30])", "v2 = T.repeat_interleave(v0)",
+        "v3 = T.vander(T.tensor([1.5, 2.0]), 1.5)",
+        "v4 = T.histc(T.tensor([-1.0, 3.0]), bins=1000000000000000000000000000000)",
+        "v5 = T.kaiser_window(4, beta=(1+2j))",
+        "v6 = T.combinations(T.tensor([-0.75, 0.0]), r=1099511627776)",
+    ]),
+    ("std-complex-overflow", ["v0 = T.tensor([complex(1e30, 1.0), complex(-1e30, 0.0)])", "v1 = T.std(v0)"]),
+    ("kron-permuted", ["v0 = T.arange(24.).reshape((3, 2, 4))", "v1 = v0.permute((2, 1, 0))", "v2 = v1.kron(v1)"]),
+]
