@@ -391,8 +391,8 @@ def blackman_window(window_length: int, periodic: bool = True, *, dtype=None, la
                     device=None, requires_grad: bool = False) -> Tensor:
     """``0.42 - 0.5 cos(2 pi n / (N - 1)) + 0.08 cos(4 pi n / (N - 1))``."""
     return _window("blackman_window", window_length, periodic, dtype, device, requires_grad,
-                   lambda k, n: 0.42 - 0.5 * np.cos(2 * math.pi * k / (n - 1))
-                   + 0.08 * np.cos(4 * math.pi * k / (n - 1)))
+                   lambda k, n: 0.08 * np.cos(k * (4 * math.pi / (n - 1)))
+                   - 0.5 * np.cos(k * (2 * math.pi / (n - 1))) + 0.42)  # (PyTorch's order)
 
 
 @op(method=False)
