@@ -583,7 +583,7 @@ def block_diag(*tensors) -> Tensor:
     if not tensors:
         return wrap_array(np.empty((1, 0), dtype=_dtypes.get_default_dtype()._np))
     mats = [t.reshape(1, -1) if t.dim() < 2 else t for t in tensors]
-    rdt = _common_dtype(mats)
+    rdt = _dtypes.result_type(*tensors)  # (PyTorch's result_type: a 0-dim input is weaker)
     dev = device_of(*mats)
     xp = backend_for(dev).xp
     rows = builtins.sum(m._shape[0] for m in mats)

@@ -520,7 +520,13 @@ def _values_indices(name: str, input: Tensor, dim, keepdim: bool, arg_fn: str, c
 def _minmax(name: str, input, dim, keepdim, other, out, maxi: bool):
     _check_tensor(name, input)
     if isinstance(dim, Tensor):  # max(a, b): PyTorch's parser matches the Tensor overload first
-        other, dim = dim, None
+        if keepdim is not None:  # (unless keepdim is given: then (dim, keepdim))
+            if dim._shape or dim._dtype.category != _dtypes._INT or dim._dtype is _dtypes.bool:
+                raise TypeError(f"{name}(): argument 'dim' (position 1) must be int, not "
+                                "Tensor")
+            dim = builtins.int(dim.item())
+        else:
+            other, dim = dim, None
     if other is not None:
         from .comparison import maximum, minimum
         return (maximum if maxi else minimum)(input, other, out=out)

@@ -656,3 +656,31 @@ def test_std_of_complex_rounds_the_variance_first():
     for f in progs:
         a, b = f(tensorviz), f(torch)
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6)
+
+
+def test_min_max_take_a_0dim_tensor_dim_when_keepdim_is_given():
+    """``x.min(tensor(0), keepdim=True)`` is the (dim, keepdim) overload in PyTorch; without
+    keepdim a tensor is the elementwise ``other``; other tensors as dim are a TypeError."""
+    progs = [lambda T, x: x.min(T.tensor(0), keepdim=True), lambda T, x: x.max(T.tensor(1), True),
+             lambda T, x: x.min(T.tensor(0)), lambda T, x: T.max(x, T.tensor(1), False),
+             lambda T, x: x.max(T.tensor(1.), True), lambda T, x: x.min(T.tensor([0, 1]), True)]
+    for f in progs:
+        got = []
+        for T in (tensorviz, torch):
+            x = T.tensor([[1., 5.], [3., 2.]])
+            try:
+                r = f(T, x)
+                got.append([t.tolist() for t in r] if isinstance(r, tuple) else r.tolist())
+            except TypeError as e:
+                got.append(str(e))
+        assert got[0] == got[1]
+
+
+def test_block_diag_promotes_as_result_type():
+    """block_diag's dtype is PyTorch's result_type of its inputs (a 0-dim one is weaker)."""
+    for make in (lambda T: (T.tensor(0), T.tensor([[1, 2]], dtype=T.int8)),
+                 lambda T: (T.tensor(0.5), T.tensor([[1, 2]], dtype=T.int8)),
+                 lambda T: (T.tensor([True]), T.tensor(2.5))):
+        a, b = tensorviz.block_diag(*make(tensorviz)), torch.block_diag(*make(torch))
+        assert str(a.dtype).split(".")[-1] == str(b.dtype).split(".")[-1]
+        assert a.tolist() == b.tolist()
