@@ -619,7 +619,6 @@ def range(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
         return _finish(host.astype(dt._np), dt, device, requires_grad)
 
 
-@op(method=False, out="cast")
 def _spacing_ends(name: str, start, end) -> tuple:
     """linspace/logspace's ``start`` and ``end`` as numbers: tensors must be 0-dim (PyTorch's
     message names the offending ones)."""
@@ -646,6 +645,7 @@ def _spaced_checked(start, end, steps: int, dt: _dtype_cls) -> np.ndarray:
         raise out_of_memory(steps * dt.itemsize) from None
 
 
+@op(method=False, out="cast")
 def linspace(start, end, steps: int, *, dtype: _dtype_cls | None = None,
              device: DeviceLike = None, requires_grad: bool = False) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive.
