@@ -608,13 +608,17 @@ def range(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
         raise RuntimeError(f"unsupported range: {start} -> {end}")
     if not ((xst > 0 and xe >= xs) or (xst < 0 and xe <= xs)):
         raise RuntimeError("upper bound and larger bound inconsistent with step sign")
-    if integral:
-        n = builtins.abs(xe - xs) // builtins.abs(xst) + 1
-        host = xs + xst * np.arange(n, dtype=np.int64)
-    else:
-        n = builtins.int((xe - xs) / xst + 1)
-        host = xs + xst * np.arange(n, dtype=np.float32 if dt is _dtypes.float16
-                                    else np.float64)
+    from .backends._numpy import out_of_memory
+    try:
+        if integral:
+            n = builtins.abs(xe - xs) // builtins.abs(xst) + 1
+            host = xs + xst * np.arange(n, dtype=np.int64)
+        else:
+            n = builtins.int((xe - xs) / xst + 1)
+            host = xs + xst * np.arange(n, dtype=np.float32 if dt is _dtypes.float16
+                                        else np.float64)
+    except (MemoryError, ValueError):  # (a length no memory can hold: PyTorch's error)
+        raise out_of_memory(n * dt.itemsize) from None
     with np.errstate(all="ignore"):
         return _finish(host.astype(dt._np), dt, device, requires_grad)
 

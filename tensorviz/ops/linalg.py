@@ -11,6 +11,7 @@ non-positive-definite input raises ``tensorviz.linalg.LinAlgError`` (a ``Runtime
 from __future__ import annotations
 
 import builtins
+import functools
 import contextlib
 import math
 
@@ -1573,7 +1574,18 @@ def _norm_dtype(x: Tensor, dtype, fn: str):
     return x._dtype
 
 
+def _quietly(fn):
+    """``fn`` with NumPy's floating-point warnings off (a norm past the dtype's range is
+    inf, as in PyTorch; NumPy's warning would reach the user)."""
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+    return run
+
+
 @op(namespace="linalg", method=False, out="exact")
+@_quietly
 def vector_norm(x, ord=2, dim=None, keepdim: bool = False, *, dtype=None,
                 out=None) -> Tensor:
     """``(sum |x|^ord)^(1/ord)`` over ``dim`` (all dims by default); ``inf``/``-inf`` give

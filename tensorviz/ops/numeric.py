@@ -621,6 +621,8 @@ def vander(x, N=None, increasing: bool = False) -> Tensor:
         raise TypeError(f"vander(): argument 'N' (position 2) must be int, not "
                         f"{type(N).__name__}")
     n = x._shape[0] if N is None else builtins.int(N)
+    if not -(1 << 63) <= n < (1 << 63):
+        raise ValueError("Overflow when unpacking long long")  # (PyTorch's parser's words)
     if n < 0:
         raise RuntimeError("N must be non-negative.")
     rdt = x._dtype if x._dtype.category >= _FLOAT else _dtypes.int64
@@ -642,8 +644,12 @@ def vander_columns(xp, a, n: int):
     """
     if n == 0:
         return xp.zeros(a.shape + (0,), dtype=a.dtype)
-    cols = xp.concatenate([xp.ones(a.shape + (1,), dtype=a.dtype),
-                           xp.broadcast_to(a[..., None], a.shape + (n - 1,))], axis=-1)
+    try:
+        cols = xp.concatenate([xp.ones(a.shape + (1,), dtype=a.dtype),
+                               xp.broadcast_to(a[..., None], a.shape + (n - 1,))], axis=-1)
+    except (MemoryError, ValueError):  # (more columns than memory holds: PyTorch's error)
+        from ..backends._numpy import out_of_memory
+        raise out_of_memory(a.size * n * a.dtype.itemsize) from None
     return call_quiet(xp.cumprod, cols, axis=-1)
 
 

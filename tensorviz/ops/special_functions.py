@@ -659,7 +659,10 @@ def renorm(input, p, dim, maxnorm, *, out=None) -> Tensor:
                            f"input. Got {dt.cname}")
     from .linalg import vector_norm
     dims = tuple(i for i in range(nd) if i != d)
-    norm = vector_norm(input, builtins.float(p), dims, True)
+    # (a float16 input's norms stay float32, as PyTorch's kernel keeps them: one past
+    # float16's range still scales its slice instead of zeroing it)
+    norm = vector_norm(input.float() if dt is _dtypes.float16 else input, builtins.float(p),
+                       dims, True)
     xp = input._storage._backend.xp
     nrm = norm._arr
     mx = call_quiet(nrm.dtype.type, maxnorm)  # (a maxnorm past the dtype's range: inf)

@@ -414,8 +414,9 @@ def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0,
 
     def make(k, n):
         half = (n - 1) / 2
-        return np.i0(beta * np.sqrt(np.clip(1 - ((k - half) / half) ** 2, 0, None))) / \
-            np.i0(beta)
+        with np.errstate(all="ignore"):  # (a huge beta: inf / inf is nan, as PyTorch's)
+            return np.i0(beta * np.sqrt(np.clip(1 - ((k - half) / half) ** 2, 0, None))) / \
+                np.i0(beta)
     return _window("kaiser_window", window_length, periodic, dtype, device, requires_grad,
                    make)
 

@@ -500,3 +500,14 @@ REGRESSIONS += [
     ("std-complex-overflow", ["v0 = T.tensor([complex(1e30, 1.0), complex(-1e30, 0.0)])", "v1 = T.std(v0)"]),
     ("kron-permuted", ["v0 = T.arange(24.).reshape((3, 2, 4))", "v1 = v0.permute((2, 1, 0))", "v2 = v1.kron(v1)"]),
 ]
+REGRESSIONS += [
+    ("more-argument-leaks", [
+        "v0 = T.tensor([[-0.75, -3.0, 4.0], [3.0, 65504.0, 3.0]], dtype=T.float16)",
+        "v1 = T.renorm(v0, p=0.5, dim=-2, maxnorm=1)", "v2 = T.linalg.vector_norm(v0, 0.5, (1,), True)",
+        "v3 = T.kaiser_window(2, True, beta=10**30)",
+        "v4 = T.range(1, T.tensor(1.152921504606847e+18), dtype=T.float16)",
+        "v5 = T.vander(T.tensor([1j, 2]), 1000000000000000000000000000000)",
+        "v6 = T.vander(T.tensor([1j, 2]), 1099511627776)",
+        "v7 = T.repeat_interleave(T.tensor([0.5, 1.0]))",
+    ]),
+]
