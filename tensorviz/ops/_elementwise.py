@@ -440,6 +440,10 @@ def _trunc_div_int(a, b):
 
 
 def _trunc_div_float(a, b):
+    """``trunc(a / b)``; float16 divides in float32 first (PyTorch's opmath), so the
+    quotient is not rounded to float16 before it is truncated."""
+    if getattr(a, "dtype", None) == np.float16 or getattr(b, "dtype", None) == np.float16:
+        return np.trunc(np.true_divide(a, b, dtype=np.float32)).astype(np.float16)
     return np.trunc(np.true_divide(a, b))
 
 

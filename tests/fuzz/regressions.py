@@ -511,3 +511,10 @@ REGRESSIONS += [
         "v7 = T.repeat_interleave(T.tensor([0.5, 1.0]))",
     ]),
 ]
+REGRESSIONS += [  # the sign of a computed NaN: not compared
+    ("signbit-of-nan", ["v0 = T.tensor([[1.0], [-3.0], [2.0]])", "v3 = T.logit_(v0)", "v5 = T.signbit(v3)"]),
+]
+REGRESSIONS += [
+    ("complex32-as-complex64", ["v0 = T.tensor([[0.5, -3.0]], dtype=T.float16)", "v1 = T.multiply(v0, other=(1+2j))"]),
+    ("half-trunc-division", ["v0 = T.tensor([[0.25, 65504.0]], dtype=T.float16)", "v2 = v0.div(255, rounding_mode='trunc')"]),
+]

@@ -604,3 +604,16 @@ def test_float_power_and_conj_physical_inplace_layouts():
         got.append((v1.float_power(float("inf")).stride(), v1.float_power(2).stride(),
                     lib.float_power(v1, v1).stride(), lib.conj_physical_(a) is a))
     assert got[0] == got[1]
+
+
+def test_float16_trunc_division_divides_in_float32():
+    """div(rounding_mode='trunc') of float16 truncates the float32 quotient (PyTorch's
+    opmath): 65504 / 255 is 256, not the float16-rounded 257."""
+    got = []
+    for T in (tensorviz, torch):
+        v = T.tensor([65504.0, 1000.0, -1000.0, 0.25], dtype=T.float16)
+        x = v.clone()
+        x.div_(255, rounding_mode="trunc")
+        got.append((v.div(255, rounding_mode="trunc").tolist(), x.tolist(),
+                    T.div(v, T.tensor([3.], dtype=T.float16), rounding_mode="trunc").tolist()))
+    assert got[0] == got[1]
