@@ -1318,12 +1318,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
           'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
           'int8/contig', 'uint8/contig',
         )),
-    ('kron', 'function'): (
-        'result: strides (6, 1) != (1, 4) [kron#0 float32 t]',
-        ('float32/t',)),
-    ('kron', 'method'): (
-        'result: strides (6, 1) != (1, 4) [kron#0 float32 t]',
-        ('float32/t',)),
     ('linalg.vander', 'function'): (
         "PyTorch refuses with RuntimeError('linalg.vander supports floating point, complex, "
         "and integer tensors, but got Bool'); tensorviz accepts [linalg.vander#0 bool "
