@@ -89,6 +89,11 @@ def _wrap(arr, dt, t: Tensor) -> Tensor:
 def _scalar(value, dt):
     """alpha/beta converted to the computation dtype (PyTorch truncates for integers)."""
     if dt.category < _FLOAT and isinstance(value, builtins.float):
+        info = np.iinfo(dt._np) if dt is not _dtypes.bool else None
+        if not math.isfinite(value) or (info is not None and not
+                                        info.min <= math.trunc(value) <= info.max):
+            cname = {"int32": "int"}.get(dt.name, dt.name + "_t")
+            raise RuntimeError(f"value cannot be converted to type {cname} without overflow")
         value = builtins.int(value)
     if dt is _dtypes.bool:
         return builtins.bool(value)
@@ -1977,6 +1982,7 @@ _PADE13 = (64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353
 
 
 @op(also=("linalg.matrix_exp",))
+@_quietly
 def matrix_exp(A) -> Tensor:
     """``exp(A) = sum A^k / k!`` of each square matrix (scaling and squaring, Pade 13).
 

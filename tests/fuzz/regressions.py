@@ -518,3 +518,12 @@ REGRESSIONS += [
     ("complex32-as-complex64", ["v0 = T.tensor([[0.5, -3.0]], dtype=T.float16)", "v1 = T.multiply(v0, other=(1+2j))"]),
     ("half-trunc-division", ["v0 = T.tensor([[0.25, 65504.0]], dtype=T.float16)", "v2 = v0.div(255, rounding_mode='trunc')"]),
 ]
+REGRESSIONS += [
+    ("final-round-leaks", [
+        "v0 = T.zeros((0,))", "v1 = v0.chunk(1099511627776, -1)",
+        "v2 = T.tensor([[-3]], dtype=T.int32)", "v3 = T.tensor([[0]], dtype=T.int32)",
+        "v4 = v2.addmm(v2, mat2=v3, beta=float('inf'))",
+        "v5 = T.tensor([[[complex(-2.5, 0.0), complex(1.5, 1.0)], [complex(65504.0, 0.0), complex(1e30, 1.0)]]])",
+        "v6 = v5.matrix_exp()",
+    ]),
+]

@@ -861,3 +861,16 @@ def test_kron_layout_and_the_inputs_pytorch_cannot_view():
         assert got[0] == got[1]
     a, b = tensorviz.tensor([[1., 2.], [3., 4.]]).t(), tensorviz.tensor([[0., 1.], [1., 0.]])
     np.testing.assert_array_equal(tensorviz.kron(a, b).numpy(), np.kron(a.numpy(), b.numpy()))
+
+
+def test_integer_addmm_refuses_non_finite_or_overflowing_scalars():
+    """beta/alpha for integer matrices are converted to the int dtype with PyTorch's check:
+    inf, NaN and values past the range are its RuntimeError, never Python's OverflowError."""
+    for beta, alpha in ((float("inf"), 1), (1, float("inf")), (float("nan"), 1), (1e30, 1)):
+        msgs = []
+        for T in (tensorviz, torch):
+            v0 = T.tensor([[-3]], dtype=T.int32)
+            with pytest.raises(RuntimeError) as e:
+                v0.addmm(v0, T.tensor([[0]], dtype=T.int32), beta=beta, alpha=alpha)
+            msgs.append(str(e.value))
+        assert msgs[0] == msgs[1]
