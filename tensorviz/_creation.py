@@ -608,15 +608,45 @@ def range(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
         raise RuntimeError(f"unsupported range: {start} -> {end}")
     if not ((xst > 0 and xe >= xs) or (xst < 0 and xe <= xs)):
         raise RuntimeError("upper bound and larger bound inconsistent with step sign")
-    if integral:
-        n = builtins.abs(xe - xs) // builtins.abs(xst) + 1
-        host = xs + xst * np.arange(n, dtype=np.int64)
-    else:
-        n = builtins.int((xe - xs) / xst + 1)
-        host = xs + xst * np.arange(n, dtype=np.float32 if dt in _dtypes.HALVES
-                                    else np.float64)
+    from .backends._numpy import out_of_memory
+    try:
+        if integral:
+            n = builtins.abs(xe - xs) // builtins.abs(xst) + 1
+            host = xs + xst * np.arange(n, dtype=np.int64)
+        else:
+            n = builtins.int((xe - xs) / xst + 1)
+            host = xs + xst * np.arange(n, dtype=np.float32 if dt in _dtypes.HALVES
+                                        else np.float64)
+    except (MemoryError, ValueError):  # (a length no memory can hold: PyTorch's error)
+        raise out_of_memory(n * dt.itemsize) from None
     with np.errstate(all="ignore"):
         return _finish(host.astype(dt._np), dt, device, requires_grad)
+
+
+def _spacing_ends(name: str, start, end) -> tuple:
+    """linspace/logspace's ``start`` and ``end`` as numbers: tensors must be 0-dim (PyTorch's
+    message names the offending ones)."""
+    ts, te = isinstance(start, Tensor), isinstance(end, Tensor)
+    if (ts and start._shape) or (te and end._shape):
+        if ts and te:
+            what = (f"start with {len(start._shape)} dimension(s) and end with "
+                    f"{len(end._shape)} dimension(s)")
+        elif ts:
+            what = f"start with {len(start._shape)} dimension(s)"
+        else:
+            what = f"end with {len(end._shape)} dimension(s)"
+        raise RuntimeError(f"{name} only supports 0-dimensional start and end tensors, but "
+                           f"got {what}.")
+    return _number(start, "start", True), _number(end, "end", True)
+
+
+def _spaced_checked(start, end, steps: int, dt: _dtype_cls) -> np.ndarray:
+    """``_spaced``, with PyTorch's RuntimeError for a length no memory can hold."""
+    from .backends._numpy import out_of_memory
+    try:
+        return _spaced(start, end, steps, dt)
+    except MemoryError:
+        raise out_of_memory(steps * dt.itemsize) from None
 
 
 @op(method=False, out="cast")
@@ -630,12 +660,12 @@ def linspace(start, end, steps: int, *, dtype: _dtype_cls | None = None,
         value[i] = start + step * i               for i <  steps // 2
         value[i] = end - step * (steps - 1 - i)   otherwise, step = (end - start) / (steps - 1)
     """
-    start, end = _number(start, "start", True), _number(end, "end", True)
+    start, end = _spacing_ends("linspace", start, end)
     steps = _check_steps(steps)
     dt = _range_dtype(dtype, start, end)
     if dt is _dtypes.bool and steps > 1:  # (PyTorch's kernel only fills 0 or 1 values)
         raise NotImplementedError('"linspace_cpu" not implemented for \'Bool\'')
-    host = _spaced(start, end, steps, dt)
+    host = _spaced_checked(start, end, steps, dt)
     with np.errstate(all="ignore"):
         host = host.astype(dt._np)
     return _finish(host, dt, device, requires_grad)
@@ -686,13 +716,13 @@ def logspace(start, end, steps: int, base: float = 10.0, *, dtype: _dtype_cls | 
              device: DeviceLike = None, requires_grad: bool = False) -> Tensor:
     """``base ** linspace(start, end, steps)``, each power taken in the result's precision
     (an integer dtype truncates ``base`` first, as PyTorch)."""
-    start, end = _number(start, "start", True), _number(end, "end", True)
+    start, end = _spacing_ends("logspace", start, end)
     steps = _check_steps(steps)
     dt = _range_dtype(dtype, start, end)
     if dt is _dtypes.bool and steps > 1:
         raise NotImplementedError('"logspace_cpu" not implemented for \'Bool\'')
     work = np.float64 if dt.category <= _dtypes._INT else dt._np.type
-    exps = _spaced(start, end, steps, dt).astype(work)
+    exps = _spaced_checked(start, end, steps, dt).astype(work)
     if dt.category <= _dtypes._INT:  # the powers in double, truncated after
         exps = exps.astype(np.float64)
         b = np.float64(base)

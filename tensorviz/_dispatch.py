@@ -30,7 +30,7 @@ from . import _dtypes, _layout
 from ._dtypes import _COMPLEX
 from ._indexing import assign, check_partial_overlap, check_writable
 from ._storage import UntypedStorage
-from ._tensor import Tensor
+from ._tensor import Tensor, lazy_values, store
 from .backends._numpy import call_quiet
 
 __all__ = ["OpDef", "op", "inplace_of", "operator_of", "registry", "install", "set_recorder",
@@ -199,10 +199,9 @@ def write_out(out: Tensor, result, rdt: "_dtypes.dtype", dev) -> Tensor:
     if out._shape != shape:
         resize_out(out, shape)
     check_writable(out)
-    arr = out._arr
     if rdt.category == _COMPLEX and out._dtype.category != _COMPLEX:
         result = result.real
-    call_quiet(arr.__setitem__, Ellipsis, result)
+    call_quiet(store, out, result)
     out._bump()
     return out
 
@@ -218,15 +217,16 @@ def resize_out(out: Tensor, shape: tuple) -> None:
             "resized unless they have zero elements. You can explicitly reuse an out tensor t "
             "by resizing it, inplace, to zero elements with t.resize_(0).", UserWarning,
             stacklevel=4)
+    # As PyTorch's resize_: the same storage from the same offset, row-major (a strided or
+    # expanded ``out`` too: other views of that memory see what is written), grown when too
+    # small; no elements needs no memory at all, so the offset stays.
     n = _layout.numel(shape)
     st = out._storage
-    if n * out._dtype.itemsize > st.nbytes() - out._offset * out._dtype.itemsize or \
-            not out.is_contiguous():
-        st = UntypedStorage._wrap(st._backend.zeros(n, out._dtype._np, st._device), st._device,
-                                  st._backend)
-        out._set_layout(st, 0, shape, _layout.contiguous_strides(shape))
-    else:
+    item = out._dtype.itemsize
+    if n == 0 or (out._offset + n) * item <= st.nbytes():
         out._set_layout(st, out._offset, shape, _layout.contiguous_strides(shape))
+    else:
+        Tensor.resize_(out, shape)
 
 
 def store_inplace(self, res):
@@ -309,6 +309,24 @@ def cast_out(fn: Callable) -> Callable:
         res = fn(*args, **kwargs)
         return write_out(out, res._arr, res._dtype, res._storage._device)
     entry.__wrapped__ = fn
+    return entry
+
+
+def through_lazy(fn: Callable) -> Callable:
+    """An in-place spelling that also writes through a lazy conjugate/negative view
+    (``z.conj().add_(1)``): for such a ``self`` the op runs on a copy of its values, which
+    is then stored back (conjugated, or negated) into the memory the view shares, as
+    PyTorch's conjugate views write through to their base. Other tensors go straight on."""
+    @functools.wraps(fn)
+    def entry(self, *args, **kwargs):
+        if not (isinstance(self, Tensor) and self._cj):
+            return fn(self, *args, **kwargs)
+        check_writable(self)
+        tmp = self.resolve_conj().resolve_neg()
+        res = fn(tmp, *args, **kwargs)
+        self._raw[...] = lazy_values(tmp._arr)
+        self._bump()
+        return self if res is tmp else res
     return entry
 
 
@@ -420,6 +438,8 @@ def spellings(rec: OpDef) -> dict:
             fn = exact_out(fn, rec.out_message)
         elif rec.out == "cast":
             fn = cast_out(fn)
+        if rec.name.endswith("_") and not rec.view:  # (tensorviz.zero_(t) ...)
+            fn = through_lazy(fn)
         fn = _entry(rec, "function", fn)
         for n in names:
             out[(rec.namespace, n)] = (_tensor_first(fn, n, rec.tensor_first)
@@ -432,12 +452,18 @@ def spellings(rec: OpDef) -> dict:
             out[("Tensor", rec.name)] = property(_entry(rec, "method", body), rec.setter,
                                                  doc=body.__doc__)
         else:
-            meth = _entry(rec, "method", rec.method_body or body)
+            meth = rec.method_body or body
+            if rec.name.endswith("_") and not rec.view:  # (fill_, copy_, zero_ ...)
+                meth = through_lazy(meth)
+            meth = _entry(rec, "method", meth)
             for n in names:
                 out[("Tensor", n)] = meth
     inplace = None
     if rec.inplace:
-        inplace = _entry(rec, "inplace", rec.inplace_body or _generated_inplace(rec))
+        inplace = rec.inplace_body or _generated_inplace(rec)
+        if not rec.view:  # (t_, squeeze_ ... change the layout, not the values)
+            inplace = through_lazy(inplace)
+        inplace = _entry(rec, "inplace", inplace)
         for n in (rec.name,) + rec.inplace_aliases:
             out[("Tensor", n + "_")] = inplace
             if rec.inplace_function is True or (rec.inplace_function and

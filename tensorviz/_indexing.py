@@ -14,7 +14,7 @@ import numpy as np
 from . import _dtypes, _layout
 from ._scalars import _C_NAMES, _limits, checked_scalar, scalar_to  # noqa: F401  (re-exported)
 from ._tensor import _HOOKS as _TENSOR_HOOKS
-from ._tensor import Tensor, wrap_array
+from ._tensor import Tensor, lazy_values, wrap_array
 from ._tensor import host_array as _host_array
 from .backends._numpy import call_quiet
 
@@ -243,7 +243,8 @@ def getitem(t: Tensor, key) -> Tensor:
     # indexed dims outermost in memory): the strides PyTorch would give (row-major for a
     # contiguous source and row-major indices, the common case, found without the model).
     if _layout.is_contiguous(t._shape, t._stride) and builtins.all(
-            k.flags.c_contiguous for k in np_key if type(k) is np.ndarray):
+            (k.flags.c_contiguous and k.ndim) if type(k) is np.ndarray else
+            (k == slice(None) or k is None or k is Ellipsis) for k in np_key):
         stride = _layout.contiguous_strides(res.shape)
     else:
         stride = _index_result_strides(t, np_key, res.shape)
@@ -264,8 +265,12 @@ def _index_result_strides(t: Tensor, np_key: tuple, shape: tuple) -> tuple | Non
             return _index_result_strides_ellipsis(t, np_key, shape)
         elif hasattr(k, "ndim") and hasattr(k, "dtype"):
             n = k.ndim if k.dtype.kind == "b" else 1
-            if n == 0:
-                return None  # (a 0-dim bool: NumPy's own layout)
+            if n == 0:  # a 0-dim bool, as PyTorch reads it: a new size-1 dim (unsqueeze)
+                basic.append(None)  # indexed by a long tensor [0] (True) or [] (False)
+                adv.append(d)
+                arrays.append(np.zeros(1 if k else 0, dtype=np.int64))
+                d += 1
+                continue
             basic.extend([slice(None)] * n)
             adv.extend(range(d, d + n))
             arrays.append(k)
@@ -312,6 +317,8 @@ def _strides_from(t: Tensor, basic: tuple, adv: list, arrays: list, shape: tuple
     src = [vstride[r] for r in before] + [0] * n_repl + [vstride[r] for r in after]
     operands = [tuple(src)]
     full = (1,) * nb + repl + (1,) * len(after)
+    if 0 in shape and full == tuple(shape):  # (every operand has the result's shape and no
+        return _layout.contiguous_strides(shape)  # elements: all contiguous, row-major)
     for st in _index_operands(arrays, repl):
         view = _layout.view_strides(repl, st, full) if len(st) == len(repl) else None
         view = _layout.contiguous_strides(full) if view is None else view
@@ -326,10 +333,12 @@ def _iterator_strides(shape: tuple, operands: tuple) -> tuple:
     (its ``reorder_dimensions``: an insertion sort, fastest dim first)."""
     n = len(shape)
     perm = _layout.iterator_order(shape, operands)
+    if perm == list(range(n - 1, -1, -1)):  # (row-major: PyTorch's contiguous strides)
+        return _layout.contiguous_strides(shape)
     strides, step = [0] * n, 1
     for d in perm:
         strides[d] = step
-        step *= max(shape[d], 1)
+        step *= shape[d]  # (TensorIterator's compatible_stride: after an empty dim, 0)
     return tuple(strides)
 
 
@@ -342,7 +351,7 @@ def setitem(t: Tensor, key, value) -> None:
     t, key = _select_ints(t, key)
     _check_uint8_fill(key, value)
     np_key = _advanced_key(t, key)
-    arr = t._arr
+    arr = t._raw if t._cj else t._arr  # (a lazy conjugate/negative view: stored mapped)
     view = _put_target(t, key)
     fill = _masked_fill_dispatch(key, value)
     if _layout.has_internal_overlap(view._shape, view._stride) and 0 not in view._shape:
@@ -355,6 +364,8 @@ def setitem(t: Tensor, key, value) -> None:
     src = _value_array(t, value)
     if isinstance(value, Tensor) and (value._dtype is not t._dtype or value._shape):
         _check_index_put(t, arr, np_key, value)
+    if t._cj:
+        src = lazy_values(np.asarray(src).astype(arr.dtype))
     try:
         arr[np_key] = src
     except IndexError as e:
@@ -485,6 +496,8 @@ def set_element(t: Tensor, pos: int, value) -> None:
     (in ``t``'s dtype): the checked conversion of ``assign``, stored straight into the storage."""
     dt = t._dtype
     v = _value_array(t, value)
+    if t._cj:  # (a lazy conjugate/negative view stores the conjugate/negation)
+        v = -v if t._dtype.category != _dtypes._COMPLEX else np.conj(v)
     st = t._storage
     buf = st._as(dt._np)
     if type(v) is dt._np.type:
@@ -503,8 +516,29 @@ def check_writable(dest: Tensor) -> None:
                            "tensor before performing the operation.")
 
 
+def same_data(dest: Tensor, value) -> builtins.bool:
+    """Whether ``value`` broadcast to ``dest``'s shape is exactly the view ``dest`` (same
+    memory, offset, strides, dtype and lazy bit): PyTorch's copy_ returns at once then, so
+    writing an expanded tensor into itself (``x.expand(3)[:] = x``) is no overlap error."""
+    if not isinstance(value, Tensor) or value._storage is not dest._storage or \
+            value._offset != dest._offset or value._dtype is not dest._dtype or \
+            value._cj != dest._cj:
+        return False
+    shape, stride = value._shape, value._stride
+    while shape and shape[0] == 1 and len(shape) > len(dest._shape):
+        shape, stride = shape[1:], stride[1:]
+    try:
+        _, st, _ = _layout.expand(shape, stride, 0, dest._shape)
+    except RuntimeError:
+        return False
+    return tuple(st) == tuple(dest._stride)
+
+
 def assign(dest: Tensor, value) -> None:
     """Write ``value`` (scalar or broadcastable tensor) into the view ``dest``, in place."""
+    if same_data(dest, value):
+        dest._bump()
+        return
     check_writable(dest)
     src = _value_array(dest, value)
     if isinstance(value, Tensor) and value._shape != dest._shape:
@@ -516,7 +550,8 @@ def assign(dest: Tensor, value) -> None:
             src = src.reshape(shape[k:])
         _layout.expand(shape[k:], value._stride[k:], 0, dest._shape)
     from .backends._numpy import call_quiet
-    call_quiet(dest._arr.__setitem__, Ellipsis, src)
+    from ._tensor import store
+    call_quiet(store, dest, src)
     dest._bump()
 
 

@@ -755,6 +755,9 @@ def chunk_sizes(dim_size: int, chunks: int) -> list[int]:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     size = (dim_size + chunks - 1) // chunks
     if size == 0 and dim_size == 0:
+        if chunks > 1 << 32:  # (PyTorch fails to allocate that many empty pieces too)
+            raise RuntimeError(f"can't allocate memory: chunk() of an empty dim into {chunks} "
+                               "empty pieces. Use fewer chunks.")
         return [0] * chunks
     return split_sizes(dim_size, size)
 

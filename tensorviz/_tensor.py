@@ -65,6 +65,7 @@ def _make(cls, storage: UntypedStorage, dt: _dtype_cls, offset: int, shape: tupl
     t._a = arr
     t._ag = None
     t._vc = None
+    t._cj = False
     return t
 
 
@@ -94,6 +95,7 @@ def _fresh(dt: _dtype_cls, shape: tuple, stride: tuple, arr: np.ndarray) -> "Ten
     t._a = arr
     t._ag = None
     t._vc = None
+    t._cj = False
     return t
 
 
@@ -147,7 +149,8 @@ def wrap_array(arr, dt: _dtype_cls | None = None, dev: device = CPU,
                 arr = xp.ascontiguousarray(arr)
                 c_contiguous = True
         elif tuple(s // arr.itemsize for s in arr.strides) != stride:
-            buf = be.empty(_layout.numel(shape), dt._np, dev)
+            buf = be.empty(builtins.max(_layout.numel(shape),  # (a non-dense layout: its span)
+                                        _layout.storage_extent(shape, stride, 0)), dt._np, dev)
             out = be.strided(buf, 0, shape, stride)
             out[...] = arr
             return _make(Tensor, UntypedStorage._wrap(buf, dev, be), dt, 0, shape, stride, out)
@@ -178,6 +181,29 @@ def _wrap_meta(arr, dt, dev: device, stride: tuple | None) -> "Tensor":
     buf = be.empty(_layout.numel(shape), dt._np, dev)
     return _make(Tensor, UntypedStorage._wrap(buf, dev, be), dt, 0, shape, stride,
                  be.strided(buf, 0, shape, stride))
+
+
+def lazy_values(a):
+    """The values of a lazy view over the stored array ``a`` (and what to store for given
+    values: the map is its own inverse): the conjugate of complex, the negation of real
+    elements; a new read-only array, so that no write can land in it by mistake."""
+    r = a.conj() if a.dtype.kind == "c" else -a
+    if type(r) is np.ndarray:
+        r.flags.writeable = False
+    return r
+
+
+def store(t: "Tensor", values) -> None:
+    """``t[...] = values`` (an array or scalar broadcastable to ``t``, already of ``t``'s
+    dtype or castable quietly), through a lazy conjugate/negative view as well."""
+    if t._cj:
+        raw = t._raw
+        if not hasattr(values, "dtype") or values.dtype != raw.dtype:
+            values = raw.dtype.type(values) if not hasattr(values, "shape") else \
+                values.astype(raw.dtype)
+        raw[...] = lazy_values(values)
+    else:
+        t._arr[...] = values
 
 
 def host_array(t: "Tensor") -> np.ndarray:
@@ -309,9 +335,11 @@ class Tensor:
 
     # _ag: autograd's record of this tensor (None for the many tensors that take no part in
     # autograd); _vc: the version counter, a one-element list shared by a view family (None
-    # until the tensor is first viewed or written: version 0).
+    # until the tensor is first viewed or written: version 0); _cj: a lazy view whose values
+    # are the conjugate (complex dtypes: PyTorch's conj bit) or the negation (real dtypes:
+    # the neg bit) of what its storage holds, see ``lazy_values``.
     __slots__ = ("_storage", "_dtype", "_offset", "_shape", "_stride", "_a", "_ag", "_vc",
-                 "__weakref__")
+                 "_cj", "__weakref__")
     __array_priority__ = 1000  # NumPy defers to our reflected operators
 
     # ------------------------------------------------------------ construction
@@ -343,9 +371,20 @@ class Tensor:
         a = self._a
         if a is None:
             st = self._storage
-            a = self._a = st._backend.strided(st._as(self._dtype._np), self._offset,
-                                              self._shape, self._stride)
+            a = st._backend.strided(st._as(self._dtype._np), self._offset, self._shape,
+                                    self._stride)
+            if self._cj:  # a lazy conjugate/negative view: its values, computed (read-only)
+                return lazy_values(a)
+            self._a = a
         return a
+
+    @property
+    def _raw(self):
+        """The storage's elements under this tensor's layout, as stored: ``_arr`` except for
+        a lazy conjugate/negative view, whose writes store ``lazy_values(value)`` here."""
+        st = self._storage
+        return st._backend.strided(st._as(self._dtype._np), self._offset, self._shape,
+                                   self._stride)
 
     def _view(self, shape: tuple, stride: tuple, offset: int, dtype=None) -> "Tensor":
         """A new tensor over the same storage with another layout (a view, O(1)), read as
@@ -362,6 +401,7 @@ class Tensor:
         v._a = None
         v._ag = None
         v._vc = vc
+        v._cj = self._cj
         return v
 
     def _bump(self) -> None:
@@ -528,6 +568,7 @@ class Tensor:
         """
         d = _make(Tensor, self._storage, self._dtype, self._offset, self._shape,
                   self._stride, self._a)
+        d._cj = self._cj
         return d
 
     @data.setter
@@ -754,6 +795,11 @@ class Tensor:
                 raise TypeError(f"can't convert {self.device} device type tensor to numpy. Use "
                                 "Tensor.cpu() to copy the tensor to host memory first.")
             return np.asarray(self._storage._backend.to_host(self._arr))
+        if self._cj:  # (its memory holds other values than it shows)
+            what = "conjugate" if self._dtype.is_complex else "negative"
+            fix = "resolve_conj" if self._dtype.is_complex else "resolve_neg"
+            raise RuntimeError(f"Can't call numpy() on Tensor that has {what} bit set. Use "
+                               f"tensor.{fix}().numpy() instead.")
         # (PyTorch: once NumPy shares the memory, the storage can no longer grow, so a later
         # resize_ cannot silently leave the array holding the old buffer)
         self._storage._fixed = True
@@ -851,6 +897,7 @@ class Tensor:
         if st is None:
             st = memo[id(self._storage)] = self._storage.clone()
         r = _make(Tensor, st, self._dtype, self._offset, self._shape, self._stride)
+        r._cj = self._cj
         r.requires_grad = self.requires_grad
         memo[id(self)] = r
         return r

@@ -110,8 +110,8 @@ def tv_dtype(name_or_dtype):
 def host(x) -> np.ndarray:
     """Values of a tensorviz or PyTorch tensor as a NumPy array (copied)."""
     if isinstance(x, tensorviz.Tensor):
-        return np.array(x.numpy(force=True), copy=True)
-    return np.array(x.detach().cpu().resolve_conj().numpy(), copy=True)
+        return np.array(x.resolve_conj().resolve_neg().numpy(force=True), copy=True)
+    return np.array(x.detach().cpu().resolve_conj().resolve_neg().numpy(), copy=True)
 
 
 def same_values(a: np.ndarray, b: np.ndarray) -> bool:

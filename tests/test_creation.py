@@ -567,3 +567,20 @@ def test_arange_float_steps_bit_for_bit_like_pytorch(args, dtype):
     np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
     if dtype == "float32" and args == (-3, 3.1, 0.1):
         assert str(ours).replace("tensorviz", "torch") == str(theirs)
+
+
+def test_linspace_logspace_refuse_dimensioned_ends_and_huge_lengths():
+    """PyTorch's RuntimeErrors: start/end tensors must be 0-dim (the message names which);
+    a length no memory can hold is the allocator's error, never NumPy's MemoryError."""
+    torch = pytest.importorskip("torch")
+    for name in ("linspace", "logspace"):
+        for make in (lambda T: (T.tensor([1.]), 2.), lambda T: (1., T.tensor([[2.]])),
+                     lambda T: (T.tensor(1.), T.tensor([2., 3.]))):
+            msgs = []
+            for T in (tv, torch):
+                with pytest.raises(RuntimeError) as e:
+                    getattr(T, name)(*make(T), 3)
+                msgs.append(str(e.value))
+            assert msgs[0] == msgs[1]
+        with pytest.raises(RuntimeError, match="can't allocate memory"):
+            getattr(tv, name)(0, 1, 2**41)

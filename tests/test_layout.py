@@ -512,3 +512,11 @@ def test_contiguity_verdict_matches_pytorch(layout):
     shape, stride = layout
     t = torch.empty(200).as_strided(shape, stride)
     assert L.contiguity_reason(shape, stride).startswith("contiguous") == t.is_contiguous()
+
+
+def test_chunk_of_an_empty_dim_into_absurdly_many_pieces():
+    """An empty dim in 2**40 chunks: the allocator's RuntimeError (as PyTorch's bad_alloc),
+    never a MemoryError; a modest count gives that many empty pieces."""
+    assert L.chunk_sizes(0, 3) == [0, 0, 0]
+    with pytest.raises(RuntimeError, match="can't allocate memory"):
+        L.chunk_sizes(0, 2**40)

@@ -916,7 +916,7 @@ def test_pytorch_objects_map_onto_tensorviz(tmp_path):
     assert sd._metadata == lin.state_dict()._metadata
     assert np.array_equal(sd["weight"].numpy(), lin.weight.detach().numpy())
     assert back["param"].requires_grad and back["grad"].requires_grad
-    assert back["conj"].tolist() == [1 - 2j, 3 + 1j]
+    assert back["conj"].tolist() == [1 - 2j, 3 + 1j] and back["conj"].is_conj()
     assert back["neg"].tolist() == [-2.0, 1.0]
     assert back["size"] == tv.Size([2, 3]) and type(back["size"]) is tv.Size
     assert back["dev"] == tv.device("cuda", 1) and back["dtype"] is tv.float16
@@ -1080,3 +1080,19 @@ if given is not None:
             assert_same_tensor(loaded, original)
             assert loaded.untyped_storage().nbytes() == original.untyped_storage().nbytes()
         assert tv_back[0].untyped_storage() is tv_back[1].untyped_storage()
+
+
+def test_lazy_conjugate_views_round_trip(tmp_path):
+    """A conjugate view is saved as PyTorch saves it (its memory and the conj bit in the
+    tensor's metadata) and loaded back as the same lazy view, both ways."""
+    torch = pytest.importorskip("torch")
+    x = tv.tensor([1 + 2j, 3 - 1j])
+    tv.save({"c": x.conj(), "x": x}, tmp_path / "a.pt")
+    back = torch.load(tmp_path / "a.pt")
+    assert back["c"].is_conj() and back["c"].tolist() == [1 - 2j, 3 + 1j]
+    assert back["c"].data_ptr() == back["x"].data_ptr()
+    y = torch.tensor([1 + 2j, 3 - 1j])
+    torch.save({"c": y.conj(), "x": y}, tmp_path / "b.pt")
+    mine = tv.load(tmp_path / "b.pt")
+    assert mine["c"].is_conj() and mine["c"].tolist() == [1 - 2j, 3 + 1j]
+    assert mine["c"].untyped_storage() is mine["x"].untyped_storage()

@@ -719,3 +719,24 @@ def test_type_of_tensor_and_constants_like_pytorch():
     assert tv.nan != tv.nan and torch.nan != torch.nan
     assert tv.newaxis is torch.newaxis is None
     assert tv.ones(2)[tv.newaxis].shape == torch.ones(2)[torch.newaxis].shape
+
+
+def test_out_resize_reuses_the_storage():
+    """An ``out=`` of the wrong shape is resized as PyTorch's resize_ does: the same storage
+    from the same offset, row-major, so other views of that memory see the result; an
+    empty result keeps the offset (it needs no memory)."""
+    import warnings
+    torch = pytest.importorskip("torch")
+    got = []
+    for lib in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            v0 = lib.tensor([1, 3, 2, 6, 1, 0])
+            v1 = v0[..., ::2]
+            lib.square(v0, out=v1)
+            e = lib.zeros((3, 0), dtype=lib.int64).t()
+            o = e[::2, 2]
+            lib.square(e, out=o)
+        got.append((v0.tolist(), v1.stride(), v1.storage_offset(), tuple(o.shape), o.stride(),
+                    o.storage_offset()))
+    assert got[0] == got[1]

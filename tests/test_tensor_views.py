@@ -341,3 +341,24 @@ def test_broadcast_tensors_and_shapes():
     with pytest.raises(RuntimeError):
         tv.broadcast_shapes((3,), (4,))
 READ_WRITES = [WRITES[i] for i in (2, 3, 9, 10)]  # those reading what they write
+
+
+def test_atleast_3d_of_a_vector_is_unsqueezed_twice():
+    """atleast_3d of a 1-d tensor is ``unsqueeze(0).unsqueeze(-1)`` as in PyTorch (strides of
+    a strided vector included)."""
+    torch = pytest.importorskip("torch")
+    got = []
+    for T in (tensorviz, torch):
+        v = T.tensor([-0.75, -0.75, 1.0, 2.0])[..., ::2]
+        got.append([T.atleast_3d(x).stride() for x in (v, v[:1], T.tensor(1.), v.reshape(1, 2))])
+    assert got[0] == got[1]
+
+
+def test_broadcast_tensors_returns_inputs_of_the_common_shape():
+    """As PyTorch, an input that already has the broadcast shape comes back itself (so an
+    in-place unsqueeze_ of it shows in the result), the others as expanded views."""
+    x = tensorviz.tensor([1., 2.])
+    a, b = tensorviz.broadcast_tensors(x, tensorviz.zeros(2, 2))
+    assert a is not x and a.shape == (2, 2)
+    c, d = tensorviz.broadcast_tensors(x, tensorviz.zeros(2))
+    assert c is x and d is not x

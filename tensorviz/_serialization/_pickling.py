@@ -143,5 +143,8 @@ class TorchPickler(pickle._Pickler):
 
 
 def _tensor_args(t: Tensor) -> tuple:
-    return (t.storage(), t._offset, tuple(t._shape), tuple(t._stride),
+    args = (t.storage(), t._offset, tuple(t._shape), tuple(t._stride),
             bool(getattr(t, "requires_grad", False)), collections.OrderedDict())
+    if t._cj:  # a lazy conjugate/negative view: the stored data and PyTorch's metadata bit
+        args += ({"conj" if t._dtype.is_complex else "neg": True},)
+    return args

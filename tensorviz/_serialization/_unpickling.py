@@ -87,12 +87,11 @@ def _finish(t: Tensor, requires_grad, metadata) -> Tensor:
         if not isinstance(metadata, dict):
             raise pickle.UnpicklingError(f"tensor metadata must be a dict, got "
                                          f"{type(metadata).__name__}")
-        # Note: PyTorch marks lazy conj/neg views; their stored data is not conjugated or
-        # negated.  tensorviz has no lazy views of that kind, so it computes them (a copy).
-        if metadata.get("conj"):
-            t = t.conj()
-        if metadata.get("neg"):
-            t = t.neg()
+        # PyTorch marks lazy conj/neg views: their stored data is not conjugated or
+        # negated, so the tensor is made the same lazy view of it.
+        if metadata.get("conj") or metadata.get("neg"):
+            t = t._view(t._shape, t._stride, t._offset)
+            t._cj = True
     if requires_grad and t._dtype.category >= _dtypes._FLOAT:
         t.requires_grad = True
     return t

@@ -302,8 +302,10 @@ def _refuse(rdt, name: str, *refused) -> None:
         raise NotImplementedError(f'"{name}" not implemented for \'{rdt.cname}\'')
 
 
-def unary(fn: Callable, x: Tensor, rdt=None, *, out=None) -> Tensor:
-    """``fn(x)`` elementwise, keeping x's dtype unless ``rdt`` says otherwise."""
+def unary(fn: Callable, x: Tensor, rdt=None, *, out=None, like_input: bool = False) -> Tensor:
+    """``fn(x)`` elementwise, keeping x's dtype unless ``rdt`` says otherwise; laid out as
+    TensorIterator lays out a result, or with ``like_input`` as ``empty_like(x)`` (a dense
+    ``x`` keeps its strides exactly), for the ops PyTorch computes into one."""
     if not isinstance(x, Tensor):
         raise TypeError(f"expected a Tensor, got {type(x).__name__}")
     rdt = x._dtype if rdt is None else rdt
@@ -312,7 +314,9 @@ def unary(fn: Callable, x: Tensor, rdt=None, *, out=None) -> Tensor:
         arr = arr.astype(rdt._np)
     res = run(fn, rdt, arr)
     if out is None:
-        return finish(res, rdt, tensor_device(x), None, result_strides(res.shape, x))
+        return finish(res, rdt, tensor_device(x), None,
+                      _layout.preserve_strides(x._shape, x._stride) if like_input else
+                      result_strides(res.shape, x))
     return finish(res, rdt, tensor_device(x), out, None, (x,))  # (refuses a partial overlap)
 
 
@@ -386,12 +390,28 @@ def _scaled(b, alpha):
     return b * alpha
 
 
+def _alpha_times(input, other, alpha):
+    """``alpha * other`` as PyTorch's add/sub kernels compute it: in the dtype ``input`` and
+    ``other`` promote to, ``alpha`` cast to it without taking part in the promotion
+    (``rsub(int64, float16, alpha=inf)`` is float16; float16's ``alpha * other`` may overflow
+    to inf), and a complex result multiplies ``alpha + 0j`` by ``other`` as C++ does
+    (``-inf * (-5+0j)`` is ``inf + nan j``)."""
+    rdt = promote(input, other)
+    _check_alpha(rdt, alpha)
+    if not isinstance(other, Tensor):
+        return _scaled(other, alpha)
+    if other._dtype is not rdt:
+        other = other.to(rdt)
+    if rdt.category == _COMPLEX and not isinstance(alpha, (Tensor, builtins.complex)):
+        alpha = builtins.complex(alpha)
+    return _scaled(other, alpha)
+
+
 @op(inplace=True, dunder="add", dunder_ufunc=np.add)
 def add(input, other, *, alpha=1, out=None) -> Tensor:
     """``input + alpha * other`` with broadcasting and PyTorch's promotion."""
     if alpha != 1:
-        _check_alpha(promote(input, other), alpha)
-        other = _scaled(other, alpha)
+        other = _alpha_times(input, other, alpha)
     return binary(np.add, input, other, out=out)
 
 
@@ -400,8 +420,7 @@ def sub(input, other, *, alpha=1, out=None) -> Tensor:
     """``input - alpha * other``; refused for two bool operands, as in PyTorch."""
     _check_bool_sub(input, other)
     if alpha != 1:
-        _check_alpha(promote(input, other), alpha)
-        other = _scaled(other, alpha)
+        other = _alpha_times(input, other, alpha)
     return binary(np.subtract, input, other, out=out)
 
 
@@ -475,6 +494,10 @@ def _trunc_div_int(a, b):
 
 
 def _trunc_div_float(a, b):
+    """``trunc(a / b)``; float16 divides in float32 first (PyTorch's opmath), so the
+    quotient is not rounded to float16 before it is truncated."""
+    if getattr(a, "dtype", None) == np.float16 or getattr(b, "dtype", None) == np.float16:
+        return np.trunc(np.true_divide(a, b, dtype=np.float32)).astype(np.float16)
     return np.trunc(np.true_divide(a, b))
 
 
@@ -483,7 +506,14 @@ def _trunc_div_float(a, b):
 @op(inplace=True, dunder="floordiv")
 def floor_divide(input, other, *, out=None) -> Tensor:
     _check_int_zero_division(input, other)
-    return binary(np.floor_divide, input, other, out=out)
+    return binary(_floor_div, input, other, out=out)
+
+
+def _floor_div(a, b, out=None):
+    """NumPy's floor_divide without its overflow warning (the int minimum // -1 wraps to the
+    minimum, as two's complement does in PyTorch)."""
+    with np.errstate(over="ignore"):
+        return np.floor_divide(a, b, out=out)
 
 
 @op(inplace=True, dunder="mod")
@@ -643,12 +673,27 @@ def positive(input: Tensor) -> Tensor:
     return input
 
 
-@op(aliases=("absolute",), inplace=True, inplace_function=("abs",), unary_dunder="abs",
-    out="exact", out_message=found_message)
+@op(aliases=("absolute",), inplace=True, inplace_function=("abs",), unary_dunder="abs")
 def abs(input: Tensor, *, out=None) -> Tensor:
-    """``|x|`` elementwise; complex inputs give their real magnitude."""
+    """``|x|`` elementwise; complex inputs give their real magnitude.
+
+    ``out=`` must have the input's dtype, except for a complex input: then a complex ``out``
+    of the input's dtype (it gets ``|z| + 0j``) or a real dtype the magnitude casts to.
+    """
+    if out is not None and not isinstance(out, Tensor):
+        raise TypeError(f"abs(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if out is not None and isinstance(input, Tensor):
+        dt = input._dtype
+        if dt.category == _COMPLEX and out._dtype.category != _COMPLEX:
+            if not _dtypes.can_cast(dt.to_real(), out._dtype):
+                raise RuntimeError(f"result type {dt.to_real().cname} can't be cast to the "
+                                   f"desired output type {out._dtype.cname}")
+        elif out._dtype is not dt:
+            raise RuntimeError(f"Found dtype {out._dtype.cname} but expected {dt.cname}")
     if input._dtype.category == _COMPLEX:
-        return unary(np.abs, input, input._dtype.to_real(), out=out)
+        if out is not None and out._dtype.category == _COMPLEX:
+            return unary(np.abs, input, input._dtype, out=out)  # (|z| + 0j)
+        return unary(np.abs, input, input._dtype.to_real(), out=out, like_input=True)
     if input._dtype is _dtypes.bool:
         raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
     return unary(np.abs, input, out=out)
@@ -750,8 +795,7 @@ def _bound(x, rdt, dev):
 @inplace_of(add)
 def add_(self, other, *, alpha=1) -> Tensor:
     if alpha != 1:
-        _check_alpha(promote(self, other), alpha)
-        other = _scaled(other, alpha)
+        other = _alpha_times(self, other, alpha)
     return inplace(self, np.add, other)
 
 
@@ -759,8 +803,7 @@ def add_(self, other, *, alpha=1) -> Tensor:
 def sub_(self, other, *, alpha=1) -> Tensor:
     _check_bool_sub(self, other)
     if alpha != 1:
-        _check_alpha(promote(self, other), alpha)
-        other = _scaled(other, alpha)
+        other = _alpha_times(self, other, alpha)
     return inplace(self, np.subtract, other)
 
 
@@ -784,7 +827,7 @@ def div_(self, other, *, rounding_mode: str | None = None) -> Tensor:
 
 @inplace_of(floor_divide)
 def floor_divide_(self, other) -> Tensor:
-    return inplace(self, np.floor_divide, other,
+    return inplace(self, _floor_div, other,
                    check=lambda rdt: _check_int_zero_division(self, other))
 
 
@@ -941,6 +984,10 @@ def copy_(self, src, non_blocking: bool = False) -> Tensor:
     from .._indexing import assign
     if src.device != self.device:
         src = src.to(self.device)
+    from .._indexing import same_data
+    if same_data(self, src):  # (PyTorch: nothing to copy, even into an expanded tensor)
+        self._bump()
+        return self
     check_writable(self)
     if src._shape != self._shape:
         bshape = _layout.broadcast_shapes(self._shape, src._shape)

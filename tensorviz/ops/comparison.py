@@ -360,30 +360,34 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False,
     v = operand(input, rdt, dev)
     if scalar:
         v = xp.asarray(v)
-    side_s = "right" if right else "left"
-    if s.ndim == 1:
-        res = call_quiet(xp.searchsorted, s, v, side=side_s)
-    else:
-        res = _batched_search(xp, s, v, right)
+    res = _binary_search(xp, s, v, right)
     return finish(xp.asarray(res).astype(idt._np), idt, dev, out)
 
 
-def _batched_search(xp, s, v, right: bool):
-    """Row-wise searchsorted by one stable sort of each row's boundaries and values together:
-    a value's merged position minus its rank among the values counts the boundaries before it.
-    """
-    m = v.shape[-1]
-    # ties: for 'left' the values go first (before equal boundaries), for 'right' after
-    both = xp.concatenate([v, s] if not right else [s, v], axis=-1)
-    order = stable_argsort(xp, both)
-    pos = xp.empty_like(order)
-    ar = xp.broadcast_to(xp.arange(order.shape[-1]), order.shape)
-    xp.put_along_axis(pos, order, ar, axis=-1)
-    vpos = pos[..., :m] if not right else pos[..., s.shape[-1]:]
-    vorder = stable_argsort(xp, v)
-    rank = xp.empty_like(vorder)
-    xp.put_along_axis(rank, vorder, xp.broadcast_to(xp.arange(m), vorder.shape), axis=-1)
-    return vpos - rank
+def _binary_search(xp, s, v, right: bool):
+    """PyTorch's searchsorted, step for step: a lower (upper) bound binary search of each
+    value in its row of boundaries, moving right while ``!(mid >= value)`` (``!(mid >
+    value)``). On sorted rows that is NumPy's searchsorted; on unsorted ones and with NaNs
+    it gives PyTorch's answers too (NaN boundaries count as smaller than everything)."""
+    n = s.shape[-1]
+    shape = v.shape
+    nrows = 1 if s.ndim == 1 else int(np.prod(s.shape[:-1], dtype=np.int64))
+    rows = s.reshape(nrows, n)
+    vals = v.reshape(nrows, (v.size // nrows) if nrows else 0)
+    lo = xp.zeros(vals.shape, dtype=np.int64)
+    hi = xp.full(vals.shape, n, dtype=np.int64)
+    if n:
+        with np.errstate(invalid="ignore"):
+            while True:
+                active = lo < hi
+                if not builtins.bool(active.any()):
+                    break
+                mid = lo + ((hi - lo) >> 1)
+                midv = xp.take_along_axis(rows, xp.minimum(mid, n - 1), axis=1)
+                go = ~(midv > vals) if right else ~(midv >= vals)
+                lo = xp.where(active & go, mid + 1, lo)
+                hi = xp.where(active & ~go, mid, hi)
+    return lo.reshape(shape)
 
 
 @op(method=False)

@@ -26,7 +26,7 @@ from .._tensor import host_array as _host_array
 from ..backends._numpy import call_quiet
 from .._dispatch import op
 from ._elementwise import (check_half, check_partial_overlap, device_of, finish, operand, promote,
-                           run)
+                           result_strides, run)
 
 __all__ = ["index_select", "gather", "scatter", "scatter_add", "scatter_reduce", "index_add",
            "index_fill", "index_copy", "index_put", "index_reduce", "masked_fill",
@@ -951,7 +951,9 @@ def where(condition, input=None, other=None, *, out=None):
         res = xp.asarray(res)
     if isinstance(out, Tensor) and out._dtype is not rdt:  # (no casting into out=)
         raise RuntimeError(f"Expected out type to be {rdt.cname} but got {out._dtype.cname}")
-    return finish(res, rdt, dev, out)
+    # (laid out as PyTorch's TensorIterator over condition, input, other, in that order)
+    return finish(res, rdt, dev, out, None if out is not None else
+                  result_strides(res.shape, condition, input, other))
 
 
 def scalar_bool(t: Tensor):

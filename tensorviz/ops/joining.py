@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import builtins
 import itertools
+import math
 
 import numpy as np
 
@@ -268,6 +269,9 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
     if repeats is None:  # repeat_interleave(repeats): 0, 1, ... each repeats[i] times
         if len(input._shape) != 1:
             raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+        if input._dtype not in (_dtypes.int32, _dtypes.int64):
+            raise NotImplementedError(f'"repeat_interleave_cpu" not implemented for '
+                                      f"'{input._dtype.cname}'")
         xp = _xp(input)
         counts = input._arr
         if counts.size and builtins.int(counts.min()) < 0:
@@ -580,7 +584,7 @@ def block_diag(*tensors) -> Tensor:
     if not tensors:
         return wrap_array(np.empty((1, 0), dtype=_dtypes.get_default_dtype()._np))
     mats = [t.reshape(1, -1) if t.dim() < 2 else t for t in tensors]
-    rdt = _common_dtype(mats)
+    rdt = _dtypes.result_type(*tensors)  # (PyTorch's result_type: a 0-dim input is weaker)
     dev = device_of(*mats)
     xp = backend_for(dev).xp
     rows = builtins.sum(m._shape[0] for m in mats)
@@ -665,6 +669,12 @@ def combinations(input, r: int = 2, with_replacement: bool = False) -> Tensor:
     if r == 0:
         return wrap_array(xp.empty((0,), dtype=input._dtype._np), input._dtype, input.device)
     n = input._shape[0]
+    if n >= 2 and r * math.log2(n) > 36:
+        # (PyTorch builds the n ** r grid of index tuples first and fails to allocate it;
+        # counting the combinations here instead would not end)
+        raise RuntimeError(f"DefaultCPUAllocator: can't allocate memory: combinations() of "
+                           f"{n} elements taken r={r} at a time needs a grid of {n}**{r} "
+                           "index tuples. Make r smaller.")
     gen = (itertools.combinations_with_replacement if with_replacement
            else itertools.combinations)(range(n), r)
     idx = np.fromiter(itertools.chain.from_iterable(gen), dtype=np.int64).reshape(-1, r)

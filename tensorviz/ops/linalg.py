@@ -11,6 +11,7 @@ non-positive-definite input raises ``tensorviz.linalg.LinAlgError`` (a ``Runtime
 from __future__ import annotations
 
 import builtins
+import functools
 import contextlib
 import math
 
@@ -56,6 +57,26 @@ def _colmajor(xp, arr):
     return xp.swapaxes(_c(xp, xp.swapaxes(arr, -1, -2)), -1, -2)
 
 
+def _colmajor_strides(shape: tuple) -> tuple:
+    """PyTorch's strides of a column-major batch of matrices (size-1 dims as its
+    contiguous strides give them: a (1, 4) matrix has strides (1, 1), a (4, 1) one (1, 4))."""
+    if len(shape) < 2:
+        return _layout.contiguous_strides(shape)
+    c = _layout.contiguous_strides(tuple(shape[:-2]) + (shape[-1], shape[-2]))
+    return c[:-2] + (c[-1], c[-2])
+
+
+def _wrap_cm(xp, arr, dt, t: Tensor) -> Tensor:
+    """``arr`` as a column-major tensor (as LAPACK leaves its results)."""
+    return wrap_array(_colmajor(xp, arr), dt, t.device, stride=_colmajor_strides(arr.shape))
+
+
+def _finish_cm(xp, arr, dt, dev, out) -> Tensor:
+    """``finish`` of a column-major result (written into ``out`` as it is, when given)."""
+    return finish(_colmajor(xp, arr), dt, dev, out,
+                  None if out is not None else _colmajor_strides(arr.shape))
+
+
 def _bool_refused(t: Tensor, kernel: str) -> None:
     if t._dtype is _dtypes.bool:
         raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
@@ -68,6 +89,11 @@ def _wrap(arr, dt, t: Tensor) -> Tensor:
 def _scalar(value, dt):
     """alpha/beta converted to the computation dtype (PyTorch truncates for integers)."""
     if dt.category < _FLOAT and isinstance(value, builtins.float):
+        info = np.iinfo(dt._np) if dt is not _dtypes.bool else None
+        if not math.isfinite(value) or (info is not None and not
+                                        info.min <= math.trunc(value) <= info.max):
+            cname = {"int32": "int"}.get(dt.name, dt.name + "_t")
+            raise RuntimeError(f"value cannot be converted to type {cname} without overflow")
         value = builtins.int(value)
     if dt is _dtypes.bool:
         return builtins.bool(value)
@@ -116,7 +142,16 @@ def dot(input, tensor, *, out=None) -> Tensor:
     _vec_checks(input, tensor, "dot")
     xp = _xp(input)
     res = xp.asarray(call_quiet(xp.dot, input._arr, tensor._arr))
+    if out is None and input._cj and tensor._cj and input._dtype.category == _COMPLEX:
+        return _lazy_conj_result(xp, res.reshape(()), input)
     return finish(res.reshape(()), input._dtype, input.device, out)
+
+
+def _lazy_conj_result(xp, res, like: Tensor) -> Tensor:
+    """``res`` as PyTorch returns it when it computes on the conjugates of conjugate views
+    and conjugates lazily at the end (``dot`` of two, ``vdot`` with a conjugate ``other``):
+    a conjugate view of memory holding ``conj(res)``."""
+    return wrap_array(xp.conj(res), like._dtype, like.device).conj()
 
 
 @op(out="exact", out_message=_named("result dtype {o} does not match input dtype {r}"))
@@ -127,6 +162,8 @@ def vdot(input, other, *, out=None) -> Tensor:
     _vec_checks(input, other, "vdot")
     xp = _xp(input)
     res = xp.asarray(call_quiet(xp.vdot, input._arr, other._arr))
+    if out is None and other._cj and not input._cj and input._dtype.category == _COMPLEX:
+        return _lazy_conj_result(xp, res.reshape(()), input)
     return finish(res.reshape(()), input._dtype, input.device, out)
 
 
@@ -212,7 +249,7 @@ def mv(input, vec, *, out=None) -> Tensor:
     vec = _tensor_arg(vec, "mv", "vec", 2)
     _mv_checks(input, vec)
     dev = device_of(input, vec)
-    res = _xp(input).matmul(input._arr, vec._arr)
+    res = call_quiet(_xp(input).matmul, input._arr, vec._arr)
     return finish(res, input._dtype, dev, out)
 
 
@@ -372,7 +409,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None) -> Tensor:
     xp = _xp(mat1)
     shape = (mat1._shape[0], mat2._shape[1])
     inp = _expand_arr(input, shape)
-    res = _axpby(xp, xp.matmul(mat1._arr, mat2._arr), alpha, inp, beta, input._dtype)
+    res = call_quiet(lambda: _axpby(xp, xp.matmul(mat1._arr, mat2._arr), alpha, inp, beta, input._dtype))
     return finish(res, input._dtype, dev, out)
 
 
@@ -389,7 +426,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1, out=None) -> Tensor:
     dev = device_of(input, mat, vec)
     xp = _xp(mat)
     inp = _expand_arr(input, (mat._shape[0],))
-    res = _axpby(xp, xp.matmul(mat._arr, vec._arr), alpha, inp, beta, input._dtype)
+    res = call_quiet(lambda: _axpby(xp, xp.matmul(mat._arr, vec._arr), alpha, inp, beta, input._dtype))
     return finish(res, input._dtype, dev, out)
 
 
@@ -405,7 +442,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
     xp = _xp(batch1)
     shape = (batch1._shape[0], batch1._shape[1], batch2._shape[2])
     inp = _expand_arr(input, shape)
-    res = _axpby(xp, xp.matmul(batch1._arr, batch2._arr), alpha, inp, beta, input._dtype)
+    res = call_quiet(lambda: _axpby(xp, xp.matmul(batch1._arr, batch2._arr), alpha, inp, beta, input._dtype))
     return finish(res, input._dtype, dev, out)
 
 
@@ -427,7 +464,7 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
     # sum_b A[b] @ B[b] is one matrix product: (n, b*k) @ (b*k, m).
     a2 = xp.transpose(batch1._arr, (1, 0, 2)).reshape(n, b * k)
     b2 = batch2._arr.reshape(b * k, m)
-    res = _axpby(xp, xp.matmul(a2, b2), alpha, inp, beta, input._dtype)
+    res = call_quiet(lambda: _axpby(xp, xp.matmul(a2, b2), alpha, inp, beta, input._dtype))
     return finish(res, input._dtype, dev, out)
 
 
@@ -694,13 +731,21 @@ def kron(input, other, *, out=None) -> Tensor:
     if not input._shape or not other._shape:
         rdt = _dtypes.PROMOTION_TABLE[(input._dtype, other._dtype)]
     dev = device_of(input, other)
-    xp = _xp(input)
-    a, b = operand(input, rdt, dev), operand(other, rdt, dev)
-    if rdt is _dtypes.bool:
-        res = xp.kron(a.astype(np.uint8), b.astype(np.uint8)).astype(bool)
-    else:
-        res = call_quiet(xp.kron, a, b)
-    return finish(_c(xp, res), rdt, dev, out)
+    # As PyTorch: input viewed as (a0, 1, a1, 1, ...) times other as (1, b0, 1, b1, ...), the
+    # product (laid out as that elementwise product is) viewed as (a0*b0, a1*b1, ...).
+    # Note: PyTorch's views refuse an input its strides cannot view so (a transposed matrix
+    # times a matrix); tensorviz copies it and answers.
+    n = builtins.max(input.dim(), other.dim())
+    sa = (1,) * (n - input.dim()) + tuple(input._shape)
+    sb = (1,) * (n - other.dim()) + tuple(other._shape)
+    ra = tuple(v for x in sa for v in (x, 1))
+    rb = tuple(v for y in sb for v in (1, y))
+    a = input if input._dtype is rdt else input.to(rdt)
+    b = other if other._dtype is rdt else other.to(rdt)
+    res = (a.reshape(ra) * b.reshape(rb)).reshape(tuple(x * y for x, y in zip(sa, sb)))
+    if out is not None:
+        return finish(res._arr, rdt, dev, out)
+    return res
 
 
 def _cross_impl(input: Tensor, other: Tensor, d: int, out) -> Tensor:
@@ -952,13 +997,13 @@ def inv(A, *, out=None) -> Tensor:
     _float_input(A, "linalg.inv")
     xp = _xp(A)
     if A.numel() == 0:
-        return finish(_colmajor(xp, xp.empty(A._shape, A._dtype._np)), A._dtype, A.device, out)
+        return _finish_cm(xp, xp.empty(A._shape, A._dtype._np), A._dtype, A.device, out)
     try:
         with _lapack(xp, ""):
             res = xp.linalg.inv(A._arr)
     except LinAlgError:
         raise _singular_error("linalg.inv", xp, A._arr) from None
-    return finish(_colmajor(xp, res), A._dtype, A.device, out)
+    return _finish_cm(xp, res, A._dtype, A.device, out)
 
 
 @op(out="exact")
@@ -986,8 +1031,8 @@ def inv_ex(A, *, check_errors: bool = False, out=None):
         except LinAlgError:
             inv_arr, bad = xp.full(A._shape, np.nan, dtype=A._dtype._np), xp.asarray(True)
             info_h = np.maximum(info_h, 1)
-        res = _wrap(_colmajor(xp, xp.where(bad[..., None, None], xp.asarray(
-            np.nan, dtype=A._dtype._np), inv_arr)), A._dtype, A)
+        res = _wrap_cm(xp, xp.where(bad[..., None, None], xp.asarray(
+            np.nan, dtype=A._dtype._np), inv_arr), A._dtype, A)
         info = xp.asarray(info_h)
     return return_types.linalg_inv_ex(res, wrap_array(info, _dtypes.int32, A.device))
 
@@ -1091,10 +1136,14 @@ def solve(A, B, *, left: bool = True, out=None) -> Tensor:
             raise _singular_error("linalg.solve", xp, a) from None
     if not left:
         res = xp.swapaxes(res, -1, -2)
+        if out is None and A._dtype.category == _dtypes._COMPLEX:
+            # PyTorch solves A^H X^H = B^H and returns X as a lazy conjugate view (.mH) of
+            # that solution's memory: is_conj() is True, as here
+            return wrap_array(_c(xp, xp.conj(res)), A._dtype, dev).conj()
         return finish(_c(xp, res), A._dtype, dev, out)
     if vector:
         return finish(_c(xp, res[..., 0]), A._dtype, dev, out)
-    return finish(_colmajor(xp, res), A._dtype, dev, out)
+    return _finish_cm(xp, res, A._dtype, dev, out)
 
 
 @op(namespace="linalg", method=False, out="exact")
@@ -1116,7 +1165,7 @@ def cholesky(A, *, upper: bool = False, out=None) -> Tensor:
     if upper:
         res = xp.conj(xp.swapaxes(res, -1, -2)) if A._dtype.category == _COMPLEX else \
             xp.swapaxes(res, -1, -2)
-    return finish(_colmajor(xp, res), A._dtype, A.device, out)
+    return _finish_cm(xp, res, A._dtype, A.device, out)
 
 
 @op(namespace="linalg", method=False)
@@ -1148,8 +1197,7 @@ def cholesky_ex(A, *, upper: bool = False, check_errors: bool = False, out=None)
         part = part.reshape(host.shape).astype(A._dtype._np)
         if upper:
             part = np.conj(np.swapaxes(part, -1, -2))
-        res = _wrap(_colmajor(xp, xp.where(bad[..., None, None], xp.asarray(part), good)),
-                    A._dtype, A)
+        res = _wrap_cm(xp, xp.where(bad[..., None, None], xp.asarray(part), good), A._dtype, A)
         info = xp.asarray(info_h)
     return return_types.linalg_cholesky_ex(res, wrap_array(info, _dtypes.int32, A.device))
 
@@ -1183,8 +1231,8 @@ def qr(A, mode: str = "reduced", *, out=None):
     if mode == "r":
         q_t = wrap_array(xp.empty((0,), dtype=A._dtype._np), A._dtype, A.device)
     else:
-        q_t = _wrap(_colmajor(xp, q), A._dtype, A)
-    return return_types.linalg_qr(q_t, _wrap(_colmajor(xp, r), A._dtype, A))
+        q_t = _wrap_cm(xp, q, A._dtype, A)
+    return return_types.linalg_qr(q_t, _wrap_cm(xp, r, A._dtype, A))
 
 
 @op(namespace="linalg", method=False)
@@ -1212,21 +1260,23 @@ def svd(A, full_matrices: bool = True, *, driver=None, out=None):
         with _lapack(xp, "linalg.svd: The algorithm failed to converge because the input "
                          "matrix is ill-conditioned or has too many repeated singular values."):
             u, s, vh = _svd(xp, A._arr, full_matrices=full_matrices)
-    return return_types.linalg_svd(_wrap(_colmajor(xp, u), A._dtype, A),
+    return return_types.linalg_svd(_wrap_cm(xp, u, A._dtype, A),
                       _wrap(_c(xp, s).astype(real._np, copy=False), real, A),
-                      _wrap(_colmajor(xp, vh), A._dtype, A))
+                      _wrap_cm(xp, vh, A._dtype, A))
 
 
 @op("svd")
 def _svd_legacy(input, some: bool = True, compute_uv: bool = True, *, out=None):
     """``torch.svd``: ``(U, S, V)`` with ``V`` (not ``Vh``); ``some=True`` is reduced."""
     U, S, Vh = svd(input, full_matrices=not some)
-    V = Vh.mH
-    if not compute_uv:
+    if not compute_uv:  # (as PyTorch: zeros of the full sizes, V the .mH of an n x n Vh)
         xp = _xp(input)
-        U = wrap_array(xp.zeros(U._shape, dtype=U._dtype._np), U._dtype, U.device)
-        V = wrap_array(xp.zeros(V._shape, dtype=V._dtype._np), V._dtype, V.device)
-    return return_types.svd(U, S, V)
+        m, n = input._shape[-2:]
+        U = wrap_array(xp.zeros(input._shape[:-1] + (m,), dtype=U._dtype._np), U._dtype,
+                       U.device)
+        Vh = wrap_array(xp.zeros(input._shape[:-2] + (n, n), dtype=Vh._dtype._np),
+                        Vh._dtype, Vh.device)
+    return return_types.svd(U, S, Vh.mH)
 
 
 @op(namespace="linalg", method=False, out="exact")
@@ -1282,7 +1332,7 @@ def eigh(A, UPLO: str = "L", *, out=None):
         else:
             w, v = xp.linalg.eigh(A._arr, UPLO=UPLO)
     return return_types.linalg_eigh(_wrap(_c(xp, w).astype(real._np, copy=False), real, A),
-                       _wrap(_colmajor(xp, v), A._dtype, A))
+                       _wrap_cm(xp, v, A._dtype, A))
 
 
 @op(namespace="linalg", method=False, out="exact")
@@ -1321,7 +1371,7 @@ def eig(A, *, out=None):
     with _lapack(xp, "linalg.eig: The algorithm failed to converge."):
         w, v = f(A._arr) if A.numel() else (xp.zeros(A._shape[:-1]), xp.zeros(A._shape))
     return return_types.linalg_eig(_wrap(_c(xp, w).astype(cdt._np), cdt, A),
-                      _wrap(_colmajor(xp, v.astype(cdt._np)), cdt, A))
+                      _wrap_cm(xp, v.astype(cdt._np), cdt, A))
 
 
 @op(namespace="linalg", method=False)
@@ -1524,7 +1574,12 @@ def lstsq(A, B, rcond=None, *, driver=None):
         rank_t = xp.asarray(rank).reshape(batch)
     sol = x[..., 0] if vector else x
     sol = _c(xp, sol) if vector else _colmajor(xp, sol)  # (column-major, as LAPACK leaves it)
-    return return_types.linalg_lstsq(wrap_array(sol.astype(A._dtype._np), A._dtype, dev),
+    # (PyTorch solves in place in a column-major buffer of max(m, n) rows: the solution is
+    # its first n rows, with that buffer's strides)
+    rows = builtins.max(A._shape[-2], A._shape[-1])
+    return return_types.linalg_lstsq(wrap_array(sol.astype(A._dtype._np), A._dtype, dev,
+                                                None if vector else _colmajor_strides(
+                                                    sol.shape[:-2] + (rows, sol.shape[-1]))),
                         wrap_array(_c(xp, resid), real, dev),
                         wrap_array(rank_t, _dtypes.int64, dev),
                         wrap_array(_c(xp, sv), real, dev))
@@ -1559,7 +1614,18 @@ def _norm_dtype(x: Tensor, dtype, fn: str):
     return x._dtype
 
 
+def _quietly(fn):
+    """``fn`` with NumPy's floating-point warnings off (a norm past the dtype's range is
+    inf, as in PyTorch; NumPy's warning would reach the user)."""
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+    return run
+
+
 @op(namespace="linalg", method=False, out="exact")
+@_quietly
 def vector_norm(x, ord=2, dim=None, keepdim: bool = False, *, dtype=None,
                 out=None) -> Tensor:
     """``(sum |x|^ord)^(1/ord)`` over ``dim`` (all dims by default); ``inf``/``-inf`` give
@@ -1771,11 +1837,11 @@ def multi_dot(tensors, *, out=None) -> Tensor:
     xp = _xp(tensors[0])
     arrs = [m._arr for m in mats]
     if xp is np and len(arrs) > 2:
-        res = np.linalg.multi_dot(arrs)
+        res = call_quiet(np.linalg.multi_dot, arrs)
     else:
         res = arrs[0]
         for a in arrs[1:]:
-            res = xp.matmul(res, a)
+            res = call_quiet(xp.matmul, res, a)
     shape = (() if tensors[0].dim() == 1 else (mats[0]._shape[0],)) + \
         (() if tensors[-1].dim() == 1 else (mats[-1]._shape[1],))
     return finish(_c(xp, res).reshape(shape), tensors[0]._dtype, dev, out)
@@ -1941,7 +2007,7 @@ def solve_triangular(A, B, *, upper: bool, left: bool = True, unitriangular: boo
     if not left:
         res = xp.swapaxes(res, -1, -2)
         return finish(_c(xp, res), A._dtype, dev, out)
-    return finish(_colmajor(xp, res), A._dtype, dev, out)
+    return _finish_cm(xp, res, A._dtype, dev, out)
 
 
 # Pade(13) coefficients for the matrix exponential (Higham, 2005)
@@ -1951,8 +2017,13 @@ _PADE13 = (64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353
 
 
 @op(also=("linalg.matrix_exp",))
+@_quietly
 def matrix_exp(A) -> Tensor:
-    """``exp(A) = sum A^k / k!`` of each square matrix (scaling and squaring, Pade 13)."""
+    """``exp(A) = sum A^k / k!`` of each square matrix (scaling and squaring, Pade 13).
+
+    # Note: entries near the float range overflow to inf, as the exact result does; PyTorch's
+    # scaling underflows there and returns the identity.
+    """
     A = _tensor_arg(A, "linalg_matrix_exp", "A", 1)
     if A._dtype.category < _FLOAT:
         raise RuntimeError(f"linalg.matrix_exp: Expected a floating point or complex tensor as "

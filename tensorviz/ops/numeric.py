@@ -21,7 +21,19 @@ from ..backends._numpy import call_quiet
 from ._elementwise import device_of, finish, operand, promote, result_strides
 from .. import return_types
 from .pointwise import _check_tensor, _compute2, _not_implemented, _opmath, _xp
-from .reductions import sample_spacing, wrap_array
+from .reductions import _int_trapezoid_terms, sample_spacing, wrap_array
+
+
+def _quietly(fn):
+    """``fn`` run with NumPy's floating-point warnings off (its infinities and NaNs are the
+    answers, as in PyTorch; a warning would be NumPy's internals reaching the user)."""
+    import functools
+
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+    return run
 
 
 def _elementwise2(name: str, f, a: Tensor, b: Tensor, rdt, out, cdt=None) -> Tensor:
@@ -31,6 +43,41 @@ def _elementwise2(name: str, f, a: Tensor, b: Tensor, rdt, out, cdt=None) -> Ten
 
 
 # ---------------------------------------------------------------- integer / float pointwise
+def _gcd(xp, a, b):
+    """PyTorch's gcd: Euclid on ``abs`` of each operand in the integer dtype, with C's
+    remainder; it differs from NumPy's only where ``abs`` overflows (the dtype's minimum,
+    whose gcd with 6 is -2 there)."""
+    r = xp.gcd(a, b)
+    if a.dtype.kind != "i":
+        return r
+    low = np.iinfo(a.dtype).min
+    a, b = xp.broadcast_arrays(a, b)
+    odd = (a == low) | (b == low)
+    if not xp.any(odd):
+        return r
+    x, y = xp.abs(a[odd]), xp.abs(b[odd])  # (abs(min) is min, as in C++)
+    while xp.any(x != 0):
+        nz = x != 0
+        c = x.copy()
+        x = xp.where(nz, xp.fmod(y, xp.where(nz, x, 1)), 0).astype(c.dtype)
+        y = xp.where(nz, c, y)
+    r = xp.broadcast_to(r, odd.shape).copy()
+    r[odd] = y
+    return r
+
+
+def _lcm(xp, a, b):
+    """PyTorch's lcm: ``abs(a / gcd(a, b) * b)`` with C++'s integer promotion (int8 and int16
+    compute in int32, so the product's abs is taken before it wraps into the dtype; int32
+    and int64 wrap first), 0 when the gcd is 0."""
+    g = _gcd(xp, a, b)
+    wide = np.int32 if a.dtype.itemsize < 4 else a.dtype
+    with np.errstate(all="ignore"):
+        q = (a // xp.where(g == 0, 1, g)).astype(wide)  # (exact: g divides a)
+        r = xp.abs(q * b.astype(wide))
+        return xp.where(g == 0, 0, r).astype(a.dtype)
+
+
 @op(inplace=True, inplace_function=True, inplace_check=cast_first)
 def gcd(input, other, *, out=None) -> Tensor:
     """Greatest common divisor of integer tensors (non-negative; ``gcd(0, 0) = 0``)."""
@@ -39,7 +86,7 @@ def gcd(input, other, *, out=None) -> Tensor:
     rdt = promote(input, other)
     if rdt.category != _INT:
         raise _not_implemented("gcd_cpu", rdt)
-    return _elementwise2("gcd", lambda xp, a, b: xp.gcd(a, b), input, other, rdt, out)
+    return _elementwise2("gcd", _gcd, input, other, rdt, out)
 
 
 @op(inplace=True, inplace_function=True, inplace_check=cast_first)
@@ -51,11 +98,7 @@ def lcm(input, other, *, out=None) -> Tensor:
     if rdt.category != _INT:
         raise _not_implemented("lcm_cpu", rdt)
 
-    def f(xp, a, b):
-        g = xp.gcd(a, b)
-        q = xp.floor_divide(a, xp.where(g == 0, 1, g).astype(a.dtype))
-        return xp.abs(q * b)
-    return _elementwise2("lcm", f, input, other, rdt, out)
+    return _elementwise2("lcm", _lcm, input, other, rdt, out)
 
 
 def _heaviside_check(input, values) -> None:
@@ -102,6 +145,13 @@ def ldexp(input, other, *, out=None) -> Tensor:
     _check_tensor("ldexp", input, "input", 1)
     _check_tensor("ldexp", other, "other", 2)
     rdt = _ldexp_dtype(input, other)
+    od = other._dtype
+    if od.category >= _FLOAT and od is not rdt and rdt.category >= _FLOAT:
+        # PyTorch computes input * pow(2., other): the power in other's own (narrower) dtype
+        p = wrap_array(call_quiet(_ldexp, _xp(other), np.ones((), dtype=od._np),
+                                  operand(other, od, other._storage._device)), od,
+                       other._storage._device)
+        return _elementwise2("ldexp", lambda xp, a, b: a * b, input, p, rdt, out, _opmath(rdt))
     return _elementwise2("ldexp", _ldexp, input, other, rdt, out, _opmath(rdt))
 
 
@@ -198,6 +248,7 @@ def _complex_logcumsumexp(xp, x, d: int):
 _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 
+@_quietly
 def _quantile(name: str, input, q, dim, keepdim, interpolation, out, ignore_nan) -> Tensor:
     _check_tensor(name, input)
     # Note: PyTorch's checks say "quantile()" for nanquantile too
@@ -301,6 +352,7 @@ _DOF_WARNING = ("cov(): degrees of freedom is <= 0. Correction should be strictl
 
 
 @op()
+@_quietly
 def cov(input, *, correction: int = 1, fweights=None, aweights=None) -> Tensor:
     """Covariance of the variables in ``input``'s rows (observations in its columns)."""
     _check_tensor("cov", input)
@@ -509,6 +561,7 @@ def bucketize(input, boundaries, *, out_int32: bool = False, right: bool = False
 
 
 @op(method=False)
+@_quietly
 def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
     """The running trapezoidal integral of ``y`` along ``dim`` (one element shorter)."""
     _check_tensor("cumulative_trapezoid", y)
@@ -537,6 +590,9 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
     ya = y._arr  # (PyTorch's composite: each step in its operands' own dtypes)
 
     def f():
+        if isinstance(x, Tensor) and y._dtype.category < _FLOAT and x._dtype.category < _FLOAT:
+            terms = _int_trapezoid_terms(xp, x, ya, y._dtype, a.shape, d, hi, lo)
+            return xp.cumsum(terms, axis=d, dtype=np.int64).astype(cdt._np) / cdt._np.type(2)
         pair = (ya[tuple(hi)] + ya[tuple(lo)]).astype(cdt._np)
         if isinstance(x, Tensor):
             dxs = sample_spacing(x, a.shape, d, cdt)
@@ -560,7 +616,13 @@ def vander(x, N=None, increasing: bool = False) -> Tensor:
     _check_tensor("vander", x)
     if len(x._shape) != 1:
         raise RuntimeError("x must be a one-dimensional tensor.")
-    n = x._shape[0] if N is None else N
+    if N is not None and (isinstance(N, (builtins.bool, builtins.float, builtins.complex)) or
+                          not hasattr(N, "__index__")):
+        raise TypeError(f"vander(): argument 'N' (position 2) must be int, not "
+                        f"{type(N).__name__}")
+    n = x._shape[0] if N is None else builtins.int(N)
+    if not -(1 << 63) <= n < (1 << 63):
+        raise ValueError("Overflow when unpacking long long")  # (PyTorch's parser's words)
     if n < 0:
         raise RuntimeError("N must be non-negative.")
     rdt = x._dtype if x._dtype.category >= _FLOAT else _dtypes.int64
@@ -582,8 +644,12 @@ def vander_columns(xp, a, n: int):
     """
     if n == 0:
         return xp.zeros(a.shape + (0,), dtype=a.dtype)
-    cols = xp.concatenate([xp.ones(a.shape + (1,), dtype=a.dtype),
-                           xp.broadcast_to(a[..., None], a.shape + (n - 1,))], axis=-1)
+    try:
+        cols = xp.concatenate([xp.ones(a.shape + (1,), dtype=a.dtype),
+                               xp.broadcast_to(a[..., None], a.shape + (n - 1,))], axis=-1)
+    except (MemoryError, ValueError):  # (more columns than memory holds: PyTorch's error)
+        from ..backends._numpy import out_of_memory
+        raise out_of_memory(a.size * n * a.dtype.itemsize) from None
     return call_quiet(xp.cumprod, cols, axis=-1)
 
 

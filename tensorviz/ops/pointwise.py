@@ -19,7 +19,7 @@ from .. import _dtypes, _layout
 from .._dispatch import found_message, inplace_of, op, store_inplace
 from .._dtypes import _COMPLEX, _FLOAT, _INT, result_type
 from .._indexing import assign, scalar_to
-from .._tensor import Tensor, tensor_xp, tensor_device
+from .._tensor import Tensor, tensor_xp, tensor_device, wrap_array
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
 from ._elementwise import (_bf16_rounded, _check_int_zero_division, _complex_pow, device_of, finish, operand,
@@ -60,8 +60,12 @@ def _as(arr, src_dt, cdt):
     return arr.astype(cdt._np)
 
 
-def _map(x: Tensor, rdt, f, out=None, cdt=None) -> Tensor:
+def _map(x: Tensor, rdt, f, out=None, cdt=None, preserve: bool = False) -> Tensor:
     """``out[i] = f(xp, x[i] as cdt)`` wrapped as a fresh tensor of dtype ``rdt`` (or into out).
+
+    ``preserve``: laid out as ``empty_like(x)`` (the ops PyTorch writes into one: a dense
+    input keeps its strides exactly, size-1 and empty dims included), not as TensorIterator
+    lays out an elementwise result.
     """
     xp = _xp(x)
     cdt = _opmath(rdt) if cdt is None else cdt
@@ -72,7 +76,8 @@ def _map(x: Tensor, rdt, f, out=None, cdt=None) -> Tensor:
         res = res.copy()
     # (laid out as PyTorch's TensorIterator lays out an elementwise result, not as NumPy's
     # casts order a broadcast input)
-    stride = None if out is not None else result_strides(res.shape, x)
+    stride = None if out is not None else _layout.preserve_strides(x._shape, x._stride) \
+        if preserve else result_strides(res.shape, x)
     return finish(res, rdt, tensor_device(x), out, stride, (x,))
 
 
@@ -128,8 +133,9 @@ def _erfc(xp, a):
 
 # ---------------------------------------------------------------- unary float functions
 def _float_unary(name: str, f, *, complex_ok: bool = True, kernel: str | None = None,
-                 complex_error=None):
-    """A function that gives floats (ints and bools promote to the default float dtype)."""
+                 complex_error=None, preserve: bool = False):
+    """A function that gives floats (ints and bools promote to the default float dtype);
+    ``preserve``: laid out as ``empty_like(input)`` (see ``_map``)."""
     def body(input, *, out=None) -> Tensor:
         _check_tensor(name, input)
         dt = input._dtype
@@ -137,7 +143,7 @@ def _float_unary(name: str, f, *, complex_ok: bool = True, kernel: str | None = 
             if complex_error is not None:
                 raise complex_error
             raise _not_implemented(kernel or f"{name}_cpu", dt)
-        return _map(input, _float_result(dt), f, out)
+        return _map(input, _float_result(dt), f, out, preserve=preserve)
     body.__name__ = body.__qualname__ = name
     body.__doc__ = (f"``{name}`` elementwise; integer and bool inputs give the default float "
                   "dtype.")
@@ -205,10 +211,10 @@ erf = op(inplace=True, inplace_function=True, also=("special.erf",))(
     _float_unary("erf", _erf, complex_ok=False, kernel="erf_vml_cpu"))
 erfc = op(inplace=True, inplace_function=True, also=("special.erfc",))(
     _float_unary("erfc", _erfc, complex_ok=False, kernel="erfc_vml_cpu"))
-deg2rad = _unary_op(_float_unary("deg2rad", _deg2rad, complex_ok=False,
+deg2rad = _unary_op(_float_unary("deg2rad", _deg2rad, complex_ok=False, preserve=True,
                                  complex_error=RuntimeError(
                                      "deg2rad is not supported for complex tensors.")))
-rad2deg = _unary_op(_float_unary("rad2deg", _rad2deg, complex_ok=False,
+rad2deg = _unary_op(_float_unary("rad2deg", _rad2deg, complex_ok=False, preserve=True,
                                  complex_error=RuntimeError(
                                      "rad2deg is not supported for complex tensors.")))
 
@@ -366,8 +372,8 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,
             raise TypeError(f"nan_to_num(): argument '{arg}' must be float, not "
                             f"{type(v).__name__}")
     dt = input._dtype
-    if dt.category < _FLOAT:
-        return _map(input, dt, lambda xp, a: a.copy(), out)
+    if dt.category < _FLOAT:  # (as PyTorch: into empty_like(input), see _map)
+        return _map(input, dt, lambda xp, a: a.copy(), out, preserve=True)
     real = dt.to_real()
     info = _dtypes.np_finfo(real._np)
     # (Python ints past the float range of NumPy's conversion: as floats, as PyTorch reads them)
@@ -387,7 +393,7 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,
             return fix_real(xp, a.real) + 1j * fix_real(xp, a.imag).astype(a.dtype)
         return fix_real(xp, a)
     # Note: computed in the tensor's own dtype (not float32 for half) so limits stay exact.
-    return _map(input, dt, f, out, cdt=dt)
+    return _map(input, dt, f, out, cdt=dt, preserve=True)
 
 
 @inplace_of(nan_to_num)
@@ -401,7 +407,11 @@ def nan_to_num_(self: Tensor, nan: float = 0.0, posinf=None, neginf=None) -> Ten
 
 # ---------------------------------------------------------------- predicates (bool results)
 def _predicate(name: str, f, *, complex_error=None, complex_f=None, nonfloat=None,
-               with_out: bool = False):
+               with_out: bool = False, like_input: bool = False, parts=None):
+    """``like_input``: where ``nonfloat`` answers (no element looked at), the result is laid
+    out as ``ones_like(input)``, as PyTorch makes it (see ``_map``). ``parts``: the operands
+    PyTorch's complex form computes from (``isreal``: ``imag(x) == 0``), each ``"part"`` (a
+    real/imag view, strides doubled) or ``"scalar"``, for the layout of the result."""
     def body(input, **kwargs) -> Tensor:
         _check_tensor(name, input)
         out = kwargs.pop("out", None) if with_out else None
@@ -418,7 +428,15 @@ def _predicate(name: str, f, *, complex_error=None, complex_f=None, nonfloat=Non
             g = nonfloat
         else:
             g = f
-        return _map(input, _dtypes.bool, g, out, cdt=dt)
+        if parts and dt.category == _COMPLEX and out is None:
+            res = _map(input, _dtypes.bool, g, None, cdt=dt)
+            stride = _layout.elementwise_strides(input._shape, [
+                (input._shape, tuple(2 * s for s in input._stride)) if p == "part" else
+                ((), ()) for p in parts])
+            return res if res._stride == stride else \
+                wrap_array(res._arr, _dtypes.bool, res.device, stride)
+        return _map(input, _dtypes.bool, g, out, cdt=dt,
+                    preserve=like_input and g is nonfloat)
     body.__name__ = body.__qualname__ = name
     body.__doc__ = f"Elementwise ``{name}``; returns a bool tensor."
     return body
@@ -434,16 +452,19 @@ def _all_true(xp, a):
 
 _predicate_op = op()
 isnan = _predicate_op(_predicate("isnan", lambda xp, a: xp.isnan(a), nonfloat=_all_false))
-isinf = _predicate_op(_predicate("isinf", lambda xp, a: xp.isinf(a), nonfloat=_all_false))
+isinf = _predicate_op(_predicate("isinf", lambda xp, a: xp.isinf(a), nonfloat=_all_false,
+                                 like_input=True, parts=("part",)))
 isfinite = _predicate_op(_predicate("isfinite", lambda xp, a: xp.isfinite(a),
-                                    nonfloat=_all_true))
+                                    nonfloat=_all_true, like_input=True))
 isposinf = _predicate_op(_predicate(
     "isposinf", lambda xp, a: a == np.inf, nonfloat=_all_false, with_out=True,
     complex_error=RuntimeError("isposinf does not support complex inputs.")))
 isneginf = _predicate_op(_predicate(
     "isneginf", lambda xp, a: a == -np.inf, nonfloat=_all_false, with_out=True,
     complex_error=RuntimeError("isneginf does not support complex inputs.")))
-isreal = _predicate_op(_predicate("isreal", _all_true, complex_f=lambda xp, a: a.imag == 0))
+isreal = _predicate_op(_predicate("isreal", _all_true, complex_f=lambda xp, a: a.imag == 0,
+                                  nonfloat=_all_true, like_input=True,
+                                  parts=("part", "scalar")))
 signbit = _predicate_op(_predicate(
     "signbit", lambda xp, a: xp.signbit(a), nonfloat=lambda xp, a: a < 0, with_out=True,
     complex_error=NotImplementedError("signbit is not implemented for complex tensors.")))
@@ -459,7 +480,9 @@ def logical_not(input: Tensor, *, out=None) -> Tensor:
 # ---------------------------------------------------------------- complex numbers
 def _real_view(t: Tensor, part: int) -> Tensor:
     rdt = t._dtype.to_real()
-    return t._view(t._shape, tuple(s * 2 for s in t._stride), t._offset * 2 + part, rdt)
+    v = t._view(t._shape, tuple(s * 2 for s in t._stride), t._offset * 2 + part, rdt)
+    v._cj = t._cj and part == 1  # (a conjugate view's imaginary part is a negative view)
+    return v
 
 
 def real(input: Tensor) -> Tensor:
@@ -496,6 +519,11 @@ def view_as_real(input: Tensor) -> Tensor:
     _check_tensor("view_as_real", input)
     if input._dtype.category != _COMPLEX:
         raise RuntimeError("view_as_real is only supported for complex tensors")
+    if input._cj:
+        raise RuntimeError("view_as_real doesn't work on unresolved conjugated tensors.  To "
+                           "resolve the conjugate tensor so you can view it as real, use "
+                           "self.resolve_conj(); however, be warned that the resulting tensor "
+                           "will NOT alias the original.")
     return input._view(input._shape + (2,), tuple(s * 2 for s in input._stride) + (1,),
                        input._offset * 2, input._dtype.to_real())
 
@@ -541,44 +569,72 @@ def conj_physical(input: Tensor, *, out=None) -> Tensor:
         if out is None:
             return input
         return _map(input, input._dtype, lambda xp, a: a.copy(), out, cdt=input._dtype)
-    return _map(input, input._dtype, lambda xp, a: xp.conj(a), out)
+    return _map(input, input._dtype, lambda xp, a: xp.conj(a), out, preserve=True)
 
 
-@op()
+@op(view=True)
 def conj(input: Tensor) -> Tensor:
-    """The complex conjugate; a real tensor is returned itself.
+    """The complex conjugate as a lazy VIEW, as in PyTorch: it shares ``input``'s memory and
+    only flips the conjugate bit (``is_conj()``), so writes to either show in both; a real
+    tensor is returned itself. ``resolve_conj()`` (or ``conj_physical``) computes a copy.
 
-    # Note: PyTorch returns a lazy conjugate VIEW (``is_conj()`` True); tensorviz computes the
-    # conjugate into a new tensor, so writes to it do not reach the original.
+    >>> z = tensor([1+2j]); c = z.conj(); c.is_conj(), c      # (True, tensor([1.-2.j]))
     """
     _check_tensor("conj", input)
     if input._dtype.category != _COMPLEX:
         return input
-    return conj_physical(input)
+    v = input._view(input._shape, input._stride, input._offset)
+    v._cj = not input._cj
+    return v
 
 
 @op()
 def is_conj(input: Tensor) -> bool:
-    """Always False: tensorviz has no lazy conjugate views (``conj`` computes)."""
-    return False
+    """Whether ``input`` is a lazy conjugate view (``conj()``, ``.H``, ``.mH``, ``adjoint()``)
+    whose memory holds the conjugates of its values.
+
+    >>> tensor([1j]).conj().is_conj()       # True
+    """
+    return input._cj and input._dtype.category == _COMPLEX
 
 
 @op()
 def resolve_conj(input: Tensor) -> Tensor:
-    """``input`` itself: tensorviz never holds a lazy conjugate to resolve."""
-    return input
+    """A lazy conjugate view's values computed into a new tensor (``is_conj()`` False,
+    same strides when dense); any other tensor is returned itself.
+
+    >>> z.conj().resolve_conj()             # a new tensor holding the conjugates
+    """
+    if not is_conj(input):
+        return input
+    return _materialize(input)
 
 
 @op()
 def resolve_neg(input: Tensor) -> Tensor:
-    """``input`` itself: tensorviz never holds a lazy negation to resolve."""
-    return input
+    """A lazy negative view's values (``z.conj().imag``) computed into a new tensor; any
+    other tensor is returned itself.
+
+    >>> tensor([1+2j]).conj().imag.resolve_neg()     # tensor([-2.]), is_neg() False
+    """
+    if not is_neg(input):
+        return input
+    return _materialize(input)
 
 
 @op()
 def is_neg(input: Tensor) -> bool:
-    """Always False: tensorviz has no lazy negative views."""
-    return False
+    """Whether ``input`` is a lazy negative view (the imaginary part of a conjugate view),
+    whose memory holds the negations of its values.
+
+    >>> tensor([1+2j]).conj().imag.is_neg()          # True
+    """
+    return input._cj and input._dtype.category != _COMPLEX
+
+
+def _materialize(input: Tensor) -> Tensor:
+    stride = _layout.preserve_strides(input._shape, input._stride)
+    return wrap_array(input._arr.copy(), input._dtype, input._storage._device, stride)
 
 
 # ---------------------------------------------------------------- binary functions
@@ -659,6 +715,17 @@ def fmod(input: Tensor, other, *, out=None) -> Tensor:
     return _compute2(lambda xp, a, b: xp.fmod(a, b), input, other, _opmath(rdt), rdt, dev, out)
 
 
+@inplace_of(conj_physical)
+def conj_physical_(self: Tensor) -> Tensor:
+    """In-place ``conj_physical``: a real tensor keeps its values (no overlap check; its
+    version still counts a write, as PyTorch's)."""
+    _check_tensor("conj_physical_", self)
+    if self._dtype.category != _COMPLEX:
+        self._bump()
+        return self
+    return store_inplace(self, conj_physical(self))
+
+
 @op()
 def float_power(input, exponent, *, out=None) -> Tensor:
     """``input ** exponent`` computed in double precision (float64, or complex128)."""
@@ -672,9 +739,16 @@ def float_power(input, exponent, *, out=None) -> Tensor:
     if is_c and not (not isinstance(exponent, Tensor) and exponent == 0):
         # (a zero base follows PyTorch's complex pow: 0 ** -1 is inf, 0 ** 0 nan, but
         # x ** 0 for a number 0 gives ones)
-        return _compute2(lambda xp, a, b: _complex_pow(a, b), input, exponent, rdt, rdt, dev,
-                         out)
-    return _compute2(lambda xp, a, b: xp.power(a, b), input, exponent, rdt, rdt, dev, out)
+        res = _compute2(lambda xp, a, b: _complex_pow(a, b), input, exponent, rdt, rdt, dev,
+                        out)
+    else:
+        res = _compute2(lambda xp, a, b: xp.power(a, b), input, exponent, rdt, rdt, dev, out)
+    if out is None and not isinstance(exponent, Tensor):
+        # (PyTorch's tensor ** number is a unary op: the number takes no part in the layout)
+        want = result_strides(res._shape, input)
+        if res._stride != want:
+            res = wrap_array(res._arr, rdt, dev, want)
+    return res
 
 
 @inplace_of(float_power)
@@ -783,7 +857,9 @@ def _addc(name: str, input, tensor1, tensor2, value, out, divide: bool) -> Tenso
     xp = backend_for(dev).xp
     a, t1, t2 = (operand(x, cdt, dev) for x in (input, tensor1, tensor2))
     v = scalar_to(value, cdt)
-    res = call_quiet(lambda: a + v * (t1 / t2 if divide else t1 * t2))
+    # (left to right, as PyTorch's kernel: (value * t1) * t2; value * (t1 * t2) would make
+    # 1 * (inf + inf j) a NaN)
+    res = call_quiet(lambda: a + (v * t1 / t2 if divide else v * t1 * t2))
     if not isinstance(res, xp.ndarray):
         res = xp.asarray(res)
     return finish(res, rdt, dev, out, None if out is not None else

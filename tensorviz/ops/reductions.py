@@ -379,14 +379,26 @@ def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correc
         out=None) -> Tensor:
     """Standard deviation: ``sqrt(var(...))``."""
     v, _, dt = _var_parts("std", input, dim, unbiased, keepdim, correction, False)
-    xp = _xp(input)
-    return finish(xp.sqrt(v), dt.to_real(), tensor_device(input), out)
+    return finish(_std_of(_xp(input), v, dt), dt.to_real(), tensor_device(input), out)
+
+
+def _std_of(xp, v, dt):
+    """``sqrt(var)`` as PyTorch takes it: in double for real inputs, but for complex ones
+    after the variance (of the real plus the imaginary parts) is rounded to the real dtype,
+    so a complex64 variance past the float32 range gives an infinite std."""
+    if dt.category == _COMPLEX:
+        v = call_quiet(v.astype, dt.to_real()._np)
+    return xp.sqrt(v)
 
 
 @op(method=False)
 def var_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *,
              correction=None) -> tuple[Tensor, Tensor]:
-    """``(var, mean)`` over ``dim`` in one pass."""
+    """``(var, mean)`` over ``dim`` in one pass.
+
+    # Note: the mean is ``mean()``'s: an infinite element gives an infinite mean, where
+    # PyTorch's Welford updates give NaN once another element follows it (inf - inf).
+    """
     v, m, dt = _var_parts("var_mean", input, dim, unbiased, keepdim, correction, True)
     dev = tensor_device(input)
     return wrap_array(v, dt.to_real(), dev), wrap_array(m, dt, dev)
@@ -398,7 +410,7 @@ def std_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *,
     """``(std, mean)`` over ``dim`` in one pass."""
     v, m, dt = _var_parts("std_mean", input, dim, unbiased, keepdim, correction, True)
     dev = tensor_device(input)
-    return wrap_array(_xp(input).sqrt(v), dt.to_real(), dev), wrap_array(m, dt, dev)
+    return wrap_array(_std_of(_xp(input), v, dt), dt.to_real(), dev), wrap_array(m, dt, dev)
 
 
 # ---------------------------------------------------------------- norm
@@ -519,7 +531,13 @@ def _values_indices(name: str, input: Tensor, dim, keepdim: bool, arg_fn: str, c
 def _minmax(name: str, input, dim, keepdim, other, out, maxi: bool):
     _check_tensor(name, input)
     if isinstance(dim, Tensor):  # max(a, b): PyTorch's parser matches the Tensor overload first
-        other, dim = dim, None
+        if keepdim is not None:  # (unless keepdim is given: then (dim, keepdim))
+            if dim._shape or dim._dtype.category != _dtypes._INT or dim._dtype is _dtypes.bool:
+                raise TypeError(f"{name}(): argument 'dim' (position 1) must be int, not "
+                                "Tensor")
+            dim = builtins.int(dim.item())
+        else:
+            other, dim = dim, None
     if other is not None:
         from .comparison import maximum, minimum
         return (maximum if maxi else minimum)(input, other, out=out)
@@ -893,8 +911,11 @@ def cumprod(input: Tensor, dim, *, dtype=None, out=None) -> Tensor:
 def _scan_(name: str, self: Tensor, dim, dtype) -> Tensor:
     """``cumsum_``/``cumprod_``: the scan in ``self``'s dtype (or ``dtype``), stored back."""
     _check_tensor(name + "_", self)
+    dt = self._dtype if dtype is None else _dtypes.as_dtype(dtype)  # (float, int: Python's)
+    if dt is not self._dtype:  # (checked before the overlap, as PyTorch)
+        raise RuntimeError(f"Bad in-place call: input tensor dtype {self._dtype.cxx_name} and "
+                           f"output tensor dtype {dt.cxx_name} should match")
     check_writable(self)
-    dt = self._dtype if dtype is None else dtype
     if dt is _dtypes.bool and self._shape and self.numel():
         raise _not_implemented(f"{name}_out_cpu", dt)
     return store_inplace(self, _scan(name, name, self, dim, dt, None))
@@ -1020,7 +1041,12 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
 @op()
 def unique_consecutive(input: Tensor, return_inverse: bool = False,
                        return_counts: bool = False, dim=None):
-    """Collapse runs of equal consecutive elements (or slices along ``dim``)."""
+    """Collapse runs of equal consecutive elements (or slices along ``dim``).
+
+    # Note: ``tensorviz.unique_consecutive(x, True)`` returns the inverse, as the keyword
+    # and method forms do; PyTorch's function returns an empty (uninitialised) inverse
+    # for a positional ``return_inverse``.
+    """
     _check_tensor("unique_consecutive", input)
     _refuse_meta(input, "unique_consecutive")
     dt = input._dtype
@@ -1111,6 +1137,8 @@ def histc(input: Tensor, bins: int = 100, min=0, max=0, *, out=None) -> Tensor:
                                    "overflow")
     if dt.category != _FLOAT:
         raise _not_implemented("linspace_cpu" if dt is _dtypes.bool else "histogram_cpu", dt)
+    if isinstance(bins, builtins.int) and not -(1 << 63) <= bins < (1 << 63):
+        raise ValueError("Overflow when unpacking long long")  # (PyTorch's parser's words)
     if bins <= 0:
         raise RuntimeError("torch.histc(): bins must be > 0, but got " + str(bins) +
                            " for dimension 0")
@@ -1213,6 +1241,20 @@ def sample_spacing(x: Tensor, shape: tuple, d: int, cdt):
     return (xa[tuple(xhi)] - xa[tuple(xlo)]).astype(cdt._np)
 
 
+def _int_trapezoid_terms(xp, x: Tensor, ya, ydt, shape: tuple, d: int, hi: list, lo: list):
+    """``diff(x) * (y[1:] + y[:-1])`` for integer ``x`` and ``y``: the differences, sums and
+    products wrap in their integer dtypes, as PyTorch's."""
+    pdt = _dtypes.result_type(x, wrap_array(ya[:0], ydt))
+    dxs = sample_spacing(x, shape, d, x._dtype)
+    pair = ya[tuple(hi)] + ya[tuple(lo)]
+    try:
+        prod = dxs.astype(pdt._np) * pair.astype(pdt._np)
+    except ValueError:
+        raise RuntimeError(f"The size of tensor a ({tuple(dxs.shape)}) must match the size of "
+                           f"tensor b ({tuple(pair.shape)})") from None
+    return prod
+
+
 @op(method=False)
 def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> Tensor:
     """Integral of ``y`` along ``dim`` by the trapezoidal rule (spacing ``dx`` or samples
@@ -1250,6 +1292,11 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
         # PyTorch's composite, each step in its operands' dtypes: with samples x,
         # sum(diff(x) * (y[1:] + y[:-1])) / 2; with a spacing,
         # (sum(y) - (y[0] + y[-1]) * 0.5) * dx
+        if isinstance(x, Tensor) and ydt.category < _FLOAT and x._dtype.category < _FLOAT:
+            # integers: (diff(x) * (y[1:] + y[:-1])).sum() / 2., each step wrapping in its
+            # integer dtype (the sum in int64) as PyTorch's composite does, halved in floats
+            terms = _int_trapezoid_terms(xp, x, ya, ydt, a.shape, d, hi, lo)
+            return xp.sum(terms, axis=d, dtype=np.int64).astype(cdt._np) / cdt._np.type(2)
         if isinstance(x, Tensor):
             dxs = sample_spacing(x, a.shape, d, cdt)
             pair = (ya[tuple(hi)] + ya[tuple(lo)]).astype(cdt._np)

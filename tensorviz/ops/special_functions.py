@@ -33,6 +33,18 @@ from .pointwise import (_check_tensor, _compute2, _erf_parts, _float_result, _ma
 _F64 = _dtypes.float64
 
 
+def _quietly(fn):
+    """``fn`` run with NumPy's floating-point warnings off (its infinities and NaNs are the
+    answers, as in PyTorch; a warning would be NumPy's internals reaching the user)."""
+    import functools
+
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+    return run
+
+
 def _unary(name: str, kernel, complex_kernel: str, half_ok: bool = True):
     """``name(input, *, out=None)``: ``kernel(xp, x float64)`` rounded to the result dtype."""
     def body(input, *, out=None) -> Tensor:
@@ -608,6 +620,7 @@ def xlog1py(input, other, *, out=None) -> Tensor:
 
 # ---------------------------------------------------------------- dist, renorm, gradient
 @op()
+@_quietly
 def dist(input, other, p=2) -> Tensor:
     """``vector_norm(input - other, p)`` with broadcasting (a 0-dim float tensor)."""
     _check_tensor("dist", input)
@@ -646,7 +659,10 @@ def renorm(input, p, dim, maxnorm, *, out=None) -> Tensor:
                            f"input. Got {dt.cname}")
     from .linalg import vector_norm
     dims = tuple(i for i in range(nd) if i != d)
-    norm = vector_norm(input, builtins.float(p), dims, True)
+    # (a float16 input's norms stay float32, as PyTorch's kernel keeps them: one past
+    # float16's range still scales its slice instead of zeroing it)
+    norm = vector_norm(input.float() if dt is _dtypes.float16 else input, builtins.float(p),
+                       dims, True)
     xp = input._storage._backend.xp
     nrm = norm._arr
     mx = call_quiet(nrm.dtype.type, maxnorm)  # (a maxnorm past the dtype's range: inf)

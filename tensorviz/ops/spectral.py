@@ -111,7 +111,15 @@ def _finish_fft(res, x: Tensor, dims, name: str, out) -> Tensor:
             raise RuntimeError(f"{fname} expects {kind} output tensor, but got "
                                f"{out._dtype.cname}")
         return write_out(out, res, rdt, x.device)
+    if name in ("ifft", "ihfft") and x._dtype.category != _COMPLEX:
+        # PyTorch computes the inverse of a real signal as the conjugate of the forward
+        # real-to-complex transform and returns that as a lazy conjugate view
+        return wrap_array(xp.conj(res), rdt, x.device, _strides_of(res)).conj()
     return wrap_array(res, rdt, x.device)
+
+
+def _strides_of(arr) -> tuple:
+    return tuple(s // arr.itemsize for s in arr.strides)
 
 
 @_fft_op
@@ -351,7 +359,11 @@ def _window(name: str, window_length: int, periodic: bool, dtype, device, requir
         raise NotImplementedError(f'"arange_cpu" not implemented for \'{dt.cname}\'')
     else:
         n = window_length + 1 if periodic else window_length
-        host = make(np.arange(n, dtype=np.float64), n)
+        try:
+            host = make(np.arange(n, dtype=np.float64), n)
+        except MemoryError:  # (PyTorch's error for a length no memory can hold)
+            from ..backends._numpy import out_of_memory
+            raise out_of_memory(n * dt.itemsize) from None
         if periodic:
             host = host[:-1]
     return _freq(host, dt, device, requires_grad)
@@ -379,8 +391,8 @@ def blackman_window(window_length: int, periodic: bool = True, *, dtype=None, la
                     device=None, requires_grad: bool = False) -> Tensor:
     """``0.42 - 0.5 cos(2 pi n / (N - 1)) + 0.08 cos(4 pi n / (N - 1))``."""
     return _window("blackman_window", window_length, periodic, dtype, device, requires_grad,
-                   lambda k, n: 0.42 - 0.5 * np.cos(2 * math.pi * k / (n - 1))
-                   + 0.08 * np.cos(4 * math.pi * k / (n - 1)))
+                   lambda k, n: 0.08 * np.cos(k * (4 * math.pi / (n - 1)))
+                   - 0.5 * np.cos(k * (2 * math.pi / (n - 1))) + 0.42)  # (PyTorch's order)
 
 
 @op(method=False)
@@ -395,10 +407,16 @@ def bartlett_window(window_length: int, periodic: bool = True, *, dtype=None, la
 def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0, *,
                   dtype=None, layout=None, device=None, requires_grad: bool = False) -> Tensor:
     """``I0(beta sqrt(1 - ((n - N/2) / (N/2))^2)) / I0(beta)`` (``I0``: Bessel, order 0)."""
+    if isinstance(beta, (builtins.complex, builtins.bool, str)) or beta is None:
+        raise TypeError(f"kaiser_window() received an invalid combination of arguments - got "
+                        f"(int, beta={type(beta).__name__}), but expected one of: (int "
+                        "window_length, bool periodic, float beta, *, torch.dtype dtype, ...)")
+
     def make(k, n):
         half = (n - 1) / 2
-        return np.i0(beta * np.sqrt(np.clip(1 - ((k - half) / half) ** 2, 0, None))) / \
-            np.i0(beta)
+        with np.errstate(all="ignore"):  # (a huge beta: inf / inf is nan, as PyTorch's)
+            return np.i0(beta * np.sqrt(np.clip(1 - ((k - half) / half) ** 2, 0, None))) / \
+                np.i0(beta)
     return _window("kaiser_window", window_length, periodic, dtype, device, requires_grad,
                    make)
 

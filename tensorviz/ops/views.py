@@ -50,6 +50,10 @@ def view(input, *shape, size=None, dtype=None) -> Tensor:
 
 
 def _view_dtype(input, dt: _dtype_cls) -> Tensor:
+    if input._cj and dt is not input._dtype:
+        what = "conjugate" if input._dtype.is_complex else "negative"
+        raise RuntimeError(f"torch.Tensor.view is not supported for {what} view tensors when "
+                           "converting to a different dtype.")
     old, new = input._dtype.itemsize, dt.itemsize
     if old == new:
         return input._view(input._shape, input._stride, input._offset, dt)
@@ -589,7 +593,8 @@ def broadcast_tensors(*tensors: Tensor) -> tuple[Tensor, ...]:
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
     shape = _layout.broadcast_shapes(*(t._shape for t in tensors))
-    return tuple(t.expand(shape) for t in tensors)
+    # (a tensor of that shape already is returned itself, as PyTorch's expand_outplace does)
+    return tuple(t if t._shape == shape else t.expand(shape) for t in tensors)
 
 
 @op(method=False)
@@ -620,8 +625,8 @@ def _atleast(tensors: Sequence[Tensor], n: int):
         elif n == 2:
             r = t.reshape(1, 1) if t.dim() == 0 else (t.unsqueeze(0) if t.dim() == 1 else t)
         else:
-            r = (t.reshape(1, 1, 1) if t.dim() == 0 else t.reshape(1, -1, 1) if t.dim() == 1
-                 else t.unsqueeze(-1) if t.dim() == 2 else t)
+            r = (t.reshape(1, 1, 1) if t.dim() == 0 else t.unsqueeze(0).unsqueeze(-1)
+                 if t.dim() == 1 else t.unsqueeze(-1) if t.dim() == 2 else t)  # (as PyTorch)
         out.append(r)
     return out[0] if len(out) == 1 else tuple(out)
 

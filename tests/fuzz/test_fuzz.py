@@ -67,3 +67,35 @@ def test_compare_finds_each_kind():
     fake.neg = leak
     f = compare(["v0 = T.tensor([1., 2.])", "v1 = T.neg(v0, 3)"], torch, fake)
     assert f is not None and f.kind == "leak"
+
+
+def test_tie_indices_are_checked_not_ignored():
+    """The comparison accepts other indices among equal values only when they pick the
+    returned values out of the input (kept and reduced dims alike)."""
+    import numpy as np
+
+    from .differential import _valid_tie_indices
+    x = np.array([[2, 5, 2, 0], [1, 1, 3, 3]])
+    vals = np.array([[5, 2], [3, 3]])
+    assert _valid_tie_indices(x, vals, np.array([[1, 0], [3, 2]]))
+    assert _valid_tie_indices(x, vals, np.array([[1, 2], [2, 3]]))
+    assert not _valid_tie_indices(x, vals, np.array([[1, 3], [2, 3]]))
+    assert _valid_tie_indices(x, np.array([2, 1]), np.array([2, 0]))      # reduced dim
+    assert not _valid_tie_indices(x, np.array([2, 1]), np.array([1, 0]))
+
+
+def test_factorizations_are_checked_not_ignored():
+    """Other QR/SVD factors than PyTorch's are accepted only when they are a factorization of
+    the input: orthonormal columns that reproduce it."""
+    import numpy as np
+
+    from .differential import _valid_factors
+    a = np.array([[1., 2.], [2., 4.], [0., 1.]])
+    q, r = np.linalg.qr(a)
+    assert _valid_factors("qr", "v1 = T.linalg.qr(v0)", a, [q, r], "float64")
+    assert not _valid_factors("qr", "v1 = T.linalg.qr(v0)", a, [q, 2 * r], "float64")
+    u, s, vh = np.linalg.svd(a, full_matrices=False)
+    assert _valid_factors("svd", "v1 = T.linalg.svd(v0)", a, [u, s, vh], "float64")
+    assert _valid_factors("svd", "v1 = v0.svd()", a, [u, s, vh.T], "float64")
+    assert not _valid_factors("svd", "v1 = v0.svd()", a, [u, s, vh], "float64")
+    assert not _valid_factors("svd", "v1 = T.linalg.svd(v0)", a, [u, s[::-1], vh], "float64")

@@ -121,7 +121,10 @@ class Differ:
                 f"{tuple(b.shape)}"
             name = str(b.dtype).split(".")[-1]
             assert a.dtype.name == name, f"{path}: dtype {a.dtype.name} != {name}"
-            x = np.array(a.numpy(force=True))
+            assert (a.is_conj(), a.is_neg()) == (b.is_conj(), b.is_neg()), \
+                f"{path}: lazy conj/neg bits {(a.is_conj(), a.is_neg())} != " \
+                f"{(b.is_conj(), b.is_neg())}"
+            x = np.array(a.detach().resolve_conj().resolve_neg().numpy(force=True))
             y = b.detach().cpu().resolve_conj().resolve_neg().numpy()
             if name in TOLERANCE:
                 rt, at = TOLERANCE[name]

@@ -256,3 +256,22 @@ def test_isclose_result_strides(tvdiff, layout):
     a, b = tvdiff.make((3, 4), "float32", layout), tvdiff.make((3, 4), "float32", layout, seed=1)
     r = tvdiff.check(lambda lib, x, y: lib.isclose(x, y, atol=1.0), a, b)
     assert r.stride() == torch.isclose(a.pt, b.pt, atol=1.0).stride()
+
+
+def test_searchsorted_follows_pytorchs_binary_search():
+    """searchsorted is PyTorch's binary search step for step, so unsorted boundaries, NaNs,
+    int64 extremes and sorter= give PyTorch's indices (NumPy's answer differs there)."""
+    nan = float("nan")
+    progs = [
+        lambda T: T.searchsorted(T.tensor([[2, 2**63 - 1, 6, -3], [5, -5, 0, -2]]),
+                                 T.tensor([[1, 5, 0, 0], [-4, 4, 1, -1]])),
+        lambda T: T.searchsorted(T.tensor([1., nan, 3., 2., 5.]), T.tensor([[0., 2.5, nan, 6.]])),
+        lambda T: T.searchsorted(T.tensor([1., nan, 3., 2., 5.]), T.tensor([[0., 2.5, nan, 6.]]),
+                                 side="right"),
+        lambda T: T.searchsorted(T.tensor([[1., 2.], [3., 4.]]), T.tensor([[1.5, 9], [0, 3.5]]),
+                                 sorter=T.tensor([[1, 0], [0, 1]])),
+        lambda T: T.bucketize(T.tensor([[1.5, 9], [0, 3.5]]), T.tensor([3., 1., 2.])),
+        lambda T: T.searchsorted(T.tensor([], dtype=T.float32), T.tensor([1.])),
+    ]
+    for f in progs:
+        assert f(tensorviz).tolist() == f(torch).tolist()

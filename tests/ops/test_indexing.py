@@ -573,3 +573,15 @@ def test_nonzero_as_tuple_refuses_out(tvdiff):
     x = tvdiff.make((3, 4), "float32")
     tvdiff.check(lambda lib, t: lib.nonzero(t, as_tuple=True, out=lib.zeros(0, dtype=lib.int64)),
                  x)
+
+
+def test_where_layout_follows_condition_input_other():
+    """where's result is laid out as TensorIterator orders condition, input, other."""
+    res = []
+    for T in (tensorviz, torch):
+        v0 = T.tensor([[0.5, -2.5, 2.0], [-0.75, 0.25, 3.0], [0.5, 6.0, 0.0]])
+        v1, v4 = v0.t(), v0 > 0
+        res.append([r.stride() for r in (T.where(T.tensor([True]), v1, v4),
+                                         T.where(v4, v1, 0.), T.where(v4.t(), 1., v0),
+                                         T.where(v4, v0, v1), T.where(v4.t(), 1, 2))])
+    assert res[0] == res[1]

@@ -132,7 +132,7 @@ def _host(t, lib) -> np.ndarray:
     if t.dtype == lib.bfloat16:  # (numpy() refuses bfloat16 in both: float32 holds it exactly)
         t = t.float()
     if lib is tensorviz:
-        return np.array(t.numpy(force=True))
+        return np.array(t.resolve_conj().resolve_neg().numpy(force=True))
     return t.detach().cpu().resolve_conj().resolve_neg().numpy()
 
 

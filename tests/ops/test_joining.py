@@ -348,3 +348,13 @@ def test_random_cat_stack(tvdiff, case):
 def test_dims_keyword_on_methods(tvdiff, call):
     """``t.flip(dims=...)`` and ``t.tile(dims=...)`` as PyTorch: one sequence by keyword."""
     tvdiff.check(call, tvdiff.make((2, 3), "float32", "t"))
+
+
+def test_combinations_of_a_huge_r_is_the_allocators_error():
+    """PyTorch builds the n ** r grid of index tuples first: a huge r is its allocator's
+    RuntimeError at once, never a MemoryError or a search that does not end."""
+    x = tensorviz.tensor([-0.75, 0.0, -2.5, 0.5])
+    for r, rep in ((1099511627776, False), (1000000, True), (20, False)):
+        with pytest.raises(RuntimeError, match="can't allocate memory"):
+            tensorviz.combinations(x, r=r, with_replacement=rep)
+    assert tuple(tensorviz.combinations(x, r=5).shape) == (0, 5)

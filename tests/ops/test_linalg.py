@@ -4,6 +4,7 @@ LAPACK leaves free), norms, ``LinAlgError`` on singular input, result layouts, a
 speed against NumPy."""
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
@@ -783,3 +784,93 @@ def test_einsum_sums_ellipsis_left_out_of_output(tvdiff, eq, shapes):
     """An explicit output without '...' sums the ellipsis dims (NumPy's einsum refuses)."""
     ops = [tvdiff.make(s, "float64", seed=i) for i, s in enumerate(shapes)]
     tvdiff.check(lambda lib, *t: lib.einsum(eq, *t), *ops)
+
+
+def test_solve_right_side_and_svd_without_uv_layouts():
+    """PyTorch's linalg.solve(left=False) of complex input is a lazy conjugate view (.mH of
+    the solution of the adjoint system); torch.svd(compute_uv=False) gives zeros of the full
+    sizes with V an .mH view (column-major strides)."""
+    for lib in (tensorviz, torch):
+        A = lib.tensor([[2 + 1j, 1], [0.5j, 3]])
+        B = lib.tensor([[1 + 1j, 2], [3, 4j], [1, 1]])
+        X = lib.linalg.solve(A, B, left=False)
+        M = lib.tensor([[1., 2., 3., 4.], [0., 1., 5., 2.], [2., 2., 0., 1.]]).t()
+        U, S, V = lib.svd(M, some=True, compute_uv=False)
+        got = (X.is_conj(), X.stride(), U.shape, U.stride(), V.shape, V.stride(),
+               np.round(X.resolve_conj().numpy(), 6).tolist())
+        if lib is torch:
+            assert got == want
+        want = got
+
+
+@pytest.mark.parametrize("shape", [(1, 4), (4, 1), (1, 1), (2, 1, 3), (2, 3, 1)])
+def test_column_major_results_of_thin_matrices(shape):
+    """LAPACK's column-major results keep PyTorch's strides when a dim has size 1 (a (1, 4)
+    matrix: (1, 1), where NumPy would call it row-major); lstsq's solution has the strides
+    of the max(m, n)-row buffer it is solved in."""
+    got = []
+    for lib in (tensorviz, torch):
+        A = lib.arange(1., 1 + int(np.prod(shape))).reshape(shape) + 0.5
+        rs = list(lib.linalg.svd(A, full_matrices=False)) + list(lib.svd(A)) + \
+            list(lib.linalg.qr(A)) + [lib.linalg.lstsq(A, A)[0], lib.linalg.pinv(A)]
+        got.append([r.stride() for r in rs])
+    assert got[0] == got[1]
+
+
+def test_matrix_exp_overflows_for_huge_entries():
+    """Note: exp of a matrix with entries near the float range overflows (inf); PyTorch's
+    scaling and squaring underflows there and returns the identity."""
+    A = tensorviz.tensor([[2.0, 0.5, 3e38], [0.0, -1.0, 1.0], [2.0, 0.0, 3e38]])
+    assert not tensorviz.isfinite(tensorviz.linalg.matrix_exp(A)).any()
+    small = tensorviz.tensor([[0.0, 1.0], [-1.0, 0.0]])  # a rotation by 1 radian
+    np.testing.assert_allclose(tensorviz.linalg.matrix_exp(small).numpy(),
+                               [[math.cos(1), math.sin(1)], [-math.sin(1), math.cos(1)]],
+                               rtol=1e-6)
+
+
+def test_dot_vdot_of_conjugate_views_are_lazy_as_pytorch():
+    """PyTorch computes dot/vdot on the memory of conjugate views and conjugates the 0-dim
+    result lazily for dot(conj, conj) and vdot(plain, conj): is_conj() and values agree."""
+    got = []
+    for T in (tensorviz, torch):
+        a = T.tensor([2 - 2j, -1 - 2j, 0.25 + 1j])
+        b = T.tensor([3 + 3j, 0.5 - 2j, 0.25 + 0j])
+        row = []
+        for x in (a, a.conj()):
+            for y in (b, b.conj()):
+                for r in (T.vdot(x, y), T.dot(x, y)):
+                    row.append((r.is_conj(), complex(r)))
+        got.append(row)
+    assert got[0] == got[1]
+
+
+def test_kron_layout_and_the_inputs_pytorch_cannot_view():
+    """kron is laid out as PyTorch's (input viewed as (a0, 1, a1, 1 ...) times other as
+    (1, b0, 1, b1 ...)); Note: where PyTorch's views refuse a transposed input, tensorviz
+    copies it and gives the Kronecker product."""
+    cases = [lambda T, v: (v.permute(2, 1, 0), v.permute(2, 1, 0)), lambda T, v: (v, v),
+             lambda T, v: (v[0], v[1:]), lambda T, v: (T.tensor(3.), v[0]),
+             lambda T, v: (T.tensor([True, False]), T.tensor([[True], [True]])),
+             lambda T, v: (T.tensor([1, 2], dtype=T.int8), T.tensor([1.5]))]
+    for case in cases:
+        got = []
+        for T in (tensorviz, torch):
+            v = T.arange(24.).reshape(3, 2, 4)
+            r = T.kron(*case(T, v))
+            got.append((tuple(r.shape), r.stride(), str(r.dtype).split(".")[-1], r.tolist()))
+        assert got[0] == got[1]
+    a, b = tensorviz.tensor([[1., 2.], [3., 4.]]).t(), tensorviz.tensor([[0., 1.], [1., 0.]])
+    np.testing.assert_array_equal(tensorviz.kron(a, b).numpy(), np.kron(a.numpy(), b.numpy()))
+
+
+def test_integer_addmm_refuses_non_finite_or_overflowing_scalars():
+    """beta/alpha for integer matrices are converted to the int dtype with PyTorch's check:
+    inf, NaN and values past the range are its RuntimeError, never Python's OverflowError."""
+    for beta, alpha in ((float("inf"), 1), (1, float("inf")), (float("nan"), 1), (1e30, 1)):
+        msgs = []
+        for T in (tensorviz, torch):
+            v0 = T.tensor([[-3]], dtype=T.int32)
+            with pytest.raises(RuntimeError) as e:
+                v0.addmm(v0, T.tensor([[0]], dtype=T.int32), beta=beta, alpha=alpha)
+            msgs.append(str(e.value))
+        assert msgs[0] == msgs[1]

@@ -374,3 +374,57 @@ def test_more_edges(tvdiff, case):
     x = tvdiff.make((2, 4), "float32", data=np.array([[3., 1., 2., 5.], [0., -1., 4., 4.]],
                                                      dtype="float32"))
     tvdiff.check(_MORE[case], x)
+
+
+def test_ldexp_power_in_the_exponents_dtype():
+    """PyTorch computes ldexp as input * pow(2., other): the power is rounded to other's
+    dtype (complex64, float16) before the product in the wider result dtype."""
+    pairs = [("complex128", "complex64"), ("float32", "float16"), ("float64", "float32"),
+             ("float32", "complex64"), ("int64", "float16"), ("float16", "float64")]
+    torch = pytest.importorskip("torch")
+    for a, b in pairs:
+        res = []
+        for lib in (tensorviz, torch):
+            x = lib.tensor([0.7, -1.3, 2.5]).to(getattr(lib, a))
+            y = lib.tensor([0.5, 1.5, -0.3]).to(getattr(lib, b))
+            r = lib.ldexp(x, y)
+            res.append((str(r.dtype).split(".")[-1], r.tolist()))
+        assert res[0] == res[1], (a, b)
+
+
+def test_gcd_lcm_at_the_integer_limits():
+    """gcd/lcm as PyTorch's kernels compute them: Euclid on abs with C's remainder (abs of the
+    minimum stays negative), and lcm's product in C++'s promoted int for int8/int16 (abs
+    before the wrap) but wrapping in int32/int64."""
+    torch = pytest.importorskip("torch")
+    cases = [("int64", [6, 6, 0, -4, -2**63], [-2**63, 6, -2**63, 0, 9]),
+             ("int8", [126, -4, 5, -128, -128, 0], [0, 127, 1, 3, -1, 0]),
+             ("int16", [32767, 3, -4, 5], [4, 2, 5, -5]),
+             ("int32", [2**31 - 1, -2**31, 6], [3, 6, -2**31]),
+             ("uint8", [7, 6, 255], [200, 4, 3])]
+    for dt, a, b in cases:
+        res = []
+        for lib in (tensorviz, torch):
+            x, y = (lib.tensor(v, dtype=getattr(lib, dt)) for v in (a, b))
+            res.append((lib.gcd(x, y).tolist(), lib.lcm(x, y).tolist(), x.clone().lcm_(y).tolist()))
+        assert res[0] == res[1], dt
+
+
+def test_composites_raise_no_numpy_warnings():
+    """quantile, cov, cumulative_trapezoid and dist of infinities and float16 overflows give
+    PyTorch's inf/NaN answers without NumPy's RuntimeWarnings (warnings are errors here)."""
+    inf = float("inf")
+    T = tensorviz
+    T.nanquantile(T.tensor([[3.0, -inf, -2.5, -2.5]]), 0.5)
+    T.quantile(T.tensor([[3.0, -inf, -2.5, -2.5]]), 0.3, dim=1)
+    v1 = T.tensor([[65504.0, -1e-30], [2.0, 4.0]], dtype=T.float16)
+    T.cumulative_trapezoid(v1, v1)
+    T.dist(T.tensor([[[1.0]], [[3.0]]], dtype=T.float16), T.tensor([65504.0], dtype=T.float16))
+    T.cov(T.tensor([-2.5, inf]), aweights=T.tensor([inf, 0.25]))
+    x = T.tensor([-2**63, 5])
+    x.div_(-1, rounding_mode="floor")
+    assert x.tolist() == [-2**63, -5]
+    m = T.tensor([[inf, 0.], [0., 1.]])
+    T.mv(m, T.tensor([0., 1.]))
+    T.addmm(T.zeros(2, 2), m, m)
+    T.linalg.multi_dot([m, m, m])

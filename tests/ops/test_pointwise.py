@@ -459,3 +459,161 @@ def test_trunc_division_of_int64_min_by_minus_one_wraps():
     expect = torch.tensor([-2**63, 7, -7]) // -1  # (floor == trunc for a divisor of -1)
     assert got.tolist() == expect.tolist()
     assert got.dtype == tensorviz.int64
+
+
+# ---------------------------------------------------------------- lazy conjugate views
+def _run_both(lines):
+    """Run the statements on both libraries; each library's namespace after the last."""
+    envs = []
+    for lib in (tensorviz, torch):
+        env = {"T": lib}
+        for line in lines:
+            exec(line, env)  # noqa: S102 - the test's own statements
+        envs.append(env)
+    return envs
+
+
+def _same_tensors(env_tv, env_pt, names):
+    """Values, lazy bits, layout and which of ``names`` share memory agree."""
+    for n in names:
+        a, b = env_tv[n], env_pt[n]
+        assert (a.is_conj(), a.is_neg()) == (b.is_conj(), b.is_neg()), n
+        assert a.stride() == b.stride() and a.storage_offset() == b.storage_offset(), n
+        x = a.resolve_conj().resolve_neg().numpy()
+        y = b.resolve_conj().resolve_neg().numpy()
+        np.testing.assert_array_equal(x, y, err_msg=n)
+    for i, m in enumerate(names):
+        for n in names[i + 1:]:
+            shared_tv = env_tv[m].untyped_storage() is env_tv[n].untyped_storage()
+            shared_pt = env_pt[m].untyped_storage().data_ptr() == \
+                env_pt[n].untyped_storage().data_ptr()
+            assert shared_tv == shared_pt, (m, n)
+
+
+CONJ_PROGRAMS = [
+    # views of the same memory, the conjugate bit carried by further views
+    ["x = T.tensor([[1+2j, 3-1j], [0.5j, -2+0j]])", "c = x.conj()", "d = c[1:]", "e = c.t()",
+     "f = c.conj()", "g = x.H", "h = x.mH", "k = x.adjoint()", "m = c.unsqueeze(0)"],
+    # writes through the view conjugate; writes to the base show in the view
+    ["x = T.tensor([1+2j, 3-1j, 5+0j])", "c = x.conj()", "c.add_(1)", "c[0] = 10+10j",
+     "c[T.tensor([2])] = 7j", "c.mul_(2j)", "x[1] = 4+4j", "c.fill_(1-1j)", "d = c.clone()"],
+    ["x = T.tensor([1+2j, 3-1j, 5+0j])", "c = x.conj()", "c.copy_(T.tensor([1j, 2j, 3j]))",
+     "T.add(x, 1, out=c)", "c.zero_()", "r = c.resolve_conj()"],
+    # the imaginary part of a conjugate view is a lazy negative view
+    ["x = T.tensor([1+2j, 3-1j])", "c = x.conj()", "i = c.imag", "r = c.real", "i.add_(1)",
+     "n = i.resolve_neg()", "j = i.neg()"],
+    # a real tensor: conj() is the tensor itself
+    ["x = T.tensor([1., 2.])", "c = x.conj()"],
+]
+
+
+@pytest.mark.parametrize("lines", CONJ_PROGRAMS, ids=range(len(CONJ_PROGRAMS)))
+def test_conj_is_a_lazy_view(lines):
+    env_tv, env_pt = _run_both(lines)
+    names = [n for n in env_pt if isinstance(env_pt[n], torch.Tensor)]
+    _same_tensors(env_tv, env_pt, names)
+
+
+@pytest.mark.parametrize("stmt", ["c.numpy()", "c.view(T.float32)", "T.view_as_real(c)",
+                                  "c.imag.numpy()"])
+def test_conj_view_refusals(stmt):
+    for lib in (tensorviz, torch):
+        c = lib.tensor([1 + 2j, 3 - 1j]).conj()
+        with pytest.raises(RuntimeError) as e:
+            eval(stmt, {"c": c, "T": lib})  # noqa: S307 - the test's own expression
+        if lib is torch:
+            assert str(e.value) == msg
+        msg = str(e.value)
+
+
+# ---------------------------------------------------------------- result layouts
+def _layout_inputs(lib, dt):
+    """A transposed (1, 2), a stepped (1, 1), an empty permuted and a permuted tensor: the
+    layouts whose size-1 and empty dims PyTorch's empty_like keeps and TensorIterator does not."""
+    a = (lib.zeros((2, 1), dtype=dt) + 1).t()
+    b = (lib.zeros((1, 2), dtype=dt) + 1)[..., ::2]
+    c = lib.zeros((3, 0, 2), dtype=dt).permute(2, 1, 0)
+    d = (lib.zeros((1, 2, 3), dtype=dt) + 1).permute(2, 0, 1)
+    return [a, b, c, d]
+
+
+@pytest.mark.parametrize("name", ["abs", "absolute", "conj_physical", "deg2rad", "rad2deg",
+                                  "isfinite", "isinf", "isreal", "isnan", "nan_to_num",
+                                  "isposinf", "signbit", "exp", "neg"])
+@pytest.mark.parametrize("dtype", ["float32", "int64", "complex64", "bool"])
+def test_unary_result_strides(name, dtype):
+    """Ops PyTorch computes into ``empty_like(input)`` keep a dense input's strides exactly
+    (size-1 and empty dims too); complex isinf/isreal are laid out from the real/imag views
+    they read; the rest as TensorIterator orders them."""
+    for x_tv, x_pt in zip(_layout_inputs(tensorviz, getattr(tensorviz, dtype)),
+                          _layout_inputs(torch, getattr(torch, dtype))):
+        try:
+            want = getattr(torch, name)(x_pt).stride()
+        except (RuntimeError, NotImplementedError):
+            continue
+        assert getattr(tensorviz, name)(x_tv).stride() == want, (name, dtype, x_pt.stride())
+
+
+def test_alpha_scales_in_the_result_dtype():
+    """``input - alpha * other``: alpha is cast to the promoted dtype of the two tensors (it
+    takes no part in the promotion) and, for complex results, multiplies as a complex number;
+    addcmul multiplies left to right."""
+    inf = float("inf")
+    progs = [
+        lambda T: T.sub(T.tensor([0. - 2j]), T.tensor([-5]), alpha=-inf),
+        lambda T: T.rsub(T.tensor([4, 127]), T.tensor([4.0, -2.5], dtype=T.float16), alpha=inf),
+        lambda T: T.add(T.tensor([-65504.], dtype=T.float16), T.tensor([65504.], dtype=T.float16),
+                        alpha=2),
+        lambda T: T.tensor([1. + 1j, 2.]).sub_(T.tensor([inf, 1.]), alpha=2),
+        lambda T: T.add(T.tensor([1, 2]), 3, alpha=2),
+        lambda T: T.add(T.tensor([1], dtype=T.int8), T.tensor(2.5), alpha=2),
+        lambda T: T.addcmul(T.tensor([[0.5 + 0j, 65504 + 0.5j]]),
+                            T.tensor([[0.25 + 0.5j], [2 + 0j]]).t(), T.tensor([[inf, -3.0]])),
+        lambda T: T.addcdiv(T.tensor([1 + 0j]), T.tensor([inf + 0j]), T.tensor([2 + 0j]),
+                            value=1),
+    ]
+    for f in progs:
+        a, b = f(tensorviz), f(torch)
+        assert str(a.dtype).split(".")[-1] == str(b.dtype).split(".")[-1]
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+
+def test_abs_out_of_a_complex_input():
+    """abs/absolute of a complex input into ``out=``: a complex out of the input's dtype gets
+    |z| + 0j, a real one any dtype the magnitude casts to, as PyTorch."""
+    for name in ("abs", "absolute"):
+        for dt in ("complex128", "complex64", "float32", "int64", "float64"):
+            got = []
+            for lib in (tensorviz, torch):
+                z = lib.tensor([[3 + 4j]], dtype=lib.complex128)
+                o = lib.empty(1, 1, dtype=getattr(lib, dt))
+                try:
+                    got.append(getattr(lib, name)(z, out=o).tolist())
+                except RuntimeError as e:
+                    got.append(str(e))
+            assert got[0] == got[1], (name, dt)
+
+
+def test_float_power_and_conj_physical_inplace_layouts():
+    """``t.float_power(number)`` is laid out as a unary op (the number is no operand);
+    conj_physical_ of a real (even expanded) tensor leaves it as it is."""
+    got = []
+    for lib in (tensorviz, torch):
+        v1 = lib.tensor([[-1, -6, -5]]).t()
+        a = lib.tensor([[3, 1, 5]]).expand(2, 3)
+        got.append((v1.float_power(float("inf")).stride(), v1.float_power(2).stride(),
+                    lib.float_power(v1, v1).stride(), lib.conj_physical_(a) is a))
+    assert got[0] == got[1]
+
+
+def test_float16_trunc_division_divides_in_float32():
+    """div(rounding_mode='trunc') of float16 truncates the float32 quotient (PyTorch's
+    opmath): 65504 / 255 is 256, not the float16-rounded 257."""
+    got = []
+    for T in (tensorviz, torch):
+        v = T.tensor([65504.0, 1000.0, -1000.0, 0.25], dtype=T.float16)
+        x = v.clone()
+        x.div_(255, rounding_mode="trunc")
+        got.append((v.div(255, rounding_mode="trunc").tolist(), x.tolist(),
+                    T.div(v, T.tensor([3.], dtype=T.float16), rounding_mode="trunc").tolist()))
+    assert got[0] == got[1]

@@ -587,3 +587,100 @@ def test_nuclear_norm_checks(tvdiff):
     tvdiff.check(lambda lib, t: lib.norm(t, "nuc", (0, 1, 1)), x)
     tvdiff.check(lambda lib, t: lib.norm(t, "nuc", (0, 1)), x, rtol=1e-4, atol=1e-4)
     tvdiff.check(lambda lib, t: lib.norm(t, "fro", ()), x, rtol=1e-4, atol=1e-4)
+
+
+def test_var_mean_and_std_mean_keep_an_infinite_mean():
+    """Note: PyTorch's var_mean/std_mean give a NaN mean once an infinite element is followed
+    by another (Welford's inf - inf); tensorviz's mean is mean()'s, the infinity."""
+    x = tensorviz.tensor([[0.25, 0.0], [-float("inf"), -1.0]])
+    for f in (tensorviz.var_mean, tensorviz.std_mean):
+        spread, mean = f(x)
+        assert math.isnan(spread.item()) and mean.item() == x.mean().item() == -math.inf
+        spread, mean = f(x, dim=1)
+        assert mean.tolist() == x.mean(dim=1).tolist()
+
+
+def test_unique_consecutive_positional_return_inverse():
+    """Note: PyTorch's torch.unique_consecutive(x, True) returns an empty inverse; tensorviz
+    gives the inverse, as return_inverse=True and the method do (both as PyTorch's)."""
+    for lib in (tensorviz, torch):
+        x = lib.tensor([[-2.5, -1.0], [-1.0, 3.0]])
+        out, inv = lib.unique_consecutive(x, return_inverse=True)
+        assert inv.tolist() == [[0, 1], [1, 2]]
+    out, inv = tensorviz.unique_consecutive(tensorviz.tensor([[-2.5, -1.0], [-1.0, 3.0]]), True)
+    assert inv.tolist() == [[0, 1], [1, 2]] and out.tolist() == [-2.5, -1.0, 3.0]
+
+
+@pytest.mark.parametrize("dtype", [int, float, complex, "int64", "float16", "bool", "same"])
+def test_cumsum_inplace_dtype_must_match(dtype):
+    """cumsum_/cumprod_ with a dtype (Python types too) other than self's: PyTorch's
+    RuntimeError naming both C++ types, never an internal error."""
+    for name in ("cumsum_", "cumprod_"):
+        got = []
+        for lib in (tensorviz, torch):
+            x = lib.tensor([5, 2], dtype=lib.int8)
+            dt = x.dtype if dtype == "same" else getattr(lib, dtype) if isinstance(dtype, str) \
+                else dtype
+            try:
+                got.append(getattr(x, name)(0, dtype=dt).tolist())
+            except RuntimeError as e:
+                got.append(str(e))
+        assert got[0] == got[1], (name, dtype)
+
+
+def test_trapezoid_of_integers_wraps_as_pytorch():
+    """trapezoid/cumulative_trapezoid of integer y and x: diff(x) * (y[1:] + y[:-1]) wraps in
+    the integer dtypes, the sum is int64, then halved in floats (PyTorch's composite)."""
+    progs = [
+        lambda T: T.trapezoid(T.tensor([2**30, 0, 2**30], dtype=T.int32),
+                              T.tensor([0, 2, 4], dtype=T.int32)),
+        lambda T: T.cumulative_trapezoid(T.tensor([2**30, 0, 2**30], dtype=T.int32),
+                                         T.tensor([0, 2, 4], dtype=T.int32)),
+        lambda T: T.trapz(T.tensor([0, 0, -5, -2**31], dtype=T.int32),
+                          T.tensor([0, 0, -5, -2**31], dtype=T.int32)),
+        lambda T: T.trapezoid(T.tensor([[[5, 3]]]),
+                              T.tensor([[[-6, 2, -2147483647, 6], [0, 6, 3, 6], [-1, 2, 4, 0]]])),
+        lambda T: T.trapezoid(T.tensor([2**30, 0, 2**30], dtype=T.int32), dx=2),
+    ]
+    for f in progs:
+        assert f(tensorviz).tolist() == f(torch).tolist()
+
+
+def test_std_of_complex_rounds_the_variance_first():
+    """PyTorch's std of a complex tensor takes the square root of the variance rounded to
+    the real dtype (inf past float32's range), of a real one in double."""
+    progs = [lambda T: T.std(T.tensor([1e30, -1e30])), lambda T: T.std(T.tensor([1e30 + 0j, -1e30])),
+             lambda T: T.std(T.tensor([1e20 + 1e20j, -1e20]), dim=0),
+             lambda T: T.std_mean(T.tensor([1e30 + 0j, -1e30]))[0],
+             lambda T: T.std(T.tensor([1 + 2j, 3 - 1j], dtype=T.complex128))]
+    for f in progs:
+        a, b = f(tensorviz), f(torch)
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6)
+
+
+def test_min_max_take_a_0dim_tensor_dim_when_keepdim_is_given():
+    """``x.min(tensor(0), keepdim=True)`` is the (dim, keepdim) overload in PyTorch; without
+    keepdim a tensor is the elementwise ``other``; other tensors as dim are a TypeError."""
+    progs = [lambda T, x: x.min(T.tensor(0), keepdim=True), lambda T, x: x.max(T.tensor(1), True),
+             lambda T, x: x.min(T.tensor(0)), lambda T, x: T.max(x, T.tensor(1), False),
+             lambda T, x: x.max(T.tensor(1.), True), lambda T, x: x.min(T.tensor([0, 1]), True)]
+    for f in progs:
+        got = []
+        for T in (tensorviz, torch):
+            x = T.tensor([[1., 5.], [3., 2.]])
+            try:
+                r = f(T, x)
+                got.append([t.tolist() for t in r] if isinstance(r, tuple) else r.tolist())
+            except TypeError as e:
+                got.append(str(e))
+        assert got[0] == got[1]
+
+
+def test_block_diag_promotes_as_result_type():
+    """block_diag's dtype is PyTorch's result_type of its inputs (a 0-dim one is weaker)."""
+    for make in (lambda T: (T.tensor(0), T.tensor([[1, 2]], dtype=T.int8)),
+                 lambda T: (T.tensor(0.5), T.tensor([[1, 2]], dtype=T.int8)),
+                 lambda T: (T.tensor([True]), T.tensor(2.5))):
+        a, b = tensorviz.block_diag(*make(tensorviz)), torch.block_diag(*make(torch))
+        assert str(a.dtype).split(".")[-1] == str(b.dtype).split(".")[-1]
+        assert a.tolist() == b.tolist()

@@ -243,3 +243,22 @@ def test_bad_argument_types(tvdiff):
         tvdiff.check(lambda lib: getattr(lib, name)(True))
     tvdiff.check(lambda lib, t: lib.fft.fftn(t, s=(2, 2, 2)), x)
     tvdiff.check(lambda lib, t: lib.fft.fftn(t, s=(2, 2)), x)
+
+
+@pytest.mark.parametrize("name", ["hann_window", "hamming_window", "blackman_window",
+                                  "bartlett_window", "kaiser_window"])
+def test_window_too_long_is_the_allocators_error(name):
+    """A window no memory can hold: PyTorch's RuntimeError, never NumPy's MemoryError."""
+    with pytest.raises(RuntimeError, match="can't allocate memory"):
+        getattr(tensorviz, name)(2**40)
+
+
+def test_blackman_window_float64_is_pytorchs_exactly():
+    """blackman_window sums its terms in PyTorch's order: float64 values are bit-identical
+    (the first element is 0, not -1.4e-17, so sign() of it agrees)."""
+    torch = pytest.importorskip("torch")
+    for periodic in (True, False):
+        for n in range(1, 12):
+            a = tensorviz.blackman_window(n, periodic, dtype=tensorviz.float64).numpy()
+            b = torch.blackman_window(n, periodic, dtype=torch.float64).numpy()
+            np.testing.assert_array_equal(a, b)

@@ -1,0 +1,67 @@
+"""Layouts of indexing results against PyTorch (``tensorviz/_indexing.py``)."""
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+import tensorviz
+
+torch = pytest.importorskip("torch")
+
+KEYS = ["T.tensor(0, dtype=T.uint8)", "T.tensor(1, dtype=T.uint8)", "T.tensor(False)",
+        "T.tensor(True)", "(T.tensor(0, dtype=T.uint8), slice(3, -2))", "(T.tensor(True), 0)",
+        "(Ellipsis, T.tensor(False))", "(Ellipsis, T.tensor(True))",
+        "(T.tensor(True), T.tensor([0, 0]))", "(0, T.tensor(False))",
+        "(T.tensor(False), T.tensor([0]))"]
+
+
+@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("transposed", [False, True])
+def test_zero_dim_mask_result_layout(key, transposed):
+    """A 0-dim bool (or deprecated uint8) index is, as in PyTorch, a new size-1 dim indexed
+    by ``[0]`` (True) or ``[]`` (False): the result is laid out as PyTorch's index kernel
+    lays that out, empty results included."""
+    got = []
+    for T in (tensorviz, torch):
+        x = T.tensor([[-5, -127, 126, 4]])
+        x = x.T if transposed else x
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = x[eval(key)]  # noqa: S307 - the test's own keys
+        got.append((tuple(r.shape), r.stride(), r.storage_offset(), r.tolist()))
+    assert got[0] == got[1]
+
+
+def test_writing_an_expanded_tensor_into_itself():
+    """``x.expand(3)[:] = x`` (and copy_ of the same view) is a no-op in PyTorch, not an
+    overlap error; a different source still is one."""
+    got = []
+    for T in (tensorviz, torch):
+        v0 = T.tensor([-1.0])
+        v1 = v0.expand(3)
+        v1[None] = v0
+        v1[:] = v0
+        x = T.tensor([1., 2.])
+        y = x.expand(2, 2)
+        y[:] = x
+        y.copy_(x.expand(2, 2))
+        with pytest.raises(RuntimeError):
+            y[:] = T.tensor([1., 5.])
+        got.append((v1.tolist(), y.tolist()))
+    assert got[0] == got[1]
+
+
+def test_advanced_index_after_stepped_slices_layout():
+    """A contiguous source sliced with steps or offsets is no longer row-major: the result of
+    the advanced index is laid out from the sliced view, as PyTorch's index kernel does."""
+    got = []
+    for T in (tensorviz, torch):
+        v0 = T.zeros((4, 1, 1))
+        v3 = T.tensor([0, -1, 0, -1]).reshape((4, 1, 1))
+        w = T.arange(60.).reshape(3, 4, 5)
+        i = T.tensor([[0, 2], [1, 1]])
+        got.append([(tuple(r.shape), r.stride()) for r in (
+            v0[::1, -1:-2:3, v3], w[:, 1:3, i], w[::2, i], w[i, ::2], w[1:, i, 2:4],
+            w[:, :, i], w[i, :, i], w[None, i], w[..., i], w[0:2, ..., i])])
+    assert got[0] == got[1]
