@@ -407,7 +407,8 @@ def nan_to_num_(self: Tensor, nan: float = 0.0, posinf=None, neginf=None) -> Ten
 
 # ---------------------------------------------------------------- predicates (bool results)
 def _predicate(name: str, f, *, complex_error=None, complex_f=None, nonfloat=None,
-               with_out: bool = False, like_input: bool = False, parts=None):
+               with_out: bool = False, like_input: bool = False, parts=None,
+               float_vs_scalar: bool = False):
     """``like_input``: where ``nonfloat`` answers (no element looked at), the result is laid
     out as ``ones_like(input)``, as PyTorch makes it (see ``_map``). ``parts``: the operands
     PyTorch's complex form computes from (``isreal``: ``imag(x) == 0``), each ``"part"`` (a
@@ -435,8 +436,16 @@ def _predicate(name: str, f, *, complex_error=None, complex_f=None, nonfloat=Non
                 ((), ()) for p in parts])
             return res if res._stride == stride else \
                 wrap_array(res._arr, _dtypes.bool, res.device, stride)
-        return _map(input, _dtypes.bool, g, out, cdt=dt,
-                    preserve=like_input and g is nonfloat)
+        res = _map(input, _dtypes.bool, g, out, cdt=dt, preserve=like_input and g is nonfloat)
+        if float_vs_scalar and g is f and out is None and dt.category == _FLOAT:
+            # PyTorch computes it as ``abs(x) == inf``: laid out as a comparison of x's
+            # elementwise result with a scalar (they differ for empty results)
+            sh = input._shape
+            unary = _layout.elementwise_strides(sh, [(sh, input._stride)])
+            stride = _layout.elementwise_strides(sh, [(sh, unary), ((), ())])
+            if res._stride != stride:
+                res = wrap_array(res._arr, _dtypes.bool, res.device, stride)
+        return res
     body.__name__ = body.__qualname__ = name
     body.__doc__ = f"Elementwise ``{name}``; returns a bool tensor."
     return body
@@ -453,7 +462,7 @@ def _all_true(xp, a):
 _predicate_op = op()
 isnan = _predicate_op(_predicate("isnan", lambda xp, a: xp.isnan(a), nonfloat=_all_false))
 isinf = _predicate_op(_predicate("isinf", lambda xp, a: xp.isinf(a), nonfloat=_all_false,
-                                 like_input=True, parts=("part",)))
+                                 like_input=True, parts=("part",), float_vs_scalar=True))
 isfinite = _predicate_op(_predicate("isfinite", lambda xp, a: xp.isfinite(a),
                                     nonfloat=_all_true, like_input=True))
 isposinf = _predicate_op(_predicate(

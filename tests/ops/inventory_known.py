@@ -75,10 +75,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'tensor a (4) must match the size of tensor b (0) at non-singleton dimen... [atan2#1 '
         'float32 empty]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('atan2', 'inplace'): (
         'message differs: tensorviz "atan2(): argument \'other\' (position 2) must be Tensor, '
@@ -88,10 +88,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         ' TypeError("atan2_(): argument \'other\' (position 1) must be Tensor, not int") '
         '[atan2#2 float32 expand]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('arctan2', 'function'): (
         'message differs: tensorviz "atan2(): argument \'other\' (position 2) must be Tensor, '
@@ -101,10 +101,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'size of tensor a (4) must match the size of tensor b (0) at non-singleton dimen... '
         '[arctan2#1 float32 empty]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('arctan2', 'method'): (
         'message differs: tensorviz "atan2(): argument \'other\' (position 2) must be Tensor, '
@@ -114,10 +114,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'size of tensor a (4) must match the size of tensor b (0) at non-singleton dimen... '
         '[arctan2#1 float32 empty]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('arctan2', 'inplace'): (
         'message differs: tensorviz "atan2(): argument \'other\' (position 2) must be Tensor, '
@@ -127,10 +127,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         ' TypeError("arctan2_(): argument \'other\' (position 1) must be Tensor, not int") '
         '[arctan2#2 float32 expand]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('hypot', 'function'): (
         "tensorviz raises ValueError('operands could not be broadcast together with shapes "
@@ -145,10 +145,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'tensor a (4) must match the size of tensor b (0) at non-singleton dimen... [hypot#1 '
         'float32 empty]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('hypot', 'inplace'): (
         'message differs: tensorviz "hypot(): argument \'other\' (position 2) must be Tensor, '
@@ -158,10 +158,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         ' TypeError("hypot_(): argument \'other\' (position 1) must be Tensor, not int") '
         '[hypot#2 float32 expand]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('copysign', 'function'): (
         "tensorviz raises ValueError('operands could not be broadcast together with shapes "
@@ -178,10 +178,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'Tensor, not int" vs PyTorch "nextafter(): argument \'other\' (position 1) must be '
         'Tensor, not int" [nextafter#2 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('nextafter', 'inplace'): (
         'message differs: tensorviz "nextafter(): argument \'other\' (position 2) must be '
@@ -191,10 +191,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'refers to a s... where PyTorch raises TypeError("nextafter_(): argument \'other\' '
         '(position 1) must be Tensor, not int") [nextafter#2 float32 expand]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('logaddexp', 'function'): (
         "tensorviz raises ValueError('operands could not be broadcast together with shapes "
@@ -209,10 +209,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "RuntimeError('The size of tensor a (4) must match the size of tensor b (0) at "
         'non-singleton dimen... [logaddexp#1 float32 empty]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('logaddexp2', 'function'): (
         "tensorviz raises ValueError('operands could not be broadcast together with shapes "
@@ -227,10 +227,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "RuntimeError('The size of tensor a (4) must match the size of tensor b (0) at "
         'non-singleton dimen... [logaddexp2#1 float32 empty]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('maximum', 'function'): (
         "tensorviz raises ValueError('operands could not be broadcast together with shapes "
@@ -245,10 +245,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'size of tensor a (4) must match the size of tensor b (0) at non-singleton dimen... '
         '[maximum#1 float32 empty]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('minimum', 'function'): (
         "tensorviz raises ValueError('operands could not be broadcast together with shapes "
@@ -263,10 +263,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'size of tensor a (4) must match the size of tensor b (0) at non-singleton dimen... '
         '[minimum#1 float32 empty]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('fmax', 'function'): (
         "tensorviz raises ValueError('operands could not be broadcast together with shapes "
@@ -281,10 +281,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'tensor a (4) must match the size of tensor b (0) at non-singleton dimen... [fmax#1 '
         'float32 empty]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('fmin', 'function'): (
         "tensorviz raises ValueError('operands could not be broadcast together with shapes "
@@ -299,30 +299,30 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'tensor a (4) must match the size of tensor b (0) at non-singleton dimen... [fmin#1 '
         'float32 empty]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('heaviside', 'method'): (
         'message differs: tensorviz "heaviside(): argument \'values\' (position 2) must be '
         'Tensor, not int" vs PyTorch "heaviside(): argument \'values\' (position 1) must be '
         'Tensor, not int" [heaviside#2 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('heaviside', 'inplace'): (
         'message differs: tensorviz "heaviside(): argument \'values\' (position 2) must be '
         'Tensor, not int" vs PyTorch "heaviside_(): argument \'values\' (position 1) must be '
         'Tensor, not int" [heaviside#2 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('heaviside', 'out'): (
         "out= (cast out): PyTorch refuses with RuntimeError('heaviside is not yet implemented"
@@ -368,10 +368,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "RuntimeError('The size of tensor a (4) must match the size of tensor b (0) at "
         'non-singleton dimen... [logical_and#1 float32 empty]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('logical_and', 'inplace'): (
         'message differs: tensorviz "logical_and(): argument \'other\' (position 2) must be '
@@ -381,10 +381,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'refers to a s... where PyTorch raises TypeError("logical_and_(): argument \'other\' '
         '(position 1) must be Tensor, not int") [logical_and#2 float32 expand]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('logical_or', 'function'): (
         "tensorviz raises ValueError('operands could not be broadcast together with shapes "
@@ -399,10 +399,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "RuntimeError('The size of tensor a (4) must match the size of tensor b (0) at "
         'non-singleton dimen... [logical_or#1 float32 empty]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('logical_or', 'inplace'): (
         'message differs: tensorviz "logical_or(): argument \'other\' (position 2) must be '
@@ -412,10 +412,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'refers to a s... where PyTorch raises TypeError("logical_or_(): argument \'other\' '
         '(position 1) must be Tensor, not int") [logical_or#2 float32 expand]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('logical_xor', 'function'): (
         "tensorviz raises ValueError('operands could not be broadcast together with shapes "
@@ -430,10 +430,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "RuntimeError('The size of tensor a (4) must match the size of tensor b (0) at "
         'non-singleton dimen... [logical_xor#1 float32 empty]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('logical_xor', 'inplace'): (
         'message differs: tensorviz "logical_xor(): argument \'other\' (position 2) must be '
@@ -443,10 +443,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'refers to a s... where PyTorch raises TypeError("logical_xor_(): argument \'other\' '
         '(position 1) must be Tensor, not int") [logical_xor#2 float32 expand]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('add', 'function'): (
         "tensorviz refuses with RuntimeError('Boolean alpha only supported for Boolean "
@@ -473,20 +473,20 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'PyTorch "rsub() received an invalid combination of arguments - got (Tensor, Tensor, '
         'out=Tensor), but expe... [rsub#0 uint8 contig]',
         (
-          'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
+          'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset',
+          'float32/step', 'float32/t', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('gcd', 'method'): (
         'message differs: tensorviz "gcd(): argument \'other\' (position 2) must be Tensor, not'
         ' int" vs PyTorch "gcd(): argument \'other\' (position 1) must be Tensor, not int" '
         '[gcd#2 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/0d',
-          'int64/contig', 'int64/empty', 'int64/expand', 'int64/offset', 'int64/step', 'int64/t',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/0d', 'int64/contig', 'int64/empty', 'int64/expand', 'int64/offset', 'int64/step',
+          'int64/t', 'int8/contig', 'uint8/contig',
         )),
     ('gcd', 'inplace'): (
         'message differs: tensorviz "gcd(): argument \'other\' (position 2) must be Tensor, not'
@@ -496,20 +496,20 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'TypeError("gcd_(): argument \'other\' (position 1) must be Tensor, not int") [gcd#2 '
         'int64 expand]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/0d',
-          'int64/contig', 'int64/empty', 'int64/expand', 'int64/offset', 'int64/step', 'int64/t',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/0d', 'int64/contig', 'int64/empty', 'int64/expand', 'int64/offset', 'int64/step',
+          'int64/t', 'int8/contig', 'uint8/contig',
         )),
     ('lcm', 'method'): (
         'message differs: tensorviz "lcm(): argument \'other\' (position 2) must be Tensor, not'
         ' int" vs PyTorch "lcm(): argument \'other\' (position 1) must be Tensor, not int" '
         '[lcm#2 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/0d',
-          'int64/contig', 'int64/empty', 'int64/expand', 'int64/offset', 'int64/step', 'int64/t',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/0d', 'int64/contig', 'int64/empty', 'int64/expand', 'int64/offset', 'int64/step',
+          'int64/t', 'int8/contig', 'uint8/contig',
         )),
     ('lcm', 'inplace'): (
         'message differs: tensorviz "lcm(): argument \'other\' (position 2) must be Tensor, not'
@@ -519,10 +519,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'TypeError("lcm_(): argument \'other\' (position 1) must be Tensor, not int") [lcm#2 '
         'int64 expand]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/0d',
-          'int64/contig', 'int64/empty', 'int64/expand', 'int64/offset', 'int64/step', 'int64/t',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/0d', 'int64/contig', 'int64/empty', 'int64/expand', 'int64/offset', 'int64/step',
+          'int64/t', 'int8/contig', 'uint8/contig',
         )),
     ('float_power', 'out'): (
         'out= (cast out): PyTorch refuses with RuntimeError("the output given to float_power '
@@ -639,9 +639,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "PyTorch raises RuntimeError('Found dtype Double but expected Long') [clamp_min#0 "
         'int64 contig]',
         (
-          'bool/contig', 'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty',
-          'float32/expand', 'float32/offset', 'float32/step', 'float32/t', 'float64/contig',
-          'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'float16/contig', 'float32/0d', 'float32/contig',
+          'float32/empty', 'float32/expand', 'float32/offset', 'float32/step', 'float32/t',
+          'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
+          'uint8/contig',
         )),
     ('clamp_max', 'inplace'): (
         'message differs: tensorviz "result type Long can\'t be cast to the desired output '
@@ -655,9 +656,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "PyTorch raises RuntimeError('Found dtype Double but expected Long') [clamp_max#0 "
         'int64 contig]',
         (
-          'bool/contig', 'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty',
-          'float32/expand', 'float32/offset', 'float32/step', 'float32/t', 'float64/contig',
-          'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'float16/contig', 'float32/0d', 'float32/contig',
+          'float32/empty', 'float32/expand', 'float32/offset', 'float32/step', 'float32/t',
+          'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
+          'uint8/contig',
         )),
     ('complex', 'function'): (
         "tensorviz refuses with TypeError('complex(): complex32 (ComplexHalf) is not "
@@ -672,10 +674,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "PyTorch refuses with TypeError('sum() received an invalid combination of arguments -"
         ' got (Tensor, out=Tensor), but exp...; tensorviz accepts [sum#0 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('nansum', 'function'): (
         "message differs: tensorviz 'nansum does not support complex inputs' vs PyTorch "
@@ -695,29 +697,29 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "PyTorch 'prod() received an invalid combination of arguments - got (Tensor, "
         'dim=tuple), but expected one ... [prod#3 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('prod', 'method'): (
         'message differs: tensorviz "prod(): argument \'dim\' must be int, not tuple" vs '
         "PyTorch 'prod() received an invalid combination of arguments - got (dim=tuple, ), "
         'but expected one of:\\n ... [prod#3 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('prod', 'out'): (
         "PyTorch refuses with TypeError('prod() received an invalid combination of arguments "
         '- got (Tensor, out=Tensor), but ex...; tensorviz accepts [prod#0 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('mean', 'out'): (
         "out= (cast out): PyTorch refuses with RuntimeError('Expected out tensor to have "
@@ -765,9 +767,9 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'torch.median(torch.tensor([[3., 1, 2, 5]]).expand(3, 4), 0) gives [2, 2, 5, 5]; '
         'tensorviz gives the right [3, 1, 2, 5])',
         (
-          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
-          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
-          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty',
+          'float32/expand', 'float32/offset', 'float32/step', 'float32/t', 'float64/contig',
+          'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('nanmedian', 'function'): (
         'message differs: tensorviz \'"median_cpu" not implemented for \\\'Bool\\\'\' vs PyTorch '
@@ -793,9 +795,9 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "[nanmedian#2 float32 expand] (Note: the expand-layout values are PyTorch's bug (see "
         'median))',
         (
-          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
-          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
-          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty',
+          'float32/expand', 'float32/offset', 'float32/step', 'float32/t', 'float64/contig',
+          'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('std_mean', 'function'): (
         "message differs: tensorviz 'std and var only support floating point and complex "
@@ -810,9 +812,9 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'PyTorch "std_mean() received an invalid combination of arguments - got (Tensor, '
         'out=tuple), but expected ... [std_mean#0 float16 contig]',
         (
-          'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig',
+          'bfloat16/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
+          'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset',
+          'float32/step', 'float32/t', 'float64/contig',
         )),
     ('var_mean', 'function'): (
         "message differs: tensorviz 'std and var only support floating point and complex "
@@ -827,19 +829,19 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'PyTorch "var_mean() received an invalid combination of arguments - got (Tensor, '
         'out=tuple), but expected ... [var_mean#0 float16 contig]',
         (
-          'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig',
+          'bfloat16/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
+          'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset',
+          'float32/step', 'float32/t', 'float64/contig',
         )),
     ('count_nonzero', 'out'): (
         'message differs: tensorviz "count_nonzero() got an unexpected keyword argument '
         '\'out\'" vs PyTorch "count_nonzero() received an invalid combination of arguments - '
         'got (Tensor, out=Tensor), but exp... [count_nonzero#0 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('norm', 'out'): (
         "out= (cast out): PyTorch refuses with RuntimeError('Expected out tensor to have "
@@ -858,20 +860,20 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "with `stable`, dim and descending must b... vs PyTorch 'argsort() takes from 2 to 1 "
         "positional arguments but 2 were given' [argsort#1 bool contig]",
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('argsort', 'method'): (
         "message differs: tensorviz 'argsort() received an invalid combination of arguments: "
         "with `stable`, dim and descending must b... vs PyTorch 'argsort() takes from 1 to 0 "
         "positional arguments but 1 were given' [argsort#1 bool contig]",
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('argsort', 'out'): (
         'tensorviz refuses with TypeError("argsort() got an unexpected keyword argument '
@@ -880,9 +882,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         " RuntimeError('Expected out tensor to have dtype long int, but got double instead') "
         '[argsort#0 int64 contig]',
         (
-          'bool/contig', 'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty',
-          'float32/expand', 'float32/offset', 'float32/step', 'float32/t', 'float64/contig',
-          'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'float16/contig', 'float32/0d', 'float32/contig',
+          'float32/empty', 'float32/expand', 'float32/offset', 'float32/step', 'float32/t',
+          'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
+          'uint8/contig',
         )),
     ('msort', 'function'): (
         "message differs: tensorviz 'Sort does not support complex dtypes on CPU' vs PyTorch "
@@ -907,10 +910,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         " RuntimeError('Expected out tensor to have dtype double, but got float instead') "
         '[softmax#1 int64 contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('log_softmax', 'out'): (
         'tensorviz refuses with TypeError("log_softmax() got an unexpected keyword argument '
@@ -919,30 +922,30 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "PyTorch raises RuntimeError('Expected out tensor to have dtype double, but got float"
         " instead') [log_softmax#1 int64 contig]",
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('special.softmax', 'out'): (
         'message differs: tensorviz "_special_softmax() got an unexpected keyword argument '
         '\'out\'" vs PyTorch "special_softmax() got an unexpected keyword argument \'out\'" '
         '[special.softmax#1 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('special.log_softmax', 'out'): (
         'message differs: tensorviz "_special_log_softmax() got an unexpected keyword '
         'argument \'out\'" vs PyTorch "special_log_softmax() got an unexpected keyword argument'
         ' \'out\'" [special.log_softmax#1 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('dist', 'function'): (
         "message differs: tensorviz 'norm(): input dtype should be either floating point or "
@@ -981,9 +984,9 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'tensorviz accepts [histogram#0 float16 contig]; values differ (result[1]) '
         '[histogram#0 float32 empty]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/empty', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
-          'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/empty', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
         )),
     ('histogram', 'method'): (
         'message differs: tensorviz \'"histogramdd" not implemented for \\\'Bool\\\'\' vs PyTorch '
@@ -992,9 +995,9 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'tensorviz accepts [histogram#0 float16 contig]; values differ (result[1]) '
         '[histogram#0 float32 empty]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/empty', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
-          'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/empty', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
         )),
     ('histogram', 'out'): (
         'values differ (result[1]) [histogram#0 float32 empty]',
@@ -1005,19 +1008,20 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'unexpected keyword argument \'out\'") where PyTorch raises IndexError(\'start out of '
         "range (expected to be in range of [0, 0], but got 1)') [diff#1 float32 empty]",
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset',
+          'float32/step', 'float32/t', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('gradient', 'out'): (
         'message differs: tensorviz "gradient() got an unexpected keyword argument \'out\'" vs '
         "PyTorch 'gradient() received an invalid combination of arguments - got (Tensor, "
         'out=tuple), but expected ... [gradient#0 int8 contig]',
         (
-          'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/contig',
-          'float32/empty', 'float32/expand', 'float32/offset', 'float32/step', 'float32/t',
-          'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
+          'bfloat16/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
+          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
+          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig',
         )),
     ('trapezoid', 'function'): (
         "message differs: tensorviz 'trapezoid: received a bool input for `y`, but bool is "
@@ -1029,10 +1033,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         " PyTorch 'trapezoid() received an invalid combination of arguments - got (Tensor, "
         'out=Tensor), but expecte... [trapezoid#0 uint8 contig]',
         (
-          'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/contig',
-          'float32/empty', 'float32/expand', 'float32/offset', 'float32/step', 'float32/t',
-          'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
-          'uint8/contig',
+          'bfloat16/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
+          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
+          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
         )),
     ('trapz', 'function'): (
         "message differs: tensorviz 'trapezoid: received a bool input for `y`, but bool is "
@@ -1044,10 +1048,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "PyTorch 'trapz() received an invalid combination of arguments - got (Tensor, "
         'out=Tensor), but expected on... [trapz#0 uint8 contig]',
         (
-          'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/contig',
-          'float32/empty', 'float32/expand', 'float32/offset', 'float32/step', 'float32/t',
-          'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
-          'uint8/contig',
+          'bfloat16/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
+          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
+          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
         )),
     ('cumulative_trapezoid', 'function'): (
         "message differs: tensorviz 'cumulative_trapezoid: received a bool input for `y`, but"
@@ -1059,20 +1063,20 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'argument \'out\'" vs PyTorch \'cumulative_trapezoid() received an invalid combination '
         'of arguments - got (Tensor, out=Tensor), ... [cumulative_trapezoid#0 uint8 contig]',
         (
-          'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/contig',
-          'float32/empty', 'float32/expand', 'float32/offset', 'float32/step', 'float32/t',
-          'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
-          'uint8/contig',
+          'bfloat16/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
+          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
+          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
+          'int8/contig', 'uint8/contig',
         )),
     ('corrcoef', 'method'): (
         'message differs: tensorviz "corrcoef() got an unexpected keyword argument '
         '\'correction\'" vs PyTorch \'Tensor.corrcoef() takes no keyword arguments\' [corrcoef#1 '
         'bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('cummax', 'function'): (
         "message differs: tensorviz 'Dimension out of range (expected to be in range of [-1, "
@@ -1106,10 +1110,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "message differs: tensorviz 'ravel() takes 1 positional argument but 2 were given' vs"
         " PyTorch 'Tensor.ravel() takes no arguments (1 given)' [ravel#1 bool contig]",
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('unflatten', 'function'): (
         "message differs: tensorviz 'unflatten got an unexpected error:\\nDimension specified "
@@ -1128,70 +1132,70 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'PyTorch "squeeze() received an invalid combination of arguments - got (Tensor, '
         'out=Tensor), but expected ... [squeeze#0 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('swapdims', 'out'): (
         'message differs: tensorviz "transpose() got an unexpected keyword argument \'out\'" vs'
         ' PyTorch "swapdims() got an unexpected keyword argument \'out\'" [swapdims#0 bool '
         'contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('adjoint', 'function'): (
         "message differs: tensorviz 'tensor.mT is only supported on matrices or batches of "
         "matrices. Got 1-D tensor.' vs PyTorch 'tensor.adjoint() is only supported on "
         "matrices or batches of matrices. Got 1-D tensor.' [adjoint#1 bool contig]",
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset',
+          'float32/step', 'float32/t', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('adjoint', 'method'): (
         "message differs: tensorviz 'tensor.mT is only supported on matrices or batches of "
         "matrices. Got 1-D tensor.' vs PyTorch 'tensor.adjoint() is only supported on "
         "matrices or batches of matrices. Got 1-D tensor.' [adjoint#1 bool contig]",
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset',
+          'float32/step', 'float32/t', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('movedim', 'out'): (
         'message differs: tensorviz "movedim() got an unexpected keyword argument \'out\'" vs '
         "PyTorch 'movedim() received an invalid combination of arguments - got (Tensor, int, "
         'int, out=Tensor), but... [movedim#0 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset',
+          'float32/step', 'float32/t', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('moveaxis', 'out'): (
         'message differs: tensorviz "movedim() got an unexpected keyword argument \'out\'" vs '
         "PyTorch 'moveaxis() received an invalid combination of arguments - got (Tensor, int,"
         ' int, out=Tensor), bu... [moveaxis#0 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset',
+          'float32/step', 'float32/t', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('narrow', 'out'): (
         'message differs: tensorviz "narrow() got an unexpected keyword argument \'out\'" vs '
         "PyTorch 'narrow() received an invalid combination of arguments - got (Tensor, int, "
         'int, int, out=Tensor),... [narrow#0 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset',
+          'float32/step', 'float32/t', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('expand', 'method'): (
         "message differs: tensorviz 'Trying to create tensor with negative dimension -1: "
@@ -1212,10 +1216,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         '\'out\'" vs PyTorch "split() got an unexpected keyword argument \'out\'" [split#0 bool '
         'contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset',
+          'float32/step', 'float32/t', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('split_with_sizes', 'method'): (
         "tensorviz raises IndexError('Dimension out of range (expected to be in range of [-1,"
@@ -1228,40 +1232,40 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'received an invalid combination of arguments - got (Tensor, int, out=tuple), but ...'
         ' [tensor_split#0 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset',
+          'float32/step', 'float32/t', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('hsplit', 'out'): (
         'message differs: tensorviz "hsplit() got an unexpected keyword argument \'out\'" vs '
         "PyTorch 'hsplit() received an invalid combination of arguments - got (Tensor, int, "
         'out=tuple), but expect... [hsplit#0 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset',
+          'float32/step', 'float32/t', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('vsplit', 'out'): (
         'message differs: tensorviz "vsplit() got an unexpected keyword argument \'out\'" vs '
         "PyTorch 'vsplit() received an invalid combination of arguments - got (Tensor, int, "
         'out=tuple), but expect... [vsplit#0 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset',
+          'float32/step', 'float32/t', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('dsplit', 'out'): (
         'message differs: tensorviz "dsplit() got an unexpected keyword argument \'out\'" vs '
         "PyTorch 'dsplit() received an invalid combination of arguments - got (Tensor, int, "
         'out=tuple), but expect... [dsplit#0 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset',
+          'float32/step', 'float32/t', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('unbind', 'function'): (
         "message differs: tensorviz 'Dimension specified as 0 but tensor has no dimensions' "
@@ -1313,10 +1317,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         '\'out\'" vs PyTorch "repeat_interleave() received an invalid combination of arguments '
         '- got (Tensor, int, out=Tensor)... [repeat_interleave#0 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('linalg.vander', 'function'): (
         "PyTorch refuses with RuntimeError('linalg.vander supports floating point, complex, "
@@ -1325,7 +1329,7 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "dimension' vs PyTorch 'N must be greater than 1.' [linalg.vander#0 float32 0d]; "
         "tensorviz refuses with RuntimeError('linalg.vander: x must have at least one "
         "dimension'); PyTorch accepts [linalg.vander#1 float32 0d]",
-        ('bool/contig', 'float16/contig', 'float32/0d', 'float32/empty',)),
+        ('bfloat16/contig', 'bool/contig', 'float16/contig', 'float32/0d', 'float32/empty',)),
     ('linalg.vander', 'out'): (
         'message differs: tensorviz "vander() got an unexpected keyword argument \'out\'" vs '
         'PyTorch "linalg_vander() got an unexpected keyword argument \'out\'" [linalg.vander#0 '
@@ -1400,10 +1404,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "vs PyTorch 'index_fill() received an invalid combination of arguments - got (Tensor,"
         ' int, Tensor, int, out=T... [index_fill#0 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset',
+          'float32/step', 'float32/t', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('index_reduce', 'function'): (
         'PyTorch refuses with NotImplementedError(\'"index_reduce_func_exclude_input_init" not'
@@ -1495,10 +1499,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "vs PyTorch 'masked_fill() received an invalid combination of arguments - got "
         '(Tensor, Tensor, int, out=Tenso... [masked_fill#0 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/expand', 'float32/offset', 'float32/step', 'float32/t',
-          'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
-          'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/expand', 'float32/offset',
+          'float32/step', 'float32/t', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('masked_scatter', 'function'): (
         "message differs: tensorviz 'The size of tensor a (0) must match the size of tensor b"
@@ -1536,10 +1540,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'not tuple") [nonzero#1 bool contig]; out= (empty out): result: strides (2, 1) != (1,'
         ' 12) [nonzero#0 int64 contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('unique', 'function'): (
         'message differs: tensorviz \'"unique" not implemented for \\\'ComplexFloat\\\'\' vs '
@@ -1556,18 +1560,20 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'PyTorch "_return_output() got an unexpected keyword argument \'out\'" [unique#0 bool '
         'contig]',
         (
-          'bool/contig', 'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty',
-          'float32/expand', 'float32/offset', 'float32/step', 'float32/t', 'float64/contig',
-          'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'float16/contig', 'float32/0d', 'float32/contig',
+          'float32/empty', 'float32/expand', 'float32/offset', 'float32/step', 'float32/t',
+          'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
+          'uint8/contig',
         )),
     ('unique_consecutive', 'out'): (
         'message differs: tensorviz "unique_consecutive() got an unexpected keyword argument '
         '\'out\'" vs PyTorch "_consecutive_return_output() got an unexpected keyword argument '
         '\'out\'" [unique_consecutive#0 bool contig]',
         (
-          'bool/contig', 'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty',
-          'float32/expand', 'float32/offset', 'float32/step', 'float32/t', 'float64/contig',
-          'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'float16/contig', 'float32/0d', 'float32/contig',
+          'float32/empty', 'float32/expand', 'float32/offset', 'float32/step', 'float32/t',
+          'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
+          'uint8/contig',
         )),
     ('isin', 'function'): (
         "message differs: tensorviz 'Unsupported input type encountered for isin(): "
@@ -1581,9 +1587,9 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "RuntimeError('Expected out tensor to have dtype bool, but got double instead') "
         '[isin#0 int64 contig]',
         (
-          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
-          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
-          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty',
+          'float32/expand', 'float32/offset', 'float32/step', 'float32/t', 'float64/contig',
+          'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('matmul', 'out'): (
         "out= (cast out): message differs: tensorviz 'Expected out tensor to have dtype long "
@@ -1639,10 +1645,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "vs PyTorch 'Bad in-place call: input tensor size [2] and output tensor size [3, 2] "
         "should match' [addmm#1 uint8 contig]",
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float64/contig', 'float64/expand', 'float64/offset', 'float64/step',
-          'float64/t', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
-          'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float64/contig', 'float64/expand',
+          'float64/offset', 'float64/step', 'float64/t', 'int16/contig', 'int32/contig',
+          'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('addmv', 'function'): (
         "message differs: tensorviz 'vector + matrix @ vector expected, got 1, 0, 0' vs "
@@ -1766,16 +1772,16 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "tensor as input. Got Bool' vs PyTorch 'logdet: Expected a floating point or complex "
         "tensor as input. Got Bool' [logdet#0 bool contig]",
         (
-          'bool/contig', 'float16/contig', 'float64/0d', 'int16/contig', 'int32/contig',
-          'int64/contig', 'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'float16/contig', 'float64/0d', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('logdet', 'method'): (
         "message differs: tensorviz 'linalg.slogdet: Expected a floating point or complex "
         "tensor as input. Got Bool' vs PyTorch 'logdet: Expected a floating point or complex "
         "tensor as input. Got Bool' [logdet#0 bool contig]",
         (
-          'bool/contig', 'float16/contig', 'float64/0d', 'int16/contig', 'int32/contig',
-          'int64/contig', 'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'float16/contig', 'float64/0d', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('slogdet', 'out'): (
         'tensorviz refuses with TypeError("_slogdet_legacy() got an unexpected keyword '
@@ -1792,13 +1798,13 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "\\'Half\\''); PyTorch accepts [matrix_exp#0 float16 contig]; PyTorch refuses with "
         'RuntimeError("view size is not compatible with input tensor\'s size and stride (at '
         'least one dimen...; tensorviz accepts [matrix_exp#1 float64 expand]',
-        ('float16/contig', 'float64/expand',)),
+        ('bfloat16/contig', 'float16/contig', 'float64/expand',)),
     ('matrix_exp', 'method'): (
         'tensorviz refuses with NotImplementedError(\'"matrix_exp" not implemented for '
         "\\'Half\\''); PyTorch accepts [matrix_exp#0 float16 contig]; PyTorch refuses with "
         'RuntimeError("view size is not compatible with input tensor\'s size and stride (at '
         'least one dimen...; tensorviz accepts [matrix_exp#1 float64 expand]',
-        ('float16/contig', 'float64/expand',)),
+        ('bfloat16/contig', 'float16/contig', 'float64/expand',)),
     ('linalg.slogdet', 'out'): (
         "result: <class 'tensorviz.return_types.linalg_slogdet'> vs <class "
         "'torch.return_types.linalg_slogdet_out'> [linalg.slogdet#0 float32 contig]",
@@ -1821,15 +1827,15 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "\\'Half\\''); PyTorch accepts [linalg.matrix_exp#0 float16 contig]; PyTorch refuses "
         'with RuntimeError("view size is not compatible with input tensor\'s size and stride '
         '(at least one dimen...; tensorviz accepts [linalg.matrix_exp#1 float64 expand]',
-        ('float16/contig', 'float64/expand',)),
+        ('bfloat16/contig', 'float16/contig', 'float64/expand',)),
     ('linalg.matrix_exp', 'out'): (
         'message differs: tensorviz "matrix_exp() got an unexpected keyword argument \'out\'" '
         'vs PyTorch "linalg_matrix_exp() got an unexpected keyword argument \'out\'" '
         '[linalg.matrix_exp#0 float16 contig]',
         (
-          'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/contig',
-          'float64/contig', 'float64/empty', 'float64/expand', 'float64/offset', 'float64/step',
-          'float64/t',
+          'bfloat16/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
+          'float32/contig', 'float64/contig', 'float64/empty', 'float64/expand', 'float64/offset',
+          'float64/step', 'float64/t',
         )),
     ('linalg.eigvals', 'out'): (
         'out= (cast out): message differs: tensorviz "result type ComplexFloat can\'t be cast '
@@ -2052,10 +2058,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'PyTorch "fft_fftshift() got an unexpected keyword argument \'out\'" [fft.fftshift#0 '
         'bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset',
+          'float32/step', 'float32/t', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('fft.ifftshift', 'function'): (
         "PyTorch refuses with RuntimeError('`shifts` required'); tensorviz accepts "
@@ -2068,10 +2074,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         ' PyTorch "fft_ifftshift() got an unexpected keyword argument \'out\'" [fft.ifftshift#0'
         ' bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset',
+          'float32/step', 'float32/t', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('fft.fftfreq', 'out'): (
         "out= (cast out): PyTorch refuses with RuntimeError('dtype Float does not match dtype"
@@ -2117,9 +2123,9 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         '"end"\') [range#0 bool contig]; PyTorch refuses with TypeError(\'range() missing 1 '
         'required positional arguments: "end"\'); tensorviz accepts [range#0 uint8 contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('range', 'out'): (
         'tensorviz refuses with TypeError("range() got an unexpected keyword argument '
@@ -2128,9 +2134,9 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "RuntimeError('dtype Long does not match dtype of out parameter (Double)') [range#1 "
         'int64 contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('linspace', 'out'): (
         "out= (cast out): PyTorch refuses with RuntimeError('dtype Long does not match dtype "
@@ -2144,6 +2150,11 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "out= (cast out): PyTorch refuses with RuntimeError('dtype Long does not match dtype "
         "of out parameter (Double)'); tensorviz accepts [eye#0 int64 contig]",
         ('float32/contig', 'int64/contig',)),
+    ('from_numpy', 'function'): (
+        'PyTorch refuses with TypeError("can\'t convert np.ndarray of type ml_dtypes.bfloat16.'
+        ' The only supported types are: flo...; tensorviz accepts [from_numpy#0 bfloat16 '
+        'contig]',
+        ('bfloat16/contig',)),
     ('from_numpy', 'out'): (
         'message differs: tensorviz "from_numpy() got an unexpected keyword argument \'out\'" '
         "vs PyTorch 'torch._VariableFunctionsClass.from_numpy() takes no keyword arguments' "
@@ -2166,9 +2177,9 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "vs PyTorch 'hann_window() received an invalid combination of arguments - got (int, "
         'out=Tensor), but expected... [hann_window#0 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('hamming_window', 'function'): (
         "message differs: tensorviz 'hamming_window expects floating point dtypes, got: Bool'"
@@ -2183,9 +2194,9 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         '\'out\'" vs PyTorch \'hamming_window() received an invalid combination of arguments - '
         'got (int, out=Tensor), but expec... [hamming_window#0 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('blackman_window', 'function'): (
         "message differs: tensorviz 'blackman_window expects floating point dtypes, got: "
@@ -2200,9 +2211,9 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         '\'out\'" vs PyTorch \'blackman_window() received an invalid combination of arguments - '
         'got (int, out=Tensor), but expe... [blackman_window#0 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('bartlett_window', 'function'): (
         "message differs: tensorviz 'bartlett_window expects floating point dtypes, got: "
@@ -2217,9 +2228,9 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         '\'out\'" vs PyTorch \'bartlett_window() received an invalid combination of arguments - '
         'got (int, out=Tensor), but expe... [bartlett_window#0 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('kaiser_window', 'function'): (
         "message differs: tensorviz 'kaiser_window expects floating point dtypes, got: Bool' "
@@ -2234,9 +2245,9 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         '\'out\'" vs PyTorch \'kaiser_window() received an invalid combination of arguments - '
         'got (int, out=Tensor), but expect... [kaiser_window#0 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('rand_like', 'function'): (
         "tensorviz refuses with TypeError('rand() missing 1 required positional arguments: "
@@ -2253,10 +2264,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'TypeError("normal_(): argument \'mean\' (position 1) must be float, not Tensor"); '
         'tensorviz accepts [normal#0 float16 contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset',
+          'float32/step', 'float32/t', 'float64/contig', 'int16/contig', 'int32/contig',
+          'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('multinomial', 'function'): (
         "tensorviz raises ValueError('cannot reshape array of size 0 into shape (0)') where "
@@ -2279,20 +2290,20 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         " RuntimeError('Boolean value of Tensor with more than one value is ambiguous') "
         '[is_nonzero#1 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('new', 'method'): (
         'message differs: tensorviz "new() got an unexpected keyword argument \'dtype\'" vs '
         'PyTorch "new() received an invalid combination of arguments - got (int, '
         'dtype=torch.dtype), but expected ... [new#1 bool contig]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
     ('sum_to_size', 'method'): (
         'tensorviz refuses with AttributeError("\'Tensor\' object has no attribute '
@@ -2301,9 +2312,9 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "raises RuntimeError('size {[1, 4]} is not expandable to size {[]}.') [sum_to_size#0 "
         'float32 0d]',
         (
-          'bool/contig', 'complex128/contig', 'complex64/contig', 'float16/contig', 'float32/0d',
-          'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset', 'float32/step',
-          'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
-          'int8/contig', 'uint8/contig',
+          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
+          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
+          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
+          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
 }

@@ -617,3 +617,18 @@ def test_float16_trunc_division_divides_in_float32():
         got.append((v.div(255, rounding_mode="trunc").tolist(), x.tolist(),
                     T.div(v, T.tensor([3.], dtype=T.float16), rounding_mode="trunc").tolist()))
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("shape", [(0, 1), (1, 0), (0, 2, 1), (2, 0, 3), (1, 1, 0), (3, 1),
+                                   (1, 3, 1), (2, 3)])
+@pytest.mark.parametrize("op", ["isinf", "isnan", "isfinite", "isposinf", "signbit"])
+def test_float_predicates_lay_out_results_as_pytorch(shape, op):
+    """``isinf`` of a float tensor is PyTorch's ``abs(x) == inf``: a comparison with a
+    scalar, whose layout differs from a unary op's for empty results ((0, 1): (1, 0))."""
+    import itertools
+    for perm in itertools.permutations(range(len(shape))):
+        strides = []
+        for lib in (tensorviz, torch):
+            x = lib.zeros(shape, dtype=lib.float64).permute(perm)
+            strides.append(getattr(x, op)().stride())
+        assert strides[0] == strides[1], (perm, strides)
