@@ -19,11 +19,10 @@ import os
 import sys
 from typing import Any, Callable, Iterator
 
-import anywidget
 import traitlets
 
 from ._assets import asset
-from ._widgets import _LIVE, TensorView, _ensure_hook
+from ._widgets import _LIVE, DisplayedWidget, _ensure_hook
 
 __all__ = ["BatchView", "MAX_BATCHES", "MAX_SAMPLES", "MAX_VALUES"]
 
@@ -98,7 +97,7 @@ def _name(obj: Any) -> str:
     return getattr(obj, "__qualname__", None) or type(obj).__name__
 
 
-class BatchView(anywidget.AnyWidget):
+class BatchView(DisplayedWidget):
     """The batches of a DataLoader, each traced from sampler indices to the collated batch.
 
     >>> ds = tensorviz.utils.data.TensorDataset(tensorviz.arange(20.).reshape(10, 2))
@@ -219,20 +218,6 @@ class BatchView(anywidget.AnyWidget):
         super().close()
 
     # ------------------------------------------------------------------ display
-    _display_here = TensorView._display_here
-    _ipython_display_ = TensorView._ipython_display_
-    _update_snapshots = TensorView._update_snapshots
-
-    def _repr_mimebundle_(self, **kwargs: Any):
-        bundle = super()._repr_mimebundle_(**kwargs)
-        if bundle is None:
-            return None
-        data, metadata = bundle
-        data = dict(data)
-        data["text/plain"] = repr(self)
-        data["text/html"] = self.to_html()
-        return data, metadata
-
     def to_html(self) -> str:
         """A static HTML picture (no JavaScript): what nbconvert and GitHub show."""
         return static_html(self.loader, self.batches)

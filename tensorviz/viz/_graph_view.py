@@ -33,12 +33,11 @@ import sys
 import weakref
 from typing import Any, Sequence
 
-import anywidget
 import traitlets
 
 from . import _graph, _graph_torch
 from ._assets import asset
-from ._widgets import _LIVE, TensorView, _ensure_hook, _int, _ipython
+from ._widgets import _LIVE, DisplayedWidget, _ensure_hook, _int, _ipython
 
 __all__ = ["GraphView"]
 
@@ -189,7 +188,7 @@ def _listen_to_modes() -> None:
         _LISTENING = True
 
 
-class GraphView(anywidget.AnyWidget):
+class GraphView(DisplayedWidget):
     """The autograd graph of one or more tensors, drawn live, with a step-through backward.
 
     >>> x = tensorviz.tensor([1., 2.], requires_grad=True)
@@ -456,20 +455,6 @@ class GraphView(anywidget.AnyWidget):
             return
 
     # ------------------------------------------------------------------ display
-    _display_here = TensorView._display_here
-    _ipython_display_ = TensorView._ipython_display_
-    _update_snapshots = TensorView._update_snapshots
-
-    def _repr_mimebundle_(self, **kwargs: Any):
-        bundle = super()._repr_mimebundle_(**kwargs)
-        if bundle is None:
-            return None
-        data, metadata = bundle
-        data = dict(data)
-        data["text/plain"] = repr(self)
-        data["text/html"] = self.to_html()
-        return data, metadata
-
     def to_html(self) -> str:
         """A static HTML picture (no JavaScript): what nbconvert and GitHub show."""
         return static_html(self.graph, self.trace, self.status)

@@ -32,11 +32,10 @@ import time
 import weakref
 from typing import Any
 
-import anywidget
 import traitlets
 
 from ._assets import asset
-from ._widgets import _LIVE, TensorView, _ensure_hook
+from ._widgets import _LIVE, DisplayedWidget, _ensure_hook
 
 __all__ = ["TrainingView", "MAX_POINTS", "MAX_PARAMS", "WATCH_ELEMENTS"]
 
@@ -121,7 +120,7 @@ def _item(t: Any) -> float:
     return float(value)
 
 
-class TrainingView(anywidget.AnyWidget):
+class TrainingView(DisplayedWidget):
     """Live loss and accuracy curves, gradient norms, the optimizer step and ``zero_grad``.
 
     >>> model = tensorviz.nn.Linear(64, 10)
@@ -443,20 +442,6 @@ class TrainingView(anywidget.AnyWidget):
             self.revision += 1
 
     # ------------------------------------------------------------------ display
-    _display_here = TensorView._display_here
-    _ipython_display_ = TensorView._ipython_display_
-    _update_snapshots = TensorView._update_snapshots
-
-    def _repr_mimebundle_(self, **kwargs: Any):
-        bundle = super()._repr_mimebundle_(**kwargs)
-        if bundle is None:
-            return None
-        data, metadata = bundle
-        data = dict(data)
-        data["text/plain"] = repr(self)
-        data["text/html"] = self.to_html()
-        return data, metadata
-
     def to_html(self) -> str:
         """A static HTML picture (no JavaScript): what nbconvert and GitHub show."""
         return static_html(self.progress, self.curves, self.grads, self.optim, self.zero_grad,

@@ -115,7 +115,81 @@ def poll_all(budget_s: float | None = None) -> int:
     return done
 
 
-class TensorView(anywidget.AnyWidget):
+class DisplayedWidget(anywidget.AnyWidget):
+    """What every tensorviz widget shares about being displayed: ``show`` draws it where it is
+    called (like ``print``), each display carries a static HTML picture (its ``to_html()``) for
+    nbconvert, GitHub and reopened notebooks, and those pictures are re-sent when a cell ends
+    so that they show the latest state.  Subclasses keep ``revision`` (bumped on each change),
+    ``_display_ids``, ``_snapshot_revision`` and ``_closed``, and define ``to_html``.
+    """
+
+    def _display_here(self) -> None:
+        """Display now, in the running cell (what ``show`` does, like ``print``).
+
+        The cell's last expression is then not drawn again: the display hook of this same
+        cell skips it once (see :meth:`_ipython_display_`).
+        """
+        shell = _ipython()
+        if shell is None or not hasattr(shell, "display_pub"):
+            return
+        from IPython.display import display
+
+        display(self)
+        self._shown_in_cell = _cell_id(shell)
+
+    def _ipython_display_(self, **kwargs: Any) -> None:
+        """Display the widget, except right after ``show`` displayed it in this same cell.
+
+        # Note: so ``w = show(x); w`` and ``show(x)`` as a cell's last expression draw one
+        # widget, not two; ``display(w)`` in a later cell draws another view of it.
+        """
+        shell = _ipython()
+        if shell is not None and getattr(self, "_shown_in_cell", None) == _cell_id(shell):
+            self._shown_in_cell = None
+            return
+        bundle = self._repr_mimebundle_(**kwargs)
+        if bundle is None:
+            return
+        from IPython.display import display
+
+        data, metadata = bundle
+        handle = display(data, metadata=metadata, raw=True, display_id=True)
+        if handle is not None:
+            self._display_ids = self._display_ids[-(_MAX_DISPLAYS - 1):] + [handle.display_id]
+            self._snapshot_revision = self.revision
+
+    def _update_snapshots(self) -> None:
+        """Re-send the saved picture (the HTML snapshot) of every display of this widget.
+
+        A saved notebook keeps each output as it was last sent; without this its static
+        picture (nbviewer, GitHub, a reopened notebook) would be the state at first display.
+        Called when a cell ends, and only when something changed since the last snapshot.
+        """
+        if not self._display_ids or self.revision == self._snapshot_revision or self._closed:
+            return
+        from IPython.display import update_display
+
+        bundle = self._repr_mimebundle_()
+        if bundle is None:
+            return
+        data, metadata = bundle
+        for display_id in self._display_ids:
+            update_display(data, metadata=metadata, raw=True, display_id=display_id)
+        self._snapshot_revision = self.revision
+
+    def _repr_mimebundle_(self, **kwargs: Any):
+        """The widget's bundle, with its static picture as ``text/html``."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle is None:
+            return None
+        data, metadata = bundle
+        data = dict(data)
+        data["text/plain"] = repr(self)
+        data["text/html"] = self.to_html()
+        return data, metadata
+
+
+class TensorView(DisplayedWidget):
     """Storage, strides, offsets and views of one or more tensors, drawn live.
 
     >>> a = tensorviz.arange(12).reshape(3, 4)
@@ -414,72 +488,7 @@ class TensorView(anywidget.AnyWidget):
     def _handle_other(self, kind: Any, content: dict) -> None:
         return
 
-    # ------------------------------------------------------------------ display
-    def _display_here(self) -> None:
-        """Display now, in the running cell (what ``show`` does, like ``print``).
-
-        The cell's last expression is then not drawn again: the display hook of this same
-        cell skips it once (see :meth:`_ipython_display_`).
-        """
-        shell = _ipython()
-        if shell is None or not hasattr(shell, "display_pub"):
-            return
-        from IPython.display import display
-
-        display(self)
-        self._shown_in_cell = _cell_id(shell)
-
-    def _ipython_display_(self, **kwargs: Any) -> None:
-        """Display the widget, except right after ``show`` displayed it in this same cell.
-
-        # Note: so ``w = show(x); w`` and ``show(x)`` as a cell's last expression draw one
-        # widget, not two; ``display(w)`` in a later cell draws another view of it.
-        """
-        shell = _ipython()
-        if shell is not None and getattr(self, "_shown_in_cell", None) == _cell_id(shell):
-            self._shown_in_cell = None
-            return
-        bundle = self._repr_mimebundle_(**kwargs)
-        if bundle is None:
-            return
-        from IPython.display import display
-
-        data, metadata = bundle
-        handle = display(data, metadata=metadata, raw=True, display_id=True)
-        if handle is not None:
-            self._display_ids = self._display_ids[-(_MAX_DISPLAYS - 1):] + [handle.display_id]
-            self._snapshot_revision = self.revision
-
-    def _update_snapshots(self) -> None:
-        """Re-send the saved picture (the HTML snapshot) of every display of this widget.
-
-        A saved notebook keeps each output as it was last sent; without this its static
-        picture (nbviewer, GitHub, a reopened notebook) would be the state at first display.
-        Called when a cell ends, and only when something changed since the last snapshot.
-        """
-        if not self._display_ids or self.revision == self._snapshot_revision or self._closed:
-            return
-        from IPython.display import update_display
-
-        bundle = self._repr_mimebundle_()
-        if bundle is None:
-            return
-        data, metadata = bundle
-        for display_id in self._display_ids:
-            update_display(data, metadata=metadata, raw=True, display_id=display_id)
-        self._snapshot_revision = self.revision
-
-    # ------------------------------------------------------------------ static fallbacks
-    def _repr_mimebundle_(self, **kwargs: Any):
-        bundle = super()._repr_mimebundle_(**kwargs)
-        if bundle is None:
-            return None
-        data, metadata = bundle
-        data = dict(data)
-        data["text/plain"] = repr(self)
-        data["text/html"] = self.to_html()
-        return data, metadata
-
+    # ------------------------------------------------------------------ static fallback
     def to_html(self) -> str:
         """A static HTML snapshot (no JavaScript): what nbconvert and GitHub show."""
         return snapshot_html(self.strips, self.tensors, self._scene.static, self.status)
