@@ -112,6 +112,21 @@ else:  # pragma: no cover - older NumPy
             return fn(*args, **kwargs)
 
 
+def quietly(fn):
+    """``fn`` run with NumPy's floating-point warnings off (its infinities and NaNs are the
+    answers, as in PyTorch; a warning would be NumPy's internals reaching the user).
+
+    >>> safe_log = quietly(np.log)     # safe_log(np.zeros(1)) -> array([-inf]), no warning
+    """
+    import functools
+
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+    return run
+
+
 def call_quiet(fn, *args, **kwargs):
     """Call ``fn`` with NumPy's floating-point warnings off (PyTorch gives inf/nan silently).
 

@@ -17,23 +17,11 @@ from .. import _dtypes, _layout
 from .._dispatch import cast_first, op, write_out
 from .._dtypes import _COMPLEX, _FLOAT, _INT, result_type
 from .._tensor import Tensor, contiguous_format
-from ..backends._numpy import call_quiet
+from ..backends._numpy import call_quiet, quietly as _quietly
 from ._elementwise import device_of, finish, operand, promote, result_strides
 from .. import return_types
 from .pointwise import _check_tensor, _compute2, _not_implemented, _opmath, _xp
 from .reductions import _int_trapezoid_terms, sample_spacing, wrap_array
-
-
-def _quietly(fn):
-    """``fn`` run with NumPy's floating-point warnings off (its infinities and NaNs are the
-    answers, as in PyTorch; a warning would be NumPy's internals reaching the user)."""
-    import functools
-
-    @functools.wraps(fn)
-    def run(*args, **kwargs):
-        with np.errstate(all="ignore"):
-            return fn(*args, **kwargs)
-    return run
 
 
 def _elementwise2(name: str, f, a: Tensor, b: Tensor, rdt, out, cdt=None) -> Tensor:

@@ -25,24 +25,12 @@ from .. import _dtypes, _layout
 from .._dispatch import op
 from .._dtypes import _COMPLEX, _FLOAT
 from .._tensor import Tensor
-from ..backends._numpy import call_quiet
+from ..backends._numpy import call_quiet, quietly as _quietly
 from ._elementwise import device_of, finish, promote, result_strides
 from .pointwise import (_check_tensor, _compute2, _erf_parts, _float_result, _map,
                         _not_implemented)
 
 _F64 = _dtypes.float64
-
-
-def _quietly(fn):
-    """``fn`` run with NumPy's floating-point warnings off (its infinities and NaNs are the
-    answers, as in PyTorch; a warning would be NumPy's internals reaching the user)."""
-    import functools
-
-    @functools.wraps(fn)
-    def run(*args, **kwargs):
-        with np.errstate(all="ignore"):
-            return fn(*args, **kwargs)
-    return run
 
 
 def _unary(name: str, kernel, complex_kernel: str, half_ok: bool = True):
