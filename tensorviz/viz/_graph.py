@@ -367,6 +367,56 @@ def family(order: list, roots: Sequence[Any], labels: Sequence[str],
     return out
 
 
+class ReplayEvents:
+    """The hooks a replay of backward puts on each node (the same for tensorviz's engine and
+    PyTorch's): ``pre(k)`` logs the gradient node ``k`` receives, ``post(k)`` the ones it
+    sends along its edges, ``at_leaf(k, leaf)`` the ``.grad += g`` of a leaf.  Appends at most
+    ``MAX_EVENTS`` dicts to ``events``.
+
+    >>> pre, at_leaf, post = ReplayEvents(events := []).hooks()
+    """
+
+    def __init__(self, events: list):
+        self.events = events
+
+    def hooks(self):
+        """The three hook factories: ``(pre, at_leaf, post)``."""
+        return self.pre, self.at_leaf, self.post
+
+    def pre(self, k: int):
+        events = self.events
+
+        def hook(grad_outputs):
+            if len(events) < MAX_EVENTS:
+                events.append({"node": k, "grads_in": [summary(g) for g in grad_outputs[:4]],
+                               "grads_out": []})
+        return hook
+
+    def at_leaf(self, k: int, leaf: Any):
+        # autograd.grad captures a leaf's gradient through the leaf's tensor hooks (its
+        # AccumulateGrad node does not run), at the moment backward would accumulate it
+        events = self.events
+
+        def hook(g):
+            if len(events) < MAX_EVENTS:
+                before = leaf.grad  # `.grad += g`: the same object, accumulating
+                events.append({"node": k, "grads_in": [summary(g)], "grads_out": [],
+                               "grad_before": summary(before),
+                               "grad_after": summary(g if before is None
+                                                     else before.detach() + g)})
+        return hook
+
+    def post(self, k: int):
+        events = self.events
+
+        def hook(grad_inputs, grad_outputs):
+            for e in reversed(events):
+                if e["node"] == k:
+                    e["grads_out"] = [summary(g) for g in grad_inputs[:16]]
+                    break
+        return hook
+
+
 def replay(roots: Sequence[Any], seeds: Sequence[Any], order: list,
            tensors: Sequence[Any] = ()) -> dict:
     """Run backward on the graph without touching ``.grad``: the engine's order of nodes, the
@@ -391,32 +441,7 @@ def replay(roots: Sequence[Any], seeds: Sequence[Any], order: list,
     leaf_hooks = []
     handles = []
 
-    def pre(k):
-        def hook(grad_outputs):
-            if len(events) < MAX_EVENTS:
-                events.append({"node": k, "grads_in": [summary(g) for g in grad_outputs[:4]],
-                               "grads_out": []})
-        return hook
-
-    def at_leaf(k, leaf):
-        # autograd.grad captures a leaf's gradient through the leaf's tensor hooks (its
-        # AccumulateGrad node does not run), at the moment backward would accumulate it
-        def hook(g):
-            if len(events) < MAX_EVENTS:
-                before = leaf.grad  # `.grad += g`: the same object, accumulating
-                events.append({"node": k, "grads_in": [summary(g)], "grads_out": [],
-                               "grad_before": summary(before),
-                               "grad_after": summary(g if before is None
-                                                     else before.detach() + g)})
-        return hook
-
-    def post(k):
-        def hook(grad_inputs, grad_outputs):
-            for e in reversed(events):
-                if e["node"] == k:
-                    e["grads_out"] = [summary(g) for g in grad_inputs[:16]]
-                    break
-        return hook
+    pre, at_leaf, post = ReplayEvents(events).hooks()
 
     try:
         for n in order:  # the learner's hooks and retain_grad taps sit out the replay

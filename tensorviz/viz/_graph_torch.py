@@ -164,7 +164,7 @@ def replay(roots: Sequence[Any], seeds: Sequence[Any], order: list,
     # tensors that retain their grad, so node hooks run during a torch graph's replay, and a
     # retained ``.grad`` of a tensor the notebook does not hold in a variable is filled.
     """
-    from ._graph import MAX_EVENTS, summary
+    from ._graph import ReplayEvents, summary
 
     torch = sys.modules["torch"]
     index = {id(n): k for k, n in enumerate(order)}
@@ -177,30 +177,7 @@ def replay(roots: Sequence[Any], seeds: Sequence[Any], order: list,
     leaves = [n.variable for n in order if kind(n) == "leaf"]
     handles = []
 
-    def pre(k):
-        def hook(grad_outputs):
-            if len(events) < MAX_EVENTS:
-                events.append({"node": k, "grads_in": [summary(g) for g in grad_outputs[:4]],
-                               "grads_out": []})
-        return hook
-
-    def at_leaf(k, leaf):
-        def hook(g):
-            if len(events) < MAX_EVENTS:
-                before = leaf.grad
-                events.append({"node": k, "grads_in": [summary(g)], "grads_out": [],
-                               "grad_before": summary(before),
-                               "grad_after": summary(g if before is None
-                                                     else before.detach() + g)})
-        return hook
-
-    def post(k):
-        def hook(grad_inputs, grad_outputs):
-            for e in reversed(events):
-                if e["node"] == k:
-                    e["grads_out"] = [summary(g) for g in grad_inputs[:16]]
-                    break
-        return hook
+    pre, at_leaf, post = ReplayEvents(events).hooks()
 
     error = ""
     quiet: list = []  # (hook dict, its entries): emptied for the replay, refilled after
