@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import tensorviz
+from nn_harness import graph_signature
 
 torch = pytest.importorskip("torch")
 
@@ -68,12 +69,7 @@ ERRORS = [
 
 
 def _sig(fn, depth=3):
-    if fn is None:
-        return None
-    name = fn.name().replace("torch::autograd::", "")
-    if depth == 0:
-        return name
-    return (name, tuple((nr, _sig(f, depth - 1)) for f, nr in fn.next_functions))
+    return graph_signature(fn, depth)
 
 
 def _eval(lib, expr, xv, yv):
