@@ -10,6 +10,7 @@ import pytest
 
 import tensorviz
 from tensorviz.viz._graph_view import GraphView
+from vizhelpers import graph_nodes
 
 torch = pytest.importorskip("torch")
 
@@ -26,21 +27,6 @@ def _view_inplace(L, x, w):
     y = x * 1.0
     y[0:1].mul_(w[0:1])
     return y.sum()
-
-
-def _torch_graph(root):
-    """(name, [(child index or None, input_nr)]) per node, breadth first, as _graph walks."""
-    order, seen, queue = [], {}, [root.grad_fn]
-    while queue:
-        n = queue.pop(0)
-        if n in seen:
-            continue
-        seen[n] = len(order)
-        order.append(n)
-        queue += [m for m, _ in n.next_functions if m is not None and m not in seen]
-    index = {n: k for k, n in enumerate(order)}
-    return [(n.name(), [(None if m is None else index[m], nr) for m, nr in n.next_functions])
-            for n in order]
 
 
 def _make(lib, program):
@@ -64,7 +50,7 @@ def test_nodes_and_edges_are_pytorchs(program):
     *_, tv_root = _make(tensorviz, program)
     *_, pt_root = _make(torch, program)
     w = GraphView(tv_root, labels=["loss"], live=False)
-    assert _widget_graph(w) == _torch_graph(pt_root)
+    assert _widget_graph(w) == graph_nodes(pt_root)
 
 
 @pytest.mark.parametrize("program", list(PROGRAMS))
@@ -418,7 +404,7 @@ def test_a_real_torch_graph_is_drawn_and_replayed():
     loss = model(x).pow(2).sum()
     w = GraphView(loss, labels=["loss"], params=model, live=False)
     assert w.graph["torch"] is True
-    assert _widget_graph(w) == _torch_graph(loss)
+    assert _widget_graph(w) == graph_nodes(loss)
     labels = sorted(n["label"] for n in w.graph["nodes"] if n["kind"] == "leaf")
     assert labels == ["0.bias", "0.weight"]
     tanh = [n for n in w.graph["nodes"] if n["name"] == "TanhBackward0"][0]
@@ -478,7 +464,7 @@ def test_show_offers_the_graph_of_a_torch_tensor_too():
     assert view.graph_hint.startswith("loss has a grad_fn (SumBackward0)")
     g = view.graph()
     assert g.graph["torch"] and [n["name"] for n in g.graph["nodes"]] == \
-        [n for n, _ in _torch_graph(loss)]
+        [n for n, _ in graph_nodes(loss)]
     for w in (view, g):
         w.close()
 

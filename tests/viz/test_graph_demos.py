@@ -3,22 +3,9 @@ widget draws PyTorch's nodes and edges and tells what backward would do."""
 import pytest
 
 from tensorviz.viz._graph_demos import GRAPH_DEMOS, graph_demo, run_demo
+from vizhelpers import graph_nodes
 
 torch = pytest.importorskip("torch")
-
-
-def _walk(root):
-    order, seen, queue = [], {}, [root.grad_fn]
-    while queue:
-        n = queue.pop(0)
-        if n in seen:
-            continue
-        seen[n] = len(order)
-        order.append(n)
-        queue += [m for m, _ in n.next_functions if m is not None and m not in seen]
-    index = {n: k for k, n in enumerate(order)}
-    return [(n.name(), [(None if m is None else index[m], nr) for m, nr in n.next_functions])
-            for n in order]
 
 
 @pytest.mark.parametrize("title", list(GRAPH_DEMOS))
@@ -30,7 +17,7 @@ def test_demo_draws_pytorchs_graph_and_backward(title):
     mine = [(n["name"], [(e["dst"], e["input_nr"]) for e in sorted(
         (e for e in g["edges"] if e["src"] == n["id"]), key=lambda e: e["slot"])])
         for n in g["nodes"]]
-    assert mine == _walk(theirs[roots[0]])
+    assert mine == graph_nodes(theirs[roots[0]])
     # the replay raises exactly when PyTorch's backward raises, with its message
     out = theirs[roots[0]]
     try:

@@ -47,3 +47,19 @@ def front_end_sets(widget, **state) -> None:
     """Deliver a state change as the front end's ``model.set(...); save_changes()`` does."""
     widget._handle_msg({"content": {"data": {"method": "update", "state": state,
                                              "buffer_paths": []}}, "buffers": []})
+
+
+def graph_nodes(root):
+    """(name, [(child index or None, input_nr)]) per node of ``root``'s graph, breadth first,
+    as the graph widget walks it (works on tensorviz and PyTorch tensors)."""
+    order, seen, queue = [], {}, [root.grad_fn]
+    while queue:
+        n = queue.pop(0)
+        if n in seen:
+            continue
+        seen[n] = len(order)
+        order.append(n)
+        queue += [m for m, _ in n.next_functions if m is not None and m not in seen]
+    index = {n: k for k, n in enumerate(order)}
+    return [(n.name(), [(None if m is None else index[m], nr) for m, nr in n.next_functions])
+            for n in order]
