@@ -159,19 +159,29 @@ def _lesson_cells(name: str) -> list[str]:
     return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
 
 
+def _run_all(lab, browser, name: str):
+    """Open notebook ``name`` at 1280x800, Run All, and wait until every code cell has run."""
+    nb = Notebook(browser, lab, name, viewport=(1280, 800))
+    try:
+        nb.command("notebook:run-all-cells")
+        nb.wait_idle(90_000)
+        nb.page.wait_for_function(
+            "() => window.jupyterapp.shell.currentWidget.content.widgets.every("
+            "c => c.model.type !== 'code' || c.model.executionCount)", timeout=90_000)
+    except BaseException:
+        nb.close()
+        raise
+    return nb
+
+
 def test_lessons_09_and_11_draw_their_views(lab, browser, artifacts):
     """Lessons 09 and 11, Run All in JupyterLab: both training views end on the last batch
     (5 epochs of 24), the batch views show worker processes, the windows share a strip."""
     cells = _lesson_cells("09_nn_training.ipynb")
     lab.write_notebook("lesson09.ipynb", cells)
-    nb = Notebook(browser, lab, "lesson09.ipynb", viewport=(1280, 800))
+    nb = _run_all(lab, browser, "lesson09.ipynb")
     try:
         page = nb.page
-        nb.command("notebook:run-all-cells")
-        nb.wait_idle(90_000)
-        page.wait_for_function(
-            "() => window.jupyterapp.shell.currentWidget.content.widgets.every("
-            "c => c.model.type !== 'code' || c.model.executionCount)", timeout=90_000)
         for index in [i for i, c in enumerate(cells) if "torch.show_training(" in c]:
             nb.panel.locator(".jp-Cell").nth(index).scroll_into_view_if_needed()
             out = nb.output(index)
@@ -199,14 +209,9 @@ def test_lessons_09_and_11_draw_their_views(lab, browser, artifacts):
 
     cells = _lesson_cells("11_data.ipynb")
     lab.write_notebook("lesson11.ipynb", cells)
-    nb = Notebook(browser, lab, "lesson11.ipynb", viewport=(1280, 800))
+    nb = _run_all(lab, browser, "lesson11.ipynb")
     try:
         page = nb.page
-        nb.command("notebook:run-all-cells")
-        nb.wait_idle(90_000)
-        page.wait_for_function(
-            "() => window.jupyterapp.shell.currentWidget.content.widgets.every("
-            "c => c.model.type !== 'code' || c.model.executionCount)", timeout=90_000)
         index = next(i for i, c in enumerate(cells) if "batch_view = torch.show_batches" in c)
         nb.panel.locator(".jp-Cell").nth(index).scroll_into_view_if_needed()
         out = nb.output(index)
