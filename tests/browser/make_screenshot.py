@@ -1,8 +1,10 @@
 """Regenerate ``docs/screenshot.png``: the real widget in JupyterLab, hovered; and with
-``--graph``, ``docs/screenshot-graph.png``: the autograd-graph widget stepped through backward.
+``--graph``, ``docs/screenshot-graph.png``: the autograd-graph widget stepped through backward;
+with ``--training``, ``docs/screenshot-training.png``: the training view after a digits run.
 
     python tests/browser/make_screenshot.py [output.png]
     python tests/browser/make_screenshot.py --graph [output.png]
+    python tests/browser/make_screenshot.py --training [output.png]
 
 Shows ``tensorviz.show(a, a.t(), a[1:, ::2])`` with the pointer on ``a.t()[2, 1]``: the
 storage slot it lives in, the same slot in the other views, the stride arrows and the
@@ -66,6 +68,57 @@ def graph(out: Path) -> None:
     _shrink(out)
 
 
+TRAINING_CODE = (
+    "import tensorviz as torch\n"
+    "from sklearn.datasets import load_digits\n"
+    "torch.manual_seed(0)\n"
+    "X, y = load_digits(return_X_y=True)\n"
+    "ds = torch.utils.data.TensorDataset(torch.tensor(X / 16, dtype=torch.float32),\n"
+    "                                    torch.tensor(y))\n"
+    "loader = torch.utils.data.DataLoader(ds, batch_size=64, shuffle=True)\n"
+    "model = torch.nn.Sequential(torch.nn.Linear(64, 64), torch.nn.ReLU(),\n"
+    "                            torch.nn.Linear(64, 10))\n"
+    "optimizer = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)\n"
+    "view = torch.show_training(model, optimizer, epochs=3, loader=loader, title='MLP')\n"
+    "for epoch in range(3):\n"
+    "    for xb, yb in loader:\n"
+    "        optimizer.zero_grad()\n"
+    "        out = model(xb)\n"
+    "        loss = torch.nn.functional.cross_entropy(out, yb)\n"
+    "        loss.backward()\n"
+    "        optimizer.step()\n"
+    "        view.step(loss, output=out, target=yb)")
+
+
+def training(out: Path) -> None:
+    """The training view at the end of three epochs of the digits MLP."""
+    reason = missing_requirements()
+    if reason:
+        raise SystemExit(reason)
+    lab = Lab(Path(tempfile.mkdtemp(prefix="tv-shot-")))
+    try:
+        lab.write_notebook("training.ipynb", [TRAINING_CODE])
+        with chromium() as browser:
+            nb = Notebook(browser, lab, "training.ipynb", viewport=(1280, 1100), scale=2)
+            nb.command("application:toggle-left-area")
+            nb.run_cell(0)
+            out_area = nb.panel.locator(".jp-Cell").first.locator(".jp-OutputArea")
+            out_area.locator(".tvt-root").wait_for()
+            nb.page.mouse.click(5, 5)
+            nb.page.wait_for_function(  # 3 epochs of 29 batches: the last step drawn
+                "() => { const w = document.querySelector("
+                "'.jp-NotebookPanel:not(.lm-mod-hidden) .tvt-where');"
+                " return w && w.dataset.step === '87'; }", timeout=120_000)
+            time.sleep(0.4)
+            out_area.screenshot(path=str(out))
+            if nb.errors:
+                raise SystemExit(f"page errors: {nb.errors}")
+            nb.close()
+    finally:
+        lab.stop()
+    _shrink(out)
+
+
 def _shrink(out: Path) -> None:
     try:  # 256 colours lose nothing visible on a UI and halve the file
         from PIL import Image
@@ -106,7 +159,9 @@ def main(out: Path) -> None:
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    if args[:1] == ["--graph"]:
+    if args[:1] == ["--training"]:
+        training(Path(args[1]) if len(args) > 1 else REPO / "docs" / "screenshot-training.png")
+    elif args[:1] == ["--graph"]:
         graph(Path(args[1]) if len(args) > 1 else REPO / "docs" / "screenshot-graph.png")
     else:
         main(Path(args[0]) if args else REPO / "docs" / "screenshot.png")
