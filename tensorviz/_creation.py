@@ -520,6 +520,10 @@ def arange(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
         raise NotImplementedError(f'"arange_cpu" not implemented for \'{dt.cname}\'')
     integral = dt.category == _dtypes._INT
     if integral:  # PyTorch converts the numbers to the (64-bit) accumulation type first
+        if math.isnan(step):
+            raise RuntimeError("step must be nonzero")
+        if math.isinf(step):
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
         xs, xe, xst = (builtins.int(v) if math.isfinite(v) else v for v in (start, end, step))
         for v in (xs, xe, xst):
             if math.isfinite(v) and not -(1 << 63) <= v < (1 << 63):
@@ -599,6 +603,8 @@ def range(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
     if dt is _dtypes.bool or dt.category == _dtypes._COMPLEX:
         raise NotImplementedError(f'"range_cpu" not implemented for \'{dt.cname}\'')
     integral = dt.category == _dtypes._INT
+    if integral and not builtins.all(math.isfinite(v) for v in (start, end, step)):
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
     conv = builtins.int if integral else builtins.float
     xs, xe = (conv(v) if math.isfinite(v) else v for v in (start, end))
     xst = conv(step)

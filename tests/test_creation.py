@@ -584,3 +584,28 @@ def test_linspace_logspace_refuse_dimensioned_ends_and_huge_lengths():
             assert msgs[0] == msgs[1]
         with pytest.raises(RuntimeError, match="can't allocate memory"):
             getattr(tv, name)(0, 1, 2**41)
+
+
+@pytest.mark.parametrize("call", [
+    "T.range(0.5, 0.5, step=float('inf'), dtype=T.uint8)",
+    "T.range(0, 5, float('inf'), dtype=T.int64)",
+    "T.range(0, float('inf'), dtype=T.int64)",
+    "T.range(float('nan'), 3, dtype=T.int16)",
+    "T.range(0, 3, float('-inf'), dtype=T.int8)",
+    "T.arange(0.5, 0.5, step=float('inf'), dtype=T.uint8)",
+    "T.arange(0, 3, float('nan'), dtype=T.int64)",
+    "T.arange(0, float('inf'), dtype=T.int64)",
+    "T.range(0.5, 0.5, step=float('inf'))",
+])
+def test_integer_ranges_with_non_finite_numbers_raise_as_pytorch(call):
+    """An integer range converts its numbers to int64 first: an infinite or NaN one is
+    PyTorch's RuntimeError, never Python's OverflowError or an empty result."""
+    def run(T):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (range's deprecation warning)
+            try:
+                r = eval(call)
+            except Exception as e:
+                return type(e).__name__, str(e)
+        return r.dtype.__repr__().split(".")[-1], r.shape, np.isnan(r.float().numpy()).tolist()
+    assert run(tv) == run(torch)

@@ -663,6 +663,7 @@ def combinations(input, r: int = 2, with_replacement: bool = False) -> Tensor:
     input = _tensor_arg(input, "combinations", "input", 1)
     if input.dim() != 1:
         raise RuntimeError(f"Expect a 1D vector, but got shape {list(input._shape)}")
+    r = int_arg(r, "combinations", "r", 2)
     if r < 0:
         raise RuntimeError(f"Expect a non-negative number, but got {r}")
     xp = _xp(input)

@@ -488,7 +488,11 @@ def histogram(input, bins=100, *, range=None, weight=None, density: bool = False
                                "finite")
         if lo == hi:
             lo, hi = lo - 0.5, hi + 0.5
-        edges = xp.linspace(lo, hi, builtins.int(bins) + 1).astype(dt._np)
+        try:
+            edges = xp.linspace(lo, hi, builtins.int(bins) + 1).astype(dt._np)
+        except (MemoryError, ValueError):  # (more bins than memory holds: PyTorch's error)
+            from ..backends._numpy import out_of_memory
+            raise out_of_memory((builtins.int(bins) + 1) * dt.itemsize) from None
     nb = edges.shape[0] - 1
     wts = None
     if weight is not None:

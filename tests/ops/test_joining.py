@@ -358,3 +358,15 @@ def test_combinations_of_a_huge_r_is_the_allocators_error():
         with pytest.raises(RuntimeError, match="can't allocate memory"):
             tensorviz.combinations(x, r=r, with_replacement=rep)
     assert tuple(tensorviz.combinations(x, r=5).shape) == (0, 5)
+
+
+@pytest.mark.parametrize("r", ["10**30", "-(10**30)", "1.5", "T.tensor(1)", "True"])
+def test_combinations_parses_r_as_pytorch(r):
+    """``r`` past int64 is the parser's ValueError (not Python's OverflowError from
+    itertools), a float or bool a TypeError, a 0-dim integer tensor an int."""
+    def run(T):
+        try:
+            return T.combinations(T.tensor([1.0]), eval(r, {"T": T})).tolist()
+        except Exception as e:
+            return type(e).__name__, str(e)
+    assert run(tensorviz) == run(torch)

@@ -428,3 +428,12 @@ def test_composites_raise_no_numpy_warnings():
     T.mv(m, T.tensor([0., 1.]))
     T.addmm(T.zeros(2, 2), m, m)
     T.linalg.multi_dot([m, m, m])
+
+
+def test_histogram_with_more_bins_than_memory_is_pytorchs_allocation_error():
+    """2**40 bins: PyTorch's RuntimeError naming the bytes, not NumPy's MemoryError."""
+    torch = pytest.importorskip("torch")
+    for lib in (tensorviz, torch):
+        with pytest.raises(RuntimeError, match="can't allocate memory: you tried to allocate "
+                                               "4398046511108 bytes"):
+            lib.histogram(lib.tensor([1.0, 2.0]), 2**40)
