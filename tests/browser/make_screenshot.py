@@ -38,36 +38,6 @@ GRAPH_CODE = ("import tensorviz as torch\n"
               "torch.show_graph(loss, params=model)")
 
 
-def graph(out: Path) -> None:
-    """The graph of a Linear layer's loss, stepped to the end of backward."""
-    reason = missing_requirements()
-    if reason:
-        raise SystemExit(reason)
-    lab = Lab(Path(tempfile.mkdtemp(prefix="tv-shot-")))
-    try:
-        lab.write_notebook("graph.ipynb", [GRAPH_CODE])
-        with chromium() as browser:
-            nb = Notebook(browser, lab, "graph.ipynb", viewport=(1100, 1300), scale=2)
-            nb.command("application:toggle-left-area")
-            nb.run_cell(0)
-            out_area = nb.panel.locator(".jp-Cell").first.locator(".jp-OutputArea")
-            out_area.locator(".tvg-root").wait_for()
-            nb.page.mouse.click(5, 5)
-            out_area.locator(".tvg-root").focus()
-            nb.page.keyboard.press("End")
-            nb.page.wait_for_function("() => document.querySelectorAll("
-                                      "'.jp-NotebookPanel:not(.lm-mod-hidden) .tvg-acc')"
-                                      ".length === 2")
-            time.sleep(0.4)
-            out_area.screenshot(path=str(out))
-            if nb.errors:
-                raise SystemExit(f"page errors: {nb.errors}")
-            nb.close()
-    finally:
-        lab.stop()
-    _shrink(out)
-
-
 TRAINING_CODE = (
     "import tensorviz as torch\n"
     "from sklearn.datasets import load_digits\n"
@@ -90,35 +60,6 @@ TRAINING_CODE = (
     "        view.step(loss, output=out, target=yb)")
 
 
-def training(out: Path) -> None:
-    """The training view at the end of three epochs of the digits MLP."""
-    reason = missing_requirements()
-    if reason:
-        raise SystemExit(reason)
-    lab = Lab(Path(tempfile.mkdtemp(prefix="tv-shot-")))
-    try:
-        lab.write_notebook("training.ipynb", [TRAINING_CODE])
-        with chromium() as browser:
-            nb = Notebook(browser, lab, "training.ipynb", viewport=(1280, 1100), scale=2)
-            nb.command("application:toggle-left-area")
-            nb.run_cell(0)
-            out_area = nb.panel.locator(".jp-Cell").first.locator(".jp-OutputArea")
-            out_area.locator(".tvt-root").wait_for()
-            nb.page.mouse.click(5, 5)
-            nb.page.wait_for_function(  # 3 epochs of 29 batches: the last step drawn
-                "() => { const w = document.querySelector("
-                "'.jp-NotebookPanel:not(.lm-mod-hidden) .tvt-where');"
-                " return w && w.dataset.step === '87'; }", timeout=120_000)
-            time.sleep(0.4)
-            out_area.screenshot(path=str(out))
-            if nb.errors:
-                raise SystemExit(f"page errors: {nb.errors}")
-            nb.close()
-    finally:
-        lab.stop()
-    _shrink(out)
-
-
 def _shrink(out: Path) -> None:
     try:  # 256 colours lose nothing visible on a UI and halve the file
         from PIL import Image
@@ -131,30 +72,66 @@ def _shrink(out: Path) -> None:
     print(f"wrote {out}")
 
 
-def main(out: Path) -> None:
+def _shoot(out: Path, code: str, viewport: tuple, frame: str, ready) -> None:
+    """Run ``code`` as one cell in JupyterLab (side bar closed), wait for ``ready(nb,
+    cell)``, and save the screenshot of the cell's ``frame`` ("cell" or "output")."""
     reason = missing_requirements()
     if reason:
         raise SystemExit(reason)
     lab = Lab(Path(tempfile.mkdtemp(prefix="tv-shot-")))
     try:
-        lab.write_notebook("screenshot.ipynb", [CODE])
+        lab.write_notebook("screenshot.ipynb", [code])
         with chromium() as browser:
-            # 1440 px: the full layout (below 1380 px the compact one)
-            nb = Notebook(browser, lab, "screenshot.ipynb", viewport=(1440, 1100), scale=2)
+            nb = Notebook(browser, lab, "screenshot.ipynb", viewport=viewport, scale=2)
             nb.command("application:toggle-left-area")
             nb.run_cell(0)
             cell = nb.panel.locator(".jp-Cell").first
-            cell.locator(".tv-root").wait_for()
-            nb.page.mouse.click(5, 5)  # leave the editor so no cursor blinks in the shot
-            cell.locator('.tv-card[data-t="1"] .tv-cell[data-index="2,1"]').hover()
-            time.sleep(0.4)
-            cell.screenshot(path=str(out))
+            ready(nb, cell)
+            time.sleep(0.4)  # (the hover/animation settles before the picture)
+            target = cell if frame == "cell" else cell.locator(".jp-OutputArea")
+            target.screenshot(path=str(out))
             if nb.errors:
                 raise SystemExit(f"page errors: {nb.errors}")
             nb.close()
     finally:
         lab.stop()
     _shrink(out)
+
+
+def graph(out: Path) -> None:
+    """The graph of a Linear layer's loss, stepped to the end of backward."""
+    def ready(nb, cell):
+        root = cell.locator(".jp-OutputArea .tvg-root")
+        root.wait_for()
+        nb.page.mouse.click(5, 5)
+        root.focus()
+        nb.page.keyboard.press("End")
+        nb.page.wait_for_function("() => document.querySelectorAll("
+                                  "'.jp-NotebookPanel:not(.lm-mod-hidden) .tvg-acc')"
+                                  ".length === 2")
+    _shoot(out, GRAPH_CODE, (1100, 1300), "output", ready)
+
+
+def training(out: Path) -> None:
+    """The training view at the end of three epochs of the digits MLP."""
+    def ready(nb, cell):
+        cell.locator(".jp-OutputArea .tvt-root").wait_for()
+        nb.page.mouse.click(5, 5)
+        nb.page.wait_for_function(  # 3 epochs of 29 batches: the last step drawn
+            "() => { const w = document.querySelector("
+            "'.jp-NotebookPanel:not(.lm-mod-hidden) .tvt-where');"
+            " return w && w.dataset.step === '87'; }", timeout=120_000)
+    _shoot(out, TRAINING_CODE, (1280, 1100), "output", ready)
+
+
+def main(out: Path) -> None:
+    """The tensor widget with the pointer on ``a.t()[2, 1]``; 1440 px wide: the full layout
+    (below 1380 px the compact one)."""
+    def ready(nb, cell):
+        cell.locator(".tv-root").wait_for()
+        nb.page.mouse.click(5, 5)  # leave the editor so no cursor blinks in the shot
+        cell.locator('.tv-card[data-t="1"] .tv-cell[data-index="2,1"]').hover()
+    _shoot(out, CODE, (1440, 1100), "cell", ready)
 
 
 if __name__ == "__main__":
