@@ -69,7 +69,7 @@ print("types", all(type(b) is Pair for b in batches))
 print("values", [b.x.tolist() for b in batches])
 pids = {p for b in batches for p in b.pid}
 print("workers", len(pids), os.getpid() in pids)
-print("left", workers_alive(), glob.glob("/dev/shm/tvz*"))
+print("left", workers_alive(), glob.glob(f"/dev/shm/tvz{os.getpid()}_*"))
 '''
 
 INTERRUPT = '''
@@ -86,18 +86,26 @@ class Stuck(Dataset):
             threading.Event().wait()   # never returns
         return i
 
+stopped = threading.Event()
+
 def press_stop():                      # the interrupt button, once a worker is stuck
     started.wait()
-    os.kill(os.getpid(), signal.SIGINT)
+    while True:                        # (an interrupt landing in a finalizer is dropped
+        os.kill(os.getpid(), signal.SIGINT)   # by Python: press it again, as a user would)
+        if stopped.wait(2.0):
+            return
 
 threading.Thread(target=press_stop).start()
-for batch in DataLoader(Stuck(started), batch_size=2, num_workers=2,
-                        multiprocessing_context=METHOD):
-    pass
+try:
+    for batch in DataLoader(Stuck(started), batch_size=2, num_workers=2,
+                            multiprocessing_context=METHOD):
+        pass
+finally:
+    stopped.set()
 '''
 
 CHECK = '''
-print("after interrupt", workers_alive(), glob.glob("/dev/shm/tvz*"))
+print("after interrupt", workers_alive(), glob.glob(f"/dev/shm/tvz{os.getpid()}_*"))
 '''
 
 
