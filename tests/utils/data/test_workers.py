@@ -201,7 +201,8 @@ def test_sigint_while_a_worker_is_busy_leaves_nothing_behind():
 
     # A SIGINT that lands while Python runs a finalizer (gc of an earlier test's garbage) is
     # printed as "Exception ignored" and dropped, as at a real Ctrl-C: press it again.  So
-    # resend until the loop has stopped; once it has, the handler ignores late ones.
+    # resend until the loop has stopped (every 10 s: well past the 1 s the stopping loader
+    # gives its workers, so a resend never cuts that short); late ones are ignored.
     stopped = threading.Event()
 
     def on_sigint(signum, frame):
@@ -212,7 +213,7 @@ def test_sigint_while_a_worker_is_busy_leaves_nothing_behind():
         started.wait()
         while True:
             os.kill(os.getpid(), signal.SIGINT)
-            if stopped.wait(2.0):
+            if stopped.wait(10.0):
                 return
     previous = signal.signal(signal.SIGINT, on_sigint)
     t = threading.Thread(target=interrupt_until_stopped)
