@@ -1096,3 +1096,28 @@ def test_lazy_conjugate_views_round_trip(tmp_path):
     mine = tv.load(tmp_path / "b.pt")
     assert mine["c"].is_conj() and mine["c"].tolist() == [1 - 2j, 3 + 1j]
     assert mine["c"].untyped_storage() is mine["x"].untyped_storage()
+
+
+@pytest.mark.parametrize("weights_only", [True, False])
+def test_loaded_tensors_version_counters_as_pytorch(weights_only):
+    """PyTorch rebuilds each loaded tensor with ``set_`` (a write): every tensor of a file
+    starts at version 1 with its own counter, views of one storage included."""
+    torch = _torch()
+    import io
+
+    def program(lib):
+        x = lib.arange(6.)
+        saved = {"x": x, "v": x[2:], "p": lib.nn.Parameter(lib.ones(2)),
+                 "i": lib.tensor([1, 2]), "z": lib.zeros(0), "s": lib.tensor(3.),
+                 "c": lib.tensor([1 + 2j]).conj()}
+        buf = io.BytesIO()
+        torch.save(saved, buf) if lib is torch else tv.save(saved, buf)
+        buf.seek(0)
+        back = lib.load(buf, weights_only=weights_only)
+        seen = [{k: t._version for k, t in back.items()}]
+        back["x"].add_(1)
+        back["p"].data.mul_(2)
+        seen.append({k: t._version for k, t in back.items()})
+        return seen
+
+    assert program(tv) == program(torch)

@@ -79,7 +79,11 @@ def _rebuild_tensor(storage, storage_offset, size, stride, dtype=None) -> Tensor
     # The view must stay inside its storage: checked before any array is made from it.
     _layout.check_as_strided(shape, strides, storage_offset, untyped.nbytes() // dt.itemsize,
                              dt.itemsize)
-    return Tensor._make(untyped, dt, storage_offset, shape, strides)
+    t = Tensor._make(untyped, dt, storage_offset, shape, strides)
+    # PyTorch rebuilds a tensor with ``set_`` onto the storage, which counts as a write: a
+    # loaded tensor is at version 1, each with its own counter (views are not re-linked)
+    t._vc = [1]
+    return t
 
 
 def _finish(t: Tensor, requires_grad, metadata) -> Tensor:

@@ -25,6 +25,10 @@ class Adadelta(Optimizer):
     >>> opt = tensorviz.optim.Adadelta(params, lr=1.0, rho=0.9)
     """
 
+    _group_defaults = {"foreach": None, "maximize": False, "differentiable": False, "capturable":
+                       False}
+    _tensor_state = ("step",)
+
     def __init__(self, params: Any, lr: float | Tensor = 1.0, rho: float = 0.9,
                  eps: float = 1e-6, weight_decay: float = 0, foreach: bool | None = None, *,
                  capturable: bool = False, maximize: bool = False,
@@ -40,18 +44,6 @@ class Adadelta(Optimizer):
                     "maximize": maximize, "capturable": capturable, "foreach": foreach,
                     "differentiable": differentiable}
         super().__init__(params, defaults)
-
-    def __setstate__(self, state: dict) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("capturable", False)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0 and not isinstance(p_state["step"], Tensor):
-                    p_state["step"] = _step_counter(float(p_state["step"]))
 
     @_use_grad_for_differentiable
     def step(self, closure: Callable[[], Any] | None = None) -> Any:

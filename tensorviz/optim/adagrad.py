@@ -27,6 +27,9 @@ class Adagrad(Optimizer):
     >>> opt = tensorviz.optim.Adagrad(params, lr=1e-2, lr_decay=1e-4)
     """
 
+    _group_defaults = {"foreach": None, "maximize": False, "differentiable": False, "fused": None}
+    _tensor_state = ("step",)
+
     def __init__(self, params: Any, lr: float | Tensor = 1e-2, lr_decay: float = 0,
                  weight_decay: float = 0, initial_accumulator_value: float = 0,
                  eps: float = 1e-10, foreach: bool | None = None, *,
@@ -58,17 +61,6 @@ class Adagrad(Optimizer):
                 state["step"] = _step_counter()
                 state["sum"] = _creation.full_like(p, initial_accumulator_value,
                                                    memory_format=preserve_format)
-
-    def __setstate__(self, state: dict) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("fused", None)
-        for s in self.state.values():
-            if "step" in s and not isinstance(s["step"], Tensor):
-                s["step"] = _step_counter(float(s["step"]))
 
     @_use_grad_for_differentiable
     def step(self, closure: Callable[[], Any] | None = None) -> Any:

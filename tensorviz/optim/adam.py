@@ -13,17 +13,12 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .. import _creation
-from .._dtypes import float32
 from .._tensor import Tensor, preserve_format
 from . import _arrays
-from .optimizer import Optimizer, _get_value, _scalar_lr, _to_scalar, _use_grad_for_differentiable
+from .optimizer import (Optimizer, _get_value, _scalar_lr, _step_counter, _to_scalar,
+                        _use_grad_for_differentiable)
 
 __all__ = ["Adam", "adam"]
-
-
-def _step_counter(value: float = 0.0) -> Tensor:
-    """A step count as PyTorch keeps it: a float32 0-d tensor on the cpu."""
-    return _creation.tensor(value, dtype=float32)
 
 
 class Adam(Optimizer):
@@ -32,6 +27,10 @@ class Adam(Optimizer):
 
     >>> opt = tensorviz.optim.Adam(params, lr=1e-3, betas=(0.9, 0.999))
     """
+
+    _group_defaults = {"amsgrad": False, "maximize": False, "foreach": None, "capturable": False,
+                       "differentiable": False, "decoupled_weight_decay": False, "fused": None}
+    _tensor_state = ("step",)
 
     def __init__(self, params: Any, lr: float | Tensor = 1e-3,
                  betas: tuple = (0.9, 0.999), eps: float = 1e-8,
@@ -78,21 +77,6 @@ class Adam(Optimizer):
                 raise RuntimeError("`fused` does not support `differentiable`")
             if foreach:
                 raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
-
-    def __setstate__(self, state: dict) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("amsgrad", False)
-            group.setdefault("maximize", False)
-            group.setdefault("foreach", None)
-            group.setdefault("capturable", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("decoupled_weight_decay", False)
-            group.setdefault("fused", None)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0 and not isinstance(p_state["step"], Tensor):
-                    p_state["step"] = _step_counter(float(p_state["step"]))
 
     def _init_group(self, group, params_with_grad, grads, exp_avgs, exp_avg_sqs,
                     max_exp_avg_sqs, state_steps) -> None:

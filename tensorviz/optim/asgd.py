@@ -28,6 +28,10 @@ class ASGD(Optimizer):
     >>> opt = tensorviz.optim.ASGD(params, lr=1e-2, t0=100)
     """
 
+    _group_defaults = {"foreach": None, "maximize": False, "differentiable": False,
+                       "capturable": False}
+    _tensor_state = ("step", "eta", "mu")
+
     def __init__(self, params: Any, lr: float | Tensor = 1e-2, lambd: float = 1e-4,
                  alpha: float = 0.75, t0: float = 1e6, weight_decay: float = 0,
                  foreach: bool | None = None, maximize: bool = False,
@@ -39,19 +43,6 @@ class ASGD(Optimizer):
                     "weight_decay": weight_decay, "foreach": foreach, "maximize": maximize,
                     "differentiable": differentiable, "capturable": capturable}
         super().__init__(params, defaults)
-
-    def __setstate__(self, state: dict) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("capturable", False)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                for key in ("step", "eta", "mu"):
-                    if len(p_state) != 0 and not isinstance(p_state[key], Tensor):
-                        p_state[key] = _step_counter(float(p_state[key]))
 
     @_use_grad_for_differentiable
     def step(self, closure: Callable[[], Any] | None = None) -> Any:

@@ -30,6 +30,10 @@ class NAdam(Optimizer):
     >>> opt = tensorviz.optim.NAdam(params, lr=2e-3, momentum_decay=4e-3)
     """
 
+    _group_defaults = {"maximize": False, "foreach": None, "capturable": False, "differentiable":
+                       False, "decoupled_weight_decay": False}
+    _tensor_state = ("step", "mu_product")
+
     def __init__(self, params: Any, lr: float | Tensor = 2e-3, betas: tuple = (0.9, 0.999),
                  eps: float = 1e-8, weight_decay: float = 0, momentum_decay: float = 4e-3,
                  decoupled_weight_decay: bool = False, *, foreach: bool | None = None,
@@ -44,22 +48,6 @@ class NAdam(Optimizer):
                     "foreach": foreach, "capturable": capturable,
                     "differentiable": differentiable}
         super().__init__(params, defaults)
-
-    def __setstate__(self, state: dict) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("maximize", False)
-            group.setdefault("foreach", None)
-            group.setdefault("capturable", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("decoupled_weight_decay", False)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0:
-                    if not isinstance(p_state["step"], Tensor):
-                        p_state["step"] = _step_counter(float(p_state["step"]))
-                    if not isinstance(p_state["mu_product"], Tensor):
-                        p_state["mu_product"] = _step_counter(float(p_state["mu_product"]))
 
     @_use_grad_for_differentiable
     def step(self, closure: Callable[[], Any] | None = None) -> Any:

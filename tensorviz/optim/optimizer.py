@@ -93,6 +93,17 @@ def _get_value(x: Any) -> Any:
     return x.item() if isinstance(x, Tensor) else x
 
 
+def _step_counter(value: float = 0.0) -> Tensor:
+    """A step count as PyTorch keeps it: a float32 0-d tensor on the cpu.
+
+    >>> _step_counter(3.0)
+    tensor(3.)
+    """
+    from .. import _creation
+    from .._dtypes import float32
+    return _creation.tensor(value, dtype=float32)
+
+
 def _scalar_lr(lr: Any) -> Any:
     """``lr`` as a Python number for the update formulas (a tensor lr is read once)."""
     lr = _to_scalar(lr)
@@ -119,6 +130,12 @@ class Optimizer:
     >>> [g["lr"] for g in opt.param_groups]
     [0.1, 0.001]
     """
+
+    #: Options a subclass's param groups always have, with the defaults an older state
+    #: (pickle or ``state_dict``) lacking them takes on ``__setstate__``.
+    _group_defaults: dict = {}
+    #: Per-parameter state entries PyTorch keeps as float32 0-d tensors (``step``).
+    _tensor_state: tuple = ()
 
     def __init__(self, params: Any, defaults: dict[str, Any]) -> None:
         self.defaults = defaults
@@ -162,6 +179,16 @@ class Optimizer:
                 setattr(self, name, OrderedDict())
         self._patch_step_function()
         self.defaults.setdefault("differentiable", False)
+        # (a state from an older pickle or state_dict: the options it predates take their
+        # defaults, and counts kept as Python numbers become PyTorch's float32 0-d tensors)
+        for group in self.param_groups:
+            for key, value in self._group_defaults.items():
+                group.setdefault(key, value)
+        if self._tensor_state:
+            for p_state in self.state.values():
+                for key in self._tensor_state:
+                    if key in p_state and not isinstance(p_state[key], Tensor):
+                        p_state[key] = _step_counter(float(p_state[key]))
 
     def __repr__(self) -> str:
         format_string = self.__class__.__name__ + " ("

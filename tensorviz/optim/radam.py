@@ -27,6 +27,10 @@ class RAdam(Optimizer):
     >>> opt = tensorviz.optim.RAdam(params, lr=1e-3)
     """
 
+    _group_defaults = {"foreach": None, "maximize": False, "differentiable": False,
+                       "decoupled_weight_decay": False, "capturable": False}
+    _tensor_state = ("step",)
+
     def __init__(self, params: Any, lr: float | Tensor = 1e-3, betas: tuple = (0.9, 0.999),
                  eps: float = 1e-8, weight_decay: float = 0,
                  decoupled_weight_decay: bool = False, *, foreach: bool | None = None,
@@ -38,19 +42,6 @@ class RAdam(Optimizer):
                     "decoupled_weight_decay": decoupled_weight_decay,
                     "differentiable": differentiable}
         super().__init__(params, defaults)
-
-    def __setstate__(self, state: dict) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("decoupled_weight_decay", False)
-            group.setdefault("capturable", False)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0 and not isinstance(p_state["step"], Tensor):
-                    p_state["step"] = _step_counter(float(p_state["step"]))
 
     @_use_grad_for_differentiable
     def step(self, closure: Callable[[], Any] | None = None) -> Any:

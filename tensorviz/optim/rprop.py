@@ -27,6 +27,10 @@ class Rprop(Optimizer):
     >>> opt = tensorviz.optim.Rprop(params, lr=1e-2, etas=(0.5, 1.2))
     """
 
+    _group_defaults = {"foreach": None, "maximize": False, "differentiable": False, "capturable":
+                       False}
+    _tensor_state = ("step",)
+
     def __init__(self, params: Any, lr: float | Tensor = 1e-2, etas: tuple = (0.5, 1.2),
                  step_sizes: tuple = (1e-6, 50), *, capturable: bool = False,
                  foreach: bool | None = None, maximize: bool = False,
@@ -38,18 +42,6 @@ class Rprop(Optimizer):
                     "maximize": maximize, "differentiable": differentiable,
                     "capturable": capturable}
         super().__init__(params, defaults)
-
-    def __setstate__(self, state: dict) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("capturable", False)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0 and not isinstance(p_state["step"], Tensor):
-                    p_state["step"] = _step_counter(float(p_state["step"]))
 
     @_use_grad_for_differentiable
     def step(self, closure: Callable[[], Any] | None = None) -> Any:

@@ -26,6 +26,9 @@ class SGD(Optimizer):
     >>> loss.backward(); opt.step()
     """
 
+    _group_defaults = {"nesterov": False, "maximize": False, "foreach": None, "differentiable":
+                       False, "fused": False}
+
     def __init__(self, params: Any, lr: float | Tensor = 1e-3, momentum: float = 0,
                  dampening: float = 0, weight_decay: float | Tensor = 0,
                  nesterov: bool = False, *, maximize: bool = False,
@@ -52,15 +55,6 @@ class SGD(Optimizer):
                 raise RuntimeError("`fused` does not support `differentiable`")
             if foreach:
                 raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
-
-    def __setstate__(self, state: dict) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("nesterov", False)
-            group.setdefault("maximize", False)
-            group.setdefault("foreach", None)
-            group.setdefault("differentiable", False)
-            group.setdefault("fused", False)
 
     def _init_group(self, group, params, grads, momentum_buffer_list) -> None:
         for p in group["params"]:

@@ -173,3 +173,42 @@ def test_named_parameters_keep_their_names():
         opt = lib.optim.Adam([("w", w), ("b", b)])
         assert opt.state_dict()["param_groups"][0]["param_names"] == ["w", "b"]
         assert opt.state_dict()["param_groups"][0]["params"] == [0, 1]
+
+
+@pytest.mark.parametrize("name,kw", OPTIMIZERS, ids=IDS)
+def test_older_state_gains_defaults_and_tensor_counts_as_in_pytorch(name, kw):
+    """A state_dict from an older release (group options it predates missing, step counts as
+    Python numbers) loads as PyTorch loads it: the options take their defaults and the counts
+    become float32 0-d tensors, and training goes on step for step."""
+    tp, vp = make_params(torch, SHAPES, "float32", 1)
+    topt = getattr(torch.optim, name)(_groups(tp), **kw)
+    vopt = getattr(tv.optim, name)(_groups(vp), **kw)
+    rng = np.random.default_rng(4)
+    _run(topt, vopt, tp, vp, rng, 2)
+    old = copy.deepcopy(topt.state_dict())
+    for group in old["param_groups"]:
+        for key in ("foreach", "maximize", "differentiable", "capturable", "fused",
+                    "decoupled_weight_decay", "amsgrad", "nesterov", "centered"):
+            if key in group and group[key] in (None, False):  # (left at its default)
+                del group[key]
+    for p_state in old["state"].values():
+        for key in ("step", "eta", "mu", "mu_product"):
+            if key in p_state and isinstance(p_state[key], torch.Tensor) and \
+                    p_state[key].dim() == 0:
+                p_state[key] = float(p_state[key])
+    buf = io.BytesIO()
+    torch.save(old, buf)
+    buf.seek(0)
+    vopt.load_state_dict(tv.load(buf))
+    buf.seek(0)
+    topt.load_state_dict(torch.load(buf))
+    tsd, vsd = topt.state_dict(), vopt.state_dict()
+    assert vsd["param_groups"] == tsd["param_groups"]
+    for k, t_state in tsd["state"].items():
+        for key, tval in t_state.items():
+            vval = vsd["state"][k][key]
+            assert isinstance(vval, tv.Tensor) == isinstance(tval, torch.Tensor), key
+            if isinstance(tval, torch.Tensor):
+                assert str(vval.dtype)[len("tensorviz."):] == str(tval.dtype)[len("torch."):]
+    _run(topt, vopt, tp, vp, rng, 2)
+    assert_same_state(topt, vopt, "float32")
