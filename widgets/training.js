@@ -1,4 +1,5 @@
-// tensorviz training view: progress, loss and accuracy curves, gradient norms per parameter,
+// tensorviz training view: progress, loss and accuracy curves (training per batch, validation
+// per pass, dashed), gradient norms per layer and per parameter,
 // one optimizer step on a watched parameter, and what zero_grad left in .grad.  Plain ES
 // module for anywidget, no bundler.  Every string from the kernel goes through textContent /
 // setAttribute.
@@ -107,7 +108,8 @@ class TrainingView {
     this.epochs.textContent = "";
     for (const row of (curves.epochs || []).slice(-8)) {
       const acc = row.accuracy === undefined ? "" : `, accuracy ${(100 * row.accuracy).toFixed(1)}%`;
-      this.epochs.appendChild(h("span", "tvt-epoch", `epoch ${row.epoch}: mean loss ${fmt(row.loss)}${acc}`));
+      const val = row.val_loss === undefined ? "" : ` · validation loss ${fmt(row.val_loss)}${row.val_accuracy === undefined ? "" : `, accuracy ${(100 * row.val_accuracy).toFixed(1)}%`}`;
+      this.epochs.appendChild(h("span", "tvt-epoch", `epoch ${row.epoch}: mean loss ${fmt(row.loss)}${acc}${val}`));
     }
     this.renderGrads();
     this.renderOptim();
@@ -116,12 +118,12 @@ class TrainingView {
 
   drawCharts() {
     const curves = this.model.get("curves") || {};
-    this.drawChart(this.lossBox, curves.loss || [], false);
-    this.drawChart(this.accBox, curves.accuracy || [], true);
+    this.drawChart(this.lossBox, curves.loss || [], false, curves.val_loss || []);
+    this.drawChart(this.accBox, curves.accuracy || [], true, curves.val_accuracy || []);
   }
 
-  /** @param {{svg: SVGSVGElement, value: HTMLElement, box: HTMLElement}} c @param {any[]} pts @param {boolean} unit */
-  drawChart(c, pts, unit) {
+  /** @param {{svg: SVGSVGElement, value: HTMLElement, box: HTMLElement}} c @param {any[]} pts @param {boolean} unit @param {any[]} valPts */
+  drawChart(c, pts, unit, valPts) {
     const w = Math.max(160, Math.floor(c.box.clientWidth || 300));
     const hgt = 130;
     const svg = c.svg;
@@ -130,13 +132,18 @@ class TrainingView {
     svg.setAttribute("viewBox", `0 0 ${w} ${hgt}`);
     svg.textContent = "";
     const vals = pts.filter((q) => q[1] !== null).map((q) => q[1]);
-    c.value.textContent = vals.length ? ` ${unit ? (100 * vals[vals.length - 1]).toFixed(1) + "%" : fmt(vals[vals.length - 1])}` : " (no data yet)";
+    const val = valPts.filter((q) => q[1] !== null);
+    const show = (/** @type {number} */ v) => (unit ? (100 * v).toFixed(1) + "%" : fmt(v));
+    c.value.textContent = vals.length ? ` ${show(vals[vals.length - 1])}` : " (no data yet)";
+    if (val.length) c.value.appendChild(h("span", "tvt-valkey", ` · ┄ validation ${show(val[val.length - 1][1])}`));
+    c.box.dataset.validation = String(val.length);
     const L = 44, R = 8, T = 8, B = 18;
     svg.appendChild(s("rect", { x: L, y: T, width: w - L - R, height: hgt - T - B, class: "tvt-plot" }));
     if (!vals.length) return;
-    let lo = unit ? 0 : Math.min(...vals), hi = unit ? 1 : Math.max(...vals);
+    const all = vals.concat(val.map((q) => q[1]));
+    let lo = unit ? 0 : Math.min(...all), hi = unit ? 1 : Math.max(...all);
     if (!(hi > lo)) { hi = lo + 1; }
-    const last = pts[pts.length - 1][0], first = Math.min(pts[0][0], 1);
+    const last = Math.max(pts[pts.length - 1][0], val.length ? val[val.length - 1][0] : 0), first = Math.min(pts[0][0], 1);
     const X = (/** @type {number} */ st) => L + (w - L - R) * (last > first ? (st - first) / (last - first) : 1);
     const Y = (/** @type {number} */ v) => T + (hgt - T - B) * (1 - (v - lo) / (hi - lo));
     for (const [v, anchor] of [[hi, "hi"], [lo, "lo"]]) {
@@ -163,6 +170,10 @@ class TrainingView {
       smooth.push(`${X(q[0]).toFixed(1)},${Y(sum / n).toFixed(1)}`);
     }
     svg.appendChild(s("polyline", { points: smooth.join(" "), class: "tvt-line tvt-smooth" + (unit ? " tvt-acc" : "") }));
+    if (!val.length) return;
+    // validation: one point per pass, dashed, over the training curve it is compared with
+    svg.appendChild(s("polyline", { points: val.map((q) => `${X(q[0]).toFixed(1)},${Y(q[1]).toFixed(1)}`).join(" "), class: "tvt-line tvt-val" }));
+    for (const q of val) svg.appendChild(s("circle", { cx: X(q[0]).toFixed(1), cy: Y(q[1]).toFixed(1), r: 2.5, class: "tvt-valdot" }));
   }
 
   renderGrads() {
@@ -170,20 +181,42 @@ class TrainingView {
     const z = this.model.get("zero_grad") || {};
     const box = this.gradBox;
     box.textContent = "";
-    box.appendChild(h("div", "tvt-cap", "gradient norms ‖p.grad‖ (last batch, read as optimizer.step() starts)"));
+    box.appendChild(h("div", "tvt-cap", "gradient norms per layer ‖grad‖, and per parameter (last batch, read as optimizer.step() starts)"));
     const names = g.names || [];
     const norms = g.norms || [];
-    const max = Math.max(1e-12, ...norms.filter((/** @type {any} */ v) => v !== null));
+    /** @type {{name: string, kind: string, norm: number | null, params: string[]}[]} */
+    const layers = g.layers || [];
+    const byName = new Map(names.map((/** @type {string} */ n, /** @type {number} */ i) => [n, norms[i]]));
+    const max = Math.max(1e-12, ...norms.filter((/** @type {any} */ v) => v !== null),
+      ...layers.map((l) => l.norm).filter((v) => v !== null));
     const list = h("div", "tvt-gradlist");
-    names.forEach((/** @type {string} */ name, /** @type {number} */ i) => {
-      const row = h("div", "tvt-gradrow");
-      row.dataset.param = name;
-      const label = h("span", "tvt-pname", name);
+    /** @param {string} cls @param {string} label @param {number | null | undefined} v */
+    const bar = (cls, label, v) => {
+      const row = h("div", cls);
       const track = h("span", "tvt-track");
-      const bar = h("span", "tvt-gbar");
-      bar.style.width = `${norms[i] === null ? 0 : Math.max(1, (100 * norms[i]) / max)}%`;
-      track.appendChild(bar);
-      row.append(label, track, h("span", "tvt-num", fmt(norms[i])));
+      const fill = h("span", "tvt-gbar");
+      fill.style.width = `${v === null || v === undefined ? 0 : Math.max(1, (100 * v) / max)}%`;
+      track.appendChild(fill);
+      row.append(h("span", "tvt-pname", label), track, h("span", "tvt-num", fmt(v)));
+      return row;
+    };
+    const listed = new Set();
+    for (const layer of layers) {
+      const row = bar("tvt-layerrow", `${layer.name || "(model)"} ${layer.kind}`, layer.norm);
+      row.dataset.layer = layer.name;
+      list.appendChild(row);
+      for (const name of layer.params) {
+        if (!byName.has(name)) continue;
+        const sub = bar("tvt-gradrow tvt-sub", name.slice(layer.name ? layer.name.length + 1 : 0), byName.get(name));
+        sub.dataset.param = name;
+        list.appendChild(sub);
+        listed.add(name);
+      }
+    }
+    names.forEach((/** @type {string} */ name, /** @type {number} */ i) => {
+      if (listed.has(name)) return;
+      const row = bar("tvt-gradrow", name, norms[i]);
+      row.dataset.param = name;
       list.appendChild(row);
     });
     if (!names.length) list.appendChild(h("div", "tvt-note", "no gradients yet: they appear after loss.backward()"));

@@ -8,9 +8,11 @@ What it shows, and where each part comes from (all read, never changed):
 
 - progress: epoch and batch, counted by :meth:`TrainingView.step`;
 - curves: the loss and accuracy passed to ``step`` (bounded: old points are merged in pairs
-  once a curve has :data:`MAX_POINTS` of them);
-- gradient norms per parameter, read in the optimizer's step pre-hook (the moment the
-  gradients of this batch exist and are about to be used);
+  once a curve has :data:`MAX_POINTS` of them), and the validation loss and accuracy passed
+  to ``validate`` (one point per validation pass, drawn over the training curves);
+- gradient norms per layer (the modules that own parameters; a layer's norm is that of all
+  its parameters' gradients together) and per parameter, read in the optimizer's step
+  pre-hook (the moment the gradients of this batch exist and are about to be used);
 - the optimizer step on one watched parameter: a few of its elements (those with the largest
   gradient when first seen) before and after
   ``optimizer.step()``, the gradient used, and the optimizer's state for it
@@ -40,7 +42,7 @@ from ._widgets import _LIVE, DisplayedWidget, _ensure_hook
 __all__ = ["TrainingView", "MAX_POINTS", "MAX_PARAMS", "WATCH_ELEMENTS"]
 
 MAX_POINTS = 512  # per curve sent to the front end
-MAX_PARAMS = 24  # gradient-norm bars drawn
+MAX_PARAMS = 24  # gradient-norm bars drawn (layers, and parameters)
 WATCH_ELEMENTS = 6  # elements of the watched parameter shown before/after a step
 MAX_STATE = 6  # optimizer-state entries shown
 FREED = ("The model or optimizer this view watched no longer exists: it shows the last known "
@@ -131,6 +133,8 @@ class TrainingView(DisplayedWidget):
     ...     out = model(xb); loss = loss_fn(out, yb)
     ...     loss.backward(); opt.step()
     ...     view.step(loss, output=out, target=yb)
+    >>> with tensorviz.no_grad():                              # doctest: +SKIP
+    ...     out = model(x_val); view.validate(loss_fn(out, y_val), output=out, target=y_val)
     """
 
     _esm = asset("training.js")
@@ -173,6 +177,7 @@ class TrainingView(DisplayedWidget):
         self._optimizer = weakref.ref(optimizer) if optimizer is not None else None
         named = list(model.named_parameters())
         self._names = {id(p): n for n, p in named}
+        self._layers = _layers(model, named)
         self._param_refs = [(n, weakref.ref(p)) for n, p in named]
         self._epochs = epochs
         self._batches = batches
@@ -182,7 +187,9 @@ class TrainingView(DisplayedWidget):
         self._steps = 0
         self._epoch_loss = [0.0, 0]
         self._epoch_correct = [0, 0]
-        self._series = {"loss": _Series(), "accuracy": _Series()}
+        self._series = {"loss": _Series(), "accuracy": _Series(), "val_loss": _Series(),
+                        "val_accuracy": _Series()}
+        self._val = _ValidationPass()
         self._epoch_rows: list[dict] = []
         self._grad_norms: dict[str, float] = {}
         self._grad_seen = False  # the optimizer's pre-hook read this batch's gradients
@@ -238,6 +245,38 @@ class TrainingView(DisplayedWidget):
         self._dirty = True
         self._push()
 
+    def validate(self, loss: Any, output: Any = None, target: Any = None) -> None:
+        """Record a validation batch: its ``loss`` and, given ``output`` and ``target``, its
+        accuracy, drawn as a second (dashed) curve over the training ones.
+
+        Call it after a training step, once per validation batch (the batches of one pass,
+        i.e. all calls between two training steps, make one point: their mean, weighted by
+        batch size) — usually under ``no_grad()`` at the end of each epoch. A model that
+        keeps improving on its training batches while its validation loss rises has started
+        to overfit.
+        """
+        if self._closed:
+            return
+        value = _item(loss)
+        n = int(target.shape[0]) if target is not None and hasattr(target, "shape") and \
+            len(target.shape) else 1
+        correct = None
+        if output is not None and target is not None:
+            correct, n = _correct(output, target)
+        point = self._val.add(self._steps, value, n, correct)
+        for key in ("val_loss", "val_accuracy"):
+            series = self._series[key]
+            if series.points and series.points[-1][0] == self._steps and \
+                    series.points[-1][2] == 1:
+                series.points.pop()  # (the same pass: its point is replaced by the new mean)
+        self._series["val_loss"].add(self._steps, point["loss"])
+        if point["accuracy"] is not None:
+            self._series["val_accuracy"].add(self._steps, point["accuracy"])
+        if self._epoch_rows and self._epoch_rows[-1].get("step") == self._steps:
+            self._epoch_rows[-1].update(_val_fields(point))
+        self._dirty = True
+        self._push()
+
     def flush(self) -> None:
         """Send what is pending now (the view does it by itself when the cell ends)."""
         if self._dirty and not self._closed:
@@ -263,7 +302,8 @@ class TrainingView(DisplayedWidget):
 
     @property
     def history(self) -> dict:
-        """The recorded curves: ``{"loss": [(step, value), ...], "accuracy": [...]}``."""
+        """The recorded curves: ``{"loss": [(step, value), ...], "accuracy": [...],
+        "val_loss": [...], "val_accuracy": [...]}``."""
         return {k: [(int(s), v) for s, v, _ in series.points]
                 for k, series in self._series.items()}
 
@@ -390,7 +430,11 @@ class TrainingView(DisplayedWidget):
     # ------------------------------------------------------------------ sending
     def _end_epoch(self) -> None:
         loss_n = max(self._epoch_loss[1], 1)
-        row = {"epoch": len(self._epoch_rows) + 1, "loss": _num(self._epoch_loss[0] / loss_n)}
+        row = {"epoch": len(self._epoch_rows) + 1, "step": self._steps,
+               "loss": _num(self._epoch_loss[0] / loss_n)}
+        point = self._val.current(self._steps)
+        if point is not None:  # (validated during this epoch, before its last batch)
+            row.update(_val_fields(point))
         if self._epoch_correct[1]:
             row["accuracy"] = _num(self._epoch_correct[0] / self._epoch_correct[1])
         self._epoch_rows = (self._epoch_rows + [row])[-50:]
@@ -430,13 +474,22 @@ class TrainingView(DisplayedWidget):
         names = [n for n, _ in self._param_refs]
         norms = self._grad_norms
         shown = [n for n in names if n in norms][:MAX_PARAMS]
+        layers = []
+        for layer, kind, params in self._layers:
+            have = [n for n in params if n in norms]
+            if have:
+                total = math.sqrt(sum((norms[n] or 0.0) ** 2 for n in have)) \
+                    if all(math.isfinite(norms[n]) for n in have) else float("nan")
+                layers.append({"name": layer, "kind": kind, "norm": _num(total),
+                               "params": have})
         with self.hold_sync():
             self.progress = self._progress()
-            self.curves = {"loss": self._series["loss"].payload(),
-                           "accuracy": self._series["accuracy"].payload(),
-                           "epochs": self._epoch_rows}
+            self.curves = {key: series.payload() for key, series in self._series.items()}
+            self.curves["epochs"] = self._epoch_rows
             self.grads = {"names": shown, "norms": [_num(norms[n]) for n in shown],
-                          "more": max(len([n for n in names if n in norms]) - MAX_PARAMS, 0)}
+                          "more": max(len([n for n in names if n in norms]) - MAX_PARAMS, 0),
+                          "layers": layers[:MAX_PARAMS],
+                          "more_layers": max(len(layers) - MAX_PARAMS, 0)}
             self.optim = self._optim_state
             self.zero_grad = self._zero
             self.revision += 1
@@ -453,6 +506,55 @@ class TrainingView(DisplayedWidget):
         last = f", loss {loss[-1][1]:.4g}" if loss and loss[-1][1] is not None else ""
         return f"TrainingView(epoch {p.get('epoch')}, batch {p.get('batch')}, " \
                f"{p.get('step')} steps{last})"
+
+
+class _ValidationPass:
+    """The validation batches given since the last training step: one point, their mean."""
+
+    def __init__(self) -> None:
+        self.step = -1
+        self.loss = 0.0
+        self.samples = 0
+        self.correct = 0
+        self.counted = 0  # samples whose accuracy was given
+
+    def add(self, step: int, loss: float, n: int, correct: int | None) -> dict:
+        if step != self.step:
+            self.step, self.loss, self.samples, self.correct, self.counted = step, 0.0, 0, 0, 0
+        self.loss += loss * n
+        self.samples += n
+        if correct is not None:
+            self.correct += correct
+            self.counted += n
+        return self.current(step)
+
+    def current(self, step: int) -> dict | None:
+        if step != self.step or not self.samples:
+            return None
+        return {"loss": self.loss / self.samples,
+                "accuracy": self.correct / self.counted if self.counted else None}
+
+
+def _val_fields(point: dict) -> dict:
+    out = {"val_loss": _num(point["loss"])}
+    if point["accuracy"] is not None:
+        out["val_accuracy"] = _num(point["accuracy"])
+    return out
+
+
+def _layers(model: Any, named: list) -> list[tuple[str, str, list[str]]]:
+    """The model's layers for the gradient panel: each module that owns parameters itself,
+    as ``(path, class name, [its parameters' names])``, in ``named_parameters`` order
+    (a parameter registered on the model itself belongs to the layer ``""``)."""
+    owner: dict[int, tuple[str, str]] = {}
+    for path, module in model.named_modules():
+        for _, p in module.named_parameters(recurse=False):
+            owner.setdefault(id(p), (path, type(module).__name__))
+    layers: dict[str, tuple[str, list[str]]] = {}
+    for name, p in named:
+        path, kind = owner.get(id(p), (name.rpartition(".")[0], ""))
+        layers.setdefault(path, (kind, []))[1].append(name)
+    return [(path, kind, params) for path, (kind, params) in layers.items()]
 
 
 def _correct(output: Any, target: Any) -> tuple[int, int]:
@@ -492,18 +594,34 @@ def static_html(progress: dict, curves: dict, grads: dict, optim: dict, zero: di
                  f"{p.get('step', 0)} steps</div>")
     for key, colour in (("loss", "#1976d2"), ("accuracy", "#2e7d32")):
         points = curves.get(key) or []
+        val = [q for q in curves.get("val_" + key) or [] if q[1] is not None]
         values = [v for _, v in points if v is not None]
         if not values:
             continue
-        lo, hi = (0.0, 1.0) if key == "accuracy" else (min(values), max(values))
-        last = points[-1][0]
+        both = values + [v for _, v in val]
+        lo, hi = (0.0, 1.0) if key == "accuracy" else (min(both), max(both))
+        last = max(points[-1][0], val[-1][0] if val else 0)
         line = _polyline(points, 280, 70, lo, hi, last)
+        dashed = ""
+        said = ""
+        if val:
+            dashed = (f'<polyline fill="none" stroke="#e65100" stroke-dasharray="4 3" '
+                      f'points="{_polyline(val, 280, 70, lo, hi, last)}"/>')
+            said = f"; validation last {val[-1][1]:.4g} (dashed)"
         parts.append(f'<div>{key}: last {values[-1]:.4g} (min {min(values):.4g}, '
-                     f'max {max(values):.4g})<br><svg width="280" height="70" '
+                     f'max {max(values):.4g}){said}<br><svg width="280" height="70" '
                      'style="border:1px solid #888">'
-                     f'<polyline fill="none" stroke="{colour}" points="{line}"/></svg></div>')
+                     f'<polyline fill="none" stroke="{colour}" points="{line}"/>{dashed}</svg>'
+                     '</div>')
     names, norms = grads.get("names") or [], grads.get("norms") or []
-    if names:
+    layers = grads.get("layers") or []
+    if layers:
+        rows = "".join(
+            f"<tr><td>{e(layer['name'] or '(model)')} {e(layer['kind'])}</td><td>"
+            f"{'—' if layer['norm'] is None else format(layer['norm'], '.3g')}</td></tr>"
+            for layer in layers)
+        parts.append(f"<div>gradient norms per layer (last batch)<table>{rows}</table></div>")
+    elif names:
         rows = "".join(f"<tr><td>{e(n)}</td><td>{'—' if v is None else f'{v:.3g}'}</td></tr>"
                        for n, v in zip(names, norms))
         parts.append(f"<div>gradient norms (last batch)<table>{rows}</table></div>")

@@ -43,8 +43,8 @@ TRAINING_CODE = (
     "from sklearn.datasets import load_digits\n"
     "torch.manual_seed(0)\n"
     "X, y = load_digits(return_X_y=True)\n"
-    "ds = torch.utils.data.TensorDataset(torch.tensor(X / 16, dtype=torch.float32),\n"
-    "                                    torch.tensor(y))\n"
+    "X, y = torch.tensor(X / 16, dtype=torch.float32), torch.tensor(y)\n"
+    "ds = torch.utils.data.TensorDataset(X[:1500], y[:1500])\n"
     "loader = torch.utils.data.DataLoader(ds, batch_size=64, shuffle=True)\n"
     "model = torch.nn.Sequential(torch.nn.Linear(64, 64), torch.nn.ReLU(),\n"
     "                            torch.nn.Linear(64, 10))\n"
@@ -57,7 +57,11 @@ TRAINING_CODE = (
     "        loss = torch.nn.functional.cross_entropy(out, yb)\n"
     "        loss.backward()\n"
     "        optimizer.step()\n"
-    "        view.step(loss, output=out, target=yb)")
+    "        view.step(loss, output=out, target=yb)\n"
+    "    with torch.no_grad():\n"
+    "        out = model(X[1500:])\n"
+    "        view.validate(torch.nn.functional.cross_entropy(out, y[1500:]), output=out,\n"
+    "                      target=y[1500:])")
 
 
 def _shrink(out: Path) -> None:
@@ -117,10 +121,10 @@ def training(out: Path) -> None:
     def ready(nb, cell):
         cell.locator(".jp-OutputArea .tvt-root").wait_for()
         nb.page.mouse.click(5, 5)
-        nb.page.wait_for_function(  # 3 epochs of 29 batches: the last step drawn
+        nb.page.wait_for_function(  # 3 epochs of 24 batches: the last step drawn
             "() => { const w = document.querySelector("
             "'.jp-NotebookPanel:not(.lm-mod-hidden) .tvt-where');"
-            " return w && w.dataset.step === '87'; }", timeout=120_000)
+            " return w && w.dataset.step === '72'; }", timeout=120_000)
     _shoot(out, TRAINING_CODE, (1280, 1100), "output", ready)
 
 

@@ -1,8 +1,8 @@
 """The training and batch views in a real JupyterLab page at 1280 × 800: the training view
 updates while the loop is still running (one output, not one per batch), ends on the kernel's
-last step, shows gradient norms, the optimizer's state and zero_grad; the batch view draws
-indices → samples → collate → batch with real worker ids and moves between batches with the
-keyboard.  Screenshots (light and dark) go to test-artifacts/browser/."""
+last step, shows gradient norms per layer and per parameter, a validation curve, the
+optimizer's state and zero_grad; the batch view draws indices → samples → collate → batch
+with real worker ids and moves between batches with the keyboard.  Screenshots (light and dark) go to test-artifacts/browser/."""
 from __future__ import annotations
 
 from browser_harness import Notebook
@@ -36,6 +36,10 @@ for epoch in range(50):
         opt.step()
         view.step(loss, output=out, target=yb)
         steps += 1
+        if steps % 4 == 0:
+            with torch.no_grad():
+                vo = model(X[:256])
+                view.validate(loss_fn(vo, y[:256]), output=vo, target=y[:256])
         if os.path.exists("stop.flag"):
             break
     if os.path.exists("stop.flag"):
@@ -99,6 +103,17 @@ def test_training_view_updates_during_the_loop(lab, browser, artifacts):
         assert out.locator(".tvt-gradrow").count() == 4
         assert [r.get_attribute("data-param") for r in out.locator(".tvt-gradrow").all()] == \
             ["0.weight", "0.bias", "2.weight", "2.bias"]
+        # per layer: the two Linear layers, each followed by its weight and bias
+        assert [r.get_attribute("data-layer") for r in out.locator(".tvt-layerrow").all()] \
+            == ["0", "2"]
+        assert "0 Linear" in out.locator(".tvt-layerrow").first.inner_text()
+        # validation: a dashed curve on both charts, its last value in the caption
+        if kernel_steps >= 4:
+            assert out.locator(".tvt-svg polyline.tvt-val").count() == 2
+            assert int(out.locator('.tvt-chart[data-chart="loss"]')
+                       .get_attribute("data-validation")) == kernel_steps // 4
+            assert "validation" in out.locator('.tvt-chart[data-chart="loss"] .tvt-value')\
+                .inner_text()
         assert out.locator('.tvt-zero[data-zero="none"]').count() == 1
         assert "is None for all 4 parameters" in out.locator(".tvt-zero").inner_text()
         rows = [r.get_attribute("data-row") for r in out.locator(".tvt-table tr[data-row]").all()]

@@ -312,3 +312,116 @@ def test_an_evaluation_under_no_grad_is_not_a_forgotten_zero_grad(library):
         model(x)  # evaluating: the grads of the last batch are still there, and that is fine
     view.step(1.0)
     assert view.zero_grad == seen and seen["none"] == 4
+
+
+class _Scaled(object):
+    """A model with nested layers, a parameter of its own and a tied weight (built per
+    library): the layers of the gradient panel are the modules owning parameters."""
+
+    @staticmethod
+    def build(L, seed: int):
+        rng = np.random.default_rng(seed)
+
+        class Net(L.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.scale = L.nn.Parameter(L.ones(1))
+                self.body = L.nn.Sequential(L.nn.Linear(5, 4), L.nn.ReLU(), L.nn.LayerNorm(4))
+                self.head = L.nn.Linear(4, 3)
+                self.tied = L.nn.Linear(4, 3)
+                self.tied.weight = self.head.weight
+
+            def forward(self, x):
+                h = self.body(x) * self.scale
+                return self.head(h) + self.tied(h)
+
+        model = Net()
+        with L.no_grad():
+            for p in model.parameters():
+                p.copy_(L.from_numpy(rng.standard_normal(tuple(p.shape)).astype(np.float32)))
+        return model
+
+
+@pytest.mark.parametrize("library", [tensorviz, torch], ids=["tensorviz", "torch"])
+def test_gradient_norms_per_layer_are_those_of_its_parameters_together(library):
+    """A layer's norm is ‖all its own parameters' gradients, concatenated‖ (computed here by
+    PyTorch on the same model), layers in named_parameters order, each parameter once."""
+    model = _Scaled.build(library, 5)
+    opt = library.optim.SGD(model.parameters(), lr=0.1)
+    view = TrainingView(model, opt, update_every=0)
+    ref = _Scaled.build(torch, 5)
+    for x, y in _data(5, batches=2):
+        ref.zero_grad()
+        t_out = ref(torch.from_numpy(x))
+        torch.nn.functional.cross_entropy(t_out, torch.from_numpy(y)).backward()
+        opt.zero_grad()
+        out = model(library.from_numpy(x))
+        loss = library.nn.functional.cross_entropy(out, library.from_numpy(y))
+        loss.backward()
+        opt.step()
+        view.step(loss)
+        with torch.no_grad():
+            for p in ref.parameters():
+                p -= 0.1 * p.grad
+    layers = view.grads["layers"]
+    assert [(la["name"], la["kind"], la["params"]) for la in layers] == [
+        ("", type(model).__name__, ["scale"]),
+        ("body.0", "Linear", ["body.0.weight", "body.0.bias"]),
+        ("body.2", "LayerNorm", ["body.2.weight", "body.2.bias"]),
+        ("head", "Linear", ["head.weight", "head.bias"]),
+        ("tied", "Linear", ["tied.bias"])]  # (the tied weight is head's, counted once)
+    grads = dict(ref.named_parameters())
+    for layer in layers:
+        want = torch.linalg.vector_norm(torch.cat([grads[n].grad.reshape(-1)
+                                                   for n in layer["params"]])).item()
+        assert layer["norm"] == pytest.approx(want, rel=1e-4)
+    assert "gradient norms per layer" in view.to_html()
+
+
+def test_validation_points_are_the_whole_passes_mean_and_accuracy():
+    """Validation batches between two training steps make one point: the loss and accuracy
+    of the whole validation set (batch sizes differ), drawn beside the training curves and
+    kept in each epoch's row."""
+    model = _model(tensorviz, 7)
+    opt = tensorviz.optim.SGD(model.parameters(), lr=0.1)
+    view = TrainingView(model, opt, epochs=2, batches=2, update_every=0)
+    rng = np.random.default_rng(8)
+    xv = rng.standard_normal((11, 5)).astype(np.float32)
+    yv = rng.integers(0, 3, 11)
+    want = []
+    for epoch in range(2):
+        for x, y in _data(epoch, batches=2):
+            opt.zero_grad()
+            out = model(tensorviz.from_numpy(x))
+            loss = tensorviz.nn.functional.cross_entropy(out, tensorviz.from_numpy(y))
+            loss.backward()
+            opt.step()
+            view.step(loss, output=out, target=tensorviz.from_numpy(y))
+        with tensorviz.no_grad():
+            for lo, hi in ((0, 4), (4, 11)):  # two batches of different sizes
+                xb, yb = tensorviz.from_numpy(xv[lo:hi]), tensorviz.from_numpy(yv[lo:hi])
+                out = model(xb)
+                view.validate(tensorviz.nn.functional.cross_entropy(out, yb), output=out,
+                              target=yb)
+        # the same model, in PyTorch, on the whole validation set at once
+        t_model = _model(torch, 7)
+        t_model.load_state_dict({k: torch.from_numpy(v.detach().numpy().copy())
+                                 for k, v in model.state_dict().items()})
+        with torch.no_grad():
+            out = t_model(torch.from_numpy(xv))
+            want.append((torch.nn.functional.cross_entropy(out, torch.from_numpy(yv)).item(),
+                         (out.argmax(1) == torch.from_numpy(yv)).float().mean().item()))
+    assert [s for s, _ in view.curves["val_loss"]] == [2, 4]
+    np.testing.assert_allclose([v for _, v in view.curves["val_loss"]], [w[0] for w in want],
+                               rtol=1e-5)
+    np.testing.assert_allclose([v for _, v in view.curves["val_accuracy"]],
+                               [w[1] for w in want], rtol=1e-5)
+    rows = view.curves["epochs"]
+    assert [r["epoch"] for r in rows] == [1, 2]
+    np.testing.assert_allclose([r["val_loss"] for r in rows], [w[0] for w in want], rtol=1e-5)
+    assert [k for k, _ in view.history.items()] == ["loss", "accuracy", "val_loss",
+                                                    "val_accuracy"]
+    assert "validation last" in view.to_html()
+    with pytest.raises(ValueError, match="class indices"):
+        view.validate(tensorviz.tensor(1.0), output=tensorviz.zeros(3, 2),
+                      target=tensorviz.zeros(2, dtype=tensorviz.int64))
