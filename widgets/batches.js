@@ -114,7 +114,9 @@ class BatchView {
     const sel = Math.min(Math.max(this.model.get("selected") || 0, 0), Math.max(batches.length - 1, 0));
     this.head.textContent = "";
     this.head.append(h("b", "", "DataLoader"), h("span", "tvb-batch",
-      `(${L.dataset} of ${L.size ?? "?"} samples, batch_size=${L.batch_size}, sampler=${L.sampler}, num_workers=${L.num_workers}, collate_fn=${L.collate_fn}${L.drop_last ? ", drop_last=True" : ""}) · ${L.batches ?? "?"} batches per epoch`));
+      L.stream
+        ? `(${L.dataset}: an iterable dataset, batch_size=${L.batch_size}, num_workers=${L.num_workers}, collate_fn=${L.collate_fn}${L.drop_last ? ", drop_last=True" : ""}) · ${L.batches ?? "no length: batches until the stream ends"}`
+        : `(${L.dataset} of ${L.size ?? "?"} samples, batch_size=${L.batch_size}, sampler=${L.sampler}, num_workers=${L.num_workers}, collate_fn=${L.collate_fn}${L.drop_last ? ", drop_last=True" : ""}) · ${L.batches ?? "?"} batches per epoch`));
     this.tabs.textContent = "";
     batches.forEach((/** @type {any} */ b, /** @type {number} */ i) => {
       const tab = h("button", "tvb-tab");
@@ -133,19 +135,24 @@ class BatchView {
       return;
     }
     this.body.dataset.batch = String(b.number);
-    this.stage("1 · sampler", "the indices of this batch", () => {
+    const where = b.worker === null ? "the main process" : "worker " + b.worker;
+    this.stage(b.stream ? "1 · iter(dataset)" : "1 · sampler", b.stream
+      ? `no sampler: the next ${b.count} samples of the stream ${where} iterates (their positions in it)`
+      : "the indices of this batch", () => {
       const row = h("div", "tvb-row");
-      for (const i of b.indices.slice(0, 64)) row.appendChild(h("span", "tvb-index", i));
+      for (const i of b.indices.slice(0, 64)) row.appendChild(h("span", "tvb-index", b.stream ? `#${i}` : i));
       if (b.count > 64) row.appendChild(h("span", "tvt-note", `… ${b.count - 64} more`));
       return row;
     });
-    this.arrow(`dataset[i] for each index, in ${b.worker === null ? "the main process" : "worker " + b.worker}`);
-    this.stage("2 · dataset[i]", `${b.count} samples, one by one`, () => {
+    this.arrow(b.stream
+      ? `next(it) ${b.count} times, in ${where}${b.worker === null ? "" : `: each worker iterates its own copy of the dataset (split the stream with get_worker_info(), or every worker yields the same samples)`}`
+      : `dataset[i] for each index, in ${where}`);
+    this.stage(b.stream ? "2 · next(it)" : "2 · dataset[i]", `${b.count} samples, one by one`, () => {
       const row = h("div", "tvb-row");
       b.samples.forEach((/** @type {any} */ sm, /** @type {number} */ k) => {
         const card = h("div", "tvb-sample");
         card.dataset.index = String(b.indices[k]);
-        card.appendChild(h("div", "tvt-note", `dataset[${b.indices[k]}]`));
+        card.appendChild(h("div", "tvt-note", b.stream ? `sample #${b.indices[k]}` : `dataset[${b.indices[k]}]`));
         const img = findImage(sm);
         if (img) card.appendChild(image(img));
         for (const part of parts(sm)) {

@@ -4,7 +4,9 @@ indices (from the sampler) → samples (``dataset[i]``) → ``collate_fn`` → b
 process that did it.  Nothing is simulated: the view iterates a traced copy of the learner's
 loader with the same sampler, collate_fn and worker settings, where
 
-- the dataset is wrapped so each sample travels with the index it was fetched for, and
+- the dataset is wrapped so each sample travels with the index it was fetched for (an
+  iterable-style dataset: with its position in the stream of the process that iterated it,
+  as each worker iterates its own copy), and
 - the collate_fn is wrapped so each batch travels with ``get_worker_info().id`` and the
   process id, read inside the process that built it (``None``: the main process).
 
@@ -14,6 +16,7 @@ drawn per batch, :data:`MAX_VALUES` values per tensor.
 from __future__ import annotations
 
 import html
+import importlib
 import math
 import os
 import sys
@@ -45,12 +48,45 @@ class _IndexedDataset:
         return index, self.dataset[index]
 
 
+def _stream_init(self: Any, dataset: Any) -> None:
+    self.dataset = dataset
+
+
+def _stream_iter(self: Any) -> Iterator[tuple]:
+    return enumerate(self.dataset)
+
+
+_STREAM_CLASSES: dict[str, type] = {}
+
+
+def _stream_class(library: str) -> type:
+    """The learner's iterable dataset, each sample returned with its position in the stream:
+    ``(k, sample)``. A subclass of the loader's own library's ``IterableDataset`` (so its
+    DataLoader treats it as one), made once per library and reachable by name from this
+    module (so spawned workers can unpickle it)."""
+    cls = _STREAM_CLASSES.get(library)
+    if cls is None:
+        base = importlib.import_module(library + ".utils.data").IterableDataset
+        name = f"_IndexedStream_{library}"
+        cls = type(name, (base,), {"__init__": _stream_init, "__iter__": _stream_iter,
+                                   "__module__": __name__, "__qualname__": name})
+        _STREAM_CLASSES[library] = cls
+    return cls
+
+
+def __getattr__(name: str) -> Any:
+    if name.startswith("_IndexedStream_"):
+        return _stream_class(name[len("_IndexedStream_"):])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 class _TracedCollate:
     """The learner's collate_fn, its batch returned with where and from what it was made."""
 
-    def __init__(self, collate_fn: Callable, worker_info: Callable):
+    def __init__(self, collate_fn: Callable, worker_info: Callable, stream: bool = False):
         self.collate_fn = collate_fn
         self.worker_info = worker_info
+        self.stream = stream  # (the "indices" are positions in a process's stream)
 
     def __call__(self, items: list) -> tuple:
         indices = [_plain(i) for i, _ in items]
@@ -59,7 +95,7 @@ class _TracedCollate:
         trace = {"indices": indices[:256], "count": len(indices),
                  "worker": None if info is None else int(info.id),
                  "num_workers": 0 if info is None else int(info.num_workers),
-                 "pid": os.getpid(),
+                 "pid": os.getpid(), "stream": self.stream,
                  "samples": [_describe(s) for s in samples[:MAX_SAMPLES]]}
         return self.collate_fn(samples), trace
 
@@ -122,8 +158,9 @@ class BatchView(DisplayedWidget):
             raise TypeError("show_batches() takes a DataLoader, got "
                             f"{type(loader).__name__}")
         if getattr(loader, "batch_sampler", None) is None:
-            raise ValueError("show_batches() traces loaders that make batches from a sampler: "
-                             "give the DataLoader a batch_size (and a map-style dataset)")
+            raise ValueError("show_batches() traces loaders that collate samples into batches: "
+                             "give the DataLoader a batch_size (with batch_size=None each "
+                             "sample is passed on as it is)")
         if not isinstance(batches, int) or isinstance(batches, bool) or batches < 0:
             raise ValueError(f"batches must be an int >= 0, got {batches!r}")
         self._closed = False
@@ -170,17 +207,25 @@ class BatchView(DisplayedWidget):
                 break
         if worker_info is None:
             raise TypeError(f"show_batches() takes a DataLoader, got {type(src).__name__}")
+        library = worker_info.__module__.split(".")[0]
+        stream = _is_stream(src.dataset)
         kwargs: dict[str, Any] = dict(
-            batch_sampler=src.batch_sampler, num_workers=src.num_workers,
-            collate_fn=_TracedCollate(src.collate_fn, worker_info),
+            num_workers=src.num_workers,
+            collate_fn=_TracedCollate(src.collate_fn, worker_info, stream),
             worker_init_fn=src.worker_init_fn, timeout=src.timeout,
             multiprocessing_context=src.multiprocessing_context, generator=src.generator)
+        if stream:  # (an iterable dataset takes no sampler: batch_size and drop_last)
+            kwargs.update(batch_size=src.batch_size, drop_last=src.drop_last)
+        else:
+            kwargs["batch_sampler"] = src.batch_sampler
         if src.num_workers:
             kwargs.update(prefetch_factor=src.prefetch_factor,
                           persistent_workers=src.persistent_workers)
         if hasattr(src, "in_order"):
             kwargs["in_order"] = src.in_order
-        return type(src)(_IndexedDataset(src.dataset), **kwargs)
+        wrapped = _stream_class(library)(src.dataset) if stream else \
+            _IndexedDataset(src.dataset)
+        return type(src)(wrapped, **kwargs)
 
     def _record(self, batch: Any, trace: dict) -> None:
         trace = dict(trace, number=self._count, batch=_describe(batch))
@@ -199,7 +244,10 @@ class BatchView(DisplayedWidget):
         except TypeError:
             size = None
         sampler = getattr(loader, "sampler", None)
-        return {"dataset": _name(type(ds)), "size": size,
+        stream = _is_stream(ds)
+        if stream:
+            sampler = None  # (PyTorch's placeholder sampler of an iterable dataset)
+        return {"dataset": _name(type(ds)), "size": size, "stream": stream,
                 "batch_size": loader.batch_size, "drop_last": bool(loader.drop_last),
                 "sampler": _name(type(sampler)) if sampler is not None else "",
                 "num_workers": int(loader.num_workers),
@@ -227,6 +275,16 @@ class BatchView(DisplayedWidget):
         return (f"BatchView({self.loader.get('dataset')}, batch_size="
                 f"{self.loader.get('batch_size')}: {len(self.batches)} batches traced, "
                 f"workers {workers})")
+
+
+def _is_stream(dataset: Any) -> bool:
+    """Is ``dataset`` iterable-style (samples come from ``iter(dataset)``, no indices)?
+    (tensorviz's or, when it is loaded, PyTorch's ``IterableDataset``)."""
+    from ..utils.data import IterableDataset
+    if isinstance(dataset, IterableDataset):
+        return True
+    theirs = sys.modules.get("torch.utils.data")
+    return theirs is not None and isinstance(dataset, theirs.IterableDataset)
 
 
 def _len(loader: Any) -> Any:
@@ -267,7 +325,8 @@ def static_html(loader: dict, batches: list) -> str:
              f"{e(str(loader.get('collate_fn')))})</div>"]
     for b in batches:
         idx = ", ".join(str(i) for i in b.get("indices", [])[:32])
-        parts.append(f"<div>batch {b.get('number')}: indices [{e(idx)}] → "
+        what = "stream positions" if b.get("stream") else "indices"
+        parts.append(f"<div>batch {b.get('number')}: {what} [{e(idx)}] → "
                      f"{b.get('count')} samples → collate → {e(describe_text(b['batch']))}"
                      f" · made by {e(worker_text(b))}</div>")
     parts.append("</div>")

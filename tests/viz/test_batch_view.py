@@ -161,3 +161,37 @@ def test_complex_and_bool_samples_are_described():
     view = BatchView(tensorviz.utils.data.DataLoader(ds, batch_size=2), batches=1)
     x, flag = view.traces[0]["samples"][0]["items"]
     assert x["values"] == ["(1+0j)", "(1+0j)"] and flag["values"] == [1]
+
+
+@pytest.mark.parametrize("workers,method", [(0, None), (2, "fork"), (2, "spawn")])
+def test_iterable_dataset_stream_positions_and_workers_are_traced(workers, method):
+    """An iterable dataset has no sampler: each batch is the next samples of the stream of the
+    process that iterates it. The view gives the loader's own batches, the position of each
+    sample in its process's stream, and the worker (here the stream is split by worker id,
+    so a value tells which worker yielded it); PyTorch's loader traces the same."""
+    import multiprocessing
+
+    from utils.data._helpers import Stream, TorchStream  # (workers import it by name)
+
+    if method is not None and method not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"no {method} start method here")
+    kw = dict(batch_size=4, num_workers=workers, multiprocessing_context=method)
+    want = [b.tolist() for b in tensorviz.utils.data.DataLoader(Stream(22, True), **kw)]
+    view = BatchView(tensorviz.utils.data.DataLoader(Stream(22, True), **kw), batches=0)
+    got = [b.tolist() for b in view]
+    assert got == want and sum(map(len, got)) == 22
+    assert view.loader["stream"] is True and view.loader["sampler"] == ""
+    for trace, values in zip(view.traces, want):
+        assert trace["stream"] is True and trace["count"] == len(values)
+        if workers:
+            assert trace["worker"] == values[0] % workers and trace["pid"] != os.getpid()
+            assert trace["indices"] == [(v - trace["worker"]) // workers for v in values]
+        else:
+            assert trace["worker"] is None and trace["indices"] == values
+    assert "stream positions" in view.to_html()
+    if method != "spawn":  # (PyTorch's twin of the stream is a local class: no spawn)
+        theirs = BatchView(torch.utils.data.DataLoader(TorchStream(torch, 22, True), **kw),
+                           batches=0)
+        assert [b.tolist() for b in theirs] == want
+        assert [(t["indices"], t["worker"]) for t in theirs.traces] == \
+            [(t["indices"], t["worker"]) for t in view.traces]
