@@ -263,17 +263,17 @@ def _valid_tie_indices(x: np.ndarray, vals: np.ndarray, idx: np.ndarray) -> bool
     return False
 
 
-def _valid_factors(op: str, line: str, x: np.ndarray, parts: list, dtype: str) -> bool:
-    """Whether ``parts`` (tensorviz's QR or SVD of ``x``) is a valid factorization."""
+def _valid_factor_mask(op: str, line: str, x: np.ndarray, parts: list, dtype: str):
+    """For each matrix of ``x`` (a batch-shaped bool array), whether ``parts`` (tensorviz's QR
+    or SVD of ``x``) factorizes it: orthonormal columns that reproduce it within the dtype's
+    tolerance (scaled by the matrix's largest entry). A matrix that is not finite is never
+    valid (its factors are compared as they are); None when ``parts`` cannot be one."""
     if dtype not in TOL or len(parts) < 2:
-        return False
+        return None
     rtol, atol = TOL[dtype]
     tol = 50 * builtins.max(rtol, atol)
     with np.errstate(all="ignore"):
         a = x.astype(np.complex128)
-        scale = builtins.max(float(np.max(np.abs(a), initial=0.0)), 1.0)
-        if not np.all(np.isfinite(a)):
-            return False
         if op == "qr":
             q, r = (np.asarray(p, dtype=np.complex128) for p in parts[:2])
             k = builtins.min(q.shape[-1], r.shape[-2])
@@ -285,12 +285,24 @@ def _valid_factors(op: str, line: str, x: np.ndarray, parts: list, dtype: str) -
             vh = v if "linalg" in line else np.swapaxes(v.conj(), -1, -2)
             k = sv.shape[-1]
             if not k or not np.any(u) or not np.any(vh):  # (compute_uv=False: zeros)
-                return False
+                return None
             rec = (u[..., :, :k] * sv[..., None, :]) @ vh[..., :k, :]
             ortho = np.swapaxes(u[..., :, :k].conj(), -1, -2) @ u[..., :, :k]
+        if rec.shape != a.shape:
+            return None
+        finite = np.isfinite(a).all(axis=(-2, -1))
+        scale = np.maximum(np.max(np.abs(np.where(np.isfinite(a), a, 0)), axis=(-2, -1),
+                                  initial=0.0), 1.0)[..., None, None]
+        close = np.abs(rec - a) <= tol * scale + tol * np.abs(a)
         eye = np.eye(ortho.shape[-1])
-        return rec.shape == a.shape and bool(np.allclose(rec, a, rtol=tol, atol=tol * scale)) \
-            and bool(np.allclose(ortho, eye, atol=tol))
+        return finite & close.all(axis=(-2, -1)) & (np.abs(ortho - eye) <= tol).all(axis=(-2, -1))
+
+
+def _valid_factors(op: str, line: str, x: np.ndarray, parts: list, dtype: str) -> bool:
+    """Whether ``parts`` (tensorviz's QR or SVD of ``x``) is a valid factorization of every
+    matrix of ``x``."""
+    mask = _valid_factor_mask(op, line, x, parts, dtype)
+    return mask is not None and bool(np.all(mask))
 
 
 def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
@@ -321,10 +333,28 @@ def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
         # has many valid factorizations: LAPACK's rounding picks one in PyTorch, another in
         # NumPy. tensorviz's factors are accepted when they are one: orthonormal columns
         # that reproduce the input (within the dtype's tolerance), the same singular values.
-        if _valid_factors(op, line, x, [d[1]["values"] for d in dv[1]], dt[1][0][1]["dtype"]):
-            for a, b in zip(dt[1], dv[1]):
-                if a[0] == "tensor" and a[1]["values"].shape == b[1]["values"].shape:
-                    a[1]["values"] = b[1]["values"]
+        # A batch is judged matrix by matrix, and SVD's singular values must be PyTorch's.
+        # Note: in a matrix holding an infinity LAPACK's Householder steps make NaN of some
+        # entries (0 * inf) and leave others (PyTorch's R of the row [inf, inf, 1] is
+        # [inf, nan, 1], its U a permutation beside S = NaN); tensorviz gives NaN factors
+        # (linalg._svd) or NumPy's LAPACK's: there, an entry that is not finite on either
+        # side is not compared (finite entries are).
+        mask = _valid_factor_mask(op, line, x, [d[1]["values"] for d in dv[1]],
+                                  dt[1][0][1]["dtype"])
+        with np.errstate(all="ignore"):
+            bad = ~np.isfinite(x).all(axis=(-2, -1))
+        for j, (a, b) in enumerate(zip(dt[1], dv[1])):
+            if op == "svd" and j == 1:
+                continue
+            va, vb = a[1]["values"], b[1]["values"]
+            if a[0] != "tensor" or va.shape != vb.shape or va.shape[:bad.ndim] != bad.shape:
+                continue
+            extra = (1,) * (va.ndim - bad.ndim)
+            with np.errstate(all="ignore"):
+                take = bad.reshape(bad.shape + extra) & (~np.isfinite(va) | ~np.isfinite(vb))
+            if mask is not None:
+                take = take | mask.reshape(mask.shape + extra)
+            a[1]["values"] = np.where(take, vb, va)
     if op == "signbit" and x is not None and dt[0] == dv[0] == "tensor" and \
             x.shape == dt[1]["values"].shape and x.dtype.kind in "fc":
         # IEEE 754 leaves the sign of a NaN an operation returns unspecified, and PyTorch's

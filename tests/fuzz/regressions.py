@@ -527,3 +527,12 @@ REGRESSIONS += [
         "v6 = v5.matrix_exp()",
     ]),
 ]
+REGRESSIONS += [  # linear algebra findings of the 80,000,000 run
+    ("svd-batch-with-an-infinite-matrix", [
+        "v0 = T.tensor([[[3.0, 1.152921504606847e+18, 0.0, 1e+30], [-1.0, -1.0, 1e+30, 1.0]], [[1.0, -2.5, 0.5, -2.5], [-float('inf'), 0.25, -1.0, 1e+30]], [[0.5, -2.5, -1.0, 1.0], [0.5, 1e+30, 3.0, -2.5]], [[-2.5, 0.0, -1.0, -0.75], [-2.5, 1.5, -0.75, -1.0]], [[2.0, 3.0, -0.0, 0.25], [1.152921504606847e+18, 2.0, -1.0, 0.0]]])",
+        "v3 = T.svd(v0)",
+    ]),
+    ("qr-of-an-infinite-row", [
+        "v0 = T.tensor([[False, False, True, False]])", "v1 = v0.reciprocal()", "v3 = v1.qr(False)",
+    ]),
+]

@@ -99,3 +99,34 @@ def test_factorizations_are_checked_not_ignored():
     assert _valid_factors("svd", "v1 = v0.svd()", a, [u, s, vh.T], "float64")
     assert not _valid_factors("svd", "v1 = v0.svd()", a, [u, s, vh], "float64")
     assert not _valid_factors("svd", "v1 = T.linalg.svd(v0)", a, [u, s[::-1], vh], "float64")
+
+
+def test_factorizations_are_judged_matrix_by_matrix():
+    """In a batch, each matrix's factors are accepted on their own; a matrix holding an
+    infinity has its non-finite factor entries left uncompared, its finite ones compared."""
+    import numpy as np
+
+    from .differential import _valid_factor_mask, deliberate
+    a = np.array([[[1., 2.], [2., 4.]], [[np.inf, 1.], [0., 1.]], [[3., 0.], [0., 1.]]])
+    q, r = np.linalg.qr(np.where(np.isfinite(a), a, 0))
+    mask = _valid_factor_mask("qr", "v1 = T.linalg.qr(v0)", a, [q, r], "float64")
+    assert mask.tolist() == [True, False, True]
+    line = "v1 = T.linalg.qr(v0)"
+
+    def desc(vals):
+        return ("tuple", [("tensor", {"dtype": "float64", "values": v.copy()}) for v in vals])
+    q_nan, r_nan = q.copy(), r.copy()
+    q_nan[1], r_nan[1] = np.nan, np.nan
+    dt, dv = desc([-q, -r]), desc([q_nan, r_nan])        # (PyTorch's signs differ: valid)
+    deliberate("linalg.qr", line, dt, dv, a)
+    assert np.array_equal(dt[1][0][1]["values"], q_nan, equal_nan=True)
+    q_off = q_nan.copy()
+    q_off[0, 0, 0] += 1                                  # not a factorization: compared
+    dt, dv = desc([q, r]), desc([q_off, r_nan])
+    deliberate("linalg.qr", line, dt, dv, a)
+    assert not np.array_equal(dt[1][0][1]["values"], q_off, equal_nan=True)
+    r_fin = r.copy()
+    r_fin[1] = 7.                                        # finite entries of the infinite one
+    dt, dv = desc([q, r]), desc([q, r_fin])
+    deliberate("linalg.qr", line, dt, dv, a)
+    assert not np.array_equal(dt[1][1][1]["values"], r_fin)
