@@ -1665,7 +1665,10 @@ def vector_norm(x, ord=2, dim=None, keepdim: bool = False, *, dtype=None,
     acc = np.float32 if rdt in _dtypes.HALVES else rdt._np
     with np.errstate(all="ignore"):
         a = xp.abs(arr).astype(acc, copy=False)
-        if ord == _INF:
+        if ord != 0 and builtins.all(arr.shape[d] == 1 for d in dims):
+            # (PyTorch's norm of one element is its |x|: |1e30| ** 2 does not overflow)
+            res = a
+        elif ord == _INF:
             res = xp.max(a, axis=dims, keepdims=True)
         elif ord == -_INF:
             res = xp.min(a, axis=dims, keepdims=True)

@@ -542,3 +542,12 @@ REGRESSIONS += [  # PyTorch zeroes cov's input here (not compared after); the re
         "v3 = T.tensor([1.0])", "v4 = T.cov(v2, aweights=v3)",
     ]),
 ]
+REGRESSIONS += [  # a norm over one element is |x| (no overflow of |x| ** p)
+    ("norms-of-one-element", [
+        "v0 = T.tensor(0)", "v1 = T.tensor([1e+30])", "v2 = T.dist(v0, other=v1)",
+        "v3 = T.tensor([complex(2.0, -2.0)])", "v4 = T.norm(v3, p=-128)",
+        "v5 = T.tensor([[1.5], [3.4e+38], [1.0]])", "v6 = T.renorm(v5, p=2, dim=0, maxnorm=0.5)",
+        "v7 = T.tensor([[-1.0], [float('nan')], [-3.0], [1e+30]])", "v8 = v7.t()", "v9 = v8[None]",
+        "v10 = v9.renorm_(2**63-1, -1, 0.5)",
+    ]),
+]
