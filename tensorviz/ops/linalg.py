@@ -2013,16 +2013,17 @@ def solve_triangular(A, B, *, upper: bool, left: bool = True, unitriangular: boo
     return _finish_cm(xp, res, A._dtype, dev, out)
 
 
-# Pade(13) coefficients for the matrix exponential (Higham, 2005)
-_PADE13 = (64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353796428800.0,
-           129060195264000.0, 10559470521600.0, 670442572800.0, 33522128640.0, 1323241920.0,
-           40840800.0, 960960.0, 16380.0, 182.0, 1.0)
+# Taylor coefficients 1/k! of the matrix exponential, k = 0..19
+_TAYLOR19 = tuple(1.0 / math.factorial(k) for k in range(20))
 
 
 @op(also=("linalg.matrix_exp",))
 @_quietly
 def matrix_exp(A) -> Tensor:
-    """``exp(A) = sum A^k / k!`` of each square matrix (scaling and squaring, Pade 13).
+    """``exp(A) = sum A^k / k!`` of each square matrix (scaling and squaring of a Taylor
+    polynomial, as PyTorch's).
+
+    Example: ``matrix_exp(tensor([[0., 1.], [0., 0.]]))`` is ``tensor([[1., 1.], [0., 1.]])``.
 
     # Note: entries near the float range overflow to inf, as the exact result does; PyTorch's
     # scaling underflows there and returns the identity.
@@ -2038,22 +2039,30 @@ def matrix_exp(A) -> Tensor:
     n = a.shape[-1]
     if a.size == 0:
         return wrap_array(xp.empty(A._shape, dtype=A._dtype._np), A._dtype, A.device)
-    norm1 = builtins.float(xp.abs(a).sum(axis=-2).max())
-    s = max(0, math.ceil(math.log2(norm1 / 5.371920351148152))) if norm1 > 0 else 0
-    a = a / (2.0 ** s)
-    eye = xp.broadcast_to(xp.eye(n, dtype=work), a.shape)
-    b = _PADE13
+    # Each matrix is scaled by 2**-s to a 1-norm of at most 1 (where the Taylor polynomial of
+    # degree 19 is exact to double precision), then squared s times. Products only, no solve
+    # (a Pade quotient's LU loses the tiny entries of a badly scaled matrix, whose exponential
+    # they decide: [[0.5, 0.25], [1e18, -0.75]] overflows everywhere). A matrix holding an
+    # infinity or NaN gives NaN, as PyTorch's.
     with np.errstate(all="ignore"):
-        a2 = xp.matmul(a, a)
-        a4 = xp.matmul(a2, a2)
-        a6 = xp.matmul(a4, a2)
-        u = xp.matmul(a, xp.matmul(a6, b[13] * a6 + b[11] * a4 + b[9] * a2) + b[7] * a6
-                      + b[5] * a4 + b[3] * a2 + b[1] * eye)
-        v = xp.matmul(a6, b[12] * a6 + b[10] * a4 + b[8] * a2) + b[6] * a6 + b[4] * a4 + \
-            b[2] * a2 + b[0] * eye
-        res = xp.linalg.solve(v - u, v + u)
-        for _ in range(s):
-            res = xp.matmul(res, res)
+        norm1 = xp.abs(a).sum(axis=-2).max(axis=-1)
+        finite = xp.isfinite(norm1)
+        s = xp.where(finite & (norm1 > 1), xp.ceil(xp.log2(xp.where(finite, norm1, 1.0))), 0)
+        a = a / xp.exp2(s)[..., None, None]
+        a = xp.where(finite[..., None, None], a, xp.nan)
+        eye = xp.broadcast_to(xp.eye(n, dtype=work), a.shape)
+        powers = [eye, a, xp.matmul(a, a)]
+        powers.append(xp.matmul(powers[2], a))
+        a4 = xp.matmul(powers[2], powers[2])
+        c = _TAYLOR19
+        res = None  # Horner in A^4 over blocks of four terms (Paterson-Stockmeyer)
+        for j in range(4, -1, -1):
+            block = sum(c[4 * j + i] * powers[i] for i in range(4))
+            res = block if res is None else block + xp.matmul(a4, res)
+        steps = builtins.int(s.max()) if s.size else 0
+        for k in range(steps):
+            sq = xp.matmul(res, res)
+            res = xp.where((s > k)[..., None, None], sq, res)
     return wrap_array(_c(xp, res.astype(A._dtype._np)), A._dtype, A.device)
 
 

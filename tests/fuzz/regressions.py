@@ -551,3 +551,10 @@ REGRESSIONS += [  # a norm over one element is |x| (no overflow of |x| ** p)
         "v10 = v9.renorm_(2**63-1, -1, 0.5)",
     ]),
 ]
+REGRESSIONS += [  # matrix_exp of a badly scaled matrix overflows everywhere, as PyTorch's
+    ("matrix_exp-badly-scaled", [
+        "v0 = T.tensor([[0.5, 1.152921504606847e+18], [0.25, -0.75]])", "v1 = v0.t()",
+        "v2 = T.tensor([[0.25, -2.5], [0.0, 3.4e+38]])", "v3 = v1.expand_as(v2)",
+        "v4 = T.matrix_exp(v3)", "v5 = T.matrix_exp(T.tensor([[float('inf'), 1.0], [0.0, 1.0]]))",
+    ]),
+]

@@ -828,6 +828,23 @@ def test_matrix_exp_overflows_for_huge_entries():
                                rtol=1e-6)
 
 
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64"])
+def test_matrix_exp_of_badly_scaled_and_non_finite_matrices(tvdiff, seed, dtype):
+    """Entries of very different sizes ([[0.5, 0.25], [1e18, -0.75]] overflows everywhere;
+    the tiny entries of a scaled matrix decide it), infinities and NaN (all NaN), batches
+    mixing them with ordinary matrices (each scaled on its own), as PyTorch's."""
+    rng = np.random.default_rng(seed)
+    vals = np.array([0.5, 0.25, -0.75, 2.0, -3.0, 0.0, 1e-3])
+    a = rng.choice(vals, size=(4, 3, 3))
+    a[1] = [[0.5, 0.25, 0.0], [1.152921504606847e18, -0.75, 0.0], [0.0, 0.0, 1.0]]
+    a[2, seed % 3, 1] = [np.inf, np.nan, -np.inf][seed % 3]
+    a[3] = rng.standard_normal((3, 3))
+    t = tvdiff.make((4, 3, 3), dtype, data=a.astype(dtype))
+    tvdiff.check(lambda lib, x: lib.matrix_exp(x), t)
+    tvdiff.check(lambda lib, x: lib.linalg.matrix_exp(x[1:2].mT), t)
+
+
 def test_dot_vdot_of_conjugate_views_are_lazy_as_pytorch():
     """PyTorch computes dot/vdot on the memory of conjugate views and conjugates the 0-dim
     result lazily for dot(conj, conj) and vdot(plain, conj): is_conj() and values agree."""
