@@ -497,7 +497,11 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None) -> Tensor:
 
 def _add_product_(self: Tensor, res: Tensor) -> Tensor:
     """The in-place form of ``addmm``/``addmv``/``baddbmm``/``addbmm``/``addr``: ``self``
-    (the added term) takes the result, which must have its shape and cast to its dtype."""
+    (the added term) takes the result, which must have its shape and cast to its dtype.
+
+    # Note: the product is computed before ``self`` is written, also where ``self`` is one
+    # of its factors (``x.addmm_(x, x)``); PyTorch's kernels then read entries they have
+    # already overwritten (complex addmm_/addmv_, any baddbmm_) and return another matrix."""
     check_writable(self)
     return store_inplace(self, res)
 

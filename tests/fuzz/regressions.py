@@ -558,3 +558,9 @@ REGRESSIONS += [  # matrix_exp of a badly scaled matrix overflows everywhere, as
         "v4 = T.matrix_exp(v3)", "v5 = T.matrix_exp(T.tensor([[float('inf'), 1.0], [0.0, 1.0]]))",
     ]),
 ]
+REGRESSIONS += [  # PyTorch's complex addmm_ with self a factor is not compared; before, it is
+    ("addmm_-self-is-a-factor", [
+        "v0 = T.tensor([[complex(4.0, 0.0), complex(0.25, -2.0)], [complex(1.0, 1.0), complex(0.0, 0.0)]])",
+        "v1 = v0.addmm(v0, v0)", "v2 = v0.addmm_(v0, v0)",
+    ]),
+]

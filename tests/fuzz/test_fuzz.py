@@ -146,3 +146,15 @@ def test_cov_that_zeroes_its_input_still_has_its_result_compared():
     fake.cov = lambda x, **kw: tensorviz.tensor(1.0)
     f = compare(lines, torch, fake)
     assert f is not None and f.kind == "silent" and f.detail.startswith("v1.")
+
+
+def test_inplace_product_rule_needs_shared_memory():
+    """An in-place matrix product stops the comparison only where self shares memory with a
+    factor; otherwise its result is compared."""
+    from .differential import _product_inplace_overlaps
+    a, b = torch.ones(2, 2), torch.ones(2, 2)
+    env = {"v0": a, "v1": a.t(), "v2": b}
+    assert _product_inplace_overlaps("v3 = v0.addmm_(v1, v2)", env)
+    assert _product_inplace_overlaps("v3 = v2.baddbmm_(v0, mat2=v2)", env)
+    assert not _product_inplace_overlaps("v3 = v0.addmm_(v2, v2)", env)
+    assert not _product_inplace_overlaps("v3 = v0.addmm(v0, v0)", env)

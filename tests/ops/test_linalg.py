@@ -845,6 +845,26 @@ def test_matrix_exp_of_badly_scaled_and_non_finite_matrices(tvdiff, seed, dtype)
     tvdiff.check(lambda lib, x: lib.linalg.matrix_exp(x[1:2].mT), t)
 
 
+@pytest.mark.parametrize("dtype", ["complex64", "complex128", "float32"])
+def test_inplace_products_whose_self_is_a_factor(tvdiff, dtype):
+    """Note: ``x.addmm_(x, x)`` is PyTorch's out-of-place ``x.addmm(x, x)`` stored into x
+    (PyTorch's own in-place kernels read entries they have overwritten there)."""
+    torch = tvdiff.torch
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal((4, 4)) + (1j * rng.standard_normal((4, 4))
+                                       if dtype.startswith("complex") else 0)
+    a = a.astype(dtype)
+    for f, g in ((lambda x: x.addmm_(x, x), lambda x: x.addmm(x, x)),
+                 (lambda x: x.addmm_(x.clone(), x.t(), beta=2), lambda x: x.addmm(x, x.t(), beta=2)),
+                 (lambda x: x[0].addmv_(x, x[0]), lambda x: x[0].addmv(x, x[0])),
+                 (lambda x: x[None].baddbmm_(x[None], x[None]),
+                  lambda x: x[None].baddbmm(x[None], x[None]))):
+        x = tensorviz.tensor(a)
+        got = f(x)
+        want = g(torch.tensor(a))
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5)
+
+
 def test_dot_vdot_of_conjugate_views_are_lazy_as_pytorch():
     """PyTorch computes dot/vdot on the memory of conjugate views and conjugates the 0-dim
     result lazily for dot(conj, conj) and vdot(plain, conj): is_conj() and values agree."""
