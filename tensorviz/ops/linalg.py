@@ -141,7 +141,7 @@ def dot(input, tensor, *, out=None) -> Tensor:
     tensor = _tensor_arg(tensor, "dot", "tensor", 2)
     _vec_checks(input, tensor, "dot")
     xp = _xp(input)
-    res = xp.asarray(call_quiet(xp.dot, input._arr, tensor._arr))
+    res = xp.asarray(_cprod(xp, xp.dot, input._arr, tensor._arr))
     if out is None and input._cj and tensor._cj and input._dtype.category == _COMPLEX:
         return _lazy_conj_result(xp, res.reshape(()), input)
     return finish(res.reshape(()), input._dtype, input.device, out)
@@ -182,7 +182,7 @@ def inner(input, other, *, out=None) -> Tensor:
     _bool_refused(input, "inner")
     dev = device_of(input, other)
     xp = _xp(input)
-    res = xp.asarray(call_quiet(xp.inner, input._arr, other._arr))
+    res = xp.asarray(_cprod(xp, xp.inner, input._arr, other._arr))
     return finish(_c(xp, res), input._dtype, dev, out)
 
 
@@ -200,6 +200,27 @@ def outer(input, vec2, *, out=None) -> Tensor:
 
 
 # ---------------------------------------------------------------- matrix products
+def _cprod(xp, fn, a, b):
+    """``fn(a, b)`` for a bilinear product (``matmul``, ``dot``, ``inner``), quietly, with
+    PyTorch's non-finite complex values: NumPy's BLAS complex kernels give NaN where the
+    textbook sums of ``(ac - bd) + (ad + bc)i`` overflow to an infinity (a row holding
+    ``3.4e38+1j`` gives ``nan-inf j`` for PyTorch's ``inf-inf j``), so a complex result that
+    is not finite is recomputed from the real and imaginary parts, as PyTorch's are."""
+    res = call_quiet(fn, a, b)
+    if getattr(res, "dtype", None) is None or res.dtype.kind != "c" or \
+            builtins.bool(xp.isfinite(res).all()):
+        return res
+    a, b = xp.asarray(a), xp.asarray(b)
+    ar, ai = a.real, (a.imag if a.dtype.kind == "c" else xp.zeros_like(a.real))
+    br, bi = b.real, (b.imag if b.dtype.kind == "c" else xp.zeros_like(b.real))
+    with np.errstate(all="ignore"):
+        re_ = fn(ar, br) - fn(ai, bi)
+        im_ = fn(ar, bi) + fn(ai, br)
+    out = xp.empty(xp.shape(re_), dtype=res.dtype)
+    out.real, out.imag = re_, im_
+    return out
+
+
 def _mm_dtype_check(a: Tensor, b: Tensor) -> None:
     if a._dtype is not b._dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
@@ -225,7 +246,7 @@ def mm(input, mat2, *, out=None) -> Tensor:
     _mm_dtype_check(input, mat2)
     _bool_refused(input, "addmm_impl_cpu_")
     dev = device_of(input, mat2)
-    res = call_quiet(_xp(input).matmul, input._arr, mat2._arr)  # (overflow: inf, quietly)
+    res = _cprod(_xp(input), _xp(input).matmul, input._arr, mat2._arr)  # (overflow: inf)
     return finish(res, input._dtype, dev, out)
 
 
@@ -249,7 +270,7 @@ def mv(input, vec, *, out=None) -> Tensor:
     vec = _tensor_arg(vec, "mv", "vec", 2)
     _mv_checks(input, vec)
     dev = device_of(input, vec)
-    res = call_quiet(_xp(input).matmul, input._arr, vec._arr)
+    res = _cprod(_xp(input), _xp(input).matmul, input._arr, vec._arr)
     return finish(res, input._dtype, dev, out)
 
 
@@ -274,7 +295,7 @@ def bmm(input, mat2, *, out=None) -> Tensor:
     mat2 = _tensor_arg(mat2, "bmm", "mat2", 2)
     _bmm_checks(input, mat2)
     dev = device_of(input, mat2)
-    res = call_quiet(_xp(input).matmul, input._arr, mat2._arr)  # (overflow: inf, quietly)
+    res = _cprod(_xp(input), _xp(input).matmul, input._arr, mat2._arr)  # (overflow: inf)
     return finish(res, input._dtype, dev, out)
 
 
@@ -337,6 +358,8 @@ def matmul(input, other, *, out=None) -> Tensor:
                     if not context_busy(e):
                         raise
                     res = call_quiet(xa.dot, xb)
+                if res.dtype.kind == "c":
+                    res = _cprod(np, np.matmul, xa, xb) if not np.isfinite(res).all() else res
                 if res.dtype is dt._np:
                     shape = res.shape
                     return _fresh(dt, shape, _contig(shape), res)
@@ -345,7 +368,7 @@ def matmul(input, other, *, out=None) -> Tensor:
     other = _tensor_arg(other, "matmul", "other", 2)
     _matmul_checks(input, other)
     dev = device_of(input, other)
-    res = call_quiet(_xp(input).matmul, input._arr, other._arr)
+    res = _cprod(_xp(input), _xp(input).matmul, input._arr, other._arr)
     if not hasattr(res, "shape") or not res.shape:
         res = _xp(input).asarray(res).reshape(())
     return finish(res, input._dtype, dev, out)
@@ -409,7 +432,8 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None) -> Tensor:
     xp = _xp(mat1)
     shape = (mat1._shape[0], mat2._shape[1])
     inp = _expand_arr(input, shape)
-    res = call_quiet(lambda: _axpby(xp, xp.matmul(mat1._arr, mat2._arr), alpha, inp, beta, input._dtype))
+    prod = _cprod(xp, xp.matmul, mat1._arr, mat2._arr)
+    res = call_quiet(lambda: _axpby(xp, prod, alpha, inp, beta, input._dtype))
     return finish(res, input._dtype, dev, out)
 
 
@@ -426,7 +450,8 @@ def addmv(input, mat, vec, *, beta=1, alpha=1, out=None) -> Tensor:
     dev = device_of(input, mat, vec)
     xp = _xp(mat)
     inp = _expand_arr(input, (mat._shape[0],))
-    res = call_quiet(lambda: _axpby(xp, xp.matmul(mat._arr, vec._arr), alpha, inp, beta, input._dtype))
+    prod = _cprod(xp, xp.matmul, mat._arr, vec._arr)
+    res = call_quiet(lambda: _axpby(xp, prod, alpha, inp, beta, input._dtype))
     return finish(res, input._dtype, dev, out)
 
 
@@ -442,7 +467,8 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
     xp = _xp(batch1)
     shape = (batch1._shape[0], batch1._shape[1], batch2._shape[2])
     inp = _expand_arr(input, shape)
-    res = call_quiet(lambda: _axpby(xp, xp.matmul(batch1._arr, batch2._arr), alpha, inp, beta, input._dtype))
+    prod = _cprod(xp, xp.matmul, batch1._arr, batch2._arr)
+    res = call_quiet(lambda: _axpby(xp, prod, alpha, inp, beta, input._dtype))
     return finish(res, input._dtype, dev, out)
 
 
@@ -464,7 +490,8 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
     # sum_b A[b] @ B[b] is one matrix product: (n, b*k) @ (b*k, m).
     a2 = xp.transpose(batch1._arr, (1, 0, 2)).reshape(n, b * k)
     b2 = batch2._arr.reshape(b * k, m)
-    res = call_quiet(lambda: _axpby(xp, xp.matmul(a2, b2), alpha, inp, beta, input._dtype))
+    prod = _cprod(xp, xp.matmul, a2, b2)
+    res = call_quiet(lambda: _axpby(xp, prod, alpha, inp, beta, input._dtype))
     return finish(res, input._dtype, dev, out)
 
 
@@ -497,7 +524,11 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None) -> Tensor:
 
 def _add_product_(self: Tensor, res: Tensor) -> Tensor:
     """The in-place form of ``addmm``/``addmv``/``baddbmm``/``addbmm``/``addr``: ``self``
-    (the added term) takes the result, which must have its shape and cast to its dtype."""
+    (the added term) takes the result, which must have its shape and cast to its dtype.
+
+    # Note: the product is computed before ``self`` is written, also where ``self`` is one
+    # of its factors (``x.addmm_(x, x)``); PyTorch's kernels then read entries they have
+    # already overwritten (complex addmm_/addmv_, any baddbmm_) and return another matrix."""
     check_writable(self)
     return store_inplace(self, res)
 
@@ -1460,6 +1491,8 @@ def pinv(A, *, atol=None, rtol=None, hermitian: bool = False, out=None) -> Tenso
             res = xp.matmul(v * inv_w[..., None, :].astype(v.dtype), xp.conj(
                 xp.swapaxes(v, -1, -2)))
         else:
+            # Note: a matrix holding an infinity gets NaN (its SVD factors are NaN, _svd);
+            # PyTorch's is zeros in some entries, NaN in others, from LAPACK's leftovers.
             u, S, vh = _svd(xp, a, full_matrices=False)
             cut = _tolerances(S, atol, rtol, A._dtype, A._shape, xp)
             inv_s = xp.where(S > cut[..., None], 1 / xp.where(S == 0, 1, S), 0)
@@ -1665,7 +1698,10 @@ def vector_norm(x, ord=2, dim=None, keepdim: bool = False, *, dtype=None,
     acc = np.float32 if rdt in _dtypes.HALVES else rdt._np
     with np.errstate(all="ignore"):
         a = xp.abs(arr).astype(acc, copy=False)
-        if ord == _INF:
+        if ord != 0 and builtins.all(arr.shape[d] == 1 for d in dims):
+            # (PyTorch's norm of one element is its |x|: |1e30| ** 2 does not overflow)
+            res = a
+        elif ord == _INF:
             res = xp.max(a, axis=dims, keepdims=True)
         elif ord == -_INF:
             res = xp.min(a, axis=dims, keepdims=True)
@@ -2010,16 +2046,17 @@ def solve_triangular(A, B, *, upper: bool, left: bool = True, unitriangular: boo
     return _finish_cm(xp, res, A._dtype, dev, out)
 
 
-# Pade(13) coefficients for the matrix exponential (Higham, 2005)
-_PADE13 = (64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353796428800.0,
-           129060195264000.0, 10559470521600.0, 670442572800.0, 33522128640.0, 1323241920.0,
-           40840800.0, 960960.0, 16380.0, 182.0, 1.0)
+# Taylor coefficients 1/k! of the matrix exponential, k = 0..19
+_TAYLOR19 = tuple(1.0 / math.factorial(k) for k in range(20))
 
 
 @op(also=("linalg.matrix_exp",))
 @_quietly
 def matrix_exp(A) -> Tensor:
-    """``exp(A) = sum A^k / k!`` of each square matrix (scaling and squaring, Pade 13).
+    """``exp(A) = sum A^k / k!`` of each square matrix (scaling and squaring of a Taylor
+    polynomial, as PyTorch's).
+
+    Example: ``matrix_exp(tensor([[0., 1.], [0., 0.]]))`` is ``tensor([[1., 1.], [0., 1.]])``.
 
     # Note: entries near the float range overflow to inf, as the exact result does; PyTorch's
     # scaling underflows there and returns the identity.
@@ -2035,22 +2072,30 @@ def matrix_exp(A) -> Tensor:
     n = a.shape[-1]
     if a.size == 0:
         return wrap_array(xp.empty(A._shape, dtype=A._dtype._np), A._dtype, A.device)
-    norm1 = builtins.float(xp.abs(a).sum(axis=-2).max())
-    s = max(0, math.ceil(math.log2(norm1 / 5.371920351148152))) if norm1 > 0 else 0
-    a = a / (2.0 ** s)
-    eye = xp.broadcast_to(xp.eye(n, dtype=work), a.shape)
-    b = _PADE13
+    # Each matrix is scaled by 2**-s to a 1-norm of at most 1 (where the Taylor polynomial of
+    # degree 19 is exact to double precision), then squared s times. Products only, no solve
+    # (a Pade quotient's LU loses the tiny entries of a badly scaled matrix, whose exponential
+    # they decide: [[0.5, 0.25], [1e18, -0.75]] overflows everywhere). A matrix holding an
+    # infinity or NaN gives NaN, as PyTorch's.
     with np.errstate(all="ignore"):
-        a2 = xp.matmul(a, a)
-        a4 = xp.matmul(a2, a2)
-        a6 = xp.matmul(a4, a2)
-        u = xp.matmul(a, xp.matmul(a6, b[13] * a6 + b[11] * a4 + b[9] * a2) + b[7] * a6
-                      + b[5] * a4 + b[3] * a2 + b[1] * eye)
-        v = xp.matmul(a6, b[12] * a6 + b[10] * a4 + b[8] * a2) + b[6] * a6 + b[4] * a4 + \
-            b[2] * a2 + b[0] * eye
-        res = xp.linalg.solve(v - u, v + u)
-        for _ in range(s):
-            res = xp.matmul(res, res)
+        norm1 = xp.abs(a).sum(axis=-2).max(axis=-1)
+        finite = xp.isfinite(norm1)
+        s = xp.where(finite & (norm1 > 1), xp.ceil(xp.log2(xp.where(finite, norm1, 1.0))), 0)
+        a = a / xp.exp2(s)[..., None, None]
+        a = xp.where(finite[..., None, None], a, xp.nan)
+        eye = xp.broadcast_to(xp.eye(n, dtype=work), a.shape)
+        powers = [eye, a, xp.matmul(a, a)]
+        powers.append(xp.matmul(powers[2], a))
+        a4 = xp.matmul(powers[2], powers[2])
+        c = _TAYLOR19
+        res = None  # Horner in A^4 over blocks of four terms (Paterson-Stockmeyer)
+        for j in range(4, -1, -1):
+            block = sum(c[4 * j + i] * powers[i] for i in range(4))
+            res = block if res is None else block + xp.matmul(a4, res)
+        steps = builtins.int(s.max()) if s.size else 0
+        for k in range(steps):
+            sq = xp.matmul(res, res)
+            res = xp.where((s > k)[..., None, None], sq, res)
     return wrap_array(_c(xp, res.astype(A._dtype._np)), A._dtype, A.device)
 
 

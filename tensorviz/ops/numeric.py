@@ -342,7 +342,11 @@ _DOF_WARNING = ("cov(): degrees of freedom is <= 0. Correction should be strictl
 @op()
 @_quietly
 def cov(input, *, correction: int = 1, fweights=None, aweights=None) -> Tensor:
-    """Covariance of the variables in ``input``'s rows (observations in its columns)."""
+    """Covariance of the variables in ``input``'s rows (observations in its columns).
+
+    Example: ``cov(tensor([[0., 2.], [1., 3.]]))`` is ``tensor([[2., 2.], [2., 2.]])``."""
+    # Note: PyTorch's cov of one observation with one weights tensor (fweights or aweights
+    # alone) overwrites its input with zeros; tensorviz never writes into its input.
     _check_tensor("cov", input)
     if len(input._shape) > 2:
         raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an "

@@ -469,8 +469,12 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None,
             raise RuntimeError(f"linalg.vector_norm cannot compute the {shown} norm on an empty "
                                "tensor because the operation does not have an identity")
 
+    single = _count(x, dims) == 1
+
     def f():
         m = xp.abs(a).astype(cdt._np)
+        if single and p != 0:  # (PyTorch's norm of one element is its |x|: no overflow)
+            return m
         if p == 2:
             return xp.sqrt(xp.sum(m * m, axis=axis, keepdims=True))
         if p == 1:

@@ -229,6 +229,35 @@ def _call_input(line: str, env: dict):
         return None
 
 
+_PRODUCT_INPLACE = re.compile(r"(v\d+)\.(?:addmm_|addmv_|baddbmm_|addbmm_|addr_)\((.*)\)")
+
+
+def _product_inplace_overlaps(line: str, env: dict) -> bool:
+    """Whether ``line`` is an in-place matrix product whose self shares storage with one of
+    its factors (``env``: PyTorch's tensors, before the statement runs)."""
+    m = _PRODUCT_INPLACE.search(line)
+    if not m or m.group(1) not in env:
+        return False
+
+    def ptr(t):
+        try:
+            return t.untyped_storage().data_ptr()
+        except Exception:  # noqa: BLE001 - (not a tensor)
+            return None
+    own = ptr(env[m.group(1)])
+    return own is not None and any(ptr(env[v]) == own for v in re.findall(r"\bv\d+\b", m.group(2))
+                                   if v in env)
+
+
+def _cov_zeroes_input(line: str, env: dict) -> bool:
+    """Whether ``line`` calls cov with exactly one of fweights/aweights on an input of one
+    observation (PyTorch then zeroes the input in place)."""
+    if not re.search(r"\bcov\(", line) or ("fweights=" in line) == ("aweights=" in line):
+        return False
+    x = _call_input(line, env)
+    return x is not None and (x.ndim == 0 or x.shape[-1] == 1)
+
+
 def _mask_where(a: dict, b: dict, keep) -> None:
     """Give ``b``'s values to ``a`` where ``keep(a_values, b_values)``: a difference the
     comparison accepts there."""
@@ -263,17 +292,17 @@ def _valid_tie_indices(x: np.ndarray, vals: np.ndarray, idx: np.ndarray) -> bool
     return False
 
 
-def _valid_factors(op: str, line: str, x: np.ndarray, parts: list, dtype: str) -> bool:
-    """Whether ``parts`` (tensorviz's QR or SVD of ``x``) is a valid factorization."""
+def _valid_factor_mask(op: str, line: str, x: np.ndarray, parts: list, dtype: str):
+    """For each matrix of ``x`` (a batch-shaped bool array), whether ``parts`` (tensorviz's QR
+    or SVD of ``x``) factorizes it: orthonormal columns that reproduce it within the dtype's
+    tolerance (scaled by the matrix's largest entry). A matrix that is not finite is never
+    valid (its factors are compared as they are); None when ``parts`` cannot be one."""
     if dtype not in TOL or len(parts) < 2:
-        return False
+        return None
     rtol, atol = TOL[dtype]
     tol = 50 * builtins.max(rtol, atol)
     with np.errstate(all="ignore"):
         a = x.astype(np.complex128)
-        scale = builtins.max(float(np.max(np.abs(a), initial=0.0)), 1.0)
-        if not np.all(np.isfinite(a)):
-            return False
         if op == "qr":
             q, r = (np.asarray(p, dtype=np.complex128) for p in parts[:2])
             k = builtins.min(q.shape[-1], r.shape[-2])
@@ -285,12 +314,24 @@ def _valid_factors(op: str, line: str, x: np.ndarray, parts: list, dtype: str) -
             vh = v if "linalg" in line else np.swapaxes(v.conj(), -1, -2)
             k = sv.shape[-1]
             if not k or not np.any(u) or not np.any(vh):  # (compute_uv=False: zeros)
-                return False
+                return None
             rec = (u[..., :, :k] * sv[..., None, :]) @ vh[..., :k, :]
             ortho = np.swapaxes(u[..., :, :k].conj(), -1, -2) @ u[..., :, :k]
+        if rec.shape != a.shape:
+            return None
+        finite = np.isfinite(a).all(axis=(-2, -1))
+        scale = np.maximum(np.max(np.abs(np.where(np.isfinite(a), a, 0)), axis=(-2, -1),
+                                  initial=0.0), 1.0)[..., None, None]
+        close = np.abs(rec - a) <= tol * scale + tol * np.abs(a)
         eye = np.eye(ortho.shape[-1])
-        return rec.shape == a.shape and bool(np.allclose(rec, a, rtol=tol, atol=tol * scale)) \
-            and bool(np.allclose(ortho, eye, atol=tol))
+        return finite & close.all(axis=(-2, -1)) & (np.abs(ortho - eye) <= tol).all(axis=(-2, -1))
+
+
+def _valid_factors(op: str, line: str, x: np.ndarray, parts: list, dtype: str) -> bool:
+    """Whether ``parts`` (tensorviz's QR or SVD of ``x``) is a valid factorization of every
+    matrix of ``x``."""
+    mask = _valid_factor_mask(op, line, x, parts, dtype)
+    return mask is not None and bool(np.all(mask))
 
 
 def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
@@ -321,10 +362,37 @@ def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
         # has many valid factorizations: LAPACK's rounding picks one in PyTorch, another in
         # NumPy. tensorviz's factors are accepted when they are one: orthonormal columns
         # that reproduce the input (within the dtype's tolerance), the same singular values.
-        if _valid_factors(op, line, x, [d[1]["values"] for d in dv[1]], dt[1][0][1]["dtype"]):
-            for a, b in zip(dt[1], dv[1]):
-                if a[0] == "tensor" and a[1]["values"].shape == b[1]["values"].shape:
-                    a[1]["values"] = b[1]["values"]
+        # A batch is judged matrix by matrix, and SVD's singular values must be PyTorch's.
+        # Note: in a matrix holding an infinity LAPACK's Householder steps make NaN of some
+        # entries (0 * inf) and leave others (PyTorch's R of the row [inf, inf, 1] is
+        # [inf, nan, 1], its U a permutation beside S = NaN); tensorviz gives NaN factors
+        # (linalg._svd) or NumPy's LAPACK's: there, an entry that is not finite on either
+        # side is not compared (finite entries are).
+        mask = _valid_factor_mask(op, line, x, [d[1]["values"] for d in dv[1]],
+                                  dt[1][0][1]["dtype"])
+        with np.errstate(all="ignore"):
+            bad = ~np.isfinite(x).all(axis=(-2, -1))
+        for j, (a, b) in enumerate(zip(dt[1], dv[1])):
+            if op == "svd" and j == 1:
+                continue
+            va, vb = a[1]["values"], b[1]["values"]
+            if a[0] != "tensor" or va.shape != vb.shape or va.shape[:bad.ndim] != bad.shape:
+                continue
+            extra = (1,) * (va.ndim - bad.ndim)
+            with np.errstate(all="ignore"):
+                take = bad.reshape(bad.shape + extra) & (~np.isfinite(va) | ~np.isfinite(vb))
+            if mask is not None:
+                take = take | mask.reshape(mask.shape + extra)
+            a[1]["values"] = np.where(take, vb, va)
+    if op in ("pinverse", "pinv") and x is not None and x.ndim >= 2 and \
+            dt[0] == dv[0] == "tensor" and dt[1]["values"].shape[:-2] == x.shape[:-2]:
+        # Note: the pseudo-inverse of a matrix holding an infinity is built from its SVD, whose
+        # factors LAPACK leaves unspecified there (see svd above): PyTorch's is zeros in some
+        # entries and NaN in others, tensorviz's NaN (linalg.pinv). Entries where tensorviz
+        # gives NaN in such a matrix are not compared.
+        with np.errstate(all="ignore"):
+            bad = ~np.isfinite(x).all(axis=(-2, -1))
+        _mask_where(dt[1], dv[1], lambda a, b: bad[..., None, None] & np.isnan(b))
     if op == "signbit" and x is not None and dt[0] == dv[0] == "tensor" and \
             x.shape == dt[1]["values"].shape and x.dtype.kind in "fc":
         # IEEE 754 leaves the sign of a NaN an operation returns unspecified, and PyTorch's
@@ -412,6 +480,7 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
             # inverse, as the keyword and the method forms do in both. Not compared.
             return None
         target = line.split("=", 1)[0].strip() if re.match(r"\s*\w+\s*=[^=]", line) else None
+        overlapping = _product_inplace_overlaps(line, env_t)
         if phase:
             phase("torch")
         et = _run_stmt(line, env_t)
@@ -444,6 +513,19 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
             return Finding("refused", i, op, f"tensorviz {type(ev).__name__}: {str(ev)[:300]}")
         if et is not None and ev is None:
             return Finding("accepted", i, op, f"PyTorch {type(et).__name__}: {str(et)[:300]}")
+        if overlapping:
+            # Note: PyTorch's in-place matrix products (addmm_, addmv_, baddbmm_ ...) write
+            # into self while still reading it when self shares memory with a factor (complex
+            # addmm_, even float baddbmm_): entries computed from already-overwritten ones.
+            # tensorviz computes the product first. Not compared from here on.
+            return None
+        if _cov_zeroes_input(line, env_v):
+            # Note: PyTorch's cov with one observation and one weights tensor (fweights or
+            # aweights alone) overwrites its input with zeros; tensorviz leaves the input as it
+            # was. The result is compared, the rest of the program is not.
+            d = _same(describe(torch, env_t.get(target)), describe(tv, env_v.get(target)),
+                      f"{target}.")
+            return Finding("silent", i, op, d[:400]) if d else None
         try:
             st, sv = snapshot(torch, env_t), snapshot(tv, env_v)
         except Exception as e:  # noqa: BLE001 - a value tensorviz cannot even describe

@@ -527,3 +527,56 @@ REGRESSIONS += [
         "v6 = v5.matrix_exp()",
     ]),
 ]
+REGRESSIONS += [  # linear algebra findings of the 80,000,000 run
+    ("svd-batch-with-an-infinite-matrix", [
+        "v0 = T.tensor([[[3.0, 1.152921504606847e+18, 0.0, 1e+30], [-1.0, -1.0, 1e+30, 1.0]], [[1.0, -2.5, 0.5, -2.5], [-float('inf'), 0.25, -1.0, 1e+30]], [[0.5, -2.5, -1.0, 1.0], [0.5, 1e+30, 3.0, -2.5]], [[-2.5, 0.0, -1.0, -0.75], [-2.5, 1.5, -0.75, -1.0]], [[2.0, 3.0, -0.0, 0.25], [1.152921504606847e+18, 2.0, -1.0, 0.0]]])",
+        "v3 = T.svd(v0)",
+    ]),
+    ("qr-of-an-infinite-row", [
+        "v0 = T.tensor([[False, False, True, False]])", "v1 = v0.reciprocal()", "v3 = v1.qr(False)",
+    ]),
+]
+REGRESSIONS += [  # PyTorch zeroes cov's input here (not compared after); the result is
+    ("cov-of-one-observation-with-aweights", [
+        "v0 = T.tensor([2.0, -float('inf')])", "v1 = v0[1:]", "v2 = v1.floor()",
+        "v3 = T.tensor([1.0])", "v4 = T.cov(v2, aweights=v3)",
+    ]),
+]
+REGRESSIONS += [  # a norm over one element is |x| (no overflow of |x| ** p)
+    ("norms-of-one-element", [
+        "v0 = T.tensor(0)", "v1 = T.tensor([1e+30])", "v2 = T.dist(v0, other=v1)",
+        "v3 = T.tensor([complex(2.0, -2.0)])", "v4 = T.norm(v3, p=-128)",
+        "v5 = T.tensor([[1.5], [3.4e+38], [1.0]])", "v6 = T.renorm(v5, p=2, dim=0, maxnorm=0.5)",
+        "v7 = T.tensor([[-1.0], [float('nan')], [-3.0], [1e+30]])", "v8 = v7.t()", "v9 = v8[None]",
+        "v10 = v9.renorm_(2**63-1, -1, 0.5)",
+    ]),
+]
+REGRESSIONS += [  # matrix_exp of a badly scaled matrix overflows everywhere, as PyTorch's
+    ("matrix_exp-badly-scaled", [
+        "v0 = T.tensor([[0.5, 1.152921504606847e+18], [0.25, -0.75]])", "v1 = v0.t()",
+        "v2 = T.tensor([[0.25, -2.5], [0.0, 3.4e+38]])", "v3 = v1.expand_as(v2)",
+        "v4 = T.matrix_exp(v3)", "v5 = T.matrix_exp(T.tensor([[float('inf'), 1.0], [0.0, 1.0]]))",
+    ]),
+]
+REGRESSIONS += [  # PyTorch's complex addmm_ with self a factor is not compared; before, it is
+    ("addmm_-self-is-a-factor", [
+        "v0 = T.tensor([[complex(4.0, 0.0), complex(0.25, -2.0)], [complex(1.0, 1.0), complex(0.0, 0.0)]])",
+        "v1 = v0.addmm(v0, v0)", "v2 = v0.addmm_(v0, v0)",
+    ]),
+]
+REGRESSIONS += [  # the pseudo-inverse of a matrix holding an infinity: LAPACK's leftovers
+    ("pinverse-of-an-infinite-matrix", [
+        "v0 = T.tensor([[2.0, -1.0, 1.0, -0.75], [-1.0, 1.5, -3.0, 0.0], [float('inf'), -0.75, 3.0, 2.0]])",
+        "v1 = v0.pinverse()", "v2 = T.stack([v0, v0.abs()])", "v3 = v2.pinverse()",
+    ]),
+]
+REGRESSIONS += [  # complex products whose terms overflow: inf-inf j, not NumPy BLAS's NaN
+    ("complex-products-that-overflow", [
+        "v0 = T.tensor([[complex(1.5, 0.5), complex(-3.0, 0.5), complex(3.4e+38, 1.0), complex(-3.0, 0.0)]])",
+        "v1 = v0.expand((3, 4))",
+        "v2 = T.tensor([[complex(-3.0, 0.5), complex(1.0, 1.0), complex(0.0, 0.0)], [complex(0.5, 0.0), complex(4.0, 1.0), complex(3.0, 1.0)], [complex(2.0, -2.0), complex(1.0, 0.0), complex(2.0, 1.0)], [complex(0.5, -2.0), complex(1.0, -2.0), complex(1.0, 0.0)]])",
+        "v3 = T.matmul(v1, v2)", "v4 = v0 @ v2", "v5 = T.inner(v0, v2.mT)", "v6 = T.addmm(v3, v1, v2)",
+        "v7 = T.tensor([[complex(-3.0, 0.0), complex(0.0, 0.5), complex(4.0, 0.5)], [complex(0.25, -2.0), complex(4.0, 0.0), complex(0.0, 0.5)], [complex(0.25, 1.0), complex(-float('inf'), 0.0), complex(0.0, 1.0)]])",
+        "v8 = v7 @ v7",
+    ]),
+]

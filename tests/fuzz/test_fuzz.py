@@ -99,3 +99,76 @@ def test_factorizations_are_checked_not_ignored():
     assert _valid_factors("svd", "v1 = v0.svd()", a, [u, s, vh.T], "float64")
     assert not _valid_factors("svd", "v1 = v0.svd()", a, [u, s, vh], "float64")
     assert not _valid_factors("svd", "v1 = T.linalg.svd(v0)", a, [u, s[::-1], vh], "float64")
+
+
+def test_factorizations_are_judged_matrix_by_matrix():
+    """In a batch, each matrix's factors are accepted on their own; a matrix holding an
+    infinity has its non-finite factor entries left uncompared, its finite ones compared."""
+    import numpy as np
+
+    from .differential import _valid_factor_mask, deliberate
+    a = np.array([[[1., 2.], [2., 4.]], [[np.inf, 1.], [0., 1.]], [[3., 0.], [0., 1.]]])
+    q, r = np.linalg.qr(np.where(np.isfinite(a), a, 0))
+    mask = _valid_factor_mask("qr", "v1 = T.linalg.qr(v0)", a, [q, r], "float64")
+    assert mask.tolist() == [True, False, True]
+    line = "v1 = T.linalg.qr(v0)"
+
+    def desc(vals):
+        return ("tuple", [("tensor", {"dtype": "float64", "values": v.copy()}) for v in vals])
+    q_nan, r_nan = q.copy(), r.copy()
+    q_nan[1], r_nan[1] = np.nan, np.nan
+    dt, dv = desc([-q, -r]), desc([q_nan, r_nan])        # (PyTorch's signs differ: valid)
+    deliberate("linalg.qr", line, dt, dv, a)
+    assert np.array_equal(dt[1][0][1]["values"], q_nan, equal_nan=True)
+    q_off = q_nan.copy()
+    q_off[0, 0, 0] += 1                                  # not a factorization: compared
+    dt, dv = desc([q, r]), desc([q_off, r_nan])
+    deliberate("linalg.qr", line, dt, dv, a)
+    assert not np.array_equal(dt[1][0][1]["values"], q_off, equal_nan=True)
+    r_fin = r.copy()
+    r_fin[1] = 7.                                        # finite entries of the infinite one
+    dt, dv = desc([q, r]), desc([q, r_fin])
+    deliberate("linalg.qr", line, dt, dv, a)
+    assert not np.array_equal(dt[1][1][1]["values"], r_fin)
+
+
+def test_cov_that_zeroes_its_input_still_has_its_result_compared():
+    """PyTorch's cov of one observation with one weights tensor zeroes its input: the input is
+    not compared after it, the result is."""
+    class Fake:
+        def __getattr__(self, name):
+            return getattr(tensorviz, name)
+
+    fake = Fake()
+    fake.__name__ = "tensorviz"
+    lines = ["v0 = T.tensor([3.0])", "v1 = T.cov(v0, fweights=T.tensor([2]))"]
+    assert compare(lines, torch, tensorviz) is None
+    fake.cov = lambda x, **kw: tensorviz.tensor(1.0)
+    f = compare(lines, torch, fake)
+    assert f is not None and f.kind == "silent" and f.detail.startswith("v1.")
+
+
+def test_inplace_product_rule_needs_shared_memory():
+    """An in-place matrix product stops the comparison only where self shares memory with a
+    factor; otherwise its result is compared."""
+    from .differential import _product_inplace_overlaps
+    a, b = torch.ones(2, 2), torch.ones(2, 2)
+    env = {"v0": a, "v1": a.t(), "v2": b}
+    assert _product_inplace_overlaps("v3 = v0.addmm_(v1, v2)", env)
+    assert _product_inplace_overlaps("v3 = v2.baddbmm_(v0, mat2=v2)", env)
+    assert not _product_inplace_overlaps("v3 = v0.addmm_(v2, v2)", env)
+    assert not _product_inplace_overlaps("v3 = v0.addmm(v0, v0)", env)
+
+
+def test_pinverse_rule_keeps_finite_matrices_compared():
+    """Only the NaN entries tensorviz gives for a matrix holding an infinity are accepted."""
+    import numpy as np
+
+    from .differential import deliberate
+    x = np.array([[[np.inf, 1.], [2., 3.]], [[1., 2.], [3., 4.]]])
+
+    def desc(v):
+        return ("tensor", {"values": v.copy()})
+    dt, dv = desc(np.zeros((2, 2, 2))), desc(np.full((2, 2, 2), np.nan))
+    deliberate("pinverse", "v1 = v0.pinverse()", dt, dv, x)
+    assert np.isnan(dt[1]["values"][0]).all() and not np.isnan(dt[1]["values"][1]).any()

@@ -2,6 +2,8 @@
 cov/corrcoef, histogram, bucketize, cumulative_trapezoid, vander, cdist and narrow_copy."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -197,6 +199,23 @@ def test_cov_weights(tvdiff, case):
             return lib.cov(x > 1)
         return lib.cov(lib.zeros(2, 2, 2))
     tvdiff.check(f)
+
+
+@pytest.mark.parametrize("weights", ["fweights", "aweights"])
+@pytest.mark.parametrize("shape", [(), (1,), (3, 1)])
+def test_cov_of_one_observation_keeps_its_input(tvdiff, weights, shape):
+    """PyTorch's result, without PyTorch's zeroing of the input (see ops.numeric.cov)."""
+    def f(lib):
+        x = lib.full(shape, -3.5) if shape else lib.tensor(-3.5)
+        w = lib.tensor([2] if weights == "fweights" else [0.5]).reshape(shape[-1:])
+        return lib.cov(x, **{weights: w})
+    tvdiff.check(f)
+    x = tensorviz.full(shape, -3.5)
+    w = tensorviz.tensor([2] if weights == "fweights" else [0.5]).reshape(shape[-1:])
+    with warnings.catch_warnings():  # (aweights: "degrees of freedom is <= 0")
+        warnings.simplefilter("ignore", UserWarning)
+        tensorviz.cov(x, **{weights: w})
+    assert (x == -3.5).all()
 
 
 # ---------------------------------------------------------------- histogram / bucketize
