@@ -22,7 +22,8 @@ from .._indexing import assign, scalar_to
 from .._tensor import Tensor, tensor_xp, tensor_device, wrap_array
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
-from ._elementwise import (_bf16_rounded, _check_int_zero_division, _complex_pow, device_of, finish, operand,
+from ._elementwise import (_bf16_rounded, _check_int_zero_division, _complex_pow,
+                           _complex_pow_number, device_of, finish, operand,
                            promote, result_strides)
 
 
@@ -160,7 +161,12 @@ def _sigmoid(xp, a):
 
 def _exp2(xp, a):
     if a.dtype.kind == "c":
-        return xp.exp(a * math.log(2.0))
+        # (as PyTorch: exp(ln 2 * z) with ln 2 scaling each part; a complex product would
+        # turn -inf-inf j into nan, which exp keeps)
+        scaled = xp.empty_like(a)
+        scaled.real = a.real * a.real.dtype.type(math.log(2.0))
+        scaled.imag = a.imag * a.real.dtype.type(math.log(2.0))
+        return xp.exp(scaled)
     return xp.exp2(a)
 
 
@@ -745,11 +751,12 @@ def float_power(input, exponent, *, out=None) -> Tensor:
         for x in (input, exponent))
     rdt = _dtypes.complex128 if is_c else _dtypes.float64
     dev = device_of(input, exponent)
-    if is_c and not (not isinstance(exponent, Tensor) and exponent == 0):
-        # (a zero base follows PyTorch's complex pow: 0 ** -1 is inf, 0 ** 0 nan, but
-        # x ** 0 for a number 0 gives ones)
-        res = _compute2(lambda xp, a, b: _complex_pow(a, b), input, exponent, rdt, rdt, dev,
-                        out)
+    if is_c:
+        # (PyTorch's complex pow: cpow for a tensor exponent or a number base, its shortcuts
+        # for a number exponent, see _complex_pow_number)
+        fn = _complex_pow if isinstance(exponent, Tensor) or not isinstance(input, Tensor) \
+            else _complex_pow_number(exponent)
+        res = _compute2(lambda xp, a, b: fn(a, b), input, exponent, rdt, rdt, dev, out)
     else:
         res = _compute2(lambda xp, a, b: xp.power(a, b), input, exponent, rdt, rdt, dev, out)
     if out is None and not isinstance(exponent, Tensor):

@@ -527,3 +527,20 @@ REGRESSIONS += [
         "v6 = v5.matrix_exp()",
     ]),
 ]
+REGRESSIONS += [  # complex pow is C's cpow (exp(b * log(a))), complex exp2/linspace scale by parts
+    ("float_power-complex-nan-base", [
+        "v0 = T.tensor([[[complex(4.0, 1.0), complex(0.0, -2.0), complex(float('inf'), 0.0), complex(-3.0, 1.0)]], [[complex(1.0, 0.0), complex(0.5, 0.5), complex(float('nan'), 0.0), complex(0.25, 0.0)]]])",
+        "v1 = T.atan_(v0)", "v2 = v1[-1]", "v3 = T.tensor([[0.0], [0.0], [1e+30], [-3.0]])",
+        "v4 = v2.float_power(v3)",
+    ]),
+    ("pow-int-by-complex-one", [
+        "v0 = T.tensor([-1, -32767, -3])", "v1 = v0[1:]",
+        "v2 = T.scalar_tensor(1, dtype=T.complex64)", "v3 = v1 ** v2",
+    ]),
+    ("exp2-complex-infinite-parts", [
+        "v0 = T.tensor([complex(1e+30, 0.5), complex(-float('inf'), 0.5), complex(0.25, 1.0), complex(3.4e+38, 1.0)])",
+        "v1 = v0.pow_(v0)", "v2 = T.exp2_(v0)",
+    ]),
+    ("logspace-complex-zero-base", ["v5 = T.logspace(False, 3, 1, -0.0, dtype=complex)"]),
+    ("linspace-complex-infinite-start", ["v3 = T.linspace(-float('inf'), end=0, steps=3, dtype=T.complex128)"]),
+]
