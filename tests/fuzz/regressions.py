@@ -544,3 +544,15 @@ REGRESSIONS += [  # complex pow is C's cpow (exp(b * log(a))), complex exp2/lins
     ("logspace-complex-zero-base", ["v5 = T.logspace(False, 3, 1, -0.0, dtype=complex)"]),
     ("linspace-complex-infinite-start", ["v3 = T.linspace(-float('inf'), end=0, steps=3, dtype=T.complex128)"]),
 ]
+REGRESSIONS += [  # widening conversions compare at the source dtype's tolerance; complex32 at float16's
+    ("double-of-float32-tan", ["v0 = T.tensor([3.0, -3.0])", "v1 = v0.tan_()", "v2 = v1.double()"]),
+    ("tolist-of-float32-asinh", ["v0 = T.tensor([[-3.0, -2.5, 0.5, 1e+30], [0.5, 0.25, -0.0, 2.0]])",
+                                 "v2 = T.arcsinh_(v0)", "v3 = v2.tolist()"]),
+    ("cdouble-of-float32-tan", ["v0 = T.tensor([[0.0, -1.0, 3.4e+38, -3.0, 1.0, 3.0]])", "v1 = v0[..., ::2]",
+                                "v2 = T.tan_(v1)", "v3 = v2.cdouble()"]),
+    ("complex32-sub-at-half-tolerance", [
+        "v0 = T.tensor([[-0.75, 0.5, 0.25], [0.25, 1e+30, -3.0]], dtype=T.float16)",
+        "v2 = T.reciprocal(v0)", "v3 = T.tensor(complex(1.0, 0.5))", "v4 = v2 - v3"]),
+    ("signbit-of-bfloat16-nan", ["v0 = T.tensor([[0.25, 3.0, 2.0, 0.5]], dtype=T.bfloat16)",
+                                 "v1 = v0.erfinv_()", "v3 = v0.signbit()"]),
+]

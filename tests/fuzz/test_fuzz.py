@@ -2,6 +2,7 @@
 found disagreeing (``regressions.py``) run again on PyTorch and tensorviz."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -99,3 +100,26 @@ def test_factorizations_are_checked_not_ignored():
     assert _valid_factors("svd", "v1 = v0.svd()", a, [u, s, vh.T], "float64")
     assert not _valid_factors("svd", "v1 = v0.svd()", a, [u, s, vh], "float64")
     assert not _valid_factors("svd", "v1 = T.linalg.svd(v0)", a, [u, s[::-1], vh], "float64")
+
+
+def test_widening_conversions_compare_at_the_source_tolerance():
+    """double()/tolist()/item() of a float32 tensor are compared at float32's tolerance (an
+    ulp of NumPy's float32 tan is accepted), a wrong value still is not; PyTorch's complex32
+    compares at float16's tolerance."""
+    class Fake:  # tensorviz with float32 tan off by an ulp, or by much more
+        def __getattr__(self, name):
+            return getattr(tensorviz, name)
+
+    fake = Fake()
+    fake.__name__ = "tensorviz"
+    prog = ["v0 = T.tensor([3.0, -3.0])", "v1 = T.tan(v0)", "v2 = v1.double()",
+            "v3 = v1.tolist()", "v4 = v1.sum(0)", "v5 = v4.item()"]
+    for ulps, ok in ((1, True), (2000, False)):
+        fake.tan = lambda t, k=ulps: tensorviz.from_numpy(
+            np.nextafter(np.tan(t.numpy()), np.float32(np.inf) * np.ones(1, np.float32))
+            if k == 1 else np.tan(t.numpy()) * np.float32(1 + 2000 * 2 ** -23))
+        for n in (3, 4, 6):
+            f = compare(prog[:n], torch, fake)
+            assert (f is None) == ok, (n, ulps, f)
+    assert compare(["v0 = T.tensor([-1.333], dtype=T.float16)", "v1 = v0 - T.tensor(1+0.5j)"],
+                   torch, tensorviz) is None
