@@ -718,6 +718,15 @@ def _check_pow_exponent(base: Tensor, exp, rdt) -> None:
 @op(aliases=("negative",), inplace=True, inplace_function=True, unary_dunder="neg",
     out="exact", out_message=found_message)
 def neg(input: Tensor, *, out=None) -> Tensor:
+    """``-input`` elementwise: each part's sign flipped.
+
+    >>> tensorviz.tensor([1.0, -2.0]).neg()
+    tensor([-1.,  2.])
+
+    # Note: PyTorch's CPU kernel negates complex numbers as ``0 - x`` in its vector loop
+    # and as ``-x`` in the loop's tail, so ``-(3+0j)`` is -3+0j or -3-0j there by the
+    # element's position; tensorviz gives -3-0j (IEEE negation) everywhere.
+    """
     if input._dtype is _dtypes.bool:
         raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you "
                            "are trying to invert a mask, use the `~` or `logical_not()` operator "

@@ -556,3 +556,11 @@ REGRESSIONS += [  # widening conversions compare at the source dtype's tolerance
     ("signbit-of-bfloat16-nan", ["v0 = T.tensor([[0.25, 3.0, 2.0, 0.5]], dtype=T.bfloat16)",
                                  "v1 = v0.erfinv_()", "v3 = v0.signbit()"]),
 ]
+REGRESSIONS += [  # a complex negation's zero parts: PyTorch's sign depends on the position
+    ("arccos-after-complex-negative_", [
+        "v0 = T.tensor([[[complex(4.0, -2.0)], [complex(0.5, 0.5)], [complex(0.5, 0.0)], [complex(1.152921504606847e+18, 0.0)]], [[complex(0.5, 0.0)], [complex(4.0, -2.0)], [complex(1.5, 1.0)], [complex(-0.75, 0.0)]], [[complex(1.5, 0.0)], [complex(-2.5, 0.0)], [complex(1.5, 1.0)], [complex(0.0, -2.0)]]])",
+        "v1 = v0.negative_()", "v2 = v0.arccos()"]),
+    ("asin-after-complex-negative", [
+        "v0 = T.tensor([[complex(0.25, 0.0), complex(-2.5, -2.0), complex(-3.0, 0.0), complex(3.4e+38, 0.0)]], dtype=T.complex128)",
+        "v2 = v0.negative()", "v3 = T.asin(v2)"]),
+]

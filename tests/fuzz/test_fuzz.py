@@ -123,3 +123,28 @@ def test_widening_conversions_compare_at_the_source_tolerance():
             assert (f is None) == ok, (n, ulps, f)
     assert compare(["v0 = T.tensor([-1.333], dtype=T.float16)", "v1 = v0 - T.tensor(1+0.5j)"],
                    torch, tensorviz) is None
+
+
+def test_complex_negation_of_zero_parts_ends_the_comparison():
+    """PyTorch's complex neg gives +0 or -0 parts by the element's position in its vector
+    loop: after negating a complex tensor with a zero part the program is not compared
+    further (without a zero part it is, and a wrong negation is still found)."""
+    from .differential import _negates_complex_zero
+    z = tensorviz.tensor([3 + 0j, 1 + 1j])
+    assert _negates_complex_zero("v1 = -v0", {"v0": z})
+    assert _negates_complex_zero("v1 = v0.negative_()", {"v0": z})
+    assert _negates_complex_zero("v1 = T.neg(v0)", {"v0": z})
+    assert not _negates_complex_zero("v1 = v0.neg()", {"v0": tensorviz.tensor([1 + 1j])})
+    assert not _negates_complex_zero("v1 = v0.neg()", {"v0": tensorviz.tensor([0.0, 1.0])})
+    assert not _negates_complex_zero("v1 = v0 - v0", {"v0": z})
+    lines = ["v0 = T.tensor([complex(0.5, 0.0)] * 12)", "v1 = v0.negative_()", "v2 = v0.arccos()"]
+    assert compare(lines, torch, tensorviz) is None
+
+    class Fake:
+        def __getattr__(self, name):
+            return getattr(tensorviz, name)
+    fake = Fake()
+    fake.__name__ = "tensorviz"
+    fake.neg = lambda t: t
+    f = compare(["v0 = T.tensor([complex(0.5, 0.0)] * 12)", "v1 = T.neg(v0)"], torch, fake)
+    assert f is not None and f.kind == "silent"
