@@ -564,3 +564,9 @@ REGRESSIONS += [  # a complex negation's zero parts: PyTorch's sign depends on t
         "v0 = T.tensor([[complex(0.25, 0.0), complex(-2.5, -2.0), complex(-3.0, 0.0), complex(3.4e+38, 0.0)]], dtype=T.complex128)",
         "v2 = v0.negative()", "v3 = T.asin(v2)"]),
 ]
+REGRESSIONS += [  # polygamma of a huge order: PyTorch's int n wraps, its n! * zeta is inf * 0
+    ("polygamma-huge-n", ["v0 = T.tensor([[[-3.0, 2.0, 1.0]], [[-1.0, 1.5, 1.0]], [[-3.0, 1.5, 0.25]], [[-3.0, -2.5, -2.5]]])",
+                          "v2 = v0.polygamma(1099511627776)"]),
+    ("polygamma_-huge-n", ["v0 = T.tensor([[1.5], [-1.0], [2.0]])", "v1 = v0.polygamma_(1099511627776)"]),
+    ("polygamma-float32-order-40-quiet", ["v0 = T.tensor([1.5, 2.0])", "v1 = T.polygamma(40, v0)"]),
+]
