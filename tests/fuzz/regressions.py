@@ -570,3 +570,7 @@ REGRESSIONS += [  # polygamma of a huge order: PyTorch's int n wraps, its n! * z
     ("polygamma_-huge-n", ["v0 = T.tensor([[1.5], [-1.0], [2.0]])", "v1 = v0.polygamma_(1099511627776)"]),
     ("polygamma-float32-order-40-quiet", ["v0 = T.tensor([1.5, 2.0])", "v1 = T.polygamma(40, v0)"]),
 ]
+REGRESSIONS += [  # the Blackman window in its own precision: its float32 ends are -2.98e-08
+    ("rsqrt-of-blackman-window", ["v3 = T.blackman_window(4, False)", "v4 = v3.rsqrt()"]),
+    ("rsqrt_-of-blackman-window", ["v2 = T.blackman_window(4, True)", "v3 = T.rsqrt_(v2)"]),
+]
