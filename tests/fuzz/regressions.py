@@ -574,3 +574,13 @@ REGRESSIONS += [  # the Blackman window in its own precision: its float32 ends a
     ("rsqrt-of-blackman-window", ["v3 = T.blackman_window(4, False)", "v4 = v3.rsqrt()"]),
     ("rsqrt_-of-blackman-window", ["v2 = T.blackman_window(4, True)", "v3 = T.rsqrt_(v2)"]),
 ]
+REGRESSIONS += [  # half ops take their operands as the half they become (float16: big ints are inf)
+    ("xlogy-half-huge-number", ["v0 = T.tensor([[-1.0], [0.0], [0.5], [1e+30]], dtype=T.float16)",
+                                "v1 = v0.expand((4, 2))", "v2 = T.xlogy(v1, 2**63-1)"]),
+    ("hypot-half-int32-min", ["v5 = T.tensor([[float('nan'), 1.0], [2.0, float('nan')]], dtype=T.float16)",
+                              "v6 = T.tensor([[4, 0], [5, -2147483648]], dtype=T.int32)", "v7 = v6.t()",
+                              "v8 = T.hypot(v5, other=v7)"]),
+    ("addcmul_-half-int32-max", ["v0 = T.tensor([[[-0.75], [2.0]], [[4.0], [0.0]]], dtype=T.float16)",
+                                 "v1 = T.tensor([[[-2147483647], [-1]], [[3], [-2147483647]]], dtype=T.int32)",
+                                 "v2 = v0.addcmul_(v0, v1)"]),
+]

@@ -702,3 +702,29 @@ def test_complex_linspace_logspace_specials(dtype):
                     got = tensorviz.logspace(start, end, steps, base,
                                              dtype=getattr(tensorviz, dtype))
                     _assert_same_c99(got, want, dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_half_ops_take_operands_as_the_half_they_become(dtype):
+    """PyTorch casts every operand of a half op to the half dtype before its float32 kernel:
+    an int32 2147483646 or the number 2**63 - 1 is inf in float16 (so 0 * it is nan in
+    addcmul, hypot(nan, -inf) is inf, xlogy(x, 2**63 - 1) is +-inf)."""
+    rng = np.random.default_rng(5)
+    base = rng.choice([0.0, -0.75, 2.0, 1e30, np.nan, -3.0, 65504.0], size=(4, 3))
+    big = rng.choice([-2147483647, 2147483646, 6, -2, 0, 1 << 24 | 1], size=(4, 3)).astype("int32")
+    progs = [
+        lambda T, x, i: T.xlogy(x, 2 ** 63 - 1), lambda T, x, i: T.xlogy(x, i),
+        lambda T, x, i: T.hypot(x, i), lambda T, x, i: T.hypot(i.to(x.dtype), x),
+        lambda T, x, i: x.clone().addcmul_(x, i), lambda T, x, i: T.addcdiv(x, x, i),
+        lambda T, x, i: T.fmod(x, i), lambda T, x, i: T.xlogy(2 ** 40 + 1, x),
+    ]
+    for prog in progs:
+        outs = []
+        for T in (torch, tensorviz):
+            x = T.tensor(base, dtype=getattr(T, dtype))
+            outs.append(prog(T, x, T.tensor(big)))
+        want, got = outs
+        assert str(got.dtype).split(".")[-1] == str(want.dtype).split(".")[-1]
+        a, b = want.float().numpy(), got.float().numpy()
+        np.testing.assert_array_equal(np.isnan(a), np.isnan(b))
+        np.testing.assert_allclose(b[~np.isnan(a)], a[~np.isnan(a)], rtol=2e-2)
