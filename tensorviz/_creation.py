@@ -646,11 +646,11 @@ def _spacing_ends(name: str, start, end) -> tuple:
     return _number(start, "start", True), _number(end, "end", True)
 
 
-def _spaced_checked(start, end, steps: int, dt: _dtype_cls) -> np.ndarray:
+def _spaced_checked(start, end, steps: int, dt: _dtype_cls, parts: bool = True) -> np.ndarray:
     """``_spaced``, with PyTorch's RuntimeError for a length no memory can hold."""
     from .backends._numpy import out_of_memory
     try:
-        return _spaced(start, end, steps, dt)
+        return _spaced(start, end, steps, dt, parts)
     except MemoryError:
         raise out_of_memory(steps * dt.itemsize) from None
 
@@ -695,14 +695,24 @@ def _check_steps(steps) -> int:
     return builtins.int(steps)
 
 
-def _spaced(start, end, steps: int, dt: _dtype_cls) -> np.ndarray:
+def _spaced(start, end, steps: int, dt: _dtype_cls, parts: bool = True) -> np.ndarray:
     """The ``linspace`` values as PyTorch's CPU kernel computes them: ``start``/``end`` taken
-    as ``dt`` first, then floats in ``dt``'s own precision, integers in double (truncated)."""
+    as ``dt`` first, then floats in ``dt``'s own precision, integers in double (truncated).
+    Complex values: linspace (``parts``) steps each part by itself; logspace's exponents
+    are complex quotients and products."""
     if steps == 0:
         return np.empty(0, dtype=dt._np)
     if steps == 1:  # PyTorch fills with start (end is never converted)
         return np.array([_checked(start, dt)], dtype=dt._np)
     a, b = _checked(start, dt), _checked(end, dt)  # (checked, as PyTorch's Scalar.to<T>)
+    if dt.category == _dtypes._COMPLEX and parts:
+        # (PyTorch's complex step and products scale each part by a real number: a complex
+        # product or quotient would turn an infinite part into nan in the other)
+        part = _dtypes.float32 if dt is _dtypes.complex64 else _dtypes.float64
+        values = np.empty(steps, dtype=dt._np)
+        values.real = _spaced(a.real, b.real, steps, part)
+        values.imag = _spaced(a.imag, b.imag, steps, part)
+        return values
     work = np.float64 if dt.category <= _dtypes._INT else dt._np.type
     a, b = work(a), work(b)
     with np.errstate(all="ignore"):
@@ -728,7 +738,7 @@ def logspace(start, end, steps: int, base: float = 10.0, *, dtype: _dtype_cls | 
     if dt is _dtypes.bool and steps > 1:
         raise NotImplementedError('"logspace_cpu" not implemented for \'Bool\'')
     work = np.float64 if dt.category <= _dtypes._INT else dt._np.type
-    exps = _spaced_checked(start, end, steps, dt).astype(work)
+    exps = _spaced_checked(start, end, steps, dt, parts=False).astype(work)
     if dt.category <= _dtypes._INT:  # the powers in double, truncated after
         exps = exps.astype(np.float64)
         b = np.float64(base)
@@ -741,7 +751,12 @@ def logspace(start, end, steps: int, base: float = 10.0, *, dtype: _dtype_cls | 
             b = np.float64(base)
         elif dt.category <= _dtypes._INT:  # exponents in double, not truncated
             exps = _spaced_double(start, end, steps, dt)
-        host = np.power(b, exps)
+        if dt.category == _dtypes._COMPLEX:  # (PyTorch's complex pow: cpow, see ops.pow)
+            from .ops._elementwise import _complex_pow
+            ctype = np.complex128 if steps == 1 else dt._np
+            host = _complex_pow(np.asarray(b, dtype=ctype), exps.astype(ctype))
+        else:
+            host = np.power(b, exps)
         if dt.category <= _dtypes._INT:
             host = np.trunc(host)
         host = host.astype(dt._np)

@@ -597,23 +597,82 @@ def _int_pow(a, b, out=None):
 
 
 def _complex_pow(a, b, out=None):
-    """Complex ``a ** b``; a zero base follows PyTorch's ``exp(b * log(a))`` (0 ** 0 is nan)."""
+    """Complex ``a ** b`` as PyTorch computes it: C's ``cpow``, that is ``exp(b * log(a))``
+    with no special case (0 ** 0 is nan+nan j, and (-3+0j) ** 1 keeps log's rounding in its
+    imaginary part), where NumPy's power multiplies out integer exponents."""
     xp = _xp_of(a, b)
-    zero = a == 0
-    if not xp.any(zero):
-        return xp.power(a, b, out=out)
-    r = xp.where(zero, xp.exp(b * xp.log(a)), xp.power(a, b))
-    if out is None:
+    with np.errstate(all="ignore"):
+        r = xp.exp(_c_mul(xp, b, xp.log(a)))
+    return _store(r, out)
+
+
+def _c_mul(xp, x, y):
+    """Complex ``x * y`` as C computes it (C99 Annex G): the schoolbook formula, and where
+    that gives nan+nan j although an operand is infinite, the infinity it stands for."""
+    a, b, c, d = x.real, x.imag, y.real, y.imag
+    r = x * y
+    lost = xp.isnan(r.real) & xp.isnan(r.imag)
+    if not xp.any(lost):
         return r
-    out[...] = r
-    return out
+    a, b, c, d = (xp.broadcast_to(v, r.shape)[lost] for v in (a, b, c, d))
+    ac, bd, ad, bc = a * c, b * d, a * d, b * c
+    one, zero = a.dtype.type(1), a.dtype.type(0)
+
+    def box(u, v):  # (an infinite operand as a unit vector; NaNs of the other become 0)
+        return (xp.copysign(xp.where(xp.isinf(u), one, zero), u),
+                xp.copysign(xp.where(xp.isinf(v), one, zero), v))
+
+    def unnan(u):
+        return xp.where(xp.isnan(u), xp.copysign(zero, u), u)
+    x_inf = xp.isinf(a) | xp.isinf(b)
+    y_inf = xp.isinf(c) | xp.isinf(d)
+    a2, b2 = box(a, b)
+    a, b = xp.where(x_inf, a2, a), xp.where(x_inf, b2, b)
+    c, d = xp.where(x_inf, unnan(c), c), xp.where(x_inf, unnan(d), d)
+    c2, d2 = box(c, d)
+    c, d = xp.where(y_inf, c2, c), xp.where(y_inf, d2, d)
+    a, b = xp.where(y_inf, unnan(a), a), xp.where(y_inf, unnan(b), b)
+    big = ~x_inf & ~y_inf & (xp.isinf(ac) | xp.isinf(bd) | xp.isinf(ad) | xp.isinf(bc))
+    a, b, c, d = (xp.where(big, unnan(v), v) for v in (a, b, c, d))
+    again = x_inf | y_inf | big
+    inf = a.dtype.type(np.inf)
+    fixed = xp.empty(a.shape, r.dtype)  # (built by parts: 1j * nan is nan+nan j)
+    fixed.real = xp.where(again, inf * (a * c - b * d), r.real[lost])
+    fixed.imag = xp.where(again, inf * (a * d + b * c), r.imag[lost])
+    r = r.copy() if r.base is not None or r.ndim == 0 else r
+    r[lost] = fixed
+    return r
 
 
-def _pow_fn(rdt):
+def _complex_pow_number(exp):
+    """PyTorch's complex ``tensor ** number``: 0 gives ones, 1 a copy; the exponents 0.5, -0.5, -1, 2, 3 and -2 are
+    computed as ``sqrt``, ``1 / sqrt``, ``1 / x``, ``x * x``, ``x * x * x`` and
+    ``1 / (x * x)`` (its kernel's shortcuts), any other by ``cpow`` (see ``_complex_pow``).
+
+    >>> _complex_pow_number(2)(np.array([1 + 1j]), None)
+    array([0.+2.j])
+    """
+    e = builtins.complex(exp)
+    shortcut = {0: lambda xp, a: xp.ones_like(a), 1: lambda xp, a: a.copy(),
+                0.5: lambda xp, a: xp.sqrt(a), -0.5: lambda xp, a: 1 / xp.sqrt(a),
+                -1: lambda xp, a: 1 / a, 2: lambda xp, a: a * a,
+                3: lambda xp, a: a * a * a, -2: lambda xp, a: 1 / (a * a)}.get(e) \
+        if not e.imag else None
+    if shortcut is None:
+        return _complex_pow
+
+    def f(a, b, out=None):
+        with np.errstate(all="ignore"):
+            r = shortcut(_xp_of(a), a)
+        return _store(r.astype(a.dtype, copy=False), out)
+    return f
+
+
+def _pow_fn(rdt, exponent=None):
     if rdt.category == _INT:
         return _int_pow
     if rdt.category == _COMPLEX:
-        return _complex_pow
+        return _complex_pow if isinstance(exponent, Tensor) else _complex_pow_number(exponent)
     return np.power
 
 
@@ -633,8 +692,10 @@ def pow(input, exponent, *, out=None) -> Tensor:
     _refuse(rdt, "pow", _dtypes.bool)
     if isinstance(input, Tensor):
         _check_pow_exponent(input, exponent, rdt)
-        return binary(_pow_fn(rdt), input, exponent, out=out, scalar_is_operand=False)
-    return binary(_pow_fn(rdt), input, exponent, out=out, scalar_is_operand=None)
+        return binary(_pow_fn(rdt, exponent), input, exponent, out=out,
+                      scalar_is_operand=False)
+    return binary(_complex_pow if rdt.category == _COMPLEX else _pow_fn(rdt), input, exponent,
+                  out=out, scalar_is_operand=None)
 
 
 def _check_pow_exponent(base: Tensor, exp, rdt) -> None:
@@ -657,6 +718,15 @@ def _check_pow_exponent(base: Tensor, exp, rdt) -> None:
 @op(aliases=("negative",), inplace=True, inplace_function=True, unary_dunder="neg",
     out="exact", out_message=found_message)
 def neg(input: Tensor, *, out=None) -> Tensor:
+    """``-input`` elementwise: each part's sign flipped.
+
+    >>> tensorviz.tensor([1.0, -2.0]).neg()
+    tensor([-1.,  2.])
+
+    # Note: PyTorch's CPU kernel negates complex numbers as ``0 - x`` in its vector loop
+    # and as ``-x`` in the loop's tail, so ``-(3+0j)`` is -3+0j or -3-0j there by the
+    # element's position; tensorviz gives -3-0j (IEEE negation) everywhere.
+    """
     if input._dtype is _dtypes.bool:
         raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you "
                            "are trying to invert a mask, use the `~` or `logical_not()` operator "
@@ -846,7 +916,7 @@ def pow_(self, exponent) -> Tensor:
     def check(rdt):
         _refuse(rdt, "pow", _dtypes.bool)
         _check_pow_exponent(self, exponent, rdt)
-    return inplace(self, _pow_fn(promote(self, exponent)), exponent, check=check)
+    return inplace(self, _pow_fn(promote(self, exponent), exponent), exponent, check=check)
 
 
 def _ones_or_base(a, b, out=None):

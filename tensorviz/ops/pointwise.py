@@ -22,7 +22,8 @@ from .._indexing import assign, scalar_to
 from .._tensor import Tensor, tensor_xp, tensor_device, wrap_array
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
-from ._elementwise import (_bf16_rounded, _check_int_zero_division, _complex_pow, device_of, finish, operand,
+from ._elementwise import (_check_int_zero_division, _complex_pow,
+                           _complex_pow_number, device_of, finish, operand,
                            promote, result_strides)
 
 
@@ -160,7 +161,12 @@ def _sigmoid(xp, a):
 
 def _exp2(xp, a):
     if a.dtype.kind == "c":
-        return xp.exp(a * math.log(2.0))
+        # (as PyTorch: exp(ln 2 * z) with ln 2 scaling each part; a complex product would
+        # turn -inf-inf j into nan, which exp keeps)
+        scaled = xp.empty_like(a)
+        scaled.real = a.real * a.real.dtype.type(math.log(2.0))
+        scaled.imag = a.imag * a.real.dtype.type(math.log(2.0))
+        return xp.exp(scaled)
     return xp.exp2(a)
 
 
@@ -173,6 +179,9 @@ def _rad2deg(xp, a):
 
 
 # (every one has ``Tensor.<name>_`` and ``tensorviz.<name>_``)
+# Note: float32 results are NumPy's float32 functions, within an ulp or two of PyTorch's
+# (whose own vectorized and one-by-one loops differ from each other too); computing them in
+# float64 and rounding would match more often but costs 5 to 25 times the time.
 _unary_op = op(inplace=True, inplace_function=True)
 exp = _unary_op(_float_unary("exp", lambda xp, a: xp.exp(a)))
 exp2 = op(inplace=True, inplace_function=True, also=("special.exp2",))(
@@ -659,14 +668,33 @@ def _binary_prep(fname: str, a, b, *, tensors_only: bool = True):
     return promote(a, b), device_of(a, b)
 
 
+def _half_operand(x, rdt, cdt, dev):
+    """``operand(x, cdt, dev)``, but for a half result (computed in float32) ``x`` first as
+    the half it becomes, as PyTorch's TensorIterator casts every operand to the common dtype:
+    an int32 2147483646 or a number 2**63 - 1 is inf in float16 (xlogy, hypot, addcmul).
+
+    >>> _half_operand(2**63 - 1, _dtypes.float16, _dtypes.float32, None)
+    np.float32(inf)
+    """
+    if rdt not in _dtypes.HALVES or cdt is rdt:
+        return operand(x, cdt, dev)
+    if isinstance(x, Tensor):
+        if x._dtype is rdt:
+            return operand(x, cdt, dev)
+        return call_quiet(operand(x, rdt, dev).astype, cdt._np)
+    if isinstance(x, (builtins.bool, builtins.int, builtins.float, np.number)) and \
+            not isinstance(x, (builtins.complex, np.complexfloating)):
+        with np.errstate(all="ignore"):
+            return cdt._np.type(np.asarray(x).astype(rdt._np))
+    return operand(x, cdt, dev)
+
+
 def _compute2(f, a, b, cdt, rdt, dev, out):
     """``f(xp, a, b)`` on both operands as ``cdt`` (quietly), stored as ``rdt`` with the
     elementwise strides (or into ``out``): the body of every two-operand op built on a
     custom array function."""
     xp = backend_for(dev).xp
-    if rdt is _dtypes.bfloat16:  # (a number operand is rounded to bfloat16 first, as PyTorch)
-        a, b = _bf16_rounded(a), _bf16_rounded(b)
-    xa, xb = operand(a, cdt, dev), operand(b, cdt, dev)
+    xa, xb = _half_operand(a, rdt, cdt, dev), _half_operand(b, rdt, cdt, dev)
     res = call_quiet(f, xp, xa, xb)
     if not isinstance(res, xp.ndarray):  # (0-dim operands can give a scalar)
         res = xp.asarray(res)
@@ -745,11 +773,12 @@ def float_power(input, exponent, *, out=None) -> Tensor:
         for x in (input, exponent))
     rdt = _dtypes.complex128 if is_c else _dtypes.float64
     dev = device_of(input, exponent)
-    if is_c and not (not isinstance(exponent, Tensor) and exponent == 0):
-        # (a zero base follows PyTorch's complex pow: 0 ** -1 is inf, 0 ** 0 nan, but
-        # x ** 0 for a number 0 gives ones)
-        res = _compute2(lambda xp, a, b: _complex_pow(a, b), input, exponent, rdt, rdt, dev,
-                        out)
+    if is_c:
+        # (PyTorch's complex pow: cpow for a tensor exponent or a number base, its shortcuts
+        # for a number exponent, see _complex_pow_number)
+        fn = _complex_pow if isinstance(exponent, Tensor) or not isinstance(input, Tensor) \
+            else _complex_pow_number(exponent)
+        res = _compute2(lambda xp, a, b: fn(a, b), input, exponent, rdt, rdt, dev, out)
     else:
         res = _compute2(lambda xp, a, b: xp.power(a, b), input, exponent, rdt, rdt, dev, out)
     if out is None and not isinstance(exponent, Tensor):
@@ -864,7 +893,7 @@ def _addc(name: str, input, tensor1, tensor2, value, out, divide: bool) -> Tenso
     dev = device_of(input, tensor1, tensor2)
     cdt = _opmath(rdt)
     xp = backend_for(dev).xp
-    a, t1, t2 = (operand(x, cdt, dev) for x in (input, tensor1, tensor2))
+    a, t1, t2 = (_half_operand(x, rdt, cdt, dev) for x in (input, tensor1, tensor2))
     v = scalar_to(value, cdt)
     # (left to right, as PyTorch's kernel: (value * t1) * t2; value * (t1 * t2) would make
     # 1 * (inf + inf j) a NaN)

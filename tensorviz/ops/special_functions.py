@@ -495,13 +495,45 @@ def polygamma(n, input, *, out=None) -> Tensor:
     # n! in the computing precision (float32 overflows from 35!), as PyTorch's exp(lgamma)
     fact = math.exp(math.lgamma(n + 1.0)) if n < 171 else math.inf
     odt = np.float64 if rdt is _F64 else np.float32
-    fact = odt(fact) if fact < _dtypes.np_finfo(odt).max else odt(np.inf)
+    fact = odt(fact) if fact < float(_dtypes.np_finfo(odt).max) else odt(np.inf)
     sign = 1.0 if n % 2 else -1.0
 
     def f(xp, a):
-        z = _zeta(xp, xp.asarray(float(n + 1)), a)
-        return (sign * fact * z.astype(odt)).astype(rdt._np)
+        z = _zeta(xp, xp.asarray(float(n + 1)), a).astype(odt)
+        r = sign * fact * z
+        if np.isinf(fact):
+            # Note: where n! overflows and zeta(n+1, x) underflows, PyTorch's product is
+            # inf * 0 = nan (and from n = 2**31 its int n wraps: 2**40 computes n = 0, -inf
+            # for every x, NaN too); tensorviz gives the value's own overflow or underflow.
+            lost = ((z == 0) | xp.isnan(z)) & xp.isfinite(a)
+            if xp.any(lost):
+                r = xp.where(lost, sign * _polygamma_far(xp, n, a).astype(odt), r)
+        return r.astype(rdt._np)
     return _map(input, rdt, f, out, cdt=_F64)
+
+
+def _polygamma_far(xp, n: int, x):
+    """``n! zeta(n+1, x)`` for an ``n`` so large that one term of the sum, ``(x+k)**-(n+1)``
+    at the ``x+k`` nearest 0, decides it: computed from logarithms (float64), so it
+    overflows to +-inf or underflows to 0 as the value does. For a negative half-integer
+    ``x`` and odd ``n+1`` the terms +-0.5, +-1.5 ... cancel: ``|x| + 1`` decides.
+
+    >>> _polygamma_far(np, 1000, np.array([2.0, 3000.0]))
+    array([inf,  0.])
+    """
+    s = n + 1.0
+    odd = (n + 1) % 2 == 1
+    frac = x - xp.floor(x)
+    up, down = frac, 1.0 - frac  # (distances to the terms above and below 0, for x < 0)
+    half = (x < 0) & (frac == 0.5)
+    m = xp.where(x > 0, x, xp.where(up <= down, up, down))
+    negative = (x < 0) & (down < up)
+    doubled = half & (not odd)
+    m = xp.where(half & odd, xp.abs(x) + 1.0, m)
+    with np.errstate(all="ignore"):
+        log_mag = math.lgamma(n + 1.0) - s * xp.log(m) + xp.where(doubled, math.log(2.0), 0.0)
+        mag = xp.exp(xp.minimum(log_mag, 1000.0))
+    return xp.where(negative & odd, -mag, mag)
 
 
 def _polygamma_method(self, n) -> Tensor:

@@ -339,7 +339,9 @@ def ifftshift(input, dim=None) -> Tensor:
 
 # ---------------------------------------------------------------- windows
 def _window(name: str, window_length: int, periodic: bool, dtype, device, requires_grad,
-            make) -> Tensor:
+            make, typed: bool = False) -> Tensor:
+    """A window of ``make(k, n)`` (float64 ``k = 0 .. n-1``), or ``make(k, n, dtype)`` when
+    ``typed`` (computed in the window's own precision)."""
     from .._creation import _check_dtype
     if isinstance(window_length, builtins.bool) or not hasattr(window_length, "__index__"):
         raise TypeError(f"{name}(): argument 'window_length' (position 1) must be int, not "
@@ -360,7 +362,8 @@ def _window(name: str, window_length: int, periodic: bool, dtype, device, requir
     else:
         n = window_length + 1 if periodic else window_length
         try:
-            host = make(np.arange(n, dtype=np.float64), n)
+            host = make(np.arange(n, dtype=np.float64), n, dt) if typed else \
+                make(np.arange(n, dtype=np.float64), n)
         except MemoryError:  # (PyTorch's error for a length no memory can hold)
             from ..backends._numpy import out_of_memory
             raise out_of_memory(n * dt.itemsize) from None
@@ -391,8 +394,27 @@ def blackman_window(window_length: int, periodic: bool = True, *, dtype=None, la
                     device=None, requires_grad: bool = False) -> Tensor:
     """``0.42 - 0.5 cos(2 pi n / (N - 1)) + 0.08 cos(4 pi n / (N - 1))``."""
     return _window("blackman_window", window_length, periodic, dtype, device, requires_grad,
-                   lambda k, n: 0.08 * np.cos(k * (4 * math.pi / (n - 1)))
-                   - 0.5 * np.cos(k * (2 * math.pi / (n - 1))) + 0.42)  # (PyTorch's order)
+                   _blackman, typed=True)
+
+
+def _blackman(k, n: int, dt):
+    """The Blackman window as PyTorch computes it, op by op in the window's dtype (halves in
+    float32, rounded after each op): ``w = k * (pi / (n - 1))``, then
+    ``cos(4 w) * 0.08 - cos(2 w) * 0.5 + 0.42``, so its ends are -2.98e-08 in float32 (not
+    0), where ``rsqrt`` is nan.
+
+    >>> _blackman(np.arange(3.0), 3, _dtypes.float32)[0]
+    np.float32(-2.9802322e-08)
+    """
+    t = np.dtype(dt._np).type
+    c = np.float32 if dt in _dtypes.HALVES else t
+
+    def r(v):  # (one op's result in the window's dtype, back in the compute dtype)
+        return np.asarray(v, dtype=c).astype(t).astype(c)
+    w = r(r(k) * c(t(math.pi / (n - 1))))
+    a = r(r(np.cos(r(w * c(4)))) * c(t(0.08)))
+    b = r(r(np.cos(r(w * c(2)))) * c(0.5))
+    return r(r(a - b) + c(t(0.42))).astype(t)  # (the added number in the window's dtype)
 
 
 @op(method=False)

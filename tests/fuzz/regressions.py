@@ -580,3 +580,60 @@ REGRESSIONS += [  # complex products whose terms overflow: inf-inf j, not NumPy 
         "v8 = v7 @ v7",
     ]),
 ]
+REGRESSIONS += [  # complex pow is C's cpow (exp(b * log(a))), complex exp2/linspace scale by parts
+    ("float_power-complex-nan-base", [
+        "v0 = T.tensor([[[complex(4.0, 1.0), complex(0.0, -2.0), complex(float('inf'), 0.0), complex(-3.0, 1.0)]], [[complex(1.0, 0.0), complex(0.5, 0.5), complex(float('nan'), 0.0), complex(0.25, 0.0)]]])",
+        "v1 = T.atan_(v0)", "v2 = v1[-1]", "v3 = T.tensor([[0.0], [0.0], [1e+30], [-3.0]])",
+        "v4 = v2.float_power(v3)",
+    ]),
+    ("pow-int-by-complex-one", [
+        "v0 = T.tensor([-1, -32767, -3])", "v1 = v0[1:]",
+        "v2 = T.scalar_tensor(1, dtype=T.complex64)", "v3 = v1 ** v2",
+    ]),
+    ("exp2-complex-infinite-parts", [
+        "v0 = T.tensor([complex(1e+30, 0.5), complex(-float('inf'), 0.5), complex(0.25, 1.0), complex(3.4e+38, 1.0)])",
+        "v1 = v0.pow_(v0)", "v2 = T.exp2_(v0)",
+    ]),
+    ("logspace-complex-zero-base", ["v5 = T.logspace(False, 3, 1, -0.0, dtype=complex)"]),
+    ("linspace-complex-infinite-start", ["v3 = T.linspace(-float('inf'), end=0, steps=3, dtype=T.complex128)"]),
+]
+REGRESSIONS += [  # widening conversions compare at the source dtype's tolerance; complex32 at float16's
+    ("double-of-float32-tan", ["v0 = T.tensor([3.0, -3.0])", "v1 = v0.tan_()", "v2 = v1.double()"]),
+    ("tolist-of-float32-asinh", ["v0 = T.tensor([[-3.0, -2.5, 0.5, 1e+30], [0.5, 0.25, -0.0, 2.0]])",
+                                 "v2 = T.arcsinh_(v0)", "v3 = v2.tolist()"]),
+    ("cdouble-of-float32-tan", ["v0 = T.tensor([[0.0, -1.0, 3.4e+38, -3.0, 1.0, 3.0]])", "v1 = v0[..., ::2]",
+                                "v2 = T.tan_(v1)", "v3 = v2.cdouble()"]),
+    ("complex32-sub-at-half-tolerance", [
+        "v0 = T.tensor([[-0.75, 0.5, 0.25], [0.25, 1e+30, -3.0]], dtype=T.float16)",
+        "v2 = T.reciprocal(v0)", "v3 = T.tensor(complex(1.0, 0.5))", "v4 = v2 - v3"]),
+    ("signbit-of-bfloat16-nan", ["v0 = T.tensor([[0.25, 3.0, 2.0, 0.5]], dtype=T.bfloat16)",
+                                 "v1 = v0.erfinv_()", "v3 = v0.signbit()"]),
+]
+REGRESSIONS += [  # a complex negation's zero parts: PyTorch's sign depends on the position
+    ("arccos-after-complex-negative_", [
+        "v0 = T.tensor([[[complex(4.0, -2.0)], [complex(0.5, 0.5)], [complex(0.5, 0.0)], [complex(1.152921504606847e+18, 0.0)]], [[complex(0.5, 0.0)], [complex(4.0, -2.0)], [complex(1.5, 1.0)], [complex(-0.75, 0.0)]], [[complex(1.5, 0.0)], [complex(-2.5, 0.0)], [complex(1.5, 1.0)], [complex(0.0, -2.0)]]])",
+        "v1 = v0.negative_()", "v2 = v0.arccos()"]),
+    ("asin-after-complex-negative", [
+        "v0 = T.tensor([[complex(0.25, 0.0), complex(-2.5, -2.0), complex(-3.0, 0.0), complex(3.4e+38, 0.0)]], dtype=T.complex128)",
+        "v2 = v0.negative()", "v3 = T.asin(v2)"]),
+]
+REGRESSIONS += [  # polygamma of a huge order: PyTorch's int n wraps, its n! * zeta is inf * 0
+    ("polygamma-huge-n", ["v0 = T.tensor([[[-3.0, 2.0, 1.0]], [[-1.0, 1.5, 1.0]], [[-3.0, 1.5, 0.25]], [[-3.0, -2.5, -2.5]]])",
+                          "v2 = v0.polygamma(1099511627776)"]),
+    ("polygamma_-huge-n", ["v0 = T.tensor([[1.5], [-1.0], [2.0]])", "v1 = v0.polygamma_(1099511627776)"]),
+    ("polygamma-float32-order-40-quiet", ["v0 = T.tensor([1.5, 2.0])", "v1 = T.polygamma(40, v0)"]),
+]
+REGRESSIONS += [  # the Blackman window in its own precision: its float32 ends are -2.98e-08
+    ("rsqrt-of-blackman-window", ["v3 = T.blackman_window(4, False)", "v4 = v3.rsqrt()"]),
+    ("rsqrt_-of-blackman-window", ["v2 = T.blackman_window(4, True)", "v3 = T.rsqrt_(v2)"]),
+]
+REGRESSIONS += [  # half ops take their operands as the half they become (float16: big ints are inf)
+    ("xlogy-half-huge-number", ["v0 = T.tensor([[-1.0], [0.0], [0.5], [1e+30]], dtype=T.float16)",
+                                "v1 = v0.expand((4, 2))", "v2 = T.xlogy(v1, 2**63-1)"]),
+    ("hypot-half-int32-min", ["v5 = T.tensor([[float('nan'), 1.0], [2.0, float('nan')]], dtype=T.float16)",
+                              "v6 = T.tensor([[4, 0], [5, -2147483648]], dtype=T.int32)", "v7 = v6.t()",
+                              "v8 = T.hypot(v5, other=v7)"]),
+    ("addcmul_-half-int32-max", ["v0 = T.tensor([[[-0.75], [2.0]], [[4.0], [0.0]]], dtype=T.float16)",
+                                 "v1 = T.tensor([[[-2147483647], [-1]], [[3], [-2147483647]]], dtype=T.int32)",
+                                 "v2 = v0.addcmul_(v0, v1)"]),
+]

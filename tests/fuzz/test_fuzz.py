@@ -2,6 +2,7 @@
 found disagreeing (``regressions.py``) run again on PyTorch and tensorviz."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -172,3 +173,51 @@ def test_pinverse_rule_keeps_finite_matrices_compared():
     dt, dv = desc(np.zeros((2, 2, 2))), desc(np.full((2, 2, 2), np.nan))
     deliberate("pinverse", "v1 = v0.pinverse()", dt, dv, x)
     assert np.isnan(dt[1]["values"][0]).all() and not np.isnan(dt[1]["values"][1]).any()
+
+
+def test_widening_conversions_compare_at_the_source_tolerance():
+    """double()/tolist()/item() of a float32 tensor are compared at float32's tolerance (an
+    ulp of NumPy's float32 tan is accepted), a wrong value still is not; PyTorch's complex32
+    compares at float16's tolerance."""
+    class Fake:  # tensorviz with float32 tan off by an ulp, or by much more
+        def __getattr__(self, name):
+            return getattr(tensorviz, name)
+
+    fake = Fake()
+    fake.__name__ = "tensorviz"
+    prog = ["v0 = T.tensor([3.0, -3.0])", "v1 = T.tan(v0)", "v2 = v1.double()",
+            "v3 = v1.tolist()", "v4 = v1.sum(0)", "v5 = v4.item()"]
+    for ulps, ok in ((1, True), (2000, False)):
+        fake.tan = lambda t, k=ulps: tensorviz.from_numpy(
+            np.nextafter(np.tan(t.numpy()), np.float32(np.inf) * np.ones(1, np.float32))
+            if k == 1 else np.tan(t.numpy()) * np.float32(1 + 2000 * 2 ** -23))
+        for n in (3, 4, 6):
+            f = compare(prog[:n], torch, fake)
+            assert (f is None) == ok, (n, ulps, f)
+    assert compare(["v0 = T.tensor([-1.333], dtype=T.float16)", "v1 = v0 - T.tensor(1+0.5j)"],
+                   torch, tensorviz) is None
+
+
+def test_complex_negation_of_zero_parts_ends_the_comparison():
+    """PyTorch's complex neg gives +0 or -0 parts by the element's position in its vector
+    loop: after negating a complex tensor with a zero part the program is not compared
+    further (without a zero part it is, and a wrong negation is still found)."""
+    from .differential import _negates_complex_zero
+    z = tensorviz.tensor([3 + 0j, 1 + 1j])
+    assert _negates_complex_zero("v1 = -v0", {"v0": z})
+    assert _negates_complex_zero("v1 = v0.negative_()", {"v0": z})
+    assert _negates_complex_zero("v1 = T.neg(v0)", {"v0": z})
+    assert not _negates_complex_zero("v1 = v0.neg()", {"v0": tensorviz.tensor([1 + 1j])})
+    assert not _negates_complex_zero("v1 = v0.neg()", {"v0": tensorviz.tensor([0.0, 1.0])})
+    assert not _negates_complex_zero("v1 = v0 - v0", {"v0": z})
+    lines = ["v0 = T.tensor([complex(0.5, 0.0)] * 12)", "v1 = v0.negative_()", "v2 = v0.arccos()"]
+    assert compare(lines, torch, tensorviz) is None
+
+    class Fake:
+        def __getattr__(self, name):
+            return getattr(tensorviz, name)
+    fake = Fake()
+    fake.__name__ = "tensorviz"
+    fake.neg = lambda t: t
+    f = compare(["v0 = T.tensor([complex(0.5, 0.0)] * 12)", "v1 = T.neg(v0)"], torch, fake)
+    assert f is not None and f.kind == "silent"

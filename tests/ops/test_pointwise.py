@@ -632,3 +632,99 @@ def test_float_predicates_lay_out_results_as_pytorch(shape, op):
             x = lib.zeros(shape, dtype=lib.float64).permute(perm)
             strides.append(getattr(x, op)().stride())
         assert strides[0] == strides[1], (perm, strides)
+
+
+# ---------------------------------------------------------------- complex pow (cpow)
+def _complex_grid(dtype: str, n: int, seed: int) -> np.ndarray:
+    """``n`` complex values whose parts mix random numbers with zeros of both signs,
+    infinities, NaN and numbers near the float32 range."""
+    rng = np.random.default_rng(seed)
+    special = np.array([0.0, -0.0, 0.5, -1.0, 2.0, -3.0, np.inf, -np.inf, np.nan, 1e30])
+    re, im = (np.where(rng.random(n) < 0.5, rng.choice(special, n), rng.normal(0, 3, n))
+              for _ in range(2))
+    z = np.empty(n, dtype=dtype)
+    z.real, z.imag = re, im  # (by parts: 1j * inf is nan+inf j)
+    return z
+
+
+def _assert_same_c99(got, want, dtype: str) -> None:
+    """Values agree (complex values not finite by their C99 Annex G class, as the fuzzer)."""
+    from tests.fuzz.differential import _same_values
+    a = want.detach().numpy() if hasattr(want, "detach") else want
+    b = np.asarray(got.numpy())
+    assert a.shape == b.shape and str(got.dtype).split(".")[-1] == dtype
+    assert _same_values(a, b, dtype), (a, b)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_pow_is_cpow(dtype):
+    """PyTorch's complex pow is C's cpow, exp(b * log(a)) with Annex G's product (a tensor
+    exponent, a number base), and its kernel's shortcuts for the number exponents 0, 1,
+    +-0.5, -1, 2, 3 and -2; NumPy's power differs (0 ** 0, (-3) ** 1's rounding ...)."""
+    a, b = _complex_grid(dtype, 600, 1), _complex_grid(dtype, 600, 2)
+    ta, tb = torch.from_numpy(a), torch.from_numpy(b)
+    va, vb = tensorviz.from_numpy(a.copy()), tensorviz.from_numpy(b.copy())
+    _assert_same_c99(va ** vb, ta ** tb, dtype)
+    _assert_same_c99(va.float_power(vb), ta.float_power(tb), "complex128")
+    _assert_same_c99(va.clone().pow_(vb), ta.clone().pow_(tb), dtype)
+    for e in (0, 1, 2, 3, -1, -2, 0.5, -0.5, 1.5, 2 + 1j, -3j, 2 + 0j):
+        _assert_same_c99(va ** e, ta ** e, dtype)
+        _assert_same_c99(va.float_power(e), ta.float_power(e), "complex128")
+    for base in (2, 0.5, 1 + 1j, 0, -2):
+        _assert_same_c99(base ** va, base ** ta, dtype)
+    ints = torch.tensor([-1, -32767, -3], dtype=torch.int16)
+    one = torch.scalar_tensor(1, dtype=getattr(torch, dtype))
+    _assert_same_c99(tensorviz.tensor([-1, -32767, -3], dtype=tensorviz.int16)
+                     ** tensorviz.scalar_tensor(1, dtype=getattr(tensorviz, dtype)),
+                     ints ** one, dtype)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_exp2_scales_each_part(dtype):
+    """exp2(z) is exp(ln 2 * z) with ln 2 scaling each part (-inf-inf j gives 0, not nan)."""
+    a = _complex_grid(dtype, 400, 3)
+    _assert_same_c99(tensorviz.from_numpy(a.copy()).exp2(), torch.from_numpy(a).exp2(), dtype)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_linspace_logspace_specials(dtype):
+    """Complex linspace steps each part by itself (an infinite start leaves the imaginary
+    part 0); logspace takes cpow of complex exponents (base -0.0 ** 0 is nan)."""
+    ends = [0.0, -0.0, 2.5, -1.0, np.inf, -np.inf, np.nan, 1 + 2j, complex(np.inf, 1)]
+    for start in ends:
+        for end in ends:
+            for steps in (1, 2, 3, 5, 20):
+                want = torch.linspace(start, end, steps, dtype=getattr(torch, dtype))
+                got = tensorviz.linspace(start, end, steps, dtype=getattr(tensorviz, dtype))
+                _assert_same_c99(got, want, dtype)
+                for base in (2.0, -0.0, 0.5, -2.0):
+                    want = torch.logspace(start, end, steps, base, dtype=getattr(torch, dtype))
+                    got = tensorviz.logspace(start, end, steps, base,
+                                             dtype=getattr(tensorviz, dtype))
+                    _assert_same_c99(got, want, dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_half_ops_take_operands_as_the_half_they_become(dtype):
+    """PyTorch casts every operand of a half op to the half dtype before its float32 kernel:
+    an int32 2147483646 or the number 2**63 - 1 is inf in float16 (so 0 * it is nan in
+    addcmul, hypot(nan, -inf) is inf, xlogy(x, 2**63 - 1) is +-inf)."""
+    rng = np.random.default_rng(5)
+    base = rng.choice([0.0, -0.75, 2.0, 1e30, np.nan, -3.0, 65504.0], size=(4, 3))
+    big = rng.choice([-2147483647, 2147483646, 6, -2, 0, 1 << 24 | 1], size=(4, 3)).astype("int32")
+    progs = [
+        lambda T, x, i: T.xlogy(x, 2 ** 63 - 1), lambda T, x, i: T.xlogy(x, i),
+        lambda T, x, i: T.hypot(x, i), lambda T, x, i: T.hypot(i.to(x.dtype), x),
+        lambda T, x, i: x.clone().addcmul_(x, i), lambda T, x, i: T.addcdiv(x, x, i),
+        lambda T, x, i: T.fmod(x, i), lambda T, x, i: T.xlogy(2 ** 40 + 1, x),
+    ]
+    for prog in progs:
+        outs = []
+        for T in (torch, tensorviz):
+            x = T.tensor(base, dtype=getattr(T, dtype))
+            outs.append(prog(T, x, T.tensor(big)))
+        want, got = outs
+        assert str(got.dtype).split(".")[-1] == str(want.dtype).split(".")[-1]
+        a, b = want.float().numpy(), got.float().numpy()
+        np.testing.assert_array_equal(np.isnan(a), np.isnan(b))
+        np.testing.assert_allclose(b[~np.isnan(a)], a[~np.isnan(a)], rtol=2e-2)

@@ -432,3 +432,24 @@ def test_special_is_an_attribute_loaded_on_first_use():
             "print(tensorviz.special.expit(tensorviz.zeros(1)).tolist())\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[0.5]"
+
+
+@pytest.mark.parametrize("dtype", ["float64"])  # (float32: PyTorch's zeta overflows too)
+def test_polygamma_of_huge_order_overflows_as_the_value_does(tvdiff, dtype):
+    """Where n! overflows and zeta(n+1, x) underflows, PyTorch's product is inf * 0 = nan
+    (and from n = 2**31 its C int n wraps); tensorviz gives the value's own overflow or
+    underflow: (-1)**(n+1) n! sum (x+k)**-(n+1), decided by the x+k nearest 0. Where
+    PyTorch gives a number or an infinity, tensorviz agrees."""
+    torch = tvdiff.torch
+    x = [-2.5, -2.3, -0.5, 1.5, 0.25, 2.0, 1e30, 40.0, float("inf"), float("nan"), -3.0]
+    for n in (40, 41, 170, 171, 400, 2 ** 31 - 1):
+        want = torch.polygamma(n, torch.tensor(x, dtype=getattr(torch, dtype))).numpy()
+        got = tensorviz.polygamma(n, tensorviz.tensor(x, dtype=getattr(tensorviz, dtype)))
+        got = got.numpy()
+        known = ~np.isnan(want)
+        np.testing.assert_allclose(got[known], want[known], rtol=1e-5)
+        assert np.isnan(got[9])  # (a NaN input stays NaN)
+    huge = tensorviz.polygamma(2 ** 40, tensorviz.tensor([-2.5, -2.3, 1.5, 2.0, 1e30])).tolist()
+    # even n: -inf where the nearest term is positive (-2.5's +-0.5 ... cancel: 3.5 decides)
+    assert huge[:4] == [-np.inf, np.inf, -np.inf, -np.inf] and huge[4] == 0.0
+    assert tensorviz.polygamma(401, tensorviz.tensor([1.5, -2.3])).tolist() == [np.inf, np.inf]
