@@ -527,3 +527,21 @@ REGRESSIONS += [
         "v6 = v5.matrix_exp()",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 80M run: result strides of converted inputs, ldexp's own kernel
+    ("ldexp-integer-exponent-layout-and-wrap", [
+        "v1 = T.tensor([1]).reshape((1,))",
+        "v3 = T.tensor([[[9223372036854775806], [5], [4], [-6]]]).permute((2, 1, 0))",
+        "v4 = v1.ldexp(v3)",
+        "v5 = T.tensor([[1.5, -0.75]]).ldexp_(T.tensor([[9223372036854775806, -9223372036854775808]]))",
+        "v6 = T.ldexp(T.ones(3, 1).t(), T.ones(1, 3, dtype=T.int32))",
+    ]),
+    ("pow-converted-input-layout", [
+        "v1 = T.tensor([[3.0], [-0.75]]).t()",
+        "v5 = T.tensor([[0, 3, 0, 2]])[..., ::2]",
+        "v6 = v1.pow(v5)", "v7 = v1.add(v5)",
+    ]),
+    ("angle-complex-row-major", [
+        "v0 = T.tensor([[[complex(3.4e+38, 0.0)], [complex(1.0, 0.0)]], [[complex(1.5, -2.0)], [complex(0.0, 0.0)]]])",
+        "v1 = v0.permute((2, 1, 0))", "v2 = v1.angle()",
+    ]),
+]
