@@ -615,8 +615,9 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
     cdt = _opmath(rdt)
     xp = _xp(y)
     a = operand(y, cdt, y._storage._device)
-    if a.shape[d] == 0:
-        return wrap_array(xp.zeros(a.shape, dtype=rdt._np), rdt, y._storage._device)
+    if isinstance(x, Tensor) and len(x._shape) == 1 and x._shape[0] != a.shape[d]:
+        raise RuntimeError("cumulative_trapezoid: There must be one `x` value for each sample "
+                           "point")
     lo = [slice(None)] * a.ndim
     hi = [slice(None)] * a.ndim
     lo[d], hi[d] = slice(None, -1), slice(1, None)
@@ -629,17 +630,21 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
             return xp.cumsum(terms, axis=d, dtype=np.int64).astype(cdt._np) / cdt._np.type(2)
         pair = (ya[tuple(hi)] + ya[tuple(lo)]).astype(cdt._np)
         if isinstance(x, Tensor):
-            dxs = sample_spacing(x, a.shape, d, cdt)
+            dxs = sample_spacing(x, a.shape, d, cdt, "cumulative_trapezoid")
             try:
                 prod = pair * dxs
             except ValueError:
-                raise RuntimeError(f"The size of tensor a ({dxs.shape}) must match the size of "
-                                   f"tensor b ({pair.shape})") from None
+                _layout.broadcast_shapes(pair.shape, dxs.shape)  # (PyTorch's message)
+                raise
             return xp.cumsum(prod, axis=d) / 2
         step = 1 if dx is None else dx
         return xp.cumsum(cdt._np.type(step / 2.0) * pair, axis=d)
-    res = call_quiet(f)
-    return wrap_array(xp.asarray(res).astype(rdt._np), rdt, y._storage._device)
+    res = xp.asarray(call_quiet(f))
+    stride = None
+    if isinstance(x, Tensor):  # (PyTorch's cumsum(...) / 2.: laid out as an elementwise result)
+        stride = _layout.elementwise_strides(res.shape, [
+            (res.shape, _layout.contiguous_strides(res.shape)), ((), ())])
+    return wrap_array(res.astype(rdt._np), rdt, y._storage._device, stride)
 
 
 # ---------------------------------------------------------------- construction

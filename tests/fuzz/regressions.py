@@ -545,3 +545,14 @@ REGRESSIONS += [  # fresh-seed 80M run: result strides of converted inputs, ldex
         "v1 = v0.permute((2, 1, 0))", "v2 = v1.angle()",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 80M run: trapezoid's sample points of another rank
+    ("trapz-x-of-more-dims", [
+        "v0 = T.tensor([[0.0, -1.0, -3.0, -3.0], [4.0, -1.0, 3.0, 1.5], [3.0, -0.75, -0.75, 0.5], [-2.5, 1.0, 0.0, 1.0]])",
+        "v3 = T.tensor([-3.0, 1.0])", "v4 = T.trapz(v3, v0)",
+        "v5 = T.trapezoid(T.tensor([complex(0.0, -2.0), complex(0.25, 0.25)]), T.tensor([[-2, 1], [1, 0], [0, 0]]))",
+    ]),
+    ("cumulative_trapezoid-empty-result-layout", [
+        "v1 = T.tensor([[[4.0]], [[0.25]], [[0.5]], [[0.25]]])",
+        "v2 = T.cumulative_trapezoid(v1, v1, dim=-2)",
+    ]),
+]
