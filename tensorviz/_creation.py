@@ -552,15 +552,47 @@ def arange(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
     except (MemoryError, ValueError):
         raise out_of_memory(n * dt.itemsize) from None
     if integral:
-        host = (xs + xst * np.arange(n, dtype=np.int64)).astype(dt._np)
+        host = _integer_ramp(xs, xst, n, dt)
     else:
-        host = _vector_arange(xs, xst, n, dt)
-        with np.errstate(all="ignore"):
-            host = host.astype(dt._np)
+        host = _chunked(n, dt, lambda i0, i1: _vector_arange(xs, xst, n, dt, i0, i1))
     return _finish(host, dt, device, requires_grad)
 
 
-def _vector_arange(start: float, step: float, n: int, dt) -> np.ndarray:
+_CHUNK = 1 << 20  # (a multiple of every vector block of _vector_arange)
+
+
+def _chunked(n: int, dt, values) -> np.ndarray:
+    """An ``n``-element array of ``dt`` filled block by block with ``values(i0, i1)`` (wider
+    numbers, rounded here): the memory a huge ``arange``/``range`` needs is the result's own,
+    as in PyTorch, not several int64/float64 temporaries of its length."""
+    out = np.empty(n, dtype=dt._np)
+    with np.errstate(all="ignore"):
+        for i0 in builtins.range(0, n, _CHUNK):
+            i1 = builtins.min(n, i0 + _CHUNK)
+            out[i0:i1] = values(i0, i1)
+    return out
+
+
+def _integer_ramp(start: int, step: int, n: int, dt) -> np.ndarray:
+    """``start + step * i`` for ``i < n`` in int64 arithmetic, wrapped into the integer ``dt``.
+    A dtype of 8 or 16 bits repeats every ``2**bits`` elements: one period is computed and
+    copied on (``range(1, 2**31, dtype=uint8)`` in about the time PyTorch takes)."""
+    def values(i0, i1):
+        return np.int64(start) + np.int64(step) * np.arange(i0, i1, dtype=np.int64)
+    period = 1 << (8 * dt.itemsize)
+    if dt.itemsize > 2 or n <= 2 * period:
+        return _chunked(n, dt, values)
+    out = np.empty(n, dtype=dt._np)
+    with np.errstate(all="ignore"):
+        one = values(0, period).astype(dt._np)
+    full = n // period * period
+    out[:full].reshape(-1, period)[:] = one  # (one broadcast store: memory speed)
+    out[full:] = one[:n - full]
+    return out
+
+
+def _vector_arange(start: float, step: float, n: int, dt, i0: int = 0,
+                   i1: int | None = None) -> np.ndarray:
     """``arange``'s values as PyTorch's CPU kernel computes them (in float64; the caller
     rounds to ``dt``): blocks of ``2 * lanes`` elements as SIMD vectors ``base + j * step``,
     ``base = start + step * i`` at each vector's first element (stored in ``dt``), the tail
@@ -573,7 +605,7 @@ def _vector_arange(start: float, step: float, n: int, dt) -> np.ndarray:
     # keeps one block sequence (values may differ in the last bit there).
     """
     lanes = {"float64": 4, "float32": 8, "float16": 16, "bfloat16": 16}[dt.name]
-    i = np.arange(n, dtype=np.int64)
+    i = np.arange(i0, n if i1 is None else i1, dtype=np.int64)  # (elements i0 to i1 only)
     blocks = (n // (2 * lanes)) * 2 * lanes
     j = np.where(i < blocks, i % lanes, 0)
     first = i - j
@@ -586,18 +618,24 @@ def _vector_arange(start: float, step: float, n: int, dt) -> np.ndarray:
     return (base + j.astype(wide) * wide(st)).astype(acc).astype(np.float64)
 
 
+_NO_END = object()
+
+
 @op(method=False)
-def range(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
+def range(start, end=_NO_END, step=1, *, dtype: _dtype_cls | None = None,
           device: DeviceLike = None, requires_grad: bool = False) -> Tensor:
     """Deprecated inclusive range (``end`` included), float by default, as in PyTorch:
     ``size = trunc((end - start) / step) + 1`` in the accumulation type (int64 for integer
-    dtypes, whose bounds are truncated first)."""
+    dtypes, whose bounds are truncated first). Unlike ``arange`` it needs both bounds::
+
+        range(1, 4).tolist() -> [1.0, 2.0, 3.0, 4.0]
+    """
+    if end is _NO_END:  # (PyTorch's parser: no one-argument form, no warning first)
+        raise TypeError('range() missing 1 required positional arguments: "end"')
     warnings.warn("torch.range is deprecated and will be removed in a future release because "
                   "its behavior is inconsistent with Python's range builtin. Instead, use "
                   "torch.arange, which produces values in [start, end).", UserWarning,
                   stacklevel=2)
-    if end is None:
-        start, end = 0, start
     start, end, step = (_number(start, "start"), _number(end, "end"), _number(step, "step"))
     dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
     if dt is _dtypes.bool or dt.category == _dtypes._COMPLEX:
@@ -618,15 +656,16 @@ def range(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
     try:
         if integral:
             n = builtins.abs(xe - xs) // builtins.abs(xst) + 1
-            host = xs + xst * np.arange(n, dtype=np.int64)
+            host = _integer_ramp(xs, xst, n, dt)
         else:
-            n = builtins.int((xe - xs) / xst + 1)
-            host = xs + xst * np.arange(n, dtype=np.float32 if dt in _dtypes.HALVES
-                                        else np.float64)
+            acc = np.float32 if dt in _dtypes.HALVES else np.float64
+            with np.errstate(all="ignore"):  # (the size too in the accumulation type)
+                n = builtins.int((acc(xe) - acc(xs)) / acc(xst) + acc(1))
+            host = _chunked(n, dt, lambda i0, i1: acc(xs) + acc(xst) * np.arange(
+                i0, i1, dtype=acc))
     except (MemoryError, ValueError):  # (a length no memory can hold: PyTorch's error)
         raise out_of_memory(n * dt.itemsize) from None
-    with np.errstate(all="ignore"):
-        return _finish(host.astype(dt._np), dt, device, requires_grad)
+    return _finish(host, dt, device, requires_grad)
 
 
 def _spacing_ends(name: str, start, end) -> tuple:

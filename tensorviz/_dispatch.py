@@ -207,16 +207,22 @@ def write_out(out: Tensor, result, rdt: "_dtypes.dtype", dev) -> Tensor:
 
 
 
+def warn_resized(old: tuple, shape: tuple, stacklevel: int = 4) -> None:
+    """PyTorch's UserWarning when an output that held elements is resized to ``shape``
+    (an ``out=`` tensor, or the ``empty_like(input)`` some ops compute into)."""
+    warnings.warn(
+        f"An output with one or more elements was resized since it had shape "
+        f"{list(old)}, which does not match the required output shape {list(shape)}. "
+        "This behavior is deprecated, and in a future PyTorch release outputs will not be "
+        "resized unless they have zero elements. You can explicitly reuse an out tensor t "
+        "by resizing it, inplace, to zero elements with t.resize_(0).", UserWarning,
+        stacklevel=stacklevel + 1)
+
+
 def resize_out(out: Tensor, shape: tuple) -> None:
     """Resize an ``out=`` tensor to ``shape`` (PyTorch warns when it held elements)."""
     if out.numel() != 0:
-        warnings.warn(
-            f"An output with one or more elements was resized since it had shape "
-            f"{list(out._shape)}, which does not match the required output shape {list(shape)}. "
-            "This behavior is deprecated, and in a future PyTorch release outputs will not be "
-            "resized unless they have zero elements. You can explicitly reuse an out tensor t "
-            "by resizing it, inplace, to zero elements with t.resize_(0).", UserWarning,
-            stacklevel=4)
+        warn_resized(out._shape, shape)
     # As PyTorch's resize_: the same storage from the same offset, row-major (a strided or
     # expanded ``out`` too: other views of that memory see what is written), grown when too
     # small; no elements needs no memory at all, so the offset stays.

@@ -160,6 +160,17 @@ def preserve_strides(shape: Sequence[int], stride: Sequence[int]) -> Strides:
     return dense_strides(shape, stride)
 
 
+def cast_strides(shape: Sequence[int], stride: Sequence[int]) -> Strides:
+    """The strides of ``x.to(dtype)`` (``_to_copy`` with ``preserve_format``): the copy
+    PyTorch's CPU TensorIterator makes of an input whose dtype is not the one the op computes
+    in, before it lays out the result.  As ``preserve_strides``: a dense layout keeps its
+    strides, any other its dim order::
+
+        (1, 2) with stride (4, 2)  ->  (2, 1)
+    """
+    return preserve_strides(shape, stride)
+
+
 # ---------------------------------------------------------------- memory formats
 # The dims of an NCHW (NCDHW) layout from fastest to slowest in channels-last order: C, W, H, N.
 _CHANNELS_LAST_ORDER = {4: (1, 3, 2, 0), 5: (1, 4, 3, 2, 0)}

@@ -2,6 +2,8 @@
 empty/full and their _like forms, arange, range, linspace, logspace, eye, empty_strided."""
 from __future__ import annotations
 
+import contextlib
+
 import warnings
 
 import numpy as np
@@ -310,6 +312,39 @@ def test_range_matches_pytorch_and_warns(args, dtype):
     same(run)
     with pytest.warns(UserWarning, match="deprecated"):
         tv.range(0, 2)
+
+
+def test_range_needs_both_bounds_as_pytorch():
+    """PyTorch's parser refuses ``range(end)`` (TypeError, before the deprecation warning);
+    tensorviz once read it as ``range(0, end)`` and tried to fill 2**31 floats."""
+    import warnings
+    for L in (torch, tv):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with pytest.raises(TypeError, match='missing 1 required positional arguments: "end"'):
+                L.range(L.tensor(2147483646))
+
+
+@pytest.mark.parametrize("args,dtype", [
+    ((1, 70000), "uint8"), ((-5, 200000, 3), "int8"), ((7, 140000, 1), "int16"),
+    ((3, -150000, -7), "uint8"), ((0.5, 3000, 1.25), "float16"), ((0.5, 2 ** 24, 1.25), "float16"),
+    ((1, 3 << 20, 3), "int32"), ((0.1, 1.5e6, 0.7), "float32"),
+])
+def test_long_ranges_wrap_and_round_as_pytorch(args, dtype):
+    """Long ranges are filled block by block (an 8/16-bit dtype: one period, repeated), so
+    they need only the result's memory; values wrap into narrow integers and a half range's
+    length is computed in float32, as PyTorch's accumulation type."""
+    for name in ("range", "arange"):
+        def run(L):
+            with pytest.warns(UserWarning) if name == "range" else contextlib.nullcontext():
+                return getattr(L, name)(*args, dtype=getattr(L, dtype))
+        mine, theirs = run(tv), run(torch)
+        assert mine.shape == theirs.shape
+        a, b = mine.numpy(), theirs.numpy()
+        if a.dtype.kind == "f" and name == "arange":  # (see test_arange_matches_pytorch)
+            assert np.allclose(a, b, rtol=1e-6, equal_nan=True)
+        else:
+            assert np.array_equal(a, b, equal_nan=True)
 
 
 LINSPACE_ERRORS = [

@@ -123,16 +123,27 @@ def finish(result, rdt, dev, out: Tensor | None, stride: tuple | None = None,
     return wrap_array(result, rdt, dev, stride)
 
 
-def result_strides(shape: tuple, *operands) -> tuple:
+def result_strides(shape: tuple, *operands, common=None) -> tuple:
     """PyTorch's strides for an elementwise result of ``shape`` computed from ``operands``
     (tensors or scalars; None entries are skipped).  Row-major inputs give a row-major result
-    without sorting anything (the common case)."""
+    without sorting anything (the common case).
+
+    ``common``: the dtype the op computes in.  PyTorch's CPU TensorIterator first converts
+    each input of another dtype with ``input.to(common)``, so such an input takes part with
+    the strides of that copy (``_layout.cast_strides``), not its own::
+
+        t = ones(2, 1).t()                      # (1, 2), stride (1, 1)
+        t + tensor([[0, 3, 4, 5]])[..., ::2]    # stride (2, 1): the int input is copied first
+    """
     canonical = True
     layouts = []
     for x in operands:
         if isinstance(x, Tensor):
             if x._stride != _contig(x._shape):
                 canonical = False
+                if common is not None and x._dtype is not common:
+                    layouts.append((x._shape, _layout.cast_strides(x._shape, x._stride)))
+                    continue
             layouts.append((x._shape, x._stride))
         elif x is not None:
             layouts.append(((), ()))
@@ -241,11 +252,12 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
     if out is not None:
         stride = None
     elif scalar_is_operand:
-        stride = result_strides(res.shape, a, b)
+        stride = result_strides(res.shape, a, b, common=rdt)
     elif scalar_is_operand is None:  # (a row-major result whatever the inputs' layout)
         stride = _contig(res.shape)
     else:
-        stride = result_strides(res.shape, *[x for x in (a, b) if isinstance(x, Tensor)])
+        stride = result_strides(res.shape, *[x for x in (a, b) if isinstance(x, Tensor)],
+                                common=rdt)
     if kind == CMP:
         return finish(res, _dtypes.bool, dev, out, stride)
     return finish(res, rdt, dev, out, stride)
@@ -316,7 +328,8 @@ def unary(fn: Callable, x: Tensor, rdt=None, *, out=None, like_input: bool = Fal
     if out is None:
         return finish(res, rdt, tensor_device(x), None,
                       _layout.preserve_strides(x._shape, x._stride) if like_input else
-                      result_strides(res.shape, x))
+                      result_strides(res.shape, x, common=rdt if x._dtype is not rdt and
+                                     rdt.category >= x._dtype.category else None))
     return finish(res, rdt, tensor_device(x), out, None, (x,))  # (refuses a partial overlap)
 
 

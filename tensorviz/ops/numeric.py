@@ -14,9 +14,10 @@ import warnings
 import numpy as np
 
 from .. import _dtypes, _layout
-from .._dispatch import cast_first, op, write_out
+from .._dispatch import cast_first, op, warn_resized, write_out
 from .._dtypes import _COMPLEX, _FLOAT, _INT, result_type
 from .._tensor import Tensor, contiguous_format
+from ..backends import backend_for
 from ..backends._numpy import call_quiet, quietly as _quietly
 from ._elementwise import device_of, finish, operand, promote, result_strides
 from .. import return_types
@@ -24,10 +25,11 @@ from .pointwise import _check_tensor, _compute2, _not_implemented, _opmath, _xp
 from .reductions import _int_trapezoid_terms, sample_spacing, wrap_array
 
 
-def _elementwise2(name: str, f, a: Tensor, b: Tensor, rdt, out, cdt=None) -> Tensor:
+def _elementwise2(name: str, f, a: Tensor, b: Tensor, rdt, out, cdt=None,
+                  stride=None) -> Tensor:
     dev = device_of(a, b)
     _layout.broadcast_shapes(a._shape, b._shape)  # (PyTorch's error before NumPy's)
-    return _compute2(f, a, b, rdt if cdt is None else cdt, rdt, dev, out)
+    return _compute2(f, a, b, rdt if cdt is None else cdt, rdt, dev, out, stride=stride)
 
 
 # ---------------------------------------------------------------- integer / float pointwise
@@ -132,15 +134,55 @@ def ldexp(input, other, *, out=None) -> Tensor:
     """``input * 2 ** other`` in the promoted dtype (integers give the default float)."""
     _check_tensor("ldexp", input, "input", 1)
     _check_tensor("ldexp", other, "other", 2)
-    rdt = _ldexp_dtype(input, other)
     od = other._dtype
+    if od.category <= _INT and input._dtype.category == _FLOAT and (
+            not isinstance(out, Tensor) or out._dtype is input._dtype):
+        # PyTorch's own kernel for a float input and an integer exponent: C's ldexp in
+        # float64, the exponent converted to a C int (wrapping), the result in input's dtype;
+        # no dtype promotion, so no input is converted before the result is laid out
+        _layout.broadcast_shapes(input._shape, other._shape)  # (before the dtype check)
+        if od is _dtypes.bool:
+            raise NotImplementedError('"ldexp_cpu_exp" not implemented for \'Bool\'')
+        rdt = input._dtype
+
+        def exact(xp, a, b):
+            return xp.ldexp(a, b.astype(xp.int64).astype(xp.int32))
+        dev = device_of(input, other)
+        xp = backend_for(dev).xp
+        res = call_quiet(exact, xp, operand(input, _dtypes.float64, dev), operand(other, od, dev))
+        # (computed into empty_like(input), which keeps its layout unless resized: then with
+        # PyTorch's warning when input has elements)
+        stride = None if out is not None else _layout.preserve_strides(
+            input._shape, input._stride) if res.shape == input._shape else result_strides(
+            res.shape, input, other)
+        if out is None and res.shape != input._shape and _layout.numel(input._shape):
+            warn_resized(input._shape, res.shape, 2)
+        return finish(xp.asarray(res), rdt, dev, out, stride, (input, other))
+    rdt = _ldexp_dtype(input, other)
+    # PyTorch computes input * pow(2., other) (for a float64, half or complex input the 2 is
+    # a 0-dim tensor of input's dtype): the result is laid out from input and the power (each
+    # input of another dtype converted first), pow(2., other) row-major, the tensor power
+    # from other
+    pdt = od if od.category >= _FLOAT else _dtypes._default_dtype
+    if input._dtype.category <= _INT or input._dtype is _dtypes.float32:
+        p_stride = _layout.contiguous_strides(other._shape)
+    else:
+        from .._creation import zeros
+        pdt = promote(zeros((), dtype=input._dtype), other)
+        p_stride = result_strides(other._shape, 2.0, other, common=pdt)
+    shape = _layout.broadcast_shapes(input._shape, other._shape)
+    stride = _layout.elementwise_strides(shape, [
+        (x_shape, _layout.cast_strides(x_shape, x_stride) if x_dt is not rdt else x_stride)
+        for x_shape, x_stride, x_dt in ((input._shape, input._stride, input._dtype),
+                                        (other._shape, p_stride, pdt))])
     if od.category >= _FLOAT and od is not rdt and rdt.category >= _FLOAT:
         # PyTorch computes input * pow(2., other): the power in other's own (narrower) dtype
         p = wrap_array(call_quiet(_ldexp, _xp(other), np.ones((), dtype=od._np),
                                   operand(other, od, other._storage._device)), od,
                        other._storage._device)
-        return _elementwise2("ldexp", lambda xp, a, b: a * b, input, p, rdt, out, _opmath(rdt))
-    return _elementwise2("ldexp", _ldexp, input, other, rdt, out, _opmath(rdt))
+        return _elementwise2("ldexp", lambda xp, a, b: a * b, input, p, rdt, out, _opmath(rdt),
+                             stride)
+    return _elementwise2("ldexp", _ldexp, input, other, rdt, out, _opmath(rdt), stride)
 
 
 @op(inplace=True, inplace_check=cast_first)
@@ -577,8 +619,9 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
     cdt = _opmath(rdt)
     xp = _xp(y)
     a = operand(y, cdt, y._storage._device)
-    if a.shape[d] == 0:
-        return wrap_array(xp.zeros(a.shape, dtype=rdt._np), rdt, y._storage._device)
+    if isinstance(x, Tensor) and len(x._shape) == 1 and x._shape[0] != a.shape[d]:
+        raise RuntimeError("cumulative_trapezoid: There must be one `x` value for each sample "
+                           "point")
     lo = [slice(None)] * a.ndim
     hi = [slice(None)] * a.ndim
     lo[d], hi[d] = slice(None, -1), slice(1, None)
@@ -591,17 +634,21 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
             return xp.cumsum(terms, axis=d, dtype=np.int64).astype(cdt._np) / cdt._np.type(2)
         pair = (ya[tuple(hi)] + ya[tuple(lo)]).astype(cdt._np)
         if isinstance(x, Tensor):
-            dxs = sample_spacing(x, a.shape, d, cdt)
+            dxs = sample_spacing(x, a.shape, d, cdt, "cumulative_trapezoid")
             try:
                 prod = pair * dxs
             except ValueError:
-                raise RuntimeError(f"The size of tensor a ({dxs.shape}) must match the size of "
-                                   f"tensor b ({pair.shape})") from None
+                _layout.broadcast_shapes(pair.shape, dxs.shape)  # (PyTorch's message)
+                raise
             return xp.cumsum(prod, axis=d) / 2
         step = 1 if dx is None else dx
         return xp.cumsum(cdt._np.type(step / 2.0) * pair, axis=d)
-    res = call_quiet(f)
-    return wrap_array(xp.asarray(res).astype(rdt._np), rdt, y._storage._device)
+    res = xp.asarray(call_quiet(f))
+    stride = None
+    if isinstance(x, Tensor):  # (PyTorch's cumsum(...) / 2.: laid out as an elementwise result)
+        stride = _layout.elementwise_strides(res.shape, [
+            (res.shape, _layout.contiguous_strides(res.shape)), ((), ())])
+    return wrap_array(res.astype(rdt._np), rdt, y._storage._device, stride)
 
 
 # ---------------------------------------------------------------- construction

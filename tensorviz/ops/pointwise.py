@@ -22,7 +22,7 @@ from .._indexing import assign, scalar_to
 from .._tensor import Tensor, tensor_xp, tensor_device, wrap_array
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
-from ._elementwise import (_check_int_zero_division, _complex_pow,
+from ._elementwise import (_check_int_zero_division, _check_shapes, _complex_pow,
                            _complex_pow_number, device_of, finish, operand,
                            promote, result_strides)
 
@@ -61,12 +61,15 @@ def _as(arr, src_dt, cdt):
     return arr.astype(cdt._np)
 
 
-def _map(x: Tensor, rdt, f, out=None, cdt=None, preserve: bool = False) -> Tensor:
+def _map(x: Tensor, rdt, f, out=None, cdt=None, preserve: bool = False,
+         contiguous: bool = False) -> Tensor:
     """``out[i] = f(xp, x[i] as cdt)`` wrapped as a fresh tensor of dtype ``rdt`` (or into out).
 
     ``preserve``: laid out as ``empty_like(x)`` (the ops PyTorch writes into one: a dense
     input keeps its strides exactly, size-1 and empty dims included), not as TensorIterator
-    lays out an elementwise result.
+    lays out an elementwise result; ``contiguous``: row-major (the ops PyTorch computes into
+    an empty ``out=`` of its own). An integer input of a float op is converted first, as
+    PyTorch's TensorIterator converts it (see ``result_strides``).
     """
     xp = _xp(x)
     cdt = _opmath(rdt) if cdt is None else cdt
@@ -77,8 +80,15 @@ def _map(x: Tensor, rdt, f, out=None, cdt=None, preserve: bool = False) -> Tenso
         res = res.copy()
     # (laid out as PyTorch's TensorIterator lays out an elementwise result, not as NumPy's
     # casts order a broadcast input)
-    stride = None if out is not None else _layout.preserve_strides(x._shape, x._stride) \
-        if preserve else result_strides(res.shape, x)
+    if out is not None:
+        stride = None
+    elif contiguous:
+        stride = _layout.contiguous_strides(res.shape)
+    elif preserve:
+        stride = _layout.preserve_strides(x._shape, x._stride)
+    else:
+        stride = result_strides(res.shape, x, common=rdt if x._dtype.category < _FLOAT <= rdt.category
+                                else None)
     return finish(res, rdt, tensor_device(x), out, stride, (x,))
 
 
@@ -570,7 +580,9 @@ def angle(input: Tensor, *, out=None) -> Tensor:
     _check_tensor("angle", input)
     dt = input._dtype
     if dt.category == _COMPLEX:
-        return _map(input, dt.to_real(), lambda xp, a: xp.angle(a), out, cdt=dt)
+        # (PyTorch computes into an empty out= tensor of its own: always row-major)
+        return _map(input, dt.to_real(), lambda xp, a: xp.angle(a), out, cdt=dt,
+                    contiguous=True)
 
     def f(xp, a):
         r = xp.where(a < 0, a.dtype.type(math.pi), a.dtype.type(0))
@@ -689,17 +701,22 @@ def _half_operand(x, rdt, cdt, dev):
     return operand(x, cdt, dev)
 
 
-def _compute2(f, a, b, cdt, rdt, dev, out):
+def _compute2(f, a, b, cdt, rdt, dev, out, common=None, stride=None):
     """``f(xp, a, b)`` on both operands as ``cdt`` (quietly), stored as ``rdt`` with the
     elementwise strides (or into ``out``): the body of every two-operand op built on a
-    custom array function."""
+    custom array function.  ``common``: the dtype PyTorch computes in, when its inputs of
+    another dtype are converted first (see ``result_strides``); ``stride``: the result's
+    strides, where the op's own composition decides them."""
     xp = backend_for(dev).xp
+    _check_shapes(a, b)  # (PyTorch's RuntimeError, not NumPy's broadcast error)
+    # (a half result: each operand first as the half it becomes, numbers included)
     xa, xb = _half_operand(a, rdt, cdt, dev), _half_operand(b, rdt, cdt, dev)
     res = call_quiet(f, xp, xa, xb)
     if not isinstance(res, xp.ndarray):  # (0-dim operands can give a scalar)
         res = xp.asarray(res)
-    return finish(res, rdt, dev, out,
-                  None if out is not None else result_strides(res.shape, a, b), (a, b))
+    if out is None and stride is None:
+        stride = result_strides(res.shape, a, b, common=common)
+    return finish(res, rdt, dev, out, None if out is not None else stride, (a, b))
 
 
 def _float_binary(name: str, f, *, allow_int: bool = True, complex_ok: bool = False,
@@ -713,7 +730,7 @@ def _float_binary(name: str, f, *, allow_int: bool = True, complex_ok: bool = Fa
             if not allow_int:
                 raise _not_implemented(kernel or f"{name}_cpu", rdt)
             rdt = _dtypes._default_dtype
-        return _compute2(f, input, other, _opmath(rdt), rdt, dev, out)
+        return _compute2(f, input, other, _opmath(rdt), rdt, dev, out, common=rdt)
     body.__name__ = body.__qualname__ = name
     body.__doc__ = f"``{name}(input, other)`` elementwise with broadcasting and promotion."
     return body

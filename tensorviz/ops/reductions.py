@@ -1226,19 +1226,28 @@ def _concat(parts, d: int) -> Tensor:
     return wrap_array(xp.concatenate(arrs, axis=d), rdt, parts[0]._storage._device)
 
 
-def sample_spacing(x: Tensor, shape: tuple, d: int, cdt):
+def sample_spacing(x: Tensor, shape: tuple, d: int, cdt, name: str = "trapezoid"):
     """``diff(x)`` along dim ``d`` as ``cdt``, broadcastable to samples of ``shape``: the
     spacing of ``trapezoid``/``cumulative_trapezoid`` given sample points ``x`` (1-D: one per
-    sample along ``d``; else broadcast against the samples)."""
+    sample along ``d``; else broadcast against the samples).
+
+    As PyTorch: ``x`` with fewer dims than the samples gets leading 1s, and the difference is
+    taken along dim ``d`` of ``x`` itself (the samples' dim number, counted from the left),
+    before ``x`` and the samples broadcast::
+
+        trapezoid(y of shape (2,), x of shape (4, 4))  ->  shape (4,): x's rows differenced
+    """
     xa = x._arr
     if xa.ndim == 1:
         if xa.shape[0] != shape[d]:
-            raise RuntimeError("trapezoid: There must be one `x` value for each sample point")
+            raise RuntimeError(f"{name}: There must be one `x` value for each sample point")
         dxs = (xa[1:] - xa[:-1]).astype(cdt._np)
         view = [1] * len(shape)
         view[d] = dxs.shape[0]
         return dxs.reshape(view)
-    xd = d - len(shape) + xa.ndim
+    if xa.ndim < len(shape):
+        xa = xa.reshape((1,) * (len(shape) - xa.ndim) + xa.shape)
+    xd = d
     xlo = [slice(None)] * xa.ndim
     xhi = [slice(None)] * xa.ndim
     xlo[xd], xhi[xd] = slice(None, -1), slice(1, None)
@@ -1254,8 +1263,8 @@ def _int_trapezoid_terms(xp, x: Tensor, ya, ydt, shape: tuple, d: int, hi: list,
     try:
         prod = dxs.astype(pdt._np) * pair.astype(pdt._np)
     except ValueError:
-        raise RuntimeError(f"The size of tensor a ({tuple(dxs.shape)}) must match the size of "
-                           f"tensor b ({tuple(pair.shape)})") from None
+        _layout.broadcast_shapes(pair.shape, dxs.shape)  # (PyTorch's message)
+        raise
     return prod
 
 
@@ -1307,8 +1316,8 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
             try:
                 prod = rnd(dxs * pair, rdt)
             except ValueError:
-                raise RuntimeError(f"The size of tensor a ({tuple(dxs.shape)}) must match the "
-                                   f"size of tensor b ({tuple(pair.shape)})") from None
+                _layout.broadcast_shapes(pair.shape, dxs.shape)  # (PyTorch's message)
+                raise
             return rnd(xp.sum(prod, axis=d), rdt) / 2
         step = 1 if dx is None else dx
         first = [slice(None)] * a.ndim

@@ -637,3 +637,32 @@ REGRESSIONS += [  # half ops take their operands as the half they become (float1
                                  "v1 = T.tensor([[[-2147483647], [-1]], [[3], [-2147483647]]], dtype=T.int32)",
                                  "v2 = v0.addcmul_(v0, v1)"]),
 ]
+REGRESSIONS += [  # fresh-seed 80M run: result strides of converted inputs, ldexp's own kernel
+    ("ldexp-integer-exponent-layout-and-wrap", [
+        "v1 = T.tensor([1]).reshape((1,))",
+        "v3 = T.tensor([[[9223372036854775806], [5], [4], [-6]]]).permute((2, 1, 0))",
+        "v4 = v1.ldexp(v3)",
+        "v5 = T.tensor([[1.5, -0.75]]).ldexp_(T.tensor([[9223372036854775806, -9223372036854775808]]))",
+        "v6 = T.ldexp(T.ones(3, 1).t(), T.ones(1, 3, dtype=T.int32))",
+    ]),
+    ("pow-converted-input-layout", [
+        "v1 = T.tensor([[3.0], [-0.75]]).t()",
+        "v5 = T.tensor([[0, 3, 0, 2]])[..., ::2]",
+        "v6 = v1.pow(v5)", "v7 = v1.add(v5)",
+    ]),
+    ("angle-complex-row-major", [
+        "v0 = T.tensor([[[complex(3.4e+38, 0.0)], [complex(1.0, 0.0)]], [[complex(1.5, -2.0)], [complex(0.0, 0.0)]]])",
+        "v1 = v0.permute((2, 1, 0))", "v2 = v1.angle()",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 80M run: trapezoid's sample points of another rank
+    ("trapz-x-of-more-dims", [
+        "v0 = T.tensor([[0.0, -1.0, -3.0, -3.0], [4.0, -1.0, 3.0, 1.5], [3.0, -0.75, -0.75, 0.5], [-2.5, 1.0, 0.0, 1.0]])",
+        "v3 = T.tensor([-3.0, 1.0])", "v4 = T.trapz(v3, v0)",
+        "v5 = T.trapezoid(T.tensor([complex(0.0, -2.0), complex(0.25, 0.25)]), T.tensor([[-2, 1], [1, 0], [0, 0]]))",
+    ]),
+    ("cumulative_trapezoid-empty-result-layout", [
+        "v1 = T.tensor([[[4.0]], [[0.25]], [[0.5]], [[0.25]]])",
+        "v2 = T.cumulative_trapezoid(v1, v1, dim=-2)",
+    ]),
+]

@@ -456,3 +456,31 @@ def test_histogram_with_more_bins_than_memory_is_pytorchs_allocation_error():
         with pytest.raises(RuntimeError, match="can't allocate memory: you tried to allocate "
                                                "4398046511108 bytes"):
             lib.histogram(lib.tensor([1.0, 2.0]), 2**40)
+
+
+_TRAPEZOID_SHAPES = [(2,), (3,), (1,), (4, 4), (3, 1), (1, 3, 1), (2, 3), (4, 1, 1), (0,), (2, 0)]
+
+
+@pytest.mark.parametrize("fn", ["trapezoid", "cumulative_trapezoid"])
+@pytest.mark.parametrize("ys", _TRAPEZOID_SHAPES, ids=str)
+def test_trapezoid_samples_of_any_shape_as_pytorch(fn, ys):
+    """Sample points ``x`` of another rank than ``y``: PyTorch differences ``x`` along ``y``'s
+    dim number counted from the left (``x`` of fewer dims gets leading 1s), then broadcasts;
+    an empty ``y`` is computed through, not short-cut; shapes, strides, values and errors."""
+    torch = pytest.importorskip("torch")
+    for xs in _TRAPEZOID_SHAPES:
+        for dim in (-1, 0, 1):
+            got = []
+            for lib in (torch, tensorviz):
+                y = lib.arange(float(np.prod(ys))).reshape(ys) ** 2
+                x = lib.arange(float(np.prod(xs))).reshape(xs) ** 1.5
+                try:
+                    r = getattr(lib, fn)(y, x, dim=dim)
+                    got.append((tuple(r.shape), r.stride(), r.numpy()))
+                except (RuntimeError, IndexError) as e:
+                    got.append((type(e).__name__, str(e).split("\n")[0]))
+            if isinstance(got[0][0], str):
+                assert got[0] == got[1], (xs, dim)
+                continue
+            assert got[0][:2] == got[1][:2], (xs, dim, got[0][:2], got[1][:2])
+            np.testing.assert_allclose(got[1][2], got[0][2], rtol=1e-5)

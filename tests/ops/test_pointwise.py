@@ -728,3 +728,73 @@ def test_half_ops_take_operands_as_the_half_they_become(dtype):
         a, b = want.float().numpy(), got.float().numpy()
         np.testing.assert_array_equal(np.isnan(a), np.isnan(b))
         np.testing.assert_allclose(b[~np.isnan(a)], a[~np.isnan(a)], rtol=2e-2)
+
+
+# ---------------------------------------------------------------- result strides, mixed dtypes
+_MIXED_OPS = {
+    "add": lambda T, a, b: a + b, "mul": lambda T, a, b: a * b, "lt": lambda T, a, b: a < b,
+    "div": lambda T, a, b: a / b, "pow": lambda T, a, b: T.pow(a.double(), b),
+    "atan2": lambda T, a, b: T.atan2(a, b), "ldexp": lambda T, a, b: T.ldexp(a, b),
+    "hypot": lambda T, a, b: T.hypot(a.double(), b), "exp": lambda T, a, b: T.exp(a),
+    "angle": lambda T, a, b: (a + 1j).angle(), "sin": lambda T, a, b: a.sin(),
+}
+
+
+def _mixed_operand(lib, rng):
+    """A small tensor with size-1 dims, permuted, maybe stepped, of a random dtype."""
+    n = rng.randint(1, 3)
+    shape = [rng.choice([1, 1, 2, 3]) for _ in range(n)]
+    perm = list(range(n))
+    rng.shuffle(perm)
+    step = rng.choice([1, 2])
+    dt = getattr(lib, rng.choice(["int64", "int32", "float32", "float64"]))
+    shape[-1] *= step
+    x = lib.arange(int(np.prod(shape))).reshape(shape)[..., ::step]
+    return x.to(dt).permute(perm)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_mixed_dtype_results_are_laid_out_as_pytorch(seed):
+    """An input of another dtype than the op computes in is converted first (``x.to(dt)``),
+    and the result is laid out from that copy: PyTorch's CPU TensorIterator; ldexp's integer
+    exponent is not converted; complex angle is row-major (seeded random layouts)."""
+    import random
+    import warnings
+    for k in range(10):
+        rng_t, rng_v = random.Random(seed * 10 + k), random.Random(seed * 10 + k)
+        name = rng_t.choice(sorted(_MIXED_OPS))
+        rng_v.choice(sorted(_MIXED_OPS))
+        got = []
+        for lib, rng in ((torch, rng_t), (tensorviz, rng_v)):
+            a, b = _mixed_operand(lib, rng), _mixed_operand(lib, rng)
+            try:
+                with warnings.catch_warnings():  # (ldexp's resized empty_like: tested apart)
+                    warnings.simplefilter("ignore", UserWarning)
+                    r = _MIXED_OPS[name](lib, a, b)
+            except (RuntimeError, NotImplementedError) as e:
+                got.append(type(e).__name__)
+                continue
+            got.append((tuple(r.shape), r.stride(), str(r.dtype).split(".")[-1],
+                        r.double().numpy() if r.dtype != lib.bool else r.numpy()))
+        if isinstance(got[0], str) or isinstance(got[1], str):
+            assert got[0] == got[1], (name, got)
+            continue
+        assert got[0][:3] == got[1][:3], (seed, k, name, got[0][:3], got[1][:3])
+        np.testing.assert_allclose(got[1][3], got[0][3], rtol=1e-6, equal_nan=True)
+
+
+def test_ldexp_integer_exponent_warns_when_broadcast_resizes_like_pytorch():
+    """PyTorch computes a float input with an integer exponent into ``empty_like(input)``:
+    a broadcast result resizes it, with its deprecation warning; an input without
+    elements, or the same shape, gives none."""
+    import warnings
+
+    def caught(lib):
+        out = []
+        for x, e in (((3, 1), (1, 2)), ((3, 1), (1,)), ((0, 1), (1, 2))):
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                lib.ldexp(lib.ones(x), lib.ones(e, dtype=lib.int32))
+            out.append([str(m.message).split(" (Triggered internally")[0] for m in w])
+        return out
+    assert caught(tensorviz) == caught(torch)
