@@ -253,6 +253,70 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
 
 _dispatch.HOOKS["binary"] = binary
 
+_new = object.__new__
+_ROW_MAJOR: dict = {}
+
+
+def _row_major(shape: tuple):
+    """``shape``'s row-major strides, cached, when an operator's inlined fast path can take
+    it (at least one dim, no empty dim: a 0-dim ufunc gives a NumPy scalar), else None."""
+    if not shape or 0 in shape:
+        return None
+    c = _contig(shape)
+    if len(_ROW_MAJOR) < 4096:
+        _ROW_MAJOR[shape] = c
+    return c
+
+
+def operator(ufunc: Callable) -> Callable:
+    """``Tensor.__add__``/``__mul__`` (no recording installed): ``self <op> other`` with
+    ``binary``'s fast path for two row-major CPU tensors of one dtype and shape inlined,
+    result built as ``_fresh`` builds it.  On a 3x3 ``a * b`` the two Python calls and the
+    result's constructor this saves cost about a quarter of the whole op.
+
+    >>> Tensor.__mul__ = operator(np.multiply)      # what _dispatch.install binds
+    """
+    array_operand, operands = _dispatch._array_operand, _dispatch._OPERAND
+
+    def forward(self, other):
+        if type(other) is Tensor:
+            xa = self._a
+            xb = other._a
+            dt = self._dtype
+            shape = self._shape
+            if type(xa) is _NDARRAY and type(xb) is _NDARRAY and dt is other._dtype and \
+                    shape == other._shape and type(self) is Tensor:
+                c = _ROW_MAJOR.get(shape)
+                if c is None:
+                    c = _row_major(shape)
+                if c is not None and self._stride == c and other._stride == c:
+                    try:  # call_quiet, inlined
+                        res = quiet_run(ufunc, xa, xb)
+                    except RuntimeError as e:
+                        if not context_busy(e):
+                            raise
+                        res = call_quiet(ufunc, xa, xb)
+                    if type(res) is _NDARRAY and res.dtype is dt._np:
+                        t = _new(Tensor)  # (_fresh, inlined; tests compare the two)
+                        t._dtype = dt
+                        t._offset = 0
+                        t._shape = shape
+                        t._stride = c
+                        t._a = res
+                        t._ag = None
+                        t._vc = None
+                        t._cj = False
+                        return t
+        elif not isinstance(other, operands):
+            other = array_operand(other)
+            if other is NotImplemented:
+                return NotImplemented
+        return binary(ufunc, self, other)
+    return forward
+
+
+_dispatch.HOOKS["operator"] = operator
+
 
 def _check_shapes(a, b) -> None:
     """RuntimeError in PyTorch's words when two tensors do not broadcast (before any dtype
