@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import _dispatch, _dtypes, _layout
 from .._device import CPU
-from .._dtypes import PROMOTION_TABLE, _COMPLEX, _FLOAT, _INT, result_type
+from .._dtypes import PROMOTION_TABLE, _COMPLEX, _FLOAT, _INT, half_rounded, result_type
 from .._dispatch import (check_partial_overlap, exact_out, found_message, inplace_of, op, operator_of,
                          resize_out, write_out)
 from .._indexing import check_writable
@@ -196,8 +196,8 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
                 if t._stride == c and 0 not in shape:
                     if kind != ARITH:
                         _check_kind(kind, dt, name)
-                        if kind == CMP and dt is _BF16:
-                            a, b = _bf16_rounded(a), _bf16_rounded(b)
+                        if kind == CMP and dt in _HALVES:
+                            a, b = half_rounded(a, dt), half_rounded(b, dt)
                     xa, xb = (xt, scalar_to(b, dt)) if ta is Tensor else (scalar_to(a, dt), xt)
                     fast = True
     if fast:
@@ -214,8 +214,10 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
         if type(res) is _NDARRAY and res.dtype is rdt._np and (
                 fast is True or res.flags.c_contiguous):  # (0-dim inputs give a scalar)
             return _fresh(rdt, shape, c, res)
-        if dt is _BF16 and ufunc not in _OPMATH_UFUNCS:  # (a float32 number: round it first)
-            res = call_quiet(ufunc, _bf16_operand(xa), _bf16_operand(xb))
+        if dt in _HALVES:  # (a float32 number: rounded first, but for mul/div's right one)
+            ya, yb = _half_operands(ufunc, xa, xb, b, dt, CPU)
+            if ya is not xa or yb is not xb:
+                res = call_quiet(ufunc, ya, yb)
         return wrap_array(res, rdt, CPU, c)
     _check_shapes(a, b)
     if out is not None and isinstance(out, Tensor):
@@ -228,15 +230,12 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
         rdt = _dtypes._default_dtype
     elif kind != ARITH:
         _check_kind(kind, rdt, name)
-        if kind == CMP and rdt is _BF16:
-            a, b = _bf16_rounded(a), _bf16_rounded(b)
+        if kind == CMP and rdt in _HALVES:
+            a, b = half_rounded(a, rdt), half_rounded(b, rdt)
     xa = operand(a, rdt, dev)
     xb = operand(b, rdt, dev)
-    if rdt is _BF16:
-        if ufunc not in _OPMATH_UFUNCS:
-            xa, xb = _bf16_operand(xa), _bf16_operand(xb)
-        elif type(b) is Tensor and not b._shape and b._dtype is not _BF16:
-            xb = operand(b, _dtypes.float32, dev)  # (a 0-dim right operand: read as float32)
+    if rdt in _HALVES:
+        xa, xb = _half_operands(ufunc, xa, xb, b, rdt, dev)
     res = call_quiet(ufunc, xa, xb) if rdt.category >= _FLOAT else ufunc(xa, xb)
     if out is not None:
         stride = None
@@ -325,29 +324,40 @@ def _check_shapes(a, b) -> None:
         _layout.broadcast_shapes(a._shape, b._shape)
 
 
+# How a number meets a 16-bit float tensor (float16, bfloat16: ``_dtypes.HALVES``), one rule
+# for both, as PyTorch's CPU kernels: the number converts to float32 (``dt._scalar``); mul and
+# div (``_OPMATH_UFUNCS``) compute with that float32 and round the result once, so do they
+# with a 0-dim tensor as right operand (read as float32, whatever its dtype: ``t * 0.1`` and
+# ``t * tensor(0.1)`` agree); every other op rounds the number to the 16-bit type first
+# (``_half_operand``; comparisons: ``half_rounded``), so ``bfloat16(256) + 1.0`` is 256 and
+# ``float16(1.0) == 1.0001`` is True.  A 0-dim tensor as LEFT operand is rounded (PyTorch
+# only reads its right operand as a CPU scalar).
+_HALVES = _dtypes.HALVES
 _BF16 = _dtypes.bfloat16
 
-
-def _bf16_rounded(x):
-    """A Python number as the bfloat16 it rounds to (a tensor as it is): a bfloat16 tensor's
-    arithmetic takes a number as float32, its comparisons round it to bfloat16 first, as
-    PyTorch (``bfloat16(1.0) == 1.001`` is True)."""
-    if type(x) in _PY_NUMBERS and type(x) is not builtins.complex:
-        return builtins.float(_BF16._np.type(x))
-    return x
+#: The ufuncs whose 16-bit kernels take a number operand as float32 (PyTorch's mul and div;
+#: floor division's right operand, added below); a number left of mul/div too.
+_OPMATH_UFUNCS = _OPMATH_LEFT = frozenset((np.multiply, np.true_divide))
 
 
-#: The ufuncs whose bfloat16 kernels take a number operand as float32 (PyTorch's mul and
-#: div); every other op rounds the number to bfloat16 first (``x + 257.0`` adds 256).
-_OPMATH_UFUNCS = frozenset((np.multiply, np.true_divide))
-
-
-def _bf16_operand(x):
-    """A float32 number operand (how ``bfloat16``'s scalar converter gives numbers) rounded
-    to bfloat16, for the ops outside ``_OPMATH_UFUNCS``; arrays as they are."""
+def _half_operand(x, dt):
+    """A float32 number operand (how a 16-bit dtype's scalar converter gives numbers) rounded
+    to ``dt``, for the ops outside ``_OPMATH_UFUNCS``; arrays as they are."""
     if type(x) is np.float32:
-        return np.float32(_BF16._np.type(x))
+        return np.float32(call_quiet(dt._np.type, x))
     return x
+
+
+def _half_operands(ufunc, xa, xb, b, dt, dev):
+    """``binary``/``inplace``'s operands ``xa``, ``xb`` (``b`` the right operand as given)
+    for a 16-bit result dtype ``dt``, by the rule above."""
+    if ufunc not in _OPMATH_UFUNCS:
+        return _half_operand(xa, dt), _half_operand(xb, dt)
+    if type(b) is Tensor and not b._shape and b._dtype is not dt:
+        xb = operand(b, _dtypes.float32, dev)  # (a 0-dim right operand: read as float32)
+    if ufunc in _OPMATH_LEFT:  # (``0.3 * t`` is PyTorch's ``t * 0.3``)
+        return xa, xb
+    return _half_operand(xa, dt), xb  # (a number on the left is rounded: ``0.3 // t``)
 
 
 def _check_kind(kind: int, rdt, name: str) -> None:
@@ -408,14 +418,14 @@ def inplace(self: Tensor, ufunc: Callable, other, kind: int = ARITH, *, name: st
                            f"type {self._dtype.cname}")
     if kind != ARITH and kind != DIV:
         _check_kind(kind, rdt, name)
-        if kind == CMP and rdt is _BF16:
-            other = _bf16_rounded(other)
+        if kind == CMP and rdt in _HALVES:
+            other = half_rounded(other, rdt)
     if check is not None:
         check(rdt)
     xa = operand(self, rdt, dev)
     xb = operand(other, rdt, dev)
-    if rdt is _BF16 and ufunc not in _OPMATH_UFUNCS:
-        xb = _bf16_operand(xb)
+    if rdt in _HALVES:
+        xa, xb = _half_operands(ufunc, xa, xb, other, rdt, dev)
     target = self._arr
     if rdt_out is self._dtype:
         run(ufunc, rdt, xa, xb, out=target)
@@ -462,6 +472,17 @@ def _alpha_times(input, other, alpha):
     (``-inf * (-5+0j)`` is ``inf + nan j``)."""
     rdt = promote(input, other)
     _check_alpha(rdt, alpha)
+    if rdt in _HALVES and isinstance(alpha, (builtins.int, builtins.float, np.integer,
+                                             np.floating)):
+        # float16/bfloat16: alpha (and a number other) rounded to the 16-bit type, their
+        # product rounded to it, then added, as PyTorch's CPU kernel computes a tensor of
+        # fewer than 32 elements and the last ``numel % 32`` of any other.
+        # Note: PyTorch's vectorized body (the other elements) rounds ``input + alpha *
+        # other`` once, which can differ in the last bit (or be finite where this is inf).
+        _bound(alpha, rdt, None)  # (PyTorch's checked conversion of alpha)
+        alpha = half_rounded(alpha.item() if isinstance(alpha, np.generic) else alpha, rdt)
+        if not isinstance(other, Tensor):
+            other = half_rounded(other.item() if isinstance(other, np.generic) else other, rdt)
     if not isinstance(other, Tensor):
         return _scaled(other, alpha)
     if other._dtype is not rdt:
@@ -578,6 +599,10 @@ def _floor_div(a, b, out=None):
     minimum, as two's complement does in PyTorch)."""
     with np.errstate(over="ignore"):
         return np.floor_divide(a, b, out=out)
+
+
+# (PyTorch's 16-bit floor division reads a right number operand as float32 too)
+_OPMATH_UFUNCS = _OPMATH_UFUNCS | {_floor_div}
 
 
 @op(inplace=True, dunder="mod")

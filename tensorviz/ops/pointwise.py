@@ -22,7 +22,7 @@ from .._indexing import assign, scalar_to
 from .._tensor import Tensor, tensor_xp, tensor_device, wrap_array
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
-from ._elementwise import (_bf16_rounded, _check_int_zero_division, _complex_pow, device_of, finish, operand,
+from ._elementwise import (_check_int_zero_division, _complex_pow, device_of, finish, operand,
                            promote, result_strides)
 
 
@@ -664,8 +664,8 @@ def _compute2(f, a, b, cdt, rdt, dev, out):
     elementwise strides (or into ``out``): the body of every two-operand op built on a
     custom array function."""
     xp = backend_for(dev).xp
-    if rdt is _dtypes.bfloat16:  # (a number operand is rounded to bfloat16 first, as PyTorch)
-        a, b = _bf16_rounded(a), _bf16_rounded(b)
+    if rdt in _dtypes.HALVES:  # (a number operand is rounded to the 16-bit type first)
+        a, b = _dtypes.half_rounded(a, rdt), _dtypes.half_rounded(b, rdt)
     xa, xb = operand(a, cdt, dev), operand(b, cdt, dev)
     res = call_quiet(f, xp, xa, xb)
     if not isinstance(res, xp.ndarray):  # (0-dim operands can give a scalar)
@@ -839,11 +839,20 @@ def lerp(input: Tensor, end: Tensor, weight, *, out=None) -> Tensor:
         diff = b - a
         absw = xp.abs(w)
         # PyTorch's formula: exact at both ends
+        if dt in _dtypes.HALVES:  # (its vectorized 16-bit kernel: fused multiply-adds)
+            return xp.where(absw < 0.5, _fma32(w, diff, a), _fma32(-diff, 1 - w, b))
         return xp.where(absw < 0.5, a + w * diff, b - diff * (1 - w))
     res = call_quiet(f)
     return finish(res, dt, dev, out,
                   None if out is not None else result_strides(res.shape, input, end, weight),
                   (input, end, weight))
+
+
+def _fma32(x, y, z):
+    """``x * y + z`` of float32 operands rounded once to float32, as a fused multiply-add
+    (through float64, which holds the product exactly): how PyTorch's CPU kernels for
+    float16/bfloat16 ``lerp`` and ``addcmul`` compute (vectorized and scalar loops alike)."""
+    return (x.astype(np.float64) * y + z).astype(np.float32)
 
 
 def _addc(name: str, input, tensor1, tensor2, value, out, divide: bool) -> Tensor:
@@ -868,7 +877,10 @@ def _addc(name: str, input, tensor1, tensor2, value, out, divide: bool) -> Tenso
     v = scalar_to(value, cdt)
     # (left to right, as PyTorch's kernel: (value * t1) * t2; value * (t1 * t2) would make
     # 1 * (inf + inf j) a NaN)
-    res = call_quiet(lambda: a + (v * t1 / t2 if divide else v * t1 * t2))
+    if rdt in _dtypes.HALVES and not divide:
+        res = call_quiet(lambda: _fma32(v * t1, t2, a))  # (PyTorch's vectorized kernel)
+    else:
+        res = call_quiet(lambda: a + (v * t1 / t2 if divide else v * t1 * t2))
     if not isinstance(res, xp.ndarray):
         res = xp.asarray(res)
     return finish(res, rdt, dev, out, None if out is not None else

@@ -108,3 +108,126 @@ def test_sum_dim_as_a_tensor(call, dim):
         except Exception as e:  # noqa: BLE001 - compared below
             outcomes.append(type(e))
     assert outcomes[0] == outcomes[1]
+
+
+# ---------------------------------------------------------------- numbers and 16-bit floats
+HALF_DTYPES = ("float16", "bfloat16")
+SIZES = (31, 64 * 6)  # (all in PyTorch's scalar loop; all in its vectorized loop)
+#: add/sub's alpha: PyTorch's vectorized loop rounds once, its scalar loop (a tensor under 32
+#: elements, the last numel % 32 of others) rounds the product first; tensorviz does the
+#: latter (see _elementwise._alpha_times): compared on the small size only.
+SCALAR_LOOP_ONLY = {"add(t, u, alpha=s)", "sub(t, u, alpha=s)", "t.add_(u, alpha=s)",
+                    "add(t, 1.5, alpha=s)"}
+
+# (name, program): ``t``, ``u`` 16-bit tensors of ``SIZES`` elements, ``s`` a Python float, ``L`` the
+# library.  PyTorch 2.13's CPU rules: mul/div and floor division take a right ``s`` as
+# float32 and round once (also the in-place forms and a 0-dim tensor on the right); add/sub/comparisons/clamp/pow/fmod round it
+# to the 16-bit type first; add's alpha is rounded, so is its product; lerp's weight and
+# addcmul/addcdiv's value are float32 (lerp and addcmul with fused multiply-adds).
+PROGRAMS = {
+    "t * s": lambda L, t, u, s: t * s,
+    "s * t": lambda L, t, u, s: s * t,
+    "mul(t, s)": lambda L, t, u, s: L.mul(t, s),
+    "t.mul_(s)": lambda L, t, u, s: t.clone().mul_(s),
+    "t *= s": lambda L, t, u, s: t.clone().__imul__(s),
+    "t / s": lambda L, t, u, s: t / s,
+    "true_divide(t, s)": lambda L, t, u, s: L.true_divide(t, s),
+    "t.div_(s)": lambda L, t, u, s: t.clone().div_(s),
+    "t.true_divide_(s)": lambda L, t, u, s: t.clone().true_divide_(s),
+    "s / t": lambda L, t, u, s: s / t,
+    "t * tensor(s)": lambda L, t, u, s: t * L.tensor(s),
+    "t * tensor(s, float64)": lambda L, t, u, s: t * L.tensor(s, dtype=L.float64),
+    "tensor(s) * t": lambda L, t, u, s: L.tensor(s) * t,
+    "t / tensor(s)": lambda L, t, u, s: t / L.tensor(s),
+    "t.mul_(tensor(s))": lambda L, t, u, s: t.clone().mul_(L.tensor(s)),
+    "t + s": lambda L, t, u, s: t + s,
+    "t - s": lambda L, t, u, s: t - s,
+    "s - t": lambda L, t, u, s: s - t,
+    "t.add_(s)": lambda L, t, u, s: t.clone().add_(s),
+    "t < s": lambda L, t, u, s: t < s,
+    "t == s": lambda L, t, u, s: t == s,
+    "add(t, u, alpha=s)": lambda L, t, u, s: L.add(t, u, alpha=s),
+    "sub(t, u, alpha=s)": lambda L, t, u, s: L.sub(t, u, alpha=s),
+    "t.add_(u, alpha=s)": lambda L, t, u, s: t.clone().add_(u, alpha=s),
+    "add(t, 1.5, alpha=s)": lambda L, t, u, s: L.add(t, 1.5, alpha=s),
+    "addcmul(value=s)": lambda L, t, u, s: L.addcmul(t, u, t, value=s),
+    "addcmul_(value=s)": lambda L, t, u, s: t.clone().addcmul_(u, t, value=s),
+    "addcdiv(value=s)": lambda L, t, u, s: L.addcdiv(t, u, t, value=s),
+    "lerp(t, u, s)": lambda L, t, u, s: L.lerp(t, u, s),
+    "t.lerp_(u, s)": lambda L, t, u, s: t.clone().lerp_(u, s),
+    "clamp(t, s, s + 1)": lambda L, t, u, s: L.clamp(t, min=s, max=s + 1),
+    "t.clamp_min(s)": lambda L, t, u, s: t.clamp_min(s),
+    "masked_fill(s)": lambda L, t, u, s: t.masked_fill(t > 0, s),
+    "fmod(t, s)": lambda L, t, u, s: L.fmod(t, s),
+    "t // s": lambda L, t, u, s: t // s,
+    "t.floor_divide_(s)": lambda L, t, u, s: t.clone().floor_divide_(s),
+    "t // tensor(s)": lambda L, t, u, s: t // L.tensor(s),
+    "t ** |s|": lambda L, t, u, s: t.abs() ** builtins_abs(s),
+    "|s| ** t": lambda L, t, u, s: builtins_abs(s) ** t,
+}
+#: Transcendental ops: PyTorch's vectorized pow (SLEEF) and NumPy's may round the float32
+#: result 1 ulp apart, then round to 16 bits apart: compared to 1 ulp of the 16-bit type.
+ULP = {"t ** |s|", "|s| ** t"}
+
+
+def builtins_abs(s: float) -> float:
+    return abs(s) % 4
+
+
+def _numbers(dtype: str, seed: int) -> list[float]:
+    """Random numbers, and numbers at and around the rounding boundaries of ``dtype`` (the
+    midpoint of two neighbours, just above and below it, and its float32 neighbours: where
+    rounding the number first, or through float32, shows)."""
+    rng = np.random.default_rng(seed)
+    pt = getattr(torch, dtype)
+    out = [float(x) for x in rng.standard_normal(12) * 3]
+    for v in rng.standard_normal(12) * 3:
+        lo = torch.tensor([v], dtype=pt)
+        hi = (lo.view(torch.int16) + 1).view(pt)  # (the next 16-bit value away from zero)
+        mid = (float(lo.float()) + float(hi.float())) / 2
+        f = np.float32(mid)
+        out += [mid, mid * (1 + 1e-12), mid * (1 - 1e-12),
+                float(np.nextafter(f, np.float32(np.inf))),
+                float(np.nextafter(f, np.float32(-np.inf)))]
+    return out + [0.0, -0.0, 1.0, 70000.0, -1e6, 3.4e38, float("inf")]
+
+
+def _values(r) -> np.ndarray:
+    return (r.float() if r.dtype.is_floating_point else r).numpy()
+
+
+@pytest.mark.parametrize("dtype", HALF_DTYPES)
+@pytest.mark.parametrize("name,size", [(n, z) for n in PROGRAMS for z in SIZES
+                                       if z < 32 or n not in SCALAR_LOOP_ONLY])
+def test_a_number_meets_a_16bit_tensor_as_pytorch(name, size, dtype):
+    """Seeded differential test of the one rule for float16 and bfloat16 (bitwise, NaNs
+    alike), over random tensors with specials and numbers near the rounding boundaries."""
+    program = PROGRAMS[name]
+    rng = np.random.default_rng(len(name) * 7 + len(dtype) + size)
+    data = (rng.standard_normal((2, size)) * 4).astype(np.float32)
+    data[0, :4] = [0.0, -0.0, 65504.0, -1e-7]
+    pt_t, pt_u = (torch.from_numpy(x).to(getattr(torch, dtype)) for x in data)
+    tv_t, tv_u = (tensorviz.from_numpy(x.copy()).to(getattr(tensorviz, dtype)) for x in data)
+    for s in _numbers(dtype, seed=len(name)):
+        if name in ULP and not np.isfinite(s):
+            continue
+        outcomes = []
+        for L, t, u in ((torch, pt_t, pt_u), (tensorviz, tv_t, tv_u)):
+            try:
+                outcomes.append(program(L, t, u, s))
+            except Exception as e:  # noqa: BLE001 - compared below
+                outcomes.append(e)
+        expected, got = outcomes
+        if isinstance(expected, Exception) or isinstance(got, Exception):
+            assert type(got) is type(expected), (s, got, expected)
+            continue
+        assert got.dtype.name == str(expected.dtype).split(".")[-1], s
+        e, g = _values(expected), _values(got)
+        if name in ULP:
+            with np.errstate(all="ignore"):  # (the spacing of inf is NaN)
+                ulp = np.spacing(e.astype(np.float16 if dtype == "float16" else np.float32))
+                ulp = np.abs(ulp.astype(np.float32)) * (2 ** 16 if dtype == "bfloat16" else 1)
+                close = (e == g) | (np.isnan(e) & np.isnan(g)) | (np.abs(e - g) <= ulp)
+            assert close.all(), (s, np.nonzero(~close)[0][:5])
+        else:
+            np.testing.assert_array_equal(g, e, err_msg=f"{name} with s={s!r}")
