@@ -325,15 +325,16 @@ def _check_shapes(a, b) -> None:
 
 
 # How a number meets a 16-bit float tensor (float16, bfloat16: ``_dtypes.HALVES``), one rule
-# for both, as PyTorch's CPU kernels: the number converts to float32 (``dt._scalar``); mul and
-# div (``_OPMATH_UFUNCS``) compute with that float32 and round the result once, so do they
-# with a 0-dim tensor as right operand (read as float32, whatever its dtype: ``t * 0.1`` and
-# ``t * tensor(0.1)`` agree); every other op rounds the number to the 16-bit type first
-# (``_half_operand``; comparisons: ``half_rounded``), so ``bfloat16(256) + 1.0`` is 256 and
-# ``float16(1.0) == 1.0001`` is True.  A 0-dim tensor as LEFT operand is rounded (PyTorch
-# only reads its right operand as a CPU scalar).
+# for both, as PyTorch's CPU kernels: the number converts to float32 (``dt._scalar``); mul,
+# div and floor division (``_OPMATH_UFUNCS``) compute with that float32 and round the result
+# once, and so with a 0-dim tensor as right operand (read as float32, whatever its dtype:
+# ``t * 0.1`` and ``t * tensor(0.1)`` agree); every other op rounds the number to the 16-bit
+# type first (``_half_operand``; comparisons: ``half_rounded``), so ``bfloat16(256) + 1.0``
+# is 256 and ``float16(1.0) == 1.0001`` is True.  PyTorch reads only its right operand as a
+# CPU scalar: a 0-dim tensor on the left is rounded, as is a number left of ``//``
+# (``0.3 // t``); ``0.3 * t`` and ``0.3 / t`` come here with the number on the left and
+# take it as float32, as PyTorch's reflected operators do (``_OPMATH_LEFT``).
 _HALVES = _dtypes.HALVES
-_BF16 = _dtypes.bfloat16
 
 #: The ufuncs whose 16-bit kernels take a number operand as float32 (PyTorch's mul and div;
 #: floor division's right operand, added below); a number left of mul/div too.
@@ -475,10 +476,11 @@ def _alpha_times(input, other, alpha):
     if rdt in _HALVES and isinstance(alpha, (builtins.int, builtins.float, np.integer,
                                              np.floating)):
         # float16/bfloat16: alpha (and a number other) rounded to the 16-bit type, their
-        # product rounded to it, then added, as PyTorch's CPU kernel computes a tensor of
-        # fewer than 32 elements and the last ``numel % 32`` of any other.
-        # Note: PyTorch's vectorized body (the other elements) rounds ``input + alpha *
-        # other`` once, which can differ in the last bit (or be finite where this is inf).
+        # product rounded to it, then added, as PyTorch's scalar CPU loop: a tensor under
+        # one step of its vector loop (32 elements on an AVX-512 machine) and the last
+        # ``numel % 32`` elements of any other.
+        # Note: PyTorch's vector loop (the other elements) rounds ``input + alpha * other``
+        # once, which can differ in the last bit (or be finite where this is inf).
         _bound(alpha, rdt, None)  # (PyTorch's checked conversion of alpha)
         alpha = half_rounded(alpha.item() if isinstance(alpha, np.generic) else alpha, rdt)
         if not isinstance(other, Tensor):
