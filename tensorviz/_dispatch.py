@@ -462,8 +462,7 @@ def spellings(rec: OpDef) -> dict:
         d = rec.dunder
         if rec.dunder_ufunc is not None:
             if _recorder:
-                fast = functools.partial(HOOKS["binary"], rec.dunder_ufunc)
-                forward = _forward(_entry(rec, "operator", fast))
+                forward = _forward(_entry(rec, "operator", HOOKS["operator"](rec.dunder_ufunc)))
             else:
                 forward = HOOKS["operator"](rec.dunder_ufunc)  # (the hottest: a + b, a * b)
         else:
