@@ -38,8 +38,9 @@ __all__ = ["OpDef", "op", "inplace_of", "operator_of", "registry", "install", "s
            "check_partial_overlap", "cast_first"]
 
 #: What the registry needs from the layers above it, installed by them when they load:
-#: ``"as_tensor"`` (a NumPy array operand of an operator, by ``_creation``) and ``"binary"``
-#: (the elementwise kernel behind ``dunder_ufunc``, by ``ops._elementwise``).
+#: ``"as_tensor"`` (a NumPy array operand of an operator, by ``_creation``), ``"binary"``
+#: (the elementwise kernel behind ``dunder_ufunc``) and ``"operator"`` (``operator(ufunc)``:
+#: the unrecorded ``Tensor.__add__``-style spelling over it), both by ``ops._elementwise``.
 HOOKS: dict = {}
 
 #: The op namespaces: ``torch`` is the package itself, the others its submodules.
@@ -395,18 +396,6 @@ def _forward(fn: Callable) -> Callable:
     return forward
 
 
-def _forward_kernel(kernel: Callable, ufunc: Callable) -> Callable:
-    """``self <op> other`` calling the elementwise ``kernel(ufunc, self, other)`` directly
-    (the hottest spellings: ``a + b``, ``a * b``)."""
-    def forward(self, other):
-        if type(other) is not Tensor and not isinstance(other, _OPERAND):
-            other = _array_operand(other)
-            if other is NotImplemented:
-                return NotImplemented
-        return kernel(ufunc, self, other)
-    return forward
-
-
 def _reflect(fn: Callable) -> Callable:
     def reflected(self, other):
         if not isinstance(other, _NUMBER):  # (PyTorch's reflected operators refuse arrays too)
@@ -479,10 +468,9 @@ def spellings(rec: OpDef) -> dict:
         d = rec.dunder
         if rec.dunder_ufunc is not None:
             if _recorder:
-                fast = functools.partial(HOOKS["binary"], rec.dunder_ufunc)
-                forward = _forward(_entry(rec, "operator", fast))
+                forward = _forward(_entry(rec, "operator", HOOKS["operator"](rec.dunder_ufunc)))
             else:
-                forward = _forward_kernel(HOOKS["binary"], rec.dunder_ufunc)
+                forward = HOOKS["operator"](rec.dunder_ufunc)  # (the hottest: a + b, a * b)
         else:
             forward = _forward(_entry(rec, "method", body))
         out[("Tensor", f"__{d}__")] = forward

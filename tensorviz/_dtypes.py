@@ -67,24 +67,30 @@ class dtype:
 
 
 def _scalar_converter(np_dtype: np.dtype):
-    """``np_dtype.type``, except for float16 and complex64: a converter that gives inf for
-    out-of-range numbers without NumPy's RuntimeWarning.
+    """``np_dtype.type``, except for float16, bfloat16 and complex64: a converter that gives
+    inf for out-of-range numbers without NumPy's RuntimeWarning.
 
     Note: float32 keeps the plain NumPy type (it is on every op's fast path); a Python number
     beyond float32's range still warns there unless the caller silences NumPy."""
     conv = np_dtype.type
-    if np_dtype == _BF16_NP:
-        # A Python number meets a bfloat16 tensor as a float32 (PyTorch's "opmath" type):
-        # ``x * 0.37`` computes x * float32(0.37) and rounds once, as PyTorch's mul and div
-        # kernels; stored, the float32 rounds to bfloat16.  The other binary ops round the
-        # number to bfloat16 first (``x + 257.0`` adds 256): see ops._elementwise.binary.
+    if np_dtype == _BF16_NP or np_dtype == np.float16:
+        # A Python number meets a 16-bit float tensor (``HALVES``) as a float32, PyTorch's
+        # "opmath" type: ``x * 0.37`` computes x * float32(0.37) and rounds once, as PyTorch's
+        # mul and div kernels; stored, the float32 rounds to the 16-bit type (PyTorch too
+        # converts a double to float first: ``float16(1 + 2**-11 + 1e-12)`` is 1.0).  The
+        # other binary ops round the number to the 16-bit type first (``x + 257.0`` adds 256
+        # in bfloat16): see ``half_rounded`` and ops._elementwise.binary.
         conv = np.float32
-    elif np_dtype not in (np.float16, np.complex64):
+    elif np_dtype != np.complex64:
         return conv
     lim = builtins.float(np.finfo(conv).max)
+    big = (1 << 64) if conv is np.float32 else builtins.float("inf")  # (16-bit: PyTorch's
+    # OverflowError for an int no 64-bit int holds, though float32 would take it)
 
-    def quiet(value, conv=conv, lim=lim):
+    def quiet(value, conv=conv, lim=lim, big=big):
         if not isinstance(value, builtins.complex) and -lim <= value <= lim:
+            if type(value) is builtins.int and not -(1 << 63) <= value < big:
+                raise OverflowError("int too big to convert")
             return conv(value)
         if isinstance(value, builtins.int) and not -(1 << 63) <= value < (1 << 64):
             raise OverflowError("int too big to convert")  # (PyTorch's: no 64-bit int holds it)
@@ -132,6 +138,25 @@ ALL_DTYPES: tuple[dtype, ...] = (bool, uint8, int8, int16, int32, int64, float16
 #: float32 and rounds the result (``dt in HALVES`` where ``dt is float16`` used to be asked).
 HALVES = frozenset((float16, bfloat16))
 _BY_NAME = {d.name: d for d in ALL_DTYPES}
+
+
+def half_rounded(value, dt: dtype):
+    """A real Python number as the value of the 16-bit float dtype ``dt`` it rounds to (a
+    Python float; PyTorch converts the double to float, then to 16 bits); anything else as it
+    is.  What a 16-bit tensor's add, sub, comparisons, pow, clamp ... do with a number; mul and
+    div take it as a float32, unrounded (``dt._scalar``).
+
+    >>> half_rounded(0.1, float16)      # 0.0999755859375
+    """
+    if isinstance(value, (np.integer, np.floating, np.bool_)):  # (PyTorch: a Python number)
+        value = value.item()
+    if type(value) in _PY_REALS:
+        with np.errstate(over="ignore", invalid="ignore"):
+            return builtins.float(dt._np.type(dt._scalar(value)))
+    return value
+
+
+_PY_REALS = frozenset((builtins.bool, builtins.int, builtins.float))
 _BY_NP = {d._np: d for d in ALL_DTYPES}
 
 

@@ -79,6 +79,8 @@ def checked_scalar(value, dt: "_dtypes.dtype"):
     if type(value) is builtins.float and dt.category == _dtypes._FLOAT:
         lim = _LIMITS.get(dt)  # (filled by the general path below on first use)
         if lim is not None and lim[0] <= value <= lim[1]:  # in range: stored as is
+            if dt.itemsize == 2:  # (float16/bfloat16: double to float, then 16 bits, as c10)
+                value = np.float32(value)
             return dt._np.type(value)
     if isinstance(value, np.generic):
         value = value.item()

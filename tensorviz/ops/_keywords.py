@@ -28,6 +28,32 @@ KEYWORD_NAMESPACES = ("torch", "Tensor", "linalg", "fft")
 NUMBER_PARAMS = ("dim", "dim0", "dim1", "n", "p", "k", "diagonal", "offset")
 
 
+def as_number(value):
+    """A 0-dim non-bool, non-complex tensor as its Python number (how PyTorch's parser reads
+    it where an int or a float is expected); anything else as it is.
+
+    >>> as_number(tensorviz.tensor(1))   # -> 1
+    """
+    if type(value) is _Tensor and not value._shape and value._dtype.name != "bool" and \
+            not value.is_complex():
+        return value.item()
+    return value
+
+
+def handles_keywords(fn):
+    """Mark an op body that applies the conventions itself (it takes ``axis=``/``keepdims=``
+    and passes its ``dim`` through ``as_number``), so no wrapper is put around it: a hot op
+    (``t.sum()``) saves the wrapper's call, which costs about a fifth of a 3x3 sum.  A
+    recording spelling around it is still wrapped (it does not carry the mark), so autograd
+    sees numbers, not tensors, as before.
+
+    >>> @handles_keywords
+    ... def sum(input, dim=None, keepdim=False, *, axis=None, keepdims=None): ...
+    """
+    fn.__tv_keywords__ = True
+    return fn
+
+
 def _wrap(fn, params: set, Tensor):
     aliases = {a: d for a, d in ALIASES.items() if d in params and a not in params}
     numbers = [p for p in NUMBER_PARAMS if p in params]
@@ -43,9 +69,8 @@ def _wrap(fn, params: set, Tensor):
                     kwargs[canon] = kwargs.pop(alias)
             for p in numbers:
                 v = kwargs.get(p)
-                if type(v) is Tensor and not v._shape and v._dtype.name != "bool" and \
-                        not v.is_complex():
-                    kwargs[p] = v.item()
+                if type(v) is Tensor:
+                    kwargs[p] = as_number(v)
         return fn(*args, **kwargs)
     op.__tv_keywords__ = True
     return op

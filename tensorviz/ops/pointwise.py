@@ -696,8 +696,8 @@ def _half_operand(x, rdt, cdt, dev):
         return call_quiet(operand(x, rdt, dev).astype, cdt._np)
     if isinstance(x, (builtins.bool, builtins.int, builtins.float, np.number)) and \
             not isinstance(x, (builtins.complex, np.complexfloating)):
-        with np.errstate(all="ignore"):
-            return cdt._np.type(np.asarray(x).astype(rdt._np))
+        # (a number: to float32, then to the half, as c10 converts it)
+        return cdt._np.type(_dtypes.half_rounded(x, rdt))
     return operand(x, cdt, dev)
 
 
@@ -885,11 +885,20 @@ def lerp(input: Tensor, end: Tensor, weight, *, out=None) -> Tensor:
         diff = b - a
         absw = xp.abs(w)
         # PyTorch's formula: exact at both ends
+        if dt in _dtypes.HALVES:  # (its vectorized 16-bit kernel: fused multiply-adds)
+            return xp.where(absw < 0.5, _fma32(w, diff, a), _fma32(-diff, 1 - w, b))
         return xp.where(absw < 0.5, a + w * diff, b - diff * (1 - w))
     res = call_quiet(f)
     return finish(res, dt, dev, out,
                   None if out is not None else result_strides(res.shape, input, end, weight),
                   (input, end, weight))
+
+
+def _fma32(x, y, z):
+    """``x * y + z`` of float32 operands rounded once to float32, as a fused multiply-add
+    (through float64, which holds the product exactly): how PyTorch's CPU kernels for
+    float16/bfloat16 ``lerp`` and ``addcmul`` compute (vectorized and scalar loops alike)."""
+    return (x.astype(np.float64) * y + z).astype(np.float32)
 
 
 def _addc(name: str, input, tensor1, tensor2, value, out, divide: bool) -> Tensor:
@@ -914,7 +923,10 @@ def _addc(name: str, input, tensor1, tensor2, value, out, divide: bool) -> Tenso
     v = scalar_to(value, cdt)
     # (left to right, as PyTorch's kernel: (value * t1) * t2; value * (t1 * t2) would make
     # 1 * (inf + inf j) a NaN)
-    res = call_quiet(lambda: a + (v * t1 / t2 if divide else v * t1 * t2))
+    if rdt in _dtypes.HALVES and not divide:
+        res = call_quiet(lambda: _fma32(v * t1, t2, a))  # (PyTorch's vectorized kernel)
+    else:
+        res = call_quiet(lambda: a + (v * t1 / t2 if divide else v * t1 * t2))
     if not isinstance(res, xp.ndarray):
         res = xp.asarray(res)
     return finish(res, rdt, dev, out, None if out is not None else

@@ -24,6 +24,7 @@ from .._tensor import Tensor, _contig, _fresh, tensor_device
 from .._tensor import wrap_array as _wrap_array
 from ..backends._numpy import call_quiet, context_busy, quiet_run
 from .._dispatch import inplace_of, op, store_inplace, write_out
+from ._keywords import as_number, handles_keywords
 from .pointwise import _check_tensor, _not_implemented, _opmath, _xp
 
 _add_reduce = np.add.reduce
@@ -199,34 +200,49 @@ def _sum_like(name: str, xp_fn: str, input, dim, keepdim, dtype, out, nan: bool 
     return finish(res, rdt, tensor_device(input), out)
 
 
+#: ``t.sum()``'s fast path: the result dtype by input dtype (bool and integers sum to int64);
+#: float16 and bfloat16 are not here (they accumulate in float32: ``_sum_like``).
+_SUM_DTYPE = {d: (_dtypes.int64 if d.category <= _INT else d) for d in _dtypes.ALL_DTYPES
+              if d not in _dtypes.HALVES}
+_empty = np.empty
+_new = object.__new__
+
+
+@handles_keywords
 @op()
 def sum(input: Tensor, dim=_NO_DIM, keepdim: bool | None = None, *, dtype=None, out=None,
         axis=None, keepdims=None) -> Tensor:
     """Sum over ``dim`` (all dims by default); bools and integers sum to int64."""
-    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
-    if type(input) is Tensor and dim is _NO_DIM and keepdim is None and dtype is None and \
-            out is None and axis is None and keepdims is None and \
-            input._dtype not in _dtypes.HALVES:
+    if dim is _NO_DIM and dtype is None and keepdim is None and out is None and \
+            axis is None and keepdims is None and type(input) is Tensor:
         arr = input._a
         if arr is None:
             arr = input._arr
-        if type(arr) is np.ndarray:
+        rdt = _SUM_DTYPE.get(input._dtype)
+        if type(arr) is np.ndarray and rdt is not None:
             # Fast path, t.sum() on the CPU: what _sum_like computes (np.sum is add.reduce
             # behind a wrapper that costs more than a small sum), into a 0-dim result of
             # PyTorch's dtype.
-            if input._dtype.category <= _INT:
-                res = np.empty((), np.int64)
-                _add_reduce(arr, None, np.int64, res)
-                return _fresh(_dtypes.int64, (), (), res)
-            rdt = input._dtype
-            res = np.empty((), rdt._np)
+            res = _empty((), rdt._np)
             try:  # call_quiet, inlined
                 quiet_run(_add_reduce, arr, None, None, res)
             except RuntimeError as e:
                 if not context_busy(e):
                     raise
                 call_quiet(_add_reduce, arr, None, None, res)
-            return _fresh(rdt, (), (), res)
+            t = _new(Tensor)  # (_fresh, inlined; tests compare the two)
+            t._dtype = rdt
+            t._offset = 0
+            t._shape = ()
+            t._stride = ()
+            t._a = res
+            t._ag = None
+            t._vc = None
+            t._cj = False
+            return t
+    dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
+    if type(dim) is Tensor or type(axis) is Tensor:  # (what the keyword wrapper does)
+        dim, axis = as_number(dim), as_number(axis)
     given = dim is not _NO_DIM or axis is not None  # (sum(dim=None, keepdim=True) is valid)
     dim = _alias("sum", None if dim is _NO_DIM else dim, axis, "dim")
     keepdim = _alias("sum", keepdim, keepdims, "keepdim", None)
