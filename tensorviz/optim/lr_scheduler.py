@@ -149,6 +149,8 @@ def _watch_optimizer_steps(optimizer: Optimizer) -> None:
 
 
 def _warn_outside_step(sched: LRScheduler) -> None:
+    # Note: the warning points at the line that called get_lr() (PyTorch's points inside
+    # get_lr); the category and text are PyTorch's.
     if not sched._get_lr_called_within_step:
         warnings.warn("To get the last learning rate computed by the scheduler, "
                       "please use `get_last_lr()`.", UserWarning, stacklevel=3)
@@ -524,7 +526,7 @@ class CosineAnnealingLR(LRScheduler):
     """Anneal the lr from its base down to ``eta_min`` over ``T_max`` epochs along half a
     cosine (and back up over the next ``T_max``, as the chain continues).
 
-    >>> sched = CosineAnnealingLR(opt, T_max=4)   # 1.0, 0.854, 0.5, 0.146, 0.0, 0.146, ...
+    >>> sched = CosineAnnealingLR(opt, T_max=4)   # lr 1.0: 1.0, 0.854, 0.5, 0.146, 0.0, 0.146
     """
 
     def __init__(self, optimizer: Optimizer, T_max: int, eta_min: float = 0.0,
@@ -801,6 +803,8 @@ class OneCycleLR(LRScheduler):
                       "base_momentum", "max_momentum"),
                 phase(last, "initial_lr", "min_lr", "max_momentum", "max_momentum")]
 
+    # Note: a scheduler pickled by PyTorch releases before 1.13 (an ``anneal_func``
+    # attribute, no ``_anneal_func_type``) is not supported.
     def _anneal(self, start: float, end: float, pct: float) -> float:
         if self._anneal_func_type == "cos":
             return end + (start - end) / 2.0 * (math.cos(math.pi * pct) + 1)
