@@ -1464,6 +1464,8 @@ def pinv(A, *, atol=None, rtol=None, hermitian: bool = False, out=None) -> Tenso
             res = xp.matmul(v * inv_w[..., None, :].astype(v.dtype), xp.conj(
                 xp.swapaxes(v, -1, -2)))
         else:
+            # Note: a matrix holding an infinity gets NaN (its SVD factors are NaN, _svd);
+            # PyTorch's is zeros in some entries, NaN in others, from LAPACK's leftovers.
             u, S, vh = _svd(xp, a, full_matrices=False)
             cut = _tolerances(S, atol, rtol, A._dtype, A._shape, xp)
             inv_s = xp.where(S > cut[..., None], 1 / xp.where(S == 0, 1, S), 0)

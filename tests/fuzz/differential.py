@@ -384,6 +384,15 @@ def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
             if mask is not None:
                 take = take | mask.reshape(mask.shape + extra)
             a[1]["values"] = np.where(take, vb, va)
+    if op in ("pinverse", "pinv") and x is not None and x.ndim >= 2 and \
+            dt[0] == dv[0] == "tensor" and dt[1]["values"].shape[:-2] == x.shape[:-2]:
+        # Note: the pseudo-inverse of a matrix holding an infinity is built from its SVD, whose
+        # factors LAPACK leaves unspecified there (see svd above): PyTorch's is zeros in some
+        # entries and NaN in others, tensorviz's NaN (linalg.pinv). Entries where tensorviz
+        # gives NaN in such a matrix are not compared.
+        with np.errstate(all="ignore"):
+            bad = ~np.isfinite(x).all(axis=(-2, -1))
+        _mask_where(dt[1], dv[1], lambda a, b: bad[..., None, None] & np.isnan(b))
     if op == "signbit" and x is not None and dt[0] == dv[0] == "tensor" and \
             x.shape == dt[1]["values"].shape and x.dtype.kind in "fc":
         # IEEE 754 leaves the sign of a NaN an operation returns unspecified, and PyTorch's

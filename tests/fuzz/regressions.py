@@ -564,3 +564,9 @@ REGRESSIONS += [  # PyTorch's complex addmm_ with self a factor is not compared;
         "v1 = v0.addmm(v0, v0)", "v2 = v0.addmm_(v0, v0)",
     ]),
 ]
+REGRESSIONS += [  # the pseudo-inverse of a matrix holding an infinity: LAPACK's leftovers
+    ("pinverse-of-an-infinite-matrix", [
+        "v0 = T.tensor([[2.0, -1.0, 1.0, -0.75], [-1.0, 1.5, -3.0, 0.0], [float('inf'), -0.75, 3.0, 2.0]])",
+        "v1 = v0.pinverse()", "v2 = T.stack([v0, v0.abs()])", "v3 = v2.pinverse()",
+    ]),
+]

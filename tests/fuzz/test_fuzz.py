@@ -158,3 +158,17 @@ def test_inplace_product_rule_needs_shared_memory():
     assert _product_inplace_overlaps("v3 = v2.baddbmm_(v0, mat2=v2)", env)
     assert not _product_inplace_overlaps("v3 = v0.addmm_(v2, v2)", env)
     assert not _product_inplace_overlaps("v3 = v0.addmm(v0, v0)", env)
+
+
+def test_pinverse_rule_keeps_finite_matrices_compared():
+    """Only the NaN entries tensorviz gives for a matrix holding an infinity are accepted."""
+    import numpy as np
+
+    from .differential import deliberate
+    x = np.array([[[np.inf, 1.], [2., 3.]], [[1., 2.], [3., 4.]]])
+
+    def desc(v):
+        return ("tensor", {"values": v.copy()})
+    dt, dv = desc(np.zeros((2, 2, 2))), desc(np.full((2, 2, 2), np.nan))
+    deliberate("pinverse", "v1 = v0.pinverse()", dt, dv, x)
+    assert np.isnan(dt[1]["values"][0]).all() and not np.isnan(dt[1]["values"][1]).any()
