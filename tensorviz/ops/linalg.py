@@ -141,7 +141,7 @@ def dot(input, tensor, *, out=None) -> Tensor:
     tensor = _tensor_arg(tensor, "dot", "tensor", 2)
     _vec_checks(input, tensor, "dot")
     xp = _xp(input)
-    res = xp.asarray(call_quiet(xp.dot, input._arr, tensor._arr))
+    res = xp.asarray(_cprod(xp, xp.dot, input._arr, tensor._arr))
     if out is None and input._cj and tensor._cj and input._dtype.category == _COMPLEX:
         return _lazy_conj_result(xp, res.reshape(()), input)
     return finish(res.reshape(()), input._dtype, input.device, out)
@@ -182,7 +182,7 @@ def inner(input, other, *, out=None) -> Tensor:
     _bool_refused(input, "inner")
     dev = device_of(input, other)
     xp = _xp(input)
-    res = xp.asarray(call_quiet(xp.inner, input._arr, other._arr))
+    res = xp.asarray(_cprod(xp, xp.inner, input._arr, other._arr))
     return finish(_c(xp, res), input._dtype, dev, out)
 
 
@@ -200,6 +200,27 @@ def outer(input, vec2, *, out=None) -> Tensor:
 
 
 # ---------------------------------------------------------------- matrix products
+def _cprod(xp, fn, a, b):
+    """``fn(a, b)`` for a bilinear product (``matmul``, ``dot``, ``inner``), quietly, with
+    PyTorch's non-finite complex values: NumPy's BLAS complex kernels give NaN where the
+    textbook sums of ``(ac - bd) + (ad + bc)i`` overflow to an infinity (a row holding
+    ``3.4e38+1j`` gives ``nan-inf j`` for PyTorch's ``inf-inf j``), so a complex result that
+    is not finite is recomputed from the real and imaginary parts, as PyTorch's are."""
+    res = call_quiet(fn, a, b)
+    if getattr(res, "dtype", None) is None or res.dtype.kind != "c" or \
+            builtins.bool(xp.isfinite(res).all()):
+        return res
+    a, b = xp.asarray(a), xp.asarray(b)
+    ar, ai = a.real, (a.imag if a.dtype.kind == "c" else xp.zeros_like(a.real))
+    br, bi = b.real, (b.imag if b.dtype.kind == "c" else xp.zeros_like(b.real))
+    with np.errstate(all="ignore"):
+        re_ = fn(ar, br) - fn(ai, bi)
+        im_ = fn(ar, bi) + fn(ai, br)
+    out = xp.empty(xp.shape(re_), dtype=res.dtype)
+    out.real, out.imag = re_, im_
+    return out
+
+
 def _mm_dtype_check(a: Tensor, b: Tensor) -> None:
     if a._dtype is not b._dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
@@ -225,7 +246,7 @@ def mm(input, mat2, *, out=None) -> Tensor:
     _mm_dtype_check(input, mat2)
     _bool_refused(input, "addmm_impl_cpu_")
     dev = device_of(input, mat2)
-    res = call_quiet(_xp(input).matmul, input._arr, mat2._arr)  # (overflow: inf, quietly)
+    res = _cprod(_xp(input), _xp(input).matmul, input._arr, mat2._arr)  # (overflow: inf)
     return finish(res, input._dtype, dev, out)
 
 
@@ -249,7 +270,7 @@ def mv(input, vec, *, out=None) -> Tensor:
     vec = _tensor_arg(vec, "mv", "vec", 2)
     _mv_checks(input, vec)
     dev = device_of(input, vec)
-    res = call_quiet(_xp(input).matmul, input._arr, vec._arr)
+    res = _cprod(_xp(input), _xp(input).matmul, input._arr, vec._arr)
     return finish(res, input._dtype, dev, out)
 
 
@@ -274,7 +295,7 @@ def bmm(input, mat2, *, out=None) -> Tensor:
     mat2 = _tensor_arg(mat2, "bmm", "mat2", 2)
     _bmm_checks(input, mat2)
     dev = device_of(input, mat2)
-    res = call_quiet(_xp(input).matmul, input._arr, mat2._arr)  # (overflow: inf, quietly)
+    res = _cprod(_xp(input), _xp(input).matmul, input._arr, mat2._arr)  # (overflow: inf)
     return finish(res, input._dtype, dev, out)
 
 
@@ -337,6 +358,8 @@ def matmul(input, other, *, out=None) -> Tensor:
                     if not context_busy(e):
                         raise
                     res = call_quiet(xa.dot, xb)
+                if res.dtype.kind == "c":
+                    res = _cprod(np, np.matmul, xa, xb) if not np.isfinite(res).all() else res
                 if res.dtype is dt._np:
                     shape = res.shape
                     return _fresh(dt, shape, _contig(shape), res)
@@ -345,7 +368,7 @@ def matmul(input, other, *, out=None) -> Tensor:
     other = _tensor_arg(other, "matmul", "other", 2)
     _matmul_checks(input, other)
     dev = device_of(input, other)
-    res = call_quiet(_xp(input).matmul, input._arr, other._arr)
+    res = _cprod(_xp(input), _xp(input).matmul, input._arr, other._arr)
     if not hasattr(res, "shape") or not res.shape:
         res = _xp(input).asarray(res).reshape(())
     return finish(res, input._dtype, dev, out)
@@ -409,7 +432,8 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None) -> Tensor:
     xp = _xp(mat1)
     shape = (mat1._shape[0], mat2._shape[1])
     inp = _expand_arr(input, shape)
-    res = call_quiet(lambda: _axpby(xp, xp.matmul(mat1._arr, mat2._arr), alpha, inp, beta, input._dtype))
+    prod = _cprod(xp, xp.matmul, mat1._arr, mat2._arr)
+    res = call_quiet(lambda: _axpby(xp, prod, alpha, inp, beta, input._dtype))
     return finish(res, input._dtype, dev, out)
 
 
@@ -426,7 +450,8 @@ def addmv(input, mat, vec, *, beta=1, alpha=1, out=None) -> Tensor:
     dev = device_of(input, mat, vec)
     xp = _xp(mat)
     inp = _expand_arr(input, (mat._shape[0],))
-    res = call_quiet(lambda: _axpby(xp, xp.matmul(mat._arr, vec._arr), alpha, inp, beta, input._dtype))
+    prod = _cprod(xp, xp.matmul, mat._arr, vec._arr)
+    res = call_quiet(lambda: _axpby(xp, prod, alpha, inp, beta, input._dtype))
     return finish(res, input._dtype, dev, out)
 
 
@@ -442,7 +467,8 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
     xp = _xp(batch1)
     shape = (batch1._shape[0], batch1._shape[1], batch2._shape[2])
     inp = _expand_arr(input, shape)
-    res = call_quiet(lambda: _axpby(xp, xp.matmul(batch1._arr, batch2._arr), alpha, inp, beta, input._dtype))
+    prod = _cprod(xp, xp.matmul, batch1._arr, batch2._arr)
+    res = call_quiet(lambda: _axpby(xp, prod, alpha, inp, beta, input._dtype))
     return finish(res, input._dtype, dev, out)
 
 
@@ -464,7 +490,8 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
     # sum_b A[b] @ B[b] is one matrix product: (n, b*k) @ (b*k, m).
     a2 = xp.transpose(batch1._arr, (1, 0, 2)).reshape(n, b * k)
     b2 = batch2._arr.reshape(b * k, m)
-    res = call_quiet(lambda: _axpby(xp, xp.matmul(a2, b2), alpha, inp, beta, input._dtype))
+    prod = _cprod(xp, xp.matmul, a2, b2)
+    res = call_quiet(lambda: _axpby(xp, prod, alpha, inp, beta, input._dtype))
     return finish(res, input._dtype, dev, out)
 
 

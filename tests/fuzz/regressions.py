@@ -570,3 +570,13 @@ REGRESSIONS += [  # the pseudo-inverse of a matrix holding an infinity: LAPACK's
         "v1 = v0.pinverse()", "v2 = T.stack([v0, v0.abs()])", "v3 = v2.pinverse()",
     ]),
 ]
+REGRESSIONS += [  # complex products whose terms overflow: inf-inf j, not NumPy BLAS's NaN
+    ("complex-products-that-overflow", [
+        "v0 = T.tensor([[complex(1.5, 0.5), complex(-3.0, 0.5), complex(3.4e+38, 1.0), complex(-3.0, 0.0)]])",
+        "v1 = v0.expand((3, 4))",
+        "v2 = T.tensor([[complex(-3.0, 0.5), complex(1.0, 1.0), complex(0.0, 0.0)], [complex(0.5, 0.0), complex(4.0, 1.0), complex(3.0, 1.0)], [complex(2.0, -2.0), complex(1.0, 0.0), complex(2.0, 1.0)], [complex(0.5, -2.0), complex(1.0, -2.0), complex(1.0, 0.0)]])",
+        "v3 = T.matmul(v1, v2)", "v4 = v0 @ v2", "v5 = T.inner(v0, v2.mT)", "v6 = T.addmm(v3, v1, v2)",
+        "v7 = T.tensor([[complex(-3.0, 0.0), complex(0.0, 0.5), complex(4.0, 0.5)], [complex(0.25, -2.0), complex(4.0, 0.0), complex(0.0, 0.5)], [complex(0.25, 1.0), complex(-float('inf'), 0.0), complex(0.0, 1.0)]])",
+        "v8 = v7 @ v7",
+    ]),
+]
