@@ -2027,19 +2027,31 @@ def solve_triangular(A, B, *, upper: bool, left: bool = True, unitriangular: boo
     batch = _layout.broadcast_shapes(tri.shape[:-2], b.shape[:-2])
     tri = xp.broadcast_to(tri, batch + (n, n))
     b = xp.broadcast_to(b, batch + b.shape[-2:])
+    def substitute():
+        # Row by row, as LAPACK's trsm: each row reads only the rows solved before it, so an
+        # infinity (or a zero pivot) spoils those after it, not the whole solution.
+        out = xp.zeros(b.shape, dtype=A._dtype._np)
+        with np.errstate(all="ignore"):
+            for i in (range(n - 1, -1, -1) if upper else range(n)):
+                done = slice(i + 1, n) if upper else slice(0, i)
+                acc = b[..., i, :] - xp.einsum("...j,...jk->...k", tri[..., i, done],
+                                               out[..., done, :])
+                out[..., i, :] = acc / tri[..., i, i][..., None]
+        return out
     try:
         if tri.size == 0 or b.size == 0:
             res = xp.zeros(b.shape, dtype=A._dtype._np)
-        else:
+        elif not (builtins.bool(xp.isfinite(tri).all()) and builtins.bool(xp.isfinite(b).all())):
+            res = substitute()  # (an LU solve spreads a non-finite entry to every row)
+        elif upper:  # (LU of an upper triangle pivots nowhere: back substitution)
             with _lapack(xp, "singular"):
                 res = xp.linalg.solve(tri, b)
-    except LinAlgError:  # a zero pivot: substitute row by row, as LAPACK's trsm does
-        res = xp.zeros(b.shape, dtype=A._dtype._np)
-        rows = range(n - 1, -1, -1) if upper else range(n)
-        with np.errstate(all="ignore"):
-            for i in rows:
-                acc = b[..., i, :] - xp.einsum("...j,...jk->...k", tri[..., i, :], res)
-                res[..., i, :] = acc / tri[..., i, i][..., None]
+        else:  # (a lower triangle is solved as the upper one of reversed rows and columns,
+            # where partial pivoting would otherwise swap rows and round differently)
+            with _lapack(xp, "singular"):
+                res = xp.linalg.solve(tri[..., ::-1, ::-1], b[..., ::-1, :])[..., ::-1, :]
+    except LinAlgError:  # a zero pivot
+        res = substitute()
     if not left:
         res = xp.swapaxes(res, -1, -2)
         return finish(_c(xp, res), A._dtype, dev, out)

@@ -580,3 +580,10 @@ REGRESSIONS += [  # complex products whose terms overflow: inf-inf j, not NumPy 
         "v8 = v7 @ v7",
     ]),
 ]
+REGRESSIONS += [  # an infinity in a triangle spoils only the rows solved after it
+    ("triangular_solve-with-an-infinity", [
+        "v2 = T.tensor([[-1.0, 0.0, -3.0, 4.0], [1.5, -0.75, 0.0, float('inf')], [-3.0, -1.0, 1.0, 1.0], [3.0, -2.5, -1.0, 1.5], [-0.75, 1.5, 0.5, 4.0]])",
+        "v3 = v2[1:]", "v4 = T.triangular_solve(v3, v3)",
+        "v5 = T.linalg.solve_triangular(T.tensor([[1e30, 1e30], [1e30, 1e30]]).mT, T.tensor([[1.0], [1e30]]), upper=False, unitriangular=True)",
+    ]),
+]

@@ -901,6 +901,32 @@ def test_complex_products_that_overflow(tvdiff, seed, dtype):
         np.testing.assert_allclose(got[fin], want[fin], rtol=1e-5)
 
 
+@pytest.mark.parametrize("upper", [True, False])
+@pytest.mark.parametrize("transpose", [True, False])
+@pytest.mark.parametrize("unit", [True, False])
+@pytest.mark.parametrize("case", ["inf_in_a", "inf_in_b", "badly_scaled"])
+def test_triangular_solves_substitute_row_by_row(tvdiff, upper, transpose, unit, case):
+    """As LAPACK's trsm: an infinity spoils only the rows solved after it (an LU solve spread
+    NaN everywhere), and a lower triangle is not pivoted (a first column of 1e30 below ones solves
+    exactly)."""
+    A = np.array([[1.5, -0.75, 0.0, 2.0], [-3.0, -1.0, 1.0, 1.0], [3.0, -2.5, -1.0, 1.5],
+                  [-0.75, 1.5, 0.5, 4.0]], dtype=np.float32)
+    B = np.array([[1.0, 2.0], [-1.0, 0.5], [0.25, 3.0], [2.0, -2.0]], dtype=np.float32)
+    if case == "inf_in_a":
+        A[0, 3] = A[3, 0] = np.inf
+    elif case == "inf_in_b":
+        B[1, 0] = -np.inf
+    else:
+        A[:] = 1.0
+        A[1:, 0] = A[0, 1:] = 1e30
+        B[:, 0] = [1.0, 1e30, 1e30, 1e30]
+    a, b = tvdiff.make(A.shape, "float32", data=A), tvdiff.make(B.shape, "float32", data=B)
+    tvdiff.check(lambda lib, x, y: lib.triangular_solve(y, x, upper=upper, transpose=transpose,
+                                                        unitriangular=unit)[0], a, b, warns=False)
+    tvdiff.check(lambda lib, x, y: lib.linalg.solve_triangular(
+        x.mT if transpose else x, y, upper=upper != transpose, unitriangular=unit), a, b)
+
+
 def test_dot_vdot_of_conjugate_views_are_lazy_as_pytorch():
     """PyTorch computes dot/vdot on the memory of conjugate views and conjugates the 0-dim
     result lazily for dot(conj, conj) and vdot(plain, conj): is_conj() and values agree."""
