@@ -587,3 +587,9 @@ REGRESSIONS += [  # an infinity in a triangle spoils only the rows solved after 
         "v5 = T.linalg.solve_triangular(T.tensor([[1e30, 1e30], [1e30, 1e30]]).mT, T.tensor([[1.0], [1e30]]), upper=False, unitriangular=True)",
     ]),
 ]
+REGRESSIONS += [  # cov/corrcoef of int64 extremes: the mean's integer sum wraps, as PyTorch's
+    ("corrcoef-int64-extremes", [
+        "v0 = T.tensor([[-6, -4, 0], [-9223372036854775808, 5, -9223372036854775808], [3, 1, 5], [0, -4, 3]])",
+        "v2 = v0.corrcoef()", "v3 = T.cov(v0, fweights=T.tensor([1, 2, 1]))",
+    ]),
+]
