@@ -593,3 +593,9 @@ REGRESSIONS += [  # cov/corrcoef of int64 extremes: the mean's integer sum wraps
         "v2 = v0.corrcoef()", "v3 = T.cov(v0, fweights=T.tensor([1, 2, 1]))",
     ]),
 ]
+REGRESSIONS += [  # complex var with no degrees of freedom: real part's plus imaginary part's
+    ("complex-var-no-degrees-of-freedom", [
+        "v0 = T.tensor([[complex(0.25, -2.0), complex(0.5, -2.0)], [complex(0.5, 0.0), complex(float('inf'), -2.0)], [complex(1.152921504606847e+18, 0.0), complex(4.0, -2.0)]])",
+        "v2 = v0 ** True", "v3 = T.var(v2, 1, correction=1099511627776)",
+    ]),
+]
