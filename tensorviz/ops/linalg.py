@@ -1110,8 +1110,9 @@ def logdet(input) -> Tensor:
     sign, la = slogdet(input)
     xp = _xp(input)
     s = sign._arr
-    if input._dtype.category == _COMPLEX:
+    if input._dtype.category == _COMPLEX:  # (a singular matrix: -inf+nan j, as PyTorch's)
         res = call_quiet(xp.log, s) + la._arr
+        res = xp.where(s == 0, xp.asarray(complex(-np.inf, np.nan), dtype=res.dtype), res)
     else:
         res = xp.where(s < 0, xp.asarray(np.nan, dtype=la._arr.dtype), la._arr)
     return wrap_array(xp.asarray(res).astype(input._dtype._np), input._dtype, input.device)

@@ -599,3 +599,11 @@ REGRESSIONS += [  # complex var with no degrees of freedom: real part's plus ima
         "v2 = v0 ** True", "v3 = T.var(v2, 1, correction=1099511627776)",
     ]),
 ]
+REGRESSIONS += [  # determinants of singular (to rounding) and non-finite matrices
+    ("slogdet-logdet-singular-and-infinite", [
+        "v0 = T.tensor([[complex(4.0, -2.0)], [complex(1.5, 1.0)]])", "v1 = v0.expand((2, 2))",
+        "v2 = v1.logdet()", "v3 = T.linalg.slogdet(v1)", "v4 = v1.contiguous()", "v5 = v4.logdet()",
+        "v6 = T.tensor([[complex(-float('inf'), 0.0), complex(0.5, 0.5)], [complex(-float('inf'), 0.5), complex(0.5, 1.0)]])",
+        "v7 = T.slogdet(v6)",
+    ]),
+]

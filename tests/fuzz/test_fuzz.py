@@ -172,3 +172,21 @@ def test_pinverse_rule_keeps_finite_matrices_compared():
     dt, dv = desc(np.zeros((2, 2, 2))), desc(np.full((2, 2, 2), np.nan))
     deliberate("pinverse", "v1 = v0.pinverse()", dt, dv, x)
     assert np.isnan(dt[1]["values"][0]).all() and not np.isnan(dt[1]["values"][1]).any()
+
+
+def test_determinant_rounding_noise_is_accepted_only_for_singular_matrices():
+    """A determinant within the LU's rounding bound (singular to working precision) stands in
+    either library; any other determinant is compared."""
+    import numpy as np
+
+    from .differential import deliberate
+    x = np.array([[[4 - 2j, 4 - 2j], [1.5 + 1j, 1.5 + 1j]], [[1, 2], [3, 4j]]], dtype=np.complex64)
+
+    def desc(v):
+        return ("tensor", {"values": np.array(v, dtype=np.complex64)})
+    dt, dv = desc([-34.5 + 2.7j, 2.4 + 2.8j]), desc([complex(-np.inf, np.nan), 2.4 + 2.8j])
+    deliberate("logdet", "v1 = v0.logdet()", dt, dv, x)
+    assert np.isneginf(dt[1]["values"][0].real)
+    dt, dv = desc([-34.5 + 2.7j, 2.4 + 2.8j]), desc([-34.5 + 2.7j, 1.0 + 2.8j])
+    deliberate("logdet", "v1 = v0.logdet()", dt, dv, x)
+    assert dt[1]["values"][1] == np.complex64(2.4 + 2.8j)

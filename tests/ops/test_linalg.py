@@ -927,6 +927,16 @@ def test_triangular_solves_substitute_row_by_row(tvdiff, upper, transpose, unit,
         x.mT if transpose else x, y, upper=upper != transpose, unitriangular=unit), a, b)
 
 
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_logdet_of_singular_matrices(tvdiff, dtype):
+    """log(det) of an exactly singular complex matrix is -inf+nan j, as PyTorch's."""
+    for a in ([[1 + 1j, 1 + 1j], [1 + 1j, 1 + 1j]], [[0j, 0j], [0j, 0j]],
+              [[2j, 0j, 1], [0j, 0j, 0j], [1, 1j, 3]], [[1 + 1j, 2], [3, 4j]]):
+        t = tvdiff.make((len(a), len(a)), dtype, data=np.array(a, dtype=dtype))
+        tvdiff.check(lambda lib, x: lib.logdet(x), t)
+        tvdiff.check(lambda lib, x: lib.logdet(x[None].expand(2, -1, -1)), t)
+
+
 def test_dot_vdot_of_conjugate_views_are_lazy_as_pytorch():
     """PyTorch computes dot/vdot on the memory of conjugate views and conjugates the 0-dim
     result lazily for dot(conj, conj) and vdot(plain, conj): is_conj() and values agree."""
