@@ -359,7 +359,7 @@ def _var_parts(name: str, input, dim, unbiased, keepdim, correction, want_mean: 
     def f():
         m = xp.sum(arr, axis=axis, keepdims=True) / n
         d = arr - m
-        den = builtins.max(0, dof)
+        den = builtins.max(0, dof) if n else 0  # (nothing reduced: NaN, whatever correction)
         if d.dtype.kind == "c":  # (the real part's variance plus the imaginary part's, as
             # PyTorch's: with no degrees of freedom a constant part gives 0/0 = NaN)
             return (xp.sum(d.real * d.real, axis=axis, keepdims=True) / den +

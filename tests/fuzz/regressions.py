@@ -607,3 +607,6 @@ REGRESSIONS += [  # determinants of singular (to rounding) and non-finite matric
         "v7 = T.slogdet(v6)",
     ]),
 ]
+REGRESSIONS += [
+    ("var-of-nothing-with-a-negative-correction", ["v0 = T.zeros((0,))", "v2 = v0.std(0, correction=-3)"]),
+]

@@ -659,6 +659,17 @@ def test_complex_var_without_degrees_of_freedom(tvdiff, op, correction):
                  x, warns=False)
 
 
+@pytest.mark.parametrize("op", ["var", "std"])
+@pytest.mark.parametrize("correction", [-3, -1, 0, 2])
+@pytest.mark.parametrize("dtype", ["float32", "complex64", "float16"])
+def test_var_of_nothing_is_nan_whatever_the_correction(tvdiff, op, correction, dtype):
+    """Over no elements the variance is NaN, even where a negative correction leaves degrees
+    of freedom (0 / 3 would be 0)."""
+    x = tvdiff.make((0, 3), dtype)
+    tvdiff.check(lambda lib, t: getattr(lib, op)(t, 0, correction=correction), x, warns=False)
+    tvdiff.check(lambda lib, t: getattr(lib, op)(t[:, 0], correction=correction), x, warns=False)
+
+
 def test_std_of_complex_rounds_the_variance_first():
     """PyTorch's std of a complex tensor takes the square root of the variance rounded to
     the real dtype (inf past float32's range), of a real one in double."""
