@@ -610,3 +610,9 @@ REGRESSIONS += [  # determinants of singular (to rounding) and non-finite matric
 REGRESSIONS += [
     ("var-of-nothing-with-a-negative-correction", ["v0 = T.zeros((0,))", "v2 = v0.std(0, correction=-3)"]),
 ]
+REGRESSIONS += [  # cholesky_solve with infinities: its triangular solves substitute row by row
+    ("cholesky_solve-with-infinities", [
+        "v0 = T.tensor([[[2.0, 0.25, -1.0, 0.5], [4.0, 4.0, 1.0, 1.0], [1.0, 1.152921504606847e+18, 4.0, -1.0], [-0.75, -0.75, -3.0, 2.0]], [[1.5, 3.0, 1.5, -0.75], [-2.5, 4.0, -0.75, 3.0], [0.0, 1.5, 1.5, -1e-30], [-float('inf'), -0.75, 0.5, 3.4e+38]], [[-3.0, 65504.0, 0.5, 65504.0], [1e-310, 1.0, -3.0, 3.0], [1.5, 0.5, 0.25, 3.0], [2.0, 4.0, float('inf'), -1.0]]])",
+        "v1 = v0.cholesky_solve(v0)",
+    ]),
+]
