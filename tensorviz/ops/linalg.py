@@ -789,8 +789,40 @@ def _cross_impl(input: Tensor, other: Tensor, d: int, out) -> Tensor:
     shape = _layout.broadcast_shapes(input._shape, other._shape)
     a = xp.broadcast_to(input._arr, shape)
     b = xp.broadcast_to(other._arr, shape)
-    res = call_quiet(xp.cross, a, b, axis=d)
+    if input._dtype in (_dtypes.float32, _dtypes.float64):
+        res = call_quiet(_cross_fma, xp, a, b, d)
+    else:
+        res = call_quiet(xp.cross, a, b, axis=d)
     return finish(_c(xp, res), input._dtype, dev, out)
+
+
+def _cross_fma(xp, a, b, d: int):
+    """PyTorch's float cross product: each component ``fma(a_j, b_k, -(a_k * b_j))`` (its
+    kernel is compiled with fused multiply-adds; ``a x a`` is then the rounding error of
+    ``a_k * b_j``, not 0). float32: exactly, the product is exact in float64; float64: the
+    product's exact error by Veltkamp's splitting (TwoProduct) and the
+    difference's by TwoSum."""
+    take = lambda t, i: xp.take(t, i, axis=d)  # noqa: E731
+    parts = []
+    for j, k in ((1, 2), (2, 0), (0, 1)):
+        x, y, u, v = take(a, j), take(b, k), take(a, k), take(b, j)
+        p = u * v  # (rounded to the dtype)
+        if a.dtype == np.float32:
+            c = (x.astype(np.float64) * y - p).astype(np.float32)
+        else:
+            hi = x * y
+            split = 134217729.0  # 2**27 + 1
+            xs, ys = split * x, split * y
+            xh, yh = xs - (xs - x), ys - (ys - y)
+            xl, yl = x - xh, y - yh
+            lo = ((xh * yh - hi) + xh * yl + xl * yh) + xl * yl
+            t = hi - p  # (TwoSum: hi - p = t + e exactly)
+            bb = t - hi
+            e = (hi - (t - bb)) + (-p - bb)
+            fused = t + (e + lo)
+            c = xp.where(xp.isfinite(fused), fused, hi - p)
+        parts.append(c)
+    return xp.stack(parts, axis=d)
 
 
 @op(out="exact")

@@ -616,3 +616,9 @@ REGRESSIONS += [  # cholesky_solve with infinities: its triangular solves substi
         "v1 = v0.cholesky_solve(v0)",
     ]),
 ]
+REGRESSIONS += [  # cross rounds as PyTorch's fused multiply-adds: a x a is not 0 there
+    ("cross-fused-multiply-add", [
+        "v0 = T.tensor([[0.0, -0.75, 1.0], [0.0, 1.0, 0.25], [1e+30, 3.4e+38, 0.25]])",
+        "v2 = T.cross(v0, other=v0)", "v3 = T.linalg.cross(v0.double(), v0.double().flip(0), dim=0)",
+    ]),
+]

@@ -937,6 +937,25 @@ def test_complex_logdet_of_singular_matrices(tvdiff, dtype):
         tvdiff.check(lambda lib, x: lib.logdet(x[None].expand(2, -1, -1)), t)
 
 
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_cross_rounds_as_pytorch_fused_multiply_add(tvdiff, seed, dtype):
+    """PyTorch's cross is fma(a_j, b_k, -(a_k * b_j)) per component: a x a is the rounding
+    error of a_k * b_j (-1e31 beside 3.4e38), not 0; bit for bit on random inputs too."""
+    torch = tvdiff.torch
+    rng = np.random.default_rng(seed)
+    a = (rng.standard_normal((5, 3)) * 10.0 ** rng.integers(-5, 30, (5, 3))).astype(dtype)
+    b = (rng.standard_normal((5, 3)) * 10.0 ** rng.integers(-5, 30, (5, 3))).astype(dtype)
+    a[0] = [0.0, 1.0, 3.4e38]
+    a[1, 0] = np.inf
+    for x, y in ((a, b), (a, a), (a.T.copy(), b.T.copy())):
+        dim = 0 if x.shape[0] == 3 else 1
+        got = tensorviz.linalg.cross(tensorviz.tensor(x), tensorviz.tensor(y), dim=dim)
+        want = torch.linalg.cross(torch.tensor(x), torch.tensor(y), dim=dim)
+        np.testing.assert_array_equal(got.numpy(), want.numpy())
+    tvdiff.check(lambda lib, x: lib.cross(x, x.flip(0)), tvdiff.make((3, 5), dtype, data=a.T))
+
+
 def test_dot_vdot_of_conjugate_views_are_lazy_as_pytorch():
     """PyTorch computes dot/vdot on the memory of conjugate views and conjugates the 0-dim
     result lazily for dot(conj, conj) and vdot(plain, conj): is_conj() and values agree."""
