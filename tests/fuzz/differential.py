@@ -393,6 +393,24 @@ def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
         with np.errstate(all="ignore"):
             bad = ~np.isfinite(x).all(axis=(-2, -1))
         _mask_where(dt[1], dv[1], lambda a, b: bad[..., None, None] & np.isnan(b))
+        # A matrix of deficient rank to working precision (its smallest singular value within
+        # max(m, n) * eps of its largest) whose cut-off (pinverse's rcond=1e-15, pinv's default
+        # for float64) lies below the rounding noise: LAPACK's noise in that singular value is
+        # inverted into entries of 1e7 or so (PyTorch's float32 pinverse of a rank-1 matrix);
+        # tensorviz's may be cut. Such a matrix's pseudo-inverse is not compared.
+        if op == "pinverse" and x.dtype.kind in "fc" and x.size:
+            eps = float(np.finfo(x.real.dtype if x.dtype.kind == "c" else x.dtype).eps)
+            rc = _call_arg(line, "pinverse", 1, 0, "rcond")
+            try:
+                rcond = 1e-15 if rc is None else float(rc)
+            except ValueError:
+                rcond = 1.0
+            if rcond < eps:
+                with np.errstate(all="ignore"):
+                    sv = np.linalg.svd(np.where(bad[..., None, None], 0, x).astype(
+                        np.complex128), compute_uv=False)
+                    deficient = ~bad & (sv[..., -1] <= max(x.shape[-2:]) * eps * sv[..., 0])
+                _mask_where(dt[1], dv[1], lambda a, b: deficient[..., None, None])
     if op in ("det", "logdet", "slogdet") and x is not None and x.ndim >= 2 and \
             x.shape[-1] == x.shape[-2] and x.dtype.kind in "fc" and x.shape[-1]:
         # Note: a matrix singular to working precision (|det| within the LU's rounding bound,

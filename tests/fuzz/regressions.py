@@ -622,3 +622,9 @@ REGRESSIONS += [  # cross rounds as PyTorch's fused multiply-adds: a x a is not 
         "v2 = T.cross(v0, other=v0)", "v3 = T.linalg.cross(v0.double(), v0.double().flip(0), dim=0)",
     ]),
 ]
+REGRESSIONS += [  # PyTorch's float32 pinverse inverts a rank-1 matrix's rounding noise
+    ("pinverse-rank-deficient-float32", [
+        "v0 = T.tensor([[[complex(-0.75, 0.5), complex(-3.0, 0.0)], [complex(1.5, 0.5), complex(1.5, 0.0)]], [[complex(0.5, 0.0), complex(-0.0, 1.0)], [complex(-3.0, 0.0), complex(-1.0, -2.0)]], [[complex(1.0, 0.5), complex(-float('inf'), 0.5)], [complex(3.0, 0.0), complex(1e+30, 0.0)]], [[complex(-1.0, -2.0), complex(0.25, 1.0)], [complex(3.0, -2.0), complex(0.0, 0.0)]]])",
+        "v1 = v0.conj()", "v0[-3] = -2.5", "v4 = v1.pinverse()",
+    ]),
+]

@@ -190,3 +190,23 @@ def test_determinant_rounding_noise_is_accepted_only_for_singular_matrices():
     dt, dv = desc([-34.5 + 2.7j, 2.4 + 2.8j]), desc([-34.5 + 2.7j, 1.0 + 2.8j])
     deliberate("logdet", "v1 = v0.logdet()", dt, dv, x)
     assert dt[1]["values"][1] == np.complex64(2.4 + 2.8j)
+
+
+def test_pinverse_of_deficient_rank_is_not_compared_but_full_rank_is():
+    """PyTorch's float32 pinverse (rcond=1e-15) inverts the rounding noise of a rank-1
+    matrix's second singular value; that matrix is left uncompared, a full-rank one is not."""
+    import numpy as np
+
+    from .differential import deliberate
+    x = np.array([[[-2.5, -2.5], [-2.5, -2.5]], [[1., 2.], [3., 4.]]], dtype=np.float32)
+
+    def desc(v):
+        return ("tensor", {"values": np.array(v, dtype=np.float32)})
+    pt = [[[2e7, -2e7], [-2e7, 2e7]], [[-2., 1.], [1.5, -0.5]]]
+    tv = [[[-0.1, -0.1], [-0.1, -0.1]], [[-2., 1.], [1.5, -0.4]]]
+    dt, dv = desc(pt), desc(tv)
+    deliberate("pinverse", "v1 = v0.pinverse()", dt, dv, x)
+    assert np.allclose(dt[1]["values"][0], -0.1) and dt[1]["values"][1, 1, 1] == np.float32(-0.5)
+    dt, dv = desc(pt), desc(tv)
+    deliberate("pinverse", "v1 = v0.pinverse(rcond=0.01)", dt, dv, x)
+    assert dt[1]["values"][0, 0, 0] == np.float32(2e7)
