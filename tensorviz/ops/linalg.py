@@ -789,8 +789,40 @@ def _cross_impl(input: Tensor, other: Tensor, d: int, out) -> Tensor:
     shape = _layout.broadcast_shapes(input._shape, other._shape)
     a = xp.broadcast_to(input._arr, shape)
     b = xp.broadcast_to(other._arr, shape)
-    res = call_quiet(xp.cross, a, b, axis=d)
+    if input._dtype in (_dtypes.float32, _dtypes.float64):
+        res = call_quiet(_cross_fma, xp, a, b, d)
+    else:
+        res = call_quiet(xp.cross, a, b, axis=d)
     return finish(_c(xp, res), input._dtype, dev, out)
+
+
+def _cross_fma(xp, a, b, d: int):
+    """PyTorch's float cross product: each component ``fma(a_j, b_k, -(a_k * b_j))`` (its
+    kernel is compiled with fused multiply-adds; ``a x a`` is then the rounding error of
+    ``a_k * b_j``, not 0). float32: exactly, the product is exact in float64; float64: the
+    product's exact error by Veltkamp's splitting (TwoProduct) and the
+    difference's by TwoSum."""
+    take = lambda t, i: xp.take(t, i, axis=d)  # noqa: E731
+    parts = []
+    for j, k in ((1, 2), (2, 0), (0, 1)):
+        x, y, u, v = take(a, j), take(b, k), take(a, k), take(b, j)
+        p = u * v  # (rounded to the dtype)
+        if a.dtype == np.float32:
+            c = (x.astype(np.float64) * y - p).astype(np.float32)
+        else:
+            hi = x * y
+            split = 134217729.0  # 2**27 + 1
+            xs, ys = split * x, split * y
+            xh, yh = xs - (xs - x), ys - (ys - y)
+            xl, yl = x - xh, y - yh
+            lo = ((xh * yh - hi) + xh * yl + xl * yh) + xl * yl
+            t = hi - p  # (TwoSum: hi - p = t + e exactly)
+            bb = t - hi
+            e = (hi - (t - bb)) + (-p - bb)
+            fused = t + (e + lo)
+            c = xp.where(xp.isfinite(fused), fused, hi - p)
+        parts.append(c)
+    return xp.stack(parts, axis=d)
 
 
 @op(out="exact")
@@ -1110,8 +1142,9 @@ def logdet(input) -> Tensor:
     sign, la = slogdet(input)
     xp = _xp(input)
     s = sign._arr
-    if input._dtype.category == _COMPLEX:
+    if input._dtype.category == _COMPLEX:  # (a singular matrix: -inf+nan j, as PyTorch's)
         res = call_quiet(xp.log, s) + la._arr
+        res = xp.where(s == 0, xp.asarray(complex(-np.inf, np.nan), dtype=res.dtype), res)
     else:
         res = xp.where(s < 0, xp.asarray(np.nan, dtype=la._arr.dtype), la._arr)
     return wrap_array(xp.asarray(res).astype(input._dtype._np), input._dtype, input.device)
@@ -2027,19 +2060,31 @@ def solve_triangular(A, B, *, upper: bool, left: bool = True, unitriangular: boo
     batch = _layout.broadcast_shapes(tri.shape[:-2], b.shape[:-2])
     tri = xp.broadcast_to(tri, batch + (n, n))
     b = xp.broadcast_to(b, batch + b.shape[-2:])
+    def substitute():
+        # Row by row, as LAPACK's trsm: each row reads only the rows solved before it, so an
+        # infinity (or a zero pivot) spoils those after it, not the whole solution.
+        out = xp.zeros(b.shape, dtype=A._dtype._np)
+        with np.errstate(all="ignore"):
+            for i in (range(n - 1, -1, -1) if upper else range(n)):
+                done = slice(i + 1, n) if upper else slice(0, i)
+                acc = b[..., i, :] - xp.einsum("...j,...jk->...k", tri[..., i, done],
+                                               out[..., done, :])
+                out[..., i, :] = acc / tri[..., i, i][..., None]
+        return out
     try:
         if tri.size == 0 or b.size == 0:
             res = xp.zeros(b.shape, dtype=A._dtype._np)
-        else:
+        elif not (builtins.bool(xp.isfinite(tri).all()) and builtins.bool(xp.isfinite(b).all())):
+            res = substitute()  # (an LU solve spreads a non-finite entry to every row)
+        elif upper:  # (LU of an upper triangle pivots nowhere: back substitution)
             with _lapack(xp, "singular"):
                 res = xp.linalg.solve(tri, b)
-    except LinAlgError:  # a zero pivot: substitute row by row, as LAPACK's trsm does
-        res = xp.zeros(b.shape, dtype=A._dtype._np)
-        rows = range(n - 1, -1, -1) if upper else range(n)
-        with np.errstate(all="ignore"):
-            for i in rows:
-                acc = b[..., i, :] - xp.einsum("...j,...jk->...k", tri[..., i, :], res)
-                res[..., i, :] = acc / tri[..., i, i][..., None]
+        else:  # (a lower triangle is solved as the upper one of reversed rows and columns,
+            # where partial pivoting would otherwise swap rows and round differently)
+            with _lapack(xp, "singular"):
+                res = xp.linalg.solve(tri[..., ::-1, ::-1], b[..., ::-1, :])[..., ::-1, :]
+    except LinAlgError:  # a zero pivot
+        res = substitute()
     if not left:
         res = xp.swapaxes(res, -1, -2)
         return finish(_c(xp, res), A._dtype, dev, out)

@@ -430,7 +430,17 @@ def cov(input, *, correction: int = 1, fweights=None, aweights=None) -> Tensor:
         x = operand(input, rdt, dev).reshape(x.shape)
         w = w.astype(wdt._np)
 
+    # An integer input's (weighted) sum is an integer sum, wrapping as PyTorch's does
+    # before its division (int64 extremes), with integer fweights too.
+    int_sum = input._dtype.category < _FLOAT and aweights is None and n_obs
+
     def f():
+        if int_sum:
+            xi = input._arr.reshape(x.shape).astype(np.int64)
+            tot = (xi if w is None else xi * w.astype(np.int64)).sum(axis=1, keepdims=True)
+            avg = (tot / (n_obs if w is None else w.sum())).astype(x.dtype)
+            return avg, (n_obs - correction if w is None else
+                         (w.sum() if correction == 0 else w.sum() - correction))
         if w is None:
             avg = xp.mean(x, axis=1, keepdims=True) if n_obs else xp.full(
                 (x.shape[0], 1), xp.nan, dtype=x.dtype)

@@ -375,9 +375,12 @@ def _var_parts(name: str, input, dim, unbiased, keepdim, correction, want_mean: 
     def f():
         m = xp.sum(arr, axis=axis, keepdims=True) / n
         d = arr - m
-        sq = d.real * d.real + d.imag * d.imag if d.dtype.kind == "c" else d * d
-        v = xp.sum(sq, axis=axis, keepdims=True) / builtins.max(0, dof)
-        return v, m
+        den = builtins.max(0, dof) if n else 0  # (nothing reduced: NaN, whatever correction)
+        if d.dtype.kind == "c":  # (the real part's variance plus the imaginary part's, as
+            # PyTorch's: with no degrees of freedom a constant part gives 0/0 = NaN)
+            return (xp.sum(d.real * d.real, axis=axis, keepdims=True) / den +
+                    xp.sum(d.imag * d.imag, axis=axis, keepdims=True) / den), m
+        return xp.sum(d * d, axis=axis, keepdims=True) / den, m
     v, m = call_quiet(f)
     return _keep(input, v, dims, keepdim), _keep(input, m, dims, keepdim), dt
 

@@ -402,6 +402,54 @@ def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
         with np.errstate(all="ignore"):
             bad = ~np.isfinite(x).all(axis=(-2, -1))
         _mask_where(dt[1], dv[1], lambda a, b: bad[..., None, None] & np.isnan(b))
+        # A matrix of deficient rank to working precision (its smallest singular value within
+        # max(m, n) * eps of its largest) whose cut-off (pinverse's rcond=1e-15, pinv's default
+        # for float64) lies below the rounding noise: LAPACK's noise in that singular value is
+        # inverted into entries of 1e7 or so (PyTorch's float32 pinverse of a rank-1 matrix);
+        # tensorviz's may be cut. Such a matrix's pseudo-inverse is not compared.
+        if op == "pinverse" and x.dtype.kind in "fc" and x.size:
+            eps = float(np.finfo(x.real.dtype if x.dtype.kind == "c" else x.dtype).eps)
+            rc = _call_arg(line, "pinverse", 1, 0, "rcond")
+            try:
+                rcond = 1e-15 if rc is None else float(rc)
+            except ValueError:
+                rcond = 1.0
+            if rcond < eps:
+                with np.errstate(all="ignore"):
+                    sv = np.linalg.svd(np.where(bad[..., None, None], 0, x).astype(
+                        np.complex128), compute_uv=False)
+                    deficient = ~bad & (sv[..., -1] <= max(x.shape[-2:]) * eps * sv[..., 0])
+                _mask_where(dt[1], dv[1], lambda a, b: deficient[..., None, None])
+    if op in ("det", "logdet", "slogdet") and x is not None and x.ndim >= 2 and \
+            x.shape[-1] == x.shape[-2] and x.dtype.kind in "fc" and x.shape[-1]:
+        # Note: a matrix singular to working precision (|det| within the LU's rounding bound,
+        # n * eps * the product of its rows' norms, Hadamard's bound on |det|) has a
+        # determinant of rounding noise: LAPACK's pivots make it 0 (-inf) in one library and
+        # 1e-16 in the other, by layout. There both answers stand; elsewhere they compare.
+        # A matrix holding an infinity or NaN: LU's pivots are unspecified (NaN or inf by
+        # order), so PyTorch's NaN there accepts tensorviz's NaN or infinity.
+        with np.errstate(all="ignore"):
+            a = x.astype(np.complex128)
+            n = x.shape[-1]
+            eps = float(np.finfo(x.real.dtype if x.dtype.kind == "c" else x.dtype).eps)
+            rows = np.sqrt(np.sum(np.abs(a) ** 2, axis=-1))
+            bound = 16 * n * eps * np.prod(np.maximum(rows, np.finfo(np.float64).tiny), axis=-1)
+            bad = ~np.isfinite(a).all(axis=(-2, -1))
+
+            def small(d):  # |det| of a description (det, logdet or slogdet's logabsdet)
+                v = d[1]["values"]
+                if op == "det":
+                    return np.abs(v.astype(np.complex128))
+                return np.exp(v.real.astype(np.float64))
+            pairs = list(zip(dt[1], dv[1])) if op == "slogdet" and dt[0] == dv[0] == "tuple" \
+                and len(dt[1]) == len(dv[1]) == 2 else [(dt, dv)]
+            if all(p[0][0] == p[1][0] == "tensor" and p[0][1]["values"].shape == bad.shape
+                   for p in pairs):
+                la_t, la_v = pairs[-1]
+                noise = (small(la_t) <= bound) & (small(la_v) <= bound) & ~bad
+                for a_, b_ in pairs:
+                    _mask_where(a_[1], b_[1], lambda p_, q_: noise)
+                    _mask_where(a_[1], b_[1], lambda p_, q_: bad & np.isnan(p_) & ~np.isfinite(q_))
     if op == "signbit" and x is not None and dt[0] == dv[0] == "tensor" and \
             x.shape == dt[1]["values"].shape and (x.dtype.kind in "fc" or
                                                   x.dtype.name == "bfloat16"):

@@ -666,3 +666,51 @@ REGRESSIONS += [  # fresh-seed 80M run: trapezoid's sample points of another ran
         "v2 = T.cumulative_trapezoid(v1, v1, dim=-2)",
     ]),
 ]
+REGRESSIONS += [  # an infinity in a triangle spoils only the rows solved after it
+    ("triangular_solve-with-an-infinity", [
+        "v2 = T.tensor([[-1.0, 0.0, -3.0, 4.0], [1.5, -0.75, 0.0, float('inf')], [-3.0, -1.0, 1.0, 1.0], [3.0, -2.5, -1.0, 1.5], [-0.75, 1.5, 0.5, 4.0]])",
+        "v3 = v2[1:]", "v4 = T.triangular_solve(v3, v3)",
+        "v5 = T.linalg.solve_triangular(T.tensor([[1e30, 1e30], [1e30, 1e30]]).mT, T.tensor([[1.0], [1e30]]), upper=False, unitriangular=True)",
+    ]),
+]
+REGRESSIONS += [  # cov/corrcoef of int64 extremes: the mean's integer sum wraps, as PyTorch's
+    ("corrcoef-int64-extremes", [
+        "v0 = T.tensor([[-6, -4, 0], [-9223372036854775808, 5, -9223372036854775808], [3, 1, 5], [0, -4, 3]])",
+        "v2 = v0.corrcoef()", "v3 = T.cov(v0, fweights=T.tensor([1, 2, 1]))",
+    ]),
+]
+REGRESSIONS += [  # complex var with no degrees of freedom: real part's plus imaginary part's
+    ("complex-var-no-degrees-of-freedom", [
+        "v0 = T.tensor([[complex(0.25, -2.0), complex(0.5, -2.0)], [complex(0.5, 0.0), complex(float('inf'), -2.0)], [complex(1.152921504606847e+18, 0.0), complex(4.0, -2.0)]])",
+        "v2 = v0 ** True", "v3 = T.var(v2, 1, correction=1099511627776)",
+    ]),
+]
+REGRESSIONS += [  # determinants of singular (to rounding) and non-finite matrices
+    ("slogdet-logdet-singular-and-infinite", [
+        "v0 = T.tensor([[complex(4.0, -2.0)], [complex(1.5, 1.0)]])", "v1 = v0.expand((2, 2))",
+        "v2 = v1.logdet()", "v3 = T.linalg.slogdet(v1)", "v4 = v1.contiguous()", "v5 = v4.logdet()",
+        "v6 = T.tensor([[complex(-float('inf'), 0.0), complex(0.5, 0.5)], [complex(-float('inf'), 0.5), complex(0.5, 1.0)]])",
+        "v7 = T.slogdet(v6)",
+    ]),
+]
+REGRESSIONS += [
+    ("var-of-nothing-with-a-negative-correction", ["v0 = T.zeros((0,))", "v2 = v0.std(0, correction=-3)"]),
+]
+REGRESSIONS += [  # cholesky_solve with infinities: its triangular solves substitute row by row
+    ("cholesky_solve-with-infinities", [
+        "v0 = T.tensor([[[2.0, 0.25, -1.0, 0.5], [4.0, 4.0, 1.0, 1.0], [1.0, 1.152921504606847e+18, 4.0, -1.0], [-0.75, -0.75, -3.0, 2.0]], [[1.5, 3.0, 1.5, -0.75], [-2.5, 4.0, -0.75, 3.0], [0.0, 1.5, 1.5, -1e-30], [-float('inf'), -0.75, 0.5, 3.4e+38]], [[-3.0, 65504.0, 0.5, 65504.0], [1e-310, 1.0, -3.0, 3.0], [1.5, 0.5, 0.25, 3.0], [2.0, 4.0, float('inf'), -1.0]]])",
+        "v1 = v0.cholesky_solve(v0)",
+    ]),
+]
+REGRESSIONS += [  # cross rounds as PyTorch's fused multiply-adds: a x a is not 0 there
+    ("cross-fused-multiply-add", [
+        "v0 = T.tensor([[0.0, -0.75, 1.0], [0.0, 1.0, 0.25], [1e+30, 3.4e+38, 0.25]])",
+        "v2 = T.cross(v0, other=v0)", "v3 = T.linalg.cross(v0.double(), v0.double().flip(0), dim=0)",
+    ]),
+]
+REGRESSIONS += [  # PyTorch's float32 pinverse inverts a rank-1 matrix's rounding noise
+    ("pinverse-rank-deficient-float32", [
+        "v0 = T.tensor([[[complex(-0.75, 0.5), complex(-3.0, 0.0)], [complex(1.5, 0.5), complex(1.5, 0.0)]], [[complex(0.5, 0.0), complex(-0.0, 1.0)], [complex(-3.0, 0.0), complex(-1.0, -2.0)]], [[complex(1.0, 0.5), complex(-float('inf'), 0.5)], [complex(3.0, 0.0), complex(1e+30, 0.0)]], [[complex(-1.0, -2.0), complex(0.25, 1.0)], [complex(3.0, -2.0), complex(0.0, 0.0)]]])",
+        "v1 = v0.conj()", "v0[-3] = -2.5", "v4 = v1.pinverse()",
+    ]),
+]

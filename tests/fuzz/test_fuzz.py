@@ -221,3 +221,41 @@ def test_complex_negation_of_zero_parts_ends_the_comparison():
     fake.neg = lambda t: t
     f = compare(["v0 = T.tensor([complex(0.5, 0.0)] * 12)", "v1 = T.neg(v0)"], torch, fake)
     assert f is not None and f.kind == "silent"
+
+
+def test_determinant_rounding_noise_is_accepted_only_for_singular_matrices():
+    """A determinant within the LU's rounding bound (singular to working precision) stands in
+    either library; any other determinant is compared."""
+    import numpy as np
+
+    from .differential import deliberate
+    x = np.array([[[4 - 2j, 4 - 2j], [1.5 + 1j, 1.5 + 1j]], [[1, 2], [3, 4j]]], dtype=np.complex64)
+
+    def desc(v):
+        return ("tensor", {"values": np.array(v, dtype=np.complex64)})
+    dt, dv = desc([-34.5 + 2.7j, 2.4 + 2.8j]), desc([complex(-np.inf, np.nan), 2.4 + 2.8j])
+    deliberate("logdet", "v1 = v0.logdet()", dt, dv, x)
+    assert np.isneginf(dt[1]["values"][0].real)
+    dt, dv = desc([-34.5 + 2.7j, 2.4 + 2.8j]), desc([-34.5 + 2.7j, 1.0 + 2.8j])
+    deliberate("logdet", "v1 = v0.logdet()", dt, dv, x)
+    assert dt[1]["values"][1] == np.complex64(2.4 + 2.8j)
+
+
+def test_pinverse_of_deficient_rank_is_not_compared_but_full_rank_is():
+    """PyTorch's float32 pinverse (rcond=1e-15) inverts the rounding noise of a rank-1
+    matrix's second singular value; that matrix is left uncompared, a full-rank one is not."""
+    import numpy as np
+
+    from .differential import deliberate
+    x = np.array([[[-2.5, -2.5], [-2.5, -2.5]], [[1., 2.], [3., 4.]]], dtype=np.float32)
+
+    def desc(v):
+        return ("tensor", {"values": np.array(v, dtype=np.float32)})
+    pt = [[[2e7, -2e7], [-2e7, 2e7]], [[-2., 1.], [1.5, -0.5]]]
+    tv = [[[-0.1, -0.1], [-0.1, -0.1]], [[-2., 1.], [1.5, -0.4]]]
+    dt, dv = desc(pt), desc(tv)
+    deliberate("pinverse", "v1 = v0.pinverse()", dt, dv, x)
+    assert np.allclose(dt[1]["values"][0], -0.1) and dt[1]["values"][1, 1, 1] == np.float32(-0.5)
+    dt, dv = desc(pt), desc(tv)
+    deliberate("pinverse", "v1 = v0.pinverse(rcond=0.01)", dt, dv, x)
+    assert dt[1]["values"][0, 0, 0] == np.float32(2e7)

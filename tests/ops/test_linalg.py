@@ -901,6 +901,61 @@ def test_complex_products_that_overflow(tvdiff, seed, dtype):
         np.testing.assert_allclose(got[fin], want[fin], rtol=1e-5)
 
 
+@pytest.mark.parametrize("upper", [True, False])
+@pytest.mark.parametrize("transpose", [True, False])
+@pytest.mark.parametrize("unit", [True, False])
+@pytest.mark.parametrize("case", ["inf_in_a", "inf_in_b", "badly_scaled"])
+def test_triangular_solves_substitute_row_by_row(tvdiff, upper, transpose, unit, case):
+    """As LAPACK's trsm: an infinity spoils only the rows solved after it (an LU solve spread
+    NaN everywhere), and a lower triangle is not pivoted (a first column of 1e30 below ones solves
+    exactly)."""
+    A = np.array([[1.5, -0.75, 0.0, 2.0], [-3.0, -1.0, 1.0, 1.0], [3.0, -2.5, -1.0, 1.5],
+                  [-0.75, 1.5, 0.5, 4.0]], dtype=np.float32)
+    B = np.array([[1.0, 2.0], [-1.0, 0.5], [0.25, 3.0], [2.0, -2.0]], dtype=np.float32)
+    if case == "inf_in_a":
+        A[0, 3] = A[3, 0] = np.inf
+    elif case == "inf_in_b":
+        B[1, 0] = -np.inf
+    else:
+        A[:] = 1.0
+        A[1:, 0] = A[0, 1:] = 1e30
+        B[:, 0] = [1.0, 1e30, 1e30, 1e30]
+    a, b = tvdiff.make(A.shape, "float32", data=A), tvdiff.make(B.shape, "float32", data=B)
+    tvdiff.check(lambda lib, x, y: lib.triangular_solve(y, x, upper=upper, transpose=transpose,
+                                                        unitriangular=unit)[0], a, b, warns=False)
+    tvdiff.check(lambda lib, x, y: lib.linalg.solve_triangular(
+        x.mT if transpose else x, y, upper=upper != transpose, unitriangular=unit), a, b)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_logdet_of_singular_matrices(tvdiff, dtype):
+    """log(det) of an exactly singular complex matrix is -inf+nan j, as PyTorch's."""
+    for a in ([[1 + 1j, 1 + 1j], [1 + 1j, 1 + 1j]], [[0j, 0j], [0j, 0j]],
+              [[2j, 0j, 1], [0j, 0j, 0j], [1, 1j, 3]], [[1 + 1j, 2], [3, 4j]]):
+        t = tvdiff.make((len(a), len(a)), dtype, data=np.array(a, dtype=dtype))
+        tvdiff.check(lambda lib, x: lib.logdet(x), t)
+        tvdiff.check(lambda lib, x: lib.logdet(x[None].expand(2, -1, -1)), t)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_cross_rounds_as_pytorch_fused_multiply_add(tvdiff, seed, dtype):
+    """PyTorch's cross is fma(a_j, b_k, -(a_k * b_j)) per component: a x a is the rounding
+    error of a_k * b_j (-1e31 beside 3.4e38), not 0; bit for bit on random inputs too."""
+    torch = tvdiff.torch
+    rng = np.random.default_rng(seed)
+    a = (rng.standard_normal((5, 3)) * 10.0 ** rng.integers(-5, 30, (5, 3))).astype(dtype)
+    b = (rng.standard_normal((5, 3)) * 10.0 ** rng.integers(-5, 30, (5, 3))).astype(dtype)
+    a[0] = [0.0, 1.0, 3.4e38]
+    a[1, 0] = np.inf
+    for x, y in ((a, b), (a, a), (a.T.copy(), b.T.copy())):
+        dim = 0 if x.shape[0] == 3 else 1
+        got = tensorviz.linalg.cross(tensorviz.tensor(x), tensorviz.tensor(y), dim=dim)
+        want = torch.linalg.cross(torch.tensor(x), torch.tensor(y), dim=dim)
+        np.testing.assert_array_equal(got.numpy(), want.numpy())
+    tvdiff.check(lambda lib, x: lib.cross(x, x.flip(0)), tvdiff.make((3, 5), dtype, data=a.T))
+
+
 def test_dot_vdot_of_conjugate_views_are_lazy_as_pytorch():
     """PyTorch computes dot/vdot on the memory of conjugate views and conjugates the 0-dim
     result lazily for dot(conj, conj) and vdot(plain, conj): is_conj() and values agree."""

@@ -201,6 +201,21 @@ def test_cov_weights(tvdiff, case):
     tvdiff.check(f)
 
 
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("dtype", ["int64", "int32", "uint8"])
+def test_cov_corrcoef_of_integer_extremes(tvdiff, seed, dtype):
+    """An integer input's mean is its integer sum (wrapping, as PyTorch's) over the count."""
+    rng = np.random.default_rng(seed)
+    info = np.iinfo(dtype)
+    vals = np.array([info.min, info.max, 5, 0, 3, info.max // 2], dtype=dtype)
+    t = tvdiff.make((3, 4), dtype, data=rng.choice(vals, (3, 4)))
+    fw = tvdiff.make((4,), "int64", data=np.array([1, 2, 0, 3]))
+    tvdiff.check(lambda lib, x: lib.cov(x), t)
+    tvdiff.check(lambda lib, x: lib.cov(x[0], correction=0), t)
+    tvdiff.check(lambda lib, x, w: lib.cov(x, fweights=w), t, fw)
+    tvdiff.check(lambda lib, x: lib.corrcoef(x), t)
+
+
 @pytest.mark.parametrize("weights", ["fweights", "aweights"])
 @pytest.mark.parametrize("shape", [(), (1,), (3, 1)])
 def test_cov_of_one_observation_keeps_its_input(tvdiff, weights, shape):

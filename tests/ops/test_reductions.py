@@ -646,6 +646,30 @@ def test_trapezoid_of_integers_wraps_as_pytorch():
         assert f(tensorviz).tolist() == f(torch).tolist()
 
 
+@pytest.mark.parametrize("op", ["var", "std", "var_mean", "std_mean"])
+@pytest.mark.parametrize("correction", [2, 3, 2**40])
+def test_complex_var_without_degrees_of_freedom(tvdiff, op, correction):
+    """A complex variance is the real part's plus the imaginary part's: with no degrees of
+    freedom a constant imaginary part gives NaN (0/0) beside an infinite real one."""
+    x = tvdiff.make((3, 2), "complex64", data=np.array(
+        [[0.25 - 2j, 0.5 - 2j], [0.5, np.inf - 2j], [1.15e18, 4 - 2j]], dtype=np.complex64))
+    # (the mean of var_mean/std_mean differs on purpose where an element is infinite)
+    tvdiff.check(lambda lib, t: getattr(lib, op)(t, 1, correction=correction)[0]
+                 if op.endswith("mean") else getattr(lib, op)(t, 1, correction=correction),
+                 x, warns=False)
+
+
+@pytest.mark.parametrize("op", ["var", "std"])
+@pytest.mark.parametrize("correction", [-3, -1, 0, 2])
+@pytest.mark.parametrize("dtype", ["float32", "complex64", "float16"])
+def test_var_of_nothing_is_nan_whatever_the_correction(tvdiff, op, correction, dtype):
+    """Over no elements the variance is NaN, even where a negative correction leaves degrees
+    of freedom (0 / 3 would be 0)."""
+    x = tvdiff.make((0, 3), dtype)
+    tvdiff.check(lambda lib, t: getattr(lib, op)(t, 0, correction=correction), x, warns=False)
+    tvdiff.check(lambda lib, t: getattr(lib, op)(t[:, 0], correction=correction), x, warns=False)
+
+
 def test_std_of_complex_rounds_the_variance_first():
     """PyTorch's std of a complex tensor takes the square root of the variance rounded to
     the real dtype (inf past float32's range), of a real one in double."""
