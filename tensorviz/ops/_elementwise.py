@@ -606,11 +606,28 @@ def _complex_pow(a, b, out=None):
     return _store(r, out)
 
 
+def _c_mul_plain(xp, x, y):
+    """Complex ``x * y`` by the schoolbook formula, each product rounded (as PyTorch's
+    kernels multiply; NumPy's complex multiply fuses ``ac - bd``, so that
+    ``(3.4e38+3.4e38j) ** 2`` has a real part of -5.6e60 there, 0 here and in PyTorch).
+
+    >>> _c_mul_plain(np, np.array([1 + 2j]), np.array([3 - 1j]))
+    array([5.+5.j])
+    """
+    x, y = xp.asarray(x), xp.asarray(y)
+    a, b, c, d = x.real, x.imag, y.real, y.imag
+    r = xp.empty(xp.broadcast_shapes(x.shape, y.shape), dtype=xp.result_type(x, y))
+    with np.errstate(all="ignore"):
+        r.real = a * c - b * d
+        r.imag = a * d + b * c
+    return r
+
+
 def _c_mul(xp, x, y):
     """Complex ``x * y`` as C computes it (C99 Annex G): the schoolbook formula, and where
     that gives nan+nan j although an operand is infinite, the infinity it stands for."""
     a, b, c, d = x.real, x.imag, y.real, y.imag
-    r = x * y
+    r = _c_mul_plain(xp, x, y)
     lost = xp.isnan(r.real) & xp.isnan(r.imag)
     if not xp.any(lost):
         return r
@@ -655,8 +672,9 @@ def _complex_pow_number(exp):
     e = builtins.complex(exp)
     shortcut = {0: lambda xp, a: xp.ones_like(a), 1: lambda xp, a: a.copy(),
                 0.5: lambda xp, a: xp.sqrt(a), -0.5: lambda xp, a: 1 / xp.sqrt(a),
-                -1: lambda xp, a: 1 / a, 2: lambda xp, a: a * a,
-                3: lambda xp, a: a * a * a, -2: lambda xp, a: 1 / (a * a)}.get(e) \
+                -1: lambda xp, a: 1 / a, 2: lambda xp, a: _c_mul_plain(xp, a, a),
+                3: lambda xp, a: _c_mul_plain(xp, _c_mul_plain(xp, a, a), a),
+                -2: lambda xp, a: 1 / _c_mul_plain(xp, a, a)}.get(e) \
         if not e.imag else None
     if shortcut is None:
         return _complex_pow

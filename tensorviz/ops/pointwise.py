@@ -22,7 +22,7 @@ from .._indexing import assign, scalar_to
 from .._tensor import Tensor, tensor_xp, tensor_device, wrap_array
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
-from ._elementwise import (_check_int_zero_division, _complex_pow,
+from ._elementwise import (_c_mul_plain, _check_int_zero_division, _complex_pow,
                            _complex_pow_number, device_of, finish, operand,
                            promote, result_strides)
 
@@ -269,8 +269,15 @@ def sgn(input: Tensor, *, out=None) -> Tensor:
         return sign(input, out=out)
 
     def f(xp, a):
+        # Note: each part divided by |x|, as PyTorch's vector loop (its one-by-one loop, which
+        # takes the last elements of a tensor, divides by |x| as a complex number: 1 / |x|
+        # overflows for a subnormal x, giving inf+nan j)
         m = xp.abs(a)
-        return xp.where(m == 0, a.dtype.type(0), a / xp.where(m == 0, 1, m))
+        m1 = xp.where(m == 0, m.dtype.type(1), m)
+        r = xp.empty_like(a)
+        r.real = xp.where(m == 0, 0, a.real / m1)
+        r.imag = xp.where(m == 0, 0, a.imag / m1)
+        return r
     return _map(input, input._dtype, f, out)
 
 
@@ -279,6 +286,11 @@ def square(input: Tensor, *, out=None) -> Tensor:
     """``x * x``; bools give int64."""
     _check_tensor("square", input)
     dt = _dtypes.int64 if input._dtype is _dtypes.bool else input._dtype
+    if dt.category == _COMPLEX:
+        # Note: x * x with each product rounded, as PyTorch's vector loop (its one-by-one
+        # loop, which takes the last elements, fuses ac - bd: (3.4e38+3.4e38j) ** 2 has the
+        # real part -5.6e60 there, exactly 0 here)
+        return _map(input, dt, lambda xp, a: _c_mul_plain(xp, a, a), out)
     return _map(input, dt, lambda xp, a: a * a, out)
 
 

@@ -354,6 +354,12 @@ def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
             _mask_where(dt[1], dv[1], lambda a, b: np.ones(a.shape, bool))
         elif n > 1 and x is not None and x.shape == dt[1]["values"].shape:
             _mask_where(dt[1], dv[1], lambda a, b: np.isnan(a) & np.isfinite(x))
+    if op in ("sgn", "sgn_") and x is not None and dt[0] == dv[0] == "tensor" and \
+            x.dtype.kind == "c" and x.shape == dt[1]["values"].shape:
+        # Note: PyTorch's sgn of a subnormal complex number is inf+nan j in its one-by-one
+        # loop (a complex quotient overflows 1/|x|) and x/|x| in its vector loop; tensorviz
+        # gives x/|x| everywhere: a finite input's sgn is compared where PyTorch's is finite.
+        _mask_where(dt[1], dv[1], lambda a, b: ~np.isfinite(a) & np.isfinite(x))
     if op in WIDENING and x is not None and x.dtype.name in LOW_PRECISION:
         # Note: tensorviz's float32 transcendental functions are NumPy's, within an ulp or
         # two of PyTorch's (which differ between its own vectorized and scalar loops), and

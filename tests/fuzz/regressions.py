@@ -584,3 +584,9 @@ REGRESSIONS += [  # half ops take their operands as the half they become (float1
                                  "v1 = T.tensor([[[-2147483647], [-1]], [[3], [-2147483647]]], dtype=T.int32)",
                                  "v2 = v0.addcmul_(v0, v1)"]),
 ]
+REGRESSIONS += [  # complex sgn divides each part by |x|; complex square rounds each product
+    ("sgn-complex-subnormal", ["v0 = T.tensor([[complex(-1.0, 0.0), complex(-2.5, 1.0)], [complex(-1.0, 1.0), complex(1.0, 0.0)], [complex(-1.0, 0.5), complex(3.0, 0.5)], [complex(3.0, 0.0), complex(1e-310, 0.0)], [complex(0.0, 0.0), complex(1.0, -2.0)]], dtype=T.complex128)",
+                               "v2 = T.sgn(v0)"]),
+    ("square-complex-cancelling", ["v0 = T.tensor([[complex(2.0, 0.5), complex(-3.0, 1.0), complex(4.0, 0.5)], [complex(3.4e+38, 3.4e+38), complex(-2.5, 0.0), complex(-1.0, -2.0)], [complex(0.5, 0.5), complex(-2.5, 0.0), complex(1.152921504606847e+18, 1.0)]], dtype=T.complex128)",
+                                   "v1 = v0.square()"]),
+]

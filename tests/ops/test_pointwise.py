@@ -728,3 +728,17 @@ def test_half_ops_take_operands_as_the_half_they_become(dtype):
         a, b = want.float().numpy(), got.float().numpy()
         np.testing.assert_array_equal(np.isnan(a), np.isnan(b))
         np.testing.assert_allclose(b[~np.isnan(a)], a[~np.isnan(a)], rtol=2e-2)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_sgn_and_square_as_pytorch_computes_them(dtype):
+    """sgn divides each part by |x| (a subnormal x gives x/|x|, not inf+nan j); square is
+    x * x with each product rounded, as PyTorch's vector loop (NumPy fuses ac - bd: the real
+    part of (3.4e38+3.4e38j) ** 2 is 0 in PyTorch, -5.6e60 in NumPy). 400 elements: a
+    multiple of PyTorch's vector block, so no element takes its one-by-one tail."""
+    z = _complex_grid(dtype, 400, 7)
+    tiny = np.finfo(dtype).smallest_subnormal
+    z[:4] = [tiny, complex(0, -3 * tiny), complex(3.4e38, 3.4e38), complex(1e30, -1e30)]
+    for f in (lambda x: x.sgn(), lambda x: x.square(), lambda x: x ** 2,
+              lambda x: x.clone().sgn_()):
+        _assert_same_c99(f(tensorviz.from_numpy(z.copy())), f(torch.from_numpy(z)), dtype)
