@@ -590,3 +590,9 @@ REGRESSIONS += [  # complex sgn divides each part by |x|; complex square rounds 
     ("square-complex-cancelling", ["v0 = T.tensor([[complex(2.0, 0.5), complex(-3.0, 1.0), complex(4.0, 0.5)], [complex(3.4e+38, 3.4e+38), complex(-2.5, 0.0), complex(-1.0, -2.0)], [complex(0.5, 0.5), complex(-2.5, 0.0), complex(1.152921504606847e+18, 1.0)]], dtype=T.complex128)",
                                    "v1 = v0.square()"]),
 ]
+REGRESSIONS += [  # a half result is rounded to its dtype before a wider out=
+    ("atan-half-into-float32-out", ["v0 = T.tensor(0.25, dtype=T.float16)", "v2 = T.scalar_tensor(3)",
+                                    "v3 = T.atan(v0, out=v2)"]),
+    ("log10-bfloat16-into-float32-out", ["v4 = T.tensor([[3.0, 0.5], [-3.0, 0.25]], dtype=T.bfloat16)",
+                                         "v6 = T.zeros((2, 2))", "v7 = T.log10(v4, out=v6)"]),
+]

@@ -742,3 +742,18 @@ def test_complex_sgn_and_square_as_pytorch_computes_them(dtype):
     for f in (lambda x: x.sgn(), lambda x: x.square(), lambda x: x ** 2,
               lambda x: x.clone().sgn_()):
         _assert_same_c99(f(tensorviz.from_numpy(z.copy())), f(torch.from_numpy(z)), dtype)
+
+
+@pytest.mark.parametrize("name", ["atan", "log10", "exp", "sin", "sqrt", "sigmoid", "reciprocal"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_half_result_rounded_before_a_wider_out(tvdiff, name, dtype):
+    """A half input's result is computed in float32 but rounded to the half dtype before it
+    goes into a float32/float64 ``out=``, as PyTorch copies its result: atan(0.25) is
+    0.24499512 (float16's value) in a float32 out, not float32's 0.24497867."""
+    x = tvdiff.make((3, 4), "float32", "t", seed=3, low=0.1, high=4.0)
+    for out_dtype in ("float32", "float64"):
+        def f(lib, t):
+            out = lib.zeros((3, 4), dtype=getattr(lib, out_dtype))
+            getattr(lib, name)(t.to(getattr(lib, dtype)), out=out)
+            return out
+        tvdiff.check(f, x, rtol=1e-6, atol=0)
