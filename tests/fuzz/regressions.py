@@ -596,3 +596,7 @@ REGRESSIONS += [  # a half result is rounded to its dtype before a wider out=
     ("log10-bfloat16-into-float32-out", ["v4 = T.tensor([[3.0, 0.5], [-3.0, 0.25]], dtype=T.bfloat16)",
                                          "v6 = T.zeros((2, 2))", "v7 = T.log10(v4, out=v6)"]),
 ]
+REGRESSIONS += [  # rsub's alpha scales in the result dtype (float32 here), not the tensor's int16
+    ("rsub-int16-number-huge-alpha", ["v0 = T.tensor([[-5, 0, 1], [32767, 4, 0]], dtype=T.int16)",
+                                      "v1 = v0.t()", "v6 = T.rsub(v1, 1.5, alpha=2**63-1)"]),
+]

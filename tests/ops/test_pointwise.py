@@ -757,3 +757,29 @@ def test_half_result_rounded_before_a_wider_out(tvdiff, name, dtype):
             getattr(lib, name)(t.to(getattr(lib, dtype)), out=out)
             return out
         tvdiff.check(f, x, rtol=1e-6, atol=0)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64", "int16",
+                                   "bool", "uint8", "complex64"])
+def test_alpha_checked_and_scaled_in_the_result_dtype(dtype):
+    """add/sub/rsub's alpha: PyTorch's checks (a bool alpha only for bool results, a complex
+    one only for complex, a number that the result dtype cannot hold), any integer alpha as
+    a bool for bool results, and alpha * other in the result dtype (rsub(int16, 1.5,
+    alpha=2**63-1) scales in float32, not wrapped to int16's -1)."""
+    from tests.conftest import same
+    for alpha in (2 ** 63 - 1, 1e300, 70000.0, True, False, 1j, 2, 1, 1.0, -0.5, 0):
+        for k in range(4):
+            def f(T, k=k, alpha=alpha):
+                r = g(T, k, alpha)  # (bfloat16 compared as float32, which holds it exactly)
+                return r.float() if r.dtype == T.bfloat16 else r
+
+            def g(T, k, alpha):
+                x = T.tensor([1, 0, 3]).to(getattr(T, dtype))
+                if k == 0:
+                    return T.add(x, T.tensor([1, 1, 0]).to(getattr(T, dtype)), alpha=alpha)
+                if k == 1:
+                    return T.sub(x, 3, alpha=alpha)
+                if k == 2:
+                    return T.rsub(x, 1.5, alpha=alpha)
+                return T.rsub(x.to(T.int16) if dtype != "bool" else x, 2, alpha=alpha)
+            same(f)
