@@ -600,3 +600,6 @@ REGRESSIONS += [  # rsub's alpha scales in the result dtype (float32 here), not 
     ("rsub-int16-number-huge-alpha", ["v0 = T.tensor([[-5, 0, 1], [32767, 4, 0]], dtype=T.int16)",
                                       "v1 = v0.t()", "v6 = T.rsub(v1, 1.5, alpha=2**63-1)"]),
 ]
+REGRESSIONS += [
+    ("linspace-steps-past-int64", ["v3 = T.linspace(255, 10**30, steps=1000000000000000000000000000000)"]),
+]
