@@ -405,6 +405,40 @@ def _accept_within(dt, dv, src: str) -> None:
                 _accept_within(x, y, src)
 
 
+PRECISION = {"bfloat16": 0, "float16": 1, "float32": 2, "complex64": 2, "float64": 3,
+             "complex128": 3}
+
+
+def _input_precision(line: str, env: dict) -> str | None:
+    """The least precise float or complex dtype among the tensors a statement reads."""
+    rhs = line.split("=", 1)[1] if re.match(r"\s*\w+\s*=[^=]", line) else line
+    best = None
+    for v in set(re.findall(r"\bv\d+\b", rhs)):
+        t = env.get(v)
+        name = _dtype_name(t.dtype) if hasattr(t, "dtype") and hasattr(t, "is_complex") \
+            else None
+        if name in PRECISION and (best is None or PRECISION[name] < PRECISION[best]):
+            best = name
+    return best
+
+
+def _loosen(desc, src: str | None) -> None:
+    """Note: a result is only as accurate as its inputs: a float64 (or complex128) result of
+    float32/complex64/half tensors (a promotion, a widening conversion) is compared at the
+    tolerance of its least precise input, whose rounding it carries (NumPy's float32
+    functions are an ulp or two from PyTorch's, accepted at float32's tolerance)."""
+    if src is None:
+        return
+    if desc[0] == "tensor":
+        a = desc[1]
+        if a["dtype"] in PRECISION and PRECISION[src] < PRECISION[a["dtype"]] and \
+                (a.get("tol") is None or PRECISION[src] < PRECISION[a["tol"]]):
+            a["tol"] = src
+    elif desc[0] in ("tuple", "list"):
+        for d in desc[1]:
+            _loosen(d, src)
+
+
 def _widened_number(op: str, x, dt, dv):
     """``dv``, or PyTorch's ``dt`` where ``dv`` is a Python number an exact widening
     (``item()``) of a low-precision value made within that dtype's tolerance of it."""
@@ -528,8 +562,9 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
             if name == target:
                 m = re.search(r"\.(\w+)\(", line)
                 made_by[name] = (ops[i] if ops else (m.group(1) if m else ""), line,
-                                 _call_input(line, env_v))
+                                 _call_input(line, env_v), _input_precision(line, env_v))
             if name in made_by:
+                _loosen(st[name], made_by[name][3])
                 deliberate(*made_by[name][:2], st[name], sv[name], made_by[name][2])
                 sv[name] = _widened_number(made_by[name][0], made_by[name][2], st[name],
                                            sv[name])

@@ -603,3 +603,9 @@ REGRESSIONS += [  # rsub's alpha scales in the result dtype (float32 here), not 
 REGRESSIONS += [
     ("linspace-steps-past-int64", ["v3 = T.linspace(255, 10**30, steps=1000000000000000000000000000000)"]),
 ]
+REGRESSIONS += [  # complex logaddexp as PyTorch's; a float64 result of complex64 inputs at complex64's tolerance
+    ("logaddexp-complex-after-logcumsumexp", [
+        "v0 = T.tensor([complex(0.5, -2.0), complex(1.5, 1.0), complex(1.0, 0.0), complex(-1.0, 1.0), complex(-1e-30, 0.0), complex(-2.5, -2.0)])",
+        "v2 = T.logcumsumexp(v0, 0)", "v3 = T.tensor([0.0, 3.0, -1.0, -1.0, -3.0, -0.75], dtype=T.float64)",
+        "v4 = T.logaddexp(v2, other=v3)"]),
+]

@@ -103,9 +103,9 @@ def test_factorizations_are_checked_not_ignored():
 
 
 def test_widening_conversions_compare_at_the_source_tolerance():
-    """double()/tolist()/item() of a float32 tensor are compared at float32's tolerance (an
-    ulp of NumPy's float32 tan is accepted), a wrong value still is not; PyTorch's complex32
-    compares at float16's tolerance."""
+    """double()/tolist()/item() of a float32 tensor, and a float64 result computed from it,
+    are compared at float32's tolerance (an ulp of NumPy's float32 tan is accepted), a wrong
+    value still is not; PyTorch's complex32 compares at float16's tolerance."""
     class Fake:  # tensorviz with float32 tan off by an ulp, or by much more
         def __getattr__(self, name):
             return getattr(tensorviz, name)
@@ -113,12 +113,13 @@ def test_widening_conversions_compare_at_the_source_tolerance():
     fake = Fake()
     fake.__name__ = "tensorviz"
     prog = ["v0 = T.tensor([3.0, -3.0])", "v1 = T.tan(v0)", "v2 = v1.double()",
-            "v3 = v1.tolist()", "v4 = v1.sum(0)", "v5 = v4.item()"]
+            "v3 = v1.tolist()", "v4 = v1.sum(0)", "v5 = v4.item()",
+            "v6 = T.tensor([0.5, 1.0], dtype=T.float64)", "v7 = v1 * v6"]
     for ulps, ok in ((1, True), (2000, False)):
         fake.tan = lambda t, k=ulps: tensorviz.from_numpy(
             np.nextafter(np.tan(t.numpy()), np.float32(np.inf) * np.ones(1, np.float32))
             if k == 1 else np.tan(t.numpy()) * np.float32(1 + 2000 * 2 ** -23))
-        for n in (3, 4, 6):
+        for n in (3, 4, 6, 8):
             f = compare(prog[:n], torch, fake)
             assert (f is None) == ok, (n, ulps, f)
     assert compare(["v0 = T.tensor([-1.333], dtype=T.float16)", "v1 = v0 - T.tensor(1+0.5j)"],
