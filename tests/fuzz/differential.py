@@ -439,6 +439,40 @@ def _loosen(desc, src: str | None) -> None:
             _loosen(d, src)
 
 
+# ops that map a float to an integer value (a 1-ulp difference can cross an integer)
+INTEGER_STEPS = {"floor", "ceil", "trunc", "fix", "round", "floor_", "ceil_", "trunc_",
+                 "fix_", "round_", "byte", "char", "short", "int", "long", "to", "type"}
+
+
+def _integer_steps(op: str, dt, dv, x_t, x_v) -> None:
+    """Note: floor/ceil/trunc/round and conversions to an integer dtype of float inputs that
+    agree within their dtype's tolerance (PyTorch's float32 i0(0) is 0.99999994, tensorviz's
+    1; trigamma's float32 rounding) may give integers one apart: accepted there (uint8/int8
+    wrapping included), where the inputs differ but agree within that tolerance."""
+    op = op.rsplit(".", 1)[-1]
+    if op not in INTEGER_STEPS or x_t is None or x_v is None or dt[0] != "tensor" or \
+            dv[0] != "tensor" or x_t.shape != x_v.shape or x_t.dtype.kind not in "f" or \
+            x_v.shape != dt[1]["values"].shape or dt[1]["values"].shape != dv[1]["values"].shape:
+        return
+    name = x_t.dtype.name
+    if name not in TOL:
+        return
+    rtol, atol = TOL[name]
+    with np.errstate(all="ignore"):
+        xt, xv = x_t.astype(np.float64), x_v.astype(np.float64)
+        close = np.isfinite(xt) & np.isfinite(xv) & (xt != xv) & \
+            (np.abs(xt - xv) <= atol + rtol * np.maximum(np.abs(xt), np.abs(xv)))
+    a, b = dt[1]["values"], dv[1]["values"]
+    if a.dtype.kind not in "iuf":
+        return
+    with np.errstate(all="ignore"):
+        diff = np.abs(a.astype(np.float64) - b.astype(np.float64))
+        step = diff == 1
+        if a.dtype.kind in "iu" and a.dtype.itemsize == 1:
+            step |= diff == 255  # (one apart across uint8/int8's wrap)
+    _mask_where(dt[1], dv[1], lambda p, q: close & step)
+
+
 def _widened_number(op: str, x, dt, dv):
     """``dv``, or PyTorch's ``dt`` where ``dv`` is a Python number an exact widening
     (``item()``) of a low-precision value made within that dtype's tolerance of it."""
@@ -562,9 +596,12 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
             if name == target:
                 m = re.search(r"\.(\w+)\(", line)
                 made_by[name] = (ops[i] if ops else (m.group(1) if m else ""), line,
-                                 _call_input(line, env_v), _input_precision(line, env_v))
+                                 _call_input(line, env_v), _input_precision(line, env_v),
+                                 _call_input(line, env_t))
             if name in made_by:
                 _loosen(st[name], made_by[name][3])
+                _integer_steps(made_by[name][0], st[name], sv[name], made_by[name][4],
+                               made_by[name][2])
                 deliberate(*made_by[name][:2], st[name], sv[name], made_by[name][2])
                 sv[name] = _widened_number(made_by[name][0], made_by[name][2], st[name],
                                            sv[name])

@@ -609,3 +609,9 @@ REGRESSIONS += [  # complex logaddexp as PyTorch's; a float64 result of complex6
         "v2 = T.logcumsumexp(v0, 0)", "v3 = T.tensor([0.0, 3.0, -1.0, -1.0, -3.0, -0.75], dtype=T.float64)",
         "v4 = T.logaddexp(v2, other=v3)"]),
 ]
+REGRESSIONS += [  # integers one apart from float inputs that agree within tolerance
+    ("floor-of-float32-i0", ["v0 = T.tensor([[6, 3, 3, 0], [-1, 4, -32768, 6]], dtype=T.int16)",
+                             "v1 = T.i0(v0)", "v2 = T.floor(v1)"]),
+    ("byte-of-trigamma-pole", ["v0 = T.tensor([1, -32768, 6, 3])", "v3 = v0.polygamma(T.tensor(1))",
+                               "v4 = v3.byte()"]),
+]

@@ -149,3 +149,22 @@ def test_complex_negation_of_zero_parts_ends_the_comparison():
     fake.neg = lambda t: t
     f = compare(["v0 = T.tensor([complex(0.5, 0.0)] * 12)", "v1 = T.neg(v0)"], torch, fake)
     assert f is not None and f.kind == "silent"
+
+
+def test_integer_steps_accept_one_apart_only_for_agreeing_inputs():
+    """floor/byte of float inputs that agree within tolerance may be one apart (PyTorch's
+    float32 i0(0) is 0.99999994): accepted there; an integer off by one from equal inputs,
+    or off by two, is still found."""
+    prog = ["v0 = T.tensor([6, 0, -1], dtype=T.int16)", "v1 = T.i0(v0)", "v2 = T.floor(v1)",
+            "v3 = v1.byte()"]
+    assert compare(prog, torch, tensorviz) is None
+
+    class Fake:
+        def __getattr__(self, name):
+            return getattr(tensorviz, name)
+    fake = Fake()
+    fake.__name__ = "tensorviz"
+    for wrong in (lambda t: tensorviz.floor(t) + 1, lambda t: tensorviz.floor(t) - 2):
+        fake.floor = wrong
+        f = compare(["v0 = T.tensor([2.5, 3.0])", "v2 = T.floor(v0)"], torch, fake)
+        assert f is not None and f.kind == "silent"
