@@ -689,9 +689,10 @@ def _c_mul(xp, x, y):
 
 
 def _complex_pow_number(exp):
-    """PyTorch's complex ``tensor ** number``: 0 gives ones, 1 a copy; the exponents 0.5, -0.5, -1, 2, 3 and -2 are
-    computed as ``sqrt``, ``1 / sqrt``, ``1 / x``, ``x * x``, ``x * x * x`` and
-    ``1 / (x * x)`` (its kernel's shortcuts), any other by ``cpow`` (see ``_complex_pow``).
+    """PyTorch's complex ``tensor ** number``: 0 gives ones, 1 a copy; the exponents 0.5,
+    -0.5, -1, 2, 3 and -2 are computed as ``sqrt``, ``1 / sqrt``, ``1 / x``, ``x * x``,
+    ``x * x * x`` and ``1 / (x * x)`` (its kernel's shortcuts), any other by ``cpow`` (see
+    ``_complex_pow``).
 
     >>> _complex_pow_number(2)(np.array([1 + 1j]), None)
     array([0.+2.j])
