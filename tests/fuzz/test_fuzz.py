@@ -168,3 +168,28 @@ def test_integer_steps_accept_one_apart_only_for_agreeing_inputs():
         fake.floor = wrong
         f = compare(["v0 = T.tensor([2.5, 3.0])", "v2 = T.floor(v0)"], torch, fake)
         assert f is not None and f.kind == "silent"
+
+
+def test_out_grown_past_its_storage_ends_the_comparison():
+    """An out= grown past its storage: PyTorch's other views see the grown storage,
+    tensorviz's keep the old one (Tensor.resize_'s Note): not compared further; an out=
+    that fits its storage still is."""
+    import warnings
+    from .differential import _shares
+    t = tensorviz.zeros(3)
+    env = {"v0": t, "v1": t[1:], "v2": tensorviz.zeros(3)}
+    assert _shares(env, "v0", t._storage) and not _shares(env, "v2", env["v2"]._storage)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert compare(["v0 = T.tensor([-3.0], dtype=T.bfloat16)", "v1 = v0.expand((2,))",
+                        "v2 = T.log2(v1, out=v0)"], torch, tensorviz) is None
+
+        class Fake:
+            def __getattr__(self, name):
+                return getattr(tensorviz, name)
+        fake = Fake()
+        fake.__name__ = "tensorviz"
+        fake.log2 = lambda x, out: tensorviz.log2(x + 1, out=out)
+        f = compare(["v0 = T.tensor([2.0, 4.0])", "v1 = T.tensor([1.0, 8.0])", "v3 = v0[:1]",
+                     "v2 = T.log2(v1, out=v0)"], torch, fake)
+        assert f is not None and f.kind == "silent"
