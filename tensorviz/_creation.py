@@ -729,6 +729,8 @@ def _check_steps(steps) -> int:
     if isinstance(steps, (builtins.float, builtins.bool)):
         raise TypeError(f"linspace(): argument 'steps' must be int, not {type(steps).__name__}")
     steps = _number(steps, "steps")
+    if isinstance(steps, builtins.int) and not -(1 << 63) <= steps < (1 << 63):
+        raise ValueError("Overflow when unpacking long long")  # (PyTorch's int64 argument)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     return builtins.int(steps)

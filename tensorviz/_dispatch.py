@@ -200,6 +200,11 @@ def write_out(out: Tensor, result, rdt: "_dtypes.dtype", dev) -> Tensor:
     if out._shape != shape:
         resize_out(out, shape)
     check_writable(out)
+    if out._dtype is not rdt and rdt.category >= _dtypes._FLOAT and \
+            getattr(result, "dtype", None) is not None and result.dtype != rdt._np:
+        # (computed in a wider dtype, as half ops in float32: rounded to the result dtype
+        # before going into an out= of another dtype, as PyTorch's copy of its result)
+        result = call_quiet(result.astype, rdt._np)
     if rdt.category == _COMPLEX and out._dtype.category != _COMPLEX:
         result = result.real
     call_quiet(store, out, result)

@@ -644,3 +644,10 @@ def test_integer_ranges_with_non_finite_numbers_raise_as_pytorch(call):
                 return type(e).__name__, str(e)
         return r.dtype.__repr__().split(".")[-1], r.shape, np.isnan(r.float().numpy()).tolist()
     assert run(tv) == run(torch)
+
+
+@pytest.mark.parametrize("steps", [10 ** 30, 2 ** 63, 2 ** 64, -2 ** 63 - 1, 2 ** 63 - 1])
+@pytest.mark.parametrize("name", ["linspace", "logspace"])
+def test_spacing_steps_past_int64(name, steps):
+    """steps is PyTorch's int64 argument: past its range a ValueError, as PyTorch's parser."""
+    same(lambda T: getattr(T, name)(255, 10 ** 30, steps=steps))

@@ -454,11 +454,18 @@ def inplace(self: Tensor, ufunc: Callable, other, kind: int = ARITH, *, name: st
 
 # ---------------------------------------------------------------- arithmetic
 def _check_alpha(rdt, alpha) -> None:
-    if rdt.category < _FLOAT and isinstance(alpha, builtins.float):
+    if isinstance(alpha, (builtins.bool, np.bool_)) and rdt is not _dtypes.bool:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if rdt.category < _FLOAT and isinstance(alpha, (builtins.float, builtins.complex)):
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
                            "point number.")
-    if rdt is _dtypes.bool and not isinstance(alpha, builtins.bool):
-        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if rdt.category != _COMPLEX and isinstance(alpha, builtins.complex):
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a "
+                           "complex number.")
+    if rdt.category >= _FLOAT and isinstance(alpha, (builtins.int, builtins.float)):
+        # (alpha converted to the result dtype with PyTorch's check: float16 takes no
+        # 2**63 - 1, float32 and complex64 no 1e300)
+        check_half(alpha) if rdt is _dtypes.float16 else checked_scalar(alpha, rdt)
     if rdt.category == _INT and isinstance(alpha, (builtins.int, np.integer)):
         # (as c10's checked conversion: unsigned types also take negatives down to -max)
         info = np.iinfo(rdt._np)
@@ -499,9 +506,21 @@ def _alpha_times(input, other, alpha):
         if not isinstance(other, Tensor):
             other = half_rounded(other.item() if isinstance(other, np.generic) else other, rdt)
     if not isinstance(other, Tensor):
+        if rdt.category == _FLOAT and type(other) in (builtins.int, builtins.float) and \
+                type(alpha) in (builtins.int, builtins.float):
+            # (a number times alpha in the result's float precision, as PyTorch: 3 * (2**63-1)
+            # is a float, not a Python int past 64 bits)
+            r = np.dtype(rdt._np).type
+            t = np.float32 if rdt in _dtypes.HALVES else r
+            with np.errstate(all="ignore"):  # (each in the result dtype, the product wider)
+                return builtins.float(t(r(other)) * t(r(alpha)))
         return _scaled(other, alpha)
     if other._dtype is not rdt:
         other = other.to(rdt)
+    if rdt is _dtypes.bool and not isinstance(alpha, Tensor):
+        alpha = builtins.bool(alpha)  # (PyTorch takes any integer alpha as a bool here)
+    if rdt in _dtypes.HALVES and type(alpha) in (builtins.int, builtins.float):
+        alpha = builtins.float(np.dtype(rdt._np).type(alpha))  # (alpha in the half dtype)
     if rdt.category == _COMPLEX and not isinstance(alpha, (Tensor, builtins.complex)):
         alpha = builtins.complex(alpha)
     return _scaled(other, alpha)
@@ -510,7 +529,7 @@ def _alpha_times(input, other, alpha):
 @op(inplace=True, dunder="add", dunder_ufunc=np.add)
 def add(input, other, *, alpha=1, out=None) -> Tensor:
     """``input + alpha * other`` with broadcasting and PyTorch's promotion."""
-    if alpha != 1:
+    if alpha != 1 or type(alpha) is not builtins.int:
         other = _alpha_times(input, other, alpha)
     return binary(np.add, input, other, out=out)
 
@@ -519,7 +538,7 @@ def add(input, other, *, alpha=1, out=None) -> Tensor:
 def sub(input, other, *, alpha=1, out=None) -> Tensor:
     """``input - alpha * other``; refused for two bool operands, as in PyTorch."""
     _check_bool_sub(input, other)
-    if alpha != 1:
+    if alpha != 1 or type(alpha) is not builtins.int:
         other = _alpha_times(input, other, alpha)
     return binary(np.subtract, input, other, out=out)
 
@@ -543,8 +562,16 @@ def _check_bool_sub(a, b) -> None:
 
 @op(method=False)
 def rsub(input, other, *, alpha=1) -> Tensor:
-    return sub(other, input, alpha=alpha) if isinstance(other, Tensor) else \
-        binary(np.subtract, other, _scaled(input, alpha))
+    """``other - alpha * input``; ``alpha * input`` in the dtype both promote to (an int16
+    tensor with the number 1.5 scales in float32: alpha=2**63-1 does not wrap).
+
+    >>> tensorviz.rsub(tensorviz.tensor([1, 2]), 1.5, alpha=2)
+    tensor([-0.5000, -2.5000])
+    """
+    if isinstance(other, Tensor):
+        return sub(other, input, alpha=alpha)
+    _check_bool_sub(input, other)
+    return binary(np.subtract, other, _alpha_times(other, input, alpha))
 
 
 @op(aliases=("multiply",), inplace=True, dunder="mul", dunder_ufunc=np.multiply)
@@ -710,11 +737,28 @@ def _complex_pow(a, b, out=None):
     return _store(r, out)
 
 
+def _c_mul_plain(xp, x, y):
+    """Complex ``x * y`` by the schoolbook formula, each product rounded (as PyTorch's
+    kernels multiply; NumPy's complex multiply fuses ``ac - bd``, so that
+    ``(3.4e38+3.4e38j) ** 2`` has a real part of -5.6e60 there, 0 here and in PyTorch).
+
+    >>> _c_mul_plain(np, np.array([1 + 2j]), np.array([3 - 1j]))
+    array([5.+5.j])
+    """
+    x, y = xp.asarray(x), xp.asarray(y)
+    a, b, c, d = x.real, x.imag, y.real, y.imag
+    r = xp.empty(xp.broadcast_shapes(x.shape, y.shape), dtype=xp.result_type(x, y))
+    with np.errstate(all="ignore"):
+        r.real = a * c - b * d
+        r.imag = a * d + b * c
+    return r
+
+
 def _c_mul(xp, x, y):
     """Complex ``x * y`` as C computes it (C99 Annex G): the schoolbook formula, and where
     that gives nan+nan j although an operand is infinite, the infinity it stands for."""
     a, b, c, d = x.real, x.imag, y.real, y.imag
-    r = x * y
+    r = _c_mul_plain(xp, x, y)
     lost = xp.isnan(r.real) & xp.isnan(r.imag)
     if not xp.any(lost):
         return r
@@ -749,9 +793,10 @@ def _c_mul(xp, x, y):
 
 
 def _complex_pow_number(exp):
-    """PyTorch's complex ``tensor ** number``: 0 gives ones, 1 a copy; the exponents 0.5, -0.5, -1, 2, 3 and -2 are
-    computed as ``sqrt``, ``1 / sqrt``, ``1 / x``, ``x * x``, ``x * x * x`` and
-    ``1 / (x * x)`` (its kernel's shortcuts), any other by ``cpow`` (see ``_complex_pow``).
+    """PyTorch's complex ``tensor ** number``: 0 gives ones, 1 a copy; the exponents 0.5,
+    -0.5, -1, 2, 3 and -2 are computed as ``sqrt``, ``1 / sqrt``, ``1 / x``, ``x * x``,
+    ``x * x * x`` and ``1 / (x * x)`` (its kernel's shortcuts), any other by ``cpow`` (see
+    ``_complex_pow``).
 
     >>> _complex_pow_number(2)(np.array([1 + 1j]), None)
     array([0.+2.j])
@@ -759,8 +804,9 @@ def _complex_pow_number(exp):
     e = builtins.complex(exp)
     shortcut = {0: lambda xp, a: xp.ones_like(a), 1: lambda xp, a: a.copy(),
                 0.5: lambda xp, a: xp.sqrt(a), -0.5: lambda xp, a: 1 / xp.sqrt(a),
-                -1: lambda xp, a: 1 / a, 2: lambda xp, a: a * a,
-                3: lambda xp, a: a * a * a, -2: lambda xp, a: 1 / (a * a)}.get(e) \
+                -1: lambda xp, a: 1 / a, 2: lambda xp, a: _c_mul_plain(xp, a, a),
+                3: lambda xp, a: _c_mul_plain(xp, _c_mul_plain(xp, a, a), a),
+                -2: lambda xp, a: 1 / _c_mul_plain(xp, a, a)}.get(e) \
         if not e.imag else None
     if shortcut is None:
         return _complex_pow

@@ -22,8 +22,8 @@ from .._indexing import assign, scalar_to
 from .._tensor import Tensor, tensor_xp, tensor_device, wrap_array
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
-from ._elementwise import (_check_int_zero_division, _check_shapes, _complex_pow,
-                           _complex_pow_number, device_of, finish, operand,
+from ._elementwise import (_c_mul_plain, _check_int_zero_division, _check_shapes,
+                           _complex_pow, _complex_pow_number, device_of, finish, operand,
                            promote, result_strides)
 
 
@@ -279,8 +279,15 @@ def sgn(input: Tensor, *, out=None) -> Tensor:
         return sign(input, out=out)
 
     def f(xp, a):
+        # Note: each part divided by |x|, as PyTorch's vector loop (its one-by-one loop, which
+        # takes the last elements of a tensor, divides by |x| as a complex number: 1 / |x|
+        # overflows for a subnormal x, giving inf+nan j)
         m = xp.abs(a)
-        return xp.where(m == 0, a.dtype.type(0), a / xp.where(m == 0, 1, m))
+        m1 = xp.where(m == 0, m.dtype.type(1), m)
+        r = xp.empty_like(a)
+        r.real = xp.where(m == 0, 0, a.real / m1)
+        r.imag = xp.where(m == 0, 0, a.imag / m1)
+        return r
     return _map(input, input._dtype, f, out)
 
 
@@ -289,6 +296,11 @@ def square(input: Tensor, *, out=None) -> Tensor:
     """``x * x``; bools give int64."""
     _check_tensor("square", input)
     dt = _dtypes.int64 if input._dtype is _dtypes.bool else input._dtype
+    if dt.category == _COMPLEX:
+        # Note: x * x with each product rounded, as PyTorch's vector loop (its one-by-one
+        # loop, which takes the last elements, fuses ac - bd: (3.4e38+3.4e38j) ** 2 has the
+        # real part -5.6e60 there, exactly 0 here)
+        return _map(input, dt, lambda xp, a: _c_mul_plain(xp, a, a), out)
     return _map(input, dt, lambda xp, a: a * a, out)
 
 
@@ -737,11 +749,39 @@ def _float_binary(name: str, f, *, allow_int: bool = True, complex_ok: bool = Fa
 
 
 def _logaddexp(xp, a, b):
+    """``log(exp(a) + exp(b))``; complex as PyTorch: ``max + log1p(exp(min - max))`` (min and
+    max by real part), a NaN part anywhere gives nan+nan j, two equal infinite real parts
+    give min (-inf) or ``log(exp(min) + exp(max))`` (+inf)."""
     if a.dtype.kind != "c":
         return xp.logaddexp(a, b)
-    hi = xp.where(a.real >= b.real, a, b)
-    lo = xp.where(a.real >= b.real, b, a)
-    return hi + xp.log1p(xp.exp(lo - hi))
+    a, b = xp.broadcast_arrays(a, b)
+    nan_a = xp.isnan(a.real) | xp.isnan(a.imag)
+    nan_b = xp.isnan(b.real) | xp.isnan(b.imag)
+    b_first = b.real > a.real  # (ties: min is b, as PyTorch's x < y test)
+    hi = xp.where(b_first, b, a)
+    lo = xp.where(b_first, a, b)
+    r = hi + _clog1p(xp, xp.exp(lo - hi))
+    both_inf = ~xp.isfinite(lo.real) & (lo.real == hi.real)
+    if xp.any(both_inf):
+        r = xp.where(both_inf, xp.where(lo.real < 0, lo, xp.log(xp.exp(lo) + xp.exp(hi))), r)
+    nan = nan_a | nan_b
+    if xp.any(nan):
+        r = xp.where(nan, r.dtype.type(complex(math.nan, math.nan)), r)
+    return r
+
+
+def _clog1p(xp, z):
+    """Complex ``log(1 + z)`` as PyTorch's (c10) log1p: ``0.5 log1p(x (2 + x) + y**2)`` for
+    ``|z| < 0.5`` (exact for small z, where NumPy's log1p rounds 1 + z first), else
+    ``log(hypot(x + 1, y))``; the angle is ``atan2(y, x + 1)``."""
+    x, y = z.real, z.imag
+    r = x * (2 + x) + y * y
+    small = xp.abs(z) < 0.5
+    out = xp.empty_like(z)
+    out.real = xp.where(small, xp.where(r == 0, x, 0.5 * xp.log1p(r)),
+                        xp.log(xp.hypot(x + 1, y)))
+    out.imag = xp.arctan2(y, x + 1)
+    return out
 
 
 def _copysign(xp, a, b):

@@ -324,6 +324,8 @@ def _exp(xp, x, single: bool):
 
 
 def _i0(xp, x, single=False):
+    # Note: Cephes' series evaluated in float64 and rounded: float32 i0(0) is 1 exactly here,
+    # 0.99999994 in PyTorch (its float32 evaluation), so floor(i0(0)) is 1, not 0.
     ax, small, inner, outer = _bessel_parts(xp, x, _I0E_A, _I0E_B)
     return _exp(xp, ax, single) * xp.where(small, inner, outer)
 

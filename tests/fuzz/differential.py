@@ -470,6 +470,12 @@ def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
             _mask_where(dt[1], dv[1], lambda a, b: np.ones(a.shape, bool))
         elif n > 1 and x is not None and x.shape == dt[1]["values"].shape:
             _mask_where(dt[1], dv[1], lambda a, b: np.isnan(a) & np.isfinite(x))
+    if op in ("sgn", "sgn_") and x is not None and dt[0] == dv[0] == "tensor" and \
+            x.dtype.kind == "c" and x.shape == dt[1]["values"].shape:
+        # Note: PyTorch's sgn of a subnormal complex number is inf+nan j in its one-by-one
+        # loop (a complex quotient overflows 1/|x|) and x/|x| in its vector loop; tensorviz
+        # gives x/|x| everywhere: a finite input's sgn is compared where PyTorch's is finite.
+        _mask_where(dt[1], dv[1], lambda a, b: ~np.isfinite(a) & np.isfinite(x))
     if op in WIDENING and x is not None and x.dtype.name in LOW_PRECISION:
         # Note: tensorviz's float32 transcendental functions are NumPy's, within an ulp or
         # two of PyTorch's (which differ between its own vectorized and scalar loops), and
@@ -513,6 +519,74 @@ def _accept_within(dt, dv, src: str) -> None:
                     dv[1][i] = x
             else:
                 _accept_within(x, y, src)
+
+
+PRECISION = {"bfloat16": 0, "float16": 1, "float32": 2, "complex64": 2, "float64": 3,
+             "complex128": 3}
+
+
+def _input_precision(line: str, env: dict) -> str | None:
+    """The least precise float or complex dtype among the tensors a statement reads."""
+    rhs = line.split("=", 1)[1] if re.match(r"\s*\w+\s*=[^=]", line) else line
+    best = None
+    for v in set(re.findall(r"\bv\d+\b", rhs)):
+        t = env.get(v)
+        name = _dtype_name(t.dtype) if hasattr(t, "dtype") and hasattr(t, "is_complex") \
+            else None
+        if name in PRECISION and (best is None or PRECISION[name] < PRECISION[best]):
+            best = name
+    return best
+
+
+def _loosen(desc, src: str | None) -> None:
+    """Note: a result is only as accurate as its inputs: a float64 (or complex128) result of
+    float32/complex64/half tensors (a promotion, a widening conversion) is compared at the
+    tolerance of its least precise input, whose rounding it carries (NumPy's float32
+    functions are an ulp or two from PyTorch's, accepted at float32's tolerance)."""
+    if src is None:
+        return
+    if desc[0] == "tensor":
+        a = desc[1]
+        if a["dtype"] in PRECISION and PRECISION[src] < PRECISION[a["dtype"]] and \
+                (a.get("tol") is None or PRECISION[src] < PRECISION[a["tol"]]):
+            a["tol"] = src
+    elif desc[0] in ("tuple", "list"):
+        for d in desc[1]:
+            _loosen(d, src)
+
+
+# ops that map a float to an integer value (a 1-ulp difference can cross an integer)
+INTEGER_STEPS = {"floor", "ceil", "trunc", "fix", "round", "floor_", "ceil_", "trunc_",
+                 "fix_", "round_", "byte", "char", "short", "int", "long", "to", "type"}
+
+
+def _integer_steps(op: str, dt, dv, x_t, x_v) -> None:
+    """Note: floor/ceil/trunc/round and conversions to an integer dtype of float inputs that
+    agree within their dtype's tolerance (PyTorch's float32 i0(0) is 0.99999994, tensorviz's
+    1; trigamma's float32 rounding) may give integers one apart: accepted there (uint8/int8
+    wrapping included), where the inputs differ but agree within that tolerance."""
+    op = op.rsplit(".", 1)[-1]
+    if op not in INTEGER_STEPS or x_t is None or x_v is None or dt[0] != "tensor" or \
+            dv[0] != "tensor" or x_t.shape != x_v.shape or x_t.dtype.kind not in "f" or \
+            x_v.shape != dt[1]["values"].shape or dt[1]["values"].shape != dv[1]["values"].shape:
+        return
+    name = x_t.dtype.name
+    if name not in TOL:
+        return
+    rtol, atol = TOL[name]
+    with np.errstate(all="ignore"):
+        xt, xv = x_t.astype(np.float64), x_v.astype(np.float64)
+        close = np.isfinite(xt) & np.isfinite(xv) & (xt != xv) & \
+            (np.abs(xt - xv) <= atol + rtol * np.maximum(np.abs(xt), np.abs(xv)))
+    a, b = dt[1]["values"], dv[1]["values"]
+    if a.dtype.kind not in "iuf":
+        return
+    with np.errstate(all="ignore"):
+        diff = np.abs(a.astype(np.float64) - b.astype(np.float64))
+        step = diff == 1
+        if a.dtype.kind in "iu" and a.dtype.itemsize == 1:
+            step |= diff == 255  # (one apart across uint8/int8's wrap)
+    _mask_where(dt[1], dv[1], lambda p, q: close & step)
 
 
 def _widened_number(op: str, x, dt, dv):
@@ -603,9 +677,19 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
         if phase:
             phase("tensorviz")
         warned: list = []
+        outs = {v: getattr(env_v.get(v), "_storage", None)
+                for v in re.findall(r"\bout=(v\d+)", line)}
         ev = _run_stmt(line, env_v, warned)
         if warned and warned[0]:
             return Finding("leak", i, op, f"NumPy warning reached the user: {warned[0]}")
+        if et is None and ev is None and any(
+                st is not None and getattr(env_v.get(v), "_storage", st) is not st and
+                _shares(env_v, v, st) for v, st in outs.items()):
+            # Note: an out= grown past its storage: PyTorch grows the storage object in place,
+            # so other views of it see the new memory; tensorviz's resize_ gives the tensor a
+            # new storage and the other views keep the old one (see Tensor.resize_). The
+            # rest of the program is not compared.
+            return None
         if et is not None and ev is not None and _writes(line):
             # Note: an in-place op or out= that raises midway leaves PyTorch's tensor partly
             # written (scatter_ with a bad index, remainder_ by zero, an out= resized before
@@ -652,8 +736,12 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
             if name == target:
                 m = re.search(r"\.(\w+)\(", line)
                 made_by[name] = (ops[i] if ops else (m.group(1) if m else ""), line,
-                                 _call_input(line, env_v))
+                                 _call_input(line, env_v), _input_precision(line, env_v),
+                                 _call_input(line, env_t))
             if name in made_by:
+                _loosen(st[name], made_by[name][3])
+                _integer_steps(made_by[name][0], st[name], sv[name], made_by[name][4],
+                               made_by[name][2])
                 deliberate(*made_by[name][:2], st[name], sv[name], made_by[name][2])
                 sv[name] = _widened_number(made_by[name][0], made_by[name][2], st[name],
                                            sv[name])
@@ -672,6 +760,12 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
             # of the program is not compared.
             return None
     return None
+
+
+def _shares(env: dict, name: str, storage) -> bool:
+    """Whether a variable other than ``name`` is a tensor over ``storage``."""
+    return any(k != name and getattr(t, "_storage", None) is storage
+               for k, t in env.items() if k.startswith("v"))
 
 
 _NEGATION = re.compile(r"=\s*(?:-\s*(v\d+)\s*$|T\.neg(?:ative)?_?\(\s*(v\d+)\s*\)|"

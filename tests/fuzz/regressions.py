@@ -714,3 +714,38 @@ REGRESSIONS += [  # PyTorch's float32 pinverse inverts a rank-1 matrix's roundin
         "v1 = v0.conj()", "v0[-3] = -2.5", "v4 = v1.pinverse()",
     ]),
 ]
+REGRESSIONS += [  # complex sgn divides each part by |x|; complex square rounds each product
+    ("sgn-complex-subnormal", ["v0 = T.tensor([[complex(-1.0, 0.0), complex(-2.5, 1.0)], [complex(-1.0, 1.0), complex(1.0, 0.0)], [complex(-1.0, 0.5), complex(3.0, 0.5)], [complex(3.0, 0.0), complex(1e-310, 0.0)], [complex(0.0, 0.0), complex(1.0, -2.0)]], dtype=T.complex128)",
+                               "v2 = T.sgn(v0)"]),
+    ("square-complex-cancelling", ["v0 = T.tensor([[complex(2.0, 0.5), complex(-3.0, 1.0), complex(4.0, 0.5)], [complex(3.4e+38, 3.4e+38), complex(-2.5, 0.0), complex(-1.0, -2.0)], [complex(0.5, 0.5), complex(-2.5, 0.0), complex(1.152921504606847e+18, 1.0)]], dtype=T.complex128)",
+                                   "v1 = v0.square()"]),
+]
+REGRESSIONS += [  # a half result is rounded to its dtype before a wider out=
+    ("atan-half-into-float32-out", ["v0 = T.tensor(0.25, dtype=T.float16)", "v2 = T.scalar_tensor(3)",
+                                    "v3 = T.atan(v0, out=v2)"]),
+    ("log10-bfloat16-into-float32-out", ["v4 = T.tensor([[3.0, 0.5], [-3.0, 0.25]], dtype=T.bfloat16)",
+                                         "v6 = T.zeros((2, 2))", "v7 = T.log10(v4, out=v6)"]),
+]
+REGRESSIONS += [  # rsub's alpha scales in the result dtype (float32 here), not the tensor's int16
+    ("rsub-int16-number-huge-alpha", ["v0 = T.tensor([[-5, 0, 1], [32767, 4, 0]], dtype=T.int16)",
+                                      "v1 = v0.t()", "v6 = T.rsub(v1, 1.5, alpha=2**63-1)"]),
+]
+REGRESSIONS += [
+    ("linspace-steps-past-int64", ["v3 = T.linspace(255, 10**30, steps=1000000000000000000000000000000)"]),
+]
+REGRESSIONS += [  # complex logaddexp as PyTorch's; a float64 result of complex64 inputs at complex64's tolerance
+    ("logaddexp-complex-after-logcumsumexp", [
+        "v0 = T.tensor([complex(0.5, -2.0), complex(1.5, 1.0), complex(1.0, 0.0), complex(-1.0, 1.0), complex(-1e-30, 0.0), complex(-2.5, -2.0)])",
+        "v2 = T.logcumsumexp(v0, 0)", "v3 = T.tensor([0.0, 3.0, -1.0, -1.0, -3.0, -0.75], dtype=T.float64)",
+        "v4 = T.logaddexp(v2, other=v3)"]),
+]
+REGRESSIONS += [  # integers one apart from float inputs that agree within tolerance
+    ("floor-of-float32-i0", ["v0 = T.tensor([[6, 3, 3, 0], [-1, 4, -32768, 6]], dtype=T.int16)",
+                             "v1 = T.i0(v0)", "v2 = T.floor(v1)"]),
+    ("byte-of-trigamma-pole", ["v0 = T.tensor([1, -32768, 6, 3])", "v3 = v0.polygamma(T.tensor(1))",
+                               "v4 = v3.byte()"]),
+]
+REGRESSIONS += [  # an out= grown past its storage: other views differ by resize_'s Note
+    ("log2-out-grown-under-a-view", ["v0 = T.tensor([-3.0], dtype=T.bfloat16)", "v1 = v0.expand((2,))",
+                                     "v2 = T.log2(v1, out=v0)"]),
+]

@@ -798,3 +798,75 @@ def test_ldexp_integer_exponent_warns_when_broadcast_resizes_like_pytorch():
             out.append([str(m.message).split(" (Triggered internally")[0] for m in w])
         return out
     assert caught(tensorviz) == caught(torch)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_sgn_and_square_as_pytorch_computes_them(dtype):
+    """sgn divides each part by |x| (a subnormal x gives x/|x|, not inf+nan j); square is
+    x * x with each product rounded, as PyTorch's vector loop (NumPy fuses ac - bd: the real
+    part of (3.4e38+3.4e38j) ** 2 is 0 in PyTorch, -5.6e60 in NumPy). 400 elements: a
+    multiple of PyTorch's vector block, so no element takes its one-by-one tail."""
+    z = _complex_grid(dtype, 400, 7)
+    tiny = np.finfo(dtype).smallest_subnormal
+    z[:4] = [tiny, complex(0, -3 * tiny), complex(3.4e38, 3.4e38), complex(1e30, -1e30)]
+    for f in (lambda x: x.sgn(), lambda x: x.square(), lambda x: x ** 2,
+              lambda x: x.clone().sgn_()):
+        _assert_same_c99(f(tensorviz.from_numpy(z.copy())), f(torch.from_numpy(z)), dtype)
+
+
+@pytest.mark.parametrize("name", ["atan", "log10", "exp", "sin", "sqrt", "sigmoid", "reciprocal"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_half_result_rounded_before_a_wider_out(tvdiff, name, dtype):
+    """A half input's result is computed in float32 but rounded to the half dtype before it
+    goes into a float32/float64 ``out=``, as PyTorch copies its result: atan(0.25) is
+    0.24499512 (float16's value) in a float32 out, not float32's 0.24497867."""
+    x = tvdiff.make((3, 4), "float32", "t", seed=3, low=0.1, high=4.0)
+    for out_dtype in ("float32", "float64"):
+        def f(lib, t):
+            out = lib.zeros((3, 4), dtype=getattr(lib, out_dtype))
+            getattr(lib, name)(t.to(getattr(lib, dtype)), out=out)
+            return out
+        tvdiff.check(f, x, rtol=1e-6, atol=0)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64", "int16",
+                                   "bool", "uint8", "complex64"])
+def test_alpha_checked_and_scaled_in_the_result_dtype(dtype):
+    """add/sub/rsub's alpha: PyTorch's checks (a bool alpha only for bool results, a complex
+    one only for complex, a number that the result dtype cannot hold), any integer alpha as
+    a bool for bool results, and alpha * other in the result dtype (rsub(int16, 1.5,
+    alpha=2**63-1) scales in float32, not wrapped to int16's -1)."""
+    from tests.conftest import same
+    for alpha in (2 ** 63 - 1, 1e300, 70000.0, True, False, 1j, 2, 1, 1.0, -0.5, 0):
+        for k in range(4):
+            def f(T, k=k, alpha=alpha):
+                r = g(T, k, alpha)  # (bfloat16 compared as float32, which holds it exactly)
+                return r.float() if r.dtype == T.bfloat16 else r
+
+            def g(T, k, alpha):
+                x = T.tensor([1, 0, 3]).to(getattr(T, dtype))
+                if k == 0:
+                    return T.add(x, T.tensor([1, 1, 0]).to(getattr(T, dtype)), alpha=alpha)
+                if k == 1:
+                    return T.sub(x, 3, alpha=alpha)
+                if k == 2:
+                    return T.rsub(x, 1.5, alpha=alpha)
+                return T.rsub(x.to(T.int16) if dtype != "bool" else x, 2, alpha=alpha)
+            same(f)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_logaddexp_as_pytorch(dtype):
+    """Complex logaddexp is max + log1p(exp(min - max)) with c10's log1p (exact for a small
+    argument, where NumPy's rounds 1 + z first), NaN parts giving nan+nan j, equal infinite
+    real parts min (-inf) or log(exp(min) + exp(max)) (+inf)."""
+    a, b = _complex_grid(dtype, 600, 11), _complex_grid(dtype, 600, 12)
+    b[:100] = a[:100] + np.asarray(1e-7 * (1 + 1j), dtype=dtype)  # (close pairs)
+    # (PyTorch's vector loop gives nan where exp(min - max) is subnormal; not compared)
+    with np.errstate(all="ignore"):
+        keep = ~(np.abs(np.exp((a - b).astype("complex128"))) < 1e-290)
+        keep &= ~(np.abs(np.exp((b - a).astype("complex128"))) < 1e-290)
+    a, b = a[keep], b[keep]
+    want = torch.logaddexp(torch.from_numpy(a), torch.from_numpy(b))
+    got = tensorviz.logaddexp(tensorviz.from_numpy(a.copy()), tensorviz.from_numpy(b.copy()))
+    _assert_same_c99(got, want, dtype)
