@@ -242,6 +242,8 @@ def _call_input(line: str, env: dict):
     if t is None or not hasattr(t, "resolve_conj"):
         return None
     try:
+        if str(t.dtype).endswith("bfloat16"):  # (numpy() refuses it; float32 holds it exactly)
+            t = t.float()
         return np.array(t.resolve_conj().resolve_neg().numpy(force=True), copy=True)
     except Exception:  # noqa: BLE001 - (anything tensorviz cannot show: no tie check)
         return None

@@ -556,3 +556,19 @@ REGRESSIONS += [  # fresh-seed 80M run: trapezoid's sample points of another ran
         "v2 = T.cumulative_trapezoid(v1, v1, dim=-2)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 80M run: sorting bfloat16 with NaN, mode's std::sort
+    ("bfloat16-nan-sorts", [
+        "v0 = T.tensor([4.0, float('nan'), 0.5], dtype=T.bfloat16)", "v4 = v0.topk(2)",
+        "v1 = T.median(T.tensor([float('nan'), 65504.0, 2.0, 1.5], dtype=T.bfloat16), -1, True)",
+        "v2 = T.argsort(T.tensor([[4.0, 3.0, float('nan'), 1.0]], dtype=T.bfloat16))",
+        "v3 = T.unique(T.tensor([3.0, 4.0, -1.0, -1.0, float('nan'), float('nan'), 1.0], dtype=T.bfloat16), True, True)",
+    ]),
+    ("mode-row-with-nan", [
+        "v0 = T.tensor([[-3.0, 0.5, 0.0, 0.25], [1.0, 0.0, 65504.0, 3.0], [0.25, float('inf'), 0.25, 0.25], [-1e-30, 0.25, 4.0, 0.0]])",
+        "v1 = v0.divide_(False)", "v2 = T.mode(v0)",
+    ]),
+    ("kthvalue-bfloat16-tie-indices", [
+        "v0 = T.tensor([[[0.0, 1.5, 0.0], [1.5, 1.5, float('nan')]]], dtype=T.bfloat16)",
+        "v4 = T.ldexp(v0, v0)", "v5 = v4.kthvalue(2)",
+    ]),
+]
