@@ -577,3 +577,9 @@ REGRESSIONS += [  # fresh-seed 80M run: out= of the wrong type is the parser's T
         "v0 = T.tensor([2, -1, 3])", "v2 = T.isinf(v0)", "v3 = T.bitwise_or(v2, 10**30, out=2)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 80M run: index result strides over a size-1 dim
+    ("getitem-size-one-dim-stride", [
+        "v0 = T.tensor([[[-1.0, 4.0, 2.0]], [[4.0, 1.5, 1.5]], [[-1.0, 0.0, 2.0]], [[-3.0, -1.0, 1.0]]])",
+        "v2 = v0.mT", "v3 = v2[[0, -4], None]",
+    ]),
+]
