@@ -244,7 +244,8 @@ def getitem(t: Tensor, key) -> Tensor:
     # contiguous source and row-major indices, the common case, found without the model).
     # (row-major strides exactly: a size-1 dim's stride, which contiguity ignores, still
     # orders TensorIterator's dims: ones(4, 1, 3).mT[[0, 1]] has stride (3, 1, 3))
-    if tuple(t._stride) == _layout.contiguous_strides(t._shape) and builtins.all(
+    row_major = tuple(t._stride) == _layout.contiguous_strides(t._shape)
+    if row_major and 0 not in res.shape and builtins.all(
             (k.flags.c_contiguous and k.ndim) if type(k) is np.ndarray else
             (k == slice(None) or k is None or k is Ellipsis) for k in np_key):
         stride = _layout.contiguous_strides(res.shape)

@@ -583,3 +583,14 @@ REGRESSIONS += [  # fresh-seed 80M run: index result strides over a size-1 dim
         "v2 = v0.mT", "v3 = v2[[0, -4], None]",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 80M/93M runs: isin's sorting algorithm, empty index results
+    ("isin-assume-unique-repeats", [
+        "v0 = T.tensor([[[-5, -2, 0, -6]], [[-5, 5, 0, -3]], [[-4, -2, 2, 3]], [[0, 2, 6, -2]]])",
+        "v1 = T.tensor([[[-4, 4, 3, 4]], [[-3, 6, 1, 0]], [[-3, -5, -1, -1]], [[2, -5, -4, 0]]])",
+        "v2 = T.isin(v0, v1, assume_unique=True)",
+        "v3 = T.isin(T.tensor([4.0, 3.0, float('nan'), -0.75, 3.0], dtype=T.bfloat16), T.tensor([1.0, 1.0, 1e+30, -0.75, -1.0, -2.5, 1.5, -0.75, 1.0, 0.25, 1.0, 0.0, -3.0, float('inf'), 1.0, 2.0, 3.0], dtype=T.bfloat16))",
+    ]),
+    ("getitem-empty-result-strides", [
+        "v0 = T.zeros((3, 0, 1))", "v1 = T.zeros((3, 0, 1), dtype=T.int64)", "v2 = v0[v1]",
+    ]),
+]
