@@ -121,7 +121,8 @@ def _cast_arr(x: Tensor, cdt, rdt=None, arr=None):
     if x._dtype is cdt and (rdt is None or rdt is cdt):
         return arr
     if x._dtype.category == _COMPLEX and cdt.category != _COMPLEX:
-        arr = arr.real
+        # (a complex value is True when either part is nonzero, as C++'s cast to bool)
+        arr = arr != 0 if _dtypes.bool in (cdt, rdt) else arr.real
     if rdt is not None and rdt is not cdt and rdt is not x._dtype:
         arr = call_quiet(arr.astype, rdt._np)
     return call_quiet(arr.astype, cdt._np)

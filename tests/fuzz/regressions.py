@@ -594,3 +594,9 @@ REGRESSIONS += [  # fresh-seed 80M/93M runs: isin's sorting algorithm, empty ind
         "v0 = T.zeros((3, 0, 1))", "v1 = T.zeros((3, 0, 1), dtype=T.int64)", "v2 = v0[v1]",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 80M run: complex to bool in reductions
+    ("prod-complex-dtype-bool", [
+        "v0 = T.tensor([[complex(0.25, 0.5), complex(1.5, 0.0)], [complex(1e-310, -2.0), complex(0.25, 0.5)]])",
+        "v5 = T.prod(v0, dtype=bool)", "v6 = T.sum(v0, 0, dtype=bool)",
+    ]),
+]

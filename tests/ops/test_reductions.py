@@ -709,3 +709,16 @@ def test_mode_and_sorts_of_rows_with_nan_as_pytorch(seed):
                         lib.sort(x)[0].float().numpy()])
         for a, b in zip(*got):
             np.testing.assert_array_equal(b, a)
+
+
+@pytest.mark.parametrize("name", ["prod", "sum"])
+def test_complex_reduced_as_bool_counts_either_part(name):
+    """``dtype=bool`` converts a complex input first, True where either part is nonzero (C++'s
+    cast), not its real part: ``prod(tensor([1j, 2j]), dtype=bool)`` is True."""
+    for dims in ((), (0,), (1,)):
+        got = []
+        for lib in (torch, tensorviz):
+            x = lib.tensor([[0.1j, 1 + 0j, 1e-310 - 2j], [0j, 2.0, 1j]])
+            r = getattr(lib, name)(x, *dims, dtype=lib.bool)
+            got.append(r.tolist())
+        assert got[0] == got[1], dims
