@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import builtins
 import functools
+import inspect
 import sys
 import warnings
 from typing import Any, Callable, Iterable
@@ -311,6 +312,29 @@ def _tensor_first(fn: Callable, name: str, arg: str) -> Callable:
     return entry
 
 
+def _takes_out(fn: Callable) -> bool:
+    """Whether ``fn`` has an ``out`` parameter (looked up once, when the op is installed)."""
+    fn = inspect.unwrap(fn)
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return False
+    return "out" in code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+
+
+def checked_out(fn: Callable, name: str) -> Callable:
+    """``fn`` refusing an ``out=`` that is neither a tensor nor a tuple of them before anything
+    else, as PyTorch's argument parser does (``bitwise_or(t, 10**30, out=2)`` is its
+    TypeError, not the overflow of converting ``10**30``)."""
+    @functools.wraps(fn)
+    def entry(*args, **kwargs):
+        out = kwargs.get("out")
+        if out is not None and not isinstance(out, (Tensor, tuple, list)):
+            raise TypeError(f"{name}(): argument 'out' must be Tensor, not "
+                            f"{type(out).__name__}")
+        return fn(*args, **kwargs)
+    return entry
+
+
 def cast_out(fn: Callable) -> Callable:
     """``fn`` with ``out=``: the result written into ``out`` with ``write_out``'s casting
     rule (the creation functions: ``zeros(2, 3, out=t)``); the body itself takes no ``out``."""
@@ -440,6 +464,8 @@ def spellings(rec: OpDef) -> dict:
             fn = cast_out(fn)
         if rec.name.endswith("_") and not rec.view:  # (tensorviz.zero_(t) ...)
             fn = through_lazy(fn)
+        if rec.out is None and _takes_out(rec.function_body or body):
+            fn = checked_out(fn, rec.name)
         fn = _entry(rec, "function", fn)
         for n in names:
             out[(rec.namespace, n)] = (_tensor_first(fn, n, rec.tensor_first)

@@ -242,7 +242,10 @@ def getitem(t: Tensor, key) -> Tensor:
     # PyTorch's index kernel lays its result out after the source's dim order (NumPy puts the
     # indexed dims outermost in memory): the strides PyTorch would give (row-major for a
     # contiguous source and row-major indices, the common case, found without the model).
-    if _layout.is_contiguous(t._shape, t._stride) and builtins.all(
+    # (row-major strides exactly: a size-1 dim's stride, which contiguity ignores, still
+    # orders TensorIterator's dims: ones(4, 1, 3).mT[[0, 1]] has stride (3, 1, 3))
+    row_major = tuple(t._stride) == _layout.contiguous_strides(t._shape)
+    if row_major and 0 not in res.shape and builtins.all(
             (k.flags.c_contiguous and k.ndim) if type(k) is np.ndarray else
             (k == slice(None) or k is None or k is Ellipsis) for k in np_key):
         stride = _layout.contiguous_strides(res.shape)

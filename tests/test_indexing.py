@@ -65,3 +65,27 @@ def test_advanced_index_after_stepped_slices_layout():
             v0[::1, -1:-2:3, v3], w[:, 1:3, i], w[::2, i], w[i, ::2], w[1:, i, 2:4],
             w[:, :, i], w[i, :, i], w[None, i], w[..., i], w[0:2, ..., i])])
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_advanced_index_result_strides_with_size_one_dims(seed):
+    """A size-1 dim's stride orders PyTorch's index result (TensorIterator sorts dims by
+    stride) though contiguity ignores it: ``ones(4, 1, 3).mT[[0, 1]]`` has stride (3, 1, 3).
+    Seeded random permutations of shapes with size-1 dims, indexed by lists and None."""
+    import random
+
+    import numpy as np
+    rng = random.Random(seed)
+    for _ in range(20):
+        shape = [rng.choice([1, 1, 2, 3]) for _ in range(3)]
+        perm = rng.sample(range(3), 3)
+        key = [rng.choice([[0, -1], [0], None, slice(None)]) for _ in range(rng.randint(1, 2))]
+        got = []
+        for lib in (torch, tensorviz):
+            x = lib.arange(float(np.prod(shape))).reshape(shape).permute(perm)
+            try:
+                r = x[tuple(key)]
+                got.append((tuple(r.shape), r.stride(), r.tolist()))
+            except IndexError as e:
+                got.append(type(e).__name__)
+        assert got[0] == got[1], (shape, perm, key)

@@ -406,5 +406,18 @@ def isin(elements, test_elements, *, assume_unique: bool = False,
     xp = backend_for(dev).xp
     e = xp.asarray(operand(elements, rdt, dev))
     t = xp.asarray(operand(test_elements, rdt, dev))
+    if rdt is _dtypes.bfloat16:  # (NumPy's sort of bfloat16 with a NaN: see stable_argsort)
+        e, t = e.astype(np.float32), t.astype(np.float32)
+    if assume_unique and e.size and t.size >= builtins.int(10.0 * e.size ** 0.145):
+        # PyTorch's sorting algorithm (its choice for many test elements), which trusts
+        # assume_unique: equal neighbours after a stable sort of both sets, so repeated
+        # values count as found (as PyTorch's; NumPy's differs there)
+        both = xp.concatenate([e.reshape(-1), t.reshape(-1)])
+        order = stable_argsort(xp, both, 0)
+        srt = both[order]
+        near = (srt[1:] != srt[:-1]) if invert else (srt[1:] == srt[:-1])
+        mask = xp.empty(both.shape, dtype=bool)
+        mask[order] = xp.concatenate([near, xp.asarray([invert])])
+        return wrap_array(mask[:e.size].reshape(e.shape), _dtypes.bool, dev)
     res = xp.isin(e, t, invert=invert)
     return wrap_array(res, _dtypes.bool, dev)

@@ -122,7 +122,8 @@ def _cast_arr(x: Tensor, cdt, rdt=None, arr=None):
     if x._dtype is cdt and (rdt is None or rdt is cdt):
         return arr
     if x._dtype.category == _COMPLEX and cdt.category != _COMPLEX:
-        arr = arr.real
+        # (a complex value is True when either part is nonzero, as C++'s cast to bool)
+        arr = arr != 0 if _dtypes.bool in (cdt, rdt) else arr.real
     if rdt is not None and rdt is not cdt and rdt is not x._dtype:
         arr = call_quiet(arr.astype, rdt._np)
     return call_quiet(arr.astype, cdt._np)
@@ -726,7 +727,10 @@ def count_nonzero(input: Tensor, dim=None) -> Tensor:  # (no keepdim, as PyTorch
 # ---------------------------------------------------------------- sorting-based reductions
 def stable_argsort(xp, a, axis: int = -1):
     """Stable argsort along ``axis`` (NaN last); CuPy's sort is always stable and takes no
-    ``kind``."""
+    ``kind``. bfloat16 (ml_dtypes) sorts as float32, which holds each value exactly: NumPy's
+    sort of it compares NaN as unordered and leaves an array with a NaN unsorted."""
+    if a.dtype.name == "bfloat16":
+        a = a.astype(np.float32)
     if xp is np:
         return np.argsort(a, axis=axis, kind="stable")
     return xp.argsort(a, axis=axis)
@@ -809,6 +813,41 @@ def _accumulate(xp, name: str, a, axis: int):
     return out
 
 
+def _std_sort_order(values: list) -> list:
+    """The order C++'s ``std::sort`` (libstdc++) leaves ``values`` in with ``a < b`` as its
+    comparison, for 16 elements or fewer (an insertion sort there): with a NaN, which no
+    ``<`` orders, the result is not sorted, and PyTorch's mode counts its runs as they lie."""
+    a, idx = list(values), list(builtins.range(len(values)))
+    for i in builtins.range(1, len(a)):
+        v, vi = a[i], idx[i]
+        if v < a[0]:
+            a[1:i + 1], idx[1:i + 1] = a[:i], idx[:i]
+            a[0], idx[0] = v, vi
+            continue
+        j = i
+        while v < a[j - 1]:
+            a[j], idx[j] = a[j - 1], idx[j - 1]
+            j -= 1
+        a[j], idx[j] = v, vi
+    return idx
+
+
+def _mode_nan_order(xp, arr, order, d: int):
+    """``order`` with the rows along ``d`` that hold a NaN put in PyTorch's order: its mode
+    kernel sorts each row with ``std::sort`` and ``<``, which a NaN leaves unsorted
+    (``mode([-inf, inf, nan, inf])`` is -inf there: no two equal values end up together)."""
+    nan_rows = xp.isnan(arr).any(axis=d)
+    if not builtins.bool(nan_rows.any()):
+        return order
+    host = np.moveaxis(np.asarray(xp.asnumpy(arr) if xp is not np else arr, dtype=np.float64),
+                       d, -1)
+    fixed = np.moveaxis(np.array(xp.asnumpy(order) if xp is not np else order), d, -1).copy()
+    rows = np.asarray(xp.asnumpy(nan_rows) if xp is not np else nan_rows)
+    for pos in zip(*np.nonzero(rows)):
+        fixed[pos] = _std_sort_order(host[pos].tolist())
+    return xp.asarray(np.moveaxis(fixed, -1, d))
+
+
 @op()
 def mode(input: Tensor, dim: int = -1, keepdim: bool = False, *, out=None):
     """The most frequent value along ``dim`` (the smallest on ties) and its last index."""
@@ -829,6 +868,8 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False, *, out=None):
     arr = input._arr
     n = arr.shape[d]
     order = _stable_argsort(xp, arr, d)
+    if dt.category == _FLOAT and n <= 16:
+        order = _mode_nan_order(xp, arr, order, d)
     s = xp.take_along_axis(arr, order, axis=d)
     shape1 = [1] * arr.ndim
     shape1[d] = n

@@ -67,17 +67,35 @@ def _dtype_name(dt) -> str:
     return "complex64" if name == "complex32" else name  # (see _tensor_view)
 
 
+#: Past this many elements a tensor's values are compared at ``_sample_positions`` only (the
+#: same in both libraries): a 2**31-element result would otherwise be copied, converted and
+#: compared whole after every statement, minutes of the program's time limit.
+SAMPLED = 1 << 22
+
+
+def _sample_positions(shape: tuple) -> tuple:
+    """Index arrays (one per dim) of the first, the last and evenly spaced elements."""
+    n = int(np.prod(shape))
+    k = 1 << 14
+    flat = np.unique(np.concatenate([np.arange(k), np.arange(n - k, n),
+                                     np.linspace(0, n - 1, k).astype(np.int64)]))
+    return np.unravel_index(flat, shape)
+
+
 def _tensor_view(lib, t) -> dict:
     """What is compared of one tensor."""
+    values = t
+    if t.numel() > SAMPLED:
+        values = t[tuple(lib.tensor(i) for i in _sample_positions(tuple(t.shape)))]
     # (numpy() refuses bfloat16 in both libraries: float32 holds each value exactly)
-    values = t.float() if t.dtype == lib.bfloat16 else t
+    values = values.float() if t.dtype == lib.bfloat16 else values
     tol = None
     if lib.__name__ == "torch":
         if t.dtype == lib.complex32:
             # Note: tensorviz has no complex32 (float16 times a complex number is complex64
             # there, see tensorviz._dtypes): PyTorch's is compared as complex64, at float16's
             # tolerance (its parts were rounded to float16).
-            t = values = t.to(lib.complex64)
+            t, values = t.to(lib.complex64), values.to(lib.complex64)
             tol = "float16"
         arr = values.detach().resolve_conj().resolve_neg().cpu().numpy()
         st = t.untyped_storage()
@@ -672,10 +690,10 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
         target = line.split("=", 1)[0].strip() if re.match(r"\s*\w+\s*=[^=]", line) else None
         overlapping = _product_inplace_overlaps(line, env_t)
         if phase:
-            phase("torch")
+            phase("torch", i)
         et = _run_stmt(line, env_t)
         if phase:
-            phase("tensorviz")
+            phase("tensorviz", i)
         warned: list = []
         outs = {v: getattr(env_v.get(v), "_storage", None)
                 for v in re.findall(r"\bout=(v\d+)", line)}

@@ -749,3 +749,47 @@ REGRESSIONS += [  # an out= grown past its storage: other views differ by resize
     ("log2-out-grown-under-a-view", ["v0 = T.tensor([-3.0], dtype=T.bfloat16)", "v1 = v0.expand((2,))",
                                      "v2 = T.log2(v1, out=v0)"]),
 ]
+REGRESSIONS += [  # fresh-seed 80M run: sorting bfloat16 with NaN, mode's std::sort
+    ("bfloat16-nan-sorts", [
+        "v0 = T.tensor([4.0, float('nan'), 0.5], dtype=T.bfloat16)", "v4 = v0.topk(2)",
+        "v1 = T.median(T.tensor([float('nan'), 65504.0, 2.0, 1.5], dtype=T.bfloat16), -1, True)",
+        "v2 = T.argsort(T.tensor([[4.0, 3.0, float('nan'), 1.0]], dtype=T.bfloat16))",
+        "v3 = T.unique(T.tensor([3.0, 4.0, -1.0, -1.0, float('nan'), float('nan'), 1.0], dtype=T.bfloat16), True, True)",
+    ]),
+    ("mode-row-with-nan", [
+        "v0 = T.tensor([[-3.0, 0.5, 0.0, 0.25], [1.0, 0.0, 65504.0, 3.0], [0.25, float('inf'), 0.25, 0.25], [-1e-30, 0.25, 4.0, 0.0]])",
+        "v1 = v0.divide_(False)", "v2 = T.mode(v0)",
+    ]),
+    ("kthvalue-bfloat16-tie-indices", [
+        "v0 = T.tensor([[[0.0, 1.5, 0.0], [1.5, 1.5, float('nan')]]], dtype=T.bfloat16)",
+        "v4 = T.ldexp(v0, v0)", "v5 = v4.kthvalue(2)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 80M run: out= of the wrong type is the parser's TypeError first
+    ("bitwise_or-out-int", [
+        "v0 = T.tensor([2, -1, 3])", "v2 = T.isinf(v0)", "v3 = T.bitwise_or(v2, 10**30, out=2)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 80M run: index result strides over a size-1 dim
+    ("getitem-size-one-dim-stride", [
+        "v0 = T.tensor([[[-1.0, 4.0, 2.0]], [[4.0, 1.5, 1.5]], [[-1.0, 0.0, 2.0]], [[-3.0, -1.0, 1.0]]])",
+        "v2 = v0.mT", "v3 = v2[[0, -4], None]",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 80M/93M runs: isin's sorting algorithm, empty index results
+    ("isin-assume-unique-repeats", [
+        "v0 = T.tensor([[[-5, -2, 0, -6]], [[-5, 5, 0, -3]], [[-4, -2, 2, 3]], [[0, 2, 6, -2]]])",
+        "v1 = T.tensor([[[-4, 4, 3, 4]], [[-3, 6, 1, 0]], [[-3, -5, -1, -1]], [[2, -5, -4, 0]]])",
+        "v2 = T.isin(v0, v1, assume_unique=True)",
+        "v3 = T.isin(T.tensor([4.0, 3.0, float('nan'), -0.75, 3.0], dtype=T.bfloat16), T.tensor([1.0, 1.0, 1e+30, -0.75, -1.0, -2.5, 1.5, -0.75, 1.0, 0.25, 1.0, 0.0, -3.0, float('inf'), 1.0, 2.0, 3.0], dtype=T.bfloat16))",
+    ]),
+    ("getitem-empty-result-strides", [
+        "v0 = T.zeros((3, 0, 1))", "v1 = T.zeros((3, 0, 1), dtype=T.int64)", "v2 = v0[v1]",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 80M run: complex to bool in reductions
+    ("prod-complex-dtype-bool", [
+        "v0 = T.tensor([[complex(0.25, 0.5), complex(1.5, 0.0)], [complex(1e-310, -2.0), complex(0.25, 0.5)]])",
+        "v5 = T.prod(v0, dtype=bool)", "v6 = T.sum(v0, 0, dtype=bool)",
+    ]),
+]

@@ -58,18 +58,38 @@ def worker_main() -> None:
             out.flush()
         else:
             seed, lines, names = None, req["lines"], req["ops"]
-        def phase(name, _last=[None]):
-            if name != _last[0]:
-                _last[0] = name
-                out.write(f'{{"phase": "{name}"}}\n')
+        def phase(name, line=None, _last=[None]):
+            if (name, line) != _last[0]:
+                _last[0] = (name, line)
+                out.write(json.dumps({"phase": name, "line": line}) + "\n")
                 out.flush()
         f = compare(lines, torch, tv, names, phase)
         out.write(json.dumps({"seed": seed, "finding": asdict(f) if f else None}) + "\n")
         out.flush()
 
 
+#: A program may run this many times its CPU-time limit in wall-clock time before it is a
+#: hang all the same (one that sleeps or waits uses no CPU time).
+WALL_FACTOR = 6
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """The CPU time (user + system) process ``pid`` has used, or None where /proc is not."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 class Worker:
-    """One worker subprocess (``python -m tests.fuzz --worker``)."""
+    """One worker subprocess (``python -m tests.fuzz --worker``).
+
+    A program's time limit counts the worker's CPU time from the request on (not its
+    start-up, not time the machine spends on other processes), so a loaded machine does not
+    turn a slow program into a hang; a program that runs ``WALL_FACTOR`` times the limit in
+    wall-clock time is a hang whatever its CPU time."""
 
     def __init__(self):
         env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""),
@@ -81,21 +101,26 @@ class Worker:
                                      bufsize=1)
         self.buf = ""
         self.phase = None  # the library running when the worker last spoke
+        self.line = None   # and the statement it was running
 
     def send(self, req: dict) -> None:
         self.proc.stdin.write(json.dumps(req) + "\n")
         self.proc.stdin.flush()
 
     def recv(self, timeout: float):
-        """The next JSON line; ``"hang"`` past ``timeout`` seconds, ``"crash"`` at EOF."""
-        deadline = time.monotonic() + timeout
+        """The next JSON line; ``"hang"`` past ``timeout`` seconds of the worker's CPU time
+        (or ``WALL_FACTOR`` times that in wall-clock time), ``"crash"`` at EOF."""
+        start = time.monotonic()
+        cpu0 = _cpu_seconds(self.proc.pid)
+        wall = timeout if cpu0 is None else timeout * WALL_FACTOR
         fd = self.proc.stdout.fileno()
         while True:
             while "\n" not in self.buf:
-                left = deadline - time.monotonic()
-                if left <= 0:
+                left = start + wall - time.monotonic()
+                cpu = _cpu_seconds(self.proc.pid) if cpu0 is not None else None
+                if left <= 0 or (cpu is not None and cpu - cpu0 > timeout):
                     return "hang" if self.phase != "torch" else "torch-hang"
-                ready, _, _ = select.select([fd], [], [], left)
+                ready, _, _ = select.select([fd], [], [], min(left, 0.25))
                 if ready:
                     chunk = os.read(fd, 1 << 16).decode()
                     if not chunk:  # (PyTorch itself dies on a few inputs: not ours)
@@ -104,7 +129,7 @@ class Worker:
             line, self.buf = self.buf.split("\n", 1)
             msg = json.loads(line)
             if isinstance(msg, dict) and "phase" in msg:
-                self.phase = msg["phase"]
+                self.phase, self.line = msg["phase"], msg.get("line")
                 continue
             self.phase = None
             return msg
@@ -230,9 +255,11 @@ def run(programs: int, seed: int, timeout: float = 10.0, do_shrink: bool = True,
         res = w.recv(timeout)
         report.programs += 1
         if res in WORKER_LOST:
+            # (put on the statement that was running, not the program's last one)
+            n = len(lines) if w.line is None else w.line + 1
             w.kill()
             box[0] = None
-            report.add(res, ops[-1] if ops else "", res, lines, ops, cur)
+            report.add(res, ops[n - 1] if ops[:n] else "", res, lines[:n], ops[:n], cur)
             continue
         f = res["finding"]
         if f is not None:

@@ -275,3 +275,23 @@ def test_searchsorted_follows_pytorchs_binary_search():
     ]
     for f in progs:
         assert f(tensorviz).tolist() == f(torch).tolist()
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_isin_assume_unique_nan_and_bfloat16_as_pytorch(seed):
+    """isin with many test elements is PyTorch's sorting algorithm, which trusts
+    ``assume_unique`` (repeated values then count as found); bfloat16 with NaN sorts as
+    float32. Seeded random sets with repeats, NaN, -0.0 and inf, both kinds of ``invert``."""
+    import random
+    rng = random.Random(seed)
+    for _ in range(60):
+        ne, nt = rng.randint(0, 12), rng.randint(0, 40)
+        dt = rng.choice(["float32", "bfloat16", "int64", "float16"])
+        pool = [0, 1, 2, 3, -1, 5] if dt == "int64" else \
+            [float("nan"), 0.0, -0.0, 1.0, 2.0, 3.0, -1.0, float("inf")]
+        ev, tv_ = [rng.choice(pool) for _ in range(ne)], [rng.choice(pool) for _ in range(nt)]
+        kw = {"assume_unique": rng.random() < 0.5, "invert": rng.random() < 0.3}
+        got = [lib.isin(lib.tensor(ev, dtype=getattr(lib, dt)),
+                        lib.tensor(tv_, dtype=getattr(lib, dt)), **kw).tolist()
+               for lib in (torch, tensorviz)]
+        assert got[0] == got[1], (dt, ev, tv_, kw)

@@ -708,3 +708,41 @@ def test_block_diag_promotes_as_result_type():
         a, b = tensorviz.block_diag(*make(tensorviz)), torch.block_diag(*make(torch))
         assert str(a.dtype).split(".")[-1] == str(b.dtype).split(".")[-1]
         assert a.tolist() == b.tolist()
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_mode_and_sorts_of_rows_with_nan_as_pytorch(seed):
+    """PyTorch's mode sorts each row with C++'s std::sort and ``<``, which a NaN leaves
+    unsorted (``mode([-inf, inf, nan, inf])`` is -inf); bfloat16 rows with NaN sort (topk,
+    median, argsort) as float32 does, NaN largest. Seeded random rows of up to 16."""
+    import random
+    rng = random.Random(seed)
+    for _ in range(25):
+        n, m = rng.randint(1, 16), rng.randint(1, 3)
+        vals = [[rng.choice([float("nan"), float("inf"), -float("inf"), 0.0, 1.0, 2.0, -1.0])
+                 for _ in range(n)] for _ in range(m)]
+        dt = rng.choice(["float32", "bfloat16", "float16", "float64"])
+        got = []
+        for lib in (torch, tensorviz):
+            x = lib.tensor(vals, dtype=getattr(lib, dt))
+            v, i = lib.mode(x)
+            assert np.array_equal(x.float()[lib.arange(m), i].numpy(), v.float().numpy(),
+                                  equal_nan=True)  # (the index of one of the mode's copies)
+            got.append([v.float().numpy(), lib.median(x, -1)[0].float().numpy(),
+                        lib.topk(x, (n + 1) // 2)[0].float().numpy(),
+                        lib.sort(x)[0].float().numpy()])
+        for a, b in zip(*got):
+            np.testing.assert_array_equal(b, a)
+
+
+@pytest.mark.parametrize("name", ["prod", "sum"])
+def test_complex_reduced_as_bool_counts_either_part(name):
+    """``dtype=bool`` converts a complex input first, True where either part is nonzero (C++'s
+    cast), not its real part: ``prod(tensor([1j, 2j]), dtype=bool)`` is True."""
+    for dims in ((), (0,), (1,)):
+        got = []
+        for lib in (torch, tensorviz):
+            x = lib.tensor([[0.1j, 1 + 0j, 1e-310 - 2j], [0j, 2.0, 1j]])
+            r = getattr(lib, name)(x, *dims, dtype=lib.bool)
+            got.append(r.tolist())
+        assert got[0] == got[1], dims
