@@ -26,6 +26,7 @@ from ._torch import T as tv
 from .. import _dtypes, _layout
 from .._tensor import Tensor
 from ._raw import cpu, fresh, plain, quiet_run, real_float
+from . import _record as _record_mod
 from ._record import COMPOSITES, FORMULAS, composite, formula
 
 __all__ = ["FORMULAS", "COMPOSITES"]
@@ -1242,6 +1243,9 @@ def _as_strided(ctx, input, size, stride, storage_offset=None):
     shape, istride, ioff = input._shape, input._stride, input._offset
     n = input._storage.nbytes() // input._dtype.itemsize
     off = ioff if storage_offset is None else storage_offset
+    ctx.keep("size", ctx.out._shape)
+    ctx.keep("stride", ctx.out._stride)
+    ctx.keep("storage_offset", None if storage_offset is None else ctx.out._offset)
 
     def backward(g):
         # every storage slot the view read gets the sum of its gradients
@@ -1356,13 +1360,24 @@ def _imag(ctx, input):
 def _real_imag(part: int):
     def f(input):
         # PyTorch's at::real / at::imag of a complex tensor: a view of view_as_real, the last
-        # dim selected (SelectBackward0 over ViewAsRealBackward0)
-        if not isinstance(input, Tensor) or input._dtype.category != _dtypes._COMPLEX or \
-                input.is_conj():
+        # dim selected (SelectBackward0 over ViewAsRealBackward0); of a conjugate view,
+        # view_as_real of its conjugate (ConjBackward0), negated for the imaginary part
+        # (NegViewBackward0)
+        if not isinstance(input, Tensor) or input._dtype.category != _dtypes._COMPLEX:
             return _recorded("real" if part == 0 else "imag",
                              (tv.real if part == 0 else tv.imag).__wrapped__, input)
+        if input.is_conj():
+            pairs = tv.view_as_real(tv.conj(input))
+            if part == 1:
+                pairs = _record_mod._neg_view(pairs)
+            return pairs.select(-1, part)
         return tv.view_as_real(input).select(-1, part)
     return f
+
+
+@formula("_neg_view")
+def _neg_view_f(ctx, input):
+    return "NegViewBackward0", (input,), lambda g: (g.neg(),)
 
 
 COMPOSITES["real"] = _real_imag(0)
