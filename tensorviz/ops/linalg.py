@@ -559,34 +559,91 @@ def _parse_sublists(args):
     return eq, ops
 
 
-def _einsum_sizes(inputs, operands) -> None:
-    """PyTorch's check that each subscript has one size (or 1, broadcasting) everywhere."""
-    seen: dict = {}
+def _einsum_dims(inputs, operands) -> None:
+    """PyTorch's check that each operand has as many dims as its subscripts."""
     for i, (sub, op) in enumerate(zip(inputs, operands)):
-        if "..." in sub:
-            head, tail = sub.split("...")
-            dims = list(zip(head, op._shape[:len(head)])) + \
-                list(zip(tail, op._shape[len(op._shape) - len(tail):] if tail else ()))
-            nlabels = len(head) + len(tail)
-        else:
-            dims = list(zip(sub, op._shape))
-            nlabels = len(sub)
-            if nlabels != len(op._shape):
-                raise RuntimeError(f"einsum(): the number of subscripts in the equation "
-                                   f"({nlabels}) does not match the number of dimensions "
-                                   f"({len(op._shape)}) for operand {i} and no ellipsis was "
-                                   "given")
+        nlabels = len(sub.replace("...", ""))
+        if "..." not in sub and nlabels != len(op._shape):
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation "
+                               f"({nlabels}) does not match the number of dimensions "
+                               f"({len(op._shape)}) for operand {i} and no ellipsis was "
+                               "given")
         if nlabels > len(op._shape):
             raise RuntimeError(f"einsum(): the number of subscripts in the equation ({nlabels}) "
                                f"is more than the number of dimensions ({len(op._shape)}) for "
                                f"operand {i}")
-        for ch, size in dims:
+
+
+def _einsum_sizes(inputs, operands) -> None:
+    """PyTorch's checks, in its order, that each subscript has one size (or 1, broadcasting)
+    everywhere, that a subscript repeated in an operand has equal sizes there, and that the
+    dims ``...`` covers broadcast together."""
+    seen: dict = {}
+    ell_num = builtins.max([len(op._shape) - len(sub.replace("...", ""))
+                            for sub, op in zip(inputs, operands) if "..." in sub] + [0])
+    ell_sizes = [1] * ell_num
+    for i, (sub, op) in enumerate(zip(inputs, operands)):
+        shape = op._shape
+        dim = 0
+        own: dict = {}
+        for ch in sub.replace("...", "."):
+            if ch == ".":
+                nd = len(shape) - (len(sub) - 3)
+                for j in range(ell_num - nd, ell_num):
+                    size = shape[dim]
+                    if size != 1:
+                        if ell_sizes[j] not in (1, size):
+                            raise RuntimeError(
+                                f"einsum(): dimension {dim} covered by ellipsis in operand "
+                                f"{i}has size {size} which does not broadcast with previously "
+                                f"seen ellipsis with size {ell_sizes[j]} for the respective "
+                                "dimension")
+                        ell_sizes[j] = size
+                    dim += 1
+                continue
+            size = shape[dim]
+            if ch in own:
+                if size != own[ch]:
+                    raise RuntimeError(f"einsum(): subscript {ch} is repeated for operand {i} "
+                                       f"but the sizes don't match, {size} != {own[ch]}")
+                dim += 1
+                continue
+            own[ch] = size
             prev = seen.get(ch)
-            if prev is not None and prev != size and 1 not in (prev, size):
-                raise RuntimeError(f"einsum(): subscript {ch} has size {size} for operand {i} "
-                                   f"which does not broadcast with previously seen size {prev}")
-            if prev is None or prev == 1:
+            if size != 1:
+                if prev is not None and prev not in (1, size):
+                    raise RuntimeError(f"einsum(): subscript {ch} has size {size} for operand "
+                                       f"{i} which does not broadcast with previously seen "
+                                       f"size {prev}")
                 seen[ch] = size
+            elif prev is None:
+                seen[ch] = size
+            dim += 1
+
+
+def _einsum_subscripts(raw: str) -> None:
+    """PyTorch's checks of the equation's characters and of its output subscripts."""
+    lhs, arrow, rhs = raw.partition("->")
+    for i, c in enumerate(lhs):
+        if c not in " .," and not (c.isascii() and c.isalpha()):
+            raise RuntimeError(f"einsum(): invalid subscript given at index {i} in the equation "
+                               "string, subscripts must be in [a-zA-Z]")
+    if not arrow:
+        return
+    seen = set()
+    for i, c in enumerate(rhs):
+        if c in " .":
+            continue
+        if not (c.isascii() and c.isalpha()):
+            raise RuntimeError(f"einsum(): invalid subscript given at index {len(lhs) + 2 + i} "
+                               "in the equation string, subscripts must be in [a-zA-Z]")
+        if c in seen:
+            raise RuntimeError(f"einsum(): output subscript {c} appears more than once in the "
+                               "output")
+        if c not in lhs:
+            raise RuntimeError(f"einsum(): output subscript {c} does not appear in the equation "
+                               "for any input operand")
+        seen.add(c)
 
 
 @op(method=False)
@@ -602,10 +659,12 @@ def einsum(*args) -> Tensor:
             operands = tuple(operands[0])
     else:
         equation, operands = _parse_sublists(args)
+    raw = equation
     equation = equation.replace(" ", "")
     for i, op in enumerate(operands):
         if not isinstance(op, Tensor):
             raise TypeError(f"einsum(): operand {i} must be a Tensor, not {type(op).__name__}")
+    _einsum_subscripts(raw.partition("->")[0])
     inputs = equation.split("->")[0].split(",")
     if len(inputs) > len(operands):
         raise RuntimeError("einsum(): fewer operands were provided than specified in the "
@@ -613,22 +672,20 @@ def einsum(*args) -> Tensor:
     if len(inputs) < len(operands):
         raise RuntimeError("einsum(): more operands were provided than specified in the "
                            "equation")
-    dt = operands[0]._dtype
-    for op in operands[1:]:
-        if op._dtype is not dt:
-            raise RuntimeError(f"expected scalar type {dt.cname} but found {op._dtype.cname}")
-    dev = device_of(*operands)
+    _einsum_dims(inputs, operands)
+    _einsum_subscripts(raw)
     if "->" in equation:
         out_sub = equation.split("->")[1]
-        for ch in out_sub.replace("...", ""):
-            if ch not in equation.split("->")[0]:
-                raise RuntimeError(f"einsum(): output subscript {ch} does not appear in the "
-                                   "equation for any input operand")
     else:  # implicit output: the letters seen once, sorted
         letters = "".join(inputs).replace("...", "")
         out_sub = ("..." if "..." in equation else "") + "".join(
             sorted(c for c in set(letters) if letters.count(c) == 1))
     _einsum_sizes(inputs, operands)
+    dt = operands[0]._dtype
+    for op in operands[1:]:
+        if op._dtype is not dt:
+            raise RuntimeError(f"expected scalar type {dt.cname} but found {op._dtype.cname}")
+    dev = device_of(*operands)
     summed = set("".join(inputs).replace("...", "")) - set(out_sub.replace("...", ""))
     if len(operands) == 1 and not summed and "..." not in equation and \
             len(set(out_sub)) == len(out_sub):
