@@ -1078,6 +1078,11 @@ def _getrs(lu: np.ndarray, perm: np.ndarray, b: np.ndarray, trans: bool = False
     return x
 
 
+def _lu_candidate(xp, a) -> bool:
+    """The cheap part of ``_pytorch_lu_applies`` (checked before anything is computed)."""
+    return xp is np and a.dtype in (np.float32, np.float64) and a.shape[-1] <= _EXACT_LU_MAX
+
+
 def _pytorch_lu_applies(xp, a) -> bool:
     """Whether ``_getrf`` reproduces PyTorch's LU of ``a`` (CPU, float32/float64, finite,
     of order up to _EXACT_LU_MAX)."""
@@ -1090,16 +1095,15 @@ def _near_singular(a: np.ndarray, x: np.ndarray, b=None) -> bool:
     """Whether ``a`` may be so close to singular that the two LUs disagree about an exact
     zero pivot: NumPy's inverse ``x`` is huge (or not finite); for a solve (``b`` given, whose
     solution may be moderate when ``b`` lies in the range of ``a``), ``|det a|`` is within
-    rounding of zero against the product of its rows' norms (Hadamard's bound)."""
-    if not bool(np.isfinite(x).all()):
-        return True
+    rounding of zero against the product of its rows' 1-norms (Hadamard's bound)."""
     eps = np.finfo(a.dtype).eps
     if b is None:
         scale = np.abs(a).max(axis=(-2, -1)) * np.abs(x).max(axis=(-2, -1))
-        return bool((scale > 1e-3 / eps).any())
-    with np.errstate(all="ignore"):
-        sign, logdet = np.linalg.slogdet(a)
-        bound = np.log(np.linalg.norm(a, axis=-1)).sum(axis=-1)
+        return not bool((scale <= 1e-3 / eps).all())  # (inf and nan are not <=)
+    if not bool(np.isfinite(x).all()):
+        return True
+    sign, logdet = np.linalg.slogdet(a)
+    bound = np.log(np.maximum(np.abs(a).sum(axis=-1), np.finfo(a.dtype).tiny)).sum(axis=-1)
     return bool(((sign == 0) | (logdet < bound + math.log(1e3 * a.shape[-1] * eps))).any())
 
 
@@ -1216,7 +1220,8 @@ def _inv_arr(xp, a):
         failed = False
     except LinAlgError:
         res, failed = None, True
-    if (failed or _near_singular(a, res)) and _pytorch_lu_applies(xp, a):
+    if _lu_candidate(xp, a) and (failed or _near_singular(a, res)) and \
+            _pytorch_lu_applies(xp, a):
         lu, perm, info = _getrf(a)
         if info.any():
             raise _singular_error("linalg.inv", xp, a) from None
@@ -1371,7 +1376,8 @@ def _solve_arr(xp, a, b, keep_going: bool = False, left: bool = True):
     except LinAlgError:
         res, failed = None, True
     # (near-singular real systems: PyTorch's LU arithmetic decides, as in inv)
-    if (failed or _near_singular(at, res, b)) and _pytorch_lu_applies(xp, a):
+    if _lu_candidate(xp, a) and (failed or _near_singular(at, res, b)) and \
+            _pytorch_lu_applies(xp, a):
         lu, perm, info = _getrf(a)
         if info.any() and not keep_going:
             raise _singular_error("linalg.solve", xp, a) from None
