@@ -35,7 +35,11 @@ class AutogradMeta:
     output of ``grad_fn`` this tensor is), ``retains_grad``, ``hooks`` (``register_hook``:
     id -> fn), ``post_acc_hooks``, ``accumulator`` (a weak reference to the leaf's one
     ``AccumulateGrad`` node), ``base`` (the tensor a differentiable view was taken of),
-    ``view_fn`` (how to take this view again from the base), ``creation`` (how the view was
+    ``view_fn`` (the base's ``grad_fn`` when this view's own was last set: a newer one means
+    the base was written in place since), ``replay`` (for a view whose chain changes more
+    than the layout -- ``view_as_real``, ``conj``, a negative view: ``.real``/``.imag`` --
+    how to take it again from the base, PyTorch's ``view_func``; None: ``as_strided``
+    suffices), ``creation`` (how the view was
     made: "" normally, "no_grad", "multi" for unbind/split outputs, "inference"),
     ``inference`` (made under inference mode) and ``name``.
     """
@@ -52,6 +56,7 @@ class AutogradMeta:
     accumulator = None
     base = None
     view_fn = None
+    replay = None
     creation = ""
     inference = False
     name = None

@@ -53,6 +53,9 @@ def edge(t) -> tuple:
     if isinstance(t, Tensor):
         ag = t._ag
         if ag is not None:
+            if ag.base is not None:  # (a view whose base was written in place since)
+                from ._record import refresh_view
+                refresh_view(t)
             fn = ag.grad_fn
             if fn is not None:
                 return (fn, ag.output_nr)

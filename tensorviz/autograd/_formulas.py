@@ -26,6 +26,7 @@ from ._torch import T as tv
 from .. import _dtypes, _layout
 from .._tensor import Tensor
 from ._raw import cpu, fresh, plain, quiet_run, real_float
+from . import _record as _record_mod
 from ._record import COMPOSITES, FORMULAS, composite, formula
 
 __all__ = ["FORMULAS", "COMPOSITES"]
@@ -1242,6 +1243,9 @@ def _as_strided(ctx, input, size, stride, storage_offset=None):
     shape, istride, ioff = input._shape, input._stride, input._offset
     n = input._storage.nbytes() // input._dtype.itemsize
     off = ioff if storage_offset is None else storage_offset
+    ctx.keep("size", ctx.out._shape)
+    ctx.keep("stride", ctx.out._stride)
+    ctx.keep("storage_offset", None if storage_offset is None else ctx.out._offset)
 
     def backward(g):
         # every storage slot the view read gets the sum of its gradients
@@ -1356,13 +1360,24 @@ def _imag(ctx, input):
 def _real_imag(part: int):
     def f(input):
         # PyTorch's at::real / at::imag of a complex tensor: a view of view_as_real, the last
-        # dim selected (SelectBackward0 over ViewAsRealBackward0)
-        if not isinstance(input, Tensor) or input._dtype.category != _dtypes._COMPLEX or \
-                input.is_conj():
+        # dim selected (SelectBackward0 over ViewAsRealBackward0); of a conjugate view,
+        # view_as_real of its conjugate (ConjBackward0), negated for the imaginary part
+        # (NegViewBackward0)
+        if not isinstance(input, Tensor) or input._dtype.category != _dtypes._COMPLEX:
             return _recorded("real" if part == 0 else "imag",
                              (tv.real if part == 0 else tv.imag).__wrapped__, input)
+        if input.is_conj():
+            pairs = tv.view_as_real(tv.conj(input))
+            if part == 1:
+                pairs = _record_mod._neg_view(pairs)
+            return pairs.select(-1, part)
         return tv.view_as_real(input).select(-1, part)
     return f
+
+
+@formula("_neg_view")
+def _neg_view_f(ctx, input):
+    return "NegViewBackward0", (input,), lambda g: (g.neg(),)
 
 
 COMPOSITES["real"] = _real_imag(0)
@@ -2371,47 +2386,206 @@ def _multi_dot(tensors, *, out=None):
     return res.view(shape)
 
 
+# PyTorch's label order (at::einsum's label_to_subscript): upper case first.
+_EINSUM_LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
 @composite("einsum")
-def _einsum(equation, *operands):
-    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
-        operands = tuple(operands[0])
-    eq = equation.replace(" ", "")
-    if "->" in eq:
-        lhs, rhs = eq.split("->")
+def _einsum(*args):
+    """at::einsum's own decomposition, so the graph is PyTorch's: each operand's repeated
+    labels taken as diagonals (``DiagonalBackward0``, ``PermuteBackward0``), missing labels
+    unsqueezed, the dims permuted to one order (output labels, then the summed ones
+    alphabetically); operands contracted left to right in pairs, each pair permuted,
+    reshaped and multiplied with ``bmm`` (or ``mul`` when nothing is summed); a summed dim
+    found in one operand only is summed there first; the summed dims viewed away at the end
+    (one operand: summed)."""
+    from ..ops.linalg import _parse_sublists
+    plain = tv.einsum.__wrapped__
+    if args and isinstance(args[0], str):
+        equation, operands = args[0], tuple(args[1:])
+        if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+            operands = tuple(operands[0])
     else:
-        lhs = eq
-        counts = {}
-        for ch in lhs.replace(",", ""):
-            counts[ch] = counts.get(ch, 0) + 1
-        rhs = "".join(sorted(ch for ch, c in counts.items() if c == 1))
-    specs = lhs.split(",")
-    if "." in eq or any(len(set(s)) != len(s) for s in specs):
-        return tv.einsum.__wrapped__(equation, *operands)  # (not recorded: see coverage notes)
-    letters = []
-    sizes = {}
-    for s, t in zip(specs, operands):
-        for ch, n in zip(s, t.shape):
-            if ch not in letters:
-                letters.append(ch)
-            sizes[ch] = builtins.max(sizes.get(ch, 1), n)
-    full = None
-    for s, t in zip(specs, operands):
-        perm = [s.index(ch) for ch in letters if ch in s]
-        v = t.permute(*perm) if perm != list(range(len(perm))) else t
-        shape = [sizes[ch] if ch in s else 1 for ch in letters]
-        shape_t = [t.shape[s.index(ch)] if ch in s else 1 for ch in letters]
-        v = v.reshape(shape_t)
-        full = v if full is None else full * v
-    red = [i for i, ch in enumerate(letters) if ch not in rhs]
-    if red:
-        full = full.sum(red)
-    kept = [ch for ch in letters if ch in rhs]
-    perm = [kept.index(ch) for ch in rhs]
-    if perm != list(range(len(perm))):
-        full = full.permute(*perm)
-    out_shape = [sizes[ch] for ch in rhs]
-    full = full.expand(out_shape) if list(full.shape) != out_shape else full
-    return full.contiguous().view(out_shape)
+        equation, operands = _parse_sublists(args)
+    eq = equation.replace(" ", "") if isinstance(equation, str) else ""
+    lhs, arrow, rhs = eq.partition("->")
+    specs = [sp.replace("...", ".") for sp in lhs.split(",")]
+    if not _einsum_well_formed(specs, rhs.replace("...", "."), operands):
+        # (PyTorch's checks and messages: the plain op's, which raises here)
+        from .._grad_mode import no_grad
+        with no_grad():
+            plain(*args)
+    ell_num = builtins.max([o.dim() - (len(sp) - 1) if "." in sp else 0
+                            for sp, o in zip(specs, operands)] + [0])
+    counts = {}
+    for sp in specs:
+        for ch in sp:
+            if ch != ".":
+                counts[ch] = counts.get(ch, 0) + 1
+    perm_of = {}
+    index = 0
+    ell_index = 0
+    has_ellipsis = False
+    if not arrow:
+        index = ell_num
+        has_ellipsis = True
+        for ch in _EINSUM_LABELS:
+            if counts.get(ch) == 1:
+                perm_of[ch] = index
+                index += 1
+    else:
+        for ch in rhs.replace("...", "."):
+            if ch == ".":
+                ell_index = index
+                index += ell_num
+                has_ellipsis = True
+            else:
+                perm_of[ch] = index
+                index += 1
+    out_size = index
+    if not has_ellipsis:
+        ell_index = index
+        index += ell_num
+    for ch in _EINSUM_LABELS:
+        if ch in counts and ch not in perm_of:
+            perm_of[ch] = index
+            index += 1
+    total = index
+    dim_counts = [0] * total
+    ops = []
+    for sp, op in zip(specs, operands):
+        permutation = [-1] * total
+        dim = 0
+        nd = op.dim() - (len(sp) - 1)  # (the dims '...' covers)
+        for ch in sp:
+            if ch == ".":
+                for j in range(ell_num - nd, ell_num):
+                    if op.shape[dim] != 1:
+                        dim_counts[ell_index + j] += 1
+                    permutation[ell_index + j] = dim
+                    dim += 1
+            elif permutation[perm_of[ch]] == -1:
+                if op.shape[dim] != 1:
+                    dim_counts[perm_of[ch]] += 1
+                permutation[perm_of[ch]] = dim
+                dim += 1
+            else:  # a repeated label: its diagonal
+                prev = permutation[perm_of[ch]]
+                op = op.diagonal(0, prev, dim).movedim(-1, prev)
+        for k in range(total):
+            if permutation[k] == -1:
+                op = op.unsqueeze(dim)
+                permutation[k] = dim
+                dim += 1
+        ops.append(op.permute(permutation))
+    while len(ops) > 1:
+        a, b = ops.pop(0), ops.pop(0)
+        sum_dims, a_sum, b_sum = [], [], []
+        for d in range(out_size, total):
+            if a.shape[d] != 1 and b.shape[d] != 1:
+                dim_counts[d] -= 1
+                if dim_counts[d] == 1:
+                    sum_dims.append(d)
+                    dim_counts[d] = 0
+            elif dim_counts[d] == 1:
+                if a.shape[d] != 1:
+                    a_sum.append(d)
+                    dim_counts[d] = 0
+                elif b.shape[d] != 1:
+                    b_sum.append(d)
+                    dim_counts[d] = 0
+        if a_sum:
+            a = a.sum(a_sum, True)
+        if b_sum:
+            b = b.sum(b_sum, True)
+        ops.insert(0, _sumproduct_pair(a, b, sum_dims))
+    res = ops[0]
+    if total > out_size:
+        if len(operands) > 1:
+            return res.view(list(res.shape)[:out_size])
+        return res.sum(list(range(out_size, total)))
+    return res
+
+
+def _einsum_well_formed(specs: list, rhs: str, operands) -> bool:
+    """Cheap checks that the decomposition below meets no error the plain op would report
+    in its own words: one subscript per operand, valid labels, their sizes agreeing (or 1),
+    output labels found in the inputs, once each, all operands on one device, one dtype."""
+    if not operands or len(specs) != len(operands) or \
+            not all(isinstance(o, Tensor) for o in operands):
+        return False
+    if len({str(o.device) for o in operands}) > 1 or len({o.dtype for o in operands}) > 1:
+        return False
+    sizes: dict = {}
+    ell = None
+    for sp, o in zip(specs, operands):
+        if not all(c == "." or c in _EINSUM_LABELS for c in sp) or sp.count(".") > 1:
+            return False
+        labels = sp.replace(".", "")
+        if len(labels) != o.dim() if "." not in sp else len(labels) > o.dim():
+            return False
+        shape = list(o.shape)
+        if "." in sp:
+            i = sp.index(".")
+            n_ell = o.dim() - len(labels)
+            e = shape[i:i + n_ell]
+            shape = shape[:i] + shape[i + n_ell:]
+            if ell is not None and len(e) and any(a != b and 1 not in (a, b) for a, b in zip(
+                    e[::-1], ell[::-1])):
+                return False
+            ell = e if ell is None or len(e) > len(ell) else ell
+        own: dict = {}
+        for c, n in zip(labels, shape):
+            if c in own and own[c] != n:  # (a repeated label: a diagonal of equal sizes)
+                return False
+            own[c] = n
+            if sizes.get(c, 1) != n and n != 1:
+                if c in sizes and sizes[c] != 1:
+                    return False
+                sizes[c] = n
+            sizes.setdefault(c, n)
+    outs = rhs.replace(".", "")
+    if not all(c in sizes for c in outs) or len(set(outs)) != len(outs) or rhs.count(".") > 1:
+        return False
+    return True
+
+
+def _sumproduct_pair(left, right, sum_dims: list):
+    """at::sumproduct_pair (keepdim): ``(left * right).sum(sum_dims, keepdim=True)`` as a
+    permute, a reshape, ``bmm``, a view and a permute back."""
+    if not sum_dims:
+        return left.mul(right)
+    for swap in (False, True):
+        if swap:  # (PyTorch multiplies the other way round when all of the right operand's
+            # own output dims come before the left's: as observed, e.g. 'jk,ij->ik')
+            left, right = right, left
+        lro, lo, ro = [], [], []
+        lro_size = lo_size = ro_size = sum_size = 1
+        for i in range(left.dim()):
+            sl, sr = left.shape[i] != 1, right.shape[i] != 1
+            if i in sum_dims:
+                sum_size *= left.shape[i]
+            elif sl and sr:
+                lro.append(i)
+                lro_size *= left.shape[i]
+            elif sl:
+                lo.append(i)
+                lo_size *= left.shape[i]
+            else:
+                ro.append(i)
+                ro_size *= right.shape[i]
+        if swap or not (lo and ro and ro[-1] < lo[0]):
+            break
+    out_shape = ([left.shape[d] for d in lro] + [left.shape[d] for d in lo] +
+                 [1] * len(sum_dims) + [right.shape[d] for d in ro])
+    lperm = lro + lo + sum_dims + ro
+    rperm = lro + sum_dims + ro + lo
+    operm = [-1] * len(out_shape)
+    for i, d in enumerate(lro + lo + sum_dims + ro):
+        operm[d] = i
+    left = left.permute(lperm).reshape(lro_size, lo_size, sum_size)
+    right = right.permute(rperm).reshape(lro_size, sum_size, ro_size)
+    return tv.bmm(left, right).view(out_shape).permute(operm)
 
 
 @composite("repeat_interleave")

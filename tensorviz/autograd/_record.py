@@ -205,6 +205,8 @@ def record(name: str, args: tuple, kwargs: dict, out, *, view: bool = False,
             if ag is None:
                 nf.append(_NO_EDGE)
             else:
+                if ag.base is not None:  # (a view whose base was since written in place
+                    refresh_view(t)      # through another view takes the new node first)
                 fn = ag.grad_fn
                 if fn is not None:
                     nf.append((fn, ag.output_nr))
@@ -241,7 +243,7 @@ def record(name: str, args: tuple, kwargs: dict, out, *, view: bool = False,
             ag.output_nr = nr
         nr += 1
     if view:
-        _mark_view(args[0], targets, multi=len(targets) > 1)
+        _mark_view(args[0], targets, multi=len(targets) > 1, name=name)
     return out
 
 
@@ -259,19 +261,76 @@ def _anomaly_enabled() -> bool:
 
 
 # ---------------------------------------------------------------- views
-def _mark_view(base: Tensor, views: tuple, multi: bool = False, creation: str = "") -> None:
+def _mark_view(base: Tensor, views: tuple, multi: bool = False, creation: str = "",
+               name: str = "") -> None:
     """Remember, on each view result, the base it shares memory with (the base's own base
-    when it is itself a view), for in-place ops through the view later."""
+    when it is itself a view), for in-place ops through the view later; ``name`` is the view
+    op (those that change more than the layout make the view's ``replay``)."""
     if not isinstance(base, Tensor):
         return
     bag = base._ag
     root = base if bag is None or bag.base is None else bag.base
+    step = _METADATA_VIEWS.get(name.rpartition(".")[2]) if name else None
+    parent = None if bag is None or bag.base is None else bag.replay
     for v in views:
         if isinstance(v, Tensor) and v._storage is root._storage:
             ag = meta(v)
             ag.base = root
             ag.view_fn = _root_fn(root)
             ag.creation = creation or ("multi" if multi else (bag.creation if bag else ""))
+            if step is not None or parent is not None:
+                ag.replay = _chain_replay(root, base, v, parent, step)
+
+
+def _neg_view(t: Tensor) -> Tensor:
+    """PyTorch's ``_neg_view``: ``t`` read negated (the negative bit flipped), a view
+    recorded as ``NegViewBackward0`` (the imaginary part of a conjugate view is one)."""
+    v = t._view(t._shape, t._stride, t._offset)
+    v._cj = not t._cj
+    if _STATE.grad and not _STATE.inference and requires_grad(t):
+        return record("_neg_view", (t,), {}, v, view=True)
+    return v
+
+
+def _metadata_step(name: str):
+    def step(t: Tensor) -> Tensor:
+        from ._torch import T
+        return getattr(T, name)(t)
+    return step
+
+
+# The view ops whose result as_strided cannot make from the base (another dtype, the
+# conjugate or negative bit): PyTorch's VIEW_FUNCTIONS_WITH_METADATA_CHANGE.
+_METADATA_VIEWS: dict = {n: _metadata_step(n) for n in ("view_as_real", "view_as_complex",
+                                                        "conj")}
+_METADATA_VIEWS["_neg_view"] = _neg_view
+
+
+def _chain_replay(root: Tensor, parent_t: Tensor, view: Tensor, parent, step):
+    """How to take ``view`` again from a tensor laid out as ``root`` (PyTorch's chained
+    ``view_func``): the parent's replay (or its as_strided geometry) then this view op
+    (``step``) when it changes metadata, else the view's own as_strided geometry."""
+    if step is not None:
+        if parent is not None:
+            return lambda b: step(parent(b))
+        if parent_t is root:
+            return step
+        prev = _as_strided_step(root, parent_t)
+        return lambda b: step(prev(b, b))
+    last = _as_strided_step(root, view)
+    return lambda b: last(b, parent(b))
+
+
+def _as_strided_step(root: Tensor, view: Tensor):
+    """``t.as_strided`` to ``view``'s geometry, its offset taken relative to ``b`` (the
+    tensor laid out as ``root`` that the replay started from)."""
+    isz = view._dtype.itemsize
+    rel = view._offset - root._offset * root._dtype.itemsize // isz
+    shape, stride = view._shape, view._stride
+
+    def f(b: Tensor, t: Tensor) -> Tensor:
+        return t.as_strided(shape, stride, b._offset * b._dtype.itemsize // isz + rel)
+    return f
 
 
 def _root_fn(root: Tensor):
@@ -281,7 +340,9 @@ def _root_fn(root: Tensor):
 
 def refresh_view(t: Tensor) -> None:
     """A view whose base was rebased by an in-place op (through another view) takes, as
-    PyTorch, an ``AsStridedBackward0`` of the base's new node as its ``grad_fn``."""
+    PyTorch, an ``AsStridedBackward0`` of the base's new node as its ``grad_fn`` (a view
+    with a ``replay`` takes the nodes of that replay on the base: ``AsStridedBackward0``
+    over ``ViewAsRealBackward0`` for ``z.real``)."""
     ag = t._ag
     root = ag.base
     if root is None or root._ag is None:
@@ -290,6 +351,16 @@ def refresh_view(t: Tensor) -> None:
     if fn is None or fn is ag.view_fn:
         return
     ag.view_fn = fn
+    if ag.replay is not None:
+        prev = _STATE.grad
+        _STATE.grad = True  # (as PyTorch: the replay records even inside backward)
+        try:
+            again = ag.replay(root)
+        finally:
+            _STATE.grad = prev
+        ag.grad_fn = again._ag.grad_fn if again._ag is not None else None
+        ag.output_nr = again._ag.output_nr if again._ag is not None else 0
+        return
     ag.grad_fn = _as_strided_node(root, t)
     ag.output_nr = 0
 
@@ -416,7 +487,7 @@ def record_inplace(name: str, fn: Callable, args: tuple, kwargs: dict):
     geometry = (self._shape, self._stride, self._offset - root._offset)
     cs = CopySlices(base_edge, node, geometry,
                     ((root._shape, root._dtype, root._storage._device),) + node._input_meta[1:],
-                    (root._shape, _dense_strides(root)))
+                    (root._shape, _dense_strides(root)), ag.replay)
     cs._n_outputs = 1
     rag.grad_fn = cs
     rag.output_nr = 0

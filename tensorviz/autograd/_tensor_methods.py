@@ -211,6 +211,7 @@ def _share_result(chain_end: Tensor, out: Tensor) -> None:
     m.output_nr = ag.output_nr
     m.base = ag.base
     m.view_fn = ag.view_fn
+    m.replay = ag.replay
     m.creation = ag.creation
 
 

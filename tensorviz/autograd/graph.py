@@ -366,13 +366,15 @@ class CopySlices(Node):
     base's gradient passes through unchanged except in the view's region, where the op's
     own node (``fn``) transforms it."""
 
-    __slots__ = ("fn", "_view_geometry", "_base_geometry")
+    __slots__ = ("fn", "_view_geometry", "_base_geometry", "_replay")
 
-    def __init__(self, base_edge, fn: Node, view_geometry, input_meta, base_geometry=None):
+    def __init__(self, base_edge, fn: Node, view_geometry, input_meta, base_geometry=None,
+                 replay=None):
         Node.__init__(self, (base_edge,) + tuple(fn.next_functions[1:]), input_meta)
         self.fn = fn
         self._view_geometry = view_geometry  # (shape, stride, offset) relative to the base
         self._base_geometry = base_geometry  # (shape, stride) of the base
+        self._replay = replay  # (the view taken again from the base: z.real, z.conj().imag)
 
     def name(self) -> str:
         return "torch::autograd::CopySlices"
@@ -386,7 +388,10 @@ class CopySlices(Node):
         result = empty_strided(self._base_geometry[0], self._base_geometry[1],
                                dtype=grad.dtype, device=grad.device)
         result.copy_(grad)
-        region = result.as_strided(shape, stride, offset)
+        if self._replay is not None:  # (PyTorch's view_fn: another dtype, a conjugate ...)
+            region = self._replay(result)
+        else:
+            region = result.as_strided(shape, stride, offset)
         res = self.fn.apply(region.clone())
         if res[0] is None:
             region.zero_()

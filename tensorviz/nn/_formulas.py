@@ -922,6 +922,7 @@ def _recomputed_op(name: str, node: str, impl: str):
 
 for _name, _node, _impl in [
         ("_avg_pool2d", "AvgPool2DBackward0", "_avg_pool2d_impl"),
+        ("_avg_pool3d", "AvgPool3DBackward0", "_avg_pool3d_impl"),
         ("_adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", "_adaptive_avg_pool2d_impl"),
         ("_adaptive_max_pool2d", "AdaptiveMaxPool2DBackward0", "_adaptive_max_pool2d_impl"),
         ("_constant_pad_nd", "ConstantPadNdBackward0", "_pad_impl"),

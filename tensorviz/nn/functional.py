@@ -497,16 +497,10 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
         sizes = input.shape
         div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
         div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
-        div = _avg_pool_depth(div, size).squeeze(1)
+        div = _ops()["avg_pool3d"](div, (size, 1, 1), 1).squeeze(1)
         div = div.view(sizes)
     div = div.mul(alpha).add(k).pow(beta)
     return input / div
-
-
-def _avg_pool_depth(x: Tensor, size: int) -> Tensor:
-    """``avg_pool3d(x, (size, 1, 1), stride=1)`` of a (N, 1, D, H, W) tensor."""
-    d = x.shape[2] - size + 1
-    return tv.stack([x.narrow(2, i, d) for i in range(size)], 0).sum(0) / size
 
 
 # ---------------------------------------------------------------- embedding
@@ -992,6 +986,14 @@ def _avg_pool2d_impl(input, kernel_size, stride=None, padding=0, ceil_mode=False
                      count_include_pad=True, divisor_override=None):
     return _avg_poolnd(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
                        divisor_override, 2)
+
+
+def _avg_pool3d_impl(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+                     count_include_pad=True, divisor_override=None):
+    """Mean over sliding 3-D windows (``AvgPool3DBackward0``: ``local_response_norm`` of
+    4-D and larger inputs pools with it, as PyTorch's)."""
+    return _avg_poolnd(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                       divisor_override, 3)
 
 
 def _adaptive_ranges(size: int, out: int):

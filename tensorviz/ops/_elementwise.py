@@ -1084,10 +1084,16 @@ def _base(a, b, out=None):
     return out
 
 
-def _negate(a, b, **kwargs):
+def _negate(a, b, out=None):
     """``-a`` as a two-operand ufunc for ``inplace`` (``b`` unused): NumPy's negative, as
-    ``neg`` computes; ``a * -1`` would make ``-(4+inf j)`` nan-inf j, not -4-inf j."""
-    return np.negative(a, **kwargs)
+    ``neg`` computes; ``a * -1`` would make ``-(4+inf j)`` nan-inf j, not -4-inf j.  Computed
+    into a new array, then stored: NumPy 2.4's 4-byte negative loop writes wrong values when
+    its output is its own input laid out 2-D with some strides (``(6, 4)`` elements)."""
+    res = np.negative(a)
+    if out is None:
+        return res
+    out[...] = res
+    return out
 
 
 @inplace_of(neg)

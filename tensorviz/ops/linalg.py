@@ -590,34 +590,91 @@ def _parse_sublists(args):
     return eq, ops
 
 
-def _einsum_sizes(inputs, operands) -> None:
-    """PyTorch's check that each subscript has one size (or 1, broadcasting) everywhere."""
-    seen: dict = {}
+def _einsum_dims(inputs, operands) -> None:
+    """PyTorch's check that each operand has as many dims as its subscripts."""
     for i, (sub, op) in enumerate(zip(inputs, operands)):
-        if "..." in sub:
-            head, tail = sub.split("...")
-            dims = list(zip(head, op._shape[:len(head)])) + \
-                list(zip(tail, op._shape[len(op._shape) - len(tail):] if tail else ()))
-            nlabels = len(head) + len(tail)
-        else:
-            dims = list(zip(sub, op._shape))
-            nlabels = len(sub)
-            if nlabels != len(op._shape):
-                raise RuntimeError(f"einsum(): the number of subscripts in the equation "
-                                   f"({nlabels}) does not match the number of dimensions "
-                                   f"({len(op._shape)}) for operand {i} and no ellipsis was "
-                                   "given")
+        nlabels = len(sub.replace("...", ""))
+        if "..." not in sub and nlabels != len(op._shape):
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation "
+                               f"({nlabels}) does not match the number of dimensions "
+                               f"({len(op._shape)}) for operand {i} and no ellipsis was "
+                               "given")
         if nlabels > len(op._shape):
             raise RuntimeError(f"einsum(): the number of subscripts in the equation ({nlabels}) "
                                f"is more than the number of dimensions ({len(op._shape)}) for "
                                f"operand {i}")
-        for ch, size in dims:
+
+
+def _einsum_sizes(inputs, operands) -> None:
+    """PyTorch's checks, in its order, that each subscript has one size (or 1, broadcasting)
+    everywhere, that a subscript repeated in an operand has equal sizes there, and that the
+    dims ``...`` covers broadcast together."""
+    seen: dict = {}
+    ell_num = builtins.max([len(op._shape) - len(sub.replace("...", ""))
+                            for sub, op in zip(inputs, operands) if "..." in sub] + [0])
+    ell_sizes = [1] * ell_num
+    for i, (sub, op) in enumerate(zip(inputs, operands)):
+        shape = op._shape
+        dim = 0
+        own: dict = {}
+        for ch in sub.replace("...", "."):
+            if ch == ".":
+                nd = len(shape) - (len(sub) - 3)
+                for j in range(ell_num - nd, ell_num):
+                    size = shape[dim]
+                    if size != 1:
+                        if ell_sizes[j] not in (1, size):
+                            raise RuntimeError(
+                                f"einsum(): dimension {dim} covered by ellipsis in operand "
+                                f"{i}has size {size} which does not broadcast with previously "
+                                f"seen ellipsis with size {ell_sizes[j]} for the respective "
+                                "dimension")
+                        ell_sizes[j] = size
+                    dim += 1
+                continue
+            size = shape[dim]
+            if ch in own:
+                if size != own[ch]:
+                    raise RuntimeError(f"einsum(): subscript {ch} is repeated for operand {i} "
+                                       f"but the sizes don't match, {size} != {own[ch]}")
+                dim += 1
+                continue
+            own[ch] = size
             prev = seen.get(ch)
-            if prev is not None and prev != size and 1 not in (prev, size):
-                raise RuntimeError(f"einsum(): subscript {ch} has size {size} for operand {i} "
-                                   f"which does not broadcast with previously seen size {prev}")
-            if prev is None or prev == 1:
+            if size != 1:
+                if prev is not None and prev not in (1, size):
+                    raise RuntimeError(f"einsum(): subscript {ch} has size {size} for operand "
+                                       f"{i} which does not broadcast with previously seen "
+                                       f"size {prev}")
                 seen[ch] = size
+            elif prev is None:
+                seen[ch] = size
+            dim += 1
+
+
+def _einsum_subscripts(raw: str) -> None:
+    """PyTorch's checks of the equation's characters and of its output subscripts."""
+    lhs, arrow, rhs = raw.partition("->")
+    for i, c in enumerate(lhs):
+        if c not in " .," and not (c.isascii() and c.isalpha()):
+            raise RuntimeError(f"einsum(): invalid subscript given at index {i} in the equation "
+                               "string, subscripts must be in [a-zA-Z]")
+    if not arrow:
+        return
+    seen = set()
+    for i, c in enumerate(rhs):
+        if c in " .":
+            continue
+        if not (c.isascii() and c.isalpha()):
+            raise RuntimeError(f"einsum(): invalid subscript given at index {len(lhs) + 2 + i} "
+                               "in the equation string, subscripts must be in [a-zA-Z]")
+        if c in seen:
+            raise RuntimeError(f"einsum(): output subscript {c} appears more than once in the "
+                               "output")
+        if c not in lhs:
+            raise RuntimeError(f"einsum(): output subscript {c} does not appear in the equation "
+                               "for any input operand")
+        seen.add(c)
 
 
 @op(method=False)
@@ -633,10 +690,12 @@ def einsum(*args) -> Tensor:
             operands = tuple(operands[0])
     else:
         equation, operands = _parse_sublists(args)
+    raw = equation
     equation = equation.replace(" ", "")
     for i, op in enumerate(operands):
         if not isinstance(op, Tensor):
             raise TypeError(f"einsum(): operand {i} must be a Tensor, not {type(op).__name__}")
+    _einsum_subscripts(raw.partition("->")[0])
     inputs = equation.split("->")[0].split(",")
     if len(inputs) > len(operands):
         raise RuntimeError("einsum(): fewer operands were provided than specified in the "
@@ -644,22 +703,20 @@ def einsum(*args) -> Tensor:
     if len(inputs) < len(operands):
         raise RuntimeError("einsum(): more operands were provided than specified in the "
                            "equation")
-    dt = operands[0]._dtype
-    for op in operands[1:]:
-        if op._dtype is not dt:
-            raise RuntimeError(f"expected scalar type {dt.cname} but found {op._dtype.cname}")
-    dev = device_of(*operands)
+    _einsum_dims(inputs, operands)
+    _einsum_subscripts(raw)
     if "->" in equation:
         out_sub = equation.split("->")[1]
-        for ch in out_sub.replace("...", ""):
-            if ch not in equation.split("->")[0]:
-                raise RuntimeError(f"einsum(): output subscript {ch} does not appear in the "
-                                   "equation for any input operand")
     else:  # implicit output: the letters seen once, sorted
         letters = "".join(inputs).replace("...", "")
         out_sub = ("..." if "..." in equation else "") + "".join(
             sorted(c for c in set(letters) if letters.count(c) == 1))
     _einsum_sizes(inputs, operands)
+    dt = operands[0]._dtype
+    for op in operands[1:]:
+        if op._dtype is not dt:
+            raise RuntimeError(f"expected scalar type {dt.cname} but found {op._dtype.cname}")
+    dev = device_of(*operands)
     summed = set("".join(inputs).replace("...", "")) - set(out_sub.replace("...", ""))
     if len(operands) == 1 and not summed and "..." not in equation and \
             len(set(out_sub)) == len(out_sub):
@@ -942,8 +999,11 @@ def _host(xp, arr) -> np.ndarray:
 
 def _lu_info(a: np.ndarray) -> np.ndarray:
     """LAPACK ``getrf``'s ``info`` for each square matrix of ``a`` (host array): the 1-based
-    index of the first zero pivot of the partial-pivoting LU, 0 where there is none.  One
-    pass per column, vectorized over the batch (used only once a solver has failed)."""
+    index of the first zero pivot of the partial-pivoting LU, 0 where there is none (real
+    matrices: PyTorch's own LU arithmetic, see ``_getrf``).  One pass per column,
+    vectorized over the batch (used only once a solver has failed)."""
+    if a.dtype in (np.float32, np.float64) and bool(np.isfinite(a).all()):
+        return _getrf(a)[2]
     n = a.shape[-1]
     batch = a.shape[:-2]
     work = np.array(a.reshape((-1, n, n)), dtype=np.complex128 if a.dtype.kind == "c"
@@ -962,6 +1022,152 @@ def _lu_info(a: np.ndarray) -> np.ndarray:
             factors = work[:, j + 1:, j] / np.where(zero, 1, piv)[:, None]
             work[:, j + 1:, j + 1:] -= factors[:, :, None] * work[:, j, None, j + 1:]
     return info.reshape(batch)
+
+
+# PyTorch's CPU LU (linalg.inv, linalg.solve, lu_factor) is MKL's getrf; NumPy's inv and
+# solve call OpenBLAS's gesv.  Both pivot the same way, but they round differently, so an
+# exactly singular matrix may meet an exact zero pivot in one (LinAlgError) and a pivot of
+# rounding size in the other (an "inverse" of huge values).  For orders up to
+# _EXACT_LU_MAX, MKL (2024.2, x86-64) runs an unblocked right-looking elimination whose
+# every rounding ``_getrf`` reproduces (checked bit for bit against torch.linalg.lu_factor on
+# random and singular matrices): the multipliers are the column times the pivot's
+# reciprocal -- divided by the pivot instead, for the column before the last, in matrices of
+# order 4 or less -- and each trailing update is one fused multiply-add.
+_EXACT_LU_MAX = 16
+_SPLIT = 134217729.0  # (2**27 + 1: Veltkamp's split of a float64 into two halves)
+
+
+def _fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """``a * b + c`` rounded once, as a fused multiply-add (float32: through float64;
+    float64: the product's rounding error recovered exactly, Dekker's two-product; an
+    infinite or NaN term gives ``a * b + c``'s own)."""
+    if c.dtype == np.float32:
+        return (a.astype(np.float64) * b + c).astype(np.float32)
+    p = a * b
+    ah = a * _SPLIT
+    ah = ah - (ah - a)
+    al = a - ah
+    bh = b * _SPLIT
+    bh = bh - (bh - b)
+    bl = b - bh
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    s = p + c
+    bb = s - p
+    t = (p - (s - bb)) + (c - bb)
+    r = s + (t + e)
+    return r if bool(np.isfinite(r).all()) else np.where(np.isfinite(s), r, s)  # (inf, nan)
+
+
+def _getrf(a: np.ndarray):
+    """MKL's partial-pivoting LU of each real square matrix of ``a`` (host array, finite),
+    in ``a``'s dtype: ``(lu, perm, info)`` -- L below the diagonal (unit diagonal implied)
+    and U on and above it, the row order (``a[..., perm, :] = L @ U``), and ``info`` (the
+    first zero pivot, 1-based; 0 where none)."""
+    n = a.shape[-1]
+    batch = a.shape[:-2]
+    w = np.array(a.reshape((-1, n, n)))
+    m = w.shape[0]
+    rows = np.arange(m)
+    perm = np.tile(np.arange(n), (m, 1))
+    info = np.zeros(m, dtype=np.int32)
+    one = w.dtype.type(1)
+    with np.errstate(all="ignore"):
+        for j in range(n):
+            p = np.argmax(np.abs(w[:, j:, j]), axis=1) + j
+            top = w[rows, j].copy()
+            w[rows, j] = w[rows, p]
+            w[rows, p] = top
+            top = perm[rows, j].copy()
+            perm[rows, j] = perm[rows, p]
+            perm[rows, p] = top
+            piv = w[:, j, j]
+            zero = piv == 0
+            info[(info == 0) & zero] = j + 1
+            if j + 1 == n:
+                break
+            col = w[:, j + 1:, j]
+            safe = np.where(zero, one, piv)[:, None]
+            mult = col / safe if (n <= 4 and j == n - 2) else col * (one / safe)
+            w[:, j + 1:, j] = np.where(zero[:, None], col, mult)
+            w[:, j + 1:, j + 1:] = _fma(-w[:, j + 1:, j, None], w[:, j, None, j + 1:],
+                                        w[:, j + 1:, j + 1:])
+    return w.reshape(a.shape), perm.reshape(batch + (n,)), info.reshape(batch)
+
+
+def _getrs(lu: np.ndarray, perm: np.ndarray, b: np.ndarray, trans: bool = False
+           ) -> np.ndarray:
+    """``X`` with ``A @ X = b`` (``trans``: ``A^T @ X = b``) from ``_getrf``'s factors of
+    ``A`` (batches broadcast): the rows of ``b`` permuted, then the unit lower and the upper
+    triangular solves (``trans``: ``U^T``, ``L^T``, then the rows put back), column by column
+    with fused multiply-adds (a zero pivot gives inf and nan).
+
+    # Note: this rounds as MKL's getrs for orders 2, 8 and 16 (as measured); MKL's kernels
+    # for other small orders round differently in the last bits, which can change entries
+    # that are rounding noise over a tiny pivot, and where ``*_ex`` functions put inf or nan.
+    """
+    n = lu.shape[-1]
+    batch = np.broadcast_shapes(lu.shape[:-2], b.shape[:-2])
+    lu = np.broadcast_to(lu, batch + lu.shape[-2:])
+    perm = np.broadcast_to(perm, batch + (n,))
+    b = np.broadcast_to(b, batch + b.shape[-2:])
+    if trans:
+        x = np.array(b, dtype=lu.dtype)
+        lower, upper = np.swapaxes(lu, -1, -2), np.swapaxes(lu, -1, -2)
+        with np.errstate(all="ignore"):  # (U^T z = b: lower, not unit; L^T w = z: unit upper)
+            for k in range(n):
+                x[..., k, :] /= lower[..., k, k, None]
+                if k + 1 < n:
+                    x[..., k + 1:, :] = _fma(-lower[..., k + 1:, k, None], x[..., k, None, :],
+                                             x[..., k + 1:, :])
+            for k in range(n - 1, 0, -1):
+                x[..., :k, :] = _fma(-upper[..., :k, k, None], x[..., k, None, :],
+                                     x[..., :k, :])
+        out = np.empty_like(x)
+        np.put_along_axis(out, np.broadcast_to(perm[..., None], x.shape), x, axis=-2)
+        return out
+    x = np.take_along_axis(b, perm[..., None], axis=-2)
+    x = np.array(x, dtype=lu.dtype)
+    with np.errstate(all="ignore"):
+        for k in range(n - 1):
+            x[..., k + 1:, :] = _fma(-lu[..., k + 1:, k, None], x[..., k, None, :],
+                                     x[..., k + 1:, :])
+        for k in range(n - 1, -1, -1):
+            if n == 2:
+                x[..., k, :] *= 1 / lu[..., k, k, None]
+            else:
+                x[..., k, :] /= lu[..., k, k, None]
+            if k:
+                x[..., :k, :] = _fma(-lu[..., :k, k, None], x[..., k, None, :], x[..., :k, :])
+    return x
+
+
+def _lu_candidate(xp, a) -> bool:
+    """The cheap part of ``_pytorch_lu_applies`` (checked before anything is computed)."""
+    return xp is np and a.dtype in (np.float32, np.float64) and a.shape[-1] <= _EXACT_LU_MAX
+
+
+def _pytorch_lu_applies(xp, a) -> bool:
+    """Whether ``_getrf`` reproduces PyTorch's LU of ``a`` (CPU, float32/float64, finite,
+    of order up to _EXACT_LU_MAX)."""
+    return (xp is np and a.dtype in (np.float32, np.float64) and a.size > 0
+            and a.shape[-1] <= _EXACT_LU_MAX and bool(np.isfinite(a).all())
+            and (a.dtype == np.float32 or bool((np.abs(a) < 1e290).all())))
+
+
+def _near_singular(a: np.ndarray, x: np.ndarray, b=None) -> bool:
+    """Whether ``a`` may be so close to singular that the two LUs disagree about an exact
+    zero pivot: NumPy's inverse ``x`` is huge (or not finite); for a solve (``b`` given, whose
+    solution may be moderate when ``b`` lies in the range of ``a``), ``|det a|`` is within
+    rounding of zero against the product of its rows' 1-norms (Hadamard's bound)."""
+    eps = np.finfo(a.dtype).eps
+    if b is None:
+        scale = np.abs(a).max(axis=(-2, -1)) * np.abs(x).max(axis=(-2, -1))
+        return not bool((scale <= 1e-3 / eps).all())  # (inf and nan are not <=)
+    if not bool(np.isfinite(x).all()):
+        return True
+    sign, logdet = np.linalg.slogdet(a)
+    bound = np.log(np.maximum(np.abs(a).sum(axis=-1), np.finfo(a.dtype).tiny)).sum(axis=-1)
+    return bool(((sign == 0) | (logdet < bound + math.log(1e3 * a.shape[-1] * eps))).any())
 
 
 def _cholesky_info(a: np.ndarray) -> np.ndarray:
@@ -1055,18 +1261,37 @@ def _require(xp, name: str, fn: str):
 
 @op(namespace="linalg", method=False, out="exact")
 def inv(A, *, out=None) -> Tensor:
-    """The inverse of each square matrix of ``A`` (LinAlgError when one is singular)."""
+    """The inverse of each square matrix of ``A`` (LinAlgError when one is singular).
+
+    Near-singular real matrices are factored with PyTorch's own LU arithmetic (``_getrf``),
+    so an exactly singular matrix raises -- or, where that LU meets a pivot of rounding size
+    instead of zero, returns huge values -- just where PyTorch does.
+    """
     A = _tensor_arg(A, "linalg_inv", "A", 1)
     _float_input(A, "linalg.inv")
     xp = _xp(A)
     if A.numel() == 0:
         return _finish_cm(xp, xp.empty(A._shape, A._dtype._np), A._dtype, A.device, out)
+    return _finish_cm(xp, _inv_arr(xp, A._arr), A._dtype, A.device, out)
+
+
+def _inv_arr(xp, a):
+    """The inverses of ``a``'s matrices (LinAlgError, PyTorch's, for a singular one)."""
     try:
         with _lapack(xp, ""):
-            res = xp.linalg.inv(A._arr)
+            res = xp.linalg.inv(a)
+        failed = False
     except LinAlgError:
-        raise _singular_error("linalg.inv", xp, A._arr) from None
-    return _finish_cm(xp, res, A._dtype, A.device, out)
+        res, failed = None, True
+    if _lu_candidate(xp, a) and (failed or _near_singular(a, res)) and \
+            _pytorch_lu_applies(xp, a):
+        lu, perm, info = _getrf(a)
+        if info.any():
+            raise _singular_error("linalg.inv", xp, a) from None
+        return _getrs(lu, perm, np.eye(a.shape[-1], dtype=a.dtype))
+    if failed:
+        raise _singular_error("linalg.inv", xp, a) from None
+    return res
 
 
 @op(out="exact")
@@ -1084,13 +1309,19 @@ def inv_ex(A, *, check_errors: bool = False, out=None):
     except LinAlgError as e:
         if check_errors:
             raise LinAlgError(str(e).replace("linalg.inv:", "linalg.inv_ex:", 1)) from None
+        if _pytorch_lu_applies(xp, A._arr):
+            # PyTorch's values: its LU's triangular solves, zero pivot included (inf, nan)
+            lu, perm, info_h = _getrf(A._arr)
+            res = _wrap_cm(xp, _getrs(lu, perm, np.eye(A._shape[-1], dtype=A._dtype._np)),
+                           A._dtype, A)
+            return return_types.linalg_inv_ex(res, wrap_array(info_h, _dtypes.int32,
+                                                              A.device))
         # Each failing matrix gets its own info (the first zero pivot) and NaNs; the others
         # their inverse.
         info_h = _lu_info(_host(xp, A._arr))
         fixed, bad = _fixed_batch(xp, A._arr, info_h)
         try:
-            with _lapack(xp, ""):
-                inv_arr = xp.linalg.inv(fixed)
+            inv_arr = _inv_arr(xp, fixed)
         except LinAlgError:
             inv_arr, bad = xp.full(A._shape, np.nan, dtype=A._dtype._np), xp.asarray(True)
             info_h = np.maximum(info_h, 1)
@@ -1186,18 +1417,41 @@ def solve(A, B, *, left: bool = True, out=None) -> Tensor:
     if vector:
         b = b[..., None]
     if not left:  # X A = B  <=>  A^T X^T = B^T
-        a, b = xp.swapaxes(a, -1, -2), xp.swapaxes(b, -1, -2)
+        b = xp.swapaxes(b, -1, -2)
     batch = _layout.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     a = xp.broadcast_to(a, batch + a.shape[-2:])
     b = xp.broadcast_to(b, batch + b.shape[-2:])
     if a.size == 0 or b.size == 0:
         res = xp.zeros(batch + (a.shape[-1], b.shape[-1]), dtype=A._dtype._np)
     else:
-        try:
-            with _lapack(xp, ""):
-                res = xp.linalg.solve(a, b)
-        except LinAlgError:
+        res = _solve_arr(xp, a, b, left=left)
+    return _solve_result(xp, res, A, dev, left, vector, out)
+
+
+def _solve_arr(xp, a, b, keep_going: bool = False, left: bool = True):
+    """``X`` with ``a @ X = b`` (``left=False``: ``a^T @ X = b``, from the LU of ``a``, as
+    PyTorch) -- LinAlgError, PyTorch's, for a singular ``a``; with ``keep_going``, the
+    ``*_ex`` functions' values instead where PyTorch's LU applies."""
+    at = a if left else xp.swapaxes(a, -1, -2)
+    try:
+        with _lapack(xp, ""):
+            res = xp.linalg.solve(at, b)
+        failed = False
+    except LinAlgError:
+        res, failed = None, True
+    # (near-singular real systems: PyTorch's LU arithmetic decides, as in inv)
+    if _lu_candidate(xp, a) and (failed or _near_singular(at, res, b)) and \
+            _pytorch_lu_applies(xp, a):
+        lu, perm, info = _getrf(a)
+        if info.any() and not keep_going:
             raise _singular_error("linalg.solve", xp, a) from None
+        return _getrs(lu, perm, b, trans=not left)
+    if failed:
+        raise _singular_error("linalg.solve", xp, a) from None
+    return res
+
+
+def _solve_result(xp, res, A, dev, left: bool, vector: bool, out):
     if not left:
         res = xp.swapaxes(res, -1, -2)
         if out is None and A._dtype.category == _dtypes._COMPLEX:
@@ -1970,8 +2224,21 @@ def _solve_ex(A, B, *, left: bool = True, check_errors: bool = False, out=None):
         if check_errors:
             raise LinAlgError(str(e).replace("torch.linalg.solve:", "torch.linalg.solve_ex:",
                                              1)) from None
-        # Each failing matrix of A gets its own info (the first zero pivot) and NaNs.
         info_h = _lu_info(_host(xp, A._arr))
+        if _pytorch_lu_applies(xp, A._arr) and B._dtype is A._dtype:
+            # PyTorch's values: its LU's triangular solves, zero pivot included (inf, nan)
+            vector = _solve_shapes(A, B, left)
+            a, b = A._arr, B._arr[..., None] if vector else B._arr
+            if not left:
+                b = xp.swapaxes(b, -1, -2)
+            batch = _layout.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+            a = xp.broadcast_to(a, batch + a.shape[-2:])
+            b = xp.broadcast_to(b, batch + b.shape[-2:])
+            res = _solve_result(xp, _solve_arr(xp, a, b, keep_going=True, left=left), A,
+                                A.device, left, vector, None)
+            return return_types.linalg_solve_ex(res, wrap_array(xp.asarray(info_h),
+                                                                _dtypes.int32, A.device))
+        # Each failing matrix of A gets its own info (the first zero pivot) and NaNs.
         fixed, bad = _fixed_batch(xp, A._arr, info_h)
         try:
             res = solve(wrap_array(fixed, A._dtype, A.device), B, left=left)

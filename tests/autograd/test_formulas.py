@@ -141,7 +141,6 @@ def graph_signature(fn, depth: int = 2):
 _GRAPH_DIFFERS = {
     "vander": "PyTorch copies into views of a tensor that does not require grad (two "
               "CopySlices, and its own backward fails): tensorviz concatenates",
-    "einsum": "PyTorch contracts through permute/reshape/bmm; tensorviz multiplies and sums",
 }
 
 

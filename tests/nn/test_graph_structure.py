@@ -43,6 +43,8 @@ EXPRS = [
     "F.prelu(x, y[0, :1].clone())", "F.hardswish(x)", "F.mish(x)", "F.selu(x)",
     "F.rrelu(x, training=False)", "F.rrelu(x, 0.2, 0.2, training=True)",
     "F.local_response_norm(x.reshape(1, 3, 4), 2)",
+    "F.local_response_norm(x.reshape(1, 3, 2, 2), 2)",
+    "F.local_response_norm(x.reshape(1, 3, 2, 2, 1), 3)",
     "F.cosine_embedding_loss(x, y, torch.tensor([1, -1, 1]))",
     "F.margin_ranking_loss(x[0], y[0], torch.tensor([1., -1, 1, 1]))",
     "F.triplet_margin_loss(x, y, x.flip(0))", "F.triplet_margin_loss(x, y, x.flip(0), swap=True)",
@@ -112,3 +114,17 @@ def test_not_differentiable_arguments_raise_as_pytorch(expr):
     with pytest.raises(RuntimeError) as v_err:
         _eval(tensorviz, expr, xv, yv)
     assert str(v_err.value) == str(t_err.value)
+
+
+@pytest.mark.parametrize("shape,size", [((1, 3, 2, 2), 2), ((1, 4, 3), 3), ((1, 3, 2, 2, 1), 3),
+                                        ((1, 6, 1, 2), 5)])
+def test_local_response_norm_whole_graph(shape, size):
+    """Down to the leaf: 3-D inputs pool with ``AvgPool2DBackward0``, larger ones with
+    ``AvgPool3DBackward0`` (PyTorch's Python composition)."""
+    xv = np.random.default_rng(0).uniform(0.2, 0.9, (3, 4))
+    sigs = []
+    for lib in (torch, tensorviz):
+        x = lib.tensor(xv, requires_grad=True)
+        sigs.append(_sig(lib.nn.functional.local_response_norm(x.reshape(shape), size).grad_fn,
+                         12))
+    assert sigs[1] == sigs[0]

@@ -1663,11 +1663,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'message differs: tensorviz \'"tensordot" not implemented for \\\'Bool\\\'\' vs PyTorch '
         '\'"addmm_impl_cpu_" not implemented for \\\'Bool\\\'\' [tensordot#0 bool contig]',
         ('bool/contig', 'float64/0d', 'float64/empty',)),
-    ('einsum', 'function'): (
-        "message differs: tensorviz 'einsum(): subscript i has size 3 for operand 0 which "
-        'does not broadcast with previously seen siz... vs PyTorch "einsum(): subscript i is '
-        'repeated for operand 0 but the sizes don\'t match, 3 != 0" [einsum#1 float64 empty]',
-        ('float64/empty',)),
     ('cross', 'function'): (
         "message differs: tensorviz 'Dimension out of range (expected to be in range of [-1, "
         "0], but got 1)' vs PyTorch 'Dimension specified as 1 but tensor has no dimensions' "

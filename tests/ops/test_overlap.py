@@ -45,3 +45,19 @@ def test_overlapping_writes(tvdiff, name):
         CASES[name](lib, t)
         return t
     tvdiff.check(f, x, warns=False)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int32", "float64", "complex64"])
+@pytest.mark.parametrize("geometry", [((2, 2), (6, 4), 0), ((2, 3), (6, 4), 1), ((3, 2), (4, 6), 0),
+                                      ((4,), (3,), 2), ((2, 2), (5, 2), 0)])
+def test_neg_in_place_of_strided_views(tvdiff, dtype, geometry):
+    """``neg_`` of a strided view negates exactly its elements (NumPy 2.4's 4-byte negative
+    loop, run with its output as its input, writes wrong values for some 2-D strides)."""
+    x = tvdiff.make((24,), dtype, seed=3)
+    size, stride, offset = geometry
+
+    def f(lib, t):
+        t = t.clone()
+        t.as_strided(size, stride, offset).neg_()
+        return t
+    tvdiff.check(f, x, warns=False)
