@@ -17,6 +17,16 @@ from tensorviz.viz import _widgets
 from vizhelpers import make
 
 
+@pytest.fixture(autouse=True)
+def only_this_tests_widgets():
+    """Each test polls its own widgets: widgets left live by earlier tests (the whole suite
+    in one process) would share the after-cell poll's time budget and, on a busy machine,
+    push this test's widget out of a poll round."""
+    for w in _widgets.live_widgets():
+        w.close()
+    yield
+
+
 def strip_values(w, k: int = 0) -> list:
     s = w.strips[k]
     return np.frombuffer(s["values"], dtype="<" + s["wire"]).tolist()
