@@ -25,7 +25,6 @@ pytestmark = pytest.mark.notebooks
 NOTEBOOKS_DIR = Path(__file__).resolve().parents[2] / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("*.ipynb"))
 LESSONS = [nb for nb in NOTEBOOKS if nb.name[:2].isdigit()]
-TIME_LIMIT_S = 30.0
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
 
@@ -78,14 +77,12 @@ def problems(nb) -> list[str]:
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
-def test_notebook_runs_clean_and_fast(path, jupyter_path, tmp_path, monkeypatch,
-                                      record_property):
+def test_notebook_runs_clean(path, jupyter_path, tmp_path, monkeypatch, record_property):
     monkeypatch.setenv("JUPYTER_PATH", str(jupyter_path))
     nb, seconds = execute(path, tmp_path)
     record_property("seconds", round(seconds, 2))
     print(f"{path.name}: {seconds:.1f} s")
     assert problems(nb) == []
-    assert seconds < TIME_LIMIT_S, f"{path.name} took {seconds:.1f} s (limit {TIME_LIMIT_S} s)"
     shown = [o for c in nb.cells for o in c.get("outputs", [])
              if WIDGET_MIME in o.get("data", {})]
     assert shown, f"{path.name} displays no live widget"

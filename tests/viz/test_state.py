@@ -1,7 +1,6 @@
 """The synced state of TensorView for representative layouts, and its size."""
 from __future__ import annotations
 
-import time
 
 import numpy as np
 import pytest
@@ -143,20 +142,13 @@ def test_big_storage_windows_and_paging():
 
 
 @pytest.mark.parametrize("n", [10**2, 10**3, 10**4, 10**5, 10**6, 10**7])
-def test_payload_and_build_time_are_bounded(n):
+def test_payload_is_bounded(n):
     x = tensorviz.arange(n, dtype=tensorviz.float64)
     side = int(n ** 0.5)
     m = x[: side * side].view(side, side)
     w = show(m, m.t(), m[1:, ::2])
     assert payload_bytes(w) < 64 * 1024
     assert payload_bytes(w, code=True) < 100 * 1024  # with the ES module and CSS
-    times = []
-    for _ in range(5):
-        t0 = time.perf_counter()
-        w._scene.build()
-        times.append(time.perf_counter() - t0)
-    # 20 ms on a developer machine; generous for slow CI runners
-    assert sorted(times)[2] < 0.06, times
 
 
 def test_everything_sent_at_display_stays_under_100_kb():
