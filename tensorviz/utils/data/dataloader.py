@@ -373,6 +373,7 @@ class _WorkerPool:
         self.outstanding: dict[int, int] = {}  # task -> worker, sent and not yet received
         self.closed = False
         self.owner = os.getpid()
+        w = writer = None
         try:
             for i in range(num_workers):
                 index_queue = ctx.Queue()
@@ -396,6 +397,10 @@ class _WorkerPool:
                 writer.close()  # (the worker holds it; EOF here when the worker is gone)
                 self.workers.append(w)
         except BaseException:
+            if w is not None and w.pid is not None and w not in self.workers:
+                self.workers.append(w)  # (started, then interrupted before it was counted)
+            if writer is not None:
+                writer.close()
             self.shutdown()
             raise
 
