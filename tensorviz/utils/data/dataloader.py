@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from . import _shared_memory
+from ._interrupts import deferred_interrupt
 from ._collate import default_collate, default_convert
 from ._worker import (ITERABLE, MAP, ExceptionWrapper, _IterableDatasetStopIteration,
                       _ResumeIteration, create_fetcher, get_worker_info, worker_loop)
@@ -372,6 +373,7 @@ class _WorkerPool:
         self.outstanding: dict[int, int] = {}  # task -> worker, sent and not yet received
         self.closed = False
         self.owner = os.getpid()
+        w = writer = None
         try:
             for i in range(num_workers):
                 index_queue = ctx.Queue()
@@ -383,7 +385,11 @@ class _WorkerPool:
                 self.index_queues.append(index_queue)
                 self.result_conns.append(reader)
                 try:
-                    w.start()
+                    if start_method == "fork":  # (os.fork's callbacks drop an interrupt)
+                        with deferred_interrupt():
+                            w.start()
+                    else:
+                        w.start()
                 except (TypeError, AttributeError, pickle.PicklingError) as e:
                     writer.close()
                     from ._pickling import explain_failure
@@ -391,12 +397,28 @@ class _WorkerPool:
                 writer.close()  # (the worker holds it; EOF here when the worker is gone)
                 self.workers.append(w)
         except BaseException:
+            if w is not None and w.pid is not None and w not in self.workers:
+                self.workers.append(w)  # (started, then interrupted before it was counted)
+            if writer is not None:
+                writer.close()
             self.shutdown()
             raise
+
+    def send(self, worker_id: int, obj) -> None:
+        """Put ``obj`` on worker ``worker_id``'s index queue, as one step an interrupt
+        cannot cut in two (see ``_interrupts``)."""
+        with deferred_interrupt():
+            self.index_queues[worker_id].put(obj)
 
     def shutdown(self) -> None:
         if self.closed or os.getpid() != self.owner:
             return  # (a forked worker's copy of an old pool is not its to stop)
+        # An interrupt while stopping (a second press of stop) waits until the workers are
+        # gone and their segments removed: at most the grace, a terminate and a kill.
+        with deferred_interrupt():
+            self._shutdown()
+
+    def _shutdown(self) -> None:
         self.closed = True
         try:
             self.done_event.set()
@@ -473,8 +495,8 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
             self._try_put_index()
 
     def _resume_workers(self) -> None:
-        for q in self._pool.index_queues:
-            q.put(_ResumeIteration())
+        for i in range(self._num_workers):
+            self._pool.send(i, _ResumeIteration())
         pending = self._num_workers
         while pending > 0:
             names, payload = self._recv()
@@ -501,15 +523,16 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
                     break
         else:
             return  # no worker left
-        self._pool.index_queues[worker_queue_idx].put((self._send_idx, index))
-        self._task_info[self._send_idx] = (worker_queue_idx,)
-        self._pool.outstanding[self._send_idx] = worker_queue_idx
-        self._workers_num_tasks[worker_queue_idx] += 1
-        self._tasks_outstanding += 1
-        self._send_idx += 1
+        with deferred_interrupt():  # (the task is sent and recorded, or neither)
+            self._pool.index_queues[worker_queue_idx].put((self._send_idx, index))
+            self._task_info[self._send_idx] = (worker_queue_idx,)
+            self._pool.outstanding[self._send_idx] = worker_queue_idx
+            self._workers_num_tasks[worker_queue_idx] += 1
+            self._tasks_outstanding += 1
+            self._send_idx += 1
 
     def _mark_worker_as_unavailable(self, worker_id: int) -> None:
-        self._pool.index_queues[worker_id].put(None)
+        self._pool.send(worker_id, None)
         self._workers_status[worker_id] = False
 
     # -------------------------------------------------------- receiving
@@ -614,8 +637,9 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
                 err.add_note(e.details)
             raise err from None
         except BaseException as e:
-            if self._fatal(e):
-                self._shutdown_workers()
+            with deferred_interrupt():  # (a second interrupt comes once the workers are gone)
+                if self._fatal(e):
+                    self._shutdown_workers()
             raise
 
     def _fatal(self, e: BaseException) -> bool:
@@ -636,9 +660,10 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         return self._guard(super().__next__)
 
     def _shutdown_workers(self) -> None:
-        if not self._shutdown:
-            self._shutdown = True
-            self._finalizer()
+        with deferred_interrupt():  # (the finalizer runs once: an interrupt must not cut it)
+            if not self._shutdown:
+                self._shutdown = True
+                self._finalizer()
 
 
 def _describe_exit(code: int | None) -> str:
