@@ -162,6 +162,8 @@ def vdot(input, other, *, out=None) -> Tensor:
     _vec_checks(input, other, "vdot")
     xp = _xp(input)
     res = xp.asarray(call_quiet(xp.vdot, input._arr, other._arr))
+    if res.dtype.kind == "c" and not builtins.bool(xp.isfinite(res).all()):
+        res = xp.asarray(_cprod(xp, xp.dot, xp.conj(input._arr.ravel()), other._arr.ravel()))
     if out is None and other._cj and not input._cj and input._dtype.category == _COMPLEX:
         return _lazy_conj_result(xp, res.reshape(()), input)
     return finish(res.reshape(()), input._dtype, input.device, out)

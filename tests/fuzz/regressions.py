@@ -628,3 +628,13 @@ REGRESSIONS += [  # PyTorch's float32 pinverse inverts a rank-1 matrix's roundin
         "v1 = v0.conj()", "v0[-3] = -2.5", "v4 = v1.pinverse()",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed findings: vdot overflowing to inf+nan j; slogdet of a NaN matrix
+    ("vdot-complex-infinity", [
+        "v0 = T.tensor([[complex(-3.0, 0.5), complex(-0.75, 1.0), complex(float('inf'), float('inf')), complex(-3.0, 0.5)]])",
+        "v3 = v0[-1]", "v4 = v3.vdot(v3)",
+    ]),
+    ("slogdet-of-a-nan-matrix", [
+        "v0 = T.tensor([[4.0, -1.0, -3.0, 1.0], [2.0, -1.0, float('nan'), 3.0], [3.4e+38, 2.0, 0.25, -1.0], [1.5, 65504.0, -3.0, 0.0]])",
+        "v2 = T.conj_physical_(v0)", "v3 = v2.slogdet()",
+    ]),
+]

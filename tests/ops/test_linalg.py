@@ -889,7 +889,8 @@ def test_complex_products_that_overflow(tvdiff, seed, dtype):
     for f in (lambda lib, x, y, z: x @ y, lambda lib, x, y, z: lib.mm(x[:1].expand(3, 4), y),
               lambda lib, x, y, z: lib.addmm(z, x, y), lambda lib, x, y, z: lib.inner(x, y.mT),
               lambda lib, x, y, z: lib.mv(x, y[:, 0]), lambda lib, x, y, z: lib.dot(x[0], y[:, 1]),
-              lambda lib, x, y, z: lib.bmm(x[None], y[None])):
+              lambda lib, x, y, z: lib.bmm(x[None], y[None]),
+              lambda lib, x, y, z: lib.vdot(x[0], y[:, 1]), lambda lib, x, y, z: lib.vdot(x[1], x[1])):
         got = f(tensorviz, *(tensorviz.tensor(v) for v in (a, b, c))).numpy()
         want = f(torch, *(torch.tensor(v) for v in (a, b, c))).numpy()
         # (where PyTorch's kernel reaches NaN by inf - inf, tensorviz may keep the infinity:
