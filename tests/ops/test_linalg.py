@@ -957,6 +957,33 @@ def test_cross_rounds_as_pytorch_fused_multiply_add(tvdiff, seed, dtype):
     tvdiff.check(lambda lib, x: lib.cross(x, x.flip(0)), tvdiff.make((3, 5), dtype, data=a.T))
 
 
+@pytest.mark.parametrize("alpha", [0, -0.0, 0.0])
+@pytest.mark.parametrize("beta", [1, 0, 2.0])
+@pytest.mark.parametrize("dtype", ["float32", "complex64"])
+def test_zero_alpha_ignores_the_product_as_pytorch(tvdiff, alpha, beta, dtype):
+    """addmm/addbmm (and real addmv) with alpha=0 ignore the product (an infinity in it gives
+    no NaN); baddbmm, addr and complex addmv compute it (0 * inf = NaN), as PyTorch's."""
+    x = tvdiff.make((2, 2), dtype, data=np.array([[-0.0, np.inf], [2.0, 3.0]], dtype=dtype))
+    for f in (lambda lib, b: lib.addmm(b, b, b, alpha=alpha, beta=beta),
+              lambda lib, b: lib.addmm(b[0], b, b.mT, alpha=alpha, beta=beta),
+              lambda lib, b: lib.addmv(b[0].real, b.real, b[1].real, alpha=alpha, beta=beta),
+              lambda lib, b: lib.addbmm(b, b[None], b[None], alpha=alpha, beta=beta),
+              lambda lib, b: lib.baddbmm(b[None].real, b[None].real, b[None].real, alpha=alpha,
+                                         beta=beta),
+              lambda lib, b: lib.addr(b.real, b[0].real, b[1].real, alpha=alpha, beta=beta),
+              lambda lib, b: b.clone().addmm_(b, b, alpha=alpha, beta=beta)):
+        tvdiff.check(f, x)
+
+
+@pytest.mark.parametrize("shape", [(0, 3, 3), (2, 3, 3), (3, 3), (0, 1, 1), (2, 1, 1)])
+def test_triangular_solve_coefficient_is_column_major(tvdiff, shape):
+    """The cloned coefficient has PyTorch's column-major strides, empty batches too."""
+    a = tvdiff.make(shape, "float64")
+    tvdiff.check(lambda lib, A: [t.stride() for t in lib.triangular_solve(
+        lib.ones(A.shape[:-1] + (2,), dtype=A.dtype), A + 4 * lib.eye(A.shape[-1]))], a,
+        warns=False)
+
+
 def test_dot_vdot_of_conjugate_views_are_lazy_as_pytorch():
     """PyTorch computes dot/vdot on the memory of conjugate views and conjugates the 0-dim
     result lazily for dot(conj, conj) and vdot(plain, conj): is_conj() and values agree."""
