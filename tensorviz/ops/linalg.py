@@ -100,8 +100,16 @@ def _scalar(value, dt):
     return scalar_to(value, dt)
 
 
-def _axpby(xp, prod, alpha, input_arr, beta, dt):
-    """``beta * input + alpha * prod`` with PyTorch's rule that ``beta=0`` ignores input."""
+def _axpby(xp, prod, alpha, input_arr, beta, dt, skip_zero_alpha: bool = False):
+    """``beta * input + alpha * prod`` with PyTorch's rule that ``beta=0`` ignores input (and,
+    with ``skip_zero_alpha``, as addmm/addbmm/real addmv, that ``alpha=0`` ignores the product:
+    an infinity in it gives no NaN)."""
+    if skip_zero_alpha and dt is not _dtypes.bool and alpha == 0 and input_arr is not None:
+        if beta == 0:
+            return xp.zeros(prod.shape, dtype=dt._np)
+        inp = xp.broadcast_to(input_arr, prod.shape)
+        res = inp.copy() if beta == 1 else call_quiet(xp.multiply, inp, _scalar(beta, dt))
+        return res.astype(dt._np, copy=False)
     if dt is _dtypes.bool:
         res = prod if alpha else xp.zeros_like(prod)
         if beta and input_arr is not None:
@@ -162,6 +170,8 @@ def vdot(input, other, *, out=None) -> Tensor:
     _vec_checks(input, other, "vdot")
     xp = _xp(input)
     res = xp.asarray(call_quiet(xp.vdot, input._arr, other._arr))
+    if res.dtype.kind == "c" and not builtins.bool(xp.isfinite(res).all()):
+        res = xp.asarray(_cprod(xp, xp.dot, xp.conj(input._arr.ravel()), other._arr.ravel()))
     if out is None and other._cj and not input._cj and input._dtype.category == _COMPLEX:
         return _lazy_conj_result(xp, res.reshape(()), input)
     return finish(res.reshape(()), input._dtype, input.device, out)
@@ -433,7 +443,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None) -> Tensor:
     shape = (mat1._shape[0], mat2._shape[1])
     inp = _expand_arr(input, shape)
     prod = _cprod(xp, xp.matmul, mat1._arr, mat2._arr)
-    res = call_quiet(lambda: _axpby(xp, prod, alpha, inp, beta, input._dtype))
+    res = call_quiet(lambda: _axpby(xp, prod, alpha, inp, beta, input._dtype, True))
     return finish(res, input._dtype, dev, out)
 
 
@@ -451,7 +461,8 @@ def addmv(input, mat, vec, *, beta=1, alpha=1, out=None) -> Tensor:
     xp = _xp(mat)
     inp = _expand_arr(input, (mat._shape[0],))
     prod = _cprod(xp, xp.matmul, mat._arr, vec._arr)
-    res = call_quiet(lambda: _axpby(xp, prod, alpha, inp, beta, input._dtype))
+    skip = input._dtype.category != _COMPLEX  # (PyTorch's complex addmv computes it)
+    res = call_quiet(lambda: _axpby(xp, prod, alpha, inp, beta, input._dtype, skip))
     return finish(res, input._dtype, dev, out)
 
 
@@ -491,7 +502,7 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
     a2 = xp.transpose(batch1._arr, (1, 0, 2)).reshape(n, b * k)
     b2 = batch2._arr.reshape(b * k, m)
     prod = _cprod(xp, xp.matmul, a2, b2)
-    res = call_quiet(lambda: _axpby(xp, prod, alpha, inp, beta, input._dtype))
+    res = call_quiet(lambda: _axpby(xp, prod, alpha, inp, beta, input._dtype, True))
     return finish(res, input._dtype, dev, out)
 
 
@@ -2507,8 +2518,7 @@ def triangular_solve(input, A, upper: bool = True, transpose: bool = False,
                          unitriangular=unitriangular)
     xp = _xp(A)
     batch = X._shape[:-2]
-    M = wrap_array(_colmajor(xp, xp.broadcast_to(A._arr, batch + A._shape[-2:]).copy()),
-                   A._dtype, A.device)
+    M = _wrap_cm(xp, xp.broadcast_to(A._arr, batch + A._shape[-2:]).copy(), A._dtype, A)
     res = return_types.triangular_solve(X, M)
     if out is not None:
         return return_types.triangular_solve_out(*_out_pair(res, out))

@@ -446,9 +446,12 @@ def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
         # 1e-16 in the other, by layout. There both answers stand; elsewhere they compare.
         # A matrix holding an infinity or NaN: LU's pivots are unspecified (NaN or inf by
         # order), so PyTorch's NaN there accepts tensorviz's NaN or infinity.
+        # A NaN entry makes LU's pivot choices (comparisons with NaN) arbitrary: a matrix
+        # holding one is not compared (PyTorch's slogdet sign may be -0 there).
         with np.errstate(all="ignore"):
             a = x.astype(np.complex128)
             n = x.shape[-1]
+            has_nan = np.isnan(a).any(axis=(-2, -1))
             eps = float(np.finfo(x.real.dtype if x.dtype.kind == "c" else x.dtype).eps)
             rows = np.sqrt(np.sum(np.abs(a) ** 2, axis=-1))
             bound = 16 * n * eps * np.prod(np.maximum(rows, np.finfo(np.float64).tiny), axis=-1)
@@ -468,6 +471,7 @@ def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
                 for a_, b_ in pairs:
                     _mask_where(a_[1], b_[1], lambda p_, q_: noise)
                     _mask_where(a_[1], b_[1], lambda p_, q_: bad & np.isnan(p_) & ~np.isfinite(q_))
+                    _mask_where(a_[1], b_[1], lambda p_, q_: has_nan)
     if op == "signbit" and x is not None and dt[0] == dv[0] == "tensor" and \
             x.shape == dt[1]["values"].shape and (x.dtype.kind in "fc" or
                                                   x.dtype.name == "bfloat16"):

@@ -793,3 +793,24 @@ REGRESSIONS += [  # fresh-seed 80M run: complex to bool in reductions
         "v5 = T.prod(v0, dtype=bool)", "v6 = T.sum(v0, 0, dtype=bool)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed findings: vdot overflowing to inf+nan j; slogdet of a NaN matrix
+    ("vdot-complex-infinity", [
+        "v0 = T.tensor([[complex(-3.0, 0.5), complex(-0.75, 1.0), complex(float('inf'), float('inf')), complex(-3.0, 0.5)]])",
+        "v3 = v0[-1]", "v4 = v3.vdot(v3)",
+    ]),
+    ("slogdet-of-a-nan-matrix", [
+        "v0 = T.tensor([[4.0, -1.0, -3.0, 1.0], [2.0, -1.0, float('nan'), 3.0], [3.4e+38, 2.0, 0.25, -1.0], [1.5, 65504.0, -3.0, 0.0]])",
+        "v2 = T.conj_physical_(v0)", "v3 = v2.slogdet()",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed findings: addmm with alpha=0 ignores the product; triangular_solve strides
+    ("addmm-zero-alpha-ignores-an-infinite-product", [
+        "v0 = T.tensor([[complex(-0.75, -2.0), complex(0.0, 1.0), complex(0.0, 0.0), complex(3.0, 0.5)], [complex(-1e-30, 0.0), complex(-2.5, -2.0), complex(float('inf'), 0.0), complex(-0.75, -2.0)], [complex(0.0, 1.0), complex(1.5, 0.0), complex(3.0, -2.0), complex(1.0, 0.5)], [complex(1.5, 0.0), complex(-3.0, -2.0), complex(4.0, 1.0), complex(0.0, -2.0)]])",
+        "v1 = v0.t()", "v2 = v0.addmm(v1, v1, alpha=-0.0)",
+    ]),
+    ("triangular_solve-empty-batch-strides", [
+        "v0 = T.tensor([[[complex(4.0, 1.0), complex(1.0, 0.5), complex(0.5, 1.0)], [complex(-float('inf'), 1.0), complex(0.25, 0.0), complex(0.25, 0.5)], [complex(-3.0, 0.0), complex(1.152921504606847e+18, 0.5), complex(1.0, 1.0)]]], dtype=T.complex128)",
+        "v1 = v0[1:]", "v3 = T.zeros((0, 3, 6), dtype=T.complex128)", "v4 = v3[..., ::2]",
+        "v5 = v1.triangular_solve(v4, False)",
+    ]),
+]

@@ -878,7 +878,8 @@ def test_complex_products_that_overflow(tvdiff, seed, dtype):
     for f in (lambda lib, x, y, z: x @ y, lambda lib, x, y, z: lib.mm(x[:1].expand(3, 4), y),
               lambda lib, x, y, z: lib.addmm(z, x, y), lambda lib, x, y, z: lib.inner(x, y.mT),
               lambda lib, x, y, z: lib.mv(x, y[:, 0]), lambda lib, x, y, z: lib.dot(x[0], y[:, 1]),
-              lambda lib, x, y, z: lib.bmm(x[None], y[None])):
+              lambda lib, x, y, z: lib.bmm(x[None], y[None]),
+              lambda lib, x, y, z: lib.vdot(x[0], y[:, 1]), lambda lib, x, y, z: lib.vdot(x[1], x[1])):
         got = f(tensorviz, *(tensorviz.tensor(v) for v in (a, b, c))).numpy()
         want = f(torch, *(torch.tensor(v) for v in (a, b, c))).numpy()
         # (where PyTorch's kernel reaches NaN by inf - inf, tensorviz may keep the infinity:
@@ -943,6 +944,33 @@ def test_cross_rounds_as_pytorch_fused_multiply_add(tvdiff, seed, dtype):
         want = torch.linalg.cross(torch.tensor(x), torch.tensor(y), dim=dim)
         np.testing.assert_array_equal(got.numpy(), want.numpy())
     tvdiff.check(lambda lib, x: lib.cross(x, x.flip(0)), tvdiff.make((3, 5), dtype, data=a.T))
+
+
+@pytest.mark.parametrize("alpha", [0, -0.0, 0.0])
+@pytest.mark.parametrize("beta", [1, 0, 2.0])
+@pytest.mark.parametrize("dtype", ["float32", "complex64"])
+def test_zero_alpha_ignores_the_product_as_pytorch(tvdiff, alpha, beta, dtype):
+    """addmm/addbmm (and real addmv) with alpha=0 ignore the product (an infinity in it gives
+    no NaN); baddbmm, addr and complex addmv compute it (0 * inf = NaN), as PyTorch's."""
+    x = tvdiff.make((2, 2), dtype, data=np.array([[-0.0, np.inf], [2.0, 3.0]], dtype=dtype))
+    for f in (lambda lib, b: lib.addmm(b, b, b, alpha=alpha, beta=beta),
+              lambda lib, b: lib.addmm(b[0], b, b.mT, alpha=alpha, beta=beta),
+              lambda lib, b: lib.addmv(b[0].real, b.real, b[1].real, alpha=alpha, beta=beta),
+              lambda lib, b: lib.addbmm(b, b[None], b[None], alpha=alpha, beta=beta),
+              lambda lib, b: lib.baddbmm(b[None].real, b[None].real, b[None].real, alpha=alpha,
+                                         beta=beta),
+              lambda lib, b: lib.addr(b.real, b[0].real, b[1].real, alpha=alpha, beta=beta),
+              lambda lib, b: b.clone().addmm_(b, b, alpha=alpha, beta=beta)):
+        tvdiff.check(f, x)
+
+
+@pytest.mark.parametrize("shape", [(0, 3, 3), (2, 3, 3), (3, 3), (0, 1, 1), (2, 1, 1)])
+def test_triangular_solve_coefficient_is_column_major(tvdiff, shape):
+    """The cloned coefficient has PyTorch's column-major strides, empty batches too."""
+    a = tvdiff.make(shape, "float64")
+    tvdiff.check(lambda lib, A: [t.stride() for t in lib.triangular_solve(
+        lib.ones(A.shape[:-1] + (2,), dtype=A.dtype), A + 4 * lib.eye(A.shape[-1]))], a,
+        warns=False)
 
 
 def test_dot_vdot_of_conjugate_views_are_lazy_as_pytorch():
