@@ -233,8 +233,28 @@ def test_widening_conversions_compare_at_the_source_tolerance():
         for n in (3, 4, 6):
             f = compare(prog[:n], torch, fake)
             assert (f is None) == ok, (n, ulps, f)
-    assert compare(["v0 = T.tensor([-1.333], dtype=T.float16)", "v1 = v0 - T.tensor(1+0.5j)"],
-                   torch, tensorviz) is None
+    half = ["v0 = T.tensor([-1.333, 0.5, 3.0], dtype=T.float16)", "v1 = T.sub(v0, T.tensor(1+0.5j))"]
+    assert compare(half, torch, tensorviz) is None
+    f = compare(half, torch, _wrong(sub=lambda a, b: tensorviz.sub(a, b) * 1.01))  # 1% off
+    assert f is not None and f.kind == "silent" and f.line == 1, f
+
+
+def test_signbit_of_bfloat16_is_compared_where_not_nan():
+    """signbit of a NaN is not compared (its sign is unspecified), every other bfloat16 entry
+    is: a signbit wrong there is found, one that differs only at the NaN is not."""
+    lines = ["v0 = T.tensor([0.25, -3.0, float('nan'), -0.0], dtype=T.bfloat16)",
+             "v1 = T.signbit(v0)"]
+    assert compare(lines, torch, tensorviz) is None
+
+    def flipped(at_nan):
+        def signbit(t):
+            r = tensorviz.signbit(t)
+            nan = tensorviz.isnan(t)
+            return r ^ nan if at_nan else r ^ ~nan
+        return signbit
+    assert compare(lines, torch, _wrong(signbit=flipped(True))) is None
+    f = compare(lines, torch, _wrong(signbit=flipped(False)))
+    assert f is not None and f.kind == "silent" and f.line == 1, f
 
 
 def test_complex_negation_is_compared_with_ieee_signs():
