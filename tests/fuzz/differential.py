@@ -622,7 +622,36 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
         if sh_t != sh_v:
             return Finding("silent", i, op, f"storage sharing: PyTorch {sorted(sh_t)} vs "
                            f"tensorviz {sorted(sh_v)}")
+        if target in made_by and made_by[target][1] == line:
+            _adopt_widened(made_by[target][0], made_by[target][2], target, env_t, env_v, torch)
     return None
+
+
+def _adopt_widened(op: str, x, target: str, env_t: dict, env_v: dict, torch) -> None:
+    """After a widening conversion of a low-precision tensor was accepted at the source
+    dtype's tolerance (see ``deliberate``), give PyTorch's new value tensorviz's exact values,
+    so that what is computed from it later (a view, a float64 op) compares its own
+    computation, not the conversion's ulp again (``v4 = v3.cdouble()``, ``v5 = v4[None]``)."""
+    op = op.rsplit(".", 1)[-1]
+    if op not in WIDENING or x is None or x.dtype.name not in LOW_PRECISION:
+        return
+    a, b = env_t.get(target), env_v.get(target)
+    if isinstance(a, torch.Tensor):
+        # (only a fresh tensor of a wider dtype: a conversion to the same dtype is the
+        # source itself, left as PyTorch computed it)
+        name = str(a.dtype).split(".")[-1]
+        if name not in ("float64", "complex128") or a.is_conj() or a.is_neg() or \
+                not hasattr(b, "numpy"):
+            return
+        try:
+            vals = np.array(b.resolve_conj().resolve_neg().numpy(), copy=True)
+        except Exception:  # noqa: BLE001 - (nothing to take: compared as is)
+            return
+        if vals.shape == tuple(a.shape) and vals.dtype.name == name:
+            a.data.copy_(torch.from_numpy(vals))
+    elif isinstance(a, (float, complex, list)) and type(a) is type(b):
+        import copy
+        env_t[target] = copy.deepcopy(b)
 
 
 _NEGATION = re.compile(r"=\s*(?:-\s*(v\d+)\s*$|T\.neg(?:ative)?_?\(\s*(v\d+)\s*\)|"
