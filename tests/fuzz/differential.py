@@ -566,6 +566,8 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
             return None
         target = line.split("=", 1)[0].strip() if re.match(r"\s*\w+\s*=[^=]", line) else None
         repairs = _pytorch_repairs(line, env_t, torch)
+        # (an in-place op's input, as it was: what the comparison's rules judge it by)
+        x_before = _call_input(line, env_v) if re.search(r"\.\w+_\(", line) else None
         if phase:
             phase("torch")
         et = _run_stmt(line, env_t)
@@ -604,17 +606,19 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
             st, sv = snapshot(torch, env_t), snapshot(tv, env_v)
         except Exception as e:  # noqa: BLE001 - a value tensorviz cannot even describe
             return Finding("silent", i, op, f"cannot inspect: {type(e).__name__}: {e}")
+        if target in st:
+            m = re.search(r"\.(\w+)\(", line)
+            made_by[target] = (ops[i] if ops else (m.group(1) if m else ""), line,
+                               x_before if x_before is not None else _call_input(line, env_v))
         for name in st:
             if name not in sv:
                 return Finding("silent", i, op, f"{name} missing")
-            if name == target:
-                m = re.search(r"\.(\w+)\(", line)
-                made_by[name] = (ops[i] if ops else (m.group(1) if m else ""), line,
-                                 _call_input(line, env_v))
-            if name in made_by:
-                deliberate(*made_by[name][:2], st[name], sv[name], made_by[name][2])
-                sv[name] = _widened_number(made_by[name][0], made_by[name][2], st[name],
-                                           sv[name])
+            # (the variable an in-place op returns is its self: judged by the same rules)
+            rule = made_by.get(target) if name != target and target in made_by and \
+                env_t.get(name) is env_t.get(target) else made_by.get(name)
+            if rule:
+                deliberate(*rule[:2], st[name], sv[name], rule[2])
+                sv[name] = _widened_number(rule[0], rule[2], st[name], sv[name])
             d = _same(st[name], sv[name], f"{name}.")
             if d:
                 return Finding("silent", i, op, d[:400])
@@ -629,18 +633,24 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
 
 def _adopt_widened(op: str, x, target: str, env_t: dict, env_v: dict, torch) -> None:
     """After a widening conversion of a low-precision tensor was accepted at the source
-    dtype's tolerance (see ``deliberate``), give PyTorch's new value tensorviz's exact values,
+    dtype's tolerance (see ``deliberate``; polygamma too), give PyTorch's new value
+    tensorviz's exact values,
     so that what is computed from it later (a view, a float64 op) compares its own
     computation, not the conversion's ulp again (``v4 = v3.cdouble()``, ``v5 = v4[None]``)."""
     op = op.rsplit(".", 1)[-1]
-    if op not in WIDENING or x is None or x.dtype.name not in LOW_PRECISION:
+    # polygamma: where PyTorch's value is wrong (see deliberate), what follows is computed
+    # from tensorviz's accepted values on both sides
+    wider = ("float32", "float64") if op in ("polygamma", "polygamma_") else \
+        ("float64", "complex128")
+    if op not in WIDENING and op not in ("polygamma", "polygamma_") or x is None or \
+            op in WIDENING and x.dtype.name not in LOW_PRECISION:
         return
     a, b = env_t.get(target), env_v.get(target)
     if isinstance(a, torch.Tensor):
         # (only a fresh tensor of a wider dtype: a conversion to the same dtype is the
         # source itself, left as PyTorch computed it)
         name = str(a.dtype).split(".")[-1]
-        if name not in ("float64", "complex128") or a.is_conj() or a.is_neg() or \
+        if name not in wider or a.is_conj() or a.is_neg() or \
                 not hasattr(b, "numpy"):
             return
         try:

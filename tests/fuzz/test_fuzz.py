@@ -332,3 +332,10 @@ def test_polygamma_rule_accepts_only_what_polygamma_can_be():
     f = compare(["v0 = T.tensor([0.25, 1e30])", "v1 = T.polygamma(1099511627777, v0)"],
                 torch, _wrong(polygamma=lambda n, t: tensorviz.polygamma(3, t)))
     assert f is not None and f.kind == "silent", f
+    # in place: judged by its input as it was, self and result alike; what follows is
+    # computed from the accepted values on both sides (and still compared)
+    inplace = ["v0 = T.tensor([1.5, 1e30, -2.5])", "v1 = v0.polygamma_(1099511627777)",
+               "v2 = v0.polygamma_(2)", "v3 = T.neg(v1)"]
+    assert compare(inplace, torch, tensorviz) is None
+    f = compare(inplace, torch, _wrong(neg=lambda t: t))
+    assert f is not None and f.kind == "silent" and f.line == 3, f
