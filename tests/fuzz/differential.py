@@ -613,10 +613,11 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
         for name in st:
             if name not in sv:
                 return Finding("silent", i, op, f"{name} missing")
-            # (the variable an in-place op returns is its self: judged by the same rules)
-            rule = made_by.get(target) if name != target and target in made_by and \
-                env_t.get(name) is env_t.get(target) else made_by.get(name)
-            if rule:
+            rules = [made_by.get(name)]
+            if x_before is not None and name != target and target in made_by and \
+                    env_t.get(name) is env_t.get(target):
+                rules.append(made_by[target])  # (an in-place op's self: its rule too)
+            for rule in filter(None, rules):
                 deliberate(*rule[:2], st[name], sv[name], rule[2])
                 sv[name] = _widened_number(rule[0], rule[2], st[name], sv[name])
             d = _same(st[name], sv[name], f"{name}.")
