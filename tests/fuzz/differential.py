@@ -238,12 +238,18 @@ def _call_arg(line: str, fn: str, pos_fn: int, pos_method: int, kw: str):
     return None
 
 
+def _call_operand(line: str, env: dict):
+    """The tensor (or value) a statement's call reads first (``T.op(vN, ...)`` or
+    ``vN.op(...)``; polygamma(n, vN): vN) in ``env``; None when there is none."""
+    m = re.search(r"=\s*(?:T\.[\w.]*polygamma\([^,]+,\s*(v\d+)|T\.[\w.]+\(\s*(v\d+)|"
+                  r"(v\d+)\.\w+\()", line)
+    return env.get(m.group(1) or m.group(2) or m.group(3)) if m else None
+
+
 def _call_input(line: str, env: dict):
     """The values of the tensor a statement's call reads first (``T.op(vN, ...)`` or
     ``vN.op(...)``) in ``env``, as a NumPy array; None when there is none."""
-    m = re.search(r"=\s*(?:T\.[\w.]*polygamma\([^,]+,\s*(v\d+)|T\.[\w.]+\(\s*(v\d+)|"
-                  r"(v\d+)\.\w+\()", line)  # (polygamma(n, input): the input)
-    t = env.get(m.group(1) or m.group(2) or m.group(3)) if m else None
+    t = _call_operand(line, env)
     if t is None or not hasattr(t, "resolve_conj"):
         return None
     try:
@@ -488,10 +494,21 @@ def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
             n = int(eval(_call_arg(line, op, 0, 0, "n") or "0", {"T": None}))  # noqa: S307
         except Exception:  # noqa: BLE001 - (a tensor n: compared as is)
             n = 0
-        if n >= 2 ** 31:
-            _mask_where(dt[1], dv[1], lambda a, b: np.ones(a.shape, bool))
-        elif n > 1 and x is not None and x.shape == dt[1]["values"].shape:
-            _mask_where(dt[1], dv[1], lambda a, b: np.isnan(a) & np.isfinite(x))
+        # Accepted there is only what polygamma can be: for x > 0 the sign of (-1)^(n+1)
+        # (both cases), and for an order past 2**31 an infinity, a zero or (x NaN or +inf,
+        # as PyTorch's own kernel gives for a valid order) NaN: a finite nonzero value or a
+        # wrong sign is still a finding.
+        if n > 1 and x is not None and x.shape == dt[1]["values"].shape:
+            with np.errstate(all="ignore"):
+                xf = np.asarray(x, dtype=np.float64)
+                sign_ok = (xf <= 0) | (np.signbit(dv[1]["values"]) == (n % 2 == 0))
+            if n >= 2 ** 31:
+                _mask_where(dt[1], dv[1], lambda a, b: np.where(
+                    np.isnan(b), np.isnan(xf) | (xf == np.inf),
+                    (np.isinf(b) | (b == 0)) & sign_ok))
+            else:
+                _mask_where(dt[1], dv[1], lambda a, b: np.isnan(a) & np.isfinite(xf) &
+                            ~np.isnan(b) & sign_ok)
     if op in ("sgn", "sgn_") and x is not None and dt[0] == dv[0] == "tensor" and \
             x.dtype.kind == "c" and x.shape == dt[1]["values"].shape:
         # Note: PyTorch's sgn of a subnormal complex number is inf+nan j in its one-by-one
@@ -692,7 +709,9 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
             # inverse, as the keyword and the method forms do in both. Not compared.
             return None
         target = line.split("=", 1)[0].strip() if re.match(r"\s*\w+\s*=[^=]", line) else None
-        overlapping = _product_inplace_overlaps(line, env_t)
+        repairs = _pytorch_repairs(line, env_t, torch)
+        # (an in-place op's input, as it was: what the comparison's rules judge it by)
+        x_before = _call_input(line, env_v) if re.search(r"\.\w+_\(", line) else None
         if phase:
             phase("torch", i)
         et = _run_stmt(line, env_t)
@@ -735,38 +754,29 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
             return Finding("refused", i, op, f"tensorviz {type(ev).__name__}: {str(ev)[:300]}")
         if et is not None and ev is None:
             return Finding("accepted", i, op, f"PyTorch {type(et).__name__}: {str(et)[:300]}")
-        if overlapping:
-            # Note: PyTorch's in-place matrix products (addmm_, addmv_, baddbmm_ ...) write
-            # into self while still reading it when self shares memory with a factor (complex
-            # addmm_, even float baddbmm_): entries computed from already-overwritten ones.
-            # tensorviz computes the product first. Not compared from here on.
+        if not all(repair() for repair in repairs):
             return None
-        if _cov_zeroes_input(line, env_v):
-            # Note: PyTorch's cov with one observation and one weights tensor (fweights or
-            # aweights alone) overwrites its input with zeros; tensorviz leaves the input as it
-            # was. The result is compared, the rest of the program is not.
-            d = _same(describe(torch, env_t.get(target)), describe(tv, env_v.get(target)),
-                      f"{target}.")
-            return Finding("silent", i, op, d[:400]) if d else None
         try:
             st, sv = snapshot(torch, env_t), snapshot(tv, env_v)
         except Exception as e:  # noqa: BLE001 - a value tensorviz cannot even describe
             return Finding("silent", i, op, f"cannot inspect: {type(e).__name__}: {e}")
+        if target in st:  # (an op's rule: its name, line, input values and precision)
+            m = re.search(r"\.(\w+)\(", line)
+            made_by[target] = (ops[i] if ops else (m.group(1) if m else ""), line,
+                               x_before if x_before is not None else _call_input(line, env_v),
+                               _input_precision(line, env_v), _call_input(line, env_t))
         for name in st:
             if name not in sv:
                 return Finding("silent", i, op, f"{name} missing")
-            if name == target:
-                m = re.search(r"\.(\w+)\(", line)
-                made_by[name] = (ops[i] if ops else (m.group(1) if m else ""), line,
-                                 _call_input(line, env_v), _input_precision(line, env_v),
-                                 _call_input(line, env_t))
-            if name in made_by:
-                _loosen(st[name], made_by[name][3])
-                _integer_steps(made_by[name][0], st[name], sv[name], made_by[name][4],
-                               made_by[name][2])
-                deliberate(*made_by[name][:2], st[name], sv[name], made_by[name][2])
-                sv[name] = _widened_number(made_by[name][0], made_by[name][2], st[name],
-                                           sv[name])
+            rules = [made_by.get(name)]
+            if x_before is not None and name != target and target in made_by and \
+                    env_t.get(name) is env_t.get(target):
+                rules.append(made_by[target])  # (an in-place op's self: its rule too)
+            for rule in filter(None, rules):
+                _loosen(st[name], rule[3])
+                _integer_steps(rule[0], st[name], sv[name], rule[4], rule[2])
+                deliberate(*rule[:2], st[name], sv[name], rule[2])
+                sv[name] = _widened_number(rule[0], rule[2], st[name], sv[name])
             d = _same(st[name], sv[name], f"{name}.")
             if d:
                 return Finding("silent", i, op, d[:400])
@@ -774,13 +784,8 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
         if sh_t != sh_v:
             return Finding("silent", i, op, f"storage sharing: PyTorch {sorted(sh_t)} vs "
                            f"tensorviz {sorted(sh_v)}")
-        if _negates_complex_zero(line, env_v):
-            # Note: PyTorch negates a complex tensor as 0 - x in its vector loop (a zero part
-            # stays +0) and as -x in the loop's scalar tail (-0), so the signs of zero parts
-            # depend on where an element falls; tensorviz's neg is -x throughout. Equal as
-            # values, but later branch cuts (acos, log, sqrt ...) tell them apart: the rest
-            # of the program is not compared.
-            return None
+        if target in made_by and made_by[target][1] == line:
+            _adopt_widened(made_by[target][0], made_by[target][2], target, env_t, env_v, torch)
     return None
 
 
@@ -790,19 +795,130 @@ def _shares(env: dict, name: str, storage) -> bool:
                for k, t in env.items() if k.startswith("v"))
 
 
+def _adopt_widened(op: str, x, target: str, env_t: dict, env_v: dict, torch) -> None:
+    """After a widening conversion of a low-precision tensor was accepted at the source
+    dtype's tolerance (see ``deliberate``; polygamma too), give PyTorch's new value
+    tensorviz's exact values,
+    so that what is computed from it later (a view, a float64 op) compares its own
+    computation, not the conversion's ulp again (``v4 = v3.cdouble()``, ``v5 = v4[None]``)."""
+    op = op.rsplit(".", 1)[-1]
+    # polygamma: where PyTorch's value is wrong (see deliberate), what follows is computed
+    # from tensorviz's accepted values on both sides
+    wider = ("float32", "float64") if op in ("polygamma", "polygamma_") else \
+        ("float64", "complex128")
+    if op not in WIDENING and op not in ("polygamma", "polygamma_") or x is None or \
+            op in WIDENING and x.dtype.name not in LOW_PRECISION:
+        return
+    a, b = env_t.get(target), env_v.get(target)
+    if isinstance(a, torch.Tensor):
+        # (only a fresh tensor of a wider dtype: a conversion to the same dtype is the
+        # source itself, left as PyTorch computed it)
+        name = str(a.dtype).split(".")[-1]
+        if name not in wider or a.is_conj() or a.is_neg() or \
+                not hasattr(b, "numpy"):
+            return
+        try:
+            vals = np.array(b.resolve_conj().resolve_neg().numpy(), copy=True)
+        except Exception:  # noqa: BLE001 - (nothing to take: compared as is)
+            return
+        if vals.shape == tuple(a.shape) and vals.dtype.name == name:
+            a.data.copy_(torch.from_numpy(vals))
+    elif isinstance(a, (float, complex, list)) and type(a) is type(b):
+        import copy
+        env_t[target] = copy.deepcopy(b)
+
+
 _NEGATION = re.compile(r"=\s*(?:-\s*(v\d+)\s*$|T\.neg(?:ative)?_?\(\s*(v\d+)\s*\)|"
                        r"(v\d+)\.neg(?:ative)?_?\(\s*\))")
 
 
-def _negates_complex_zero(line: str, env: dict) -> bool:
-    """Whether ``line`` negates a complex tensor with a zero real or imaginary part."""
+def _negated_operand(line: str, env: dict):
+    """The complex64/complex128 tensor ``line`` negates (``neg``, ``negative``, unary ``-``)
+    when it has a zero real or imaginary part; None otherwise."""
     m = _NEGATION.search(line)
     t = env.get(m.group(1) or m.group(2) or m.group(3)) if m else None
-    if t is None or not hasattr(t, "is_complex") or not t.is_complex():
-        return False
+    if t is None or not hasattr(t, "is_complex") or not t.is_complex() or \
+            str(t.dtype).split(".")[-1] not in ("complex64", "complex128"):
+        return None
     try:
         a = np.asarray(t.resolve_conj().resolve_neg().numpy(force=True))
-    except Exception:  # noqa: BLE001 - (nothing to show: compared on)
-        return False
-    return bool(np.any(a.real == 0) or np.any(a.imag == 0))
+    except Exception:  # noqa: BLE001 - (nothing to show: compared as is)
+        return None
+    return t if bool(np.any(a.real == 0) or np.any(a.imag == 0)) else None
 
+
+def _negates_complex_zero(line: str, env: dict) -> bool:
+    """Whether ``line`` negates a complex tensor with a zero real or imaginary part."""
+    return _negated_operand(line, env) is not None
+
+
+def _pytorch_repairs(line: str, env: dict, torch) -> list:
+    """Before ``line`` runs on PyTorch (``env``: its variables): for the statements where
+    PyTorch's result is unspecified or wrong in a known way, callables that, once both
+    libraries ran the statement without error, set PyTorch's tensors to what its own
+    well-defined computation gives, so that the statement's values and every later one are
+    still compared. Each returns False where that cannot be done (not compared further)."""
+    repairs = []
+    target = line.split("=", 1)[0].strip() if re.match(r"\s*\w+\s*=[^=]", line) else None
+    neg = _negated_operand(line, env)
+    if neg is not None and target:
+        # Note: PyTorch negates a complex tensor as 0 - x in its vector loop (a zero part
+        # becomes +0) and as -x in the loop's scalar tail and in strided loops (-0), so the
+        # sign of a zero part depends on where the element falls in TensorIterator's loops
+        # and on the machine's vector width (ATEN_CPU_CAPABILITY=default gives -x
+        # throughout); tensorviz's neg is IEEE -x throughout. PyTorch's zero parts are set
+        # to -x's signs (its other values, NaN signs included, kept): branch cuts later
+        # (acos, log, sqrt ...) then compare tensorviz's signs against -x's.
+        before = np.array(neg.detach().resolve_conj().resolve_neg().numpy(), copy=True)
+
+        def negation_signs():
+            res = env.get(target)
+            if not isinstance(res, torch.Tensor) or tuple(res.shape) != before.shape or \
+                    res.dtype != neg.dtype or res.is_conj() or res.is_neg():
+                return False
+            out = np.array(res.detach().numpy(), copy=True)
+            with np.errstate(all="ignore"):
+                out.real = np.where(out.real == 0, -before.real, out.real)
+                out.imag = np.where(out.imag == 0, -before.imag, out.imag)
+            res.data.copy_(torch.from_numpy(out))
+            return True
+        repairs.append(negation_signs)
+    m = _PRODUCT_INPLACE.search(line)
+    if m and _product_inplace_overlaps(line, env):
+        # Note: PyTorch's in-place matrix products write into self while still reading it
+        # when self shares memory with a factor (complex addmm_/addmv_/addbmm_, any
+        # baddbmm_): entries computed from already-overwritten ones. tensorviz computes the
+        # product first, as PyTorch does for the same statement on copies of its operands:
+        # PyTorch's self is given that value (its aliased float addmm_ already equals it).
+        self_name = m.group(1)
+        copies = {k: (v.detach().clone() if isinstance(v, torch.Tensor) else v)
+                  for k, v in env.items()}
+        # (each factor its own copy, apart from self's: "vN" in the arguments reads "_fN")
+        args = re.sub(r"\bv(\d+)\b", r"_f\1", m.group(2))
+        copies.update({"_f" + v[1:]: (env[v].detach().clone()
+                                      if isinstance(env[v], torch.Tensor) else env[v])
+                       for v in re.findall(r"\bv\d+\b", m.group(2)) if v in env})
+        apart = line[:m.start(2)] + args + line[m.end(2):]
+
+        def product_first():
+            if _run_stmt(apart, copies) is not None:
+                return False
+            with torch.no_grad():
+                env[self_name].data.copy_(copies[self_name])
+            return True
+        repairs.append(product_first)
+    if _cov_zeroes_input(line, env):
+        # Note: PyTorch's cov with one observation and one weights tensor (fweights or
+        # aweights alone) overwrites its input with zeros (a bug: the same call with both
+        # weights, or without, leaves it); tensorviz leaves the input as it was. PyTorch's
+        # input is given its values back: the result and the rest of the program are
+        # compared.
+        inp = _call_operand(line, env)
+        saved = inp.detach().clone()
+
+        def restore_input():
+            with torch.no_grad():
+                inp.data.copy_(saved)
+            return True
+        repairs.append(restore_input)
+    return repairs
