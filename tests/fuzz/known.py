@@ -3,8 +3,6 @@ Each is a known divergence left for later; remove the entry with the fix."""
 from __future__ import annotations
 
 KNOWN: set = {
-    # strides PyTorch gives an empty result of rot90 over a permuted input
-    ("silent", "rot90"),
     # complex asin near its branch cut: NumPy's and PyTorch's C++ std::complex differ
     ("silent", "sgn_"),
 }
