@@ -608,3 +608,9 @@ REGRESSIONS += [  # the open rot90 entry of known.py: empty results over permute
         "v6 = T.zeros((1, 0, 2)).unsqueeze(0).expand(2, 1, 0, 2)", "v7 = T.rot90(v6, 1, [3, 1])",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 93M run: a resized sort out= is laid out like the input
+    ("msort-out-resized-like-input", [
+        "v0 = T.tensor([[-1], [-5], [-9223372036854775807], [2]])", "v1 = v0.t()",
+        "v7 = T.msort(v1, out=v0)",
+    ]),
+]
