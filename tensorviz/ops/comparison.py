@@ -15,7 +15,7 @@ import builtins
 import numpy as np
 
 from .. import _dtypes, _layout
-from .._dispatch import inplace_of, op, store_inplace
+from .._dispatch import check_partial_overlap, inplace_of, op, store_inplace
 from .._dtypes import _COMPLEX, _FLOAT, result_type
 from .._indexing import check_writable
 from .._tensor import Tensor, wrap_array, tensor_device
@@ -191,6 +191,18 @@ def _like(input: Tensor) -> tuple:
     return _layout.preserve_strides(input._shape, input._stride)
 
 
+def _resize_like(out, input: Tensor) -> None:
+    """A sort ``out=`` tensor of another shape than ``input`` is resized to it laid out like
+    ``input`` (PyTorch's sort restrides it as ``empty_like(input)``; one of the right shape
+    keeps its strides): ``msort(t.t(), out=o)`` has ``t.t()``'s strides."""
+    outs = out if isinstance(out, (tuple, list)) else (out,)
+    for o in outs:
+        if isinstance(o, Tensor) and o._shape != input._shape:
+            from .._dispatch import resize_out
+            resize_out(o, input._shape)
+            o._set_layout(o._storage, o._offset, input._shape, _like(input))
+
+
 def _sorted(input: Tensor, dim, descending: bool):
     d = _layout.normalize_dim(dim, len(input._shape))
     xp = _xp(input)
@@ -231,6 +243,8 @@ def sort(input: Tensor, *args, dim=None, descending=None, stable=None, out=None)
     _, vals, order = _sorted(input, dim, descending)
     dev = tensor_device(input)
     st = _like(input)
+    if out is not None:
+        _resize_like(out, input)
     return _out2(return_types.sort(wrap_array(vals, input._dtype, dev, st),
                                    wrap_array(order.astype(np.int64), _dtypes.int64, dev, st)),
                  out)
@@ -248,12 +262,18 @@ def argsort(input: Tensor, *args, dim=None, descending=None, stable=None) -> Ten
                       _like(input))
 
 
-@op(out="exact")
+@op()
 def msort(input: Tensor, *, out=None) -> Tensor:
     """``sort(input, dim=0).values``."""
     _check_tensor("msort", input)
     _sort_check(input)
     _, vals, _ = _sorted(input, 0, False)
+    if isinstance(out, Tensor):  # (its dtype exactly, then resized like input)
+        if out._dtype is not input._dtype:
+            raise RuntimeError(f"Expected out tensor to have dtype {input._dtype.cxx_name}, "
+                               f"but got {out._dtype.cxx_name} instead")
+        check_partial_overlap(out, input)
+        _resize_like(out, input)
     return finish(vals, input._dtype, tensor_device(input), out,
                   None if out is not None else _like(input))
 

@@ -814,3 +814,17 @@ REGRESSIONS += [  # fresh-seed findings: addmm with alpha=0 ignores the product;
         "v5 = v1.triangular_solve(v4, False)",
     ]),
 ]
+REGRESSIONS += [  # the open rot90 entry of known.py: empty results over permuted inputs
+    ("rot90-empty-permuted", [
+        "v0 = T.zeros((0, 2, 3)).permute((2, 0, 1))", "v1 = T.rot90(v0, 1, [0, 1])",
+        "v2 = T.rot90(v0, 3, [-1, 0])", "v3 = T.rot90(v0, 2, [1, 2])",
+        "v4 = T.zeros((2, 0, 6))[:, :, ::2].permute((1, 2, 0))", "v5 = T.rot90(v4, -1, [2, 0])",
+        "v6 = T.zeros((1, 0, 2)).unsqueeze(0).expand(2, 1, 0, 2)", "v7 = T.rot90(v6, 1, [3, 1])",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 93M run: a resized sort out= is laid out like the input
+    ("msort-out-resized-like-input", [
+        "v0 = T.tensor([[-1], [-5], [-9223372036854775807], [2]])", "v1 = v0.t()",
+        "v7 = T.msort(v1, out=v0)",
+    ]),
+]

@@ -3,6 +3,7 @@ clamp_min/max, sort/argsort/msort/topk/kthvalue (stable order, NaN, ties), searc
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -295,3 +296,23 @@ def test_isin_assume_unique_nan_and_bfloat16_as_pytorch(seed):
                         lib.tensor(tv_, dtype=getattr(lib, dt)), **kw).tolist()
                for lib in (torch, tensorviz)]
         assert got[0] == got[1], (dt, ev, tv_, kw)
+
+
+def test_sort_out_of_another_shape_is_laid_out_like_input():
+    """sort/msort resize an ``out=`` of another shape like ``empty_like(input)`` (a transposed
+    input gives transposed results); one of the right shape keeps its strides."""
+    got = []
+    for lib in (torch, tensorviz):
+        src = lib.tensor([[1.0, 5], [3, 2], [0, 9]]).t()
+        row = []
+        for make in (lambda: lib.zeros(2, 3), lambda: lib.zeros(3, 2).t(), lambda: lib.zeros(0),
+                     lambda: lib.zeros(7)):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UserWarning)  # (resizing one with elements)
+                o, i = make(), lib.zeros(0, dtype=lib.int64)
+                lib.sort(src, 1, out=(o, i))
+                m = make()
+                lib.msort(src, out=m)
+            row.append((o.stride(), i.stride(), o.tolist(), m.stride(), m.tolist()))
+        got.append(row)
+    assert got[0] == got[1]
