@@ -373,26 +373,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
           'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
           'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
-    ('add', 'function'): (
-        "tensorviz refuses with RuntimeError('Boolean alpha only supported for Boolean "
-        "results.'); PyTorch accepts [add#4 bool contig]",
-        ('bool/contig',)),
-    ('add', 'method'): (
-        "tensorviz refuses with RuntimeError('Boolean alpha only supported for Boolean "
-        "results.'); PyTorch accepts [add#4 bool contig]",
-        ('bool/contig',)),
-    ('add', 'inplace'): (
-        "tensorviz refuses with RuntimeError('Boolean alpha only supported for Boolean "
-        "results.'); PyTorch accepts [add#4 bool contig]",
-        ('bool/contig',)),
-    ('add', 'out'): (
-        "tensorviz refuses with RuntimeError('Boolean alpha only supported for Boolean "
-        "results.'); PyTorch accepts [add#4 bool contig]",
-        ('bool/contig',)),
-    ('rsub', 'function'): (
-        "PyTorch refuses with RuntimeError('Subtraction, the `-` operator, with a bool tensor"
-        ' is not supported. If you are tryi...; tensorviz accepts [rsub#2 bool contig]',
-        ('bool/contig',)),
     ('rsub', 'out'): (
         'message differs: tensorviz "rsub() got an unexpected keyword argument \'out\'" vs '
         'PyTorch "rsub() received an invalid combination of arguments - got (Tensor, Tensor, '
