@@ -22,7 +22,7 @@ from .._indexing import assign, scalar_to
 from .._tensor import Tensor, tensor_xp, tensor_device, wrap_array
 from ..backends import backend_for
 from ..backends._numpy import call_quiet
-from ._elementwise import (_c_mul_plain, _check_int_zero_division, _complex_pow,
+from ._elementwise import (_c_mul_plain, _check_int_zero_division, _check_shapes, _complex_pow,
                            _complex_pow_number, device_of, finish, operand,
                            promote, result_strides)
 
@@ -813,6 +813,7 @@ def float_power(input, exponent, *, out=None) -> Tensor:
         for x in (input, exponent))
     rdt = _dtypes.complex128 if is_c else _dtypes.float64
     dev = device_of(input, exponent)
+    _check_shapes(input, exponent)  # (PyTorch's broadcast error, before NumPy's)
     if is_c:
         # (PyTorch's complex pow: cpow for a tensor exponent or a number base, its shortcuts
         # for a number exponent, see _complex_pow_number)
