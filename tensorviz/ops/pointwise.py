@@ -719,6 +719,7 @@ def _float_binary(name: str, f, *, allow_int: bool = True, complex_ok: bool = Fa
     """A binary function of floats: ints promote to the default float (or are refused)."""
     def body(input, other, *, out=None) -> Tensor:
         rdt, dev = _binary_prep(name, input, other, tensors_only=tensors_only)
+        _check_shapes(input, other)  # (PyTorch's broadcast error, before NumPy's)
         if rdt.category == _COMPLEX and not complex_ok:
             raise _not_implemented(kernel or f"{name}_cpu", rdt)
         if rdt.category < _FLOAT:
@@ -847,6 +848,7 @@ def xlogy(input, other, *, out=None) -> Tensor:
         raise TypeError("xlogy() received an invalid combination of arguments - got "
                         f"({type(input).__name__}, {type(other).__name__})")
     rdt, dev = promote(input, other), device_of(input, other)
+    _check_shapes(input, other)  # (PyTorch's broadcast error, before NumPy's)
     if rdt.category == _COMPLEX:
         raise _not_implemented("xlogy_cpu", rdt)
     rdt = _float_result(rdt)

@@ -628,3 +628,7 @@ REGRESSIONS += [
         "v0 = T.tensor([[[-2, 6], [5, -6]], [[-2147483647, -2], [-3, -2147483648]]], dtype=T.int32)",
         "v1 = v0[..., ::2]", "v2 = v1.polygamma_(3)"]),
 ]
+REGRESSIONS += [
+    ("logaddexp-complex-broadcast-error", ["v0 = T.zeros((0, 3), dtype=T.complex128)", "v2 = T.zeros((3, 0))",
+                                           "v3 = v0.logaddexp(v2)"]),
+]

@@ -800,3 +800,13 @@ def test_complex_logaddexp_as_pytorch(dtype):
     want = torch.logaddexp(torch.from_numpy(a), torch.from_numpy(b))
     got = tensorviz.logaddexp(tensorviz.from_numpy(a.copy()), tensorviz.from_numpy(b.copy()))
     _assert_same_c99(got, want, dtype)
+
+
+@pytest.mark.parametrize("name", ["logaddexp", "logaddexp2", "hypot", "atan2", "xlogy",
+                                  "copysign", "float_power"])
+@pytest.mark.parametrize("dtype", ["float32", "complex128"])
+def test_float_binary_broadcast_error_is_pytorchs(name, dtype):
+    """Operands that do not broadcast: PyTorch's RuntimeError, not NumPy's ValueError."""
+    from tests.conftest import same
+    same(lambda T: getattr(T, name)(T.zeros((0, 3), dtype=getattr(T, dtype)),
+                                    T.zeros((3, 0))))
