@@ -121,7 +121,7 @@ def _erf_parts(xp, x):
 def _erf(xp, a):
     x = a.astype(np.float64)
     e, _ = _erf_parts(xp, x)
-    r = xp.where(x < 0, -e, e)
+    r = xp.copysign(e, x)  # (odd: erf(-0.0) is -0.0, so 1 / erf(-0.0) is -inf)
     return xp.where(xp.isnan(x), x, r).astype(a.dtype)
 
 

@@ -632,3 +632,7 @@ REGRESSIONS += [
     ("logaddexp-complex-broadcast-error", ["v0 = T.zeros((0, 3), dtype=T.complex128)", "v2 = T.zeros((3, 0))",
                                            "v3 = v0.logaddexp(v2)"]),
 ]
+REGRESSIONS += [
+    ("reciprocal_-of-erf-of-negative-zero", ["v0 = T.tensor([[2.0, -1e-30], [0.25, -3.0]], dtype=T.float16)",
+                                             "v2 = T.erf(v0)", "v5 = T.reciprocal_(v2)"]),
+]
