@@ -131,7 +131,7 @@ def _erf_parts(xp, x):
 def _erf(xp, a):
     x = a.astype(np.float64)
     e, _ = _erf_parts(xp, x)
-    r = xp.where(x < 0, -e, e)
+    r = xp.copysign(e, x)  # (odd: erf(-0.0) is -0.0, so 1 / erf(-0.0) is -inf)
     return xp.where(xp.isnan(x), x, r).astype(a.dtype)
 
 
@@ -736,6 +736,7 @@ def _float_binary(name: str, f, *, allow_int: bool = True, complex_ok: bool = Fa
     """A binary function of floats: ints promote to the default float (or are refused)."""
     def body(input, other, *, out=None) -> Tensor:
         rdt, dev = _binary_prep(name, input, other, tensors_only=tensors_only)
+        _check_shapes(input, other)  # (PyTorch's broadcast error, before NumPy's)
         if rdt.category == _COMPLEX and not complex_ok:
             raise _not_implemented(kernel or f"{name}_cpu", rdt)
         if rdt.category < _FLOAT:
@@ -830,6 +831,7 @@ def float_power(input, exponent, *, out=None) -> Tensor:
         for x in (input, exponent))
     rdt = _dtypes.complex128 if is_c else _dtypes.float64
     dev = device_of(input, exponent)
+    _check_shapes(input, exponent)  # (PyTorch's broadcast error, before NumPy's)
     if is_c:
         # (PyTorch's complex pow: cpow for a tensor exponent or a number base, its shortcuts
         # for a number exponent, see _complex_pow_number)
@@ -863,6 +865,7 @@ def xlogy(input, other, *, out=None) -> Tensor:
         raise TypeError("xlogy() received an invalid combination of arguments - got "
                         f"({type(input).__name__}, {type(other).__name__})")
     rdt, dev = promote(input, other), device_of(input, other)
+    _check_shapes(input, other)  # (PyTorch's broadcast error, before NumPy's)
     if rdt.category == _COMPLEX:
         raise _not_implemented("xlogy_cpu", rdt)
     rdt = _float_result(rdt)

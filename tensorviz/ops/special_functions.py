@@ -543,7 +543,18 @@ def _polygamma_method(self, n) -> Tensor:
     return polygamma(n, self)
 
 
-op(method=_polygamma_method, inplace=True, also=("special.polygamma",))(polygamma)
+def _polygamma_inplace_check(self, n=None, *args, **kwargs) -> None:
+    """``polygamma_`` of an integer or bool tensor: PyTorch's refusal of the float result,
+    before anything is computed (a sum over 2**31 terms took seconds for nothing)."""
+    if isinstance(self, Tensor) and self._dtype.category < _dtypes._FLOAT and \
+            isinstance(n, builtins.int) and not isinstance(n, builtins.bool) and n >= 0:
+        rdt = _dtypes.get_default_dtype()
+        raise RuntimeError(f"result type {rdt.cname} can't be cast to the desired output "
+                           f"type {self._dtype.cname}")
+
+
+op(method=_polygamma_method, inplace=True, also=("special.polygamma",),
+   inplace_check=_polygamma_inplace_check)(polygamma)
 
 
 def _mvlgamma_check(self, p) -> None:

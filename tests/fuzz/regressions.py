@@ -828,3 +828,20 @@ REGRESSIONS += [  # fresh-seed 93M run: a resized sort out= is laid out like the
         "v7 = T.msort(v1, out=v0)",
     ]),
 ]
+REGRESSIONS += [
+    ("float_power-complex-broadcast-error", [
+        "v0 = T.tensor([[complex(4.0, -2.0), complex(65504.0, 0.0), complex(1.5, 0.0)], [complex(-2.5, 0.0), complex(-2.5, 0.5), complex(2.0, 1.0)]])",
+        "v3 = T.tensor([[2, -1, -5, -1], [2, -5, -2147483647, 4], [4, -5, -2, -2]])", "v4 = v3[..., ::2]",
+        "v5 = T.float_power(v0, v4)"]),
+    ("polygamma_-int-refused-first-hang", [
+        "v0 = T.tensor([[[-2, 6], [5, -6]], [[-2147483647, -2], [-3, -2147483648]]], dtype=T.int32)",
+        "v1 = v0[..., ::2]", "v2 = v1.polygamma_(3)"]),
+]
+REGRESSIONS += [
+    ("logaddexp-complex-broadcast-error", ["v0 = T.zeros((0, 3), dtype=T.complex128)", "v2 = T.zeros((3, 0))",
+                                           "v3 = v0.logaddexp(v2)"]),
+]
+REGRESSIONS += [
+    ("reciprocal_-of-erf-of-negative-zero", ["v0 = T.tensor([[2.0, -1e-30], [0.25, -3.0]], dtype=T.float16)",
+                                             "v2 = T.erf(v0)", "v5 = T.reciprocal_(v2)"]),
+]

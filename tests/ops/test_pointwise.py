@@ -870,3 +870,23 @@ def test_complex_logaddexp_as_pytorch(dtype):
     want = torch.logaddexp(torch.from_numpy(a), torch.from_numpy(b))
     got = tensorviz.logaddexp(tensorviz.from_numpy(a.copy()), tensorviz.from_numpy(b.copy()))
     _assert_same_c99(got, want, dtype)
+
+
+@pytest.mark.parametrize("name", ["logaddexp", "logaddexp2", "hypot", "atan2", "xlogy",
+                                  "copysign", "float_power"])
+@pytest.mark.parametrize("dtype", ["float32", "complex128"])
+def test_float_binary_broadcast_error_is_pytorchs(name, dtype):
+    """Operands that do not broadcast: PyTorch's RuntimeError, not NumPy's ValueError."""
+    from tests.conftest import same
+    same(lambda T: getattr(T, name)(T.zeros((0, 3), dtype=getattr(T, dtype)),
+                                    T.zeros((3, 0))))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_erf_keeps_the_sign_of_zero(dtype):
+    """erf is odd: erf(-0.0) is -0.0 (float16's -1e-30 too), so reciprocal gives -inf."""
+    x = [-0.0, 0.0, -1e-30, 1e-30, -3.0, 3.0, -np.inf, np.inf]
+    want = torch.erf(torch.tensor(x, dtype=getattr(torch, dtype))).reciprocal().numpy()
+    got = tensorviz.erf(tensorviz.tensor(x, dtype=getattr(tensorviz, dtype))).reciprocal()
+    np.testing.assert_array_equal(np.signbit(got.numpy()), np.signbit(want))
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-3)
