@@ -16,7 +16,7 @@ from .. import _dtypes, _layout
 from .._dtypes import PROMOTION_TABLE
 from .._indexing import check_writable
 from .._tensor import Tensor, wrap_array
-from ..backends import backend_for
+from ..backends import backend_for, runs_numpy
 from .._dispatch import inplace_of, op
 from ._elementwise import device_of, finish, operand
 from ..backends._numpy import call_quiet
@@ -324,7 +324,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
 def _host_list(xp, arr):
     """Per-element repeat counts as NumPy wants them, or as a list for CuPy (which takes no
     device array there)."""
-    return arr if xp is np else arr.tolist()
+    return arr if runs_numpy(xp) else arr.tolist()
 
 
 # ---------------------------------------------------------------- flip / roll / rot90
@@ -679,7 +679,7 @@ def combinations(input, r: int = 2, with_replacement: bool = False) -> Tensor:
     gen = (itertools.combinations_with_replacement if with_replacement
            else itertools.combinations)(range(n), r)
     idx = np.fromiter(itertools.chain.from_iterable(gen), dtype=np.int64).reshape(-1, r)
-    if xp is not np:
+    if not runs_numpy(xp):
         idx = xp.asarray(idx)
     res = input._arr[idx] if idx.size else xp.empty((0, r), dtype=input._dtype._np)
     return wrap_array(_c(xp, res), input._dtype, input.device)
