@@ -34,7 +34,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-__all__ = ["MetaArray", "MetaBackend", "MetaNumpy", "meta_array", "no_data", "no_kernel", "no_nonzero"]
+__all__ = ["MetaArray", "MetaBackend", "MetaNumpy", "MetaRandom", "meta_array", "no_data", "no_kernel", "no_nonzero"]
 
 #: The most elements a NumPy function without a shape rule may visit on placeholders.
 FALLBACK_LIMIT = 1 << 24
@@ -707,6 +707,43 @@ class MetaNumpy(types.ModuleType):
         if num > FALLBACK_LIMIT:
             return meta_array((num,), np.linspace(start, stop, 2, *args, **kwargs).dtype)
         return np.linspace(start, stop, num, *args, **kwargs)
+
+class MetaRandom:
+    """The random generator of the meta device: each draw is a placeholder of the size asked
+    for (its dtype as NumPy's draw would have), and no number is drawn, as PyTorch's meta
+    tensors leave the generator's state alone.
+
+    >>> MetaRandom().integers(0, 5, size=(10**6, 10**6)).shape
+    (1000000, 1000000)
+    """
+
+    #: where each draw takes ``size`` positionally
+    _SIZE_AT = {"random": 0, "standard_normal": 0, "standard_cauchy": 0,
+                "standard_exponential": 0, "integers": 2, "exponential": 1, "geometric": 1,
+                "lognormal": 2, "poisson": 1, "normal": 2, "uniform": 2, "binomial": 2,
+                "gamma": 2}
+
+    def __getattr__(self, name: str):
+        if name == "permutation":
+            return lambda x: meta_array((int(x),) if np.ndim(x) == 0 else np.shape(x),
+                                        np.int64 if np.ndim(x) == 0 else np.asarray(x).dtype)
+        if name not in self._SIZE_AT:
+            raise AttributeError(f"the meta device draws no {name!r} samples")
+        at = self._SIZE_AT[name]
+
+        def draw(*args, **kwargs):
+            size = kwargs.pop("size", args[at] if len(args) > at else None)
+            args = args[:at]
+            if size is None:
+                shape = np.broadcast_shapes(*[np.shape(a) for a in args])
+            else:
+                shape = (size,) if isinstance(size, (int, np.integer)) else tuple(size)
+            small = [np.ones((1,) * np.ndim(a), np.asarray(a).dtype)
+                     if isinstance(a, np.ndarray) else a for a in args]
+            one = np.broadcast_shapes(*[np.shape(a) for a in small]) or 1
+            probe = getattr(np.random.default_rng(0), name)(*small, size=one, **kwargs)
+            return meta_array(shape, probe.dtype)
+        return draw
 
 class MetaBackend:
     """The ``meta`` device: placeholders instead of memory (see the module docstring)."""
