@@ -584,11 +584,11 @@ class MetaArray(np.ndarray):
             if isinstance(k, slice):
                 (after if places else before).append(len(range(*k.indices(size))))
             else:  # an index array or an integer
-                k = np.asarray(k)
+                k = np.asanyarray(k)
                 if k.dtype.kind not in "iu":
                     raise IndexError("arrays used as indices must be of integer (or boolean) "
                                      "type")
-                if k.size and not isinstance(k, MetaArray):
+                if k.size and not isinstance(k, MetaArray) and k.size <= FALLBACK_LIMIT:
                     lo, hi = int(k.min()), int(k.max())
                     bad = hi if hi >= size else lo if lo < -size else None
                 else:

@@ -1525,6 +1525,9 @@ def lstsq(A, B, rcond=None, *, driver=None):
     singular values; ``'gelsd'``/``'gelss'`` report them too."""
     A = _tensor_arg(A, "linalg_lstsq", "A", 1)
     B = _tensor_arg(B, "linalg_lstsq", "B", 2)
+    if A.is_meta or B.is_meta:  # (the rank and residuals' sizes depend on the values)
+        from ..backends._meta import no_kernel
+        raise no_kernel("linalg_lstsq.out")
     if driver is not None and driver not in ("gels", "gelsy", "gelsd", "gelss"):
         raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, "
                            "gelsy, gelsd, gelss)")
