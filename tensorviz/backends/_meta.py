@@ -10,6 +10,12 @@ like instead of computing it (shape inference in one place, not per op):
   ``cumsum``) drop or keep the reduced dims the same way;
 - ``reshape``, ``astype``, ``copy``, ``view``, ``where``, ``concatenate``, ``stack`` and the
   ``argmax``-like methods give placeholders of the new shape and dtype; writes are dropped;
+- NumPy functions with a shape rule (``_SHAPE_RULES``): linear algebra, ``einsum``,
+  ``tensordot`` run on small stand-ins whose sizes keep the real ones' order, the result's
+  sizes mapped back; ``repeat``/``tile``/``pad``/``take``/``fft``... by rule; integer-array
+  indexing by NumPy's shape rule, without gathering;
+- ``MetaNumpy`` (the backend's ``xp``) makes ``asarray``/``empty``/``eye``... placeholders,
+  and ``MetaRandom`` draws placeholders, no numbers;
 - any other NumPy function runs on the zero-stride placeholders (reads touch one element)
   and its results become placeholders; past ``FALLBACK_LIMIT`` elements it refuses with
   NotImplementedError rather than loop over (or allocate) a huge result;
@@ -353,13 +359,14 @@ for _f in (np.fill_diagonal, np.copyto, np.put, np.place, np.putmask, np.put_alo
 for _f in (np.repeat, np.tile, np.kron, np.outer, np.pad, np.diff, np.take, np.searchsorted,
            np.isin, np.count_nonzero, np.unravel_index):
     _SHAPE_RULES[_f] = _axis_sizes
-for _f in (np.einsum, np.tensordot, np.inner, np.dot, np.vdot, np.trace, np.cross,
+# (not np.cross: its 2- and 3-vectors differ in kind, which stand-in sizes would not keep)
+for _f in (np.einsum, np.tensordot, np.inner, np.dot, np.vdot, np.trace,
            np.linalg.inv, np.linalg.det, np.linalg.slogdet, np.linalg.svd, np.linalg.svdvals,
            np.linalg.qr, np.linalg.cholesky, np.linalg.eigh, np.linalg.eigvalsh,
            np.linalg.eig, np.linalg.eigvals, np.linalg.solve, np.linalg.lstsq,
            np.linalg.pinv, np.linalg.matrix_rank, np.linalg.norm, np.linalg.matrix_norm,
            np.linalg.vector_norm, np.linalg.matrix_power, np.linalg.multi_dot,
-           np.linalg.tensorinv, np.linalg.tensorsolve, np.linalg.cond, np.linalg.cross,
+           np.linalg.tensorinv, np.linalg.tensorsolve, np.linalg.cond,
            np.linalg.outer, np.linalg.trace, np.linalg.diagonal, np.linalg.vecdot,
            np.linalg.matmul, np.linalg.tensordot):
     _SHAPE_RULES[_f] = _by_small_sizes

@@ -167,6 +167,7 @@ PROGRAMS = [
     "T.linalg.diagonal(x)", "T.linalg.solve_triangular(x, x, upper=True)",
     "T.linalg.tensorsolve(x, v)", "T.linalg.vander(v)", "T.linalg.inv(b)",
     "T.linalg.det(b)", "T.linalg.eigh(b)", "T.linalg.lstsq(x, x)",
+    "T.linalg.cross(b[:, :3], b[:, :3], dim=1)", "T.cross(b[:, :3, :5], b[:, :3, :5], dim=1)",
     "T.cholesky_solve(x, x)", "T.triangular_solve(x, x)", "T.logdet(x)",
     # products
     "T.matmul(b, b)", "T.bmm(b, b)", "T.mm(x, x)", "T.mv(x, v)", "T.dot(v, v)",
