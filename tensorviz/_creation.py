@@ -41,12 +41,28 @@ def _check_dtype(dtype) -> _dtype_cls | None:
 
 def _finish(host: np.ndarray, dt: _dtype_cls, device: DeviceLike, requires_grad: bool) -> Tensor:
     dev = as_device(device)
-    if dev.type != "cpu":
-        host = backend_for(dev).from_host(np.ascontiguousarray(host), dev)
+    if dev.type != "cpu":  # (a meta placeholder goes as it is: only its shape travels)
+        host = backend_for(dev).from_host(
+            host if dev.type == "meta" else np.ascontiguousarray(host), dev)
     t = wrap_array(host, dt, dev)
     if requires_grad:
         _ag_meta.set_requires_grad(t, True, _ag_meta.FACTORY)
     return t
+
+
+def _meta_result(shape: tuple, dt: _dtype_cls, device: DeviceLike,
+                 requires_grad: bool) -> Tensor | None:
+    """A factory's result on the meta device, which keeps no values: the layout only, made
+    before any value is computed (``arange(10**12, device='meta')`` costs nothing). None on
+    every other device.
+
+    >>> _meta_result((2, 3), _dtypes.float32, 'meta', False).shape
+    tensorviz.Size([2, 3])
+    """
+    if as_device(device).type != "meta":
+        return None
+    from .backends._meta import meta_array
+    return _finish(meta_array(shape, dt._np), dt, device, requires_grad)
 
 
 _PY_NUMBERS = (builtins.bool, builtins.int, builtins.float, builtins.complex)
@@ -546,6 +562,9 @@ def arange(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
     else:
         n = math.ceil((builtins.float(end) - builtins.float(start)) / builtins.float(step))
     n = builtins.max(builtins.int(n), 0)
+    meta = _meta_result((n,), dt, device, requires_grad)
+    if meta is not None:
+        return meta
     from .backends._numpy import out_of_memory
     try:
         np.empty(n, dtype=dt._np)  # (PyTorch's error for a length no memory can hold)
@@ -710,6 +729,9 @@ def linspace(start, end, steps: int, *, dtype: _dtype_cls | None = None,
     dt = _range_dtype(dtype, start, end)
     if dt is _dtypes.bool and steps > 1:  # (PyTorch's kernel only fills 0 or 1 values)
         raise NotImplementedError('"linspace_cpu" not implemented for \'Bool\'')
+    meta = _meta_result((steps,), dt, device, requires_grad)
+    if meta is not None:
+        return meta
     host = _spaced_checked(start, end, steps, dt)
     with np.errstate(all="ignore"):
         host = host.astype(dt._np)
@@ -778,6 +800,9 @@ def logspace(start, end, steps: int, base: float = 10.0, *, dtype: _dtype_cls | 
     dt = _range_dtype(dtype, start, end)
     if dt is _dtypes.bool and steps > 1:
         raise NotImplementedError('"logspace_cpu" not implemented for \'Bool\'')
+    meta = _meta_result((steps,), dt, device, requires_grad)
+    if meta is not None:
+        return meta
     work = np.float64 if dt.category <= _dtypes._INT else dt._np.type
     exps = _spaced_checked(start, end, steps, dt, parts=False).astype(work)
     if dt.category <= _dtypes._INT:  # the powers in double, truncated after
@@ -825,6 +850,9 @@ def eye(n: int, m: int | None = None, *, dtype: _dtype_cls | None = None,
     if m < 0:
         raise RuntimeError(f"m must be greater or equal to 0, got {m}")
     dt = _check_dtype(dtype) or _dtypes.get_default_dtype()
+    meta = _meta_result((n, m), dt, device, requires_grad)
+    if meta is not None:
+        return meta
     from .backends._numpy import call_quiet
     try:
         host = call_quiet(np.eye, n, m, dtype=dt._np)

@@ -16,6 +16,7 @@ from ._scalars import _C_NAMES, _limits, checked_scalar, scalar_to  # noqa: F401
 from ._tensor import _HOOKS as _TENSOR_HOOKS
 from ._tensor import Tensor, lazy_values, wrap_array
 from ._tensor import host_array as _host_array
+from .backends import runs_numpy
 from .backends._numpy import call_quiet
 
 _BASIC_TYPES = (builtins.int, slice, type(None), type(Ellipsis))
@@ -116,7 +117,7 @@ def _advanced_key(t: Tensor, key: tuple):
                     raise IndexError(_BAD_INDEX)
             if arr.dtype.kind == "b" and arr.ndim:
                 masks.append((len(out), arr.shape))
-            out.append(arr if xp is np else xp.asarray(arr))
+            out.append(arr if runs_numpy(xp) else xp.asarray(arr))
         elif isinstance(k, (builtins.float, builtins.complex, str)) or (
                 isinstance(k, np.generic) and not isinstance(k, (np.integer, np.bool_))):
             raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or "
@@ -155,7 +156,7 @@ def _check_dims(t: Tensor, key: list, masks, xp) -> None:
                     raise IndexError(f"The shape of the mask {list(mshape)} at index {j} does "
                                      f"not match the shape of the indexed tensor "
                                      f"{list(shape)} at index {pos + j}")
-        elif xp is not np and hasattr(k, "dtype") and k.dtype.kind in "iu" and k.size:
+        elif not runs_numpy(xp) and hasattr(k, "dtype") and k.dtype.kind in "iu" and k.size:
             # Note: CuPy wraps out-of-range indices silently; PyTorch raises.
             size = shape[pos]
             lo, hi = builtins.int(k.min()), builtins.int(k.max())

@@ -93,13 +93,18 @@ class Generator:
 default_generator = Generator()
 
 
-def _gen(generator: Generator | None) -> np.random.Generator:
-    if generator is None:
-        return default_generator._rng
-    if not isinstance(generator, Generator):
+def _gen(generator: Generator | None, on: Any = ...) -> np.random.Generator:
+    """The NumPy generator to draw from for samples placed ``on`` a tensor or device:
+    ``generator``'s, or the default one's; on the meta device a ``MetaRandom``, which draws
+    nothing and gives placeholders."""
+    if generator is not None and not isinstance(generator, Generator):
         raise TypeError(f"generator must be a tensorviz.Generator, not "
                         f"{type(generator).__name__}")
-    return generator._rng
+    if on is not ... and (on.device if isinstance(on, Tensor) else as_device(on)).type \
+            == "meta":
+        from .backends._meta import MetaRandom
+        return MetaRandom()
+    return (default_generator if generator is None else generator)._rng
 
 
 def manual_seed(seed: int) -> Generator:
@@ -194,7 +199,8 @@ def rand(*sizes, size=_NO_SIZE, generator: Generator | None = None, dtype=None,
     """Uniform samples in ``[0, 1)``: ``rand(2, 3)``, ``rand((2, 3))`` or ``rand(size=...)``."""
     shape = _sizes(_size_kw(sizes, size, "rand"), "rand")
     dt = _float_dtype(dtype)
-    return _finish(_uniform_host(_gen(generator), shape, dt), dt, device, requires_grad)
+    return _finish(_uniform_host(_gen(generator, device), shape, dt), dt, device,
+                   requires_grad)
 
 
 @op(method=False, out="cast")
@@ -203,7 +209,8 @@ def randn(*sizes, size=_NO_SIZE, generator: Generator | None = None, dtype=None,
     """Standard normal samples (mean 0, variance 1)."""
     shape = _sizes(_size_kw(sizes, size, "randn"), "randn")
     dt = _float_dtype(dtype, "normal_kernel_cpu")
-    return _finish(_normal_host(_gen(generator), shape, dt), dt, device, requires_grad)
+    return _finish(_normal_host(_gen(generator, device), shape, dt), dt, device,
+                   requires_grad)
 
 
 @op(method=False, out="cast")
@@ -225,7 +232,7 @@ def randint(low: int = 0, high: int | None = None, size=None, *,
     dt = _check_dtype(dtype) or _dtypes.int64
     low, high = _int_arg(low, "low"), _int_arg(high, "high")
     _check_random_bounds(low, high, dt)
-    host = _gen(generator).integers(low, high, size=shape, dtype=np.int64)
+    host = _gen(generator, device).integers(low, high, size=shape, dtype=np.int64)
     return _finish(host.astype(dt._np), dt, device, requires_grad)
 
 
@@ -260,7 +267,7 @@ def randperm(n: int, *, generator: Generator | None = None, dtype=None,
         if n > 2 ** digits + 1:
             raise RuntimeError(f"n cannot be greater than 2^{digits}+1 for "
                                f"{dt.cname} type.")
-    host = _gen(generator).permutation(n).astype(dt._np)
+    host = _gen(generator, device).permutation(n).astype(dt._np)
     return _finish(host, dt, device, requires_grad)
 
 
@@ -268,9 +275,9 @@ def randperm(n: int, *, generator: Generator | None = None, dtype=None,
 def normal(mean: Any = 0.0, std: Any = 1.0, size=None, *, generator: Generator | None = None,
            dtype=None, device: DeviceLike = None, requires_grad: bool = False) -> Tensor:
     """Normal samples; ``mean``/``std`` may be tensors (broadcast) or numbers with ``size``."""
-    rng = _gen(generator)
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
         ref = mean if isinstance(mean, Tensor) else std
+        rng = _gen(generator, ref.device if device is None else device)
         for t in (mean, std):
             if isinstance(t, Tensor) and t.dtype.category < _dtypes._FLOAT:
                 raise NotImplementedError(f'"normal_kernel_cpu" not implemented for '
@@ -285,8 +292,8 @@ def normal(mean: Any = 0.0, std: Any = 1.0, size=None, *, generator: Generator |
         if isinstance(mean, Tensor) and isinstance(std, Tensor):
             from . import _layout
             _layout.broadcast_shapes(mean._shape, std._shape)
-        m = host_array(mean) if isinstance(mean, Tensor) else mean
-        s = host_array(std) if isinstance(std, Tensor) else std
+        m = _values(mean) if isinstance(mean, Tensor) else mean
+        s = _values(std) if isinstance(std, Tensor) else std
         shape = np.broadcast_shapes(np.shape(m), np.shape(s))
         dt = ref.dtype if ref.dtype.category >= _dtypes._FLOAT else _dtypes.get_default_dtype()
         host = (m + s * _normal_host(rng, shape, _dtypes.float64)).astype(dt._np)
@@ -299,8 +306,15 @@ def normal(mean: Any = 0.0, std: Any = 1.0, size=None, *, generator: Generator |
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
     shape = _sizes((size,))
     dt = _float_dtype(dtype)
+    rng = _gen(generator, device)
     host = (mean + std * _normal_host(rng, shape, _dtypes.float64)).astype(dt._np)
     return _finish(host, dt, device, requires_grad)
+
+
+def _values(t: Tensor):
+    """``t``'s values on the host; a meta tensor's placeholder (samples drawn from it are
+    placeholders too)."""
+    return t._arr if t._storage._device.type == "meta" else host_array(t)
 
 
 def _like(input: Tensor, sample, dtype, device, requires_grad: bool,

@@ -14,17 +14,29 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from ._flags import cuda, cudnn, mps  # noqa: F401  (torch.backends.* idioms)
 from ._numpy import NumpyBackend
 
 if TYPE_CHECKING:
     from .._device import device
 
-__all__ = ["NumpyBackend", "backend_for", "CPU_BACKEND"]
+__all__ = ["NumpyBackend", "backend_for", "CPU_BACKEND", "runs_numpy"]
 
 CPU_BACKEND = NumpyBackend()
 _cuda_backend = None
 _meta_backend = None
+
+
+def runs_numpy(xp) -> bool:
+    """Whether the array module ``xp`` is NumPy's (NumPy itself, or the meta device's
+    ``MetaNumpy``) rather than CuPy: the code paths to take.
+
+    >>> import numpy; runs_numpy(numpy)
+    True
+    """
+    return xp is np or getattr(xp, "runs_numpy", False) is True
 
 
 def backend_for(dev: "device"):

@@ -504,6 +504,11 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
 
 
 # ---------------------------------------------------------------- embedding
+def _has_values(t: Tensor) -> bool:
+    """Whether ``t`` has values to check (PyTorch's meta kernels skip checks on values)."""
+    return builtins.bool(t.numel()) and not t.is_meta
+
+
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
               max_norm: float | None = None, norm_type: float = 2.0,
               scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
@@ -521,7 +526,8 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
             if padding_idx < -weight.shape[0]:
                 raise AssertionError("Padding_idx must be within num_embeddings")
             padding_idx = weight.shape[0] + padding_idx
-    if input.numel() and (bool((input >= weight.shape[0]).any()) or bool((input < 0).any())):
+    if _has_values(input) and (bool((input >= weight.shape[0]).any())
+                               or bool((input < 0).any())):
         raise IndexError("index out of range in self")
     if max_norm is not None:
         with tv.no_grad():
@@ -580,9 +586,9 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
         if tensor.numel() == 0:
             raise RuntimeError("Can not infer total number of classes from empty tensor.")
         num_classes = int(tensor.max()) + 1
-    if tensor.numel() and (bool((tensor < 0).any())):
+    if _has_values(tensor) and (bool((tensor < 0).any())):
         raise RuntimeError("Class values must be non-negative.")
-    if tensor.numel() and int(tensor.max()) >= num_classes:
+    if _has_values(tensor) and int(tensor.max()) >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
     return (tensor.unsqueeze(-1) == tv.arange(num_classes, device=tensor.device)).long()
 
@@ -1481,7 +1487,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input "
                          f"size ({input.shape}) is deprecated. Please ensure they have the same "
                          "size.")
-    if input.numel() and (bool((input < 0).any()) or bool((input > 1).any())):
+    if _has_values(input) and (bool((input < 0).any()) or bool((input > 1).any())):
         raise RuntimeError("all elements of input should be between 0 and 1")
     return _ops()["binary_cross_entropy"](input, target, weight, reduction)
 

@@ -16,7 +16,7 @@ from .. import _dtypes, _layout
 from .._dtypes import PROMOTION_TABLE
 from .._indexing import check_writable
 from .._tensor import Tensor, wrap_array
-from ..backends import backend_for
+from ..backends import backend_for, runs_numpy
 from .._dispatch import inplace_of, op
 from ._elementwise import device_of, finish, operand
 from ..backends._numpy import call_quiet
@@ -274,6 +274,8 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
                                       f"'{input._dtype.cname}'")
         xp = _xp(input)
         counts = input._arr
+        if input.is_meta:
+            return _counted_on_meta(input, counts, 0, output_size)
         if counts.size and builtins.int(counts.min()) < 0:
             raise RuntimeError("repeats can not be negative")
         res = call_quiet(xp.repeat, xp.arange(counts.size, dtype=input._dtype._np),
@@ -294,11 +296,13 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
             raise NotImplementedError(f'"repeat_interleave_cpu" not implemented for '
                                       f"'{repeats._dtype.cname}'")
         reps = repeats._arr.reshape(-1)
-        if reps.size == 1:
-            reps = builtins.int(reps[0])
-        elif reps.size != size:
+        if reps.size not in (1, size):
             raise RuntimeError(f"repeats must have the same size as input along dim, but got "
                                f"repeats.size(0) = {reps.size} and input.size({d}) = {size}")
+        if repeats.is_meta or input.is_meta:
+            return _counted_on_meta(input, arr, d, output_size)
+        if reps.size == 1:
+            reps = builtins.int(reps[0])
         elif reps.size and builtins.int(reps.min()) < 0:
             raise RuntimeError("repeats can not be negative")
     else:
@@ -321,10 +325,20 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
     return wrap_array(_c(xp, res), input._dtype, input.device)
 
 
+def _counted_on_meta(input: Tensor, arr, d: int, output_size) -> Tensor:
+    """``repeat_interleave`` by a meta tensor of counts: the result's length is their sum,
+    which only ``output_size`` can tell (PyTorch's error without it)."""
+    if output_size is None:
+        raise RuntimeError("cannot repeat_interleave a meta tensor without output_size")
+    shape = arr.shape[:d] + (builtins.int(output_size),) + arr.shape[d + 1:]
+    return wrap_array(_xp(input).empty_like(arr, shape=shape, order="C"), input._dtype,
+                      input.device)
+
+
 def _host_list(xp, arr):
     """Per-element repeat counts as NumPy wants them, or as a list for CuPy (which takes no
     device array there)."""
-    return arr if xp is np else arr.tolist()
+    return arr if runs_numpy(xp) else arr.tolist()
 
 
 # ---------------------------------------------------------------- flip / roll / rot90
@@ -679,10 +693,19 @@ def combinations(input, r: int = 2, with_replacement: bool = False) -> Tensor:
     gen = (itertools.combinations_with_replacement if with_replacement
            else itertools.combinations)(range(n), r)
     idx = np.fromiter(itertools.chain.from_iterable(gen), dtype=np.int64).reshape(-1, r)
-    if xp is not np:
+    if not runs_numpy(xp):
         idx = xp.asarray(idx)
     res = input._arr[idx] if idx.size else xp.empty((0, r), dtype=input._dtype._np)
     return wrap_array(_c(xp, res), input._dtype, input.device)
+
+
+def _tri_count(row: int, col: int, offset: int, lower: bool) -> int:
+    """How many elements a ``row x col`` matrix's lower (upper) triangle holds: the sum over
+    rows ``i`` of ``clip(i + a, 0, col)``, summed in closed form."""
+    a = offset + 1 if lower else col - offset - row + 1
+    i0 = min(row, max(0, -a))  # (rows before i0 hold none, rows from i1 on all col)
+    i1 = min(row, max(0, col - a))
+    return (i1 - i0) * (i0 + i1 - 1 + 2 * a) // 2 + col * (row - i1)
 
 
 def _tri_indices(row: int, col: int, offset: int, dtype, device, lower: bool) -> Tensor:
@@ -697,6 +720,10 @@ def _tri_indices(row: int, col: int, offset: int, dtype, device, lower: bool) ->
     if row < 0 or col < 0:
         raise RuntimeError(f"row must be non-negative, got {row}" if row < 0 else
                            f"col must be non-negative, got {col}")
+    from .._creation import _meta_result
+    meta = _meta_result((2, _tri_count(row, col, offset, lower)), dt, device, False)
+    if meta is not None:  # (the count of the triangle's elements, without listing them)
+        return meta
     fn = np.tril_indices if lower else np.triu_indices
     try:
         host = call_quiet(lambda: np.stack(fn(row, offset, col)).astype(dt._np)) \

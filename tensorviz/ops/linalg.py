@@ -23,6 +23,7 @@ from .._dtypes import _COMPLEX, _FLOAT, _INT, result_type
 from .._indexing import check_writable, scalar_to
 from .._dispatch import inplace_of, op, operator_of, store_inplace
 from .._tensor import Tensor, _contig, _fresh, wrap_array
+from ..backends import runs_numpy
 from ..backends._numpy import call_quiet, context_busy, quiet_run
 from ._elementwise import device_of, finish, found_message, mul, operand
 from .indexing import _c, _tensor_arg, _xp, warn_once
@@ -757,7 +758,7 @@ def einsum(*args) -> Tensor:
             res = xp.einsum(equation if "->" in equation else equation + "->" + out_sub,
                             *arrays)
         else:
-            kw = {"optimize": True} if xp is np and len(arrays) > 2 else {}
+            kw = {"optimize": True} if runs_numpy(xp) and len(arrays) > 2 else {}
             res = call_quiet(xp.einsum, equation, *arrays, **kw)
     except ValueError as e:
         raise RuntimeError(f"einsum(): {e}") from None
@@ -969,7 +970,7 @@ def _lapack(xp, message: str):
     """Run a factorization; turn the backend's LinAlgError into tensorviz's, with PyTorch's
     message.  CuPy checks cuSOLVER's status only inside ``cupyx.errstate(linalg='raise')``."""
     ctx = contextlib.nullcontext()
-    if xp is not np:
+    if not runs_numpy(xp):
         import cupyx
         ctx = cupyx.errstate(linalg="raise")
     try:
@@ -1005,7 +1006,7 @@ def _lin(xp):
 
 
 def _host(xp, arr) -> np.ndarray:
-    return arr if xp is np else xp.asnumpy(arr)
+    return arr if runs_numpy(xp) else xp.asnumpy(arr)
 
 
 def _lu_info(a: np.ndarray) -> np.ndarray:
@@ -1487,7 +1488,7 @@ def cholesky(A, *, upper: bool = False, out=None) -> Tensor:
         try:
             with _lapack(xp, ""):
                 res = xp.linalg.cholesky(A._arr)
-                if xp is not np and not builtins.bool(xp.isfinite(res).all()):
+                if not runs_numpy(xp) and not builtins.bool(xp.isfinite(res).all()):
                     raise np.linalg.LinAlgError("not positive-definite")
         except LinAlgError:
             raise _not_pd_error(xp, A._arr) from None
@@ -1855,6 +1856,9 @@ def lstsq(A, B, rcond=None, *, driver=None):
     singular values; ``'gelsd'``/``'gelss'`` report them too."""
     A = _tensor_arg(A, "linalg_lstsq", "A", 1)
     B = _tensor_arg(B, "linalg_lstsq", "B", 2)
+    if A.is_meta or B.is_meta:  # (the rank and residuals' sizes depend on the values)
+        from ..backends._meta import no_kernel
+        raise no_kernel("linalg_lstsq.out")
     if driver is not None and driver not in ("gels", "gelsy", "gelsd", "gelss"):
         raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, "
                            "gelsy, gelsd, gelss)")
@@ -2170,7 +2174,7 @@ def multi_dot(tensors, *, out=None) -> Tensor:
     dev = device_of(*tensors)
     xp = _xp(tensors[0])
     arrs = [m._arr for m in mats]
-    if xp is np and len(arrs) > 2:
+    if runs_numpy(xp) and len(arrs) > 2:
         res = call_quiet(np.linalg.multi_dot, arrs)
     else:
         res = arrs[0]

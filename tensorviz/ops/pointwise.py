@@ -20,7 +20,7 @@ from .._dispatch import found_message, inplace_of, op, store_inplace
 from .._dtypes import _COMPLEX, _FLOAT, _INT, result_type
 from .._indexing import assign, scalar_to
 from .._tensor import Tensor, tensor_xp, tensor_device, wrap_array
-from ..backends import backend_for
+from ..backends import backend_for, runs_numpy
 from ..backends._numpy import call_quiet
 from ._elementwise import (_c_mul_plain, _check_int_zero_division, _check_shapes,
                            _complex_pow, _complex_pow_number, device_of, finish, operand,
@@ -1008,13 +1008,13 @@ def _softmax(name: str, input: Tensor, dim, dtype, log_: bool) -> Tensor:
     def f(xp, a):
         if a.size == 0:
             return a.copy()
-        if xp is np:  # (the reductions np.max / np.sum call, without their wrappers)
+        if runs_numpy(xp):  # (the reductions np.max / np.sum call, without their wrappers)
             m = np.maximum.reduce(a, axis=axis, keepdims=True)
         else:
             m = xp.max(a, axis=axis, keepdims=True)
         z = a - m
         e = xp.exp(z)
-        s = np.add.reduce(e, axis=axis, keepdims=True) if xp is np else \
+        s = np.add.reduce(e, axis=axis, keepdims=True) if runs_numpy(xp) else \
             xp.sum(e, axis=axis, keepdims=True)
         if log_ and half:
             # PyTorch's last-dim kernel for 16-bit floats keeps the sum and its log in the

@@ -38,7 +38,14 @@ def _fill(self: Tensor, host: np.ndarray) -> Tensor:
 
 
 def _host(t: Tensor) -> np.ndarray:
+    """``t``'s values on the host (a meta tensor's placeholder: no values, nothing drawn)."""
+    if _on_meta(t):
+        return t._arr
     return np.asarray(host_array(t))
+
+
+def _on_meta(t: Tensor) -> bool:
+    return t._storage._device.type == "meta"
 
 
 def _float_only(self: Tensor, kernel: str) -> None:
@@ -67,7 +74,7 @@ def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator=Non
                            f"from={from_} > to={to}")
     _bound_check(from_, self._dtype, "from")
     _bound_check(to, self._dtype, "to")
-    rng = _gen(generator)
+    rng = _gen(generator, self)
     if self._storage._device.type == "meta":
         return self  # (no memory to fill: a meta model's init_ draws nothing, as PyTorch)
     dt = self._dtype
@@ -77,7 +84,7 @@ def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator=Non
         host = (from_ + (to - from_) * u.real) + 1j * (from_ + (to - from_) * u.imag)
     else:
         host = from_ + (to - from_) * u
-    return _fill(self, np.asarray(host))
+    return _fill(self, np.asanyarray(host))
 
 
 @op(function=False)
@@ -86,12 +93,12 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator=None
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
     _float_only(self, "normal_kernel_cpu")
-    rng = _gen(generator)
+    rng = _gen(generator, self)
     if self._storage._device.type == "meta":
         return self  # (no memory to fill, as uniform_)
     base = _dtypes.complex128 if self._dtype.category == _COMPLEX else _dtypes.float64
     host = mean + std * _normal_host(rng, self._shape, base)
-    return _fill(self, np.asarray(host))
+    return _fill(self, np.asanyarray(host))
 
 
 def _dtype_range(dt) -> tuple:
@@ -145,10 +152,10 @@ def random_(self: Tensor, from_=None, to=None, *, generator=None, **kwargs) -> T
             raise RuntimeError(f"from is out of bounds for {name}")
         if high - 1 > hi_dt:
             raise RuntimeError(f"to - 1 is out of bounds for {name}")
-    rng = _gen(generator)
+    rng = _gen(generator, self)
     host = rng.integers(low, high, size=self._shape, dtype=np.int64) if high <= (1 << 63) \
         else rng.integers(low, high, size=self._shape, dtype=np.uint64)
-    return _fill(self, np.asarray(host))
+    return _fill(self, np.asanyarray(host))
 
 
 @op(function=False)
@@ -160,8 +167,8 @@ def exponential_(self: Tensor, lambd: float = 1.0, *, generator=None) -> Tensor:
                            f"{self._dtype.cname}")
     if not lambd > 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
-    host = _gen(generator).exponential(1.0 / lambd, size=self._shape)
-    return _fill(self, np.asarray(host))
+    host = _gen(generator, self).exponential(1.0 / lambd, size=self._shape)
+    return _fill(self, np.asanyarray(host))
 
 
 @op(function=False)
@@ -172,8 +179,8 @@ def geometric_(self: Tensor, p: float, *, generator=None) -> Tensor:
     if self._dtype is _dtypes.bool or self._dtype.category == _COMPLEX:
         raise NotImplementedError(f'"geometric_cpu" not implemented for '
                                   f"'{self._dtype.cname}'")
-    host = _gen(generator).geometric(p, size=self._shape)
-    return _fill(self, np.asarray(host))
+    host = _gen(generator, self).geometric(p, size=self._shape)
+    return _fill(self, np.asanyarray(host))
 
 
 @op(function=False)
@@ -184,8 +191,8 @@ def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *, generator=
     if self._dtype.category != _FLOAT:
         raise NotImplementedError(f'"log_normal_cpu" not implemented for '
                                   f"'{self._dtype.cname}'")
-    host = _gen(generator).lognormal(mean, std, size=self._shape)
-    return _fill(self, np.asarray(host))
+    host = _gen(generator, self).lognormal(mean, std, size=self._shape)
+    return _fill(self, np.asanyarray(host))
 
 
 @op(function=False)
@@ -197,8 +204,8 @@ def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *, generator=
                            f"{self._dtype.cxx_name}")
     if not sigma > 0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma}")
-    host = median + sigma * _gen(generator).standard_cauchy(size=self._shape)
-    return _fill(self, np.asarray(host))
+    host = median + sigma * _gen(generator, self).standard_cauchy(size=self._shape)
+    return _fill(self, np.asanyarray(host))
 
 
 @op()
@@ -228,7 +235,7 @@ _P_RANGE = ("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could 
 @inplace_of(bernoulli)
 def bernoulli_(self: Tensor, p=0.5, *, generator=None) -> Tensor:
     """Fill with 1 with probability ``p`` (a number, or a tensor broadcast to self), else 0."""
-    rng = _gen(generator)
+    rng = _gen(generator, self)
     if self._dtype.category == _COMPLEX:
         kernel = "bernoulli_tensor_cpu_self_" if isinstance(p, Tensor) else \
             "bernoulli_scalar_cpu_"
@@ -240,7 +247,7 @@ def bernoulli_(self: Tensor, p=0.5, *, generator=None) -> Tensor:
             raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for '
                                       f"'{p._dtype.cname}'")
         probs = _host(p).astype(np.float64)
-        if probs.size and not ((probs >= 0) & (probs <= 1)).all():
+        if probs.size and not _on_meta(p) and not ((probs >= 0) & (probs <= 1)).all():
             raise RuntimeError(_P_RANGE)
         probs = np.broadcast_to(probs, self._shape)
     else:
@@ -248,7 +255,7 @@ def bernoulli_(self: Tensor, p=0.5, *, generator=None) -> Tensor:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
         probs = p
     host = rng.random(self._shape) < probs
-    return _fill(self, np.asarray(host))
+    return _fill(self, np.asanyarray(host))
 
 
 @op()
@@ -272,12 +279,12 @@ def multinomial(input, num_samples: int, replacement: bool = False, *, generator
     if not replacement and num_samples > k:
         raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
                            "replacement")
-    if not np.isfinite(rows).all() or (rows < 0).any():
+    if not _on_meta(input) and (not np.isfinite(rows).all() or (rows < 0).any()):
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
     sums = rows.sum(axis=1)
-    if (sums <= 0).any():
+    if not _on_meta(input) and (sums <= 0).any():
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
-    rng = _gen(generator)
+    rng = _gen(generator, input)
     n = rows.shape[0]
     if replacement:  # inverse CDF, all rows at once: row r's CDF is shifted into [r, r + 1]
         cdf = np.cumsum(rows, axis=1) / sums[:, None]
@@ -309,6 +316,7 @@ def poisson(input, generator=None) -> Tensor:
     rates = _host(input).astype(np.float64)
     if rates.size and (rates < 0).any():
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
-    host = _gen(generator).poisson(rates).astype(input._dtype._np)
-    return wrap_array(_to_device(np.ascontiguousarray(host), input), input._dtype,
-                      input.device)
+    host = _gen(generator, input).poisson(rates).astype(input._dtype._np)
+    if not _on_meta(input):
+        host = np.ascontiguousarray(host)
+    return wrap_array(_to_device(host, input), input._dtype, input.device)

@@ -22,6 +22,7 @@ from .._dtypes import _COMPLEX, _FLOAT, _INT
 from .._indexing import check_writable
 from .._tensor import Tensor, _contig, _fresh, tensor_device
 from .._tensor import wrap_array as _wrap_array
+from ..backends import runs_numpy
 from ..backends._numpy import call_quiet, context_busy, quiet_run
 from .._dispatch import inplace_of, op, store_inplace, write_out
 from ._keywords import as_number, handles_keywords
@@ -731,7 +732,7 @@ def stable_argsort(xp, a, axis: int = -1):
     sort of it compares NaN as unordered and leaves an array with a NaN unsorted."""
     if a.dtype.name == "bfloat16":
         a = a.astype(np.float32)
-    if xp is np:
+    if runs_numpy(xp):
         return np.argsort(a, axis=axis, kind="stable")
     return xp.argsort(a, axis=axis)
 
@@ -796,7 +797,7 @@ def nanmedian(input: Tensor, dim=None, keepdim: bool | None = None, *, out=None)
 def _accumulate(xp, name: str, a, axis: int):
     """``xp.<name>.accumulate(a, axis)``, with a log-step scan where the backend lacks it."""
     uf = getattr(xp, name)
-    if xp is np:
+    if runs_numpy(xp):
         return uf.accumulate(a, axis=axis)
     try:  # pragma: no cover - CuPy: ufunc.accumulate where this version has it
         return uf.accumulate(a, axis=axis)

@@ -587,7 +587,8 @@ def mvlgamma(input, p, *, out=None) -> Tensor:
     const = p * (p - 1) / 4.0 * math.log(math.pi)
 
     n = _layout.numel(input._shape)
-    if builtins.max(n, 1) * p > 2**34:  # (PyTorch makes arange(p), then an (..., p) tensor)
+    if builtins.max(n, 1) * p > 2**34 and not input.is_meta:
+        # (PyTorch makes arange(p), then an (..., p) tensor: none of it on the meta device)
         from ..backends._numpy import out_of_memory
         raise out_of_memory(builtins.max(n, 1) * p * rdt.itemsize)
 
