@@ -279,12 +279,13 @@ class BatchView(DisplayedWidget):
 
 def _is_stream(dataset: Any) -> bool:
     """Is ``dataset`` iterable-style (samples come from ``iter(dataset)``, no indices)?
-    (tensorviz's or, when it is loaded, PyTorch's ``IterableDataset``)."""
-    from ..utils.data import IterableDataset
-    if isinstance(dataset, IterableDataset):
-        return True
-    theirs = sys.modules.get("torch.utils.data")
-    return theirs is not None and isinstance(dataset, theirs.IterableDataset)
+    (tensorviz's or PyTorch's ``IterableDataset``: a loader's library is loaded already, so
+    this module need not import either.)"""
+    for name in ("tensorviz.utils.data", "torch.utils.data"):
+        module = sys.modules.get(name)
+        if module is not None and isinstance(dataset, module.IterableDataset):
+            return True
+    return False
 
 
 def _len(loader: Any) -> Any:
