@@ -422,3 +422,20 @@ def test_polygamma_rule_accepts_only_what_polygamma_can_be():
     assert compare(inplace, torch, tensorviz) is None
     f = compare(inplace, torch, _wrong(neg=lambda t: t))
     assert f is not None and f.kind == "silent" and f.line == 3, f
+
+
+def test_complex_values_are_compared_at_the_scale_of_their_modulus():
+    """Rounding noise in one part beside a huge other part is accepted (it is below eps * |z|);
+    a difference that is large against |z| is caught, in either part, and a small tensor
+    element is not hidden by a large one in another tensor."""
+    def same(a, b, dtype="complex128"):
+        return _same_values(np.array(a, dtype=dtype), np.array(b, dtype=dtype), dtype)
+
+    assert same([3.9e76 + 5e18j], [3.9e76 + 0j])          # cov's noise: 1e-58 of |z|
+    assert not same([3.9e76 + 1e70j], [3.9e76 + 0j])      # 1e-7 of |z|: a real difference
+    assert not same([1 + 0j], [1 + 1e-3j])
+    assert not same([2.0 + 1j], [2.5 + 1j])
+    assert same([1 + 1e-7j], [1 + 0j], "complex64")
+    assert not same([1 + 1e-3j], [1 + 0j], "complex64")
+    # real tensors keep their own rule
+    assert not same([1.0], [1.5], "float64")
