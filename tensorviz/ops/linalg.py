@@ -809,15 +809,32 @@ def tensordot(a, b, dims=2, out=None) -> Tensor:
             raise RuntimeError("both dimension lists should have same length")
         da = [_layout.normalize_dim(d, len(a._shape)) for d in da]
         db = [_layout.normalize_dim(d, len(b._shape)) for d in db]
-    for x, y in zip(da, db):
-        if a._shape[x] != b._shape[y]:
-            raise RuntimeError(f"contracted dimensions need to match, but first has size "
-                               f"{a._shape[x]} in dim {x} and second has size {b._shape[y]} in "
-                               f"dim {y}")
     _bool_refused(a, "tensordot")
     dev = device_of(a, b)
     xp = _xp(a)
-    res = xp.asarray(call_quiet(xp.tensordot, a._arr, b._arr, axes=(da, db)))
+    x1, x2 = a._arr, b._arr
+    # As PyTorch: a contracted dim of size 1 on one side broadcasts (the other side's dim is
+    # summed first), then both are laid out as matrices and multiplied. (NumPy's tensordot
+    # goes through dot, whose BLAS path drops inf * 0 = nan against a zero vector.)
+    with np.errstate(all="ignore"):
+        for x, y in zip(da, db):
+            s1, s2 = a._shape[x], b._shape[y]
+            if s2 == 1:
+                x1 = x1.sum(axis=x, keepdims=True, dtype=x1.dtype)
+            elif s1 == 1:
+                x2 = x2.sum(axis=y, keepdims=True, dtype=x2.dtype)
+            elif s1 != s2:
+                raise RuntimeError(f"contracted dimensions need to match, but first has size "
+                                   f"{s1} in dim {x} and second has size {s2} in dim {y}")
+    free1 = [d for d in range(x1.ndim) if d not in da]
+    free2 = [d for d in range(x2.ndim) if d not in db]
+    csize = _layout.numel(tuple(x1.shape[d] for d in da))
+    m1 = xp.transpose(x1, free1 + da).reshape(_layout.numel(tuple(x1.shape[d] for d in free1)),
+                                               csize)
+    m2 = xp.transpose(x2, db + free2).reshape(csize,
+                                               _layout.numel(tuple(x2.shape[d] for d in free2)))
+    res = _cprod(xp, xp.matmul, m1, m2).reshape(
+        tuple(x1.shape[d] for d in free1) + tuple(x2.shape[d] for d in free2))
     return finish(_c(xp, res), a._dtype, dev, out)
 
 

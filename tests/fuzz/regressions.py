@@ -814,3 +814,12 @@ REGRESSIONS += [  # fresh-seed findings: addmm with alpha=0 ignores the product;
         "v5 = v1.triangular_solve(v4, False)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed findings: tensordot's inf * 0 through dot; size-1 broadcasting
+    ("tensordot-infinity-times-zero", [
+        "v0 = T.tensor([[1e+30], [-float('inf')], [0.5]])", "v1 = T.tensor([0.0])",
+        "v2 = T.tensordot(v0, v1, dims=1)", "v3 = T.tensordot(v0, v1[0], dims=0)",
+    ]),
+    ("tensordot-broadcasts-a-size-one-dim", [
+        "v0 = T.ones((3, 2))", "v1 = T.ones((1, 2))", "v2 = T.tensordot(v0, v1, dims=1)",
+    ]),
+]

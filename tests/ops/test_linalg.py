@@ -210,6 +210,22 @@ def test_einsum_sublists_and_dtypes(tvdiff):
                  rtol=1e-2, atol=1e-2)
 
 
+def test_tensordot_broadcasts_size_one_and_keeps_inf_times_zero(tvdiff):
+    """A contracted dim of size 1 on one side broadcasts against the other (PyTorch sums the
+    other side's dim first); an infinity times a zero is NaN, also in an outer product."""
+    inf = float("inf")
+    for f in (lambda lib: lib.tensordot(lib.tensor([[1e30], [-inf], [0.5]]), lib.tensor(0.0),
+                                        dims=0),
+              lambda lib: lib.tensordot(lib.tensor([[1e30], [-inf], [0.5]]), lib.tensor([0.0]),
+                                        dims=1),
+              lambda lib: lib.tensordot(lib.tensor([[[2.5], [inf]]]), lib.tensor([0.0]), dims=1),
+              lambda lib: lib.tensordot(lib.ones(3, 2), lib.ones(1, 2), dims=1),
+              lambda lib: lib.tensordot(lib.ones(0), lib.ones(1, 2), dims=1),
+              lambda lib: lib.tensordot(lib.arange(6.).reshape(2, 1, 3), lib.ones(4, 3, 2),
+                                        dims=([0, 1], [2, 0]))):
+        tvdiff.check(f)
+
+
 def test_tensordot_kron_cross_trace(tvdiff):
     a = tvdiff.make((2, 3), "float32", "t", seed=1)
     b = tvdiff.make((2, 3), "int64", "step", seed=2)
