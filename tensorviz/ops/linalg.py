@@ -2412,6 +2412,10 @@ def matrix_exp(A) -> Tensor:
     n = a.shape[-1]
     if a.size == 0:
         return wrap_array(xp.empty(A._shape, dtype=A._dtype._np), A._dtype, A.device)
+    if n == 1:  # (as PyTorch: a 1x1 matrix's exponential is its entry's exp, exp(1e30+0j) is
+        # inf+0j, where scaling and squaring would give NaN)
+        with np.errstate(all="ignore"):
+            return wrap_array(_c(xp, xp.exp(A._arr)), A._dtype, A.device)
     # Each matrix is scaled by 2**-s to a 1-norm of at most 1 (where the Taylor polynomial of
     # degree 19 is exact to double precision), then squared s times. Products only, no solve
     # (a Pade quotient's LU loses the tiny entries of a badly scaled matrix, whose exponential

@@ -823,3 +823,9 @@ REGRESSIONS += [  # fresh-seed findings: tensordot's inf * 0 through dot; size-1
         "v0 = T.ones((3, 2))", "v1 = T.ones((1, 2))", "v2 = T.tensordot(v0, v1, dims=1)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed finding: matrix_exp of a 1x1 complex matrix is its entry's exp
+    ("matrix_exp-one-by-one-complex", [
+        "v0 = T.tensor([[[complex(1e+30, 0.0)]], [[complex(1.5, 0.5)]], [[complex(0.25, 0.0)]], [[complex(0.25, 1.0)]]])",
+        "v1 = T.matrix_exp(v0)",
+    ]),
+]

@@ -1035,3 +1035,15 @@ def test_integer_addmm_refuses_non_finite_or_overflowing_scalars():
                 v0.addmm(v0, T.tensor([[0]], dtype=T.int32), beta=beta, alpha=alpha)
             msgs.append(str(e.value))
         assert msgs[0] == msgs[1]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+def test_matrix_exp_of_one_by_one_matrices_is_exp(tvdiff, dtype):
+    """A 1x1 matrix's exponential is its entry's exp, as PyTorch computes it (exp(1e30+0j) is
+    inf+0j, -inf gives 0, NaN stays NaN), in a batch, transposed or not."""
+    a = np.array([1e30, -np.inf, np.nan, 0.5, -1e30, 3.0]).reshape(6, 1, 1)
+    if dtype.startswith("complex"):
+        a = a + 1j * np.array([0, 0, 1, 0.5, 0, 2.0]).reshape(6, 1, 1)
+    t = tvdiff.make((6, 1, 1), dtype, data=a.astype(dtype))
+    tvdiff.check(lambda lib, x: lib.matrix_exp(x), t)
+    tvdiff.check(lambda lib, x: lib.linalg.matrix_exp(x.mT[::2]), t)
