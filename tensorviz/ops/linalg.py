@@ -2371,6 +2371,11 @@ def solve_triangular(A, B, *, upper: bool, left: bool = True, unitriangular: boo
             res = xp.zeros(b.shape, dtype=A._dtype._np)
         elif not (builtins.bool(xp.isfinite(tri).all()) and builtins.bool(xp.isfinite(b).all())):
             res = substitute()  # (an LU solve spreads a non-finite entry to every row)
+        elif builtins.bool((xp.abs(xp.diagonal(tri, axis1=-2, axis2=-1)) <
+                            np.finfo(A._dtype._np).tiny).any()):
+            # (a subnormal pivot: LAPACK's solve multiplies by its reciprocal, which
+            # overflows, 0 * inf = nan; PyTorch's trsm divides, 0 / 1e-310 = 0)
+            res = substitute()
         elif upper:  # (LU of an upper triangle pivots nowhere: back substitution)
             with _lapack(xp, "singular"):
                 res = xp.linalg.solve(tri, b)

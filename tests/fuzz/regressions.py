@@ -829,3 +829,10 @@ REGRESSIONS += [  # fresh-seed finding: matrix_exp of a 1x1 complex matrix is it
         "v1 = T.matrix_exp(v0)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed finding: triangular_solve with a subnormal pivot divides by it
+    ("triangular_solve-subnormal-pivot", [
+        "v0 = T.tensor([[1e-310, 0.0], [1.0, 1.0]], dtype=T.float64)",
+        "v1 = T.tensor([[1e-310, 1.0, 0.0], [1.0, 0.0, 2.5]], dtype=T.float64)",
+        "v2 = T.triangular_solve(v1, v0, upper=False)", "v3 = T.linalg.solve_triangular(v0.t(), v1, upper=True)",
+    ]),
+]

@@ -910,11 +910,11 @@ def test_complex_products_that_overflow(tvdiff, seed, dtype):
 @pytest.mark.parametrize("upper", [True, False])
 @pytest.mark.parametrize("transpose", [True, False])
 @pytest.mark.parametrize("unit", [True, False])
-@pytest.mark.parametrize("case", ["inf_in_a", "inf_in_b", "badly_scaled"])
+@pytest.mark.parametrize("case", ["inf_in_a", "inf_in_b", "badly_scaled", "subnormal_pivot"])
 def test_triangular_solves_substitute_row_by_row(tvdiff, upper, transpose, unit, case):
     """As LAPACK's trsm: an infinity spoils only the rows solved after it (an LU solve spread
-    NaN everywhere), and a lower triangle is not pivoted (a first column of 1e30 below ones solves
-    exactly)."""
+    NaN everywhere), a lower triangle is not pivoted (a first column of 1e30 below ones solves
+    exactly), and a subnormal pivot is divided by (0 / 1e-40 is 0, not 0 * inf)."""
     A = np.array([[1.5, -0.75, 0.0, 2.0], [-3.0, -1.0, 1.0, 1.0], [3.0, -2.5, -1.0, 1.5],
                   [-0.75, 1.5, 0.5, 4.0]], dtype=np.float32)
     B = np.array([[1.0, 2.0], [-1.0, 0.5], [0.25, 3.0], [2.0, -2.0]], dtype=np.float32)
@@ -922,6 +922,10 @@ def test_triangular_solves_substitute_row_by_row(tvdiff, upper, transpose, unit,
         A[0, 3] = A[3, 0] = np.inf
     elif case == "inf_in_b":
         B[1, 0] = -np.inf
+    elif case == "subnormal_pivot":
+        A[0, 0] = A[3, 3] = 1e-40
+        B[0, 1] = B[3, 1] = 0.0
+        B[0, 0] = B[3, 0] = 1e-40
     else:
         A[:] = 1.0
         A[1:, 0] = A[0, 1:] = 1e30
