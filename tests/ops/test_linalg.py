@@ -922,15 +922,16 @@ def test_triangular_solves_substitute_row_by_row(tvdiff, upper, transpose, unit,
         A[0, 3] = A[3, 0] = np.inf
     elif case == "inf_in_b":
         B[1, 0] = -np.inf
-    elif case == "subnormal_pivot":
-        A[0, 0] = A[3, 3] = 1e-40
+    elif case == "subnormal_pivot":  # (float64: LAPACK's float32 solve divides there)
+        A, B = A.astype(np.float64), B.astype(np.float64)
+        A[0, 0] = A[3, 3] = 1e-310
         B[0, 1] = B[3, 1] = 0.0
-        B[0, 0] = B[3, 0] = 1e-40
+        B[0, 0] = B[3, 0] = 1e-310
     else:
         A[:] = 1.0
         A[1:, 0] = A[0, 1:] = 1e30
         B[:, 0] = [1.0, 1e30, 1e30, 1e30]
-    a, b = tvdiff.make(A.shape, "float32", data=A), tvdiff.make(B.shape, "float32", data=B)
+    a, b = tvdiff.make(A.shape, A.dtype.name, data=A), tvdiff.make(B.shape, B.dtype.name, data=B)
     tvdiff.check(lambda lib, x, y: lib.triangular_solve(y, x, upper=upper, transpose=transpose,
                                                         unitriangular=unit)[0], a, b, warns=False)
     tvdiff.check(lambda lib, x, y: lib.linalg.solve_triangular(
