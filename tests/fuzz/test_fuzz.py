@@ -439,3 +439,20 @@ def test_complex_values_are_compared_at_the_scale_of_their_modulus():
     assert not same([1 + 1e-3j], [1 + 0j], "complex64")
     # real tensors keep their own rule
     assert not same([1.0], [1.5], "float64")
+
+
+def test_pinverse_of_an_ill_conditioned_matrix_is_compared_within_cond_times_eps():
+    """PyTorch's complex64 pinverse of an ill-conditioned kron (cond 2e5) is accepted within
+    n * cond * eps of its largest entry; a well-conditioned matrix's 1e-3 error is still a
+    finding, and so is an ill-conditioned one's error past the bound."""
+    from .differential import deliberate
+    ill = np.kron(np.array([[-1, .5], [.5, 65504]]), np.array([[-1, -1], [-3, 4.]])).astype(
+        np.complex64)
+    well = np.array([[2, 1], [1, 3]], dtype=np.complex64)
+    for x, err, accepted in ((ill, 2e-3, True), (ill, 0.2, False), (well, 1e-3, False)):
+        want = torch.linalg.pinv(torch.tensor(x, dtype=torch.complex128)).numpy()
+        got = want * (1 + err)
+        dt = ("tensor", {"values": want.astype(np.complex64), "dtype": "complex64"})
+        dv = ("tensor", {"values": got.astype(np.complex64), "dtype": "complex64"})
+        deliberate("pinverse", "v1 = v0.pinverse()", dt, dv, x)
+        assert _same_values(dt[1]["values"], dv[1]["values"], "complex64") is accepted
