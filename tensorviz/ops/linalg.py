@@ -2364,7 +2364,8 @@ def solve_triangular(A, B, *, upper: bool, left: bool = True, unitriangular: boo
                 done = slice(i + 1, n) if upper else slice(0, i)
                 acc = b[..., i, :] - xp.einsum("...j,...jk->...k", tri[..., i, done],
                                                out[..., done, :])
-                out[..., i, :] = acc / tri[..., i, i][..., None]
+                # (a unit diagonal is not divided by, as trsm's: nan-inf j / 1 would be NaN)
+                out[..., i, :] = acc if unitriangular else acc / tri[..., i, i][..., None]
         return out
     try:
         if tri.size == 0 or b.size == 0:

@@ -836,3 +836,11 @@ REGRESSIONS += [  # fresh-seed finding: triangular_solve with a subnormal pivot 
         "v2 = T.triangular_solve(v1, v0, upper=False)", "v3 = T.linalg.solve_triangular(v0.t(), v1, upper=True)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed finding: a unit diagonal is not divided by (nan-inf j / 1 is NaN)
+    ("triangular_solve-unit-diagonal-keeps-an-infinity", [
+        "v0 = T.tensor([[complex(1.0, 0.0), complex(2.0, 0.0)], [complex(0.0, 0.0), complex(float('nan'), 0.0)]])",
+        "v1 = T.tensor([[complex(float('nan'), -float('inf')), complex(1.0, 0.5)], [complex(float('nan'), -float('inf')), complex(1.0, 0.0)]])",
+        "v2 = v1.triangular_solve(v0, unitriangular=True)",
+        "v3 = T.linalg.solve_triangular(v0, v1, upper=True, unitriangular=True)",
+    ]),
+]
