@@ -505,6 +505,16 @@ def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
                     _mask_where(a_[1], b_[1], lambda p_, q_: noise)
                     _mask_where(a_[1], b_[1], lambda p_, q_: bad & np.isnan(p_) & ~np.isfinite(q_))
                     _mask_where(a_[1], b_[1], lambda p_, q_: has_nan)
+                if op == "slogdet" and len(pairs) == 2 and x.dtype.kind == "c":
+                    # Note: PyTorch's complex sign is det / |det| by C++ complex division,
+                    # NaN for a subnormal det (1e-310+0j / 1e-310); a sign must have modulus
+                    # 1: where PyTorch's is NaN beside a finite logabsdet of a finite matrix,
+                    # tensorviz's is accepted when it has modulus 1 (its phase has nothing
+                    # to be compared with).
+                    lt = pairs[1][0][1]["values"]
+                    _mask_where(pairs[0][0][1], pairs[0][1][1], lambda p_, q_: ~bad & np.isnan(
+                        p_) & np.isfinite(lt) & (np.abs(np.abs(q_.astype(np.complex128)) - 1)
+                                                 < 1e-5))
     if op == "signbit" and x is not None and dt[0] == dv[0] == "tensor" and \
             x.shape == dt[1]["values"].shape and (x.dtype.kind in "fc" or
                                                   x.dtype.name == "bfloat16"):

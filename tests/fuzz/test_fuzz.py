@@ -456,3 +456,24 @@ def test_pinverse_of_an_ill_conditioned_matrix_is_compared_within_cond_times_eps
         dv = ("tensor", {"values": got.astype(np.complex64), "dtype": "complex64"})
         deliberate("pinverse", "v1 = v0.pinverse()", dt, dv, x)
         assert _same_values(dt[1]["values"], dv[1]["values"], "complex64") is accepted
+
+
+def test_slogdet_complex_sign_is_accepted_only_with_modulus_one_where_pytorch_gives_nan():
+    """PyTorch's complex slogdet sign of a subnormal det is NaN: tensorviz's unit sign is
+    accepted there; a sign of another modulus, or one that differs from a finite PyTorch
+    sign, is still a finding."""
+    from .differential import _same, deliberate
+    x = np.array([[[1e-310 + 0j]], [[2 + 0j]]])
+
+    def desc(sign, logabs):
+        layout = {"shape": (2,), "stride": (1,), "offset": 0, "lazy": (False, False)}
+        return ("tuple", [("tensor", {"values": np.array(sign, dtype=np.complex128),
+                                      "dtype": "complex128", **layout}),
+                          ("tensor", {"values": np.array(logabs), "dtype": "float64",
+                                      **layout})])
+    logabs = [np.log(1e-310), np.log(2.0)]
+    for tv_sign, accepted in (([1 + 0j, 1 + 0j], True), ([0.5 + 0j, 1 + 0j], False),
+                              ([1 + 0j, -1 + 0j], False)):
+        dt, dv = desc([complex("nan+nanj"), 1 + 0j], logabs), desc(tv_sign, logabs)
+        deliberate("slogdet", "v1 = T.slogdet(v0)", dt, dv, x)
+        assert (_same(dt, dv) is None) is accepted
