@@ -810,15 +810,32 @@ def tensordot(a, b, dims=2, out=None) -> Tensor:
             raise RuntimeError("both dimension lists should have same length")
         da = [_layout.normalize_dim(d, len(a._shape)) for d in da]
         db = [_layout.normalize_dim(d, len(b._shape)) for d in db]
-    for x, y in zip(da, db):
-        if a._shape[x] != b._shape[y]:
-            raise RuntimeError(f"contracted dimensions need to match, but first has size "
-                               f"{a._shape[x]} in dim {x} and second has size {b._shape[y]} in "
-                               f"dim {y}")
     _bool_refused(a, "tensordot")
     dev = device_of(a, b)
     xp = _xp(a)
-    res = xp.asarray(call_quiet(xp.tensordot, a._arr, b._arr, axes=(da, db)))
+    x1, x2 = a._arr, b._arr
+    # As PyTorch: a contracted dim of size 1 on one side broadcasts (the other side's dim is
+    # summed first), then both are laid out as matrices and multiplied. (NumPy's tensordot
+    # goes through dot, whose BLAS path drops inf * 0 = nan against a zero vector.)
+    with np.errstate(all="ignore"):
+        for x, y in zip(da, db):
+            s1, s2 = a._shape[x], b._shape[y]
+            if s2 == 1:
+                x1 = x1.sum(axis=x, keepdims=True, dtype=x1.dtype)
+            elif s1 == 1:
+                x2 = x2.sum(axis=y, keepdims=True, dtype=x2.dtype)
+            elif s1 != s2:
+                raise RuntimeError(f"contracted dimensions need to match, but first has size "
+                                   f"{s1} in dim {x} and second has size {s2} in dim {y}")
+    free1 = [d for d in range(x1.ndim) if d not in da]
+    free2 = [d for d in range(x2.ndim) if d not in db]
+    csize = _layout.numel(tuple(x1.shape[d] for d in da))
+    m1 = xp.transpose(x1, free1 + da).reshape(_layout.numel(tuple(x1.shape[d] for d in free1)),
+                                               csize)
+    m2 = xp.transpose(x2, db + free2).reshape(csize,
+                                               _layout.numel(tuple(x2.shape[d] for d in free2)))
+    res = _cprod(xp, xp.matmul, m1, m2).reshape(
+        tuple(x1.shape[d] for d in free1) + tuple(x2.shape[d] for d in free2))
     return finish(_c(xp, res), a._dtype, dev, out)
 
 
@@ -2351,13 +2368,19 @@ def solve_triangular(A, B, *, upper: bool, left: bool = True, unitriangular: boo
                 done = slice(i + 1, n) if upper else slice(0, i)
                 acc = b[..., i, :] - xp.einsum("...j,...jk->...k", tri[..., i, done],
                                                out[..., done, :])
-                out[..., i, :] = acc / tri[..., i, i][..., None]
+                # (a unit diagonal is not divided by, as trsm's: nan-inf j / 1 would be NaN)
+                out[..., i, :] = acc if unitriangular else acc / tri[..., i, i][..., None]
         return out
     try:
         if tri.size == 0 or b.size == 0:
             res = xp.zeros(b.shape, dtype=A._dtype._np)
         elif not (builtins.bool(xp.isfinite(tri).all()) and builtins.bool(xp.isfinite(b).all())):
             res = substitute()  # (an LU solve spreads a non-finite entry to every row)
+        elif builtins.bool((xp.abs(xp.diagonal(tri, axis1=-2, axis2=-1)) <
+                            np.finfo(A._dtype._np).tiny).any()):
+            # (a subnormal pivot: LAPACK's solve multiplies by its reciprocal, which
+            # overflows, 0 * inf = nan; PyTorch's trsm divides, 0 / 1e-310 = 0)
+            res = substitute()
         elif upper:  # (LU of an upper triangle pivots nowhere: back substitution)
             with _lapack(xp, "singular"):
                 res = xp.linalg.solve(tri, b)
@@ -2399,6 +2422,10 @@ def matrix_exp(A) -> Tensor:
     n = a.shape[-1]
     if a.size == 0:
         return wrap_array(xp.empty(A._shape, dtype=A._dtype._np), A._dtype, A.device)
+    if n == 1:  # (as PyTorch: a 1x1 matrix's exponential is its entry's exp, exp(1e30+0j) is
+        # inf+0j, where scaling and squaring would give NaN)
+        with np.errstate(all="ignore"):
+            return wrap_array(_c(xp, xp.exp(A._arr)), A._dtype, A.device)
     # Each matrix is scaled by 2**-s to a 1-norm of at most 1 (where the Taylor polynomial of
     # degree 19 is exact to double precision), then squared s times. Products only, no solve
     # (a Pade quotient's LU loses the tiny entries of a badly scaled matrix, whose exponential

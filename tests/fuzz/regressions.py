@@ -845,3 +845,33 @@ REGRESSIONS += [
     ("reciprocal_-of-erf-of-negative-zero", ["v0 = T.tensor([[2.0, -1e-30], [0.25, -3.0]], dtype=T.float16)",
                                              "v2 = T.erf(v0)", "v5 = T.reciprocal_(v2)"]),
 ]
+REGRESSIONS += [  # fresh-seed findings: tensordot's inf * 0 through dot; size-1 broadcasting
+    ("tensordot-infinity-times-zero", [
+        "v0 = T.tensor([[1e+30], [-float('inf')], [0.5]])", "v1 = T.tensor([0.0])",
+        "v2 = T.tensordot(v0, v1, dims=1)", "v3 = T.tensordot(v0, v1[0], dims=0)",
+    ]),
+    ("tensordot-broadcasts-a-size-one-dim", [
+        "v0 = T.ones((3, 2))", "v1 = T.ones((1, 2))", "v2 = T.tensordot(v0, v1, dims=1)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed finding: matrix_exp of a 1x1 complex matrix is its entry's exp
+    ("matrix_exp-one-by-one-complex", [
+        "v0 = T.tensor([[[complex(1e+30, 0.0)]], [[complex(1.5, 0.5)]], [[complex(0.25, 0.0)]], [[complex(0.25, 1.0)]]])",
+        "v1 = T.matrix_exp(v0)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed finding: triangular_solve with a subnormal pivot divides by it
+    ("triangular_solve-subnormal-pivot", [
+        "v0 = T.tensor([[1e-310, 0.0], [1.0, 1.0]], dtype=T.float64)",
+        "v1 = T.tensor([[1e-310, 1.0, 0.0], [1.0, 0.0, 2.5]], dtype=T.float64)",
+        "v2 = T.triangular_solve(v1, v0, upper=False)", "v3 = T.linalg.solve_triangular(v0.t(), v1, upper=True)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed finding: a unit diagonal is not divided by (nan-inf j / 1 is NaN)
+    ("triangular_solve-unit-diagonal-keeps-an-infinity", [
+        "v0 = T.tensor([[complex(1.0, 0.0), complex(2.0, 0.0)], [complex(0.0, 0.0), complex(float('nan'), 0.0)]])",
+        "v1 = T.tensor([[complex(float('nan'), -float('inf')), complex(1.0, 0.5)], [complex(float('nan'), -float('inf')), complex(1.0, 0.0)]])",
+        "v2 = v1.triangular_solve(v0, unitriangular=True)",
+        "v3 = T.linalg.solve_triangular(v0, v1, upper=True, unitriangular=True)",
+    ]),
+]

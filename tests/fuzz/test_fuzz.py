@@ -422,3 +422,58 @@ def test_polygamma_rule_accepts_only_what_polygamma_can_be():
     assert compare(inplace, torch, tensorviz) is None
     f = compare(inplace, torch, _wrong(neg=lambda t: t))
     assert f is not None and f.kind == "silent" and f.line == 3, f
+
+
+def test_complex_values_are_compared_at_the_scale_of_their_modulus():
+    """Rounding noise in one part beside a huge other part is accepted (it is below eps * |z|);
+    a difference that is large against |z| is caught, in either part, and a small tensor
+    element is not hidden by a large one in another tensor."""
+    def same(a, b, dtype="complex128"):
+        return _same_values(np.array(a, dtype=dtype), np.array(b, dtype=dtype), dtype)
+
+    assert same([3.9e76 + 5e18j], [3.9e76 + 0j])          # cov's noise: 1e-58 of |z|
+    assert not same([3.9e76 + 1e70j], [3.9e76 + 0j])      # 1e-7 of |z|: a real difference
+    assert not same([1 + 0j], [1 + 1e-3j])
+    assert not same([2.0 + 1j], [2.5 + 1j])
+    assert same([1 + 1e-7j], [1 + 0j], "complex64")
+    assert not same([1 + 1e-3j], [1 + 0j], "complex64")
+    # real tensors keep their own rule
+    assert not same([1.0], [1.5], "float64")
+
+
+def test_pinverse_of_an_ill_conditioned_matrix_is_compared_within_cond_times_eps():
+    """PyTorch's complex64 pinverse of an ill-conditioned kron (cond 2e5) is accepted within
+    n * cond * eps of its largest entry; a well-conditioned matrix's 1e-3 error is still a
+    finding, and so is an ill-conditioned one's error past the bound."""
+    from .differential import deliberate
+    ill = np.kron(np.array([[-1, .5], [.5, 65504]]), np.array([[-1, -1], [-3, 4.]])).astype(
+        np.complex64)
+    well = np.array([[2, 1], [1, 3]], dtype=np.complex64)
+    for x, err, accepted in ((ill, 2e-3, True), (ill, 0.2, False), (well, 1e-3, False)):
+        want = torch.linalg.pinv(torch.tensor(x, dtype=torch.complex128)).numpy()
+        got = want * (1 + err)
+        dt = ("tensor", {"values": want.astype(np.complex64), "dtype": "complex64"})
+        dv = ("tensor", {"values": got.astype(np.complex64), "dtype": "complex64"})
+        deliberate("pinverse", "v1 = v0.pinverse()", dt, dv, x)
+        assert _same_values(dt[1]["values"], dv[1]["values"], "complex64") is accepted
+
+
+def test_slogdet_complex_sign_is_accepted_only_with_modulus_one_where_pytorch_gives_nan():
+    """PyTorch's complex slogdet sign of a subnormal det is NaN: tensorviz's unit sign is
+    accepted there; a sign of another modulus, or one that differs from a finite PyTorch
+    sign, is still a finding."""
+    from .differential import _same, deliberate
+    x = np.array([[[1e-310 + 0j]], [[2 + 0j]]])
+
+    def desc(sign, logabs):
+        layout = {"shape": (2,), "stride": (1,), "offset": 0, "lazy": (False, False)}
+        return ("tuple", [("tensor", {"values": np.array(sign, dtype=np.complex128),
+                                      "dtype": "complex128", **layout}),
+                          ("tensor", {"values": np.array(logabs), "dtype": "float64",
+                                      **layout})])
+    logabs = [np.log(1e-310), np.log(2.0)]
+    for tv_sign, accepted in (([1 + 0j, 1 + 0j], True), ([0.5 + 0j, 1 + 0j], False),
+                              ([1 + 0j, -1 + 0j], False)):
+        dt, dv = desc([complex("nan+nanj"), 1 + 0j], logabs), desc(tv_sign, logabs)
+        deliberate("slogdet", "v1 = T.slogdet(v0)", dt, dv, x)
+        assert (_same(dt, dv) is None) is accepted

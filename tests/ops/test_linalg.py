@@ -210,6 +210,22 @@ def test_einsum_sublists_and_dtypes(tvdiff):
                  rtol=1e-2, atol=1e-2)
 
 
+def test_tensordot_broadcasts_size_one_and_keeps_inf_times_zero(tvdiff):
+    """A contracted dim of size 1 on one side broadcasts against the other (PyTorch sums the
+    other side's dim first); an infinity times a zero is NaN, also in an outer product."""
+    inf = float("inf")
+    for f in (lambda lib: lib.tensordot(lib.tensor([[1e30], [-inf], [0.5]]), lib.tensor(0.0),
+                                        dims=0),
+              lambda lib: lib.tensordot(lib.tensor([[1e30], [-inf], [0.5]]), lib.tensor([0.0]),
+                                        dims=1),
+              lambda lib: lib.tensordot(lib.tensor([[[2.5], [inf]]]), lib.tensor([0.0]), dims=1),
+              lambda lib: lib.tensordot(lib.ones(3, 2), lib.ones(1, 2), dims=1),
+              lambda lib: lib.tensordot(lib.ones(0), lib.ones(1, 2), dims=1),
+              lambda lib: lib.tensordot(lib.arange(6.).reshape(2, 1, 3), lib.ones(4, 3, 2),
+                                        dims=([0, 1], [2, 0]))):
+        tvdiff.check(f)
+
+
 def test_tensordot_kron_cross_trace(tvdiff):
     a = tvdiff.make((2, 3), "float32", "t", seed=1)
     b = tvdiff.make((2, 3), "int64", "step", seed=2)
@@ -894,11 +910,11 @@ def test_complex_products_that_overflow(tvdiff, seed, dtype):
 @pytest.mark.parametrize("upper", [True, False])
 @pytest.mark.parametrize("transpose", [True, False])
 @pytest.mark.parametrize("unit", [True, False])
-@pytest.mark.parametrize("case", ["inf_in_a", "inf_in_b", "badly_scaled"])
+@pytest.mark.parametrize("case", ["inf_in_a", "inf_in_b", "badly_scaled", "subnormal_pivot"])
 def test_triangular_solves_substitute_row_by_row(tvdiff, upper, transpose, unit, case):
     """As LAPACK's trsm: an infinity spoils only the rows solved after it (an LU solve spread
-    NaN everywhere), and a lower triangle is not pivoted (a first column of 1e30 below ones solves
-    exactly)."""
+    NaN everywhere), a lower triangle is not pivoted (a first column of 1e30 below ones solves
+    exactly), and a subnormal pivot is divided by (0 / 1e-40 is 0, not 0 * inf)."""
     A = np.array([[1.5, -0.75, 0.0, 2.0], [-3.0, -1.0, 1.0, 1.0], [3.0, -2.5, -1.0, 1.5],
                   [-0.75, 1.5, 0.5, 4.0]], dtype=np.float32)
     B = np.array([[1.0, 2.0], [-1.0, 0.5], [0.25, 3.0], [2.0, -2.0]], dtype=np.float32)
@@ -906,11 +922,16 @@ def test_triangular_solves_substitute_row_by_row(tvdiff, upper, transpose, unit,
         A[0, 3] = A[3, 0] = np.inf
     elif case == "inf_in_b":
         B[1, 0] = -np.inf
+    elif case == "subnormal_pivot":  # (float64: LAPACK's float32 solve divides there)
+        A, B = A.astype(np.float64), B.astype(np.float64)
+        A[0, 0] = A[3, 3] = 1e-310
+        B[0, 1] = B[3, 1] = 0.0
+        B[0, 0] = B[3, 0] = 1e-310
     else:
         A[:] = 1.0
         A[1:, 0] = A[0, 1:] = 1e30
         B[:, 0] = [1.0, 1e30, 1e30, 1e30]
-    a, b = tvdiff.make(A.shape, "float32", data=A), tvdiff.make(B.shape, "float32", data=B)
+    a, b = tvdiff.make(A.shape, A.dtype.name, data=A), tvdiff.make(B.shape, B.dtype.name, data=B)
     tvdiff.check(lambda lib, x, y: lib.triangular_solve(y, x, upper=upper, transpose=transpose,
                                                         unitriangular=unit)[0], a, b, warns=False)
     tvdiff.check(lambda lib, x, y: lib.linalg.solve_triangular(
@@ -1019,3 +1040,15 @@ def test_integer_addmm_refuses_non_finite_or_overflowing_scalars():
                 v0.addmm(v0, T.tensor([[0]], dtype=T.int32), beta=beta, alpha=alpha)
             msgs.append(str(e.value))
         assert msgs[0] == msgs[1]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+def test_matrix_exp_of_one_by_one_matrices_is_exp(tvdiff, dtype):
+    """A 1x1 matrix's exponential is its entry's exp, as PyTorch computes it (exp(1e30+0j) is
+    inf+0j, -inf gives 0, NaN stays NaN), in a batch, transposed or not."""
+    a = np.array([1e30, -np.inf, np.nan, 0.5, -1e30, 3.0]).reshape(6, 1, 1)
+    if dtype.startswith("complex"):
+        a = a + 1j * np.array([0, 0, 1, 0.5, 0, 2.0]).reshape(6, 1, 1)
+    t = tvdiff.make((6, 1, 1), dtype, data=a.astype(dtype))
+    tvdiff.check(lambda lib, x: lib.matrix_exp(x), t)
+    tvdiff.check(lambda lib, x: lib.linalg.matrix_exp(x.mT[::2]), t)
