@@ -112,6 +112,7 @@ class Ctx:
                                      ((input._shape, input._dtype, input._storage._device),),
                                      backward, [], None)
         mid = input._view(input._shape, input._stride, input._offset)
+        mid._vb = None
         ag = meta(mid)
         ag.grad_fn = node
         return mid
@@ -433,6 +434,8 @@ def record_inplace(name: str, fn: Callable, args: tuple, kwargs: dict):
     ag = self._ag
     if ag is not None and ag.base is not None:
         refresh_view(self)
+    else:
+        ag = _adopt_base(self, ag)
     old_fn, old_nr = _engine.edge(self)
     pre = None
     if FORMULAS.get(name) is not None:
@@ -493,6 +496,25 @@ def record_inplace(name: str, fn: Callable, args: tuple, kwargs: dict):
     rag.output_nr = 0
     refresh_view(self)
     return out
+
+
+def _adopt_base(t: Tensor, ag):
+    """A view made while nothing recorded (its base needed no grad) written in place with a
+    tensor that requires grad: it takes its root base (``_vb``) as autograd's view base, so
+    the base is rebased as ``CopySlices`` like any view's.  Views whose dtype or conjugate
+    bit differ from the root's (``view_as_real``, ``.imag``) cannot be replayed from the
+    layout alone and stay unrebased.  Returns ``t``'s record (or None)."""
+    root = getattr(t, "_vb", None)
+    if (root is None or root._storage is not t._storage or root._dtype is not t._dtype
+            or root._cj != t._cj):
+        return ag
+    rag = root._ag
+    if rag is not None and rag.base is not None:  # (defensive: _vb is always a root)
+        root = rag.base
+    ag = meta(t)
+    ag.base = root
+    ag.view_fn = _root_fn(root)
+    return ag
 
 
 def _dense_strides(t: Tensor) -> tuple:

@@ -108,7 +108,9 @@ def reshape(input, *sizes, shape=None) -> Tensor:
     stride = _layout.view_strides(input._shape, input._stride, new_shape)
     if stride is not None:
         return input._view(new_shape, stride, input._offset)
-    return input.clone(memory_format=contiguous_format).view(new_shape)
+    out = input.clone(memory_format=contiguous_format).view(new_shape)
+    out._vb = None  # (a copy: no view of the temporary, as PyTorch's)
+    return out
 
 
 @op(function=False, view=True)
