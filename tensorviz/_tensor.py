@@ -97,6 +97,7 @@ def _fresh(dt: _dtype_cls, shape: tuple, stride: tuple, arr: np.ndarray) -> "Ten
     t._ag = None
     t._vc = None
     t._cj = False
+    t._vb = None
     return t
 
 
@@ -390,8 +391,14 @@ class Tensor:
     def _view(self, shape: tuple, stride: tuple, offset: int, dtype=None) -> "Tensor":
         """A new tensor over the same storage with another layout (a view, O(1)), read as
         ``dtype`` when given; it shares this tensor's version counter, as PyTorch's views,
-        and remembers the root base it views (``_vb``: ``t._base`` whether or not autograd
-        records).  Callers making an alias that is no view (``detach``) clear ``_vb``."""
+        and remembers the tensor it views (``_vb``; ``t._base``, the root, follows these links
+        whether or not autograd records).  Callers making an alias that is no view
+        (``detach``) clear ``_vb``.
+
+        # Note: PyTorch keeps only the root alive; a chain of views here keeps each link
+        # (a few hundred bytes each): storing the parent costs nothing, finding the root at
+        # every view would cost each view op about 10%.
+        """
         vc = self._vc
         if vc is None:
             vc = self._vc = [0]
@@ -405,11 +412,7 @@ class Tensor:
         v._ag = None
         v._vc = vc
         v._cj = self._cj
-        try:  # (the root base, kept alive as PyTorch's ``_base``; constructors may not set it)
-            b = self._vb
-        except AttributeError:
-            b = None
-        v._vb = self if b is None else b
+        v._vb = self  # (the tensor viewed; ``_base`` walks these up to the root)
         return v
 
     def _bump(self) -> None:

@@ -498,18 +498,33 @@ def record_inplace(name: str, fn: Callable, args: tuple, kwargs: dict):
     return out
 
 
+def view_root(t: Tensor):
+    """The root base of ``t`` through its view links (``_vb``, set by every view), or None.
+
+    >>> a = tensorviz.zeros(4); view_root(a[1:].t()) is a   # True
+    """
+    b = getattr(t, "_vb", None)
+    if b is None:
+        return None
+    while True:
+        up = b._vb
+        if up is None:
+            return b
+        b = up
+
+
 def _adopt_base(t: Tensor, ag):
     """A view made while nothing recorded (its base needed no grad) written in place with a
     tensor that requires grad: it takes its root base (``_vb``) as autograd's view base, so
     the base is rebased as ``CopySlices`` like any view's.  Views whose dtype or conjugate
     bit differ from the root's (``view_as_real``, ``.imag``) cannot be replayed from the
     layout alone and stay unrebased.  Returns ``t``'s record (or None)."""
-    root = getattr(t, "_vb", None)
+    root = view_root(t)
     if (root is None or root._storage is not t._storage or root._dtype is not t._dtype
             or root._cj != t._cj):
         return ag
     rag = root._ag
-    if rag is not None and rag.base is not None:  # (defensive: _vb is always a root)
+    if rag is not None and rag.base is not None:  # (an alias of a recorded view)
         root = rag.base
     ag = meta(t)
     ag.base = root

@@ -124,7 +124,7 @@ def _base(self):
     ag = self._ag
     if ag is not None and ag.base is not None:
         return ag.base
-    return getattr(self, "_vb", None)
+    return _record.view_root(self)
 
 
 def _is_view(self) -> bool:
