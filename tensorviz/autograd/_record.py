@@ -519,6 +519,16 @@ def _adopt_base(t: Tensor, ag):
     the base is rebased as ``CopySlices`` like any view's.  Views whose dtype or conjugate
     bit differ from the root's (``view_as_real``, ``.imag``) cannot be replayed from the
     layout alone and stay unrebased.  Returns ``t``'s record (or None)."""
+    link = t
+    while link is not None:  # (a view of a split/unbind output: PyTorch's creation meta)
+        lag = link._ag
+        if lag is not None and lag.creation == "multi":
+            raise RuntimeError(
+                "A view was created in no_grad mode and is being modified inplace with grad "
+                "mode enabled. This view is the output of a function that returns multiple "
+                "views. Such functions do not allow the output views to be modified inplace. "
+                "You should replace the inplace operation by an out-of-place one.")
+        link = getattr(link, "_vb", None)
     root = view_root(t)
     if (root is None or root._storage is not t._storage or root._dtype is not t._dtype
             or root._cj != t._cj):

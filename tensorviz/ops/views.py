@@ -21,6 +21,7 @@ from typing import Sequence
 import numpy as np
 
 from .. import _dtypes, _layout
+from .._autograd_meta import meta
 from .._dispatch import inplace_of, op
 from .._dtypes import dtype as _dtype_cls
 from .._size import Size
@@ -417,7 +418,15 @@ def _pieces(input, d: int, sizes: Sequence[int]) -> tuple[Tensor, ...]:
     for s in sizes:
         out.append(input.narrow(d, start, s))
         start += s
-    return tuple(out)
+    return _multi(tuple(out))
+
+
+def _multi(views: tuple) -> tuple:
+    """Mark ``views`` as outputs of one function returning several views (split, chunk,
+    unbind): PyTorch refuses in-place writes through them that autograd would record."""
+    for v in views:
+        meta(v).creation = "multi"
+    return views
 
 
 @op(tensor_first="input", view=True)
@@ -500,7 +509,7 @@ def unbind(input, dim: int = 0) -> tuple[Tensor, ...]:
     if not input._shape:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     d = _layout.normalize_dim(dim, len(input._shape))
-    return tuple(input.select(d, i) for i in range(input._shape[d]))
+    return _multi(tuple(input.select(d, i) for i in range(input._shape[d])))
 
 
 _SPLIT_SIGNATURES = ("(Tensor input, Tensor tensor_indices_or_sections, int dim = 0), "
