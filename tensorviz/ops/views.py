@@ -21,7 +21,7 @@ from typing import Sequence
 import numpy as np
 
 from .. import _dtypes, _layout
-from .._autograd_meta import meta
+from .._autograd_meta import AutogradMeta
 from .._dispatch import inplace_of, op
 from .._dtypes import dtype as _dtype_cls
 from .._size import Size
@@ -421,11 +421,20 @@ def _pieces(input, d: int, sizes: Sequence[int]) -> tuple[Tensor, ...]:
     return _multi(tuple(out))
 
 
+class _MultiViewMeta(AutogradMeta):
+    """A record that says only "made by a function returning several views" (a class
+    attribute: making one sets nothing)."""
+    creation = "multi"
+
+
 def _multi(views: tuple) -> tuple:
     """Mark ``views`` as outputs of one function returning several views (split, chunk,
     unbind): PyTorch refuses in-place writes through them that autograd would record."""
     for v in views:
-        meta(v).creation = "multi"
+        if v._ag is None:
+            v._ag = _MultiViewMeta()
+        else:
+            v._ag.creation = "multi"
     return views
 
 
