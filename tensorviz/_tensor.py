@@ -66,6 +66,7 @@ def _make(cls, storage: UntypedStorage, dt: _dtype_cls, offset: int, shape: tupl
     t._ag = None
     t._vc = None
     t._cj = False
+    t._vb = None
     return t
 
 
@@ -96,6 +97,7 @@ def _fresh(dt: _dtype_cls, shape: tuple, stride: tuple, arr: np.ndarray) -> "Ten
     t._ag = None
     t._vc = None
     t._cj = False
+    t._vb = None
     return t
 
 
@@ -339,7 +341,7 @@ class Tensor:
     # are the conjugate (complex dtypes: PyTorch's conj bit) or the negation (real dtypes:
     # the neg bit) of what its storage holds, see ``lazy_values``.
     __slots__ = ("_storage", "_dtype", "_offset", "_shape", "_stride", "_a", "_ag", "_vc",
-                 "_cj", "__weakref__")
+                 "_cj", "_vb", "__weakref__")
     __array_priority__ = 1000  # NumPy defers to our reflected operators
 
     # ------------------------------------------------------------ construction
@@ -388,7 +390,15 @@ class Tensor:
 
     def _view(self, shape: tuple, stride: tuple, offset: int, dtype=None) -> "Tensor":
         """A new tensor over the same storage with another layout (a view, O(1)), read as
-        ``dtype`` when given; it shares this tensor's version counter, as PyTorch's views."""
+        ``dtype`` when given; it shares this tensor's version counter, as PyTorch's views,
+        and remembers the tensor it views (``_vb``; ``t._base``, the root, follows these links
+        whether or not autograd records).  Callers making an alias that is no view
+        (``detach``) clear ``_vb``.
+
+        # Note: PyTorch keeps only the root alive; a chain of views here keeps each link
+        # (a few hundred bytes each): storing the parent costs nothing, finding the root at
+        # every view would cost each view op about 10%.
+        """
         vc = self._vc
         if vc is None:
             vc = self._vc = [0]
@@ -402,6 +412,7 @@ class Tensor:
         v._ag = None
         v._vc = vc
         v._cj = self._cj
+        v._vb = self  # (the tensor viewed; ``_base`` walks these up to the root)
         return v
 
     def _bump(self) -> None:
@@ -584,7 +595,9 @@ class Tensor:
 
         >>> y = (x * 2).detach()
         """
-        return self._view(self._shape, self._stride, self._offset)
+        d = self._view(self._shape, self._stride, self._offset)
+        d._vb = None  # (not a view in PyTorch: no ``_base``)
+        return d
 
     def detach_(self) -> "Tensor":
         """Take this tensor out of the graph in place: it becomes a leaf that needs no grad."""
@@ -888,7 +901,9 @@ class Tensor:
                                   self._stride, self.requires_grad))
 
     def __copy__(self) -> "Tensor":
-        return self._view(self._shape, self._stride, self._offset)  # (shares the storage)
+        c = self._view(self._shape, self._stride, self._offset)  # (shares the storage)
+        c._vb = None
+        return c
 
     def __deepcopy__(self, memo):
         """A copy of the storage (one per storage in ``memo``: views stay views of one

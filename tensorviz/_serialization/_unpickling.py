@@ -96,6 +96,7 @@ def _finish(t: Tensor, requires_grad, metadata) -> Tensor:
         if metadata.get("conj") or metadata.get("neg"):
             t = t._view(t._shape, t._stride, t._offset)
             t._cj = True
+            t._vb = None
     if requires_grad and t._dtype.category >= _dtypes._FLOAT:
         t.requires_grad = True
     return t

@@ -112,6 +112,7 @@ class Ctx:
                                      ((input._shape, input._dtype, input._storage._device),),
                                      backward, [], None)
         mid = input._view(input._shape, input._stride, input._offset)
+        mid._vb = None
         ag = meta(mid)
         ag.grad_fn = node
         return mid
@@ -433,6 +434,8 @@ def record_inplace(name: str, fn: Callable, args: tuple, kwargs: dict):
     ag = self._ag
     if ag is not None and ag.base is not None:
         refresh_view(self)
+    else:
+        ag = _adopt_base(self, ag)
     old_fn, old_nr = _engine.edge(self)
     pre = None
     if FORMULAS.get(name) is not None:
@@ -493,6 +496,50 @@ def record_inplace(name: str, fn: Callable, args: tuple, kwargs: dict):
     rag.output_nr = 0
     refresh_view(self)
     return out
+
+
+def view_root(t: Tensor):
+    """The root base of ``t`` through its view links (``_vb``, set by every view), or None.
+
+    >>> a = tensorviz.zeros(4); view_root(a[1:].t()) is a   # True
+    """
+    b = getattr(t, "_vb", None)
+    if b is None:
+        return None
+    while True:
+        up = b._vb
+        if up is None:
+            return b
+        b = up
+
+
+def _adopt_base(t: Tensor, ag):
+    """A view made while nothing recorded (its base needed no grad) written in place with a
+    tensor that requires grad: it takes its root base (``_vb``) as autograd's view base, so
+    the base is rebased as ``CopySlices`` like any view's.  Views whose dtype or conjugate
+    bit differ from the root's (``view_as_real``, ``.imag``) cannot be replayed from the
+    layout alone and stay unrebased.  Returns ``t``'s record (or None)."""
+    link = t
+    while link is not None:  # (a view of a split/unbind output: PyTorch's creation meta)
+        lag = link._ag
+        if lag is not None and lag.creation == "multi":
+            raise RuntimeError(
+                "A view was created in no_grad mode and is being modified inplace with grad "
+                "mode enabled. This view is the output of a function that returns multiple "
+                "views. Such functions do not allow the output views to be modified inplace. "
+                "You should replace the inplace operation by an out-of-place one.")
+        link = getattr(link, "_vb", None)
+    root = view_root(t)
+    if (root is None or root._storage is not t._storage or root._dtype is not t._dtype
+            or root._cj != t._cj):
+        return ag
+    rag = root._ag
+    if rag is not None and rag.base is not None:  # (an alias of a recorded view)
+        root = rag.base
+    ag = meta(t)
+    ag.base = root
+    ag.view_fn = _root_fn(root)
+    return ag
 
 
 def _dense_strides(t: Tensor) -> tuple:

@@ -117,15 +117,22 @@ def _grad_fn(self):
 
 
 def _base(self):
-    """For a view made by a recorded view op: the tensor it is a view of, else None."""
+    """For a view (made by a view op, recorded or not): the root tensor it views, else None.
+
+    >>> a = tensorviz.zeros(4); a[1:][1:]._base is a      # True: the root, never a view
+    """
     ag = self._ag
-    return None if ag is None else ag.base
+    if ag is not None and ag.base is not None:
+        return ag.base
+    return _record.view_root(self)
 
 
 def _is_view(self) -> bool:
-    """True for a tensor made by a view op (it shares its base's memory)."""
-    ag = self._ag
-    return ag is not None and ag.base is not None
+    """True for a tensor made by a view op (it shares its base's memory).
+
+    >>> tensorviz.zeros(4)[1:]._is_view(), tensorviz.zeros(4).detach()._is_view()  # (True, False)
+    """
+    return _base(self) is not None
 
 
 def is_inference(self) -> bool:

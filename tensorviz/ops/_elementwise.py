@@ -317,6 +317,7 @@ def operator(ufunc: Callable) -> Callable:
                         t._ag = None
                         t._vc = None
                         t._cj = False
+                        t._vb = None
                         return t
         elif not isinstance(other, operands):
             other = array_operand(other)

@@ -997,13 +997,18 @@ def nonzero(input, *, out=None, as_tuple: bool = False):
         if out is not None:
             return finish(res.T, _dtypes.int64, dev, out)
         r = wrap_array(res, _dtypes.int64, dev).t()
+        r._vb = None  # (a fresh result, as PyTorch's: no view of its buffer)
         if not r._shape[0]:  # (PyTorch's strides of the empty result: (1, n) = (1, 0))
             r = r._view(r._shape, (1, 0), 0)
+            r._vb = None
         return r
     if out is not None:
         return finish(res, _dtypes.int64, dev, out)
     r = wrap_array(res, _dtypes.int64, dev)
-    return r if n else r._view(r._shape, (1, 0), 0)  # (PyTorch's (1, n) strides again)
+    if not n:
+        r = r._view(r._shape, (1, 0), 0)  # (PyTorch's (1, n) strides again)
+        r._vb = None
+    return r
 
 
 @op()

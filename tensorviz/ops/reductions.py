@@ -241,6 +241,7 @@ def sum(input: Tensor, dim=_NO_DIM, keepdim: bool | None = None, *, dtype=None, 
             t._ag = None
             t._vc = None
             t._cj = False
+            t._vb = None
             return t
     dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     if type(dim) is Tensor or type(axis) is Tensor:  # (what the keyword wrapper does)

@@ -21,6 +21,7 @@ from typing import Sequence
 import numpy as np
 
 from .. import _dtypes, _layout
+from .._autograd_meta import AutogradMeta
 from .._dispatch import inplace_of, op
 from .._dtypes import dtype as _dtype_cls
 from .._size import Size
@@ -108,7 +109,9 @@ def reshape(input, *sizes, shape=None) -> Tensor:
     stride = _layout.view_strides(input._shape, input._stride, new_shape)
     if stride is not None:
         return input._view(new_shape, stride, input._offset)
-    return input.clone(memory_format=contiguous_format).view(new_shape)
+    out = input.clone(memory_format=contiguous_format).view(new_shape)
+    out._vb = None  # (a copy: no view of the temporary, as PyTorch's)
+    return out
 
 
 @op(function=False, view=True)
@@ -415,7 +418,24 @@ def _pieces(input, d: int, sizes: Sequence[int]) -> tuple[Tensor, ...]:
     for s in sizes:
         out.append(input.narrow(d, start, s))
         start += s
-    return tuple(out)
+    return _multi(tuple(out))
+
+
+class _MultiViewMeta(AutogradMeta):
+    """A record that says only "made by a function returning several views" (a class
+    attribute: making one sets nothing)."""
+    creation = "multi"
+
+
+def _multi(views: tuple) -> tuple:
+    """Mark ``views`` as outputs of one function returning several views (split, chunk,
+    unbind): PyTorch refuses in-place writes through them that autograd would record."""
+    for v in views:
+        if v._ag is None:
+            v._ag = _MultiViewMeta()
+        else:
+            v._ag.creation = "multi"
+    return views
 
 
 @op(tensor_first="input", view=True)
@@ -498,7 +518,7 @@ def unbind(input, dim: int = 0) -> tuple[Tensor, ...]:
     if not input._shape:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     d = _layout.normalize_dim(dim, len(input._shape))
-    return tuple(input.select(d, i) for i in range(input._shape[d]))
+    return _multi(tuple(input.select(d, i) for i in range(input._shape[d])))
 
 
 _SPLIT_SIGNATURES = ("(Tensor input, Tensor tensor_indices_or_sections, int dim = 0), "

@@ -58,9 +58,11 @@ def program(seed: int) -> str:
     shape = rng.choice([(4,), (2, 3)])
     n = shape[0] * (shape[1] if len(shape) > 1 else 1)
     lines = [_WALK]
-    # Note: a base that needs no grad written through a view with a value that does is left
-    # out: tensorviz tracks views only of tensors that take part in autograd, so that base
-    # does not become CopySlices as PyTorch's does (the same for real tensors' slices).
+    # Note: a base that needs no grad written through ``.real``/``.imag`` with a value that
+    # does is left out: such a view's dtype differs from its base's, and a view made while
+    # nothing recorded keeps only its link to the base, not how to take it again, so that
+    # base does not become CopySlices as PyTorch's does (slices of real tensors do: see
+    # test_view_base.py).
     base = rng.choice(["from_real", "computed", "leaf"])
     if base == "from_real":
         lines.append(f"a = torch.tensor({_vals(rng, n, False)}, dtype=torch.{rdt}, "
