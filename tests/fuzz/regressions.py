@@ -814,3 +814,9 @@ REGRESSIONS += [  # fresh-seed findings: addmm with alpha=0 ignores the product;
         "v5 = v1.triangular_solve(v4, False)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed findings: a million pieces from tensor_split/split/chunk in bounded time
+    ("tensor_split-a-million-sections", [
+        "v0 = T.tensor([complex(-1.0, -2.0), complex(3.4e+38, 0.0), complex(1.0, 0.5)], dtype=T.complex64)",
+        "v1 = v0[..., ::2]", "v2 = T.tensor_split(v0, 1000000, dim=0)", "v3 = T.tan_(v1)",
+    ]),
+]
