@@ -820,3 +820,9 @@ REGRESSIONS += [  # fresh-seed findings: a million pieces from tensor_split/spli
         "v1 = v0[..., ::2]", "v2 = T.tensor_split(v0, 1000000, dim=0)", "v3 = T.tan_(v1)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed findings: renorm's result is row-major whatever its input's layout
+    ("renorm-permuted-input-strides", [
+        "v0 = T.tensor([[[1.5, -2.0, 3.0, 0.25], [4.0, 1.0, -1.0, 2.0]], [[0.5, 3.0, -3.0, 1.0], [2.0, 2.0, 0.0, -0.75]]])",
+        "v1 = v0.permute(2, 0, 1)", "v2 = v1.renorm(2, 0, 1.0)", "v3 = v1.renorm(1, 2, 2.5)",
+    ]),
+]
