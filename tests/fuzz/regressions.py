@@ -826,3 +826,9 @@ REGRESSIONS += [  # fresh-seed findings: renorm's result is row-major whatever i
         "v1 = v0.permute(2, 0, 1)", "v2 = v1.renorm(2, 0, 1.0)", "v3 = v1.renorm(1, 2, 2.5)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed findings: kaiser_window computed in the window's precision
+    ("kaiser_window-float32-overflowing-bessel", [
+        "v0 = T.kaiser_window(5, True, beta=100.0)", "v1 = T.kaiser_window(3, False, 89.0, dtype=T.float16)",
+        "v2 = T.kaiser_window(8, True, 100.0, dtype=T.float64)", "v3 = T.kaiser_window(17, True, 30.0)", "v4 = T.kaiser_window(4, beta=2.0)",
+    ]),
+]
