@@ -1333,15 +1333,22 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
     """Integral of ``y`` along ``dim`` by the trapezoidal rule (spacing ``dx`` or samples
     ``x``)."""
     _check_tensor("trapezoid", y)
-    if y._dtype is _dtypes.bool:
+    d = _layout.normalize_dim(dim, len(y._shape))
+    if y._shape[d] == 0:  # (zeros of y's own dtype, bool and integers too, as PyTorch's
+        # zeros_like_except: checked before anything else)
+        from .._creation import zeros
+        return zeros(y._shape[:d] + y._shape[d + 1:], dtype=y._dtype, device=y.device)
+    if isinstance(x, Tensor):
+        if x._dtype is _dtypes.bool or y._dtype is _dtypes.bool:
+            raise RuntimeError("trapezoid: received a bool input for `x` or `y`, but bool is "
+                               "not supported")
+    elif y._dtype is _dtypes.bool:
         raise RuntimeError("trapezoid: received a bool input for `y`, but bool is not "
                            "supported")
-    d = _layout.normalize_dim(dim, len(y._shape))
+    elif dx is not None and isinstance(dx, (builtins.bool, builtins.complex, np.bool_)):
+        raise RuntimeError("trapezoid: Currently, we only support dx as a real number.")
     rdt = y._dtype if y._dtype.category >= _FLOAT else _dtypes._default_dtype
     if isinstance(x, Tensor):
-        if x._dtype is _dtypes.bool:
-            raise RuntimeError("trapezoid: received a bool input for `x`, but bool is not "
-                               "supported")
         from .._dtypes import result_type
         rdt = result_type(y, x)
         rdt = rdt if rdt.category >= _FLOAT else _dtypes._default_dtype
@@ -1396,5 +1403,11 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
 
 @op(method=False)
 def trapz(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
-    """Alias of ``trapezoid``."""
+    """Alias of ``trapezoid`` (its ``dx`` a float: ``True`` is 1.0 here, refused there)."""
+    if isinstance(dx, (builtins.bool, np.bool_)):
+        dx = builtins.float(dx)
+    elif isinstance(dx, builtins.complex):
+        raise TypeError("trapz() received an invalid combination of arguments - got (Tensor, "
+                        "dx=complex), but expected one of:\n * (Tensor y, *, float dx = 1, "
+                        "int dim = -1)\n * (Tensor y, Tensor x, *, int dim = -1)\n")
     return trapezoid(y, x, dx=dx, dim=dim)

@@ -832,3 +832,11 @@ REGRESSIONS += [  # fresh-seed findings: kaiser_window computed in the window's 
         "v2 = T.kaiser_window(8, True, 100.0, dtype=T.float64)", "v3 = T.kaiser_window(17, True, 30.0)", "v4 = T.kaiser_window(4, beta=2.0)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed findings: trapezoid over an empty dim keeps y's dtype; bool and dx checks
+    ("trapz-empty-dim-keeps-the-dtype", [
+        "v0 = T.tensor([[1, 2], [3, 4]], dtype=T.uint8)", "v1 = v0[:, :0]", "v2 = T.trapz(v1)",
+        "v3 = T.trapezoid(v1, dx=0.5)", "v4 = T.tensor([True, False])", "v5 = T.trapz(v4[:0])",
+        "v6 = T.trapz(v0, dx=True)", "v7 = T.trapezoid(v0, dx=True)",
+        "v8 = T.trapezoid(v4, T.tensor([1.0, 2.0]))", "v9 = T.cumulative_trapezoid(v0, dx=True)",
+    ]),
+]
