@@ -840,3 +840,10 @@ REGRESSIONS += [  # fresh-seed findings: trapezoid over an empty dim keeps y's d
         "v8 = T.trapezoid(v4, T.tensor([1.0, 2.0]))", "v9 = T.cumulative_trapezoid(v0, dx=True)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed findings: isfinite's strides at size-1 dims (PyTorch's composite)
+    ("isfinite-size-one-dim-strides", [
+        "v0 = T.tensor([[[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], [9.0, 1.0, 2.0, 3.0]], [[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], [9.0, 1.0, 2.0, 3.0]]])",
+        "v1 = v0.transpose(0, 2)[..., ::2]", "v2 = v1.isfinite()", "v3 = T.isinf(v1)",
+        "v4 = v1.to(T.complex64)", "v5 = v4.transpose(0, 2)[..., ::2]", "v6 = T.isfinite(v5)",
+    ]),
+]
