@@ -847,3 +847,12 @@ REGRESSIONS += [  # fresh-seed findings: isfinite's strides at size-1 dims (PyTo
         "v4 = v1.to(T.complex64)", "v5 = v4.transpose(0, 2)[..., ::2]", "v6 = T.isfinite(v5)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed findings: addr as PyTorch's kernel orders it (alpha * vec1 first), quietly
+    ("addr-alpha-times-vec1-first-no-warning", [
+        "v0 = T.tensor([[100, -128, 127], [1, 2, 3], [4, 5, 6]], dtype=T.int8)",
+        "v1 = T.tensor([60000.0, 1.0, 0.0], dtype=T.float16)", "v2 = T.tensor([True, False, True])",
+        "v3 = T.addr(v0, v1, v2, beta=2, alpha=3)",
+        "v4 = T.tensor([4611686018427387904, -9223372036854775808, 3])", "v5 = T.addr(v0, v1, v4)",
+        "v6 = v0.to(T.float16).addr_(v1, v1, beta=0.5, alpha=2.5)",
+    ]),
+]
