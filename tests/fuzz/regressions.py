@@ -856,3 +856,9 @@ REGRESSIONS += [  # fresh-seed findings: addr as PyTorch's kernel orders it (alp
         "v6 = v0.to(T.float16).addr_(v1, v1, beta=0.5, alpha=2.5)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed findings: an index_put value past the dtype's range is inf, quietly
+    ("setitem-index-put-overflowing-scalar", [
+        "v0 = T.zeros(3, dtype=T.float16)", "v1 = T.tensor([0, 2])", "v0[v1] = -2**63",
+        "v2 = T.zeros((2, 2), dtype=T.float16)", "v2[T.tensor([True, False])] = 1e10",
+    ]),
+]
