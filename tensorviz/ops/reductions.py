@@ -1165,6 +1165,18 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
     if a.ndim != 1 or (a.size and builtins.bool((a < 0).any())):
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     dev = tensor_device(input)
+    top = builtins.int(a.max()) if a.size else -1
+    if top >= 2**63 - 1:
+        # (PyTorch's check; NumPy's bincount computes max + 1 in int64, wraps, and writes
+        # past the end of its result: heap corruption)
+        raise RuntimeError(f"maximum value of input overflowed, it should be < {2**63 - 1} "
+                           f"but got {top}")
+    n = builtins.max(top + 1, minlength)
+    if n * 8 >= 2**63:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes=[{n}]")
+    if n > 2**40:  # (more than any memory holds: PyTorch's allocation fails too)
+        from ..backends._numpy import out_of_memory
+        raise out_of_memory(n * 8)
     if weights is None:
         res = xp.bincount(a.astype(np.int64), minlength=minlength)
         return wrap_array(res.astype(np.int64), _dtypes.int64, dev)

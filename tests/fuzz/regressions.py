@@ -862,3 +862,10 @@ REGRESSIONS += [  # fresh-seed findings: an index_put value past the dtype's ran
         "v2 = T.zeros((2, 2), dtype=T.float16)", "v2[T.tensor([True, False])] = 1e10",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed crash: bincount of INT64_MAX (NumPy's max + 1 wrapped and wrote past its result)
+    ("bincount-int64-max-heap-corruption", [
+        "v0 = T.tensor([9223372036854775807], dtype=T.int64)", "v2 = T.tensor([-6, 2], dtype=T.int64)",
+        "v3 = v2[1:]", "v4 = T.bincount(v0, v3)", "v5 = T.bincount(v0)",
+        "v6 = T.tensor([4611686018427387904])", "v7 = T.bincount(v6)", "v8 = T.bincount(v2[1:], minlength=3)",
+    ]),
+]
