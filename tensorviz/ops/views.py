@@ -414,6 +414,7 @@ def split_with_sizes(input, split_sizes, dim: int = 0):
 def _pieces(input, d: int, sizes: Sequence[int]) -> tuple[Tensor, ...]:
     bounds, start = [], 0
     for s in sizes:
+        s = builtins.int(s)  # (a size computed from a one-element tensor argument)
         bounds.append((start, start + s))
         start += s
     return _views_along(input, d, bounds)

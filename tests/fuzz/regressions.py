@@ -869,3 +869,9 @@ REGRESSIONS += [  # fresh-seed crash: bincount of INT64_MAX (NumPy's max + 1 wra
         "v6 = T.tensor([4611686018427387904])", "v7 = T.bincount(v6)", "v8 = T.bincount(v2[1:], minlength=3)",
     ]),
 ]
+REGRESSIONS += [  # chunk with a tensor count: plain int sizes in its pieces' shapes
+    ("chunk-tensor-count-int-sizes", [
+        "v0 = T.tensor([[[-0.75, 3.4e+38], [-0.75, 1.5], [-3.0, -3.0]]], dtype=T.float32)",
+        "v1 = v0.permute((2, 1, 0))", "v2 = v1.chunk(T.tensor(3), dim=0)", "v3 = v1.split(T.tensor(1))",
+    ]),
+]
