@@ -465,6 +465,9 @@ def _predicate(name: str, f, *, complex_error=None, complex_f=None, nonfloat=Non
             stride = _layout.elementwise_strides(input._shape, [
                 (input._shape, tuple(2 * s for s in input._stride)) if p == "part" else
                 ((), ()) for p in parts])
+            if float_vs_scalar:  # (isinf of the real part: abs(part) == inf, two steps)
+                sh = input._shape
+                stride = _layout.elementwise_strides(sh, [(sh, stride), ((), ())])
             return res if res._stride == stride else \
                 wrap_array(res._arr, _dtypes.bool, res.device, stride)
         res = _map(input, _dtypes.bool, g, out, cdt=dt, preserve=like_input and g is nonfloat)

@@ -875,3 +875,9 @@ REGRESSIONS += [  # chunk with a tensor count: plain int sizes in its pieces' sh
         "v1 = v0.permute((2, 1, 0))", "v2 = v1.chunk(T.tensor(3), dim=0)", "v3 = v1.split(T.tensor(1))",
     ]),
 ]
+REGRESSIONS += [  # isinf of an empty complex tensor: strides of abs(real) == inf
+    ("isinf-empty-complex-strides", [
+        "v0 = T.zeros((2, 0, 1), dtype=T.complex64)", "v1 = v0.isinf()",
+        "v2 = T.zeros((1, 0, 2), dtype=T.complex128)", "v3 = T.isinf(v2)",
+    ]),
+]
