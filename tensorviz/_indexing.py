@@ -370,8 +370,12 @@ def setitem(t: Tensor, key, value) -> None:
         _check_index_put(t, arr, np_key, value)
     if t._cj:
         src = lazy_values(np.asarray(src).astype(arr.dtype))
-    try:
+    def put():
         arr[np_key] = src
+    try:
+        # (quiet: a value past the dtype's range is inf, as PyTorch's, not NumPy's
+        # overflow RuntimeWarning)
+        call_quiet(put)
     except IndexError as e:
         raise _translate_index_error(e) from None
     except ValueError:

@@ -525,12 +525,21 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None) -> Tensor:
     dev = device_of(input, vec1, vec2)
     xp = _xp(vec1)
     shape = (vec1._shape[0], vec2._shape[0])
-    a = operand(vec1, rdt, dev)
-    b = operand(vec2, rdt, dev)
+    a = call_quiet(operand, vec1, rdt, dev)  # (int64 2**62 to float16 is inf, quietly)
+    b = call_quiet(operand, vec2, rdt, dev)
+    if rdt is not _dtypes.bool and alpha != 1:
+        # (PyTorch's kernel: beta * self + alpha * vec1 * vec2, left to right, each step
+        # rounded: alpha * 60000 is inf in float16, times a 0 of vec2 is nan)
+        scale = _scalar(alpha, rdt)
+        a = call_quiet(lambda: xp.multiply(a, scale).astype(rdt._np, copy=False))
+        alpha = 1
     prod = xp.logical_and(a[:, None], b[None, :]) if rdt is _dtypes.bool else \
         call_quiet(xp.multiply, a[:, None], b[None, :])
-    inp = operand(input.expand(shape) if input._shape != shape else input, rdt, dev)
-    res = _axpby(xp, prod, alpha, inp, beta, rdt)
+    inp = call_quiet(operand, input.expand(shape) if input._shape != shape else input, rdt,
+                     dev)
+    # (quiet: a product or scaling past the dtype's range is inf, as PyTorch's, not a
+    # NumPy RuntimeWarning)
+    res = call_quiet(_axpby, xp, prod, alpha, inp, beta, rdt)
     return finish(res, rdt, dev, out)
 
 

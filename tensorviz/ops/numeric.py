@@ -613,9 +613,13 @@ def bucketize(input, boundaries, *, out_int32: bool = False, right: bool = False
 def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
     """The running trapezoidal integral of ``y`` along ``dim`` (one element shorter)."""
     _check_tensor("cumulative_trapezoid", y)
-    if y._dtype is _dtypes.bool:
-        raise RuntimeError("cumulative_trapezoid: received a bool input for `y`, but bool is "
-                           "not supported")
+    if y._dtype is _dtypes.bool or (isinstance(x, Tensor) and x._dtype is _dtypes.bool):
+        which = "`x` or `y`" if isinstance(x, Tensor) else "`y`"  # (PyTorch's two messages)
+        raise RuntimeError(f"cumulative_trapezoid: received a bool input for {which}, but "
+                           "bool is not supported")
+    if not isinstance(x, Tensor) and isinstance(dx, (builtins.bool, builtins.complex, np.bool_)):
+        raise RuntimeError("cumulative_trapezoid: Currently, we only support dx as a real "
+                           "number.")
     if not y._shape:
         raise IndexError("Dimension specified as -1 but tensor has no dimensions")
     d = _layout.normalize_dim(dim, len(y._shape))

@@ -465,9 +465,17 @@ def _predicate(name: str, f, *, complex_error=None, complex_f=None, nonfloat=Non
             stride = _layout.elementwise_strides(input._shape, [
                 (input._shape, tuple(2 * s for s in input._stride)) if p == "part" else
                 ((), ()) for p in parts])
+            if float_vs_scalar:  # (isinf of the real part: abs(part) == inf, two steps)
+                sh = input._shape
+                stride = _layout.elementwise_strides(sh, [(sh, stride), ((), ())])
             return res if res._stride == stride else \
                 wrap_array(res._arr, _dtypes.bool, res.device, stride)
         res = _map(input, _dtypes.bool, g, out, cdt=dt, preserve=like_input and g is nonfloat)
+        if name == "isfinite" and out is None and g is not nonfloat:
+            stride = _finite_strides(input._shape, input._stride, dt.category == _COMPLEX)
+            if res._stride != stride:
+                res = wrap_array(res._arr, _dtypes.bool, res.device, stride)
+            return res
         if float_vs_scalar and g is f and out is None and dt.category == _FLOAT:
             # PyTorch computes it as ``abs(x) == inf``: laid out as a comparison of x's
             # elementwise result with a scalar (they differ for empty results)
@@ -480,6 +488,18 @@ def _predicate(name: str, f, *, complex_error=None, complex_f=None, nonfloat=Non
     body.__name__ = body.__qualname__ = name
     body.__doc__ = f"Elementwise ``{name}``; returns a bool tensor."
     return body
+
+
+def _finite_strides(sh: tuple, st: tuple, is_complex: bool) -> tuple:
+    """The strides of PyTorch's composite ``isfinite``: ``(x == x) * (x.abs() != inf)``, for
+    a complex ``x`` that of its real part (a view with doubled strides), ``&=`` the imaginary
+    part's.  (They differ from a plain elementwise result at size-1 dims.)"""
+    if is_complex:
+        st = tuple(2 * s for s in st)
+    ew = _layout.elementwise_strides
+    same = ew(sh, [(sh, st), (sh, st)])
+    finite = ew(sh, [(sh, ew(sh, [(sh, st)])), ((), ())])
+    return ew(sh, [(sh, same), (sh, finite)])
 
 
 def _all_false(xp, a):

@@ -1167,6 +1167,18 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
     if a.ndim != 1 or (a.size and builtins.bool((a < 0).any())):
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     dev = tensor_device(input)
+    top = builtins.int(a.max()) if a.size else -1
+    if top >= 2**63 - 1:
+        # (PyTorch's check; NumPy's bincount computes max + 1 in int64, wraps, and writes
+        # past the end of its result: heap corruption)
+        raise RuntimeError(f"maximum value of input overflowed, it should be < {2**63 - 1} "
+                           f"but got {top}")
+    n = builtins.max(top + 1, minlength)
+    if n * 8 >= 2**63:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes=[{n}]")
+    if n > 2**40:  # (more than any memory holds: PyTorch's allocation fails too)
+        from ..backends._numpy import out_of_memory
+        raise out_of_memory(n * 8)
     if weights is None:
         res = xp.bincount(a.astype(np.int64), minlength=minlength)
         return wrap_array(res.astype(np.int64), _dtypes.int64, dev)
@@ -1335,15 +1347,22 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
     """Integral of ``y`` along ``dim`` by the trapezoidal rule (spacing ``dx`` or samples
     ``x``)."""
     _check_tensor("trapezoid", y)
-    if y._dtype is _dtypes.bool:
+    d = _layout.normalize_dim(dim, len(y._shape))
+    if y._shape[d] == 0:  # (zeros of y's own dtype, bool and integers too, as PyTorch's
+        # zeros_like_except: checked before anything else)
+        from .._creation import zeros
+        return zeros(y._shape[:d] + y._shape[d + 1:], dtype=y._dtype, device=y.device)
+    if isinstance(x, Tensor):
+        if x._dtype is _dtypes.bool or y._dtype is _dtypes.bool:
+            raise RuntimeError("trapezoid: received a bool input for `x` or `y`, but bool is "
+                               "not supported")
+    elif y._dtype is _dtypes.bool:
         raise RuntimeError("trapezoid: received a bool input for `y`, but bool is not "
                            "supported")
-    d = _layout.normalize_dim(dim, len(y._shape))
+    elif dx is not None and isinstance(dx, (builtins.bool, builtins.complex, np.bool_)):
+        raise RuntimeError("trapezoid: Currently, we only support dx as a real number.")
     rdt = y._dtype if y._dtype.category >= _FLOAT else _dtypes._default_dtype
     if isinstance(x, Tensor):
-        if x._dtype is _dtypes.bool:
-            raise RuntimeError("trapezoid: received a bool input for `x`, but bool is not "
-                               "supported")
         from .._dtypes import result_type
         rdt = result_type(y, x)
         rdt = rdt if rdt.category >= _FLOAT else _dtypes._default_dtype
@@ -1398,5 +1417,11 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
 
 @op(method=False)
 def trapz(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
-    """Alias of ``trapezoid``."""
+    """Alias of ``trapezoid`` (its ``dx`` a float: ``True`` is 1.0 here, refused there)."""
+    if isinstance(dx, (builtins.bool, np.bool_)):
+        dx = builtins.float(dx)
+    elif isinstance(dx, builtins.complex):
+        raise TypeError("trapz() received an invalid combination of arguments - got (Tensor, "
+                        "dx=complex), but expected one of:\n * (Tensor y, *, float dx = 1, "
+                        "int dim = -1)\n * (Tensor y, Tensor x, *, int dim = -1)\n")
     return trapezoid(y, x, dx=dx, dim=dim)

@@ -705,8 +705,10 @@ def renorm(input, p, dim, maxnorm, *, out=None) -> Tensor:
     cdt = dt if dt is not _dtypes.float16 else _dtypes.float32
     res = call_quiet(lambda: (input._arr.astype(cdt._np) * factor.astype(cdt._np)).astype(
         dt._np))
+    # (row-major whatever the input's layout: PyTorch's renorm allocates its result
+    # contiguous, a permuted input's too)
     return finish(res, dt, input._storage._device, out,
-                  None if out is not None else result_strides(res.shape, input), (input,))
+                  None if out is not None else _layout.contiguous_strides(res.shape), (input,))
 
 
 @op(method=False)

@@ -426,21 +426,37 @@ def bartlett_window(window_length: int, periodic: bool = True, *, dtype=None, la
 
 
 @op(method=False)
-def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0, *,
-                  dtype=None, layout=None, device=None, requires_grad: bool = False) -> Tensor:
-    """``I0(beta sqrt(1 - ((n - N/2) / (N/2))^2)) / I0(beta)`` (``I0``: Bessel, order 0)."""
-    if isinstance(beta, (builtins.complex, builtins.bool, str)) or beta is None:
+def kaiser_window(window_length: int, periodic: bool | None = None, beta: float | None = None,
+                  *, dtype=None, layout=None, device=None, requires_grad: bool = False) -> Tensor:
+    """``I0(beta sqrt(1 - ((n - N/2) / (N/2))^2)) / I0(beta)`` (``I0``: Bessel, order 0);
+    ``periodic`` is True and ``beta`` 12.0 unless given (``beta`` only with ``periodic``, as
+    PyTorch's overloads): ``kaiser_window(8, True, 5.0)``."""
+    if beta is not None and periodic is None:
+        raise TypeError(f"kaiser_window() received an invalid combination of arguments - got "
+                        f"(int, beta={type(beta).__name__}), but expected one of: (int "
+                        "window_length, *, ...), (int window_length, bool periodic, *, ...), "
+                        "(int window_length, bool periodic, float beta, *, ...): give "
+                        "periodic too, e.g. kaiser_window(n, True, beta)")
+    periodic = True if periodic is None else periodic
+    beta = 12.0 if beta is None else beta
+    if isinstance(beta, (builtins.complex, builtins.bool, str)):
         raise TypeError(f"kaiser_window() received an invalid combination of arguments - got "
                         f"(int, beta={type(beta).__name__}), but expected one of: (int "
                         "window_length, bool periodic, float beta, *, torch.dtype dtype, ...)")
 
-    def make(k, n):
-        half = (n - 1) / 2
+    def make(k, n, dt):
+        # In the window's compute precision, as PyTorch's kernel (float for float32, float16
+        # and bfloat16, double for float64): I0 past float32's range is inf there, so a
+        # float32 window with beta=100 is nan (inf / inf) where float64's is finite.
+        from .special_functions import _i0
+        ft = np.float64 if dt is _dtypes.float64 else np.float32
+        a, alpha, b = k.astype(ft), ft((n - 1) / 2.0), np.full(1, beta, dtype=ft)
         with np.errstate(all="ignore"):  # (a huge beta: inf / inf is nan, as PyTorch's)
-            return np.i0(beta * np.sqrt(np.clip(1 - ((k - half) / half) ** 2, 0, None))) / \
-                np.i0(beta)
+            x = b * np.sqrt(np.abs(ft(1) - ((a - alpha) / alpha) ** ft(2)))
+            single = ft is np.float32
+            return _i0(np, x, single) / _i0(np, b, single)
     return _window("kaiser_window", window_length, periodic, dtype, device, requires_grad,
-                   make)
+                   make, typed=True)
 
 
 # ---------------------------------------------------------------- stft / istft

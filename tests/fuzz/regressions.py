@@ -875,3 +875,70 @@ REGRESSIONS += [  # fresh-seed finding: a unit diagonal is not divided by (nan-i
         "v3 = T.linalg.solve_triangular(v0, v1, upper=True, unitriangular=True)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed findings: a million pieces from tensor_split/split/chunk in bounded time
+    ("tensor_split-a-million-sections", [
+        "v0 = T.tensor([complex(-1.0, -2.0), complex(3.4e+38, 0.0), complex(1.0, 0.5)], dtype=T.complex64)",
+        "v1 = v0[..., ::2]", "v2 = T.tensor_split(v0, 1000000, dim=0)", "v3 = T.tan_(v1)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed findings: renorm's result is row-major whatever its input's layout
+    ("renorm-permuted-input-strides", [
+        "v0 = T.tensor([[[1.5, -2.0, 3.0, 0.25], [4.0, 1.0, -1.0, 2.0]], [[0.5, 3.0, -3.0, 1.0], [2.0, 2.0, 0.0, -0.75]]])",
+        "v1 = v0.permute(2, 0, 1)", "v2 = v1.renorm(2, 0, 1.0)", "v3 = v1.renorm(1, 2, 2.5)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed findings: kaiser_window computed in the window's precision
+    ("kaiser_window-float32-overflowing-bessel", [
+        "v0 = T.kaiser_window(5, True, beta=100.0)", "v1 = T.kaiser_window(3, False, 89.0, dtype=T.float16)",
+        "v2 = T.kaiser_window(8, True, 100.0, dtype=T.float64)", "v3 = T.kaiser_window(17, True, 30.0)", "v4 = T.kaiser_window(4, beta=2.0)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed findings: trapezoid over an empty dim keeps y's dtype; bool and dx checks
+    ("trapz-empty-dim-keeps-the-dtype", [
+        "v0 = T.tensor([[1, 2], [3, 4]], dtype=T.uint8)", "v1 = v0[:, :0]", "v2 = T.trapz(v1)",
+        "v3 = T.trapezoid(v1, dx=0.5)", "v4 = T.tensor([True, False])", "v5 = T.trapz(v4[:0])",
+        "v6 = T.trapz(v0, dx=True)", "v7 = T.trapezoid(v0, dx=True)",
+        "v8 = T.trapezoid(v4, T.tensor([1.0, 2.0]))", "v9 = T.cumulative_trapezoid(v0, dx=True)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed findings: isfinite's strides at size-1 dims (PyTorch's composite)
+    ("isfinite-size-one-dim-strides", [
+        "v0 = T.tensor([[[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], [9.0, 1.0, 2.0, 3.0]], [[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], [9.0, 1.0, 2.0, 3.0]]])",
+        "v1 = v0.transpose(0, 2)[..., ::2]", "v2 = v1.isfinite()", "v3 = T.isinf(v1)",
+        "v4 = v1.to(T.complex64)", "v5 = v4.transpose(0, 2)[..., ::2]", "v6 = T.isfinite(v5)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed findings: addr as PyTorch's kernel orders it (alpha * vec1 first), quietly
+    ("addr-alpha-times-vec1-first-no-warning", [
+        "v0 = T.tensor([[100, -128, 127], [1, 2, 3], [4, 5, 6]], dtype=T.int8)",
+        "v1 = T.tensor([60000.0, 1.0, 0.0], dtype=T.float16)", "v2 = T.tensor([True, False, True])",
+        "v3 = T.addr(v0, v1, v2, beta=2, alpha=3)",
+        "v4 = T.tensor([4611686018427387904, -9223372036854775808, 3])", "v5 = T.addr(v0, v1, v4)",
+        "v6 = v0.to(T.float16).addr_(v1, v1, beta=0.5, alpha=2.5)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed findings: an index_put value past the dtype's range is inf, quietly
+    ("setitem-index-put-overflowing-scalar", [
+        "v0 = T.zeros(3, dtype=T.float16)", "v1 = T.tensor([0, 2])", "v0[v1] = -2**63",
+        "v2 = T.zeros((2, 2), dtype=T.float16)", "v2[T.tensor([True, False])] = 1e10",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed crash: bincount of INT64_MAX (NumPy's max + 1 wrapped and wrote past its result)
+    ("bincount-int64-max-heap-corruption", [
+        "v0 = T.tensor([9223372036854775807], dtype=T.int64)", "v2 = T.tensor([-6, 2], dtype=T.int64)",
+        "v3 = v2[1:]", "v4 = T.bincount(v0, v3)", "v5 = T.bincount(v0)",
+        "v6 = T.tensor([4611686018427387904])", "v7 = T.bincount(v6)", "v8 = T.bincount(v2[1:], minlength=3)",
+    ]),
+]
+REGRESSIONS += [  # chunk with a tensor count: plain int sizes in its pieces' shapes
+    ("chunk-tensor-count-int-sizes", [
+        "v0 = T.tensor([[[-0.75, 3.4e+38], [-0.75, 1.5], [-3.0, -3.0]]], dtype=T.float32)",
+        "v1 = v0.permute((2, 1, 0))", "v2 = v1.chunk(T.tensor(3), dim=0)", "v3 = v1.split(T.tensor(1))",
+    ]),
+]
+REGRESSIONS += [  # isinf of an empty complex tensor: strides of abs(real) == inf
+    ("isinf-empty-complex-strides", [
+        "v0 = T.zeros((2, 0, 1), dtype=T.complex64)", "v1 = v0.isinf()",
+        "v2 = T.zeros((1, 0, 2), dtype=T.complex128)", "v3 = T.isinf(v2)",
+    ]),
+]
