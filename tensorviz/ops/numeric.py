@@ -621,7 +621,7 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
         raise RuntimeError("cumulative_trapezoid: Currently, we only support dx as a real "
                            "number.")
     if not y._shape:
-        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     d = _layout.normalize_dim(dim, len(y._shape))
     rdt = y._dtype if y._dtype.category >= _FLOAT else _dtypes._default_dtype
     if isinstance(x, Tensor):

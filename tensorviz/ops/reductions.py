@@ -1347,6 +1347,9 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
     """Integral of ``y`` along ``dim`` by the trapezoidal rule (spacing ``dx`` or samples
     ``x``)."""
     _check_tensor("trapezoid", y)
+    if not y._shape:  # (PyTorch's messages: with samples x the dim is wrapped first)
+        shown = _layout.normalize_dim(dim, 0) if isinstance(x, Tensor) else dim
+        raise IndexError(f"Dimension specified as {shown} but tensor has no dimensions")
     d = _layout.normalize_dim(dim, len(y._shape))
     if y._shape[d] == 0:  # (zeros of y's own dtype, bool and integers too, as PyTorch's
         # zeros_like_except: checked before anything else)

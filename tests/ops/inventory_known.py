@@ -862,12 +862,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "complex. Got Bool instead.' vs PyTorch 'Subtraction, the `-` operator, with two bool"
         ' tensors is not supported. Use the `^` or `logical_x... [dist#0 bool contig]',
         ('bool/contig',)),
-    ('renorm', 'function'): (
-        'result: strides (1, 3) != (4, 1) [renorm#0 float32 t]',
-        ('float32/t',)),
-    ('renorm', 'method'): (
-        'result: strides (1, 3) != (4, 1) [renorm#0 float32 t]',
-        ('float32/t',)),
     ('renorm', 'out'): (
         "out= (cast out): PyTorch refuses with RuntimeError('Expected out tensor to have "
         "dtype float, but got double instead'); tensorviz accepts [renorm#0 float32 contig]",
@@ -928,11 +922,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
           'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
           'int8/contig',
         )),
-    ('trapezoid', 'function'): (
-        "message differs: tensorviz 'trapezoid: received a bool input for `y`, but bool is "
-        "not supported' vs PyTorch 'trapezoid: received a bool input for `x` or `y`, but bool"
-        " is not supported' [trapezoid#2 bool contig]",
-        ('bool/contig', 'float32/0d',)),
     ('trapezoid', 'out'): (
         'message differs: tensorviz "trapezoid() got an unexpected keyword argument \'out\'" vs'
         " PyTorch 'trapezoid() received an invalid combination of arguments - got (Tensor, "
@@ -943,11 +932,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
           'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
           'int8/contig', 'uint8/contig',
         )),
-    ('trapz', 'function'): (
-        "message differs: tensorviz 'trapezoid: received a bool input for `y`, but bool is "
-        "not supported' vs PyTorch 'trapezoid: received a bool input for `x` or `y`, but bool"
-        " is not supported' [trapz#2 bool contig]",
-        ('bool/contig', 'float32/0d',)),
     ('trapz', 'out'): (
         'message differs: tensorviz "trapz() got an unexpected keyword argument \'out\'" vs '
         "PyTorch 'trapz() received an invalid combination of arguments - got (Tensor, "
@@ -958,11 +942,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
           'float32/t', 'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig',
           'int8/contig', 'uint8/contig',
         )),
-    ('cumulative_trapezoid', 'function'): (
-        "message differs: tensorviz 'cumulative_trapezoid: received a bool input for `y`, but"
-        " bool is not supported' vs PyTorch 'cumulative_trapezoid: received a bool input for "
-        "`x` or `y`, but bool is not supported' [cumulative_trapezoid#2 bool contig]",
-        ('bool/contig', 'float32/0d',)),
     ('cumulative_trapezoid', 'out'): (
         'message differs: tensorviz "cumulative_trapezoid() got an unexpected keyword '
         'argument \'out\'" vs PyTorch \'cumulative_trapezoid() received an invalid combination '

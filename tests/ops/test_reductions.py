@@ -746,3 +746,17 @@ def test_complex_reduced_as_bool_counts_either_part(name):
             r = getattr(lib, name)(x, *dims, dtype=lib.bool)
             got.append(r.tolist())
         assert got[0] == got[1], dims
+
+
+@pytest.mark.parametrize("dim", [0, -1, 1])
+@pytest.mark.parametrize("call", ["trapezoid", "trapz", "trapezoid-x", "cumulative_trapezoid"])
+def test_trapezoid_of_a_0d_tensor_raises_pytorchs_index_error(call, dim):
+    torch = pytest.importorskip("torch")
+    outcomes = []
+    for lib in (tensorviz, torch):
+        name, _, with_x = call.partition("-")
+        args = (lib.tensor(1.0),) + ((lib.tensor(2.0),) if with_x else ())
+        with pytest.raises(IndexError) as e:
+            getattr(lib, name)(*args, dim=dim)
+        outcomes.append(str(e.value))
+    assert outcomes[0] == outcomes[1]
