@@ -71,11 +71,13 @@ def same(src: str, *, warnings_too: bool = True) -> None:
     assert v[2] == t[2], f"results differ:\n torch:     {t[2]}\n tensorviz: {v[2]}\n{src}"
 
 
-def walk(root, lib) -> list:
-    """The graph under node ``root``, breadth first, as ``(name, ((child index, input_nr)
-    or None per edge))`` rows; shared nodes are listed once (their index is reused)."""
+#: ``walk(root)`` as source text, for the programs ``same`` runs in each library: the graph
+#: under node ``root``, breadth first, as ``(name, ((child index, input_nr) or None per
+#: edge))`` rows; shared nodes are listed once (their index is reused); None for no node.
+WALK_SOURCE = '''
+def walk(root):
     if root is None:
-        return []
+        return None
     order, index, rows = [root], {id(root): 0}, []
     i = 0
     while i < len(order):
@@ -92,3 +94,11 @@ def walk(root, lib) -> list:
         rows.append((n.name(), tuple(edges)))
         i += 1
     return rows
+'''
+_WALK_NS: dict = {}
+exec(WALK_SOURCE, _WALK_NS)  # noqa: S102 - (the one definition, shared with the programs)
+
+
+def walk(root, lib=None) -> list:
+    """``WALK_SOURCE``'s rows for node ``root`` ([] for no node), in this process."""
+    return _WALK_NS["walk"](root) or []

@@ -20,27 +20,7 @@ from tests.autograd import _diff
 
 torch = pytest.importorskip("torch")
 
-_WALK = '''
-def walk(root):
-    if root is None:
-        return None
-    order, index, rows = [root], {id(root): 0}, []
-    i = 0
-    while i < len(order):
-        n = order[i]
-        edges = []
-        for nxt, nr in n.next_functions:
-            if nxt is None:
-                edges.append(None)
-                continue
-            if id(nxt) not in index:
-                index[id(nxt)] = len(order)
-                order.append(nxt)
-            edges.append((index[id(nxt)], nr))
-        rows.append((n.name(), tuple(edges)))
-        i += 1
-    return rows
-'''
+_WALK = _diff.WALK_SOURCE
 
 
 def _vals(rng: random.Random, n: int, cplx: bool) -> str:
