@@ -2383,6 +2383,8 @@ def solve_triangular(A, B, *, upper: bool, left: bool = True, unitriangular: boo
     try:
         if tri.size == 0 or b.size == 0:
             res = xp.zeros(b.shape, dtype=A._dtype._np)
+        elif A.is_meta:  # (placeholders: the meta device's shape rule, no values to read)
+            res = xp.linalg.solve(tri, b)
         elif not (builtins.bool(xp.isfinite(tri).all()) and builtins.bool(xp.isfinite(b).all())):
             res = substitute()  # (an LU solve spreads a non-finite entry to every row)
         elif builtins.bool((xp.abs(xp.diagonal(tri, axis1=-2, axis2=-1)) <

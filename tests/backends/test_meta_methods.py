@@ -46,8 +46,6 @@ KNOWN = {
     # CPU counterpart for a float tensor of this size.
     "histc": "histc bins by value (a mask of the in-range values): no data on meta",
     "svd": "V's strides are row-major on meta (column-major on the CPU, as PyTorch's)",
-    "triangular_solve": "the solution's strides are row-major on meta (column-major in "
-                        "PyTorch)",
     # (not the meta device's: the reflected operators called directly with a tensor answer
     # NotImplemented on every device; ``a + b`` never calls them so)
     **{f"__r{op}__": "NotImplemented for a tensor operand, on every device" for op in (
@@ -255,7 +253,6 @@ def outcome(lib, program: str):
 
 #: programs tensorviz answers differently (checked to still differ: a fix shows up)
 KNOWN_PROGRAMS = {
-    "T.triangular_solve(x, x)": "the solution's strides are row-major on meta",
     "T.special.zeta(x, x)": "zeta picks the finite q by a mask: no data on meta",
 }
 
