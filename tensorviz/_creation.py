@@ -765,9 +765,12 @@ def _spaced(start, end, steps: int, dt: _dtype_cls, parts: bool = True) -> np.nd
     are complex quotients and products."""
     if steps == 0:
         return np.empty(0, dtype=dt._np)
-    if steps == 1:  # PyTorch fills with start (end is never converted)
-        return np.array([_checked(start, dt)], dtype=dt._np)
-    a, b = _checked(start, dt), _checked(end, dt)  # (checked, as PyTorch's Scalar.to<T>)
+    if steps == 1:  # PyTorch fills with start (end is never converted; float16 takes inf)
+        with np.errstate(all="ignore"):
+            return np.array([_checked(start, dt)], dtype=dt._np)
+    # (checked, as PyTorch's Scalar.to<T>: a number past float16's range is an error here,
+    # where a one-element fill stores inf)
+    a, b = _checked(start, dt, steps), _checked(end, dt, steps)
     if dt.category == _dtypes._COMPLEX and parts:
         # (PyTorch's complex step and products scale each part by a real number: a complex
         # product or quotient would turn an infinite part into nan in the other)

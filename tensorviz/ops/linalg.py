@@ -1199,12 +1199,14 @@ def _near_singular(a: np.ndarray, x: np.ndarray, b=None) -> bool:
     rounding of zero against the product of its rows' 1-norms (Hadamard's bound)."""
     eps = np.finfo(a.dtype).eps
     if b is None:
-        scale = np.abs(a).max(axis=(-2, -1)) * np.abs(x).max(axis=(-2, -1))
+        with np.errstate(all="ignore"):  # (an infinite entry: inf * 0 is a quiet NaN here)
+            scale = np.abs(a).max(axis=(-2, -1)) * np.abs(x).max(axis=(-2, -1))
         return not bool((scale <= 1e-3 / eps).all())  # (inf and nan are not <=)
     if not bool(np.isfinite(x).all()):
         return True
-    sign, logdet = np.linalg.slogdet(a)
-    bound = np.log(np.maximum(np.abs(a).sum(axis=-1), np.finfo(a.dtype).tiny)).sum(axis=-1)
+    with np.errstate(all="ignore"):
+        sign, logdet = np.linalg.slogdet(a)
+        bound = np.log(np.maximum(np.abs(a).sum(axis=-1), np.finfo(a.dtype).tiny)).sum(axis=-1)
     return bool(((sign == 0) | (logdet < bound + math.log(1e3 * a.shape[-1] * eps))).any())
 
 

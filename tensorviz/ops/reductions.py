@@ -853,6 +853,9 @@ def _mode_nan_order(xp, arr, order, d: int):
 @op()
 def mode(input: Tensor, dim: int = -1, keepdim: bool = False, *, out=None):
     """The most frequent value along ``dim`` (the smallest on ties) and its last index."""
+    if isinstance(dim, (builtins.bool, np.bool_)):  # (an int, not a truth value, as PyTorch's)
+        raise TypeError(f"mode(): argument 'dim' (position 1) must be int, not "
+                        f"{type(dim).__name__}")
     _check_tensor("mode", input)
     dt = input._dtype
     d = _layout.normalize_dim(dim, len(input._shape))

@@ -942,3 +942,12 @@ REGRESSIONS += [  # isinf of an empty complex tensor: strides of abs(real) == in
         "v2 = T.zeros((1, 0, 2), dtype=T.complex128)", "v3 = T.isinf(v2)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 123M run: leaks
+    ("logspace-half-start-past-its-range", [
+        "v3 = T.logspace(2**63-1, end=T.tensor(0.25, dtype=T.float64), steps=2, base=-0.0, dtype=T.float16)",
+        "v4 = T.linspace(70000.0, 0.25, 1, dtype=T.float16)",
+    ]),
+    ("mode-bool-dim", ["v0 = T.tensor([1.5, -3.0, 1.5, 1.5])", "v1 = v0.mode(False)"]),
+    ("inverse-of-minus-infinity", ["v0 = T.tensor([[-float('inf')]], dtype=T.float64)",
+                                   "v1 = v0.inverse()"]),
+]
