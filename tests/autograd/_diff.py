@@ -102,3 +102,14 @@ exec(WALK_SOURCE, _WALK_NS)  # noqa: S102 - (the one definition, shared with the
 def walk(root, lib=None) -> list:
     """``WALK_SOURCE``'s rows for node ``root`` ([] for no node), in this process."""
     return _WALK_NS["walk"](root) or []
+
+
+def graph_signature(fn, depth: int = 2):
+    """The node names of a graph from ``fn`` down ``depth`` levels, with each edge's input
+    number: ``(name, ((input_nr, child), ...))`` (None for an edge to no node)."""
+    if fn is None:
+        return None
+    name = fn.name().replace("torch::autograd::", "")
+    if depth == 0:
+        return name
+    return (name, tuple((nr, graph_signature(f, depth - 1)) for f, nr in fn.next_functions))

@@ -10,7 +10,7 @@ import pytest
 
 import tensorviz
 
-from .test_formulas import graph_signature
+from ._diff import graph_signature
 
 torch = pytest.importorskip("torch")
 

@@ -16,6 +16,7 @@ import pytest
 import tensorviz
 
 from . import _samples as S
+from ._diff import graph_signature
 
 torch = pytest.importorskip("torch")
 
@@ -125,16 +126,6 @@ def test_known_missing_are_differentiated_by_pytorch():
     keys = set(_ids(DIFF))
     assert KNOWN_MISSING <= keys, KNOWN_MISSING - keys
 
-
-def graph_signature(fn, depth: int = 2):
-    """The node names of a graph from ``fn`` down ``depth`` levels, with each edge's input
-    number: ``(name, ((input_nr, child), ...))`` (None for an edge to no node)."""
-    if fn is None:
-        return None
-    name = fn.name().replace("torch::autograd::", "")
-    if depth == 0:
-        return name
-    return (name, tuple((nr, graph_signature(f, depth - 1)) for f, nr in fn.next_functions))
 
 
 # Ops whose graph below the output differs from PyTorch's on purpose (values agree).
