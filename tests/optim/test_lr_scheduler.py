@@ -234,6 +234,19 @@ def test_overridden_optimizer_step_and_epoch_argument_warn_as_pytorch():
         assert v == t and v
 
 
+def _assert_same_error(program) -> None:
+    """``program(lib)`` raises in PyTorch, and in tensorviz the same type and message."""
+    outcomes = []
+    for lib in (torch, tv):
+        try:
+            program(lib)
+            outcomes.append(("ok", ""))
+        except Exception as exc:  # noqa: BLE001 - compared below
+            outcomes.append((type(exc).__name__, str(exc)))
+    assert outcomes[0][0] != "ok"
+    assert outcomes[1] == outcomes[0]
+
+
 @pytest.mark.parametrize("program", [
     lambda lib: lib.optim.lr_scheduler.StepLR("not an optimizer", 3),
     lambda lib: lib.optim.lr_scheduler.StepLR(_opt(lib), 3, last_epoch=4),
@@ -250,15 +263,7 @@ def test_overridden_optimizer_step_and_epoch_argument_warn_as_pytorch():
     lambda lib: lib.optim.lr_scheduler.CyclicLR(_opt(lib, "Adagrad"), 0.01, 0.1),
 ], ids=lambda p: "case")
 def test_scheduler_errors_match_pytorch(program):
-    outcomes = []
-    for lib in (torch, tv):
-        try:
-            program(lib)
-            outcomes.append(("ok", ""))
-        except Exception as exc:  # noqa: BLE001 - compared below
-            outcomes.append((type(exc).__name__, str(exc)))
-    assert outcomes[0][0] != "ok"
-    assert outcomes[1] == outcomes[0]
+    _assert_same_error(program)
 
 
 def test_onecycle_past_the_end_raises_as_pytorch():
@@ -760,15 +765,7 @@ def test_base_class_and_get_lr_outside_step_as_pytorch():
     lambda lib: lib.optim.lr_scheduler.LRScheduler(_opt(lib), last_epoch=0),
 ], ids=lambda p: "case")
 def test_more_scheduler_errors_match_pytorch(program):
-    outcomes = []
-    for lib in (torch, tv):
-        try:
-            program(lib)
-            outcomes.append(("ok", ""))
-        except Exception as exc:  # noqa: BLE001 - compared below
-            outcomes.append((type(exc).__name__, str(exc)))
-    assert outcomes[0][0] != "ok"
-    assert outcomes[1] == outcomes[0]
+    _assert_same_error(program)
 
 
 def test_sequential_with_another_optimizer_errors_as_pytorch():
