@@ -478,7 +478,7 @@ class TrainingView(DisplayedWidget):
         for layer, kind, params in self._layers:
             have = [n for n in params if n in norms]
             if have:
-                total = math.sqrt(sum((norms[n] or 0.0) ** 2 for n in have)) \
+                total = math.sqrt(sum(norms[n] ** 2 for n in have)) \
                     if all(math.isfinite(norms[n]) for n in have) else float("nan")
                 layers.append({"name": layer, "kind": kind, "norm": _num(total),
                                "params": have})
