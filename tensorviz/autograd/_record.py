@@ -243,6 +243,7 @@ def record(name: str, args: tuple, kwargs: dict, out, *, view: bool = False,
             ag.grad_fn = node
             ag.output_nr = nr
         nr += 1
+    ctx.out = ctx.outputs = None  # (a formula's closure may keep ctx: no cycle through it)
     if view:
         _mark_view(args[0], targets, multi=len(targets) > 1, name=name)
     return out
