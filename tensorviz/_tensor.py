@@ -388,9 +388,11 @@ class Tensor:
         return st._backend.strided(st._as(self._dtype._np), self._offset, self._shape,
                                    self._stride)
 
-    def _view(self, shape: tuple, stride: tuple, offset: int, dtype=None) -> "Tensor":
+    def _view(self, shape: tuple, stride: tuple, offset: int, dtype=None,
+              arr=None) -> "Tensor":
         """A new tensor over the same storage with another layout (a view, O(1)), read as
-        ``dtype`` when given; it shares this tensor's version counter, as PyTorch's views,
+        ``dtype`` when given (``arr``: the view's strided array, when the caller has it for
+        free -- ``a.T`` -- instead of its being rebuilt from the storage); it shares this tensor's version counter, as PyTorch's views,
         and remembers the tensor it views (``_vb``; ``t._base``, the root, follows these links
         whether or not autograd records).  Callers making an alias that is no view
         (``detach``) clear ``_vb``.
@@ -408,11 +410,19 @@ class Tensor:
         v._offset = offset
         v._shape = shape
         v._stride = stride
-        v._a = None
+        v._a = arr
         v._ag = None
         v._vc = vc
         v._cj = self._cj
         v._vb = self  # (the tensor viewed; ``_base`` walks these up to the root)
+        return v
+
+    def _alias(self) -> "Tensor":
+        """Another tensor object for this one's elements: same storage, layout, version
+        counter and array, but no view (``_base`` None) and no autograd record -- what a
+        node keeps of its own output (see ``SavedTensor``)."""
+        v = self._view(self._shape, self._stride, self._offset, None, self._a)
+        v._vb = None
         return v
 
     def _bump(self) -> None:

@@ -66,15 +66,24 @@ def edge(t) -> tuple:
 
 def sum_to(g: Tensor, shape: tuple) -> Tensor:
     """``g`` summed over the dims that broadcasting added to reach it from ``shape``."""
-    if g._shape == shape:
+    gshape = g._shape
+    if gshape == shape:
         return g
-    lead = len(g._shape) - len(shape)
-    dims = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape)
-                                      if s == 1 and g._shape[i + lead] != 1)
-    if dims and plain() and real_float(g):  # (the same reduction, on the array)
-        a = cpu(g)
-        if a is not None:
+    key = (gshape, shape)
+    dims = _SUM_DIMS.get(key)
+    if dims is None:
+        lead = len(gshape) - len(shape)
+        dims = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape)
+                                          if s == 1 and gshape[i + lead] != 1)
+        if len(_SUM_DIMS) < 1024:
+            _SUM_DIMS[key] = dims
+    if dims and not _STATE.grad and g._dtype in _FAST_DTYPES:  # (the same reduction, on
+        a = g._a                                                # the array)
+        if a is None:
+            a = cpu(g)
+        if type(a) is _nd:
             return fresh(quiet_run(_sum_to, a, dims, shape), g._dtype)
+    lead = len(gshape) - len(shape)
     if dims:
         g = g.sum(dims, keepdim=True)
     if lead:
@@ -84,8 +93,12 @@ def sum_to(g: Tensor, shape: tuple) -> Tensor:
     return g
 
 
+_SUM_DIMS: dict = {}  # (gradient shape, input shape) -> the dims broadcasting added
+_FAST_DTYPES = (_dtypes.float32, _dtypes.float64)
+
+
 def _sum_to(a, dims, shape):
-    r = a.sum(axis=dims, keepdims=True).reshape(shape)
+    r = _np.add.reduce(a, axis=dims, keepdims=True).reshape(shape)  # (a.sum's reduction)
     return r if r.flags.c_contiguous else r.copy()
 
 

@@ -111,8 +111,7 @@ class Ctx:
         node = node_class(node_name)((_engine.edge(input),),
                                      ((input._shape, input._dtype, input._storage._device),),
                                      backward, [], None)
-        mid = input._view(input._shape, input._stride, input._offset)
-        mid._vb = None
+        mid = input._alias()
         ag = meta(mid)
         ag.grad_fn = node
         return mid

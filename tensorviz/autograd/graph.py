@@ -193,8 +193,7 @@ class SavedTensor:
         hooks = stack[-1] if stack else None
         if is_output:  # (an alias without grad_fn: no reference cycle; same counter and
             # the same storage, whose listeners -- the graph widget -- see writes to either)
-            t = t._view(t._shape, t._stride, t._offset)
-            t._vb = None
+            t = t._alias()
         if hooks is not None:
             pack, unpack = hooks
             self._data = pack(t)
@@ -218,8 +217,7 @@ class SavedTensor:
             node = self._node()
             if node is not None and _grad_enabled():
                 from .._autograd_meta import AutogradMeta
-                alias = t._view(t._shape, t._stride, t._offset)
-                alias._vb = None
+                alias = t._alias()
                 alias._ag = AutogradMeta()
                 alias._ag.grad_fn = node
                 alias._ag.output_nr = self._output_nr

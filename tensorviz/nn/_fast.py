@@ -62,7 +62,8 @@ def linear(input, weight, bias):
     if rec is None:
         return None
     st = weight._stride
-    wt = weight._view((weight._shape[1], weight._shape[0]), (st[1], st[0]), weight._offset)
+    wt = weight._view((weight._shape[1], weight._shape[0]), (st[1], st[0]), weight._offset,
+                      None, None if weight._cj else w.T)
     if bias is None:
         out = fresh(quiet_run(np.matmul, x, w.T), dt)
         if rec:
