@@ -127,6 +127,8 @@ def wrap_array(arr, dt: _dtype_cls | None = None, dev: device = CPU,
     anything else is made contiguous first.  ``stride`` (dense) asks for that layout: the
     array is adopted when it has it, copied into it otherwise.
     """
+    if type(arr) is not np.ndarray and dev is CPU and isinstance(arr, np.generic):
+        arr = np.asarray(arr)  # (a ufunc's 0-d result comes back as a NumPy scalar)
     if type(arr) is np.ndarray and dev is CPU and dt is not None and arr.dtype is dt._np \
             and arr.flags.c_contiguous:  # the common case: a row-major result, as wanted
         shape = arr.shape
