@@ -19,7 +19,7 @@ from .. import _dtypes, _layout
 from .._dispatch import found_message, inplace_of, op, store_inplace
 from .._dtypes import _COMPLEX, _FLOAT, _INT, result_type
 from .._indexing import assign, scalar_to
-from .._tensor import Tensor, tensor_xp, tensor_device, wrap_array
+from .._tensor import Tensor, _contig, _fresh, tensor_xp, tensor_device, wrap_array
 from ..backends import backend_for, runs_numpy
 from ..backends._numpy import call_quiet
 from ._elementwise import (_c_mul_plain, _check_int_zero_division, _check_shapes,
@@ -61,6 +61,9 @@ def _as(arr, src_dt, cdt):
     return arr.astype(cdt._np)
 
 
+_MAP_FAST = (_dtypes.float32, _dtypes.float64)
+
+
 def _map(x: Tensor, rdt, f, out=None, cdt=None, preserve: bool = False,
          contiguous: bool = False) -> Tensor:
     """``out[i] = f(xp, x[i] as cdt)`` wrapped as a fresh tensor of dtype ``rdt`` (or into out).
@@ -71,6 +74,17 @@ def _map(x: Tensor, rdt, f, out=None, cdt=None, preserve: bool = False,
     an empty ``out=`` of its own). An integer input of a float op is converted first, as
     PyTorch's TensorIterator converts it (see ``result_strides``).
     """
+    if out is None and cdt is None and x._dtype is rdt and rdt in _MAP_FAST:
+        # (fast path: a row-major CPU float32/float64 input computed in its own dtype -- the
+        # general path below would give this result the same row-major layout)
+        src = x._a
+        if type(src) is np.ndarray and x._stride == _contig(x._shape):
+            res = call_quiet(f, np, src)
+            if type(res) is not np.ndarray and isinstance(res, np.generic):
+                res = np.asarray(res)  # (a 0-d input's result)
+            if type(res) is np.ndarray and res.base is None and res.dtype is rdt._np and \
+                    res.flags.c_contiguous and res.shape == x._shape:  # (a new array)
+                return _fresh(rdt, x._shape, x._stride, res)
     xp = _xp(x)
     cdt = _opmath(rdt) if cdt is None else cdt
     src = x._arr
