@@ -243,6 +243,12 @@ def sum(input: Tensor, dim=_NO_DIM, keepdim: bool | None = None, *, dtype=None, 
             t._cj = False
             t._vb = None
             return t
+    if type(dim) is int and dtype is None and out is None and axis is None and \
+            keepdims is None and (keepdim is None or type(keepdim) is bool) and \
+            type(input) is Tensor:
+        res = _float_reduce(_add_reduce, input, dim, keepdim)
+        if res is not None:
+            return res
     dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     if type(dim) is Tensor or type(axis) is Tensor:  # (what the keyword wrapper does)
         dim, axis = as_number(dim), as_number(axis)
@@ -251,6 +257,45 @@ def sum(input: Tensor, dim=_NO_DIM, keepdim: bool | None = None, *, dtype=None, 
     keepdim = _alias("sum", keepdim, keepdims, "keepdim", None)
     keepdim = builtins.bool(keepdim) if given else _check_keepdim_needs_dim("sum", None, keepdim)
     return _sum_like("sum", "sum", input, dim, keepdim, dtype, out)
+
+
+_FLOAT_REDUCE = (_dtypes.float32, _dtypes.float64)
+
+
+def _float_reduce(reduce, input: Tensor, dim: int, keepdim, divide: bool = False):
+    """``reduce`` (``np.add.reduce``) of a row-major CPU float32/float64 tensor over the one
+    dim ``dim`` (None: every dim) -- the general path's NumPy reduction, result and layout, without its argument
+    handling (``sum(x, 1)``, ``x.mean(0)`` in every hand-written loss) -- divided by the
+    dim's size for ``divide`` (a mean); None for anything else (the general path decides)."""
+    arr = input._a
+    shape = input._shape
+    if type(arr) is not np.ndarray or input._dtype not in _FLOAT_REDUCE or not shape or \
+            input._stride != _contig(shape):
+        return None
+    if dim is None:  # (every dim: x.mean())
+        d, keep, count = None, False, arr.size
+    else:
+        n = len(shape)
+        d = dim + n if dim < 0 else dim
+        if not 0 <= d < n:
+            return None
+        keep, count = keepdim is True, shape[d]
+    if divide:
+        res = call_quiet(_reduce_mean, reduce, arr, d, keep, arr.dtype.type(count))
+    else:
+        res = call_quiet(reduce, arr, d, None, None, keep)
+    if type(res) is not np.ndarray:
+        res = np.asarray(res)
+    if res.dtype is not arr.dtype or not res.flags.c_contiguous:
+        return None
+    rshape = res.shape
+    return _fresh(input._dtype, rshape, _contig(rshape), res)
+
+
+def _reduce_mean(reduce, arr, d, keep, n):
+    r = reduce(arr, d, None, None, keep)
+    r /= n
+    return r
 
 
 @op()
@@ -293,6 +338,17 @@ def _mean_dtype(name: str, x: Tensor, dtype):
 def mean(input: Tensor, dim=_NO_DIM, keepdim: bool | None = None, *, dtype=None, out=None,
          axis=None, keepdims=None) -> Tensor:
     """Arithmetic mean over ``dim``; floating point or complex only (``dtype=`` to convert)."""
+    if type(dim) is int and dtype is None and out is None and axis is None and \
+            keepdims is None and (keepdim is None or type(keepdim) is bool) and \
+            type(input) is Tensor:
+        res = _float_reduce(_add_reduce, input, dim, keepdim, divide=True)
+        if res is not None:
+            return res
+    elif dim is _NO_DIM and keepdim is None and dtype is None and out is None and \
+            axis is None and keepdims is None and type(input) is Tensor:
+        res = _float_reduce(_add_reduce, input, None, None, divide=True)
+        if res is not None:
+            return res
     dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     _check_tensor("mean", input)
     given = dim is not _NO_DIM or axis is not None  # (mean(dim=None, keepdim=True) is valid)

@@ -760,3 +760,29 @@ def test_trapezoid_of_a_0d_tensor_raises_pytorchs_index_error(call, dim):
             getattr(lib, name)(*args, dim=dim)
         outcomes.append(str(e.value))
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_sum_mean_over_one_dim_direct_path_is_the_general_path(seed):
+    """``x.sum(d)``, ``x.mean(d)`` and ``x.mean()`` of row-major float tensors take a direct
+    path: the same bits, shape, strides and dtype as the general path (reached here through
+    ``dim=(d,)`` / ``dim=None``), and PyTorch's shapes and values."""
+    rng = np.random.default_rng(seed)
+    for _ in range(150):
+        nd = int(rng.integers(1, 4))
+        shape = tuple(int(s) for s in rng.integers(0, 6, nd))
+        dt = [np.float32, np.float64][int(rng.integers(0, 2))]
+        a = (rng.standard_normal(shape) * rng.choice([1.0, 1e30, 1e-30])).astype(dt)
+        if a.size and rng.random() < 0.3:
+            a.reshape(-1)[rng.integers(0, a.size)] = rng.choice([np.nan, np.inf, -np.inf])
+        d, k = int(rng.integers(-nd, nd)), bool(rng.integers(0, 2))
+        x, t = tensorviz.tensor(a), torch.tensor(a)
+        for fast, general, ref in [(x.sum(d, keepdim=k), x.sum((d,), keepdim=k), t.sum(d, k)),
+                                   (x.mean(d, k), x.mean((d,), k), t.mean(d, k)),
+                                   (tensorviz.mean(x, d), tensorviz.mean(x, (d,)), t.mean(d)),
+                                   (x.mean(), x.mean(dim=None), t.mean())]:
+            assert fast.shape == general.shape and fast.stride() == general.stride()
+            assert fast.dtype == general.dtype
+            assert fast.numpy().tobytes() == general.numpy().tobytes()
+            assert tuple(fast.shape) == tuple(ref.shape) and fast.stride() == ref.stride()
+            np.testing.assert_allclose(fast.numpy(), ref.numpy(), rtol=2e-5, atol=0)
