@@ -171,16 +171,17 @@ ARITH, DIV, CMP, BITWISE = 0, 1, 2, 3
 
 
 def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None,
-           scalar_is_operand: bool = True) -> Tensor:
+           scalar_is_operand: bool = True, layout_of: tuple | None = None) -> Tensor:
     """``ufunc(a, b)`` with PyTorch's promotion; ``kind`` picks the result-dtype rule.
 
     ARITH computes and returns the promoted dtype, DIV promotes integers to the default float
     dtype, CMP returns bool, BITWISE requires bool/integer operands.  ``scalar_is_operand``
     False: a Python scalar does not take part in choosing the result's strides (PyTorch's
-    ``tensor ** scalar`` is a unary op).
+    ``tensor ** scalar`` is a unary op).  ``layout_of``: the operands PyTorch lays the result
+    out from, where ``b`` is computed from one (``add(x, y, alpha=2)``: x and y, not ``2 * y``).
     """
     fast = False
-    if out is None:
+    if out is None and layout_of is None:
         # Fast paths on the CPU: two tensors of one dtype and shape, or a tensor and a Python
         # number that does not change its dtype; row-major and not empty.  Nothing to cast,
         # broadcast or lay out: the general path below gives the same result.
@@ -262,7 +263,9 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
     if rdt in _HALVES:
         xa, xb = _half_operands(ufunc, xa, xb, b, rdt, dev)
     res = call_quiet(ufunc, xa, xb) if rdt.category >= _FLOAT else ufunc(xa, xb)
-    if scalar_is_operand:
+    if layout_of is not None:
+        stride = result_strides(res.shape, *layout_of, common=rdt)
+    elif scalar_is_operand:
         stride = result_strides(res.shape, a, b, common=rdt)
     elif scalar_is_operand is None:  # (a row-major result whatever the inputs' layout)
         stride = _contig(res.shape)
@@ -523,6 +526,8 @@ def _alpha_times(input, other, alpha):
         alpha = half_rounded(alpha.item() if isinstance(alpha, np.generic) else alpha, rdt)
         if not isinstance(other, Tensor):
             other = half_rounded(other.item() if isinstance(other, np.generic) else other, rdt)
+    if rdt is _dtypes.bool and not isinstance(alpha, Tensor):
+        alpha = builtins.bool(alpha)  # (PyTorch takes any integer alpha as a bool here)
     if not isinstance(other, Tensor):
         if rdt.category == _FLOAT and type(other) in (builtins.int, builtins.float) and \
                 type(alpha) in (builtins.int, builtins.float):
@@ -535,8 +540,6 @@ def _alpha_times(input, other, alpha):
         return _scaled(other, alpha)
     if other._dtype is not rdt:
         other = other.to(rdt)
-    if rdt is _dtypes.bool and not isinstance(alpha, Tensor):
-        alpha = builtins.bool(alpha)  # (PyTorch takes any integer alpha as a bool here)
     if rdt in _dtypes.HALVES and type(alpha) in (builtins.int, builtins.float):
         alpha = builtins.float(np.dtype(rdt._np).type(alpha))  # (alpha in the half dtype)
     if rdt.category == _COMPLEX and not isinstance(alpha, (Tensor, builtins.complex)):
@@ -548,7 +551,8 @@ def _alpha_times(input, other, alpha):
 def add(input, other, *, alpha=1, out=None) -> Tensor:
     """``input + alpha * other`` with broadcasting and PyTorch's promotion."""
     if alpha != 1 or type(alpha) is not builtins.int:
-        other = _alpha_times(input, other, alpha)
+        return binary(np.add, input, _alpha_times(input, other, alpha), out=out,
+                      layout_of=(input, other))
     return binary(np.add, input, other, out=out)
 
 
@@ -557,7 +561,8 @@ def sub(input, other, *, alpha=1, out=None) -> Tensor:
     """``input - alpha * other``; refused for two bool operands, as in PyTorch."""
     _check_bool_sub(input, other)
     if alpha != 1 or type(alpha) is not builtins.int:
-        other = _alpha_times(input, other, alpha)
+        return binary(np.subtract, input, _alpha_times(input, other, alpha), out=out,
+                      layout_of=(input, other))
     return binary(np.subtract, input, other, out=out)
 
 
@@ -589,7 +594,8 @@ def rsub(input, other, *, alpha=1) -> Tensor:
     if isinstance(other, Tensor):
         return sub(other, input, alpha=alpha)
     _check_bool_sub(input, other)
-    return binary(np.subtract, other, _alpha_times(other, input, alpha))
+    return binary(np.subtract, other, _alpha_times(other, input, alpha),
+                  layout_of=(other, input))
 
 
 @op(aliases=("multiply",), inplace=True, dunder="mul", dunder_ufunc=np.multiply)

@@ -282,10 +282,12 @@ def _broadcastable(rng, shape):
     return tuple(s[rng.integers(0, len(s) + 1):] if rng.random() < 0.3 else s)
 
 
-def _layout_case(rng, i):
-    """One random call: (name, operand specs, a Python number or None, out spec or None)."""
-    kind = rng.choice(["unary", "binary", "binary", "ternary"])
-    name = str(rng.choice({"unary": _UNARY, "binary": _BINARY, "ternary": _TERNARY}[kind]))
+def _layout_case(rng, alpha=False):
+    """One random call: (name, operand specs, a Python number or None, out spec or None,
+    keyword arguments); ``alpha``: add or sub with an alpha."""
+    kind = "binary" if alpha else rng.choice(["unary", "binary", "binary", "ternary"])
+    name = str(rng.choice(("add", "sub") if alpha else
+                          {"unary": _UNARY, "binary": _BINARY, "ternary": _TERNARY}[kind]))
     first = _random_layout(rng)
     specs = [[first, str(rng.choice(DTYPES))]]
     for _ in range({"unary": 0, "binary": 1, "ternary": 2}[kind]):
@@ -303,14 +305,15 @@ def _layout_case(rng, i):
         shape = [(), (0,), first[0], (2,)][rng.integers(0, 4)]
         out = (_random_layout(rng, shape, expand=False),
                None if rng.random() < 0.5 else str(rng.choice(DTYPES)))
-    return name, specs, number, out
+    kwargs = {"alpha": 2} if alpha else {}
+    return name, specs, number, out, kwargs
 
 
-def _layout_outcome(lib, name, specs, number, out, seed):
+def _layout_outcome(lib, name, specs, number, out, kwargs, seed):
     args = [_strided(lib, lay, dt, seed + j) for j, (lay, dt) in enumerate(specs)]
     if number is not None:
         args.append(number)
-    kwargs = {}
+    kwargs = dict(kwargs)
     if out is not None:
         lay, dt = out
         kwargs["out"] = _strided(lib, lay, dt or specs[0][1], seed + 7)
@@ -327,16 +330,17 @@ def _layout_outcome(lib, name, specs, number, out, seed):
         "complex64" if dt == "complex32" else dt  # (PyTorch's complex32: ours is complex64)
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(7))
 def test_result_layouts_follow_tensoriterator_on_random_layouts(seed):
     """Every elementwise result (and every resized out=) is laid out as PyTorch lays it out:
     contiguous, channels-last or equally dense operands keep that layout, otherwise the dims
     are ordered by the operands' strides, each operand of another dtype taken as its
-    converted copy."""
+    converted copy (seed 6: add/sub with an alpha, laid out from their operands, not from
+    ``alpha * other``)."""
     rng = np.random.default_rng(1410 + seed)
     wrong = []
     for i in range(300):
-        case = _layout_case(rng, i)
+        case = _layout_case(rng, alpha=seed == 6)
         want = _layout_outcome(torch, *case, seed=1000 * i)
         got = _layout_outcome(tensorviz, *case, seed=1000 * i)
         if isinstance(want, tuple) and isinstance(got, tuple) and want != got:
