@@ -760,6 +760,8 @@ def einsum(*args) -> Tensor:
     if summed and dt.category <= _INT:
         if len(operands) == 1:
             rdt = _dtypes.int64  # a plain sum: PyTorch's sum promotes bool/int to int64
+        elif "..." not in equation and len(operands) == 2:
+            rdt = _einsum_int_dtype(dt, inputs, operands, summed)
         elif dt is _dtypes.bool:
             raise NotImplementedError('"bmm" not implemented for \'Bool\'')
     xp = _xp(operands[0])
@@ -789,6 +791,33 @@ def einsum(*args) -> Tensor:
     if any(xp.may_share_memory(res, a) for a in arrays):
         res = res.copy()
     return wrap_array(_c(xp, res), rdt, dev)
+
+
+def _einsum_int_dtype(dt, inputs: list, operands: list, summed: set):
+    """The dtype of PyTorch's einsum of bool/integer operands, which contracts them left to
+    right: a summed label that only one operand holds with a size above 1 is summed by
+    ``sum`` first, which promotes to int64; a pair of operands sharing summed labels meets
+    in ``bmm``, which refuses two dtypes (and bool); otherwise they multiply (promoting).
+    Checked against PyTorch 2.13: ``einsum('ij,jk->ik', int8 (2, 3), int8 (1, 2))`` is
+    int64, with a (3, 2) second operand int8."""
+    sizes = [{} for _ in operands]
+    for k, (sub, op) in enumerate(zip(inputs, operands)):
+        for c, n in zip(sub, op._shape):
+            sizes[k][c] = n
+    big = {c: [k for k in range(len(operands)) if sizes[k].get(c, 1) > 1] for c in summed}
+    last = {c: ks[-1] for c, ks in big.items() if ks}
+    res = _dtypes.int64 if any(k == 0 for k in last.values()) else dt
+    for i in range(1, len(operands)):
+        sums = [c for c, k in last.items() if k == i]
+        right = _dtypes.int64 if any(big[c] == [i] for c in sums) else dt
+        if all(big[c] == [i] for c in sums):  # (nothing summed over both: a product)
+            res = _dtypes.PROMOTION_TABLE[(res, right)]
+            continue
+        if res is _dtypes.bool:
+            raise NotImplementedError('"bmm" not implemented for \'Bool\'')
+        if res is not right:
+            raise RuntimeError(f"expected scalar type {res.cname} but found {right.cname}")
+    return res
 
 
 def _einsum_view(t: Tensor, sub: str, out_sub: str) -> Tensor:

@@ -1099,3 +1099,28 @@ def test_product_layouts_and_lazy_conjugates_of_random_inputs(seed):
                  getattr(lib, name)(*args, **kw))
             return tuple(r.shape), r.stride(), r.is_conj(), r.resolve_conj().tolist()
         assert run(tensorviz) == run(torch), (name, lays, dt, conj, kw)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int8", "int32"])
+def test_einsum_of_integers_promotes_where_pytorch_sums_first(dtype):
+    """Two bool/integer operands: a summed label only one of them holds (size above 1) is
+    summed first by PyTorch (int64), then they multiply, or meet in bmm (which refuses two
+    dtypes, and bool): dtype, values and errors against PyTorch on random sizes."""
+    rng = np.random.default_rng(len(dtype))
+    eqs = ["ij,jk->ik", "ij,jk->k", "ij,jk->i", "ij,jk->", "bij,bjk->bik", "ij,ij->i",
+           "i,i->", "i,i->i", "ij,jk", "ij,kj->ik", "ii,ij->j"]
+    for _ in range(150):
+        eq = str(rng.choice(eqs))
+        size = {c: int(rng.choice([1, 2, 3])) for c in "bijk"}
+        shapes = [tuple(size[c] if rng.random() < 0.75 else 1 for c in sub)
+                  for sub in eq.split("->")[0].split(",")]
+
+        def run(lib):
+            ops = [(lib.arange(1, 1 + int(np.prod(s))).reshape(s) * 37).to(getattr(lib, dtype))
+                   for s in shapes]
+            try:
+                r = lib.einsum(eq, *ops)
+            except (RuntimeError, NotImplementedError) as e:
+                return type(e).__name__, str(e)
+            return str(r.dtype).split(".")[-1], r.tolist()
+        assert run(tensorviz) == run(torch), (eq, shapes)
