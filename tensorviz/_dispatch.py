@@ -57,14 +57,15 @@ class OpDef:
     ``inplace`` whether ``Tensor.<name>_`` exists (``inplace_body`` is its own kernel, else
     it is computed out of place and stored back); ``out`` is ``None`` when the body handles
     ``out=`` itself (or has none), ``"exact"`` when ``out=`` must have exactly the
-    result's dtype (``out_message(result, out)`` says why not) and ``"cast"`` when the
-    result is written into ``out=`` with the casting rule; ``view`` marks ops whose
+    result's dtype (``out_message(result, out)`` says why not; an ``out=`` of another shape
+    is resized to the result's own strides, or ``out_stride(result, *args, **kwargs)``) and
+    ``"cast"`` when the result is written into ``out=`` with the casting rule; ``view`` marks ops whose
     result shares the input's storage.
     """
 
     __slots__ = ("name", "body", "namespace", "aliases", "function", "method", "setter",
                  "inplace", "inplace_body", "inplace_function", "inplace_aliases", "out",
-                 "out_message", "view", "dunder", "dunder_ufunc", "unary_dunder",
+                 "out_message", "out_stride", "view", "dunder", "dunder_ufunc", "unary_dunder",
                  "method_body", "function_body", "operators", "also", "module",
                  "inplace_check", "tensor_first")
 
@@ -99,7 +100,8 @@ def op(name: str | None = None, *, namespace: str = "torch", aliases: Iterable[s
        function: bool | Callable = True, method: bool | str | Callable = True,
        setter: Callable | None = None, inplace: bool | Callable = False,
        inplace_function: bool | tuple = False, inplace_aliases: Iterable[str] | None = None,
-       out: str | None = None, out_message: Callable | None = None, view: bool = False,
+       out: str | None = None, out_message: Callable | None = None,
+       out_stride: Callable | None = None, view: bool = False,
        dunder: str | None = None, dunder_ufunc: Callable | None = None,
        unary_dunder: str | None = None, also: Iterable[str] = (),
        inplace_check: Callable | None = None, tensor_first: str | None = None) -> Callable:
@@ -133,7 +135,8 @@ def op(name: str | None = None, *, namespace: str = "torch", aliases: Iterable[s
                     inplace_body=inplace if callable(inplace) else None,
                     inplace_aliases=tuple(aliases if inplace_aliases is None
                                           else inplace_aliases),
-                    out=out, out_message=out_message, view=view, dunder=dunder,
+                    out=out, out_message=out_message, out_stride=out_stride, view=view,
+                    dunder=dunder,
                     dunder_ufunc=dunder_ufunc, unary_dunder=unary_dunder, also=tuple(also),
                     tensor_first=tensor_first,
                     function_body=function if callable(function) else None,
@@ -183,11 +186,14 @@ def inplace_of(fn: Callable) -> Callable:
 
 
 # ---------------------------------------------------------------- shared write rules
-def write_out(out: Tensor, result, rdt: "_dtypes.dtype", dev) -> Tensor:
+def write_out(out: Tensor, result, rdt: "_dtypes.dtype", dev,
+              stride: tuple | None = None) -> Tensor:
     """Store ``result`` (array of dtype ``rdt``) into ``out`` as PyTorch's ``out=`` does.
 
-    ``out`` keeps its storage when its shape already fits; otherwise it is resized (with
-    PyTorch's warning when it held elements).
+    ``out`` keeps its storage, and its strides, when its shape already fits; otherwise it is
+    resized (with PyTorch's warning when it held elements) to ``stride`` (the strides the op
+    gives its own result: an elementwise op's ``out=`` is laid out as TensorIterator lays out
+    a new result), row-major when None.
     """
     if not isinstance(out, Tensor):
         raise TypeError(f"out must be a Tensor, not {type(out).__name__}")
@@ -199,7 +205,7 @@ def write_out(out: Tensor, result, rdt: "_dtypes.dtype", dev) -> Tensor:
                            "instead")
     shape = tuple(result.shape)
     if out._shape != shape:
-        resize_out(out, shape)
+        resize_out(out, shape, stride)
     check_writable(out)
     if out._dtype is not rdt and rdt.category >= _dtypes._FLOAT and \
             getattr(result, "dtype", None) is not None and result.dtype != rdt._np:
@@ -226,20 +232,26 @@ def warn_resized(old: tuple, shape: tuple, stacklevel: int = 4) -> None:
         stacklevel=stacklevel + 1)
 
 
-def resize_out(out: Tensor, shape: tuple) -> None:
-    """Resize an ``out=`` tensor to ``shape`` (PyTorch warns when it held elements)."""
+def resize_out(out: Tensor, shape: tuple, stride: tuple | None = None) -> None:
+    """Resize an ``out=`` tensor to ``shape`` (PyTorch warns when it held elements), with
+    ``stride`` (dense strides in some dim order, as PyTorch's ``as_strided_`` after its
+    ``resize_output``) or row-major."""
     if out.numel() != 0:
         warn_resized(out._shape, shape)
-    # As PyTorch's resize_: the same storage from the same offset, row-major (a strided or
-    # expanded ``out`` too: other views of that memory see what is written), grown when too
-    # small; no elements needs no memory at all, so the offset stays.
+    # As PyTorch's resize_: the same storage from the same offset (a strided or expanded
+    # ``out`` too: other views of that memory see what is written), grown when too small; no
+    # elements needs no memory at all, so the offset stays.  Dense strides in any dim order
+    # need the same memory as row-major ones.
     n = _layout.numel(shape)
     st = out._storage
     item = out._dtype.itemsize
-    if n == 0 or (out._offset + n) * item <= st.nbytes():
-        out._set_layout(st, out._offset, shape, _layout.contiguous_strides(shape))
-    else:
+    if stride is None or len(stride) != len(shape) or \
+            not _layout.is_non_overlapping_and_dense(shape, stride):
+        stride = _layout.contiguous_strides(shape)
+    if not (n == 0 or (out._offset + n) * item <= st.nbytes()):
         Tensor.resize_(out, shape)
+        st = out._storage
+    out._set_layout(st, out._offset, shape, tuple(stride))
 
 
 def store_inplace(self, res):
@@ -277,10 +289,15 @@ def found_message(res, out) -> str:
     return f"Found dtype {out._dtype.cname} but expected {res._dtype.cname}"
 
 
-def exact_out(fn: Callable, message: Callable | None = None) -> Callable:
+def exact_out(fn: Callable, message: Callable | None = None,
+              layout: Callable | None = None) -> Callable:
     """``fn`` for ops whose ``out=`` must have exactly the result's dtype (PyTorch's
     structured kernels and some others refuse a wider one, unlike the elementwise ops'
     cast): RuntimeError with ``message(result, out)``, else the result written into ``out``.
+
+    An ``out`` of another shape is resized to the result's strides (a structured kernel lays
+    out a resized ``out=`` as its own result), or to ``layout(result, *args, **kwargs)``
+    where the op's ``out=`` form differs (``take``'s follows the index's layout).
     """
     message = message or _structured_message
 
@@ -295,7 +312,8 @@ def exact_out(fn: Callable, message: Callable | None = None) -> Callable:
             raise RuntimeError(message(res, out))
         for x in args:  # (an out that partly overlaps an input is refused, as in PyTorch)
             check_partial_overlap(out, x)
-        return write_out(out, res._arr, res._dtype, res._storage._device)
+        stride = res._stride if layout is None else layout(res, *args, **kwargs)
+        return write_out(out, res._arr, res._dtype, res._storage._device, stride)
     entry.__wrapped__ = fn
     return entry
 
@@ -459,7 +477,7 @@ def spellings(rec: OpDef) -> dict:
     if rec.function:
         fn = rec.function_body or body
         if rec.out == "exact":
-            fn = exact_out(fn, rec.out_message)
+            fn = exact_out(fn, rec.out_message, rec.out_stride)
         elif rec.out == "cast":
             fn = cast_out(fn)
         if rec.name.endswith("_") and not rec.view:  # (tensorviz.zero_(t) ...)

@@ -314,18 +314,23 @@ def elementwise_strides(shape: Sequence[int],
     """Strides of the result of an elementwise op, as PyTorch's TensorIterator lays it out.
 
     ``operands`` holds each input's ``(shape, stride)`` (a Python scalar is ``((), ())``).
-    Inputs of the result's shape that are all contiguous give a contiguous result, all dense
-    with equal strides give those strides; otherwise dims are ordered fastest-first by the
-    inputs' strides (the first input that tells two dims apart decides, broadcast dims never
-    move) and the result is dense in that order::
+    Inputs of the result's shape that are all contiguous give a contiguous result, all
+    channels-last contiguous (4-D) a channels-last one, all dense with equal strides those
+    strides (TensorIterator's ``fast_set_up``, in that order: size-1 dims make some layouts
+    both); otherwise dims are ordered fastest-first by the inputs' strides (the first input
+    that tells two dims apart decides, broadcast dims never move) and the result is dense in
+    that order::
 
         t (3, 2) stride (1, 3):  t + 1  ->  stride (1, 3)       (the order of t is kept)
+        (1, 2, 3, 1) stride (2, 1, 2, 6):  t.sin()  ->  (6, 1, 2, 2)    (channels-last)
     """
     n = len(shape)
     shape = tuple(shape)
     if all(tuple(sh) == shape for sh, _ in operands):
         if all(is_contiguous(sh, st) for sh, st in operands):
             return contiguous_strides(shape)
+        if n == 4 and all(is_channels_last_contiguous(sh, st) for sh, st in operands):
+            return channels_last_strides(shape)
         last = tuple(operands[-1][1])
         if all(tuple(st) == last and is_non_overlapping_and_dense(sh, st)
                for sh, st in operands):

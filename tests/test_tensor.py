@@ -696,6 +696,45 @@ def test_frexp_layouts_out_and_errors_match_pytorch(k):
     same(FREXP_CASES[k])
 
 
+def _frexp_layout(rng, shape=None, expand=True):
+    if shape is None:
+        shape = tuple(int(rng.choice([1, 1, 2, 3])) for _ in range(rng.integers(0, 5)))
+    stride, acc = [0] * len(shape), 1
+    for d in rng.permutation(len(shape)):
+        stride[d], acc = acc * int(rng.choice([1, 2])), acc * 2 * shape[d]
+    stride = [int(rng.choice([1, 5, 7])) if n == 1 and rng.random() < 0.5 else
+              0 if expand and n > 1 and rng.random() < 0.2 else st
+              for n, st in zip(shape, stride)]
+    return tuple(shape), tuple(stride)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_frexp_layouts_of_random_inputs_and_outs(seed):
+    """The results are laid out as ``empty_like(input)`` (a dense input's strides kept, size-1
+    dims included), an out= of another shape as TensorIterator resizes it (from the input
+    and an out= that keeps its layout)."""
+    rng = np.random.default_rng(seed)
+    for i in range(150):
+        shape, stride = _frexp_layout(rng)
+        outs = None if rng.random() < 0.4 else [
+            _frexp_layout(rng, [(), (0,), shape][rng.integers(0, 3)], expand=False)
+            for _ in range(2)]
+
+        def run(L):
+            base = L.arange(2000.0, dtype=L.float32)
+            x = base.as_strided(shape, stride, 1)
+            if outs is None:
+                return L.frexp(x)
+            o = (L.empty(2000).as_strided(*outs[0]),
+                 L.empty(2000, dtype=L.int32).as_strided(*outs[1]))
+            return L.frexp(x, out=o)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # (a resized out= that held elements)
+            got, want = run(tv), run(torch)
+        assert [(tuple(t.shape), t.stride()) for t in got] == \
+            [(tuple(t.shape), t.stride()) for t in want], (shape, stride, outs)
+
+
 def test_frexp_out_writes_into_the_given_tensors():
     m, e = tv.empty(2), tv.empty(2, dtype=tv.int32)
     r = tv.frexp(tv.tensor([3.0, 5.0]), out=(m, e))

@@ -114,42 +114,56 @@ def run(ufunc: Callable, cdt, *args, **kwargs):
 def finish(result, rdt, dev, out: Tensor | None, stride: tuple | None = None,
            inputs: tuple = ()) -> Tensor:
     """Wrap a computed array as a new tensor (with ``stride`` when given), or write it into
-    ``out`` (RuntimeError, as PyTorch, when ``out`` partly overlaps one of ``inputs``)."""
+    ``out`` (RuntimeError, as PyTorch, when ``out`` partly overlaps one of ``inputs``); an
+    ``out`` of another shape is resized to ``stride`` (PyTorch restrides a resized output as
+    it lays out a new result)."""
     if out is not None:
         if isinstance(out, Tensor):
             for x in inputs:
                 check_partial_overlap(out, x)
-        return write_out(out, result, rdt, dev)
+        return write_out(out, result, rdt, dev, stride)
     return wrap_array(result, rdt, dev, stride)
 
 
-def result_strides(shape: tuple, *operands, common=None) -> tuple:
+#: ``result_strides``'s default ``common``: the dtype its operands promote to.
+PROMOTED = "promoted"
+
+
+def result_strides(shape: tuple, *operands, common=PROMOTED) -> tuple:
     """PyTorch's strides for an elementwise result of ``shape`` computed from ``operands``
     (tensors or scalars; None entries are skipped).  Row-major inputs give a row-major result
     without sorting anything (the common case).
 
-    ``common``: the dtype the op computes in.  PyTorch's CPU TensorIterator first converts
-    each input of another dtype with ``input.to(common)``, so such an input takes part with
-    the strides of that copy (``_layout.cast_strides``), not its own::
+    ``common``: the dtype the op computes in (by default the one its operands promote to, as
+    nearly every TensorIterator op: binary, comparison, ternary and float ops; None: no input
+    is converted).  PyTorch's CPU TensorIterator first converts each input of another dtype
+    with ``input.to(common)``, so such an input takes part with the strides of that copy
+    (``_layout.cast_strides``), not its own::
 
         t = ones(2, 1).t()                      # (1, 2), stride (1, 1)
         t + tensor([[0, 3, 4, 5]])[..., ::2]    # stride (2, 1): the int input is copied first
     """
-    canonical = True
-    layouts = []
     for x in operands:
-        if isinstance(x, Tensor):
-            if x._stride != _contig(x._shape):
-                canonical = False
-                if common is not None and x._dtype is not common:
-                    layouts.append((x._shape, _layout.cast_strides(x._shape, x._stride)))
-                    continue
-            layouts.append((x._shape, x._stride))
-        elif x is not None:
-            layouts.append(((), ()))
-    if canonical and 0 not in shape:
-        return _contig(shape)
-    return _layout.elementwise_strides(shape, layouts)
+        if isinstance(x, Tensor) and x._stride != _contig(x._shape):
+            break
+    else:
+        if 0 not in shape:
+            return _contig(shape)
+    if common is PROMOTED:
+        common = result_type(*[x for x in operands if x is not None])
+    return _layout.elementwise_strides(shape, [operand_layout(x, common) for x in operands
+                                               if x is not None])
+
+
+def operand_layout(x, common=None) -> tuple:
+    """``(shape, stride)`` of an operand as PyTorch's CPU TensorIterator sees it: a tensor of
+    another dtype than ``common`` as its copy ``x.to(common)`` (``_layout.cast_strides``), a
+    number as a 0-dim tensor."""
+    if not isinstance(x, Tensor):
+        return ((), ())
+    if common is not None and x._dtype is not common and x._stride != _contig(x._shape):
+        return (x._shape, _layout.cast_strides(x._shape, x._stride))
+    return (x._shape, x._stride)
 
 
 # ---------------------------------------------------------------- the generic ops
@@ -157,16 +171,17 @@ ARITH, DIV, CMP, BITWISE = 0, 1, 2, 3
 
 
 def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None,
-           scalar_is_operand: bool = True) -> Tensor:
+           scalar_is_operand: bool = True, layout_of: tuple | None = None) -> Tensor:
     """``ufunc(a, b)`` with PyTorch's promotion; ``kind`` picks the result-dtype rule.
 
     ARITH computes and returns the promoted dtype, DIV promotes integers to the default float
     dtype, CMP returns bool, BITWISE requires bool/integer operands.  ``scalar_is_operand``
     False: a Python scalar does not take part in choosing the result's strides (PyTorch's
-    ``tensor ** scalar`` is a unary op).
+    ``tensor ** scalar`` is a unary op).  ``layout_of``: the operands PyTorch lays the result
+    out from, where ``b`` is computed from one (``add(x, y, alpha=2)``: x and y, not ``2 * y``).
     """
     fast = False
-    if out is None:
+    if out is None and layout_of is None:
         # Fast paths on the CPU: two tensors of one dtype and shape, or a tensor and a Python
         # number that does not change its dtype; row-major and not empty.  Nothing to cast,
         # broadcast or lay out: the general path below gives the same result.
@@ -248,8 +263,8 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
     if rdt in _HALVES:
         xa, xb = _half_operands(ufunc, xa, xb, b, rdt, dev)
     res = call_quiet(ufunc, xa, xb) if rdt.category >= _FLOAT else ufunc(xa, xb)
-    if out is not None:
-        stride = None
+    if layout_of is not None:
+        stride = result_strides(res.shape, *layout_of, common=rdt)
     elif scalar_is_operand:
         stride = result_strides(res.shape, a, b, common=rdt)
     elif scalar_is_operand is None:  # (a row-major result whatever the inputs' layout)
@@ -406,7 +421,12 @@ def unary(fn: Callable, x: Tensor, rdt=None, *, out=None, like_input: bool = Fal
                       _layout.preserve_strides(x._shape, x._stride) if like_input else
                       result_strides(res.shape, x, common=rdt if x._dtype is not rdt and
                                      rdt.category >= x._dtype.category else None))
-    return finish(res, rdt, tensor_device(x), out, None, (x,))  # (refuses a partial overlap)
+    # (an out= of another shape is resized as PyTorch's TensorIterator lays out a result;
+    # the ops computed into an empty_like(x) resize it row-major)
+    return finish(res, rdt, tensor_device(x), out,  # (refuses a partial overlap)
+                  None if like_input else
+                  result_strides(res.shape, x, common=rdt if x._dtype is not rdt and
+                                 rdt.category >= x._dtype.category else None), (x,))
 
 
 def inplace(self: Tensor, ufunc: Callable, other, kind: int = ARITH, *, name: str = "",
@@ -506,6 +526,8 @@ def _alpha_times(input, other, alpha):
         alpha = half_rounded(alpha.item() if isinstance(alpha, np.generic) else alpha, rdt)
         if not isinstance(other, Tensor):
             other = half_rounded(other.item() if isinstance(other, np.generic) else other, rdt)
+    if rdt is _dtypes.bool and not isinstance(alpha, Tensor):
+        alpha = builtins.bool(alpha)  # (PyTorch takes any integer alpha as a bool here)
     if not isinstance(other, Tensor):
         if rdt.category == _FLOAT and type(other) in (builtins.int, builtins.float) and \
                 type(alpha) in (builtins.int, builtins.float):
@@ -518,8 +540,6 @@ def _alpha_times(input, other, alpha):
         return _scaled(other, alpha)
     if other._dtype is not rdt:
         other = other.to(rdt)
-    if rdt is _dtypes.bool and not isinstance(alpha, Tensor):
-        alpha = builtins.bool(alpha)  # (PyTorch takes any integer alpha as a bool here)
     if rdt in _dtypes.HALVES and type(alpha) in (builtins.int, builtins.float):
         alpha = builtins.float(np.dtype(rdt._np).type(alpha))  # (alpha in the half dtype)
     if rdt.category == _COMPLEX and not isinstance(alpha, (Tensor, builtins.complex)):
@@ -531,7 +551,8 @@ def _alpha_times(input, other, alpha):
 def add(input, other, *, alpha=1, out=None) -> Tensor:
     """``input + alpha * other`` with broadcasting and PyTorch's promotion."""
     if alpha != 1 or type(alpha) is not builtins.int:
-        other = _alpha_times(input, other, alpha)
+        return binary(np.add, input, _alpha_times(input, other, alpha), out=out,
+                      layout_of=(input, other))
     return binary(np.add, input, other, out=out)
 
 
@@ -540,7 +561,8 @@ def sub(input, other, *, alpha=1, out=None) -> Tensor:
     """``input - alpha * other``; refused for two bool operands, as in PyTorch."""
     _check_bool_sub(input, other)
     if alpha != 1 or type(alpha) is not builtins.int:
-        other = _alpha_times(input, other, alpha)
+        return binary(np.subtract, input, _alpha_times(input, other, alpha), out=out,
+                      layout_of=(input, other))
     return binary(np.subtract, input, other, out=out)
 
 
@@ -572,7 +594,8 @@ def rsub(input, other, *, alpha=1) -> Tensor:
     if isinstance(other, Tensor):
         return sub(other, input, alpha=alpha)
     _check_bool_sub(input, other)
-    return binary(np.subtract, other, _alpha_times(other, input, alpha))
+    return binary(np.subtract, other, _alpha_times(other, input, alpha),
+                  layout_of=(other, input))
 
 
 @op(aliases=("multiply",), inplace=True, dunder="mul", dunder_ufunc=np.multiply)
@@ -836,7 +859,8 @@ def pow(input, exponent, *, out=None) -> Tensor:
     ``tensor ** number`` keeps the tensor's layout."""
     short = _scalar_pow_shortcut(input, exponent)
     if short is not None:
-        stride = None if out is not None else result_strides(input._shape, input)
+        # (PyTorch's pow(tensor, number) converts the tensor to the result dtype first)
+        stride = result_strides(input._shape, input, common=short[1])
         return finish(short[0], short[1], tensor_device(input), out, stride)
     _check_shapes(input, exponent)
     rdt = promote(input, exponent)
@@ -995,9 +1019,10 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:
         arr = run(xp.minimum, rdt, arr, hi)
     if arr is input._arr:
         arr = arr.copy()
-    # (PyTorch's clamp with number bounds is a unary op: only tensors choose the strides)
-    stride = None if out is not None else result_strides(
-        arr.shape, *[x for x in (input, min, max) if isinstance(x, Tensor)])
+    # (PyTorch's clamp with number bounds is a unary op: only tensors choose the strides,
+    # each converted to the result dtype first)
+    stride = result_strides(arr.shape, *[x for x in (input, min, max) if isinstance(x, Tensor)],
+                            common=rdt)
     return finish(arr, rdt, dev, out, stride)
 
 

@@ -405,10 +405,16 @@ def frexp(input: Tensor, *, out=None):
     mantissa, exponent = be.xp.frexp(input._arr)
     dev = input._storage._device
     if out is not None:
-        write_out(out[0], mantissa, input._dtype, dev)
-        write_out(out[1], exponent.astype(np.int32, copy=False), _dtypes.int32, dev)
+        # (PyTorch's TensorIterator over both outputs and the input: an output of another
+        # shape is resized, laid out from the input and an output that keeps its layout)
+        shape = input._shape
+        stride = _layout.elementwise_strides(shape, [
+            (o._shape, o._stride) for o in out if o._shape == shape] + [(shape, input._stride)])
+        write_out(out[0], mantissa, input._dtype, dev, stride)
+        write_out(out[1], exponent.astype(np.int32, copy=False), _dtypes.int32, dev, stride)
         return return_types.frexp_out(*out)
-    stride = result_strides(input._shape, input)
+    # (PyTorch computes into two empty_like(input): a dense input's strides are kept)
+    stride = _layout.preserve_strides(input._shape, input._stride)
     return return_types.frexp(wrap_array(mantissa, input._dtype, dev, stride),
                               wrap_array(exponent.astype(np.int32, copy=False), _dtypes.int32,
                                          dev, stride))

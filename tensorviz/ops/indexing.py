@@ -27,7 +27,7 @@ from ..backends import runs_numpy
 from ..backends._numpy import call_quiet
 from .._dispatch import op
 from ._elementwise import (check_half, check_partial_overlap, device_of, finish, operand, promote,
-                           result_strides, run)
+                           operand_layout, run)
 
 __all__ = ["index_select", "gather", "scatter", "scatter_add", "scatter_reduce", "index_add",
            "index_fill", "index_copy", "index_put", "index_reduce", "masked_fill",
@@ -306,7 +306,9 @@ def take_along_dim(input, indices, dim=None, *, out=None) -> Tensor:
 
 
 @op(out="exact", out_message=lambda r, o: "take(): self and out expected to have the same "
-    f"dtype, but got self.dtype = {r._dtype.cname} and out.dtype = {o._dtype.cname}")
+    f"dtype, but got self.dtype = {r._dtype.cname} and out.dtype = {o._dtype.cname}",
+    out_stride=lambda r, input, index: _layout.elementwise_strides(
+        index._shape, [(index._shape, index._stride)]))  # (out= laid out from the index)
 def take(input, index) -> Tensor:
     """Elements at flat (row-major) positions ``index`` of ``input``; shaped like ``index``."""
     input = _tensor_arg(input, "take", "input", 1)
@@ -954,9 +956,12 @@ def where(condition, input=None, other=None, *, out=None):
         res = xp.asarray(res)
     if isinstance(out, Tensor) and out._dtype is not rdt:  # (no casting into out=)
         raise RuntimeError(f"Expected out type to be {rdt.cname} but got {out._dtype.cname}")
-    # (laid out as PyTorch's TensorIterator over condition, input, other, in that order)
-    return finish(res, rdt, dev, out, None if out is not None else
-                  result_strides(res.shape, condition, input, other))
+    # (laid out as PyTorch's TensorIterator over condition, input, other, in that order:
+    # input and other converted to the result dtype first, a uint8 condition to bool)
+    stride = _layout.elementwise_strides(res.shape, [
+        operand_layout(condition, _dtypes.bool), operand_layout(input, rdt),
+        operand_layout(other, rdt)])
+    return finish(res, rdt, dev, out, stride)
 
 
 def scalar_bool(t: Tensor):

@@ -25,7 +25,7 @@ from .._dispatch import inplace_of, op, operator_of, store_inplace
 from .._tensor import Tensor, _contig, _fresh, wrap_array
 from ..backends import runs_numpy
 from ..backends._numpy import call_quiet, context_busy, quiet_run
-from ._elementwise import device_of, finish, found_message, mul, operand
+from ._elementwise import device_of, finish, found_message, mul, operand, operand_layout
 from .indexing import _c, _tensor_arg, _xp, warn_once
 
 __all__ = ["LinAlgError", "dot", "vdot", "inner", "outer", "mv", "mm", "bmm", "matmul",
@@ -194,6 +194,9 @@ def inner(input, other, *, out=None) -> Tensor:
     dev = device_of(input, other)
     xp = _xp(input)
     res = xp.asarray(_cprod(xp, xp.inner, input._arr, other._arr))
+    if out is None and _lazy_one_by_one(input, other, [len(input._shape) - 1],
+                                        [len(other._shape) - 1]):
+        return _lazy_conj_result(xp, res, input)  # (PyTorch's inner is a tensordot)
     return finish(_c(xp, res), input._dtype, dev, out)
 
 
@@ -445,7 +448,9 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None) -> Tensor:
     inp = _expand_arr(input, shape)
     prod = _cprod(xp, xp.matmul, mat1._arr, mat2._arr)
     res = call_quiet(lambda: _axpby(xp, prod, alpha, inp, beta, input._dtype, True))
-    return finish(res, input._dtype, dev, out)
+    # (row-major, as PyTorch allocates it: also when alpha is 0 and the result is
+    # beta * input of another layout)
+    return finish(res, input._dtype, dev, out, _contig(res.shape))
 
 
 @op(out="exact")
@@ -464,7 +469,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1, out=None) -> Tensor:
     prod = _cprod(xp, xp.matmul, mat._arr, vec._arr)
     skip = input._dtype.category != _COMPLEX  # (PyTorch's complex addmv computes it)
     res = call_quiet(lambda: _axpby(xp, prod, alpha, inp, beta, input._dtype, skip))
-    return finish(res, input._dtype, dev, out)
+    return finish(res, input._dtype, dev, out, _contig(res.shape))
 
 
 @op(out="exact")
@@ -481,7 +486,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
     inp = _expand_arr(input, shape)
     prod = _cprod(xp, xp.matmul, batch1._arr, batch2._arr)
     res = call_quiet(lambda: _axpby(xp, prod, alpha, inp, beta, input._dtype))
-    return finish(res, input._dtype, dev, out)
+    return finish(res, input._dtype, dev, out, _contig(res.shape))  # (row-major, as addmm)
 
 
 @op(out="exact", out_message=_named("self and mat2 must have the same dtype, but got {o} "
@@ -504,7 +509,9 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
     b2 = batch2._arr.reshape(b * k, m)
     prod = _cprod(xp, xp.matmul, a2, b2)
     res = call_quiet(lambda: _axpby(xp, prod, alpha, inp, beta, input._dtype, True))
-    return finish(res, input._dtype, dev, out)
+    # (row-major, as PyTorch allocates it: also when alpha is 0 and the result is
+    # beta * input of another layout)
+    return finish(res, input._dtype, dev, out, _contig(res.shape))
 
 
 @op()
@@ -540,7 +547,14 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None) -> Tensor:
     # (quiet: a product or scaling past the dtype's range is inf, as PyTorch's, not a
     # NumPy RuntimeWarning)
     res = call_quiet(_axpby, xp, prod, alpha, inp, beta, rdt)
-    return finish(res, rdt, dev, out)
+    # (PyTorch's addr is a TensorIterator over input expanded to the result's shape,
+    # vec1.reshape(m, 1) and vec2, each converted to the result dtype first)
+    m, n = shape
+    stride = _layout.elementwise_strides(shape, [
+        operand_layout(input.expand(shape) if input._shape != shape else input, rdt),
+        operand_layout(vec1.as_strided((m, 1), (vec1._stride[0],) * 2), rdt),
+        operand_layout(vec2, rdt)])
+    return finish(res, rdt, dev, out, stride)
 
 
 def _add_product_(self: Tensor, res: Tensor) -> Tensor:
@@ -746,6 +760,8 @@ def einsum(*args) -> Tensor:
     if summed and dt.category <= _INT:
         if len(operands) == 1:
             rdt = _dtypes.int64  # a plain sum: PyTorch's sum promotes bool/int to int64
+        elif "..." not in equation and len(operands) == 2:
+            rdt = _einsum_int_dtype(dt, inputs, operands, summed)
         elif dt is _dtypes.bool:
             raise NotImplementedError('"bmm" not implemented for \'Bool\'')
     xp = _xp(operands[0])
@@ -775,6 +791,33 @@ def einsum(*args) -> Tensor:
     if any(xp.may_share_memory(res, a) for a in arrays):
         res = res.copy()
     return wrap_array(_c(xp, res), rdt, dev)
+
+
+def _einsum_int_dtype(dt, inputs: list, operands: list, summed: set):
+    """The dtype of PyTorch's einsum of bool/integer operands, which contracts them left to
+    right: a summed label that only one operand holds with a size above 1 is summed by
+    ``sum`` first, which promotes to int64; a pair of operands sharing summed labels meets
+    in ``bmm``, which refuses two dtypes (and bool); otherwise they multiply (promoting).
+    Checked against PyTorch 2.13: ``einsum('ij,jk->ik', int8 (2, 3), int8 (1, 2))`` is
+    int64, with a (3, 2) second operand int8."""
+    sizes = [{} for _ in operands]
+    for k, (sub, op) in enumerate(zip(inputs, operands)):
+        for c, n in zip(sub, op._shape):
+            sizes[k][c] = n
+    big = {c: [k for k in range(len(operands)) if sizes[k].get(c, 1) > 1] for c in summed}
+    last = {c: ks[-1] for c, ks in big.items() if ks}
+    res = _dtypes.int64 if any(k == 0 for k in last.values()) else dt
+    for i in range(1, len(operands)):
+        sums = [c for c, k in last.items() if k == i]
+        right = _dtypes.int64 if any(big[c] == [i] for c in sums) else dt
+        if all(big[c] == [i] for c in sums):  # (nothing summed over both: a product)
+            res = _dtypes.PROMOTION_TABLE[(res, right)]
+            continue
+        if res is _dtypes.bool:
+            raise NotImplementedError('"bmm" not implemented for \'Bool\'')
+        if res is not right:
+            raise RuntimeError(f"expected scalar type {res.cname} but found {right.cname}")
+    return res
 
 
 def _einsum_view(t: Tensor, sub: str, out_sub: str) -> Tensor:
@@ -845,7 +888,34 @@ def tensordot(a, b, dims=2, out=None) -> Tensor:
                                                _layout.numel(tuple(x2.shape[d] for d in free2)))
     res = _cprod(xp, xp.matmul, m1, m2).reshape(
         tuple(x1.shape[d] for d in free1) + tuple(x2.shape[d] for d in free2))
+    if out is None and _lazy_one_by_one(a, b, da, db):
+        return _lazy_conj_result(xp, res, a)
     return finish(_c(xp, res), a._dtype, dev, out)
+
+
+def _lazy_one_by_one(a: Tensor, b: Tensor, da: list, db: list) -> bool:
+    """Whether PyTorch's ``tensordot`` (and ``inner``, which is one) returns a conjugate
+    view: a product that is one number (1x1) of two conjugate views whose contracted dims,
+    permuted last (first for ``b``) and flattened, are views with stride 1 (a flattening
+    that copies resolves the conjugate, and so does the sum PyTorch takes first over a
+    contracted dim of size 1 on either side); checked against PyTorch 2.13 on random
+    layouts (a stride-2 vector gives a plain result, as ``mm`` always does)."""
+    if a._dtype.category != _COMPLEX or not (a._cj and b._cj):
+        return False
+    if any(a._shape[x] == 1 or b._shape[y] == 1 for x, y in zip(da, db)):
+        return False
+    fa = [d for d in range(len(a._shape)) if d not in da]
+    fb = [d for d in range(len(b._shape)) if d not in db]
+    if _layout.numel([a._shape[d] for d in fa]) != 1 or \
+            _layout.numel([b._shape[d] for d in fb]) != 1:
+        return False
+    csize = _layout.numel([a._shape[d] for d in da])
+    for t, order, flat, k in ((a, fa + da, (1, csize), 1), (b, db + fb, (csize, 1), 0)):
+        st = _layout.view_strides(tuple(t._shape[d] for d in order),
+                                  tuple(t._stride[d] for d in order), flat)
+        if st is None or st[k] != 1:
+            return False
+    return True
 
 
 @op()

@@ -212,7 +212,7 @@ def sinc(input, *, out=None) -> Tensor:
         return xp.where(x == 0, cdt._np.type(1), xp.sin(safe) / safe)
     res = call_quiet(f)
     return finish(res, rdt, input._storage._device, out,
-                  None if out is not None else result_strides(res.shape, input), (input,))
+                  result_strides(res.shape, input, common=rdt), (input,))
 
 
 # ---------------------------------------------------------------- scans and statistics

@@ -65,14 +65,16 @@ _MAP_FAST = (_dtypes.float32, _dtypes.float64)
 
 
 def _map(x: Tensor, rdt, f, out=None, cdt=None, preserve: bool = False,
-         contiguous: bool = False) -> Tensor:
+         contiguous: bool = False, out_with_number: bool = False) -> Tensor:
     """``out[i] = f(xp, x[i] as cdt)`` wrapped as a fresh tensor of dtype ``rdt`` (or into out).
 
     ``preserve``: laid out as ``empty_like(x)`` (the ops PyTorch writes into one: a dense
     input keeps its strides exactly, size-1 and empty dims included), not as TensorIterator
     lays out an elementwise result; ``contiguous``: row-major (the ops PyTorch computes into
     an empty ``out=`` of its own). An integer input of a float op is converted first, as
-    PyTorch's TensorIterator converts it (see ``result_strides``).
+    PyTorch's TensorIterator converts it (see ``result_strides``).  An ``out=`` of another
+    shape is resized as TensorIterator lays out the result (``out_with_number``: of x and a
+    number, as ``mul_out(out, x, number)``), whatever the functional form's layout.
     """
     if out is None and cdt is None and x._dtype is rdt and rdt in _MAP_FAST:
         # (fast path: a row-major CPU float32/float64 input computed in its own dtype -- the
@@ -94,15 +96,15 @@ def _map(x: Tensor, rdt, f, out=None, cdt=None, preserve: bool = False,
         res = res.copy()
     # (laid out as PyTorch's TensorIterator lays out an elementwise result, not as NumPy's
     # casts order a broadcast input)
-    if out is not None:
-        stride = None
-    elif contiguous:
+    if contiguous:
         stride = _layout.contiguous_strides(res.shape)
-    elif preserve:
+    elif preserve and out is None:
         stride = _layout.preserve_strides(x._shape, x._stride)
     else:
-        stride = result_strides(res.shape, x, common=rdt if x._dtype.category < _FLOAT <= rdt.category
-                                else None)
+        # (an input of a lower category is converted first: int to float, bool to int64)
+        common = rdt if x._dtype.category < rdt.category else None
+        stride = result_strides(res.shape, x, *((1.0,) if out_with_number else ()),
+                                common=common)
     return finish(res, rdt, tensor_device(x), out, stride, (x,))
 
 
@@ -160,7 +162,8 @@ def _erfc(xp, a):
 def _float_unary(name: str, f, *, complex_ok: bool = True, kernel: str | None = None,
                  complex_error=None, preserve: bool = False):
     """A function that gives floats (ints and bools promote to the default float dtype);
-    ``preserve``: laid out as ``empty_like(input)`` (see ``_map``)."""
+    ``preserve``: laid out as ``empty_like(input)`` (see ``_map``), its ``out=`` form
+    PyTorch's ``mul_out(out, input, number)``."""
     def body(input, *, out=None) -> Tensor:
         _check_tensor(name, input)
         dt = input._dtype
@@ -168,7 +171,8 @@ def _float_unary(name: str, f, *, complex_ok: bool = True, kernel: str | None = 
             if complex_error is not None:
                 raise complex_error
             raise _not_implemented(kernel or f"{name}_cpu", dt)
-        return _map(input, _float_result(dt), f, out, preserve=preserve)
+        return _map(input, _float_result(dt), f, out, preserve=preserve,
+                    out_with_number=preserve)
     body.__name__ = body.__qualname__ = name
     body.__doc__ = (f"``{name}`` elementwise; integer and bool inputs give the default float "
                   "dtype.")
@@ -407,7 +411,19 @@ def _nan_to_num_message(res, out) -> str:
             f"{res._dtype.cname}")
 
 
-@op(inplace_function=True, out="exact", out_message=_nan_to_num_message)
+def _ti_out_strides(res, input, *args, **kwargs) -> tuple:
+    """The strides of an ``out=`` resized by PyTorch's TensorIterator over ``input`` alone
+    (the out= form of the ops whose functional form computes into ``empty_like(input)``)."""
+    return result_strides(res._shape, input)
+
+
+def _nan_to_num_out_strides(res, input, *args, **kwargs) -> tuple | None:
+    # (an integer input is copied into an out= resized row-major: PyTorch's resize_output)
+    return None if input._dtype.category < _FLOAT else _ti_out_strides(res, input)
+
+
+@op(inplace_function=True, out="exact", out_message=_nan_to_num_message,
+    out_stride=_nan_to_num_out_strides)
 def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,
                neginf: float | None = None, *, out=None) -> Tensor:
     """Replace NaN by ``nan`` and infinities by ``posinf``/``neginf`` (default: dtype limits)."""
@@ -626,9 +642,10 @@ def angle(input: Tensor, *, out=None) -> Tensor:
     _check_tensor("angle", input)
     dt = input._dtype
     if dt.category == _COMPLEX:
-        # (PyTorch computes into an empty out= tensor of its own: always row-major)
+        # (PyTorch computes into an empty out= tensor of its own, then resizes a real out=:
+        # row-major; a complex out= is TensorIterator's)
         return _map(input, dt.to_real(), lambda xp, a: xp.angle(a), out, cdt=dt,
-                    contiguous=True)
+                    contiguous=not (isinstance(out, Tensor) and out._dtype.category == _COMPLEX))
 
     def f(xp, a):
         r = xp.where(a < 0, a.dtype.type(math.pi), a.dtype.type(0))
@@ -636,7 +653,8 @@ def angle(input: Tensor, *, out=None) -> Tensor:
     return _map(input, _float_result(dt), f, out)
 
 
-@op(inplace=True, inplace_function=True, out="exact", out_message=found_message)
+@op(inplace=True, inplace_function=True, out="exact", out_message=found_message,
+    out_stride=_ti_out_strides)
 def conj_physical(input: Tensor, *, out=None) -> Tensor:
     """The complex conjugate, computed into a new tensor (a real tensor without ``out=`` is
     returned itself, as PyTorch does)."""
@@ -750,9 +768,9 @@ def _half_operand(x, rdt, cdt, dev):
 def _compute2(f, a, b, cdt, rdt, dev, out, common=None, stride=None):
     """``f(xp, a, b)`` on both operands as ``cdt`` (quietly), stored as ``rdt`` with the
     elementwise strides (or into ``out``): the body of every two-operand op built on a
-    custom array function.  ``common``: the dtype PyTorch computes in, when its inputs of
-    another dtype are converted first (see ``result_strides``); ``stride``: the result's
-    strides, where the op's own composition decides them."""
+    custom array function.  ``common``: the dtype PyTorch computes in, its inputs of another
+    dtype converted first (see ``result_strides``; by default ``rdt``); ``stride``: the
+    result's strides, where the op's own composition decides them."""
     xp = backend_for(dev).xp
     _check_shapes(a, b)  # (PyTorch's RuntimeError, not NumPy's broadcast error)
     # (a half result: each operand first as the half it becomes, numbers included)
@@ -760,9 +778,9 @@ def _compute2(f, a, b, cdt, rdt, dev, out, common=None, stride=None):
     res = call_quiet(f, xp, xa, xb)
     if not isinstance(res, xp.ndarray):  # (0-dim operands can give a scalar)
         res = xp.asarray(res)
-    if out is None and stride is None:
-        stride = result_strides(res.shape, a, b, common=common)
-    return finish(res, rdt, dev, out, None if out is not None else stride, (a, b))
+    if stride is None:
+        stride = result_strides(res.shape, a, b, common=rdt if common is None else common)
+    return finish(res, rdt, dev, out, stride, (a, b))
 
 
 def _float_binary(name: str, f, *, allow_int: bool = True, complex_ok: bool = False,
@@ -871,15 +889,20 @@ def float_power(input, exponent, *, out=None) -> Tensor:
         # for a number exponent, see _complex_pow_number)
         fn = _complex_pow if isinstance(exponent, Tensor) or not isinstance(input, Tensor) \
             else _complex_pow_number(exponent)
-        res = _compute2(lambda xp, a, b: fn(a, b), input, exponent, rdt, rdt, dev, out)
     else:
-        res = _compute2(lambda xp, a, b: xp.power(a, b), input, exponent, rdt, rdt, dev, out)
-    if out is None and not isinstance(exponent, Tensor):
-        # (PyTorch's tensor ** number is a unary op: the number takes no part in the layout)
-        want = result_strides(res._shape, input)
-        if res._stride != want:
-            res = wrap_array(res._arr, rdt, dev, want)
-    return res
+        fn = None
+    # (PyTorch's pow(input.to(rdt), exponent.to(rdt)): a tensor ** number is a unary op, the
+    # number takes no part in the layout; number ** tensor is row-major, out= included)
+    stride = None
+    if not isinstance(exponent, Tensor):
+        stride = result_strides(input._shape, input, common=rdt)
+    elif not isinstance(input, Tensor):
+        stride = _layout.contiguous_strides(exponent._shape)
+    if fn is not None:
+        return _compute2(lambda xp, a, b: fn(a, b), input, exponent, rdt, rdt, dev, out,
+                         stride=stride)
+    return _compute2(lambda xp, a, b: xp.power(a, b), input, exponent, rdt, rdt, dev, out,
+                     stride=stride)
 
 
 @inplace_of(float_power)
@@ -918,8 +941,7 @@ def _logical(name: str, ufunc_name: str):
         xp = backend_for(dev).xp
         res = getattr(xp, ufunc_name)(operand(input, input._dtype, dev),
                                       operand(other, other._dtype, dev))
-        return finish(res, _dtypes.bool, dev, out,
-                      None if out is not None else result_strides(res.shape, input, other),
+        return finish(res, _dtypes.bool, dev, out, result_strides(res.shape, input, other),
                       (input, other))
     body.__name__ = body.__qualname__ = name
     body.__doc__ = f"Elementwise ``{name}`` of truth values (nonzero is true); a bool tensor."
@@ -966,9 +988,10 @@ def lerp(input: Tensor, end: Tensor, weight, *, out=None) -> Tensor:
             return xp.where(absw < 0.5, _fma32(w, diff, a), _fma32(-diff, 1 - w, b))
         return xp.where(absw < 0.5, a + w * diff, b - diff * (1 - w))
     res = call_quiet(f)
-    return finish(res, dt, dev, out,
-                  None if out is not None else result_strides(res.shape, input, end, weight),
-                  (input, end, weight))
+    # (a number weight is no operand of PyTorch's TensorIterator: lerp.Scalar is binary)
+    return finish(res, dt, dev, out, result_strides(
+        res.shape, input, end, *([weight] if isinstance(weight, Tensor) else [])),
+        (input, end, weight))
 
 
 def _fma32(x, y, z):
@@ -1006,8 +1029,8 @@ def _addc(name: str, input, tensor1, tensor2, value, out, divide: bool) -> Tenso
         res = call_quiet(lambda: a + (v * t1 / t2 if divide else v * t1 * t2))
     if not isinstance(res, xp.ndarray):
         res = xp.asarray(res)
-    return finish(res, rdt, dev, out, None if out is not None else
-                  result_strides(res.shape, input, tensor1, tensor2), (input, tensor1, tensor2))
+    return finish(res, rdt, dev, out, result_strides(res.shape, input, tensor1, tensor2),
+                  (input, tensor1, tensor2))
 
 
 @op(inplace=True)

@@ -1313,7 +1313,7 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
     d = _layout.normalize_dim(dim, len(input._shape))
-    if n == 0:  # Note: PyTorch returns the input itself then, without prepend/append
+    if n == 0:  # (a copy of the input, as PyTorch: prepend and append are not joined)
         return input.clone()
     x = input
     if prepend is not None or append is not None:
@@ -1335,9 +1335,13 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
                         "of input except along the differencing dimension; input.size("
                         f"{i}) = {a}, but got tensor.size({i}) = {b}")
             parts.append(extra)
-        x = _concat(parts, d)
+        from .joining import cat  # (PyTorch's cat: promotion, quiet conversions, layout)
+        x = cat(parts, d)
+    if x._shape[d] == 0:  # (PyTorch's order n is cut to the dim's size: x itself, no copy)
+        return x
     a = x._arr
     dt = x._dtype
+    stride = x._stride
     for _ in range(n):
         if a.shape[d] == 0:
             break
@@ -1346,17 +1350,10 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
         lo[d], hi[d] = slice(None, -1), slice(1, None)
         a = call_quiet(lambda: (a[tuple(hi)] != a[tuple(lo)]) if dt is _dtypes.bool
                        else a[tuple(hi)] - a[tuple(lo)])
-    if a is x._arr:
-        a = a.copy()
-    return _wrap_array(a, dt, tensor_device(x))  # (elementwise: keeps the input's order)
-
-
-def _concat(parts, d: int) -> Tensor:
-    from .._dtypes import result_type
-    rdt = result_type(*parts)
-    xp = _xp(parts[0])
-    arrs = [p._arr.astype(rdt._np) for p in parts]
-    return wrap_array(xp.concatenate(arrs, axis=d), rdt, parts[0]._storage._device)
+        # (each step is PyTorch's narrow(r, d, 1, k) - narrow(r, d, 0, k): an elementwise
+        # result of two views with r's strides)
+        stride = _layout.elementwise_strides(a.shape, [(a.shape, stride)] * 2)
+    return _wrap_array(a, dt, tensor_device(x), stride)
 
 
 def sample_spacing(x: Tensor, shape: tuple, d: int, cdt, name: str = "trapezoid"):

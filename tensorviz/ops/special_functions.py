@@ -667,7 +667,13 @@ def dist(input, other, p=2) -> Tensor:
                            f"Got {rdt.cname} instead.")
     from .linalg import vector_norm
     diff = input.to(rdt) - other.to(rdt)
-    return vector_norm(diff, builtins.float(p))
+    res = vector_norm(diff, builtins.float(p))
+    if rdt.category == _COMPLEX and promote(input.real, other.real) is _dtypes.float16:
+        # Note: PyTorch's difference is complex32 here (a float16 tensor and a complex 0-dim
+        # one), whose norm is float16; tensorviz has no complex32 and computes it in
+        # complex64, then gives the norm PyTorch's dtype.
+        res = res.to(_dtypes.float16)
+    return res
 
 
 @op(inplace=True)

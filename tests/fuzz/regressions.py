@@ -951,3 +951,49 @@ REGRESSIONS += [  # fresh-seed 123M run: leaks
     ("inverse-of-minus-infinity", ["v0 = T.tensor([[-float('inf')]], dtype=T.float64)",
                                    "v1 = v0.inverse()"]),
 ]
+REGRESSIONS += [  # fresh-seed 140M/123M runs: result layouts and dtypes (TensorIterator's rules)
+    ("logical-xor-out-resized-from-the-inputs-layout", [
+        "v0 = T.tensor([[-1, -2, 0, 4], [126, 127, 5, -3]], dtype=T.int8)", "v1 = v0.t()",
+        "v2 = T.logical_xor(v1, v1, out=T.tensor(2))",
+        "v3 = T.bitwise_or(v1, v1, out=T.tensor(1))"]),
+    ("isnan-channels-last-fast-setup", [
+        "v0 = T.tensor([[[1.0, -2.5], [1.0, -2.5], [1e+30, 0.25]]], dtype=T.bfloat16)",
+        "v1 = v0.T", "v2 = v1[None, ::1]", "v3 = v2.isnan()", "v4 = v2.sin()"]),
+    ("absolute-asinh-atanh-out-resized", [
+        "v0 = T.tensor([[-9223372036854775807, 4, 2], [-3, 5, -4], [2, -2, 3], [3, -2, -4]], dtype=T.int64)",
+        "v1 = T.rot90(v0, dims=(1, 0))", "v2 = T.absolute(v1, out=v0)",
+        "v3 = T.tensor([[0, 0, 5], [-5, 2, 5]], dtype=T.int16)", "v4 = v3.t()",
+        "v5 = T.atanh(v4, out=v3.erfc())", "v6 = T.arcsin(v4.unflatten(1, (1, 2)), out=v4.angle())"]),
+    ("float-power-nextafter-minimum-converted-inputs", [
+        "v0 = T.tensor([[2147483646, 4, 4]], dtype=T.int32)", "v1 = v0.expand((4, 3))",
+        "v2 = T.tensor([[0.5, 3.0, 4.0, 1.5], [0.5, 3.0, -3.0, -3.0], [0.0, 4.0, -3.0, 1.0]], dtype=T.float64)",
+        "v3 = T.float_power(v1, v2.t())",
+        "v4 = T.tensor([[[-0.0], [-0.75]]], dtype=T.float64).permute((2, 1, 0))",
+        "v5 = T.tensor([[[-3.0, 0.0], [2.0, -1.0]]], dtype=T.bfloat16)[..., ::2]",
+        "v6 = T.nextafter(v4, v5)",
+        "v7 = T.minimum(T.tensor([[0], [0]], dtype=T.int16).t(), T.tensor([[-1, -127, -128, 0]], dtype=T.int8)[..., ::2])"]),
+    ("subtract-alpha-laid-out-from-its-operands", [
+        "v0 = T.tensor([[2.0], [-3.0], [0.25]], dtype=T.bfloat16)", "v1 = v0.t()",
+        "v2 = T.tensor([[1.5, 3.0, -0.75, 3.0, -0.75, 0.25]], dtype=T.bfloat16)[..., ::2]",
+        "v3 = v1.subtract(v2, alpha=0.5)", "v4 = T.add(T.tensor([True, False]), True, alpha=2)"]),
+    ("diff-layouts-and-quiet-prepend", [
+        "v0 = T.tensor([[[4, -4, -5], [-6, 32767, 4], [4, 3, -3], [5, -1, 2]]], dtype=T.int16)",
+        "v1 = v0.permute((2, 1, 0))", "v2 = v1.diff(2, -3)", "v3 = v0.mH.diff()",
+        "v4 = T.tensor([[[3], [-5]], [[2], [9223372036854775806]]], dtype=T.int64)",
+        "v5 = T.diff(v4, dim=-1, prepend=T.tensor([[[-2.5], [3.0]], [[-2.5], [-0.0]]], dtype=T.float16))",
+        "v6 = T.diff(v4[:, :, :0])"]),
+    ("frexp-empty-like-layout", [
+        "v0 = T.tensor([-float('inf'), 3.0], dtype=T.bfloat16)", "v1 = v0[..., ::2]",
+        "v2 = T.frexp(v1)", "v3 = T.frexp(v0.expand(2, 2).t())"]),
+    ("addmm-alpha-zero-row-major-inner-lazy-conj", [
+        "v0 = T.tensor([[complex(1.0, 1.0), complex(3.0, 0.5)], [complex(2.0, 1.0), complex(4.0, 0.0)]], dtype=T.complex64)",
+        "v1 = v0.t()", "v2 = v1.addmm(v1, v0.conj(), beta=2, alpha=False)",
+        "v3 = T.tensor([[complex(2.0, 0.0), complex(2.0, -2.0), complex(0.25, 1.0)]], dtype=T.complex64).conj()",
+        "v4 = T.inner(v3, v3)", "v5 = T.tensordot(v3, v3.t(), 1)"]),
+    ("einsum-int-sums-first-dist-complex-half", [
+        "v0 = T.tensor([[[6, -2, -6, 3, -1, -2, -1, 1]], [[3, -127, -127, 2, 4, 5, -4, 4]]], dtype=T.int8)",
+        "v1 = v0[..., ::2]", "v2 = T.einsum('bij,bjk->bik', v1, v1)",
+        "v3 = T.tensor([[2147483647], [-5], [2]], dtype=T.int32)", "v4 = T.einsum('ij,jk->ik', v3, v3)",
+        "v5 = T.tensor([2.0, -0.0, -2.5], dtype=T.float16)",
+        "v6 = T.dist(v5, T.tensor(complex(1.0, 1.0), dtype=T.complex128), 2)"]),
+]

@@ -2,6 +2,8 @@
 operators' inlined fast path, and how a Python number meets a 16-bit float tensor."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -231,3 +233,116 @@ def test_a_number_meets_a_16bit_tensor_as_pytorch(name, size, dtype):
             assert close.all(), (s, np.nonzero(~close)[0][:5])
         else:
             np.testing.assert_array_equal(g, e, err_msg=f"{name} with s={s!r}")
+
+
+# ---------------------------------------------------------------- result layouts
+# Where PyTorch's TensorIterator puts a result: layouts drawn at random (dims in any order,
+# stepped, size-1 dims with any stride, broadcast and expanded dims, offsets), operands of
+# mixed dtypes (each converted to the common dtype first), Python numbers, and out= tensors
+# that are resized (0-dim, empty, another shape) or that fit.
+_UNARY = ("asinh", "sin", "exp", "abs", "neg", "isnan", "sqrt", "sign", "frac", "logical_not",
+          "bitwise_not", "sigmoid", "angle", "isinf", "isfinite", "signbit", "round", "trunc",
+          "reciprocal", "square", "positive", "deg2rad", "rad2deg", "nan_to_num", "sgn",
+          "conj_physical", "isreal", "floor", "log1p", "isposinf", "erfc", "sinc", "i0")
+_BINARY = ("add", "sub", "mul", "div", "minimum", "maximum", "fmin", "fmax", "nextafter",
+           "atan2", "fmod", "remainder", "bitwise_or", "logical_xor", "eq", "lt", "ne",
+           "float_power", "pow", "hypot", "copysign", "logaddexp", "xlogy", "gcd",
+           "floor_divide", "bitwise_left_shift", "ldexp")
+_TERNARY = ("where", "lerp", "addcmul", "addcdiv", "clamp")
+
+
+def _random_layout(rng, shape=None, expand=True):
+    """A random ``(shape, stride, offset)``: up to 4-D, dims dense in a random order or
+    stepped, size-1 dims with any stride, some dims expanded (stride 0)."""
+    if shape is None:
+        sizes = [0, 1, 1, 2, 3, 2, 3] if rng.random() < 0.1 else [1, 1, 2, 3, 2, 3]
+        shape = tuple(int(rng.choice(sizes)) for _ in range(rng.choice([0, 1, 2, 2, 3, 3, 4, 4])))
+    stride, acc = [0] * len(shape), 1
+    for d in rng.permutation(len(shape)):
+        step = int(rng.choice([1, 1, 1, 2]))
+        stride[d] = acc * step
+        acc *= step * max(shape[d], 1)
+    for d, n in enumerate(shape):
+        if n == 1 and rng.random() < 0.5:
+            stride[d] = int(rng.choice([1, 2, 3, 5, 7, 12]))
+        if expand and n > 1 and rng.random() < 0.15:
+            stride[d] = 0
+    return tuple(shape), tuple(stride), int(rng.choice([0, 0, 1]))
+
+
+def _strided(lib, layout, dtype, seed):
+    shape, stride, offset = layout
+    n = offset + 1 + sum((s - 1) * st for s, st in zip(shape, stride) if s)
+    data = np.random.default_rng(seed).integers(-3, 4, size=n).astype(np.float64)
+    return lib.tensor(data).to(getattr(lib, dtype)).as_strided(shape, stride, offset)
+
+
+def _broadcastable(rng, shape):
+    s = [1 if rng.random() < 0.3 else n for n in shape]
+    return tuple(s[rng.integers(0, len(s) + 1):] if rng.random() < 0.3 else s)
+
+
+def _layout_case(rng, alpha=False):
+    """One random call: (name, operand specs, a Python number or None, out spec or None,
+    keyword arguments); ``alpha``: add or sub with an alpha."""
+    kind = "binary" if alpha else rng.choice(["unary", "binary", "binary", "ternary"])
+    name = str(rng.choice(("add", "sub") if alpha else
+                          {"unary": _UNARY, "binary": _BINARY, "ternary": _TERNARY}[kind]))
+    first = _random_layout(rng)
+    specs = [[first, str(rng.choice(DTYPES))]]
+    for _ in range({"unary": 0, "binary": 1, "ternary": 2}[kind]):
+        lay = _random_layout(rng, () if rng.random() < 0.3 else _broadcastable(rng, first[0]))
+        if rng.random() < 0.5:  # (the broadcast operand first, as often)
+            lay, specs[0][0] = specs[0][0], lay
+        specs.append([lay, specs[0][1] if rng.random() < 0.6 else str(rng.choice(DTYPES))])
+    if name == "where":
+        specs[0][1] = "bool" if rng.random() < 0.8 else "uint8"
+    number = None
+    if kind == "binary" and rng.random() < 0.2:
+        number, specs = [2, 1.5, True][rng.integers(0, 3)], specs[:1]
+    out = None
+    if rng.random() < 0.3:
+        shape = [(), (0,), first[0], (2,)][rng.integers(0, 4)]
+        out = (_random_layout(rng, shape, expand=False),
+               None if rng.random() < 0.5 else str(rng.choice(DTYPES)))
+    kwargs = {"alpha": 2} if alpha else {}
+    return name, specs, number, out, kwargs
+
+
+def _layout_outcome(lib, name, specs, number, out, kwargs, seed):
+    args = [_strided(lib, lay, dt, seed + j) for j, (lay, dt) in enumerate(specs)]
+    if number is not None:
+        args.append(number)
+    kwargs = dict(kwargs)
+    if out is not None:
+        lay, dt = out
+        kwargs["out"] = _strided(lib, lay, dt or specs[0][1], seed + 7)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = getattr(lib, name)(*args, **kwargs)
+    except Exception as e:  # (errors are compared elsewhere: the layout is the point here)
+        return type(e).__name__
+    if out is not None:
+        assert r is kwargs["out"]
+    dt = str(r.dtype).split(".")[-1]
+    return tuple(r.shape), tuple(r.stride()), r.storage_offset(), \
+        "complex64" if dt == "complex32" else dt  # (PyTorch's complex32: ours is complex64)
+
+
+@pytest.mark.parametrize("seed", range(7))
+def test_result_layouts_follow_tensoriterator_on_random_layouts(seed):
+    """Every elementwise result (and every resized out=) is laid out as PyTorch lays it out:
+    contiguous, channels-last or equally dense operands keep that layout, otherwise the dims
+    are ordered by the operands' strides, each operand of another dtype taken as its
+    converted copy (seed 6: add/sub with an alpha, laid out from their operands, not from
+    ``alpha * other``)."""
+    rng = np.random.default_rng(1410 + seed)
+    wrong = []
+    for i in range(300):
+        case = _layout_case(rng, alpha=seed == 6)
+        want = _layout_outcome(torch, *case, seed=1000 * i)
+        got = _layout_outcome(tensorviz, *case, seed=1000 * i)
+        if isinstance(want, tuple) and isinstance(got, tuple) and want != got:
+            wrong.append((case, want, got))
+    assert not wrong, f"{len(wrong)} of 300 differ, e.g. {wrong[0]}"

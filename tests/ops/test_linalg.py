@@ -1052,3 +1052,75 @@ def test_matrix_exp_of_one_by_one_matrices_is_exp(tvdiff, dtype):
     t = tvdiff.make((6, 1, 1), dtype, data=a.astype(dtype))
     tvdiff.check(lambda lib, x: lib.matrix_exp(x), t)
     tvdiff.check(lambda lib, x: lib.linalg.matrix_exp(x.mT[::2]), t)
+
+
+def _product_layout(rng, shape):
+    """Random strides for ``shape``: dims in any order, stepped, size-1 dims with any
+    stride, some dims expanded (stride 0)."""
+    stride, acc = [0] * len(shape), 1
+    for d in rng.permutation(len(shape)):
+        step = int(rng.choice([1, 1, 2]))
+        stride[d], acc = acc * step, acc * step * shape[d]
+    return tuple(int(rng.choice([1, 5, 7])) if n == 1 and rng.random() < 0.5 else
+                 0 if n > 1 and rng.random() < 0.15 else st for n, st in zip(shape, stride))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_product_layouts_and_lazy_conjugates_of_random_inputs(seed):
+    """addmm/addmv/baddbmm/addbmm are row-major (alpha=0 too: not beta * input's layout),
+    addr is laid out by TensorIterator (input expanded, vec1 as a column, vec2), and
+    tensordot/inner of two conjugate views giving one number conjugate lazily, as dot."""
+    rng = np.random.default_rng(seed)
+    m, k, n, b = 3, 2, 2, 2
+    shapes = {"addmm": [(m, n), (m, k), (k, n)], "addmv": [(m,), (m, k), (k,)],
+              "baddbmm": [(b, m, n), (b, m, k), (b, k, n)], "addbmm": [(m, n), (b, m, k),
+                                                                     (b, k, n)],
+              "addr": [(m, n), (m,), (n,)], "mm": [(m, k), (k, n)], "inner": [(1, k), (1, k)],
+              "tensordot": [(1, k), (k, 1)], "dot": [(k,), (k,)]}
+    for i in range(200):
+        name = str(rng.choice(list(shapes)))
+        sh = [tuple(1 if rng.random() < 0.3 else s for s in x) if j == 0 and
+              name.startswith("add") else x for j, x in enumerate(shapes[name])]
+        if name in ("inner", "tensordot", "dot"):  # (contracted sizes of 1 sum first)
+            c = int(rng.choice([1, 2, 3]))
+            sh = [tuple(c if s == k else s for s in x) for x in sh]
+        lays = [(s, _product_layout(rng, s)) for s in sh]
+        dt = str(rng.choice(["float32", "int64", "complex64"]))
+        conj = [dt == "complex64" and rng.random() < 0.5 for _ in lays]
+        kw = {"beta": int(rng.choice([0, 2])), "alpha": int(rng.choice([0, 3]))} \
+            if name.startswith("add") and rng.random() < 0.5 else {}
+
+        def run(lib):
+            args = []
+            for j, ((s, st), c) in enumerate(zip(lays, conj)):
+                x = lib.arange(1, 200).to(getattr(lib, dt)).as_strided(s, st, j)
+                args.append(x.conj() if c else x)
+            r = (lib.tensordot(*args, dims=1) if name == "tensordot" else
+                 getattr(lib, name)(*args, **kw))
+            return tuple(r.shape), r.stride(), r.is_conj(), r.resolve_conj().tolist()
+        assert run(tensorviz) == run(torch), (name, lays, dt, conj, kw)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int8", "int32"])
+def test_einsum_of_integers_promotes_where_pytorch_sums_first(dtype):
+    """Two bool/integer operands: a summed label only one of them holds (size above 1) is
+    summed first by PyTorch (int64), then they multiply, or meet in bmm (which refuses two
+    dtypes, and bool): dtype, values and errors against PyTorch on random sizes."""
+    rng = np.random.default_rng(len(dtype))
+    eqs = ["ij,jk->ik", "ij,jk->k", "ij,jk->i", "ij,jk->", "bij,bjk->bik", "ij,ij->i",
+           "i,i->", "i,i->i", "ij,jk", "ij,kj->ik", "ii,ij->j"]
+    for _ in range(150):
+        eq = str(rng.choice(eqs))
+        size = {c: int(rng.choice([1, 2, 3])) for c in "bijk"}
+        shapes = [tuple(size[c] if rng.random() < 0.75 else 1 for c in sub)
+                  for sub in eq.split("->")[0].split(",")]
+
+        def run(lib):
+            ops = [(lib.arange(1, 1 + int(np.prod(s))).reshape(s) * 37).to(getattr(lib, dtype))
+                   for s in shapes]
+            try:
+                r = lib.einsum(eq, *ops)
+            except (RuntimeError, NotImplementedError) as e:
+                return type(e).__name__, str(e)
+            return str(r.dtype).split(".")[-1], r.tolist()
+        assert run(tensorviz) == run(torch), (eq, shapes)

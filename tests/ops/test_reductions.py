@@ -3,6 +3,7 @@ non-contiguous layouts, empty tensors, NaN, the (values, indices) named tuples a
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -786,3 +787,63 @@ def test_sum_mean_over_one_dim_direct_path_is_the_general_path(seed):
             assert fast.numpy().tobytes() == general.numpy().tobytes()
             assert tuple(fast.shape) == tuple(ref.shape) and fast.stride() == ref.stride()
             np.testing.assert_allclose(fast.numpy(), ref.numpy(), rtol=2e-5, atol=0)
+
+
+def _diff_layout(rng, shape=None):
+    """A random ``(shape, stride, offset)``: dims in any order, stepped, size-1 dims with any
+    stride, some dims expanded."""
+    if shape is None:
+        shape = tuple(int(rng.choice([0, 1, 2, 3, 3, 4])) for _ in range(rng.integers(1, 5)))
+    stride, acc = [0] * len(shape), 1
+    for d in rng.permutation(len(shape)):
+        step = int(rng.choice([1, 1, 2]))
+        stride[d], acc = acc * step, acc * step * max(shape[d], 1)
+    stride = [int(rng.choice([1, 5, 7])) if n == 1 and rng.random() < 0.5 else
+              0 if n > 1 and rng.random() < 0.15 else st for n, st in zip(shape, stride)]
+    return tuple(shape), tuple(stride), int(rng.integers(0, 2))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_diff_of_random_layouts(seed):
+    """diff as PyTorch composes it: each order a ``narrow - narrow`` laid out by
+    TensorIterator from the previous result, prepend/append joined by ``cat`` (promoted
+    quietly: an int64 extreme into float16 is inf, no NumPy warning), and an input with
+    nothing along the dim returned itself."""
+    rng = np.random.default_rng(seed)
+    dtypes = ("bool", "uint8", "int16", "int64", "float16", "bfloat16", "float32", "complex64")
+    for i in range(120):
+        shape, stride, offset = _diff_layout(rng)
+        dt, n = str(rng.choice(dtypes)), int(rng.choice([1, 1, 2, 3]))
+        dim = int(rng.integers(-len(shape), len(shape)))
+        extras = {}
+        for name in ("prepend", "append"):
+            if rng.random() < 0.3:
+                sh = list(shape)
+                sh[dim] = int(rng.integers(1, 3))
+                extras[name] = (_diff_layout(rng, tuple(sh)), str(rng.choice(dtypes)))
+
+        def run(lib):
+            def make(layout, dtype, k):
+                sh, st, off = layout
+                size = off + 1 + sum((s - 1) * t for s, t in zip(sh, st) if s)
+                data = np.random.default_rng(1000 * i + k).integers(-3, 4, size)
+                if k == 2:  # (the int64 extremes the promotion to a half turns into inf)
+                    data = data * (2 ** 62)
+                base = lib.tensor(data).to(getattr(lib, dtype))
+                return base.as_strided(sh, st, off)
+            x = make((shape, stride, offset), dt, 0)
+            kw = {k: make(lay, d, j + 1) for j, (k, (lay, d)) in enumerate(extras.items())}
+            try:
+                r = lib.diff(x, n, dim, **kw)
+            except RuntimeError as e:
+                return type(e).__name__
+            return (tuple(r.shape), r.stride(), str(r.dtype).split(".")[-1], r is x,
+                    np.asarray(r.to(lib.complex128).tolist(), dtype=complex))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # (no NumPy warning may reach the user)
+            got, want = run(tensorviz), run(torch)
+        if isinstance(want, str) or isinstance(got, str):
+            assert got == want, (shape, stride, dt, n, dim, extras)
+            continue
+        assert got[:4] == want[:4], (shape, stride, offset, dt, n, dim, extras)
+        np.testing.assert_allclose(got[4], want[4], rtol=1e-2)

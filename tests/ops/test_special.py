@@ -235,6 +235,20 @@ def test_dist(tvdiff, p, dtype):
     tvdiff.check(lambda lib, x, y: x.dist(y, p=p), a, b)
 
 
+@pytest.mark.parametrize("dtypes", [("float16", "complex128"), ("float16", "complex64"),
+                                    ("bfloat16", "complex64"), ("complex64", "float16")])
+@pytest.mark.parametrize("other_dims", [0, 1])
+def test_dist_of_a_half_and_a_complex_tensor(tvdiff, dtypes, other_dims):
+    """A float16 tensor and a complex 0-dim tensor differ in PyTorch's complex32, whose norm
+    is float16 (tensorviz computes in complex64 and gives that dtype); a bfloat16 one, or
+    a complex tensor with dims, gives float32."""
+    a = tvdiff.make((3,), "float32" if dtypes[0] == "bfloat16" else dtypes[0], seed=1)
+    b = tvdiff.make((3,) if other_dims else (), dtypes[1], seed=2)
+    for p in (2, 1, float("inf")):  # (no warning: PyTorch's says its complex32 is experimental)
+        tvdiff.check(lambda lib, x, y: lib.dist(x.to(getattr(lib, dtypes[0])), y, p), a, b,
+                     rtol=4e-3, atol=4e-3, warns=False)
+
+
 @pytest.mark.parametrize("case", ["int", "mixed", "bad_shape", "tensor_p", "special"])
 def test_dist_edges(tvdiff, case):
     def f(lib):
