@@ -486,7 +486,7 @@ def _value_array(dest: Tensor, value):
             src = dest._storage._backend.from_host(_host_array(value), dest.device)
         if value._dtype.category == _dtypes._COMPLEX and dest._dtype.category != _dtypes._COMPLEX:
             src = (src != 0) if dest._dtype is _dtypes.bool else src.real  # (bool: either part)
-        return src
+        return read_apart(dest, value, src)
     if isinstance(value, (builtins.bool, builtins.int, builtins.float, builtins.complex,
                           np.generic)):
         try:
@@ -497,6 +497,21 @@ def _value_array(dest: Tensor, value):
     if type(value).__module__ not in ("builtins", None):
         name = f"{type(value).__module__}.{name}"
     raise TypeError(f"can't assign a {name} to a {dest.type()}")
+
+
+def read_apart(dest: Tensor, src: Tensor, arr):
+    """``arr`` (the values of ``src``, about to be written into ``dest``) copied first when
+    ``src`` shares ``dest``'s memory, so that every value is read before any is written.
+
+    Note: PyTorch's kernels read such a source while they write (``x[m] = x[1:]``,
+    ``x.masked_scatter_(m, x)``): what they give depends on their loop order over memory
+    and is documented as undefined; tensorviz gives what PyTorch gives for a copy of the
+    source. Example: ``x = tensorviz.arange(5.); x[x > 1] = x[::2]`` makes x
+    ``[0, 1, 0, 2, 4]`` (PyTorch: ``[0, 1, 0, 0, 4]``, having read x[2] after writing it).
+    """
+    if src._storage is dest._storage and arr is not None:
+        return arr.copy()
+    return arr
 
 
 def set_element(t: Tensor, pos: int, value) -> None:

@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import _dtypes, _layout
 from .._dtypes import _FLOAT
-from .._indexing import (INDEX_PUT_EXPANDED, MASKED_FILL_EXPANDED, _advanced_key,
+from .._indexing import (INDEX_PUT_EXPANDED, MASKED_FILL_EXPANDED, _advanced_key, read_apart,
                          _check_index_put, check_writable, checked_scalar)
 from .._tensor import Tensor, contiguous_format, wrap_array, tensor_xp
 from .._tensor import host_array as _host_array
@@ -844,7 +844,7 @@ def masked_scatter_(self: Tensor, mask, source) -> Tensor:
         raise RuntimeError("Number of elements of source < number of ones in mask")
     target = _inplace_result(self)
     if count:
-        vals = source._arr.reshape(-1)[:count]
+        vals = read_apart(self, source, source._arr.reshape(-1)[:count])
         if self._shape:
             target[m] = vals
         else:
