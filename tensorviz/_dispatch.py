@@ -383,6 +383,10 @@ def _generated_inplace(rec: OpDef) -> Callable:
             precheck(self, *args, **kwargs)
         if isinstance(self, Tensor):
             check_writable(self)
+            for a in args:  # (TensorIterator's check, before the shapes: x.hypot_(x.t()))
+                check_partial_overlap(self, a)
+            for a in kwargs.values():
+                check_partial_overlap(self, a)
             others = [a._shape for a in args if isinstance(a, Tensor)]
             if others:
                 shape = _layout.broadcast_shapes(self._shape, *others)

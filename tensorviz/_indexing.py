@@ -563,6 +563,11 @@ def assign(dest: Tensor, value) -> None:
         dest._bump()
         return
     check_writable(dest)
+    if isinstance(value, Tensor) and value._storage is dest._storage and \
+            _layout.numel(value._shape) == _layout.numel(dest._shape):
+        # (as copy_: ``x[1:] = x[:-1]`` is refused; a value PyTorch broadcasts first is a
+        # stride-0 view its check cannot tell, ``x[:] = x[0]``, and is read first)
+        check_partial_overlap(dest, value)
     src = _value_array(dest, value)
     if isinstance(value, Tensor) and value._shape != dest._shape:
         # PyTorch drops the value's leading 1s, then expands it (with expand's error)

@@ -124,3 +124,4 @@ def test_writes_read_a_source_that_shares_memory_first(seed):
                 got.append(str(e))
         mine, real, copied = got
         assert mine == (real if isinstance(real, str) else copied), (op, src, dst)
+

@@ -1146,6 +1146,8 @@ for _fn, _ufunc in ((eq, np.equal), (ne, np.not_equal), (lt, np.less), (le, np.l
 
 @inplace_of(clamp)
 def clamp_(self, min=None, max=None) -> Tensor:
+    check_partial_overlap(self, min)  # (TensorIterator's check of the bounds)
+    check_partial_overlap(self, max)
     res = clamp(self, min, max)
     if not _dtypes.can_cast(res._dtype, self._dtype):
         raise RuntimeError(f"result type {res._dtype.cname} can't be cast to the desired output "

@@ -956,7 +956,7 @@ def where(condition, input=None, other=None, *, out=None):
         raise RuntimeError(f"Expected out type to be {rdt.cname} but got {out._dtype.cname}")
     # (laid out as PyTorch's TensorIterator over condition, input, other, in that order)
     return finish(res, rdt, dev, out, None if out is not None else
-                  result_strides(res.shape, condition, input, other))
+                  result_strides(res.shape, condition, input, other), (condition, input, other))
 
 
 def scalar_bool(t: Tensor):

@@ -1,12 +1,19 @@
 """Writes whose source shares memory with the destination, against PyTorch: an input that
 partly overlaps the written-to tensor is refused (RuntimeError) by in-place ops, ``copy_`` and
-``out=``; the index ops refuse even a source that is the destination itself; layouts that are
-not dense are not compared (PyTorch lets them through)."""
+``out=``; the index ops refuse even a source that is the destination itself. Layouts PyTorch's
+check cannot tell (not dense, or a source it broadcasts first) pass it, and its kernels then read
+what they already overwrote (undefined): there tensorviz gives PyTorch's result for a copy of
+the source."""
 from __future__ import annotations
 
+import warnings
+
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
+
+import tensorviz  # noqa: E402
 
 CASES = {
     "add_-self": lambda lib, x: x.add_(x),
@@ -61,3 +68,49 @@ def test_neg_in_place_of_strided_views(tvdiff, dtype, geometry):
         t.as_strided(size, stride, offset).neg_()
         return t
     tvdiff.check(f, x, warns=False)
+
+
+_LAYOUTS = {  # (destination, source) views of one 4x4 tensor
+    "same": lambda b: (b, b), "transposed": lambda b: (b, b.t()),
+    "stepped": lambda b: (b, b[:, :1]), "shifted": lambda b: (b[:3], b[1:]),
+    "row": lambda b: (b, b[0]), "flat": lambda b: (b.view(16)[:8].view(2, 4),
+                                                   b.view(16)[4:12].view(2, 4)),
+    "diagonal": lambda b: (b, b.diagonal().unsqueeze(0)), "column-stepped": lambda b: (b[:, ::2], b[:, :2]),
+}
+_WRITES = {
+    "add_": lambda T, d, s: d.add_(s), "hypot_": lambda T, d, s: d.hypot_(s),
+    "lerp_": lambda T, d, s: d.lerp_(s, 0.5), "addcmul_": lambda T, d, s: d.addcmul_(s, s),
+    "atan2_": lambda T, d, s: d.atan2_(s), "fmod_": lambda T, d, s: d.fmod_(s),
+    "xlogy_": lambda T, d, s: d.xlogy_(s), "logical_and_": lambda T, d, s: d.logical_and_(s),
+    "ldexp_": lambda T, d, s: d.ldexp_(s), "clamp_": lambda T, d, s: d.clamp_(s),
+    "eq_": lambda T, d, s: d.eq_(s), "copy_": lambda T, d, s: d.copy_(s),
+    "setitem": lambda T, d, s: d.__setitem__(slice(None), s),
+    "where-out": lambda T, d, s: T.where(s > 2, s, d, out=d),
+    "cumsum-out": lambda T, d, s: T.cumsum(s, 0, out=d), "msort-out": lambda T, d, s: T.msort(s, out=d),
+    "sort-out": lambda T, d, s: T.sort(s, out=(d, T.empty(0, dtype=T.long))),
+}
+
+
+@pytest.mark.parametrize("op", sorted(_WRITES))
+def test_writes_into_memory_their_inputs_share(op):
+    """In-place ops, ``out=`` and setitem whose destination shares memory with an input: PyTorch's
+    overlap errors where it raises them (dense layouts that overlap other than element for
+    element; broadcast sources and non-dense layouts pass its check), and otherwise PyTorch's
+    result for a copy of the input (what PyTorch's own loop reads there is undefined)."""
+    for layout, views in _LAYOUTS.items():
+        got = []
+        for T, copy in ((tensorviz, False), (torch, False), (torch, True)):
+            b = T.arange(16, dtype=T.float64).reshape(4, 4) - 5
+            d, s = views(b)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    _WRITES[op](T, d, s.clone() if copy else s)
+                    got.append(b.tolist())
+                except RuntimeError as e:
+                    got.append(str(e))
+        mine, real, copied = got
+        if isinstance(real, str) or isinstance(mine, str):
+            assert mine == real, (op, layout, mine, real)
+        else:
+            np.testing.assert_allclose(mine, copied, rtol=1e-12, err_msg=f"{op} {layout}")
