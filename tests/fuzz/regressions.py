@@ -994,3 +994,21 @@ REGRESSIONS += [  # fresh-seed 140M/123M runs: writes whose value PyTorch's loop
         "v3 = v2.permute((2, 1, 0))", "v4 = v0.put_(v1, v3)",
     ]),
 ]
+REGRESSIONS += [  # 140M/123M runs: accepted differences adopted for what follows; complex64 abs
+    ("signbit-of-nan-then-a-view-of-it", [
+        "v0 = T.tensor([[[3.0, -1.0, 3.4e+38], [float('inf'), 1.5, 1.152921504606847e+18], [-3.0, -0.75, 1.0]], [[-1.0, -0.75, 0.25], [2.0, -0.75, 0.0], [1.5, 0.25, -2.5]]], dtype=T.float64)",
+        "v1 = T.xlogy(v0, v0)", "v3 = T.signbit(v1)", "v4 = v3[-2, ::1]",
+    ]),
+    ("pinverse-nan-entries-then-compared", [
+        "v0 = T.tensor([[[1.5, 0.25, 1e+30], [0.0, -1.0, 3.0], [0.0, 2.0, -0.75], [3.0, 4.0, 1.0]], [[-float('inf'), 65504.0, -1.0], [0.25, -2.5, 0.5], [0.25, 3.4e+38, 1e+30], [-0.75, -3.0, -1.0]]], dtype=T.float64)",
+        "v4 = T.pinverse(v0, -128)", "v5 = T.greater_equal(v4, v4)",
+    ]),
+    ("corrcoef-an-ulp-apart-then-to-int16", [
+        "v0 = T.tensor([[-2.5, float('inf'), -3.0], [3.0, 0.0, 0.25]], dtype=T.float32)",
+        "v1 = v0.corrcoef()", "v2 = T.tensor(v1, dtype=T.int16)",
+    ]),
+    ("abs-of-complex64-out-then-cos", [
+        "v0 = T.tensor([[[complex(-0.0, 0.0), complex(2.0, 0.5), complex(65504.0, 65504.0), complex(0.0, 0.0)]], [[complex(-2.5, -2.0), complex(-3.0, 0.0), complex(-3.0, 1.0), complex(-0.0, 0.0)]]], dtype=T.complex64)",
+        "v1 = T.absolute(v0, out=v0)", "v2 = T.cos_(v1)",
+    ]),
+]

@@ -527,3 +527,25 @@ def test_slogdet_complex_sign_is_accepted_only_with_modulus_one_where_pytorch_gi
         dt, dv = desc([complex("nan+nanj"), 1 + 0j], logabs), desc(tv_sign, logabs)
         deliberate("slogdet", "v1 = T.slogdet(v0)", dt, dv, x)
         assert (_same(dt, dv) is None) is accepted
+
+
+def test_accepted_values_are_adopted_for_what_follows():
+    """Where a rule accepts tensorviz's values and PyTorch's differ (the sign bit of a NaN,
+    a pseudo-inverse's NaN entries, integers one apart), PyTorch's new tensor is given them:
+    a view or a comparison of it compares its own computation (each was a finding), while a
+    wrong op after it, or a wrong comparison of it, is still found."""
+    big = ("v0 = T.tensor([[[1.5, 0.25, 1e+30], [0.0, -1.0, 3.0]], [[-float('inf'), 65504.0, "
+           "-1.0], [0.25, -2.5, 0.5]]], dtype=T.float64)")
+    lines = [big, "v1 = T.pinverse(v0, -128)", "v2 = T.greater_equal(v1, v1)",
+             "v3 = T.xlogy(v0, v0)", "v4 = T.signbit(v3)", "v5 = v4[1, ::1]",
+             "v6 = T.tensor([[-2.5, float('inf'), -3.0], [3.0, 0.0, 0.25]])",
+             "v7 = v6.corrcoef()", "v8 = T.tensor(v7, dtype=T.int16)", "v9 = v8 * 3",
+             "v10 = T.neg(v1)"]
+    assert compare(lines, torch, tensorviz) is None
+    f = compare(lines, torch, _wrong(neg=lambda t: t))
+    assert f is not None and f.kind == "silent" and f.line == 10, f
+    f = compare(lines, torch, _wrong(greater_equal=lambda a, b: tensorviz.greater_equal(a, b)
+                                     .logical_not()))
+    assert f is not None and f.kind == "silent" and f.line == 2, f
+    f = compare(lines, torch, _wrong(signbit=lambda t: tensorviz.signbit(t).logical_not()))
+    assert f is not None and f.kind == "silent" and f.line == 4, f
