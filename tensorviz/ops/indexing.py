@@ -186,7 +186,7 @@ def _clone_c(t: Tensor) -> Tensor:
 
 
 # ---------------------------------------------------------------- index_select / gather
-@op(out="exact", out_message=lambda r, o: "index_select(): self and result must have "
+@op(out_overlap='any-first', out="exact", out_message=lambda r, o: "index_select(): self and result must have "
     "the same scalar type")
 def index_select(input, dim: int, index, *, out=None) -> Tensor:
     """Pick whole slices along ``dim``: ``out[..., i, ...] = input[..., index[i], ...]``."""
@@ -223,7 +223,7 @@ def _check_index_dtype(index: Tensor, fn: str) -> None:
         raise RuntimeError(f"{fn}(): Expected dtype int32/int64 for index")
 
 
-@op(out="exact")
+@op(out_overlap='any', out="exact")
 def gather(input, dim: int, index, *, sparse_grad: bool = False, out=None) -> Tensor:
     """Values along ``dim`` picked by ``index``: ``out[i][j] = input[i][index[i][j]]`` (dim=1)."""
     input = _tensor_arg(input, "gather", "input", 1)
@@ -256,7 +256,7 @@ def gather(input, dim: int, index, *, sparse_grad: bool = False, out=None) -> Te
     return finish(res, input._dtype, input.device, out)
 
 
-@op(out="exact")
+@op(out_overlap='any', out="exact")
 def take_along_dim(input, indices, dim=None, *, out=None) -> Tensor:
     """``gather`` after broadcasting ``input`` and ``indices`` over the other dims (NumPy's
     ``take_along_axis``); without ``dim``, both are flattened."""
@@ -305,7 +305,7 @@ def take_along_dim(input, indices, dim=None, *, out=None) -> Tensor:
     return finish(_c(xp, res), input._dtype, input.device, out)
 
 
-@op(out="exact", out_message=lambda r, o: "take(): self and out expected to have the same "
+@op(out_overlap='any-first', out="exact", out_message=lambda r, o: "take(): self and out expected to have the same "
     f"dtype, but got self.dtype = {r._dtype.cname} and out.dtype = {o._dtype.cname}")
 def take(input, index) -> Tensor:
     """Elements at flat (row-major) positions ``index`` of ``input``; shaped like ``index``."""
@@ -809,7 +809,7 @@ def masked_fill(input, mask, value) -> Tensor:
     return masked_fill_(_expanded_copy(input, shape), mask, value)
 
 
-@op(out="exact", out_message=lambda r, o: "masked_select(): self and result must "
+@op(out_overlap='any-first', out="exact", out_message=lambda r, o: "masked_select(): self and result must "
     "have the same scalar type")
 def masked_select(input, mask, *, out=None) -> Tensor:
     """A 1-D tensor of ``input``'s elements where ``mask`` (broadcast) is True."""
@@ -969,7 +969,7 @@ def _where_operand(x, rdt, dev):
     return checked_scalar(x, rdt)
 
 
-@op(out="exact", out_message=lambda r, o: "nonzero: Expected out tensor to have scalar "
+@op(out_overlap='any-first', out="exact", out_message=lambda r, o: "nonzero: Expected out tensor to have scalar "
     f"type Long but got scalar type{o._dtype.cname}")
 def nonzero(input, *, out=None, as_tuple: bool = False):
     """Indices of the non-zero elements: an ``(n, ndim)`` int64 tensor (column-major, as

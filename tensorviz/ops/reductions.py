@@ -678,13 +678,13 @@ def _argmaxmin(name: str, input, dim, keepdim, out, maxi: bool) -> Tensor:
     return finish(res.astype(np.int64), _dtypes.int64, dev, out)
 
 
-@op(out="exact")  # (out= must be int64, as PyTorch's)
+@op(out_overlap=None, out="exact")  # (out= must be int64, as PyTorch's)
 def argmax(input: Tensor, dim=None, keepdim: bool = False, *, out=None) -> Tensor:
     """Index of the largest value (first one on ties; a flat index when ``dim`` is None)."""
     return _argmaxmin("argmax", input, dim, keepdim, out, True)
 
 
-@op(out="exact")
+@op(out_overlap=None, out="exact")
 def argmin(input: Tensor, dim=None, keepdim: bool = False, *, out=None) -> Tensor:
     """Index of the smallest value (first one on ties; a flat index when ``dim`` is None)."""
     return _argmaxmin("argmin", input, dim, keepdim, out, False)
@@ -1207,7 +1207,7 @@ def _histc_message(r, o) -> str:
             f"got input {r._dtype.cxx_name} and hist {o._dtype.cxx_name}")
 
 
-@op(out="exact", out_message=_histc_message)
+@op(out_overlap=None, out="exact", out_message=_histc_message)
 def histc(input: Tensor, bins: int = 100, min=0, max=0, *, out=None) -> Tensor:
     """Histogram of ``bins`` equal-width bins over ``[min, max]`` (the data's range when both
     are equal); elements outside are ignored."""
