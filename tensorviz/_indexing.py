@@ -567,7 +567,7 @@ def assign(dest: Tensor, value) -> None:
             _layout.numel(value._shape) == _layout.numel(dest._shape):
         # (as copy_: ``x[1:] = x[:-1]`` is refused; a value PyTorch broadcasts first is a
         # stride-0 view its check cannot tell, ``x[:] = x[0]``, and is read first)
-        check_partial_overlap(dest, value)
+        check_partial_overlap(dest, value, lazy_read=False)
     src = _value_array(dest, value)
     if isinstance(value, Tensor) and value._shape != dest._shape:
         # PyTorch drops the value's leading 1s, then expands it (with expand's error)
@@ -588,13 +588,17 @@ _OVERLAP = ("unsupported operation: some elements of the input tensor and the wr
             "operation.")
 
 
-def check_partial_overlap(dest: Tensor, src, full_ok: bool = True) -> None:
+def check_partial_overlap(dest: Tensor, src, full_ok: bool = True,
+                          lazy_read: bool = True) -> None:
     """PyTorch's ``assert_no_partial_overlap``: RuntimeError when ``src`` shares some, but not
     exactly all, of the memory ``dest`` is written to.  Only dense layouts are compared (as
     PyTorch, anything else is too hard to tell and passes); the same memory with the same
     strides (``x.add_(x)``) is fine unless ``full_ok`` is False (``assert_no_overlap``, as
-    the index ops check their source)."""
-    if not isinstance(src, Tensor) or src._storage is not dest._storage:
+    the index ops check their source). A lazy conjugate or negative ``src`` is read into a
+    new tensor first (``x[:3].add_(x[1:].conj())`` runs in PyTorch), except by ``copy_``
+    (``lazy_read`` False: ``x[:3].copy_(x[1:].conj())`` is refused)."""
+    if not isinstance(src, Tensor) or src._storage is not dest._storage or \
+            src._cj and lazy_read:
         return
     if src is dest:
         if full_ok:

@@ -1233,7 +1233,7 @@ def copy_(self, src, non_blocking: bool = False) -> Tensor:
         if bshape != self._shape:
             raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the "
                                f"broadcast shape {list(bshape)}")
-    check_partial_overlap(self, src)
+    check_partial_overlap(self, src, lazy_read=False)  # (copy_ reads a lazy view as is)
     arr = src._arr
     if src._dtype.category == _COMPLEX and self._dtype.category != _COMPLEX:
         arr = (arr != 0) if self._dtype is _dtypes.bool else arr.real  # (bool: either part)
