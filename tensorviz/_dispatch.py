@@ -22,6 +22,7 @@ import builtins
 import functools
 import inspect
 import sys
+import types
 import warnings
 from typing import Any, Callable, Iterable
 
@@ -67,7 +68,7 @@ class OpDef:
                  "inplace", "inplace_body", "inplace_function", "inplace_aliases", "out",
                  "out_message", "out_stride", "view", "dunder", "dunder_ufunc", "unary_dunder",
                  "method_body", "function_body", "operators", "also", "module",
-                 "inplace_check", "tensor_first")
+                 "inplace_check", "tensor_first", "out_overlap")
 
     def __init__(self, name: str, body: Callable, **fields: Any):
         self.name = name
@@ -104,7 +105,8 @@ def op(name: str | None = None, *, namespace: str = "torch", aliases: Iterable[s
        out_stride: Callable | None = None, view: bool = False,
        dunder: str | None = None, dunder_ufunc: Callable | None = None,
        unary_dunder: str | None = None, also: Iterable[str] = (),
-       inplace_check: Callable | None = None, tensor_first: str | None = None) -> Callable:
+       inplace_check: Callable | None = None, tensor_first: str | None = None,
+       out_overlap: str | None = "partial") -> Callable:
     """Declare the decorated function as an op (see the module docstring); returns it as is.
 
     ``function``/``method`` may be a callable: that spelling then uses it instead of the body
@@ -119,6 +121,13 @@ def op(name: str | None = None, *, namespace: str = "torch", aliases: Iterable[s
     before the op).  ``inplace_function`` makes ``tensorviz.<name>_`` too (True: for every
     name; a tuple: for those names).  ``inplace_check(self, *args, **kwargs)`` runs first in
     the generated in-place form (checks PyTorch makes before its own, e.g. ``cast_first``).
+    ``out_overlap`` is what an ``"exact"`` ``out=`` that shares memory with an input meets,
+    as PyTorch's kernel checks it: ``"partial"`` (TensorIterator's: refused unless it is the
+    input element for element), ``"any"`` (the index ops': even the same memory is refused),
+    ``"first"`` (only against the first input, which the kernel copies into out: ``addmm``),
+    each against ``out`` as resized to the result; ``"any-first"``: ``"any"`` before the
+    resize (``index_select``); None: not checked (``mm``: PyTorch's kernel reads what it
+    writes; tensorviz reads its inputs first).
     Example::
 
         @op(aliases=("absolute",), inplace=True, inplace_function=True, unary_dunder="abs")
@@ -141,7 +150,7 @@ def op(name: str | None = None, *, namespace: str = "torch", aliases: Iterable[s
                     tensor_first=tensor_first,
                     function_body=function if callable(function) else None,
                     method_body=method if callable(method) else None,
-                    inplace_check=inplace_check)
+                    inplace_check=inplace_check, out_overlap=out_overlap)
         key = rec.qualname
         if key in _REGISTRY:
             raise ValueError(f"op {key!r} is declared twice ({_REGISTRY[key].module} and "
@@ -290,10 +299,11 @@ def found_message(res, out) -> str:
 
 
 def exact_out(fn: Callable, message: Callable | None = None,
-              layout: Callable | None = None) -> Callable:
+              layout: Callable | None = None, overlap: str | None = "partial") -> Callable:
     """``fn`` for ops whose ``out=`` must have exactly the result's dtype (PyTorch's
     structured kernels and some others refuse a wider one, unlike the elementwise ops'
-    cast): RuntimeError with ``message(result, out)``, else the result written into ``out``.
+    cast): RuntimeError with ``message(result, out)``, else the result written into ``out``
+    (an ``out`` sharing memory with an input checked as ``overlap`` says, see ``op``).
 
     An ``out`` of another shape is resized to the result's strides (a structured kernel lays
     out a resized ``out=`` as its own result), or to ``layout(result, *args, **kwargs)``
@@ -310,8 +320,20 @@ def exact_out(fn: Callable, message: Callable | None = None,
             return fn(*args, out=out, **kwargs)
         if out._dtype is not res._dtype:
             raise RuntimeError(message(res, out))
-        for x in args:  # (an out that partly overlaps an input is refused, as in PyTorch)
-            check_partial_overlap(out, x)
+        if overlap is not None:
+            inputs = [x for x in (*args, *kwargs.values()) if isinstance(x, Tensor) and
+                      x._storage is out._storage]
+            target = out
+            if overlap in ("first", "any") and out._shape != res._shape:
+                # (checked as PyTorch's kernel sees out: resized in place to the result,
+                # row-major from its offset, its storage grown if need be)
+                target = types.SimpleNamespace(
+                    _storage=out._storage, _shape=res._shape, _dtype=out._dtype,
+                    _stride=_layout.contiguous_strides(res._shape), _offset=out._offset)
+            for x in inputs:
+                if overlap != "first" or (args and x is args[0]):
+                    check_partial_overlap(target, x, full_ok=overlap == "partial" or
+                                          overlap == "first")
         stride = res._stride if layout is None else layout(res, *args, **kwargs)
         return write_out(out, res._arr, res._dtype, res._storage._device, stride)
     entry.__wrapped__ = fn
@@ -401,6 +423,10 @@ def _generated_inplace(rec: OpDef) -> Callable:
             precheck(self, *args, **kwargs)
         if isinstance(self, Tensor):
             check_writable(self)
+            for a in args:  # (TensorIterator's check, before the shapes: x.hypot_(x.t()))
+                check_partial_overlap(self, a)
+            for a in kwargs.values():
+                check_partial_overlap(self, a)
             others = [a._shape for a in args if isinstance(a, Tensor)]
             if others:
                 shape = _layout.broadcast_shapes(self._shape, *others)
@@ -477,7 +503,7 @@ def spellings(rec: OpDef) -> dict:
     if rec.function:
         fn = rec.function_body or body
         if rec.out == "exact":
-            fn = exact_out(fn, rec.out_message, rec.out_stride)
+            fn = exact_out(fn, rec.out_message, rec.out_stride, rec.out_overlap)
         elif rec.out == "cast":
             fn = cast_out(fn)
         if rec.name.endswith("_") and not rec.view:  # (tensorviz.zero_(t) ...)

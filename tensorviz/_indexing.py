@@ -486,7 +486,7 @@ def _value_array(dest: Tensor, value):
             src = dest._storage._backend.from_host(_host_array(value), dest.device)
         if value._dtype.category == _dtypes._COMPLEX and dest._dtype.category != _dtypes._COMPLEX:
             src = (src != 0) if dest._dtype is _dtypes.bool else src.real  # (bool: either part)
-        return src
+        return read_apart(dest, value, src)
     if isinstance(value, (builtins.bool, builtins.int, builtins.float, builtins.complex,
                           np.generic)):
         try:
@@ -497,6 +497,21 @@ def _value_array(dest: Tensor, value):
     if type(value).__module__ not in ("builtins", None):
         name = f"{type(value).__module__}.{name}"
     raise TypeError(f"can't assign a {name} to a {dest.type()}")
+
+
+def read_apart(dest: Tensor, src: Tensor, arr):
+    """``arr`` (the values of ``src``, about to be written into ``dest``) copied first when
+    ``src`` shares ``dest``'s memory, so that every value is read before any is written.
+
+    Note: PyTorch's kernels read such a source while they write (``x[m] = x[1:]``,
+    ``x.masked_scatter_(m, x)``): what they give depends on their loop order over memory
+    and is documented as undefined; tensorviz gives what PyTorch gives for a copy of the
+    source. Example: ``x = tensorviz.arange(5.); x[x > 1] = x[::2]`` makes x
+    ``[0, 1, 0, 2, 4]`` (PyTorch: ``[0, 1, 0, 0, 4]``, having read x[2] after writing it).
+    """
+    if src._storage is dest._storage and arr is not None:
+        return arr.copy()
+    return arr
 
 
 def set_element(t: Tensor, pos: int, value) -> None:
@@ -548,6 +563,11 @@ def assign(dest: Tensor, value) -> None:
         dest._bump()
         return
     check_writable(dest)
+    if isinstance(value, Tensor) and value._storage is dest._storage and \
+            _layout.numel(value._shape) == _layout.numel(dest._shape):
+        # (as copy_: ``x[1:] = x[:-1]`` is refused; a value PyTorch broadcasts first is a
+        # stride-0 view its check cannot tell, ``x[:] = x[0]``, and is read first)
+        check_partial_overlap(dest, value, lazy_read=False)
     src = _value_array(dest, value)
     if isinstance(value, Tensor) and value._shape != dest._shape:
         # PyTorch drops the value's leading 1s, then expands it (with expand's error)
@@ -568,13 +588,17 @@ _OVERLAP = ("unsupported operation: some elements of the input tensor and the wr
             "operation.")
 
 
-def check_partial_overlap(dest: Tensor, src, full_ok: bool = True) -> None:
+def check_partial_overlap(dest: Tensor, src, full_ok: bool = True,
+                          lazy_read: bool = True) -> None:
     """PyTorch's ``assert_no_partial_overlap``: RuntimeError when ``src`` shares some, but not
     exactly all, of the memory ``dest`` is written to.  Only dense layouts are compared (as
     PyTorch, anything else is too hard to tell and passes); the same memory with the same
     strides (``x.add_(x)``) is fine unless ``full_ok`` is False (``assert_no_overlap``, as
-    the index ops check their source)."""
-    if not isinstance(src, Tensor) or src._storage is not dest._storage:
+    the index ops check their source). A lazy conjugate or negative ``src`` is read into a
+    new tensor first (``x[:3].add_(x[1:].conj())`` runs in PyTorch), except by ``copy_``
+    (``lazy_read`` False: ``x[:3].copy_(x[1:].conj())`` is refused)."""
+    if not isinstance(src, Tensor) or src._storage is not dest._storage or \
+            src._cj and lazy_read:
         return
     if src is dest:
         if full_ok:

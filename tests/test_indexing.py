@@ -89,3 +89,39 @@ def test_advanced_index_result_strides_with_size_one_dims(seed):
             except IndexError as e:
                 got.append(type(e).__name__)
         assert got[0] == got[1], (shape, perm, key)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_writes_read_a_source_that_shares_memory_first(seed):
+    """A setitem or masked_scatter_ whose source is a view of its destination: where PyTorch
+    refuses the overlap tensorviz raises its error; otherwise tensorviz's result is what
+    PyTorch gives for a copy of the source (every value read before any is written: the
+    order PyTorch's own loop reads it in is undefined)."""
+    import random
+    rng = random.Random(seed)
+    views = {"self": lambda b: b, "shifted": lambda b: b.view(-1)[2:14].view(3, 4),
+             "transposed": lambda b: b.t(), "stepped": lambda b: b[:, ::2],
+             "row": lambda b: b[1], "rows": lambda b: b[::2]}
+    for _ in range(60):
+        op = rng.choice(["masked_scatter_", "mask", "index"])
+        src, dst = rng.choice(sorted(views)), rng.choice(["self", "stepped", "transposed"])
+        mask = [rng.random() < 0.5 for _ in range(16)]
+        got = []
+        for T, copy in ((tensorviz, False), (torch, False), (torch, True)):
+            b = T.arange(16.).reshape(4, 4) * 1.5 - 3
+            d, s = views[dst](b), views[src](b)
+            s = s.clone() if copy else s
+            try:
+                if op == "masked_scatter_":
+                    d.masked_scatter_(T.tensor(mask[:d.numel()]).reshape(d.shape), s)
+                elif op == "mask":
+                    m = T.tensor(mask[:d.numel()]).reshape(d.shape)
+                    d[m] = s.reshape(-1)[:int(m.sum())]
+                else:
+                    d[T.tensor([i % d.shape[0] for i in range(s.shape[0])])] = s
+                got.append(b.tolist())
+            except RuntimeError as e:
+                got.append(str(e))
+        mine, real, copied = got
+        assert mine == (real if isinstance(real, str) else copied), (op, src, dst)
+

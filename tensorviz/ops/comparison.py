@@ -244,6 +244,8 @@ def sort(input: Tensor, *args, dim=None, descending=None, stable=None, out=None)
     st = _like(input)
     if out is not None:
         _resize_like(out, input)
+        if isinstance(out, (tuple, list)) and out and isinstance(out[0], Tensor):
+            check_partial_overlap(out[0], input)  # (PyTorch copies input into the values)
     return _out2(return_types.sort(wrap_array(vals, input._dtype, dev, st),
                                    wrap_array(order.astype(np.int64), _dtypes.int64, dev, st)),
                  out)
@@ -271,8 +273,8 @@ def msort(input: Tensor, *, out=None) -> Tensor:
         if out._dtype is not input._dtype:
             raise RuntimeError(f"Expected out tensor to have dtype {input._dtype.cxx_name}, "
                                f"but got {out._dtype.cxx_name} instead")
-        check_partial_overlap(out, input)
         _resize_like(out, input)
+        check_partial_overlap(out, input)  # (after the resize: PyTorch's copy_ into it)
     return finish(vals, input._dtype, tensor_device(input), out,
                   None if out is not None else _like(input))
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import _dtypes, _layout
 from .._dtypes import _FLOAT
-from .._indexing import (INDEX_PUT_EXPANDED, MASKED_FILL_EXPANDED, _advanced_key,
+from .._indexing import (INDEX_PUT_EXPANDED, MASKED_FILL_EXPANDED, _advanced_key, read_apart,
                          _check_index_put, check_writable, checked_scalar)
 from .._tensor import Tensor, contiguous_format, wrap_array, tensor_xp
 from .._tensor import host_array as _host_array
@@ -186,7 +186,7 @@ def _clone_c(t: Tensor) -> Tensor:
 
 
 # ---------------------------------------------------------------- index_select / gather
-@op(out="exact", out_message=lambda r, o: "index_select(): self and result must have "
+@op(out_overlap='any-first', out="exact", out_message=lambda r, o: "index_select(): self and result must have "
     "the same scalar type")
 def index_select(input, dim: int, index, *, out=None) -> Tensor:
     """Pick whole slices along ``dim``: ``out[..., i, ...] = input[..., index[i], ...]``."""
@@ -223,7 +223,7 @@ def _check_index_dtype(index: Tensor, fn: str) -> None:
         raise RuntimeError(f"{fn}(): Expected dtype int32/int64 for index")
 
 
-@op(out="exact")
+@op(out_overlap='any', out="exact")
 def gather(input, dim: int, index, *, sparse_grad: bool = False, out=None) -> Tensor:
     """Values along ``dim`` picked by ``index``: ``out[i][j] = input[i][index[i][j]]`` (dim=1)."""
     input = _tensor_arg(input, "gather", "input", 1)
@@ -256,7 +256,7 @@ def gather(input, dim: int, index, *, sparse_grad: bool = False, out=None) -> Te
     return finish(res, input._dtype, input.device, out)
 
 
-@op(out="exact")
+@op(out_overlap='any', out="exact")
 def take_along_dim(input, indices, dim=None, *, out=None) -> Tensor:
     """``gather`` after broadcasting ``input`` and ``indices`` over the other dims (NumPy's
     ``take_along_axis``); without ``dim``, both are flattened."""
@@ -305,8 +305,9 @@ def take_along_dim(input, indices, dim=None, *, out=None) -> Tensor:
     return finish(_c(xp, res), input._dtype, input.device, out)
 
 
-@op(out="exact", out_message=lambda r, o: "take(): self and out expected to have the same "
-    f"dtype, but got self.dtype = {r._dtype.cname} and out.dtype = {o._dtype.cname}",
+@op(out_overlap='any-first', out="exact", out_message=lambda r, o: "take(): self and out "
+    f"expected to have the same dtype, but got self.dtype = {r._dtype.cname} and out.dtype = "
+    f"{o._dtype.cname}",
     out_stride=lambda r, input, index: _layout.elementwise_strides(
         index._shape, [(index._shape, index._stride)]))  # (out= laid out from the index)
 def take(input, index) -> Tensor:
@@ -811,7 +812,7 @@ def masked_fill(input, mask, value) -> Tensor:
     return masked_fill_(_expanded_copy(input, shape), mask, value)
 
 
-@op(out="exact", out_message=lambda r, o: "masked_select(): self and result must "
+@op(out_overlap='any-first', out="exact", out_message=lambda r, o: "masked_select(): self and result must "
     "have the same scalar type")
 def masked_select(input, mask, *, out=None) -> Tensor:
     """A 1-D tensor of ``input``'s elements where ``mask`` (broadcast) is True."""
@@ -846,7 +847,7 @@ def masked_scatter_(self: Tensor, mask, source) -> Tensor:
         raise RuntimeError("Number of elements of source < number of ones in mask")
     target = _inplace_result(self)
     if count:
-        vals = source._arr.reshape(-1)[:count]
+        vals = read_apart(self, source, source._arr.reshape(-1)[:count])
         if self._shape:
             target[m] = vals
         else:
@@ -958,10 +959,10 @@ def where(condition, input=None, other=None, *, out=None):
         raise RuntimeError(f"Expected out type to be {rdt.cname} but got {out._dtype.cname}")
     # (laid out as PyTorch's TensorIterator over condition, input, other, in that order:
     # input and other converted to the result dtype first, a uint8 condition to bool)
-    stride = _layout.elementwise_strides(res.shape, [
+    stride = None if out is not None else _layout.elementwise_strides(res.shape, [
         operand_layout(condition, _dtypes.bool), operand_layout(input, rdt),
         operand_layout(other, rdt)])
-    return finish(res, rdt, dev, out, stride)
+    return finish(res, rdt, dev, out, stride, (condition, input, other))
 
 
 def scalar_bool(t: Tensor):
@@ -974,7 +975,7 @@ def _where_operand(x, rdt, dev):
     return checked_scalar(x, rdt)
 
 
-@op(out="exact", out_message=lambda r, o: "nonzero: Expected out tensor to have scalar "
+@op(out_overlap='any-first', out="exact", out_message=lambda r, o: "nonzero: Expected out tensor to have scalar "
     f"type Long but got scalar type{o._dtype.cname}")
 def nonzero(input, *, out=None, as_tuple: bool = False):
     """Indices of the non-zero elements: an ``(n, ndim)`` int64 tensor (column-major, as

@@ -143,7 +143,7 @@ def _vec_checks(a: Tensor, b: Tensor, fn: str) -> None:
     device_of(a, b)
 
 
-@op(out="exact", out_message=_named("result dtype {o} does not match input dtype {r}"))
+@op(out_overlap=None, out="exact", out_message=_named("result dtype {o} does not match input dtype {r}"))
 def dot(input, tensor, *, out=None) -> Tensor:
     """``sum(input[i] * tensor[i])`` of two 1-D tensors of the same dtype (0-dim result)."""
     input = _tensor_arg(input, "dot", "input", 1)
@@ -163,7 +163,7 @@ def _lazy_conj_result(xp, res, like: Tensor) -> Tensor:
     return wrap_array(xp.conj(res), like._dtype, like.device).conj()
 
 
-@op(out="exact", out_message=_named("result dtype {o} does not match input dtype {r}"))
+@op(out_overlap=None, out="exact", out_message=_named("result dtype {o} does not match input dtype {r}"))
 def vdot(input, other, *, out=None) -> Tensor:
     """``dot(conj(input), other)``."""
     input = _tensor_arg(input, "vdot", "input", 1)
@@ -247,7 +247,7 @@ def _mm_shape_check(a_shape, b_shape) -> None:
                            f"{_dims(b_shape)})")
 
 
-@op(out="exact")
+@op(out_overlap=None, out="exact")
 def mm(input, mat2, *, out=None) -> Tensor:
     """Matrix product of two 2-D tensors of the same dtype."""
     input = _tensor_arg(input, "mm", "input", 1)
@@ -277,7 +277,7 @@ def _mv_checks(mat: Tensor, vec: Tensor) -> None:
     _bool_refused(mat, "addmv_impl_cpu")
 
 
-@op(out="exact")
+@op(out_overlap=None, out="exact")
 def mv(input, vec, *, out=None) -> Tensor:
     """Matrix-vector product: ``out[i] = sum_j input[i, j] * vec[j]``."""
     input = _tensor_arg(input, "mv", "input", 1)
@@ -302,7 +302,7 @@ def _bmm_checks(a: Tensor, b: Tensor) -> None:
     _bool_refused(a, "bmm")
 
 
-@op(out="exact")
+@op(out_overlap=None, out="exact")
 def bmm(input, mat2, *, out=None) -> Tensor:
     """Batched matrix product of two 3-D tensors with the same batch size (no broadcasting)."""
     input = _tensor_arg(input, "bmm", "input", 1)
@@ -347,7 +347,7 @@ def _matmul_checks(a: Tensor, b: Tensor) -> None:
         _bool_refused(a, "bmm")
 
 
-@op(out="exact", also=("linalg.matmul",))
+@op(out_overlap=None, out="exact", also=("linalg.matmul",))
 def matmul(input, other, *, out=None) -> Tensor:
     """The matrix product with NumPy's (and PyTorch's) rules: 1-D operands are vectors, batch
     dims broadcast; ``a @ b``.  Same dtypes only (no promotion), as in PyTorch."""
@@ -427,7 +427,7 @@ def _expand_arr(t: Tensor, shape: tuple):
     return t.expand(shape)._arr
 
 
-@op(out="exact")
+@op(out_overlap='first', out="exact")
 def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None) -> Tensor:
     """``beta * input + alpha * (mat1 @ mat2)`` (``input`` broadcast to the product)."""
     input = _tensor_arg(input, "addmm", "input", 1)
@@ -453,7 +453,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None) -> Tensor:
     return finish(res, input._dtype, dev, out, _contig(res.shape))
 
 
-@op(out="exact")
+@op(out_overlap='first', out="exact")
 def addmv(input, mat, vec, *, beta=1, alpha=1, out=None) -> Tensor:
     """``beta * input + alpha * (mat @ vec)``."""
     input = _tensor_arg(input, "addmv", "input", 1)
@@ -472,7 +472,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1, out=None) -> Tensor:
     return finish(res, input._dtype, dev, out, _contig(res.shape))
 
 
-@op(out="exact")
+@op(out_overlap='first', out="exact")
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
     """``beta * input + alpha * bmm(batch1, batch2)``."""
     input = _tensor_arg(input, "baddbmm", "input", 1)
@@ -489,7 +489,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
     return finish(res, input._dtype, dev, out, _contig(res.shape))  # (row-major, as addmm)
 
 
-@op(out="exact", out_message=_named("self and mat2 must have the same dtype, but got {o} "
+@op(out_overlap=None, out="exact", out_message=_named("self and mat2 must have the same dtype, but got {o} "
                                           "and {r}"))
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
     """``beta * input + alpha * sum_b batch1[b] @ batch2[b]``."""
@@ -835,7 +835,7 @@ def _einsum_view(t: Tensor, sub: str, out_sub: str) -> Tensor:
     return t.permute([labels.index(c) for c in out_sub])
 
 
-@op(method=False, out="exact", out_message=_named(
+@op(out_overlap=None, method=False, out="exact", out_message=_named(
     "tensordot: Expected the output tensor to have dtype {r}, but got an output tensor with "
     "dtype {o}"))
 def tensordot(a, b, dims=2, out=None) -> Tensor:
@@ -1369,7 +1369,7 @@ def _require(xp, name: str, fn: str):
     return f
 
 
-@op(namespace="linalg", method=False, out="exact")
+@op(out_overlap=None, namespace="linalg", method=False, out="exact")
 def inv(A, *, out=None) -> Tensor:
     """The inverse of each square matrix of ``A`` (LinAlgError when one is singular).
 
@@ -1404,7 +1404,7 @@ def _inv_arr(xp, a):
     return res
 
 
-@op(out="exact")
+@op(out_overlap=None, out="exact")
 def inverse(input, *, out=None) -> Tensor:
     return inv(input, out=out)
 
@@ -1574,7 +1574,7 @@ def _solve_result(xp, res, A, dev, left: bool, vector: bool, out):
     return _finish_cm(xp, res, A._dtype, dev, out)
 
 
-@op(namespace="linalg", method=False, out="exact")
+@op(out_overlap=None, namespace="linalg", method=False, out="exact")
 def cholesky(A, *, upper: bool = False, out=None) -> Tensor:
     """The Cholesky factor ``L`` (``A = L @ L.mH``) of a Hermitian positive-definite ``A``."""
     A = _tensor_arg(A, "linalg_cholesky", "A", 1)
@@ -1707,7 +1707,7 @@ def _svd_legacy(input, some: bool = True, compute_uv: bool = True, *, out=None):
     return return_types.svd(U, S, Vh.mH)
 
 
-@op(namespace="linalg", method=False, out="exact")
+@op(out_overlap=None, namespace="linalg", method=False, out="exact")
 def svdvals(A, *, driver=None, out=None) -> Tensor:
     """The singular values of each matrix, descending (real dtype)."""
     A = _tensor_arg(A, "linalg_svdvals", "A", 1)
@@ -1763,7 +1763,7 @@ def eigh(A, UPLO: str = "L", *, out=None):
                        _wrap_cm(xp, v, A._dtype, A))
 
 
-@op(namespace="linalg", method=False, out="exact")
+@op(out_overlap=None, namespace="linalg", method=False, out="exact")
 def eigvalsh(A, UPLO: str = "L", *, out=None) -> Tensor:
     A = _tensor_arg(A, "linalg_eigvalsh", "A", 1)
     _check_uplo(UPLO)
@@ -1904,7 +1904,7 @@ def pinverse(input, rcond: float = 1e-15) -> Tensor:
     return pinv(input, rtol=rcond)
 
 
-@op(out="exact", also=("linalg.matrix_power",))
+@op(out_overlap=None, out="exact", also=("linalg.matrix_power",))
 def matrix_power(A, n: int, *, out=None) -> Tensor:
     """``A @ A @ ... @ A`` (``n`` times; ``n = 0`` gives identities, ``n < 0`` powers of the
     inverse), by repeated squaring."""
@@ -2057,7 +2057,7 @@ def _quietly(fn):
     return run
 
 
-@op(namespace="linalg", method=False, out="exact")
+@op(out_overlap=None, namespace="linalg", method=False, out="exact")
 @_quietly
 def vector_norm(x, ord=2, dim=None, keepdim: bool = False, *, dtype=None,
                 out=None) -> Tensor:
@@ -2124,7 +2124,7 @@ def vector_norm(x, ord=2, dim=None, keepdim: bool = False, *, dtype=None,
 _MATRIX_ORDS = ("fro", "nuc", _INF, -_INF, 1, -1, 2, -2)
 
 
-@op(namespace="linalg", method=False, out="exact", out_message=_named(
+@op(out_overlap=None, namespace="linalg", method=False, out="exact", out_message=_named(
     "linalg.matrix_norm expected out tensor dtype {r} but got: {o}"))
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None,
                 out=None) -> Tensor:
@@ -2194,7 +2194,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None
     return finish(_c(xp, res), rdt, A.device, out)
 
 
-@op(namespace="linalg", method=False, out="exact",
+@op(out_overlap=None, namespace="linalg", method=False, out="exact",
     out_message=_named("linalg.norm expected out tensor dtype {r} but got: {o}"))
 def norm(A, ord=None, dim=None, keepdim: bool = False, *, out=None, dtype=None) -> Tensor:
     """``vector_norm`` or ``matrix_norm`` as PyTorch picks: a matrix norm when ``ord`` is
@@ -2283,7 +2283,7 @@ def multi_dot(tensors, *, out=None) -> Tensor:
     return finish(_c(xp, res).reshape(shape), tensors[0]._dtype, dev, out)
 
 
-@op(namespace="linalg", method=False, out="exact", out_message=_named(
+@op(out_overlap=None, namespace="linalg", method=False, out="exact", out_message=_named(
     "linalg.vecdot: Expected out of dtype{r} but found {o}"))
 def vecdot(x, y, *, dim: int = -1, out=None) -> Tensor:
     """``sum(conj(x) * y, dim)`` with broadcasting."""

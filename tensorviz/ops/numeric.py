@@ -14,8 +14,9 @@ import warnings
 import numpy as np
 
 from .. import _dtypes, _layout
-from .._dispatch import cast_first, op, warn_resized, write_out
+from .._dispatch import cast_first, inplace_of, op, store_inplace, warn_resized, write_out
 from .._dtypes import _COMPLEX, _FLOAT, _INT, result_type
+from .._indexing import check_writable
 from .._tensor import Tensor, contiguous_format
 from ..backends import backend_for
 from ..backends._numpy import call_quiet, quietly as _quietly
@@ -183,6 +184,23 @@ def ldexp(input, other, *, out=None) -> Tensor:
         return _elementwise2("ldexp", lambda xp, a, b: a * b, input, p, rdt, out, _opmath(rdt),
                              stride)
     return _elementwise2("ldexp", _ldexp, input, other, rdt, out, _opmath(rdt), stride)
+
+
+@inplace_of(ldexp)
+def ldexp_(self, other) -> Tensor:
+    """In place: ``self * 2 ** other`` written into ``self`` (returns ``self``).
+
+    Note: as PyTorch's ``ldexp_`` (``self.mul_(pow(2, other))``: the power is a new tensor),
+    an ``other`` sharing self's memory is read first, not refused as the in-place forms of
+    the elementwise ops refuse it. Example: ``x = tensorviz.ones(2, 2); x.ldexp_(x.t())``.
+    """
+    _ldexp_cast(self, other)
+    check_writable(self)
+    shape = _layout.broadcast_shapes(self._shape, other._shape)
+    if shape != self._shape:
+        raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the "
+                           f"broadcast shape {list(shape)}")
+    return store_inplace(self, ldexp(self, other))
 
 
 @op(inplace=True, inplace_check=cast_first)

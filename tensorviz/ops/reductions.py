@@ -19,12 +19,12 @@ import numpy as np
 from .. import _dtypes, _layout, return_types
 from .._device import CPU
 from .._dtypes import _COMPLEX, _FLOAT, _INT
-from .._indexing import check_writable
+from .._indexing import check_partial_overlap, check_writable
 from .._tensor import Tensor, _contig, _fresh, tensor_device
 from .._tensor import wrap_array as _wrap_array
 from ..backends import runs_numpy
 from ..backends._numpy import call_quiet, context_busy, quiet_run
-from .._dispatch import inplace_of, op, store_inplace, write_out
+from .._dispatch import inplace_of, op, resize_out, store_inplace, write_out
 from ._keywords import as_number, handles_keywords
 from .pointwise import _check_tensor, _not_implemented, _opmath, _xp
 
@@ -734,13 +734,13 @@ def _argmaxmin(name: str, input, dim, keepdim, out, maxi: bool) -> Tensor:
     return finish(res.astype(np.int64), _dtypes.int64, dev, out)
 
 
-@op(out="exact")  # (out= must be int64, as PyTorch's)
+@op(out_overlap=None, out="exact")  # (out= must be int64, as PyTorch's)
 def argmax(input: Tensor, dim=None, keepdim: bool = False, *, out=None) -> Tensor:
     """Index of the largest value (first one on ties; a flat index when ``dim`` is None)."""
     return _argmaxmin("argmax", input, dim, keepdim, out, True)
 
 
-@op(out="exact")
+@op(out_overlap=None, out="exact")
 def argmin(input: Tensor, dim=None, keepdim: bool = False, *, out=None) -> Tensor:
     """Index of the smallest value (first one on ties; a flat index when ``dim`` is None)."""
     return _argmaxmin("argmin", input, dim, keepdim, out, False)
@@ -1016,6 +1016,11 @@ def _scan(name: str, fn: str, input: Tensor, dim, dtype, out) -> Tensor:
         res = arr.copy()
     else:
         res = call_quiet(getattr(xp, fn), arr, axis=d)
+    if isinstance(out, Tensor) and out._storage is input._storage:
+        # (TensorIterator's check, of out as resized: ``cumsum(x.t(), 0, out=x)`` is refused)
+        if out._shape != tuple(res.shape) and _dtypes.can_cast(rdt, out._dtype):
+            resize_out(out, tuple(res.shape))
+        check_partial_overlap(out, input)
     return finish(res, rdt, tensor_device(input), out)
 
 
@@ -1258,7 +1263,7 @@ def _histc_message(r, o) -> str:
             f"got input {r._dtype.cxx_name} and hist {o._dtype.cxx_name}")
 
 
-@op(out="exact", out_message=_histc_message)
+@op(out_overlap=None, out="exact", out_message=_histc_message)
 def histc(input: Tensor, bins: int = 100, min=0, max=0, *, out=None) -> Tensor:
     """Histogram of ``bins`` equal-width bins over ``[min, max]`` (the data's range when both
     are equal); elements outside are ignored."""

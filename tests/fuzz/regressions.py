@@ -997,3 +997,70 @@ REGRESSIONS += [  # fresh-seed 140M/123M runs: result layouts and dtypes (Tensor
         "v5 = T.tensor([2.0, -0.0, -2.5], dtype=T.float16)",
         "v6 = T.dist(v5, T.tensor(complex(1.0, 1.0), dtype=T.complex128), 2)"]),
 ]
+REGRESSIONS += [  # fresh-seed 140M/123M runs: writes whose value PyTorch's loop order over shared memory decides
+    ("setitem-index-put-value-is-its-destination", [
+        "v0 = T.tensor([[True, True], [True, True], [False, False], [True, False]], dtype=T.bool)",
+        "v2 = T.tensor([-2, 0, 1, -4, 0, -2, 3, 2], dtype=T.int64).reshape((4, 2))", "v0[v2, 1] = v0",
+        "v3 = T.tensor([[5, 6, 5], [-4, -6, 4]], dtype=T.int8)",
+        "v4 = T.tensor([-1, 1, -1, -1, -2, -2], dtype=T.int64).reshape((2, 3))", "v3[v4, -1] = v3",
+        "v5 = T.arange(5.)", "v5[v5 > 1] = v5[::2]",
+    ]),
+    ("masked-scatter-source-is-self-or-its-view", [
+        "v0 = T.tensor([[-4, -4], [5, -2], [1, 0], [4, 5]], dtype=T.int8)",
+        "v1 = T.tensor([[False, True], [False, True], [True, True], [False, False]], dtype=T.bool)",
+        "v2 = v0.masked_scatter_(v1, v0)", "v3 = T.arange(20.).reshape(5, 4)",
+        "v4 = T.tensor([True, False, True, True, False] * 4).reshape(5, 4)",
+        "v5 = v3.masked_scatter_(v4, v3[1:])",
+    ]),
+    ("any-out-is-its-input", [
+        "v0 = T.tensor([[False, False, True], [True, False, True]], dtype=T.bool)",
+        "v1 = T.any(v0, out=v0)", "v2 = T.tensor([[False, False], [True, True]], dtype=T.bool)",
+        "v3 = v2.t()", "v4 = T.any(v3, out=v3)",
+    ]),
+    ("inplace-elementwise-reads-a-strided-view-of-self", [
+        "v0 = T.tensor([[False, True], [False, False], [False, True]], dtype=T.bool)",
+        "v1 = v0[..., ::2]", "v2 = v0.eq_(v1)", "v3 = T.tensor([[3, 4], [3, 2]], dtype=T.uint8)",
+        "v4 = v3[..., ::2]", "v5 = v3.greater_equal_(v4)", "v6 = T.tensor([[-3.0, -0.75], [0.0, 0.25]], dtype=T.float16)",
+        "v7 = v6[..., ::2]", "v8 = v6.sub_(v7)", "v9 = T.tensor([[3, 0], [255, 6]], dtype=T.uint8)",
+        "v10 = v9[..., ::2]", "v9 += v10",
+        "v11 = T.tensor([[0.0, -3.0], [65504.0, -3.0], [1e+30, 3.0]], dtype=T.float32)",
+        "v12 = v11.hypot_(v11[..., ::2])",
+        "v13 = T.tensor([[0.0, 1.0], [-float('inf'), 1.5], [0.25, float('inf')]], dtype=T.bfloat16)",
+        "v14 = T.tensor([[3.4e+38, -0.75], [2.0, 0.0], [1.0, 3.0]], dtype=T.bfloat16)",
+        "v15 = v13.lerp_(v13[..., ::2], v14)",
+    ]),
+    ("msort-out-overlapping-its-input", [
+        "v0 = T.tensor([[1, -4, -9223372036854775808, -4, -4, 1, 1, -9223372036854775808], [-4, 6, -4, -3, 1, -4, 1, -2], [6, 5, 4, -6, 1, -1, 6, -6], [-5, 6, 0, -6, -4, 2, 2, 0]], dtype=T.int64)",
+        "v1 = v0[..., ::2]", "v2 = v0[1, ::1]", "v3 = T.msort(v1, out=v2)",
+    ]),
+    ("put-repeated-index-permuted-source", [
+        "v0 = T.tensor([[[0, 5, -128], [5, 5, -4], [2, 1, 6], [-5, -5, 2]], [[-2, 5, -6], [0, 2, 4], [127, 3, -3], [4, 127, 4]]], dtype=T.int8)",
+        "v1 = T.tensor([-3, -3, 3, -1, 3, -2, 1, 0, 3, -3, 0, 2, 3, 3, -4, -1, -2, 0, -1, 0, -4, 0, 1, 3], dtype=T.int64).reshape((2, 4, 3))",
+        "v2 = T.tensor([[[5, 127], [2, -1], [4, 4], [4, -1]], [[5, -2], [0, 0], [-128, 5], [-6, -127]], [[6, 0], [-2, 6], [1, 2], [6, -6]]], dtype=T.int8)",
+        "v3 = v2.permute((2, 1, 0))", "v4 = v0.put_(v1, v3)",
+    ]),
+]
+REGRESSIONS += [  # 140M/123M runs: accepted differences adopted for what follows; complex64 abs
+    ("signbit-of-nan-then-a-view-of-it", [
+        "v0 = T.tensor([[[3.0, -1.0, 3.4e+38], [float('inf'), 1.5, 1.152921504606847e+18], [-3.0, -0.75, 1.0]], [[-1.0, -0.75, 0.25], [2.0, -0.75, 0.0], [1.5, 0.25, -2.5]]], dtype=T.float64)",
+        "v1 = T.xlogy(v0, v0)", "v3 = T.signbit(v1)", "v4 = v3[-2, ::1]",
+    ]),
+    ("pinverse-nan-entries-then-compared", [
+        "v0 = T.tensor([[[1.5, 0.25, 1e+30], [0.0, -1.0, 3.0], [0.0, 2.0, -0.75], [3.0, 4.0, 1.0]], [[-float('inf'), 65504.0, -1.0], [0.25, -2.5, 0.5], [0.25, 3.4e+38, 1e+30], [-0.75, -3.0, -1.0]]], dtype=T.float64)",
+        "v4 = T.pinverse(v0, -128)", "v5 = T.greater_equal(v4, v4)",
+    ]),
+    ("corrcoef-an-ulp-apart-then-to-int16", [
+        "v0 = T.tensor([[-2.5, float('inf'), -3.0], [3.0, 0.0, 0.25]], dtype=T.float32)",
+        "v1 = v0.corrcoef()", "v2 = T.tensor(v1, dtype=T.int16)",
+    ]),
+    ("abs-of-complex64-out-then-cos", [
+        "v0 = T.tensor([[[complex(-0.0, 0.0), complex(2.0, 0.5), complex(65504.0, 65504.0), complex(0.0, 0.0)]], [[complex(-2.5, -2.0), complex(-3.0, 0.0), complex(-3.0, 1.0), complex(-0.0, 0.0)]]], dtype=T.complex64)",
+        "v1 = T.absolute(v0, out=v0)", "v2 = T.cos_(v1)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 142.1M run: a lazy conjugate source sharing the destination's memory is read first
+    ("setitem-index-put-conjugate-of-itself", [
+        "v0 = T.tensor([[complex(0.5, -2.0)]])", "v1 = v0.conj()", "v2 = T.tensor([0]).reshape((1, 1))",
+        "v0[0:4:3, v2] = v1", "v3 = T.tensor([1 + 2j, 3 + 4j, 5 + 6j])", "v4 = v3[:2].add_(v3[1:].conj())",
+    ]),
+]

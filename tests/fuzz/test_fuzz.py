@@ -166,16 +166,66 @@ def test_cov_that_zeroes_its_input_is_still_compared():
         assert f.detail.startswith(what), f
 
 
-def test_inplace_product_rule_needs_shared_memory():
-    """An in-place matrix product stops the comparison only where self shares memory with a
-    factor; otherwise its result is compared."""
-    from .differential import _product_inplace_overlaps
+def test_ordered_write_rule_needs_shared_memory_or_an_index_write():
+    """A write is compared against PyTorch's result on copies of its operands only where its
+    destination shares memory with what it reads, or it is an index write that may hit a
+    position twice without accumulating; otherwise PyTorch's own result is compared."""
+    from .differential import _ordered_write
     a, b = torch.ones(2, 2), torch.ones(2, 2)
-    env = {"v0": a, "v1": a.t(), "v2": b}
-    assert _product_inplace_overlaps("v3 = v0.addmm_(v1, v2)", env)
-    assert _product_inplace_overlaps("v3 = v2.baddbmm_(v0, mat2=v2)", env)
-    assert not _product_inplace_overlaps("v3 = v0.addmm_(v2, v2)", env)
-    assert not _product_inplace_overlaps("v3 = v0.addmm(v0, v0)", env)
+    env = {"v0": a, "v1": a.t(), "v2": b, "v3": torch.tensor([0, 0]), "v4": a[:, ::2]}
+    for line in ("v5 = v0.addmm_(v1, v2)", "v5 = v2.baddbmm_(v0, mat2=v2)", "v0 += v4",
+                 "v5 = v0.sub_(v4)", "v5 = T.lerp_(v0, v4, 0.5)", "v0[v3] = v1",
+                 "v5 = T.any(v0, out=v0)", "v5 = v4.sum(0, out=v0)",
+                 "v5 = T.msort(v4, out=v0)",
+                 "v5 = v2.put_(v3, v2[0])", "v5 = v2.index_put_((v3,), v2[0], False)",
+                 "v2[v3, 0] = v2[1]", "v2[[0, 0]] = v0", "v5 = v2.scatter_(0, v3[None], v0)",
+                 "v5 = v0.masked_scatter_(v0 > 0, v1)"):
+        assert _ordered_write(line, env) is not None, line
+    for line in ("v5 = v0.addmm_(v2, v2)", "v5 = v0.addmm(v0, v0)", "v0 += v2", "v5 = v0.neg_()",
+                 "v5 = T.cos_(v0)", "v5 = T.add(v2, 1, out=v0)", "v0[0] = v2[1]", "v0[v3] = 1.0",
+                 "v5 = v2.put_(v3, v0[0], True)", "v5 = v2.index_put_((v3,), v0[0], accumulate=True)",
+                 "v5 = v2.scatter_(0, v3[None], v0, reduce='add')", "v5 = v0.index_add_(0, v3, v2)"):
+        assert _ordered_write(line, env) is None, line
+    dests, apart = _ordered_write("v5 = T.msort(v4, out=v0)", env)
+    assert dests == ["v0"] and apart == "v5 = T.msort(_f4, out=v0)"
+    assert _ordered_write("v2[v3, 0] = v2[1]", env)[1] == "v2[_f3, 0] = _f2[1]"
+    assert _ordered_write("v5 = T.sort(v4, out=(v0, v3))", env) == (["v0", "v3"],
+                                                                     "v5 = T.sort(_f4, out=(v0, v3))")
+
+
+def test_writes_through_shared_memory_are_compared_against_copies(monkeypatch):
+    """Where PyTorch's result depends on its loop order over memory that its inputs share
+    (or on which of two writes to one position comes last), PyTorch's destination is given
+    what PyTorch computes on copies of the operands: tensorviz's values there, the rest of
+    the statement and every later statement are still compared (a wrong op after them, an
+    in-place op that reads what it overwrote, a scatter whose first write wins: all found)."""
+    lines = ["v0 = T.tensor([[-3.0, -0.75], [0.0, 0.25], [2.0, 5.0]])", "v1 = v0[..., ::2]",
+             "v2 = v0.sub_(v1)", "v3 = T.tensor([[3, 4], [3, 2]], dtype=T.uint8)",
+             "v4 = v3[..., ::2]", "v3 += v4", "v5 = T.tensor([[False, True], [True, False]])",
+             "v6 = T.any(v5, out=v5)", "v7 = T.tensor([[1, -4, 5, 0], [-4, 6, -4, -3]])",
+             "v8 = T.msort(v7[..., ::2], out=v7[1])", "v9 = T.tensor([1, 0, 0, 2])",
+             "v10 = T.tensor([[5, 7], [1, 2]]).t()", "v11 = T.zeros(3, dtype=T.int64)",
+             "v12 = v11.put_(v9, v10)", "v13 = T.neg(v0)"]
+    assert compare(lines, torch, tensorviz) is None
+    f = compare(lines, torch, _wrong(neg=lambda t: t))
+    assert f is not None and f.kind == "silent" and f.line == 14, f
+
+    def reading_overwritten(self, other, *, alpha=1):  # column by column, reading self
+        for j in range(self.shape[-1]):
+            self[..., j] = self[..., j] - alpha * other[..., min(j, other.shape[-1] - 1)]
+        return self
+    monkeypatch.setattr(tensorviz.Tensor, "sub_", reading_overwritten)
+    f = compare(lines, torch, tensorviz)
+    assert f is not None and f.kind == "silent" and f.line == 2 and "v0." in f.detail, f
+    monkeypatch.undo()
+
+    def first_wins(self, index, source, accumulate=False):
+        for i, s in reversed(list(zip(index.tolist(), source.reshape(-1).tolist()))):
+            self.view(-1)[i] = s
+        return self
+    monkeypatch.setattr(tensorviz.Tensor, "put_", first_wins)
+    f = compare(lines, torch, tensorviz)
+    assert f is not None and f.kind == "silent" and f.line == 13 and "v11." in f.detail, f
 
 
 def test_inplace_product_sharing_memory_is_compared_against_the_product_first(monkeypatch):
@@ -477,3 +527,25 @@ def test_slogdet_complex_sign_is_accepted_only_with_modulus_one_where_pytorch_gi
         dt, dv = desc([complex("nan+nanj"), 1 + 0j], logabs), desc(tv_sign, logabs)
         deliberate("slogdet", "v1 = T.slogdet(v0)", dt, dv, x)
         assert (_same(dt, dv) is None) is accepted
+
+
+def test_accepted_values_are_adopted_for_what_follows():
+    """Where a rule accepts tensorviz's values and PyTorch's differ (the sign bit of a NaN,
+    a pseudo-inverse's NaN entries, integers one apart), PyTorch's new tensor is given them:
+    a view or a comparison of it compares its own computation (each was a finding), while a
+    wrong op after it, or a wrong comparison of it, is still found."""
+    big = ("v0 = T.tensor([[[1.5, 0.25, 1e+30], [0.0, -1.0, 3.0]], [[-float('inf'), 65504.0, "
+           "-1.0], [0.25, -2.5, 0.5]]], dtype=T.float64)")
+    lines = [big, "v1 = T.pinverse(v0, -128)", "v2 = T.greater_equal(v1, v1)",
+             "v3 = T.xlogy(v0, v0)", "v4 = T.signbit(v3)", "v5 = v4[1, ::1]",
+             "v6 = T.tensor([[-2.5, float('inf'), -3.0], [3.0, 0.0, 0.25]])",
+             "v7 = v6.corrcoef()", "v8 = T.tensor(v7, dtype=T.int16)", "v9 = v8 * 3",
+             "v10 = T.neg(v1)"]
+    assert compare(lines, torch, tensorviz) is None
+    f = compare(lines, torch, _wrong(neg=lambda t: t))
+    assert f is not None and f.kind == "silent" and f.line == 10, f
+    f = compare(lines, torch, _wrong(greater_equal=lambda a, b: tensorviz.greater_equal(a, b)
+                                     .logical_not()))
+    assert f is not None and f.kind == "silent" and f.line == 2, f
+    f = compare(lines, torch, _wrong(signbit=lambda t: tensorviz.signbit(t).logical_not()))
+    assert f is not None and f.kind == "silent" and f.line == 4, f

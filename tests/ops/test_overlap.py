@@ -1,12 +1,19 @@
 """Writes whose source shares memory with the destination, against PyTorch: an input that
 partly overlaps the written-to tensor is refused (RuntimeError) by in-place ops, ``copy_`` and
-``out=``; the index ops refuse even a source that is the destination itself; layouts that are
-not dense are not compared (PyTorch lets them through)."""
+``out=``; the index ops refuse even a source that is the destination itself. Layouts PyTorch's
+check cannot tell (not dense, or a source it broadcasts first) pass it, and its kernels then read
+what they already overwrote (undefined): there tensorviz gives PyTorch's result for a copy of
+the source."""
 from __future__ import annotations
 
+import warnings
+
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
+
+import tensorviz  # noqa: E402
 
 CASES = {
     "add_-self": lambda lib, x: x.add_(x),
@@ -61,3 +68,132 @@ def test_neg_in_place_of_strided_views(tvdiff, dtype, geometry):
         t.as_strided(size, stride, offset).neg_()
         return t
     tvdiff.check(f, x, warns=False)
+
+
+_LAYOUTS = {  # (destination, source) views of one 4x4 tensor
+    "same": lambda b: (b, b), "transposed": lambda b: (b, b.t()),
+    "stepped": lambda b: (b, b[:, :1]), "shifted": lambda b: (b[:3], b[1:]),
+    "row": lambda b: (b, b[0]), "flat": lambda b: (b.view(16)[:8].view(2, 4),
+                                                   b.view(16)[4:12].view(2, 4)),
+    "diagonal": lambda b: (b, b.diagonal().unsqueeze(0)), "column-stepped": lambda b: (b[:, ::2], b[:, :2]),
+}
+_WRITES = {
+    "add_": lambda T, d, s: d.add_(s), "hypot_": lambda T, d, s: d.hypot_(s),
+    "lerp_": lambda T, d, s: d.lerp_(s, 0.5), "addcmul_": lambda T, d, s: d.addcmul_(s, s),
+    "atan2_": lambda T, d, s: d.atan2_(s), "fmod_": lambda T, d, s: d.fmod_(s),
+    "xlogy_": lambda T, d, s: d.xlogy_(s), "logical_and_": lambda T, d, s: d.logical_and_(s),
+    "ldexp_": lambda T, d, s: d.ldexp_(s), "clamp_": lambda T, d, s: d.clamp_(s),
+    "eq_": lambda T, d, s: d.eq_(s), "copy_": lambda T, d, s: d.copy_(s),
+    "setitem": lambda T, d, s: d.__setitem__(slice(None), s),
+    "where-out": lambda T, d, s: T.where(s > 2, s, d, out=d),
+    "cumsum-out": lambda T, d, s: T.cumsum(s, 0, out=d), "msort-out": lambda T, d, s: T.msort(s, out=d),
+    "sort-out": lambda T, d, s: T.sort(s, out=(d, T.empty(0, dtype=T.long))),
+}
+
+
+@pytest.mark.parametrize("op", sorted(_WRITES))
+def test_writes_into_memory_their_inputs_share(op):
+    """In-place ops, ``out=`` and setitem whose destination shares memory with an input: PyTorch's
+    overlap errors where it raises them (dense layouts that overlap other than element for
+    element; broadcast sources and non-dense layouts pass its check), and otherwise PyTorch's
+    result for a copy of the input (what PyTorch's own loop reads there is undefined)."""
+    for layout, views in _LAYOUTS.items():
+        got = []
+        for T, copy in ((tensorviz, False), (torch, False), (torch, True)):
+            b = T.arange(16, dtype=T.float64).reshape(4, 4) - 5
+            d, s = views(b)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    _WRITES[op](T, d, s.clone() if copy else s)
+                    got.append(b.tolist())
+                except RuntimeError as e:
+                    got.append(str(e))
+        mine, real, copied = got
+        if isinstance(real, str) or isinstance(mine, str):
+            assert mine == real, (op, layout, mine, real)
+        else:
+            np.testing.assert_allclose(mine, copied, rtol=1e-12, err_msg=f"{op} {layout}")
+
+
+_OUT_OPS = {  # an out= of each checking policy (tensorviz._dispatch.op's out_overlap)
+    "mm": lambda T, x, o: T.mm(x, x, out=o), "matmul": lambda T, x, o: T.matmul(x, x, out=o),
+    "bmm": lambda T, x, o: T.bmm(x[None], x[None], out=o), "tril": lambda T, x, o: T.tril(x, out=o),
+    "diag": lambda T, x, o: T.diag(x, out=o), "dot": lambda T, x, o: T.dot(x[0], x[1], out=o),
+    "argmax": lambda T, x, o: T.argmax(x, 0, out=o),
+    "vector_norm": lambda T, x, o: T.linalg.vector_norm(x, dim=0, out=o),
+    "addmm": lambda T, x, o: T.addmm(x, x, x, out=o),
+    "baddbmm": lambda T, x, o: T.baddbmm(x[None], x[None], x[None], out=o),
+    "gather": lambda T, x, o: T.gather(x, 0, T.zeros(4, 4, dtype=T.long), out=o),
+    "take_along_dim": lambda T, x, o: T.take_along_dim(x, T.zeros(4, 4, dtype=T.long), 0, out=o),
+    "index_select": lambda T, x, o: T.index_select(x, 0, T.tensor([1, 0, 2, 3]), out=o),
+    "masked_select": lambda T, x, o: T.masked_select(x, x > 3, out=o),
+    "take": lambda T, x, o: T.take(x, T.tensor([[1, 0, 2, 3]] * 4), out=o),
+    "floor": lambda T, x, o: T.floor(x, out=o), "cat": lambda T, x, o: T.cat([x[:, :2]], out=o),
+    "stack": lambda T, x, o: T.stack([x.diagonal()], out=o),
+}
+_OUTS = {"same": lambda b: b, "transposed": lambda b: b.t(), "row": lambda b: b[0],
+         "shifted": lambda b: b.view(-1)[1:], "element": lambda b: b[1, 1],
+         "stepped": lambda b: b[:, ::2]}
+
+
+@pytest.mark.parametrize("op", sorted(_OUT_OPS))
+def test_out_sharing_memory_with_an_input(op):
+    """``out=`` sharing memory with an input, for ops whose kernels check it differently
+    (TensorIterator's partial-overlap check on out as given; the index ops' refusal of any
+    overlap; addmm's check of its added input only, against out as resized; mm and the other
+    products not at all): PyTorch's errors, and where it runs, its result for a copy of the
+    input (its own kernel may read what it already wrote)."""
+    for layout, view in _OUTS.items():
+        got, grown = [], False
+        for T, copy in ((tensorviz, False), (torch, False), (torch, True)):
+            b = T.arange(16, dtype=T.float64).reshape(4, 4) + 20 * T.eye(4, dtype=T.float64)
+            if op == "argmax":
+                b = T.arange(16).reshape(4, 4)
+            o = view(b)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    _OUT_OPS[op](T, b.clone() if copy else b, o)
+                    got.append(b.tolist())
+                except RuntimeError as e:
+                    got.append(str(e))
+            # (an out grown past the storage: a new one in tensorviz, see Tensor.resize_)
+            grown = grown or T is tensorviz and o._storage is not b._storage
+        mine, real, copied = got
+        if isinstance(real, str) or isinstance(mine, str):
+            assert mine == real, (op, layout, mine, real)
+        elif not grown:
+            np.testing.assert_allclose(mine, copied, rtol=1e-12, err_msg=f"{op} {layout}")
+
+
+_LAZY_WRITES = {
+    "add_": lambda T, x, s: x[:3].add_(s), "mul_": lambda T, x, s: x[:3].mul_(s),
+    "copy_": lambda T, x, s: x[:3].copy_(s), "setitem": lambda T, x, s: x[:3].__setitem__(
+        slice(None), s), "setitem-index": lambda T, x, s: x[:3].__setitem__(T.tensor([0, 1, 2]), s),
+    "put_": lambda T, x, s: x.put_(T.tensor([0, 1, 2]), s),
+    "index_copy_": lambda T, x, s: x.index_copy_(0, T.tensor([0, 1, 2]), s),
+    "masked_scatter_": lambda T, x, s: x.masked_scatter_(T.tensor([True, True, True, False]), s),
+    "neg-out": lambda T, x, s: T.neg(s, out=x[:3]),
+}
+
+
+@pytest.mark.parametrize("op", sorted(_LAZY_WRITES))
+@pytest.mark.parametrize("lazy", ["conj", "neg"])
+def test_lazy_source_sharing_memory_is_read_first(op, lazy):
+    """A lazy conjugate (or negative) view of the destination's memory as the source: PyTorch
+    reads it into a new tensor first (no overlap error, the values of a copy), except copy_
+    and the setitem that is copy_, which refuse it as any partly overlapping source."""
+    got = []
+    for T in (tensorviz, torch):
+        x = T.tensor([1 + 2j, 3 + 4j, 5 + 6j, 7 + 8j])
+        if lazy == "conj":
+            s = x[1:].conj()
+        else:  # (the imaginary part of a conjugate view is a lazy negation of x.imag)
+            x, s = x.imag, x.conj().imag[1:]
+        try:
+            _LAZY_WRITES[op](T, x, s)
+            got.append(x.tolist())
+        except RuntimeError as e:
+            got.append(str(e))
+    assert got[0] == got[1]
