@@ -786,12 +786,16 @@ def _median_impl(name: str, input: Tensor, dim, keepdim: bool, ignore_nan: bool,
 @op()
 def median(input: Tensor, dim=None, keepdim: bool | None = None, *, out=None):
     """The lower median (of all elements, or ``(values, indices)`` along ``dim``); NaN wins."""
+    # Note: along a dim of stride 0 (an expanded tensor) PyTorch's CPU kernel reads memory
+    # past the tensor (median(tensor([1.]).expand(3), 0) gives 6.9e-310 or whatever lies
+    # there); tensorviz gives the median of the values, as PyTorch does for a copy.
     return _median_impl("median", input, dim, keepdim, False, out)
 
 
 @op()
 def nanmedian(input: Tensor, dim=None, keepdim: bool | None = None, *, out=None):
     """The lower median ignoring NaN (NaN only where every element is NaN)."""
+    # Note: PyTorch reads past an expanded (stride-0) dim here too: see median.
     return _median_impl("nanmedian", input, dim, keepdim, True, out)
 
 

@@ -299,6 +299,29 @@ def _cov_zeroes_input(line: str, env: dict) -> bool:
     return x is not None and (x.ndim == 0 or x.shape[-1] == 1)
 
 
+_MEDIAN = re.compile(r"=\s*(?:T\.(nan)?median\(\s*(v\d+)\s*,(.*)\)|(v\d+)\.(nan)?median\((.*)\))")
+
+
+def _median_of_stride_zero(line: str, env: dict) -> str | None:
+    """The variable a ``median``/``nanmedian`` statement reduces along a dim of stride 0 and
+    size > 1 (``env``: PyTorch's variables, before the statement); None otherwise."""
+    m = _MEDIAN.search(line)
+    if not m:
+        return None
+    name = m.group(2) or m.group(4)
+    fn = "nanmedian" if (m.group(1) or m.group(5)) else "median"
+    t = env.get(name)
+    dim = _call_arg(line, fn, 1, 0, "dim")
+    if dim is None or not hasattr(t, "stride") or t.dim() == 0:
+        return None
+    try:
+        d = int(eval(dim, {"T": env.get("T")}, env))  # noqa: S307 - (the program's own text)
+        size, stride = t.shape[d], t.stride(d)
+    except Exception:  # noqa: BLE001 - (a dim it refuses: both libraries raise)
+        return None
+    return name if stride == 0 and size > 1 else None
+
+
 def _mask_where(a: dict, b: dict, keep) -> None:
     """Give ``b``'s values to ``a`` where ``keep(a_values, b_values)``: a difference the
     comparison accepts there."""
@@ -944,6 +967,33 @@ def _pytorch_repairs(line: str, env: dict, torch) -> list:
                 env[self_name].data.copy_(copies[self_name])
             return True
         repairs.append(product_first)
+    operand = _median_of_stride_zero(line, env)
+    if operand is not None and target:
+        # Note: PyTorch's median/nanmedian along a dim whose stride is 0 (an expanded
+        # tensor) read the reduced dim as if its stride were 1: neighbouring memory, past
+        # the tensor's own (median(tensor([1.]).expand(3), 0) is 6.9e-310, or 2.0, by what
+        # lies there). tensorviz gives the median of the values. PyTorch's result is given
+        # what the same statement computes on a contiguous copy of its input, and the
+        # comparison goes on.
+        copies = {k: (v.detach().clone() if isinstance(v, torch.Tensor) else v)
+                  for k, v in env.items()}
+        copies[operand] = env[operand].detach().contiguous()
+        outs = re.findall(r"\bv\d+\b", line.split("out=", 1)[1]) if "out=" in line else []
+
+        def contiguous_median():
+            if _run_stmt(line, copies) is not None:
+                return False
+            with torch.no_grad():
+                for v in outs:
+                    env[v].copy_(copies[v])
+                got, want = env.get(target), copies.get(target)
+                if not (isinstance(got, tuple) and isinstance(want, tuple) and
+                        len(got) == len(want)):
+                    return False
+                for a, b in zip(got, want):
+                    a.copy_(b)
+            return True
+        repairs.append(contiguous_median)
     if _cov_zeroes_input(line, env):
         # Note: PyTorch's cov with one observation and one weights tensor (fweights or
         # aweights alone) overwrites its input with zeros (a bug: the same call with both

@@ -951,3 +951,11 @@ REGRESSIONS += [  # fresh-seed 123M run: leaks
     ("inverse-of-minus-infinity", ["v0 = T.tensor([[-float('inf')]], dtype=T.float64)",
                                    "v1 = v0.inverse()"]),
 ]
+REGRESSIONS += [  # fresh-seed 123M/140M runs: reductions (PyTorch's median reads past a stride-0 dim)
+    ("median-along-expanded-dim", [
+        "v0 = T.tensor([1.0], dtype=T.float64)", "v1 = v0.expand((3,))", "v2 = v1.median(T.tensor(0))",
+        "v3 = T.tensor([[4.0, 2.0, -1.0]], dtype=T.bfloat16)", "v4 = v3.expand((3, 3))",
+        "v5 = T.nanmedian(v4, dim=0, keepdim=True)", "v6 = T.tensor([0], dtype=T.uint8).expand((3,))",
+        "v7 = T.median(v6, dim=-1)",
+    ]),
+]

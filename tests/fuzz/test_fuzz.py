@@ -477,3 +477,32 @@ def test_slogdet_complex_sign_is_accepted_only_with_modulus_one_where_pytorch_gi
         dt, dv = desc([complex("nan+nanj"), 1 + 0j], logabs), desc(tv_sign, logabs)
         deliberate("slogdet", "v1 = T.slogdet(v0)", dt, dv, x)
         assert (_same(dt, dv) is None) is accepted
+
+
+def test_median_along_a_stride_zero_dim_is_compared_against_a_contiguous_copy():
+    """PyTorch's median/nanmedian along an expanded dim read memory past the tensor: its result
+    is replaced by the same statement's on a contiguous copy, so tensorviz's median, its
+    out= tensors and what follows are compared (a wrong median or a later wrong op: found)."""
+    from .differential import _median_of_stride_zero
+    lines = ["v0 = T.tensor([[4.0, 2.0, -1.0]], dtype=T.bfloat16)", "v1 = v0.expand((3, 3))",
+             "v2 = T.zeros(1, 3, dtype=T.bfloat16)", "v3 = T.zeros(1, 3, dtype=T.int64)",
+             "v4 = T.nanmedian(v1, 0, True, out=(v2, v3))", "v5 = v1.median(dim=T.tensor(0))",
+             "v6 = T.median(v1, -1)", "v7 = T.neg(v2)"]
+    assert compare(lines, torch, tensorviz) is None
+    env = {"T": torch, "v1": torch.ones(3, 1).expand(3, 3), "v2": torch.ones(3, 3)}
+    assert _median_of_stride_zero("v4 = T.median(v1, 1)", env) == "v1"
+    assert _median_of_stride_zero("v4 = v1.nanmedian(dim=-1)", env) == "v1"
+    assert _median_of_stride_zero("v4 = T.median(v1, 0)", env) is None  # (stride 1 there)
+    assert _median_of_stride_zero("v4 = v1.median()", env) is None  # (all elements)
+    assert _median_of_stride_zero("v4 = T.median(v2, 1)", env) is None
+
+    def off(x, dim=None, keepdim=False, *, out=None):  # one more than the median
+        r = tensorviz.median(x, dim, keepdim, out=out)
+        r.values.add_(1)
+        return r
+    for fake, line, what in ((_wrong(nanmedian=off), 4, "v2."),
+                             (_wrong(median=off), 6, "v6."),
+                             (_wrong(neg=lambda t: t), 7, "v7.")):
+        f = compare(lines, torch, fake)
+        assert f is not None and f.kind == "silent" and f.line == line, f
+        assert f.detail.startswith(what), f
