@@ -941,6 +941,9 @@ def logsumexp(input: Tensor, dim, keepdim: bool = False, *, out=None) -> Tensor:
 
 
 # ---------------------------------------------------------------- scans
+_SCAN_ACC = {_dtypes.float32: _dtypes.float64, _dtypes.complex64: _dtypes.complex128}
+
+
 def _scan(name: str, fn: str, input: Tensor, dim, dtype, out) -> Tensor:
     _check_tensor(name, input)
     d = _layout.normalize_dim(dim, len(input._shape))
@@ -957,7 +960,10 @@ def _scan(name: str, fn: str, input: Tensor, dim, dtype, out) -> Tensor:
         rdt = input._dtype
     if rdt is _dtypes.bool and input._shape and input.numel():  # (no bool scan kernel)
         raise _not_implemented(f"{name}_out_cpu", rdt)
-    cdt = _opmath(rdt)
+    # PyTorch's CPU scans run in at::acc_type: float32 in double, complex64 in complex128,
+    # half in float32; a running product past float32's range comes back within it
+    # (cumprod([1e30, 1e30, 1e-30]) is [1e30, inf, 1e30]), each step rounded once to rdt.
+    cdt = _SCAN_ACC.get(rdt) or _opmath(rdt)
     xp = _xp(input)
     arr = _cast_arr(input, cdt, rdt)
     if not input._shape:

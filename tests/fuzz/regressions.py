@@ -959,3 +959,11 @@ REGRESSIONS += [  # fresh-seed 123M/140M runs: reductions (PyTorch's median read
         "v7 = T.median(v6, dim=-1)",
     ]),
 ]
+REGRESSIONS += [  # scans accumulate in at::acc_type (float32 in double, complex64 in complex128)
+    ("cumprod-float32-overflow-comes-back", [
+        "v0 = T.tensor([[-2.5, 1e+30, 3.4e+38, -3.0], [0.0, 0.0, 1e+30, -3.0], [2.0, 0.25, -2.5, -3.0], "
+        "[-1.0, 2.0, 1e-310, 2.0]], dtype=T.float32)",
+        "v1 = v0.cumprod(0)", "v2 = T.tensor([1e30, 1e30, 1e-30], dtype=T.complex64).cumprod(0)",
+        "v3 = T.tensor([3e38, 3e38, -3e38]).cumsum(0)",
+    ]),
+]

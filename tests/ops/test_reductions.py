@@ -760,3 +760,46 @@ def test_trapezoid_of_a_0d_tensor_raises_pytorchs_index_error(call, dim):
             getattr(lib, name)(*args, dim=dim)
         outcomes.append(str(e.value))
     assert outcomes[0] == outcomes[1]
+
+
+def _extreme(shape, dtype, seed, layout="contig", nan=True):
+    """Seeded values near the ends of ``dtype``'s range: its largest values, their
+    reciprocals, subnormals, repeats, ±inf and NaN (``nan``) among small numbers, as a twin
+    in ``layout``. What accumulation type and order decide."""
+    rng = np.random.default_rng(seed)
+    real = np.dtype("float32" if dtype == "complex64" else "float64" if dtype == "complex128"
+                    else "float32" if dtype == "bfloat16" else dtype)
+    info = np.finfo(real)
+    pool = [float(info.max), -float(info.max), float(info.max) / 3, 1 / float(info.max) * 4,
+            float(info.smallest_subnormal) * 3, -0.0, 0.0, 1.5, -2.0, 3.0, 0.25, 1e30, 1e-30,
+            np.inf, -np.inf] + ([np.nan] if nan else [])
+    from tests.inventory import base_shape, layout_view
+    from tests.ops.conftest import Twin
+    data = rng.choice(np.array(pool), size=base_shape(shape, layout))
+    if dtype.startswith("complex"):
+        z = np.empty(data.shape, dtype=np.complex128)
+        z.real, z.imag = data, rng.choice(np.array(pool), size=data.shape)
+        data = z
+    with np.errstate(over="ignore"):
+        data = data.astype(dtype)
+    return Twin(layout_view(tensorviz.from_numpy(data.copy()), shape, layout),
+                layout_view(torch.from_numpy(data.copy()), shape, layout))
+
+
+@pytest.mark.parametrize("name", ["cumsum", "cumprod"])
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128"])
+def test_cumulative_accumulates_in_pytorch_acc_type(tvdiff, name, dtype):
+    """PyTorch's CPU scans run in at::acc_type (float32 in double, complex64 in complex128,
+    half in float32), each step rounded to the result: a running product that leaves float32's
+    range comes back (cumprod([1e30, 1e30, 1e-30]) is [1e30, inf, 1e30]), to the bit."""
+    for seed in range(12):
+        layout = LAYOUTS[seed % len(LAYOUTS)]
+        x = _extreme((4, 6), dtype, seed, layout, nan=seed % 2 == 0)
+        for d in (0, 1):
+            tvdiff.check(lambda lib, t: getattr(lib, name)(t, d), x, rtol=1e-6, atol=0)
+        tvdiff.check(lambda lib, t: getattr(lib, name)(t, 1, dtype=lib.float32), x, rtol=1e-6,
+                     atol=0)
+    x = tvdiff.make((3,), "float32", data=np.array([1e30, 1e30, 1e-30], dtype=np.float32))
+    for f in (lambda lib, t: t.cumprod(0), lambda lib, t: t.clone().cumprod_(0),
+              lambda lib, t: lib.cumprod(t, 0, out=lib.empty(3))):
+        tvdiff.check(f, x, rtol=0, atol=0)
