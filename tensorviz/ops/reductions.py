@@ -369,21 +369,37 @@ def _var_parts(name: str, input, dim, unbiased, keepdim, correction, want_mean: 
                       "than the reduction factor (input numel divided by output numel).",
                       UserWarning, stacklevel=4)
     dt = input._dtype
-    # Note: accumulated in double precision, as PyTorch's CPU kernel does.
-    cdt = _dtypes.complex128 if dt.category == _COMPLEX else _dtypes.float64
+    rt = dt.to_real()
+    # Accumulated in double precision, as PyTorch's CPU kernels do (Welford's updates in
+    # double). A complex variance is its real part's plus its imaginary part's, each
+    # rounded to the real dtype first, and its mean is built of the two parts' means.
+    # PyTorch's var/std of a float32 or float64 input (or part) down to one element take
+    # another path (std_var_all_cpu): the mean is mean()'s, in the input's dtype, then the
+    # squared deviations are summed in double; a float32 sum past the float range makes
+    # that mean, and so the variance, infinite (std of [3.4e38, 3.4e38, 1.] is inf).
     xp = _xp(input)
-    arr = _cast_arr(input, cdt)
+    parts = (input._arr.real, input._arr.imag) if dt.category == _COMPLEX else (input._arr,)
     axis = _axis(input, dims)
+    in_dtype_mean = not want_mean and rt in (_dtypes.float32, _dtypes.float64) and \
+        n == input.numel()
+
+    def part(a):
+        a64 = a.astype(np.float64, copy=False)
+        if in_dtype_mean:
+            m = xp.sum(a, axis=axis, keepdims=True) / a.dtype.type(n)
+        else:
+            m = xp.sum(a64, axis=axis, keepdims=True) / n
+        d = a64 - m
+        den = builtins.max(0, dof) if n else 0  # (nothing reduced: NaN, whatever correction)
+        return xp.sum(d * d, axis=axis, keepdims=True) / den, m
 
     def f():
-        m = xp.sum(arr, axis=axis, keepdims=True) / n
-        d = arr - m
-        den = builtins.max(0, dof) if n else 0  # (nothing reduced: NaN, whatever correction)
-        if d.dtype.kind == "c":  # (the real part's variance plus the imaginary part's, as
-            # PyTorch's: with no degrees of freedom a constant part gives 0/0 = NaN)
-            return (xp.sum(d.real * d.real, axis=axis, keepdims=True) / den +
-                    xp.sum(d.imag * d.imag, axis=axis, keepdims=True) / den), m
-        return xp.sum(d * d, axis=axis, keepdims=True) / den, m
+        if len(parts) == 1:
+            return part(parts[0])
+        (vr, mr), (vi, mi) = part(parts[0]), part(parts[1])
+        m = xp.empty(mr.shape, dtype=np.complex128)
+        m.real, m.imag = mr, mi
+        return vr.astype(rt._np) + vi.astype(rt._np), m
     v, m = call_quiet(f)
     return _keep(input, v, dims, keepdim), _keep(input, m, dims, keepdim), dt
 
@@ -406,11 +422,9 @@ def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correc
 
 def _std_of(xp, v, dt):
     """``sqrt(var)`` as PyTorch takes it: in double for real inputs, but for complex ones
-    after the variance (of the real plus the imaginary parts) is rounded to the real dtype,
-    so a complex64 variance past the float32 range gives an infinite std."""
-    if dt.category == _COMPLEX:
-        v = call_quiet(v.astype, dt.to_real()._np)
-    return xp.sqrt(v)
+    of the variance in the real dtype (``_var_parts``: the parts' variances rounded and
+    added there), so a complex64 variance past the float32 range gives an infinite std."""
+    return call_quiet(xp.sqrt, v)
 
 
 @op(method=False)

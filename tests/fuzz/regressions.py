@@ -967,3 +967,17 @@ REGRESSIONS += [  # scans accumulate in at::acc_type (float32 in double, complex
         "v3 = T.tensor([3e38, 3e38, -3e38]).cumsum(0)",
     ]),
 ]
+REGRESSIONS += [  # std/var down to one element: the mean in the input's dtype (std_var_all_cpu)
+    ("std-float32-mean-overflows", [
+        "v0 = T.tensor([[[4.0, 0.0, 4.0]], [[0.5, 3.0, 65504.0]], [[1e-310, 65504.0, 3.0]], "
+        "[[-3.0, 0.0, 3.4e+38]]], dtype=T.float32)",
+        "v1 = v0.expand((4, 3, 3))", "v2 = v1.std(correction=3)",
+        "v3 = T.tensor([[3.4e38, 3.4e38, 1.0]])", "v4 = v3.var(1)", "v5 = v3.std(0)",
+    ]),
+    ("std_mean-complex-mean-of-parts", [
+        "v0 = T.tensor([complex(-2.5, 0.0), complex(1.5, 1.0), complex(4.0, 0.0)], dtype=T.complex64)",
+        "v2 = v0.conj_physical()",
+        "v3 = T.tensor([complex(-float('inf'), 0.0), complex(4.0, 0.0), complex(4.0, -2.0)], dtype=T.complex64)",
+        "v4 = v2.matmul(v3)", "v5 = T.std_mean(v4, 0, correction=2)",
+    ]),
+]

@@ -762,7 +762,7 @@ def test_trapezoid_of_a_0d_tensor_raises_pytorchs_index_error(call, dim):
     assert outcomes[0] == outcomes[1]
 
 
-def _extreme(shape, dtype, seed, layout="contig", nan=True):
+def _extreme(shape, dtype, seed, layout="contig", nan=True, inf=True):
     """Seeded values near the ends of ``dtype``'s range: its largest values, their
     reciprocals, subnormals, repeats, ±inf and NaN (``nan``) among small numbers, as a twin
     in ``layout``. What accumulation type and order decide."""
@@ -772,7 +772,7 @@ def _extreme(shape, dtype, seed, layout="contig", nan=True):
     info = np.finfo(real)
     pool = [float(info.max), -float(info.max), float(info.max) / 3, 1 / float(info.max) * 4,
             float(info.smallest_subnormal) * 3, -0.0, 0.0, 1.5, -2.0, 3.0, 0.25, 1e30, 1e-30,
-            np.inf, -np.inf] + ([np.nan] if nan else [])
+            ] + ([np.inf, -np.inf] if inf else []) + ([np.nan] if nan else [])
     from tests.inventory import base_shape, layout_view
     from tests.ops.conftest import Twin
     data = rng.choice(np.array(pool), size=base_shape(shape, layout))
@@ -803,3 +803,26 @@ def test_cumulative_accumulates_in_pytorch_acc_type(tvdiff, name, dtype):
     for f in (lambda lib, t: t.cumprod(0), lambda lib, t: t.clone().cumprod_(0),
               lambda lib, t: lib.cumprod(t, 0, out=lib.empty(3))):
         tvdiff.check(f, x, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("name", ["std", "var", "std_mean", "var_mean"])
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128"])
+def test_std_var_follow_pytorch_paths_at_the_range_ends(tvdiff, name, dtype):
+    """var/std down to one element take the mean in the input's dtype (a float32 sum past
+    the range: an infinite std, as PyTorch's std_var_all_cpu), along a dim Welford's in
+    double (finite); a complex variance adds its parts' rounded variances, its mean is the
+    parts' means (inf+nan j stays so). Seeded values at the ends of each dtype's range."""
+    for seed in range(10):
+        layout = LAYOUTS[seed % len(LAYOUTS)]
+        # (the *_mean ops: no infinities, whose Welford mean is NaN in PyTorch: see var_mean)
+        x = _extreme((3, 4), dtype, seed, layout, nan=seed % 3 == 0, inf=name in ("std", "var"))
+        for dim in (None, 0, 1, (0, 1)):
+            for keepdim in (False, True):
+                tvdiff.check(lambda lib, t: getattr(lib, name)(t, dim, keepdim=keepdim), x,
+                             rtol=1e-5 if dtype in ("float32", "complex64") else None, warns=False)
+        row = _extreme((1, 5), dtype, seed, nan=False, inf=False)
+        tvdiff.check(lambda lib, t: getattr(lib, name)(t, 1, correction=0), row, warns=False)
+    big = tvdiff.make((3,), "float32", data=np.array([3.4e38, 3.4e38, 1.0], dtype=np.float32))
+    for f in (lambda lib, t: t.std(), lambda lib, t: t[None].var(1),
+              lambda lib, t: lib.std(t.expand(2, 3), 1), lambda lib, t: lib.std_mean(t)):
+        tvdiff.check(f, big)
