@@ -585,10 +585,12 @@ def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
             all(d[1][0][0] == d[1][1][0] == "tensor" for d in (dt, dv)):
         # PyTorch leaves which of several equal elements an index names unspecified (its
         # selection and sorting algorithms are not stable): tensorviz's indices are accepted
-        # when they pick exactly the values returned out of the input.
+        # when they pick exactly the values it returned out of its input, and those values
+        # are PyTorch's (within the dtype's tolerance: an input an ulp apart, PyTorch's
+        # float32 i0(0) = 0.99999994 beside tensorviz's 1, is equal on each side alone).
         (vt, it), (vv, iv) = (dt[1][0][1], dt[1][1][1]), (dv[1][0][1], dv[1][1][1])
         if vt["values"].shape == vv["values"].shape and \
-                np.array_equal(vt["values"], vv["values"], equal_nan=True) and \
+                _same_values(vt["values"], vv["values"], vt["dtype"], vt.get("tol")) and \
                 _valid_tie_indices(x, vv["values"], iv["values"]):
             it["values"] = iv["values"]
     return False

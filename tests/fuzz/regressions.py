@@ -981,3 +981,9 @@ REGRESSIONS += [  # std/var down to one element: the mean in the input's dtype (
         "v4 = v2.matmul(v3)", "v5 = T.std_mean(v4, 0, correction=2)",
     ]),
 ]
+REGRESSIONS += [  # kthvalue's ties over an input an ulp apart (float32 i0(0))
+    ("kthvalue-ties-of-an-input-an-ulp-apart", [
+        "v0 = T.tensor([[0, 0, 3], [1, 0, 0], [3, -3, 4], [2, -5, 5]], dtype=T.int32)",
+        "v1 = T.i0(v0)", "v2 = T.kthvalue(v1, 1, 0)", "v3 = v1.median(0)",
+    ]),
+]

@@ -85,6 +85,22 @@ def test_tie_indices_are_checked_not_ignored():
     assert not _valid_tie_indices(x, np.array([2, 1]), np.array([1, 0]))
 
 
+def test_tie_indices_over_an_input_an_ulp_apart_are_checked_on_tensorvizs_own_values():
+    """Where the input differs by an ulp (float32 i0(0): 0.99999994 in PyTorch, 1 in
+    tensorviz) each side's ties are its own: tensorviz's kthvalue indices are accepted when
+    they pick its values out of its input, and a wrong index is still found."""
+    lines = ["v0 = T.tensor([[0, 0, 3], [1, 0, 0], [3, -3, 4], [2, -5, 5]], dtype=T.int32)",
+             "v1 = T.i0(v0)", "v2 = T.kthvalue(v1, 1, 0)"]
+    assert compare(lines, torch, tensorviz) is None
+
+    def last(x, k, dim=-1, keepdim=False):  # the right values, a wrong index in column 2
+        r = tensorviz.kthvalue(x, k, dim, keepdim)
+        r.indices[2] = 3
+        return r
+    f = compare(lines, torch, _wrong(kthvalue=last))
+    assert f is not None and f.kind == "silent" and f.line == 2 and "v2.[1]" in f.detail, f
+
+
 def test_factorizations_are_checked_not_ignored():
     """Other QR/SVD factors than PyTorch's are accepted only when they are a factorization of
     the input: orthonormal columns that reproduce it."""
