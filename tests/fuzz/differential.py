@@ -866,8 +866,8 @@ def _adopt_widened(op: str, x, target: str, env_t: dict, env_v: dict, torch) -> 
     op = op.rsplit(".", 1)[-1]
     # polygamma: where PyTorch's value is wrong (see deliberate), what follows is computed
     # from tensorviz's accepted values on both sides
-    wider = ("float32", "float64") if op in ("polygamma", "polygamma_") else \
-        ("float64", "complex128")
+    wider = ("float16", "bfloat16", "float32", "float64") if op in ("polygamma", "polygamma_") \
+        else ("float64", "complex128")
     if op not in WIDENING and op not in ("polygamma", "polygamma_") or x is None or \
             op in WIDENING and x.dtype.name not in LOW_PRECISION:
         return
@@ -880,10 +880,14 @@ def _adopt_widened(op: str, x, target: str, env_t: dict, env_v: dict, torch) -> 
                 not hasattr(b, "numpy"):
             return
         try:
-            vals = np.array(b.resolve_conj().resolve_neg().numpy(), copy=True)
+            r = b.resolve_conj().resolve_neg()
+            if name == "bfloat16":  # (NumPy has no bfloat16 of PyTorch's: float32 holds it)
+                r = r.float()
+            vals = np.array(r.numpy(), copy=True)
         except Exception:  # noqa: BLE001 - (nothing to take: compared as is)
             return
-        if vals.shape == tuple(a.shape) and vals.dtype.name == name:
+        if vals.shape == tuple(a.shape) and vals.dtype.name == name.replace("bfloat16",
+                                                                            "float32"):
             a.data.copy_(torch.from_numpy(vals))
     elif isinstance(a, (float, complex, list)) and type(a) is type(b):
         import copy

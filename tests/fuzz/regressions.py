@@ -987,3 +987,9 @@ REGRESSIONS += [  # kthvalue's ties over an input an ulp apart (float32 i0(0))
         "v1 = T.i0(v0)", "v2 = T.kthvalue(v1, 1, 0)", "v3 = v1.median(0)",
     ]),
 ]
+REGRESSIONS += [  # a half polygamma's accepted values carried on (cummax of them)
+    ("cummax-of-half-polygamma", [
+        "v1 = T.tensor([[2.0, -2.5, -2.5], [1.0, -2.5, 1.5], [3.0, 65504.0, 0.5], [1.5, float('nan'), -0.75]], "
+        "dtype=T.float16)", "v2 = v1[1:]", "v4 = v2.polygamma(1000000)", "v6 = v4.cummax(-2)",
+    ]),
+]

@@ -522,3 +522,19 @@ def test_median_along_a_stride_zero_dim_is_compared_against_a_contiguous_copy():
         f = compare(lines, torch, fake)
         assert f is not None and f.kind == "silent" and f.line == line, f
         assert f.detail.startswith(what), f
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_polygamma_values_accepted_in_half_are_adopted_for_what_follows(dtype):
+    """A half polygamma where PyTorch's value is NaN and tensorviz's -inf (n! * zeta: inf * 0)
+    is accepted, and what follows (cummax) is computed from tensorviz's values on both sides;
+    a wrong cummax is still found."""
+    lines = [f"v1 = T.tensor([[1.0, -2.5, 1.5], [3.0, 65504.0, 0.5], [1.5, float('nan'), -0.75]], "
+             f"dtype=T.{dtype})", "v4 = v1.polygamma(1000000)", "v6 = T.cummax(v4, -2)"]
+    assert compare(lines, torch, tensorviz) is None
+    def zeroed(x, dim):
+        r = tensorviz.cummax(x, dim)
+        r.values.zero_()
+        return r
+    f = compare(lines, torch, _wrong(cummax=zeroed))
+    assert f is not None and f.kind == "silent" and f.line == 2, f
