@@ -377,6 +377,9 @@ def _var_parts(name: str, input, dim, unbiased, keepdim, correction, want_mean: 
     # another path (std_var_all_cpu): the mean is mean()'s, in the input's dtype, then the
     # squared deviations are summed in double; a float32 sum past the float range makes
     # that mean, and so the variance, infinite (std of [3.4e38, 3.4e38, 1.] is inf).
+    # Note: squared deviations past the double range give an infinite variance here;
+    # PyTorch's Welford updates give NaN there (var([1e308, -1e308, 1.], 1) along a dim:
+    # inf - inf), and a NaN mean in var_mean where tensorviz's is 1/3.
     xp = _xp(input)
     parts = (input._arr.real, input._arr.imag) if dt.category == _COMPLEX else (input._arr,)
     axis = _axis(input, dims)
@@ -387,7 +390,9 @@ def _var_parts(name: str, input, dim, unbiased, keepdim, correction, want_mean: 
         a64 = a.astype(np.float64, copy=False)
         if in_dtype_mean:
             m = xp.sum(a, axis=axis, keepdims=True) / a.dtype.type(n)
-        else:
+        elif n:  # (Welford's mean: within the range where the values are, sum(x / n) too)
+            m = xp.sum(a64 / n, axis=axis, keepdims=True)
+        else:  # (nothing reduced: 0 / 0)
             m = xp.sum(a64, axis=axis, keepdims=True) / n
         d = a64 - m
         den = builtins.max(0, dof) if n else 0  # (nothing reduced: NaN, whatever correction)
