@@ -193,6 +193,11 @@ def _sum_like(name: str, xp_fn: str, input, dim, keepdim, dtype, out, nan: bool 
     src = input._arr
     if nan and input._dtype.category == _FLOAT:  # NaN counts as 0 before any dtype= cast
         src = xp.where(xp.isnan(src), src.dtype.type(0), src)
+        if input._dtype is _dtypes.float16 and rdt.category == _INT:
+            # (PyTorch's nansum of a float16 input to an integer dtype converts an infinity
+            # as the largest half, +-65504, where .to() and sum give INT_MIN: checked
+            # against PyTorch 2.13 for every integer dtype)
+            src = xp.clip(src, -65504.0, 65504.0).astype(src.dtype)
     arr = _cast_arr(input, cdt, rdt, src)
     axis = _axis(input, dims)
 

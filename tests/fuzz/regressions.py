@@ -993,3 +993,10 @@ REGRESSIONS += [  # a half polygamma's accepted values carried on (cummax of the
         "dtype=T.float16)", "v2 = v1[1:]", "v4 = v2.polygamma(1000000)", "v6 = v4.cummax(-2)",
     ]),
 ]
+REGRESSIONS += [  # nansum of float16 to an integer dtype: an infinity converts as +-65504
+    ("nansum-half-infinity-to-int", [
+        "v0 = T.tensor(1.152921504606847e+18, dtype=T.float16)", "v2 = T.nansum(v0, dim=-1, keepdim=True, dtype=int)",
+        "v3 = T.tensor([[1.5, 0.0, 0.25], [0.0, 1e-310, -1.0], [0.0, 1.0, -1.0]], dtype=T.float16)",
+        "v4 = v3.log()", "v5 = T.nansum(v4, dim=-1, dtype=T.int8)",
+    ]),
+]

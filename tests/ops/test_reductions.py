@@ -848,3 +848,14 @@ def test_std_var_follow_pytorch_paths_at_the_range_ends(tvdiff, name, dtype):
               lambda lib, t: lib.std(t.expand(2, 3), 1), lambda lib, t: lib.std_mean(t)):
         tvdiff.check(f, big)
 
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_nansum_to_an_integer_dtype_converts_as_pytorch(tvdiff, dtype):
+    """nansum(dtype=<integer>) drops NaN, then converts each element as PyTorch's kernel
+    does: a float16 infinity as +-65504 (its largest half), float32/float64 ones as .to()
+    does (INT_MIN); overflowing sums wrap. Seeded values at the ends of the range."""
+    for seed in range(8):
+        x = _extreme(tvdiff, (3, 4), dtype, seed, LAYOUTS[seed % len(LAYOUTS)])
+        for out in ("int8", "uint8", "int16", "int32", "int64", "bool", "float32"):
+            for dim in (None, 0, 1):
+                tvdiff.check(lambda lib, t: lib.nansum(t, dim, dtype=getattr(lib, out)), x)
