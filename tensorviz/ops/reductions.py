@@ -515,7 +515,9 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None,
             raise RuntimeError(f"linalg.vector_norm cannot compute the {shown} norm on an empty "
                                "tensor because the operation does not have an identity")
 
-    single = _count(x, dims) == 1
+    # (PyTorch's norm of one element is its |x|, no overflow, but a 0-dim tensor's along an
+    # explicit dim takes the general path: norm(tensor(1e30), 2, 0) is inf, with p=nan NaN)
+    single = _count(x, dims) == 1 and (dims is None or builtins.bool(x._shape))
 
     def f():
         m = xp.abs(a).astype(cdt._np)

@@ -1000,3 +1000,10 @@ REGRESSIONS += [  # nansum of float16 to an integer dtype: an infinity converts 
         "v4 = v3.log()", "v5 = T.nansum(v4, dim=-1, dtype=T.int8)",
     ]),
 ]
+REGRESSIONS += [  # norm of a 0-dim tensor along an explicit dim: PyTorch's general path
+    ("norm-0dim-along-a-dim", [
+        "v0 = T.tensor(complex(2.0, -2.0), dtype=T.complex64)", "v1 = T.norm(v0, p=float('nan'), dim=0)",
+        "v2 = T.tensor(1e30)", "v3 = T.norm(v2, dim=0)", "v4 = T.linalg.vector_norm(v2, 3, dim=-1, keepdim=True)",
+        "v5 = T.norm(v2, p=3)", "v6 = T.linalg.vector_norm(v2.reshape(1), float('nan'), dim=0)",
+    ]),
+]

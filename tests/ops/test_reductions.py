@@ -859,3 +859,23 @@ def test_nansum_to_an_integer_dtype_converts_as_pytorch(tvdiff, dtype):
         for out in ("int8", "uint8", "int16", "int32", "int64", "bool", "float32"):
             for dim in (None, 0, 1):
                 tvdiff.check(lambda lib, t: lib.nansum(t, dim, dtype=getattr(lib, out)), x)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128"])
+def test_norm_of_one_element_and_of_a_0dim_tensor_along_a_dim(tvdiff, dtype):
+    """PyTorch's norm of one element is its |x| (no overflow, whatever p), but a 0-dim
+    tensor's along an explicit dim takes the general path: |1e30| ** 2 overflows there, and
+    p = nan gives NaN. Every p, dim form and shape of one element, on values at the range
+    ends."""
+    ps = [math.nan, 0, 0.5, 1, 2, 3, math.inf, -math.inf, -1, 1.5]
+    for seed in range(4):
+        x = _extreme(tvdiff, (), dtype, seed, nan=seed == 3)
+        for shape in ((), (1,), (1, 1)):
+            for p in ps:
+                for dim in (None, 0, -1, [0], ()):
+                    for keepdim in (False, True):
+                        f = lambda lib, t: lib.norm(t.reshape(shape), p, dim, keepdim)  # noqa: E731
+                        tvdiff.check(f, x, warns=False)
+                        g = lambda lib, t: lib.linalg.vector_norm(  # noqa: E731
+                            t.reshape(shape), p, dim, keepdim)
+                        tvdiff.check(g, x, warns=False)
