@@ -1007,3 +1007,10 @@ REGRESSIONS += [  # norm of a 0-dim tensor along an explicit dim: PyTorch's gene
         "v5 = T.norm(v2, p=3)", "v6 = T.linalg.vector_norm(v2.reshape(1), float('nan'), dim=0)",
     ]),
 ]
+REGRESSIONS += [  # cov: uint8 fweights sum to int64 (no wrapped count); one observation's deviation is 0
+    ("cov-uint8-fweights-past-the-correction", [
+        "v0 = T.tensor([4], dtype=T.uint8)", "v1 = v0.expand((2,))", "v3 = T.tensor([2], dtype=T.uint8)",
+        "v4 = v3.expand((1,))", "v5 = T.cov(v0, correction=3, fweights=v4)",
+        "v6 = T.tensor([5.732655185893089], dtype=T.float64)", "v7 = T.cov(v6, fweights=T.tensor([3]), correction=3)",
+    ]),
+]
