@@ -26,6 +26,7 @@ from ..backends import runs_numpy
 from ..backends._numpy import call_quiet, context_busy, quiet_run
 from .._dispatch import inplace_of, op, store_inplace, write_out
 from ._keywords import as_number, handles_keywords
+from ._stdsort import std_sort
 from .pointwise import _check_tensor, _not_implemented, _opmath, _xp
 
 _add_reduce = np.add.reduce
@@ -847,21 +848,9 @@ def _accumulate(xp, name: str, a, axis: int):
 
 def _std_sort_order(values: list) -> list:
     """The order C++'s ``std::sort`` (libstdc++) leaves ``values`` in with ``a < b`` as its
-    comparison, for 16 elements or fewer (an insertion sort there): with a NaN, which no
-    ``<`` orders, the result is not sorted, and PyTorch's mode counts its runs as they lie."""
-    a, idx = list(values), list(builtins.range(len(values)))
-    for i in builtins.range(1, len(a)):
-        v, vi = a[i], idx[i]
-        if v < a[0]:
-            a[1:i + 1], idx[1:i + 1] = a[:i], idx[:i]
-            a[0], idx[0] = v, vi
-            continue
-        j = i
-        while v < a[j - 1]:
-            a[j], idx[j] = a[j - 1], idx[j - 1]
-            j -= 1
-        a[j], idx[j] = v, vi
-    return idx
+    comparison: with a NaN, which no ``<`` orders, the result is not sorted, and PyTorch's
+    mode counts its runs as they lie."""
+    return std_sort(len(values), lambda i, j: values[i] < values[j])
 
 
 def _mode_nan_order(xp, arr, order, d: int):
@@ -903,7 +892,7 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False, *, out=None):
     arr = input._arr
     n = arr.shape[d]
     order = _stable_argsort(xp, arr, d)
-    if dt.category == _FLOAT and n <= 16:
+    if dt.category == _FLOAT:
         order = _mode_nan_order(xp, arr, order, d)
     s = xp.take_along_axis(arr, order, axis=d)
     shape1 = [1] * arr.ndim
@@ -1076,9 +1065,37 @@ def cummin(input: Tensor, dim: int, *, out=None):
 
 
 # ---------------------------------------------------------------- unique
+def _host_floats(xp, a):
+    """``a``'s values as a float64 NumPy array (bfloat16 and half hold exactly)."""
+    return np.asarray(a if runs_numpy(xp) else xp.asnumpy(a), dtype=np.float64)
+
+
+def _nan_last_order(xp, flat):
+    """PyTorch's ``sort(stable=False)`` order of a 1-D float array holding NaN (std::sort with
+    NaN greater than any number): which NaN (or which zero of -0.0 and 0.0) comes first."""
+    h = _host_floats(xp, flat).tolist()
+
+    def less(i, j):
+        a, b = h[i], h[j]
+        return a < b or (b != b and a == a)
+    return xp.asarray(std_sort(len(h), less), dtype=np.int64)
+
+
 def _unique_flat(xp, flat, return_inverse, return_counts):
     n = flat.shape[0]
     order = stable_argsort(xp, flat)
+    if flat.dtype.kind == "f" or flat.dtype.name == "bfloat16":
+        # PyTorch sorts with an unstable sort: where it matters (NaN, each its own unique
+        # value with its own inverse; -0.0 beside 0.0, the first one kept) its order is
+        # followed (its sort's, step by step).
+        # Note: past 2**16 elements tensorviz keeps its stable order there.
+        f = flat.astype(np.float32) if flat.dtype.name == "bfloat16" else flat
+        z = f[f == 0]
+        sign = xp.signbit(z) if z.size > 1 else None
+        if 1 < n <= 1 << 16 and (sign is not None and builtins.bool(sign.any()) and not
+                                 builtins.bool(sign.all()) or return_inverse and
+                                 builtins.int(xp.count_nonzero(f != f)) > 1):
+            order = _nan_last_order(xp, flat)
     s = flat[order]
     new = xp.ones(n, dtype=bool)
     if n > 1:
@@ -1138,9 +1155,45 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
     if arr.shape[d] == 0:
         empty = xp.zeros(0, dtype=np.int64)
         return _unique_result(input, arr.copy(), empty, empty, return_inverse, return_counts, dt)
-    r = xp.unique(arr, return_inverse=True, return_counts=True, axis=d)
-    vals, inv, cnt = r[0], r[1].reshape(-1).astype(np.int64), r[2].astype(np.int64)
+    if dt.category == _FLOAT and arr.shape[d] <= 1 << 12 and builtins.bool(
+            xp.isnan(arr.astype(np.float32) if dt is _dtypes.bfloat16 else arr).any()):
+        vals, inv, cnt = _unique_dim_with_nan(xp, arr, d)
+    else:
+        r = xp.unique(arr, return_inverse=True, return_counts=True, axis=d)
+        vals, inv, cnt = r[0], r[1].reshape(-1).astype(np.int64), r[2].astype(np.int64)
     return _unique_result(input, vals, inv, cnt, return_inverse, return_counts, dt, d)
+
+
+def _unique_dim_with_nan(xp, arr, d: int):
+    """``unique(dim=d)`` of a float array holding NaN, as PyTorch computes it: its slices
+    sorted by std::sort comparing them element by element with ``<`` (a NaN orders neither
+    way: the next element decides), then each slice kept unless it equals (``==``, so never
+    with a NaN) the last one kept. Its order is not sorted then, and equal-looking slices
+    with a NaN stay apart.
+
+    # Note: past 2**12 slices tensorviz sorts as NumPy's unique does there.
+    """
+    host = np.moveaxis(_host_floats(xp, arr), d, 0)
+    n = host.shape[0]
+    rows = [tuple(r) for r in host.reshape(n, -1).tolist()]
+
+    def less(i, j):
+        for a, b in zip(rows[i], rows[j]):
+            if a < b:
+                return True
+            if a > b:
+                return False
+        return False
+    order = std_sort(n, less)
+    kept, inverse, counts = [], np.empty(n, dtype=np.int64), []
+    for i in order:
+        if not kept or builtins.any(a != b for a, b in zip(rows[i], rows[kept[-1]])):
+            kept.append(i)
+            counts.append(0)
+        counts[-1] += 1
+        inverse[i] = len(kept) - 1
+    vals = xp.take(arr, xp.asarray(kept, dtype=np.int64), axis=d)
+    return vals, xp.asarray(inverse), xp.asarray(np.array(counts, dtype=np.int64))
 
 
 @op()

@@ -1014,3 +1014,22 @@ REGRESSIONS += [  # cov: uint8 fweights sum to int64 (no wrapped count); one obs
         "v6 = T.tensor([5.732655185893089], dtype=T.float64)", "v7 = T.cov(v6, fweights=T.tensor([3]), correction=3)",
     ]),
 ]
+REGRESSIONS += [  # unique/mode with NaN: PyTorch's std::sort order, step by step
+    ("unique-dim-nan-rows-unsorted", [
+        "v0 = T.tensor([[float('nan'), -0.75], [-1.0, 0.25], [-1.0, 0.5], [2.0, -1.0]], dtype=T.float32)",
+        "v2 = T.unique(v0, sorted=False, dim=T.tensor(-2))",
+        "v3 = T.tensor([[-3.0, 0.0, 0.25, 1e+30]], dtype=T.float16)", "v4 = T.i0(v3)",
+        "v5 = v4.unique(False, False, True, dim=-1)",
+    ]),
+    ("unique-flat-nan-inverse", [
+        "v0 = T.tensor([[0.0, 2.0, 2.0, float('inf')], [float('nan'), float('nan'), 0.0, float('nan')], "
+        "[float('nan'), -float('inf'), 1.0, -0.0], [-float('inf'), 1e-310, -1.0, 1.0], "
+        "[1e-310, 2.0, float('inf'), float('nan')]], dtype=T.bfloat16)",
+        "v1 = T.unique(v0, sorted=True, return_inverse=True, return_counts=True, dim=None)",
+    ]),
+    ("mode-nan-row-past-16", [
+        "v0 = T.tensor([[2.0, 3.0, 2.0, 3.0, 2.0, float('nan'), 3.0, 2.0, 3.0, float('nan'), 3.0, 3.0, 0.0, "
+        "2.0, 1.0, 0.0, 0.0, float('nan'), float('nan'), 2.0, 0.0, 2.0, 3.0, 1.0, 0.0, float('nan'), 1.0]])",
+        "v1 = v0.mode(1)",
+    ]),
+]

@@ -879,3 +879,33 @@ def test_norm_of_one_element_and_of_a_0dim_tensor_along_a_dim(tvdiff, dtype):
                         g = lambda lib, t: lib.linalg.vector_norm(  # noqa: E731
                             t.reshape(shape), p, dim, keepdim)
                         tvdiff.check(g, x, warns=False)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_unique_with_nan_follows_pytorchs_unstable_sort(tvdiff, dtype):
+    """PyTorch's unique sorts with std::sort: with dim, slices compared element by element
+    with ``<`` (a NaN orders neither way), so slices holding NaN are not sorted and never
+    merge; without dim, each NaN is its own value, its inverse by where std::sort leaves it.
+    Seeded inputs of NaN, +-inf, -0.0/0.0, subnormals and repeats, up to 40 slices."""
+    rng = np.random.default_rng(11)
+    pool = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 2.0, 1e-310])
+    for seed in range(40):
+        shape = tuple(int(s) for s in rng.integers(1, 40 if seed % 4 == 0 else 6,
+                                                    1 + seed % 2))
+        x = tvdiff.make(shape, dtype, data=rng.choice(pool, shape).astype(dtype))
+        for dim in (None,) + tuple(range(len(shape))):
+            for srt in (True, False):
+                tvdiff.check(lambda lib, t: lib.unique(t, sorted=srt, return_inverse=True,
+                                                       return_counts=True, dim=dim), x)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_mode_of_rows_holding_nan_past_16(tvdiff, dtype):
+    """PyTorch's mode sorts each row with std::sort and ``<`` (an introsort past 16
+    elements), which a NaN leaves unsorted: its runs are counted as they lie."""
+    rng = np.random.default_rng(3)
+    for seed in range(6):
+        n = int(rng.integers(17, 120))
+        data = np.where(rng.random((3, n)) < 0.2, np.nan, rng.integers(0, 4, (3, n)))
+        x = tvdiff.make((3, n), dtype, data=data.astype(dtype))
+        tvdiff.check(lambda lib, t: lib.mode(t, 1), x)
