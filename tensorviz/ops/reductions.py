@@ -172,6 +172,10 @@ def _out2(result, out):
 
 # ---------------------------------------------------------------- sum / prod / mean
 def _sum_like(name: str, xp_fn: str, input, dim, keepdim, dtype, out, nan: bool = False):
+    # Note: NumPy's pairwise sum adds in another order than PyTorch's vectorized cascade,
+    # whose lanes are as wide as the machine's (AVX2 or AVX-512): where terms cancel
+    # (2**63 - 2**63 beside small integers) the two differ within the error bound of any
+    # summation order, n * eps * sum(|x|), and PyTorch differs from itself by machine.
     _check_tensor(name, input)
     dims = _dims(input, dim)
     if dtype is None and isinstance(out, Tensor):
@@ -299,6 +303,7 @@ def _mean_dtype(name: str, x: Tensor, dtype):
 def mean(input: Tensor, dim=_NO_DIM, keepdim: bool | None = None, *, dtype=None, out=None,
          axis=None, keepdims=None) -> Tensor:
     """Arithmetic mean over ``dim``; floating point or complex only (``dtype=`` to convert)."""
+    # Note: the sum's order is NumPy's, not PyTorch's machine-dependent cascade (_sum_like).
     dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
     _check_tensor("mean", input)
     given = dim is not _NO_DIM or axis is not None  # (mean(dim=None, keepdim=True) is valid)

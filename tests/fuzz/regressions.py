@@ -1033,3 +1033,9 @@ REGRESSIONS += [  # unique/mode with NaN: PyTorch's std::sort order, step by ste
         "v1 = v0.mode(1)",
     ]),
 ]
+REGRESSIONS += [  # a full sum's cancellation depends on PyTorch's vector lanes: within any order's bound
+    ("mean-complex-of-int64-extremes", [
+        "v0 = T.tensor([[4, -6], [-5, -2], [-9223372036854775807, 6], [9223372036854775806, -2]], dtype=T.int64)",
+        "v3 = T.mean(v0, dtype=T.complex128)",
+    ]),
+]

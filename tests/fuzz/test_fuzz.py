@@ -538,3 +538,19 @@ def test_polygamma_values_accepted_in_half_are_adopted_for_what_follows(dtype):
         return r
     f = compare(lines, torch, _wrong(cummax=zeroed))
     assert f is not None and f.kind == "silent" and f.line == 2, f
+
+
+def test_sum_of_all_elements_is_compared_within_any_orders_error_bound():
+    """A full sum or mean whose terms cancel (2**63 - 2**63 beside small integers) depends
+    on the order PyTorch's vector lanes add in: tensorviz's is accepted within
+    n * eps * sum(|x|), and a value past that bound is still found."""
+    lines = ["v0 = T.tensor([[4, -6], [-5, -2], [-9223372036854775807, 6], "
+             "[9223372036854775806, -2]], dtype=T.int64)", "v3 = T.mean(v0, dtype=T.complex128)",
+             "v4 = T.sum(v0, dtype=T.float64)", "v5 = T.neg(v0)"]
+    assert compare(lines, torch, tensorviz) is None
+    f = compare(lines, torch, _wrong(mean=lambda x, dtype=None: tensorviz.mean(x, dtype=dtype)
+                                     + 1e4))
+    assert f is not None and f.kind == "silent" and f.line == 1, f
+    f = compare(["v0 = T.tensor([1.0, 2.0, 3.0])", "v1 = T.sum(v0)"], torch,
+                _wrong(sum=lambda x: tensorviz.sum(x) + 1e-3))
+    assert f is not None and f.kind == "silent" and f.line == 1, f
