@@ -2098,8 +2098,11 @@ def vector_norm(x, ord=2, dim=None, keepdim: bool = False, *, dtype=None,
     acc = np.float32 if rdt in _dtypes.HALVES else rdt._np
     with np.errstate(all="ignore"):
         a = xp.abs(arr).astype(acc, copy=False)
-        if ord != 0 and builtins.all(arr.shape[d] == 1 for d in dims):
-            # (PyTorch's norm of one element is its |x|: |1e30| ** 2 does not overflow)
+        if ord != 0 and builtins.all(arr.shape[d] == 1 for d in dims) and \
+                (n or dim is None or (isinstance(dim, (list, tuple)) and not dim)):
+            # (PyTorch's norm of one element is its |x|: |1e30| ** 2 does not overflow; but
+            # a 0-dim tensor's along an explicit dim takes the general path: inf there, and
+            # NaN for ord=nan)
             res = a
         elif ord == _INF:
             res = xp.max(a, axis=dims, keepdims=True)

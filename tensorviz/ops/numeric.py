@@ -451,20 +451,24 @@ def cov(input, *, correction: int = 1, fweights=None, aweights=None) -> Tensor:
     # An integer input's (weighted) sum is an integer sum, wrapping as PyTorch's does
     # before its division (int64 extremes), with integer fweights too.
     int_sum = input._dtype.category < _FLOAT and aweights is None and n_obs
+    # (integer weights sum to int64, as PyTorch's sum: a uint8 sum minus the correction is
+    # negative, no degrees of freedom, not a wrapped huge count)
+    w_total = None if w is None else (w.sum(dtype=np.int64) if w.dtype.kind in "iub"
+                                      else w.sum())
 
     def f():
         if int_sum:
             xi = input._arr.reshape(x.shape).astype(np.int64)
             tot = (xi if w is None else xi * w.astype(np.int64)).sum(axis=1, keepdims=True)
-            avg = (tot / (n_obs if w is None else w.sum())).astype(x.dtype)
+            avg = (tot / (n_obs if w is None else w_total)).astype(x.dtype)
             return avg, (n_obs - correction if w is None else
-                         (w.sum() if correction == 0 else w.sum() - correction))
+                         (w_total if correction == 0 else w_total - correction))
         if w is None:
             avg = xp.mean(x, axis=1, keepdims=True) if n_obs else xp.full(
                 (x.shape[0], 1), xp.nan, dtype=x.dtype)
             norm = n_obs - correction
         else:
-            w_sum = w.sum()
+            w_sum = w_total
             avg = (x * w).sum(axis=1, keepdims=True) / w_sum
             if correction == 0:
                 norm = w_sum
@@ -477,7 +481,12 @@ def cov(input, *, correction: int = 1, fweights=None, aweights=None) -> Tensor:
     if builtins.float(norm) <= 0:
         warnings.warn(_DOF_WARNING, UserWarning, stacklevel=2)
         norm = 0
-    xm = call_quiet(lambda: x - avg.astype(x.dtype))  # (inf - inf: nan, quietly)
+    if n_obs == 1 and (w is None or w_total != 0):
+        # (one observation is its own mean: a deviation of exactly 0, where x * w / w_sum
+        # may round an ulp away from x; inf - inf is still NaN)
+        xm = call_quiet(lambda: x - x)
+    else:
+        xm = call_quiet(lambda: x - avg.astype(x.dtype))  # (inf - inf: nan, quietly)
     xw = xm if w is None else call_quiet(lambda: xm * w.astype(x.dtype))
     c = call_quiet(lambda: (xm @ xw.conj().T) / x.dtype.type(norm) if n_obs else
                    xp.full((x.shape[0], x.shape[0]), xp.nan, dtype=x.dtype))

@@ -26,6 +26,7 @@ from ..backends import runs_numpy
 from ..backends._numpy import call_quiet, context_busy, quiet_run
 from .._dispatch import inplace_of, op, resize_out, store_inplace, write_out
 from ._keywords import as_number, handles_keywords
+from ._stdsort import std_sort
 from .pointwise import _check_tensor, _not_implemented, _opmath, _xp
 
 _add_reduce = np.add.reduce
@@ -171,6 +172,10 @@ def _out2(result, out):
 
 # ---------------------------------------------------------------- sum / prod / mean
 def _sum_like(name: str, xp_fn: str, input, dim, keepdim, dtype, out, nan: bool = False):
+    # Note: NumPy's pairwise sum adds in another order than PyTorch's vectorized cascade,
+    # whose lanes are as wide as the machine's (AVX2 or AVX-512): where terms cancel
+    # (2**63 - 2**63 beside small integers) the two differ within the error bound of any
+    # summation order, n * eps * sum(|x|), and PyTorch differs from itself by machine.
     _check_tensor(name, input)
     dims = _dims(input, dim)
     if dtype is None and isinstance(out, Tensor):
@@ -193,6 +198,11 @@ def _sum_like(name: str, xp_fn: str, input, dim, keepdim, dtype, out, nan: bool 
     src = input._arr
     if nan and input._dtype.category == _FLOAT:  # NaN counts as 0 before any dtype= cast
         src = xp.where(xp.isnan(src), src.dtype.type(0), src)
+        if input._dtype is _dtypes.float16 and rdt.category == _INT:
+            # (PyTorch's nansum of a float16 input to an integer dtype converts an infinity
+            # as the largest half, +-65504, where .to() and sum give INT_MIN: checked
+            # against PyTorch 2.13 for every integer dtype)
+            src = xp.clip(src, -65504.0, 65504.0).astype(src.dtype)
     arr = _cast_arr(input, cdt, rdt, src)
     axis = _axis(input, dims)
 
@@ -338,6 +348,7 @@ def _mean_dtype(name: str, x: Tensor, dtype):
 def mean(input: Tensor, dim=_NO_DIM, keepdim: bool | None = None, *, dtype=None, out=None,
          axis=None, keepdims=None) -> Tensor:
     """Arithmetic mean over ``dim``; floating point or complex only (``dtype=`` to convert)."""
+    # Note: the sum's order is NumPy's, not PyTorch's machine-dependent cascade (_sum_like).
     if type(dim) is int and dtype is None and out is None and axis is None and \
             keepdims is None and (keepdim is None or type(keepdim) is bool) and \
             type(input) is Tensor:
@@ -425,21 +436,42 @@ def _var_parts(name: str, input, dim, unbiased, keepdim, correction, want_mean: 
                       "than the reduction factor (input numel divided by output numel).",
                       UserWarning, stacklevel=4)
     dt = input._dtype
-    # Note: accumulated in double precision, as PyTorch's CPU kernel does.
-    cdt = _dtypes.complex128 if dt.category == _COMPLEX else _dtypes.float64
+    rt = dt.to_real()
+    # Accumulated in double precision, as PyTorch's CPU kernels do (Welford's updates in
+    # double). A complex variance is its real part's plus its imaginary part's, each
+    # rounded to the real dtype first, and its mean is built of the two parts' means.
+    # PyTorch's var/std of a float32 or float64 input (or part) down to one element take
+    # another path (std_var_all_cpu): the mean is mean()'s, in the input's dtype, then the
+    # squared deviations are summed in double; a float32 sum past the float range makes
+    # that mean, and so the variance, infinite (std of [3.4e38, 3.4e38, 1.] is inf).
+    # Note: squared deviations past the double range give an infinite variance here;
+    # PyTorch's Welford updates give NaN there (var([1e308, -1e308, 1.], 1) along a dim:
+    # inf - inf), and a NaN mean in var_mean where tensorviz's is 1/3.
     xp = _xp(input)
-    arr = _cast_arr(input, cdt)
+    parts = (input._arr.real, input._arr.imag) if dt.category == _COMPLEX else (input._arr,)
     axis = _axis(input, dims)
+    in_dtype_mean = not want_mean and rt in (_dtypes.float32, _dtypes.float64) and \
+        n == input.numel()
+
+    def part(a):
+        a64 = a.astype(np.float64, copy=False)
+        if in_dtype_mean:
+            m = xp.sum(a, axis=axis, keepdims=True) / a.dtype.type(n)
+        elif n:  # (Welford's mean: within the range where the values are, sum(x / n) too)
+            m = xp.sum(a64 / n, axis=axis, keepdims=True)
+        else:  # (nothing reduced: 0 / 0)
+            m = xp.sum(a64, axis=axis, keepdims=True) / n
+        d = a64 - m
+        den = builtins.max(0, dof) if n else 0  # (nothing reduced: NaN, whatever correction)
+        return xp.sum(d * d, axis=axis, keepdims=True) / den, m
 
     def f():
-        m = xp.sum(arr, axis=axis, keepdims=True) / n
-        d = arr - m
-        den = builtins.max(0, dof) if n else 0  # (nothing reduced: NaN, whatever correction)
-        if d.dtype.kind == "c":  # (the real part's variance plus the imaginary part's, as
-            # PyTorch's: with no degrees of freedom a constant part gives 0/0 = NaN)
-            return (xp.sum(d.real * d.real, axis=axis, keepdims=True) / den +
-                    xp.sum(d.imag * d.imag, axis=axis, keepdims=True) / den), m
-        return xp.sum(d * d, axis=axis, keepdims=True) / den, m
+        if len(parts) == 1:
+            return part(parts[0])
+        (vr, mr), (vi, mi) = part(parts[0]), part(parts[1])
+        m = xp.empty(mr.shape, dtype=np.complex128)
+        m.real, m.imag = mr, mi
+        return vr.astype(rt._np) + vi.astype(rt._np), m
     v, m = call_quiet(f)
     return _keep(input, v, dims, keepdim), _keep(input, m, dims, keepdim), dt
 
@@ -462,11 +494,9 @@ def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correc
 
 def _std_of(xp, v, dt):
     """``sqrt(var)`` as PyTorch takes it: in double for real inputs, but for complex ones
-    after the variance (of the real plus the imaginary parts) is rounded to the real dtype,
-    so a complex64 variance past the float32 range gives an infinite std."""
-    if dt.category == _COMPLEX:
-        v = call_quiet(v.astype, dt.to_real()._np)
-    return xp.sqrt(v)
+    of the variance in the real dtype (``_var_parts``: the parts' variances rounded and
+    added there), so a complex64 variance past the float32 range gives an infinite std."""
+    return call_quiet(xp.sqrt, v)
 
 
 @op(method=False)
@@ -547,7 +577,9 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None,
             raise RuntimeError(f"linalg.vector_norm cannot compute the {shown} norm on an empty "
                                "tensor because the operation does not have an identity")
 
-    single = _count(x, dims) == 1
+    # (PyTorch's norm of one element is its |x|, no overflow, but a 0-dim tensor's along an
+    # explicit dim takes the general path: norm(tensor(1e30), 2, 0) is inf, with p=nan NaN)
+    single = _count(x, dims) == 1 and (dims is None or builtins.bool(x._shape))
 
     def f():
         m = xp.abs(a).astype(cdt._np)
@@ -842,12 +874,16 @@ def _median_impl(name: str, input: Tensor, dim, keepdim: bool, ignore_nan: bool,
 @op()
 def median(input: Tensor, dim=None, keepdim: bool | None = None, *, out=None):
     """The lower median (of all elements, or ``(values, indices)`` along ``dim``); NaN wins."""
+    # Note: along a dim of stride 0 (an expanded tensor) PyTorch's CPU kernel reads memory
+    # past the tensor (median(tensor([1.]).expand(3), 0) gives 6.9e-310 or whatever lies
+    # there); tensorviz gives the median of the values, as PyTorch does for a copy.
     return _median_impl("median", input, dim, keepdim, False, out)
 
 
 @op()
 def nanmedian(input: Tensor, dim=None, keepdim: bool | None = None, *, out=None):
     """The lower median ignoring NaN (NaN only where every element is NaN)."""
+    # Note: PyTorch reads past an expanded (stride-0) dim here too: see median.
     return _median_impl("nanmedian", input, dim, keepdim, True, out)
 
 
@@ -873,21 +909,9 @@ def _accumulate(xp, name: str, a, axis: int):
 
 def _std_sort_order(values: list) -> list:
     """The order C++'s ``std::sort`` (libstdc++) leaves ``values`` in with ``a < b`` as its
-    comparison, for 16 elements or fewer (an insertion sort there): with a NaN, which no
-    ``<`` orders, the result is not sorted, and PyTorch's mode counts its runs as they lie."""
-    a, idx = list(values), list(builtins.range(len(values)))
-    for i in builtins.range(1, len(a)):
-        v, vi = a[i], idx[i]
-        if v < a[0]:
-            a[1:i + 1], idx[1:i + 1] = a[:i], idx[:i]
-            a[0], idx[0] = v, vi
-            continue
-        j = i
-        while v < a[j - 1]:
-            a[j], idx[j] = a[j - 1], idx[j - 1]
-            j -= 1
-        a[j], idx[j] = v, vi
-    return idx
+    comparison: with a NaN, which no ``<`` orders, the result is not sorted, and PyTorch's
+    mode counts its runs as they lie."""
+    return std_sort(len(values), lambda i, j: values[i] < values[j])
 
 
 def _mode_nan_order(xp, arr, order, d: int):
@@ -929,7 +953,7 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False, *, out=None):
     arr = input._arr
     n = arr.shape[d]
     order = _stable_argsort(xp, arr, d)
-    if dt.category == _FLOAT and n <= 16:
+    if dt.category == _FLOAT:
         order = _mode_nan_order(xp, arr, order, d)
     s = xp.take_along_axis(arr, order, axis=d)
     shape1 = [1] * arr.ndim
@@ -993,6 +1017,9 @@ def logsumexp(input: Tensor, dim, keepdim: bool = False, *, out=None) -> Tensor:
 
 
 # ---------------------------------------------------------------- scans
+_SCAN_ACC = {_dtypes.float32: _dtypes.float64, _dtypes.complex64: _dtypes.complex128}
+
+
 def _scan(name: str, fn: str, input: Tensor, dim, dtype, out) -> Tensor:
     _check_tensor(name, input)
     d = _layout.normalize_dim(dim, len(input._shape))
@@ -1009,7 +1036,10 @@ def _scan(name: str, fn: str, input: Tensor, dim, dtype, out) -> Tensor:
         rdt = input._dtype
     if rdt is _dtypes.bool and input._shape and input.numel():  # (no bool scan kernel)
         raise _not_implemented(f"{name}_out_cpu", rdt)
-    cdt = _opmath(rdt)
+    # PyTorch's CPU scans run in at::acc_type: float32 in double, complex64 in complex128,
+    # half in float32; a running product past float32's range comes back within it
+    # (cumprod([1e30, 1e30, 1e-30]) is [1e30, inf, 1e30]), each step rounded once to rdt.
+    cdt = _SCAN_ACC.get(rdt) or _opmath(rdt)
     xp = _xp(input)
     arr = _cast_arr(input, cdt, rdt)
     if not input._shape:
@@ -1101,9 +1131,37 @@ def cummin(input: Tensor, dim: int, *, out=None):
 
 
 # ---------------------------------------------------------------- unique
+def _host_floats(xp, a):
+    """``a``'s values as a float64 NumPy array (bfloat16 and half hold exactly)."""
+    return np.asarray(a if runs_numpy(xp) else xp.asnumpy(a), dtype=np.float64)
+
+
+def _nan_last_order(xp, flat):
+    """PyTorch's ``sort(stable=False)`` order of a 1-D float array holding NaN (std::sort with
+    NaN greater than any number): which NaN (or which zero of -0.0 and 0.0) comes first."""
+    h = _host_floats(xp, flat).tolist()
+
+    def less(i, j):
+        a, b = h[i], h[j]
+        return a < b or (b != b and a == a)
+    return xp.asarray(std_sort(len(h), less), dtype=np.int64)
+
+
 def _unique_flat(xp, flat, return_inverse, return_counts):
     n = flat.shape[0]
     order = stable_argsort(xp, flat)
+    if flat.dtype.kind == "f" or flat.dtype.name == "bfloat16":
+        # PyTorch sorts with an unstable sort: where it matters (NaN, each its own unique
+        # value with its own inverse; -0.0 beside 0.0, the first one kept) its order is
+        # followed (its sort's, step by step).
+        # Note: past 2**16 elements tensorviz keeps its stable order there.
+        f = flat.astype(np.float32) if flat.dtype.name == "bfloat16" else flat
+        z = f[f == 0]
+        sign = xp.signbit(z) if z.size > 1 else None
+        if 1 < n <= 1 << 16 and (sign is not None and builtins.bool(sign.any()) and not
+                                 builtins.bool(sign.all()) or return_inverse and
+                                 builtins.int(xp.count_nonzero(f != f)) > 1):
+            order = _nan_last_order(xp, flat)
     s = flat[order]
     new = xp.ones(n, dtype=bool)
     if n > 1:
@@ -1163,9 +1221,45 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
     if arr.shape[d] == 0:
         empty = xp.zeros(0, dtype=np.int64)
         return _unique_result(input, arr.copy(), empty, empty, return_inverse, return_counts, dt)
-    r = xp.unique(arr, return_inverse=True, return_counts=True, axis=d)
-    vals, inv, cnt = r[0], r[1].reshape(-1).astype(np.int64), r[2].astype(np.int64)
+    if dt.category == _FLOAT and arr.shape[d] <= 1 << 12 and builtins.bool(
+            xp.isnan(arr.astype(np.float32) if dt is _dtypes.bfloat16 else arr).any()):
+        vals, inv, cnt = _unique_dim_with_nan(xp, arr, d)
+    else:
+        r = xp.unique(arr, return_inverse=True, return_counts=True, axis=d)
+        vals, inv, cnt = r[0], r[1].reshape(-1).astype(np.int64), r[2].astype(np.int64)
     return _unique_result(input, vals, inv, cnt, return_inverse, return_counts, dt, d)
+
+
+def _unique_dim_with_nan(xp, arr, d: int):
+    """``unique(dim=d)`` of a float array holding NaN, as PyTorch computes it: its slices
+    sorted by std::sort comparing them element by element with ``<`` (a NaN orders neither
+    way: the next element decides), then each slice kept unless it equals (``==``, so never
+    with a NaN) the last one kept. Its order is not sorted then, and equal-looking slices
+    with a NaN stay apart.
+
+    # Note: past 2**12 slices tensorviz sorts as NumPy's unique does there.
+    """
+    host = np.moveaxis(_host_floats(xp, arr), d, 0)
+    n = host.shape[0]
+    rows = [tuple(r) for r in host.reshape(n, -1).tolist()]
+
+    def less(i, j):
+        for a, b in zip(rows[i], rows[j]):
+            if a < b:
+                return True
+            if a > b:
+                return False
+        return False
+    order = std_sort(n, less)
+    kept, inverse, counts = [], np.empty(n, dtype=np.int64), []
+    for i in order:
+        if not kept or builtins.any(a != b for a, b in zip(rows[i], rows[kept[-1]])):
+            kept.append(i)
+            counts.append(0)
+        counts[-1] += 1
+        inverse[i] = len(kept) - 1
+    vals = xp.take(arr, xp.asarray(kept, dtype=np.int64), axis=d)
+    return vals, xp.asarray(inverse), xp.asarray(np.array(counts, dtype=np.int64))
 
 
 @op()

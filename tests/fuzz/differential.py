@@ -379,6 +379,29 @@ def _cov_zeroes_input(line: str, env: dict) -> bool:
     return x is not None and (x.ndim == 0 or x.shape[-1] == 1)
 
 
+_MEDIAN = re.compile(r"=\s*(?:T\.(nan)?median\(\s*(v\d+)\s*,(.*)\)|(v\d+)\.(nan)?median\((.*)\))")
+
+
+def _median_of_stride_zero(line: str, env: dict) -> str | None:
+    """The variable a ``median``/``nanmedian`` statement reduces along a dim of stride 0 and
+    size > 1 (``env``: PyTorch's variables, before the statement); None otherwise."""
+    m = _MEDIAN.search(line)
+    if not m:
+        return None
+    name = m.group(2) or m.group(4)
+    fn = "nanmedian" if (m.group(1) or m.group(5)) else "median"
+    t = env.get(name)
+    dim = _call_arg(line, fn, 1, 0, "dim")
+    if dim is None or not hasattr(t, "stride") or t.dim() == 0:
+        return None
+    try:
+        d = int(eval(dim, {"T": env.get("T")}, env))  # noqa: S307 - (the program's own text)
+        size, stride = t.shape[d], t.stride(d)
+    except Exception:  # noqa: BLE001 - (a dim it refuses: both libraries raise)
+        return None
+    return name if stride == 0 and size > 1 else None
+
+
 def _mask_where(a: dict, b: dict, keep) -> None:
     """Give ``b``'s values to ``a`` where ``keep(a_values, b_values)``: a difference the
     comparison accepts there."""
@@ -389,6 +412,9 @@ def _mask_where(a: dict, b: dict, keep) -> None:
         if np.any(m):
             a["values"] = np.where(m, y, x)
 
+
+# reductions whose value depends on the order PyTorch's vectorized cascade adds in
+SUMS = {"sum", "mean", "nansum", "nanmean"}
 
 # ops whose indices PyTorch leaves unspecified among equal values
 TIE_OPS = {"topk", "kthvalue", "median", "nanmedian", "mode", "sort", "msort", "argsort",
@@ -638,14 +664,33 @@ def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
         # were compared at float32's tolerance where computed: a conversion to float64 (or
         # to Python floats) is compared at the tolerance of the dtype it widens.
         _accept_within(dt, dv, x.dtype.name)
+    if op in SUMS and x is not None and x.size and dt[0] == dv[0] == "tensor" and \
+            dt[1]["values"].ndim == 0 and dt[1]["values"].shape == dv[1]["values"].shape and \
+            dt[1]["dtype"] in ("float32", "float64", "complex64", "complex128"):
+        # Note: PyTorch's CPU sum is a cascade over vector lanes whose width is the machine's
+        # (2 complex128 a step with AVX2, 4 with AVX-512): which terms meet first, and so what
+        # cancels (2**63 - 2**63 beside small integers), is the machine's. A sum (or mean)
+        # of all elements is compared within the error bound of any summation order,
+        # n * eps * sum(|x|) (over n for a mean): a value past it is still a finding.
+        a, b = dt[1]["values"], dv[1]["values"]
+        eps = float(np.finfo(a.real.dtype).eps)
+        with np.errstate(all="ignore"):
+            mag = np.abs(np.asarray(x).astype(np.complex128))
+            bound = x.size * eps * float(np.sum(mag[np.isfinite(mag)]))
+            if op in ("mean", "nanmean"):
+                bound /= x.size
+            if np.isfinite(a) and np.isfinite(b) and abs(complex(a) - complex(b)) <= bound:
+                dt[1]["values"] = b.copy()
     if op in TIE_OPS and x is not None and dt[0] == dv[0] == "tuple" and len(dt[1]) == 2 and \
             all(d[1][0][0] == d[1][1][0] == "tensor" for d in (dt, dv)):
         # PyTorch leaves which of several equal elements an index names unspecified (its
         # selection and sorting algorithms are not stable): tensorviz's indices are accepted
-        # when they pick exactly the values returned out of the input.
+        # when they pick exactly the values it returned out of its input, and those values
+        # are PyTorch's (within the dtype's tolerance: an input an ulp apart, PyTorch's
+        # float32 i0(0) = 0.99999994 beside tensorviz's 1, is equal on each side alone).
         (vt, it), (vv, iv) = (dt[1][0][1], dt[1][1][1]), (dv[1][0][1], dv[1][1][1])
         if vt["values"].shape == vv["values"].shape and \
-                np.array_equal(vt["values"], vv["values"], equal_nan=True) and \
+                _same_values(vt["values"], vv["values"], vt["dtype"], vt.get("tol")) and \
                 _valid_tie_indices(x, vv["values"], iv["values"]):
             it["values"] = iv["values"]
     return False
@@ -951,8 +996,8 @@ def _adopt_widened(op: str, x, target: str, env_t: dict, env_v: dict, torch) -> 
     op = op.rsplit(".", 1)[-1]
     # polygamma: where PyTorch's value is wrong (see deliberate), what follows is computed
     # from tensorviz's accepted values on both sides
-    wider = ("float32", "float64") if op in ("polygamma", "polygamma_") else \
-        ("float64", "complex128")
+    wider = ("float16", "bfloat16", "float32", "float64") if op in ("polygamma", "polygamma_") \
+        else ("float64", "complex128")
     if op not in WIDENING and op not in ("polygamma", "polygamma_") or x is None or \
             op in WIDENING and x.dtype.name not in LOW_PRECISION:
         return
@@ -965,10 +1010,14 @@ def _adopt_widened(op: str, x, target: str, env_t: dict, env_v: dict, torch) -> 
                 not hasattr(b, "numpy"):
             return
         try:
-            vals = np.array(b.resolve_conj().resolve_neg().numpy(), copy=True)
+            r = b.resolve_conj().resolve_neg()
+            if name == "bfloat16":  # (NumPy has no bfloat16 of PyTorch's: float32 holds it)
+                r = r.float()
+            vals = np.array(r.numpy(), copy=True)
         except Exception:  # noqa: BLE001 - (nothing to take: compared as is)
             return
-        if vals.shape == tuple(a.shape) and vals.dtype.name == name:
+        if vals.shape == tuple(a.shape) and vals.dtype.name == name.replace("bfloat16",
+                                                                            "float32"):
             a.data.copy_(torch.from_numpy(vals))
     elif isinstance(a, (float, complex, list)) and type(a) is type(b):
         import copy
@@ -1065,6 +1114,33 @@ def _pytorch_repairs(line: str, env: dict, torch) -> list:
                     return False
             return True
         repairs.append(in_order)
+    operand = _median_of_stride_zero(line, env)
+    if operand is not None and target:
+        # Note: PyTorch's median/nanmedian along a dim whose stride is 0 (an expanded
+        # tensor) read the reduced dim as if its stride were 1: neighbouring memory, past
+        # the tensor's own (median(tensor([1.]).expand(3), 0) is 6.9e-310, or 2.0, by what
+        # lies there). tensorviz gives the median of the values. PyTorch's result is given
+        # what the same statement computes on a contiguous copy of its input, and the
+        # comparison goes on.
+        copies = {k: (v.detach().clone() if isinstance(v, torch.Tensor) else v)
+                  for k, v in env.items()}
+        copies[operand] = env[operand].detach().contiguous()
+        outs = re.findall(r"\bv\d+\b", line.split("out=", 1)[1]) if "out=" in line else []
+
+        def contiguous_median():
+            if _run_stmt(line, copies) is not None:
+                return False
+            with torch.no_grad():
+                for v in outs:
+                    env[v].copy_(copies[v])
+                got, want = env.get(target), copies.get(target)
+                if not (isinstance(got, tuple) and isinstance(want, tuple) and
+                        len(got) == len(want)):
+                    return False
+                for a, b in zip(got, want):
+                    a.copy_(b)
+            return True
+        repairs.append(contiguous_median)
     if _cov_zeroes_input(line, env):
         # Note: PyTorch's cov with one observation and one weights tensor (fweights or
         # aweights alone) overwrites its input with zeros (a bug: the same call with both

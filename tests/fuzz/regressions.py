@@ -1064,3 +1064,91 @@ REGRESSIONS += [  # fresh-seed 142.1M run: a lazy conjugate source sharing the d
         "v0[0:4:3, v2] = v1", "v3 = T.tensor([1 + 2j, 3 + 4j, 5 + 6j])", "v4 = v3[:2].add_(v3[1:].conj())",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 123M/140M runs: reductions (PyTorch's median reads past a stride-0 dim)
+    ("median-along-expanded-dim", [
+        "v0 = T.tensor([1.0], dtype=T.float64)", "v1 = v0.expand((3,))", "v2 = v1.median(T.tensor(0))",
+        "v3 = T.tensor([[4.0, 2.0, -1.0]], dtype=T.bfloat16)", "v4 = v3.expand((3, 3))",
+        "v5 = T.nanmedian(v4, dim=0, keepdim=True)", "v6 = T.tensor([0], dtype=T.uint8).expand((3,))",
+        "v7 = T.median(v6, dim=-1)",
+    ]),
+]
+REGRESSIONS += [  # scans accumulate in at::acc_type (float32 in double, complex64 in complex128)
+    ("cumprod-float32-overflow-comes-back", [
+        "v0 = T.tensor([[-2.5, 1e+30, 3.4e+38, -3.0], [0.0, 0.0, 1e+30, -3.0], [2.0, 0.25, -2.5, -3.0], "
+        "[-1.0, 2.0, 1e-310, 2.0]], dtype=T.float32)",
+        "v1 = v0.cumprod(0)", "v2 = T.tensor([1e30, 1e30, 1e-30], dtype=T.complex64).cumprod(0)",
+        "v3 = T.tensor([3e38, 3e38, -3e38]).cumsum(0)",
+    ]),
+]
+REGRESSIONS += [  # std/var down to one element: the mean in the input's dtype (std_var_all_cpu)
+    ("std-float32-mean-overflows", [
+        "v0 = T.tensor([[[4.0, 0.0, 4.0]], [[0.5, 3.0, 65504.0]], [[1e-310, 65504.0, 3.0]], "
+        "[[-3.0, 0.0, 3.4e+38]]], dtype=T.float32)",
+        "v1 = v0.expand((4, 3, 3))", "v2 = v1.std(correction=3)",
+        "v3 = T.tensor([[3.4e38, 3.4e38, 1.0]])", "v4 = v3.var(1)", "v5 = v3.std(0)",
+    ]),
+    ("std_mean-complex-mean-of-parts", [
+        "v0 = T.tensor([complex(-2.5, 0.0), complex(1.5, 1.0), complex(4.0, 0.0)], dtype=T.complex64)",
+        "v2 = v0.conj_physical()",
+        "v3 = T.tensor([complex(-float('inf'), 0.0), complex(4.0, 0.0), complex(4.0, -2.0)], dtype=T.complex64)",
+        "v4 = v2.matmul(v3)", "v5 = T.std_mean(v4, 0, correction=2)",
+    ]),
+]
+REGRESSIONS += [  # kthvalue's ties over an input an ulp apart (float32 i0(0))
+    ("kthvalue-ties-of-an-input-an-ulp-apart", [
+        "v0 = T.tensor([[0, 0, 3], [1, 0, 0], [3, -3, 4], [2, -5, 5]], dtype=T.int32)",
+        "v1 = T.i0(v0)", "v2 = T.kthvalue(v1, 1, 0)", "v3 = v1.median(0)",
+    ]),
+]
+REGRESSIONS += [  # a half polygamma's accepted values carried on (cummax of them)
+    ("cummax-of-half-polygamma", [
+        "v1 = T.tensor([[2.0, -2.5, -2.5], [1.0, -2.5, 1.5], [3.0, 65504.0, 0.5], [1.5, float('nan'), -0.75]], "
+        "dtype=T.float16)", "v2 = v1[1:]", "v4 = v2.polygamma(1000000)", "v6 = v4.cummax(-2)",
+    ]),
+]
+REGRESSIONS += [  # nansum of float16 to an integer dtype: an infinity converts as +-65504
+    ("nansum-half-infinity-to-int", [
+        "v0 = T.tensor(1.152921504606847e+18, dtype=T.float16)", "v2 = T.nansum(v0, dim=-1, keepdim=True, dtype=int)",
+        "v3 = T.tensor([[1.5, 0.0, 0.25], [0.0, 1e-310, -1.0], [0.0, 1.0, -1.0]], dtype=T.float16)",
+        "v4 = v3.log()", "v5 = T.nansum(v4, dim=-1, dtype=T.int8)",
+    ]),
+]
+REGRESSIONS += [  # norm of a 0-dim tensor along an explicit dim: PyTorch's general path
+    ("norm-0dim-along-a-dim", [
+        "v0 = T.tensor(complex(2.0, -2.0), dtype=T.complex64)", "v1 = T.norm(v0, p=float('nan'), dim=0)",
+        "v2 = T.tensor(1e30)", "v3 = T.norm(v2, dim=0)", "v4 = T.linalg.vector_norm(v2, 3, dim=-1, keepdim=True)",
+        "v5 = T.norm(v2, p=3)", "v6 = T.linalg.vector_norm(v2.reshape(1), float('nan'), dim=0)",
+    ]),
+]
+REGRESSIONS += [  # cov: uint8 fweights sum to int64 (no wrapped count); one observation's deviation is 0
+    ("cov-uint8-fweights-past-the-correction", [
+        "v0 = T.tensor([4], dtype=T.uint8)", "v1 = v0.expand((2,))", "v3 = T.tensor([2], dtype=T.uint8)",
+        "v4 = v3.expand((1,))", "v5 = T.cov(v0, correction=3, fweights=v4)",
+        "v6 = T.tensor([5.732655185893089], dtype=T.float64)", "v7 = T.cov(v6, fweights=T.tensor([3]), correction=3)",
+    ]),
+]
+REGRESSIONS += [  # unique/mode with NaN: PyTorch's std::sort order, step by step
+    ("unique-dim-nan-rows-unsorted", [
+        "v0 = T.tensor([[float('nan'), -0.75], [-1.0, 0.25], [-1.0, 0.5], [2.0, -1.0]], dtype=T.float32)",
+        "v2 = T.unique(v0, sorted=False, dim=T.tensor(-2))",
+        "v3 = T.tensor([[-3.0, 0.0, 0.25, 1e+30]], dtype=T.float16)", "v4 = T.i0(v3)",
+        "v5 = v4.unique(False, False, True, dim=-1)",
+    ]),
+    ("unique-flat-nan-inverse", [
+        "v0 = T.tensor([[0.0, 2.0, 2.0, float('inf')], [float('nan'), float('nan'), 0.0, float('nan')], "
+        "[float('nan'), -float('inf'), 1.0, -0.0], [-float('inf'), 1e-310, -1.0, 1.0], "
+        "[1e-310, 2.0, float('inf'), float('nan')]], dtype=T.bfloat16)",
+        "v1 = T.unique(v0, sorted=True, return_inverse=True, return_counts=True, dim=None)",
+    ]),
+    ("mode-nan-row-past-16", [
+        "v0 = T.tensor([[2.0, 3.0, 2.0, 3.0, 2.0, float('nan'), 3.0, 2.0, 3.0, float('nan'), 3.0, 3.0, 0.0, "
+        "2.0, 1.0, 0.0, 0.0, float('nan'), float('nan'), 2.0, 0.0, 2.0, 3.0, 1.0, 0.0, float('nan'), 1.0]])",
+        "v1 = v0.mode(1)",
+    ]),
+]
+REGRESSIONS += [  # a full sum's cancellation depends on PyTorch's vector lanes: within any order's bound
+    ("mean-complex-of-int64-extremes", [
+        "v0 = T.tensor([[4, -6], [-5, -2], [-9223372036854775807, 6], [9223372036854775806, -2]], dtype=T.int64)",
+        "v3 = T.mean(v0, dtype=T.complex128)",
+    ]),
+]

@@ -85,6 +85,22 @@ def test_tie_indices_are_checked_not_ignored():
     assert not _valid_tie_indices(x, np.array([2, 1]), np.array([1, 0]))
 
 
+def test_tie_indices_over_an_input_an_ulp_apart_are_checked_on_tensorvizs_own_values():
+    """Where the input differs by an ulp (float32 i0(0): 0.99999994 in PyTorch, 1 in
+    tensorviz) each side's ties are its own: tensorviz's kthvalue indices are accepted when
+    they pick its values out of its input, and a wrong index is still found."""
+    lines = ["v0 = T.tensor([[0, 0, 3], [1, 0, 0], [3, -3, 4], [2, -5, 5]], dtype=T.int32)",
+             "v1 = T.i0(v0)", "v2 = T.kthvalue(v1, 1, 0)"]
+    assert compare(lines, torch, tensorviz) is None
+
+    def last(x, k, dim=-1, keepdim=False):  # the right values, a wrong index in column 2
+        r = tensorviz.kthvalue(x, k, dim, keepdim)
+        r.indices[2] = 3
+        return r
+    f = compare(lines, torch, _wrong(kthvalue=last))
+    assert f is not None and f.kind == "silent" and f.line == 2 and "v2.[1]" in f.detail, f
+
+
 def test_factorizations_are_checked_not_ignored():
     """Other QR/SVD factors than PyTorch's are accepted only when they are a factorization of
     the input: orthonormal columns that reproduce it."""
@@ -549,3 +565,64 @@ def test_accepted_values_are_adopted_for_what_follows():
     assert f is not None and f.kind == "silent" and f.line == 2, f
     f = compare(lines, torch, _wrong(signbit=lambda t: tensorviz.signbit(t).logical_not()))
     assert f is not None and f.kind == "silent" and f.line == 4, f
+
+
+def test_median_along_a_stride_zero_dim_is_compared_against_a_contiguous_copy():
+    """PyTorch's median/nanmedian along an expanded dim read memory past the tensor: its result
+    is replaced by the same statement's on a contiguous copy, so tensorviz's median, its
+    out= tensors and what follows are compared (a wrong median or a later wrong op: found)."""
+    from .differential import _median_of_stride_zero
+    lines = ["v0 = T.tensor([[4.0, 2.0, -1.0]], dtype=T.bfloat16)", "v1 = v0.expand((3, 3))",
+             "v2 = T.zeros(1, 3, dtype=T.bfloat16)", "v3 = T.zeros(1, 3, dtype=T.int64)",
+             "v4 = T.nanmedian(v1, 0, True, out=(v2, v3))", "v5 = v1.median(dim=T.tensor(0))",
+             "v6 = T.median(v1, -1)", "v7 = T.neg(v2)"]
+    assert compare(lines, torch, tensorviz) is None
+    env = {"T": torch, "v1": torch.ones(3, 1).expand(3, 3), "v2": torch.ones(3, 3)}
+    assert _median_of_stride_zero("v4 = T.median(v1, 1)", env) == "v1"
+    assert _median_of_stride_zero("v4 = v1.nanmedian(dim=-1)", env) == "v1"
+    assert _median_of_stride_zero("v4 = T.median(v1, 0)", env) is None  # (stride 1 there)
+    assert _median_of_stride_zero("v4 = v1.median()", env) is None  # (all elements)
+    assert _median_of_stride_zero("v4 = T.median(v2, 1)", env) is None
+
+    def off(x, dim=None, keepdim=False, *, out=None):  # one more than the median
+        r = tensorviz.median(x, dim, keepdim, out=out)
+        r.values.add_(1)
+        return r
+    for fake, line, what in ((_wrong(nanmedian=off), 4, "v2."),
+                             (_wrong(median=off), 6, "v6."),
+                             (_wrong(neg=lambda t: t), 7, "v7.")):
+        f = compare(lines, torch, fake)
+        assert f is not None and f.kind == "silent" and f.line == line, f
+        assert f.detail.startswith(what), f
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_polygamma_values_accepted_in_half_are_adopted_for_what_follows(dtype):
+    """A half polygamma where PyTorch's value is NaN and tensorviz's -inf (n! * zeta: inf * 0)
+    is accepted, and what follows (cummax) is computed from tensorviz's values on both sides;
+    a wrong cummax is still found."""
+    lines = [f"v1 = T.tensor([[1.0, -2.5, 1.5], [3.0, 65504.0, 0.5], [1.5, float('nan'), -0.75]], "
+             f"dtype=T.{dtype})", "v4 = v1.polygamma(1000000)", "v6 = T.cummax(v4, -2)"]
+    assert compare(lines, torch, tensorviz) is None
+    def zeroed(x, dim):
+        r = tensorviz.cummax(x, dim)
+        r.values.zero_()
+        return r
+    f = compare(lines, torch, _wrong(cummax=zeroed))
+    assert f is not None and f.kind == "silent" and f.line == 2, f
+
+
+def test_sum_of_all_elements_is_compared_within_any_orders_error_bound():
+    """A full sum or mean whose terms cancel (2**63 - 2**63 beside small integers) depends
+    on the order PyTorch's vector lanes add in: tensorviz's is accepted within
+    n * eps * sum(|x|), and a value past that bound is still found."""
+    lines = ["v0 = T.tensor([[4, -6], [-5, -2], [-9223372036854775807, 6], "
+             "[9223372036854775806, -2]], dtype=T.int64)", "v3 = T.mean(v0, dtype=T.complex128)",
+             "v4 = T.sum(v0, dtype=T.float64)", "v5 = T.neg(v0)"]
+    assert compare(lines, torch, tensorviz) is None
+    f = compare(lines, torch, _wrong(mean=lambda x, dtype=None: tensorviz.mean(x, dtype=dtype)
+                                     + 1e4))
+    assert f is not None and f.kind == "silent" and f.line == 1, f
+    f = compare(["v0 = T.tensor([1.0, 2.0, 3.0])", "v1 = T.sum(v0)"], torch,
+                _wrong(sum=lambda x: tensorviz.sum(x) + 1e-3))
+    assert f is not None and f.kind == "silent" and f.line == 1, f

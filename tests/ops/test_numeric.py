@@ -216,6 +216,28 @@ def test_cov_corrcoef_of_integer_extremes(tvdiff, seed, dtype):
     tvdiff.check(lambda lib, x: lib.corrcoef(x), t)
 
 
+@pytest.mark.parametrize("wdtype", ["uint8", "int8", "int16", "int32", "int64"])
+@pytest.mark.parametrize("xdtype", ["uint8", "int64", "float32", "float64"])
+def test_cov_integer_fweights_sum_to_int64(tvdiff, wdtype, xdtype):
+    """Integer fweights sum as int64, as PyTorch's sum: a uint8 total minus a larger
+    correction is no degrees of freedom (NaN or inf), not a wrapped unsigned count.
+    Seeded weights (0 included) and corrections past and below the total."""
+    rng = np.random.default_rng(7)
+    for seed in range(6):
+        n = 1 + seed % 4
+        x = tvdiff.make((2, n), xdtype, seed=seed, low=0, high=9)
+        w = tvdiff.make((n,), wdtype, data=rng.integers(0, 4, n).astype(wdtype))
+        # (each call on a copy: PyTorch's cov of one observation with fweights alone zeroes
+        # its input, see test_cov_of_one_observation_keeps_its_input)
+        for correction in (0, 1, 3, 7, 40):
+            tvdiff.check(lambda lib, a, b: lib.cov(a.clone(), correction=correction,
+                                                   fweights=b), x, w, warns=False)
+            tvdiff.check(lambda lib, a, b: lib.cov(a[0].clone(), correction=correction,
+                                                   fweights=b), x, w, warns=False)
+            tvdiff.check(lambda lib, a, b: lib.cov(a.clone(), correction=correction, fweights=b,
+                                                   aweights=b.double() + 0.5), x, w, warns=False)
+
+
 @pytest.mark.parametrize("weights", ["fweights", "aweights"])
 @pytest.mark.parametrize("shape", [(), (1,), (3, 1)])
 def test_cov_of_one_observation_keeps_its_input(tvdiff, weights, shape):

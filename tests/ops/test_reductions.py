@@ -847,3 +847,152 @@ def test_diff_of_random_layouts(seed):
             continue
         assert got[:4] == want[:4], (shape, stride, offset, dt, n, dim, extras)
         np.testing.assert_allclose(got[4], want[4], rtol=1e-2)
+
+
+def _extreme(tvdiff, shape, dtype, seed, layout="contig", nan=True, inf=True, top=None):
+    """Seeded values near the ends of ``dtype``'s range: its largest values, their
+    reciprocals, subnormals, repeats, ±inf and NaN (``nan``) among small numbers, as a twin
+    in ``layout``. What accumulation type and order decide."""
+    rng = np.random.default_rng(seed)
+    real = np.dtype("float32" if dtype == "complex64" else "float64" if dtype == "complex128"
+                    else "float32" if dtype == "bfloat16" else dtype)
+    info = np.finfo(real)
+    big = float(info.max) if top is None else top  # (the largest magnitude drawn)
+    pool = [big, -big, big / 3, 1 / big * 4,
+            float(info.smallest_subnormal) * 3, -0.0, 0.0, 1.5, -2.0, 3.0, 0.25, 1e30, 1e-30,
+            ] + ([np.inf, -np.inf] if inf else []) + ([np.nan] if nan else [])
+    from tests.inventory import base_shape
+    data = rng.choice(np.array(pool), size=base_shape(shape, layout))
+    if dtype.startswith("complex"):
+        z = np.empty(data.shape, dtype=np.complex128)
+        z.real, z.imag = data, rng.choice(np.array(pool), size=data.shape)
+        data = z
+    with np.errstate(over="ignore"):
+        data = data.astype(dtype)
+    if not inf:  # (nor values that overflowed to one)
+        data[np.isinf(data.real) | np.isinf(data.imag)] = 2.0
+    return tvdiff.make(shape, dtype, layout, data=data)
+
+
+@pytest.mark.parametrize("name", ["cumsum", "cumprod"])
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64"])
+def test_cumulative_accumulates_in_pytorch_acc_type(tvdiff, name, dtype):
+    """PyTorch's CPU scans run in at::acc_type (float32 in double, complex64 in complex128,
+    half in float32), each step rounded to the result: a running product that leaves float32's
+    range comes back (cumprod([1e30, 1e30, 1e-30]) is [1e30, inf, 1e30]), to the bit."""
+    for seed in range(12):
+        layout = LAYOUTS[seed % len(LAYOUTS)]
+        # (complex64: finite values; a product past the range is compared by its class in
+        # tests/fuzz: PyTorch's fused multiply-adds and NumPy's products reach different
+        # representatives of an infinity. complex128 products, in their own dtype, differ
+        # by those fused multiply-adds' last bits alone: not here)
+        real = not dtype.startswith("complex")
+        x = _extreme(tvdiff, (4, 6), dtype, seed, layout, nan=real and seed % 2 == 0, inf=real)
+        atol = 0
+        for d in (0, 1):
+            tvdiff.check(lambda lib, t: getattr(lib, name)(t, d), x, rtol=1e-6, atol=atol)
+        # (PyTorch warns once per process when a cast drops an imaginary part)
+        tvdiff.check(lambda lib, t: getattr(lib, name)(t, 1, dtype=lib.float32), x, rtol=1e-6,
+                     atol=atol, warns=False)
+    x = tvdiff.make((3,), "float32", data=np.array([1e30, 1e30, 1e-30], dtype=np.float32))
+    for f in (lambda lib, t: t.cumprod(0), lambda lib, t: t.clone().cumprod_(0),
+              lambda lib, t: lib.cumprod(t, 0, out=lib.empty(3))):
+        tvdiff.check(f, x, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("name", ["std", "var", "std_mean", "var_mean"])
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128"])
+def test_std_var_follow_pytorch_paths_at_the_range_ends(tvdiff, name, dtype):
+    """var/std down to one element take the mean in the input's dtype (a float32 sum past
+    the range: an infinite std, as PyTorch's std_var_all_cpu), along a dim Welford's in
+    double (finite); a complex variance adds its parts' rounded variances, its mean is the
+    parts' means (inf+nan j stays so). Seeded values at the ends of each dtype's range."""
+    for seed in range(10):
+        layout = LAYOUTS[seed % len(LAYOUTS)]
+        # (the *_mean ops: no infinities, whose Welford mean is NaN in PyTorch: see var_mean;
+        # double values whose squares stay in range: see _var_parts's Note)
+        x = _extreme(tvdiff, (3, 4), dtype, seed, layout, nan=seed % 3 == 0,
+                     inf=name in ("std", "var"),
+                     top=1e150 if dtype in ("float64", "complex128") else None)
+        # (a mean's rounding depends on the order of its sum, within n * eps * max|x|)
+        mag = np.abs(x.tv.numpy().astype(np.complex128))
+        finite = mag[np.isfinite(mag)]
+        eps = float(np.finfo(np.dtype(dtype).type(0).real.dtype).eps)
+        atol = 16 * eps * float(finite.max(initial=1.0)) if name.endswith("_mean") else None
+        for dim in (None, 0, 1, (0, 1)):
+            for keepdim in (False, True):
+                tvdiff.check(lambda lib, t: getattr(lib, name)(t, dim, keepdim=keepdim), x,
+                             rtol=1e-5 if dtype in ("float32", "complex64") else None,
+                             atol=atol, warns=False)
+        row = _extreme(tvdiff, (1, 5), dtype, seed, nan=False, inf=False,
+                       top=1e150 if dtype in ("float64", "complex128") else None)
+        finite = np.abs(row.tv.numpy().astype(np.complex128))
+        atol = 16 * eps * float(finite.max()) if name.endswith("_mean") else None
+        tvdiff.check(lambda lib, t: getattr(lib, name)(t, 1, correction=0), row, atol=atol,
+                     warns=False)
+    big = tvdiff.make((3,), "float32", data=np.array([3.4e38, 3.4e38, 1.0], dtype=np.float32))
+    for f in (lambda lib, t: t.std(), lambda lib, t: t[None].var(1),
+              lambda lib, t: lib.std(t.expand(2, 3), 1), lambda lib, t: lib.std_mean(t)):
+        tvdiff.check(f, big)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_nansum_to_an_integer_dtype_converts_as_pytorch(tvdiff, dtype):
+    """nansum(dtype=<integer>) drops NaN, then converts each element as PyTorch's kernel
+    does: a float16 infinity as +-65504 (its largest half), float32/float64 ones as .to()
+    does (INT_MIN); overflowing sums wrap. Seeded values at the ends of the range."""
+    for seed in range(8):
+        x = _extreme(tvdiff, (3, 4), dtype, seed, LAYOUTS[seed % len(LAYOUTS)])
+        for out in ("int8", "uint8", "int16", "int32", "int64", "bool", "float32"):
+            for dim in (None, 0, 1):
+                tvdiff.check(lambda lib, t: lib.nansum(t, dim, dtype=getattr(lib, out)), x)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128"])
+def test_norm_of_one_element_and_of_a_0dim_tensor_along_a_dim(tvdiff, dtype):
+    """PyTorch's norm of one element is its |x| (no overflow, whatever p), but a 0-dim
+    tensor's along an explicit dim takes the general path: |1e30| ** 2 overflows there, and
+    p = nan gives NaN. Every p, dim form and shape of one element, on values at the range
+    ends."""
+    ps = [math.nan, 0, 0.5, 1, 2, 3, math.inf, -math.inf, -1, 1.5]
+    for seed in range(4):
+        x = _extreme(tvdiff, (), dtype, seed, nan=seed == 3)
+        for shape in ((), (1,), (1, 1)):
+            for p in ps:
+                for dim in (None, 0, -1, [0], ()):
+                    for keepdim in (False, True):
+                        f = lambda lib, t: lib.norm(t.reshape(shape), p, dim, keepdim)  # noqa: E731
+                        tvdiff.check(f, x, warns=False)
+                        g = lambda lib, t: lib.linalg.vector_norm(  # noqa: E731
+                            t.reshape(shape), p, dim, keepdim)
+                        tvdiff.check(g, x, warns=False)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_unique_with_nan_follows_pytorchs_unstable_sort(tvdiff, dtype):
+    """PyTorch's unique sorts with std::sort: with dim, slices compared element by element
+    with ``<`` (a NaN orders neither way), so slices holding NaN are not sorted and never
+    merge; without dim, each NaN is its own value, its inverse by where std::sort leaves it.
+    Seeded inputs of NaN, +-inf, -0.0/0.0, subnormals and repeats, up to 40 slices."""
+    rng = np.random.default_rng(11)
+    pool = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 2.0, 1e-310])
+    for seed in range(40):
+        shape = tuple(int(s) for s in rng.integers(1, 40 if seed % 4 == 0 else 6,
+                                                    1 + seed % 2))
+        x = tvdiff.make(shape, dtype, data=rng.choice(pool, shape).astype(dtype))
+        for dim in (None,) + tuple(range(len(shape))):
+            for srt in (True, False):
+                tvdiff.check(lambda lib, t: lib.unique(t, sorted=srt, return_inverse=True,
+                                                       return_counts=True, dim=dim), x)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_mode_of_rows_holding_nan_past_16(tvdiff, dtype):
+    """PyTorch's mode sorts each row with std::sort and ``<`` (an introsort past 16
+    elements), which a NaN leaves unsorted: its runs are counted as they lie."""
+    rng = np.random.default_rng(3)
+    for seed in range(6):
+        n = int(rng.integers(17, 120))
+        data = np.where(rng.random((3, n)) < 0.2, np.nan, rng.integers(0, 4, (3, n)))
+        x = tvdiff.make((3, n), dtype, data=data.astype(dtype))
+        tvdiff.check(lambda lib, t: lib.mode(t, 1), x)
