@@ -659,7 +659,10 @@ def _remainder(a, b, out=None):
     """PyTorch's remainder: integers as Python's ``%``; floats as ``fmod(a, b)`` plus ``b``
     where that is non-zero with the other sign than ``b``, so a zero result keeps the sign of
     ``a``.  NumPy's ``remainder`` is that formula except that it gives a zero the sign of
-    ``b``: its zeros take ``a``'s sign here."""
+    ``b``: its zeros take ``a``'s sign here.
+
+    Note: exact where ``|a / b|`` overflows, as PyTorch's scalar loop; its vector loop
+    (SLEEF's fmod) gives NaN there (see ``pointwise.fmod``)."""
     xp = _xp_of(a, b)
     if (a.dtype if hasattr(a, "dtype") else b.dtype).kind in "biu":
         return xp.remainder(a, b, out=out)

@@ -822,7 +822,15 @@ copysign.__doc__ = "``|input|`` with the sign of ``other`` (a tensor or a number
 
 @op(inplace=True)
 def fmod(input: Tensor, other, *, out=None) -> Tensor:
-    """C's ``fmod``: the remainder takes the dividend's sign (ints stay ints)."""
+    """C's ``fmod``: the remainder takes the dividend's sign (ints stay ints).
+
+    >>> tensorviz.fmod(tensorviz.tensor([-3.0, 3.0]), 2)
+    tensor([-1.,  1.])
+    """
+    # Note: C's fmod is exact, and so is this one everywhere; PyTorch's vector loop uses
+    # SLEEF's fmod, NaN where |input / other| overflows the dtype (fmod(65504, 1e-310) in
+    # float64, fmod(1e30, 1e-30) in float32), while its scalar loop (a tensor's last
+    # elements, strided operands) gives C's value, as here (remainder likewise).
     rdt, dev = _binary_prep("fmod", input, other, tensors_only=False)
     if rdt is _dtypes.bool or rdt.category == _COMPLEX:
         raise _not_implemented("fmod_cpu", rdt)

@@ -806,9 +806,9 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
             if name not in sv:
                 return Finding("silent", i, op, f"{name} missing")
             rules = [made_by.get(name)]
-            if x_before is not None and name != target and target in made_by and \
-                    env_t.get(name) is env_t.get(target):
-                rules.append(made_by[target])  # (an in-place op's self: its rule too)
+            if (x_before is not None or "out=" in line) and name != target and \
+                    target in made_by and env_t.get(name) is env_t.get(target):
+                rules.append(made_by[target])  # (an in-place op's self, an out=: its rule too)
             for rule in filter(None, rules):
                 _loosen(st[name], rule[3])
                 _integer_steps(rule[0], st[name], sv[name], rule[4], rule[2])
@@ -822,7 +822,8 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
             return Finding("silent", i, op, f"storage sharing: PyTorch {sorted(sh_t)} vs "
                            f"tensorviz {sorted(sh_v)}")
         if target in made_by and made_by[target][1] == line:
-            _adopt_widened(made_by[target][0], made_by[target][2], target, env_t, env_v, torch)
+            _adopt_widened(made_by[target][0], made_by[target][2], target, env_t, env_v, torch,
+                           made_by[target][3])
     return None
 
 
@@ -832,13 +833,60 @@ def _shares(env: dict, name: str, storage) -> bool:
                for k, t in env.items() if k.startswith("v"))
 
 
-def _adopt_widened(op: str, x, target: str, env_t: dict, env_v: dict, torch) -> None:
-    """After a widening conversion of a low-precision tensor was accepted at the source
-    dtype's tolerance (see ``deliberate``; polygamma too), give PyTorch's new value
-    tensorviz's exact values,
-    so that what is computed from it later (a view, a float64 op) compares its own
-    computation, not the conversion's ulp again (``v4 = v3.cdouble()``, ``v5 = v4[None]``)."""
+# float functions computed by a libm (NumPy's, glibc's, SLEEF's in PyTorch's vector loops):
+# results an ulp or two apart between the libraries, and between PyTorch's own loops
+ULP_OPS = {"sin", "cos", "tan", "asin", "acos", "atan", "arcsin", "arccos", "arctan", "sinh",
+           "cosh", "tanh", "asinh", "acosh", "atanh", "arcsinh", "arccosh", "arctanh", "exp",
+           "exp2", "expm1", "log", "log2", "log10", "log1p", "sigmoid", "expit", "logit", "erf",
+           "erfc", "erfinv", "i0", "i0e", "i1", "i1e", "lgamma", "gammaln", "digamma", "psi",
+           "mvlgamma", "multigammaln", "atan2", "arctan2", "angle", "sinc", "pow", "float_power",
+           "logaddexp", "logaddexp2", "hypot", "ndtr", "ndtri", "log_ndtr", "erfcx", "xlogy",
+           "xlog1py", "entr", "softmax", "log_softmax", "logsumexp"}
+#: how far apart (in ulps of the precision computed in) two such results are taken as one
+ULP_ADOPT = 2
+_MANTISSA = {"float16": 11, "bfloat16": 8, "float32": 24, "complex64": 24, "float64": 53,
+             "complex128": 53}
+
+
+def _within_ulps(a: np.ndarray, b: np.ndarray, precision: str, ulps: int = ULP_ADOPT):
+    """Where ``a`` and ``b`` are finite and at most ``ulps`` ulps of ``precision`` apart (a
+    complex value part by part, in ulps of its modulus: its rounding is bounded by |z|)."""
+    bits = _MANTISSA[precision]
+    tiny = {11: 2.0 ** -24, 8: 2.0 ** -133, 24: 2.0 ** -149, 53: 2.0 ** -1074}[bits]
+    with np.errstate(all="ignore"):
+        a64 = a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
+        b64 = b.astype(a64.dtype)
+        mag = np.maximum(np.abs(a64), np.abs(b64))
+        ulp = np.maximum(np.ldexp(1.0, np.frexp(np.where(np.isfinite(mag), mag, 0.0))[1] - bits),
+                         tiny)
+        near = np.isfinite(a64) & np.isfinite(b64)
+        for x, y in ((a64.real, b64.real), (a64.imag, b64.imag)):
+            near &= np.abs(x - y) <= ulps * ulp
+    return near
+
+
+def _adopt_widened(op: str, x, target: str, env_t: dict, env_v: dict, torch,
+                   precision: str | None = None) -> None:
+    """Give PyTorch's new value tensorviz's exact values where the two are one value within
+    the precision it was computed in, so that what is computed from it later compares its
+    own computation, not the same ulp again:
+
+    - after a widening conversion of a low-precision tensor accepted at the source dtype's
+      tolerance (see ``deliberate``; polygamma too): a view, a float64 op of it
+      (``v4 = v3.cdouble()``, ``v5 = v4[None]``);
+    - Note: after a float function computed by a libm (``ULP_OPS``: NumPy's in tensorviz,
+      SLEEF's in PyTorch's vector loops and glibc's in its scalar ones, which differ among
+      themselves), where the two results are at most ``ULP_ADOPT`` ulps apart in the
+      precision computed in (the result's dtype, or its least precise input's: an ``out=``
+      of float64 of a float32 computation): PyTorch's float32 ``i0(0)`` is 0.99999994,
+      NumPy's ``arcsin`` an ulp from SLEEF's, and ``arcsin`` of that, ``floor``, ``frac``
+      or ``%`` by it magnify the ulp into a different answer. Elements further apart stay
+      PyTorch's (and were compared at the dtype's tolerance)."""
     op = op.rsplit(".", 1)[-1]
+    a, b = env_t.get(target), env_v.get(target)
+    if op.rstrip("_") in ULP_OPS and op not in ("polygamma", "polygamma_"):
+        _adopt_ulps(a, b, torch, precision)
+        return
     # polygamma: where PyTorch's value is wrong (see deliberate), what follows is computed
     # from tensorviz's accepted values on both sides
     wider = ("float32", "float64") if op in ("polygamma", "polygamma_") else \
@@ -846,7 +894,6 @@ def _adopt_widened(op: str, x, target: str, env_t: dict, env_v: dict, torch) -> 
     if op not in WIDENING and op not in ("polygamma", "polygamma_") or x is None or \
             op in WIDENING and x.dtype.name not in LOW_PRECISION:
         return
-    a, b = env_t.get(target), env_v.get(target)
     if isinstance(a, torch.Tensor):
         # (only a fresh tensor of a wider dtype: a conversion to the same dtype is the
         # source itself, left as PyTorch computed it)
@@ -863,6 +910,34 @@ def _adopt_widened(op: str, x, target: str, env_t: dict, env_v: dict, torch) -> 
     elif isinstance(a, (float, complex, list)) and type(a) is type(b):
         import copy
         env_t[target] = copy.deepcopy(b)
+
+
+def _adopt_ulps(a, b, torch, precision: str | None) -> None:
+    """``a`` (PyTorch's float result) given ``b``'s (tensorviz's) values where the two are
+    within ``ULP_ADOPT`` ulps of the precision computed in (see ``_adopt_widened``)."""
+    if not isinstance(a, torch.Tensor) or not hasattr(b, "numpy") or a.is_conj() or \
+            a.is_neg() or tuple(a.shape) != tuple(b.shape) or not a.numel():
+        return
+    name = _dtype_name(a.dtype)
+    if name not in _MANTISSA or _dtype_name(b.dtype) != name:
+        return
+    if precision in _MANTISSA and _MANTISSA[precision] < _MANTISSA[name]:
+        name = precision
+    try:
+        half = a.dtype == torch.bfloat16
+        va = np.array((a.detach().float() if half else a.detach()).numpy(), copy=True)
+        vb = np.array((b.float() if half else b).resolve_conj().resolve_neg().numpy(), copy=True)
+    except Exception:  # noqa: BLE001 - (nothing to take: compared as is)
+        return
+    if va.shape != vb.shape or va.dtype != vb.dtype:
+        return
+    near = _within_ulps(va, vb, name) & (va != vb)
+    if near.any():
+        try:
+            with torch.no_grad():
+                a.copy_(torch.from_numpy(np.where(near, vb, va)).to(a.dtype))
+        except Exception:  # noqa: BLE001 - (an overlapping or read-only result: as is)
+            return
 
 
 _NEGATION = re.compile(r"=\s*(?:-\s*(v\d+)\s*$|T\.neg(?:ative)?_?\(\s*(v\d+)\s*\)|"
@@ -889,6 +964,53 @@ def _negates_complex_zero(line: str, env: dict) -> bool:
     return _negated_operand(line, env) is not None
 
 
+_FMOD_OPS = {"fmod": "fmod", "fmod_": "fmod", "remainder": "remainder",
+             "remainder_": "remainder"}
+
+
+def _fmod_operands(line: str, env: dict):
+    """``(kind, result name, dividend, divisor)`` of a float ``fmod``/``remainder`` statement
+    (function, method, in-place, ``%``, ``%=``), the operands evaluated in ``env`` (before
+    the statement runs: PyTorch's tensors, numbers); None for any other statement."""
+    import ast
+    try:
+        tree = ast.parse(line)
+    except SyntaxError:
+        return None
+    if not tree.body:
+        return None
+    stmt = tree.body[0]
+    node, kind, name = None, None, None
+    if isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Mod) and \
+            isinstance(stmt.target, ast.Name):
+        kind, name, pair = "remainder", stmt.target.id, (stmt.target, stmt.value)
+    elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
+            isinstance(stmt.targets[0], ast.Name):
+        name, node = stmt.targets[0].id, stmt.value
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            kind, pair = "remainder", (node.left, node.right)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in _FMOD_OPS:
+            kind = _FMOD_OPS[node.func.attr]
+            is_fn = isinstance(node.func.value, ast.Name) and node.func.value.id == "T"
+            args = list(node.args) if is_fn else [node.func.value] + list(node.args)
+            kw = {k.arg: k.value for k in node.keywords}
+            first = args[0] if args else kw.get("input", kw.get("self"))
+            second = args[1] if len(args) > 1 else kw.get("other")
+            if first is None or second is None:
+                return None
+            pair = (first, second)
+    if kind is None:
+        return None
+    try:
+        ops = [eval(ast.unparse(e), dict(env)) for e in pair]  # noqa: S307 - (own source)
+        vals = [np.array(o.detach().resolve_conj().resolve_neg().numpy(), copy=True)
+                if hasattr(o, "detach") else o for o in ops]
+    except Exception:  # noqa: BLE001 - (not evaluable: no repair)
+        return None
+    return kind, name, vals[0], vals[1]
+
+
 def _pytorch_repairs(line: str, env: dict, torch) -> list:
     """Before ``line`` runs on PyTorch (``env``: its variables): for the statements where
     PyTorch's result is unspecified or wrong in a known way, callables that, once both
@@ -897,6 +1019,40 @@ def _pytorch_repairs(line: str, env: dict, torch) -> list:
     still compared. Each returns False where that cannot be done (not compared further)."""
     repairs = []
     target = line.split("=", 1)[0].strip() if re.match(r"\s*\w+\s*=[^=]", line) else None
+    fm = _fmod_operands(line, env) if re.search(r"%|fmod|remainder", line) else None
+    if fm is not None:
+        # Note: PyTorch's vector loop computes fmod (and remainder, its sign fixed after)
+        # with SLEEF's fmod, which gives NaN where the quotient |x / y| overflows the
+        # dtype's range (65504 and 1e-310 in float64, 1e30 and 1e-30 in float32); its scalar
+        # loop (a tensor's last elements, strided operands) gives C's exact fmod, as
+        # tensorviz does everywhere. fmod of finite operands by a nonzero divisor is never
+        # NaN: there PyTorch's value is set to C's fmod (its other values kept), so the
+        # statement and what follows compare tensorviz's exact remainders.
+        kind, name, xs, ys = fm
+
+        def exact_fmod():
+            res = env.get(name)
+            if not isinstance(res, torch.Tensor) or not res.is_floating_point() or \
+                    res.is_conj() or res.is_neg() or res.dtype not in (torch.float32,
+                                                                       torch.float64):
+                return True
+            out = np.array(res.detach().numpy(), copy=True)
+            dt = out.dtype
+            with np.errstate(all="ignore"):
+                try:
+                    x = np.broadcast_to(np.asarray(xs).astype(dt), out.shape)
+                    y = np.broadcast_to(np.asarray(ys).astype(dt), out.shape)
+                except (ValueError, TypeError):
+                    return True
+                exact = np.fmod(x, y)
+                if kind == "remainder":
+                    exact = np.where((exact != 0) & ((y < 0) != (exact < 0)), exact + y, exact)
+                wrong = np.isnan(out) & np.isfinite(x) & np.isfinite(y) & (y != 0)
+            if wrong.any():
+                with torch.no_grad():
+                    res.copy_(torch.from_numpy(np.where(wrong, exact, out)))
+            return True
+        repairs.append(exact_fmod)
     neg = _negated_operand(line, env)
     if neg is not None and target:
         # Note: PyTorch negates a complex tensor as 0 - x in its vector loop (a zero part

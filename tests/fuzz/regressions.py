@@ -951,3 +951,29 @@ REGRESSIONS += [  # fresh-seed 123M run: leaks
     ("inverse-of-minus-infinity", ["v0 = T.tensor([[-float('inf')]], dtype=T.float64)",
                                    "v1 = v0.inverse()"]),
 ]
+REGRESSIONS += [  # fresh-seed 140M/123M runs: libm ulps magnified later, SLEEF's fmod
+    ("i0-ulp-then-arcsin-out", ["v0 = T.tensor([0, 4], dtype=T.uint8)", "v1 = v0[-3:-1:1]",
+                                "v2 = v1.i0()", "v3 = T.arcsin(v2, out=v2)"]),
+    ("i0-ulp-then-frac-acosh-erfinv", [
+        "v0 = T.tensor([[6, 0], [1, 3]], dtype=T.uint8)", "v1 = T.i0(v0)", "v2 = T.frac(v1)",
+        "v3 = T.acosh(v1, out=v1)", "v4 = T.tensor([[-1e-30, 0.0], [1e-310, -1e-30]])",
+        "v5 = T.i0_(v4)", "v6 = v4.erfinv_()"]),
+    ("i0-ulp-then-remainder", ["v0 = T.tensor(5, dtype=T.int8)", "v1 = T.i0(v0)",
+                               "v2 = T.tensor([-32768, 6], dtype=T.int16)", "v3 = v2 % v1",
+                               "v4 = v2.remainder(v1)"]),
+    ("cosh-ulp-then-tan_", ["v0 = T.tensor([[-3, -3], [3, -3], [2147483647, -2], [5, -5]], dtype=T.int32)",
+                            "v2 = v0.cosh()", "v3 = T.tan_(v2)"]),
+    ("expm1-ulp-then-digamma", [
+        "v0 = T.tensor([[[-9223372036854775808, 2], [-2, -4]], [[6, 5], [-6, 3]]])",
+        "v1 = v0[..., ::2]", "v2 = v1.expm1()", "v3 = T.digamma(v2)"]),
+    ("bfloat16-logsumexp-then-tan", [
+        "v0 = T.tensor([[0.25, 2.0, 0.5], [1.0, 4.0, 3.0]], dtype=T.bfloat16)",
+        "v1 = T.logsumexp(v0, 0)", "v3 = v1.tan()"]),
+    ("angle-out-float64-of-complex64", [
+        "v0 = T.tensor(complex(-2.5, -2.0), dtype=T.complex64)", "v1 = v0.sigmoid_()",
+        "v4 = T.tensor(0.25, dtype=T.float64)", "v6 = T.angle(v1, out=v4)"]),
+    ("fmod-sleef-overflowing-quotient", [
+        "v0 = T.tensor([[[1.0, 1.0, -3.0, 3.4e+38]], [[1.0, 65504.0, 2.0, 3.0]]], dtype=T.float64)",
+        "v1 = T.tensor([[[3.0, 2.0, -0.75, 0.5]], [[0.0, 1e-310, 3.0, -0.75]]], dtype=T.float64)",
+        "v2 = T.fmod(v0, v1)", "v3 = v0 % v1", "v0 %= v1"]),
+]
