@@ -992,10 +992,18 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:
     lo = None if min is None else _bound(min, rdt, dev)
     hi = None if max is None else _bound(max, rdt, dev)
     xp = input._storage._backend.xp
+    # (a number bound is std::max(x, min) / std::min(x, max) in PyTorch: x itself on a tie,
+    # so clamp_min(0.0, -0.0) is 0.0; NumPy's maximum gives the bound's zero)
+    src = arr
     if lo is not None:
         arr = run(xp.maximum, rdt, arr, lo)
+        if lo == 0 and rdt.category == _FLOAT and not isinstance(min, Tensor):
+            arr = xp.where(src == 0, src, arr)
     if hi is not None:
+        tied = arr
         arr = run(xp.minimum, rdt, arr, hi)
+        if hi == 0 and rdt.category == _FLOAT and not isinstance(max, Tensor):
+            arr = xp.where(tied == 0, tied, arr)
     if arr is input._arr:
         arr = arr.copy()
     # (PyTorch's clamp with number bounds is a unary op: only tensors choose the strides)

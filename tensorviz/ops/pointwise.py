@@ -245,10 +245,20 @@ def logit(input: Tensor, eps: float | None = None, *, out=None) -> Tensor:
     if input._dtype.category == _COMPLEX:
         raise _not_implemented("logit_cpu", input._dtype)
 
+    # (PyTorch computes a 16-bit float's logit in its own dtype, each step rounded: eps, 1 - eps
+    # (a bfloat16 logit(1.5, 1e-3) clamps to 1 and is inf), 1 - x and x / (1 - x); a negative
+    # eps clamps nothing)
+    st = input._dtype._np.type if input._dtype.category == _FLOAT else None
+    half = input._dtype in _dtypes.HALVES
+
     def f(xp, a):
-        if eps is not None:
-            lo, hi = a.dtype.type(eps), a.dtype.type(1 - eps)
+        if eps is not None and eps >= 0:
+            e = (st or a.dtype.type)(eps)
+            lo, hi = a.dtype.type(e), a.dtype.type(e.dtype.type(1) - e)
             a = xp.where(a < lo, lo, xp.where(a > hi, hi, a))
+        if half:
+            d = (1 - a).astype(st).astype(a.dtype)
+            return xp.log((a / d).astype(st).astype(a.dtype))
         return xp.log(a / (1 - a))
     return _map(input, _float_result(input._dtype), f, out)
 

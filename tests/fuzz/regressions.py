@@ -977,3 +977,10 @@ REGRESSIONS += [  # fresh-seed 140M/123M runs: libm ulps magnified later, SLEEF'
         "v1 = T.tensor([[[3.0, 2.0, -0.75, 0.5]], [[0.0, 1e-310, 3.0, -0.75]]], dtype=T.float64)",
         "v2 = T.fmod(v0, v1)", "v3 = v0 % v1", "v0 %= v1"]),
 ]
+REGRESSIONS += [  # fresh-seed 140M run: 16-bit logit in its dtype; clamp's tie of zeros
+    ("logit-bfloat16-eps-rounds-to-one", ["v0 = T.tensor(1.5, dtype=T.bfloat16)",
+                                          "v4 = T.logit(v0, 1e-3)",
+                                          "v5 = T.tensor([0.25, 0.75], dtype=T.float16).logit(0.3)"]),
+    ("clamp-min-zero-tie-then-rsqrt", ["v0 = T.tensor([0.0, -3.0])", "v2 = T.clamp_min_(v0, -0.0)",
+                                       "v3 = T.rsqrt(v2)"]),
+]

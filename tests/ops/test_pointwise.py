@@ -890,3 +890,33 @@ def test_erf_keeps_the_sign_of_zero(dtype):
     got = tensorviz.erf(tensorviz.tensor(x, dtype=getattr(tensorviz, dtype))).reciprocal()
     np.testing.assert_array_equal(np.signbit(got.numpy()), np.signbit(want))
     np.testing.assert_allclose(got.numpy(), want, rtol=1e-3)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("eps", [None, 1e-3, 0.3, -1.0])
+def test_logit_of_16bit_floats_computes_in_their_dtype(dtype, eps):
+    """PyTorch rounds each step of a 16-bit logit to its dtype (eps, 1 - eps, 1 - x and the
+    quotient): bfloat16's 1 - 1e-3 is 1, so logit(1.5, 1e-3) is inf. Bit for bit, every
+    representable value in [-0.5, 1.5]."""
+    x = np.linspace(-0.5, 1.5, 4001).astype(np.float32)
+    e = torch.logit(torch.from_numpy(x).to(getattr(torch, dtype)), eps).float().numpy()
+    r = tensorviz.logit(tensorviz.from_numpy(x).to(getattr(tensorviz, dtype)), eps).float().numpy()
+    np.testing.assert_array_equal(r, e)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+def test_clamp_by_a_number_keeps_the_input_on_a_tie_of_zeros(dtype):
+    """A number bound is std::max(x, min) / std::min(x, max): x itself where it equals the
+    bound, so clamp_min(0.0, -0.0) is 0.0 and rsqrt of it +inf (NaN bounds give NaN)."""
+    vals = [0.0, -0.0, -3.0, 3.0, float("nan")]
+    for lo, hi in ((-0.0, None), (0.0, None), (None, 0.0), (None, -0.0), (-0.0, 0.0),
+                   (0.0, -0.0), (float("nan"), None)):
+        got = [tensorviz.clamp(tensorviz.tensor(vals, dtype=getattr(tensorviz, dtype)), lo, hi)]
+        exp = [torch.clamp(torch.tensor(vals, dtype=getattr(torch, dtype)), lo, hi)]
+        if lo is not None:
+            got.append(tensorviz.tensor(vals, dtype=getattr(tensorviz, dtype)).clamp_min_(lo))
+            exp.append(torch.tensor(vals, dtype=getattr(torch, dtype)).clamp_min_(lo))
+        for r, e in zip(got, exp):
+            r, e = r.float().numpy(), e.float().numpy()
+            np.testing.assert_array_equal(r, e)
+            assert list(np.signbit(r)) == list(np.signbit(e)), (lo, hi, r, e)
