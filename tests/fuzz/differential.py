@@ -889,8 +889,8 @@ def _adopt_widened(op: str, x, target: str, env_t: dict, env_v: dict, torch,
         return
     # polygamma: where PyTorch's value is wrong (see deliberate), what follows is computed
     # from tensorviz's accepted values on both sides
-    wider = ("float32", "float64") if op in ("polygamma", "polygamma_") else \
-        ("float64", "complex128")
+    wider = ("float16", "bfloat16", "float32", "float64") if op in ("polygamma", "polygamma_") \
+        else ("float64", "complex128")
     if op not in WIDENING and op not in ("polygamma", "polygamma_") or x is None or \
             op in WIDENING and x.dtype.name not in LOW_PRECISION:
         return
@@ -902,11 +902,13 @@ def _adopt_widened(op: str, x, target: str, env_t: dict, env_v: dict, torch,
                 not hasattr(b, "numpy"):
             return
         try:
-            vals = np.array(b.resolve_conj().resolve_neg().numpy(), copy=True)
+            bf = name == "bfloat16"  # (numpy() refuses it: float32 holds it exactly)
+            vals = np.array((b.float() if bf else b).resolve_conj().resolve_neg().numpy(),
+                            copy=True)
         except Exception:  # noqa: BLE001 - (nothing to take: compared as is)
             return
-        if vals.shape == tuple(a.shape) and vals.dtype.name == name:
-            a.data.copy_(torch.from_numpy(vals))
+        if vals.shape == tuple(a.shape) and vals.dtype.name == ("float32" if bf else name):
+            a.data.copy_(torch.from_numpy(vals).to(a.dtype))
     elif isinstance(a, (float, complex, list)) and type(a) is type(b):
         import copy
         env_t[target] = copy.deepcopy(b)

@@ -984,3 +984,12 @@ REGRESSIONS += [  # fresh-seed 140M run: 16-bit logit in its dtype; clamp's tie 
     ("clamp-min-zero-tie-then-rsqrt", ["v0 = T.tensor([0.0, -3.0])", "v2 = T.clamp_min_(v0, -0.0)",
                                        "v3 = T.rsqrt(v2)"]),
 ]
+REGRESSIONS += [  # fresh-seed 123M run: polygamma_ of a float16 past 2**31, then compared on
+    ("polygamma-inplace-float16-huge-order-adopted", [
+        "v0 = T.tensor(1e+30, dtype=T.float16)", "v1 = abs(v0)", "v3 = v1.polygamma_(1099511627776)",
+        "v4 = T.tensor([[[2], [1]]], dtype=T.uint8)"]),
+]
+REGRESSIONS += [  # fresh-seed 123M run: a float16 window of 10**6 points is NaN past 65504
+    ("hamming-window-float16-million", ["v1 = T.hamming_window(1000000, dtype=T.float16)",
+                                        "v2 = T.hann_window(30000, False, dtype=T.bfloat16)"]),
+]
