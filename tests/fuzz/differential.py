@@ -638,8 +638,8 @@ INTEGER_STEPS = {"floor", "ceil", "trunc", "fix", "round", "floor_", "ceil_", "t
 
 def _integer_steps(op: str, dt, dv, x_t, x_v) -> None:
     """Note: floor/ceil/trunc/round and conversions to an integer dtype of float inputs that
-    agree within their dtype's tolerance (PyTorch's float32 i0(0) is 0.99999994, tensorviz's
-    1; trigamma's float32 rounding) may give integers one apart: accepted there (uint8/int8
+    agree within their dtype's tolerance (trigamma's float32 rounding, an ulp of NumPy's libm
+    against SLEEF's) may give integers one apart: accepted there (uint8/int8
     wrapping included), where the inputs differ but agree within that tolerance."""
     op = op.rsplit(".", 1)[-1]
     if op not in INTEGER_STEPS or x_t is None or x_v is None or dt[0] != "tensor" or \
@@ -878,9 +878,9 @@ def _adopt_widened(op: str, x, target: str, env_t: dict, env_v: dict, torch,
       SLEEF's in PyTorch's vector loops and glibc's in its scalar ones, which differ among
       themselves), where the two results are at most ``ULP_ADOPT`` ulps apart in the
       precision computed in (the result's dtype, or its least precise input's: an ``out=``
-      of float64 of a float32 computation): PyTorch's float32 ``i0(0)`` is 0.99999994,
-      NumPy's ``arcsin`` an ulp from SLEEF's, and ``arcsin`` of that, ``floor``, ``frac``
-      or ``%`` by it magnify the ulp into a different answer. Elements further apart stay
+      of float64 of a float32 computation): NumPy's float32 ``cosh`` or ``expm1`` an ulp
+      from SLEEF's, and ``tan``, ``digamma``, ``arcsin``, ``floor``, ``frac`` or ``%`` of
+      it magnify the ulp into a different answer. Elements further apart stay
       PyTorch's (and were compared at the dtype's tolerance)."""
     op = op.rsplit(".", 1)[-1]
     a, b = env_t.get(target), env_v.get(target)
