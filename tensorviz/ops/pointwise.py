@@ -430,8 +430,10 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,
         return xp.where(neg_, vals[2], a)
 
     def f(xp, a):
-        if a.dtype.kind == "c":
-            return fix_real(xp, a.real) + 1j * fix_real(xp, a.imag).astype(a.dtype)
+        if a.dtype.kind == "c":  # (part by part: re + 1j * im would turn an imaginary -0 to +0)
+            r = xp.empty_like(a)
+            r.real, r.imag = fix_real(xp, a.real), fix_real(xp, a.imag)
+            return r
         return fix_real(xp, a)
     # Note: computed in the tensor's own dtype (not float32 for half) so limits stay exact.
     return _map(input, dt, f, out, cdt=dt, preserve=True)

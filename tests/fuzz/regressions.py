@@ -993,3 +993,14 @@ REGRESSIONS += [  # fresh-seed 123M run: a float16 window of 10**6 points is NaN
     ("hamming-window-float16-million", ["v1 = T.hamming_window(1000000, dtype=T.float16)",
                                         "v2 = T.hann_window(30000, False, dtype=T.bfloat16)"]),
 ]
+REGRESSIONS += [  # fresh-seed 123M/140M runs: complex infinities, abs's ulp, conj-view nan_to_num_
+    ("reciprocal-of-complex-infinity-after-sub", [
+        "v0 = T.tensor([[complex(0.5, -2.0), complex(-0.75, -2.0)]])", "v3 = v0.sub_(-float('inf'))",
+        "v4 = v0.reciprocal_()"]),
+    ("abs-complex-ulp-then-cos", [
+        "v0 = T.tensor([[[complex(-0.0, 0.0), complex(2.0, 0.5), complex(65504.0, 65504.0), complex(0.0, 0.0)]], [[complex(-2.5, -2.0), complex(-3.0, 0.0), complex(-3.0, 1.0), complex(-0.0, 0.0)]]], dtype=T.complex64)",
+        "v1 = T.absolute(v0, out=v0)", "v2 = T.cos_(v1)", "v3 = T.absolute(v0[0])", "v4 = T.cos(v3)"]),
+    ("nan-to-num-inplace-through-conj-view-keeps-zero-signs", [
+        "v0 = T.tensor([[complex(-1.0, 1.0), complex(-3.0, -2.0)], [complex(0.5, 0.0), complex(3.0, 0.5)]])",
+        "v1 = v0.conj()", "v2 = v1.nan_to_num_(0, 0.5)", "v3 = v0.arccos_()", "v4 = v3.asin_()"]),
+]

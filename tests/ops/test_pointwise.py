@@ -920,3 +920,22 @@ def test_clamp_by_a_number_keeps_the_input_on_a_tie_of_zeros(dtype):
             r, e = r.float().numpy(), e.float().numpy()
             np.testing.assert_array_equal(r, e)
             assert list(np.signbit(r)) == list(np.signbit(e)), (lo, hi, r, e)
+
+
+def test_nan_to_num_of_complex_keeps_the_signs_of_zero_parts():
+    """Each part is fixed on its own (re + 1j * im made an imaginary -0 +0): through a
+    conjugate view, nan_to_num_ leaves the storage's +0 imaginary parts as PyTorch does, so
+    asin/acos of it later take PyTorch's side of the branch cut."""
+    vals = [complex(0.5, 0.0), complex(0.5, -0.0), complex(float("nan"), -0.0),
+            complex(-0.0, float("inf")), complex(-float("inf"), float("nan"))]
+    for dtype in ("complex64", "complex128"):
+        got, exp = [], []
+        for lib, out in ((tensorviz, got), (torch, exp)):
+            v0 = lib.tensor(vals, dtype=getattr(lib, dtype))
+            out.append(lib.nan_to_num(v0, 2.0).numpy())
+            v0.conj().nan_to_num_(1.0, 3.0)
+            out.append(v0.resolve_conj().numpy())
+        for r, e in zip(got, exp):
+            np.testing.assert_array_equal(r, e)
+            assert list(np.signbit(r.real)) == list(np.signbit(e.real))
+            assert list(np.signbit(r.imag)) == list(np.signbit(e.imag))
