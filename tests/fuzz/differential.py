@@ -798,8 +798,9 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
         except Exception as e:  # noqa: BLE001 - a value tensorviz cannot even describe
             return Finding("silent", i, op, f"cannot inspect: {type(e).__name__}: {e}")
         if target in st:  # (an op's rule: its name, line, input values and precision)
-            m = re.search(r"\.(\w+)\(", line)
-            made_by[target] = (ops[i] if ops else (m.group(1) if m else ""), line,
+            m = re.search(r"\.(\w+)\(", line) or \
+                re.search(r"=\s*(?:abs\(|\w+\s*(\*\*|//|[-+*/%@])\s*\w)", line)
+            made_by[target] = (ops[i] if ops else (m.group(1) or "unaryabs(" if m else ""), line,
                                x_before if x_before is not None else _call_input(line, env_v),
                                _input_precision(line, env_v), _call_input(line, env_t))
         for name in st:
@@ -841,7 +842,13 @@ ULP_OPS = {"sin", "cos", "tan", "asin", "acos", "atan", "arcsin", "arccos", "arc
            "erfc", "erfinv", "i0", "i0e", "i1", "i1e", "lgamma", "gammaln", "digamma", "psi",
            "mvlgamma", "multigammaln", "atan2", "arctan2", "angle", "sinc", "pow", "float_power",
            "logaddexp", "logaddexp2", "hypot", "ndtr", "ndtri", "log_ndtr", "erfcx", "xlogy",
-           "xlog1py", "entr", "softmax", "log_softmax", "logsumexp", "abs", "absolute", "sgn"}
+           "xlog1py", "entr", "softmax", "log_softmax", "logsumexp", "abs", "absolute", "sgn",
+           "unaryabs("}
+# complex products and quotients: not correctly rounded, and by other formulas in the two
+# libraries (PyTorch's vector loop scales by an approximate reciprocal, NumPy uses Smith's):
+# an ulp of |z| apart (real ones are IEEE's, identical: never adopted)
+COMPLEX_ULP_OPS = {"*", "/", "i*", "i/", "mul", "multiply", "div", "divide", "true_divide",
+                   "reciprocal"}
 #: how far apart (in ulps of the precision computed in) two such results are taken as one
 ULP_ADOPT = 2
 _MANTISSA = {"float16": 11, "bfloat16": 8, "float32": 24, "complex64": 24, "float64": 53,
@@ -885,7 +892,8 @@ def _adopt_widened(op: str, x, target: str, env_t: dict, env_v: dict, torch,
     op = op.rsplit(".", 1)[-1]
     a, b = env_t.get(target), env_v.get(target)
     _adopt_classes(a, b, torch)
-    if op.rstrip("_") in ULP_OPS and op not in ("polygamma", "polygamma_"):
+    if op.rstrip("_") in ULP_OPS and op not in ("polygamma", "polygamma_") or \
+            op.rstrip("_") in COMPLEX_ULP_OPS and isinstance(a, torch.Tensor) and a.is_complex():
         _adopt_ulps(a, b, torch, precision)
         return
     # polygamma: where PyTorch's value is wrong (see deliberate), what follows is computed
