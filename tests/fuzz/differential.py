@@ -515,6 +515,38 @@ def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
                     _mask_where(pairs[0][0][1], pairs[0][1][1], lambda p_, q_: ~bad & np.isnan(
                         p_) & np.isfinite(lt) & (np.abs(np.abs(q_.astype(np.complex128)) - 1)
                                                  < 1e-5))
+    if op in ("logdet",) and x is not None and dt[0] == dv[0] == "tensor" and \
+            x.dtype.kind == "c" and dt[1]["values"].shape == dv[1]["values"].shape:
+        # Note: the sign of a zero imaginary part of a complex determinant is the LU's
+        # rounding (PyTorch multiplies sgn(diag(U)) of A^T's LU, then the pivots' sign;
+        # NumPy the pivots' sign first, then each diag / |diag| of A's LU), so log's side of
+        # the branch cut at a negative real determinant is too: -1.386+pi j in one library,
+        # -1.386-pi j in the other. Accepted there (the real parts still compared).
+        _mask_where(dt[1], dv[1], lambda a, b: (np.abs(np.abs(a.imag) - np.pi) < 1e-6) &
+                    (a.imag == -b.imag) & np.isclose(a.real, b.real, rtol=1e-5, atol=1e-6))
+    if op in SOLVE_OPS and x is not None and x.ndim >= 2 and x.dtype.kind in "fc" and \
+            x.size:
+        # Note: a solve or inverse of a matrix holding an infinity or NaN: MKL's blocked
+        # LAPACK (getri, trsm) spreads the NaN of one 0 * inf to the whole result (PyTorch's
+        # triangular_solve of a matrix with an infinite diagonal entry is all NaN), tensorviz's
+        # substitution only to the entries it reaches (the others are the limit's finite
+        # values). Where PyTorch gives NaN in such a matrix, tensorviz's value is accepted;
+        # in finite matrices and PyTorch's non-NaN entries, everything is compared.
+        with np.errstate(all="ignore"):
+            bad = ~np.isfinite(x).all(axis=(-2, -1))
+        for a_, b_ in (list(zip(dt[1], dv[1])) if dt[0] == dv[0] == "tuple" and
+                       len(dt[1]) == len(dv[1]) else [(dt, dv)]):
+            if a_[0] == b_[0] == "tensor" and a_[1]["values"].ndim >= 2 and \
+                    a_[1]["values"].shape[:-2] == bad.shape:
+                _mask_where(a_[1], b_[1], lambda p_, q_: bad[..., None, None] & np.isnan(p_))
+    if op in PRODUCT_OPS and dt[0] == dv[0] == "tensor" and \
+            dt[1]["dtype"].startswith("complex"):
+        # Note: a complex matrix product with infinite entries makes NaN or infinite parts by
+        # the order and formula of its multiply-adds ((-2.5+0j) * (inf+0j) is -inf+nan j;
+        # MKL's gemm and NumPy's loops reach different representatives, and then NaN or
+        # infinity after a sum): an entry not finite on both sides is accepted (finite entries
+        # compared; a finite against a non-finite one is still a finding).
+        _mask_where(dt[1], dv[1], lambda a, b: ~np.isfinite(a) & ~np.isfinite(b))
     if op == "signbit" and x is not None and dt[0] == dv[0] == "tensor" and \
             x.shape == dt[1]["values"].shape and (x.dtype.kind in "fc" or
                                                   x.dtype.name == "bfloat16"):
@@ -571,6 +603,13 @@ def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
     return False
 
 
+# solves and inverses (LAPACK's NaN propagation in matrices holding non-finite entries)
+SOLVE_OPS = {"inverse", "inv", "inv_ex", "triangular_solve", "solve_triangular", "solve",
+             "solve_ex", "matrix_power"}
+# complex matrix products (non-finite parts by the formula of the multiply-adds)
+PRODUCT_OPS = {"matmul", "mm", "bmm", "@", "i@", "matrix_power", "mv", "addmm", "addmv",
+               "baddbmm", "addbmm", "chain_matmul", "multi_dot", "einsum", "tensordot",
+               "inner", "dot", "vdot"}
 # conversions that widen a tensor's values exactly (compared at the source dtype's tolerance)
 WIDENING = {"double", "cdouble", "tolist", "item", "to", "type", "type_as", "float", "cfloat"}
 LOW_PRECISION = {"float32", "complex64", "float16", "bfloat16"}

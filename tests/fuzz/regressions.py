@@ -1009,3 +1009,17 @@ REGRESSIONS += [  # fresh-seed 123M run: PyTorch's complex z / z is an ulp from 
         "v0 = T.tensor(complex(1.5, -2.0), dtype=T.complex128)", "v1 = T.log(v0)", "v2 = v1 / v1",
         "v3 = T.arccos_(v2)"]),
 ]
+REGRESSIONS += [  # fresh-seed 140M/123M runs: LAPACK's NaN spread, complex products' non-finite parts, logdet's branch side
+    ("logdet-complex-negative-real-determinant-side", [
+        "v0 = T.tensor([[[complex(-float('inf'), -float('inf')), complex(-3.0, 0.5)], [complex(-1.0, 0.0), complex(1e+30, 1e+30)]], [[complex(-1.0, 0.0), complex(1.0, 0.5)], [complex(0.0, 0.0), complex(0.25, 0.0)]], [[complex(1.5, 0.0), complex(0.5, 0.0)], [complex(1.5, 0.0), complex(4.0, -2.0)]], [[complex(1e+30, 0.0), complex(-3.0, 0.5)], [complex(4.0, 1.0), complex(-1e-30, -1e-30)]]])",
+        "v1 = v0.conj()", "v2 = T.logdet(v1)"]),
+    ("triangular-solve-infinite-diagonal", [
+        "v0 = T.tensor([[complex(-3.0, 0.5), complex(4.0, 4.0), complex(3.0, 0.0)], [complex(0.0, 0.0), complex(4.0, 0.0), complex(1.5, 0.0)], [complex(4.0, 0.5), complex(-2.5, 0.5), complex(-float('inf'), 1.0)]])",
+        "v1 = v0.conj()", "v2 = v0.triangular_solve(v1, True)"]),
+    ("inverse-complex-with-infinity", [
+        "v0 = T.tensor([[complex(1.5, 1.0), complex(3.0, 0.5), complex(0.0, 0.5)], [complex(float('inf'), 0.0), complex(0.25, 0.5), complex(4.0, 0.0)], [complex(65504.0, -2.0), complex(-3.0, 0.0), complex(1.5, 0.0)]])",
+        "v1 = v0.t()", "v2 = v1.inverse()"]),
+    ("matrix-power-complex-with-infinity", [
+        "v0 = T.tensor([[[complex(4.0, -2.0), complex(float('inf'), 0.0), complex(-0.75, 1.0)], [complex(0.0, 0.0), complex(-2.5, 1.0), complex(0.5, 0.0)], [complex(-2.5, 0.0), complex(0.25, 0.5), complex(-0.75, 0.0)]], [[complex(-3.0, -2.0), complex(1.5, 0.0), complex(-2.5, 1.0)], [complex(0.5, 0.0), complex(-1.0, -2.0), complex(1.0, -2.0)], [complex(1.5, -2.0), complex(0.25, 0.0), complex(-float('inf'), 0.0)]]])",
+        "v1 = T.matrix_power(v0, 4)", "v2 = T.matrix_power(v0, 2)"]),
+]

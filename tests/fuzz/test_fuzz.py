@@ -594,3 +594,34 @@ def test_complex_quotients_an_ulp_apart_are_adopted_real_ones_never(monkeypatch)
         (a / b).numpy(), np.float32(2)).astype(np.float32)))
     f = compare(real, torch, fake)
     assert f is not None and f.kind == "silent" and f.line == 2, f
+
+
+def test_linalg_rules_for_non_finite_matrices_and_branch_cut_sides():
+    """logdet of a negative real complex determinant: +pi j or -pi j (the zero imaginary
+    part's sign is the LU's rounding), accepted, nothing else; a solve or inverse of a
+    matrix holding an infinity: PyTorch's NaN accepts tensorviz's values, finite matrices
+    still compared; a complex product's entry non-finite on both sides is accepted, a
+    finite one against NaN is not."""
+    logdet = ["v0 = T.tensor([[[complex(-1.0, 0.0), complex(1.0, 0.5)], [complex(0.0, 0.0), complex(0.25, 0.0)]], "
+              "[[complex(1.5, 0.0), complex(0.5, 0.0)], [complex(1.5, 0.0), complex(4.0, -2.0)]]], dtype=T.complex128)",
+              "v1 = v0.conj()", "v2 = T.logdet(v1)", "v3 = T.logdet(v0)"]
+    assert compare(logdet, torch, tensorviz) is None
+    f = compare(logdet, torch, _wrong(logdet=lambda t: tensorviz.linalg.slogdet(t)[1].to(
+        tensorviz.complex128) + 3.14159j))  # (a phase of pi everywhere: the second is wrong)
+    assert f is not None and f.kind == "silent" and f.line == 2, f
+    f = compare(logdet, torch, _wrong(logdet=lambda t: tensorviz.logdet(t) * 1.01))
+    assert f is not None and f.kind == "silent" and f.line == 2, f
+    solve = ["v0 = T.tensor([[complex(-3.0, 0.5), complex(4.0, 4.0), complex(3.0, 0.0)], [complex(0.0, 0.0), complex(4.0, 0.0), complex(1.5, 0.0)], "
+             "[complex(4.0, 0.5), complex(-2.5, 0.5), complex(-float('inf'), 1.0)]], dtype=T.complex64)",
+             "v1 = v0.conj()", "v2 = v0.triangular_solve(v1, True)", "v3 = T.tensor([[2.0, 1.0], [1.0, 3.0]])",
+             "v4 = T.inverse(v3)", "v5 = T.tensor([[float('inf'), 1.0], [0.0, 2.0]])", "v6 = T.inverse(v5)"]
+    assert compare(solve, torch, tensorviz) is None
+    f = compare(solve, torch, _wrong(inverse=lambda t: tensorviz.inverse(t) + 1))
+    assert f is not None and f.kind == "silent" and f.line == 4, f
+    prod = ["v0 = T.tensor([[complex(4.0, -2.0), complex(float('inf'), 0.0), complex(-0.75, 1.0)], [complex(0.0, 0.0), complex(-2.5, 1.0), complex(0.5, 0.0)], "
+            "[complex(-2.5, 0.0), complex(0.25, 0.5), complex(-0.75, 0.0)]], dtype=T.complex64)",
+            "v1 = T.matrix_power(v0, 2)", "v2 = v0 @ v0", "v3 = T.matmul(v0, v0)"]
+    assert compare(prod, torch, tensorviz) is None
+    f = compare(prod, torch, _wrong(matmul=lambda a, b: tensorviz.where(
+        tensorviz.isfinite(a @ b), float("nan"), a @ b)))  # (finite entries made NaN)
+    assert f is not None and f.kind == "silent" and f.line == 3, f
