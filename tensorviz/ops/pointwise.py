@@ -202,7 +202,7 @@ log = _unary_op(_float_unary("log", lambda xp, a: xp.log(a)))
 log2 = _unary_op(_float_unary("log2", lambda xp, a: xp.log2(a)))
 log10 = _unary_op(_float_unary("log10", lambda xp, a: xp.log10(a)))
 log1p = op(inplace=True, inplace_function=True, also=("special.log1p",))(
-    _float_unary("log1p", lambda xp, a: xp.log1p(a)))
+    _float_unary("log1p", lambda xp, a: _clog1p(xp, a) if a.dtype.kind == "c" else xp.log1p(a)))
 sqrt = _unary_op(_float_unary("sqrt", lambda xp, a: xp.sqrt(a)))
 rsqrt = _unary_op(_float_unary("rsqrt", _rsqrt))
 sin = _unary_op(_float_unary("sin", lambda xp, a: xp.sin(a)))
@@ -805,14 +805,20 @@ def _logaddexp(xp, a, b):
 
 def _clog1p(xp, z):
     """Complex ``log(1 + z)`` as PyTorch's (c10) log1p: ``0.5 log1p(x (2 + x) + y**2)`` for
-    ``|z| < 0.5`` (exact for small z, where NumPy's log1p rounds 1 + z first), else
-    ``log(hypot(x + 1, y))``; the angle is ``atan2(y, x + 1)``."""
+    ``|z| < 0.5`` (exact for small z, where NumPy's log1p rounds 1 + z first: its
+    log1p(1.66e-12-2.7e-08j) has real part 0), else the real part of the complex
+    ``log(1 + z)`` (no overflow of |1 + z|: log1p(3.4e38+3.4e38j) is 89.07+0.785j in
+    complex64); the angle is ``atan2(y, x + 1)``.
+
+    >>> _clog1p(np, np.array([3.4e38+3.4e38j], np.complex64))
+    array([89.06858+0.7853982j], dtype=complex64)
+    """
     x, y = z.real, z.imag
-    r = x * (2 + x) + y * y
-    small = xp.abs(z) < 0.5
-    out = xp.empty_like(z)
-    out.real = xp.where(small, xp.where(r == 0, x, 0.5 * xp.log1p(r)),
-                        xp.log(xp.hypot(x + 1, y)))
+    with np.errstate(all="ignore"):  # (x (2 + x) overflows where |z| is large: not used)
+        r = x * (2 + x) + y * y
+        small = xp.abs(z) < 0.5
+        out = xp.empty_like(z)
+        out.real = xp.where(small, xp.where(r == 0, x, 0.5 * xp.log1p(r)), xp.log(z + 1).real)
     out.imag = xp.arctan2(y, x + 1)
     return out
 

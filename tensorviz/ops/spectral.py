@@ -396,7 +396,7 @@ def _hamming(alpha: float, beta: float):
     ``* -beta``, ``+ alpha``, the numbers rounded to the dtype.
 
     >>> _hamming(0.54, 0.46)(np.arange(3.0), 3, _dtypes.float32)
-    array([0.08      , 1.        , 0.08000001], dtype=float32)
+    array([0.08000001, 1.        , 0.08000001], dtype=float32)
     """
     # (the indices are arange's, which PyTorch's vector loop rounds block by block: see
     # _creation._vector_arange)
@@ -437,10 +437,13 @@ def _blackman(k, n: int, dt):
 
     def r(v):  # (one op's result in the window's dtype, back in the compute dtype)
         return np.asarray(v, dtype=c).astype(t).astype(c)
-    w = r(r(k) * c(t(math.pi / (n - 1))))
-    a = r(r(np.cos(r(w * c(4)))) * c(t(0.08)))
-    b = r(r(np.cos(r(w * c(2)))) * c(0.5))
-    return r(r(a - b) + c(t(0.42))).astype(t)  # (the added number in the window's dtype)
+    from .._creation import _vector_arange
+    with np.errstate(all="ignore"):  # (a float16 index past 65504 is inf, its window NaN)
+        k = _vector_arange(0.0, 1.0, n, dt)  # (arange's indices: see _hamming)
+        w = r(r(k) * c(t(math.pi / (n - 1))))
+        a = r(r(np.cos(r(w * c(4)))) * c(t(0.08)))
+        b = r(r(np.cos(r(w * c(2)))) * c(0.5))
+        return r(r(a - b) + c(t(0.42))).astype(t)  # (the added number in the window's dtype)
 
 
 @op(method=False)

@@ -1023,3 +1023,8 @@ REGRESSIONS += [  # fresh-seed 140M/123M runs: LAPACK's NaN spread, complex prod
         "v0 = T.tensor([[[complex(4.0, -2.0), complex(float('inf'), 0.0), complex(-0.75, 1.0)], [complex(0.0, 0.0), complex(-2.5, 1.0), complex(0.5, 0.0)], [complex(-2.5, 0.0), complex(0.25, 0.5), complex(-0.75, 0.0)]], [[complex(-3.0, -2.0), complex(1.5, 0.0), complex(-2.5, 1.0)], [complex(0.5, 0.0), complex(-1.0, -2.0), complex(1.0, -2.0)], [complex(1.5, -2.0), complex(0.25, 0.0), complex(-float('inf'), 0.0)]]])",
         "v1 = T.matrix_power(v0, 4)", "v2 = T.matrix_power(v0, 2)"]),
 ]
+REGRESSIONS += [  # fresh-seed 144M run: complex log1p of huge values; blackman's float16 indices
+    ("log1p-inplace-complex64-huge", ["v0 = T.tensor(complex(3.4e+38, 3.4e+38))", "v1 = T.log1p_(v0)",
+                                      "v2 = T.tensor([complex(1.6564247e-12, -2.7013771e-08)]).log1p()"]),
+    ("blackman-window-float16-million", ["v1 = T.blackman_window(1000000, dtype=T.float16)"]),
+]

@@ -939,3 +939,20 @@ def test_nan_to_num_of_complex_keeps_the_signs_of_zero_parts():
             np.testing.assert_array_equal(r, e)
             assert list(np.signbit(r.real)) == list(np.signbit(e.real))
             assert list(np.signbit(r.imag)) == list(np.signbit(e.imag))
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_log1p_of_complex_is_accurate_for_tiny_and_huge_values(dtype):
+    """PyTorch's c10 log1p: 0.5 log1p(x (2 + x) + y^2) below |z| = 0.5 (NumPy's complex log1p
+    rounds 1 + z first: real part 0 for 1.66e-12-2.7e-08j) and the complex log(1 + z) above
+    (no overflow: 89.07+0.785j for 3.4e38+3.4e38j in complex64). Seeded values over the
+    whole range, compared within a few ulps."""
+    rng = np.random.default_rng(11)
+    n, top = 20000, (38 if dtype == "complex64" else 307)
+    z = (rng.choice([-1, 1], n) * 10 ** rng.uniform(-20, top, n)
+         + 1j * rng.choice([-1, 1], n) * 10 ** rng.uniform(-20, top, n))
+    z = np.concatenate([z, [3.4e38 + 3.4e38j, 1.6564247e-12 - 2.7013771e-08j, -1 + 0j,
+                            -0.5 + 0.5j, 0j, 1e-30 + 1e-30j]]).astype(dtype)
+    e = torch.log1p(torch.from_numpy(z)).numpy()
+    r = tensorviz.log1p(tensorviz.from_numpy(z)).numpy()
+    np.testing.assert_allclose(r, e, rtol=4e-6 if dtype == "complex64" else 1e-14, atol=0)
