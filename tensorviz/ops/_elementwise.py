@@ -682,7 +682,10 @@ def _remainder(a, b, out=None):
     """PyTorch's remainder: integers as Python's ``%``; floats as ``fmod(a, b)`` plus ``b``
     where that is non-zero with the other sign than ``b``, so a zero result keeps the sign of
     ``a``.  NumPy's ``remainder`` is that formula except that it gives a zero the sign of
-    ``b``: its zeros take ``a``'s sign here."""
+    ``b``: its zeros take ``a``'s sign here.
+
+    Note: exact where ``|a / b|`` overflows, as PyTorch's scalar loop; its vector loop
+    (SLEEF's fmod) gives NaN there (see ``pointwise.fmod``)."""
     xp = _xp_of(a, b)
     if (a.dtype if hasattr(a, "dtype") else b.dtype).kind in "biu":
         return xp.remainder(a, b, out=out)
@@ -1023,10 +1026,18 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:
     lo = None if min is None else _bound(min, rdt, dev)
     hi = None if max is None else _bound(max, rdt, dev)
     xp = input._storage._backend.xp
+    # (a number bound is std::max(x, min) / std::min(x, max) in PyTorch: x itself on a tie,
+    # so clamp_min(0.0, -0.0) is 0.0; NumPy's maximum gives the bound's zero)
+    src = arr
     if lo is not None:
         arr = run(xp.maximum, rdt, arr, lo)
+        if lo == 0 and rdt.category == _FLOAT and not isinstance(min, Tensor):
+            arr = xp.where(src == 0, src, arr)
     if hi is not None:
+        tied = arr
         arr = run(xp.minimum, rdt, arr, hi)
+        if hi == 0 and rdt.category == _FLOAT and not isinstance(max, Tensor):
+            arr = xp.where(tied == 0, tied, arr)
     if arr is input._arr:
         arr = arr.copy()
     # (PyTorch's clamp with number bounds is a unary op: only tensors choose the strides,

@@ -220,7 +220,7 @@ log = _unary_op(_float_unary("log", lambda xp, a: xp.log(a)))
 log2 = _unary_op(_float_unary("log2", lambda xp, a: xp.log2(a)))
 log10 = _unary_op(_float_unary("log10", lambda xp, a: xp.log10(a)))
 log1p = op(inplace=True, inplace_function=True, also=("special.log1p",))(
-    _float_unary("log1p", lambda xp, a: xp.log1p(a)))
+    _float_unary("log1p", lambda xp, a: _clog1p(xp, a) if a.dtype.kind == "c" else xp.log1p(a)))
 sqrt = _unary_op(_float_unary("sqrt", lambda xp, a: xp.sqrt(a)))
 rsqrt = _unary_op(_float_unary("rsqrt", _rsqrt))
 sin = _unary_op(_float_unary("sin", lambda xp, a: xp.sin(a)))
@@ -263,10 +263,20 @@ def logit(input: Tensor, eps: float | None = None, *, out=None) -> Tensor:
     if input._dtype.category == _COMPLEX:
         raise _not_implemented("logit_cpu", input._dtype)
 
+    # (PyTorch computes a 16-bit float's logit in its own dtype, each step rounded: eps, 1 - eps
+    # (a bfloat16 logit(1.5, 1e-3) clamps to 1 and is inf), 1 - x and x / (1 - x); a negative
+    # eps clamps nothing)
+    st = input._dtype._np.type if input._dtype.category == _FLOAT else None
+    half = input._dtype in _dtypes.HALVES
+
     def f(xp, a):
-        if eps is not None:
-            lo, hi = a.dtype.type(eps), a.dtype.type(1 - eps)
+        if eps is not None and eps >= 0:
+            e = (st or a.dtype.type)(eps)
+            lo, hi = a.dtype.type(e), a.dtype.type(e.dtype.type(1) - e)
             a = xp.where(a < lo, lo, xp.where(a > hi, hi, a))
+        if half:
+            d = (1 - a).astype(st).astype(a.dtype)
+            return xp.log((a / d).astype(st).astype(a.dtype))
         return xp.log(a / (1 - a))
     return _map(input, _float_result(input._dtype), f, out)
 
@@ -450,8 +460,10 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,
         return xp.where(neg_, vals[2], a)
 
     def f(xp, a):
-        if a.dtype.kind == "c":
-            return fix_real(xp, a.real) + 1j * fix_real(xp, a.imag).astype(a.dtype)
+        if a.dtype.kind == "c":  # (part by part: re + 1j * im would turn an imaginary -0 to +0)
+            r = xp.empty_like(a)
+            r.real, r.imag = fix_real(xp, a.real), fix_real(xp, a.imag)
+            return r
         return fix_real(xp, a)
     # Note: computed in the tensor's own dtype (not float32 for half) so limits stay exact.
     return _map(input, dt, f, out, cdt=dt, preserve=True)
@@ -825,14 +837,20 @@ def _logaddexp(xp, a, b):
 
 def _clog1p(xp, z):
     """Complex ``log(1 + z)`` as PyTorch's (c10) log1p: ``0.5 log1p(x (2 + x) + y**2)`` for
-    ``|z| < 0.5`` (exact for small z, where NumPy's log1p rounds 1 + z first), else
-    ``log(hypot(x + 1, y))``; the angle is ``atan2(y, x + 1)``."""
+    ``|z| < 0.5`` (exact for small z, where NumPy's log1p rounds 1 + z first: its
+    log1p(1.66e-12-2.7e-08j) has real part 0), else the real part of the complex
+    ``log(1 + z)`` (no overflow of |1 + z|: log1p(3.4e38+3.4e38j) is 89.07+0.785j in
+    complex64); the angle is ``atan2(y, x + 1)``.
+
+    >>> _clog1p(np, np.array([3.4e38+3.4e38j], np.complex64))
+    array([89.06858+0.7853982j], dtype=complex64)
+    """
     x, y = z.real, z.imag
-    r = x * (2 + x) + y * y
-    small = xp.abs(z) < 0.5
-    out = xp.empty_like(z)
-    out.real = xp.where(small, xp.where(r == 0, x, 0.5 * xp.log1p(r)),
-                        xp.log(xp.hypot(x + 1, y)))
+    with np.errstate(all="ignore"):  # (x (2 + x) overflows where |z| is large: not used)
+        r = x * (2 + x) + y * y
+        small = xp.abs(z) < 0.5
+        out = xp.empty_like(z)
+        out.real = xp.where(small, xp.where(r == 0, x, 0.5 * xp.log1p(r)), xp.log(z + 1).real)
     out.imag = xp.arctan2(y, x + 1)
     return out
 
@@ -854,7 +872,15 @@ copysign.__doc__ = "``|input|`` with the sign of ``other`` (a tensor or a number
 
 @op(inplace=True)
 def fmod(input: Tensor, other, *, out=None) -> Tensor:
-    """C's ``fmod``: the remainder takes the dividend's sign (ints stay ints)."""
+    """C's ``fmod``: the remainder takes the dividend's sign (ints stay ints).
+
+    >>> tensorviz.fmod(tensorviz.tensor([-3.0, 3.0]), 2)
+    tensor([-1.,  1.])
+    """
+    # Note: C's fmod is exact, and so is this one everywhere; PyTorch's vector loop uses
+    # SLEEF's fmod, NaN where |input / other| overflows the dtype (fmod(65504, 1e-310) in
+    # float64, fmod(1e30, 1e-30) in float32), while its scalar loop (a tensor's last
+    # elements, strided operands) gives C's value, as here (remainder likewise).
     rdt, dev = _binary_prep("fmod", input, other, tensors_only=False)
     if rdt is _dtypes.bool or rdt.category == _COMPLEX:
         raise _not_implemented("fmod_cpu", rdt)

@@ -10,8 +10,9 @@ Steven Moshier), so values at poles, signs and infinities come out as PyTorch's:
 Where PyTorch's float kernels round in ways that change the answer, they are followed:
 ``trigamma`` (``polygamma(1, x)``) runs in the input's own precision (its reflection
 ``pi^2 / sin(pi x)^2`` gives PyTorch's finite values at negative integers only when ``sin`` is
-rounded as PyTorch's), ``i0``/``i1`` overflow where a float ``exp`` does, and ``mvlgamma``
-forms ``x - i/2`` in the input's dtype.
+rounded as PyTorch's), ``i0``/``i1`` overflow where a float ``exp`` does (float32 ``i0`` is
+PyTorch's float32 evaluation bit for bit: ``_i0_single``), and ``mvlgamma`` forms ``x - i/2``
+in the input's dtype.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from .. import _dtypes, _layout
 from .._dispatch import op
 from .._dtypes import _COMPLEX, _FLOAT
 from .._tensor import Tensor
+from ..backends import runs_numpy
 from ..backends._numpy import call_quiet, quietly as _quietly
 from ._elementwise import device_of, finish, promote, result_strides
 from .pointwise import (_check_tensor, _compute2, _erf_parts, _float_result, _map,
@@ -324,10 +326,82 @@ def _exp(xp, x, single: bool):
 
 
 def _i0(xp, x, single=False):
-    # Note: Cephes' series evaluated in float64 and rounded: float32 i0(0) is 1 exactly here,
-    # 0.99999994 in PyTorch (its float32 evaluation), so floor(i0(0)) is 1, not 0.
+    if single and not (xp is not np and runs_numpy(xp)):  # (the meta device: no values)
+        return _i0_single(xp, x)
     ax, small, inner, outer = _bessel_parts(xp, x, _I0E_A, _I0E_B)
     return _exp(xp, ax, single) * xp.where(small, inner, outer)
+
+
+# glibc's expf (sysdeps/ieee754/flt-32/e_expf.c): exp(x) = 2^(k/32) 2^(r/32) in double, from
+# a table of 2^(i/32) (bits, less i << 47) and a cubic, rounded once to float
+_EXPF_TAB = (0x3ff0000000000000, 0x3fefd9b0d3158574, 0x3fefb5586cf9890f, 0x3fef9301d0125b51,
+             0x3fef72b83c7d517b, 0x3fef54873168b9aa, 0x3fef387a6e756238, 0x3fef1e9df51fdee1,
+             0x3fef06fe0a31b715, 0x3feef1a7373aa9cb, 0x3feedea64c123422, 0x3feece086061892d,
+             0x3feebfdad5362a27, 0x3feeb42b569d4f82, 0x3feeab07dd485429, 0x3feea47eb03a5585,
+             0x3feea09e667f3bcd, 0x3fee9f75e8ec5f74, 0x3feea11473eb0187, 0x3feea589994cce13,
+             0x3feeace5422aa0db, 0x3feeb737b0cdc5e5, 0x3feec49182a3f090, 0x3feed503b23e255d,
+             0x3feee89f995ad3ad, 0x3feeff76f2fb5e47, 0x3fef199bdd85529c, 0x3fef3720dcef9069,
+             0x3fef5818dcfba487, 0x3fef7c97337b9b5f, 0x3fefa4afa2a490da, 0x3fefd0765b6e4540)
+_EXPF_SHIFT = float.fromhex("0x1.8p+52")
+_EXPF_INVLN2N = float.fromhex("0x1.71547652b82fep+0") * 32
+_EXPF_C = (float.fromhex("0x1.c6af84b912394p-5") / 32 ** 3,
+           float.fromhex("0x1.ebfce50fac4f3p-3") / 32 ** 2,
+           float.fromhex("0x1.62e42ff0c52d6p-1") / 32)
+
+
+def _expf(xp, x):
+    """float32 ``exp`` as glibc's ``expf`` (``std::exp`` of a float) computes it, bit for bit:
+    ``_expf(np, np.float32([0.5]))`` is glibc's 1.6487212 (NumPy's own float32 exp differs
+    from it by an ulp on about one input in 2000)."""
+    xd = x.astype(np.float64)
+    with np.errstate(all="ignore"):
+        z = _EXPF_INVLN2N * xp.where(xp.isfinite(xd), xd, 0.0)
+        kd = z + _EXPF_SHIFT
+        ki = kd.view(np.uint64)
+        r = z - (kd - _EXPF_SHIFT)
+        tab = xp.asarray(np.array(_EXPF_TAB, dtype=np.uint64))
+        s = (tab[ki % np.uint64(32)] + (ki << np.uint64(47))).view(np.float64)
+        c0, c1, c2 = _EXPF_C
+        y = ((c0 * r + c1) * (r * r) + (c2 * r + 1)) * s
+        y = xp.where(xd > 88.72283172607422, xp.inf, xp.where(xd < -103.97207641601562, 0.0, y))
+        y = xp.where(xp.isnan(xd) | (xd == xp.inf), xd, y)
+        return y.astype(np.float32)
+
+
+def _chbevl_single(xp, x, coeffs):
+    """Cephes' Chebyshev series in float32 with float32 coefficients, each ``x * b1 - b2``
+    fused (one rounding: GCC contracts it to an FMA in PyTorch's kernels; exact here in
+    float64, a product of two floats being exact there)."""
+    f32 = np.float32
+    b0 = xp.full(x.shape, f32(coeffs[0]), dtype=f32) + x * f32(0)
+    b1 = xp.zeros(x.shape, dtype=f32) + x * f32(0)
+    b2 = b1
+    for c in coeffs[1:]:
+        b2 = b1
+        b1 = b0
+        fused = (x.astype(np.float64) * b1.astype(np.float64) - b2.astype(np.float64))
+        b0 = fused.astype(f32) + f32(c)
+    return f32(0.5) * (b0 - b2)
+
+
+def _i0_single(xp, x):
+    """PyTorch's float32 ``calc_i0`` (float16/bfloat16 go through it too), bit for bit: the
+    Chebyshev series in float32 with float32-rounded coefficients (``_chbevl_single``) times
+    glibc's ``expf``, so i0(0) is 0.99999994 (not 1) and floor(i0(0)) is 0, as in PyTorch;
+    i0(inf) is NaN (inf / inf), as in PyTorch.
+
+    >>> float(_i0_single(np, np.zeros(1))[0])
+    0.9999999403953552
+    """
+    f32 = np.float32
+    with np.errstate(all="ignore"):
+        ax = xp.abs(x.astype(f32))
+        small = ax <= f32(8)
+        inner = _chbevl_single(xp, xp.where(small, ax, f32(0)) / f32(2) - f32(2), _I0E_A)
+        big = xp.where(small, f32(9), ax)
+        outer = _chbevl_single(xp, f32(32) / big - f32(2), _I0E_B)
+        e = _expf(xp, ax)
+        return xp.where(small, e * inner, e * outer / xp.sqrt(big))
 
 
 def _i0e(xp, x):

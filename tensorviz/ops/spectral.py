@@ -377,7 +377,7 @@ def hann_window(window_length: int, periodic: bool = True, *, dtype=None, layout
                 device=None, requires_grad: bool = False) -> Tensor:
     """``0.5 - 0.5 cos(2 pi n / (N - 1))`` (``periodic``: the first ``N`` of ``N + 1``)."""
     return _window("hann_window", window_length, periodic, dtype, device, requires_grad,
-                   lambda k, n: 0.5 - 0.5 * np.cos(2 * math.pi * k / (n - 1)))
+                   _hamming(0.5, 0.5), typed=True)
 
 
 @op(method=False)
@@ -386,7 +386,33 @@ def hamming_window(window_length: int, periodic: bool = True, alpha: float = 0.5
                    requires_grad: bool = False) -> Tensor:
     """``alpha - beta cos(2 pi n / (N - 1))``."""
     return _window("hamming_window", window_length, periodic, dtype, device, requires_grad,
-                   lambda k, n: alpha - beta * np.cos(2 * math.pi * k / (n - 1)))
+                   _hamming(alpha, beta), typed=True)
+
+
+def _hamming(alpha: float, beta: float):
+    """The Hamming window (Hann's is alpha = beta = 0.5) as PyTorch computes it, op by op in
+    the window's dtype (halves in float32, rounded after each op): ``arange(n)`` in the dtype
+    (a float16 index past 65504 is inf, and its window NaN), ``* (2 pi / (n - 1))``, ``cos``,
+    ``* -beta``, ``+ alpha``, the numbers rounded to the dtype.
+
+    >>> _hamming(0.54, 0.46)(np.arange(3.0), 3, _dtypes.float32)
+    array([0.08000001, 1.        , 0.08000001], dtype=float32)
+    """
+    # (the indices are arange's, which PyTorch's vector loop rounds block by block: see
+    # _creation._vector_arange)
+    def make(k, n: int, dt):
+        from .._creation import _vector_arange
+        t = np.dtype(dt._np).type
+        c = np.float32 if dt in _dtypes.HALVES else t
+
+        def r(v):  # (one op's result in the window's dtype, back in the compute dtype)
+            return np.asarray(v, dtype=c).astype(t).astype(c)
+        with np.errstate(all="ignore"):
+            k = _vector_arange(0.0, 1.0, n, dt)
+            w = r(r(k) * c(t(2 * math.pi / (n - 1))))
+            cw = r(np.cos(w.astype(np.float64)).astype(c))
+            return r(r(cw * c(t(-beta))) + c(t(alpha))).astype(t)
+    return make
 
 
 @op(method=False)
@@ -411,10 +437,13 @@ def _blackman(k, n: int, dt):
 
     def r(v):  # (one op's result in the window's dtype, back in the compute dtype)
         return np.asarray(v, dtype=c).astype(t).astype(c)
-    w = r(r(k) * c(t(math.pi / (n - 1))))
-    a = r(r(np.cos(r(w * c(4)))) * c(t(0.08)))
-    b = r(r(np.cos(r(w * c(2)))) * c(0.5))
-    return r(r(a - b) + c(t(0.42))).astype(t)  # (the added number in the window's dtype)
+    from .._creation import _vector_arange
+    with np.errstate(all="ignore"):  # (a float16 index past 65504 is inf, its window NaN)
+        k = _vector_arange(0.0, 1.0, n, dt)  # (arange's indices: see _hamming)
+        w = r(r(k) * c(t(math.pi / (n - 1))))
+        a = r(r(np.cos(r(w * c(4)))) * c(t(0.08)))
+        b = r(r(np.cos(r(w * c(2)))) * c(0.5))
+        return r(r(a - b) + c(t(0.42))).astype(t)  # (the added number in the window's dtype)
 
 
 @op(method=False)

@@ -621,6 +621,38 @@ def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
                     _mask_where(pairs[0][0][1], pairs[0][1][1], lambda p_, q_: ~bad & np.isnan(
                         p_) & np.isfinite(lt) & (np.abs(np.abs(q_.astype(np.complex128)) - 1)
                                                  < 1e-5))
+    if op in ("logdet",) and x is not None and dt[0] == dv[0] == "tensor" and \
+            x.dtype.kind == "c" and dt[1]["values"].shape == dv[1]["values"].shape:
+        # Note: the sign of a zero imaginary part of a complex determinant is the LU's
+        # rounding (PyTorch multiplies sgn(diag(U)) of A^T's LU, then the pivots' sign;
+        # NumPy the pivots' sign first, then each diag / |diag| of A's LU), so log's side of
+        # the branch cut at a negative real determinant is too: -1.386+pi j in one library,
+        # -1.386-pi j in the other. Accepted there (the real parts still compared).
+        _mask_where(dt[1], dv[1], lambda a, b: (np.abs(np.abs(a.imag) - np.pi) < 1e-6) &
+                    (a.imag == -b.imag) & np.isclose(a.real, b.real, rtol=1e-5, atol=1e-6))
+    if op in SOLVE_OPS and x is not None and x.ndim >= 2 and x.dtype.kind in "fc" and \
+            x.size:
+        # Note: a solve or inverse of a matrix holding an infinity or NaN: MKL's blocked
+        # LAPACK (getri, trsm) spreads the NaN of one 0 * inf to the whole result (PyTorch's
+        # triangular_solve of a matrix with an infinite diagonal entry is all NaN), tensorviz's
+        # substitution only to the entries it reaches (the others are the limit's finite
+        # values). Where PyTorch gives NaN in such a matrix, tensorviz's value is accepted;
+        # in finite matrices and PyTorch's non-NaN entries, everything is compared.
+        with np.errstate(all="ignore"):
+            bad = ~np.isfinite(x).all(axis=(-2, -1))
+        for a_, b_ in (list(zip(dt[1], dv[1])) if dt[0] == dv[0] == "tuple" and
+                       len(dt[1]) == len(dv[1]) else [(dt, dv)]):
+            if a_[0] == b_[0] == "tensor" and a_[1]["values"].ndim >= 2 and \
+                    a_[1]["values"].shape[:-2] == bad.shape:
+                _mask_where(a_[1], b_[1], lambda p_, q_: bad[..., None, None] & np.isnan(p_))
+    if op in PRODUCT_OPS and dt[0] == dv[0] == "tensor" and \
+            dt[1]["dtype"].startswith("complex"):
+        # Note: a complex matrix product with infinite entries makes NaN or infinite parts by
+        # the order and formula of its multiply-adds ((-2.5+0j) * (inf+0j) is -inf+nan j;
+        # MKL's gemm and NumPy's loops reach different representatives, and then NaN or
+        # infinity after a sum): an entry not finite on both sides is accepted (finite entries
+        # compared; a finite against a non-finite one is still a finding).
+        _mask_where(dt[1], dv[1], lambda a, b: ~np.isfinite(a) & ~np.isfinite(b))
     if op == "signbit" and x is not None and dt[0] == dv[0] == "tensor" and \
             x.shape == dt[1]["values"].shape and (x.dtype.kind in "fc" or
                                                   x.dtype.name == "bfloat16"):
@@ -696,6 +728,13 @@ def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
     return False
 
 
+# solves and inverses (LAPACK's NaN propagation in matrices holding non-finite entries)
+SOLVE_OPS = {"inverse", "inv", "inv_ex", "triangular_solve", "solve_triangular", "solve",
+             "solve_ex", "matrix_power"}
+# complex matrix products (non-finite parts by the formula of the multiply-adds)
+PRODUCT_OPS = {"matmul", "mm", "bmm", "@", "i@", "matrix_power", "mv", "addmm", "addmv",
+               "baddbmm", "addbmm", "chain_matmul", "multi_dot", "einsum", "tensordot",
+               "inner", "dot", "vdot"}
 # conversions that widen a tensor's values exactly (compared at the source dtype's tolerance)
 WIDENING = {"double", "cdouble", "tolist", "item", "to", "type", "type_as", "float", "cfloat"}
 LOW_PRECISION = {"float32", "complex64", "float16", "bfloat16"}
@@ -764,8 +803,8 @@ INTEGER_STEPS = {"floor", "ceil", "trunc", "fix", "round", "floor_", "ceil_", "t
 
 def _integer_steps(op: str, dt, dv, x_t, x_v) -> None:
     """Note: floor/ceil/trunc/round and conversions to an integer dtype of float inputs that
-    agree within their dtype's tolerance (PyTorch's float32 i0(0) is 0.99999994, tensorviz's
-    1; trigamma's float32 rounding) may give integers one apart: accepted there (uint8/int8
+    agree within their dtype's tolerance (trigamma's float32 rounding, an ulp of NumPy's libm
+    against SLEEF's) may give integers one apart: accepted there (uint8/int8
     wrapping included), where the inputs differ but agree within that tolerance."""
     op = op.rsplit(".", 1)[-1]
     if op not in INTEGER_STEPS or x_t is None or x_v is None or dt[0] != "tensor" or \
@@ -924,17 +963,18 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
         except Exception as e:  # noqa: BLE001 - a value tensorviz cannot even describe
             return Finding("silent", i, op, f"cannot inspect: {type(e).__name__}: {e}")
         if target in st:  # (an op's rule: its name, line, input values and precision)
-            m = re.search(r"\.(\w+)\(", line)
-            made_by[target] = (ops[i] if ops else (m.group(1) if m else ""), line,
+            m = re.search(r"\.(\w+)\(", line) or \
+                re.search(r"=\s*(?:abs\(|\w+\s*(\*\*|//|[-+*/%@])\s*\w)", line)
+            made_by[target] = (ops[i] if ops else (m.group(1) or "unaryabs(" if m else ""), line,
                                x_before if x_before is not None else _call_input(line, env_v),
                                _input_precision(line, env_v), _call_input(line, env_t))
         for name in st:
             if name not in sv:
                 return Finding("silent", i, op, f"{name} missing")
             rules = [made_by.get(name)]
-            if x_before is not None and name != target and target in made_by and \
-                    env_t.get(name) is env_t.get(target):
-                rules.append(made_by[target])  # (an in-place op's self: its rule too)
+            if (x_before is not None or "out=" in line) and name != target and \
+                    target in made_by and env_t.get(name) is env_t.get(target):
+                rules.append(made_by[target])  # (an in-place op's self, an out=: its rule too)
             judged = st[name][1].get("values") if st[name][0] == "tensor" else None
             for rule in filter(None, rules):
                 _loosen(st[name], rule[3])
@@ -951,7 +991,8 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
             return Finding("silent", i, op, f"storage sharing: PyTorch {sorted(sh_t)} vs "
                            f"tensorviz {sorted(sh_v)}")
         if target in made_by and made_by[target][1] == line:
-            _adopt_widened(made_by[target][0], made_by[target][2], target, env_t, env_v, torch)
+            _adopt_widened(made_by[target][0], made_by[target][2], target, env_t, env_v, torch,
+                           made_by[target][3])
     return None
 
 
@@ -987,13 +1028,68 @@ def _shares(env: dict, name: str, storage) -> bool:
                for k, t in env.items() if k.startswith("v"))
 
 
-def _adopt_widened(op: str, x, target: str, env_t: dict, env_v: dict, torch) -> None:
-    """After a widening conversion of a low-precision tensor was accepted at the source
-    dtype's tolerance (see ``deliberate``; polygamma too), give PyTorch's new value
-    tensorviz's exact values,
-    so that what is computed from it later (a view, a float64 op) compares its own
-    computation, not the conversion's ulp again (``v4 = v3.cdouble()``, ``v5 = v4[None]``)."""
+# float functions computed by a libm (NumPy's, glibc's, SLEEF's in PyTorch's vector loops):
+# results an ulp or two apart between the libraries, and between PyTorch's own loops
+ULP_OPS = {"sin", "cos", "tan", "asin", "acos", "atan", "arcsin", "arccos", "arctan", "sinh",
+           "cosh", "tanh", "asinh", "acosh", "atanh", "arcsinh", "arccosh", "arctanh", "exp",
+           "exp2", "expm1", "log", "log2", "log10", "log1p", "sigmoid", "expit", "logit", "erf",
+           "erfc", "erfinv", "i0", "i0e", "i1", "i1e", "lgamma", "gammaln", "digamma", "psi",
+           "mvlgamma", "multigammaln", "atan2", "arctan2", "angle", "sinc", "pow", "float_power",
+           "logaddexp", "logaddexp2", "hypot", "ndtr", "ndtri", "log_ndtr", "erfcx", "xlogy",
+           "xlog1py", "entr", "softmax", "log_softmax", "logsumexp", "abs", "absolute", "sgn",
+           "unaryabs("}
+# complex products and quotients: not correctly rounded, and by other formulas in the two
+# libraries (PyTorch's vector loop scales by an approximate reciprocal, NumPy uses Smith's):
+# an ulp of |z| apart (real ones are IEEE's, identical: never adopted)
+COMPLEX_ULP_OPS = {"*", "/", "i*", "i/", "mul", "multiply", "div", "divide", "true_divide",
+                   "reciprocal"}
+#: how far apart (in ulps of the precision computed in) two such results are taken as one
+ULP_ADOPT = 2
+_MANTISSA = {"float16": 11, "bfloat16": 8, "float32": 24, "complex64": 24, "float64": 53,
+             "complex128": 53}
+
+
+def _within_ulps(a: np.ndarray, b: np.ndarray, precision: str, ulps: int = ULP_ADOPT):
+    """Where ``a`` and ``b`` are finite and at most ``ulps`` ulps of ``precision`` apart (a
+    complex value part by part, in ulps of its modulus: its rounding is bounded by |z|)."""
+    bits = _MANTISSA[precision]
+    tiny = {11: 2.0 ** -24, 8: 2.0 ** -133, 24: 2.0 ** -149, 53: 2.0 ** -1074}[bits]
+    with np.errstate(all="ignore"):
+        a64 = a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
+        b64 = b.astype(a64.dtype)
+        mag = np.maximum(np.abs(a64), np.abs(b64))
+        ulp = np.maximum(np.ldexp(1.0, np.frexp(np.where(np.isfinite(mag), mag, 0.0))[1] - bits),
+                         tiny)
+        near = np.isfinite(a64) & np.isfinite(b64)
+        for x, y in ((a64.real, b64.real), (a64.imag, b64.imag)):
+            near &= np.abs(x - y) <= ulps * ulp
+    return near
+
+
+def _adopt_widened(op: str, x, target: str, env_t: dict, env_v: dict, torch,
+                   precision: str | None = None) -> None:
+    """Give PyTorch's new value tensorviz's exact values where the two are one value within
+    the precision it was computed in, so that what is computed from it later compares its
+    own computation, not the same ulp again:
+
+    - after a widening conversion of a low-precision tensor accepted at the source dtype's
+      tolerance (see ``deliberate``; polygamma too): a view, a float64 op of it
+      (``v4 = v3.cdouble()``, ``v5 = v4[None]``);
+    - Note: after a float function computed by a libm (``ULP_OPS``: NumPy's in tensorviz,
+      SLEEF's in PyTorch's vector loops and glibc's in its scalar ones, which differ among
+      themselves), where the two results are at most ``ULP_ADOPT`` ulps apart in the
+      precision computed in (the result's dtype, or its least precise input's: an ``out=``
+      of float64 of a float32 computation): NumPy's float32 ``cosh`` or ``expm1`` an ulp
+      from SLEEF's, and ``tan``, ``digamma``, ``arcsin``, ``floor``, ``frac`` or ``%`` of
+      it magnify the ulp into a different answer. Elements further apart stay
+      PyTorch's (and were compared at the dtype's tolerance)."""
     op = op.rsplit(".", 1)[-1]
+    a, b = env_t.get(target), env_v.get(target)
+    _adopt_classes(a, b, torch)
+    if op.rstrip("_") in ULP_OPS and op not in ("polygamma", "polygamma_") or \
+            op.rstrip("_") in COMPLEX_ULP_OPS and isinstance(a, torch.Tensor) and a.is_complex():
+        _adopt_ulps(a, b, torch, precision)
+        return
     # polygamma: where PyTorch's value is wrong (see deliberate), what follows is computed
     # from tensorviz's accepted values on both sides
     wider = ("float16", "bfloat16", "float32", "float64") if op in ("polygamma", "polygamma_") \
@@ -1001,7 +1097,6 @@ def _adopt_widened(op: str, x, target: str, env_t: dict, env_v: dict, torch) -> 
     if op not in WIDENING and op not in ("polygamma", "polygamma_") or x is None or \
             op in WIDENING and x.dtype.name not in LOW_PRECISION:
         return
-    a, b = env_t.get(target), env_v.get(target)
     if isinstance(a, torch.Tensor):
         # (only a fresh tensor of a wider dtype: a conversion to the same dtype is the
         # source itself, left as PyTorch computed it)
@@ -1010,18 +1105,75 @@ def _adopt_widened(op: str, x, target: str, env_t: dict, env_v: dict, torch) -> 
                 not hasattr(b, "numpy"):
             return
         try:
-            r = b.resolve_conj().resolve_neg()
-            if name == "bfloat16":  # (NumPy has no bfloat16 of PyTorch's: float32 holds it)
-                r = r.float()
-            vals = np.array(r.numpy(), copy=True)
+            bf = name == "bfloat16"  # (numpy() refuses it: float32 holds it exactly)
+            vals = np.array((b.float() if bf else b).resolve_conj().resolve_neg().numpy(),
+                            copy=True)
         except Exception:  # noqa: BLE001 - (nothing to take: compared as is)
             return
-        if vals.shape == tuple(a.shape) and vals.dtype.name == name.replace("bfloat16",
-                                                                            "float32"):
-            a.data.copy_(torch.from_numpy(vals))
+        if vals.shape == tuple(a.shape) and vals.dtype.name == ("float32" if bf else name):
+            a.data.copy_(torch.from_numpy(vals).to(a.dtype))
     elif isinstance(a, (float, complex, list)) and type(a) is type(b):
         import copy
         env_t[target] = copy.deepcopy(b)
+
+
+def _adopt_classes(a, b, torch) -> None:
+    """Note: where a complex result compared equal by C99 Annex G's classes (see
+    ``_same_values``: PyTorch's ``(0.5-2j) - (-inf)`` is ``inf+nan j``, tensorviz's
+    ``inf-2j``), PyTorch's value takes tensorviz's representative, so what follows computes
+    from one value on both sides (PyTorch's ``1 / (inf+nan j)`` is NaN, ``1 / (inf-2j)`` 0)."""
+    if not isinstance(a, torch.Tensor) or not a.is_complex() or not hasattr(b, "numpy") or \
+            a.is_conj() or a.is_neg() or tuple(a.shape) != tuple(b.shape) or not a.numel() or \
+            _dtype_name(a.dtype) != _dtype_name(b.dtype):
+        return
+    try:
+        va = np.array(a.detach().numpy(), copy=True)
+        vb = np.array(b.resolve_conj().resolve_neg().numpy(), copy=True)
+    except Exception:  # noqa: BLE001 - (nothing to take: compared as is)
+        return
+    if va.dtype != vb.dtype:
+        return
+    with np.errstate(all="ignore"):
+        inf_a = np.isinf(va.real) | np.isinf(va.imag)
+        inf_b = np.isinf(vb.real) | np.isinf(vb.imag)
+        nan_a = ~inf_a & (np.isnan(va.real) | np.isnan(va.imag))
+        nan_b = ~inf_b & (np.isnan(vb.real) | np.isnan(vb.imag))
+        one = (inf_a & inf_b) | (nan_a & nan_b) | (nan_a & inf_b)
+        take = one & ~((va.real == vb.real) & (va.imag == vb.imag))
+    if take.any():
+        try:
+            with torch.no_grad():
+                a.copy_(torch.from_numpy(np.where(take, vb, va)))
+        except Exception:  # noqa: BLE001 - (an overlapping or read-only result: as is)
+            return
+
+
+def _adopt_ulps(a, b, torch, precision: str | None) -> None:
+    """``a`` (PyTorch's float result) given ``b``'s (tensorviz's) values where the two are
+    within ``ULP_ADOPT`` ulps of the precision computed in (see ``_adopt_widened``)."""
+    if not isinstance(a, torch.Tensor) or not hasattr(b, "numpy") or a.is_conj() or \
+            a.is_neg() or tuple(a.shape) != tuple(b.shape) or not a.numel():
+        return
+    name = _dtype_name(a.dtype)
+    if name not in _MANTISSA or _dtype_name(b.dtype) != name:
+        return
+    if precision in _MANTISSA and _MANTISSA[precision] < _MANTISSA[name]:
+        name = precision
+    try:
+        half = a.dtype == torch.bfloat16
+        va = np.array((a.detach().float() if half else a.detach()).numpy(), copy=True)
+        vb = np.array((b.float() if half else b).resolve_conj().resolve_neg().numpy(), copy=True)
+    except Exception:  # noqa: BLE001 - (nothing to take: compared as is)
+        return
+    if va.shape != vb.shape or va.dtype != vb.dtype:
+        return
+    near = _within_ulps(va, vb, name) & (va != vb)
+    if near.any():
+        try:
+            with torch.no_grad():
+                a.copy_(torch.from_numpy(np.where(near, vb, va)).to(a.dtype))
+        except Exception:  # noqa: BLE001 - (an overlapping or read-only result: as is)
+            return
 
 
 _NEGATION = re.compile(r"=\s*(?:-\s*(v\d+)\s*$|T\.neg(?:ative)?_?\(\s*(v\d+)\s*\)|"
@@ -1048,6 +1200,53 @@ def _negates_complex_zero(line: str, env: dict) -> bool:
     return _negated_operand(line, env) is not None
 
 
+_FMOD_OPS = {"fmod": "fmod", "fmod_": "fmod", "remainder": "remainder",
+             "remainder_": "remainder"}
+
+
+def _fmod_operands(line: str, env: dict):
+    """``(kind, result name, dividend, divisor)`` of a float ``fmod``/``remainder`` statement
+    (function, method, in-place, ``%``, ``%=``), the operands evaluated in ``env`` (before
+    the statement runs: PyTorch's tensors, numbers); None for any other statement."""
+    import ast
+    try:
+        tree = ast.parse(line)
+    except SyntaxError:
+        return None
+    if not tree.body:
+        return None
+    stmt = tree.body[0]
+    node, kind, name = None, None, None
+    if isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Mod) and \
+            isinstance(stmt.target, ast.Name):
+        kind, name, pair = "remainder", stmt.target.id, (stmt.target, stmt.value)
+    elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
+            isinstance(stmt.targets[0], ast.Name):
+        name, node = stmt.targets[0].id, stmt.value
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            kind, pair = "remainder", (node.left, node.right)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in _FMOD_OPS:
+            kind = _FMOD_OPS[node.func.attr]
+            is_fn = isinstance(node.func.value, ast.Name) and node.func.value.id == "T"
+            args = list(node.args) if is_fn else [node.func.value] + list(node.args)
+            kw = {k.arg: k.value for k in node.keywords}
+            first = args[0] if args else kw.get("input", kw.get("self"))
+            second = args[1] if len(args) > 1 else kw.get("other")
+            if first is None or second is None:
+                return None
+            pair = (first, second)
+    if kind is None:
+        return None
+    try:
+        ops = [eval(ast.unparse(e), dict(env)) for e in pair]  # noqa: S307 - (own source)
+        vals = [np.array(o.detach().resolve_conj().resolve_neg().numpy(), copy=True)
+                if hasattr(o, "detach") else o for o in ops]
+    except Exception:  # noqa: BLE001 - (not evaluable: no repair)
+        return None
+    return kind, name, vals[0], vals[1]
+
+
 def _pytorch_repairs(line: str, env: dict, torch) -> list:
     """Before ``line`` runs on PyTorch (``env``: its variables): for the statements where
     PyTorch's result is unspecified or wrong in a known way, callables that, once both
@@ -1056,6 +1255,40 @@ def _pytorch_repairs(line: str, env: dict, torch) -> list:
     still compared. Each returns False where that cannot be done (not compared further)."""
     repairs = []
     target = line.split("=", 1)[0].strip() if re.match(r"\s*\w+\s*=[^=]", line) else None
+    fm = _fmod_operands(line, env) if re.search(r"%|fmod|remainder", line) else None
+    if fm is not None:
+        # Note: PyTorch's vector loop computes fmod (and remainder, its sign fixed after)
+        # with SLEEF's fmod, which gives NaN where the quotient |x / y| overflows the
+        # dtype's range (65504 and 1e-310 in float64, 1e30 and 1e-30 in float32); its scalar
+        # loop (a tensor's last elements, strided operands) gives C's exact fmod, as
+        # tensorviz does everywhere. fmod of finite operands by a nonzero divisor is never
+        # NaN: there PyTorch's value is set to C's fmod (its other values kept), so the
+        # statement and what follows compare tensorviz's exact remainders.
+        kind, name, xs, ys = fm
+
+        def exact_fmod():
+            res = env.get(name)
+            if not isinstance(res, torch.Tensor) or not res.is_floating_point() or \
+                    res.is_conj() or res.is_neg() or res.dtype not in (torch.float32,
+                                                                       torch.float64):
+                return True
+            out = np.array(res.detach().numpy(), copy=True)
+            dt = out.dtype
+            with np.errstate(all="ignore"):
+                try:
+                    x = np.broadcast_to(np.asarray(xs).astype(dt), out.shape)
+                    y = np.broadcast_to(np.asarray(ys).astype(dt), out.shape)
+                except (ValueError, TypeError):
+                    return True
+                exact = np.fmod(x, y)
+                if kind == "remainder":
+                    exact = np.where((exact != 0) & ((y < 0) != (exact < 0)), exact + y, exact)
+                wrong = np.isnan(out) & np.isfinite(x) & np.isfinite(y) & (y != 0)
+            if wrong.any():
+                with torch.no_grad():
+                    res.copy_(torch.from_numpy(np.where(wrong, exact, out)))
+            return True
+        repairs.append(exact_fmod)
     neg = _negated_operand(line, env)
     if neg is not None and target:
         # Note: PyTorch negates a complex tensor as 0 - x in its vector loop (a zero part

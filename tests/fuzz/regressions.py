@@ -1152,3 +1152,80 @@ REGRESSIONS += [  # a full sum's cancellation depends on PyTorch's vector lanes:
         "v3 = T.mean(v0, dtype=T.complex128)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 140M/123M runs: libm ulps magnified later, SLEEF's fmod
+    ("i0-ulp-then-arcsin-out", ["v0 = T.tensor([0, 4], dtype=T.uint8)", "v1 = v0[-3:-1:1]",
+                                "v2 = v1.i0()", "v3 = T.arcsin(v2, out=v2)"]),
+    ("i0-ulp-then-frac-acosh-erfinv", [
+        "v0 = T.tensor([[6, 0], [1, 3]], dtype=T.uint8)", "v1 = T.i0(v0)", "v2 = T.frac(v1)",
+        "v3 = T.acosh(v1, out=v1)", "v4 = T.tensor([[-1e-30, 0.0], [1e-310, -1e-30]])",
+        "v5 = T.i0_(v4)", "v6 = v4.erfinv_()"]),
+    ("i0-ulp-then-remainder", ["v0 = T.tensor(5, dtype=T.int8)", "v1 = T.i0(v0)",
+                               "v2 = T.tensor([-32768, 6], dtype=T.int16)", "v3 = v2 % v1",
+                               "v4 = v2.remainder(v1)"]),
+    ("cosh-ulp-then-tan_", ["v0 = T.tensor([[-3, -3], [3, -3], [2147483647, -2], [5, -5]], dtype=T.int32)",
+                            "v2 = v0.cosh()", "v3 = T.tan_(v2)"]),
+    ("expm1-ulp-then-digamma", [
+        "v0 = T.tensor([[[-9223372036854775808, 2], [-2, -4]], [[6, 5], [-6, 3]]])",
+        "v1 = v0[..., ::2]", "v2 = v1.expm1()", "v3 = T.digamma(v2)"]),
+    ("bfloat16-logsumexp-then-tan", [
+        "v0 = T.tensor([[0.25, 2.0, 0.5], [1.0, 4.0, 3.0]], dtype=T.bfloat16)",
+        "v1 = T.logsumexp(v0, 0)", "v3 = v1.tan()"]),
+    ("angle-out-float64-of-complex64", [
+        "v0 = T.tensor(complex(-2.5, -2.0), dtype=T.complex64)", "v1 = v0.sigmoid_()",
+        "v4 = T.tensor(0.25, dtype=T.float64)", "v6 = T.angle(v1, out=v4)"]),
+    ("fmod-sleef-overflowing-quotient", [
+        "v0 = T.tensor([[[1.0, 1.0, -3.0, 3.4e+38]], [[1.0, 65504.0, 2.0, 3.0]]], dtype=T.float64)",
+        "v1 = T.tensor([[[3.0, 2.0, -0.75, 0.5]], [[0.0, 1e-310, 3.0, -0.75]]], dtype=T.float64)",
+        "v2 = T.fmod(v0, v1)", "v3 = v0 % v1", "v0 %= v1"]),
+]
+REGRESSIONS += [  # fresh-seed 140M run: 16-bit logit in its dtype; clamp's tie of zeros
+    ("logit-bfloat16-eps-rounds-to-one", ["v0 = T.tensor(1.5, dtype=T.bfloat16)",
+                                          "v4 = T.logit(v0, 1e-3)",
+                                          "v5 = T.tensor([0.25, 0.75], dtype=T.float16).logit(0.3)"]),
+    ("clamp-min-zero-tie-then-rsqrt", ["v0 = T.tensor([0.0, -3.0])", "v2 = T.clamp_min_(v0, -0.0)",
+                                       "v3 = T.rsqrt(v2)"]),
+]
+REGRESSIONS += [  # fresh-seed 123M run: polygamma_ of a float16 past 2**31, then compared on
+    ("polygamma-inplace-float16-huge-order-adopted", [
+        "v0 = T.tensor(1e+30, dtype=T.float16)", "v1 = abs(v0)", "v3 = v1.polygamma_(1099511627776)",
+        "v4 = T.tensor([[[2], [1]]], dtype=T.uint8)"]),
+]
+REGRESSIONS += [  # fresh-seed 123M run: a float16 window of 10**6 points is NaN past 65504
+    ("hamming-window-float16-million", ["v1 = T.hamming_window(1000000, dtype=T.float16)",
+                                        "v2 = T.hann_window(30000, False, dtype=T.bfloat16)"]),
+]
+REGRESSIONS += [  # fresh-seed 123M/140M runs: complex infinities, abs's ulp, conj-view nan_to_num_
+    ("reciprocal-of-complex-infinity-after-sub", [
+        "v0 = T.tensor([[complex(0.5, -2.0), complex(-0.75, -2.0)]])", "v3 = v0.sub_(-float('inf'))",
+        "v4 = v0.reciprocal_()"]),
+    ("abs-complex-ulp-then-cos", [
+        "v0 = T.tensor([[[complex(-0.0, 0.0), complex(2.0, 0.5), complex(65504.0, 65504.0), complex(0.0, 0.0)]], [[complex(-2.5, -2.0), complex(-3.0, 0.0), complex(-3.0, 1.0), complex(-0.0, 0.0)]]], dtype=T.complex64)",
+        "v1 = T.absolute(v0, out=v0)", "v2 = T.cos_(v1)", "v3 = T.absolute(v0[0])", "v4 = T.cos(v3)"]),
+    ("nan-to-num-inplace-through-conj-view-keeps-zero-signs", [
+        "v0 = T.tensor([[complex(-1.0, 1.0), complex(-3.0, -2.0)], [complex(0.5, 0.0), complex(3.0, 0.5)]])",
+        "v1 = v0.conj()", "v2 = v1.nan_to_num_(0, 0.5)", "v3 = v0.arccos_()", "v4 = v3.asin_()"]),
+]
+REGRESSIONS += [  # fresh-seed 123M run: PyTorch's complex z / z is an ulp from 1, acos magnifies it
+    ("complex-quotient-ulp-then-arccos", [
+        "v0 = T.tensor(complex(1.5, -2.0), dtype=T.complex128)", "v1 = T.log(v0)", "v2 = v1 / v1",
+        "v3 = T.arccos_(v2)"]),
+]
+REGRESSIONS += [  # fresh-seed 140M/123M runs: LAPACK's NaN spread, complex products' non-finite parts, logdet's branch side
+    ("logdet-complex-negative-real-determinant-side", [
+        "v0 = T.tensor([[[complex(-float('inf'), -float('inf')), complex(-3.0, 0.5)], [complex(-1.0, 0.0), complex(1e+30, 1e+30)]], [[complex(-1.0, 0.0), complex(1.0, 0.5)], [complex(0.0, 0.0), complex(0.25, 0.0)]], [[complex(1.5, 0.0), complex(0.5, 0.0)], [complex(1.5, 0.0), complex(4.0, -2.0)]], [[complex(1e+30, 0.0), complex(-3.0, 0.5)], [complex(4.0, 1.0), complex(-1e-30, -1e-30)]]])",
+        "v1 = v0.conj()", "v2 = T.logdet(v1)"]),
+    ("triangular-solve-infinite-diagonal", [
+        "v0 = T.tensor([[complex(-3.0, 0.5), complex(4.0, 4.0), complex(3.0, 0.0)], [complex(0.0, 0.0), complex(4.0, 0.0), complex(1.5, 0.0)], [complex(4.0, 0.5), complex(-2.5, 0.5), complex(-float('inf'), 1.0)]])",
+        "v1 = v0.conj()", "v2 = v0.triangular_solve(v1, True)"]),
+    ("inverse-complex-with-infinity", [
+        "v0 = T.tensor([[complex(1.5, 1.0), complex(3.0, 0.5), complex(0.0, 0.5)], [complex(float('inf'), 0.0), complex(0.25, 0.5), complex(4.0, 0.0)], [complex(65504.0, -2.0), complex(-3.0, 0.0), complex(1.5, 0.0)]])",
+        "v1 = v0.t()", "v2 = v1.inverse()"]),
+    ("matrix-power-complex-with-infinity", [
+        "v0 = T.tensor([[[complex(4.0, -2.0), complex(float('inf'), 0.0), complex(-0.75, 1.0)], [complex(0.0, 0.0), complex(-2.5, 1.0), complex(0.5, 0.0)], [complex(-2.5, 0.0), complex(0.25, 0.5), complex(-0.75, 0.0)]], [[complex(-3.0, -2.0), complex(1.5, 0.0), complex(-2.5, 1.0)], [complex(0.5, 0.0), complex(-1.0, -2.0), complex(1.0, -2.0)], [complex(1.5, -2.0), complex(0.25, 0.0), complex(-float('inf'), 0.0)]]])",
+        "v1 = T.matrix_power(v0, 4)", "v2 = T.matrix_power(v0, 2)"]),
+]
+REGRESSIONS += [  # fresh-seed 144M run: complex log1p of huge values; blackman's float16 indices
+    ("log1p-inplace-complex64-huge", ["v0 = T.tensor(complex(3.4e+38, 3.4e+38))", "v1 = T.log1p_(v0)",
+                                      "v2 = T.tensor([complex(1.6564247e-12, -2.7013771e-08)]).log1p()"]),
+    ("blackman-window-float16-million", ["v1 = T.blackman_window(1000000, dtype=T.float16)"]),
+]

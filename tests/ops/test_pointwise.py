@@ -908,3 +908,69 @@ def test_erf_keeps_the_sign_of_zero(dtype):
     got = tensorviz.erf(tensorviz.tensor(x, dtype=getattr(tensorviz, dtype))).reciprocal()
     np.testing.assert_array_equal(np.signbit(got.numpy()), np.signbit(want))
     np.testing.assert_allclose(got.numpy(), want, rtol=1e-3)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("eps", [None, 1e-3, 0.3, -1.0])
+def test_logit_of_16bit_floats_computes_in_their_dtype(dtype, eps):
+    """PyTorch rounds each step of a 16-bit logit to its dtype (eps, 1 - eps, 1 - x and the
+    quotient): bfloat16's 1 - 1e-3 is 1, so logit(1.5, 1e-3) is inf. Bit for bit, every
+    representable value in [-0.5, 1.5]."""
+    x = np.linspace(-0.5, 1.5, 4001).astype(np.float32)
+    e = torch.logit(torch.from_numpy(x).to(getattr(torch, dtype)), eps).float().numpy()
+    r = tensorviz.logit(tensorviz.from_numpy(x).to(getattr(tensorviz, dtype)), eps).float().numpy()
+    np.testing.assert_array_equal(r, e)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+def test_clamp_by_a_number_keeps_the_input_on_a_tie_of_zeros(dtype):
+    """A number bound is std::max(x, min) / std::min(x, max): x itself where it equals the
+    bound, so clamp_min(0.0, -0.0) is 0.0 and rsqrt of it +inf (NaN bounds give NaN)."""
+    vals = [0.0, -0.0, -3.0, 3.0, float("nan")]
+    for lo, hi in ((-0.0, None), (0.0, None), (None, 0.0), (None, -0.0), (-0.0, 0.0),
+                   (0.0, -0.0), (float("nan"), None)):
+        got = [tensorviz.clamp(tensorviz.tensor(vals, dtype=getattr(tensorviz, dtype)), lo, hi)]
+        exp = [torch.clamp(torch.tensor(vals, dtype=getattr(torch, dtype)), lo, hi)]
+        if lo is not None:
+            got.append(tensorviz.tensor(vals, dtype=getattr(tensorviz, dtype)).clamp_min_(lo))
+            exp.append(torch.tensor(vals, dtype=getattr(torch, dtype)).clamp_min_(lo))
+        for r, e in zip(got, exp):
+            r, e = r.float().numpy(), e.float().numpy()
+            np.testing.assert_array_equal(r, e)
+            assert list(np.signbit(r)) == list(np.signbit(e)), (lo, hi, r, e)
+
+
+def test_nan_to_num_of_complex_keeps_the_signs_of_zero_parts():
+    """Each part is fixed on its own (re + 1j * im made an imaginary -0 +0): through a
+    conjugate view, nan_to_num_ leaves the storage's +0 imaginary parts as PyTorch does, so
+    asin/acos of it later take PyTorch's side of the branch cut."""
+    vals = [complex(0.5, 0.0), complex(0.5, -0.0), complex(float("nan"), -0.0),
+            complex(-0.0, float("inf")), complex(-float("inf"), float("nan"))]
+    for dtype in ("complex64", "complex128"):
+        got, exp = [], []
+        for lib, out in ((tensorviz, got), (torch, exp)):
+            v0 = lib.tensor(vals, dtype=getattr(lib, dtype))
+            out.append(lib.nan_to_num(v0, 2.0).numpy())
+            v0.conj().nan_to_num_(1.0, 3.0)
+            out.append(v0.resolve_conj().numpy())
+        for r, e in zip(got, exp):
+            np.testing.assert_array_equal(r, e)
+            assert list(np.signbit(r.real)) == list(np.signbit(e.real))
+            assert list(np.signbit(r.imag)) == list(np.signbit(e.imag))
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_log1p_of_complex_is_accurate_for_tiny_and_huge_values(dtype):
+    """PyTorch's c10 log1p: 0.5 log1p(x (2 + x) + y^2) below |z| = 0.5 (NumPy's complex log1p
+    rounds 1 + z first: real part 0 for 1.66e-12-2.7e-08j) and the complex log(1 + z) above
+    (no overflow: 89.07+0.785j for 3.4e38+3.4e38j in complex64). Seeded values over the
+    whole range, compared within a few ulps."""
+    rng = np.random.default_rng(11)
+    n, top = 20000, (38 if dtype == "complex64" else 307)
+    z = (rng.choice([-1, 1], n) * 10 ** rng.uniform(-20, top, n)
+         + 1j * rng.choice([-1, 1], n) * 10 ** rng.uniform(-20, top, n))
+    z = np.concatenate([z, [3.4e38 + 3.4e38j, 1.6564247e-12 - 2.7013771e-08j, -1 + 0j,
+                            -0.5 + 0.5j, 0j, 1e-30 + 1e-30j]]).astype(dtype)
+    e = torch.log1p(torch.from_numpy(z)).numpy()
+    r = tensorviz.log1p(tensorviz.from_numpy(z)).numpy()
+    np.testing.assert_allclose(r, e, rtol=4e-6 if dtype == "complex64" else 1e-14, atol=0)

@@ -996,3 +996,22 @@ def test_mode_of_rows_holding_nan_past_16(tvdiff, dtype):
         data = np.where(rng.random((3, n)) < 0.2, np.nan, rng.integers(0, 4, (3, n)))
         x = tvdiff.make((3, n), dtype, data=data.astype(dtype))
         tvdiff.check(lambda lib, t: lib.mode(t, 1), x)
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_logsumexp_of_16bit_floats_rounds_each_step_as_pytorch(dtype):
+    """PyTorch computes a 16-bit logsumexp op by op in its dtype (x - max, exp, sum, log,
+    + max each rounded): bfloat16 logsumexp([0.25, 1.0]) is 1.3828, not float32's 1.3869
+    rounded once (1.3906), and tan of it 5.25, not 5.5. Bit for bit on seeded tensors."""
+    import numpy as np
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(5)
+    for trial in range(120):
+        shape = tuple(rng.integers(1, 6, rng.integers(1, 4)))
+        x = (rng.standard_normal(shape) * rng.choice([0.5, 3, 30])).astype(np.float32)
+        if trial % 10 == 0:
+            x.flat[0] = rng.choice([np.inf, -np.inf, np.nan, 65504.0])
+        d = int(rng.integers(0, len(shape)))
+        e = torch.logsumexp(torch.from_numpy(x).to(getattr(torch, dtype)), d).float().numpy()
+        r = tensorviz.logsumexp(tensorviz.from_numpy(x).to(getattr(tensorviz, dtype)), d)
+        np.testing.assert_array_equal(r.float().numpy(), e)

@@ -278,3 +278,30 @@ def test_blackman_window_in_its_own_precision(dtype):
             np.testing.assert_allclose(b, a, rtol=tol, atol=tol)
             np.testing.assert_array_equal(np.isnan(got.float().rsqrt().numpy()),
                                           np.isnan(want.float().rsqrt().numpy()))
+
+
+@pytest.mark.parametrize("name", ["hann_window", "hamming_window"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+@pytest.mark.parametrize("n", [3, 10, 101, 5000, 20000, 1000000])
+def test_hann_and_hamming_windows_are_computed_op_by_op_in_their_dtype(name, dtype, n):
+    """PyTorch builds them op by op in the window's dtype (arange, * 2 pi / (n - 1), cos,
+    * -beta, + alpha): a float16 window of 10**6 points has NaN past index 65504 (its arange
+    is inf there), and 16-bit windows are bit-identical; float32/float64 within an ulp
+    (SLEEF's cos). Past 32768 points PyTorch splits arange over threads, which moves its
+    vector blocks (see _creation._vector_arange): there only the NaN positions compare."""
+    import numpy as np
+    torch = pytest.importorskip("torch")
+    for periodic in (True, False):
+        args = (n, periodic) + ((0.3, 2.7) if name == "hamming_window" else ())
+        e = getattr(torch, name)(*args, dtype=getattr(torch, dtype)).double().numpy()
+        r = getattr(tensorviz, name)(*args, dtype=getattr(tensorviz, dtype)).double().numpy()
+        assert np.array_equal(np.isnan(r), np.isnan(e))
+        if n > 32768:
+            continue
+        if dtype in ("float16", "bfloat16"):
+            np.testing.assert_array_equal(r, e)
+        else:
+            # (an ulp of cos, times beta, and the sum's own rounding)
+            beta = 2.7 if name == "hamming_window" else 0.5
+            tol = beta * float(np.finfo(dtype).eps) + np.spacing(np.abs(e).astype(dtype))
+            assert np.all(np.abs(r - e) <= tol), np.max(np.abs(r - e) - tol)
