@@ -412,6 +412,17 @@ def unary(fn: Callable, x: Tensor, rdt=None, *, out=None, like_input: bool = Fal
     if not isinstance(x, Tensor):
         raise TypeError(f"expected a Tensor, got {type(x).__name__}")
     rdt = x._dtype if rdt is None else rdt
+    arr = x._a
+    if out is None and rdt is x._dtype and type(arr) is np.ndarray and \
+            x._stride == _contig(x._shape):
+        # (fast path: a row-major CPU input keeping its dtype -- the general path below gives
+        # such a result the same row-major layout)
+        res = run(fn, rdt, arr)
+        if type(res) is not np.ndarray and isinstance(res, np.generic):
+            res = np.asarray(res)  # (a 0-d input's result)
+        if type(res) is np.ndarray and res.base is None and res.dtype is rdt._np and \
+                res.flags.c_contiguous and res.shape == x._shape:
+            return _fresh(rdt, x._shape, x._stride, res)
     arr = x._arr
     if x._dtype is not rdt and rdt.category >= x._dtype.category:
         arr = arr.astype(rdt._np)
