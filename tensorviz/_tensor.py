@@ -501,7 +501,12 @@ class Tensor:
         True
         """
         ag = self._ag
-        return ag is not None and (ag.requires_grad or ag.grad_fn is not None)
+        if ag is None:
+            return False
+        if ag.requires_grad or ag.grad_fn is not None:
+            return True
+        base = ag.base  # (a view requires grad when its base does, as in PyTorch)
+        return base is not None and base.requires_grad
 
     @requires_grad.setter
     def requires_grad(self, flag: bool) -> None:

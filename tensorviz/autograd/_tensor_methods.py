@@ -109,9 +109,12 @@ def _make_getitem(raw_get):
             out = raw_get(self, key)
             if _STATE.inference:
                 _record._mark_inference((self,), out)
-            elif _STATE.grad is False and _record.requires_grad(self) and \
-                    isinstance(out, Tensor) and out._storage is self._storage:
-                _record._mark_view(self, (out,), creation="no_grad")
+            elif _STATE.grad is False and isinstance(out, Tensor) and out._vb is not None:
+                if _record.requires_grad(self):
+                    _record._mark_view(self, (out,), creation="no_grad")
+                else:  # (a view of a tensor that needs no grad: PyTorch refuses writing
+                    # it in place with grad on later)
+                    _record._mark_created(self, (out,), _record._NoGradViewMeta)
             return out
         return _record_getitem(raw_get, self, key)
     __getitem__.__doc__ = raw_get.__doc__
@@ -210,7 +213,7 @@ def _share_result(chain_end: Tensor, out: Tensor) -> None:
     m.grad_fn = ag.grad_fn
     m.output_nr = ag.output_nr
     m.base = ag.base
-    m.view_fn = ag.view_fn
+    m.view_version = ag.view_version
     m.replay = ag.replay
     m.creation = ag.creation
 
