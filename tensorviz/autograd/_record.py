@@ -876,7 +876,51 @@ def arm() -> None:
     if _armed:
         return
     _armed = True
+    if _unarmed_blocks["view"] is not None:  # (the recording spellings mark them now)
+        Tensor._view = _unarmed_blocks["view"]
+        _unarmed_blocks["view"] = None
+    from .. import _grad_mode
+    if on_grad_block in _grad_mode.mode_listeners:
+        _grad_mode.mode_listeners.remove(on_grad_block)
     from . import _tensor_methods
     _dispatch.set_recorder(recording)
     _dispatch.install()
     _tensor_methods.install()
+
+
+# ---------------------------------------------------------------- views in no_grad blocks
+# Once armed, the recording spellings (which read grad mode anyway) mark the views made with
+# grad off.  Before that, nothing reads grad mode: while a no_grad block is open, Tensor._view
+# is one that marks them (no view pays a grad-mode check outside such blocks).
+_unarmed_blocks: dict = {"depth": 0, "view": None}
+
+
+def _marking_view(plain_view: Callable) -> Callable:
+    def _view(self, shape, stride, offset, dtype=None):
+        v = plain_view(self, shape, stride, offset, dtype)
+        if not _STATE.grad:
+            ag = v._ag = _NoGradViewMeta()
+            ag.view_version = v._vc[0]
+        return v
+    _view.__doc__ = plain_view.__doc__
+    _view.__wrapped__ = plain_view
+    return _view
+
+
+def on_grad_block(mode: str, entering: bool) -> None:
+    """A ``no_grad`` block entered or left (``_grad_mode.mode_listeners``): before anything
+    records, views made inside are marked as made under no_grad, as PyTorch's, by a marking
+    ``Tensor._view`` installed for the blocks' duration."""
+    if mode != "no_grad" or _armed:
+        return
+    blocks = _unarmed_blocks
+    if entering:
+        blocks["depth"] += 1
+        if blocks["view"] is None:
+            blocks["view"] = Tensor.__dict__["_view"]
+            Tensor._view = _marking_view(blocks["view"])
+    else:
+        blocks["depth"] = max(0, blocks["depth"] - 1)
+        if blocks["depth"] == 0 and blocks["view"] is not None:
+            Tensor._view = blocks["view"]
+            blocks["view"] = None

@@ -435,7 +435,7 @@ def _multi(views: tuple) -> tuple:
     for v in views:
         if v._ag is None:
             v._ag = _MultiViewMeta()
-        else:
+        elif not v._ag.creation:  # (made under no_grad: that creation wins, as PyTorch's)
             v._ag.creation = "multi"
     return views
 

@@ -177,3 +177,43 @@ def test_no_grad_view_write_refused_set_grad_enabled():
     _diff.same("x = torch.ones(3, requires_grad=True)\nout = torch.zeros(4)\n"
                "torch.set_grad_enabled(False)\nv = out[1:]\ntorch.set_grad_enabled(True)\n"
                "v.add_(x)")
+
+
+_FRESH = '''
+import sys
+lib = sys.argv[1]
+torch = __import__(lib)
+out = torch.zeros(4)
+plain_view = torch.Tensor.__dict__.get("_view")
+with torch.no_grad():
+    v = out[1:]
+    a, b = out.split(2)
+    with torch.enable_grad():
+        w = out[2:]
+    u = v.t()
+after_block = torch.Tensor.__dict__.get("_view") is plain_view
+x = torch.ones(3, requires_grad=True)  # (the first tensor that requires grad)
+for f in (lambda: v.add_(x), lambda: b.add_(x[:2]), lambda: u[1:].add_(x[:2]),
+          lambda: w.add_(x[:2])):
+    try:
+        f()
+        print("ok")
+    except RuntimeError as e:
+        print(type(e).__name__, e)
+print(out.grad_fn.name(), out._version, after_block)
+'''
+
+
+def test_no_grad_views_made_before_anything_required_grad():
+    # In a fresh interpreter, where nothing recorded yet when the no_grad block ran; the
+    # marking of views lasts only for the block (after it, views cost what they did).
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, PYTHONPATH=os.getcwd())
+    outs = [subprocess.run([sys.executable, "-c", _FRESH, lib], capture_output=True, text=True,
+                           env=env, timeout=120) for lib in ("torch", "tensorviz")]
+    assert outs[0].returncode == 0, outs[0].stderr
+    assert outs[1].returncode == 0, outs[1].stderr
+    assert outs[1].stdout == outs[0].stdout
+    assert outs[1].stdout.count("no_grad mode") == 3
