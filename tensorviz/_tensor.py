@@ -495,7 +495,8 @@ class Tensor:
     # ------------------------------------------------------------ autograd facts
     @property
     def requires_grad(self) -> bool:
-        """Whether autograd records ops on this tensor (a leaf's flag, or: has a grad_fn).
+        """Whether autograd records ops on this tensor (a leaf's flag, or: has a grad_fn, or:
+        is a view of a tensor that requires grad).
 
         >>> tensorviz.ones(2, requires_grad=True).requires_grad
         True

@@ -131,6 +131,15 @@ def test_random_modes_and_writes(seed):
     "result = result + (x.grad,)",
     "x = torch.tensor([2., 3.], requires_grad=True)\nout = torch.ones(2, 2)\nc = out[:, 1]\n"
     "out[0].mul_(x)\nresult = (c[0].grad_fn, c.t().grad_fn, walk(c.grad_fn))",
+    *["x = torch.tensor([2., 3.], requires_grad=True)\nout = torch.ones(4)\nu = out[1:3]\n"
+      f"out[:2].mul_(x)\n{use}\nresult = (x.grad, out._version)" for use in (
+          "u.backward(torch.ones(2))", "result = torch.autograd.grad(u.sum(), x)",
+          "torch.add(torch.zeros(2), other=u).sum().backward()",
+          "z = torch.zeros(3)\nz[:2] = u\nz.sum().backward()",
+          "u.retain_grad()\n(u * 1).sum().backward()\nresult = (u.grad,)",
+          "torch.cat([u, out]).pow(2).sum().backward()", "u[0].backward()",
+          "u.add_(1)", "u[0] = 5.", "u.mul_(x)", "u.grad_fn\nu.mul_(x)\nout.sum().backward()",
+          "with torch.no_grad():\n    u.add_(1)\nresult = (walk(u.grad_fn),)")],
     # the base written itself (no view), with grad or under no_grad: the views' node is remade
     "x = torch.ones(3, requires_grad=True)\nout = torch.zeros(3)\nv = out[1:]\nout.add_(x)\n"
     "result = (walk(v.grad_fn), v._version)",
