@@ -284,8 +284,8 @@ def _mark_view(base: Tensor, views: tuple, multi: bool = False, creation: str = 
     root = base if bag is None or bag.base is None else bag.base
     step = _METADATA_VIEWS.get(name.rpartition(".")[2]) if name else None
     parent = None if bag is None or bag.base is None else bag.replay
-    for v in views:
-        if isinstance(v, Tensor) and v._storage is root._storage:
+    for v in views:  # (an op that returned its input itself made no view: t.real of a real t)
+        if isinstance(v, Tensor) and v is not base and v._storage is root._storage:
             ag = meta(v)
             ag.base = root
             vc = v._vc
@@ -652,7 +652,7 @@ def _plain_replay(root: Tensor, links: list):
     return replay
 
 
-def _adopt(t: Tensor, ag, links: list, root: Tensor, creation: str, stale: bool):
+def _adopt(t: Tensor, links: list, root: Tensor, creation: str, stale: bool):
     """Make ``t`` autograd's view of ``root`` (its record, made if needed, is returned);
     ``stale``: written since it was made (its ``grad_fn`` is remade when next read)."""
     replay = _plain_replay(root, links)
@@ -688,7 +688,7 @@ def _adopt_base(t: Tensor, ag):
         root = rag.base
         rag = root._ag
     stale = rag is not None and rag.rebased
-    new = _adopt(t, ag, links, root, "", stale)
+    new = _adopt(t, links, root, "", stale)
     if new is None:
         return ag
     if stale:
@@ -711,7 +711,7 @@ def _adopt_view(t: Tensor) -> bool:
         rag = root._ag
     if rag is None or not rag.rebased:
         return False
-    return _adopt(t, t._ag, links, root, _chain_creation(links), True) is not None
+    return _adopt(t, links, root, _chain_creation(links), True) is not None
 
 
 def adopt_views(args) -> bool:

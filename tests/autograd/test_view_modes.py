@@ -171,6 +171,10 @@ def test_random_modes_and_writes(seed):
     "with torch.no_grad():\n    v = y[1:]\ny.mul_(2)\nv.grad_fn",
     "x = torch.ones(4, requires_grad=True)\nout = torch.zeros(4)\n"
     "with torch.inference_mode():\n    v = out[1:]\nout.add_(x)\nv.grad_fn",
+    # an op that returns its input itself under no_grad (.real of a real tensor) makes no view
+    "x = torch.ones(3, requires_grad=True)\ny = x.clone()\nwith torch.no_grad():\n"
+    "    r = y.real\n    c = y.conj()\ny.zero_()\nresult = (walk(y.grad_fn), y._base is None, r is y, "
+    "c is y, y._is_view())",
     # no_grad views stay fine where nothing records
     "x = torch.ones(3, requires_grad=True)\nout = torch.zeros(4)\n"
     "with torch.no_grad():\n    v = out[1:]\n    v.add_(x)\nresult = (out, out.grad_fn, v._version)",
