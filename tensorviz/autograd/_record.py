@@ -800,7 +800,7 @@ def recording(rec, form: str, fn: Callable) -> Callable:
             out = fn(*args, **kwargs)
             if _STATE.inference:
                 _mark_inference(args, out)
-            elif view and args:
+            elif view and args and not state.user_grad:  # (not autograd's own grad-off)
                 if requires_grad(args[0]):
                     _mark_view(args[0], _outputs(out), creation="no_grad")
                 else:
@@ -898,7 +898,7 @@ _unarmed_blocks: dict = {"depth": 0, "view": None}
 def _marking_view(plain_view: Callable) -> Callable:
     def _view(self, shape, stride, offset, dtype=None):
         v = plain_view(self, shape, stride, offset, dtype)
-        if not _STATE.grad:
+        if not _STATE.user_grad:
             ag = v._ag = _NoGradViewMeta()
             ag.view_version = v._vc[0]
         return v

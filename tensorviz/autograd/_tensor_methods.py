@@ -109,7 +109,7 @@ def _make_getitem(raw_get):
             out = raw_get(self, key)
             if _STATE.inference:
                 _record._mark_inference((self,), out)
-            elif _STATE.grad is False and isinstance(out, Tensor) and out._vb is not None:
+            elif not _STATE.user_grad and isinstance(out, Tensor) and out._vb is not None:
                 if _record.requires_grad(self):
                     _record._mark_view(self, (out,), creation="no_grad")
                 else:  # (a view of a tensor that needs no grad: PyTorch refuses writing

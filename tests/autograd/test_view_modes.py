@@ -175,6 +175,14 @@ def test_random_modes_and_writes(seed):
     "x = torch.ones(3, requires_grad=True)\ny = x.clone()\nwith torch.no_grad():\n"
     "    r = y.real\n    c = y.conj()\ny.zero_()\nresult = (walk(y.grad_fn), y._base is None, r is y, "
     "c is y, y._is_view())",
+    # results whose kernels make views while autograd has grad mode off are no no_grad views
+    *["M = torch.linspace(-1, 1, 12).reshape(3, 4).requires_grad_()\n"
+      "B = torch.linspace(-2, 2, 24).reshape(2, 3, 4).requires_grad_()\n"
+      f"y = {op}\nw = y[1:]\nw.add_(1)\n(y * y).sum().backward()\n"
+      "result = (y.grad_fn, w.grad_fn, M.grad, B.grad)" for op in (
+          "torch.rot90(M)", "M.roll(1)", "torch.matmul(B, M.t())", "torch.kron(M, M)",
+          "torch.nn.functional.conv1d(B, M[:2, :3, None].expand(2, 3, 2))",
+          "torch.einsum('bij,kj->bik', B, M)", "torch.tensordot(B, M, ([2], [1]))")],
     # no_grad views stay fine where nothing records
     "x = torch.ones(3, requires_grad=True)\nout = torch.zeros(4)\n"
     "with torch.no_grad():\n    v = out[1:]\n    v.add_(x)\nresult = (out, out.grad_fn, v._version)",
