@@ -752,12 +752,10 @@ def _mark_created(base, out, cls) -> None:
     for o in _outputs(out):
         if isinstance(o, Tensor) and o is not base and o._vb is not None:
             ag = o._ag
-            if ag is None:
-                ag = o._ag = cls()
+            if ag is None:  # (its version needs no keeping: its base is written later, if
+                o._ag = cls()  # ever, or it would be marked as that base's view)
             elif ag.creation != "inference":
                 ag.creation = cls.creation
-            vc = o._vc  # (its grad_fn is remade once the family is written after this)
-            ag.view_version = vc[0] if vc is not None else 0
 
 
 def _dense_strides(t: Tensor) -> tuple:
@@ -801,10 +799,14 @@ def recording(rec, form: str, fn: Callable) -> Callable:
             if _STATE.inference:
                 _mark_inference(args, out)
             elif view and args and not state.user_grad:  # (not autograd's own grad-off)
-                if requires_grad(args[0]):
-                    _mark_view(args[0], _outputs(out), creation="no_grad")
+                a0 = args[0]
+                if requires_grad(a0):
+                    _mark_view(a0, _outputs(out), creation="no_grad")
+                elif type(out) is Tensor and out._ag is None:  # (_mark_created, inlined)
+                    if out is not a0 and out._vb is not None:
+                        out._ag = _NoGradViewMeta()
                 else:
-                    _mark_created(args[0], out, _NoGradViewMeta)
+                    _mark_created(a0, out, _NoGradViewMeta)
             return out
         for a in args:  # (inlined _any_requires_grad: this is every op's path)
             if isinstance(a, Tensor):
@@ -899,8 +901,7 @@ def _marking_view(plain_view: Callable) -> Callable:
     def _view(self, shape, stride, offset, dtype=None):
         v = plain_view(self, shape, stride, offset, dtype)
         if not _STATE.user_grad:
-            ag = v._ag = _NoGradViewMeta()
-            ag.view_version = v._vc[0]
+            v._ag = _NoGradViewMeta()
         return v
     _view.__doc__ = plain_view.__doc__
     _view.__wrapped__ = plain_view

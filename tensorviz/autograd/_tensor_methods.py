@@ -109,12 +109,12 @@ def _make_getitem(raw_get):
             out = raw_get(self, key)
             if _STATE.inference:
                 _record._mark_inference((self,), out)
-            elif not _STATE.user_grad and isinstance(out, Tensor) and out._vb is not None:
+            elif not _STATE.user_grad and isinstance(out, Tensor) and out is not self and \
+                    out._vb is not None:
                 if _record.requires_grad(self):
                     _record._mark_view(self, (out,), creation="no_grad")
-                else:  # (a view of a tensor that needs no grad: PyTorch refuses writing
-                    # it in place with grad on later)
-                    _record._mark_created(self, (out,), _record._NoGradViewMeta)
+                elif out._ag is None:  # (a view of a tensor that needs no grad: PyTorch
+                    out._ag = _record._NoGradViewMeta()  # refuses writing it in place later)
             return out
         return _record_getitem(raw_get, self, key)
     __getitem__.__doc__ = raw_get.__doc__
