@@ -35,13 +35,17 @@ class AutogradMeta:
     output of ``grad_fn`` this tensor is), ``retains_grad``, ``hooks`` (``register_hook``:
     id -> fn), ``post_acc_hooks``, ``accumulator`` (a weak reference to the leaf's one
     ``AccumulateGrad`` node), ``base`` (the tensor a differentiable view was taken of),
-    ``view_fn`` (the base's ``grad_fn`` when this view's own was last set: a newer one means
-    the base was written in place since), ``replay`` (for a view whose chain changes more
+    ``view_version`` (the view family's version when this view's ``grad_fn`` was last set: a
+    newer one means the base or a view of it was written in place since, and the view takes
+    a new ``AsStridedBackward0`` when next used, as PyTorch's ``attr_version``), ``replay`` (for a view whose chain changes more
     than the layout -- ``view_as_real``, ``conj``, a negative view: ``.real``/``.imag`` --
     how to take it again from the base, PyTorch's ``view_func``; None: ``as_strided``
     suffices), ``creation`` (how the view was
-    made: "" normally, "no_grad", "multi" for unbind/split outputs, "inference"),
-    ``inference`` (made under inference mode) and ``name``.
+    made: "" normally, "no_grad", "multi" for unbind/split outputs, "inference"; a view of
+    a tensor that needs no grad keeps a record only for a creation other than ""),
+    ``rebased`` (on a root base that needed no grad until an in-place write of a value
+    requiring grad gave it a node: its views made before, which have no record, take one
+    when next used), ``inference`` (made under inference mode) and ``name``.
     """
 
     # (the defaults live on the class: making a record -- one per recorded op's result --
@@ -55,9 +59,10 @@ class AutogradMeta:
     post_acc_hooks = None
     accumulator = None
     base = None
-    view_fn = None
+    view_version = None
     replay = None
     creation = ""
+    rebased = False
     inference = False
     name = None
 

@@ -34,10 +34,16 @@ _MODULE = "tensorviz.autograd.grad_mode"  # (where PyTorch's classes live: torch
 
 
 class _State(threading.local):
-    """Per-thread mode; the class attributes are each new thread's starting values."""
+    """Per-thread mode; the class attributes are each new thread's starting values.
+
+    ``user_grad`` is the grad mode the learner's code set (these classes); ``grad`` is that
+    too, except while autograd itself turns it off around an op's kernel or a backward pass:
+    a view made there is no "view made under no_grad".
+    """
 
     grad = True
     inference = False
+    user_grad = True
 
 
 _STATE = _State()
@@ -76,7 +82,7 @@ def _set_grad_enabled(mode) -> None:
             f"{kind.__module__}.{kind.__name__}"
         raise TypeError(f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, "
                         f"not {name}")
-    _STATE.grad = mode
+    _STATE.grad = _STATE.user_grad = mode
 
 
 # ---------------------------------------------------------------- decorator machinery
@@ -174,12 +180,14 @@ class no_grad(_NoParamDecoratorContextManager):
 
     def __enter__(self) -> None:
         self.prev = _STATE.grad
-        _STATE.grad = False
+        self.prev_user = _STATE.user_grad
+        _STATE.grad = _STATE.user_grad = False
         if mode_listeners:
             _tell("no_grad", True)
 
     def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None:
         _STATE.grad = self.prev
+        _STATE.user_grad = self.prev_user
         if mode_listeners:
             _tell("no_grad", False)
 
@@ -192,10 +200,12 @@ class enable_grad(_NoParamDecoratorContextManager):
 
     def __enter__(self) -> None:
         self.prev = _STATE.grad
-        _STATE.grad = True
+        self.prev_user = _STATE.user_grad
+        _STATE.grad = _STATE.user_grad = True
 
     def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None:
         _STATE.grad = self.prev
+        _STATE.user_grad = self.prev_user
 
 
 class set_grad_enabled(_DecoratorContextManager):
@@ -207,18 +217,21 @@ class set_grad_enabled(_DecoratorContextManager):
 
     def __init__(self, mode: bool) -> None:
         self.prev = _STATE.grad
+        self.prev_user = _STATE.user_grad
         self.mode = mode
         _set_grad_enabled(mode)
 
     def __call__(self, orig_func: Callable) -> Callable:
-        _STATE.grad = self.prev  # (as a decorator it must not change the mode now)
+        # (as a decorator it must not change the mode now)
+        _STATE.grad, _STATE.user_grad = self.prev, self.prev_user
         return super().__call__(orig_func)
 
     def __enter__(self) -> None:
-        _STATE.grad = self.mode
+        _STATE.grad = _STATE.user_grad = self.mode
 
     def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None:
         _STATE.grad = self.prev
+        _STATE.user_grad = self.prev_user
 
     def __str__(self) -> str:
         return f"{_MODULE}.set_grad_enabled(mode={self.mode})"
@@ -249,8 +262,9 @@ class inference_mode(_DecoratorContextManager):
 
     def __enter__(self) -> None:
         # a stack: the same object may be entered again (re-entrant use) before it is left
-        self.__dict__.setdefault("_prev", []).append((_STATE.grad, _STATE.inference))
-        _STATE.grad = not self.mode
+        self.__dict__.setdefault("_prev", []).append((_STATE.grad, _STATE.inference,
+                                                       _STATE.user_grad))
+        _STATE.grad = _STATE.user_grad = not self.mode
         _STATE.inference = bool(self.mode)
         if self.mode and on_inference_mode is not None:
             on_inference_mode()
@@ -258,7 +272,7 @@ class inference_mode(_DecoratorContextManager):
             _tell("inference_mode", True)
 
     def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None:
-        _STATE.grad, _STATE.inference = self._prev.pop()
+        _STATE.grad, _STATE.inference, _STATE.user_grad = self._prev.pop()
         if self.mode and mode_listeners:
             _tell("inference_mode", False)
 

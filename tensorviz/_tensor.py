@@ -507,13 +507,19 @@ class Tensor:
     # ------------------------------------------------------------ autograd facts
     @property
     def requires_grad(self) -> bool:
-        """Whether autograd records ops on this tensor (a leaf's flag, or: has a grad_fn).
+        """Whether autograd records ops on this tensor (a leaf's flag, or: has a grad_fn, or:
+        is a view of a tensor that requires grad).
 
         >>> tensorviz.ones(2, requires_grad=True).requires_grad
         True
         """
         ag = self._ag
-        return ag is not None and (ag.requires_grad or ag.grad_fn is not None)
+        if ag is None:
+            return False
+        if ag.requires_grad or ag.grad_fn is not None:
+            return True
+        base = ag.base  # (a view requires grad when its base does, as in PyTorch)
+        return base is not None and base.requires_grad
 
     @requires_grad.setter
     def requires_grad(self, flag: bool) -> None:

@@ -22,7 +22,7 @@ from .. import _grad_mode as _grad_mode_state
 from .._tensor import Tensor
 from . import grad_mode, graph
 from ._backward import backward, grad
-from ._record import arm
+from ._record import arm, on_grad_block
 from .grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 __all__ = ["backward", "grad", "Function", "gradcheck", "gradgradcheck",
@@ -67,3 +67,4 @@ from . import functional  # noqa: E402
 
 _autograd_meta.on_first_requires_grad = arm
 _grad_mode_state.on_inference_mode = arm
+_grad_mode_state.mode_listeners.append(on_grad_block)  # (until armed: see there)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 
 from .._tensor import Tensor
+from . import _record
 from ._engine import run_backward
 
 __all__ = ["backward", "grad"]
@@ -57,6 +58,8 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
         inputs = _as_tuple(inputs)
         if not inputs:
             raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    if _record._views_rebased:  # (views taken before their base was written in place)
+        _record.adopt_views(outputs + (inputs or ()))
     run_backward(outputs, _seeds(outputs, grad_tensors), retain_graph=retain_graph,
                  create_graph=create_graph, inputs=inputs)
 
@@ -83,6 +86,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
     ins = _as_tuple(inputs)
     if retain_graph is None:
         retain_graph = create_graph
+    if _record._views_rebased:
+        _record.adopt_views(outs + ins)
     res = run_backward(outs, _seeds(outs, grad_outputs), retain_graph=retain_graph,
                        create_graph=create_graph, inputs=ins, capture=True,
                        allow_unused=allow_unused)

@@ -74,7 +74,8 @@ class Ctx:
     def needs(t) -> bool:
         if isinstance(t, Tensor):
             ag = t._ag
-            return ag is not None and (ag.requires_grad or ag.grad_fn is not None)
+            return ag is not None and (ag.requires_grad or ag.grad_fn is not None or (
+                ag.base is not None and requires_grad(ag.base)))
         return False
 
     def save(self, t, name: str | None = None) -> SavedTensor:
@@ -128,13 +129,23 @@ def requires_grad(x) -> bool:
     """True for a tensor that requires grad (a list/tuple of tensors: any of them)."""
     if isinstance(x, Tensor):
         ag = x._ag
-        return ag is not None and (ag.requires_grad or ag.grad_fn is not None)
+        if ag is not None:
+            if ag.requires_grad or ag.grad_fn is not None:
+                return True
+            base = ag.base
+            if base is not None:  # (a view requires grad when its base does, as PyTorch's)
+                bag = base._ag
+                return bag is not None and (bag.requires_grad or bag.grad_fn is not None)
+        # (a view taken before an in-place write gave its root base a node)
+        return bool(_views_rebased) and x._vb is not None and _adopt_view(x)
     if type(x) in (list, tuple):
         for y in x:
             if isinstance(y, Tensor):
                 ag = y._ag
                 if ag is not None and (ag.requires_grad or ag.grad_fn is not None):
                     return True
+        if _views_rebased:
+            return adopt_views((x,))
     return False
 
 
@@ -273,12 +284,17 @@ def _mark_view(base: Tensor, views: tuple, multi: bool = False, creation: str = 
     root = base if bag is None or bag.base is None else bag.base
     step = _METADATA_VIEWS.get(name.rpartition(".")[2]) if name else None
     parent = None if bag is None or bag.base is None else bag.replay
-    for v in views:
-        if isinstance(v, Tensor) and v._storage is root._storage:
+    for v in views:  # (an op that returned its input itself made no view: t.real of a real t)
+        if isinstance(v, Tensor) and v is not base and v._storage is root._storage:
             ag = meta(v)
             ag.base = root
-            ag.view_fn = _root_fn(root)
-            ag.creation = creation or ("multi" if multi else (bag.creation if bag else ""))
+            vc = v._vc
+            ag.view_version = vc[0] if vc is not None else 0
+            made = bag.creation if bag else ""
+            if made != "inference":  # (a view of an inference-mode view stays one: PyTorch)
+                # (the kernels of split/unbind mark their outputs, one output or several)
+                made = creation or ("multi" if multi or ag.creation == "multi" else made)
+            ag.creation = made
             if step is not None or parent is not None:
                 ag.replay = _chain_replay(root, base, v, parent, step)
 
@@ -334,24 +350,28 @@ def _as_strided_step(root: Tensor, view: Tensor):
     return f
 
 
-def _root_fn(root: Tensor):
-    ag = root._ag
-    return None if ag is None else ag.grad_fn
-
-
 def refresh_view(t: Tensor) -> None:
-    """A view whose base was rebased by an in-place op (through another view) takes, as
-    PyTorch, an ``AsStridedBackward0`` of the base's new node as its ``grad_fn`` (a view
-    with a ``replay`` takes the nodes of that replay on the base: ``AsStridedBackward0``
-    over ``ViewAsRealBackward0`` for ``z.real``)."""
+    """A view whose family was written in place since its ``grad_fn`` was set (its base,
+    itself or another view of the base, even under ``no_grad``) takes, as PyTorch, an
+    ``AsStridedBackward0`` of the base's node as its ``grad_fn`` (a view with a ``replay``
+    takes the nodes of that replay on the base: ``AsStridedBackward0`` over
+    ``ViewAsRealBackward0`` for ``z.real``); a view made under ``no_grad``/inference mode or
+    by a function returning several views raises PyTorch's error instead."""
     ag = t._ag
     root = ag.base
-    if root is None or root._ag is None:
+    if root is None:
         return
-    fn = root._ag.grad_fn
-    if fn is None or fn is ag.view_fn:
+    rag = root._ag
+    if ag.grad_fn is None and (rag is None or not (rag.requires_grad or
+                                                   rag.grad_fn is not None)):
         return
-    ag.view_fn = fn
+    vc = t._vc
+    version = vc[0] if vc is not None else 0
+    if version == ag.view_version:
+        return
+    if ag.creation:
+        raise _creation_error(ag.creation, ag.grad_fn, ag.output_nr, indirect=True)
+    ag.view_version = version
     if ag.replay is not None:
         prev = _STATE.grad
         _STATE.grad = True  # (as PyTorch: the replay records even inside backward)
@@ -391,6 +411,39 @@ _VIEW_OF_LEAF = "a view of a leaf Variable that requires grad is being used in a
 _INFERENCE_INPLACE = ("Inplace update to inference tensor outside InferenceMode is not allowed."
                       "You can make a clone to get a normal tensor before doing inplace update."
                       "See https://github.com/pytorch/rfcs/pull/17 for more details.")
+_CLARIFY = (" Given that this use case is ambiguous and error-prone, it is forbidden. You can "
+            "clarify your code by moving both the view and the inplace either both inside the "
+            "{} block (if you don't want the inplace to be tracked) or both outside (if you "
+            "want the inplace to be tracked).")
+_MULTI = (" This view is the output of a function that returns multiple views. Such functions "
+          "do not allow the output views to be modified inplace. You should replace the "
+          "inplace operation by an out-of-place one.")
+
+
+def _creation_error(creation: str, grad_fn, output_nr: int, indirect: bool) -> RuntimeError:
+    """PyTorch's refusal (``handle_view_on_rebase``) of an in-place write of a view made under
+    ``no_grad`` ("no_grad"), inference mode ("inference") or by a function returning several
+    views ("multi"): through the view itself, or (``indirect``) through its base or another
+    view, noticed when the view is next used."""
+    modified = ("its base or another view of its base has been" if indirect else "is being")
+    name = None
+    if grad_fn is not None:
+        name = grad_fn.name()
+        name = name[:-len("Backward0")] if name.endswith("Backward0") else name
+    if creation != "multi" or grad_fn is None:
+        prefix = (f"Output {output_nr} of {name} is a view of a view which was created in"
+                  if grad_fn is not None else "A view was created in")
+        if creation == "inference":
+            msg = f"{prefix} inference mode and {modified} modified inplace in normal mode."
+        else:
+            msg = f"{prefix} no_grad mode and {modified} modified inplace with grad mode enabled."
+    else:
+        msg = f"Output {output_nr} of {name} is a view and {modified} modified inplace."
+    if creation == "multi":
+        msg += _MULTI
+    else:
+        msg += _CLARIFY.format("inference_mode" if creation == "inference" else "no_grad")
+    return RuntimeError(msg)
 
 
 def check_inplace(self: Tensor, grad_on: bool) -> None:
@@ -402,35 +455,26 @@ def check_inplace(self: Tensor, grad_on: bool) -> None:
         raise RuntimeError(_INFERENCE_INPLACE)
     if not grad_on:
         return
-    if ag.grad_fn is None and ag.requires_grad and ag.base is None:
-        raise RuntimeError(_LEAF)
     base = ag.base
     if base is not None:
-        if ag.creation == "multi":
-            if ag.base is not None:
-                refresh_view(self)
-            name = ag.grad_fn.name() if ag.grad_fn is not None else "a function"
-            op = name[:-len("Backward0")] if name.endswith("Backward0") else name
-            raise RuntimeError(
-                f"Output {ag.output_nr} of {op} is a view and is being modified inplace. This "
-                "view is the output of a function that returns multiple views. Such functions do "
-                "not allow the output views to be modified inplace. You should replace the "
-                "inplace operation by an out-of-place one.")
+        creation = ag.creation
+        if creation == "multi" or (creation and (requires_grad(self) or requires_grad(base))):
+            raise _creation_error(creation, ag.grad_fn, ag.output_nr, indirect=False)
         bag = base._ag
         if bag is not None and bag.grad_fn is None and bag.requires_grad:
             raise RuntimeError(_VIEW_OF_LEAF)
-        if ag.creation == "no_grad" and (requires_grad(self) or requires_grad(base)):
-            raise RuntimeError(
-                "A view was created in no_grad mode and is being modified inplace with grad "
-                "mode enabled. Given that this use case is ambiguous and error-prone, it is "
-                "forbidden. You can clarify your code by moving both the view and the inplace "
-                "either both inside the no_grad block (if you don't want the inplace to be "
-                "tracked) or both outside (if you want the inplace to be tracked).")
+        # (a view taken before its base was written through another view counts as a leaf
+        # here until its grad_fn is remade, as in PyTorch, whose check reads it unrefreshed)
+        if ag.grad_fn is None and ag.view_version == -1 and requires_grad(base):
+            raise RuntimeError(_LEAF)
+    elif ag.grad_fn is None and ag.requires_grad:
+        raise RuntimeError(_LEAF)
 
 
 def record_inplace(name: str, fn: Callable, args: tuple, kwargs: dict):
     """Run the in-place op ``fn`` on ``args[0]`` and rebase it onto the op's node."""
     self = args[0]
+    viewed = self._vc is not None  # (viewed or written before: views of it may exist)
     ag = self._ag
     if ag is not None and ag.base is not None:
         refresh_view(self)
@@ -480,6 +524,8 @@ def record_inplace(name: str, fn: Callable, args: tuple, kwargs: dict):
     ag = meta(self)
     root = ag.base
     if root is None:
+        if old_fn is None and viewed:
+            _note_rebased(self, ag)
         ag.grad_fn = node
         ag.output_nr = 0
         ag.requires_grad = False
@@ -487,6 +533,8 @@ def record_inplace(name: str, fn: Callable, args: tuple, kwargs: dict):
     # an in-place write through a view: the base's node becomes CopySlices
     rag = meta(root)
     base_edge = _engine.edge(root)
+    if base_edge[0] is None:  # (a base that needed no grad: its earlier views learn of it)
+        _note_rebased(root, rag)
     geometry = (self._shape, self._stride, self._offset - root._offset)
     cs = CopySlices(base_edge, node, geometry,
                     ((root._shape, root._dtype, root._storage._device),) + node._input_meta[1:],
@@ -513,33 +561,201 @@ def view_root(t: Tensor):
         b = up
 
 
+# ------------------------------------------------- views of a base that needed no grad
+# A view of a tensor that needs no grad has no record (``_ag`` None: views cost nothing for
+# autograd), only its link ``_vb`` to the tensor it views -- or a record saying only how it
+# was made (``creation``: under no_grad or inference mode, or by split/unbind).  It becomes
+# autograd's view of its root base, as every view is in PyTorch, when that matters: written
+# in place with a value that requires grad (``_adopt_base``), or used after an in-place write
+# gave its root a node (``adopt_views``: ``_views_rebased`` counts those roots while alive).
+
+_views_rebased = 0
+#: Called on the first such write: installs ``requires_grad``/``is_leaf`` that see these views
+#: (``_tensor_api.view_aware_flags``, which sets this hook when it loads).
+on_first_rebase = None
+
+
+def _note_rebased(root: Tensor, rag) -> None:
+    """``root``, which needed no grad, was just given a node by an in-place write: its views
+    taken before (no record) take ``AsStridedBackward0`` of it when next used."""
+    global _views_rebased
+    if rag.rebased:
+        return
+    rag.rebased = True
+    if _views_rebased == 0 and on_first_rebase is not None:
+        on_first_rebase()
+    _views_rebased += 1
+    weakref.finalize(root, _forget_rebased)
+
+
+def _forget_rebased() -> None:
+    global _views_rebased
+    _views_rebased -= 1
+
+
+def _chain(t: Tensor) -> list:
+    """``t``'s view links, from the root base down to ``t``."""
+    links = [t]
+    b = t._vb
+    while b is not None:
+        links.append(b)
+        b = b._vb
+    links.reverse()
+    return links
+
+
+def _chain_creation(links: list) -> str:
+    """How the last view of ``links`` counts as made (PyTorch's propagated creation meta): the
+    nearest link made otherwise than normally, inference mode sticking once met."""
+    creation = ""
+    for link in links[1:]:
+        ag = link._ag
+        new = ag.creation if ag is not None else ""
+        if new and creation != "inference":
+            creation = new
+    return creation
+
+
+_UNKNOWN = object()
+
+
+def _plain_replay(root: Tensor, links: list):
+    """The ``replay`` of the last view of ``links`` (None: as_strided from the root does),
+    built from the links' dtypes and conjugate/negative bits as ``_mark_view`` builds it op by
+    op: ``z.real`` is view_as_real then a select, the conjugate's imaginary part view_as_real
+    of the conjugate, negated.  ``_UNKNOWN`` for a dtype change no view op of autograd makes."""
+    replay = None
+    for p, c in zip(links, links[1:]):
+        pdt, cdt = p._dtype, c._dtype
+        steps = []
+        pure = True
+        if pdt is cdt:
+            if c._cj != p._cj:
+                steps.append(_METADATA_VIEWS["conj" if pdt.category == _dtypes._COMPLEX
+                                             else "_neg_view"])
+        elif pdt.category == _dtypes._COMPLEX and cdt is pdt.to_real():
+            if p._cj:
+                steps.append(_METADATA_VIEWS["conj"])
+            steps.append(_METADATA_VIEWS["view_as_real"])
+            if c._cj:
+                steps.append(_METADATA_VIEWS["_neg_view"])
+            pure = (c._shape == p._shape + (2,) and c._offset == 2 * p._offset
+                    and c._stride == tuple(2 * s for s in p._stride) + (1,))
+        elif cdt.category == _dtypes._COMPLEX and pdt is cdt.to_real():
+            steps.append(_METADATA_VIEWS["view_as_complex"])
+        else:
+            return _UNKNOWN
+        for step in steps:
+            replay = _chain_replay(root, p, c, replay, step)
+        if replay is not None and not (steps and pure):
+            replay = _chain_replay(root, p, c, replay, None)
+    return replay
+
+
+def _adopt(t: Tensor, links: list, root: Tensor, creation: str, stale: bool):
+    """Make ``t`` autograd's view of ``root`` (its record, made if needed, is returned);
+    ``stale``: written since it was made (its ``grad_fn`` is remade when next read)."""
+    replay = _plain_replay(root, links)
+    if replay is _UNKNOWN or root._storage is not t._storage:
+        return None
+    ag = meta(t)
+    ag.base = root
+    ag.creation = creation
+    ag.replay = replay
+    if not stale:
+        vc = t._vc
+        ag.view_version = vc[0] if vc is not None else 0
+    elif ag.view_version is None:  # (made before the write: its version then is unknown)
+        ag.view_version = -1
+    return ag
+
+
 def _adopt_base(t: Tensor, ag):
     """A view made while nothing recorded (its base needed no grad) written in place with a
     tensor that requires grad: it takes its root base (``_vb``) as autograd's view base, so
-    the base is rebased as ``CopySlices`` like any view's.  Views whose dtype or conjugate
-    bit differ from the root's (``view_as_real``, ``.imag``) cannot be replayed from the
-    layout alone and stay unrebased.  Returns ``t``'s record (or None)."""
-    link = t
-    while link is not None:  # (a view of a split/unbind output: PyTorch's creation meta)
-        lag = link._ag
-        if lag is not None and lag.creation == "multi":
-            raise RuntimeError(
-                "A view was created in no_grad mode and is being modified inplace with grad "
-                "mode enabled. This view is the output of a function that returns multiple "
-                "views. Such functions do not allow the output views to be modified inplace. "
-                "You should replace the inplace operation by an out-of-place one.")
-        link = getattr(link, "_vb", None)
-    root = view_root(t)
-    if (root is None or root._storage is not t._storage or root._dtype is not t._dtype
-            or root._cj != t._cj):
+    the base is rebased as ``CopySlices`` like any view's (refused as PyTorch when made under
+    no_grad or inference mode, or by a function returning several views).  Returns ``t``'s
+    record (or None)."""
+    if t._vb is None:
         return ag
+    links = _chain(t)
+    creation = _chain_creation(links)
+    if creation:
+        raise _creation_error(creation, None, 0, indirect=False)
+    root = links[0]
     rag = root._ag
     if rag is not None and rag.base is not None:  # (an alias of a recorded view)
         root = rag.base
-    ag = meta(t)
-    ag.base = root
-    ag.view_fn = _root_fn(root)
-    return ag
+        rag = root._ag
+    stale = rag is not None and rag.rebased
+    new = _adopt(t, links, root, "", stale)
+    if new is None:
+        return ag
+    if stale:
+        refresh_view(t)
+    return new
+
+
+def _adopt_view(t: Tensor) -> bool:
+    """``t`` (no autograd view record) is a view taken before its root base was given a node
+    by an in-place write: it becomes the root's view, whose ``grad_fn`` is remade when next
+    read (``refresh_view``: an ``AsStridedBackward0`` of that node as in PyTorch, or its
+    error for a view made under no_grad ...).  False when ``t`` is no such view."""
+    if t._vb is None:
+        return False
+    links = _chain(t)
+    root = links[0]
+    rag = root._ag
+    if rag is not None and rag.base is not None:
+        root = rag.base
+        rag = root._ag
+    if rag is None or not rag.rebased:
+        return False
+    return _adopt(t, links, root, _chain_creation(links), True) is not None
+
+
+def adopt_views(args) -> bool:
+    """``_adopt_view`` for each tensor in ``args`` (lists and tuples of tensors too) that has
+    no view record, its ``grad_fn`` remade at once (an op about to record reads it first: a
+    view made under no_grad raises PyTorch's error before the op runs); True if one became a
+    view that requires grad."""
+    found = False
+    for a in args:
+        if isinstance(a, Tensor):
+            ag = a._ag
+            if (ag is None or ag.base is None) and a._vb is not None and _adopt_view(a):
+                refresh_view(a)
+                found = True
+        elif type(a) in (list, tuple):
+            for b in a:
+                if isinstance(b, Tensor):
+                    ag = b._ag
+                    if (ag is None or ag.base is None) and b._vb is not None and _adopt_view(b):
+                        refresh_view(b)
+                        found = True
+    return found
+
+
+class _NoGradViewMeta(AutogradMeta):
+    """A record that says only "a view made under no_grad" (a class attribute)."""
+    creation = "no_grad"
+
+
+class _InferenceViewMeta(AutogradMeta):
+    """A record that says only "a view of a normal tensor made in inference mode"."""
+    creation = "inference"
+
+
+def _mark_created(base, out, cls) -> None:
+    """Mark the views among ``out`` (of ``base``, a tensor that needs no grad) as made under
+    no_grad / inference mode (``cls``), for PyTorch's refusal of writing them in place."""
+    for o in _outputs(out):
+        if isinstance(o, Tensor) and o is not base and o._vb is not None:
+            ag = o._ag
+            if ag is None:  # (its version needs no keeping: its base is written later, if
+                o._ag = cls()  # ever, or it would be marked as that base's view)
+            elif ag.creation != "inference":
+                ag.creation = cls.creation
 
 
 def _dense_strides(t: Tensor) -> tuple:
@@ -565,6 +781,10 @@ def recording(rec, form: str, fn: Callable) -> Callable:
             if not isinstance(self, Tensor):
                 return fn(*args, **kwargs)
             grad_on = _STATE.grad and not _STATE.inference
+            if grad_on and _views_rebased and self._vb is not None:
+                ag = self._ag  # (a view taken before its base was rebased: PyTorch's
+                if ag is None or ag.base is None:  # check sees it as its base's view)
+                    _adopt_view(self)
             check_inplace(self, grad_on)
             if not grad_on or not (_any_requires_grad(args, kwargs)):
                 return fn(*args, **kwargs)
@@ -578,19 +798,30 @@ def recording(rec, form: str, fn: Callable) -> Callable:
             out = fn(*args, **kwargs)
             if _STATE.inference:
                 _mark_inference(args, out)
-            elif view and args and requires_grad(args[0]):
-                _mark_view(args[0], _outputs(out), creation="no_grad")
+            elif view and args and not state.user_grad:  # (not autograd's own grad-off)
+                a0 = args[0]
+                if requires_grad(a0):
+                    _mark_view(a0, _outputs(out), creation="no_grad")
+                elif type(out) is Tensor and out._ag is None:  # (_mark_created, inlined)
+                    if out is not a0 and out._vb is not None:
+                        out._ag = _NoGradViewMeta()
+                else:
+                    _mark_created(a0, out, _NoGradViewMeta)
             return out
         for a in args:  # (inlined _any_requires_grad: this is every op's path)
             if isinstance(a, Tensor):
                 ag = a._ag
-                if ag is not None and (ag.requires_grad or ag.grad_fn is not None):
+                if ag is not None and (ag.requires_grad or ag.grad_fn is not None or (
+                        ag.base is not None and requires_grad(ag.base))):
                     break
             elif type(a) in (list, tuple) and requires_grad(a):
                 break
         else:
-            if not kwargs or not _any_requires_grad((), kwargs):
+            if (not kwargs or not _any_requires_grad((), kwargs)) and \
+                    not (_views_rebased and adopt_views(args)):
                 return fn(*args, **kwargs)
+        if _views_rebased:  # (views taken before an in-place write gave their base a node)
+            adopt_views(args)
         if kwargs and kwargs.get("out") is not None:
             raise RuntimeError(f"{rec.name}(): functions with out=... arguments don't support "
                                "automatic differentiation, but one of the arguments requires "
@@ -609,7 +840,7 @@ def recording(rec, form: str, fn: Callable) -> Callable:
 
 def _mark_inference(args: tuple, out) -> None:
     """Tensors made under ``inference_mode`` are inference tensors (views of normal tensors
-    stay normal, as in PyTorch)."""
+    stay normal, as in PyTorch, marked as made in inference mode)."""
     for o in _outputs(out):
         if not isinstance(o, Tensor):
             continue
@@ -617,6 +848,11 @@ def _mark_inference(args: tuple, out) -> None:
                     None)
         if base is None or (base._ag is not None and base._ag.inference):
             meta(o).inference = True
+        elif o is not base and o._vb is not None:  # (refused if written with grad later)
+            if requires_grad(base):
+                _mark_view(base, (o,), creation="inference")
+            else:
+                _mark_created(base, (o,), _InferenceViewMeta)
 
 
 def _copy_names(wrapper: Callable, fn: Callable) -> None:
@@ -642,7 +878,50 @@ def arm() -> None:
     if _armed:
         return
     _armed = True
+    if _unarmed_blocks["view"] is not None:  # (the recording spellings mark them now)
+        Tensor._view = _unarmed_blocks["view"]
+        _unarmed_blocks["view"] = None
+    from .. import _grad_mode
+    if on_grad_block in _grad_mode.mode_listeners:
+        _grad_mode.mode_listeners.remove(on_grad_block)
     from . import _tensor_methods
     _dispatch.set_recorder(recording)
     _dispatch.install()
     _tensor_methods.install()
+
+
+# ---------------------------------------------------------------- views in no_grad blocks
+# Once armed, the recording spellings (which read grad mode anyway) mark the views made with
+# grad off.  Before that, nothing reads grad mode: while a no_grad block is open, Tensor._view
+# is one that marks them (no view pays a grad-mode check outside such blocks).
+_unarmed_blocks: dict = {"depth": 0, "view": None}
+
+
+def _marking_view(plain_view: Callable) -> Callable:
+    def _view(self, shape, stride, offset, dtype=None):
+        v = plain_view(self, shape, stride, offset, dtype)
+        if not _STATE.user_grad:
+            v._ag = _NoGradViewMeta()
+        return v
+    _view.__doc__ = plain_view.__doc__
+    _view.__wrapped__ = plain_view
+    return _view
+
+
+def on_grad_block(mode: str, entering: bool) -> None:
+    """A ``no_grad`` block entered or left (``_grad_mode.mode_listeners``): before anything
+    records, views made inside are marked as made under no_grad, as PyTorch's, by a marking
+    ``Tensor._view`` installed for the blocks' duration."""
+    if mode != "no_grad" or _armed:
+        return
+    blocks = _unarmed_blocks
+    if entering:
+        blocks["depth"] += 1
+        if blocks["view"] is None:
+            blocks["view"] = Tensor.__dict__["_view"]
+            Tensor._view = _marking_view(blocks["view"])
+    else:
+        blocks["depth"] = max(0, blocks["depth"] - 1)
+        if blocks["depth"] == 0 and blocks["view"] is not None:
+            Tensor._view = blocks["view"]
+            blocks["view"] = None

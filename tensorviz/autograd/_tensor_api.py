@@ -109,11 +109,45 @@ def _retains_grad(self) -> bool:
 def _grad_fn(self):
     """The graph node that made this tensor (``<MulBackward0 ...>``), None for a leaf."""
     ag = self._ag
-    if ag is None:
-        return None
-    if ag.base is not None:
-        _record.refresh_view(self)
+    if ag is None or ag.base is None:
+        if _record._views_rebased and self._vb is not None and (
+                ag is None or ag.grad_fn is None) and _record._adopt_view(self):
+            _record.refresh_view(self)
+            return self._ag.grad_fn
+        return None if ag is None else ag.grad_fn
+    _record.refresh_view(self)
     return ag.grad_fn
+
+
+def view_aware_flags() -> None:
+    """Install ``requires_grad`` and ``is_leaf`` that see a view taken before an in-place
+    write gave its base a node (``_record._adopt_view``): from the first such write on,
+    until then the tensor layer's plain properties serve."""
+    if "requires_grad" in _flags_installed:
+        return
+    plain_rg = Tensor.__dict__["requires_grad"]
+    plain_leaf = Tensor.__dict__["is_leaf"]
+    _flags_installed["requires_grad"] = plain_rg
+
+    def requires_grad(self) -> bool:
+        ag = self._ag
+        if ag is not None and (ag.requires_grad or ag.grad_fn is not None):
+            return True
+        return _record.requires_grad(self)
+
+    def is_leaf(self) -> bool:
+        ag = self._ag
+        if ag is not None and ag.grad_fn is not None:
+            return False
+        return _grad_fn(self) is None
+    requires_grad.__doc__ = plain_rg.__doc__
+    is_leaf.__doc__ = plain_leaf.__doc__
+    Tensor.requires_grad = property(requires_grad, plain_rg.fset, None, plain_rg.__doc__)
+    Tensor.is_leaf = property(is_leaf, None, None, plain_leaf.__doc__)
+
+
+_flags_installed: dict = {}
+_record.on_first_rebase = view_aware_flags
 
 
 def _base(self):

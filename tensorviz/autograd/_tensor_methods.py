@@ -109,9 +109,12 @@ def _make_getitem(raw_get):
             out = raw_get(self, key)
             if _STATE.inference:
                 _record._mark_inference((self,), out)
-            elif _STATE.grad is False and _record.requires_grad(self) and \
-                    isinstance(out, Tensor) and out._storage is self._storage:
-                _record._mark_view(self, (out,), creation="no_grad")
+            elif not _STATE.user_grad and isinstance(out, Tensor) and out is not self and \
+                    out._vb is not None:
+                if _record.requires_grad(self):
+                    _record._mark_view(self, (out,), creation="no_grad")
+                elif out._ag is None:  # (a view of a tensor that needs no grad: PyTorch
+                    out._ag = _record._NoGradViewMeta()  # refuses writing it in place later)
             return out
         return _record_getitem(raw_get, self, key)
     __getitem__.__doc__ = raw_get.__doc__
@@ -210,7 +213,7 @@ def _share_result(chain_end: Tensor, out: Tensor) -> None:
     m.grad_fn = ag.grad_fn
     m.output_nr = ag.output_nr
     m.base = ag.base
-    m.view_fn = ag.view_fn
+    m.view_version = ag.view_version
     m.replay = ag.replay
     m.creation = ag.creation
 

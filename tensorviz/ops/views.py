@@ -196,16 +196,16 @@ def swapaxes(input, axis0: int, axis1: int) -> Tensor:
 
 @op(tensor_first="input", view=True)
 def t(input) -> Tensor:
-    """A matrix transposed (1-D and 0-D tensors unchanged): ``a.t().stride() == (1, 3)``
-    for a row-major 2x3 ``a``."""
+    """A matrix transposed (of a 1-D or 0-D tensor: a view with its layout, as PyTorch's):
+    ``a.t().stride() == (1, 3)`` for a row-major 2x3 ``a``."""
     shape = input._shape
     if len(shape) == 2:  # transpose(0, 1), computed directly: swap sizes and strides
         st = input._stride
         return input._view((shape[1], shape[0]), (st[1], st[0]), input._offset)
     if len(shape) > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but input is "
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
                            f"{len(shape)}D")
-    return input
+    return input._view(shape, input._stride, input._offset)
 
 
 @op(method="property", function=False, view=True)
@@ -435,7 +435,7 @@ def _multi(views: tuple) -> tuple:
     for v in views:
         if v._ag is None:
             v._ag = _MultiViewMeta()
-        else:
+        elif not v._ag.creation:  # (made under no_grad: that creation wins, as PyTorch's)
             v._ag.creation = "multi"
     return views
 
