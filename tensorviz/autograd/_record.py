@@ -898,8 +898,8 @@ _unarmed_blocks: dict = {"depth": 0, "view": None}
 
 
 def _marking_view(plain_view: Callable) -> Callable:
-    def _view(self, shape, stride, offset, dtype=None):
-        v = plain_view(self, shape, stride, offset, dtype)
+    def _view(self, shape, stride, offset, dtype=None, arr=None):
+        v = plain_view(self, shape, stride, offset, dtype, arr)
         if not _STATE.user_grad:
             v._ag = _NoGradViewMeta()
         return v

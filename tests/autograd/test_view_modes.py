@@ -212,6 +212,9 @@ with torch.no_grad():
     with torch.enable_grad():
         w = out[2:]
     u = v.t()
+    # (views a kernel takes with its array at hand -- F.linear's weight.t() -- pass it on)
+    lin = torch.nn.functional.linear(torch.ones(2, 4), torch.ones(3, 4), torch.ones(3))
+    print(list(lin.shape), lin.sum().item())
 after_block = torch.Tensor.__dict__.get("_view") is plain_view
 x = torch.ones(3, requires_grad=True)  # (the first tensor that requires grad)
 for f in (lambda: v.add_(x), lambda: b.add_(x[:2]), lambda: u[1:].add_(x[:2]),
