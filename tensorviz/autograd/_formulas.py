@@ -1443,11 +1443,23 @@ def _repeat(ctx, input, *sizes, **kw):
 
 
 @composite("tile")
-def _tile(input, dims):
-    dims = tuple(dims)
+def _tile(input, *dims, **kwargs):
+    # (every spelling's arguments: tile(x, (2, 1)), x.tile(2, 1), x.tile(2), dims=...)
+    from ..ops.joining import _dims_kw, _int_tuple
+    dims = _int_tuple(_dims_kw("tile", dims, kwargs), "tile", "dims")
     if len(dims) < input.dim():
         dims = (1,) * (input.dim() - len(dims)) + dims
     return input.repeat(*dims)
+
+
+@composite("tile:function")
+def _tile_function(input, dims=None, **kwargs):
+    # (the function takes one sequence: tile(x, 2) is refused, as the plain op refuses it)
+    from ..ops.joining import check_tile_dims
+    if dims is not None:
+        check_tile_dims(dims)
+        return _tile(input, dims, **kwargs)
+    return _tile(input, **kwargs)
 
 
 @formula("tril")

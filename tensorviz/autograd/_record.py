@@ -774,7 +774,8 @@ def recording(rec, form: str, fn: Callable) -> Callable:
     if form.startswith("__") and form not in FORMULAS and form not in COMPOSITES:
         name = rec.qualname
     view = builtins.bool(rec.view)
-    decomposed = COMPOSITES.get(name)
+    # (a composite registered for one spelling -- "tile:function" -- wins over the op's)
+    decomposed = COMPOSITES.get(f"{name}:{form}", COMPOSITES.get(name))
     if form == "inplace" or (rec.name.endswith("_") and form in ("function", "method")):
         def inplace(*args, **kwargs):
             self = args[0] if args else None

@@ -175,19 +175,27 @@ def column_stack(tensors, *, out=None) -> Tensor:
 
 
 # ---------------------------------------------------------------- repeat / tile
-def _int_tuple(args, fn: str, what: str) -> tuple:
+def _int_tuple(args, fn: str, what: str, pos: int = 1) -> tuple:
+    """``args`` (ints, or one list/tuple of ints: ``x.repeat(2, 3)``, ``x.repeat((2, 3))``)
+    as a tuple of ints, with PyTorch's argument parser's TypeErrors (``pos``: the argument's
+    position, 1 for a method's, 2 for ``tile(input, dims)``'s)."""
+    single = len(args) == 1 and not isinstance(args[0], (list, tuple))
     if len(args) == 1 and isinstance(args[0], (list, tuple)):
         args = tuple(args[0])
     out = []
-    for a in args:
+    for k, a in enumerate(args, 1):
         if isinstance(a, Tensor) and (a._shape or a._dtype.category != _dtypes._INT):
-            raise TypeError(f"{fn}(): argument '{what}' (position 1) must be tuple of ints, not "
-                            "Tensor")
+            raise TypeError(f"{fn}(): argument '{what}' (position {pos}) must be tuple of ints, "
+                            "not Tensor")
         try:
             out.append(a.__index__())
         except (AttributeError, TypeError):
-            raise TypeError(f"{fn}(): argument '{what}' (position 1) must be tuple of ints, "
-                            f"but found element of type {type(a).__name__}") from None
+            if single:
+                raise TypeError(f"{fn}(): argument '{what}' (position {pos}) must be tuple of "
+                                f"ints, not {type(a).__name__}") from None
+            raise TypeError(f"{fn}(): argument '{what}' failed to unpack the object at pos {k} "
+                            f"with error \"type must be tuple of ints,but got "
+                            f"{type(a).__name__}\"") from None
         if not -2**63 <= out[-1] < 2**63:
             raise TypeError(f"{fn}(): argument '{what}' failed to unpack the object at pos "
                             f"{len(out)} with error \"Overflow when unpacking long long\"")
@@ -214,6 +222,13 @@ def repeat(self: Tensor, *sizes) -> Tensor:
     return wrap_array(_c(xp, res), self._dtype, self.device)
 
 
+def check_tile_dims(dims) -> None:
+    """``tile(input, dims)`` takes one sequence (``t.tile(2)``, the method, takes ints)."""
+    if not isinstance(dims, (list, tuple, Tensor)):
+        raise TypeError(f"tile(): argument 'dims' (position 2) must be tuple of ints, not "
+                        f"{type(dims).__name__}")
+
+
 def _tile_method(self: Tensor, *dims, **kwargs) -> Tensor:
     dims = _dims_kw("tile", dims, kwargs)
     return tile(self, _int_tuple(dims, "tile", "dims"))
@@ -223,7 +238,8 @@ def _tile_method(self: Tensor, *dims, **kwargs) -> Tensor:
 def tile(input, dims) -> Tensor:
     """``repeat`` with ``dims`` padded by leading 1s to the input's rank."""
     input = _tensor_arg(input, "tile", "input", 1)
-    reps = _int_tuple((dims,), "tile", "dims")
+    check_tile_dims(dims)
+    reps = _int_tuple((dims,), "tile", "dims", 2)
     n = len(input._shape)
     if len(reps) < n:
         reps = (1,) * (n - len(reps)) + reps

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import builtins
 import gc
-import warnings
 from typing import Sequence
 
 import numpy as np
@@ -208,19 +207,25 @@ def t(input) -> Tensor:
     return input._view(shape, input._stride, input._offset)
 
 
+def _warn_once(message: str) -> None:
+    """PyTorch's TORCH_WARN_ONCE: once per process (``indexing.warn_once``)."""
+    from .indexing import warn_once
+    warn_once(message, stacklevel=4)
+
+
 @op(method="property", function=False, view=True)
 def T(input) -> Tensor:
     """All dims reversed (PyTorch warns unless the tensor is 2-D)."""
     n = len(input._shape)
     if n == 0:
-        warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity "
-                      "in these cases.", UserWarning, stacklevel=2)
+        _warn_once("Tensor.T is deprecated on 0-D tensors. This function is the identity "
+                   "in these cases.")
     elif n != 2:
-        warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse "
-                      "their shape is deprecated and it will throw an error in a future "
-                      "release. Consider `x.mT` to transpose batches of matrices or "
-                      "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the "
-                      "dimensions of a tensor.", UserWarning, stacklevel=2)
+        _warn_once("The use of `x.T` on tensors of dimension other than 2 to reverse "
+                   "their shape is deprecated and it will throw an error in a future "
+                   "release. Consider `x.mT` to transpose batches of matrices or "
+                   "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the "
+                   "dimensions of a tensor.")
     return input.permute(*range(n - 1, -1, -1))
 
 
@@ -228,8 +233,8 @@ def T(input) -> Tensor:
 def mT(input) -> Tensor:
     """The last two dims swapped: a batch of matrices transposed."""
     if not input._shape:
-        warnings.warn("Tensor.mT is deprecated on 0-D tensors. This function is the "
-                      "identity in these cases.", UserWarning, stacklevel=2)
+        _warn_once("Tensor.mT is deprecated on 0-D tensors. This function is the "
+                   "identity in these cases.")
         return input._view(input._shape, input._stride, input._offset)
     if len(input._shape) < 2:
         raise RuntimeError(f"tensor.mT is only supported on matrices or batches of "

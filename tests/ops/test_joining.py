@@ -370,3 +370,52 @@ def test_combinations_parses_r_as_pytorch(r):
         except Exception as e:
             return type(e).__name__, str(e)
     assert run(tensorviz) == run(torch)
+
+
+_TILE_CALLS = ["x.tile(2)", "x.tile(2, 1)", "x.tile((2, 1))", "x.tile([2])", "L.tile(x, (2, 1))",
+               "L.tile(x, 2)", "x.tile(dims=(2, 2))", "x.tile(())", "x.tile(2.5)", "x.tile(dims=2)",
+               "x.tile(2, 2.5)", "x.tile((2, 2.5))", "L.tile(x, (2, 2.5))", "L.tile(x, 2.5)",
+               "x.tile('a')", "L.tile(x, [2, 'a'])", "x.repeat(2.5)", "x.repeat(2, 2.5)",
+               "x.repeat(2, 1)", "x.repeat((3,))"]
+
+
+@pytest.mark.parametrize("requires_grad", [False, True])
+@pytest.mark.parametrize("call", _TILE_CALLS)
+def test_tile_and_repeat_spellings_as_pytorch(call, requires_grad):
+    """Every spelling of tile/repeat: PyTorch's shapes, graph and gradient, or its TypeError
+    word for word (with grad on, tile runs as its recorded decomposition into repeat)."""
+    torch = pytest.importorskip("torch")
+    outs = []
+    for L in (torch, tensorviz):
+        x = L.tensor([1.0, 2.0, 3.0], requires_grad=requires_grad)
+        try:
+            y = eval(call, {"L": L, "x": x})
+        except TypeError as e:
+            outs.append(("TypeError", str(e)))
+            continue
+        got = [list(y.shape), y.grad_fn.name() if y.grad_fn is not None else None]
+        if requires_grad:
+            (y * L.arange(y.numel(), dtype=L.float32).reshape(y.shape)).sum().backward()
+            got.append(x.grad.tolist())
+        outs.append(got)
+    assert outs[1] == outs[0]
+
+
+def test_transpose_property_warnings_once_per_process():
+    """``x.T`` of a non-matrix and ``.T``/``.mT`` of a 0-d tensor warn once per process, as
+    PyTorch's TORCH_WARN_ONCE (each message once), in fresh interpreters of both libraries."""
+    import subprocess
+    import sys
+    prog = ("import sys, warnings\n"
+            "L = __import__(sys.argv[1])\n"
+            "seen = []\n"
+            "for _ in range(3):\n"
+            "    with warnings.catch_warnings(record=True) as w:\n"
+            "        warnings.simplefilter('always')\n"
+            "        L.ones(3).T, L.tensor(1.0).T, L.tensor(2.0).mT, L.ones(2, 2).T\n"
+            "    seen.append([str(c.message).split(' (Triggered')[0] for c in w])\n"
+            "print(seen)\n")
+    outs = [subprocess.run([sys.executable, "-c", prog, lib], capture_output=True, text=True,
+                           check=True).stdout for lib in ("torch", "tensorviz")]
+    assert outs[1] == outs[0]
+    assert eval(outs[1])[1:] == [[], []] and len(eval(outs[1])[0]) == 3
