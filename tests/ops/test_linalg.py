@@ -1128,16 +1128,18 @@ def test_einsum_of_integers_promotes_where_pytorch_sums_first(dtype):
 
 @pytest.mark.parametrize("seed", range(2))
 def test_einsum_of_two_operands_is_laid_out_as_pytorch(seed):
-    """Two operands (no size-1 dims): the product's or the bmm's layout PyTorch's einsum
-    leaves, for output labels in any order and operands of any layout."""
+    """Two operands: the product's or the bmm's layout PyTorch's einsum leaves (its
+    operands swapped where every right-only dim comes first), for output labels in any
+    order, size-1 (broadcast) dims and operands of any layout."""
     rng = np.random.default_rng(seed)
     eqs = ["ij,jk->ik", "ij,jk->k", "ij,jk->i", "ij,jk->", "bij,bjk->bik", "ij,ij->i",
            "i,i->i", "ij,jk", "ij,kj->ik", "ij,jk->ki", "bij,bjk->kib", "i,j->ij", "ij,j->i",
            "ij,kl->ijkl", "abc,cd->dba", "ij,Bj->iB"]
     for _ in range(150):
         eq = str(rng.choice(eqs))
-        size = {c: int(rng.choice([2, 3])) for c in "abcdijklB"}
-        lays = [(tuple(size[c] for c in sub),) for sub in eq.split("->")[0].split(",")]
+        size = {c: int(rng.choice([1, 2, 3])) for c in "abcdijklB"}
+        lays = [(tuple(size[c] if rng.random() < 0.8 else 1 for c in sub),)
+                for sub in eq.split("->")[0].split(",")]
         lays = [(sh, _product_layout(rng, sh)) for (sh,) in lays]
         dt = str(rng.choice(["float32", "int8", "complex64"]))
 
