@@ -157,11 +157,13 @@ def result_strides(shape: tuple, *operands, common=PROMOTED) -> tuple:
 
 def operand_layout(x, common=None) -> tuple:
     """``(shape, stride)`` of an operand as PyTorch's CPU TensorIterator sees it: a tensor of
-    another dtype than ``common`` as its copy ``x.to(common)`` (``_layout.cast_strides``), a
-    number as a 0-dim tensor."""
+    another dtype than ``common`` as its copy ``x.to(common)`` (``_layout.cast_strides``),
+    a lazy conjugate (negative) view as the copy its fallback resolves it into (the same
+    layout rule), a number as a 0-dim tensor."""
     if not isinstance(x, Tensor):
         return ((), ())
-    if common is not None and x._dtype is not common and x._stride != _contig(x._shape):
+    if ((common is not None and x._dtype is not common) or x._cj) and \
+            x._stride != _contig(x._shape):
         return (x._shape, _layout.cast_strides(x._shape, x._stride))
     return (x._shape, x._stride)
 

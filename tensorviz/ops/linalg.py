@@ -790,7 +790,69 @@ def einsum(*args) -> Tensor:
     res = xp.asarray(res)
     if any(xp.may_share_memory(res, a) for a in arrays):
         res = res.copy()
-    return wrap_array(_c(xp, res), rdt, dev)
+    stride = None
+    if len(operands) == 2 and "..." not in equation:
+        stride = _einsum_pair_strides(inputs, out_sub, operands, rdt)
+    return wrap_array(_c(xp, res), rdt, dev, stride)
+
+
+def _einsum_pair_strides(inputs: list, out_sub: str, operands: list, rdt) -> tuple | None:
+    """The strides of PyTorch's einsum of two operands (None where it is not followed: a
+    repeated label, an empty dim): each operand unsqueezed and permuted to the output labels
+    then the summed ones (upper case before lower case), a summed label only one operand
+    holds summed first (row-major, keepdim), then ``sumproduct_pair``: a product laid out
+    by TensorIterator (an operand of another dtype as its converted copy), or a bmm whose
+    row-major (shared, left-only, summed, right-only) result is permuted back, the operands
+    taken the other way round where every right-only dim comes before the left-only ones;
+    the summed dims are viewed away.  Checked against PyTorch 2.13 on random layouts."""
+    if any(len(set(sub)) != len(sub) for sub in inputs) or \
+            any(0 in op._shape for op in operands):
+        return None
+    summed = sorted(set("".join(inputs)) - set(out_sub), key=lambda c: (c.islower(), c))
+    order = list(out_sub) + summed
+    n_out, n = len(out_sub), len(out_sub) + len(summed)
+    views = []
+    for sub, op in zip(inputs, operands):
+        shape = [op._shape[sub.index(c)] if c in sub else 1 for c in order]
+        # (a missing label is unsqueezed at the end first: stride 1, then permuted)
+        stride = [op._stride[sub.index(c)] if c in sub else 1 for c in order]
+        views.append([shape, stride, op._dtype])
+    sa, sb = views[0][0], views[1][0]
+    pair = []
+    for j in range(n_out, n):
+        if sa[j] != 1 and sb[j] != 1:
+            pair.append(j)
+        elif sa[j] != 1 or sb[j] != 1:  # (summed by sum(j, keepdim=True): row-major)
+            v = views[0] if sa[j] != 1 else views[1]
+            v[0] = v[0][:j] + [1] + v[0][j + 1:]
+            v[1] = list(_layout.contiguous_strides(v[0]))
+            v[2] = _dtypes.int64 if v[2].category <= _INT else v[2]
+    sa, sb = views[0][0], views[1][0]
+    shape = [builtins.max(x, y) for x, y in zip(sa, sb)]
+    if not pair:  # (a product: TensorIterator's layout, a converted input as its copy)
+        lay = []
+        for sh, st, dt in views:
+            st = tuple(st)
+            if dt is not rdt and st != _layout.contiguous_strides(sh):
+                st = _layout.cast_strides(sh, st)
+            lay.append((tuple(sh), st))
+        st = _layout.elementwise_strides(tuple(shape), lay)
+    else:
+        lro = [i for i in range(n) if i not in pair and sa[i] != 1 and sb[i] != 1]
+        lo = [i for i in range(n) if i not in pair and i not in lro and sa[i] != 1]
+        ro = [i for i in range(n) if i not in pair and i not in lro and i not in lo]
+        if lo and ro and ro[-1] < lo[0]:  # (PyTorch swaps the operands then)
+            lo, ro = ro, lo
+        dims = lro + lo + pair + ro
+        out_size = [shape[d] if d not in pair else 1 for d in dims]
+        contig = _layout.contiguous_strides(out_size)
+        st = [0] * n
+        for k, d in enumerate(dims):
+            st[d] = contig[k]
+        shape = [1 if d in pair else shape[d] for d in range(n)]
+    if n > n_out:  # (the summed dims, all of size 1 now, viewed away)
+        st = _layout.view_strides(tuple(shape), tuple(st), tuple(shape[:n_out]))
+    return None if st is None else tuple(st)
 
 
 def _einsum_int_dtype(dt, inputs: list, operands: list, summed: set):

@@ -270,11 +270,12 @@ def _random_layout(rng, shape=None, expand=True):
     return tuple(shape), tuple(stride), int(rng.choice([0, 0, 1]))
 
 
-def _strided(lib, layout, dtype, seed):
+def _strided(lib, layout, dtype, seed, conj=False):
     shape, stride, offset = layout
     n = offset + 1 + sum((s - 1) * st for s, st in zip(shape, stride) if s)
     data = np.random.default_rng(seed).integers(-3, 4, size=n).astype(np.float64)
-    return lib.tensor(data).to(getattr(lib, dtype)).as_strided(shape, stride, offset)
+    x = lib.tensor(data).to(getattr(lib, dtype)).as_strided(shape, stride, offset)
+    return x.conj() if conj and x.is_complex() else x  # (a lazy conjugate view)
 
 
 def _broadcastable(rng, shape):
@@ -289,12 +290,13 @@ def _layout_case(rng, alpha=False):
     name = str(rng.choice(("add", "sub") if alpha else
                           {"unary": _UNARY, "binary": _BINARY, "ternary": _TERNARY}[kind]))
     first = _random_layout(rng)
-    specs = [[first, str(rng.choice(DTYPES))]]
+    specs = [[first, str(rng.choice(DTYPES)), rng.random() < 0.3]]
     for _ in range({"unary": 0, "binary": 1, "ternary": 2}[kind]):
         lay = _random_layout(rng, () if rng.random() < 0.3 else _broadcastable(rng, first[0]))
         if rng.random() < 0.5:  # (the broadcast operand first, as often)
             lay, specs[0][0] = specs[0][0], lay
-        specs.append([lay, specs[0][1] if rng.random() < 0.6 else str(rng.choice(DTYPES))])
+        specs.append([lay, specs[0][1] if rng.random() < 0.6 else str(rng.choice(DTYPES)),
+                      rng.random() < 0.3])
     if name == "where":
         specs[0][1] = "bool" if rng.random() < 0.8 else "uint8"
     number = None
@@ -310,7 +312,7 @@ def _layout_case(rng, alpha=False):
 
 
 def _layout_outcome(lib, name, specs, number, out, kwargs, seed):
-    args = [_strided(lib, lay, dt, seed + j) for j, (lay, dt) in enumerate(specs)]
+    args = [_strided(lib, lay, dt, seed + j, c) for j, (lay, dt, c) in enumerate(specs)]
     if number is not None:
         args.append(number)
     kwargs = dict(kwargs)
@@ -335,8 +337,8 @@ def test_result_layouts_follow_tensoriterator_on_random_layouts(seed):
     """Every elementwise result (and every resized out=) is laid out as PyTorch lays it out:
     contiguous, channels-last or equally dense operands keep that layout, otherwise the dims
     are ordered by the operands' strides, each operand of another dtype taken as its
-    converted copy (seed 6: add/sub with an alpha, laid out from their operands, not from
-    ``alpha * other``)."""
+    converted copy, a lazy conjugate view as its resolved copy (seed 6: add/sub with an
+    alpha, laid out from their operands, not from ``alpha * other``)."""
     rng = np.random.default_rng(1410 + seed)
     wrong = []
     for i in range(300):

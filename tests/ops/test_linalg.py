@@ -1124,3 +1124,31 @@ def test_einsum_of_integers_promotes_where_pytorch_sums_first(dtype):
                 return type(e).__name__, str(e)
             return str(r.dtype).split(".")[-1], r.tolist()
         assert run(tensorviz) == run(torch), (eq, shapes)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_einsum_of_two_operands_is_laid_out_as_pytorch(seed):
+    """Two operands: the product's or the bmm's layout PyTorch's einsum leaves (its
+    operands swapped where every right-only dim comes first), for output labels in any
+    order, size-1 (broadcast) dims and operands of any layout."""
+    rng = np.random.default_rng(seed)
+    eqs = ["ij,jk->ik", "ij,jk->k", "ij,jk->i", "ij,jk->", "bij,bjk->bik", "ij,ij->i",
+           "i,i->i", "ij,jk", "ij,kj->ik", "ij,jk->ki", "bij,bjk->kib", "i,j->ij", "ij,j->i",
+           "ij,kl->ijkl", "abc,cd->dba", "ij,Bj->iB"]
+    for _ in range(150):
+        eq = str(rng.choice(eqs))
+        size = {c: int(rng.choice([1, 2, 3])) for c in "abcdijklB"}
+        lays = [(tuple(size[c] if rng.random() < 0.8 else 1 for c in sub),)
+                for sub in eq.split("->")[0].split(",")]
+        lays = [(sh, _product_layout(rng, sh)) for (sh,) in lays]
+        dt = str(rng.choice(["float32", "int8", "complex64"]))
+
+        def run(lib):
+            ops = [lib.arange(1, 400).to(getattr(lib, dt)).as_strided(sh, st, k)
+                   for k, (sh, st) in enumerate(lays)]
+            try:
+                r = lib.einsum(eq, *ops)
+            except RuntimeError as e:  # (bmm of an int64 sum and an int8 operand)
+                return str(e)
+            return tuple(r.shape), r.stride(), str(r.dtype).split(".")[-1]
+        assert run(tensorviz) == run(torch), (eq, lays, dt)
