@@ -1018,3 +1018,11 @@ REGRESSIONS += [  # fresh-seed 142.1M run: a lazy conjugate source sharing the d
         "v0[0:4:3, v2] = v1", "v3 = T.tensor([1 + 2j, 3 + 4j, 5 + 6j])", "v4 = v3[:2].add_(v3[1:].conj())",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 142.1M run: the out-of-place put with a repeated index and a transposed source
+    ("put-function-repeated-index-transposed-source", [
+        "v2 = T.tensor([2, -2, 1, -3, -2, -1]).reshape((3, 2))",
+        "v3 = T.tensor([-2, 0, 1, 1, 0, 1]).reshape((3, 2))",
+        "v4 = T.tensor([[6, 2, 5], [2, -9223372036854775807, 0]])", "v5 = v4.t()",
+        "v6 = T.put(v2, index=v3, source=v5)",
+    ]),
+]
