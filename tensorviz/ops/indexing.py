@@ -166,6 +166,12 @@ def _ufunc_at(t: Tensor, name: str, target, key, vals) -> None:
     target[...] = be.from_host(host, t.device)
 
 
+INDEX_FILL_EXPANDED = (
+    "Use of index_fill_ on expanded tensors is deprecated. Please clone() the tensor before "
+    "performing this operation. This also applies to advanced indexing e.g. tensor[mask] = "
+    "scalar")
+
+
 def _inplace_result(self: Tensor):
     check_writable(self)
     return self._arr
@@ -186,8 +192,8 @@ def _clone_c(t: Tensor) -> Tensor:
 
 
 # ---------------------------------------------------------------- index_select / gather
-@op(out_overlap='any-first', out="exact", out_message=lambda r, o: "index_select(): self and result must have "
-    "the same scalar type")
+@op(out_overlap="any-first", out="exact", out_message=lambda r, o: "index_select(): self and "
+    "result must have the same scalar type")
 def index_select(input, dim: int, index, *, out=None) -> Tensor:
     """Pick whole slices along ``dim``: ``out[..., i, ...] = input[..., index[i], ...]``."""
     input = _tensor_arg(input, "index_select", "input", 1)
@@ -223,7 +229,7 @@ def _check_index_dtype(index: Tensor, fn: str) -> None:
         raise RuntimeError(f"{fn}(): Expected dtype int32/int64 for index")
 
 
-@op(out_overlap='any', out="exact")
+@op(out_overlap="any", out="exact")
 def gather(input, dim: int, index, *, sparse_grad: bool = False, out=None) -> Tensor:
     """Values along ``dim`` picked by ``index``: ``out[i][j] = input[i][index[i][j]]`` (dim=1)."""
     input = _tensor_arg(input, "gather", "input", 1)
@@ -256,7 +262,7 @@ def gather(input, dim: int, index, *, sparse_grad: bool = False, out=None) -> Te
     return finish(res, input._dtype, input.device, out)
 
 
-@op(out_overlap='any', out="exact")
+@op(out_overlap="any", out="exact")
 def take_along_dim(input, indices, dim=None, *, out=None) -> Tensor:
     """``gather`` after broadcasting ``input`` and ``indices`` over the other dims (NumPy's
     ``take_along_axis``); without ``dim``, both are flattened."""
@@ -305,7 +311,8 @@ def take_along_dim(input, indices, dim=None, *, out=None) -> Tensor:
     return finish(_c(xp, res), input._dtype, input.device, out)
 
 
-@op(out_overlap='any-first', out="exact", out_message=lambda r, o: "take(): self and out expected to have the same "
+@op(out_overlap="any-first",
+    out="exact", out_message=lambda r, o: "take(): self and out expected to have the same "
     f"dtype, but got self.dtype = {r._dtype.cname} and out.dtype = {o._dtype.cname}")
 def take(input, index) -> Tensor:
     """Elements at flat (row-major) positions ``index`` of ``input``; shaped like ``index``."""
@@ -658,11 +665,14 @@ def index_fill_(self: Tensor, dim: int, index, value) -> Tensor:
     d = _layout.normalize_dim(dim, len(self._shape))
     index, idx = _vector_index(index, self, "index_fill_", _LONG)
     v = _value_of(value, self._dtype, "index_fill_")
+    if _layout.has_internal_overlap(self._shape, self._stride) and self.numel():
+        # (PyTorch warns and writes: every element of a memory location gets the same value)
+        warnings.warn(INDEX_FILL_EXPANDED, UserWarning, stacklevel=2)
     size = (self._shape or (1,))[d]
     bad = _first_bad(idx, size, True)
     if bad is not None:
         raise IndexError(f"index {bad} is out of bounds for dimension {d} with size {size}")
-    target = _inplace_result(self)
+    target = self._arr
     if not self._shape:
         target = target.reshape(1)
     if idx.size:
@@ -809,7 +819,8 @@ def masked_fill(input, mask, value) -> Tensor:
     return masked_fill_(_expanded_copy(input, shape), mask, value)
 
 
-@op(out_overlap='any-first', out="exact", out_message=lambda r, o: "masked_select(): self and result must "
+@op(out_overlap="any-first",
+    out="exact", out_message=lambda r, o: "masked_select(): self and result must "
     "have the same scalar type")
 def masked_select(input, mask, *, out=None) -> Tensor:
     """A 1-D tensor of ``input``'s elements where ``mask`` (broadcast) is True."""
@@ -969,7 +980,8 @@ def _where_operand(x, rdt, dev):
     return checked_scalar(x, rdt)
 
 
-@op(out_overlap='any-first', out="exact", out_message=lambda r, o: "nonzero: Expected out tensor to have scalar "
+@op(out_overlap="any-first",
+    out="exact", out_message=lambda r, o: "nonzero: Expected out tensor to have scalar "
     f"type Long but got scalar type{o._dtype.cname}")
 def nonzero(input, *, out=None, as_tuple: bool = False):
     """Indices of the non-zero elements: an ``(n, ndim)`` int64 tensor (column-major, as

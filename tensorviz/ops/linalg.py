@@ -143,7 +143,8 @@ def _vec_checks(a: Tensor, b: Tensor, fn: str) -> None:
     device_of(a, b)
 
 
-@op(out_overlap=None, out="exact", out_message=_named("result dtype {o} does not match input dtype {r}"))
+@op(out_overlap=None,
+    out="exact", out_message=_named("result dtype {o} does not match input dtype {r}"))
 def dot(input, tensor, *, out=None) -> Tensor:
     """``sum(input[i] * tensor[i])`` of two 1-D tensors of the same dtype (0-dim result)."""
     input = _tensor_arg(input, "dot", "input", 1)
@@ -163,7 +164,8 @@ def _lazy_conj_result(xp, res, like: Tensor) -> Tensor:
     return wrap_array(xp.conj(res), like._dtype, like.device).conj()
 
 
-@op(out_overlap=None, out="exact", out_message=_named("result dtype {o} does not match input dtype {r}"))
+@op(out_overlap=None,
+    out="exact", out_message=_named("result dtype {o} does not match input dtype {r}"))
 def vdot(input, other, *, out=None) -> Tensor:
     """``dot(conj(input), other)``."""
     input = _tensor_arg(input, "vdot", "input", 1)
@@ -424,7 +426,7 @@ def _expand_arr(t: Tensor, shape: tuple):
     return t.expand(shape)._arr
 
 
-@op(out_overlap='first', out="exact")
+@op(out_overlap="first", out="exact")
 def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None) -> Tensor:
     """``beta * input + alpha * (mat1 @ mat2)`` (``input`` broadcast to the product)."""
     input = _tensor_arg(input, "addmm", "input", 1)
@@ -448,7 +450,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None) -> Tensor:
     return finish(res, input._dtype, dev, out)
 
 
-@op(out_overlap='first', out="exact")
+@op(out_overlap="first", out="exact")
 def addmv(input, mat, vec, *, beta=1, alpha=1, out=None) -> Tensor:
     """``beta * input + alpha * (mat @ vec)``."""
     input = _tensor_arg(input, "addmv", "input", 1)
@@ -467,7 +469,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1, out=None) -> Tensor:
     return finish(res, input._dtype, dev, out)
 
 
-@op(out_overlap='first', out="exact")
+@op(out_overlap="first", out="exact")
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
     """``beta * input + alpha * bmm(batch1, batch2)``."""
     input = _tensor_arg(input, "baddbmm", "input", 1)
@@ -484,7 +486,8 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
     return finish(res, input._dtype, dev, out)
 
 
-@op(out_overlap=None, out="exact", out_message=_named("self and mat2 must have the same dtype, but got {o} "
+@op(out_overlap=None,
+    out="exact", out_message=_named("self and mat2 must have the same dtype, but got {o} "
                                           "and {r}"))
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
     """``beta * input + alpha * sum_b batch1[b] @ batch2[b]``."""

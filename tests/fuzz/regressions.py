@@ -1026,3 +1026,11 @@ REGRESSIONS += [  # fresh-seed 142.1M run: the out-of-place put with a repeated 
         "v6 = T.put(v2, index=v3, source=v5)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 142.1M run: in-place writes PyTorch allows on an expanded tensor
+    ("triu-index-fill-on-expanded-self", [
+        "v0 = T.tensor([[127]])", "v1 = v0.expand((1, 2))", "v2 = v1.triu_(0)",
+        "v3 = T.tensor([-6])", "v4 = v3.expand((4,))", "v5 = T.tensor([-1, -1, 3, -4]).reshape((4,))",
+        "v6 = v4.index_fill_(T.tensor(0), v5, value=3)", "v7 = T.tensor([[1, 2]])",
+        "v8 = v7.expand(2, 2).tril_(0)",
+    ]),
+]

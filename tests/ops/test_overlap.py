@@ -75,7 +75,8 @@ _LAYOUTS = {  # (destination, source) views of one 4x4 tensor
     "stepped": lambda b: (b, b[:, :1]), "shifted": lambda b: (b[:3], b[1:]),
     "row": lambda b: (b, b[0]), "flat": lambda b: (b.view(16)[:8].view(2, 4),
                                                    b.view(16)[4:12].view(2, 4)),
-    "diagonal": lambda b: (b, b.diagonal().unsqueeze(0)), "column-stepped": lambda b: (b[:, ::2], b[:, :2]),
+    "diagonal": lambda b: (b, b.diagonal().unsqueeze(0)),
+    "column-stepped": lambda b: (b[:, ::2], b[:, :2]),
 }
 _WRITES = {
     "add_": lambda T, d, s: d.add_(s), "hypot_": lambda T, d, s: d.hypot_(s),
@@ -86,7 +87,8 @@ _WRITES = {
     "eq_": lambda T, d, s: d.eq_(s), "copy_": lambda T, d, s: d.copy_(s),
     "setitem": lambda T, d, s: d.__setitem__(slice(None), s),
     "where-out": lambda T, d, s: T.where(s > 2, s, d, out=d),
-    "cumsum-out": lambda T, d, s: T.cumsum(s, 0, out=d), "msort-out": lambda T, d, s: T.msort(s, out=d),
+    "cumsum-out": lambda T, d, s: T.cumsum(s, 0, out=d),
+    "msort-out": lambda T, d, s: T.msort(s, out=d),
     "sort-out": lambda T, d, s: T.sort(s, out=(d, T.empty(0, dtype=T.long))),
 }
 
@@ -196,4 +198,31 @@ def test_lazy_source_sharing_memory_is_read_first(op, lazy):
             got.append(x.tolist())
         except RuntimeError as e:
             got.append(str(e))
+    assert got[0] == got[1]
+
+
+_EXPANDED = {
+    "triu_-rows": lambda T: T.tensor([[1, 2]]).expand(3, 2).triu_(0),
+    "tril_-rows": lambda T: T.tensor([[1, 2]]).expand(2, 2).tril_(0),
+    "tril_-columns": lambda T: T.tensor([[1], [2]]).expand(2, 3).tril_(1),
+    "triu_-one": lambda T: T.tensor([[127, 5]])[:, :1].expand(3, 2).triu_(-1),
+    "index_fill_": lambda T: T.tensor([-6]).expand(4).index_fill_(0, T.tensor([-1, 3]), 3),
+    "index_fill_-rows": lambda T: T.tensor([[1, 2]]).expand(3, 2).index_fill_(1, T.tensor([1]), 9),
+    "add_": lambda T: T.tensor([[1, 2]]).expand(3, 2).add_(1),
+}
+
+
+@pytest.mark.parametrize("op", sorted(_EXPANDED))
+def test_expanded_self(op):
+    """An in-place op on an expanded tensor (several elements, one memory location): PyTorch's
+    error where its kernel checks (the elementwise ops), else its values (triu_/tril_ write
+    zeros only, never the elements they keep) and its deprecation warning (index_fill_)."""
+    got = []
+    for T in (tensorviz, torch):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                got.append((_EXPANDED[op](T).tolist(), [str(w.message)[:60] for w in caught]))
+            except RuntimeError as e:
+                got.append(str(e))
     assert got[0] == got[1]
