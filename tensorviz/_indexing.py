@@ -7,6 +7,7 @@ Basic keys (ints, slices with positive steps, None, Ellipsis) give views through
 from __future__ import annotations
 
 import builtins
+import types
 import warnings
 
 import numpy as np
@@ -586,6 +587,17 @@ def assign(dest: Tensor, value) -> None:
 _OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to tensor "
             "refer to a single memory location. Please clone() the tensor before performing the "
             "operation.")
+
+
+def as_resized(out: Tensor, shape: tuple):
+    """``out`` as PyTorch's kernel sees it once its ``out=`` is resized to ``shape`` (in place:
+    row-major from its offset, over the same storage even where that must grow), for the
+    overlap checks PyTorch makes after the resize; ``out`` itself when it has that shape."""
+    if out._shape == tuple(shape):
+        return out
+    return types.SimpleNamespace(_storage=out._storage, _shape=tuple(shape), _dtype=out._dtype,
+                                 _stride=_layout.contiguous_strides(tuple(shape)),
+                                 _offset=out._offset)
 
 
 def check_partial_overlap(dest: Tensor, src, full_ok: bool = True,

@@ -117,6 +117,8 @@ def finish(result, rdt, dev, out: Tensor | None, stride: tuple | None = None,
     ``out`` (RuntimeError, as PyTorch, when ``out`` partly overlaps one of ``inputs``)."""
     if out is not None:
         if isinstance(out, Tensor):
+            if inputs:  # (TensorIterator's checks, on out before any resize)
+                check_writable(out)
             for x in inputs:
                 check_partial_overlap(out, x)
         return write_out(out, result, rdt, dev)

