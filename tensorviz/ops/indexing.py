@@ -573,6 +573,12 @@ def _vector_index(index, self: Tensor, fn: str, dtypes=_INTS):
 
 
 def _source_checks(self: Tensor, d: int, idx, source: Tensor, fn: str) -> None:
+    if fn == "index_copy_" and source._shape and self._shape and \
+            len(source._shape) != len(self._shape):
+        raise IndexError(f"index_copy_(): When source and destination are not scalars, their "
+                         f"dimensionality must match. Source dimensionality "
+                         f"({len(source._shape)}), destination dimensionality "
+                         f"({len(self._shape)})")
     n = idx.shape[0]
     sshape = source._shape or (1,)
     if n != (sshape[d] if len(sshape) > d else 1):
@@ -604,7 +610,6 @@ def _source_checks(self: Tensor, d: int, idx, source: Tensor, fn: str) -> None:
 def index_add_(self: Tensor, dim: int, index, source, *, alpha=1) -> Tensor:
     """In place: ``self[..., index[i], ...] += alpha * source[..., i, ...]`` along ``dim``."""
     source = _tensor_arg(source, "index_add_", "source", 3)
-    check_partial_overlap(self, source, full_ok=False)
     d = _layout.normalize_dim(dim, len(self._shape))
     index, idx = _vector_index(index, self, "index_add_")
     if source._dtype is not self._dtype:
@@ -612,6 +617,7 @@ def index_add_(self: Tensor, dim: int, index, source, *, alpha=1) -> Tensor:
                            f"({source._dtype.cname}) must have the same scalar type")
     _same_device("index_add_", self, source)
     _source_checks(self, d, idx, source, "index_add_")
+    check_partial_overlap(self, source, full_ok=False)  # (after the shapes, as PyTorch)
     if _first_bad(idx, (self._shape or (1,))[d], False) is not None:
         raise IndexError("index out of range in self")
     target = _inplace_result(self)
