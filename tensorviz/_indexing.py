@@ -558,17 +558,41 @@ def same_data(dest: Tensor, value) -> builtins.bool:
     return tuple(st) == tuple(dest._stride)
 
 
+def _copied_as(dest: Tensor, value: Tensor):
+    """``value`` as PyTorch's setitem hands it to ``copy_`` (``copy_to``): itself when it has
+    ``dest``'s shape, else with every leading 1 dropped and expanded to ``dest``'s shape (a
+    new dim, or a size-1 one, of stride 0); None where it does not expand."""
+    if value._shape == dest._shape:
+        return value
+    shape, stride = value._shape, value._stride
+    while shape and shape[0] == 1:
+        shape, stride = shape[1:], stride[1:]
+    try:
+        _, st, _ = _layout.expand(shape, stride, 0, dest._shape)
+    except RuntimeError:
+        return None
+    return types.SimpleNamespace(_storage=value._storage, _shape=dest._shape,
+                                 _stride=tuple(st), _offset=value._offset,
+                                 _dtype=value._dtype, _cj=value._cj)
+
+
 def assign(dest: Tensor, value) -> None:
     """Write ``value`` (scalar or broadcastable tensor) into the view ``dest``, in place."""
-    if same_data(dest, value):
-        dest._bump()
-        return
-    check_writable(dest)
     if isinstance(value, Tensor) and value._storage is dest._storage and \
-            _layout.numel(value._shape) == _layout.numel(dest._shape):
-        # (as copy_: ``x[1:] = x[:-1]`` is refused; a value PyTorch broadcasts first is a
-        # stride-0 view its check cannot tell, ``x[:] = x[0]``, and is read first)
-        check_partial_overlap(dest, value, lazy_read=False)
+            (value._shape or not dest._shape):
+        # As PyTorch's copy_to (a 0-dim value into a bigger dest is a fill of its number):
+        # the value as copy_ gets it is either exactly dest (nothing to do, even into an
+        # expanded dest: ``x.expand(3)[:] = x``) or checked as copy_ checks it (``x[1:] =
+        # x[:-1]`` is refused; a stride-0 view of a broadcast value passes: ``x[:] = x[0]``).
+        src = _copied_as(dest, value)
+        if src is not None:
+            if src._offset == dest._offset and src._stride == dest._stride and \
+                    src._dtype is dest._dtype and src._cj == dest._cj:
+                dest._bump()
+                return
+            check_writable(dest)
+            check_partial_overlap(dest, src, lazy_read=False)
+    check_writable(dest)
     src = _value_array(dest, value)
     if isinstance(value, Tensor) and value._shape != dest._shape:
         # PyTorch drops the value's leading 1s, then expands it (with expand's error)
@@ -607,11 +631,12 @@ def check_partial_overlap(dest: Tensor, src, full_ok: bool = True,
     PyTorch, anything else is too hard to tell and passes); the same memory with the same
     strides (``x.add_(x)``) is fine unless ``full_ok`` is False (``assert_no_overlap``, as
     the index ops check their source). A lazy conjugate or negative ``src`` is read into a
-    new tensor first (``x[:3].add_(x[1:].conj())`` runs in PyTorch), except by ``copy_``
+    new tensor first (``x[:3].add_(x[1:].conj())`` runs in PyTorch), and a lazy ``dest`` is
+    computed apart and copied in (``atanh(x.mT, out=x.conj())`` runs), except by ``copy_``
     (``lazy_read`` False: ``x[:3].copy_(x[1:].conj())`` is refused)."""
-    if not isinstance(src, Tensor) or src._storage is not dest._storage or \
-            src._cj and lazy_read:
-        return
+    if getattr(src, "_storage", None) is not dest._storage or \
+            (src._cj or getattr(dest, "_cj", False)) and lazy_read:
+        return  # (src: a tensor, or a layout over its storage; anything else is read first)
     if src is dest:
         if full_ok:
             return

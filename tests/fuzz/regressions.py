@@ -1043,3 +1043,13 @@ REGRESSIONS += [  # fresh-seed 142.1M run: out= checks PyTorch makes first (an e
         "v8 = T.index_copy(v6, dim=-2, index=v7, source=v6, out=v5)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 142.2M run: setitem's value as PyTorch's copy_to hands it to copy_; a lazy out=
+    ("setitem-copy-to-layout", [
+        "v0 = T.tensor(False)", "v0[None] = v0", "v1 = T.tensor([[4, -2]], dtype=T.int8)",
+        "v2 = v1[..., ::2]", "v3 = T.permute(v2, (1, 0))", "v2[-1] = v3",
+    ]),
+    ("atanh-out-a-conjugate-view-of-its-input", [
+        "v0 = T.tensor([[complex(1.0, -2.0), complex(3.0, 0.0)], [complex(-0.75, -2.0), complex(0.5, 0.5)]])",
+        "v1 = v0.conj()", "v2 = v0.mT", "v3 = T.atanh(v2, out=v1)",
+    ]),
+]

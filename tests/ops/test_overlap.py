@@ -235,3 +235,33 @@ def test_expanded_self(op):
             except RuntimeError as e:
                 got.append(str(e))
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("code", [
+    "v1[-1] = v2", "v1[0] = v2.view(1)", "v1[0:1] = v2", "v1[:, 0] = v2", "v1[...] = v2",
+    "v0[0] = v0[0, :1]", "v0[0, 0] = v0[0, 1]", "v0[None] = v0", "v0[:] = v0[0]",
+    "v0[0, :1] = v0[0, 1:]", "v3[None] = v3", "v4.expand(2, 3)[:] = v4",
+    "T.atanh(v5.mT, out=v5.conj())", "T.add(v5.mT, 1, out=v5.conj())",
+])
+def test_setitem_value_and_lazy_out_as_pytorch_checks_them(code):
+    """setitem checks its value as PyTorch's copy_to hands it to copy_ (of dest's shape: as
+    it is; else its leading 1s dropped and expanded to dest's shape; a 0-dim value is a fill
+    of its number), so a one-element view of another stride is refused where PyTorch refuses
+    it; an out= that is a lazy conjugate view is computed apart and copied in (no error)."""
+    got = []
+    for T in (tensorviz, torch):
+        v0 = T.tensor([[4, -2, 3]], dtype=T.int8)
+        v1 = v0[..., ::2][:, :1]
+        v2 = v1.permute(1, 0)
+        v3, v4 = T.tensor(False), T.arange(3.0)
+        v5 = T.tensor([[1 + 2j, 3 + 1j], [0.5 + 1j, 2 + 2j]])
+        try:
+            exec(code)  # noqa: S102 - the test's own statements
+            got.append([v0.tolist(), v3.item(), v4.tolist(), v5.tolist()])
+        except RuntimeError as e:
+            got.append(str(e))
+    if isinstance(got[0], str) or isinstance(got[1], str):
+        assert got[0] == got[1]
+    else:
+        np.testing.assert_allclose(np.array(got[0][3]), np.array(got[1][3]), rtol=1e-6)
+        assert got[0][:3] == got[1][:3]
