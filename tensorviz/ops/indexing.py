@@ -435,20 +435,21 @@ def _broadcast_vals(self: Tensor, vals, key):
 def scatter(input, dim: int, index, src=None, value=None, *, reduce=None, out=None) -> Tensor:
     """Out-of-place ``scatter_``: a copy of ``input`` with ``src`` written at ``index``."""
     input = _tensor_arg(input, "scatter", "input", 1)
-    _out_of(out, input, src)
+    _out_of(out, input, index, src)
     res = scatter_(_clone_c(input), dim, index, src, value, reduce=reduce)
     return _to_out(res, out)
 
 
-def _out_of(out, input: Tensor, source) -> None:
+def _out_of(out, input: Tensor, index, source) -> None:
     """PyTorch's checks of an out-of-place index op's ``out=`` (its structured kernel, before
     anything else): ``out``, resized to ``input``'s shape, gets a copy of ``input`` unless it
-    is ``input`` (copy_'s partial-overlap check), then ``source`` is written into it
-    (refused when it shares any of out's memory)."""
+    is ``input`` (copy_'s partial-overlap check), then ``source`` is written into it at
+    ``index`` (either refused when it shares any of out's memory)."""
     if isinstance(out, Tensor):
         target = as_resized(out, input._shape)
         if out is not input:
             check_partial_overlap(target, input, lazy_read=False)
+        check_partial_overlap(target, index, full_ok=False)
         check_partial_overlap(target, source, full_ok=False)
 
 
@@ -472,7 +473,7 @@ def scatter_add_(self: Tensor, dim: int, index, src) -> Tensor:
 @op(inplace=scatter_add_)
 def scatter_add(input, dim: int, index, src, *, out=None) -> Tensor:
     input = _tensor_arg(input, "scatter_add", "input", 1)
-    _out_of(out, input, src)
+    _out_of(out, input, index, src)
     return _to_out(scatter_add_(_clone_c(input), dim, index, src), out)
 
 
@@ -545,7 +546,7 @@ def scatter_reduce_(self: Tensor, dim: int, index, src, reduce: str, *,
 def scatter_reduce(input, dim: int, index, src, reduce: str, *, include_self: bool = True,
                    out=None) -> Tensor:
     input = _tensor_arg(input, "scatter_reduce", "input", 1)
-    _out_of(out, input, src)
+    _out_of(out, input, index, src)
     res = scatter_reduce_(_clone_c(input), dim, index, src, reduce, include_self=include_self)
     return _to_out(res, out)
 
@@ -639,7 +640,7 @@ def index_add_(self: Tensor, dim: int, index, source, *, alpha=1) -> Tensor:
 @op(inplace=index_add_)
 def index_add(input, dim: int, index, source, *, alpha=1, out=None) -> Tensor:
     input = _tensor_arg(input, "index_add", "input", 1)
-    _out_of(out, input, source)
+    _out_of(out, input, index, source)
     return _to_out(index_add_(_clone_c(input), dim, index, source, alpha=alpha), out)
 
 
@@ -678,7 +679,7 @@ def index_reduce_(self: Tensor, dim: int, index, source, reduce: str, *,
 def index_reduce(input, dim: int, index, source, reduce: str, *, include_self: bool = True,
                  out=None) -> Tensor:
     input = _tensor_arg(input, "index_reduce", "input", 1)
-    _out_of(out, input, source)
+    _out_of(out, input, index, source)
     res = index_reduce_(_clone_c(input), dim, index, source, reduce, include_self=include_self)
     return _to_out(res, out)
 
@@ -740,7 +741,7 @@ def index_copy_(self: Tensor, dim: int, index, source) -> Tensor:
 @op(inplace=index_copy_)
 def index_copy(input, dim: int, index, source, *, out=None) -> Tensor:
     input = _tensor_arg(input, "index_copy", "input", 1)
-    _out_of(out, input, source)
+    _out_of(out, input, index, source)
     return _to_out(index_copy_(_clone_c(input), dim, index, source), out)
 
 

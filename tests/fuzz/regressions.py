@@ -1053,3 +1053,10 @@ REGRESSIONS += [  # fresh-seed 142.2M run: setitem's value as PyTorch's copy_to 
         "v1 = v0.conj()", "v2 = v0.mT", "v3 = T.atanh(v2, out=v1)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 142.2M run: an out-of-place index op's out= that is its index
+    ("index-copy-out-is-its-index", [
+        "v0 = T.tensor(9223372036854775807, dtype=T.int64)", "v1 = v0.view_as(v0)",
+        "v2 = T.tensor([0], dtype=T.int64).reshape(())", "v3 = T.tensor(-6, dtype=T.int64)",
+        "v4 = T.index_copy(v1, dim=-1, index=v2, source=v3, out=v2)",
+    ]),
+]

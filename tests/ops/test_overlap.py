@@ -265,3 +265,16 @@ def test_setitem_value_and_lazy_out_as_pytorch_checks_them(code):
     else:
         np.testing.assert_allclose(np.array(got[0][3]), np.array(got[1][3]), rtol=1e-6)
         assert got[0][:3] == got[1][:3]
+
+
+@pytest.mark.parametrize("name", ["index_copy", "index_add", "scatter", "scatter_add"])
+def test_index_op_out_that_is_its_index(name):
+    """An out-of-place index op whose out= is its own index tensor: PyTorch's overlap error."""
+    got = []
+    for T in (tensorviz, torch):
+        x, i = T.arange(4), T.tensor([0, 1, 2, 3])
+        f = getattr(T, name)
+        with pytest.raises(RuntimeError) as e:
+            f(x, 0, i, x.flip(0), out=i)
+        got.append(str(e.value))
+    assert got[0] == got[1]
