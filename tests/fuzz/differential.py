@@ -280,6 +280,9 @@ _OUT = re.compile(r"\bout=(\(\s*v\d+\s*(?:,\s*v\d+\s*)*,?\s*\)|v\d+)")
 # write wins, and which one is last follows PyTorch's loop order.
 _SCATTERS = {"put_": (2, "accumulate"), "index_put_": (2, "accumulate"),
              "index_copy_": (None, None), "scatter_": (3, "reduce")}
+# (their out-of-place forms: ``vT = T.put(vS, ...)``, ``vT = vS.put(...)``)
+_SCATTER_CALL = re.compile(r"^\s*(v\d+)\s*=\s*(?:T\.(put|index_put|index_copy|scatter)\((.*)\)|"
+                           r"v\d+\.(put|index_put|index_copy|scatter)\((.*)\))\s*$")
 _VAR = re.compile(r"\bv\d+\b")
 
 
@@ -289,10 +292,6 @@ def _storage_ptr(t):
         return st.data_ptr() if st.nbytes() else None
     except Exception:  # noqa: BLE001 - (not a tensor)
         return None
-
-
-_SCATTER_CALL = re.compile(r"^\s*(v\d+)\s*=\s*(?:T\.(put|index_put|index_copy|scatter)\((.*)\)|"
-                           r"v\d+\.(put|index_put|index_copy|scatter)\((.*)\))\s*$")
 
 
 def _scatter_without_accumulation(op: str, args: str, shift: int = 0) -> bool:
