@@ -426,6 +426,8 @@ def _masked_fill_dispatch(key: tuple, value) -> builtins.bool:
         if k is None or k is Ellipsis or isinstance(k, slice):
             continue
         if isinstance(k, Tensor) and k._dtype in (_dtypes.bool, _dtypes.uint8):
+            if not k._shape:  # (a 0-dim mask is PyTorch's index [0] or []: no mask at all)
+                return False
             masks += 1
         elif isinstance(k, (list, tuple, np.ndarray)) and np.asarray(k).dtype.kind == "b":
             masks += 1

@@ -234,7 +234,9 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
         return wrap_array(res, rdt, CPU, c)
     _check_shapes(a, b)
     if out is not None and isinstance(out, Tensor):
-        # an out= that shares only some of an input's memory: PyTorch's RuntimeError
+        # an expanded out=, or one that shares only some of an input's memory: PyTorch's
+        # RuntimeErrors (TensorIterator's, on out as given)
+        check_writable(out)
         check_partial_overlap(out, a)
         check_partial_overlap(out, b)
     rdt = promote(a, b)

@@ -21,7 +21,7 @@ from .. import _dtypes, _layout, return_types
 from .._device import CPU
 from .._dtypes import _COMPLEX, _FLOAT, _INT, result_type
 from .._indexing import as_resized, check_partial_overlap, check_writable, scalar_to
-from .._dispatch import inplace_of, op, operator_of, store_inplace
+from .._dispatch import inplace_of, op, operator_of, store_inplace, write_out
 from .._tensor import Tensor, _contig, _fresh, wrap_array
 from ..backends import runs_numpy
 from ..backends._numpy import call_quiet, context_busy, quiet_run
@@ -591,7 +591,12 @@ def chain_matmul(*matrices, out=None) -> Tensor:
     if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
         matrices = tuple(matrices[0])
     if len(matrices) == 1:
-        return matrices[0].clone()
+        if out is None:
+            return matrices[0].clone()
+        m = matrices[0]
+        if isinstance(out, Tensor) and isinstance(m, Tensor):  # (PyTorch's copy_ into out)
+            check_partial_overlap(as_resized(out, m._shape), m, lazy_read=False)
+        return write_out(out, m._arr, m._dtype, m._storage._device)
     return multi_dot(list(matrices), out=out)
 
 

@@ -1060,3 +1060,13 @@ REGRESSIONS += [  # fresh-seed 142.2M run: an out-of-place index op's out= that 
         "v4 = T.index_copy(v1, dim=-1, index=v2, source=v3, out=v2)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 142.3M run: a 0-dim mask is PyTorch's index [0]; an expanded out= of a binary op
+    ("setitem-zero-dim-mask-value-is-itself", [
+        "v0 = T.tensor([6], dtype=T.int8)", "v0[T.tensor(1, dtype=T.uint8)] = v0",
+    ]),
+    ("bitwise-or-out-expanded", [
+        "v0 = T.tensor([[[-3], [5]], [[0], [-4]], [[-5], [3]], [[-2], [1]]], dtype=T.int32)",
+        "v1 = v0.expand((4, 2, 4))", "v2 = T.tensor([[4], [0], [-3]], dtype=T.int32)",
+        "v3 = v2[1:]", "v4 = T.bitwise_or(v0, other=v3, out=v1)",
+    ]),
+]
