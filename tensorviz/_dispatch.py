@@ -22,7 +22,6 @@ import builtins
 import functools
 import inspect
 import sys
-import types
 import warnings
 from typing import Any, Callable, Iterable
 
@@ -30,7 +29,7 @@ import numpy as np
 
 from . import _dtypes, _layout
 from ._dtypes import _COMPLEX
-from ._indexing import assign, check_partial_overlap, check_writable
+from ._indexing import as_resized, assign, check_partial_overlap, check_writable
 from ._storage import UntypedStorage
 from ._tensor import Tensor, lazy_values, store
 from .backends._numpy import call_quiet
@@ -320,16 +319,13 @@ def exact_out(fn: Callable, message: Callable | None = None,
             return fn(*args, out=out, **kwargs)
         if out._dtype is not res._dtype:
             raise RuntimeError(message(res, out))
+        if overlap in ("partial", "any-first"):  # (checked before out is resized)
+            check_writable(out)
         if overlap is not None:
             inputs = [x for x in (*args, *kwargs.values()) if isinstance(x, Tensor) and
                       x._storage is out._storage]
-            target = out
-            if overlap in ("first", "any") and out._shape != res._shape:
-                # (checked as PyTorch's kernel sees out: resized in place to the result,
-                # row-major from its offset, its storage grown if need be)
-                target = types.SimpleNamespace(
-                    _storage=out._storage, _shape=res._shape, _dtype=out._dtype,
-                    _stride=_layout.contiguous_strides(res._shape), _offset=out._offset)
+            # (checked on out as PyTorch's kernel sees it, resized to the result, or as given)
+            target = as_resized(out, res._shape) if overlap in ("first", "any") else out
             for x in inputs:
                 if overlap != "first" or (args and x is args[0]):
                     check_partial_overlap(target, x, full_ok=overlap == "partial" or

@@ -7,6 +7,7 @@ Basic keys (ints, slices with positive steps, None, Ellipsis) give views through
 from __future__ import annotations
 
 import builtins
+import types
 import warnings
 
 import numpy as np
@@ -425,6 +426,8 @@ def _masked_fill_dispatch(key: tuple, value) -> builtins.bool:
         if k is None or k is Ellipsis or isinstance(k, slice):
             continue
         if isinstance(k, Tensor) and k._dtype in (_dtypes.bool, _dtypes.uint8):
+            if not k._shape:  # (a 0-dim mask is PyTorch's index [0] or []: no mask at all)
+                return False
             masks += 1
         elif isinstance(k, (list, tuple, np.ndarray)) and np.asarray(k).dtype.kind == "b":
             masks += 1
@@ -557,17 +560,41 @@ def same_data(dest: Tensor, value) -> builtins.bool:
     return tuple(st) == tuple(dest._stride)
 
 
+def _copied_as(dest: Tensor, value: Tensor):
+    """``value`` as PyTorch's setitem hands it to ``copy_`` (``copy_to``): itself when it has
+    ``dest``'s shape, else with every leading 1 dropped and expanded to ``dest``'s shape (a
+    new dim, or a size-1 one, of stride 0); None where it does not expand."""
+    if value._shape == dest._shape:
+        return value
+    shape, stride = value._shape, value._stride
+    while shape and shape[0] == 1:
+        shape, stride = shape[1:], stride[1:]
+    try:
+        _, st, _ = _layout.expand(shape, stride, 0, dest._shape)
+    except RuntimeError:
+        return None
+    return types.SimpleNamespace(_storage=value._storage, _shape=dest._shape,
+                                 _stride=tuple(st), _offset=value._offset,
+                                 _dtype=value._dtype, _cj=value._cj)
+
+
 def assign(dest: Tensor, value) -> None:
     """Write ``value`` (scalar or broadcastable tensor) into the view ``dest``, in place."""
-    if same_data(dest, value):
-        dest._bump()
-        return
-    check_writable(dest)
     if isinstance(value, Tensor) and value._storage is dest._storage and \
-            _layout.numel(value._shape) == _layout.numel(dest._shape):
-        # (as copy_: ``x[1:] = x[:-1]`` is refused; a value PyTorch broadcasts first is a
-        # stride-0 view its check cannot tell, ``x[:] = x[0]``, and is read first)
-        check_partial_overlap(dest, value, lazy_read=False)
+            (value._shape or not dest._shape):
+        # As PyTorch's copy_to (a 0-dim value into a bigger dest is a fill of its number):
+        # the value as copy_ gets it is either exactly dest (nothing to do, even into an
+        # expanded dest: ``x.expand(3)[:] = x``) or checked as copy_ checks it (``x[1:] =
+        # x[:-1]`` is refused; a stride-0 view of a broadcast value passes: ``x[:] = x[0]``).
+        src = _copied_as(dest, value)
+        if src is not None:
+            if src._offset == dest._offset and src._stride == dest._stride and \
+                    src._dtype is dest._dtype and src._cj == dest._cj:
+                dest._bump()
+                return
+            check_writable(dest)
+            check_partial_overlap(dest, src, lazy_read=False)
+    check_writable(dest)
     src = _value_array(dest, value)
     if isinstance(value, Tensor) and value._shape != dest._shape:
         # PyTorch drops the value's leading 1s, then expands it (with expand's error)
@@ -588,6 +615,17 @@ _OVERLAP = ("unsupported operation: some elements of the input tensor and the wr
             "operation.")
 
 
+def as_resized(out: Tensor, shape: tuple):
+    """``out`` as PyTorch's kernel sees it once its ``out=`` is resized to ``shape`` (in place:
+    row-major from its offset, over the same storage even where that must grow), for the
+    overlap checks PyTorch makes after the resize; ``out`` itself when it has that shape."""
+    if out._shape == tuple(shape):
+        return out
+    return types.SimpleNamespace(_storage=out._storage, _shape=tuple(shape), _dtype=out._dtype,
+                                 _stride=_layout.contiguous_strides(tuple(shape)),
+                                 _offset=out._offset)
+
+
 def check_partial_overlap(dest: Tensor, src, full_ok: bool = True,
                           lazy_read: bool = True) -> None:
     """PyTorch's ``assert_no_partial_overlap``: RuntimeError when ``src`` shares some, but not
@@ -595,11 +633,12 @@ def check_partial_overlap(dest: Tensor, src, full_ok: bool = True,
     PyTorch, anything else is too hard to tell and passes); the same memory with the same
     strides (``x.add_(x)``) is fine unless ``full_ok`` is False (``assert_no_overlap``, as
     the index ops check their source). A lazy conjugate or negative ``src`` is read into a
-    new tensor first (``x[:3].add_(x[1:].conj())`` runs in PyTorch), except by ``copy_``
+    new tensor first (``x[:3].add_(x[1:].conj())`` runs in PyTorch), and a lazy ``dest`` is
+    computed apart and copied in (``atanh(x.mT, out=x.conj())`` runs), except by ``copy_``
     (``lazy_read`` False: ``x[:3].copy_(x[1:].conj())`` is refused)."""
-    if not isinstance(src, Tensor) or src._storage is not dest._storage or \
-            src._cj and lazy_read:
-        return
+    if getattr(src, "_storage", None) is not dest._storage or \
+            (src._cj or getattr(dest, "_cj", False)) and lazy_read:
+        return  # (src: a tensor, or a layout over its storage; anything else is read first)
     if src is dest:
         if full_ok:
             return

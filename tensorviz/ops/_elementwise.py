@@ -119,6 +119,8 @@ def finish(result, rdt, dev, out: Tensor | None, stride: tuple | None = None,
     it lays out a new result)."""
     if out is not None:
         if isinstance(out, Tensor):
+            if inputs:  # (TensorIterator's checks, on out before any resize)
+                check_writable(out)
             for x in inputs:
                 check_partial_overlap(out, x)
         return write_out(out, result, rdt, dev, stride)
@@ -249,7 +251,9 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
         return wrap_array(res, rdt, CPU, c)
     _check_shapes(a, b)
     if out is not None and isinstance(out, Tensor):
-        # an out= that shares only some of an input's memory: PyTorch's RuntimeError
+        # an expanded out=, or one that shares only some of an input's memory: PyTorch's
+        # RuntimeErrors (TensorIterator's, on out as given)
+        check_writable(out)
         check_partial_overlap(out, a)
         check_partial_overlap(out, b)
     rdt = promote(a, b)

@@ -104,7 +104,9 @@ def _extreme(name: str, fn: str):
         xp = backend_for(dev).xp
         a, b = operand(input, rdt, dev), operand(other, rdt, dev)
         res = call_quiet(getattr(xp, fn), a, b)
-        return finish(res, rdt, dev, out, result_strides(res.shape, input, other))
+        return finish(res, rdt, dev, out,
+                      None if out is not None else result_strides(res.shape, input, other),
+                      (input, other))
     body.__name__ = body.__qualname__ = name
     body.__doc__ = f"Elementwise ``{name}`` with broadcasting and promotion."
     return body

@@ -19,8 +19,8 @@ import numpy as np
 
 from .. import _dtypes, _layout
 from .._dtypes import _FLOAT
-from .._indexing import (INDEX_PUT_EXPANDED, MASKED_FILL_EXPANDED, _advanced_key, read_apart,
-                         _check_index_put, check_writable, checked_scalar)
+from .._indexing import (INDEX_PUT_EXPANDED, MASKED_FILL_EXPANDED, _advanced_key, as_resized,
+                         _check_index_put, check_writable, checked_scalar, read_apart)
 from .._tensor import Tensor, contiguous_format, wrap_array, tensor_xp
 from .._tensor import host_array as _host_array
 from ..backends import runs_numpy
@@ -166,6 +166,12 @@ def _ufunc_at(t: Tensor, name: str, target, key, vals) -> None:
     target[...] = be.from_host(host, t.device)
 
 
+INDEX_FILL_EXPANDED = (
+    "Use of index_fill_ on expanded tensors is deprecated. Please clone() the tensor before "
+    "performing this operation. This also applies to advanced indexing e.g. tensor[mask] = "
+    "scalar")
+
+
 def _inplace_result(self: Tensor):
     check_writable(self)
     return self._arr
@@ -186,8 +192,8 @@ def _clone_c(t: Tensor) -> Tensor:
 
 
 # ---------------------------------------------------------------- index_select / gather
-@op(out_overlap='any-first', out="exact", out_message=lambda r, o: "index_select(): self and result must have "
-    "the same scalar type")
+@op(out_overlap="any-first", out="exact", out_message=lambda r, o: "index_select(): self and "
+    "result must have the same scalar type")
 def index_select(input, dim: int, index, *, out=None) -> Tensor:
     """Pick whole slices along ``dim``: ``out[..., i, ...] = input[..., index[i], ...]``."""
     input = _tensor_arg(input, "index_select", "input", 1)
@@ -223,7 +229,7 @@ def _check_index_dtype(index: Tensor, fn: str) -> None:
         raise RuntimeError(f"{fn}(): Expected dtype int32/int64 for index")
 
 
-@op(out_overlap='any', out="exact")
+@op(out_overlap="any", out="exact")
 def gather(input, dim: int, index, *, sparse_grad: bool = False, out=None) -> Tensor:
     """Values along ``dim`` picked by ``index``: ``out[i][j] = input[i][index[i][j]]`` (dim=1)."""
     input = _tensor_arg(input, "gather", "input", 1)
@@ -256,7 +262,7 @@ def gather(input, dim: int, index, *, sparse_grad: bool = False, out=None) -> Te
     return finish(res, input._dtype, input.device, out)
 
 
-@op(out_overlap='any', out="exact")
+@op(out_overlap="any", out="exact")
 def take_along_dim(input, indices, dim=None, *, out=None) -> Tensor:
     """``gather`` after broadcasting ``input`` and ``indices`` over the other dims (NumPy's
     ``take_along_axis``); without ``dim``, both are flattened."""
@@ -305,7 +311,7 @@ def take_along_dim(input, indices, dim=None, *, out=None) -> Tensor:
     return finish(_c(xp, res), input._dtype, input.device, out)
 
 
-@op(out_overlap='any-first', out="exact", out_message=lambda r, o: "take(): self and out "
+@op(out_overlap="any-first", out="exact", out_message=lambda r, o: "take(): self and out "
     f"expected to have the same dtype, but got self.dtype = {r._dtype.cname} and out.dtype = "
     f"{o._dtype.cname}",
     out_stride=lambda r, input, index: _layout.elementwise_strides(
@@ -431,8 +437,22 @@ def _broadcast_vals(self: Tensor, vals, key):
 def scatter(input, dim: int, index, src=None, value=None, *, reduce=None, out=None) -> Tensor:
     """Out-of-place ``scatter_``: a copy of ``input`` with ``src`` written at ``index``."""
     input = _tensor_arg(input, "scatter", "input", 1)
+    _out_of(out, input, index, src)
     res = scatter_(_clone_c(input), dim, index, src, value, reduce=reduce)
     return _to_out(res, out)
+
+
+def _out_of(out, input: Tensor, index, source) -> None:
+    """PyTorch's checks of an out-of-place index op's ``out=`` (its structured kernel, before
+    anything else): ``out``, resized to ``input``'s shape, gets a copy of ``input`` unless it
+    is ``input`` (copy_'s partial-overlap check), then ``source`` is written into it at
+    ``index`` (either refused when it shares any of out's memory)."""
+    if isinstance(out, Tensor):
+        target = as_resized(out, input._shape)
+        if out is not input:
+            check_partial_overlap(target, input, lazy_read=False)
+        check_partial_overlap(target, index, full_ok=False)
+        check_partial_overlap(target, source, full_ok=False)
 
 
 def _to_out(res: Tensor, out):
@@ -455,6 +475,7 @@ def scatter_add_(self: Tensor, dim: int, index, src) -> Tensor:
 @op(inplace=scatter_add_)
 def scatter_add(input, dim: int, index, src, *, out=None) -> Tensor:
     input = _tensor_arg(input, "scatter_add", "input", 1)
+    _out_of(out, input, index, src)
     return _to_out(scatter_add_(_clone_c(input), dim, index, src), out)
 
 
@@ -527,6 +548,7 @@ def scatter_reduce_(self: Tensor, dim: int, index, src, reduce: str, *,
 def scatter_reduce(input, dim: int, index, src, reduce: str, *, include_self: bool = True,
                    out=None) -> Tensor:
     input = _tensor_arg(input, "scatter_reduce", "input", 1)
+    _out_of(out, input, index, src)
     res = scatter_reduce_(_clone_c(input), dim, index, src, reduce, include_self=include_self)
     return _to_out(res, out)
 
@@ -554,6 +576,12 @@ def _vector_index(index, self: Tensor, fn: str, dtypes=_INTS):
 
 
 def _source_checks(self: Tensor, d: int, idx, source: Tensor, fn: str) -> None:
+    if fn == "index_copy_" and source._shape and self._shape and \
+            len(source._shape) != len(self._shape):
+        raise IndexError(f"index_copy_(): When source and destination are not scalars, their "
+                         f"dimensionality must match. Source dimensionality "
+                         f"({len(source._shape)}), destination dimensionality "
+                         f"({len(self._shape)})")
     n = idx.shape[0]
     sshape = source._shape or (1,)
     if n != (sshape[d] if len(sshape) > d else 1):
@@ -585,7 +613,6 @@ def _source_checks(self: Tensor, d: int, idx, source: Tensor, fn: str) -> None:
 def index_add_(self: Tensor, dim: int, index, source, *, alpha=1) -> Tensor:
     """In place: ``self[..., index[i], ...] += alpha * source[..., i, ...]`` along ``dim``."""
     source = _tensor_arg(source, "index_add_", "source", 3)
-    check_partial_overlap(self, source, full_ok=False)
     d = _layout.normalize_dim(dim, len(self._shape))
     index, idx = _vector_index(index, self, "index_add_")
     if source._dtype is not self._dtype:
@@ -593,6 +620,7 @@ def index_add_(self: Tensor, dim: int, index, source, *, alpha=1) -> Tensor:
                            f"({source._dtype.cname}) must have the same scalar type")
     _same_device("index_add_", self, source)
     _source_checks(self, d, idx, source, "index_add_")
+    check_partial_overlap(self, source, full_ok=False)  # (after the shapes, as PyTorch)
     if _first_bad(idx, (self._shape or (1,))[d], False) is not None:
         raise IndexError("index out of range in self")
     target = _inplace_result(self)
@@ -614,6 +642,7 @@ def index_add_(self: Tensor, dim: int, index, source, *, alpha=1) -> Tensor:
 @op(inplace=index_add_)
 def index_add(input, dim: int, index, source, *, alpha=1, out=None) -> Tensor:
     input = _tensor_arg(input, "index_add", "input", 1)
+    _out_of(out, input, index, source)
     return _to_out(index_add_(_clone_c(input), dim, index, source, alpha=alpha), out)
 
 
@@ -652,6 +681,7 @@ def index_reduce_(self: Tensor, dim: int, index, source, reduce: str, *,
 def index_reduce(input, dim: int, index, source, reduce: str, *, include_self: bool = True,
                  out=None) -> Tensor:
     input = _tensor_arg(input, "index_reduce", "input", 1)
+    _out_of(out, input, index, source)
     res = index_reduce_(_clone_c(input), dim, index, source, reduce, include_self=include_self)
     return _to_out(res, out)
 
@@ -661,11 +691,14 @@ def index_fill_(self: Tensor, dim: int, index, value) -> Tensor:
     d = _layout.normalize_dim(dim, len(self._shape))
     index, idx = _vector_index(index, self, "index_fill_", _LONG)
     v = _value_of(value, self._dtype, "index_fill_")
+    if _layout.has_internal_overlap(self._shape, self._stride) and self.numel():
+        # (PyTorch warns and writes: every element of a memory location gets the same value)
+        warnings.warn(INDEX_FILL_EXPANDED, UserWarning, stacklevel=2)
     size = (self._shape or (1,))[d]
     bad = _first_bad(idx, size, True)
     if bad is not None:
         raise IndexError(f"index {bad} is out of bounds for dimension {d} with size {size}")
-    target = _inplace_result(self)
+    target = self._arr
     if not self._shape:
         target = target.reshape(1)
     if idx.size:
@@ -710,6 +743,7 @@ def index_copy_(self: Tensor, dim: int, index, source) -> Tensor:
 @op(inplace=index_copy_)
 def index_copy(input, dim: int, index, source, *, out=None) -> Tensor:
     input = _tensor_arg(input, "index_copy", "input", 1)
+    _out_of(out, input, index, source)
     return _to_out(index_copy_(_clone_c(input), dim, index, source), out)
 
 
@@ -812,7 +846,8 @@ def masked_fill(input, mask, value) -> Tensor:
     return masked_fill_(_expanded_copy(input, shape), mask, value)
 
 
-@op(out_overlap='any-first', out="exact", out_message=lambda r, o: "masked_select(): self and result must "
+@op(out_overlap="any-first",
+    out="exact", out_message=lambda r, o: "masked_select(): self and result must "
     "have the same scalar type")
 def masked_select(input, mask, *, out=None) -> Tensor:
     """A 1-D tensor of ``input``'s elements where ``mask`` (broadcast) is True."""
@@ -975,7 +1010,8 @@ def _where_operand(x, rdt, dev):
     return checked_scalar(x, rdt)
 
 
-@op(out_overlap='any-first', out="exact", out_message=lambda r, o: "nonzero: Expected out tensor to have scalar "
+@op(out_overlap="any-first",
+    out="exact", out_message=lambda r, o: "nonzero: Expected out tensor to have scalar "
     f"type Long but got scalar type{o._dtype.cname}")
 def nonzero(input, *, out=None, as_tuple: bool = False):
     """Indices of the non-zero elements: an ``(n, ndim)`` int64 tensor (column-major, as

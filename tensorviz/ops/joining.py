@@ -514,12 +514,16 @@ def _triangle_(self: Tensor, diagonal: int, lower: bool) -> Tensor:
     diagonal = int_arg(diagonal, name + "_", "diagonal", 1)
     if len(self._shape) < 2:
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
-    check_writable(self)
     if self.numel():
         xp = _xp(self)
         arr = self._arr
-        arr[...] = xp.where(_tri_mask(xp, self._shape, diagonal, lower), arr,
-                            xp.zeros((), dtype=arr.dtype))
+        mask = _tri_mask(xp, self._shape, diagonal, lower)
+        if _layout.has_internal_overlap(self._shape, self._stride):
+            # (an expanded self, which PyTorch allows: as its kernel, zeros written where
+            # the triangle ends, the elements kept not written back)
+            arr[xp.broadcast_to(~mask, arr.shape)] = 0
+        else:
+            arr[...] = xp.where(mask, arr, xp.zeros((), dtype=arr.dtype))
     self._bump()
     return self
 

@@ -20,8 +20,8 @@ import numpy as np
 from .. import _dtypes, _layout, return_types
 from .._device import CPU
 from .._dtypes import _COMPLEX, _FLOAT, _INT, result_type
-from .._indexing import check_writable, scalar_to
-from .._dispatch import inplace_of, op, operator_of, store_inplace
+from .._indexing import as_resized, check_partial_overlap, check_writable, scalar_to
+from .._dispatch import inplace_of, op, operator_of, store_inplace, write_out
 from .._tensor import Tensor, _contig, _fresh, wrap_array
 from ..backends import runs_numpy
 from ..backends._numpy import call_quiet, context_busy, quiet_run
@@ -143,7 +143,8 @@ def _vec_checks(a: Tensor, b: Tensor, fn: str) -> None:
     device_of(a, b)
 
 
-@op(out_overlap=None, out="exact", out_message=_named("result dtype {o} does not match input dtype {r}"))
+@op(out_overlap=None,
+    out="exact", out_message=_named("result dtype {o} does not match input dtype {r}"))
 def dot(input, tensor, *, out=None) -> Tensor:
     """``sum(input[i] * tensor[i])`` of two 1-D tensors of the same dtype (0-dim result)."""
     input = _tensor_arg(input, "dot", "input", 1)
@@ -163,7 +164,8 @@ def _lazy_conj_result(xp, res, like: Tensor) -> Tensor:
     return wrap_array(xp.conj(res), like._dtype, like.device).conj()
 
 
-@op(out_overlap=None, out="exact", out_message=_named("result dtype {o} does not match input dtype {r}"))
+@op(out_overlap=None,
+    out="exact", out_message=_named("result dtype {o} does not match input dtype {r}"))
 def vdot(input, other, *, out=None) -> Tensor:
     """``dot(conj(input), other)``."""
     input = _tensor_arg(input, "vdot", "input", 1)
@@ -427,7 +429,7 @@ def _expand_arr(t: Tensor, shape: tuple):
     return t.expand(shape)._arr
 
 
-@op(out_overlap='first', out="exact")
+@op(out_overlap="first", out="exact")
 def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None) -> Tensor:
     """``beta * input + alpha * (mat1 @ mat2)`` (``input`` broadcast to the product)."""
     input = _tensor_arg(input, "addmm", "input", 1)
@@ -453,7 +455,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None) -> Tensor:
     return finish(res, input._dtype, dev, out, _contig(res.shape))
 
 
-@op(out_overlap='first', out="exact")
+@op(out_overlap="first", out="exact")
 def addmv(input, mat, vec, *, beta=1, alpha=1, out=None) -> Tensor:
     """``beta * input + alpha * (mat @ vec)``."""
     input = _tensor_arg(input, "addmv", "input", 1)
@@ -472,7 +474,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1, out=None) -> Tensor:
     return finish(res, input._dtype, dev, out, _contig(res.shape))
 
 
-@op(out_overlap='first', out="exact")
+@op(out_overlap="first", out="exact")
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
     """``beta * input + alpha * bmm(batch1, batch2)``."""
     input = _tensor_arg(input, "baddbmm", "input", 1)
@@ -489,7 +491,8 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
     return finish(res, input._dtype, dev, out, _contig(res.shape))  # (row-major, as addmm)
 
 
-@op(out_overlap=None, out="exact", out_message=_named("self and mat2 must have the same dtype, but got {o} "
+@op(out_overlap=None,
+    out="exact", out_message=_named("self and mat2 must have the same dtype, but got {o} "
                                           "and {r}"))
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
     """``beta * input + alpha * sum_b batch1[b] @ batch2[b]``."""
@@ -602,7 +605,12 @@ def chain_matmul(*matrices, out=None) -> Tensor:
     if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
         matrices = tuple(matrices[0])
     if len(matrices) == 1:
-        return matrices[0].clone()
+        if out is None:
+            return matrices[0].clone()
+        m = matrices[0]
+        if isinstance(out, Tensor) and isinstance(m, Tensor):  # (PyTorch's copy_ into out)
+            check_partial_overlap(as_resized(out, m._shape), m, lazy_read=False)
+        return write_out(out, m._arr, m._dtype, m._storage._device)
     return multi_dot(list(matrices), out=out)
 
 
@@ -1002,6 +1010,9 @@ def kron(input, other, *, out=None) -> Tensor:
     b = other if other._dtype is rdt else other.to(rdt)
     res = (a.reshape(ra) * b.reshape(rb)).reshape(tuple(x * y for x, y in zip(sa, sb)))
     if out is not None:
+        if isinstance(out, Tensor):  # (PyTorch's mul into out, resized first)
+            for x in (input, other):
+                check_partial_overlap(as_resized(out, res._shape), x)
         return finish(res._arr, rdt, dev, out)
     return res
 

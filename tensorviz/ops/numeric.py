@@ -181,9 +181,14 @@ def ldexp(input, other, *, out=None) -> Tensor:
         p = wrap_array(call_quiet(_ldexp, _xp(other), np.ones((), dtype=od._np),
                                   operand(other, od, other._storage._device)), od,
                        other._storage._device)
-        return _elementwise2("ldexp", lambda xp, a, b: a * b, input, p, rdt, out, _opmath(rdt),
-                             stride)
-    return _elementwise2("ldexp", _ldexp, input, other, rdt, out, _opmath(rdt), stride)
+        res = _elementwise2("ldexp", lambda xp, a, b: a * b, input, p, rdt, None,
+                            _opmath(rdt), stride)
+    else:
+        res = _elementwise2("ldexp", _ldexp, input, other, rdt, None, _opmath(rdt), stride)
+    if out is None:
+        return res
+    # (PyTorch's out= is mul_out(out, input, pow(2, other)): out checked against input only)
+    return finish(res._arr, rdt, res._storage._device, out, None, (input,))
 
 
 @inplace_of(ldexp)

@@ -280,6 +280,9 @@ _OUT = re.compile(r"\bout=(\(\s*v\d+\s*(?:,\s*v\d+\s*)*,?\s*\)|v\d+)")
 # write wins, and which one is last follows PyTorch's loop order.
 _SCATTERS = {"put_": (2, "accumulate"), "index_put_": (2, "accumulate"),
              "index_copy_": (None, None), "scatter_": (3, "reduce")}
+# (their out-of-place forms: ``vT = T.put(vS, ...)``, ``vT = vS.put(...)``)
+_SCATTER_CALL = re.compile(r"^\s*(v\d+)\s*=\s*(?:T\.(put|index_put|index_copy|scatter)\((.*)\)|"
+                           r"v\d+\.(put|index_put|index_copy|scatter)\((.*)\))\s*$")
 _VAR = re.compile(r"\bv\d+\b")
 
 
@@ -291,10 +294,11 @@ def _storage_ptr(t):
         return None
 
 
-def _scatter_without_accumulation(op: str, args: str) -> bool:
-    """Whether ``args`` (the source of an index write ``op``'s arguments) leave its
-    accumulation or reduction off."""
-    pos, kw = _SCATTERS[op]
+def _scatter_without_accumulation(op: str, args: str, shift: int = 0) -> bool:
+    """Whether ``args`` (the source of an index write ``op``'s arguments; ``shift``: 1 when
+    they start with the input, ``T.put(x, ...)``) leave its accumulation or reduction off."""
+    pos, kw = _SCATTERS[op if op.endswith("_") else op + "_"]
+    pos = None if pos is None else pos + shift
     if kw is None:
         return True
     import ast
@@ -321,9 +325,10 @@ def _ordered_write(line: str, env: dict):
       kernel then reads entries it has already overwritten (out= first resizes the
       destination, so an input that is the out tensor changes shape under the kernel);
     - an index write that may hit a position twice without accumulating (setitem with index
-      tensors or lists, ``put_``, ``index_put_``, ``index_copy_``, ``scatter_``): PyTorch
-      documents the result as undefined; its last write wins in TensorIterator's order,
-      which follows the operands' memory layouts.
+      tensors or lists, ``put_``, ``index_put_``, ``index_copy_``, ``scatter_``, and their
+      out-of-place forms, whose new tensor is the destination): PyTorch documents the result
+      as undefined; its last write wins in TensorIterator's order, which follows the
+      operands' memory layouts.
     """
     scatter = False
     m = _SETITEM.match(line)
@@ -344,6 +349,13 @@ def _ordered_write(line: str, env: dict):
         if m.group(3) is None:
             return None
         dests, span = [m.group(2)], (m.start(3), m.end(3))
+    elif _SCATTER_CALL.match(line) and "out=" not in line:  # vT = T.put(vS, ...): a new vT
+        m = _SCATTER_CALL.match(line)
+        op, args = (m.group(2), m.group(3)) if m.group(2) else (m.group(4), m.group(5))
+        if not _scatter_without_accumulation(op, args, 1 if m.group(2) else 0):
+            return None
+        start = line.index("=") + 1
+        return [m.group(1)], line[:start] + re.sub(r"\bv(\d+)\b", r"_f\1", line[start:])
     elif _OUT.search(line):  # vT = T.op(args, out=vD) (or out=(vD, vE)): all else is read
         m = _OUT.search(line)
         dests = _VAR.findall(m.group(1))

@@ -1229,3 +1229,55 @@ REGRESSIONS += [  # fresh-seed 144M run: complex log1p of huge values; blackman'
                                       "v2 = T.tensor([complex(1.6564247e-12, -2.7013771e-08)]).log1p()"]),
     ("blackman-window-float16-million", ["v1 = T.blackman_window(1000000, dtype=T.float16)"]),
 ]
+REGRESSIONS += [  # fresh-seed 142.1M run: the out-of-place put with a repeated index and a transposed source
+    ("put-function-repeated-index-transposed-source", [
+        "v2 = T.tensor([2, -2, 1, -3, -2, -1]).reshape((3, 2))",
+        "v3 = T.tensor([-2, 0, 1, 1, 0, 1]).reshape((3, 2))",
+        "v4 = T.tensor([[6, 2, 5], [2, -9223372036854775807, 0]])", "v5 = v4.t()",
+        "v6 = T.put(v2, index=v3, source=v5)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 142.1M run: in-place writes PyTorch allows on an expanded tensor
+    ("triu-index-fill-on-expanded-self", [
+        "v0 = T.tensor([[127]])", "v1 = v0.expand((1, 2))", "v2 = v1.triu_(0)",
+        "v3 = T.tensor([-6])", "v4 = v3.expand((4,))", "v5 = T.tensor([-1, -1, 3, -4]).reshape((4,))",
+        "v6 = v4.index_fill_(T.tensor(0), v5, value=3)", "v7 = T.tensor([[1, 2]])",
+        "v8 = v7.expand(2, 2).tril_(0)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 142.1M run: out= checks PyTorch makes first (an expanded out; a source in out)
+    ("out-expanded-or-holding-the-source", [
+        "v0 = T.tensor([[0.0, 0.5, 2.0]], dtype=T.bfloat16)", "v1 = v0.expand((3, 3))",
+        "v3 = T.arcsinh(v0, out=v1)",
+        "v4 = T.tensor([[-0.75, -1e-30, -0.75, 0.5], [0.5, 4.0, 2.0, 0.5]], dtype=T.bfloat16)",
+        "v5 = v4[1:]", "v6 = v5.acos_()", "v7 = T.tensor([0], dtype=T.int64).reshape(())",
+        "v8 = T.index_copy(v6, dim=-2, index=v7, source=v6, out=v5)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 142.2M run: setitem's value as PyTorch's copy_to hands it to copy_; a lazy out=
+    ("setitem-copy-to-layout", [
+        "v0 = T.tensor(False)", "v0[None] = v0", "v1 = T.tensor([[4, -2]], dtype=T.int8)",
+        "v2 = v1[..., ::2]", "v3 = T.permute(v2, (1, 0))", "v2[-1] = v3",
+    ]),
+    ("atanh-out-a-conjugate-view-of-its-input", [
+        "v0 = T.tensor([[complex(1.0, -2.0), complex(3.0, 0.0)], [complex(-0.75, -2.0), complex(0.5, 0.5)]])",
+        "v1 = v0.conj()", "v2 = v0.mT", "v3 = T.atanh(v2, out=v1)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 142.2M run: an out-of-place index op's out= that is its index
+    ("index-copy-out-is-its-index", [
+        "v0 = T.tensor(9223372036854775807, dtype=T.int64)", "v1 = v0.view_as(v0)",
+        "v2 = T.tensor([0], dtype=T.int64).reshape(())", "v3 = T.tensor(-6, dtype=T.int64)",
+        "v4 = T.index_copy(v1, dim=-1, index=v2, source=v3, out=v2)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 142.3M run: a 0-dim mask is PyTorch's index [0]; an expanded out= of a binary op
+    ("setitem-zero-dim-mask-value-is-itself", [
+        "v0 = T.tensor([6], dtype=T.int8)", "v0[T.tensor(1, dtype=T.uint8)] = v0",
+    ]),
+    ("bitwise-or-out-expanded", [
+        "v0 = T.tensor([[[-3], [5]], [[0], [-4]], [[-5], [3]], [[-2], [1]]], dtype=T.int32)",
+        "v1 = v0.expand((4, 2, 4))", "v2 = T.tensor([[4], [0], [-3]], dtype=T.int32)",
+        "v3 = v2[1:]", "v4 = T.bitwise_or(v0, other=v3, out=v1)",
+    ]),
+]

@@ -195,18 +195,23 @@ def test_ordered_write_rule_needs_shared_memory_or_an_index_write():
                  "v5 = T.msort(v4, out=v0)",
                  "v5 = v2.put_(v3, v2[0])", "v5 = v2.index_put_((v3,), v2[0], False)",
                  "v2[v3, 0] = v2[1]", "v2[[0, 0]] = v0", "v5 = v2.scatter_(0, v3[None], v0)",
-                 "v5 = v0.masked_scatter_(v0 > 0, v1)"):
+                 "v5 = v0.masked_scatter_(v0 > 0, v1)", "v5 = T.put(v2, v3, v0[0])",
+                 "v5 = v2.index_copy(0, v3, v0)", "v5 = T.scatter(v2, 0, v3[None], v0)"):
         assert _ordered_write(line, env) is not None, line
     for line in ("v5 = v0.addmm_(v2, v2)", "v5 = v0.addmm(v0, v0)", "v0 += v2", "v5 = v0.neg_()",
                  "v5 = T.cos_(v0)", "v5 = T.add(v2, 1, out=v0)", "v0[0] = v2[1]", "v0[v3] = 1.0",
-                 "v5 = v2.put_(v3, v0[0], True)", "v5 = v2.index_put_((v3,), v0[0], accumulate=True)",
-                 "v5 = v2.scatter_(0, v3[None], v0, reduce='add')", "v5 = v0.index_add_(0, v3, v2)"):
+                 "v5 = v2.put_(v3, v0[0], True)", "v5 = T.put(v2, v3, v0[0], True)",
+                 "v5 = v2.index_put_((v3,), v0[0], accumulate=True)",
+                 "v5 = v2.index_put((v3,), v0[0], accumulate=True)",
+                 "v5 = v2.scatter_(0, v3[None], v0, reduce='add')", "v5 = v0.index_add_(0, v3, v2)",
+                 "v5 = T.scatter(v2, 0, v3[None], v0, reduce='add')",
+                 "v5 = T.gather(v2, 0, v3[None])"):
         assert _ordered_write(line, env) is None, line
     dests, apart = _ordered_write("v5 = T.msort(v4, out=v0)", env)
     assert dests == ["v0"] and apart == "v5 = T.msort(_f4, out=v0)"
     assert _ordered_write("v2[v3, 0] = v2[1]", env)[1] == "v2[_f3, 0] = _f2[1]"
-    assert _ordered_write("v5 = T.sort(v4, out=(v0, v3))", env) == (["v0", "v3"],
-                                                                     "v5 = T.sort(_f4, out=(v0, v3))")
+    assert _ordered_write("v5 = T.sort(v4, out=(v0, v3))", env) == (
+        ["v0", "v3"], "v5 = T.sort(_f4, out=(v0, v3))")
 
 
 def test_writes_through_shared_memory_are_compared_against_copies(monkeypatch):

@@ -614,3 +614,22 @@ def test_where_layout_follows_condition_input_other():
                                          T.where(v4, v1, 0.), T.where(v4.t(), 1., v0),
                                          T.where(v4, v0, v1), T.where(v4.t(), 1, 2))])
     assert res[0] == res[1]
+
+
+def test_index_add_and_copy_check_shapes_first():
+    """index_add_/index_copy_ refuse a source of the wrong shape (index_copy_: of another
+    dimensionality, IndexError) before they look at its memory, as PyTorch: a row of self as
+    the source is a shape error, not an overlap error; a source of the right shape in self's
+    memory is an overlap error."""
+    for f in (lambda T, x: x.index_add_(0, T.tensor([0, 1, 2, 3]), x[0]),
+              lambda T, x: x[:, ::2].index_copy_(0, T.tensor([0, 1, 2, 3]), x[1]),
+              lambda T, x: x.index_copy_(0, T.tensor([0]), T.ones(3, 2, 4)),
+              lambda T, x: x.index_add_(0, T.tensor([0, 1, 2, 3]), x),
+              lambda T, x: x.index_copy_(0, T.tensor([0, 1]), x[2:])):
+        got = []
+        for T in (tensorviz, torch):
+            x = T.arange(16.).reshape(4, 4)
+            with pytest.raises(Exception) as e:
+                f(T, x)
+            got.append((type(e.value).__name__, str(e.value)))
+        assert got[0] == got[1]

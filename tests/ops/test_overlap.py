@@ -75,7 +75,8 @@ _LAYOUTS = {  # (destination, source) views of one 4x4 tensor
     "stepped": lambda b: (b, b[:, :1]), "shifted": lambda b: (b[:3], b[1:]),
     "row": lambda b: (b, b[0]), "flat": lambda b: (b.view(16)[:8].view(2, 4),
                                                    b.view(16)[4:12].view(2, 4)),
-    "diagonal": lambda b: (b, b.diagonal().unsqueeze(0)), "column-stepped": lambda b: (b[:, ::2], b[:, :2]),
+    "diagonal": lambda b: (b, b.diagonal().unsqueeze(0)),
+    "column-stepped": lambda b: (b[:, ::2], b[:, :2]),
 }
 _WRITES = {
     "add_": lambda T, d, s: d.add_(s), "hypot_": lambda T, d, s: d.hypot_(s),
@@ -86,7 +87,8 @@ _WRITES = {
     "eq_": lambda T, d, s: d.eq_(s), "copy_": lambda T, d, s: d.copy_(s),
     "setitem": lambda T, d, s: d.__setitem__(slice(None), s),
     "where-out": lambda T, d, s: T.where(s > 2, s, d, out=d),
-    "cumsum-out": lambda T, d, s: T.cumsum(s, 0, out=d), "msort-out": lambda T, d, s: T.msort(s, out=d),
+    "cumsum-out": lambda T, d, s: T.cumsum(s, 0, out=d),
+    "msort-out": lambda T, d, s: T.msort(s, out=d),
     "sort-out": lambda T, d, s: T.sort(s, out=(d, T.empty(0, dtype=T.long))),
 }
 
@@ -131,20 +133,33 @@ _OUT_OPS = {  # an out= of each checking policy (tensorviz._dispatch.op's out_ov
     "take": lambda T, x, o: T.take(x, T.tensor([[1, 0, 2, 3]] * 4), out=o),
     "floor": lambda T, x, o: T.floor(x, out=o), "cat": lambda T, x, o: T.cat([x[:, :2]], out=o),
     "stack": lambda T, x, o: T.stack([x.diagonal()], out=o),
+    "asinh": lambda T, x, o: T.asinh(x, out=o), "add": lambda T, x, o: T.add(x, x[0], out=o),
+    "fmax": lambda T, x, o: T.fmax(x, x.t(), out=o),
+    "maximum": lambda T, x, o: T.maximum(x.t(), x, out=o),
+    "ldexp": lambda T, x, o: T.ldexp(x, x.t() / 8, out=o),
+    "chain_matmul-one": lambda T, x, o: T.chain_matmul(x.t(), out=o),
+    "kron": lambda T, x, o: T.kron(x[:2, :2], x[2:, 2:], out=o),
+    "index_copy": lambda T, x, o: T.index_copy(x, 0, T.tensor([0, 1]), x[2:], out=o),
+    "index_add": lambda T, x, o: T.index_add(x, 0, T.tensor([0, 1]), x[2:], out=o),
+    "scatter_add": lambda T, x, o: T.scatter_add(x, 0, T.zeros(2, 4, dtype=T.long), x[2:],
+                                                 out=o),
 }
 _OUTS = {"same": lambda b: b, "transposed": lambda b: b.t(), "row": lambda b: b[0],
          "shifted": lambda b: b.view(-1)[1:], "element": lambda b: b[1, 1],
-         "stepped": lambda b: b[:, ::2]}
+         "stepped": lambda b: b[:, ::2], "expanded": lambda b: b[0].expand(4, 4)}
 
 
 @pytest.mark.parametrize("op", sorted(_OUT_OPS))
 def test_out_sharing_memory_with_an_input(op):
     """``out=`` sharing memory with an input, for ops whose kernels check it differently
-    (TensorIterator's partial-overlap check on out as given; the index ops' refusal of any
-    overlap; addmm's check of its added input only, against out as resized; mm and the other
-    products not at all): PyTorch's errors, and where it runs, its result for a copy of the
-    input (its own kernel may read what it already wrote)."""
+    (TensorIterator's partial-overlap check on out as given, an expanded out refused first;
+    the index ops' refusal of any overlap; addmm's check of its added input only, against out
+    as resized; index_copy/index_add/scatter_add's copy of the input and refusal of a source
+    in out; mm and the other products not at all): PyTorch's errors, and where it runs, its
+    result for a copy of the input (its own kernel may read what it already wrote)."""
     for layout, view in _OUTS.items():
+        if op == "tril" and layout == "expanded":
+            continue  # (left: PyTorch's tril writes into an expanded out=, tensorviz refuses)
         got, grown = [], False
         for T, copy in ((tensorviz, False), (torch, False), (torch, True)):
             b = T.arange(16, dtype=T.float64).reshape(4, 4) + 20 * T.eye(4, dtype=T.float64)
@@ -196,4 +211,74 @@ def test_lazy_source_sharing_memory_is_read_first(op, lazy):
             got.append(x.tolist())
         except RuntimeError as e:
             got.append(str(e))
+    assert got[0] == got[1]
+
+
+_EXPANDED = {
+    "triu_-rows": lambda T: T.tensor([[1, 2]]).expand(3, 2).triu_(0),
+    "tril_-rows": lambda T: T.tensor([[1, 2]]).expand(2, 2).tril_(0),
+    "tril_-columns": lambda T: T.tensor([[1], [2]]).expand(2, 3).tril_(1),
+    "triu_-one": lambda T: T.tensor([[127, 5]])[:, :1].expand(3, 2).triu_(-1),
+    "index_fill_": lambda T: T.tensor([-6]).expand(4).index_fill_(0, T.tensor([-1, 3]), 3),
+    "index_fill_-rows": lambda T: T.tensor([[1, 2]]).expand(3, 2).index_fill_(1, T.tensor([1]), 9),
+    "add_": lambda T: T.tensor([[1, 2]]).expand(3, 2).add_(1),
+}
+
+
+@pytest.mark.parametrize("op", sorted(_EXPANDED))
+def test_expanded_self(op):
+    """An in-place op on an expanded tensor (several elements, one memory location): PyTorch's
+    error where its kernel checks (the elementwise ops), else its values (triu_/tril_ write
+    zeros only, never the elements they keep) and its deprecation warning (index_fill_)."""
+    got = []
+    for T in (tensorviz, torch):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                got.append((_EXPANDED[op](T).tolist(), [str(w.message)[:60] for w in caught]))
+            except RuntimeError as e:
+                got.append(str(e))
+    assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("code", [
+    "v1[-1] = v2", "v1[0] = v2.view(1)", "v1[0:1] = v2", "v1[:, 0] = v2", "v1[...] = v2",
+    "v0[0] = v0[0, :1]", "v0[0, 0] = v0[0, 1]", "v0[None] = v0", "v0[:] = v0[0]",
+    "v0[0, :1] = v0[0, 1:]", "v3[None] = v3", "v4.expand(2, 3)[:] = v4",
+    "T.atanh(v5.mT, out=v5.conj())", "T.add(v5.mT, 1, out=v5.conj())",
+])
+def test_setitem_value_and_lazy_out_as_pytorch_checks_them(code):
+    """setitem checks its value as PyTorch's copy_to hands it to copy_ (of dest's shape: as
+    it is; else its leading 1s dropped and expanded to dest's shape; a 0-dim value is a fill
+    of its number), so a one-element view of another stride is refused where PyTorch refuses
+    it; an out= that is a lazy conjugate view is computed apart and copied in (no error)."""
+    got = []
+    for T in (tensorviz, torch):
+        v0 = T.tensor([[4, -2, 3]], dtype=T.int8)
+        v1 = v0[..., ::2][:, :1]
+        v2 = v1.permute(1, 0)
+        v3, v4 = T.tensor(False), T.arange(3.0)
+        v5 = T.tensor([[1 + 2j, 3 + 1j], [0.5 + 1j, 2 + 2j]])
+        try:
+            exec(code)  # noqa: S102 - the test's own statements
+            got.append([v0.tolist(), v3.item(), v4.tolist(), v5.tolist()])
+        except RuntimeError as e:
+            got.append(str(e))
+    if isinstance(got[0], str) or isinstance(got[1], str):
+        assert got[0] == got[1]
+    else:
+        np.testing.assert_allclose(np.array(got[0][3]), np.array(got[1][3]), rtol=1e-6)
+        assert got[0][:3] == got[1][:3]
+
+
+@pytest.mark.parametrize("name", ["index_copy", "index_add", "scatter", "scatter_add"])
+def test_index_op_out_that_is_its_index(name):
+    """An out-of-place index op whose out= is its own index tensor: PyTorch's overlap error."""
+    got = []
+    for T in (tensorviz, torch):
+        x, i = T.arange(4), T.tensor([0, 1, 2, 3])
+        f = getattr(T, name)
+        with pytest.raises(RuntimeError) as e:
+            f(x, 0, i, x.flip(0), out=i)
+        got.append(str(e.value))
     assert got[0] == got[1]
