@@ -1039,3 +1039,13 @@ REGRESSIONS += [  # a full sum's cancellation depends on PyTorch's vector lanes:
         "v3 = T.mean(v0, dtype=T.complex128)",
     ]),
 ]
+REGRESSIONS += [  # trapezoid composites: each step rounded to the result's dtype (fresh seeds 143M)
+    ("cumulative_trapezoid-half-step-overflows", [
+        "v0 = T.tensor([[1, 1, 4], [2, -1, -5], [6, -5, 5]])",
+        "v1 = T.tensor([-0.75, 65504.0, -2.5, 1.0], dtype=T.float16)", "v2 = T.cumulative_trapezoid(v1, v0)",
+    ]),
+    ("trapz-int64-sum-as-half", [
+        "v0 = T.tensor([[0.0, 2.0], [2.0, 4.0], [-2.5, -3.0], [-2.5, 1.5]], dtype=T.float16)",
+        "v2 = T.tensor([[0, 5], [0, 0], [-9223372036854775808, 6], [3, 5]])", "v4 = T.trapz(v2, v0, dim=-2)",
+    ]),
+]
