@@ -1049,3 +1049,9 @@ REGRESSIONS += [  # trapezoid composites: each step rounded to the result's dtyp
         "v2 = T.tensor([[0, 5], [0, 0], [-9223372036854775808, 6], [3, 5]])", "v4 = T.trapz(v2, v0, dim=-2)",
     ]),
 ]
+REGRESSIONS += [  # nansum to int64 of float32 i0(0): terms an ulp apart convert one apart
+    ("nansum-int-of-terms-an-ulp-apart", [
+        "v0 = T.tensor([[True], [False]])", "v1 = v0.expand((2, 2))", "v2 = v1.i0()",
+        "v3 = T.nansum(v2, 0, dtype=T.int64)",
+    ]),
+]
