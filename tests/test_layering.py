@@ -33,7 +33,7 @@ LAYERS = [
     ("ops", "ops._elementwise", "ops.views", "ops.conversion", "ops.pointwise",
      "ops.numeric", "ops.comparison", "ops.reductions", "ops.indexing", "ops.joining",
      "ops.linalg", "ops.spectral", "ops.random", "ops.parallel", "ops.special_functions",
-     "ops._args", "ops._keywords"),
+     "ops._args", "ops._keywords", "ops._stdsort"),
     ("cuda", "serialization", "accelerator", "testing"),
 ]
 LAYER_OF = {f"tensorviz.{m}": i for i, layer in enumerate(LAYERS) for m in layer}

@@ -678,17 +678,25 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
         if isinstance(x, Tensor) and y._dtype.category < _FLOAT and x._dtype.category < _FLOAT:
             terms = _int_trapezoid_terms(xp, x, ya, y._dtype, a.shape, d, hi, lo)
             return xp.cumsum(terms, axis=d, dtype=np.int64).astype(cdt._np) / cdt._np.type(2)
-        pair = (ya[tuple(hi)] + ya[tuple(lo)]).astype(cdt._np)
+        # PyTorch's composite, each step rounded to the result's dtype:
+        # ((dx * (y[:-1] + y[1:])) / 2).cumsum(dim), or (dx / 2 * (y[:-1] + y[1:])).cumsum,
+        # the running sum in at::acc_type (float32 in double, half in float32)
+        def rnd(v):
+            return v.astype(rdt._np).astype(cdt._np)
+        pair = rnd(ya[tuple(hi)] + ya[tuple(lo)])
         if isinstance(x, Tensor):
-            dxs = sample_spacing(x, a.shape, d, cdt, "cumulative_trapezoid")
+            dxs = rnd(sample_spacing(x, a.shape, d, rdt, "cumulative_trapezoid"))
             try:
-                prod = pair * dxs
+                prod = rnd(dxs * pair)
             except ValueError:
                 _layout.broadcast_shapes(pair.shape, dxs.shape)  # (PyTorch's message)
                 raise
-            return xp.cumsum(prod, axis=d) / 2
-        step = 1 if dx is None else dx
-        return xp.cumsum(cdt._np.type(step / 2.0) * pair, axis=d)
+            terms = rnd(prod / cdt._np.type(2))
+        else:
+            step = 1 if dx is None else dx
+            terms = rnd(cdt._np.type(step / 2.0) * pair)
+        acc = {_dtypes.float32: np.float64, _dtypes.complex64: np.complex128}.get(rdt, cdt._np)
+        return xp.cumsum(terms.astype(acc), axis=d)
     res = xp.asarray(call_quiet(f))
     stride = None
     if isinstance(x, Tensor):  # (PyTorch's cumsum(...) / 2.: laid out as an elementwise result)

@@ -1558,8 +1558,10 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
             terms = _int_trapezoid_terms(xp, x, ya, ydt, a.shape, d, hi, lo)
             return xp.sum(terms, axis=d, dtype=np.int64).astype(cdt._np) / cdt._np.type(2)
         if isinstance(x, Tensor):
-            dxs = sample_spacing(x, a.shape, d, cdt)
-            pair = (ya[tuple(hi)] + ya[tuple(lo)]).astype(cdt._np)
+            # (diff(x) and y[1:] + y[:-1], each in its own dtype, meet in the result's: an
+            # int64 sum of -2**63 is -inf as float16, and -inf * 0 is NaN, as PyTorch's)
+            dxs = rnd(sample_spacing(x, a.shape, d, rdt), rdt)
+            pair = rnd(ya[tuple(hi)] + ya[tuple(lo)], rdt)
             try:
                 prod = rnd(dxs * pair, rdt)
             except ValueError:

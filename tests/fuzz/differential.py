@@ -819,6 +819,24 @@ def _integer_steps(op: str, dt, dv, x_t, x_v) -> None:
     against SLEEF's) may give integers one apart: accepted there (uint8/int8
     wrapping included), where the inputs differ but agree within that tolerance."""
     op = op.rsplit(".", 1)[-1]
+    if op in ("sum", "nansum") and x_t is not None and x_v is not None and \
+            dt[0] == dv[0] == "tensor" and x_t.shape == x_v.shape and x_t.dtype.kind == "f" \
+            and x_t.dtype.name in TOL and dt[1]["values"].dtype.kind in "iu" and \
+            dt[1]["values"].shape == dv[1]["values"].shape:
+        # A sum to an integer dtype= converts each term first: k terms an ulp apart whose
+        # conversions (truncations) are one apart move a sum by k at most (i0(0) is
+        # 0.99999994 in PyTorch's float32, 1 in tensorviz: nansum(..., dtype=int64) of two
+        # is 0 or 2).
+        rtol, atol = TOL[x_t.dtype.name]
+        with np.errstate(all="ignore"):
+            xt, xv = x_t.astype(np.float64), x_v.astype(np.float64)
+            k = int(np.count_nonzero(np.isfinite(xt) & np.isfinite(xv) & (xt != xv) & (
+                np.abs(xt - xv) <= atol + rtol * np.maximum(np.abs(xt), np.abs(xv))) &
+                (np.trunc(xt) != np.trunc(xv))))
+        if k:
+            _mask_where(dt[1], dv[1], lambda p, q: np.abs(p.astype(np.float64) -
+                                                          q.astype(np.float64)) <= k)
+        return
     if op not in INTEGER_STEPS or x_t is None or x_v is None or dt[0] != "tensor" or \
             dv[0] != "tensor" or x_t.shape != x_v.shape or x_t.dtype.kind not in "f" or \
             x_v.shape != dt[1]["values"].shape or dt[1]["values"].shape != dv[1]["values"].shape:

@@ -1281,3 +1281,19 @@ REGRESSIONS += [  # fresh-seed 142.3M run: a 0-dim mask is PyTorch's index [0]; 
         "v3 = v2[1:]", "v4 = T.bitwise_or(v0, other=v3, out=v1)",
     ]),
 ]
+REGRESSIONS += [  # trapezoid composites: each step rounded to the result's dtype (fresh seeds 143M)
+    ("cumulative_trapezoid-half-step-overflows", [
+        "v0 = T.tensor([[1, 1, 4], [2, -1, -5], [6, -5, 5]])",
+        "v1 = T.tensor([-0.75, 65504.0, -2.5, 1.0], dtype=T.float16)", "v2 = T.cumulative_trapezoid(v1, v0)",
+    ]),
+    ("trapz-int64-sum-as-half", [
+        "v0 = T.tensor([[0.0, 2.0], [2.0, 4.0], [-2.5, -3.0], [-2.5, 1.5]], dtype=T.float16)",
+        "v2 = T.tensor([[0, 5], [0, 0], [-9223372036854775808, 6], [3, 5]])", "v4 = T.trapz(v2, v0, dim=-2)",
+    ]),
+]
+REGRESSIONS += [  # nansum to int64 of float32 i0(0): terms an ulp apart convert one apart
+    ("nansum-int-of-terms-an-ulp-apart", [
+        "v0 = T.tensor([[True], [False]])", "v1 = v0.expand((2, 2))", "v2 = v1.i0()",
+        "v3 = T.nansum(v2, 0, dtype=T.int64)",
+    ]),
+]

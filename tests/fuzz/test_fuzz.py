@@ -779,3 +779,19 @@ def test_linalg_rules_for_non_finite_matrices_and_branch_cut_sides():
     f = compare(prod, torch, _wrong(matmul=lambda a, b: tensorviz.where(
         tensorviz.isfinite(a @ b), float("nan"), a @ b)))  # (finite entries made NaN)
     assert f is not None and f.kind == "silent" and f.line == 3, f
+
+
+def test_integer_sums_of_inputs_an_ulp_apart_accept_one_per_such_term():
+    """nansum(dtype=int64) of float32 i0(0) (0.99999994 in PyTorch, 1 in tensorviz): each
+    of the k terms an ulp apart whose truncations differ may convert one apart, so the sums
+    may differ by k (2 here), and no more (a sum off by more, or of inputs that agree bit
+    for bit, is still found)."""
+    lines = ["v0 = T.tensor([[True], [False]])", "v1 = v0.expand((2, 2))", "v2 = v1.i0()",
+             "v3 = T.nansum(v2, 0, dtype=T.int64)", "v4 = T.sum(v2, dtype=T.int64)"]
+    assert compare(lines, torch, tensorviz) is None
+    f = compare(lines, torch, _wrong(nansum=lambda x, dim, dtype: tensorviz.nansum(
+        x, dim, dtype=dtype) + 2))
+    assert f is not None and f.kind == "silent" and f.line == 3, f
+    f = compare(["v0 = T.tensor([0.5, 1.5])", "v1 = T.nansum(v0, dtype=T.int64)"], torch,
+                _wrong(nansum=lambda x, dtype: tensorviz.nansum(x, dtype=dtype) + 1))
+    assert f is not None and f.kind == "silent" and f.line == 1, f

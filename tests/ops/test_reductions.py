@@ -1015,3 +1015,30 @@ def test_logsumexp_of_16bit_floats_rounds_each_step_as_pytorch(dtype):
         e = torch.logsumexp(torch.from_numpy(x).to(getattr(torch, dtype)), d).float().numpy()
         r = tensorviz.logsumexp(tensorviz.from_numpy(x).to(getattr(tensorviz, dtype)), d)
         np.testing.assert_array_equal(r.float().numpy(), e)
+
+
+@pytest.mark.parametrize("name", ["trapezoid", "cumulative_trapezoid"])
+@pytest.mark.parametrize("ydtype", ["float16", "float32", "int64"])
+def test_trapezoid_steps_round_to_the_result_dtype(tvdiff, name, ydtype):
+    """PyTorch's trapezoid composites round each step to the result's dtype: diff(x) and
+    y[1:] + y[:-1] meet there (an int64 sum of -2**63 is -inf as float16, times a zero
+    spacing NaN), dx * (...) overflows there, and the running sum is in at::acc_type.
+    Seeded samples and spacings at the ends of the range."""
+    rng = np.random.default_rng(5)
+    for seed in range(8):
+        if ydtype == "int64":
+            vals = np.array([-2**63, 2**63 - 1, 0, 3, -5, 6, 1])
+            y = tvdiff.make((4, 3), ydtype, data=rng.choice(vals, (4, 3)))
+        else:
+            y = _extreme(tvdiff, (4, 3), ydtype, seed, nan=seed % 2 == 0)
+        for xdtype in ("int64", "float16", "float32"):
+            xs = np.array([0, 2, -3, 65504, 1, -1]) if xdtype == "int64" else \
+                np.array([0.0, 2.0, -2.5, 65504.0, 1.0, 1e30])
+            with np.errstate(over="ignore"):  # (1e30 as float16: inf)
+                xv = rng.choice(xs, (4, 3)).astype(xdtype)
+            x = tvdiff.make((4, 3), xdtype, data=xv)
+            for dim in (0, -1):
+                tvdiff.check(lambda lib, a, b: getattr(lib, name)(a, b, dim=dim), y, x,
+                             rtol=1e-3)
+        for dx in (1, 2.0, 70000.0):
+            tvdiff.check(lambda lib, a: getattr(lib, name)(a, dx=dx, dim=0), y, rtol=1e-3)
