@@ -1048,12 +1048,12 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:
     src = arr
     if lo is not None:
         arr = run(xp.maximum, rdt, arr, lo)
-        if lo == 0 and rdt.category == _FLOAT and not isinstance(min, Tensor):
+        if not isinstance(min, Tensor) and rdt.category == _FLOAT and lo == 0:
             arr = xp.where(src == 0, src, arr)
     if hi is not None:
         tied = arr
         arr = run(xp.minimum, rdt, arr, hi)
-        if hi == 0 and rdt.category == _FLOAT and not isinstance(max, Tensor):
+        if not isinstance(max, Tensor) and rdt.category == _FLOAT and hi == 0:
             arr = xp.where(tied == 0, tied, arr)
     if arr is input._arr:
         arr = arr.copy()
