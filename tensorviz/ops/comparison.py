@@ -105,7 +105,7 @@ def _extreme(name: str, fn: str):
         a, b = operand(input, rdt, dev), operand(other, rdt, dev)
         res = call_quiet(getattr(xp, fn), a, b)
         return finish(res, rdt, dev, out,
-                      None if out is not None else result_strides(res.shape, input, other),
+                      result_strides(res.shape, input, other),
                       (input, other))
     body.__name__ = body.__qualname__ = name
     body.__doc__ = f"Elementwise ``{name}`` with broadcasting and promotion."

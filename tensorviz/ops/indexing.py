@@ -994,7 +994,7 @@ def where(condition, input=None, other=None, *, out=None):
         raise RuntimeError(f"Expected out type to be {rdt.cname} but got {out._dtype.cname}")
     # (laid out as PyTorch's TensorIterator over condition, input, other, in that order:
     # input and other converted to the result dtype first, a uint8 condition to bool)
-    stride = None if out is not None else _layout.elementwise_strides(res.shape, [
+    stride = _layout.elementwise_strides(res.shape, [
         operand_layout(condition, _dtypes.bool), operand_layout(input, rdt),
         operand_layout(other, rdt)])
     return finish(res, rdt, dev, out, stride, (condition, input, other))

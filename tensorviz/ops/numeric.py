@@ -188,7 +188,7 @@ def ldexp(input, other, *, out=None) -> Tensor:
     if out is None:
         return res
     # (PyTorch's out= is mul_out(out, input, pow(2, other)): out checked against input only)
-    return finish(res._arr, rdt, res._storage._device, out, None, (input,))
+    return finish(res._arr, rdt, res._storage._device, out, res._stride, (input,))
 
 
 @inplace_of(ldexp)
