@@ -721,18 +721,12 @@ def adopt_views(args) -> bool:
     view that requires grad."""
     found = False
     for a in args:
-        if isinstance(a, Tensor):
-            ag = a._ag
-            if (ag is None or ag.base is None) and a._vb is not None and _adopt_view(a):
-                refresh_view(a)
-                found = True
-        elif type(a) in (list, tuple):
-            for b in a:
-                if isinstance(b, Tensor):
-                    ag = b._ag
-                    if (ag is None or ag.base is None) and b._vb is not None and _adopt_view(b):
-                        refresh_view(b)
-                        found = True
+        for t in (a if type(a) in (list, tuple) else (a,)):
+            if isinstance(t, Tensor):
+                ag = t._ag
+                if (ag is None or ag.base is None) and t._vb is not None and _adopt_view(t):
+                    refresh_view(t)
+                    found = True
     return found
 
 

@@ -157,12 +157,7 @@ def _same_values(a: np.ndarray, b: np.ndarray, dtype: str, tol: str | None = Non
         # in tensorviz; 5 - (inf+inf j) is even nan+nan j there, -inf-inf j in tensorviz), so
         # values of one class compare equal, and PyTorch's NaN equals tensorviz's infinity;
         # tensorviz's NaN never equals a PyTorch infinity or number.
-        with np.errstate(all="ignore"):
-            inf_a = np.isinf(a64.real) | np.isinf(a64.imag)
-            inf_b = np.isinf(b64.real) | np.isinf(b64.imag)
-            nan_a = ~inf_a & (np.isnan(a64.real) | np.isnan(a64.imag))
-            nan_b = ~inf_b & (np.isnan(b64.real) | np.isnan(b64.imag))
-        same = (inf_a & inf_b) | (nan_a & nan_b) | (nan_a & inf_b)
+        same = _complex_class_match(a64, b64)
         if same.any():
             a64, b64 = np.where(same, 0, a64), np.where(same, 0, b64)
     parts = (a64.real, a64.imag, b64.real, b64.imag) if dtype.startswith("complex") else \
@@ -190,6 +185,19 @@ def _same_values(a: np.ndarray, b: np.ndarray, dtype: str, tol: str | None = Non
             if not np.allclose(xs, ys, rtol=rtol, atol=atol * scale):
                 return False
     return True
+
+
+def _complex_class_match(t, v):
+    """Where PyTorch's complex values ``t`` and tensorviz's ``v`` stand for the same thing:
+    both infinite (any representative), both NaN, or PyTorch's NaN for tensorviz's infinity
+    (PyTorch's C++ complex arithmetic reaches other representatives than NumPy's); never
+    tensorviz's NaN for a PyTorch infinity or number."""
+    with np.errstate(all="ignore"):
+        inf_t = np.isinf(t.real) | np.isinf(t.imag)
+        inf_v = np.isinf(v.real) | np.isinf(v.imag)
+        nan_t = ~inf_t & (np.isnan(t.real) | np.isnan(t.imag))
+        nan_v = ~inf_v & (np.isnan(v.real) | np.isnan(v.imag))
+    return (inf_t & inf_v) | (nan_t & nan_v) | (nan_t & inf_v)
 
 
 def _same(da, db, path="") -> str | None:
@@ -1163,12 +1171,8 @@ def _adopt_classes(a, b, torch) -> None:
         return
     if va.dtype != vb.dtype:
         return
+    one = _complex_class_match(va, vb)
     with np.errstate(all="ignore"):
-        inf_a = np.isinf(va.real) | np.isinf(va.imag)
-        inf_b = np.isinf(vb.real) | np.isinf(vb.imag)
-        nan_a = ~inf_a & (np.isnan(va.real) | np.isnan(va.imag))
-        nan_b = ~inf_b & (np.isnan(vb.real) | np.isnan(vb.imag))
-        one = (inf_a & inf_b) | (nan_a & nan_b) | (nan_a & inf_b)
         take = one & ~((va.real == vb.real) & (va.imag == vb.imag))
     if take.any():
         try:
