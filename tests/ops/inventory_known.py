@@ -1178,14 +1178,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'PyTorch refuses with RuntimeError("Can\'t detach views in-place. Use detach() '
         'instead. If you are using DistributedData...; tensorviz accepts [detach#0 float32 t]',
         ('float32/expand', 'float32/offset', 'float32/step', 'float32/t',)),
-    ('tril', 'inplace'): (
-        "tensorviz refuses with RuntimeError('unsupported operation: more than one element of"
-        ' the written-to tensor refers to a s...; PyTorch accepts [tril#0 float32 expand]',
-        ('float32/expand',)),
-    ('triu', 'inplace'): (
-        "tensorviz refuses with RuntimeError('unsupported operation: more than one element of"
-        ' the written-to tensor refers to a s...; PyTorch accepts [triu#0 float32 expand]',
-        ('float32/expand',)),
     ('repeat_interleave', 'function'): (
         "tensorviz raises RuntimeError('repeats must have the same size as input along dim, "
         "but got repeats.size(0) = 3 and... where PyTorch raises IndexError('Dimension "
@@ -1278,11 +1270,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "dtype long int, but got double instead'); tensorviz accepts [index_copy#0 int64 "
         'contig]',
         ('float32/contig', 'int64/contig',)),
-    ('index_fill', 'inplace'): (
-        "tensorviz refuses with RuntimeError('unsupported operation: more than one element of"
-        ' the written-to tensor refers to a s...; PyTorch accepts [index_fill#0 float32 '
-        'expand]',
-        ('float32/expand',)),
     ('index_fill', 'out'): (
         'message differs: tensorviz "index_fill() got an unexpected keyword argument \'out\'" '
         "vs PyTorch 'index_fill() received an invalid combination of arguments - got (Tensor,"
