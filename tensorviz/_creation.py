@@ -362,6 +362,18 @@ def _sizes(size: Sequence[Any], fn: str = "") -> tuple[int, ...]:
     return shape
 
 
+def _plain_zero(value) -> bool:
+    """A zero without a negative sign anywhere (``-0.0`` and ``complex(0, -0.0)`` are filled
+    as given, not taken from ``zeros``)."""
+    if isinstance(value, complex) or getattr(value, "imag", 0) != 0 or \
+            type(value).__name__.startswith("complex"):
+        return math.copysign(1.0, value.real) > 0 and math.copysign(1.0, value.imag) > 0
+    try:
+        return math.copysign(1.0, float(value)) > 0
+    except (TypeError, ValueError, OverflowError):
+        return True
+
+
 def _fill(shape, value, dt: _dtype_cls, device: DeviceLike, requires_grad: bool,
           stride: tuple | None = None) -> Tensor:
     """A new tensor of ``shape`` holding ``value`` (None: uninitialised); row-major unless
@@ -371,7 +383,7 @@ def _fill(shape, value, dt: _dtype_cls, device: DeviceLike, requires_grad: bool,
     n = math.prod(shape)
     if value is None:
         buf = be.empty(n, dt._np, dev)
-    elif value == 0:
+    elif value == 0 and _plain_zero(value):
         buf = be.zeros(n, dt._np, dev)
     else:
         buf = be.empty(n, dt._np, dev)

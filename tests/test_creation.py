@@ -651,3 +651,23 @@ def test_integer_ranges_with_non_finite_numbers_raise_as_pytorch(call):
 def test_spacing_steps_past_int64(name, steps):
     """steps is PyTorch's int64 argument: past its range a ValueError, as PyTorch's parser."""
     same(lambda T: getattr(T, name)(255, 10 ** 30, steps=steps))
+
+
+@pytest.mark.parametrize("value", [-0.0, 0.0, 0, False, complex(-0.0, 0.0), complex(0.0, -0.0),
+                                   complex(-0.0, -0.0), -1.5, 2])
+@pytest.mark.parametrize("dtype", [None, "float16", "float32", "float64", "complex64"])
+def test_full_keeps_the_sign_of_a_zero_as_pytorch(value, dtype):
+    """``full``/``full_like``/``new_full`` store the value as given: a -0.0 stays -0.0 (a fill
+    that took zeros() for any value == 0 lost the sign)."""
+    torch = pytest.importorskip("torch")
+    if dtype is not None and dtype.startswith("float") and isinstance(value, complex):
+        return  # (a complex value into a real dtype: refused by both, tested elsewhere)
+    outs = []
+    for L in (torch, tv):
+        dt = None if dtype is None else getattr(L, dtype)
+        made = [L.full((3,), value, dtype=dt), L.full_like(L.ones(2), value, dtype=dt),
+                L.ones(2).new_full((2,), value, dtype=dt)]
+        outs.append([(str(m.dtype).split(".")[-1],
+                      m.resolve_conj().numpy().tobytes() if m.dtype != L.bfloat16 else b"")
+                     for m in made])
+    assert outs[1] == outs[0]

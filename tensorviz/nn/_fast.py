@@ -23,6 +23,7 @@ from .._tensor import Tensor
 from ..autograd import anomaly_mode as _anomaly
 from ..autograd._raw import cpu, fresh, quiet_run
 from ..autograd._record import record, requires_grad
+from ..ops.pointwise import relu_values
 
 __all__ = ["linear", "relu", "log_softmax", "nll_loss"]
 
@@ -80,9 +81,7 @@ def linear(input, weight, bias):
 
 
 def _relu(a):
-    r = np.maximum(a, 0)  # (NaN kept, as the general path's isnan test keeps it)
-    r += 0.0  # (-0.0 becomes +0.0, as max(x, 0) gives)
-    return r
+    return relu_values(np, a)  # (the general path's kernel: -0.0 and NaN kept, as PyTorch)
 
 
 def relu(input):

@@ -345,10 +345,27 @@ def relu(input: Tensor) -> Tensor:
     def f(xp, a):
         if a.dtype.kind != "f":
             return xp.where(a > 0, a, a.dtype.type(0))
-        r = xp.maximum(a, a.dtype.type(0))  # (NaN kept)
-        r += a.dtype.type(0)                # (-0.0 becomes +0.0, as max(x, 0))
-        return r
+        return relu_values(xp, a)
     return _map(input, dt, f)
+
+
+_TIES: dict = {}  # (array module, dtype) -> does maximum(0, x) give x on a tie?
+
+
+def relu_values(xp, a):
+    """``relu`` of a float array as PyTorch computes it: ``std::max(x, 0)``, which keeps ``x``
+    on a tie (``relu(-0.0)`` is -0.0) and keeps NaN.
+
+    >>> relu_values(np, np.array([-0.0, -1.0, np.nan, 2.0]))   # [-0., 0., nan, 2.]
+    """
+    r = xp.maximum(a.dtype.type(0), a)  # (NaN kept)
+    key = (xp, a.dtype)
+    ties = _TIES.get(key)
+    if ties is None:  # (NumPy's SIMD maximum gives its second operand on a tie: x itself;
+        # other loops and other array modules may give the first)
+        z = xp.full(17, -0.0, a.dtype)
+        ties = _TIES[key] = builtins.bool(xp.signbit(xp.maximum(a.dtype.type(0), z)).all())
+    return r if ties else xp.where(a == 0, a, r)
 
 
 def _rounding(name: str, fn_name: str, kernel: str, complex_msg: str | None):

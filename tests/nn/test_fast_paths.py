@@ -93,6 +93,8 @@ def test_relu_and_log_softmax_special_values(seed, np_dt, tv_dt, th_dt):
               lambda lib, x: lib.nn.functional.log_softmax(x, dim)):
         yt, yr = f(tv, t), f(torch, r)
         _same(yt, yr, exact=f is not None and yt.grad_fn.name() == "ReluBackward0")
+        if yt.grad_fn.name() == "ReluBackward0":  # (bit for bit: relu(-0.0) is -0.0)
+            assert yt.detach().numpy().tobytes() == yr.detach().numpy().tobytes()
         assert yt.grad_fn.name() == yr.grad_fn.name()
         relu = yt.grad_fn.name() == "ReluBackward0"
         # (ReluBackward0 on the arrays is bitwise: special gradients must pass bit for bit)

@@ -974,3 +974,24 @@ def test_log1p_of_complex_is_accurate_for_tiny_and_huge_values(dtype):
     e = torch.log1p(torch.from_numpy(z)).numpy()
     r = tensorviz.log1p(tensorviz.from_numpy(z)).numpy()
     np.testing.assert_allclose(r, e, rtol=4e-6 if dtype == "complex64" else 1e-14, atol=0)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64", "int32"])
+@pytest.mark.parametrize("layout", ["contiguous", "strided", "big"])
+def test_relu_keeps_negative_zero_as_pytorch(dtype, layout):
+    """PyTorch's relu is std::max(x, 0): x itself on a tie, so relu(-0.0) is -0.0 (every
+    spelling; bit for bit, NaN's sign aside)."""
+    torch = pytest.importorskip("torch")
+    vals = [-0.0, 0.0, -1.0, 2.5, float("inf"), -float("inf"), float("nan")] * 5
+    outs = []
+    for L in (torch, tensorviz):
+        x = L.tensor(vals).to(getattr(L, dtype)) if dtype != "int32" else \
+            L.tensor([int(v) for v in vals if v == v and abs(v) != float("inf")], dtype=L.int32)
+        if layout == "strided":
+            x = x[::2]
+        elif layout == "big":
+            x = x.repeat(200)
+        got = [L.relu(x), x.relu(), L.nn.functional.relu(x), x.clone().relu_()]
+        outs.append([(g.float().isnan().tolist(),
+                      g.float().nan_to_num(7.0).numpy().tobytes()) for g in got])
+    assert outs[1] == outs[0]
