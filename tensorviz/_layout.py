@@ -601,6 +601,11 @@ def _broadcast_pair(a: Shape, b: Shape) -> Shape:
     """PyTorch's ``infer_size``: compared from the last dim, erring on the last mismatch."""
     if a == b:
         return a
+    tuples = type(a) is tuple and type(b) is tuple
+    if tuples:
+        known = _PAIRS.get((a, b))
+        if known is not None:
+            return known
     n = max(len(a), len(b))
     out = [0] * n
     for i in range(n - 1, -1, -1):
@@ -611,7 +616,13 @@ def _broadcast_pair(a: Shape, b: Shape) -> Shape:
             raise RuntimeError(f"The size of tensor a ({sa}) must match the size of tensor b "
                                f"({sb}) at non-singleton dimension {i}")
         out[i] = sb if sa == 1 else sa
-    return tuple(out)
+    out = tuple(out)
+    if tuples and len(_PAIRS) < 4096:  # (a model broadcasts the same few pairs every step)
+        _PAIRS[(a, b)] = out
+    return out
+
+
+_PAIRS: dict = {}  # (shape, shape) -> their broadcast shape, for pairs that broadcast
 
 
 def _fmt_size(shape: Sequence[int]) -> str:
