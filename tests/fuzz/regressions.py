@@ -1297,3 +1297,15 @@ REGRESSIONS += [  # nansum to int64 of float32 i0(0): terms an ulp apart convert
         "v3 = T.nansum(v2, 0, dtype=T.int64)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 150M run: a number past float16's range stored by a one-element fill
+    ("fill-one-half-element-past-its-range", [
+        "v0 = T.tensor([2.0, 2.0, 0.5], dtype=T.float16)", "v2 = v0[-1:4:1]",
+        "v3 = T.fill_(v2, value=2**63-1)",
+    ]),
+    ("full-like-zero-dim-half-past-its-range", [
+        "v0 = T.tensor(0.25, dtype=T.float16)", "v3 = T.full_like(v0, fill_value=2**63-1)",
+    ]),
+    ("fill-diagonal-one-half-element-past-its-range", [
+        "v0 = T.tensor([[-3.0], [-1.0], [-0.75]], dtype=T.float16)", "v1 = v0.fill_diagonal_(2**63-1)",
+    ]),
+]
