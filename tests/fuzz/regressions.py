@@ -1309,3 +1309,18 @@ REGRESSIONS += [  # fresh-seed 150M run: a number past float16's range stored by
         "v0 = T.tensor([[-3.0], [-1.0], [-0.75]], dtype=T.float16)", "v1 = v0.fill_diagonal_(2**63-1)",
     ]),
 ]
+REGRESSIONS += [  # PyTorch's complex32 parts past float16's range are infinities (tensorviz: complex64)
+    ("complex32-add-past-half-range", [
+        "v0 = T.tensor(complex(1.152921504606847e+18, 1.0), dtype=T.complex64)",
+        "v1 = T.tensor([-2.5, 3.0], dtype=T.float16)", "v2 = T.add(v0, v1)",
+    ]),
+    ("complex32-addcmul-past-half-range", [
+        "v0 = T.tensor([65504.0], dtype=T.float16)", "v2 = T.tensor(complex(4.0, -2.0), dtype=T.complex128)",
+        "v3 = v0.addcmul(v0, v2)",
+    ]),
+    ("complex32-where-past-half-range", [
+        "v0 = T.tensor(complex(1.152921504606847e+18, 0.0), dtype=T.complex64)",
+        "v2 = T.tensor(True, dtype=T.bool)", "v3 = T.tensor([3.4e+38, -0.75, -0.75, -3.0], dtype=T.float16)",
+        "v4 = v0.where(v2, v3)",
+    ]),
+]

@@ -309,6 +309,13 @@ def test_widening_conversions_compare_at_the_source_tolerance():
     assert compare(half, torch, tensorviz) is None
     f = compare(half, torch, _wrong(sub=lambda a, b: tensorviz.sub(a, b) * 1.01))  # 1% off
     assert f is not None and f.kind == "silent" and f.line == 1, f
+    # complex32 parts past float16's range are PyTorch's infinities: tensorviz's complex64
+    # value is compared as complex32 holds it; a finite part where PyTorch's is infinite is not
+    big = ["v0 = T.tensor(complex(1.152921504606847e+18, 1.0), dtype=T.complex64)",
+           "v1 = T.tensor([-2.5, 3.0], dtype=T.float16)", "v2 = T.add(v0, v1)"]
+    assert compare(big, torch, tensorviz) is None
+    f = compare(big, torch, _wrong(add=lambda a, b: tensorviz.add(a, b) * 1e-20))
+    assert f is not None and f.kind == "silent" and f.line == 2, f
 
 
 def test_widened_values_are_adopted_for_what_follows(monkeypatch):
