@@ -509,6 +509,16 @@ def _valid_factors(op: str, line: str, x: np.ndarray, parts: list, dtype: str) -
     return mask is not None and bool(np.all(mask))
 
 
+def _same_elements(a, b) -> bool:
+    """Whether two tensor descriptions view the same elements in the same positions (one
+    storage, shape, strides and offset: a tensor and its conj() or view_as())."""
+    if a is None or a[0] != "tensor" or b[0] != "tensor":
+        return False
+    a, b = a[1], b[1]
+    return a["storage"] is not None and all(a[k] == b[k] for k in
+                                            ("storage", "shape", "stride", "offset"))
+
+
 def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
     """Adjust the two descriptions of a result for the differences tensorviz keeps on purpose
     (each a ``# Note:``); True when the rest of the program is not to be compared."""
@@ -1019,8 +1029,11 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
                 return Finding("silent", i, op, f"{name} missing")
             rules = [made_by.get(name)]
             if (x_before is not None or "out=" in line) and name != target and \
-                    target in made_by and env_t.get(name) is env_t.get(target):
-                rules.append(made_by[target])  # (an in-place op's self, an out=: its rule too)
+                    target in made_by and (env_t.get(name) is env_t.get(target) or
+                                           _same_elements(st.get(target), st[name])):
+                # (an in-place op's self, an out=, or a view of the same elements (its conj):
+                # its rule too)
+                rules.append(made_by[target])
             judged = st[name][1].get("values") if st[name][0] == "tensor" else None
             for rule in filter(None, rules):
                 _loosen(st[name], rule[3])

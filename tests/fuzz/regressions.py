@@ -1324,3 +1324,9 @@ REGRESSIONS += [  # PyTorch's complex32 parts past float16's range are infinitie
         "v4 = v0.where(v2, v3)",
     ]),
 ]
+REGRESSIONS += [  # an in-place op's deliberate difference reaches its conj view's base
+    ("sgn_-subnormal-through-a-conj-view", [
+        "v2 = T.tensor([complex(-0.75, -2.0), complex(1e-310, 0.0)], dtype=T.complex128)",
+        "v3 = v2.conj()", "v6 = v3.sgn_()",
+    ]),
+]
