@@ -1231,6 +1231,7 @@ def _adopt_ulps(a, b, torch, precision: str | None) -> None:
             return
 
 
+_ACOS = re.compile(r"=\s*(?:T\.(?:acos|arccos)_?\(\s*(v\d+)\b|(v\d+)\.(?:acos|arccos)_?\()")
 _NEGATION = re.compile(r"=\s*(?:-\s*(v\d+)\s*$|T\.neg(?:ative)?_?\(\s*(v\d+)\s*\)|"
                        r"(v\d+)\.neg(?:ative)?_?\(\s*\))")
 
@@ -1367,6 +1368,28 @@ def _pytorch_repairs(line: str, env: dict, torch) -> list:
             res.data.copy_(torch.from_numpy(out))
             return True
         repairs.append(negation_signs)
+    m = _ACOS.search(line)
+    acos_of = env.get(m.group(1) or m.group(2)) if m and target else None
+    if isinstance(acos_of, torch.Tensor) and acos_of.dtype == torch.complex128:
+        # Note: PyTorch's complex128 acos of x + 0j (|x| <= 1) is acos(x) + 0j; C99 (Annex G:
+        # cacos(conj(z)) = conj(cacos(z)), cacos(x + 0i) = acos(x) - 0i), NumPy, tensorviz
+        # and PyTorch's own complex64 give acos(x) - 0j. PyTorch's zero imaginary parts where
+        # the input's is zero are set to C99's sign (its other values kept): branch cuts
+        # later (acos of 1.047 - 0j is +0.306j) then compare tensorviz's signs against C99's.
+        before = np.array(acos_of.detach().resolve_conj().resolve_neg().numpy(), copy=True)
+
+        def acos_signs():
+            res = env.get(target)
+            if not isinstance(res, torch.Tensor) or tuple(res.shape) != before.shape or \
+                    res.dtype != torch.complex128 or res.is_conj() or res.is_neg():
+                return True  # (compared as it is)
+            out = np.array(res.detach().numpy(), copy=True)
+            fix = (out.imag == 0) & (before.imag == 0)
+            if fix.any():
+                out.imag = np.where(fix, np.copysign(0.0, -before.imag), out.imag)
+                res.data.copy_(torch.from_numpy(out))
+            return True
+        repairs.append(acos_signs)
     ordered = _ordered_write(line, env)
     if ordered is not None:
         # Note: a write whose result PyTorch's loop order decides (see _ordered_write: an

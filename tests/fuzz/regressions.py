@@ -1330,3 +1330,13 @@ REGRESSIONS += [  # an in-place op's deliberate difference reaches its conj view
         "v3 = v2.conj()", "v6 = v3.sgn_()",
     ]),
 ]
+REGRESSIONS += [  # PyTorch's complex128 acos(x + 0j) is + 0j (C99: - 0j), then a branch cut
+    ("acos-complex128-zero-sign-then-branch-cut", [
+        "v0 = T.tensor(complex(0.5, 0.0), dtype=T.complex128)", "v2 = T.arccos_(v0)",
+        "v3 = T.tanh(v2)", "v4 = T.acos(v2, out=v3)",
+    ]),
+    ("arccos_-twice-complex128", [
+        "v0 = T.tensor([[complex(1.5, 0.0), complex(-2.5, -2.0)], [complex(0.25, 0.0), complex(1.0, 0.0)]], dtype=T.complex128)",
+        "v2 = T.arccos_(v0)", "v3 = v0.arccos_()",
+    ]),
+]
