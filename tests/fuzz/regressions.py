@@ -1340,3 +1340,9 @@ REGRESSIONS += [  # PyTorch's complex128 acos(x + 0j) is + 0j (C99: - 0j), then 
         "v2 = T.arccos_(v0)", "v3 = v0.arccos_()",
     ]),
 ]
+REGRESSIONS += [  # PyTorch's pow of the number 1 fills ones (1 ** (inf+0j) is 1+0j, not cpow's NaN)
+    ("one-to-a-complex-tensor-power", [
+        "v0 = T.tensor([[complex(2.0, 2.0), complex(float('inf'), 0.0), complex(float('nan'), 0.0)], [complex(-float('inf'), -2.0), complex(0.0, 0.0), complex(1e+30, 0.0)]], dtype=T.complex128)",
+        "v1 = v0[..., ::2]", "v4 = -1 ** v0", "v5 = 1 ** v1",
+    ]),
+]
