@@ -1346,3 +1346,13 @@ REGRESSIONS += [  # PyTorch's pow of the number 1 fills ones (1 ** (inf+0j) is 1
         "v1 = v0[..., ::2]", "v4 = -1 ** v0", "v5 = 1 ** v1",
     ]),
 ]
+REGRESSIONS += [  # ldexp's power: pow(2 of input's dtype, other) (0-dim other: promoted; complex: cpow)
+    ("ldexp_-complex128-by-zero-dim-complex64", [
+        "v0 = T.tensor(complex(0.5, -2.0), dtype=T.complex128)",
+        "v1 = T.tensor(complex(-0.75, 0.0), dtype=T.complex64)", "v2 = T.ldexp_(v0, other=v1)",
+    ]),
+    ("ldexp-complex-by-int-is-cpow", [
+        "v0 = T.tensor([complex(0.5, -2.0), complex(1e+30, 0.0)], dtype=T.complex128)",
+        "v1 = T.tensor([3, -2], dtype=T.int32)", "v2 = T.ldexp(v0, v1)",
+    ]),
+]
