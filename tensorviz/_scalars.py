@@ -84,11 +84,11 @@ def checked_scalar(value, dt: "_dtypes.dtype"):
             return dt._np.type(value)
     if isinstance(value, np.generic):
         value = value.item()
+    if isinstance(value, builtins.int) and not isinstance(value, builtins.bool) and not \
+            -(1 << 63) <= value < (1 << 64):  # (PyTorch takes up to uint64's largest)
+        _int_overflow(value)
     if dt is _dtypes.bool:
         return np.bool_(value)
-    if isinstance(value, builtins.int) and not isinstance(value, builtins.bool) and not \
-            -(1 << 63) <= value < (1 << 63):
-        raise OverflowError("int too big to convert")
     bad = False
     if isinstance(value, builtins.complex):
         if dt.category != _dtypes._COMPLEX:
@@ -107,6 +107,10 @@ def checked_scalar(value, dt: "_dtypes.dtype"):
             # (PyTorch stores an out-of-range number into float16 as inf, without an error)
             v = builtins.abs(value)
             bad = v != float("inf") and v > _limits(dt)[1] and v == v
+    elif not bad and dt is _dtypes.complex64:  # (each part must fit a float32, as in PyTorch)
+        hi = _limits(_dtypes.float32)[1]
+        bad = any(v != float("inf") and v > hi and v == v
+                  for v in (builtins.abs(value.real), builtins.abs(value.imag)))
     if bad:
         raise RuntimeError(f"value cannot be converted to type {_C_NAMES[dt.name]} without "
                            "overflow")
@@ -124,12 +128,32 @@ def fill_value(value, dt, numel=None):
                 check_half(value)
             else:
                 call_quiet(checked_scalar, value, dt)
-        elif isinstance(value, (builtins.int, builtins.float, np.integer, np.floating)):
-            return call_quiet(scalar_to, value, dt)
-    return call_quiet(checked_scalar, value, dt)  # (its range check may cast: keep it quiet)
+        elif isinstance(value, (builtins.int, builtins.float, np.integer, np.floating,
+                                builtins.complex)):
+            # (in the storage's own type, so that storing it casts nothing: NumPy would warn
+            # when a number past float16's range becomes inf)
+            return call_quiet(_half_scalar, value, dt)
+    return call_quiet(checked_scalar, value, dt)
+
+
+def _half_scalar(value, dt):
+    if isinstance(value, builtins.int) and value < -(1 << 63):
+        _int_overflow(value)
+    if isinstance(value, builtins.complex):  # (PyTorch goes through double: its words)
+        if value.imag != 0:
+            raise RuntimeError("value cannot be converted to type double without overflow")
+        value = value.real
+    return dt._np.type(scalar_to(value, dt))  # (its range check may cast: keep it quiet)
 
 
 _HALF_MAX = 65504.0
+
+
+def _int_overflow(value: int):
+    """PyTorch's error for a Python int that no 64-bit type holds (it tries int64, then
+    uint64, whose words it reports for a negative one)."""
+    raise OverflowError("can't convert negative int to unsigned" if value < 0 else
+                        "int too big to convert")
 
 
 def check_half(value) -> None:
@@ -143,6 +167,8 @@ def check_half(value) -> None:
             value, (builtins.int, builtins.float, np.integer, np.floating)):
         return
     if isinstance(value, (builtins.int, np.integer)):
+        if not -(1 << 63) <= builtins.int(value) < (1 << 64):  # (PyTorch's own error first)
+            _int_overflow(builtins.int(value))
         bad = builtins.abs(builtins.int(value)) > _HALF_MAX
     else:
         v = builtins.abs(builtins.float(value))

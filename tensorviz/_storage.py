@@ -433,6 +433,9 @@ def _scalar_for(value, dt):
     """A value stored into a typed storage: PyTorch's checked conversion to ``dt``."""
     if isinstance(value, _dtypes.TENSOR_TYPES):
         value = value.item()
+    if type(value) is int and not -(1 << 63) <= value < (1 << 63):
+        # (a storage unpacks a Python int as a C long long, before any dtype's own check)
+        raise ValueError("Overflow when unpacking long long")
     try:
         return fill_value(value, dt)
     except OverflowError:  # (PyTorch's words for an int no 64-bit type holds)

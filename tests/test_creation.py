@@ -671,3 +671,32 @@ def test_full_keeps_the_sign_of_a_zero_as_pytorch(value, dtype):
                       m.resolve_conj().numpy().tobytes() if m.dtype != L.bfloat16 else b"")
                      for m in made])
     assert outs[1] == outs[0]
+
+
+# ---------------------------------------------------------------- fill values at the edges
+FILL_VALUES = [2 ** 63 - 1, 2 ** 63, 2 ** 64 - 1, 2 ** 64, -2 ** 63, -2 ** 63 - 1, -2 ** 64,
+               1e300, -1e300, 70000, 65520.0, float("inf"), float("nan"), 300, -129, True,
+               3 + 0j, complex(1e300, 1.0), complex(1.0, -1e300)]
+FILL_DTYPES = ["float16", "bfloat16", "float32", "float64", "complex64", "int64", "int8",
+               "uint8", "bool"]
+FILLERS = [
+    lambda L, dt, v: L.zeros(1, dtype=dt).fill_(v), lambda L, dt, v: L.zeros(3, dtype=dt).fill_(v),
+    lambda L, dt, v: L.zeros(3, dtype=dt)[-1:4].fill_(v),
+    lambda L, dt, v: L.full_like(L.zeros((), dtype=dt), v), lambda L, dt, v: L.full((2,), v, dtype=dt),
+    lambda L, dt, v: L.zeros(3, 1, dtype=dt).fill_diagonal_(v),
+]
+
+
+@pytest.mark.parametrize("value", FILL_VALUES, ids=repr)
+@pytest.mark.parametrize("dtype", FILL_DTYPES)
+def test_fill_value_conversion_matches_pytorch_quietly(value, dtype):
+    """fill_/full/full_like/fill_diagonal_ store a Python number as PyTorch does (inf where a
+    one-element half fill overflows) or raise its error (type and words); NumPy's cast
+    warnings never reach the user (pytest makes them errors)."""
+    def run(lib, fill):
+        try:
+            return repr(fill(lib, getattr(lib, dtype), value).tolist())  # (nan equals nan)
+        except (RuntimeError, OverflowError, TypeError) as e:
+            return type(e).__name__, str(e)
+    for fill in FILLERS:
+        assert run(tv, fill) == run(torch, fill)

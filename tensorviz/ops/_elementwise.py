@@ -771,6 +771,13 @@ def _int_pow(a, b, out=None):
     return out
 
 
+def _one_pow(a, b, out=None):
+    """``1 ** b``: ones (PyTorch's pow of the number 1 fills, whatever ``b`` holds)."""
+    r = _complex_pow(a, b, out)
+    r[...] = 1
+    return r
+
+
 def _complex_pow(a, b, out=None):
     """Complex ``a ** b`` as PyTorch computes it: C's ``cpow``, that is ``exp(b * log(a))``
     with no special case (0 ** 0 is nan+nan j, and (-3+0j) ** 1 keeps log's rounding in its
@@ -889,8 +896,13 @@ def pow(input, exponent, *, out=None) -> Tensor:
         _check_pow_exponent(input, exponent, rdt)
         return binary(_pow_fn(rdt, exponent), input, exponent, out=out,
                       scalar_is_operand=False)
-    return binary(_complex_pow if rdt.category == _COMPLEX else _pow_fn(rdt), input, exponent,
-                  out=out, scalar_is_operand=None)
+    if rdt.category == _COMPLEX:
+        # (PyTorch's pow.Scalar fills ones for a base equal to 1, True aside: 1 ** (inf+0j)
+        # is 1+0j there, where cpow's exp(b * log(1)) is nan+nan j)
+        one = type(input) is not builtins.bool and input == 1
+        return binary(_one_pow if one else _complex_pow, input, exponent, out=out,
+                      scalar_is_operand=None)
+    return binary(_pow_fn(rdt), input, exponent, out=out, scalar_is_operand=None)
 
 
 def _check_pow_exponent(base: Tensor, exp, rdt) -> None:

@@ -176,11 +176,16 @@ def ldexp(input, other, *, out=None) -> Tensor:
         (x_shape, _layout.cast_strides(x_shape, x_stride) if x_dt is not rdt else x_stride)
         for x_shape, x_stride, x_dt in ((input._shape, input._stride, input._dtype),
                                         (other._shape, p_stride, pdt))])
-    if od.category >= _FLOAT and od is not rdt and rdt.category >= _FLOAT:
-        # PyTorch computes input * pow(2., other): the power in other's own (narrower) dtype
-        p = wrap_array(call_quiet(_ldexp, _xp(other), np.ones((), dtype=od._np),
-                                  operand(other, od, other._storage._device)), od,
-                       other._storage._device)
+    if pdt is not rdt or rdt.category == _COMPLEX:
+        # PyTorch computes input * pow(2., other): the power in its own dtype (other's, or
+        # with a 0-dim other the promotion of input's and other's), by pow's own kernel
+        # (complex: cpow, whose 2 ** 3 is 7.999999999999998)
+        from ._elementwise import pow as _pow
+        if input._dtype.category <= _INT or input._dtype is _dtypes.float32:
+            p = _pow(2.0, other)
+        else:
+            from .._creation import full
+            p = _pow(full((), 2, dtype=input._dtype, device=other.device), other)
         res = _elementwise2("ldexp", lambda xp, a, b: a * b, input, p, rdt, None,
                             _opmath(rdt), stride)
     else:

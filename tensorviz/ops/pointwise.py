@@ -228,6 +228,9 @@ cos = _unary_op(_float_unary("cos", lambda xp, a: xp.cos(a)))
 tan = _unary_op(_float_unary("tan", lambda xp, a: xp.tan(a)))
 asin = op(aliases=("arcsin",), inplace=True, inplace_function=True)(
     _float_unary("asin", lambda xp, a: xp.arcsin(a)))
+# Note: complex acos(x + 0j) with |x| <= 1 is acos(x) - 0j, as C99 (Annex G) and NumPy define it
+# and PyTorch's complex64 gives; PyTorch's complex128 gives + 0j (the other side of a later
+# branch cut).
 acos = op(aliases=("arccos",), inplace=True, inplace_function=True)(
     _float_unary("acos", lambda xp, a: xp.arccos(a)))
 atan = op(aliases=("arctan",), inplace=True, inplace_function=True)(

@@ -148,6 +148,14 @@ def _same_values(a: np.ndarray, b: np.ndarray, dtype: str, tol: str | None = Non
     rtol, atol = TOL[tol or dtype]
     a64 = a.astype(np.complex128 if dtype.startswith("complex") else np.float64)
     b64 = b.astype(a64.dtype)
+    if tol == "float16" and dtype.startswith("complex"):
+        # Note: PyTorch's complex32 holds float16 parts; tensorviz's complex64 stand-in is
+        # compared as complex32 would hold it (each part rounded to float16: a part past
+        # 65504 is the infinity PyTorch reaches, as PyTorch's float16 inputs are too).
+        with np.errstate(all="ignore"):
+            half = np.empty(b64.shape, np.complex128)
+            half.real, half.imag = b64.real.astype(np.float16), b64.imag.astype(np.float16)
+        b64 = half
     if dtype.startswith("complex"):
         # Note: C99 Annex G classifies a complex value as a whole: with an infinite part it is
         # an infinity whatever its other part (inf+nan j, inf+1j and -inf-inf j are the one
@@ -499,6 +507,16 @@ def _valid_factors(op: str, line: str, x: np.ndarray, parts: list, dtype: str) -
     matrix of ``x``."""
     mask = _valid_factor_mask(op, line, x, parts, dtype)
     return mask is not None and bool(np.all(mask))
+
+
+def _same_elements(a, b) -> bool:
+    """Whether two tensor descriptions view the same elements in the same positions (one
+    storage, shape, strides and offset: a tensor and its conj() or view_as())."""
+    if a is None or a[0] != "tensor" or b[0] != "tensor":
+        return False
+    a, b = a[1], b[1]
+    return a["storage"] is not None and all(a[k] == b[k] for k in
+                                            ("storage", "shape", "stride", "offset"))
 
 
 def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
@@ -1011,8 +1029,11 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
                 return Finding("silent", i, op, f"{name} missing")
             rules = [made_by.get(name)]
             if (x_before is not None or "out=" in line) and name != target and \
-                    target in made_by and env_t.get(name) is env_t.get(target):
-                rules.append(made_by[target])  # (an in-place op's self, an out=: its rule too)
+                    target in made_by and (env_t.get(name) is env_t.get(target) or
+                                           _same_elements(st.get(target), st[name])):
+                # (an in-place op's self, an out=, or a view of the same elements (its conj):
+                # its rule too)
+                rules.append(made_by[target])
             judged = st[name][1].get("values") if st[name][0] == "tensor" else None
             for rule in filter(None, rules):
                 _loosen(st[name], rule[3])
@@ -1210,6 +1231,7 @@ def _adopt_ulps(a, b, torch, precision: str | None) -> None:
             return
 
 
+_ACOS = re.compile(r"=\s*(?:T\.(?:acos|arccos)_?\(\s*(v\d+)\b|(v\d+)\.(?:acos|arccos)_?\()")
 _NEGATION = re.compile(r"=\s*(?:-\s*(v\d+)\s*$|T\.neg(?:ative)?_?\(\s*(v\d+)\s*\)|"
                        r"(v\d+)\.neg(?:ative)?_?\(\s*\))")
 
@@ -1346,6 +1368,28 @@ def _pytorch_repairs(line: str, env: dict, torch) -> list:
             res.data.copy_(torch.from_numpy(out))
             return True
         repairs.append(negation_signs)
+    m = _ACOS.search(line)
+    acos_of = env.get(m.group(1) or m.group(2)) if m and target else None
+    if isinstance(acos_of, torch.Tensor) and acos_of.dtype == torch.complex128:
+        # Note: PyTorch's complex128 acos of x + 0j (|x| <= 1) is acos(x) + 0j; C99 (Annex G:
+        # cacos(conj(z)) = conj(cacos(z)), cacos(x + 0i) = acos(x) - 0i), NumPy, tensorviz
+        # and PyTorch's own complex64 give acos(x) - 0j. PyTorch's zero imaginary parts where
+        # the input's is zero are set to C99's sign (its other values kept): branch cuts
+        # later (acos of 1.047 - 0j is +0.306j) then compare tensorviz's signs against C99's.
+        before = np.array(acos_of.detach().resolve_conj().resolve_neg().numpy(), copy=True)
+
+        def acos_signs():
+            res = env.get(target)
+            if not isinstance(res, torch.Tensor) or tuple(res.shape) != before.shape or \
+                    res.dtype != torch.complex128 or res.is_conj() or res.is_neg():
+                return True  # (compared as it is)
+            out = np.array(res.detach().numpy(), copy=True)
+            fix = (out.imag == 0) & (before.imag == 0)
+            if fix.any():
+                out.imag = np.where(fix, np.copysign(0.0, -before.imag), out.imag)
+                res.data.copy_(torch.from_numpy(out))
+            return True
+        repairs.append(acos_signs)
     ordered = _ordered_write(line, env)
     if ordered is not None:
         # Note: a write whose result PyTorch's loop order decides (see _ordered_write: an

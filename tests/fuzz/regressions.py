@@ -1297,3 +1297,62 @@ REGRESSIONS += [  # nansum to int64 of float32 i0(0): terms an ulp apart convert
         "v3 = T.nansum(v2, 0, dtype=T.int64)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 150M run: a number past float16's range stored by a one-element fill
+    ("fill-one-half-element-past-its-range", [
+        "v0 = T.tensor([2.0, 2.0, 0.5], dtype=T.float16)", "v2 = v0[-1:4:1]",
+        "v3 = T.fill_(v2, value=2**63-1)",
+    ]),
+    ("full-like-zero-dim-half-past-its-range", [
+        "v0 = T.tensor(0.25, dtype=T.float16)", "v3 = T.full_like(v0, fill_value=2**63-1)",
+    ]),
+    ("fill-diagonal-one-half-element-past-its-range", [
+        "v0 = T.tensor([[-3.0], [-1.0], [-0.75]], dtype=T.float16)", "v1 = v0.fill_diagonal_(2**63-1)",
+    ]),
+]
+REGRESSIONS += [  # PyTorch's complex32 parts past float16's range are infinities (tensorviz: complex64)
+    ("complex32-add-past-half-range", [
+        "v0 = T.tensor(complex(1.152921504606847e+18, 1.0), dtype=T.complex64)",
+        "v1 = T.tensor([-2.5, 3.0], dtype=T.float16)", "v2 = T.add(v0, v1)",
+    ]),
+    ("complex32-addcmul-past-half-range", [
+        "v0 = T.tensor([65504.0], dtype=T.float16)", "v2 = T.tensor(complex(4.0, -2.0), dtype=T.complex128)",
+        "v3 = v0.addcmul(v0, v2)",
+    ]),
+    ("complex32-where-past-half-range", [
+        "v0 = T.tensor(complex(1.152921504606847e+18, 0.0), dtype=T.complex64)",
+        "v2 = T.tensor(True, dtype=T.bool)", "v3 = T.tensor([3.4e+38, -0.75, -0.75, -3.0], dtype=T.float16)",
+        "v4 = v0.where(v2, v3)",
+    ]),
+]
+REGRESSIONS += [  # an in-place op's deliberate difference reaches its conj view's base
+    ("sgn_-subnormal-through-a-conj-view", [
+        "v2 = T.tensor([complex(-0.75, -2.0), complex(1e-310, 0.0)], dtype=T.complex128)",
+        "v3 = v2.conj()", "v6 = v3.sgn_()",
+    ]),
+]
+REGRESSIONS += [  # PyTorch's complex128 acos(x + 0j) is + 0j (C99: - 0j), then a branch cut
+    ("acos-complex128-zero-sign-then-branch-cut", [
+        "v0 = T.tensor(complex(0.5, 0.0), dtype=T.complex128)", "v2 = T.arccos_(v0)",
+        "v3 = T.tanh(v2)", "v4 = T.acos(v2, out=v3)",
+    ]),
+    ("arccos_-twice-complex128", [
+        "v0 = T.tensor([[complex(1.5, 0.0), complex(-2.5, -2.0)], [complex(0.25, 0.0), complex(1.0, 0.0)]], dtype=T.complex128)",
+        "v2 = T.arccos_(v0)", "v3 = v0.arccos_()",
+    ]),
+]
+REGRESSIONS += [  # PyTorch's pow of the number 1 fills ones (1 ** (inf+0j) is 1+0j, not cpow's NaN)
+    ("one-to-a-complex-tensor-power", [
+        "v0 = T.tensor([[complex(2.0, 2.0), complex(float('inf'), 0.0), complex(float('nan'), 0.0)], [complex(-float('inf'), -2.0), complex(0.0, 0.0), complex(1e+30, 0.0)]], dtype=T.complex128)",
+        "v1 = v0[..., ::2]", "v4 = -1 ** v0", "v5 = 1 ** v1",
+    ]),
+]
+REGRESSIONS += [  # ldexp's power: pow(2 of input's dtype, other) (0-dim other: promoted; complex: cpow)
+    ("ldexp_-complex128-by-zero-dim-complex64", [
+        "v0 = T.tensor(complex(0.5, -2.0), dtype=T.complex128)",
+        "v1 = T.tensor(complex(-0.75, 0.0), dtype=T.complex64)", "v2 = T.ldexp_(v0, other=v1)",
+    ]),
+    ("ldexp-complex-by-int-is-cpow", [
+        "v0 = T.tensor([complex(0.5, -2.0), complex(1e+30, 0.0)], dtype=T.complex128)",
+        "v1 = T.tensor([3, -2], dtype=T.int32)", "v2 = T.ldexp(v0, v1)",
+    ]),
+]

@@ -448,6 +448,39 @@ def test_ldexp_power_in_the_exponents_dtype():
         assert res[0] == res[1], (a, b)
 
 
+@pytest.mark.parametrize("a", ["complex128", "complex64", "float64", "float32", "float16"])
+@pytest.mark.parametrize("b", ["complex64", "complex128", "float32", "float16", "int32",
+                               "float64"])
+@pytest.mark.parametrize("form", ["dims", "zero-dim-other", "inplace-zero-dim", "inplace"])
+def test_ldexp_power_dtype_follows_pow(a, b, form):
+    """ldexp is input * pow(2, other) with the 2 a 0-dim tensor of input's dtype (float64,
+    halves, complex): a 0-dim other's power is taken in the promoted dtype, a complex power
+    by cpow (2 ** 3 is 7.999999999999998); values, dtype and errors as PyTorch's."""
+    torch = pytest.importorskip("torch")
+    if (a.startswith("complex") and b == "float16" and form in ("dims", "inplace")) or \
+            (a == "float16" and b.startswith("complex")):
+        pytest.skip("PyTorch's complex32 (tensorviz has complex64 for it)")
+    res = []
+    for lib in (tensorviz, torch):
+        x = lib.tensor([0.5, -2.0, 3.0]).to(getattr(lib, a))
+        if a.startswith("complex"):
+            x = x * lib.tensor(1 - 2j).to(x.dtype)
+        y = lib.tensor([-0.75, 3, -2]).to(getattr(lib, b))
+        try:
+            if form == "dims":
+                r = lib.ldexp(x, y)
+            elif form == "zero-dim-other":
+                r = lib.ldexp(x, y[0])
+            elif form == "inplace-zero-dim":
+                r = x.clone().ldexp_(y[1])
+            else:
+                r = lib.ldexp_(x.clone(), other=y)
+            res.append((str(r.dtype).split(".")[-1], repr(r.tolist())))
+        except (RuntimeError, TypeError, NotImplementedError) as e:
+            res.append((type(e).__name__,))
+    assert res[0] == res[1]
+
+
 def test_gcd_lcm_at_the_integer_limits():
     """gcd/lcm as PyTorch's kernels compute them: Euclid on abs with C's remainder (abs of the
     minimum stays negative), and lcm's product in C++'s promoted int for int8/int16 (abs

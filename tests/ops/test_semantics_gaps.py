@@ -125,6 +125,21 @@ def test_complex_scalar_base_pow(tvdiff, base):
     tvdiff.check(lambda lib, x: base ** x, t)
 
 
+@pytest.mark.parametrize("base", [1, 1.0, True, 1 + 0j, complex(1, -0.0), 2, -1])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128", "float64"])
+def test_scalar_base_one_pow_fills_ones(tvdiff, base, dtype):
+    """PyTorch's pow of the number 1 fills ones whatever the exponent (inf, NaN parts
+    included; True is not 1 there): tensorviz gives the same values."""
+    np = __import__("numpy")
+    inf, nan = float("inf"), float("nan")
+    vals = [complex(inf, 0), complex(nan, 0), complex(-inf, -2), complex(2, 2), complex(0, 0),
+            complex(1e30, 0)]
+    data = np.array(vals if dtype.startswith("complex") else [v.real for v in vals])
+    t = tvdiff.make((6,), dtype, data=data.astype(dtype))
+    tvdiff.check(lambda lib, x: base ** x, t)
+    tvdiff.check(lambda lib, x: lib.pow(base, x[::2]), t)
+
+
 # ---------------------------------------------------------------- out= overlap
 _OUT_CASES = ["add_shifted", "add_same_len", "add_full", "mul_two", "other_source", "interleaved",
               "transposed", "neg", "rsub", "exp", "same_view", "eq_fresh", "pow", "clamp",
