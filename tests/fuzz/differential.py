@@ -262,6 +262,27 @@ def _call_arg(line: str, fn: str, pos_fn: int, pos_method: int, kw: str):
     return None
 
 
+def _number(text: str):
+    """A real number written as the generator writes them (``1e-15``, ``-float('inf')``,
+    ``float('nan')``); None for anything else."""
+    import ast
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        return None
+    allowed = (ast.Expression, ast.UnaryOp, ast.USub, ast.UAdd, ast.Constant, ast.Call,
+               ast.Name, ast.Load)
+    if not all(isinstance(n, allowed) for n in ast.walk(tree)) or any(
+            isinstance(n, ast.Name) and n.id != "float" for n in ast.walk(tree)):
+        return None
+    try:
+        value = eval(compile(tree, "<number>", "eval"), {"__builtins__": {}, "float": float})
+    except (ValueError, TypeError):
+        return None
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
+        else None
+
+
 def _call_operand(line: str, env: dict):
     """The tensor (or value) a statement's call reads first (``T.op(vN, ...)`` or
     ``vN.op(...)``; polygamma(n, vN): vN) in ``env``; None when there is none."""
@@ -586,9 +607,8 @@ def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
         if op == "pinverse" and x.dtype.kind in "fc" and x.size:
             eps = float(np.finfo(x.real.dtype if x.dtype.kind == "c" else x.dtype).eps)
             rc = _call_arg(line, "pinverse", 1, 0, "rcond")
-            try:
-                rcond = 1e-15 if rc is None else float(rc)
-            except ValueError:
+            rcond = 1e-15 if rc is None else _number(rc)
+            if rcond is None:
                 rcond = 1.0
             if rcond < eps:
                 with np.errstate(all="ignore"):

@@ -1356,3 +1356,9 @@ REGRESSIONS += [  # ldexp's power: pow(2 of input's dtype, other) (0-dim other: 
         "v1 = T.tensor([3, -2], dtype=T.int32)", "v2 = T.ldexp(v0, v1)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 151.1M run: pinverse's rcond written as -float('inf') (the rule read it as 1.0)
+    ("pinverse-rcond-minus-infinity-rank-one", [
+        "v0 = T.tensor([[1.5, 1.152921504606847e+18, 0.0]])", "v1 = v0.expand((3, 3))",
+        "v2 = T.pinverse(v1, -float('inf'))",
+    ]),
+]

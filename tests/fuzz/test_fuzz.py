@@ -837,3 +837,13 @@ def test_complex128_acos_zero_signs_follow_c99():
         return tensorviz.from_numpy(r)
     f = compare(prog[:3], torch, _wrong(acos=plus_zero_acos))
     assert f is not None and f.kind == "silent" and f.line == 2, f
+
+
+def test_generated_numbers_are_read_as_numbers():
+    """Rules that read a call's number (pinverse's rcond) read the generator's spellings,
+    and nothing else."""
+    from tests.fuzz.differential import _number
+    assert _number("-float('inf')") == float("-inf") and _number("1e-15") == 1e-15
+    assert _number("float('nan')") != _number("float('nan')")  # (NaN)
+    assert _number("v1") is None and _number("__import__('os')") is None
+    assert _number("True") is None and _number("2 +") is None
