@@ -211,7 +211,9 @@ def outer(input, vec2, *, out=None) -> Tensor:
         raise RuntimeError(f"outer: Expected 1-D argument self, but got {input.dim()}-D")
     if len(vec2._shape) != 1:
         raise RuntimeError(f"outer: Expected 1-D argument vec2, but got {vec2.dim()}-D")
-    return mul(input.unsqueeze(1), vec2, out=out)
+    # (PyTorch's outer is ``input.reshape(n, 1) * vec2``: a reshape, not an unsqueeze, whose
+    # strides differ for an empty expanded input, (1, 1) not (0, 1), and so the result's)
+    return mul(input.reshape(input._shape[0], 1), vec2, out=out)
 
 
 
@@ -527,19 +529,23 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None) -> Tensor:
         raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {vec1.dim()}-D"
                            if len(vec1._shape) != 1 else
                            f"addr: Expected 1-D argument vec2, but got {vec2.dim()}-D")
-    rdt = result_type(input, vec1, vec2)
+    shape = (vec1._shape[0], vec2._shape[0])
+    # (PyTorch's TensorIterator sees input expanded to the result's shape: a 0-dim input
+    # promotes as a dimensioned tensor, complex128 with float32 vectors, not complex64)
+    rdt = result_type(input if input._shape else input.expand(shape), vec1, vec2)
     for name, v in (("beta", beta), ("alpha", alpha)):  # (addr checks them, addmm does not)
         if rdt.category < _FLOAT and isinstance(v, builtins.float):
             raise RuntimeError(f"For integral input tensors, argument {name} must not be a "
                                "floating point number.")
     dev = device_of(input, vec1, vec2)
     xp = _xp(vec1)
-    shape = (vec1._shape[0], vec2._shape[0])
     a = call_quiet(operand, vec1, rdt, dev)  # (int64 2**62 to float16 is inf, quietly)
     b = call_quiet(operand, vec2, rdt, dev)
-    if rdt is not _dtypes.bool and alpha != 1:
+    cplx = rdt.is_complex
+    if rdt is not _dtypes.bool and (alpha != 1 or cplx):
         # (PyTorch's kernel: beta * self + alpha * vec1 * vec2, left to right, each step
-        # rounded: alpha * 60000 is inf in float16, times a 0 of vec2 is nan)
+        # rounded: alpha * 60000 is inf in float16, times a 0 of vec2 is nan; a complex
+        # product by 1 is not exact either, (1+0j) * (-inf+0j) is -inf+nanj)
         scale = _scalar(alpha, rdt)
         a = call_quiet(lambda: xp.multiply(a, scale).astype(rdt._np, copy=False))
         alpha = 1
@@ -547,6 +553,8 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None) -> Tensor:
         call_quiet(xp.multiply, a[:, None], b[None, :])
     inp = call_quiet(operand, input.expand(shape) if input._shape != shape else input, rdt,
                      dev)
+    if cplx and beta == 1:  # (beta * self in PyTorch's kernel: (1+0j) * (inf+0j) is inf+nanj)
+        inp = call_quiet(xp.multiply, inp, _scalar(beta, rdt))
     # (quiet: a product or scaling past the dtype's range is inf, as PyTorch's, not a
     # NumPy RuntimeWarning)
     res = call_quiet(_axpby, xp, prod, alpha, inp, beta, rdt)

@@ -1297,3 +1297,17 @@ REGRESSIONS += [  # nansum to int64 of float32 i0(0): terms an ulp apart convert
         "v3 = T.nansum(v2, 0, dtype=T.int64)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 150M run, linear algebra: outer's reshape; complex addr's steps
+    ("ger-empty-expanded-vector-strides", [
+        "v0 = T.tensor([-2.5], dtype=T.float16)", "v1 = v0.expand((0,))", "v2 = T.ger(v1, v0)",
+    ]),
+    ("addr-zero-dim-complex128-input-with-float32-vectors", [
+        "v0 = T.tensor(complex(4.0, 0.0), dtype=T.complex128)",
+        "v1 = T.tensor([2.0, -3.0, -3.0, -float('inf')], dtype=T.float32)",
+        "v2 = T.addr(v0, v1, vec2=v1, beta=2**63-1, alpha=0.5)",
+    ]),
+    ("addr-complex-alpha-one-times-inf", [
+        "v0 = T.tensor([complex(float('inf'), 0.0), complex(1, float('inf'))], dtype=T.complex64)",
+        "v1 = T.tensor([2.0, -float('inf')], dtype=T.float32)", "v2 = T.addr(v0, v1, vec2=v1)",
+    ]),
+]

@@ -1152,3 +1152,23 @@ def test_einsum_of_two_operands_is_laid_out_as_pytorch(seed):
                 return str(e)
             return tuple(r.shape), r.stride(), str(r.dtype).split(".")[-1]
         assert run(tensorviz) == run(torch), (eq, lays, dt)
+
+
+def test_outer_of_empty_expanded_vector_and_complex_addr_steps(tvdiff):
+    """outer is ``input.reshape(n, 1) * vec2`` (an empty expanded input gives PyTorch's
+    strides); complex addr multiplies by alpha and beta even where they are 1 ((1+0j) times an
+    infinity has a NaN part), and a 0-dim input promotes as the expanded tensor it becomes."""
+    inf = float("inf")
+    for f in (lambda lib: lib.ger(lib.tensor([-2.5], dtype=lib.float16).expand(0),
+                                  lib.tensor([1.0], dtype=lib.float16)),
+              lambda lib: lib.outer(lib.ones(1).expand(0), lib.ones(3)),
+              lambda lib: lib.addr(lib.tensor(4 + 0j, dtype=lib.complex128),
+                                   lib.tensor([2.0, -3.0, -inf]), lib.tensor([2.0, -3.0, -inf]),
+                                   beta=2**63 - 1, alpha=0.5),
+              lambda lib: lib.addr(lib.tensor([complex(inf, 0), complex(1, inf)]),
+                                   lib.tensor([2.0, -inf]), lib.tensor([2.0, -inf])),
+              lambda lib: lib.addr(lib.tensor([1 + 0j, 2j]), lib.tensor([2.0, -inf]),
+                                   lib.tensor([2.0, -inf]), beta=0),
+              lambda lib: lib.addr(lib.tensor(1.0, dtype=lib.float64),
+                                   lib.tensor([2.0, -inf]), lib.tensor([2.0, -inf]))):
+        tvdiff.check(f)
