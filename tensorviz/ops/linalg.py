@@ -389,6 +389,10 @@ def matmul(input, other, *, out=None) -> Tensor:
     res = _cprod(_xp(input), _xp(input).matmul, input._arr, other._arr)
     if not hasattr(res, "shape") or not res.shape:
         res = _xp(input).asarray(res).reshape(())
+        if out is None and input._cj and other._cj and input._dtype.category == _COMPLEX:
+            # (PyTorch's matmul of two vectors is their dot: of two conjugate views, a
+            # conjugate view, as dot's)
+            return _lazy_conj_result(_xp(input), res, input)
     return finish(res, input._dtype, dev, out)
 
 

@@ -1311,3 +1311,10 @@ REGRESSIONS += [  # fresh-seed 150M run, linear algebra: outer's reshape; comple
         "v1 = T.tensor([2.0, -float('inf')], dtype=T.float32)", "v2 = T.addr(v0, v1, vec2=v1)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 150M run: matmul of two conjugate vectors is dot's lazy conjugate
+    ("matmul-two-conjugate-vectors-lazy", [
+        "v0 = T.tensor([complex(2.0, 0.5), complex(-1.0, 1.0)], dtype=T.complex64)", "v1 = v0.conj()",
+        "v2 = T.tensor([complex(0.5, 0.0), complex(65504.0, 1.0)], dtype=T.complex64)",
+        "v3 = v2.conj()", "v4 = v3 @ v1",
+    ]),
+]

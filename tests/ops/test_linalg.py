@@ -1172,3 +1172,17 @@ def test_outer_of_empty_expanded_vector_and_complex_addr_steps(tvdiff):
               lambda lib: lib.addr(lib.tensor(1.0, dtype=lib.float64),
                                    lib.tensor([2.0, -inf]), lib.tensor([2.0, -inf]))):
         tvdiff.check(f)
+
+
+def test_matmul_of_two_conjugate_vectors_is_dots_conjugate_view(tvdiff):
+    """``a @ b`` of two vectors is PyTorch's ``dot``: of two conjugate views, a conjugate
+    view (lazy), and a plain tensor where only one is, or for a matrix operand."""
+    def vecs(lib):
+        return (lib.tensor([2 + 0.5j, -1 + 1j]).conj(), lib.tensor([0.5 + 0j, 65504 + 1j]).conj())
+    for f in (lambda lib: vecs(lib)[0] @ vecs(lib)[1],
+              lambda lib: lib.matmul(vecs(lib)[0], vecs(lib)[1].conj()),
+              lambda lib: lib.matmul(vecs(lib)[0][None], vecs(lib)[1])):
+        (r_tv, e_tv, _), (r_pt, e_pt, _) = tvdiff.run(f)
+        assert e_tv is None and e_pt is None, (e_tv, e_pt)
+        assert r_tv.is_conj() == r_pt.is_conj(), (r_tv.is_conj(), r_pt.is_conj())
+        tvdiff.check(f)
