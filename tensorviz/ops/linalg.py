@@ -2464,6 +2464,12 @@ def _cholesky_legacy(input, upper: bool = False, *, out=None) -> Tensor:
     warn_once("torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be "
               "removed in a future PyTorch release.")
     input = _tensor_arg(input, "cholesky", "input", 1)
+    if input.numel() == 0:
+        # (PyTorch's legacy cholesky returns empty_like(input), row-major, before any check of
+        # dtype or shape: a (0, 3, 3) input gives strides (9, 3, 1), linalg.cholesky's (9, 1, 3))
+        xp = _xp(input)
+        return finish(xp.empty(input._shape, dtype=input._dtype._np), input._dtype,
+                      input.device, out, _contig(input._shape))
     if input._dtype.category < _FLOAT or input._dtype in _dtypes.HALVES:
         raise NotImplementedError(f'"cholesky_cpu" not implemented for \'{input._dtype.cname}\'')
     return cholesky(input, upper=upper, out=out)

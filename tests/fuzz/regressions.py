@@ -1318,3 +1318,8 @@ REGRESSIONS += [  # fresh-seed 150M run: matmul of two conjugate vectors is dot'
         "v3 = v2.conj()", "v4 = v3 @ v1",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 150M run: legacy cholesky of an empty input is empty_like (row-major)
+    ("cholesky-legacy-empty-batch-row-major", [
+        "v0 = T.zeros((0, 3, 3), dtype=T.complex64)", "v1 = v0.conj()", "v3 = v1.cholesky(False)",
+    ]),
+]

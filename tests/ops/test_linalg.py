@@ -1186,3 +1186,18 @@ def test_matmul_of_two_conjugate_vectors_is_dots_conjugate_view(tvdiff):
         assert e_tv is None and e_pt is None, (e_tv, e_pt)
         assert r_tv.is_conj() == r_pt.is_conj(), (r_tv.is_conj(), r_pt.is_conj())
         tvdiff.check(f)
+
+
+def test_legacy_cholesky_of_empty_input_is_empty_like(tvdiff):
+    """The deprecated ``torch.cholesky`` returns a row-major ``empty_like`` of an empty input
+    before checking its dtype or shape (``linalg.cholesky`` keeps its column-major layout
+    and checks)."""
+    for f in (lambda lib: lib.zeros((0, 3, 3), dtype=lib.complex64).conj().cholesky(False),
+              lambda lib: lib.zeros(0, 3, 3).cholesky(True),
+              lambda lib: lib.linalg.cholesky(lib.zeros(0, 3, 3)),
+              lambda lib: lib.zeros(0, 3).cholesky(), lambda lib: lib.zeros(3, 0, 2).cholesky(),
+              lambda lib: lib.zeros(0, dtype=lib.int64).cholesky(),
+              lambda lib: lib.zeros(0, 2, dtype=lib.float16).cholesky(),
+              lambda lib: lib.cholesky(lib.zeros(0, 3), out=lib.zeros(2, 2)),
+              lambda lib: lib.linalg.cholesky(lib.zeros(0, 3))):
+        tvdiff.check(f)
