@@ -1454,6 +1454,85 @@ def _require(xp, name: str, fn: str):
     return f
 
 
+def _lu_det_terms(a: np.ndarray):
+    """``(sign, log|det|, det)`` of each square matrix of ``a`` (host array) as PyTorch
+    computes them: from the diagonal of a partial-pivoting LU, ``prod(sgn(diag))``,
+    ``sum(log|diag|)`` and ``prod(diag)``, times the pivots' parity.  NumPy instead returns
+    ``(0, -inf)`` and ``0`` wherever LAPACK meets a zero pivot, but a matrix holding an
+    infinity or NaN has NaN terms in PyTorch then (``log(inf) + log(0)``).  Used only for
+    matrices with non-finite entries, whose LU is LAPACK's unblocked one: the first largest
+    ``|re| + |im|`` pivots (a NaN first stays), multipliers times the pivot's reciprocal
+    (complex: ``conj(p) / (re**2 + im**2)``, so an infinite pivot gives NaN ones), a zero
+    pivot leaving its column as it is.
+
+    >>> _lu_det_terms(np.array([[np.inf, 0.0], [0.0, 0.0]]))[1]
+    array(nan)
+    """
+    n = a.shape[-1]
+    w = np.array(a.reshape((-1, n, n)))
+    m = w.shape[0]
+    rows = np.arange(m)
+    odd = np.zeros(m, dtype=bool)
+    cplx = w.dtype.kind == "c"
+    with np.errstate(all="ignore"):
+        for j in range(n):
+            c = w[:, j:, j]
+            mag = (np.abs(c.real) + np.abs(c.imag)) if cplx else np.abs(c)
+            best, p = mag[:, 0].copy(), np.zeros(m, dtype=np.intp)
+            for i in range(1, mag.shape[1]):
+                gt = mag[:, i] > best
+                best, p = np.where(gt, mag[:, i], best), np.where(gt, i, p)
+            p = p + j
+            odd ^= p != j
+            top = w[rows, j].copy()
+            w[rows, j] = w[rows, p]
+            w[rows, p] = top
+            if j + 1 == n:
+                break
+            piv = w[:, j, j]
+            nz = piv != 0
+            sp = np.where(nz, piv, 1)
+            if cplx:
+                den = sp.real * sp.real + sp.imag * sp.imag
+                rec = np.empty_like(sp)
+                rec.real, rec.imag = sp.real / den, -sp.imag / den
+            else:
+                rec = 1 / sp
+            col = w[:, j + 1:, j]
+            mult = np.where(nz[:, None], col * rec[:, None], col)
+            w[:, j + 1:, j] = mult
+            w[:, j + 1:, j + 1:] -= mult[:, :, None] * w[:, j, None, j + 1:]
+        d = np.diagonal(w, axis1=-2, axis2=-1)
+        flip = np.where(odd, -1, 1).astype(w.dtype)
+        ad = np.abs(d)
+        if cplx:
+            sg = np.where(ad == 0, 0, d / np.where(ad == 0, 1, ad))
+        else:
+            sg = np.nan_to_num(np.sign(d), nan=0.0)  # (PyTorch's sign of NaN is 0)
+        sign = (np.prod(sg, axis=-1) * flip).astype(w.dtype)
+        logabs = np.sum(np.log(ad), axis=-1).astype(ad.dtype)
+        det = (np.prod(d, axis=-1) * flip).astype(w.dtype)
+    batch = a.shape[:-2]
+    return sign.reshape(batch), logabs.reshape(batch), det.reshape(batch)
+
+
+def _nonfinite_det_fix(xp, a, results, pick):
+    """``results`` (``det``'s or ``slogdet``'s arrays, batch-shaped) with the matrices of
+    ``a`` that hold an infinity or NaN recomputed by ``_lu_det_terms`` (``pick`` chooses its
+    terms); the finite ones keep NumPy's (no extra work where everything is finite)."""
+    bad = ~xp.isfinite(a).all(axis=(-2, -1))
+    if not builtins.bool(bad.any()):
+        return results
+    host_bad = _host(xp, bad)
+    terms = pick(_lu_det_terms(_host(xp, a)[host_bad]))
+    out = []
+    for r, t in zip(results, terms):
+        r = np.array(_host(xp, xp.asarray(r)), dtype=t.dtype).reshape(bad.shape)
+        r[host_bad] = t
+        out.append(xp.asarray(r))
+    return out
+
+
 @op(out_overlap=None, namespace="linalg", method=False, out="exact")
 def inv(A, *, out=None) -> Tensor:
     """The inverse of each square matrix of ``A`` (LinAlgError when one is singular).
@@ -1537,6 +1616,8 @@ def det(A, *, out=None) -> Tensor:
     else:
         with np.errstate(all="ignore"):
             res = xp.asarray(xp.linalg.det(A._arr))
+        res, = _nonfinite_det_fix(xp, A._arr, [res.reshape(A._shape[:-2])],
+                                  lambda t: (t[2],))
     return finish(res.reshape(A._shape[:-2]), A._dtype, A.device, out)
 
 
@@ -1549,6 +1630,10 @@ def slogdet(A, *, out=None):
     with np.errstate(all="ignore"):
         sign, logabs = xp.linalg.slogdet(A._arr)
     batch = A._shape[:-2]
+    if A.numel():
+        sign, logabs = _nonfinite_det_fix(
+            xp, A._arr, [xp.asarray(sign).reshape(batch), xp.asarray(logabs).reshape(batch)],
+            lambda t: t[:2])
     real = A._dtype.to_real()
     s = _wrap(xp.asarray(sign).astype(A._dtype._np).reshape(batch), A._dtype, A)
     la = _wrap(xp.asarray(logabs).astype(real._np).reshape(batch), real, A)

@@ -1323,3 +1323,9 @@ REGRESSIONS += [  # fresh-seed 150M run: legacy cholesky of an empty input is em
         "v0 = T.zeros((0, 3, 3), dtype=T.complex64)", "v1 = v0.conj()", "v3 = v1.cholesky(False)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 150M run: det/slogdet of a matrix with an infinity and a zero pivot
+    ("slogdet-inf-and-zero-pivot-is-nan", [
+        "v0 = T.tensor([complex(-1.0, 0.5), complex(float('inf'), 0.5), complex(-1.0, 1.0), complex(0.0, 0.0)], dtype=T.complex64)",
+        "v1 = v0.conj()", "v2 = T.diag(v0)", "v3 = T.slogdet(v2)", "v4 = T.linalg.det(v2)",
+    ]),
+]

@@ -1201,3 +1201,28 @@ def test_legacy_cholesky_of_empty_input_is_empty_like(tvdiff):
               lambda lib: lib.cholesky(lib.zeros(0, 3), out=lib.zeros(2, 2)),
               lambda lib: lib.linalg.cholesky(lib.zeros(0, 3))):
         tvdiff.check(f)
+
+
+def test_det_slogdet_of_non_finite_matrices_from_the_lu_diagonal(tvdiff):
+    """A matrix holding an infinity or NaN: PyTorch's det and slogdet come from the LU's
+    diagonal (``log(inf) + log(0)`` is NaN), not NumPy's ``0`` / ``(0, -inf)`` for a zero
+    pivot; finite matrices keep NumPy's LAPACK result.  Seeded random complex matrices of
+    0, +-inf, NaN and small numbers, and real cases of each kind."""
+    inf, nan = float("inf"), float("nan")
+    real = ([[inf, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 1.0]], [[0.0, 0.0], [inf, 1.0]],
+            [[1.0, 0.0], [0.0, nan]], [[-1.0, 0.0], [0.0, nan]], [[0.0, 1.0], [1.0, 0.0]],
+            [[0.0, 0.0, 0.0], [0.0, 1.0, 0.0], [inf, 0.0, 0.0]], [[2.0, 1.0], [4.0, 2.0]])
+    for m in real:
+        tvdiff.check(lambda lib, m=m: lib.linalg.slogdet(lib.tensor(m)))
+        tvdiff.check(lambda lib, m=m: lib.linalg.det(lib.tensor(m)))
+    rng = np.random.default_rng(1520)
+    vals = np.array([0, 0, 0, 1, -2, 0.5, np.inf, -np.inf, np.nan])
+    for _ in range(40):
+        n = int(rng.integers(1, 5))
+        a = np.empty((n, n), dtype=np.complex64)
+        a.real = rng.choice(vals, (n, n))
+        a.imag = np.where(rng.random((n, n)) < .3, rng.choice(vals, (n, n)), 0)
+        a = a.tolist()
+        tvdiff.check(lambda lib, a=a: lib.slogdet(lib.tensor(a, dtype=lib.complex64)))
+        tvdiff.check(lambda lib, a=a: lib.linalg.det(lib.tensor(a, dtype=lib.complex64)))
+    tvdiff.check(lambda lib: lib.linalg.slogdet(lib.stack([lib.eye(2), lib.tensor(real[1])])))
