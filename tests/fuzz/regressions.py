@@ -1329,3 +1329,10 @@ REGRESSIONS += [  # fresh-seed 150M run: det/slogdet of a matrix with an infinit
         "v1 = v0.conj()", "v2 = T.diag(v0)", "v3 = T.slogdet(v2)", "v4 = T.linalg.det(v2)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 150M run: a complex solve by an infinite pivot is NaN, as MKL's trsm
+    ("cholesky_solve-complex-infinite-pivot", [
+        "v0 = T.tensor([[complex(0.5, -2.0)]], dtype=T.complex64)", "v1 = v0.expand((3, 1))",
+        "v2 = T.tensor([[complex(-float('inf'), 1.0)]], dtype=T.complex64)",
+        "v3 = v0.cholesky_solve(v2, False)",
+    ]),
+]

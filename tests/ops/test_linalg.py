@@ -1226,3 +1226,22 @@ def test_det_slogdet_of_non_finite_matrices_from_the_lu_diagonal(tvdiff):
         tvdiff.check(lambda lib, a=a: lib.slogdet(lib.tensor(a, dtype=lib.complex64)))
         tvdiff.check(lambda lib, a=a: lib.linalg.det(lib.tensor(a, dtype=lib.complex64)))
     tvdiff.check(lambda lib: lib.linalg.slogdet(lib.stack([lib.eye(2), lib.tensor(real[1])])))
+
+
+def test_complex_triangular_solves_by_infinite_or_zero_pivots(tvdiff):
+    """A complex solve by an infinite or zero pivot is NaN in PyTorch (MKL's trsm multiplies
+    by the scaled reciprocal of the pivot), not NumPy's Smith quotient (0, inf+inf j); large
+    and tiny finite pivots still give the exact quotient."""
+    inf = float("inf")
+    cases = [([[complex(-inf, 1.0)]], [[0.5 - 2j]]), ([[0j]], [[2 + 1j]]),
+             ([[complex(1e30, 1e30)]], [[complex(1e30, -2.0)]]),
+             ([[complex(1e-30, 1e-30)]], [[complex(1e-30, -2.0)]]),
+             ([[1 + 0j, 0j], [complex(inf, 0), 2 + 0j]], [[2 + 1j], [1 + 0j]])]
+    for a, b in cases:
+        tvdiff.check(lambda lib, a=a, b=b: lib.linalg.solve_triangular(
+            lib.tensor(a, dtype=lib.complex64), lib.tensor(b, dtype=lib.complex64), upper=False))
+    for a, b in (([[0.5 - 2j]], [[complex(-inf, 1.0)]]), ([[2 + 1j]], [[complex(2, inf)]]),
+                 ([[2 + 1j]], [[0j]]), ([[1 + 0j], [2 + 0j]], [[complex(inf, 0), 0], [1, 2]])):
+        for upper in (False, True):
+            tvdiff.check(lambda lib, a=a, b=b, upper=upper: lib.cholesky_solve(
+                lib.tensor(a, dtype=lib.complex64), lib.tensor(b, dtype=lib.complex64), upper))
