@@ -211,9 +211,11 @@ def outer(input, vec2, *, out=None) -> Tensor:
         raise RuntimeError(f"outer: Expected 1-D argument self, but got {input.dim()}-D")
     if len(vec2._shape) != 1:
         raise RuntimeError(f"outer: Expected 1-D argument vec2, but got {vec2.dim()}-D")
-    # (PyTorch's outer is ``input.reshape(n, 1) * vec2``: a reshape, not an unsqueeze, whose
-    # strides differ for an empty expanded input, (1, 1) not (0, 1), and so the result's)
-    return mul(input.reshape(input._shape[0], 1), vec2, out=out)
+    # (PyTorch's outer is ``input.reshape(n, 1) * vec2``: for an empty expanded input the
+    # reshape's strides are (1, 1), an unsqueeze's (0, 1), and so the result's differ; the
+    # unsqueeze, the same view otherwise, is the cheaper call)
+    col = input.reshape(0, 1) if input._shape[0] == 0 else input.unsqueeze(1)
+    return mul(col, vec2, out=out)
 
 
 
