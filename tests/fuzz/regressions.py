@@ -1336,3 +1336,9 @@ REGRESSIONS += [  # fresh-seed 150M run: a complex solve by an infinite pivot is
         "v3 = v0.cholesky_solve(v2, False)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 150M run: cov's cancelling entry beside 3.4e38 is BLAS rounding noise
+    ("cov-cancellation-beside-float32-max", [
+        "v0 = T.tensor([[3.4e+38, 2.0, 0.0, 3.0], [0.5, 0.25, 2.0, -0.75]], dtype=T.float32)",
+        "v1 = T.cov(v0, correction=2)",
+    ]),
+]

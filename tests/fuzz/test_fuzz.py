@@ -795,3 +795,25 @@ def test_integer_sums_of_inputs_an_ulp_apart_accept_one_per_such_term():
     f = compare(["v0 = T.tensor([0.5, 1.5])", "v1 = T.nansum(v0, dtype=T.int64)"], torch,
                 _wrong(nansum=lambda x, dtype: tensorviz.nansum(x, dtype=dtype) + 1))
     assert f is not None and f.kind == "silent" and f.line == 1, f
+
+
+def test_cov_cancellation_noise_is_accepted_within_the_product_bound_only():
+    """cov's entries that cancel carry BLAS's rounding error, up to about n * eps times the
+    deviations' absolute products: PyTorch's 5e30 and tensorviz's -1.3e30 (exact 0) beside a
+    3.4e38 entry are both accepted; an entry farther off than that bound is still found."""
+    import numpy as np
+
+    from .differential import deliberate
+    x = np.array([[3.4e38, 2.0, 0.0, 3.0], [0.5, 0.25, 2.0, -0.75]], dtype=np.float32)
+    line = "v1 = T.cov(v0, correction=2)"
+
+    def desc(v):
+        return ("tensor", {"dtype": "float32", "values": np.array(v, dtype=np.float32)})
+    dt = desc([[np.inf, 5.0706024e30], [5.0706024e30, 1.9375]])
+    dv = desc([[np.inf, -1.2676506e30], [-1.2676506e30, 1.9375]])
+    deliberate("cov", line, dt, dv, x)
+    assert np.array_equal(dt[1]["values"], dv[1]["values"])
+    for wrong in ([[np.inf, 1e34], [1e34, 1.9375]], [[np.inf, 5.0706024e30], [5.0706024e30, 2.5]]):
+        dt = desc([[np.inf, 5.0706024e30], [5.0706024e30, 1.9375]])
+        deliberate("cov", line, dt, desc(wrong), x)
+        assert not np.array_equal(dt[1]["values"], np.array(wrong, dtype=np.float32))
