@@ -211,7 +211,11 @@ def outer(input, vec2, *, out=None) -> Tensor:
         raise RuntimeError(f"outer: Expected 1-D argument self, but got {input.dim()}-D")
     if len(vec2._shape) != 1:
         raise RuntimeError(f"outer: Expected 1-D argument vec2, but got {vec2.dim()}-D")
-    return mul(input.unsqueeze(1), vec2, out=out)
+    # (PyTorch's outer is ``input.reshape(n, 1) * vec2``: for an empty expanded input the
+    # reshape's strides are (1, 1), an unsqueeze's (0, 1), and so the result's differ; the
+    # unsqueeze, the same view otherwise, is the cheaper call)
+    col = input.reshape(0, 1) if input._shape[0] == 0 else input.unsqueeze(1)
+    return mul(col, vec2, out=out)
 
 
 
@@ -387,6 +391,10 @@ def matmul(input, other, *, out=None) -> Tensor:
     res = _cprod(_xp(input), _xp(input).matmul, input._arr, other._arr)
     if not hasattr(res, "shape") or not res.shape:
         res = _xp(input).asarray(res).reshape(())
+        if out is None and input._cj and other._cj and input._dtype.category == _COMPLEX:
+            # (PyTorch's matmul of two vectors is their dot: of two conjugate views, a
+            # conjugate view, as dot's)
+            return _lazy_conj_result(_xp(input), res, input)
     return finish(res, input._dtype, dev, out)
 
 
@@ -527,19 +535,23 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None) -> Tensor:
         raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {vec1.dim()}-D"
                            if len(vec1._shape) != 1 else
                            f"addr: Expected 1-D argument vec2, but got {vec2.dim()}-D")
-    rdt = result_type(input, vec1, vec2)
+    shape = (vec1._shape[0], vec2._shape[0])
+    # (PyTorch's TensorIterator sees input expanded to the result's shape: a 0-dim input
+    # promotes as a dimensioned tensor, complex128 with float32 vectors, not complex64)
+    rdt = result_type(input if input._shape else input.expand(shape), vec1, vec2)
     for name, v in (("beta", beta), ("alpha", alpha)):  # (addr checks them, addmm does not)
         if rdt.category < _FLOAT and isinstance(v, builtins.float):
             raise RuntimeError(f"For integral input tensors, argument {name} must not be a "
                                "floating point number.")
     dev = device_of(input, vec1, vec2)
     xp = _xp(vec1)
-    shape = (vec1._shape[0], vec2._shape[0])
     a = call_quiet(operand, vec1, rdt, dev)  # (int64 2**62 to float16 is inf, quietly)
     b = call_quiet(operand, vec2, rdt, dev)
-    if rdt is not _dtypes.bool and alpha != 1:
+    cplx = rdt.is_complex
+    if rdt is not _dtypes.bool and (alpha != 1 or cplx):
         # (PyTorch's kernel: beta * self + alpha * vec1 * vec2, left to right, each step
-        # rounded: alpha * 60000 is inf in float16, times a 0 of vec2 is nan)
+        # rounded: alpha * 60000 is inf in float16, times a 0 of vec2 is nan; a complex
+        # product by 1 is not exact either, (1+0j) * (-inf+0j) is -inf+nanj)
         scale = _scalar(alpha, rdt)
         a = call_quiet(lambda: xp.multiply(a, scale).astype(rdt._np, copy=False))
         alpha = 1
@@ -547,6 +559,8 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None) -> Tensor:
         call_quiet(xp.multiply, a[:, None], b[None, :])
     inp = call_quiet(operand, input.expand(shape) if input._shape != shape else input, rdt,
                      dev)
+    if cplx and beta == 1:  # (beta * self in PyTorch's kernel: (1+0j) * (inf+0j) is inf+nanj)
+        inp = call_quiet(xp.multiply, inp, _scalar(beta, rdt))
     # (quiet: a product or scaling past the dtype's range is inf, as PyTorch's, not a
     # NumPy RuntimeWarning)
     res = call_quiet(_axpby, xp, prod, alpha, inp, beta, rdt)
@@ -1442,6 +1456,85 @@ def _require(xp, name: str, fn: str):
     return f
 
 
+def _lu_det_terms(a: np.ndarray):
+    """``(sign, log|det|, det)`` of each square matrix of ``a`` (host array) as PyTorch
+    computes them: from the diagonal of a partial-pivoting LU, ``prod(sgn(diag))``,
+    ``sum(log|diag|)`` and ``prod(diag)``, times the pivots' parity.  NumPy instead returns
+    ``(0, -inf)`` and ``0`` wherever LAPACK meets a zero pivot, but a matrix holding an
+    infinity or NaN has NaN terms in PyTorch then (``log(inf) + log(0)``).  Used only for
+    matrices with non-finite entries, whose LU is LAPACK's unblocked one: the first largest
+    ``|re| + |im|`` pivots (a NaN first stays), multipliers times the pivot's reciprocal
+    (complex: ``conj(p) / (re**2 + im**2)``, so an infinite pivot gives NaN ones), a zero
+    pivot leaving its column as it is.
+
+    >>> _lu_det_terms(np.array([[np.inf, 0.0], [0.0, 0.0]]))[1]
+    array(nan)
+    """
+    n = a.shape[-1]
+    w = np.array(a.reshape((-1, n, n)))
+    m = w.shape[0]
+    rows = np.arange(m)
+    odd = np.zeros(m, dtype=bool)
+    cplx = w.dtype.kind == "c"
+    with np.errstate(all="ignore"):
+        for j in range(n):
+            c = w[:, j:, j]
+            mag = (np.abs(c.real) + np.abs(c.imag)) if cplx else np.abs(c)
+            best, p = mag[:, 0].copy(), np.zeros(m, dtype=np.intp)
+            for i in range(1, mag.shape[1]):
+                gt = mag[:, i] > best
+                best, p = np.where(gt, mag[:, i], best), np.where(gt, i, p)
+            p = p + j
+            odd ^= p != j
+            top = w[rows, j].copy()
+            w[rows, j] = w[rows, p]
+            w[rows, p] = top
+            if j + 1 == n:
+                break
+            piv = w[:, j, j]
+            nz = piv != 0
+            sp = np.where(nz, piv, 1)
+            if cplx:
+                den = sp.real * sp.real + sp.imag * sp.imag
+                rec = np.empty_like(sp)
+                rec.real, rec.imag = sp.real / den, -sp.imag / den
+            else:
+                rec = 1 / sp
+            col = w[:, j + 1:, j]
+            mult = np.where(nz[:, None], col * rec[:, None], col)
+            w[:, j + 1:, j] = mult
+            w[:, j + 1:, j + 1:] -= mult[:, :, None] * w[:, j, None, j + 1:]
+        d = np.diagonal(w, axis1=-2, axis2=-1)
+        flip = np.where(odd, -1, 1).astype(w.dtype)
+        ad = np.abs(d)
+        if cplx:
+            sg = np.where(ad == 0, 0, d / np.where(ad == 0, 1, ad))
+        else:
+            sg = np.nan_to_num(np.sign(d), nan=0.0)  # (PyTorch's sign of NaN is 0)
+        sign = (np.prod(sg, axis=-1) * flip).astype(w.dtype)
+        logabs = np.sum(np.log(ad), axis=-1).astype(ad.dtype)
+        det = (np.prod(d, axis=-1) * flip).astype(w.dtype)
+    batch = a.shape[:-2]
+    return sign.reshape(batch), logabs.reshape(batch), det.reshape(batch)
+
+
+def _nonfinite_det_fix(xp, a, results, pick):
+    """``results`` (``det``'s or ``slogdet``'s arrays, batch-shaped) with the matrices of
+    ``a`` that hold an infinity or NaN recomputed by ``_lu_det_terms`` (``pick`` chooses its
+    terms); the finite ones keep NumPy's (no extra work where everything is finite)."""
+    bad = ~xp.isfinite(a).all(axis=(-2, -1))
+    if not builtins.bool(bad.any()):
+        return results
+    host_bad = _host(xp, bad)
+    terms = pick(_lu_det_terms(_host(xp, a)[host_bad]))
+    out = []
+    for r, t in zip(results, terms):
+        r = np.array(_host(xp, xp.asarray(r)), dtype=t.dtype).reshape(bad.shape)
+        r[host_bad] = t
+        out.append(xp.asarray(r))
+    return out
+
+
 @op(out_overlap=None, namespace="linalg", method=False, out="exact")
 def inv(A, *, out=None) -> Tensor:
     """The inverse of each square matrix of ``A`` (LinAlgError when one is singular).
@@ -1525,6 +1618,8 @@ def det(A, *, out=None) -> Tensor:
     else:
         with np.errstate(all="ignore"):
             res = xp.asarray(xp.linalg.det(A._arr))
+        res, = _nonfinite_det_fix(xp, A._arr, [res.reshape(A._shape[:-2])],
+                                  lambda t: (t[2],))
     return finish(res.reshape(A._shape[:-2]), A._dtype, A.device, out)
 
 
@@ -1537,6 +1632,10 @@ def slogdet(A, *, out=None):
     with np.errstate(all="ignore"):
         sign, logabs = xp.linalg.slogdet(A._arr)
     batch = A._shape[:-2]
+    if A.numel():
+        sign, logabs = _nonfinite_det_fix(
+            xp, A._arr, [xp.asarray(sign).reshape(batch), xp.asarray(logabs).reshape(batch)],
+            lambda t: t[:2])
     real = A._dtype.to_real()
     s = _wrap(xp.asarray(sign).astype(A._dtype._np).reshape(batch), A._dtype, A)
     la = _wrap(xp.asarray(logabs).astype(real._np).reshape(batch), real, A)
@@ -2452,6 +2551,12 @@ def _cholesky_legacy(input, upper: bool = False, *, out=None) -> Tensor:
     warn_once("torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be "
               "removed in a future PyTorch release.")
     input = _tensor_arg(input, "cholesky", "input", 1)
+    if input.numel() == 0:
+        # (PyTorch's legacy cholesky returns empty_like(input), row-major, before any check of
+        # dtype or shape: a (0, 3, 3) input gives strides (9, 3, 1), linalg.cholesky's (9, 1, 3))
+        xp = _xp(input)
+        return finish(xp.empty(input._shape, dtype=input._dtype._np), input._dtype,
+                      input.device, out, _contig(input._shape))
     if input._dtype.category < _FLOAT or input._dtype in _dtypes.HALVES:
         raise NotImplementedError(f'"cholesky_cpu" not implemented for \'{input._dtype.cname}\'')
     return cholesky(input, upper=upper, out=out)
@@ -2472,6 +2577,32 @@ def _out_pair(res, out):
     for src, dst in zip(res, out):
         finish(src._arr, src._dtype, src.device, dst)
     return type(res)(*out)
+
+
+def _trsm_divide(xp, num, piv):
+    """``num / piv`` as PyTorch's CPU trsm divides by a pivot (MKL): reals plainly; complex
+    values times the pivot's reciprocal ``conj(p') / |p'|**2 / s``, ``p' = p / s`` scaled by
+    ``s = max(|re p|, |im p|)`` (no overflow for 1e200+1e200j), so an infinite pivot or a
+    zero one gives NaN (NumPy's Smith division gives 0 and inf+inf j there).
+
+    # Note: MKL's trsm kernels differ by path (upper or lower triangle, order): a 1x1 upper
+    # solve by a zero pivot gives Smith's inf+nan j in PyTorch, and some solves by an
+    # infinite pivot give 0; this rule matches the lower solves cholesky_solve starts with
+    # (on random matrices of 0, +-inf, NaN and small numbers, about 85% of the non-finite
+    # solves agree with PyTorch's, up from 75% with NumPy's division).
+
+    >>> _trsm_divide(np, np.array([0.5 - 2j]), np.array([complex(-np.inf, 1.0)]))
+    array([nan+nanj])
+    """
+    if num.dtype.kind != "c":
+        return num / piv
+    with np.errstate(all="ignore"):
+        sc = xp.maximum(xp.abs(piv.real), xp.abs(piv.imag))
+        pr, pi = piv.real / sc, piv.imag / sc
+        den = pr * pr + pi * pi
+        rec = xp.empty(xp.shape(piv), dtype=num.dtype)
+        rec.real, rec.imag = pr / den / sc, -pi / den / sc
+        return num * rec
 
 
 @op(namespace="linalg", method=False, out="exact",
@@ -2526,7 +2657,8 @@ def solve_triangular(A, B, *, upper: bool, left: bool = True, unitriangular: boo
                 acc = b[..., i, :] - xp.einsum("...j,...jk->...k", tri[..., i, done],
                                                out[..., done, :])
                 # (a unit diagonal is not divided by, as trsm's: nan-inf j / 1 would be NaN)
-                out[..., i, :] = acc if unitriangular else acc / tri[..., i, i][..., None]
+                out[..., i, :] = acc if unitriangular else \
+                    _trsm_divide(xp, acc, tri[..., i, i][..., None])
         return out
     try:
         if tri.size == 0 or b.size == 0:

@@ -498,6 +498,9 @@ def cov(input, *, correction: int = 1, fweights=None, aweights=None) -> Tensor:
     else:
         xm = call_quiet(lambda: x - avg.astype(x.dtype))  # (inf - inf: nan, quietly)
     xw = xm if w is None else call_quiet(lambda: xm * w.astype(x.dtype))
+    # Note: the cross products are one BLAS matrix product, summed in OpenBLAS's order here
+    # and MKL's in PyTorch: an entry that cancels (exactly 0 beside a 3.4e38 one) keeps a
+    # different rounding error, within n * eps * sum_k |d_ik| |d_jk| of either.
     c = call_quiet(lambda: (xm @ xw.conj().T) / x.dtype.type(norm) if n_obs else
                    xp.full((x.shape[0], x.shape[0]), xp.nan, dtype=x.dtype))
     c = xp.asarray(c).astype(rdt._np)

@@ -555,6 +555,27 @@ def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
         # (exp of a 3e38 entry gives the identity); tensorviz overflows to inf, as the exact
         # result does.
         _mask_where(dt[1], dv[1], lambda x, y: np.isfinite(x) & ~np.isfinite(y))
+    if op == "cov" and x is not None and dt[0] == dv[0] == "tensor" and "weights" not in line \
+            and dt[1].get("dtype") in _MANTISSA and not str(dt[1]["dtype"]).startswith("complex"):
+        # cov's cross products are one matrix product of the deviations, which BLAS (MKL in
+        # PyTorch, OpenBLAS in NumPy) sums in its own order with its own fused multiply-adds:
+        # an entry that cancels carries a rounding error up to about n * eps * sum_k
+        # |d_ik| |d_jk| / (n - correction), of the order of the largest products (5e30 beside
+        # a 3.4e38 entry, where the exact value is 0).  A finite entry within that bound of
+        # PyTorch's is accepted; one farther off (a wrong mean, correction or sign) is found.
+        m = re.search(r"correction=(-?\d+)", line)
+        xx = np.asarray(x, dtype=np.float64)
+        xx = xx.reshape(1, -1) if xx.ndim < 2 else xx
+        norm = xx.shape[1] - (int(m.group(1)) if m else 1)
+        if xx.ndim == 2 and xx.size and norm > 0:
+            eps = 2.0 ** (1 - _MANTISSA[dt[1]["dtype"]])
+            with np.errstate(all="ignore"):
+                a = np.abs(xx) + np.abs(xx.mean(axis=1, keepdims=True))
+                bound = 2 * (xx.shape[1] + 2) * eps * (a @ a.T) / norm
+            if bound.size == dt[1]["values"].size:
+                bound = bound.reshape(dt[1]["values"].shape)
+                _mask_where(dt[1], dv[1], lambda p, q: np.isfinite(p) & np.isfinite(q) &
+                            np.isfinite(bound) & (np.abs(p.astype(np.float64) - q) <= bound))
     if op == "topk" and _call_arg(line, "topk", 4, 3, "sorted") in ("False", "0", "None"):
         # PyTorch leaves the order of an unsorted topk unspecified (std::nth_element): the
         # values are compared as a set, the indices not at all.

@@ -1362,3 +1362,48 @@ REGRESSIONS += [  # fresh-seed 151.1M run: pinverse's rcond written as -float('i
         "v2 = T.pinverse(v1, -float('inf'))",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 150M run, linear algebra: outer's reshape; complex addr's steps
+    ("ger-empty-expanded-vector-strides", [
+        "v0 = T.tensor([-2.5], dtype=T.float16)", "v1 = v0.expand((0,))", "v2 = T.ger(v1, v0)",
+    ]),
+    ("addr-zero-dim-complex128-input-with-float32-vectors", [
+        "v0 = T.tensor(complex(4.0, 0.0), dtype=T.complex128)",
+        "v1 = T.tensor([2.0, -3.0, -3.0, -float('inf')], dtype=T.float32)",
+        "v2 = T.addr(v0, v1, vec2=v1, beta=2**63-1, alpha=0.5)",
+    ]),
+    ("addr-complex-alpha-one-times-inf", [
+        "v0 = T.tensor([complex(float('inf'), 0.0), complex(1, float('inf'))], dtype=T.complex64)",
+        "v1 = T.tensor([2.0, -float('inf')], dtype=T.float32)", "v2 = T.addr(v0, v1, vec2=v1)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 150M run: matmul of two conjugate vectors is dot's lazy conjugate
+    ("matmul-two-conjugate-vectors-lazy", [
+        "v0 = T.tensor([complex(2.0, 0.5), complex(-1.0, 1.0)], dtype=T.complex64)", "v1 = v0.conj()",
+        "v2 = T.tensor([complex(0.5, 0.0), complex(65504.0, 1.0)], dtype=T.complex64)",
+        "v3 = v2.conj()", "v4 = v3 @ v1",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 150M run: legacy cholesky of an empty input is empty_like (row-major)
+    ("cholesky-legacy-empty-batch-row-major", [
+        "v0 = T.zeros((0, 3, 3), dtype=T.complex64)", "v1 = v0.conj()", "v3 = v1.cholesky(False)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 150M run: det/slogdet of a matrix with an infinity and a zero pivot
+    ("slogdet-inf-and-zero-pivot-is-nan", [
+        "v0 = T.tensor([complex(-1.0, 0.5), complex(float('inf'), 0.5), complex(-1.0, 1.0), complex(0.0, 0.0)], dtype=T.complex64)",
+        "v1 = v0.conj()", "v2 = T.diag(v0)", "v3 = T.slogdet(v2)", "v4 = T.linalg.det(v2)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 150M run: a complex solve by an infinite pivot is NaN, as MKL's trsm
+    ("cholesky_solve-complex-infinite-pivot", [
+        "v0 = T.tensor([[complex(0.5, -2.0)]], dtype=T.complex64)", "v1 = v0.expand((3, 1))",
+        "v2 = T.tensor([[complex(-float('inf'), 1.0)]], dtype=T.complex64)",
+        "v3 = v0.cholesky_solve(v2, False)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 150M run: cov's cancelling entry beside 3.4e38 is BLAS rounding noise
+    ("cov-cancellation-beside-float32-max", [
+        "v0 = T.tensor([[3.4e+38, 2.0, 0.0, 3.0], [0.5, 0.25, 2.0, -0.75]], dtype=T.float32)",
+        "v1 = T.cov(v0, correction=2)",
+    ]),
+]

@@ -847,3 +847,25 @@ def test_generated_numbers_are_read_as_numbers():
     assert _number("float('nan')") != _number("float('nan')")  # (NaN)
     assert _number("v1") is None and _number("__import__('os')") is None
     assert _number("True") is None and _number("2 +") is None
+
+
+def test_cov_cancellation_noise_is_accepted_within_the_product_bound_only():
+    """cov's entries that cancel carry BLAS's rounding error, up to about n * eps times the
+    deviations' absolute products: PyTorch's 5e30 and tensorviz's -1.3e30 (exact 0) beside a
+    3.4e38 entry are both accepted; an entry farther off than that bound is still found."""
+    import numpy as np
+
+    from .differential import deliberate
+    x = np.array([[3.4e38, 2.0, 0.0, 3.0], [0.5, 0.25, 2.0, -0.75]], dtype=np.float32)
+    line = "v1 = T.cov(v0, correction=2)"
+
+    def desc(v):
+        return ("tensor", {"dtype": "float32", "values": np.array(v, dtype=np.float32)})
+    dt = desc([[np.inf, 5.0706024e30], [5.0706024e30, 1.9375]])
+    dv = desc([[np.inf, -1.2676506e30], [-1.2676506e30, 1.9375]])
+    deliberate("cov", line, dt, dv, x)
+    assert np.array_equal(dt[1]["values"], dv[1]["values"])
+    for wrong in ([[np.inf, 1e34], [1e34, 1.9375]], [[np.inf, 5.0706024e30], [5.0706024e30, 2.5]]):
+        dt = desc([[np.inf, 5.0706024e30], [5.0706024e30, 1.9375]])
+        deliberate("cov", line, dt, desc(wrong), x)
+        assert not np.array_equal(dt[1]["values"], np.array(wrong, dtype=np.float32))

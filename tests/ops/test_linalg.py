@@ -1152,3 +1152,96 @@ def test_einsum_of_two_operands_is_laid_out_as_pytorch(seed):
                 return str(e)
             return tuple(r.shape), r.stride(), str(r.dtype).split(".")[-1]
         assert run(tensorviz) == run(torch), (eq, lays, dt)
+
+
+def test_outer_of_empty_expanded_vector_and_complex_addr_steps(tvdiff):
+    """outer is ``input.reshape(n, 1) * vec2`` (an empty expanded input gives PyTorch's
+    strides); complex addr multiplies by alpha and beta even where they are 1 ((1+0j) times an
+    infinity has a NaN part), and a 0-dim input promotes as the expanded tensor it becomes."""
+    inf = float("inf")
+    for f in (lambda lib: lib.ger(lib.tensor([-2.5], dtype=lib.float16).expand(0),
+                                  lib.tensor([1.0], dtype=lib.float16)),
+              lambda lib: lib.outer(lib.ones(1).expand(0), lib.ones(3)),
+              lambda lib: lib.addr(lib.tensor(4 + 0j, dtype=lib.complex128),
+                                   lib.tensor([2.0, -3.0, -inf]), lib.tensor([2.0, -3.0, -inf]),
+                                   beta=2**63 - 1, alpha=0.5),
+              lambda lib: lib.addr(lib.tensor([complex(inf, 0), complex(1, inf)]),
+                                   lib.tensor([2.0, -inf]), lib.tensor([2.0, -inf])),
+              lambda lib: lib.addr(lib.tensor([1 + 0j, 2j]), lib.tensor([2.0, -inf]),
+                                   lib.tensor([2.0, -inf]), beta=0),
+              lambda lib: lib.addr(lib.tensor(1.0, dtype=lib.float64),
+                                   lib.tensor([2.0, -inf]), lib.tensor([2.0, -inf]))):
+        tvdiff.check(f)
+
+
+def test_matmul_of_two_conjugate_vectors_is_dots_conjugate_view(tvdiff):
+    """``a @ b`` of two vectors is PyTorch's ``dot``: of two conjugate views, a conjugate
+    view (lazy), and a plain tensor where only one is, or for a matrix operand."""
+    def vecs(lib):
+        return (lib.tensor([2 + 0.5j, -1 + 1j]).conj(), lib.tensor([0.5 + 0j, 65504 + 1j]).conj())
+    for f in (lambda lib: vecs(lib)[0] @ vecs(lib)[1],
+              lambda lib: lib.matmul(vecs(lib)[0], vecs(lib)[1].conj()),
+              lambda lib: lib.matmul(vecs(lib)[0][None], vecs(lib)[1])):
+        (r_tv, e_tv, _), (r_pt, e_pt, _) = tvdiff.run(f)
+        assert e_tv is None and e_pt is None, (e_tv, e_pt)
+        assert r_tv.is_conj() == r_pt.is_conj(), (r_tv.is_conj(), r_pt.is_conj())
+        tvdiff.check(f)
+
+
+def test_legacy_cholesky_of_empty_input_is_empty_like(tvdiff):
+    """The deprecated ``torch.cholesky`` returns a row-major ``empty_like`` of an empty input
+    before checking its dtype or shape (``linalg.cholesky`` keeps its column-major layout
+    and checks)."""
+    for f in (lambda lib: lib.zeros((0, 3, 3), dtype=lib.complex64).conj().cholesky(False),
+              lambda lib: lib.zeros(0, 3, 3).cholesky(True),
+              lambda lib: lib.linalg.cholesky(lib.zeros(0, 3, 3)),
+              lambda lib: lib.zeros(0, 3).cholesky(), lambda lib: lib.zeros(3, 0, 2).cholesky(),
+              lambda lib: lib.zeros(0, dtype=lib.int64).cholesky(),
+              lambda lib: lib.zeros(0, 2, dtype=lib.float16).cholesky(),
+              lambda lib: lib.cholesky(lib.zeros(0, 3), out=lib.zeros(2, 2)),
+              lambda lib: lib.linalg.cholesky(lib.zeros(0, 3))):
+        tvdiff.check(f)
+
+
+def test_det_slogdet_of_non_finite_matrices_from_the_lu_diagonal(tvdiff):
+    """A matrix holding an infinity or NaN: PyTorch's det and slogdet come from the LU's
+    diagonal (``log(inf) + log(0)`` is NaN), not NumPy's ``0`` / ``(0, -inf)`` for a zero
+    pivot; finite matrices keep NumPy's LAPACK result.  Seeded random complex matrices of
+    0, +-inf, NaN and small numbers, and real cases of each kind."""
+    inf, nan = float("inf"), float("nan")
+    real = ([[inf, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 1.0]], [[0.0, 0.0], [inf, 1.0]],
+            [[1.0, 0.0], [0.0, nan]], [[-1.0, 0.0], [0.0, nan]], [[0.0, 1.0], [1.0, 0.0]],
+            [[0.0, 0.0, 0.0], [0.0, 1.0, 0.0], [inf, 0.0, 0.0]], [[2.0, 1.0], [4.0, 2.0]])
+    for m in real:
+        tvdiff.check(lambda lib, m=m: lib.linalg.slogdet(lib.tensor(m)))
+        tvdiff.check(lambda lib, m=m: lib.linalg.det(lib.tensor(m)))
+    rng = np.random.default_rng(1520)
+    vals = np.array([0, 0, 0, 1, -2, 0.5, np.inf, -np.inf, np.nan])
+    for _ in range(40):
+        n = int(rng.integers(1, 5))
+        a = np.empty((n, n), dtype=np.complex64)
+        a.real = rng.choice(vals, (n, n))
+        a.imag = np.where(rng.random((n, n)) < .3, rng.choice(vals, (n, n)), 0)
+        a = a.tolist()
+        tvdiff.check(lambda lib, a=a: lib.slogdet(lib.tensor(a, dtype=lib.complex64)))
+        tvdiff.check(lambda lib, a=a: lib.linalg.det(lib.tensor(a, dtype=lib.complex64)))
+    tvdiff.check(lambda lib: lib.linalg.slogdet(lib.stack([lib.eye(2), lib.tensor(real[1])])))
+
+
+def test_complex_triangular_solves_by_infinite_or_zero_pivots(tvdiff):
+    """A complex solve by an infinite or zero pivot is NaN in PyTorch (MKL's trsm multiplies
+    by the scaled reciprocal of the pivot), not NumPy's Smith quotient (0, inf+inf j); large
+    and tiny finite pivots still give the exact quotient."""
+    inf = float("inf")
+    cases = [([[complex(-inf, 1.0)]], [[0.5 - 2j]]), ([[0j]], [[2 + 1j]]),
+             ([[complex(1e30, 1e30)]], [[complex(1e30, -2.0)]]),
+             ([[complex(1e-30, 1e-30)]], [[complex(1e-30, -2.0)]]),
+             ([[1 + 0j, 0j], [complex(inf, 0), 2 + 0j]], [[2 + 1j], [1 + 0j]])]
+    for a, b in cases:
+        tvdiff.check(lambda lib, a=a, b=b: lib.linalg.solve_triangular(
+            lib.tensor(a, dtype=lib.complex64), lib.tensor(b, dtype=lib.complex64), upper=False))
+    for a, b in (([[0.5 - 2j]], [[complex(-inf, 1.0)]]), ([[2 + 1j]], [[complex(2, inf)]]),
+                 ([[2 + 1j]], [[0j]]), ([[1 + 0j], [2 + 0j]], [[complex(inf, 0), 0], [1, 2]])):
+        for upper in (False, True):
+            tvdiff.check(lambda lib, a=a, b=b, upper=upper: lib.cholesky_solve(
+                lib.tensor(a, dtype=lib.complex64), lib.tensor(b, dtype=lib.complex64), upper))
