@@ -1302,4 +1302,8 @@ REGRESSIONS += [  # fresh-seed 150M run: a bit view of a NaN (its bits unspecifi
         "v0 = T.tensor([[[-2.5], [0.25], [0.25], [0.25]]], dtype=T.bfloat16)",
         "v1 = v0.transpose(-1, 1)", "v2 = T.rsqrt_(v1)", "v3 = v1.view(T.int16)", "v4 = v3 + 1",
     ]),
+    ("histc-of-bfloat16-erf-of-tiny-value", [
+        "v0 = T.tensor([[0.0, -1e-30, 65504.0, 0.25]], dtype=T.bfloat16)", "v1 = v0.erf_()",
+        "v3 = T.histc(v0, 2, max=0.5)",
+    ]),
 ]
