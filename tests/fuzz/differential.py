@@ -708,6 +708,33 @@ def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
         # of floating values accepts tensorviz's bits where both libraries' bits, read back
         # as the input's dtype, are a NaN. Every other bit is compared.
         dt[1]["values"] = _nan_bits_accepted(dt[1], dv[1], x.dtype)
+    if op == "histogram" and x is not None and x.dtype.kind == "f" and \
+            dt[0] == dv[0] == "tuple" and len(dt[1]) == len(dv[1]) == 2 and \
+            all(d[0] == "tensor" for d in dt[1] + dv[1]) and "weight=" not in line and \
+            _call_arg(line, "histogram", 3, 2, "density") in (None, "False", "0") and \
+            re.fullmatch(r"\d+", _call_arg(line, "histogram", 1, 0, "bins") or "x"):
+        # Note: PyTorch finds the bin of an even histogram from (x - first) * bins / (last -
+        # first) in the dtype; where that product overflows (3.4e38 in float32) its cast to
+        # int64 is undefined and it then searches memory before the edges. tensorviz gives the
+        # exact bin there. Accepted: tensorviz's counts where they are the exact bins of all
+        # values and PyTorch's are those of the other values plus that many anywhere.
+        edges = dv[1][1][1]["values"]
+        ht, hv = dt[1][0][1]["values"], dv[1][0][1]["values"]
+        if edges.size >= 2 and ht.shape == hv.shape and \
+                np.array_equal(edges, dt[1][1][1]["values"]):
+            v = x.reshape(-1)
+            nb = edges.size - 1
+            with np.errstate(all="ignore"):
+                f = (v - edges[0]) * v.dtype.type(nb)
+                inside = (v >= edges[0]) & (v <= edges[-1])
+                over = inside & ~np.isfinite(f)
+            exact = np.minimum(np.searchsorted(edges, v, side="right") - 1, nb - 1)
+            rest = np.bincount(exact[inside & ~over], minlength=nb)[:nb]
+            every = np.bincount(exact[inside], minlength=nb)[:nb]
+            lost = int(over.sum())
+            if lost and np.array_equal(hv, every) and np.all(ht >= rest) and \
+                    ht.sum() - rest.sum() == lost:
+                dt[1][0][1]["values"] = hv
     if op in ("polygamma", "polygamma_") and dt[0] == dv[0] == "tensor":
         # Note: PyTorch's polygamma kernel takes n as a C int (2**40 wraps to 0: -inf for
         # every x), and where n! overflows and zeta(n+1, x) underflows it gives inf * 0 =
@@ -1042,6 +1069,8 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
                     target in made_by and env_t.get(name) is env_t.get(target):
                 rules.append(made_by[target])  # (an in-place op's self, an out=: its rule too)
             judged = st[name][1].get("values") if st[name][0] == "tensor" else None
+            parts = [d[1].get("values") if d[0] == "tensor" else None for d in st[name][1]] \
+                if st[name][0] == "tuple" else []  # (a tuple's tensors: histogram's hist)
             for rule in filter(None, rules):
                 _loosen(st[name], rule[3])
                 _integer_steps(rule[0], st[name], sv[name], rule[4], rule[2])
@@ -1053,6 +1082,12 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
             if name == target and judged is not None and made_by.get(name, (0, None))[1] == line:
                 _adopt_accepted(env_t.get(name), judged, st[name][1]["values"], env_t, torch,
                                 shared=made_by[name][0].rsplit(".", 1)[-1] == "view")
+            if name == target and parts and made_by.get(name, (0, None))[1] == line and \
+                    isinstance(env_t.get(name), tuple):
+                for k, part in enumerate(parts):
+                    if part is not None and k < len(env_t[name]):
+                        _adopt_accepted(env_t[name][k], part, st[name][1][k][1]["values"],
+                                        env_t, torch)
         sh_t, sh_v = _sharing(st), _sharing(sv)
         if sh_t != sh_v:
             return Finding("silent", i, op, f"storage sharing: PyTorch {sorted(sh_t)} vs "

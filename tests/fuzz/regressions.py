@@ -1306,4 +1306,14 @@ REGRESSIONS += [  # fresh-seed 150M run: a bit view of a NaN (its bits unspecifi
         "v0 = T.tensor([[0.0, -1e-30, 65504.0, 0.25]], dtype=T.bfloat16)", "v1 = v0.erf_()",
         "v3 = T.histc(v0, 2, max=0.5)",
     ]),
+    ("histogram-bin-of-overflowing-index", [
+        "v0 = T.tensor([[3.4e+38], [1.0]], dtype=T.float32)", "v1 = T.histogram(v0, 3, density=False)",
+        "v2 = v1[0] + 1",
+    ]),
+    ("histogram-edges-of-float32-linspace", [
+        "v0 = T.tensor([-0.1, -0.3, 0.1, 0.5, -0.5], dtype=T.float32)", "v1 = T.histogram(v0, 5)",
+    ]),
+    ("histogram-bfloat16-without-range", [
+        "v0 = T.tensor([1.0, 2.0], dtype=T.bfloat16)", "v1 = T.histogram(v0, 3)",
+    ]),
 ]

@@ -819,3 +819,28 @@ def test_bit_view_of_nan_accepts_other_nan_bits(monkeypatch):
     monkeypatch.setattr(differential, "_nan_bits_accepted", lambda a, b, source: a["values"])
     f = compare(lines, torch, tensorviz)
     assert bits_t == bits_v or (f is not None and f.line == 2), f
+
+
+def test_histogram_bin_of_an_overflowing_index_is_accepted_only_there():
+    """PyTorch's bin of a value whose (x - first) * bins overflows the dtype is undefined
+    (its int64 cast of inf): tensorviz's exact bin is accepted there, and later statements
+    see it; a count moved for any other value, or a changed total, is found."""
+    lines = ["v0 = T.tensor([[3.4e+38], [1.0], [5e37]], dtype=T.float32)",
+             "v1 = T.histogram(v0, 3, density=False)", "v2 = v1[0] + 1"]
+    assert compare(lines, torch, tensorviz) is None
+
+    def moved(k, extra=0.0):
+        def histogram(x, *a, **kw):
+            h = tensorviz.histogram(x, *a, **kw)
+            hist = h.hist.clone()
+            hist[k] -= 1
+            hist[(k + 1) % hist.shape[0]] += 1 + extra
+            return type(h)(hist, h.bin_edges)
+        return histogram
+    for fake in (moved(0), moved(2, 1.0)):  # (the value 1.0 moved; a count added)
+        f = compare(lines, torch, _wrong(histogram=fake))
+        assert f is not None and f.kind == "silent" and f.line == 1, f
+    exact = ["v0 = T.tensor([[3.0], [1.0], [2.0]], dtype=T.float32)", "v1 = T.histogram(v0, 3)"]
+    assert compare(exact, torch, tensorviz) is None
+    f = compare(exact, torch, _wrong(histogram=moved(1)))
+    assert f is not None and f.kind == "silent" and f.line == 1, f
