@@ -1317,3 +1317,9 @@ REGRESSIONS += [  # fresh-seed 150M run: a bit view of a NaN (its bits unspecifi
         "v0 = T.tensor([1.0, 2.0], dtype=T.bfloat16)", "v1 = T.histogram(v0, 3)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 153.1M run: a None before an int of an advanced index
+    ("getitem-none-before-int-stride", [
+        "v0 = T.zeros((4, 4, 2), dtype=T.bool)", "v1 = v0.permute((2, 1, 0))",
+        "v3 = T.tensor([-1, -2]).reshape((2,))", "v4 = v1[v3, None, -3]",
+    ]),
+]
