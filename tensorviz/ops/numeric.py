@@ -568,8 +568,8 @@ def histogram(input, bins=100, *, range=None, weight=None, density: bool = False
             if dt is _dtypes.bfloat16:  # (PyTorch's range-finding kernel has no bfloat16)
                 raise NotImplementedError("\"histogramdd\" not implemented for 'BFloat16'")
             lo, hi = builtins.float(x.min()), builtins.float(x.max())
-        else:
-            lo, hi = 0.0, 0.0
+        else:  # (no values, no range: PyTorch's edges span [0, 1], as NumPy's)
+            lo, hi = 0.0, 1.0
         if lo > hi:
             raise RuntimeError(f"torch.histogramdd(): for dimension 0, min should not exceed "
                                f"max, but got min {lo} max {hi}")

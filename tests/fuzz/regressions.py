@@ -1323,3 +1323,9 @@ REGRESSIONS += [  # fresh-seed 153.1M run: a None before an int of an advanced i
         "v3 = T.tensor([-1, -2]).reshape((2,))", "v4 = v1[v3, None, -3]",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 153.3M run: histogram of no values spans [0, 1]
+    ("histogram-of-no-values-edges", [
+        "v0 = T.tensor([[0.5], [0.0]])", "v3 = T.tensor([False])", "v4 = T.masked_select(v0, v3)",
+        "v5 = T.histogram(v4, 1)",
+    ]),
+]

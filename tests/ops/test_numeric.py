@@ -507,6 +507,20 @@ def test_histogram_of_values_on_its_edges(seed):
     same(lambda T: T.histogram(T.tensor([1.0]), 3, range=(0.0, 1e39)))
 
 
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+@pytest.mark.parametrize("opts", [{}, {"range": (2.0, 2.0)}, {"density": True}, {"weight": 0}])
+def test_histogram_of_no_values(dtype, opts):
+    """No values and no range: edges over [0, 1] (NumPy's convention, PyTorch's too)."""
+    from tests.conftest import same
+
+    def run(T):
+        kw = dict(opts)
+        if "weight" in kw:
+            kw["weight"] = T.zeros(0, dtype=getattr(T, dtype))
+        return T.histogram(T.zeros(0, dtype=getattr(T, dtype)), 3, **kw)
+    same(run)
+
+
 def test_histogram_with_more_bins_than_memory_is_pytorchs_allocation_error():
     """2**40 bins: PyTorch's RuntimeError naming the bytes, not NumPy's MemoryError."""
     torch = pytest.importorskip("torch")
