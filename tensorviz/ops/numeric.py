@@ -565,8 +565,8 @@ def histogram(input, bins=100, *, range=None, weight=None, density: bool = False
         if range is not None:
             lo, hi = builtins.float(range[0]), builtins.float(range[1])
         elif x.size:
-            if dt is _dtypes.bfloat16:  # (PyTorch's range-finding kernel has no bfloat16)
-                raise NotImplementedError("\"histogramdd\" not implemented for 'BFloat16'")
+            if dt in _dtypes.HALVES:  # (PyTorch's range-finding kernel has no 16-bit floats)
+                raise NotImplementedError(f"\"histogramdd\" not implemented for '{dt.cname}'")
             lo, hi = builtins.float(x.min()), builtins.float(x.max())
         else:  # (no values, no range: PyTorch's edges span [0, 1], as NumPy's)
             lo, hi = 0.0, 1.0
