@@ -770,6 +770,18 @@ def _check_steps(steps) -> int:
     return builtins.int(steps)
 
 
+def _fused32(a: np.float64, p: np.ndarray) -> np.ndarray:
+    """float32 ``a + p`` rounded once (``a`` a float32 value, ``p`` an exact product of a
+    float32 and an integer below 2**29): the sum rounded to odd in float64 (its error by
+    TwoSum), then to float32, so no tie of the double rounding goes the wrong way."""
+    r = a + p
+    bb = r - a
+    err = (a - (r - bb)) + (p - bb)
+    even = (r.view(np.int64) & 1) == 0
+    r = np.where((err != 0) & even, np.nextafter(r, np.where(err > 0, np.inf, -np.inf)), r)
+    return r.astype(np.float32)
+
+
 def _spaced(start, end, steps: int, dt: _dtype_cls, parts: bool = True) -> np.ndarray:
     """The ``linspace`` values as PyTorch's CPU kernel computes them: ``start``/``end`` taken
     as ``dt`` first, then floats in ``dt``'s own precision, integers in double (truncated).
@@ -797,8 +809,13 @@ def _spaced(start, end, steps: int, dt: _dtype_cls, parts: bool = True) -> np.nd
         step = (b - a) / work(steps - 1)
         i = np.arange(steps)
         half = steps // 2
-        up = a + step * i[:half].astype(work)
-        down = b - step * (steps - 1 - i[half:]).astype(work)
+        if dt is _dtypes.float32:  # (PyTorch's compiler fuses these: one rounding each)
+            s64 = np.float64(step)
+            up = _fused32(np.float64(a), s64 * i[:half])
+            down = _fused32(np.float64(b), -s64 * (steps - 1 - i[half:]))
+        else:
+            up = a + step * i[:half].astype(work)
+            down = b - step * (steps - 1 - i[half:]).astype(work)
         values = np.concatenate([up, down]).astype(work)
     if dt.category <= _dtypes._INT:
         values = np.trunc(values)

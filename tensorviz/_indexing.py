@@ -214,6 +214,22 @@ def _select_ints(t: Tensor, key: tuple) -> tuple:
         d += dims[i]
     if named > n:  # (the advanced path words this error as PyTorch does)
         return t, key
+    if any(k is None for k in key[:max(where)]):
+        # (as PyTorch's applySlicing, left to right: a None before an int is an unsqueeze
+        # of the dims as they are then, its stride from the dim the int later selects:
+        # zeros(4, 4, 2).permute(2, 1, 0)[[1, 0], None, 1] has stride (4, 1, 1))
+        values, out, d = dict(ints), [], 0
+        for i, k in enumerate(key):
+            if i in where:
+                t = t.select(d, values[i])
+            elif k is None:
+                t = t.unsqueeze(d)
+                out.append(slice(None))
+                d += 1
+            else:
+                d += max(n - named, 0) if k is Ellipsis else dims[i]
+                out.append(k)
+        return t, tuple(out)
     for i, v in sorted(ints, key=lambda iv: -pos[iv[0]]):
         t = t.select(pos[i], v)
     return t, tuple(k for i, k in enumerate(key) if i not in where)

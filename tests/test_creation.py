@@ -375,6 +375,19 @@ _BOUND = st.one_of(st.floats(-100, 100, allow_nan=False), st.integers(-50, 50))
 
 
 @settings(max_examples=examples(300), deadline=None)
+@given(st.floats(-1e4, 1e4, allow_nan=False), st.floats(-1e4, 1e4, allow_nan=False),
+       st.integers(0, 300), st.sampled_from(["float32", "float16", "bfloat16"]))
+def test_linspace_of_floats_is_pytorchs_bit_for_bit(start, end, steps, dtype):
+    """float32 linspace is PyTorch's exactly (its compiler fuses start + step * i into one
+    rounding: -0.1 in linspace(-0.5, 0.5, 6) is -0.099999994 there), as float16 and
+    bfloat16 (each step rounded) are; a histogram's edges are these values."""
+    mine, theirs = same(lambda L: L.linspace(start, end, steps, dtype=getattr(L, dtype)),
+                        values=False)
+    if not isinstance(theirs, BaseException):
+        np.testing.assert_array_equal(mine.float().numpy(), theirs.float().numpy())
+
+
+@settings(max_examples=examples(300), deadline=None)
 @given(_BOUND, _BOUND, st.integers(0, 70),
        st.sampled_from(["float16", "float32", "float64", "complex64", "int64", "int32",
                         "int8"]))

@@ -125,3 +125,38 @@ def test_writes_read_a_source_that_shares_memory_first(seed):
         mine, real, copied = got
         assert mine == (real if isinstance(real, str) else copied), (op, src, dst)
 
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_advanced_index_with_none_and_ints_has_pytorchs_layout(seed):
+    """Seeded keys mixing index tensors, None, ints, slices and an Ellipsis over a permuted
+    source: the result's shape and strides are PyTorch's (a None before an int is unsqueezed
+    before the int selects, so its stride comes from the selected dim), or the same error."""
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    for _ in range(150):
+        perm = tuple(int(p) for p in rng.permutation(3))
+        key_t, key_v, ellipsis = [], [], False
+        for _ in range(int(rng.integers(1, 5))):
+            item = ["T", None, 0, -1, 1, "S", "E"][int(rng.integers(7))]
+            if item == "E":
+                if ellipsis:
+                    continue
+                ellipsis = True
+                key_t.append(Ellipsis)
+                key_v.append(Ellipsis)
+            elif item == "T":
+                idx = rng.integers(-2, 2, size=int(rng.integers(1, 3))).tolist()
+                key_t.append(torch.tensor(idx))
+                key_v.append(tensorviz.tensor(idx))
+            else:
+                key_t.append(slice(None) if item == "S" else item)
+                key_v.append(slice(None) if item == "S" else item)
+        outcome = []
+        for lib, key in ((torch, key_t), (tensorviz, key_v)):
+            try:
+                r = lib.zeros(4, 4, 2).permute(perm)[tuple(key)]
+                outcome.append((tuple(r.shape), r.stride()))
+            except Exception as e:  # noqa: BLE001 - (compared: the same exception type)
+                outcome.append(type(e).__name__)
+        assert outcome[0] == outcome[1], (perm, key_t, outcome)

@@ -573,9 +573,11 @@ def histogram(input, bins=100, *, range=None, weight=None, density: bool = False
         if range is not None:
             lo, hi = builtins.float(range[0]), builtins.float(range[1])
         elif x.size:
+            if dt in _dtypes.HALVES:  # (PyTorch's range-finding kernel has no 16-bit floats)
+                raise NotImplementedError(f"\"histogramdd\" not implemented for '{dt.cname}'")
             lo, hi = builtins.float(x.min()), builtins.float(x.max())
-        else:
-            lo, hi = 0.0, 0.0
+        else:  # (no values, no range: PyTorch's edges span [0, 1], as NumPy's)
+            lo, hi = 0.0, 1.0
         if lo > hi:
             raise RuntimeError(f"torch.histogramdd(): for dimension 0, min should not exceed "
                                f"max, but got min {lo} max {hi}")
@@ -584,12 +586,14 @@ def histogram(input, bins=100, *, range=None, weight=None, density: bool = False
                                "finite")
         if lo == hi:
             lo, hi = lo - 0.5, hi + 0.5
-        try:
-            edges = xp.linspace(lo, hi, builtins.int(bins) + 1).astype(dt._np)
+        from .._creation import _spaced
+        try:  # (PyTorch's linspace in the dtype: its edges, an end past the dtype its error)
+            edges = xp.asarray(_spaced(lo, hi, builtins.int(bins) + 1, dt).astype(dt._np))
         except (MemoryError, ValueError):  # (more bins than memory holds: PyTorch's error)
             from ..backends._numpy import out_of_memory
             raise out_of_memory((builtins.int(bins) + 1) * dt.itemsize) from None
     nb = edges.shape[0] - 1
+    linear = not isinstance(bins, Tensor)
     wts = None
     if weight is not None:
         _check_tensor("histogram", weight, "weight", 0)
@@ -606,6 +610,8 @@ def histogram(input, bins=100, *, range=None, weight=None, density: bool = False
         lo_e, hi_e = edges[0], edges[-1]
         inside = (x >= lo_e) & (x <= hi_e)
         idx = xp.searchsorted(edges, x, side="right") - 1
+        if linear and nb > 0:
+            idx = _linear_bins(xp, x, edges, idx)
         idx = xp.where(x == hi_e, nb - 1, idx)  # (the last bin holds its right edge)
         idx = idx[inside]
         if nb <= 0:
@@ -625,6 +631,30 @@ def histogram(input, bins=100, *, range=None, weight=None, density: bool = False
         write_out(out[1], e._arr, dt, dev)
         return return_types.histogram_out(out[0], out[1])
     return return_types.histogram(h, e)
+
+
+def _linear_bins(xp, x, edges, exact):
+    """The bin of each ``x`` as PyTorch's kernel finds it among ``edges`` evenly spaced: the
+    index ``(x - first) * bins / (last - first)`` in the dtype's arithmetic, then the last
+    edge <= x among the three edges around it (``exact``: every edge searched).
+
+    Note: where that index is not finite (``(x - first) * bins`` overflows the dtype: 3.4e38
+    in float32), PyTorch's cast to int64 is undefined (it then searches memory before the
+    edges); tensorviz gives the bin of the exact search there.
+    """
+    nb = edges.shape[0] - 1
+    lo_e, hi_e = edges[0], edges[-1]
+    with np.errstate(all="ignore"):
+        f = (x - lo_e) * edges.dtype.type(nb) / (hi_e - lo_e)
+        ok = xp.isfinite(f) & (f >= 0) & (f < 2.0 ** 62)
+        pos = xp.where(ok, f, 0).astype(np.int64)
+    lo_w = xp.maximum(pos - 1, 0)
+    hi_w = xp.minimum(pos + 2, nb + 1)  # (edges[lo_w:hi_w] searched)
+    found = lo_w - 1
+    for k in range(3):
+        j = lo_w + k
+        found = xp.where((j < hi_w) & (edges[xp.minimum(j, nb)] <= x), j, found)
+    return xp.where(ok, found, exact)
 
 
 @op(method=False)

@@ -144,6 +144,35 @@ def _erf_parts(xp, x):
     return erf_abs, erfc_abs
 
 
+# Abramowitz and Stegun 7.1.26 (absolute error 1.5e-7), the constants of PyTorch's
+# Vectorized<float>::erf: t = 1 / (1 + p|x|), erf(|x|) = 1 - t (p1 + t (p2 + ... p5 t)) e^(-x^2)
+_ERF_AS = (0.3275911, 1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)
+
+
+def _fma32(a, b, c):
+    """float32 ``a * b + c`` rounded once (the product of two float32 is exact in float64)."""
+    return (a.astype(np.float64) * b + c).astype(np.float32)
+
+
+def _erf_half(xp, a):
+    """erf of float16/bfloat16 as PyTorch's CPU kernel gives it: A&S 7.1.26 in float32 with
+    fused multiply-adds (``a``: the values in float32; the caller rounds to the dtype).
+
+    Note: PyTorch computes half and bfloat16 erf by this approximation (float32 and float64
+    are accurate), so tiny inputs lose everything: erf(-1e-30) in bfloat16 is -0.0 there, not
+    -1.13e-30; tensorviz gives PyTorch's values (checked against every float16 and bfloat16
+    value), as code that bins or compares them (histc, sign) sees them.
+    """
+    x = a
+    p, p5, p4, p3, p2, p1 = (np.float32(c) for c in _ERF_AS)
+    t = np.float32(1) / _fma32(xp.abs(x), p, np.float32(1))
+    r = _fma32(t, p5, p4)
+    for c in (p3, p2, p1):
+        r = _fma32(r, t, c)
+    e = xp.exp(-(x * x).astype(np.float64)).astype(np.float32)  # (correctly rounded, as Sleef's)
+    return xp.copysign(_fma32(-e * t, r, np.float32(1)), x)
+
+
 def _erf(xp, a):
     x = a.astype(np.float64)
     e, _ = _erf_parts(xp, x)
@@ -160,8 +189,9 @@ def _erfc(xp, a):
 
 # ---------------------------------------------------------------- unary float functions
 def _float_unary(name: str, f, *, complex_ok: bool = True, kernel: str | None = None,
-                 complex_error=None, preserve: bool = False):
+                 complex_error=None, preserve: bool = False, half=None):
     """A function that gives floats (ints and bools promote to the default float dtype);
+    ``half``: the function for a float16/bfloat16 result, where PyTorch's kernel differs;
     ``preserve``: laid out as ``empty_like(input)`` (see ``_map``), its ``out=`` form
     PyTorch's ``mul_out(out, input, number)``."""
     def body(input, *, out=None) -> Tensor:
@@ -171,7 +201,9 @@ def _float_unary(name: str, f, *, complex_ok: bool = True, kernel: str | None = 
             if complex_error is not None:
                 raise complex_error
             raise _not_implemented(kernel or f"{name}_cpu", dt)
-        return _map(input, _float_result(dt), f, out, preserve=preserve,
+        rdt = _float_result(dt)
+        fn = half if half is not None and rdt in _dtypes.HALVES else f
+        return _map(input, rdt, fn, out, preserve=preserve,
                     out_with_number=preserve)
     body.__name__ = body.__qualname__ = name
     body.__doc__ = (f"``{name}`` elementwise; integer and bool inputs give the default float "
@@ -248,7 +280,7 @@ sigmoid = op(inplace=True, inplace_function=True, also=("special.expit",))(
     _float_unary("sigmoid", _sigmoid))
 reciprocal = _unary_op(_float_unary("reciprocal", lambda xp, a: 1 / a))
 erf = op(inplace=True, inplace_function=True, also=("special.erf",))(
-    _float_unary("erf", _erf, complex_ok=False, kernel="erf_vml_cpu"))
+    _float_unary("erf", _erf, complex_ok=False, kernel="erf_vml_cpu", half=_erf_half))
 erfc = op(inplace=True, inplace_function=True, also=("special.erfc",))(
     _float_unary("erfc", _erfc, complex_ok=False, kernel="erfc_vml_cpu"))
 deg2rad = _unary_op(_float_unary("deg2rad", _deg2rad, complex_ok=False, preserve=True,

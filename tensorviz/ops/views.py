@@ -51,6 +51,9 @@ def view(input, *shape, size=None, dtype=None) -> Tensor:
 
 
 def _view_dtype(input, dt: _dtype_cls) -> Tensor:
+    # Note: the bits shown for a NaN are the ones our kernels stored; IEEE 754 leaves a NaN
+    # result's sign and payload unspecified and PyTorch's differ by loop (rsqrt of a negative
+    # bfloat16 is 0x7fc0 in its scalar loop, 0xffff in its vectorized one).
     if input._cj and dt is not input._dtype:
         what = "conjugate" if input._dtype.is_complex else "negative"
         raise RuntimeError(f"torch.Tensor.view is not supported for {what} view tensors when "

@@ -462,6 +462,25 @@ def _mask_where(a: dict, b: dict, keep) -> None:
             a["values"] = np.where(m, y, x)
 
 
+def _nan_bits_accepted(a: dict, b: dict, source: np.dtype) -> np.ndarray:
+    """``a``'s values (a bit view of ``source`` values), with ``b``'s bits wherever both,
+    read back as ``source``, are a NaN (see ``deliberate``: view)."""
+    x, y = a["values"], b["values"]
+    if x.shape != y.shape or not x.size or x.ndim == 0 and x.dtype.itemsize != source.itemsize:
+        return x
+    import ml_dtypes
+    store = ml_dtypes.bfloat16 if a["dtype"] == "bfloat16" else x.dtype  # (shown as float32)
+    try:
+        xs, ys = (np.ascontiguousarray(v.astype(store)).view(source) for v in (x, y))
+    except (ValueError, TypeError):  # (a dtype NumPy cannot reinterpret: compared as is)
+        return x
+    with np.errstate(all="ignore"):
+        both = np.isnan(xs) & np.isnan(ys)
+    if not np.any(both):
+        return x
+    return np.where(both, ys, xs).view(store).reshape(x.shape).astype(x.dtype)
+
+
 # reductions whose value depends on the order PyTorch's vectorized cascade adds in
 SUMS = {"sum", "mean", "nansum", "nanmean"}
 
@@ -739,6 +758,42 @@ def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
         # kernels differ on it themselves (log of a negative float32 gives +nan, of a float16
         # -nan): signbit is compared where the input is not NaN.
         _mask_where(dt[1], dv[1], lambda a, b: np.isnan(x))
+    if op == "view" and x is not None and dt[0] == dv[0] == "tensor" and \
+            dt[1]["dtype"] == dv[1]["dtype"] and (x.dtype.kind in "fc" or
+                                                  x.dtype.name == "bfloat16"):
+        # IEEE 754 leaves the sign and payload of a NaN an operation returns unspecified, and
+        # PyTorch's kernels differ on them themselves (rsqrt of a negative bfloat16 gives
+        # 0x7fc0 in its scalar loop, 0xffff in its vectorized one): a bit view (view(dtype))
+        # of floating values accepts tensorviz's bits where both libraries' bits, read back
+        # as the input's dtype, are a NaN. Every other bit is compared.
+        dt[1]["values"] = _nan_bits_accepted(dt[1], dv[1], x.dtype)
+    if op == "histogram" and x is not None and x.dtype.kind == "f" and \
+            dt[0] == dv[0] == "tuple" and len(dt[1]) == len(dv[1]) == 2 and \
+            all(d[0] == "tensor" for d in dt[1] + dv[1]) and "weight=" not in line and \
+            _call_arg(line, "histogram", 3, 2, "density") in (None, "False", "0") and \
+            re.fullmatch(r"\d+", _call_arg(line, "histogram", 1, 0, "bins") or "x"):
+        # Note: PyTorch finds the bin of an even histogram from (x - first) * bins / (last -
+        # first) in the dtype; where that product overflows (3.4e38 in float32) its cast to
+        # int64 is undefined and it then searches memory before the edges. tensorviz gives the
+        # exact bin there. Accepted: tensorviz's counts where they are the exact bins of all
+        # values and PyTorch's are those of the other values plus that many anywhere.
+        edges = dv[1][1][1]["values"]
+        ht, hv = dt[1][0][1]["values"], dv[1][0][1]["values"]
+        if edges.size >= 2 and ht.shape == hv.shape and \
+                np.array_equal(edges, dt[1][1][1]["values"]):
+            v = x.reshape(-1)
+            nb = edges.size - 1
+            with np.errstate(all="ignore"):
+                f = (v - edges[0]) * v.dtype.type(nb)
+                inside = (v >= edges[0]) & (v <= edges[-1])
+                over = inside & ~np.isfinite(f)
+            exact = np.minimum(np.searchsorted(edges, v, side="right") - 1, nb - 1)
+            rest = np.bincount(exact[inside & ~over], minlength=nb)[:nb]
+            every = np.bincount(exact[inside], minlength=nb)[:nb]
+            lost = int(over.sum())
+            if lost and np.array_equal(hv, every) and np.all(ht >= rest) and \
+                    ht.sum() - rest.sum() == lost:
+                dt[1][0][1]["values"] = hv
     if op in ("polygamma", "polygamma_") and dt[0] == dv[0] == "tensor":
         # Note: PyTorch's polygamma kernel takes n as a C int (2**40 wraps to 0: -inf for
         # every x), and where n! overflows and zeta(n+1, x) underflows it gives inf * 0 =
@@ -1076,6 +1131,8 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
                 # its rule too)
                 rules.append(made_by[target])
             judged = st[name][1].get("values") if st[name][0] == "tensor" else None
+            parts = [d[1].get("values") if d[0] == "tensor" else None for d in st[name][1]] \
+                if st[name][0] == "tuple" else []  # (a tuple's tensors: histogram's hist)
             for rule in filter(None, rules):
                 _loosen(st[name], rule[3])
                 _integer_steps(rule[0], st[name], sv[name], rule[4], rule[2])
@@ -1085,7 +1142,14 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
             if d:
                 return Finding("silent", i, op, d[:400])
             if name == target and judged is not None and made_by.get(name, (0, None))[1] == line:
-                _adopt_accepted(env_t.get(name), judged, st[name][1]["values"], env_t, torch)
+                _adopt_accepted(env_t.get(name), judged, st[name][1]["values"], env_t, torch,
+                                shared=made_by[name][0].rsplit(".", 1)[-1] == "view")
+            if name == target and parts and made_by.get(name, (0, None))[1] == line and \
+                    isinstance(env_t.get(name), tuple):
+                for k, part in enumerate(parts):
+                    if part is not None and k < len(env_t[name]):
+                        _adopt_accepted(env_t[name][k], part, st[name][1][k][1]["values"],
+                                        env_t, torch)
         sh_t, sh_v = _sharing(st), _sharing(sv)
         if sh_t != sh_v:
             return Finding("silent", i, op, f"storage sharing: PyTorch {sorted(sh_t)} vs "
@@ -1096,13 +1160,16 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
     return None
 
 
-def _adopt_accepted(t, judged: np.ndarray, accepted: np.ndarray, env: dict, torch) -> None:
+def _adopt_accepted(t, judged: np.ndarray, accepted: np.ndarray, env: dict, torch,
+                    shared: bool = False) -> None:
     """After a rule accepted tensorviz's values for a statement's new tensor ``t`` where
     PyTorch's differ (``deliberate``: the sign bit of a NaN, a pseudo-inverse's NaN entries,
     integers one apart ...): PyTorch's tensor is given those values there, so that what is
     computed from it later (a view, a comparison: ``signbit(x)[0]``, ``pinverse(a) >= 0``)
     compares its own computation, not the accepted difference again. Only a tensor whose
-    memory no other variable shares (the rest of the program sees no write)."""
+    memory no other variable shares (the rest of the program sees no write), or (``shared``:
+    a bit view, whose accepted bits are only another NaN's) one whose storage then holds the
+    bits tensorviz's holds, for every view of it."""
     if not isinstance(t, torch.Tensor) or t.is_conj() or t.is_neg() or \
             tuple(t.shape) != judged.shape or accepted.shape != judged.shape or \
             judged.dtype != accepted.dtype or not judged.size:
@@ -1114,8 +1181,9 @@ def _adopt_accepted(t, judged: np.ndarray, accepted: np.ndarray, env: dict, torc
     if not np.any(changed):
         return
     own = t.untyped_storage().data_ptr()
-    if any(isinstance(v, torch.Tensor) and v is not t and v.untyped_storage().data_ptr() == own
-           for k, v in env.items() if k.startswith("v")):
+    if not shared and any(isinstance(v, torch.Tensor) and v is not t and
+                          v.untyped_storage().data_ptr() == own
+                          for k, v in env.items() if k.startswith("v")):
         return
     with torch.no_grad():
         vals = torch.from_numpy(np.array(accepted, copy=True)).to(t.dtype)

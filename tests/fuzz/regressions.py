@@ -1407,3 +1407,35 @@ REGRESSIONS += [  # fresh-seed 150M run: cov's cancelling entry beside 3.4e38 is
         "v1 = T.cov(v0, correction=2)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 150M run: a bit view of a NaN (its bits unspecified); histogram/histc edges
+    ("view-int16-of-bfloat16-nan-bits", [
+        "v0 = T.tensor([[[-2.5], [0.25], [0.25], [0.25]]], dtype=T.bfloat16)",
+        "v1 = v0.transpose(-1, 1)", "v2 = T.rsqrt_(v1)", "v3 = v1.view(T.int16)", "v4 = v3 + 1",
+    ]),
+    ("histc-of-bfloat16-erf-of-tiny-value", [
+        "v0 = T.tensor([[0.0, -1e-30, 65504.0, 0.25]], dtype=T.bfloat16)", "v1 = v0.erf_()",
+        "v3 = T.histc(v0, 2, max=0.5)",
+    ]),
+    ("histogram-bin-of-overflowing-index", [
+        "v0 = T.tensor([[3.4e+38], [1.0]], dtype=T.float32)", "v1 = T.histogram(v0, 3, density=False)",
+        "v2 = v1[0] + 1",
+    ]),
+    ("histogram-edges-of-float32-linspace", [
+        "v0 = T.tensor([-0.1, -0.3, 0.1, 0.5, -0.5], dtype=T.float32)", "v1 = T.histogram(v0, 5)",
+    ]),
+    ("histogram-bfloat16-without-range", [
+        "v0 = T.tensor([1.0, 2.0], dtype=T.bfloat16)", "v1 = T.histogram(v0, 3)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 153.1M run: a None before an int of an advanced index
+    ("getitem-none-before-int-stride", [
+        "v0 = T.zeros((4, 4, 2), dtype=T.bool)", "v1 = v0.permute((2, 1, 0))",
+        "v3 = T.tensor([-1, -2]).reshape((2,))", "v4 = v1[v3, None, -3]",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 153.3M run: histogram of no values spans [0, 1]
+    ("histogram-of-no-values-edges", [
+        "v0 = T.tensor([[0.5], [0.0]])", "v3 = T.tensor([False])", "v4 = T.masked_select(v0, v3)",
+        "v5 = T.histogram(v4, 1)",
+    ]),
+]

@@ -869,3 +869,52 @@ def test_cov_cancellation_noise_is_accepted_within_the_product_bound_only():
         dt = desc([[np.inf, 5.0706024e30], [5.0706024e30, 1.9375]])
         deliberate("cov", line, dt, desc(wrong), x)
         assert not np.array_equal(dt[1]["values"], np.array(wrong, dtype=np.float32))
+
+
+def test_bit_view_of_nan_accepts_other_nan_bits(monkeypatch):
+    """A bit view (view(dtype)) of floating values accepts another NaN's bits (their sign and
+    payload are unspecified: PyTorch's own loops differ), and what is computed from it later
+    compares its own work; any other bit that differs is found, and the rule is load-bearing."""
+    from . import differential
+    lines = ["v0 = T.tensor([[-2.5, 0.25, 1.0, 4.0]], dtype=T.bfloat16)", "v1 = T.rsqrt(v0)",
+             "v2 = v1.view(T.int16)", "v3 = v2 + 1", "v4 = v1[:, :2].view(T.float16)"]
+    assert compare(lines, torch, tensorviz) is None
+    view = tensorviz.Tensor.view
+
+    def off_by_one(self, *a, **k):
+        r = view(self, *a, **k)
+        return r + 1 if r.dtype == tensorviz.int16 else r
+    monkeypatch.setattr(tensorviz.Tensor, "view", off_by_one)
+    f = compare(lines, torch, tensorviz)
+    assert f is not None and f.kind == "silent" and f.line == 2, f
+    monkeypatch.setattr(tensorviz.Tensor, "view", view)
+    bits_t = torch.tensor([-2.5], dtype=torch.bfloat16).rsqrt().view(torch.int16).item()
+    bits_v = tensorviz.tensor([-2.5], dtype=tensorviz.bfloat16).rsqrt().view(tensorviz.int16).item()
+    monkeypatch.setattr(differential, "_nan_bits_accepted", lambda a, b, source: a["values"])
+    f = compare(lines, torch, tensorviz)
+    assert bits_t == bits_v or (f is not None and f.line == 2), f
+
+
+def test_histogram_bin_of_an_overflowing_index_is_accepted_only_there():
+    """PyTorch's bin of a value whose (x - first) * bins overflows the dtype is undefined
+    (its int64 cast of inf): tensorviz's exact bin is accepted there, and later statements
+    see it; a count moved for any other value, or a changed total, is found."""
+    lines = ["v0 = T.tensor([[3.4e+38], [1.0], [5e37]], dtype=T.float32)",
+             "v1 = T.histogram(v0, 3, density=False)", "v2 = v1[0] + 1"]
+    assert compare(lines, torch, tensorviz) is None
+
+    def moved(k, extra=0.0):
+        def histogram(x, *a, **kw):
+            h = tensorviz.histogram(x, *a, **kw)
+            hist = h.hist.clone()
+            hist[k] -= 1
+            hist[(k + 1) % hist.shape[0]] += 1 + extra
+            return type(h)(hist, h.bin_edges)
+        return histogram
+    for fake in (moved(0), moved(2, 1.0)):  # (the value 1.0 moved; a count added)
+        f = compare(lines, torch, _wrong(histogram=fake))
+        assert f is not None and f.kind == "silent" and f.line == 1, f
+    exact = ["v0 = T.tensor([[3.0], [1.0], [2.0]], dtype=T.float32)", "v1 = T.histogram(v0, 3)"]
+    assert compare(exact, torch, tensorviz) is None
+    f = compare(exact, torch, _wrong(histogram=moved(1)))
+    assert f is not None and f.kind == "silent" and f.line == 1, f

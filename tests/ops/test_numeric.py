@@ -519,6 +519,41 @@ def test_composites_raise_no_numpy_warnings():
     T.linalg.multi_dot([m, m, m])
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_histogram_of_values_on_its_edges(seed):
+    """Values on (or an ulp from) the float32 edges of even bins land in PyTorch's bins (its
+    bin is the formula's, searched near it); a bfloat16 input without a range is refused as
+    PyTorch's. (Edges exact in float32, which both linspaces then give.)"""
+    from tests.conftest import same
+    rng = np.random.default_rng(seed)
+    bins = int(rng.integers(1, 12))
+    lo = float(rng.integers(-5, 6))
+    hi = lo + bins * float(rng.choice([0.125, 0.5, 1.0, 2.0]))
+    edges = np.linspace(lo, hi, bins + 1).astype(np.float32)
+    x = np.concatenate([edges, np.nextafter(edges, np.float32(np.inf)),
+                        np.nextafter(edges, np.float32(-np.inf))]).astype(np.float32)
+    rng.shuffle(x)
+    inner = x[(x >= lo) & (x <= hi)]  # (its own min and max: the same exact edges)
+    same(lambda T: T.histogram(T.tensor(x.tolist()), bins, range=(lo, hi)))
+    same(lambda T: T.histogram(T.tensor(inner.tolist()), bins))
+    same(lambda T: T.histogram(T.tensor(x.tolist(), dtype=T.bfloat16), bins))
+    same(lambda T: T.histogram(T.tensor([1.0]), 3, range=(0.0, 1e39)))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("opts", [{}, {"range": (2.0, 2.0)}, {"density": True}, {"weight": 0}])
+def test_histogram_of_no_values(dtype, opts):
+    """No values and no range: edges over [0, 1] (NumPy's convention, PyTorch's too)."""
+    from tests.conftest import same
+
+    def run(T):
+        kw = dict(opts)
+        if "weight" in kw:
+            kw["weight"] = T.zeros(0, dtype=getattr(T, dtype))
+        return T.histogram(T.zeros(0, dtype=getattr(T, dtype)), 3, **kw)
+    same(run)
+
+
 def test_histogram_with_more_bins_than_memory_is_pytorchs_allocation_error():
     """2**40 bins: PyTorch's RuntimeError naming the bytes, not NumPy's MemoryError."""
     torch = pytest.importorskip("torch")

@@ -911,6 +911,33 @@ def test_erf_keeps_the_sign_of_zero(dtype):
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("form", ["function", "inplace", "out", "strided"])
+def test_erf_of_16bit_floats_is_pytorchs_bit_for_bit(dtype, form):
+    """PyTorch's half and bfloat16 erf is a float32 approximation (absolute error ~1e-7:
+    erf(-1e-30) is -0.0 there), which histc or a comparison of its result sees: every one of
+    the 65536 values gives PyTorch's bits (NaN: any NaN), in each form."""
+    bits = np.arange(-32768, 32768).astype(np.int16)
+    if form == "strided":
+        bits = bits.reshape(256, 256).T.copy().T  # (column-major)
+
+    def run(lib):
+        x = lib.from_numpy(bits).view(getattr(lib, dtype))
+        if form == "inplace":
+            return x.clone().erf_()
+        if form == "out":
+            o = lib.empty(x.shape, dtype=x.dtype)
+            lib.erf(x, out=o)
+            return o
+        return lib.erf(x)
+    want, got = run(torch), run(tensorviz)
+    nan = want.isnan().numpy()
+    np.testing.assert_array_equal(got.isnan().numpy(), nan)
+    np.testing.assert_array_equal(got.view(tensorviz.int16).numpy()[~nan],
+                                  want.view(torch.int16).numpy()[~nan])
+    assert got.stride() == want.stride()
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 @pytest.mark.parametrize("eps", [None, 1e-3, 0.3, -1.0])
 def test_logit_of_16bit_floats_computes_in_their_dtype(dtype, eps):
     """PyTorch rounds each step of a 16-bit logit to its dtype (eps, 1 - eps, 1 - x and the
