@@ -514,8 +514,11 @@ def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     return tensor(s, dtype=dt, device=device, requires_grad=requires_grad)
 
 
-def _number(x, what: str, complex_ok: bool = False):
+def _number(x, what: str, complex_ok: bool = False, fn: str | None = None):
     if isinstance(x, Tensor):
+        if fn is not None and x._shape:  # (a Number argument takes a 0-dim tensor only)
+            raise TypeError(f"{fn}(): argument '{what}' must be Number, not Tensor (a tensor "
+                            f"of shape {list(x._shape)}: pass a 0-dim tensor or a number)")
         return x.item()
     if isinstance(x, (builtins.int, builtins.float, np.number)) and not isinstance(x, builtins.bool):
         return x
@@ -538,7 +541,8 @@ def arange(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
     """
     if end is None:
         start, end = 0, start
-    start, end, step = (_number(start, "start"), _number(end, "end"), _number(step, "step"))
+    start, end, step = (_number(start, "start", fn="arange"), _number(end, "end", fn="arange"),
+                        _number(step, "step", fn="arange"))
     dt = _check_dtype(dtype)
     if dt is None:
         dt = (_dtypes.get_default_dtype() if any(isinstance(v, (builtins.float, np.floating))

@@ -713,3 +713,25 @@ def test_fill_value_conversion_matches_pytorch_quietly(value, dtype):
             return type(e).__name__, str(e)
     for fill in FILLERS:
         assert run(tv, fill) == run(torch, fill)
+
+
+@pytest.mark.parametrize("args", ["(t0,)", "(2, t0)", "(t1,)", "(2, t1)", "(0, 5, t1)",
+                                  "(0, 6, t0 // 5)"])
+def test_arange_takes_only_0dim_tensors_as_numbers(args):
+    """A Number argument takes a 0-dim tensor; a 1-element 1-D tensor is a TypeError in
+    PyTorch (tensorviz took its item, then tried to build arange(2, 2**31) of it)."""
+    outs = []
+    for L in (torch, tv):
+        t0, t1 = L.tensor(5), L.tensor([5])
+        try:
+            outs.append(tuple(L.arange(*eval(args)).shape))
+        except TypeError:
+            outs.append("TypeError")
+    assert outs[1] == outs[0]
+
+
+def test_combinations_of_a_huge_r_is_refused_as_pytorch():
+    for L in (torch, tv):
+        for n in (1, 2):
+            with pytest.raises(RuntimeError):
+                L.combinations(L.arange(n), r=2**40)

@@ -695,12 +695,19 @@ def combinations(input, r: int = 2, with_replacement: bool = False) -> Tensor:
         raise RuntimeError(f"DefaultCPUAllocator: can't allocate memory: combinations() of "
                            f"{n} elements taken r={r} at a time needs a grid of {n}**{r} "
                            "index tuples. Make r smaller.")
-    gen = (itertools.combinations_with_replacement if with_replacement
-           else itertools.combinations)(range(n), r)
-    idx = np.fromiter(itertools.chain.from_iterable(gen), dtype=np.int64).reshape(-1, r)
-    if not runs_numpy(xp):
-        idx = xp.asarray(idx)
-    res = input._arr[idx] if idx.size else xp.empty((0, r), dtype=input._dtype._np)
+    if r > 2**32:  # (PyTorch first builds a vector of r index grids, and fails there)
+        raise RuntimeError(f"std::bad_alloc: combinations() taken r={r} at a time needs r "
+                           "index grids. Make r smaller.")
+    try:
+        gen = (itertools.combinations_with_replacement if with_replacement
+               else itertools.combinations)(range(n), r)
+        idx = np.fromiter(itertools.chain.from_iterable(gen), dtype=np.int64).reshape(-1, r)
+        if not runs_numpy(xp):
+            idx = xp.asarray(idx)
+        res = input._arr[idx] if idx.size else xp.empty((0, r), dtype=input._dtype._np)
+    except MemoryError:  # (as PyTorch's allocator refuses it)
+        raise RuntimeError(f"DefaultCPUAllocator: can't allocate memory: combinations() of "
+                           f"{n} elements taken r={r} at a time. Make r smaller.") from None
     return wrap_array(_c(xp, res), input._dtype, input.device)
 
 

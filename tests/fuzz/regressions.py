@@ -1439,3 +1439,12 @@ REGRESSIONS += [  # fresh-seed 153.3M run: histogram of no values spans [0, 1]
         "v5 = T.histogram(v4, 1)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 160M run: arange's end a 1-element 1-D tensor; combinations of a huge r
+    ("arange-end-one-element-tensor", [
+        "v2 = T.tensor([2147483646], dtype=T.int32)", "v3 = T.arange(2, v2, dtype=T.int32)",
+    ]),
+    ("combinations-huge-r-of-one-element", [
+        "v0 = T.tensor([1, -3], dtype=T.int64)", "v1 = v0[..., ::2]",
+        "v2 = T.combinations(v1, r=1099511627776, with_replacement=False)",
+    ]),
+]
