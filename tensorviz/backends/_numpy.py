@@ -158,3 +158,28 @@ def call_quiet(fn, *args, **kwargs):
 def context_busy(error: RuntimeError) -> bool:
     """Whether ``error`` says the quiet context is already entered (nothing ran yet)."""
     return bool(error.args) and str(error.args[0]).startswith("cannot enter context")
+
+
+_VELTKAMP = 134217729.0  # (2**27 + 1: splits a float64 into two halves of 26 bits)
+
+
+def fma_parts(a, b, c):
+    """``a * b + c`` for float64 arrays with the product and the sum kept exact (Veltkamp's
+    split, Dekker's product, Knuth's sum): ``(r, p, s)`` -- ``r`` rounded once, as a fused
+    multiply-add gives it wherever the terms are finite; ``p = a * b`` and ``s = p + c`` as
+    rounded, for a caller's own non-finite rule.
+
+    >>> fma_parts(np.array([0.1]), np.array([10.0]), np.array([-1.0]))[0]   # 5.55e-17, not 0
+    """
+    p = a * b
+    ah = a * _VELTKAMP
+    ah = ah - (ah - a)
+    al = a - ah
+    bh = b * _VELTKAMP
+    bh = bh - (bh - b)
+    bl = b - bh
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl      # a*b == p + e exactly
+    s = p + c
+    bb = s - p
+    t = (p - (s - bb)) + (c - bb)                          # p + c == s + t exactly
+    return s + (t + e), p, s

@@ -24,7 +24,7 @@ from .._indexing import as_resized, check_partial_overlap, check_writable, scala
 from .._dispatch import inplace_of, op, operator_of, store_inplace, write_out
 from .._tensor import Tensor, _contig, _fresh, wrap_array
 from ..backends import runs_numpy
-from ..backends._numpy import call_quiet, context_busy, quiet_run
+from ..backends._numpy import call_quiet, context_busy, fma_parts, quiet_run
 from ._elementwise import device_of, finish, found_message, mul, operand, operand_layout
 from .indexing import _c, _tensor_arg, _xp, warn_once
 
@@ -1229,7 +1229,6 @@ def _lu_info(a: np.ndarray) -> np.ndarray:
 # reciprocal -- divided by the pivot instead, for the column before the last, in matrices of
 # order 4 or less -- and each trailing update is one fused multiply-add.
 _EXACT_LU_MAX = 16
-_SPLIT = 134217729.0  # (2**27 + 1: Veltkamp's split of a float64 into two halves)
 
 
 def _fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -1238,18 +1237,7 @@ def _fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     infinite or NaN term gives ``a * b + c``'s own)."""
     if c.dtype == np.float32:
         return (a.astype(np.float64) * b + c).astype(np.float32)
-    p = a * b
-    ah = a * _SPLIT
-    ah = ah - (ah - a)
-    al = a - ah
-    bh = b * _SPLIT
-    bh = bh - (bh - b)
-    bl = b - bh
-    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
-    s = p + c
-    bb = s - p
-    t = (p - (s - bb)) + (c - bb)
-    r = s + (t + e)
+    r, _, s = fma_parts(a, b, c)
     return r if bool(np.isfinite(r).all()) else np.where(np.isfinite(s), r, s)  # (inf, nan)
 
 

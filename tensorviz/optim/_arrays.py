@@ -16,7 +16,7 @@ from typing import Iterable
 import numpy as np
 
 from .._tensor import Tensor, wrap_array
-from ..backends._numpy import call_quiet
+from ..backends._numpy import call_quiet, fma_parts
 
 
 def silent(kernel):
@@ -95,24 +95,10 @@ def _single_rounding(x) -> bool:
     return getattr(x, "dtype", None) == np.float32 and isinstance(x, (np.ndarray, np.generic))
 
 
-def _split(x):
-    """Veltkamp's split of float64 ``x`` into high and low halves of 26 bits each."""
-    t = x * 134217729.0  # 2**27 + 1
-    hi = t - (t - x)
-    return hi, x - hi
-
-
 def _fma64(c, a, b):
     """``c + a * b`` in float64 with the product and the sum kept exact (Dekker's product
     and Knuth's sum), rounded once at the end; non-finite results fall back to ``c + a*b``."""
-    p = a * b
-    ah, al = _split(a)
-    bh, bl = _split(b)
-    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl      # a*b == p + e exactly
-    s = p + c
-    bb = s - p
-    t = (p - (s - bb)) + (c - bb)                          # p + c == s + t exactly
-    r = s + (t + e)
+    r, p, _ = fma_parts(a, b, c)
     ok = np.isfinite(r)
     if np.all(ok):
         return r
