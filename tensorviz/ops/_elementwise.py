@@ -669,6 +669,9 @@ def _trunc_div_float(a, b):
     return np.trunc(np.true_divide(a, b))
 
 
+# (PyTorch's 16-bit truncating division reads a right number operand as float32 too: a
+# 0-dim ``inf / (2**63 - 1)`` is inf, not inf / inf)
+_OPMATH_UFUNCS = _OPMATH_UFUNCS | {_trunc_div_float}
 
 
 @op(inplace=True, dunder="floordiv")

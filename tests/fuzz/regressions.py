@@ -1448,3 +1448,8 @@ REGRESSIONS += [  # fresh-seed 160M run: arange's end a 1-element 1-D tensor; co
         "v2 = T.combinations(v1, r=1099511627776, with_replacement=False)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 160M run: 0-dim float16 truncating division by a number past its range
+    ("div-trunc-0-dim-half-by-huge-number", [
+        "v0 = T.tensor(1e+30, dtype=T.float16)", "v1 = v0.div_(2**63-1, rounding_mode='trunc')",
+    ]),
+]

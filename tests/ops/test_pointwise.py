@@ -637,6 +637,24 @@ def test_float16_trunc_division_divides_in_float32():
     assert got[0] == got[1]
 
 
+@pytest.mark.parametrize("shape", [(), (2,)])
+@pytest.mark.parametrize("mode", [None, "trunc", "floor"])
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+def test_half_division_reads_a_number_as_float32_for_0_dim_tensors_too(shape, mode, dt):
+    """A 16-bit tensor divided by a number past its range (2**63 - 1) divides by the float32
+    number, 0-dim or not: inf / (2**63 - 1) is inf (rounded first it would be inf / inf);
+    a float32 0-dim divisor is read as float32."""
+    got = []
+    for T in (tensorviz, torch):
+        d = getattr(T, dt)
+        x = T.full(shape, float("inf"), dtype=d)
+        y = T.full(shape, 1000.0, dtype=d)
+        got.append((x.div_(2**63 - 1, rounding_mode=mode).tolist(),
+                    y.div(T.tensor(0.3), rounding_mode=mode).tolist(),
+                    y.div(0.3, rounding_mode=mode).tolist()))
+    assert repr(got[0]) == repr(got[1])  # (nan, the floor of inf, compares by its repr)
+
+
 @pytest.mark.parametrize("shape", [(0, 1), (1, 0), (0, 2, 1), (2, 0, 3), (1, 1, 0), (3, 1),
                                    (1, 3, 1), (2, 3)])
 @pytest.mark.parametrize("op", ["isinf", "isnan", "isfinite", "isposinf", "signbit"])
