@@ -468,9 +468,16 @@ def cov(input, *, correction: int = 1, fweights=None, aweights=None) -> Tensor:
 
     def f():
         if int_sum:
-            xi = input._arr.reshape(x.shape).astype(np.int64)
-            tot = (xi if w is None else xi * w.astype(np.int64)).sum(axis=1, keepdims=True)
-            avg = (tot / (n_obs if w is None else w_total)).astype(x.dtype)
+            xi = input._arr.reshape(x.shape)
+            if w is not None:  # (input * fweights in their promoted integer dtype, wrapping
+                # as PyTorch's product does before its int64 sum: int32 -2**31 * 3 is -2**31)
+                pdt = result_type(input, fweights)._np
+                with np.errstate(over="ignore"):
+                    xi = np.multiply(xi.astype(pdt), w.astype(pdt))
+            tot = xi.astype(np.int64).sum(axis=1, keepdims=True)
+            # (PyTorch's true_divide of two int64 tensors: each converted to the float
+            # dtype, then divided in it)
+            avg = tot.astype(x.dtype) / x.dtype.type(n_obs if w is None else w_total)
             return avg, (n_obs - correction if w is None else
                          (w_total if correction == 0 else w_total - correction))
         if w is None:

@@ -1453,3 +1453,9 @@ REGRESSIONS += [  # fresh-seed 160M run: 0-dim float16 truncating division by a 
         "v0 = T.tensor(1e+30, dtype=T.float16)", "v1 = v0.div_(2**63-1, rounding_mode='trunc')",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 160M run: cov's integer input times integer fweights wraps
+    ("cov-int32-times-fweights-wraps", [
+        "v0 = T.tensor([0, -6, -2147483648], dtype=T.int32)",
+        "v1 = T.tensor([3], dtype=T.int32)", "v2 = v1.expand((3,))", "v3 = v0.cov(fweights=v2)",
+    ]),
+]

@@ -216,6 +216,22 @@ def test_cov_corrcoef_of_integer_extremes(tvdiff, seed, dtype):
     tvdiff.check(lambda lib, x: lib.corrcoef(x), t)
 
 
+@pytest.mark.parametrize("wdtype", ["uint8", "int16", "int32", "int64"])
+@pytest.mark.parametrize("xdtype", ["int8", "uint8", "int32", "int64"])
+def test_cov_integer_input_times_fweights_wraps_in_their_dtype(tvdiff, xdtype, wdtype):
+    """PyTorch's weighted mean is ``(input * fweights).sum() / fweights.sum()``: the product
+    in the two integer dtypes' promoted dtype wraps (int32 -2**31 * 3 is -2**31) before the
+    int64 sum, and the int64 quotient is taken in float32."""
+    rng = np.random.default_rng(11)
+    info = np.iinfo(xdtype)
+    vals = np.array([info.min, info.max, -6 if info.min else 6, 0, 3], dtype=xdtype)
+    for seed in range(4):
+        x = tvdiff.make((3,), xdtype, data=rng.choice(vals, 3))
+        w = tvdiff.make((3,), wdtype, data=rng.integers(1, 4, 3).astype(wdtype))
+        tvdiff.check(lambda lib, a, b: lib.cov(a, fweights=b), x, w)
+        tvdiff.check(lambda lib, a, b: lib.cov(a, fweights=b[:1].expand(3)), x, w)
+
+
 @pytest.mark.parametrize("wdtype", ["uint8", "int8", "int16", "int32", "int64"])
 @pytest.mark.parametrize("xdtype", ["uint8", "int64", "float32", "float64"])
 def test_cov_integer_fweights_sum_to_int64(tvdiff, wdtype, xdtype):
