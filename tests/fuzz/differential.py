@@ -484,6 +484,55 @@ def _nan_bits_accepted(a: dict, b: dict, source: np.dtype) -> np.ndarray:
 # reductions whose value depends on the order PyTorch's vectorized cascade adds in
 SUMS = {"sum", "mean", "nansum", "nanmean"}
 
+# integrals summed along a dim in the order of PyTorch's vectorized cascade
+TRAPEZOIDS = {"trapz", "trapezoid"}  # (cumulative_trapezoid: a cumsum, in order on both)
+_TRAPEZOID_CALL = re.compile(r"(?:T\.(?:trapz|trapezoid)\(\s*v\d+\s*|v\d+\.(?:trapz|trapezoid)\(\s*)"
+                             r"(.*)\)\s*$")
+
+
+def _samples(line: str, env: dict):
+    """A trapezoid call's sample points ``x`` (a tensor operand after ``y``) as values when
+    the statement ran, for the rule in ``deliberate``; None for other statements."""
+    m = _TRAPEZOID_CALL.search(line)
+    if not m:
+        return None
+    rest = m.group(1).lstrip(", ")
+    k = re.match(r"(?:x=)?(v\d+)\b", rest)
+    t = env.get(k.group(1)) if k else None
+    if t is None or not hasattr(t, "resolve_conj"):
+        return None
+    try:
+        return np.array(t.resolve_conj().resolve_neg().double().numpy(force=True), copy=True)
+    except Exception:  # noqa: BLE001 - (complex samples: no rule)
+        return None
+
+
+def _trapezoid_bound(line: str, y: np.ndarray, xs, shape: tuple):
+    """sum(|trapezoid|) along the integral's dim (float64), shaped as its result, or None
+    where the call's arguments are not read here."""
+    m = re.search(r"\bdim=(-?\d+)", line)
+    d = int(m.group(1)) if m else -1
+    if not -y.ndim <= d < y.ndim:
+        return None
+    with np.errstate(all="ignore"):
+        yy = np.abs(np.asarray(y).astype(np.complex128))
+        pair = np.take(yy, range(1, y.shape[d]), d) + np.take(yy, range(y.shape[d] - 1), d)
+        mdx = re.search(r"\bdx=([-+.\deE]+)", line)
+        if xs is not None:
+            try:
+                xb = np.broadcast_to(xs, y.shape) if xs.ndim == y.ndim else xs
+                dx = np.abs(np.diff(xb, axis=d if xs.ndim == y.ndim else -1))
+                if xs.ndim == 1:
+                    dx = dx.reshape([-1 if i == d % y.ndim else 1 for i in range(y.ndim)])
+            except ValueError:
+                return None
+        else:
+            dx = abs(float(mdx.group(1))) if mdx else 1.0
+        terms = dx * pair / 2
+        total = np.sum(terms, axis=d) * y.shape[d]
+    return total if total.shape == shape else None
+
+
 # ops whose indices PyTorch leaves unspecified among equal values
 TIE_OPS = {"topk", "kthvalue", "median", "nanmedian", "mode", "sort", "msort", "argsort",
            "max", "min", "cummax", "cummin"}
@@ -559,10 +608,30 @@ def _same_elements(a, b) -> bool:
                                             ("storage", "shape", "stride", "offset"))
 
 
-def deliberate(op: str, line: str, dt, dv, x=None) -> bool:
+def deliberate(op: str, line: str, dt, dv, x=None, samples=None) -> bool:
     """Adjust the two descriptions of a result for the differences tensorviz keeps on purpose
-    (each a ``# Note:``); True when the rest of the program is not to be compared."""
+    (each a ``# Note:``); True when the rest of the program is not to be compared.
+    ``samples``: a trapezoid's sample points ``x`` as they were (``_samples``)."""
     op = op.rsplit(".", 1)[-1]  # (linalg.svd is svd's factorization too)
+    if op in TRAPEZOIDS and x is not None and x.ndim and dt[0] == dv[0] == "tensor" and \
+            dt[1]["values"].shape == dv[1]["values"].shape and dt[1]["dtype"] in _MANTISSA:
+        # Note: a trapezoid integral is a sum of its trapezoids along dim, which PyTorch's
+        # CPU sum adds in its vectorized cascade's order (four partial sums below a vector's
+        # width, lanes above it: the machine's), NumPy pairwise: a sum that cancels (a
+        # 1.3e36 trapezoid less another beside small ones: PyTorch's 0, tensorviz's 0.5)
+        # keeps a different rounding error. A finite value within the error bound of any
+        # order, n * eps * sum(|trapezoids|) (eps of the float32 accumulator for 16-bit
+        # dtypes) plus the result's own rounding, is accepted; farther off is a finding.
+        bound = _trapezoid_bound(line, x, samples, dt[1]["values"].shape)
+        if bound is not None:
+            acc = max(_MANTISSA[dt[1]["dtype"]], 24)
+            a = dt[1]["values"]
+            with np.errstate(all="ignore"):
+                a64 = a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
+                ulp = np.abs(a64) * 2.0 ** (1 - _MANTISSA[dt[1]["dtype"]])
+                lim = bound * 2.0 ** (1 - acc) + ulp
+            _mask_where(dt[1], dv[1], lambda p, q: np.isfinite(p) & np.isfinite(q) &
+                        np.isfinite(lim) & (np.abs(a64 - q.astype(a64.dtype)) <= lim))
     if op in ("var_mean", "std_mean") and dt[0] == "tuple" and len(dt[1]) == 2 and \
             dv[0] == "tuple" and len(dv[1]) == 2 and dt[1][1][0] == dv[1][1][0] == "tensor":
         # Note: PyTorch's var_mean/std_mean take the mean by Welford's updates, which turn an
@@ -1119,7 +1188,8 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
                 re.search(r"=\s*(?:abs\(|\w+\s*(\*\*|//|[-+*/%@])\s*\w)", line)
             made_by[target] = (ops[i] if ops else (m.group(1) or "unaryabs(" if m else ""), line,
                                x_before if x_before is not None else _call_input(line, env_v),
-                               _input_precision(line, env_v), _call_input(line, env_t))
+                               _input_precision(line, env_v), _call_input(line, env_t),
+                               _samples(line, env_v))
         for name in st:
             if name not in sv:
                 return Finding("silent", i, op, f"{name} missing")
@@ -1136,7 +1206,7 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
             for rule in filter(None, rules):
                 _loosen(st[name], rule[3])
                 _integer_steps(rule[0], st[name], sv[name], rule[4], rule[2])
-                deliberate(*rule[:2], st[name], sv[name], rule[2])
+                deliberate(*rule[:2], st[name], sv[name], rule[2], samples=rule[5])
                 sv[name] = _widened_number(rule[0], rule[2], st[name], sv[name])
             d = _same(st[name], sv[name], f"{name}.")
             if d:

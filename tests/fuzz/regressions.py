@@ -1459,3 +1459,10 @@ REGRESSIONS += [  # fresh-seed 160M run: cov's integer input times integer fweig
         "v1 = T.tensor([3], dtype=T.int32)", "v2 = v1.expand((3,))", "v3 = v0.cov(fweights=v2)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 160M run: trapezoids that cancel, summed in another order
+    ("trapz-cancelling-trapezoids-bfloat16", [
+        "v0 = T.tensor([[4.0, 0.0, 0.25, -2.5, float('nan'), 1.152921504606847e+18, 1.0, -1.0], "
+        "[-3.0, 1.152921504606847e+18, 0.0, -0.75, 0.0, -1.0, 3.0, -1.0]], dtype=T.bfloat16)",
+        "v3 = T.trapz(v0, v0)",
+    ]),
+]
