@@ -498,13 +498,18 @@ def _samples(line: str, env: dict):
         return None
     rest = m.group(1).lstrip(", ")
     k = re.match(r"(?:x=)?(v\d+)\b", rest)
-    t = env.get(k.group(1)) if k else None
-    if t is None or not hasattr(t, "resolve_conj"):
+    if not k:
         return None
+    t = env.get(k.group(1))
     try:
-        return np.array(t.resolve_conj().resolve_neg().double().numpy(force=True), copy=True)
-    except Exception:  # noqa: BLE001 - (complex samples: no rule)
-        return None
+        r = t.resolve_conj().resolve_neg()
+        r = r.cdouble() if r.is_complex() else r.double()
+        return np.array(r.numpy(force=True), copy=True)
+    except Exception:  # noqa: BLE001 - (samples not read here: no bound, see below)
+        return _UNREAD
+
+
+_UNREAD = np.zeros(0)  # (sample points that could not be read: no trapezoid bound)
 
 
 def _trapezoid_bound(line: str, y: np.ndarray, xs, shape: tuple):
@@ -512,24 +517,25 @@ def _trapezoid_bound(line: str, y: np.ndarray, xs, shape: tuple):
     where the call's arguments are not read here."""
     m = re.search(r"\bdim=(-?\d+)", line)
     d = int(m.group(1)) if m else -1
-    if not -y.ndim <= d < y.ndim:
+    if xs is _UNREAD or not -y.ndim <= d < y.ndim:
         return None
     with np.errstate(all="ignore"):
         yy = np.abs(np.asarray(y).astype(np.complex128))
         pair = np.take(yy, range(1, y.shape[d]), d) + np.take(yy, range(y.shape[d] - 1), d)
         mdx = re.search(r"\bdx=([-+.\deE]+)", line)
-        if xs is not None:
-            try:
-                xb = np.broadcast_to(xs, y.shape) if xs.ndim == y.ndim else xs
-                dx = np.abs(np.diff(xb, axis=d if xs.ndim == y.ndim else -1))
-                if xs.ndim == 1:
-                    dx = dx.reshape([-1 if i == d % y.ndim else 1 for i in range(y.ndim)])
-            except ValueError:
+        if xs is not None:  # (x's differences along dim, or a 1-D x's, broadcast with y's)
+            if xs.ndim not in (1, y.ndim):
                 return None
+            dx = np.abs(np.diff(xs, axis=d if xs.ndim == y.ndim else -1))
+            if xs.ndim == 1:
+                dx = dx.reshape([-1 if i == d % y.ndim else 1 for i in range(y.ndim)])
         else:
             dx = abs(float(mdx.group(1))) if mdx else 1.0
-        terms = dx * pair / 2
-        total = np.sum(terms, axis=d) * y.shape[d]
+        try:
+            terms = dx * pair / 2
+        except ValueError:
+            return None
+        total = np.sum(terms, axis=d) * max(terms.shape[d], 1)
     return total if total.shape == shape else None
 
 

@@ -1465,4 +1465,10 @@ REGRESSIONS += [  # fresh-seed 160M run: trapezoids that cancel, summed in anoth
         "[-3.0, 1.152921504606847e+18, 0.0, -0.75, 0.0, -1.0, 3.0, -1.0]], dtype=T.bfloat16)",
         "v3 = T.trapz(v0, v0)",
     ]),
+    ("trapz-complex-samples-of-another-length", [
+        "v5 = T.tensor([[[complex(float('nan'), -2.0), complex(0.25, 0.0), complex(0.25, 0.0), "
+        "complex(0.5, 0.5)]], [[complex(0.25, 1.0), complex(3.4e+38, -2.0), complex(-0.75, 0.0), "
+        "complex(0.25, -2.0)]]], dtype=T.complex128)",
+        "v6 = v5[..., ::2]", "v7 = T.trapz(v6, v5)",
+    ]),
 ]
