@@ -45,6 +45,36 @@ def mlp_step(env: dict):
     return step
 
 
+def numpy_env(seed: int = 0) -> dict:
+    """The same numbers as plain NumPy arrays, with ``step``: the MLP's forward and backward
+    written out by hand in NumPy (the gradients the graph computes, no framework at all).
+    It is the numpy column of the autograd cases: the kernels' own time, the floor any
+    NumPy-backed autograd pays before its bookkeeping."""
+    rng = np.random.default_rng(seed)
+    f32 = lambda *s: rng.standard_normal(s).astype(np.float32)  # noqa: E731
+    x, y, a, b = f32(3, 3), f32(3, 3), f32(3, 3), f32(3, 3)
+    w1, b1 = f32(64, 64) * 0.1, np.zeros(64, np.float32)
+    w2, b2 = f32(10, 64) * 0.1, np.zeros(10, np.float32)
+    xb = f32(64, 64)
+    onehot = np.eye(10, dtype=np.float32)[rng.integers(0, 10, 64)]
+    grads = [np.zeros_like(p) for p in (w1, b1, w2, b2)]
+
+    def step():
+        h0 = xb @ w1.T + b1
+        h = np.maximum(h0, 0)
+        logits = h @ w2.T + b2
+        z = logits - logits.max(1, keepdims=True)
+        ls = z - np.log(np.exp(z).sum(1, keepdims=True))
+        loss = -(ls * onehot).sum(1).mean()
+        g_ls = onehot * np.float32(-1.0 / len(xb))  # d loss / d log_softmax
+        g_logits = g_ls - np.exp(ls) * g_ls.sum(1, keepdims=True)
+        g_h = np.where(h0 > 0, g_logits @ w2, np.float32(0))
+        for acc, g in zip(grads, (g_h.T @ xb, g_h.sum(0), g_logits.T @ h, g_logits.sum(0))):
+            acc += g
+        return loss
+    return {"x": x, "y": y, "a": a, "b": b, "step": step}
+
+
 # (name, statement, limit against torch, timed as a whole step: wall time, torch apart)
 CASES = [
     ("record  x * y (x requires grad)", "x * y", 1.0, False),

@@ -651,9 +651,10 @@ def autograd_ops(cfg: Config) -> None:
     from benchmarks import autograd as ag
     e_tv = ag.envs(tv)
     e_th = ag.envs(torch) if torch else {}
+    e_np = ag.numpy_env()  # (the same arithmetic in NumPy alone: the kernels' floor)
     groups: dict = {}
     for name, stmt, limit, whole in ag.CASES:
-        groups.setdefault((whole, limit), []).append((name, e_tv, stmt, {}, "", e_th, stmt))
+        groups.setdefault((whole, limit), []).append((name, e_tv, stmt, e_np, stmt, e_th, stmt))
     for (whole, limit), cases in groups.items():
         if whole:
             # PyTorch timed on one thread (its pool spinning on this shared 2-core machine

@@ -538,8 +538,8 @@ def spellings(rec: OpDef) -> dict:
     if rec.dunder:
         d = rec.dunder
         if rec.dunder_ufunc is not None:
-            if _recorder:
-                forward = _forward(_entry(rec, "operator", HOOKS["operator"](rec.dunder_ufunc)))
+            if _recorder:  # (the recording operator converts an array operand itself)
+                forward = _entry(rec, "operator", HOOKS["operator"](rec.dunder_ufunc))
             else:
                 forward = HOOKS["operator"](rec.dunder_ufunc)  # (the hottest: a + b, a * b)
         else:

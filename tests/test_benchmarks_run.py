@@ -58,3 +58,21 @@ def test_train_digits_quick_run(tmp_path):
             assert abs(acc["tensorviz"] - acc["torch_1t"]) <= 0.02, r
             assert abs(r["final_loss"]["tensorviz"] - r["final_loss"]["torch_1t"]) <= \
                 1e-3 * max(1.0, abs(r["final_loss"]["torch_1t"])), r
+
+
+def test_numpy_reference_step_computes_the_graphs_gradients():
+    """The autograd benchmark's numpy column is the MLP step written out in NumPy: it must
+    do the work tensorviz's graph does (the same loss and parameter gradients, to float32
+    rounding), or its floor would be a floor of something else."""
+    import numpy as np
+
+    import tensorviz
+    from benchmarks import autograd as ag
+    e, n = ag.envs(tensorviz), ag.numpy_env()
+    for _ in range(2):  # (the gradients accumulate over the two steps on both sides)
+        loss, ref = e["step"](), n["step"]()
+        assert np.isclose(float(loss), float(ref), rtol=1e-6)
+    grads = next(c.cell_contents for c in n["step"].__closure__
+                 if isinstance(c.cell_contents, list))
+    for name, g in zip(("w1", "b1", "w2", "b2"), grads):
+        np.testing.assert_allclose(e[name].grad.numpy(), g, rtol=1e-5, atol=1e-6)

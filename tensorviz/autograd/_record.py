@@ -830,6 +830,26 @@ def recording(rec, form: str, fn: Callable) -> Callable:
             state.grad = True
         return record(name, args, kwargs, out, view=view, form=form)
     _copy_names(op, fn)
+    if form == "operator":
+        # ``a * b``, ``a + b`` (the hottest spellings; ``fn`` takes any operand itself):
+        # where neither operand has an autograd record and grad mode is plainly on, nothing
+        # is recorded or marked -- straight to the operator, as before recording was
+        # installed; otherwise an array operand becomes a tensor first, then records
+        fast = decomposed is None and not view
+        array_operand, operands = _dispatch._array_operand, _dispatch._OPERAND
+
+        def operator(self, other):
+            state = _STATE
+            if fast and state.grad and not state.inference and not _views_rebased and \
+                    self._ag is None and (type(other) is not Tensor or other._ag is None):
+                return fn(self, other)
+            if type(other) is not Tensor and not isinstance(other, operands):
+                other = array_operand(other)
+                if other is NotImplemented:
+                    return NotImplemented
+            return op(self, other)
+        _copy_names(operator, fn)
+        return operator
     return op
 
 
