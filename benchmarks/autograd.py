@@ -79,8 +79,8 @@ def numpy_env(seed: int = 0) -> dict:
 CASES = [
     ("record  x * y (x requires grad)", "x * y", 1.0, False),
     ("MLP 64-64-10, batch 64: forward + backward", "step()", 0.7, True),
-    ("mul  a * b, no grad (recording installed)", "a * b", 0.7, False),
-    ("add  a + b, no grad (recording installed)", "a + b", 0.7, False),
-    ("sum  a.sum(), no grad (recording installed)", "a.sum()", 0.7, False),
-    ("matmul  a @ b, no grad (recording installed)", "a @ b", 0.7, False),
+    ("mul  a * b, no grad (recording installed)", "a * b", 1.1, False),
+    ("add  a + b, no grad (recording installed)", "a + b", 1.1, False),
+    ("sum  a.sum(), no grad (recording installed)", "a.sum()", 1.1, False),
+    ("matmul  a @ b, no grad (recording installed)", "a @ b", 1.1, False),
 ]
