@@ -1799,6 +1799,9 @@ def _should_fold(t1_, t2_) -> bool:
 def _matmul(input, other, *, out=None):
     # PyTorch's _matmul_impl, branch for branch (its graph: dot/mv/mm, the folded mm/mv with
     # _unsafe_view, or expand + reshape + bmm + _unsafe_view)
+    if type(input) is Tensor and type(other) is Tensor and len(input._shape) == 2 and \
+            len(other._shape) == 2:
+        return input.mm(other)  # (two matrices: the common case, first)
     a, b = input.dim(), other.dim()
     if a == 0 or b == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "

@@ -253,9 +253,48 @@ def _mm_shape_check(a_shape, b_shape) -> None:
                            f"{_dims(b_shape)})")
 
 
+def _matrix_product(input: Tensor, other: Tensor) -> Tensor | None:
+    """``input @ other`` for two CPU matrices of one (non-bool) dtype whose shapes fit (they
+    pass every check of matmul and mm: the product is what their general paths compute), else
+    None.  The fast path of both: ndarray.dot is the same BLAS product as np.matmul for two
+    matrices with a fraction of its call overhead on small ones, and its result is a new
+    row-major array."""
+    dt, sa, sb = input._dtype, input._shape, other._shape
+    if len(sa) == 2 and len(sb) == 2 and sa[1] == sb[0] and dt is other._dtype and \
+            dt is not _dtypes.bool:
+        xa, xb = input._a, other._a
+        if xa is None:
+            xa = input._arr
+        if xb is None:
+            xb = other._arr
+        if type(xa) is np.ndarray and type(xb) is np.ndarray:
+            try:  # call_quiet, inlined
+                res = quiet_run(xa.dot, xb)
+            except RuntimeError as e:
+                if not context_busy(e):
+                    raise
+                res = call_quiet(xa.dot, xb)
+            if res.dtype.kind == "c":
+                res = _cprod(np, np.matmul, xa, xb) if not np.isfinite(res).all() else res
+            if res.dtype is dt._np:
+                shape = res.shape
+                return _fresh(dt, shape, _contig(shape), res)
+            return wrap_array(res, dt, CPU)
+    return None
+
+
 @op(out_overlap=None, out="exact")
 def mm(input, mat2, *, out=None) -> Tensor:
-    """Matrix product of two 2-D tensors of the same dtype."""
+    """Matrix product of two 2-D tensors of the same dtype.
+
+    >>> tensorviz.mm(tensorviz.ones(2, 3), tensorviz.ones(3, 1))
+    tensor([[3.],
+            [3.]])
+    """
+    if type(input) is Tensor and type(mat2) is Tensor and out is None:
+        res = _matrix_product(input, mat2)
+        if res is not None:
+            return res
     input = _tensor_arg(input, "mm", "input", 1)
     mat2 = _tensor_arg(mat2, "mm", "mat2", 2)
     if len(input._shape) != 2:
@@ -358,32 +397,9 @@ def matmul(input, other, *, out=None) -> Tensor:
     """The matrix product with NumPy's (and PyTorch's) rules: 1-D operands are vectors, batch
     dims broadcast; ``a @ b``.  Same dtypes only (no promotion), as in PyTorch."""
     if type(input) is Tensor and type(other) is Tensor and out is None:
-        # Fast path: two CPU matrices of one (non-bool) dtype whose shapes fit pass every
-        # check below; the product is what the general path computes.
-        dt, sa, sb = input._dtype, input._shape, other._shape
-        if len(sa) == 2 and len(sb) == 2 and sa[1] == sb[0] and dt is other._dtype and \
-                dt is not _dtypes.bool:
-            xa, xb = input._a, other._a
-            if xa is None:
-                xa = input._arr
-            if xb is None:
-                xb = other._arr
-            if type(xa) is np.ndarray and type(xb) is np.ndarray:
-                # ndarray.dot: the same BLAS product as np.matmul for two matrices, with a
-                # fraction of its call overhead on small ones; its result is a new row-major
-                # array.
-                try:  # call_quiet, inlined
-                    res = quiet_run(xa.dot, xb)
-                except RuntimeError as e:
-                    if not context_busy(e):
-                        raise
-                    res = call_quiet(xa.dot, xb)
-                if res.dtype.kind == "c":
-                    res = _cprod(np, np.matmul, xa, xb) if not np.isfinite(res).all() else res
-                if res.dtype is dt._np:
-                    shape = res.shape
-                    return _fresh(dt, shape, _contig(shape), res)
-                return wrap_array(res, dt, CPU)
+        res = _matrix_product(input, other)
+        if res is not None:
+            return res
     input = _tensor_arg(input, "matmul", "input", 1)
     other = _tensor_arg(other, "matmul", "other", 2)
     _matmul_checks(input, other)
