@@ -1529,8 +1529,9 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
         raise RuntimeError("trapezoid: Currently, we only support dx as a real number.")
     rdt = y._dtype if y._dtype.category >= _FLOAT else _dtypes._default_dtype
     if isinstance(x, Tensor):
-        from .._dtypes import result_type
-        rdt = result_type(y, x)
+        # (PyTorch views x with y's number of dims before its diff, so a 0-dim x promotes as
+        # a dimensioned tensor: float16 y with a float32 0-dim x integrates in float32)
+        rdt = _dtypes.promote_types(y._dtype, x._dtype)
         rdt = rdt if rdt.category >= _FLOAT else _dtypes._default_dtype
     cdt = _opmath(rdt)
     xp = _xp(y)

@@ -1472,3 +1472,9 @@ REGRESSIONS += [  # fresh-seed 160M run: trapezoids that cancel, summed in anoth
         "v6 = v5[..., ::2]", "v7 = T.trapz(v6, v5)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 175M run: trapz of float16 y with a float32 0-dim x is float32
+    ("trapz-0-dim-samples-promote-as-dimensioned", [
+        "v0 = T.tensor(1.152921504606847e+18, dtype=T.float32)",
+        "v2 = T.tensor([1.0], dtype=T.float16)", "v3 = T.trapz(v2, v0, dim=0)",
+    ]),
+]

@@ -1042,3 +1042,19 @@ def test_trapezoid_steps_round_to_the_result_dtype(tvdiff, name, ydtype):
                              rtol=1e-3)
         for dx in (1, 2.0, 70000.0):
             tvdiff.check(lambda lib, a: getattr(lib, name)(a, dx=dx, dim=0), y, rtol=1e-3)
+
+
+@pytest.mark.parametrize("xdtype", ["float16", "float32", "float64", "int32", "uint8"])
+@pytest.mark.parametrize("ydtype", ["float16", "bfloat16", "float32", "int64"])
+def test_trapezoid_of_0_dim_samples_promotes_them_as_dimensioned(tvdiff, ydtype, xdtype):
+    """PyTorch views samples x with y's number of dims before taking their differences, so a
+    0-dim x takes part in the result's dtype as a dimensioned tensor would (float16 y with a
+    float32 0-dim x integrates to float32, not float16)."""
+    torch = pytest.importorskip("torch")
+    got = []
+    for T in (tensorviz, torch):
+        y = T.tensor([[1.0, 2.0]]).to(getattr(T, ydtype))  # (x's one difference: none)
+        x = T.tensor(1.5).to(getattr(T, xdtype))
+        got.append([(str(r.dtype).rpartition(".")[2], r.tolist())
+                    for r in (T.trapz(y, x), T.trapezoid(y, x, dim=0), T.trapz(y[0, :1], x))])
+    assert got[0] == got[1]
