@@ -1328,7 +1328,10 @@ def _rtruediv(self, other):
     rdt = self._dtype if self._dtype.category >= _FLOAT else _dtypes._default_dtype
     dev = tensor_device(self)
     rec = call_quiet(np.reciprocal, operand(self, rdt, dev))
-    return mul(wrap_array(rec, rdt, dev), other)
+    # (the reciprocal laid out as PyTorch's unary op lays it out: an expanded int16 t gives
+    # row-major, where the cast copy's NumPy order would put the stride-0 dim last)
+    rec = finish(rec, rdt, dev, None, result_strides(rec.shape, self, common=rdt))
+    return mul(rec, other)
 
 
 @operator_of(bitwise_not, "__invert__")

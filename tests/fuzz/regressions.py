@@ -1478,3 +1478,9 @@ REGRESSIONS += [  # fresh-seed 175M run: trapz of float16 y with a float32 0-dim
         "v2 = T.tensor([1.0], dtype=T.float16)", "v3 = T.trapz(v2, v0, dim=0)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 175M run: number / expanded integer tensor, laid out row-major
+    ("rtruediv-expanded-int16-layout", [
+        "v0 = T.tensor([[[0, -5]], [[6, 2]], [[4, -3]], [[-3, 1]]], dtype=T.int16)",
+        "v1 = v0.expand((4, 4, 2))", "v2 = 0 / v1",
+    ]),
+]

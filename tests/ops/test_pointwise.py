@@ -1040,3 +1040,21 @@ def test_relu_keeps_negative_zero_as_pytorch(dtype, layout):
         outs.append([(g.float().isnan().tolist(),
                       g.float().nan_to_num(7.0).numpy().tobytes()) for g in got])
     assert outs[1] == outs[0]
+
+
+@pytest.mark.parametrize("dt", ["int16", "uint8", "int64", "float32", "float16", "complex64",
+                                "bool"])
+@pytest.mark.parametrize("shape,expand", [((4, 1, 2), (4, 4, 2)), ((3, 1), (3, 5)),
+                                          ((1, 3), (4, 3)), ((3, 2), "t"),
+                                          ((2, 1, 1, 3), (2, 4, 5, 3))])
+def test_number_over_tensor_is_laid_out_as_pytorchs_reciprocal_times_number(dt, shape, expand):
+    """``number / t`` is PyTorch's ``t.reciprocal() * number``: the reciprocal is laid out as
+    a unary op lays out an expanded or transposed t (an expanded int16 t gives row-major; the
+    NumPy cast copy put the stride-0 dim last), and values and dtype follow."""
+    got = []
+    for T in (tensorviz, torch):
+        x = T.arange(1, 1 + int(np.prod(shape))).reshape(shape).to(getattr(T, dt))
+        x = x.t() if expand == "t" else x.expand(expand)
+        got.append([(r.stride(), r.dtype.is_floating_point, r.tolist())
+                    for r in (0 / x, 2.5 / x, True / x)])
+    assert got[0] == got[1]
