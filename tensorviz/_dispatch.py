@@ -364,7 +364,11 @@ def checked_out(fn: Callable, name: str) -> Callable:
     @functools.wraps(fn)
     def entry(*args, **kwargs):
         out = kwargs.get("out")
-        if out is not None and not isinstance(out, (Tensor, tuple, list)):
+        if out is not None and not isinstance(out, Tensor) and (
+                not isinstance(out, (tuple, list)) or
+                not builtins.all(isinstance(o, Tensor) for o in out)):
+            # (a tuple or list is a multi-output op's out=, and only of tensors: out=[0, 0]
+            # is refused before alpha=inf is converted, as PyTorch's parser refuses it)
             raise TypeError(f"{name}(): argument 'out' must be Tensor, not "
                             f"{type(out).__name__}")
         return fn(*args, **kwargs)

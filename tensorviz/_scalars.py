@@ -162,6 +162,8 @@ def check_half(value) -> None:
     if isinstance(value, _dtypes.TENSOR_TYPES):
         value = value.item()
     if isinstance(value, (builtins.complex, np.complexfloating)):
+        if value.imag != 0:  # (c10::overflows: a real type holds no imaginary part)
+            raise RuntimeError("value cannot be converted to type c10::Half without overflow")
         value = value.real
     if isinstance(value, (builtins.bool, np.bool_)) or not isinstance(
             value, (builtins.int, builtins.float, np.integer, np.floating)):

@@ -21,6 +21,7 @@ from .. import _dtypes, _layout
 from .._dtypes import _FLOAT
 from .._indexing import (INDEX_PUT_EXPANDED, MASKED_FILL_EXPANDED, _advanced_key, as_resized,
                          _check_index_put, check_writable, checked_scalar, read_apart)
+from .._scalars import check_half
 from .._tensor import Tensor, contiguous_format, wrap_array, tensor_xp
 from .._tensor import host_array as _host_array
 from ..backends import runs_numpy
@@ -628,8 +629,12 @@ def index_add_(self: Tensor, dim: int, index, source, *, alpha=1) -> Tensor:
         target = target.reshape(1)
     vals = source._arr if source._shape else source._arr.reshape(1)
     if alpha != 1:
-        if self._dtype.category < _FLOAT and isinstance(alpha, builtins.float):
-            alpha = builtins.int(alpha)
+        if not isinstance(alpha, Tensor):  # (converted to self's dtype with PyTorch's check:
+            # int32 takes no 1e10 or inf, uint8 no 300; a float is truncated, bool takes all)
+            if self._dtype is _dtypes.float16:
+                check_half(alpha)  # (float16's own check: a finite 1e10 is refused, inf not)
+            else:
+                alpha = checked_scalar(alpha, self._dtype)
         vals = run(_xp(self).multiply, self._dtype, vals,
                    operand(alpha, self._dtype, self.device))
     if idx.size:

@@ -1484,3 +1484,14 @@ REGRESSIONS += [  # fresh-seed 175M run: number / expanded integer tensor, laid 
         "v1 = v0.expand((4, 4, 2))", "v2 = 0 / v1",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 175M run: index_add's alpha past the dtype, out= a list
+    ("index-add-alpha-inf-out-list", [
+        "v0 = T.tensor([-6, 2], dtype=T.int32)", "v1 = T.tensor([0, 1], dtype=T.int64)",
+        "v3 = T.tensor([1, 1], dtype=T.int32)",
+        "v4 = T.index_add(v0, dim=0, index=v1, source=v3, alpha=float('inf'), out=[0, 0])",
+    ]),
+    ("index-add-alpha-past-int32", [
+        "v0 = T.tensor([-6, 2], dtype=T.int32)", "v1 = T.tensor([0, 1], dtype=T.int64)",
+        "v3 = T.tensor([1, 1], dtype=T.int32)", "v4 = T.index_add(v0, 0, v1, v3, alpha=1e10)",
+    ]),
+]

@@ -633,3 +633,28 @@ def test_index_add_and_copy_check_shapes_first():
                 f(T, x)
             got.append((type(e.value).__name__, str(e.value)))
         assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("dt", ["int32", "uint8", "int64", "bool", "float16", "bfloat16",
+                                "float32", "complex64"])
+def test_index_add_converts_alpha_to_selfs_dtype_with_pytorchs_check(dt):
+    """index_add's alpha is converted to self's dtype with c10's checked conversion: int32
+    takes no 1e10 or inf (RuntimeError, not a silent wrap), uint8 no 300 or -0.5, float16 no
+    finite 70000, a real dtype no imaginary part; floats truncate into integers and bool
+    takes anything. A list as out= is refused first (TypeError), as PyTorch's parser does."""
+    got = []
+    for T in (tensorviz, torch):
+        v0 = T.tensor([-6, 2]).to(getattr(T, dt))
+        src = T.tensor([1, 1]).to(getattr(T, dt))
+        idx = T.tensor([0, 1])
+        row = []
+        for a in (float("inf"), float("nan"), 1e10, -1e10, 3e9, 2**40, -300, 300, 1.5, -0.5,
+                  True, 1e300, 1 + 2j, 2 + 0j, 70000):
+            try:
+                row.append(repr(T.index_add(v0, 0, idx, src, alpha=a).tolist()))
+            except (RuntimeError, TypeError, OverflowError) as e:
+                row.append((type(e).__name__, str(e)))
+        with pytest.raises(TypeError):
+            T.index_add(v0, 0, idx, src, alpha=float("inf"), out=[0, 0])
+        got.append(row)
+    assert got[0] == got[1]
