@@ -508,7 +508,10 @@ def cov(input, *, correction: int = 1, fweights=None, aweights=None) -> Tensor:
     # Note: the cross products are one BLAS matrix product, summed in OpenBLAS's order here
     # and MKL's in PyTorch: an entry that cancels (exactly 0 beside a 3.4e38 one) keeps a
     # different rounding error, within n * eps * sum_k |d_ik| |d_jk| of either.
-    c = call_quiet(lambda: (xm @ xw.conj().T) / x.dtype.type(norm) if n_obs else
+    # (a complex product that is not finite is recomputed from the parts, as PyTorch's:
+    # a variance past the range is inf+nanj there, where BLAS gives nan+nanj)
+    from .linalg import _cprod
+    c = call_quiet(lambda: _cprod(xp, xp.matmul, xm, xw.conj().T) / x.dtype.type(norm) if n_obs else
                    xp.full((x.shape[0], x.shape[0]), xp.nan, dtype=x.dtype))
     c = xp.asarray(c).astype(rdt._np)
     if c.shape == (1, 1):
@@ -533,8 +536,11 @@ def corrcoef(input) -> Tensor:
         d = xp.diagonal(a)
         std = xp.sqrt(d.real if a.dtype.kind == "c" else d)
         r = a / std[:, None] / std[None, :]
-        if a.dtype.kind == "c":
-            return xp.clip(r.real, -1, 1) + 1j * xp.clip(r.imag, -1, 1)
+        if a.dtype.kind == "c":  # (the parts clipped apart, as at::complex(real, imag):
+            # 1j * a NaN imaginary part would make the real part NaN too)
+            z = xp.empty(r.shape, dtype=r.dtype)
+            z.real, z.imag = xp.clip(r.real, -1, 1), xp.clip(r.imag, -1, 1)
+            return z
         return xp.clip(r, -1, 1)
     res = xp.asarray(call_quiet(f)).astype(c._dtype._np)
     return wrap_array(res, c._dtype, c._storage._device)

@@ -1495,3 +1495,12 @@ REGRESSIONS += [  # fresh-seed 175M run: index_add's alpha past the dtype, out= 
         "v3 = T.tensor([1, 1], dtype=T.int32)", "v4 = T.index_add(v0, 0, v1, v3, alpha=1e10)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 175M run: complex corrcoef with a variance past the range
+    ("corrcoef-complex-variance-past-range", [
+        "v0 = T.tensor([[complex(1.0, 1.0), complex(0.0, 0.0), complex(0.5, 0.0), complex(2.0, 1.0)], "
+        "[complex(-2.5, 1.0), complex(0.0, 0.0), complex(65504.0, 0.0), complex(0.5, 0.5)], "
+        "[complex(1.152921504606847e+18, 0.5), complex(2.0, 0.0), complex(-0.75, 1.0), "
+        "complex(1e+30, 0.0)]], dtype=T.complex64)",
+        "v1 = v0.t()", "v2 = v1.corrcoef()",
+    ]),
+]

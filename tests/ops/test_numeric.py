@@ -216,6 +216,29 @@ def test_cov_corrcoef_of_integer_extremes(tvdiff, seed, dtype):
     tvdiff.check(lambda lib, x: lib.corrcoef(x), t)
 
 
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_cov_corrcoef_of_complex_values_past_the_range(dtype):
+    """A complex variance past the range is PyTorch's inf+nanj (the product recomputed from
+    the parts; BLAS gave nan+nanj), so corrcoef divides the other entries by an infinite
+    deviation (0, not NaN); corrcoef clips the real and imaginary parts apart (a NaN
+    imaginary part leaves the real one alone)."""
+    torch = pytest.importorskip("torch")
+    big = 1e30 if dtype == "complex64" else 1e300
+    rows = [[1 + 1j, 0, 0.5, 2 + 1j], [-2.5 + 1j, 0, 65504, 0.5 + 0.5j],
+            [1.152921504606847e18 + 0.5j, 2, -0.75 + 1j, big]]
+    got = []
+    for T in (tensorviz, torch):
+        x = T.tensor(rows, dtype=getattr(T, dtype)).t()
+        got.append([np.asarray(f(x).tolist()) for f in (T.cov, T.corrcoef)])
+    for a, b in zip(*got):  # (which parts are inf or NaN exactly; finite ones to rounding)
+        for part in (np.real, np.imag):
+            pa, pb = part(a), part(b)
+            assert np.array_equal(np.isnan(pa), np.isnan(pb))
+            assert np.array_equal(np.isinf(pa), np.isinf(pb))
+            np.testing.assert_allclose(pa[np.isfinite(pa)], pb[np.isfinite(pb)], rtol=1e-5,
+                                       atol=1e-6)
+
+
 @pytest.mark.parametrize("wdtype", ["uint8", "int16", "int32", "int64"])
 @pytest.mark.parametrize("xdtype", ["int8", "uint8", "int32", "int64"])
 def test_cov_integer_input_times_fweights_wraps_in_their_dtype(tvdiff, xdtype, wdtype):
