@@ -826,6 +826,17 @@ def deliberate(op: str, line: str, dt, dv, x=None, samples=None) -> bool:
         # infinity after a sum): an entry not finite on both sides is accepted (finite entries
         # compared; a finite against a non-finite one is still a finding).
         _mask_where(dt[1], dv[1], lambda a, b: ~np.isfinite(a) & ~np.isfinite(b))
+    if op in ELEMENTWISE_PRODUCTS and dt[0] == dv[0] == "tensor" and \
+            dt[1]["dtype"].startswith("complex") and \
+            dt[1]["values"].shape == dv[1]["values"].shape:
+        # Note: a complex product whose terms overflow (ac - bd with ac or bd past the
+        # range) is NaN or an infinity in each part by whether the loop fuses its
+        # multiply-adds: PyTorch's own answer depends on the element's position and the
+        # tensor's length ((-2.5+1j) * (inf+3.4e38j) in complex64 is -inf+inf j in pairs of
+        # its AVX-512 loop, -inf+nan j alone or in a vector of 8). An entry not finite on
+        # both sides is accepted; finite entries are compared, and a finite entry against a
+        # non-finite one is still a finding.
+        _mask_where(dt[1], dv[1], lambda a, b: ~np.isfinite(a) & ~np.isfinite(b))
     if op == "signbit" and x is not None and dt[0] == dv[0] == "tensor" and \
             x.shape == dt[1]["values"].shape and (x.dtype.kind in "fc" or
                                                   x.dtype.name == "bfloat16"):
@@ -944,6 +955,9 @@ SOLVE_OPS = {"inverse", "inv", "inv_ex", "triangular_solve", "solve_triangular",
 PRODUCT_OPS = {"matmul", "mm", "bmm", "@", "i@", "matrix_power", "mv", "addmm", "addmv",
                "baddbmm", "addbmm", "chain_matmul", "multi_dot", "einsum", "tensordot",
                "inner", "dot", "vdot"}
+# elementwise complex products (non-finite parts by the loop's position and fusing)
+ELEMENTWISE_PRODUCTS = {"mul", "multiply", "mul_", "multiply_", "*", "i*", "addcmul",
+                        "addcmul_", "lerp", "lerp_"}
 # conversions that widen a tensor's values exactly (compared at the source dtype's tolerance)
 WIDENING = {"double", "cdouble", "tolist", "item", "to", "type", "type_as", "float", "cfloat"}
 LOW_PRECISION = {"float32", "complex64", "float16", "bfloat16"}
@@ -1218,8 +1232,11 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
             if d:
                 return Finding("silent", i, op, d[:400])
             if name == target and judged is not None and made_by.get(name, (0, None))[1] == line:
+                # (an in-place op's result is its self: the accepted values are written
+                # where its views read them too, as tensorviz's own write put them there)
                 _adopt_accepted(env_t.get(name), judged, st[name][1]["values"], env_t, torch,
-                                shared=made_by[name][0].rsplit(".", 1)[-1] == "view")
+                                shared=made_by[name][0].rsplit(".", 1)[-1] == "view" or
+                                x_before is not None)
             if name == target and parts and made_by.get(name, (0, None))[1] == line and \
                     isinstance(env_t.get(name), tuple):
                 for k, part in enumerate(parts):
@@ -1251,9 +1268,15 @@ def _adopt_accepted(t, judged: np.ndarray, accepted: np.ndarray, env: dict, torc
             judged.dtype != accepted.dtype or not judged.size:
         return
     with np.errstate(all="ignore"):
-        changed = np.asarray(judged != accepted, dtype=bool)
-        if judged.dtype.kind in "fc":
-            changed &= ~(np.isnan(judged) & np.isnan(accepted))
+        if judged.dtype.kind == "c":  # (part by part: inf+nan j and nan+nan j differ)
+            changed = np.zeros(judged.shape, dtype=bool)
+            for part in (np.real, np.imag):
+                a, b = part(judged), part(accepted)
+                changed |= (a != b) & ~(np.isnan(a) & np.isnan(b))
+        else:
+            changed = np.asarray(judged != accepted, dtype=bool)
+            if judged.dtype.kind == "f":
+                changed &= ~(np.isnan(judged) & np.isnan(accepted))
     if not np.any(changed):
         return
     own = t.untyped_storage().data_ptr()

@@ -1504,3 +1504,15 @@ REGRESSIONS += [  # fresh-seed 175M run: complex corrcoef with a variance past t
         "v1 = v0.t()", "v2 = v1.corrcoef()",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 175M run: complex64 lerp_ whose products overflow, self viewed
+    ("lerp-inplace-complex-overflow-viewed-self", [
+        "v0 = T.tensor([[complex(4.0, 0.0), complex(4.0, 1.0), complex(65504.0, -2.0), "
+        "complex(-1e-30, -2.0)], [complex(-3.0, 0.5), complex(-2.5, 0.5), complex(2.0, 0.5), "
+        "complex(-0.75, 0.0)]], dtype=T.complex64)",
+        "v1 = v0[1:]",
+        "v2 = T.tensor([[complex(3.0, 0.0), complex(1.5, -2.0), complex(0.25, 0.0), "
+        "complex(-float('inf'), 0.5)], [complex(float('inf'), 0.5), complex(-0.0, 1.0), "
+        "complex(-float('inf'), -2.0), complex(0.25, 0.5)]], dtype=T.complex64)",
+        "v3 = v2.conj()", "v4 = v0.lerp_(v3, weight=v3)", "v5 = T.split(v0, 1, 1)",
+    ]),
+]

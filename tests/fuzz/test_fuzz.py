@@ -951,3 +951,29 @@ def test_trapezoid_cancellation_is_accepted_within_the_sum_bound_only():
     dt, dv = desc([1.0, 63.0]), desc([2.0, 63.0])  # (within 2e18 * 8 * eps of PyTorch's)
     deliberate("trapezoid", line, dt, dv, y, samples=None)
     assert np.array_equal(dt[1]["values"], dv[1]["values"])
+
+
+def test_complex_product_overflow_is_accepted_where_both_sides_are_not_finite():
+    """A complex product whose terms overflow is NaN or an infinity in each part by the loop
+    (PyTorch's own answer depends on the element's position): an entry not finite on both
+    sides is accepted, a finite entry against a non-finite one, or finite entries that
+    differ, are still found; other ops are not touched."""
+    import numpy as np
+
+    from .differential import deliberate
+
+    def desc(v):
+        return ("tensor", {"dtype": "complex64", "values": np.array(v, dtype=np.complex64)})
+    inf, nan = float("inf"), float("nan")
+    for op, line in (("*", "v2 = v0 * v1"), ("lerp_", "v2 = v0.lerp_(v1, weight=v1)"),
+                     ("addcmul", "v3 = T.addcmul(v0, v1, v2)")):
+        dt, dv = desc([complex(-inf, nan), 1 + 2j]), desc([complex(-inf, inf), 1 + 2j])
+        deliberate(op, line, dt, dv)
+        assert np.array_equal(dt[1]["values"], dv[1]["values"])
+        for wrong in ([complex(-inf, inf), 1 + 3j], [1 + 0j, 1 + 2j]):
+            dt, dv = desc([complex(-inf, nan), 1 + 2j]), desc(wrong)
+            deliberate(op, line, dt, dv)
+            assert not np.array_equal(dt[1]["values"], dv[1]["values"])
+    dt, dv = desc([complex(-inf, nan)]), desc([complex(-inf, inf)])
+    deliberate("exp", "v1 = v0.exp()", dt, dv)
+    assert not np.array_equal(dt[1]["values"], dv[1]["values"])
