@@ -362,3 +362,34 @@ def test_broadcast_tensors_returns_inputs_of_the_common_shape():
     assert a is not x and a.shape == (2, 2)
     c, d = tensorviz.broadcast_tensors(x, tensorviz.zeros(2))
     assert c is x and d is not x
+
+
+@pytest.mark.parametrize("attr", ["H", "mH", "adjoint"])
+@pytest.mark.parametrize("shape", [(), (3,), (2, 3), (2, 2, 3)])
+@pytest.mark.parametrize("dtype", ["float32", "complex64"])
+def test_conjugate_transposes_as_pytorch(attr, shape, dtype):
+    """``H`` is for matrices only (and 0-D, deprecated: conjugated), ``mH``/``adjoint`` for
+    matrices and batches: PyTorch's errors for the rest, its once-per-process warning for 0-D
+    (at the caller's line), the view's layout and conjugate bit, and its graph
+    (TransposeBackward0, then ConjBackward0 for a complex input)."""
+    import warnings
+    got = []
+    for T in (tensorviz, torch):
+        x = T.ones(shape, dtype=getattr(T, dtype), requires_grad=True)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                r = getattr(x, attr)
+                r = r() if callable(r) else r
+            except RuntimeError as e:
+                got.append(str(e))
+                continue
+        fn = r.grad_fn
+        names = []
+        while fn is not None and fn.next_functions:
+            names.append(fn.name())
+            fn = fn.next_functions[0][0]
+        got.append((tuple(r.shape), r.stride(), r.is_conj(), r is x, names,
+                    [str(w.message).split(" (Triggered")[0] for w in caught],
+                    {w.filename for w in caught} <= {__file__}))
+    assert got[0] == got[1]

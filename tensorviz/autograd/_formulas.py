@@ -1134,9 +1134,17 @@ def _mT(ctx, input):
     return "TransposeBackward0", (input,), lambda g: (g.transpose(-2, -1),)
 
 
-@formula("adjoint", "mH", "H")
-def _mH(ctx, input):
-    return "TransposeBackward0", (input,), lambda g: (g.transpose(-2, -1).conj(),)
+def _conj_transposed(name: str):
+    # PyTorch's graph: TransposeBackward0, then ConjBackward0 for a complex input; a 0-D
+    # input only conjugated (views._conj_transpose runs the recorded transpose and conj)
+    def run(input):
+        from ..ops.views import _conj_transpose
+        return _conj_transpose(input, name, name == "H")
+    return run
+
+
+for _name in ("H", "mH", "adjoint"):
+    composite(_name)(_conj_transposed(_name))
 
 
 @formula("squeeze")

@@ -13,6 +13,7 @@ Indices are bounds-checked before the backend sees them (CuPy would wrap them si
 from __future__ import annotations
 
 import builtins
+import os
 import warnings
 
 import numpy as np
@@ -57,11 +58,28 @@ def _c(xp, arr):
 _WARNED: set = set()
 
 
-def warn_once(message: str, stacklevel: int = 3) -> None:
-    """A UserWarning given once per process, as PyTorch's ``TORCH_WARN_ONCE``."""
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _user_stacklevel() -> int:
+    """The ``stacklevel`` of the first frame outside the tensorviz package, counted from
+    ``warn_once``'s caller: a warning is shown at the user's line whatever the path through
+    the library (recorded or not)."""
+    import sys
+    level, frame = 2, sys._getframe(2)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+def warn_once(message: str, stacklevel: int | None = 3) -> None:
+    """A UserWarning given once per process, as PyTorch's ``TORCH_WARN_ONCE``
+    (``stacklevel=None``: at the first line outside tensorviz)."""
     if message not in _WARNED:
         _WARNED.add(message)
-        warnings.warn(message, UserWarning, stacklevel=stacklevel)
+        warnings.warn(message, UserWarning,
+                      stacklevel=_user_stacklevel() if stacklevel is None else stacklevel)
 
 
 def _tensor_arg(x, fn: str, name: str, pos: int) -> Tensor:

@@ -210,10 +210,11 @@ def t(input) -> Tensor:
     return input._view(shape, input._stride, input._offset)
 
 
-def _warn_once(message: str) -> None:
-    """PyTorch's TORCH_WARN_ONCE: once per process (``indexing.warn_once``)."""
+def _warn_once(message: str, user_line: bool = False) -> None:
+    """PyTorch's TORCH_WARN_ONCE: once per process (``indexing.warn_once``), attributed to
+    the op's caller (``user_line``: to the first line outside tensorviz)."""
     from .indexing import warn_once
-    warn_once(message, stacklevel=4)
+    warn_once(message, stacklevel=None if user_line else 4)
 
 
 @op(method="property", function=False, view=True)
@@ -245,22 +246,57 @@ def mT(input) -> Tensor:
     return input.transpose(-2, -1)
 
 
+def _conj_transpose(input: Tensor, name: str, matrices_only: bool) -> Tensor:
+    """PyTorch's ``numpy_H``/``matrix_H``/``adjoint``: the last two dims swapped and
+    conjugated; a 0-D tensor conjugated (deprecated, warned once); a 1-D one (and, for
+    ``H``, more than 2 dims) refused."""
+    n = len(input._shape)
+    if n == 0:
+        _warn_once(f"{'Tensor.' + name if name != 'adjoint' else 'adjoint()'} is deprecated "
+                   "on 0-D tensors. Consider using x.conj().", user_line=True)
+        return input.conj()
+    if matrices_only and n != 2:
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {n}-D "
+                           "tensor." + (" For batches of matrices, consider using tensor.mH"
+                                        if n > 2 else ""))
+    if n == 1:
+        shown = "adjoint()" if name == "adjoint" else name
+        raise RuntimeError(f"tensor.{shown} is only supported on matrices or batches of "
+                           "matrices. Got 1-D tensor.")
+    v = input.transpose(-2, -1)
+    return v.conj() if input.is_complex() else v
+
+
 @op(method="property", function=False, view=True)
 def H(input) -> Tensor:
-    """The conjugate transpose of a matrix (``T``, conjugated when complex)."""
-    return input.T.conj() if input.is_complex() else input.T
+    """The conjugate transpose of a matrix (2-D only, as PyTorch's; ``mH`` for batches).
+
+    >>> tensorviz.tensor([[1 + 2j, 3j]]).H
+    tensor([[1.-2.j],
+            [0.-3.j]])
+    """
+    return _conj_transpose(input, "H", True)
 
 
 @op(method="property", function=False, view=True)
 def mH(input) -> Tensor:
-    """The conjugate transpose of a batch of matrices (``mT``, conjugated when complex)."""
-    return input.mT.conj() if input.is_complex() else input.mT
+    """The conjugate transpose of a matrix or a batch of them (the last two dims).
+
+    >>> tensorviz.ones(5, 2, 3).mH.shape
+    tensorviz.Size([5, 3, 2])
+    """
+    return _conj_transpose(input, "mH", False)
 
 
 @op(tensor_first="input", view=True)
 def adjoint(input) -> Tensor:
-    """``mH``: the conjugate transpose of the last two dims."""
-    return input.mH
+    """``mH``: the conjugate transpose of the last two dims.
+
+    >>> tensorviz.adjoint(tensorviz.tensor([[1j, 2]]))
+    tensor([[0.-1.j],
+            [2.+0.j]])
+    """
+    return _conj_transpose(input, "adjoint", False)
 
 
 @op(tensor_first="input", view=True)

@@ -1516,3 +1516,7 @@ REGRESSIONS += [  # fresh-seed 175M run: complex64 lerp_ whose products overflow
         "v3 = v2.conj()", "v4 = v0.lerp_(v3, weight=v3)", "v5 = T.split(v0, 1, 1)",
     ]),
 ]
+REGRESSIONS += [  # 176M refused/accepted run: .H of a 1-D tensor is refused, of a 0-D conjugated
+    ("H-of-1-d-refused", ["v0 = T.tensor([1.0, 2.0])", "v1 = v0.H"]),
+    ("H-of-0-d-complex", ["v0 = T.tensor(complex(1.0, 2.0))", "v1 = v0.H", "v2 = v1.imag"]),
+]

@@ -1020,26 +1020,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
           'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
           'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
-    ('adjoint', 'function'): (
-        "message differs: tensorviz 'tensor.mT is only supported on matrices or batches of "
-        "matrices. Got 1-D tensor.' vs PyTorch 'tensor.adjoint() is only supported on "
-        "matrices or batches of matrices. Got 1-D tensor.' [adjoint#1 bool contig]",
-        (
-          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
-          'float16/contig', 'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset',
-          'float32/step', 'float32/t', 'float64/contig', 'int16/contig', 'int32/contig',
-          'int64/contig', 'int8/contig', 'uint8/contig',
-        )),
-    ('adjoint', 'method'): (
-        "message differs: tensorviz 'tensor.mT is only supported on matrices or batches of "
-        "matrices. Got 1-D tensor.' vs PyTorch 'tensor.adjoint() is only supported on "
-        "matrices or batches of matrices. Got 1-D tensor.' [adjoint#1 bool contig]",
-        (
-          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
-          'float16/contig', 'float32/contig', 'float32/empty', 'float32/expand', 'float32/offset',
-          'float32/step', 'float32/t', 'float64/contig', 'int16/contig', 'int32/contig',
-          'int64/contig', 'int8/contig', 'uint8/contig',
-        )),
     ('movedim', 'out'): (
         'message differs: tensorviz "movedim() got an unexpected keyword argument \'out\'" vs '
         "PyTorch 'movedim() received an invalid combination of arguments - got (Tensor, int, "
