@@ -317,8 +317,12 @@ def take_along_dim(input, indices, dim=None, *, out=None) -> Tensor:
     if idx.size and size == 0:
         raise RuntimeError(f"index {builtins.int(idx.reshape(-1)[0])} is out of bounds for "
                            f"dimension {d} with size 0")
+    if idx.size and dim is None:  # (PyTorch's flattened path is gather's: bounds checked)
+        bad = _first_bad(idx, size, False)
+        if bad is not None:
+            raise RuntimeError(f"index {bad} is out of bounds for dimension 0 with size {size}")
     if idx.size:
-        # Note: PyTorch reads indices modulo the dim's size here (no bounds error).
+        # Note: PyTorch reads indices modulo the dim's size along a dim (no bounds error).
         lo, hi = _extent(idx, xp)
         if lo < 0 or hi >= size:
             idx = idx % size

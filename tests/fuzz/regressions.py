@@ -1520,3 +1520,10 @@ REGRESSIONS += [  # 176M refused/accepted run: .H of a 1-D tensor is refused, of
     ("H-of-1-d-refused", ["v0 = T.tensor([1.0, 2.0])", "v1 = v0.H"]),
     ("H-of-0-d-complex", ["v0 = T.tensor(complex(1.0, 2.0))", "v1 = v0.H", "v2 = v1.imag"]),
 ]
+REGRESSIONS += [  # 176M refused/accepted run: take_along_dim without dim refuses negative indices
+    ("take-along-dim-flat-negative-index", [
+        "v0 = T.tensor([[0.5, 3.0, float('inf'), 0.25]], dtype=T.bfloat16)",
+        "v2 = T.tensor([3, -2, -3, -1], dtype=T.int64).reshape((1, 4))",
+        "v3 = T.take_along_dim(v0, indices=v2)",
+    ]),
+]

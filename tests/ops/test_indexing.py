@@ -658,3 +658,21 @@ def test_index_add_converts_alpha_to_selfs_dtype_with_pytorchs_check(dt):
             T.index_add(v0, 0, idx, src, alpha=float("inf"), out=[0, 0])
         got.append(row)
     assert got[0] == got[1]
+
+
+def test_take_along_dim_without_dim_checks_bounds_as_gather():
+    """Without ``dim`` PyTorch's take_along_dim is ``gather`` of the flattened tensors: a
+    negative or too large index is its RuntimeError naming the first one (along a dim it
+    reads indices modulo the size instead)."""
+    for idx in ([6], [0, 7, -1], [-7], [5, -6], [5, 0], [[-1, 2]], [-2, 1]):
+        got = []
+        for T in (tensorviz, torch):
+            x = T.arange(6.0)
+            i = T.tensor(idx)
+            x = x.reshape(2, 3) if i.dim() == 2 else x
+            try:
+                got.append(T.take_along_dim(x, i).tolist())
+            except RuntimeError as e:
+                got.append(str(e))
+            got.append(T.take_along_dim(x.reshape(2, 3), T.tensor([[-1, 0, 2]]), 1).tolist())
+        assert got[:2] == got[2:]
