@@ -1345,18 +1345,34 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
     if n > 2**40:  # (more than any memory holds: PyTorch's allocation fails too)
         from ..backends._numpy import out_of_memory
         raise out_of_memory(n * 8)
-    if weights is None:
-        res = xp.bincount(a.astype(np.int64), minlength=minlength)
-        return wrap_array(res.astype(np.int64), _dtypes.int64, dev)
-    if weights._shape != input._shape:
+    idx = a.astype(np.int64, copy=False)
+    if weights is not None and weights._shape != input._shape:
         raise RuntimeError("weights should be 1-d and have the same length as input")
-    if a.size == 0:  # Note: PyTorch returns int64 zeros here, whatever the weights' dtype
-        return wrap_array(xp.zeros(minlength, dtype=np.int64), _dtypes.int64, dev)
-    rdt = weights._dtype if weights._dtype in (_dtypes.float32, _dtypes.float64) \
-        else _dtypes.float64
-    w = weights._arr.astype(np.float64) if weights._dtype.category != _COMPLEX \
-        else weights._arr.real.astype(np.float64)
-    res = xp.bincount(a.astype(np.int64), weights=w, minlength=minlength)
+    if weights is not None and a.size == 0:
+        # Note: PyTorch returns int64 zeros here, whatever the weights' dtype
+        weights = None
+    rdt = _dtypes.int64 if weights is None else weights._dtype \
+        if weights._dtype in (_dtypes.float32, _dtypes.float64) else _dtypes.float64
+    # The result is allocated zero-filled (calloc: pages the counts never touch cost nothing)
+    # and written in place, never copied: bincount([2**31 - 1]) answers at once with its
+    # 16 GB of zeros (PyTorch's at::zeros writes each of them: half a minute), or raises
+    # PyTorch's allocator error where the machine cannot reserve that much.
+    try:
+        if weights is None:
+            res = xp.bincount(idx, minlength=minlength).astype(np.int64, copy=False)
+        elif rdt is _dtypes.float32:
+            # (PyTorch adds float32 weights into a float32 result one by one, in order)
+            from .indexing import _ufunc_at
+            res = xp.zeros(n, dtype=np.float32)
+            w = weights._arr if weights._dtype is rdt else weights._arr.astype(np.float32)
+            _ufunc_at(input, "add", res, idx, w)
+        else:
+            w = weights._arr.astype(np.float64) if weights._dtype.category != _COMPLEX \
+                else weights._arr.real.astype(np.float64)
+            res = xp.bincount(idx, weights=w, minlength=minlength)
+    except MemoryError:
+        from ..backends._numpy import out_of_memory
+        raise out_of_memory(n * rdt.itemsize) from None
     return wrap_array(res, rdt, dev)
 
 

@@ -1466,3 +1466,13 @@ REGRESSIONS += [  # fresh-seed 160M run: trapezoids that cancel, summed in anoth
         "v3 = T.trapz(v0, v0)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 170M run (fz14): bincount's bins are allocated zero-filled, never copied
+    # (the run's bincount([2147483647, 2]) makes PyTorch write 16 GB of zeros for half a minute:
+    # tests/ops/test_reductions.py checks tensorviz answers it without touching them; this
+    # smaller one compares the values, float32 weights added in order in float32 included)
+    ("bincount-many-untouched-bins", [
+        "v0 = T.tensor([16777215, 2], dtype=T.int32)", "v1 = T.bincount(v0)",
+        "v2 = T.tensor([1.0, 100000000.0, -100000000.0, 3.0])",
+        "v3 = T.bincount(T.tensor([16777215, 16777215, 16777215, 1]), v2)",
+    ]),
+]
