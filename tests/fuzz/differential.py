@@ -1141,19 +1141,9 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
         if phase:
             phase("tensorviz", i)
         warned: list = []
-        outs = {v: getattr(env_v.get(v), "_storage", None)
-                for v in re.findall(r"\bout=(v\d+)", line)}
         ev = _run_stmt(line, env_v, warned)
         if warned and warned[0]:
             return Finding("leak", i, op, f"NumPy warning reached the user: {warned[0]}")
-        if et is None and ev is None and any(
-                st is not None and getattr(env_v.get(v), "_storage", st) is not st and
-                _shares(env_v, v, st) for v, st in outs.items()):
-            # Note: an out= grown past its storage: PyTorch grows the storage object in place,
-            # so other views of it see the new memory; tensorviz's resize_ gives the tensor a
-            # new storage and the other views keep the old one (see Tensor.resize_). The
-            # rest of the program is not compared.
-            return None
         if et is not None and ev is not None and _writes(line):
             # Note: an in-place op or out= that raises midway leaves PyTorch's tensor partly
             # written (scatter_ with a bad index, remainder_ by zero, an out= resized before
@@ -1258,12 +1248,6 @@ def _adopt_accepted(t, judged: np.ndarray, accepted: np.ndarray, env: dict, torc
     with torch.no_grad():
         vals = torch.from_numpy(np.array(accepted, copy=True)).to(t.dtype)
         t.copy_(torch.where(torch.from_numpy(changed), vals, t))
-
-
-def _shares(env: dict, name: str, storage) -> bool:
-    """Whether a variable other than ``name`` is a tensor over ``storage``."""
-    return any(k != name and getattr(t, "_storage", None) is storage
-               for k, t in env.items() if k.startswith("v"))
 
 
 # float functions computed by a libm (NumPy's, glibc's, SLEEF's in PyTorch's vector loops):

@@ -1476,3 +1476,11 @@ REGRESSIONS += [  # fresh-seed 170M run (fz14): bincount's bins are allocated ze
         "v3 = T.bincount(T.tensor([16777215, 16777215, 16777215, 1]), v2)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 170M run (fz14): an out= grown past its storage grows it in place
+    ("out-grown-in-place-seen-by-views", [
+        "v0 = T.tensor(-2.5, dtype=T.bfloat16)",
+        "v1 = T.tensor([1.5, -2.5, 0.0, -0.75], dtype=T.float64)",
+        "v2 = T.atleast_1d(v1, v0, v1)", "v3 = T.arctan(v1, out=v0)",
+        "v4 = T.zeros(2)", "v5 = v4[1:]", "v6 = T.add(T.ones(5), 1, out=v4)",
+    ]),
+]
