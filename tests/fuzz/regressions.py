@@ -1484,3 +1484,10 @@ REGRESSIONS += [  # fresh-seed 170M run (fz14): an out= grown past its storage g
         "v4 = T.zeros(2)", "v5 = v4[1:]", "v6 = T.add(T.ones(5), 1, out=v4)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 170M run (fz14): bartlett_window computed op by op in its dtype
+    ("bartlett-window-bfloat16-million", [
+        "v2 = T.bartlett_window(1000000, dtype=T.bfloat16)",
+        "v3 = T.bartlett_window(30001, False, dtype=T.float16)",
+        "v4 = T.bartlett_window(1001, dtype=T.bfloat16)",
+    ]),
+]

@@ -958,3 +958,31 @@ def test_trapezoid_cancellation_is_accepted_within_the_sum_bound_only():
     dt, dv = desc([1.0, 63.0]), desc([2.0, 63.0])  # (within 2e18 * 8 * eps of PyTorch's)
     deliberate("trapezoid", line, dt, dv, y, samples=None)
     assert np.array_equal(dt[1]["values"], dv[1]["values"])
+
+
+def test_long_half_windows_accept_only_pytorchs_one_thread_values():
+    """A float16/bfloat16 window past 32768 elements: PyTorch's values depend on its thread
+    count (arange's split); tensorviz's are PyTorch's on one thread and are accepted, while
+    another answer (the triangle rounded once, or one wrong element) is still found."""
+    prog = ["v0 = T.tensor([complex(0.5, 0.5)], dtype=T.complex128)",
+            "v2 = T.bartlett_window(1000000, dtype=T.bfloat16)",
+            "v3 = T.hann_window(70000, False, dtype=T.float16)"]
+    assert compare(prog, torch, tensorviz) is None
+
+    class Fake:
+        def __getattr__(self, name):
+            return getattr(tensorviz, name)
+    fake = Fake()
+    fake.__name__ = "tensorviz"
+    fake.bartlett_window = lambda n, periodic=True, dtype=None: tensorviz.bartlett_window(
+        n, periodic, dtype=tensorviz.float64).to(dtype)  # (the exact triangle, rounded once)
+    f = compare(prog, torch, fake)
+    assert f is not None and f.kind == "silent" and f.line == 1, f
+
+    def one_off(n, periodic=True, dtype=None):
+        w = tensorviz.bartlett_window(n, periodic, dtype=dtype)
+        w[n // 2] = 0.5
+        return w
+    fake.bartlett_window = one_off
+    f = compare(prog, torch, fake)
+    assert f is not None and f.kind == "silent" and f.line == 1, f
