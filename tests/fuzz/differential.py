@@ -27,6 +27,9 @@ PUBLIC_ERRORS = {"RuntimeError", "IndexError", "TypeError", "ValueError", "NotIm
 
 TOL = {"float16": (2e-3, 1e-3), "bfloat16": (1.6e-2, 8e-3), "float32": (2e-5, 1e-6), "float64": (1e-9, 1e-12),
        "complex64": (2e-5, 1e-6), "complex128": (1e-9, 1e-12)}
+# PyTorch's complex32 (compared as complex64, see _tensor_view): float16's tolerance, and its
+# parts rounded to float16 (a complex result loosened to a float16 input's tolerance is not)
+TOL["complex32"] = TOL["float16"]
 
 
 @dataclass
@@ -96,7 +99,7 @@ def _tensor_view(lib, t) -> dict:
             # there, see tensorviz._dtypes): PyTorch's is compared as complex64, at float16's
             # tolerance (its parts were rounded to float16).
             t, values = t.to(lib.complex64), values.to(lib.complex64)
-            tol = "float16"
+            tol = "complex32"
         arr = values.detach().resolve_conj().resolve_neg().cpu().numpy()
         st = t.untyped_storage()
         storage = st.data_ptr() if st.nbytes() else None
@@ -148,7 +151,7 @@ def _same_values(a: np.ndarray, b: np.ndarray, dtype: str, tol: str | None = Non
     rtol, atol = TOL[tol or dtype]
     a64 = a.astype(np.complex128 if dtype.startswith("complex") else np.float64)
     b64 = b.astype(a64.dtype)
-    if tol == "float16" and dtype.startswith("complex"):
+    if tol == "complex32" and dtype.startswith("complex"):
         # Note: PyTorch's complex32 holds float16 parts; tensorviz's complex64 stand-in is
         # compared as complex32 would hold it (each part rounded to float16: a part past
         # 65504 is the infinity PyTorch reaches, as PyTorch's float16 inputs are too).
@@ -1000,6 +1003,7 @@ def _accept_within(dt, dv, src: str) -> None:
 
 PRECISION = {"bfloat16": 0, "float16": 1, "float32": 2, "complex64": 2, "float64": 3,
              "complex128": 3}
+PRECISION["complex32"] = PRECISION["float16"]  # (see TOL)
 
 
 def _input_precision(line: str, env: dict) -> str | None:

@@ -1491,3 +1491,9 @@ REGRESSIONS += [  # fresh-seed 170M run (fz14): bartlett_window computed op by o
         "v4 = T.bartlett_window(1001, dtype=T.bfloat16)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 170M run (fz14): a complex128 result of float16 inputs is no complex32
+    ("prod-float16-to-complex128-past-half-range", [
+        "v0 = T.tensor([[65504.0]], dtype=T.float16)", "v1 = v0.expand((1, 3))",
+        "v2 = T.prod(v1, dtype=T.complex128)", "v3 = v0.to(T.complex128) * 65504",
+    ]),
+]

@@ -986,3 +986,16 @@ def test_long_half_windows_accept_only_pytorchs_one_thread_values():
     fake.bartlett_window = one_off
     f = compare(prog, torch, fake)
     assert f is not None and f.kind == "silent" and f.line == 1, f
+
+
+def test_complex128_of_a_half_input_is_not_compared_as_complex32():
+    """A complex128 result of float16 inputs (prod(x, dtype=complex128): 65504**3 = 2.8e14)
+    is compared at float16's tolerance, but its parts are its own: only PyTorch's complex32
+    has them rounded to float16 (where 2.8e14 would be inf). A wrong value is still found."""
+    prog = ["v0 = T.tensor([[65504.0]], dtype=T.float16)", "v1 = v0.expand((1, 3))",
+            "v2 = T.prod(v1, dtype=T.complex128)"]
+    assert compare(prog, torch, tensorviz) is None
+    for wrong in (lambda x, dtype: tensorviz.prod(x, dtype=dtype) * 1.01,
+                  lambda x, dtype: tensorviz.prod(x, dtype=dtype) * float("inf")):
+        f = compare(prog, torch, _wrong(prod=wrong))
+        assert f is not None and f.kind == "silent" and f.line == 2, f
