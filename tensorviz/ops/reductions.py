@@ -1510,7 +1510,7 @@ def sample_spacing(x: Tensor, shape: tuple, d: int, cdt, name: str = "trapezoid"
 def _int_trapezoid_terms(xp, x: Tensor, ya, ydt, shape: tuple, d: int, hi: list, lo: list):
     """``diff(x) * (y[1:] + y[:-1])`` for integer ``x`` and ``y``: the differences, sums and
     products wrap in their integer dtypes, as PyTorch's."""
-    pdt = _dtypes.result_type(x, wrap_array(ya[:0], ydt))
+    pdt = _dtypes.promote_types(x._dtype, ydt)  # (diff(x) has dims, even of a 0-dim x)
     dxs = sample_spacing(x, shape, d, x._dtype)
     pair = ya[tuple(hi)] + ya[tuple(lo)]
     try:
@@ -1545,8 +1545,9 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
         raise RuntimeError("trapezoid: Currently, we only support dx as a real number.")
     rdt = y._dtype if y._dtype.category >= _FLOAT else _dtypes._default_dtype
     if isinstance(x, Tensor):
-        from .._dtypes import result_type
-        rdt = result_type(y, x)
+        # (promoted as two dimensioned tensors: PyTorch views a 0-dim x with y's dims before
+        # its diff, so a 0-dim float64 x makes a complex64 y's integral complex128)
+        rdt = _dtypes.promote_types(y._dtype, x._dtype)
         rdt = rdt if rdt.category >= _FLOAT else _dtypes._default_dtype
     cdt = _opmath(rdt)
     xp = _xp(y)

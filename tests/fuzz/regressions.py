@@ -1497,3 +1497,12 @@ REGRESSIONS += [  # fresh-seed 170M run (fz14): a complex128 result of float16 i
         "v2 = T.prod(v1, dtype=T.complex128)", "v3 = v0.to(T.complex128) * 65504",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 170M run (fz14): a 0-dim x promotes with y as a dimensioned tensor
+    ("cumulative-trapezoid-0-dim-float64-x-complex64-y", [
+        "v0 = T.tensor(-0.75, dtype=T.float64)",
+        "v2 = T.tensor([[complex(-1.0, 0.0)], [complex(-2.5, 0.5)]], dtype=T.complex64)",
+        "v3 = T.cumulative_trapezoid(v2, v0, dim=-1)", "v4 = T.trapezoid(v2, v0)",
+        "v5 = T.tensor([[3], [-2]], dtype=T.int8)", "v6 = T.tensor(5)",
+        "v7 = T.cumulative_trapezoid(v5, v6)",
+    ]),
+]
