@@ -1506,3 +1506,9 @@ REGRESSIONS += [  # fresh-seed 170M run (fz14): a 0-dim x promotes with y as a d
         "v7 = T.cumulative_trapezoid(v5, v6)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 170M run (fz14): complex128 updated in place by float16: no complex32
+    ("subtract_-complex128-by-float16-alpha", [
+        "v0 = T.tensor(complex(1e+30, -2.0), dtype=T.complex128)",
+        "v1 = T.tensor(-3.0, dtype=T.float16)", "v2 = v0.subtract_(v1, alpha=-128)",
+    ]),
+]
