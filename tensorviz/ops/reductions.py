@@ -27,6 +27,7 @@ from ..backends._numpy import call_quiet, context_busy, quiet_run
 from .._dispatch import inplace_of, op, resize_out, store_inplace, write_out
 from ._keywords import as_number, handles_keywords
 from ._stdsort import std_sort
+from .indexing import _ufunc_at
 from .pointwise import _check_tensor, _not_implemented, _opmath, _xp
 
 _add_reduce = np.add.reduce
@@ -1362,7 +1363,6 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
             res = xp.bincount(idx, minlength=minlength).astype(np.int64, copy=False)
         elif rdt is _dtypes.float32:
             # (PyTorch adds float32 weights into a float32 result one by one, in order)
-            from .indexing import _ufunc_at
             res = xp.zeros(n, dtype=np.float32)
             w = weights._arr if weights._dtype is rdt else weights._arr.astype(np.float32)
             _ufunc_at(input, "add", res, idx, w)
