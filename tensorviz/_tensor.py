@@ -785,7 +785,8 @@ class Tensor:
         bytes (the rest uninitialised), so every other view of it reads what is written next.
 
         >>> v = tensorviz.tensor(2.0); w = v.view(1)
-        >>> v.resize_(3).fill_(7.0); w
+        >>> _ = v.resize_(3).fill_(7.0)
+        >>> w
         tensor([7.])
         """
         shape = _kw_shape(sizes, size, "size", "resize_")
