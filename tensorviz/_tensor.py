@@ -334,6 +334,21 @@ def _format_name(fmt, fn: str, default: str = "preserve_format") -> str:
 _HOOKS: dict = {}
 
 
+def _grow_storage(st: UntypedStorage, buf) -> None:
+    """Give ``st`` the larger buffer ``buf`` (holding its bytes) in place, as PyTorch's
+    resize grows its StorageImpl: every tensor over ``st`` drops its cached array view of
+    the old buffer, so each reads the new one from then on.
+
+    Growing is rare (an ``out=`` or ``resize_`` past the storage's end), so the tensors are
+    found by the garbage collector's referrer scan rather than a registry every view would
+    pay for."""
+    import gc
+    st._data = buf
+    for ref in gc.get_referrers(st):
+        if isinstance(ref, Tensor):
+            ref._a = None
+
+
 class Tensor:
     """A multi-dimensional view of a typed storage, with PyTorch's API."""
 
@@ -765,10 +780,14 @@ class Tensor:
         """Give this tensor a new shape in place, row-major (or ``memory_format``), keeping its
         storage offset and as much of the data as fits.
 
-        The same shape leaves it untouched.  A storage too small for the new shape is
-        replaced by a larger one holding a copy of the old bytes (the rest uninitialised).
-        Note: PyTorch grows the same storage object in place, so other views of it see the
-        larger storage; here they keep the old one and stop sharing memory with this tensor.
+        The same shape leaves it untouched.  A storage too small for the new shape grows in
+        place, as PyTorch's: the same storage object gets a larger buffer holding the old
+        bytes (the rest uninitialised), so every other view of it reads what is written next.
+
+        >>> v = tensorviz.tensor(2.0); w = v.view(1)
+        >>> _ = v.resize_(3).fill_(7.0)
+        >>> w
+        tensor([7.])
         """
         shape = _kw_shape(sizes, size, "size", "resize_")
         if not shape:
@@ -801,8 +820,8 @@ class Tensor:
             raise RuntimeError("Trying to resize storage that is not resizable")
         buf = st._backend.empty(-(-need // item), self._dtype._np, st._device)
         buf.view(np.uint8)[:st.nbytes()] = st._as(np.uint8)
-        return self._swap_storage(UntypedStorage._wrap(buf, st._device, st._backend),
-                                  self._offset, shape, stride, fresh=True)
+        _grow_storage(st, buf)
+        return self._swap_storage(st, self._offset, shape, stride)
 
     def resize_as_(self, the_template: "Tensor", *, memory_format=None) -> "Tensor":
         """``resize_`` to the shape of ``the_template``: row-major, or ``memory_format``

@@ -2,9 +2,9 @@
 offset), the storage's size, the values, storage sharing, the version counter and the
 exception types, for every overload.
 
-Two deliberate differences are tested on tensorviz alone: ``set_`` past the end of a storage
-is refused (PyTorch grows the storage), and ``resize_`` that must grow moves the tensor to a
-new storage (PyTorch grows the same storage object).
+One deliberate difference is tested on tensorviz alone: ``set_`` past the end of a storage
+is refused (PyTorch grows the storage).  ``resize_`` (and an ``out=``) that must grow grows
+the same storage object in place, as PyTorch's: every view of it sees what is written next.
 """
 from __future__ import annotations
 
@@ -213,21 +213,58 @@ def test_resize_calls_match_pytorch(call):
     same(program)
 
 
-def test_resize_keeps_the_storage_when_it_fits_and_copies_when_it_grows():
-    a = tv.arange(6.0)
+def _grow_steps(lib):
+    a = lib.arange(6.0)
     v = a.view(2, 3)
+    w = a[4:]
     st = a.untyped_storage()
     a.resize_(2, 2)
-    assert a.untyped_storage() is st and a.storage() is v.storage()
-    a.resize_(5, 5)
-    # Note: PyTorch grows the same storage object; here a new one holds a copy of the bytes
-    assert a.untyped_storage() is not st and a.untyped_storage().nbytes() == 100
-    assert a.view(-1)[:6].tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+    out = [(a.untyped_storage() is st, a.untyped_storage().data_ptr() == v.data_ptr())]
+    a.resize_(5, 5)  # grows the storage every view shares
+    out.append((a.untyped_storage() is st, v.untyped_storage() is st, st.nbytes()))
+    out.append(a.view(-1)[:6].tolist())
     a.fill_(-1.0)
-    assert v.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]  # the old storage is untouched
-    b = tv.arange(4, dtype=tv.int16).view(tv.uint8)[1:]  # a byte view at an odd offset
+    out += [layout(v), layout(w), v.data_ptr() == a.data_ptr()]
+    b = lib.arange(4, dtype=lib.int16).view(lib.uint8)[1:]  # a byte view at an odd offset
+    c = b.view(lib.int8)
     b.resize_(10)
-    assert b.untyped_storage().nbytes() == 11 and b[:7].tolist() == [0, 1, 0, 2, 0, 3, 0]
+    b[:] = 7
+    out += [b.untyped_storage().nbytes(), b[:7].tolist(), layout(c)]
+    return out
+
+
+def test_resize_that_grows_grows_the_shared_storage_as_pytorch():
+    same(_grow_steps)
+
+
+@pytest.mark.parametrize("op", [
+    lambda lib, o: lib.arctan(lib.tensor([1.5, -2.5, 0.0, -0.75]), out=o),
+    lambda lib, o: lib.add(lib.ones(2, 3), 2.0, out=o),
+    lambda lib, o: lib.mm(lib.ones(3, 2), lib.full((2, 4), 0.5), out=o),
+    lambda lib, o: lib.sum(lib.ones(5, 3), 0, out=o),
+    lambda lib, o: lib.cat([lib.ones(2), lib.zeros(3)], out=o),
+    lambda lib, o: lib.cumsum(lib.arange(6.0), 0, out=o),
+])
+@pytest.mark.parametrize("view", [
+    lambda lib, t: lib.atleast_1d(t),
+    lambda lib, t: t.view(lib.int32),
+    lambda lib, t: t.expand(2, 2),
+    lambda lib, t: t.detach(),
+])
+def test_out_grown_past_its_storage_is_seen_by_its_views(op, view):
+    """An ``out=`` too small for the result grows its storage in place: a view taken before
+    (another layout, dtype, or a detached alias) reads the result's first element."""
+    import warnings
+
+    def program(lib):
+        o = lib.tensor(-2.5)
+        v = view(lib, o)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = op(lib, o)
+        return [layout(o, False), layout(v, False), r is o,
+                v.untyped_storage().nbytes() == o.untyped_storage().nbytes()]
+    same(program)
 
 
 def test_resize_of_a_numpy_tensor_never_detaches_it_silently():

@@ -711,7 +711,9 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
         if x._dtype is _dtypes.bool:
             raise RuntimeError("cumulative_trapezoid: received a bool input for `x`, but bool "
                                "is not supported")
-        rdt = result_type(y, x)
+        # (promoted as two dimensioned tensors: PyTorch views a 0-dim x with y's dims before
+        # its diff, so a 0-dim float64 x makes a complex64 y's integral complex128)
+        rdt = _dtypes.promote_types(y._dtype, x._dtype)
         rdt = rdt if rdt.category >= _FLOAT else _dtypes._default_dtype
     cdt = _opmath(rdt)
     xp = _xp(y)

@@ -27,6 +27,7 @@ from ..backends._numpy import call_quiet, context_busy, quiet_run
 from .._dispatch import inplace_of, op, resize_out, store_inplace, write_out
 from ._keywords import as_number, handles_keywords
 from ._stdsort import std_sort
+from .indexing import _ufunc_at
 from .pointwise import _check_tensor, _not_implemented, _opmath, _xp
 
 _add_reduce = np.add.reduce
@@ -1345,18 +1346,33 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
     if n > 2**40:  # (more than any memory holds: PyTorch's allocation fails too)
         from ..backends._numpy import out_of_memory
         raise out_of_memory(n * 8)
-    if weights is None:
-        res = xp.bincount(a.astype(np.int64), minlength=minlength)
-        return wrap_array(res.astype(np.int64), _dtypes.int64, dev)
-    if weights._shape != input._shape:
+    idx = a.astype(np.int64, copy=False)
+    if weights is not None and weights._shape != input._shape:
         raise RuntimeError("weights should be 1-d and have the same length as input")
-    if a.size == 0:  # Note: PyTorch returns int64 zeros here, whatever the weights' dtype
-        return wrap_array(xp.zeros(minlength, dtype=np.int64), _dtypes.int64, dev)
-    rdt = weights._dtype if weights._dtype in (_dtypes.float32, _dtypes.float64) \
-        else _dtypes.float64
-    w = weights._arr.astype(np.float64) if weights._dtype.category != _COMPLEX \
-        else weights._arr.real.astype(np.float64)
-    res = xp.bincount(a.astype(np.int64), weights=w, minlength=minlength)
+    if weights is not None and a.size == 0:
+        # Note: PyTorch returns int64 zeros here, whatever the weights' dtype
+        weights = None
+    rdt = _dtypes.int64 if weights is None else weights._dtype \
+        if weights._dtype in (_dtypes.float32, _dtypes.float64) else _dtypes.float64
+    # The result is allocated zero-filled (calloc: pages the counts never touch cost nothing)
+    # and written in place, never copied: bincount([2**31 - 1]) answers at once with its
+    # 16 GB of zeros (PyTorch's at::zeros writes each of them: half a minute), or raises
+    # PyTorch's allocator error where the machine cannot reserve that much.
+    try:
+        if weights is None:
+            res = xp.bincount(idx, minlength=minlength).astype(np.int64, copy=False)
+        elif rdt is _dtypes.float32:
+            # (PyTorch adds float32 weights into a float32 result one by one, in order)
+            res = xp.zeros(n, dtype=np.float32)
+            w = weights._arr if weights._dtype is rdt else weights._arr.astype(np.float32)
+            _ufunc_at(input, "add", res, idx, w)
+        else:
+            w = weights._arr.astype(np.float64) if weights._dtype.category != _COMPLEX \
+                else weights._arr.real.astype(np.float64)
+            res = xp.bincount(idx, weights=w, minlength=minlength)
+    except MemoryError:
+        from ..backends._numpy import out_of_memory
+        raise out_of_memory(n * rdt.itemsize) from None
     return wrap_array(res, rdt, dev)
 
 
@@ -1494,7 +1510,7 @@ def sample_spacing(x: Tensor, shape: tuple, d: int, cdt, name: str = "trapezoid"
 def _int_trapezoid_terms(xp, x: Tensor, ya, ydt, shape: tuple, d: int, hi: list, lo: list):
     """``diff(x) * (y[1:] + y[:-1])`` for integer ``x`` and ``y``: the differences, sums and
     products wrap in their integer dtypes, as PyTorch's."""
-    pdt = _dtypes.result_type(x, wrap_array(ya[:0], ydt))
+    pdt = _dtypes.promote_types(x._dtype, ydt)  # (diff(x) has dims, even of a 0-dim x)
     dxs = sample_spacing(x, shape, d, x._dtype)
     pair = ya[tuple(hi)] + ya[tuple(lo)]
     try:
@@ -1529,8 +1545,8 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
         raise RuntimeError("trapezoid: Currently, we only support dx as a real number.")
     rdt = y._dtype if y._dtype.category >= _FLOAT else _dtypes._default_dtype
     if isinstance(x, Tensor):
-        # (PyTorch views x with y's number of dims before its diff, so a 0-dim x promotes as
-        # a dimensioned tensor: float16 y with a float32 0-dim x integrates in float32)
+        # (promoted as two dimensioned tensors: PyTorch views a 0-dim x with y's dims before
+        # its diff, so a 0-dim float64 x makes a complex64 y's integral complex128)
         rdt = _dtypes.promote_types(y._dtype, x._dtype)
         rdt = rdt if rdt.category >= _FLOAT else _dtypes._default_dtype
     cdt = _opmath(rdt)

@@ -451,7 +451,31 @@ def bartlett_window(window_length: int, periodic: bool = True, *, dtype=None, la
                     device=None, requires_grad: bool = False) -> Tensor:
     """The triangle ``1 - |2 n / (N - 1) - 1|``."""
     return _window("bartlett_window", window_length, periodic, dtype, device, requires_grad,
-                   lambda k, n: 1 - np.abs(2 * k / (n - 1) - 1))
+                   _bartlett, typed=True)
+
+
+def _bartlett(k, n: int, dt):
+    """The Bartlett window as PyTorch computes it, op by op in the window's dtype (halves in
+    float32, rounded after each op): ``w = arange(n) * (2 / (n - 1))`` (the number rounded
+    to the dtype), then ``2 - w`` past the middle (``w * -1 + 2``). A bfloat16 index past
+    256 is rounded (arange's), so a long bfloat16 window is a staircase whose right end is
+    ``2 - 1.9921875``, not 0.
+
+    >>> _bartlett(np.arange(5.0), 5, _dtypes.float32)
+    array([0. , 0.5, 1. , 0.5, 0. ], dtype=float32)
+    """
+    t = np.dtype(dt._np).type
+    c = np.float32 if dt in _dtypes.HALVES else t
+
+    def r(v):  # (one op's result in the window's dtype, back in the compute dtype)
+        return np.asarray(v, dtype=c).astype(t).astype(c)
+    from .._creation import _vector_arange
+    with np.errstate(all="ignore"):  # (a float16 index past 65504 is inf)
+        k = _vector_arange(0.0, 1.0, n, dt)  # (arange's indices: see _hamming)
+        w = r(r(k) * c(t(2.0 / (n - 1))))
+        h = ((n - 1) >> 1) + 1  # (PyTorch's first half: the rest is mirrored in place)
+        w[h:] = r(r(w[h:] * c(-1)) + c(2))
+        return w.astype(t)
 
 
 @op(method=False)

@@ -1527,3 +1527,49 @@ REGRESSIONS += [  # 176M refused/accepted run: take_along_dim without dim refuse
         "v3 = T.take_along_dim(v0, indices=v2)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 170M run (fz14): bincount's bins are allocated zero-filled, never copied
+    # (the run's bincount([2147483647, 2]) makes PyTorch write 16 GB of zeros for half a minute:
+    # tests/ops/test_reductions.py checks tensorviz answers it without touching them; this
+    # smaller one compares the values, float32 weights added in order in float32 included)
+    ("bincount-many-untouched-bins", [
+        "v0 = T.tensor([16777215, 2], dtype=T.int32)", "v1 = T.bincount(v0)",
+        "v2 = T.tensor([1.0, 100000000.0, -100000000.0, 3.0])",
+        "v3 = T.bincount(T.tensor([16777215, 16777215, 16777215, 1]), v2)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 170M run (fz14): an out= grown past its storage grows it in place
+    ("out-grown-in-place-seen-by-views", [
+        "v0 = T.tensor(-2.5, dtype=T.bfloat16)",
+        "v1 = T.tensor([1.5, -2.5, 0.0, -0.75], dtype=T.float64)",
+        "v2 = T.atleast_1d(v1, v0, v1)", "v3 = T.arctan(v1, out=v0)",
+        "v4 = T.zeros(2)", "v5 = v4[1:]", "v6 = T.add(T.ones(5), 1, out=v4)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 170M run (fz14): bartlett_window computed op by op in its dtype
+    ("bartlett-window-bfloat16-million", [
+        "v2 = T.bartlett_window(1000000, dtype=T.bfloat16)",
+        "v3 = T.bartlett_window(30001, False, dtype=T.float16)",
+        "v4 = T.bartlett_window(1001, dtype=T.bfloat16)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 170M run (fz14): a complex128 result of float16 inputs is no complex32
+    ("prod-float16-to-complex128-past-half-range", [
+        "v0 = T.tensor([[65504.0]], dtype=T.float16)", "v1 = v0.expand((1, 3))",
+        "v2 = T.prod(v1, dtype=T.complex128)", "v3 = v0.to(T.complex128) * 65504",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 170M run (fz14): a 0-dim x promotes with y as a dimensioned tensor
+    ("cumulative-trapezoid-0-dim-float64-x-complex64-y", [
+        "v0 = T.tensor(-0.75, dtype=T.float64)",
+        "v2 = T.tensor([[complex(-1.0, 0.0)], [complex(-2.5, 0.5)]], dtype=T.complex64)",
+        "v3 = T.cumulative_trapezoid(v2, v0, dim=-1)", "v4 = T.trapezoid(v2, v0)",
+        "v5 = T.tensor([[3], [-2]], dtype=T.int8)", "v6 = T.tensor(5)",
+        "v7 = T.cumulative_trapezoid(v5, v6)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 170M run (fz14): complex128 updated in place by float16: no complex32
+    ("subtract_-complex128-by-float16-alpha", [
+        "v0 = T.tensor(complex(1e+30, -2.0), dtype=T.complex128)",
+        "v1 = T.tensor(-3.0, dtype=T.float16)", "v2 = v0.subtract_(v1, alpha=-128)",
+    ]),
+]

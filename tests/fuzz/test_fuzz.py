@@ -439,17 +439,17 @@ def test_integer_steps_accept_one_apart_only_for_agreeing_inputs():
         assert f is not None and f.kind == "silent"
 
 
-def test_out_grown_past_its_storage_ends_the_comparison():
-    """An out= grown past its storage: PyTorch's other views see the grown storage,
-    tensorviz's keep the old one (Tensor.resize_'s Note): not compared further; an out=
-    that fits its storage still is."""
+def test_out_grown_past_its_storage_is_compared_in_full():
+    """An out= grown past its storage grows it in place in both libraries, so the views
+    taken before it are compared after it too; a resize that gave the out= a storage of its
+    own (the views keep the old values) is found."""
     import warnings
-    from .differential import _shares
-    t = tensorviz.zeros(3)
-    env = {"v0": t, "v1": t[1:], "v2": tensorviz.zeros(3)}
-    assert _shares(env, "v0", t._storage) and not _shares(env, "v2", env["v2"]._storage)
+    prog = ["v0 = T.tensor(-2.5, dtype=T.bfloat16)",
+            "v1 = T.tensor([1.5, -2.5, 0.0, -0.75], dtype=T.float64)",
+            "v2 = T.atleast_1d(v1, v0, v1)", "v3 = T.arctan(v1, out=v0)"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        assert compare(prog, torch, tensorviz) is None
         assert compare(["v0 = T.tensor([-3.0], dtype=T.bfloat16)", "v1 = v0.expand((2,))",
                         "v2 = T.log2(v1, out=v0)"], torch, tensorviz) is None
 
@@ -458,6 +458,13 @@ def test_out_grown_past_its_storage_ends_the_comparison():
                 return getattr(tensorviz, name)
         fake = Fake()
         fake.__name__ = "tensorviz"
+
+        def detached_arctan(x, out):  # (resized onto a storage of its own)
+            out.set_(tensorviz.empty(0, dtype=out.dtype))
+            return tensorviz.arctan(x, out=out)
+        fake.arctan = detached_arctan
+        f = compare(prog, torch, fake)
+        assert f is not None and f.kind == "silent", f
         fake.log2 = lambda x, out: tensorviz.log2(x + 1, out=out)
         f = compare(["v0 = T.tensor([2.0, 4.0])", "v1 = T.tensor([1.0, 8.0])", "v3 = v0[:1]",
                      "v2 = T.log2(v1, out=v0)"], torch, fake)
@@ -977,3 +984,44 @@ def test_complex_product_overflow_is_accepted_where_both_sides_are_not_finite():
     dt, dv = desc([complex(-inf, nan)]), desc([complex(-inf, inf)])
     deliberate("exp", "v1 = v0.exp()", dt, dv)
     assert not np.array_equal(dt[1]["values"], dv[1]["values"])
+
+
+def test_long_half_windows_accept_only_pytorchs_one_thread_values():
+    """A float16/bfloat16 window past 32768 elements: PyTorch's values depend on its thread
+    count (arange's split); tensorviz's are PyTorch's on one thread and are accepted, while
+    another answer (the triangle rounded once, or one wrong element) is still found."""
+    prog = ["v0 = T.tensor([complex(0.5, 0.5)], dtype=T.complex128)",
+            "v2 = T.bartlett_window(1000000, dtype=T.bfloat16)",
+            "v3 = T.hann_window(70000, False, dtype=T.float16)"]
+    assert compare(prog, torch, tensorviz) is None
+
+    class Fake:
+        def __getattr__(self, name):
+            return getattr(tensorviz, name)
+    fake = Fake()
+    fake.__name__ = "tensorviz"
+    fake.bartlett_window = lambda n, periodic=True, dtype=None: tensorviz.bartlett_window(
+        n, periodic, dtype=tensorviz.float64).to(dtype)  # (the exact triangle, rounded once)
+    f = compare(prog, torch, fake)
+    assert f is not None and f.kind == "silent" and f.line == 1, f
+
+    def one_off(n, periodic=True, dtype=None):
+        w = tensorviz.bartlett_window(n, periodic, dtype=dtype)
+        w[n // 2] = 0.5
+        return w
+    fake.bartlett_window = one_off
+    f = compare(prog, torch, fake)
+    assert f is not None and f.kind == "silent" and f.line == 1, f
+
+
+def test_complex128_of_a_half_input_is_not_compared_as_complex32():
+    """A complex128 result of float16 inputs (prod(x, dtype=complex128): 65504**3 = 2.8e14)
+    is compared at float16's tolerance, but its parts are its own: only PyTorch's complex32
+    has them rounded to float16 (where 2.8e14 would be inf). A wrong value is still found."""
+    prog = ["v0 = T.tensor([[65504.0]], dtype=T.float16)", "v1 = v0.expand((1, 3))",
+            "v2 = T.prod(v1, dtype=T.complex128)"]
+    assert compare(prog, torch, tensorviz) is None
+    for wrong in (lambda x, dtype: tensorviz.prod(x, dtype=dtype) * 1.01,
+                  lambda x, dtype: tensorviz.prod(x, dtype=dtype) * float("inf")):
+        f = compare(prog, torch, _wrong(prod=wrong))
+        assert f is not None and f.kind == "silent" and f.line == 2, f

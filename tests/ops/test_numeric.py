@@ -2,6 +2,7 @@
 cov/corrcoef, histogram, bucketize, cumulative_trapezoid, vander, cdist and narrow_copy."""
 from __future__ import annotations
 
+import itertools
 import warnings
 
 import numpy as np
@@ -628,3 +629,36 @@ def test_trapezoid_samples_of_any_shape_as_pytorch(fn, ys):
                 continue
             assert got[0][:2] == got[1][:2], (xs, dim, got[0][:2], got[1][:2])
             np.testing.assert_allclose(got[1][2], got[0][2], rtol=1e-5)
+
+
+_TRAPEZOID_DTYPES = ["int8", "int64", "float16", "bfloat16", "float32", "float64", "complex64",
+                     "complex128"]
+
+
+@pytest.mark.parametrize("fn", ["trapezoid", "cumulative_trapezoid", "trapz"])
+@pytest.mark.parametrize("ydtype", _TRAPEZOID_DTYPES)
+def test_trapezoid_sample_points_promote_as_dimensioned_tensors(fn, ydtype):
+    """PyTorch views sample points ``x`` with ``y``'s dims before differencing them, so a
+    0-dim ``x`` promotes with ``y`` as a dimensioned tensor (a 0-dim float64 ``x`` makes a
+    complex64 ``y``'s integral complex128, an int64 one an int8 ``y``'s terms int64):
+    every dtype pair, 0-dim and lower-rank ``x``, seeded values."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(len(fn) + len(ydtype))
+    for xdtype, ys in itertools.product(_TRAPEZOID_DTYPES, [(4, 3), (4, 1), (1,), (2,)]):
+        for xs in [(), (1,), (1, 3), (4, 1)]:
+            yv = rng.integers(-4, 5, ys)
+            xv = rng.integers(-3, 4, xs)
+            got = []
+            for lib in (torch, tensorviz):
+                y = lib.tensor(yv).to(getattr(lib, ydtype))
+                x = lib.tensor(xv).to(getattr(lib, xdtype))
+                try:
+                    r = getattr(lib, fn)(y, x, dim=-1)
+                    got.append((str(r.dtype).split(".")[1], tuple(r.shape), r.stride(),
+                                r.to(lib.complex128).numpy()))
+                except (RuntimeError, IndexError) as e:
+                    got.append((type(e).__name__, str(e).split("\n")[0]))
+            assert got[1][:-1] == got[0][:-1], (xdtype, ys, xs, got[0][:3], got[1][:3])
+            assert len(got[0]) == 4 or got[1] == got[0], (xdtype, ys, xs, got)
+            if not isinstance(got[0][0], str) and len(got[0]) == 4:
+                np.testing.assert_allclose(got[1][3], got[0][3], rtol=1e-2, atol=1e-2)

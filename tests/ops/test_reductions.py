@@ -338,6 +338,52 @@ def test_bincount(tvdiff, dtype, weights, minlength):
     tvdiff.check(lambda lib, t: lib.bincount(t[:0], minlength=minlength), x)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_bincount_float32_weights_add_in_order_in_float32(seed):
+    """PyTorch adds float32 weights one by one into a float32 result: with cancelling
+    weights of mixed magnitudes the rounded sums differ from a float64 sum rounded once."""
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, 4, 64)
+    w = (rng.standard_normal(64) * 10.0 ** rng.integers(-4, 9, 64)).astype(np.float32)
+    for wdt in ("float32", "float64", "float16"):
+        want = torch.bincount(torch.tensor(idx), torch.tensor(w).to(getattr(torch, wdt)))
+        got = tensorviz.bincount(tensorviz.tensor(idx),
+                                 tensorviz.tensor(w).to(getattr(tensorviz, wdt)))
+        assert str(got.dtype).split(".")[1] == str(want.dtype).split(".")[1]
+        np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+_HUGE_BINCOUNT = """
+import resource, sys
+import tensorviz as T
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+try:
+    r = T.bincount(T.tensor([2147483647, 2], dtype=T.int32), minlength=5)
+except RuntimeError as e:  # a machine that cannot reserve 16 GB: PyTorch's allocator error
+    assert str(e).startswith("DefaultCPUAllocator: can't allocate memory: you tried to "
+                             "allocate 17179869184 bytes"), e
+    sys.exit(0)
+grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+assert r.shape == (2**31,) and r.dtype == T.int64 and r.stride() == (1,), r
+assert (r[-1].item(), r[2].item(), r[:2].sum().item(), r[3:7].sum().item()) == (1, 1, 0, 0)
+assert grown < 1 << 20, f"{grown} KiB touched: the zeros were written or copied"
+"""
+
+
+def test_bincount_of_a_huge_value_answers_without_filling_memory():
+    """bincount([2**31 - 1]) is 2**31 int64 bins (16 GB): PyTorch's answer. The result is
+    allocated zero-filled and written only where counted, so it costs what it counts (or
+    PyTorch's allocator error where the memory cannot be reserved), never 16 GB of writes."""
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [os.path.dirname(os.path.dirname(tensorviz.__file__)), os.environ.get("PYTHONPATH", "")]))
+    res = subprocess.run([sys.executable, "-c", _HUGE_BINCOUNT], env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int64", "bool"])
 @pytest.mark.parametrize("kwargs", [{}, {"bins": 7}, {"bins": 4, "min": -1, "max": 1},
                                     {"bins": 5, "min": 2, "max": 2}, {"bins": 3, "min": 3,

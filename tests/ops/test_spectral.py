@@ -115,6 +115,34 @@ def test_windows(tvdiff, name):
         tvdiff.check(lambda lib, t: lib.kaiser_window(6, False, beta=5.0), x, **TOL)
 
 
+
+@pytest.mark.parametrize("name", WINDOWS[:4])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+def test_windows_computed_op_by_op_in_their_dtype(name, dtype):
+    """PyTorch's values, lengths up to its arange's thread split (32768), where 16-bit
+    indices are already rounded (a long bfloat16 window is a staircase), and past it
+    against PyTorch on one thread (past it, PyTorch's values depend on its thread count)."""
+    rng = np.random.default_rng(len(name) * 7 + len(dtype))
+    lengths = [3, 4, 257, 1001, 2049, 30001, 32767] + list(rng.integers(2, 32767, 6))
+    threads = torch.get_num_threads()
+    try:
+        for n in lengths + [70000] + ([1000000] if dtype == "bfloat16" else []):
+            if n > 32767:
+                torch.set_num_threads(1)
+            for periodic in (True, False):
+                want = getattr(torch, name)(int(n), periodic, dtype=getattr(torch, dtype))
+                got = getattr(tensorviz, name)(int(n), periodic, dtype=getattr(tensorviz, dtype))
+                assert got.dtype.name == dtype and tuple(got.shape) == tuple(want.shape)
+                # (cos is a libm's in float32/float64: an ulp or two apart; the 16-bit
+                # windows and Bartlett's, which has no cos, are bit for bit)
+                ulps = 0 if name == "bartlett_window" or dtype in ("float16", "bfloat16") \
+                    else 4 * np.finfo(dtype).eps
+                np.testing.assert_allclose(got.double().numpy(), want.double().numpy(),
+                                           rtol=0, atol=ulps,
+                                           err_msg=f"{name}({n}, {periodic}, {dtype})")
+    finally:
+        torch.set_num_threads(threads)
+
 STFT_CASES = [
     dict(n_fft=8), dict(n_fft=8, hop_length=2, center=False),
     dict(n_fft=8, hop_length=3, win_length=4, window="hann4"),
