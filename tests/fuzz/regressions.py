@@ -1466,3 +1466,10 @@ REGRESSIONS += [  # fresh-seed 160M run: trapezoids that cancel, summed in anoth
         "v3 = T.trapz(v0, v0)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 160M run: complex logcumsumexp's tie of real parts, first element
+    ("logcumsumexp-complex-tie-takes-new-element-as-max", [
+        "v0 = T.tensor([[7.4995j, 2j, 2.25j], [-0.0 + 1j, complex(-float('inf'), 1.0), 3j]], "
+        "dtype=T.complex64)",
+        "v1 = v0.logcumsumexp(1)", "v2 = v0.logcumsumexp(0)",
+    ]),
+]
