@@ -2093,14 +2093,19 @@ def matrix_power(A, n: int, *, out=None) -> Tensor:
     base = A._arr
     if n == 1:
         return finish(xp.array(base, order="C", copy=True), A._dtype, A.device, out)
+    # PyTorch's order of products (which rounding and non-finite values follow): n = 3 is
+    # (A @ A) @ A, other powers square the base and multiply the result on the right; each
+    # product is matmul's (complex ones with its non-finite values, see _cprod).
     result = None
-    with np.errstate(all="ignore"):
-        while n:
-            if n & 1:
-                result = base if result is None else xp.matmul(result, base)
-            n >>= 1
-            if n:
-                base = xp.matmul(base, base)
+    if n == 3:
+        result = _cprod(xp, xp.matmul, _cprod(xp, xp.matmul, base, base), base)
+        n = 0
+    while n:
+        if n & 1:
+            result = base if result is None else _cprod(xp, xp.matmul, result, base)
+        n >>= 1
+        if n:
+            base = _cprod(xp, xp.matmul, base, base)
     if xp.may_share_memory(result, A._arr):
         result = result.copy()
     return finish(_c(xp, result), A._dtype, A.device, out)

@@ -1473,3 +1473,13 @@ REGRESSIONS += [  # fresh-seed 160M run: complex logcumsumexp's tie of real part
         "v1 = v0.logcumsumexp(1)", "v2 = v0.logcumsumexp(0)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 160M run: complex matrix_power of a batch holding infinities
+    ("matrix-power-complex-batch-with-infinities", [
+        "v0 = T.tensor([[[0.5, 0.5, 0.0, 2.0], [0.5+0.5j, -1.0+1.0j, complex(float('inf'), 0.5), "
+        "0.5+1.0j], [-2.5-2.0j, 2.0+0.5j, 0.5j, 1.5+0.5j], [0.25, 0.5, 2.0-2.0j, -0.75+0.5j]], "
+        "[[-2.5, -0.75+1.0j, -2.5+1.0j, -0.75-0.75j], [-3.0+0.5j, 65504.0, -2.5+0.5j, "
+        "1.152921504606847e+18+0.5j], [1.5+0.5j, -0.75-2.0j, 2.0+0.5j, -0.75], [-1.0-2.0j, 2.0, "
+        "4.0, 3.4e+38+0.5j]]], dtype=T.complex64)",
+        "v1 = T.matrix_power(v0, n=3)",
+    ]),
+]

@@ -907,6 +907,34 @@ def test_complex_products_that_overflow(tvdiff, seed, dtype):
         np.testing.assert_allclose(got[fin], want[fin], rtol=1e-5)
 
 
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_matrix_power_of_overflowing_and_infinite_matrices(tvdiff, seed, dtype):
+    """matrix_power multiplies in PyTorch's order ((A @ A) @ A for n = 3) with matmul's
+    complex products, so a batch holding infinities keeps PyTorch's finite entries and
+    infinities (it gave NaN everywhere: NumPy's BLAS for the complex products)."""
+    rng = np.random.default_rng(seed)
+    # (no finite product overflows: where one does, a fused multiply-add keeps it finite,
+    # so the kernel decides; see the fuzzer's rule for products)
+    vals = np.array([0.5, -1.0, 2.0, 3.0, np.inf, -np.inf, 0.0, -2.5, 1e-30])
+    z = np.zeros((3, 4, 4), dtype)
+    z.real = rng.choice(vals, z.shape)
+    z.imag = np.where(rng.random(z.shape) < 0.5, rng.choice(vals[[0, 1, 2, 6, 7]], z.shape), 0)
+    z[:, 0, 0] = np.where(np.isfinite(z[:, 0, 0]), np.inf, z[:, 0, 0])  # (one in each)
+    torch = tvdiff.torch
+
+    def kind(x):  # C99 Annex G: an infinite part makes an infinity, else a NaN part a NaN
+        inf = np.isinf(x.real) | np.isinf(x.imag)
+        return np.where(inf, 2, np.where(np.isnan(x.real) | np.isnan(x.imag), 1, 0))
+    for n in (2, 3, 5):
+        got = tensorviz.linalg.matrix_power(tensorviz.tensor(z), n).numpy()
+        want = torch.linalg.matrix_power(torch.tensor(z), n).numpy()
+        kg, kw = kind(got), kind(want)
+        assert np.all((kg == kw) | ((kw == 1) & (kg == 2))), (n, got, want)
+        fin = kw == 0
+        np.testing.assert_allclose(got[fin], want[fin], rtol=1e-5)
+
+
 @pytest.mark.parametrize("upper", [True, False])
 @pytest.mark.parametrize("transpose", [True, False])
 @pytest.mark.parametrize("unit", [True, False])
