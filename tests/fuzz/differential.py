@@ -307,6 +307,14 @@ def _call_input(line: str, env: dict):
         return None
 
 
+def _read_values(line: str, env: dict) -> list:
+    """The values of every tensor a statement names on its right-hand side, in order of
+    appearance (as ``_call_input`` gives them; None for one it cannot read)."""
+    rhs = line.split("=", 1)[1] if re.match(r"\s*\w+\s*=[^=]", line) else line
+    rhs = re.sub(r"\bout=\(?[v\d,\s]*\)?", "", rhs)
+    return [_call_input(f"x = T.f({v})", env) for v in re.findall(r"\bv\d+\b", rhs)]
+
+
 # The writes whose result PyTorch's loop order decides (see ``_ordered_write``).
 _SETITEM = re.compile(r"^\s*(v\d+)\[(.*)\]\s*=(?!=)\s*(.+)$")
 _AUGMENTED = re.compile(r"^\s*(v\d+)\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)=\s*(.+)$")
@@ -608,11 +616,30 @@ def _same_elements(a, b) -> bool:
                                             ("storage", "shape", "stride", "offset"))
 
 
-def deliberate(op: str, line: str, dt, dv, x=None, samples=None) -> bool:
+def deliberate(op: str, line: str, dt, dv, x=None, samples=None, operands=None) -> bool:
     """Adjust the two descriptions of a result for the differences tensorviz keeps on purpose
     (each a ``# Note:``); True when the rest of the program is not to be compared.
-    ``samples``: a trapezoid's sample points ``x`` as they were (``_samples``)."""
+    ``samples``: a trapezoid's sample points ``x`` as they were (``_samples``); ``operands``:
+    the values of every tensor the statement reads (``_read_values``)."""
     op = op.rsplit(".", 1)[-1]  # (linalg.svd is svd's factorization too)
+    if op in REAL_PRODUCTS and dt[0] == dv[0] == "tensor" and \
+            dt[1]["dtype"] in ("float16", "bfloat16", "float32", "float64") and \
+            dt[1]["values"].shape == dv[1]["values"].shape:
+        # Note: a real matrix product whose terms overflow the dtype (3.4e38 * -2.5 in
+        # float32) is NaN, an infinity or a finite number by the BLAS kernel's order and its
+        # fused multiply-adds (inf + 3.4e38 * -2.5 is inf as one fused step, inf - inf = NaN
+        # as two; PyTorch's batched sgemm gives NaN where its 2-D one gives inf). An entry
+        # whose bound sum_k |a_ik| |b_kj| (finite terms, in float64) exceeds the dtype's
+        # largest value is accepted where either side is not finite (both, where a term is
+        # itself infinite or NaN: no order makes that entry finite); entries whose terms
+        # cannot overflow, and finite pairs, are compared.
+        loose = _overflowing_entries(op, line, x, operands, dt[1]["dtype"],
+                                     dt[1]["values"].shape)
+        if loose is not None:
+            over, nonfinite_term = loose
+            _mask_where(dt[1], dv[1], lambda a, b: over & np.where(
+                nonfinite_term, ~np.isfinite(a) & ~np.isfinite(b),
+                ~(np.isfinite(a) & np.isfinite(b))))
     if op in TRAPEZOIDS and x is not None and x.ndim and dt[0] == dv[0] == "tensor" and \
             dt[1]["values"].shape == dv[1]["values"].shape and dt[1]["dtype"] in _MANTISSA:
         # Note: a trapezoid integral is a sum of its trapezoids along dim, which PyTorch's
@@ -931,6 +958,56 @@ def deliberate(op: str, line: str, dt, dv, x=None, samples=None) -> bool:
     return False
 
 
+def _finite_abs(a) -> np.ndarray | None:
+    """``|a|`` in float64 with non-finite entries as 0 (None for a value that is no array)."""
+    if not isinstance(a, np.ndarray) or a.dtype.kind not in "fiub" and \
+            a.dtype.name != "bfloat16":
+        return None
+    with np.errstate(all="ignore"):
+        m = np.abs(a.astype(np.float64))
+    return np.where(np.isfinite(m), m, 0.0)
+
+
+def _overflowing_entries(op: str, line: str, x, operands, dtype: str, shape: tuple):
+    """Where a real product's terms may overflow ``dtype`` (see ``deliberate``), and where a
+    term is itself infinite or NaN: two boolean masks of the result's shape, or None where
+    it cannot be told."""
+    big = {"float16": 65504.0, "bfloat16": 3.3895313892515355e38,
+           "float32": float(np.finfo(np.float32).max)}.get(dtype, float(np.finfo(np.float64).max))
+    with np.errstate(all="ignore"):
+        if op == "matrix_power":
+            a = _finite_abs(x)
+            n = _number(_call_arg(line, "matrix_power", 1, 0, "n") or "")
+            if a is None or a.ndim < 2 or n is None or n != int(n) or n < 2 or \
+                    a.shape != shape:
+                return None
+            # (each product's bound; a matrix with one that overflows: all its entries)
+            p, over = a, np.zeros(a.shape[:-2], dtype=bool)
+            for _ in range(int(min(n, 64)) - 1):
+                p = np.matmul(p, a)
+                over |= (p > big).any(axis=(-2, -1))
+            over = np.broadcast_to(over[..., None, None], shape)
+            if n != 2:  # (a power past the square: what overflowed first is the order's)
+                return over, np.zeros(shape, dtype=bool)
+            nf = (~np.isfinite(x.astype(np.float64))).astype(np.float64)
+            one = np.ones_like(nf)
+            return over, np.matmul(nf, one) + np.matmul(one, nf) > 0
+        ops = [_finite_abs(o) for o in (operands or [])]
+        if len(ops) != 2 or ops[0] is None or ops[1] is None:
+            return None
+        try:
+            bound = np.matmul(ops[0], ops[1])
+            nf = [(~np.isfinite(np.asarray(o).astype(np.float64))).astype(np.float64)
+                  for o in operands]
+            term = np.matmul(nf[0], np.ones_like(ops[1])) + np.matmul(np.ones_like(ops[0]),
+                                                                      nf[1])
+        except ValueError:
+            return None
+        return (bound > big, term > 0) if bound.shape == shape == term.shape else None
+
+
+# real matrix products (terms that overflow: NaN or infinity by the kernel's order)
+REAL_PRODUCTS = {"matmul", "mm", "bmm", "@", "mv", "dot", "inner", "matrix_power"}
 # solves and inverses (LAPACK's NaN propagation in matrices holding non-finite entries)
 SOLVE_OPS = {"inverse", "inv", "inv_ex", "triangular_solve", "solve_triangular", "solve",
              "solve_ex", "matrix_power"}
@@ -1189,7 +1266,7 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
             made_by[target] = (ops[i] if ops else (m.group(1) or "unaryabs(" if m else ""), line,
                                x_before if x_before is not None else _call_input(line, env_v),
                                _input_precision(line, env_v), _call_input(line, env_t),
-                               _samples(line, env_v))
+                               _samples(line, env_v), _read_values(line, env_v))
         for name in st:
             if name not in sv:
                 return Finding("silent", i, op, f"{name} missing")
@@ -1206,7 +1283,8 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
             for rule in filter(None, rules):
                 _loosen(st[name], rule[3])
                 _integer_steps(rule[0], st[name], sv[name], rule[4], rule[2])
-                deliberate(*rule[:2], st[name], sv[name], rule[2], samples=rule[5])
+                deliberate(*rule[:2], st[name], sv[name], rule[2], samples=rule[5],
+                           operands=rule[6])
                 sv[name] = _widened_number(rule[0], rule[2], st[name], sv[name])
             d = _same(st[name], sv[name], f"{name}.")
             if d:

@@ -1483,3 +1483,12 @@ REGRESSIONS += [  # fresh-seed 160M run: complex matrix_power of a batch holding
         "v1 = T.matrix_power(v0, n=3)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 170M run: batched float32 product whose terms overflow
+    ("matmul-batched-float32-overflowing-terms", [
+        "v0 = T.tensor([[[1e+30, 4.0], [-3.0, 1.5]], [[float('inf'), 3.4e+38], "
+        "[3.0, 1.152921504606847e+18]]], dtype=T.float32)",
+        "v2 = T.tensor([[[-3.0, 1.0], [-1.0, 0.0]], [[3.0, -2.5], [-2.5, -0.75]]], "
+        "dtype=T.float32)",
+        "v4 = v0 @ v2", "v5 = T.matmul(v0[1], v2[1])",
+    ]),
+]

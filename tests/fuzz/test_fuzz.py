@@ -951,3 +951,48 @@ def test_trapezoid_cancellation_is_accepted_within_the_sum_bound_only():
     dt, dv = desc([1.0, 63.0]), desc([2.0, 63.0])  # (within 2e18 * 8 * eps of PyTorch's)
     deliberate("trapezoid", line, dt, dv, y, samples=None)
     assert np.array_equal(dt[1]["values"], dv[1]["values"])
+
+
+def test_real_products_whose_terms_overflow_accept_nan_or_infinity_there_only():
+    """inf * 3 + 3.4e38 * -2.5 in float32 is inf as one fused step and NaN as two (PyTorch's
+    batched sgemm gives NaN, its 2-D product inf): such an entry accepts either non-finite
+    value; an entry whose terms cannot overflow (9 + 1.15e18 * -2.5) is still compared, and a
+    finite value where a term is infinite is still found."""
+    import numpy as np
+
+    from .differential import deliberate
+    a = np.array([[[np.inf, 3.4e38], [3.0, 1.152921504606847e18]]], dtype=np.float32)
+    b = np.array([[[3.0, 1.0], [-2.5, 0.5]]], dtype=np.float32)
+
+    def desc(v):
+        return ("tensor", {"dtype": "float32", "values": np.array(v, dtype=np.float32)})
+
+    def judged(want, got, line="v2 = v0 @ v1", op="@", operands=(a, b)):
+        dt, dv = desc(want), desc(got)
+        deliberate(op, line, dt, dv, operands[0], operands=list(operands))
+        return np.array_equal(dt[1]["values"], dv[1]["values"], equal_nan=True)
+    want = [[[np.nan, np.inf], [-2.8823038e18, -8.6469113e17]]]
+    assert judged(want, [[[np.inf, np.inf], [-2.8823038e18, -8.6469113e17]]])
+    assert not judged(want, [[[5.0, np.inf], [-2.8823038e18, -8.6469113e17]]])
+    assert not judged(want, [[[np.nan, np.inf], [np.nan, -8.6469113e17]]])
+    # matrix_power: a square whose terms overflow; a matrix whose powers stay finite
+    m = np.array([[[-1.0, 1.5e308, 2.0], [-3.0, -1.0, 1.5e308], [1.0, 0.0, 0.0]],
+                  [[1.0, 2.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]])
+    with np.errstate(all="ignore"):
+        sq = np.matmul(m, m)  # (NumPy's order: PyTorch's may overflow elsewhere)
+    other = sq.copy()
+    other[0][~np.isfinite(sq[0])] = np.where(np.isnan(sq[0][~np.isfinite(sq[0])]), np.inf,
+                                             np.nan)
+    line = "v1 = T.matrix_power(v0, 2)"
+
+    def judged64(want, got):
+        dt = ("tensor", {"dtype": "float64", "values": want.copy()})
+        dv = ("tensor", {"dtype": "float64", "values": got.copy()})
+        deliberate("matrix_power", line, dt, dv, m, operands=[m])
+        return np.array_equal(dt[1]["values"], dv[1]["values"], equal_nan=True)
+    with np.errstate(all="ignore"):
+        assert not np.isfinite(sq[0]).all()
+        assert judged64(sq, other)
+        wrong = sq.copy()
+        wrong[1, 0, 0] = np.inf  # (the finite matrix: its powers cannot overflow)
+        assert not judged64(sq, wrong)
