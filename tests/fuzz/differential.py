@@ -622,6 +622,33 @@ def deliberate(op: str, line: str, dt, dv, x=None, samples=None, operands=None) 
     ``samples``: a trapezoid's sample points ``x`` as they were (``_samples``); ``operands``:
     the values of every tensor the statement reads (``_read_values``)."""
     op = op.rsplit(".", 1)[-1]  # (linalg.svd is svd's factorization too)
+    if op == "dist" and dt[0] == dv[0] == "tensor" and operands and len(operands) >= 2 and \
+            all(isinstance(o, np.ndarray) for o in operands[:2]) and \
+            any(o.dtype.kind == "c" for o in operands[:2]):
+        # Note: PyTorch's complex a - b is a + (-1+0j) * b, NaN where b has an infinite part
+        # (0 * inf); tensorviz's difference keeps C99's infinity (see the complex classes in
+        # _same_values), so a distance PyTorch gives as NaN is tensorviz's p-norm of moduli
+        # that are inf there (inf for p > 0, the least finite one for p = -inf). Accepted
+        # where the C99 difference holds an infinity and no NaN and tensorviz's value is that
+        # norm; any other NaN of PyTorch's stays compared.
+        raw = _call_arg(line, "dist", 2, 1, "p")
+        pv = 2.0 if raw is None else _number(raw)
+        with np.errstate(all="ignore"):
+            try:
+                cdt = np.result_type(operands[0].dtype, operands[1].dtype, np.complex64)
+                d = operands[0].astype(cdt) - operands[1].astype(cdt)
+            except (ValueError, TypeError):
+                d = None
+            if d is not None and pv is not None:
+                inf_d = np.isinf(d.real) | np.isinf(d.imag)
+                nan_d = ~inf_d & (np.isnan(d.real) | np.isnan(d.imag))
+                m = np.where(inf_d, np.inf, np.abs(d)).ravel()
+                want = (np.max(m) if pv == np.inf else np.min(m) if pv == -np.inf else
+                        float(np.count_nonzero(m)) if pv == 0 else
+                        np.sum(m ** pv) ** (1 / pv))
+                if inf_d.any() and not nan_d.any():
+                    _mask_where(dt[1], dv[1], lambda a, b: np.isnan(a) & np.isclose(
+                        b.astype(np.float64), want, rtol=1e-5, atol=0))
     if op in REAL_PRODUCTS and dt[0] == dv[0] == "tensor" and \
             dt[1]["dtype"] in ("float16", "bfloat16", "float32", "float64") and \
             dt[1]["values"].shape == dv[1]["values"].shape:

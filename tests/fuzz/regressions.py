@@ -1492,3 +1492,11 @@ REGRESSIONS += [  # fresh-seed 170M run: batched float32 product whose terms ove
         "v4 = v0 @ v2", "v5 = T.matmul(v0[1], v2[1])",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 170M run: complex dist where the difference is an infinity
+    ("dist-complex-infinite-difference", [
+        "v0 = T.tensor([[1j]], dtype=T.complex128)", "v1 = v0.expand((4, 1))",
+        "v2 = T.tensor([[complex(-float('inf'), -float('inf')), -3.0-2.0j, -2.5, 1.5]], "
+        "dtype=T.complex128)",
+        "v4 = v1.dist(v2)", "v5 = v1.dist(v2, -float('inf'))", "v6 = T.dist(v2, v1, 1)",
+    ]),
+]

@@ -996,3 +996,28 @@ def test_real_products_whose_terms_overflow_accept_nan_or_infinity_there_only():
         wrong = sq.copy()
         wrong[1, 0, 0] = np.inf  # (the finite matrix: its powers cannot overflow)
         assert not judged64(sq, wrong)
+
+
+def test_complex_dist_accepts_the_c99_norm_only_where_pytorch_gives_nan():
+    """PyTorch's 1j - (-inf-inf j) is nan+nan j (a + (-1+0j) * b), so its dist is NaN where
+    tensorviz's difference is an infinity and its distance inf: accepted where the C99
+    difference holds an infinity and no NaN and tensorviz's value is its p-norm; a finite
+    distance, or one of a difference holding a NaN, is still found."""
+    import numpy as np
+
+    from .differential import deliberate
+    a = np.array([1j, 1j, 1j, 1j])
+    b = np.array([complex(-np.inf, -np.inf), 2.0, -2.5, 1.5 + 0j])
+
+    def judged(want, got, line="v2 = v0.dist(v1)", x=a, y=b):
+        dt = ("tensor", {"dtype": "float64", "values": np.array(want)})
+        dv = ("tensor", {"dtype": "float64", "values": np.array(got)})
+        deliberate("dist", line, dt, dv, x, operands=[x, y])
+        return np.array_equal(dt[1]["values"], dv[1]["values"], equal_nan=True)
+    assert judged(np.nan, np.inf)
+    assert not judged(np.nan, 5.0)
+    assert judged(np.nan, np.sqrt(1 + 1.5 ** 2), "v2 = v0.dist(v1, -float('inf'))")
+    assert not judged(np.nan, np.inf, "v2 = v0.dist(v1, -float('inf'))")
+    with_nan = b.copy()
+    with_nan[1] = complex(np.nan, 0.0)
+    assert not judged(np.nan, np.inf, y=with_nan)
