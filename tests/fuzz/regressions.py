@@ -1500,3 +1500,11 @@ REGRESSIONS += [  # fresh-seed 170M run: complex dist where the difference is an
         "v4 = v1.dist(v2)", "v5 = v1.dist(v2, -float('inf'))", "v6 = T.dist(v2, v1, 1)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 160M run: complex log1p where PyTorch's Kahan quotient overflows
+    ("log1p-complex-tiny-imaginary-part", [
+        "v0 = T.tensor([[complex(float('inf'), 0.5), complex(float('nan'), 1.0), 1e-310+1e-310j, "
+        "1e-30+1e-310j, -1e-30+1j, complex(-float('inf'), 0.0)]], dtype=T.complex128)",
+        "v1 = v0.conj()", "v2 = v0.log1p()", "v3 = T.tensor([1e-30+1e-40j], dtype=T.complex64)",
+        "v4 = v3.log1p_()",
+    ]),
+]

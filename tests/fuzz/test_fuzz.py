@@ -1021,3 +1021,27 @@ def test_complex_dist_accepts_the_c99_norm_only_where_pytorch_gives_nan():
     with_nan = b.copy()
     with_nan[1] = complex(np.nan, 0.0)
     assert not judged(np.nan, np.inf, y=with_nan)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_log1p_nan_of_kahans_quotient_is_accepted_only_where_it_overflows(dtype):
+    """PyTorch's CPU log1p(1e-30+1e-310j) is nan+nan j (Kahan's log(u) * z / (u - 1) with
+    c10's quotient scaled by an overflowing 1 / y): tensorviz's z is accepted there; a wrong
+    value there, and a NaN of PyTorch's where 1 + x does not round to 1, are still found."""
+    import numpy as np
+
+    from .differential import deliberate
+    ft = np.dtype(dtype).type(0).real.dtype
+    tiny = float(np.finfo(ft).tiny) / 16  # (below 1 / max: subnormal)
+    x = np.array([complex(1e-30, tiny), complex(-1e-30, -tiny), complex(0.25, tiny)], dtype)
+
+    def judged(want, got):
+        dt = ("tensor", {"dtype": dtype, "values": np.array(want, dtype)})
+        dv = ("tensor", {"dtype": dtype, "values": np.array(got, dtype)})
+        deliberate("log1p", "v1 = v0.log1p()", dt, dv, x)
+        return np.array_equal(dt[1]["values"], dv[1]["values"], equal_nan=True)
+    nan = complex(np.nan, np.nan)
+    ok = np.log1p(x.astype(np.complex128))  # (0.25: away from the class)
+    assert judged([nan, nan, ok[2]], [x[0], x[1], ok[2]])
+    assert not judged([nan, nan, ok[2]], [2 * x[0], x[1], ok[2]])
+    assert not judged([nan, nan, nan], [x[0], x[1], ok[2]])
