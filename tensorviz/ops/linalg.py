@@ -1171,16 +1171,31 @@ _SVD_NONFINITE = ("linalg.svd: The algorithm failed to converge because the inpu
 def _svd(xp, a, **kwargs):
     """``xp.linalg.svd`` that never hands LAPACK a non-finite matrix (its SVD may then never
     return): as PyTorch, NaN anywhere raises LinAlgError, and each matrix holding an infinity
-    gets NaN factors while the others are computed."""
+    gets NaN factors while the others are computed.
+
+    A complex matrix whose largest modulus overflows its dtype (``3.4e38+3.4e38j`` in
+    complex64) gets PyTorch's (LAPACK gesdd's) answer: its scaling by that infinite norm
+    makes a zero matrix, whose U and Vh it returns, and NaN singular values (0 * inf).
+    """
     if builtins.bool(xp.isnan(a).any()):
         raise LinAlgError(_SVD_NONFINITE)
-    bad = ~xp.isfinite(a).all(axis=(-2, -1))
-    if not builtins.bool(bad.any()):
+    finite = xp.isfinite(a).all(axis=(-2, -1))
+    bad = ~finite
+    over = None
+    if a.dtype.kind == "c":
+        with np.errstate(all="ignore"):
+            over = finite & ~xp.isfinite(xp.abs(a)).all(axis=(-2, -1))
+        if not builtins.bool(over.any()):
+            over = None
+    if not builtins.bool(bad.any()) and over is None:
         return xp.linalg.svd(a, **kwargs)
-    res = xp.linalg.svd(xp.where(bad[..., None, None], xp.zeros((), a.dtype), a), **kwargs)
+    zero = bad if over is None else bad | over
+    res = xp.linalg.svd(xp.where(zero[..., None, None], xp.zeros((), a.dtype), a), **kwargs)
     outs = res if isinstance(res, tuple) else (res,)
     for o in outs:
         o[bad] = np.nan
+    if over is not None:
+        outs[1 if isinstance(res, tuple) else 0][over] = np.nan
     return res if isinstance(res, tuple) else outs[0]
 
 
@@ -2335,7 +2350,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None
             with _lapack(xp, "linalg.matrix_norm: The algorithm failed to converge."):
                 s = _svd(xp, moved._arr, compute_uv=False)
         if ord == "nuc":
-            res = s.sum(axis=-1)
+            res = call_quiet(s.sum, axis=-1)  # (singular values past the range: inf, quietly)
         elif s.shape[-1] == 0:
             if ord == -2:
                 raise IndexError("amin(): Expected reduction dim -1 to have non-zero size.")

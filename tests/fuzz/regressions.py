@@ -1508,3 +1508,11 @@ REGRESSIONS += [  # fresh-seed 160M run: complex log1p where PyTorch's Kahan quo
         "v4 = v3.log1p_()",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 160M/170M runs: SVD of a complex matrix whose largest modulus overflows
+    ("svd-complex64-largest-modulus-overflows", [
+        "v0 = T.tensor([[-2.5, complex(3.4e+38, 3.4e+38), -1.0], [-3.0+0.5j, -1.0-2.0j, "
+        "-1e-30+1.0j]], dtype=T.complex64)",
+        "v1 = v0.conj()", "v2 = T.svd(v1, False)", "v3 = T.svd(v0, False, False)",
+        "v4 = T.linalg.svdvals(v0)", "v5 = T.linalg.matrix_norm(v0, 'nuc')",
+    ]),
+]

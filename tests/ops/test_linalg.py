@@ -808,6 +808,25 @@ def test_solve_right_side_and_svd_without_uv_layouts():
         want = got
 
 
+@pytest.mark.parametrize("full", [True, False])
+@pytest.mark.parametrize("shape", [(2, 3), (4, 3), (3, 3)])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_svd_of_a_complex_matrix_whose_largest_modulus_overflows(tvdiff, dtype, shape, full):
+    """LAPACK's gesdd scales by the largest modulus, which overflows for 3.4e38+3.4e38j in
+    complex64: PyTorch's factors are then the zero matrix's and its singular values NaN; a
+    batch's other matrices are computed as usual."""
+    big = 3.4e38 if dtype == "complex64" else 1.5e308
+    rng = np.random.default_rng(len(shape) + shape[0] + full)
+    z = np.zeros((2,) + shape, dtype)
+    z.real, z.imag = rng.normal(size=z.shape), rng.normal(size=z.shape)
+    z[0, 0, 1] = complex(big, -big)
+    t = tvdiff.make(z.shape, dtype, data=z)
+    tvdiff.check(lambda lib, x: lib.linalg.svd(x[:1], full_matrices=full), t)
+    tvdiff.check(lambda lib, x: lib.svd(x[:1].conj(), some=not full), t)
+    tvdiff.check(lambda lib, x: lib.linalg.svdvals(x), t, rtol=1e-4)
+    tvdiff.check(lambda lib, x: lib.linalg.matrix_norm(x, 2), t, rtol=1e-4)
+
+
 @pytest.mark.parametrize("shape", [(1, 4), (4, 1), (1, 1), (2, 1, 3), (2, 3, 1)])
 def test_column_major_results_of_thin_matrices(shape):
     """LAPACK's column-major results keep PyTorch's strides when a dim has size 1 (a (1, 4)
