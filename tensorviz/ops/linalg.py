@@ -1610,14 +1610,54 @@ def inv_ex(A, *, check_errors: bool = False, out=None):
     return return_types.linalg_inv_ex(res, wrap_array(info, _dtypes.int32, A.device))
 
 
+# entries below which a pivot may fall under 1 / the dtype's largest value (sqrt of tiny)
+_TINY_ENTRY = {np.float32: np.float32(1.0842022e-19), np.float64: 1.4916681462400413e-154}
+
+
+def _pytorch_lu_det_terms(A: Tensor):
+    """``(sign, log|det|, det)`` of each matrix of a real ``A`` (host arrays) from PyTorch's
+    own LU (``_getrf``, MKL's arithmetic), where it may meet a pivot below 1 / the dtype's
+    largest value; None elsewhere (NumPy's LAPACK then stands, no extra work).
+
+    MKL multiplies by the pivot's reciprocal, which overflows for such a pivot (1e-310 in
+    float64): its multipliers are infinite and the determinant NaN, where NumPy's LAPACK
+    divides (a finite LU and 0). PyTorch factors ``A.mT`` when ``A`` is C-contiguous and
+    ``A`` otherwise (an expanded row of [1e-310, 1, 0.5] has logabsdet NaN, its contiguous
+    copy -inf), so the layout decides, as there.
+    """
+    a = A._arr
+    xp = _xp(A)
+    if not _lu_candidate(xp, a) or a.size == 0:
+        return None
+    m = np.abs(a)
+    below = m < _TINY_ENTRY[a.dtype.type]  # (a NaN is not: _pytorch_lu_applies refuses it)
+    if not below.any() or not (below & (m != 0)).any():
+        return None
+    if not _pytorch_lu_applies(xp, a):
+        return None
+    lu, perm, _ = _getrf(np.swapaxes(a, -1, -2) if A.is_contiguous() else a)
+    n = a.shape[-1]
+    d = np.diagonal(lu, axis1=-2, axis2=-1)
+    inversions = (perm[..., :, None] > perm[..., None, :]) & np.triu(np.ones((n, n), bool), 1)
+    parity = np.where(inversions.sum(axis=(-2, -1)) % 2, -1, 1).astype(a.dtype)
+    with np.errstate(all="ignore"):
+        sign = np.prod(np.nan_to_num(np.sign(d), nan=0.0), axis=-1) * parity
+        logabs = np.sum(np.log(np.abs(d)), axis=-1)
+        det = np.prod(d, axis=-1) * parity
+    return sign.astype(a.dtype), logabs.astype(a.dtype), det.astype(a.dtype)
+
+
 @op(out="exact", also=("linalg.det",))
 def det(A, *, out=None) -> Tensor:
     """The determinant of each square matrix (0 for singular ones, no error)."""
     A = _tensor_arg(A, "linalg_det", "A", 1)
     _float_input(A, "linalg.det", half="lu_cpu")
     xp = _xp(A)
+    terms = _pytorch_lu_det_terms(A) if A.numel() else None
     if A.numel() == 0:
         res = xp.ones(A._shape[:-2], dtype=A._dtype._np)
+    elif terms is not None:
+        res = terms[2]
     else:
         with np.errstate(all="ignore"):
             res = xp.asarray(xp.linalg.det(A._arr))
@@ -1632,10 +1672,14 @@ def slogdet(A, *, out=None):
     A = _tensor_arg(A, "linalg_slogdet", "A", 1)
     _float_input(A, "linalg.slogdet")
     xp = _xp(A)
-    with np.errstate(all="ignore"):
-        sign, logabs = xp.linalg.slogdet(A._arr)
+    terms = _pytorch_lu_det_terms(A) if A.numel() else None
+    if terms is not None:
+        sign, logabs = terms[:2]
+    else:
+        with np.errstate(all="ignore"):
+            sign, logabs = xp.linalg.slogdet(A._arr)
     batch = A._shape[:-2]
-    if A.numel():
+    if A.numel() and terms is None:
         sign, logabs = _nonfinite_det_fix(
             xp, A._arr, [xp.asarray(sign).reshape(batch), xp.asarray(logabs).reshape(batch)],
             lambda t: t[:2])

@@ -1516,3 +1516,10 @@ REGRESSIONS += [  # fresh-seed 160M/170M runs: SVD of a complex matrix whose lar
         "v4 = T.linalg.svdvals(v0)", "v5 = T.linalg.matrix_norm(v0, 'nuc')",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 170M run: an LU pivot whose reciprocal overflows (MKL's getrf)
+    ("slogdet-expanded-row-with-subnormal-pivot", [
+        "v0 = T.tensor([[1e-310, 1.0, 0.5]], dtype=T.float64)", "v1 = v0.expand((3, 3))",
+        "v2 = T.slogdet(v1)", "v3 = T.slogdet(v1.contiguous())", "v4 = T.det(v1)",
+        "v5 = T.logdet(v1)",
+    ]),
+]

@@ -808,6 +808,28 @@ def test_solve_right_side_and_svd_without_uv_layouts():
         want = got
 
 
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "expanded", "stepped"])
+def test_det_with_a_pivot_whose_reciprocal_overflows(tvdiff, seed, dtype, layout):
+    """PyTorch's LU (MKL) multiplies by the pivot's reciprocal, inf for a pivot of 1e-310:
+    det and logabsdet are NaN there, and which LU it is (of A, or of A.mT for a C-contiguous
+    A) decides whether the pivot is met, so an expanded [1e-310, 1, 0.5] row has logabsdet
+    NaN and its contiguous copy -inf."""
+    rng = np.random.default_rng(seed)
+    tiny = np.finfo(dtype).tiny / 64
+    vals = np.array([tiny, -tiny, 1.0, -2.0, 0.5, 0.0, 3.0], dtype)
+    n = 3
+    base = rng.choice(vals, (2 * n, 2 * n)).astype(dtype)
+    base[0, 0] = tiny
+    t = tvdiff.make((2 * n, 2 * n), dtype, data=base)
+    pick = {"contiguous": lambda x: x[:n, :n].contiguous(), "transposed": lambda x: x[:n, :n].t(),
+            "expanded": lambda x: x[:1, :n].expand(n, n), "stepped": lambda x: x[::2, ::2]}[layout]
+    tvdiff.check(lambda lib, x: lib.linalg.slogdet(pick(x)), t)
+    tvdiff.check(lambda lib, x: lib.det(pick(x)), t)
+    tvdiff.check(lambda lib, x: lib.logdet(pick(x)), t)
+
+
 @pytest.mark.parametrize("full", [True, False])
 @pytest.mark.parametrize("shape", [(2, 3), (4, 3), (3, 3)])
 @pytest.mark.parametrize("dtype", ["complex64", "complex128"])
