@@ -623,6 +623,8 @@ def deliberate(op: str, line: str, dt, dv, x=None, samples=None, operands=None) 
     the values of every tensor the statement reads (``_read_values``)."""
     op = op.rsplit(".", 1)[-1]  # (linalg.svd is svd's factorization too)
     if op == "dist" and dt[0] == dv[0] == "tensor" and operands and len(operands) >= 2 and \
+            re.match(r"^\s*v\d+\s*=\s*(?:T\.dist\(\s*v\d+\s*,\s*v\d+\s*[,)]|"
+                     r"v\d+\.dist\(\s*v\d+\s*[,)])", line) and \
             all(isinstance(o, np.ndarray) for o in operands[:2]) and \
             any(o.dtype.kind == "c" for o in operands[:2]):
         # Note: PyTorch's complex a - b is a + (-1+0j) * b, NaN where b has an infinite part
@@ -893,8 +895,17 @@ def deliberate(op: str, line: str, dt, dv, x=None, samples=None, operands=None) 
         # the order and formula of its multiply-adds ((-2.5+0j) * (inf+0j) is -inf+nan j;
         # MKL's gemm and NumPy's loops reach different representatives, and then NaN or
         # infinity after a sum): an entry not finite on both sides is accepted (finite entries
-        # compared; a finite against a non-finite one is still a finding).
+        # compared; a finite against a non-finite one is still a finding, except where the
+        # entry's terms overflow, sum_k |a_ik| |b_kj| past the dtype's largest value, and
+        # none is itself infinite: a fused multiply-add keeps -3.4e38 + 2 * 3.4e38 finite
+        # where PyTorch's batched kernel rounds 6.8e38 to inf first; see REAL_PRODUCTS).
         _mask_where(dt[1], dv[1], lambda a, b: ~np.isfinite(a) & ~np.isfinite(b))
+        loose = _overflowing_entries(op, line, x, operands,
+                                     "float32" if dt[1]["dtype"] == "complex64" else "float64",
+                                     dt[1]["values"].shape)
+        if loose is not None:
+            over, nonfinite_term = loose
+            _mask_where(dt[1], dv[1], lambda a, b: over & ~nonfinite_term)
     if op == "signbit" and x is not None and dt[0] == dv[0] == "tensor" and \
             x.shape == dt[1]["values"].shape and (x.dtype.kind in "fc" or
                                                   x.dtype.name == "bfloat16"):
@@ -1006,13 +1017,18 @@ def deliberate(op: str, line: str, dt, dv, x=None, samples=None, operands=None) 
     return False
 
 
+def _nonfinite(a: np.ndarray) -> np.ndarray:
+    """Where ``a`` (any float, complex or bfloat16 array) is infinite or NaN."""
+    return ~np.isfinite(a if a.dtype.kind == "c" else a.astype(np.float64))
+
+
 def _finite_abs(a) -> np.ndarray | None:
     """``|a|`` in float64 with non-finite entries as 0 (None for a value that is no array)."""
-    if not isinstance(a, np.ndarray) or a.dtype.kind not in "fiub" and \
+    if not isinstance(a, np.ndarray) or a.dtype.kind not in "fiubc" and \
             a.dtype.name != "bfloat16":
         return None
     with np.errstate(all="ignore"):
-        m = np.abs(a.astype(np.float64))
+        m = np.abs(a.astype(np.complex128 if a.dtype.kind == "c" else np.float64))
     return np.where(np.isfinite(m), m, 0.0)
 
 
@@ -1022,6 +1038,9 @@ def _overflowing_entries(op: str, line: str, x, operands, dtype: str, shape: tup
     it cannot be told."""
     big = {"float16": 65504.0, "bfloat16": 3.3895313892515355e38,
            "float32": float(np.finfo(np.float32).max)}.get(dtype, float(np.finfo(np.float64).max))
+    rhs = line.split("=", 1)[1].strip() if "=" in line else ""
+    if op not in _BOUNDED_PRODUCTS or not _BARE_OPERANDS.match(rhs):
+        return None  # (an operand sliced or transposed in the statement: not told)
     with np.errstate(all="ignore"):
         if op == "matrix_power":
             a = _finite_abs(x)
@@ -1037,18 +1056,17 @@ def _overflowing_entries(op: str, line: str, x, operands, dtype: str, shape: tup
             over = np.broadcast_to(over[..., None, None], shape)
             if n != 2:  # (a power past the square: what overflowed first is the order's)
                 return over, np.zeros(shape, dtype=bool)
-            nf = (~np.isfinite(x.astype(np.float64))).astype(np.float64)
+            nf = _nonfinite(x).astype(np.float64)
             one = np.ones_like(nf)
             return over, np.matmul(nf, one) + np.matmul(one, nf) > 0
         ops = [_finite_abs(o) for o in (operands or [])]
         if len(ops) != 2 or ops[0] is None or ops[1] is None:
             return None
+        prod = np.inner if op == "inner" else np.matmul
         try:
-            bound = np.matmul(ops[0], ops[1])
-            nf = [(~np.isfinite(np.asarray(o).astype(np.float64))).astype(np.float64)
-                  for o in operands]
-            term = np.matmul(nf[0], np.ones_like(ops[1])) + np.matmul(np.ones_like(ops[0]),
-                                                                      nf[1])
+            bound = prod(ops[0], ops[1])
+            nf = [_nonfinite(o).astype(np.float64) for o in operands]
+            term = prod(nf[0], np.ones_like(ops[1])) + prod(np.ones_like(ops[0]), nf[1])
         except ValueError:
             return None
         return (bound > big, term > 0) if bound.shape == shape == term.shape else None
@@ -1056,6 +1074,11 @@ def _overflowing_entries(op: str, line: str, x, operands, dtype: str, shape: tup
 
 # real matrix products (terms that overflow: NaN or infinity by the kernel's order)
 REAL_PRODUCTS = {"matmul", "mm", "bmm", "@", "mv", "dot", "inner", "matrix_power"}
+# the products whose terms' bound ``_overflowing_entries`` computes, and the statements it
+# reads them from: ``vA @ vB``, ``T.op(vA, vB, ...)``, ``vA.op(vB, ...)`` (matrix_power: n)
+_BOUNDED_PRODUCTS = REAL_PRODUCTS | {"vdot"}
+_BARE_OPERANDS = re.compile(r"^(?:v\d+\s*@\s*v\d+|T\.[\w.]+\(\s*v\d+\s*(?:,\s*v\d+\s*)?"
+                            r"(?:,[^()\[\]]*)?\)|v\d+\.\w+\(\s*(?:v\d+\s*)?(?:,?[^()\[\]]*)?\))$")
 # solves and inverses (LAPACK's NaN propagation in matrices holding non-finite entries)
 SOLVE_OPS = {"inverse", "inv", "inv_ex", "triangular_solve", "solve_triangular", "solve",
              "solve_ex", "matrix_power"}

@@ -1523,3 +1523,12 @@ REGRESSIONS += [  # fresh-seed 170M run: an LU pivot whose reciprocal overflows 
         "v5 = T.logdet(v1)",
     ]),
 ]
+REGRESSIONS += [  # own runs: a batched complex product whose terms overflow (a fused step keeps it)
+    ("bmm-complex64-overflowing-terms-finite", [
+        "v0 = T.tensor([[[-1.0, 2.0, -1.0+2.0j, 3.4e+38+0.5j]], [[1.0, 2.0, 0.5, 1.0]]], "
+        "dtype=T.complex64)",
+        "v1 = T.tensor([[[3.4e+38], [0.0], [2.0], [2.0]], [[1.0], [2.0], [3.0], [4.0]]], "
+        "dtype=T.complex64)",
+        "v2 = T.bmm(v0, v1)", "v3 = v0 @ v1",
+    ]),
+]

@@ -1045,3 +1045,37 @@ def test_complex_log1p_nan_of_kahans_quotient_is_accepted_only_where_it_overflow
     assert judged([nan, nan, ok[2]], [x[0], x[1], ok[2]])
     assert not judged([nan, nan, ok[2]], [2 * x[0], x[1], ok[2]])
     assert not judged([nan, nan, nan], [x[0], x[1], ok[2]])
+
+
+def test_complex_products_whose_terms_overflow_accept_a_finite_value_there_only():
+    """-3.4e38 + (3.4e38+0.5j) * 2 is finite with a fused multiply-add, inf where PyTorch's
+    batched kernel rounds 6.8e38 first: such an entry (terms past the dtype's largest value,
+    none infinite) accepts a finite value against an infinity; an entry whose terms cannot
+    overflow, or one with an infinite term, still needs PyTorch's class; operands sliced in
+    the statement are not bounded."""
+    import numpy as np
+
+    from .differential import deliberate
+    a = np.array([[[-1.0, 3.4e38 + 0.5j], [1.0, 2.0]]], dtype=np.complex64)
+    b = np.array([[[3.4e38, 1.0], [2.0, 1.0]]], dtype=np.complex64)
+
+    def judged(want, got, line="v2 = T.bmm(v0, v1)"):
+        dt = ("tensor", {"dtype": "complex64", "values": np.array(want, np.complex64)})
+        dv = ("tensor", {"dtype": "complex64", "values": np.array(got, np.complex64)})
+        deliberate("bmm", line, dt, dv, a, operands=[a, b])
+        return np.array_equal(dt[1]["values"], dv[1]["values"], equal_nan=True)
+    with np.errstate(all="ignore"):
+        exact = np.matmul(a.astype(np.complex128), b).astype(np.complex64)
+    want = exact.copy()
+    want[0, 0, 0] = complex(np.inf, 1.0)
+    assert judged(want, exact)
+    assert not judged(want, exact, "v2 = T.bmm(v0[:1], v1)")
+    wrong = exact.copy()
+    wrong[0, 1, 1] = np.inf  # (1 + 2: no overflow)
+    assert not judged(exact, wrong)
+    b_inf = b.copy()
+    b_inf[0, 0, 0] = np.inf
+    dt = ("tensor", {"dtype": "complex64", "values": want.copy()})
+    dv = ("tensor", {"dtype": "complex64", "values": exact.copy()})
+    deliberate("bmm", "v2 = T.bmm(v0, v1)", dt, dv, a, operands=[a, b_inf])
+    assert not np.array_equal(dt[1]["values"], dv[1]["values"], equal_nan=True)
