@@ -1521,15 +1521,18 @@ def _lu_det_terms(a: np.ndarray):
     return sign.reshape(batch), logabs.reshape(batch), det.reshape(batch)
 
 
-def _nonfinite_det_fix(xp, a, results, pick):
+def _nonfinite_det_fix(xp, a, results, pick, transpose: bool = False):
     """``results`` (``det``'s or ``slogdet``'s arrays, batch-shaped) with the matrices of
     ``a`` that hold an infinity or NaN recomputed by ``_lu_det_terms`` (``pick`` chooses its
-    terms); the finite ones keep NumPy's (no extra work where everything is finite)."""
+    terms); the finite ones keep NumPy's (no extra work where everything is finite).
+    ``transpose``: factor ``a.mT``, as PyTorch does for a C-contiguous real ``A`` (its LU of
+    [[-2.5, 4, -inf], ...] meets other pivots: sign -1 and logabsdet inf, not -0 and NaN)."""
     bad = ~xp.isfinite(a).all(axis=(-2, -1))
     if not builtins.bool(bad.any()):
         return results
     host_bad = _host(xp, bad)
-    terms = pick(_lu_det_terms(_host(xp, a)[host_bad]))
+    host = _host(xp, a)[host_bad]
+    terms = pick(_lu_det_terms(np.swapaxes(host, -1, -2) if transpose else host))
     out = []
     for r, t in zip(results, terms):
         r = np.array(_host(xp, xp.asarray(r)), dtype=t.dtype).reshape(bad.shape)
@@ -1610,6 +1613,12 @@ def inv_ex(A, *, check_errors: bool = False, out=None):
     return return_types.linalg_inv_ex(res, wrap_array(info, _dtypes.int32, A.device))
 
 
+def _lu_of_transpose(A: Tensor) -> bool:
+    """Whether PyTorch's det/slogdet factor ``A.mT`` (a C-contiguous real ``A``: then
+    F-contiguous, no copy) rather than ``A``."""
+    return A._dtype.category != _COMPLEX and A.is_contiguous()
+
+
 # entries below which a pivot may fall under 1 / the dtype's largest value (sqrt of tiny)
 _TINY_ENTRY = {np.float32: np.float32(1.0842022e-19), np.float64: 1.4916681462400413e-154}
 
@@ -1617,7 +1626,8 @@ _TINY_ENTRY = {np.float32: np.float32(1.0842022e-19), np.float64: 1.491668146240
 def _pytorch_lu_det_terms(A: Tensor):
     """``(sign, log|det|, det)`` of each matrix of a real ``A`` (host arrays) from PyTorch's
     own LU (``_getrf``, MKL's arithmetic), where it may meet a pivot below 1 / the dtype's
-    largest value; None elsewhere (NumPy's LAPACK then stands, no extra work).
+    largest value or holds an infinity (no NaN: its fused updates decide what is NaN, inf or
+    a rounding residue); None elsewhere (NumPy's LAPACK then stands, no extra work).
 
     MKL multiplies by the pivot's reciprocal, which overflows for such a pivot (1e-310 in
     float64): its multipliers are infinite and the determinant NaN, where NumPy's LAPACK
@@ -1626,16 +1636,20 @@ def _pytorch_lu_det_terms(A: Tensor):
     copy -inf), so the layout decides, as there.
     """
     a = A._arr
-    xp = _xp(A)
-    if not _lu_candidate(xp, a) or a.size == 0:
+    if type(a) is not np.ndarray or a.dtype.type not in _TINY_ENTRY or a.size == 0 or \
+            a.shape[-1] > _EXACT_LU_MAX:  # (_lu_candidate, inlined)
         return None
     m = np.abs(a)
-    below = m < _TINY_ENTRY[a.dtype.type]  # (a NaN is not: _pytorch_lu_applies refuses it)
-    if not below.any() or not (below & (m != 0)).any():
+    hi = m.max()
+    if hi != hi:  # (a NaN: the pivots' comparisons are LAPACK's, _nonfinite_det_fix)
         return None
-    if not _pytorch_lu_applies(xp, a):
+    if hi != np.inf:
+        thr = _TINY_ENTRY[a.dtype.type]
+        if m.min() >= thr or not ((m < thr) & (m != 0)).any():
+            return None
+    if a.dtype == np.float64 and builtins.bool(((m >= 1e290) & (m != np.inf)).any()):
         return None
-    lu, perm, _ = _getrf(np.swapaxes(a, -1, -2) if A.is_contiguous() else a)
+    lu, perm, _ = _getrf(np.swapaxes(a, -1, -2) if _lu_of_transpose(A) else a)
     n = a.shape[-1]
     d = np.diagonal(lu, axis1=-2, axis2=-1)
     inversions = (perm[..., :, None] > perm[..., None, :]) & np.triu(np.ones((n, n), bool), 1)
@@ -1662,7 +1676,7 @@ def det(A, *, out=None) -> Tensor:
         with np.errstate(all="ignore"):
             res = xp.asarray(xp.linalg.det(A._arr))
         res, = _nonfinite_det_fix(xp, A._arr, [res.reshape(A._shape[:-2])],
-                                  lambda t: (t[2],))
+                                  lambda t: (t[2],), _lu_of_transpose(A))
     return finish(res.reshape(A._shape[:-2]), A._dtype, A.device, out)
 
 
@@ -1682,7 +1696,7 @@ def slogdet(A, *, out=None):
     if A.numel() and terms is None:
         sign, logabs = _nonfinite_det_fix(
             xp, A._arr, [xp.asarray(sign).reshape(batch), xp.asarray(logabs).reshape(batch)],
-            lambda t: t[:2])
+            lambda t: t[:2], _lu_of_transpose(A))
     real = A._dtype.to_real()
     s = _wrap(xp.asarray(sign).astype(A._dtype._np).reshape(batch), A._dtype, A)
     la = _wrap(xp.asarray(logabs).astype(real._np).reshape(batch), real, A)

@@ -1532,3 +1532,9 @@ REGRESSIONS += [  # own runs: a batched complex product whose terms overflow (a 
         "v2 = T.bmm(v0, v1)", "v3 = v0 @ v1",
     ]),
 ]
+REGRESSIONS += [  # own 173.1M run: slogdet of a C-contiguous matrix holding an infinity (LU of A.mT)
+    ("slogdet-contiguous-float32-with-infinity", [
+        "v0 = T.tensor([[-2.5, 4.0, -float('inf')], [0.25, 1.5, 0.0], [-1.0, 0.0, 2.0]])",
+        "v1 = T.slogdet(v0)", "v2 = T.det(v0)", "v3 = T.slogdet(v0.t().contiguous().t())",
+    ]),
+]

@@ -830,6 +830,27 @@ def test_det_with_a_pivot_whose_reciprocal_overflows(tvdiff, seed, dtype, layout
     tvdiff.check(lambda lib, x: lib.logdet(pick(x)), t)
 
 
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "stepped"])
+def test_det_of_a_matrix_holding_infinities_follows_pytorchs_lu(tvdiff, seed, dtype, layout):
+    """A matrix holding an infinity: PyTorch's det is its LU's (MKL's rounding, fused
+    updates; of A.mT for a C-contiguous A), so [[-2.5, 4, -inf], [0.25, 1.5, 0], [-1, 0, 2]]
+    has sign -1 and logabsdet inf, its column-major copy -0 and NaN."""
+    rng = np.random.default_rng(seed)
+    n = 3 + seed % 3
+    vals = np.array([0.0, 1.0, -2.5, 0.25, 4.0, -1.0, 1.5, 2.0], dtype)
+    base = rng.choice(vals, (n, 2 * n)).astype(dtype)
+    for _ in range(1 + seed % 2):
+        base[rng.integers(n), rng.integers(2 * n)] = rng.choice([np.inf, -np.inf])
+    base[0, 2] = -np.inf
+    t = tvdiff.make((n, 2 * n), dtype, data=base)
+    pick = {"contiguous": lambda x: x[:, :n].contiguous(), "transposed": lambda x: x[:, :n].t(),
+            "stepped": lambda x: x[:, ::2]}[layout]
+    tvdiff.check(lambda lib, x: lib.linalg.slogdet(pick(x)), t)
+    tvdiff.check(lambda lib, x: lib.det(pick(x)), t)
+
+
 @pytest.mark.parametrize("full", [True, False])
 @pytest.mark.parametrize("shape", [(2, 3), (4, 3), (3, 3)])
 @pytest.mark.parametrize("dtype", ["complex64", "complex128"])
