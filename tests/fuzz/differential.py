@@ -906,6 +906,20 @@ def deliberate(op: str, line: str, dt, dv, x=None, samples=None, operands=None) 
         if loose is not None:
             over, nonfinite_term = loose
             _mask_where(dt[1], dv[1], lambda a, b: over & ~nonfinite_term)
+    if op in _BOUNDED_PRODUCTS and dt[0] == dv[0] == "tensor" and \
+            dt[1]["dtype"] in _MANTISSA and dt[1]["values"].shape == dv[1]["values"].shape:
+        # A product's entry that cancels keeps its kernel's rounding error, up to
+        # 2 (k + 2) eps sum_k |a_ik| |b_kj| in any order with or without fused multiply-adds
+        # (Higham's bound for a dot product: PyTorch's complex64 inner of [1e30+1j, 1e30-2j]
+        # and [3, -3] is 9j, NumPy's BLAS 1.5e23+9j). A finite entry within that bound of
+        # PyTorch's is accepted; one farther off (a wrong term, order or sign) is found.
+        got = _product_bound(op, line, operands, dt[1]["values"].shape)
+        if got is not None:
+            bound, _, k = got
+            eps = 2.0 ** (1 - _MANTISSA[dt[1]["dtype"]])
+            lim = 2 * (k + 2) * eps * bound
+            _mask_where(dt[1], dv[1], lambda a, b: np.isfinite(a) & np.isfinite(b) &
+                        np.isfinite(lim) & (np.abs(a.astype(np.complex128) - b) <= lim))
     if op == "signbit" and x is not None and dt[0] == dv[0] == "tensor" and \
             x.shape == dt[1]["values"].shape and (x.dtype.kind in "fc" or
                                                   x.dtype.name == "bfloat16"):
@@ -1059,17 +1073,31 @@ def _overflowing_entries(op: str, line: str, x, operands, dtype: str, shape: tup
             nf = _nonfinite(x).astype(np.float64)
             one = np.ones_like(nf)
             return over, np.matmul(nf, one) + np.matmul(one, nf) > 0
-        ops = [_finite_abs(o) for o in (operands or [])]
-        if len(ops) != 2 or ops[0] is None or ops[1] is None:
-            return None
-        prod = np.inner if op == "inner" else np.matmul
+    got = _product_bound(op, line, operands, shape)
+    return None if got is None else (got[0] > big, got[1])
+
+
+def _product_bound(op: str, line: str, operands, shape: tuple):
+    """For a product of two bare operands (``_BARE_OPERANDS``; not matrix_power): each
+    entry's ``sum_k |a_ik| |b_kj|`` over its finite terms (float64), where a term is itself
+    infinite or NaN, and the length k of its sums; None where it cannot be told."""
+    rhs = line.split("=", 1)[1].strip() if "=" in line else ""
+    if op not in _BOUNDED_PRODUCTS or op == "matrix_power" or not _BARE_OPERANDS.match(rhs):
+        return None
+    ops = [_finite_abs(o) for o in (operands or [])]
+    if len(ops) != 2 or ops[0] is None or ops[1] is None or not ops[0].ndim:
+        return None
+    prod = np.inner if op == "inner" else np.matmul
+    with np.errstate(all="ignore"):
         try:
             bound = prod(ops[0], ops[1])
             nf = [_nonfinite(o).astype(np.float64) for o in operands]
             term = prod(nf[0], np.ones_like(ops[1])) + prod(np.ones_like(ops[0]), nf[1])
         except ValueError:
             return None
-        return (bound > big, term > 0) if bound.shape == shape == term.shape else None
+    if bound.shape != shape or term.shape != shape:
+        return None
+    return bound, term > 0, ops[0].shape[-1]
 
 
 # real matrix products (terms that overflow: NaN or infinity by the kernel's order)

@@ -1538,3 +1538,10 @@ REGRESSIONS += [  # own 173.1M run: slogdet of a C-contiguous matrix holding an 
         "v1 = T.slogdet(v0)", "v2 = T.det(v0)", "v3 = T.slogdet(v0.t().contiguous().t())",
     ]),
 ]
+REGRESSIONS += [  # own targeted run: a complex64 inner product that cancels (BLAS rounding)
+    ("inner-complex64-cancelling-terms", [
+        "v0 = T.tensor([[[complex(float('nan'), -2.0), -2.5], [-2.5+1.0j, -1.0-2.0j]], "
+        "[[complex(1e+30, 1.0), complex(1e+30, -2.0)], [-2.5-2.5j, -2.0j]]], dtype=T.complex64)",
+        "v1 = T.tensor([[[3.0, -3.0]]], dtype=T.complex64)", "v3 = v0.inner(v1)",
+    ]),
+]

@@ -1079,3 +1079,26 @@ def test_complex_products_whose_terms_overflow_accept_a_finite_value_there_only(
     dv = ("tensor", {"dtype": "complex64", "values": exact.copy()})
     deliberate("bmm", "v2 = T.bmm(v0, v1)", dt, dv, a, operands=[a, b_inf])
     assert not np.array_equal(dt[1]["values"], dv[1]["values"], equal_nan=True)
+
+
+def test_product_rounding_is_accepted_within_the_dot_product_bound_only():
+    """PyTorch's complex64 inner of [1e30+1j, 1e30-2j] and [3, -3] is 9j, NumPy's BLAS
+    1.5e23+9j (a fused multiply-add keeps one product's rounding error): accepted within
+    2 (k + 2) eps sum_k |a_k| |b_k|; an error past it, or in an entry whose terms are small,
+    is still found."""
+    import numpy as np
+
+    from .differential import deliberate
+    a = np.array([[1e30 + 1j, 1e30 - 2j], [1.0 + 1j, 2.0]], dtype=np.complex64)
+    b = np.array([[3.0, -3.0]], dtype=np.complex64)
+
+    def judged(want, got, line="v2 = v0.inner(v1)"):
+        dt = ("tensor", {"dtype": "complex64", "values": np.array(want, np.complex64)})
+        dv = ("tensor", {"dtype": "complex64", "values": np.array(got, np.complex64)})
+        deliberate("inner", line, dt, dv, a, operands=[a, b])
+        return np.array_equal(dt[1]["values"], dv[1]["values"])
+    want = [[9j], [-3.0 + 3j]]
+    assert judged(want, [[1.5111573e23 + 9j], [-3.0 + 3j]])
+    assert not judged(want, [[1.5111573e25 + 9j], [-3.0 + 3j]])
+    assert not judged(want, [[9j], [-3.0001 + 3j]])
+    assert not judged(want, [[1.5111573e23 + 9j], [-3.0 + 3j]], "v2 = v0[:1].inner(v1)")
