@@ -672,6 +672,33 @@ def deliberate(op: str, line: str, dt, dv, x=None, samples=None, operands=None) 
                     (np.abs(q_.real - xr) <= 4 * eps * np.abs(xr)) & \
                     (np.abs(q_.imag - xi) <= 4 * eps * np.abs(xi))
             _mask_where(dt[1], dv[1], near)
+    if op in PRODUCT_OPS and dt[0] == dv[0] == "tensor" and \
+            dt[1]["dtype"].startswith("complex"):
+        # Note: a complex matrix product whose terms overflow (the moduli's bound
+        # sum_k |a_ik| |b_kj| past the dtype's largest value) with no infinite term: a fused
+        # multiply-add keeps -3.4e38 + 2 * 3.4e38 finite where PyTorch's batched kernel
+        # rounds 6.8e38 to inf first, so a finite value against an infinity is accepted
+        # there (see REAL_PRODUCTS; entries not finite on both sides: the rule below).
+        loose = _overflowing_entries(op, line, x, operands,
+                                     "float32" if dt[1]["dtype"] == "complex64" else "float64",
+                                     dt[1]["values"].shape)
+        if loose is not None:
+            over, nonfinite_term = loose
+            _mask_where(dt[1], dv[1], lambda a, b: over & ~nonfinite_term)
+    if op in _BOUNDED_PRODUCTS and dt[0] == dv[0] == "tensor" and \
+            dt[1]["dtype"] in _MANTISSA and dt[1]["values"].shape == dv[1]["values"].shape:
+        # A product's entry that cancels keeps its kernel's rounding error, up to
+        # 2 (k + 2) eps sum_k |a_ik| |b_kj| in any order with or without fused multiply-adds
+        # (Higham's bound for a dot product: PyTorch's complex64 inner of [1e30+1j, 1e30-2j]
+        # and [3, -3] is 9j, NumPy's BLAS 1.5e23+9j). A finite entry within that bound of
+        # PyTorch's is accepted; one farther off (a wrong term, order or sign) is found.
+        got = _product_bound(op, line, operands, dt[1]["values"].shape)
+        if got is not None:
+            bound, _, k = got
+            eps = 2.0 ** (1 - _MANTISSA[dt[1]["dtype"]])
+            lim = 2 * (k + 2) * eps * bound
+            _mask_where(dt[1], dv[1], lambda a, b: np.isfinite(a) & np.isfinite(b) &
+                        np.isfinite(lim) & (np.abs(a.astype(np.complex128) - b) <= lim))
     if op in REAL_PRODUCTS and dt[0] == dv[0] == "tensor" and \
             dt[1]["dtype"] in ("float16", "bfloat16", "float32", "float64") and \
             dt[1]["values"].shape == dv[1]["values"].shape:
@@ -895,31 +922,8 @@ def deliberate(op: str, line: str, dt, dv, x=None, samples=None, operands=None) 
         # the order and formula of its multiply-adds ((-2.5+0j) * (inf+0j) is -inf+nan j;
         # MKL's gemm and NumPy's loops reach different representatives, and then NaN or
         # infinity after a sum): an entry not finite on both sides is accepted (finite entries
-        # compared; a finite against a non-finite one is still a finding, except where the
-        # entry's terms overflow, sum_k |a_ik| |b_kj| past the dtype's largest value, and
-        # none is itself infinite: a fused multiply-add keeps -3.4e38 + 2 * 3.4e38 finite
-        # where PyTorch's batched kernel rounds 6.8e38 to inf first; see REAL_PRODUCTS).
+        # compared; a finite against a non-finite one is still a finding).
         _mask_where(dt[1], dv[1], lambda a, b: ~np.isfinite(a) & ~np.isfinite(b))
-        loose = _overflowing_entries(op, line, x, operands,
-                                     "float32" if dt[1]["dtype"] == "complex64" else "float64",
-                                     dt[1]["values"].shape)
-        if loose is not None:
-            over, nonfinite_term = loose
-            _mask_where(dt[1], dv[1], lambda a, b: over & ~nonfinite_term)
-    if op in _BOUNDED_PRODUCTS and dt[0] == dv[0] == "tensor" and \
-            dt[1]["dtype"] in _MANTISSA and dt[1]["values"].shape == dv[1]["values"].shape:
-        # A product's entry that cancels keeps its kernel's rounding error, up to
-        # 2 (k + 2) eps sum_k |a_ik| |b_kj| in any order with or without fused multiply-adds
-        # (Higham's bound for a dot product: PyTorch's complex64 inner of [1e30+1j, 1e30-2j]
-        # and [3, -3] is 9j, NumPy's BLAS 1.5e23+9j). A finite entry within that bound of
-        # PyTorch's is accepted; one farther off (a wrong term, order or sign) is found.
-        got = _product_bound(op, line, operands, dt[1]["values"].shape)
-        if got is not None:
-            bound, _, k = got
-            eps = 2.0 ** (1 - _MANTISSA[dt[1]["dtype"]])
-            lim = 2 * (k + 2) * eps * bound
-            _mask_where(dt[1], dv[1], lambda a, b: np.isfinite(a) & np.isfinite(b) &
-                        np.isfinite(lim) & (np.abs(a.astype(np.complex128) - b) <= lim))
     if op == "signbit" and x is not None and dt[0] == dv[0] == "tensor" and \
             x.shape == dt[1]["values"].shape and (x.dtype.kind in "fc" or
                                                   x.dtype.name == "bfloat16"):

@@ -920,39 +920,6 @@ def test_histogram_bin_of_an_overflowing_index_is_accepted_only_there():
     assert f is not None and f.kind == "silent" and f.line == 1, f
 
 
-def test_trapezoid_cancellation_is_accepted_within_the_sum_bound_only():
-    """A trapezoid integral whose trapezoids cancel (1.3e36 less 1.3e36 beside small ones)
-    is PyTorch's sum in its cascade's order (0) and tensorviz's in NumPy's (0.5): accepted
-    within n * eps * sum(|trapezoids|); a wrong value beside small trapezoids only (where
-    the bound is tight) is still found, with samples x or a spacing dx."""
-    import numpy as np
-
-    from .differential import _samples, deliberate
-    import tensorviz
-    y = np.array([[-3.0, 1.152921504606847e18, 0.0, -0.75, 0.0, -1.0, 3.0, -1.0],
-                  [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]], dtype=np.float32)
-
-    def desc(v):
-        return ("tensor", {"dtype": "float32", "values": np.array(v, dtype=np.float32)})
-    line = "v1 = T.trapz(v0, v0)"
-    xs = _samples(line, {"v0": tensorviz.tensor(y)})
-    assert xs is not None and xs.shape == y.shape
-    dt, dv = desc([0.0, 31.5]), desc([0.5, 31.5])
-    deliberate("trapz", line, dt, dv, y, samples=xs)
-    assert np.array_equal(dt[1]["values"], dv[1]["values"])
-    dt, dv = desc([0.0, 31.5]), desc([0.0, 32.5])  # (the second row has nothing to cancel)
-    deliberate("trapz", line, dt, dv, y, samples=xs)
-    assert not np.array_equal(dt[1]["values"], dv[1]["values"])
-    line = "v1 = T.trapezoid(v0, dx=2.0, dim=1)"
-    assert _samples(line, {"v0": tensorviz.tensor(y)}) is None
-    dt, dv = desc([1.0, 63.0]), desc([1.0, 64.0])
-    deliberate("trapezoid", line, dt, dv, y, samples=None)
-    assert not np.array_equal(dt[1]["values"], dv[1]["values"])
-    dt, dv = desc([1.0, 63.0]), desc([2.0, 63.0])  # (within 2e18 * 8 * eps of PyTorch's)
-    deliberate("trapezoid", line, dt, dv, y, samples=None)
-    assert np.array_equal(dt[1]["values"], dv[1]["values"])
-
-
 def test_real_products_whose_terms_overflow_accept_nan_or_infinity_there_only():
     """inf * 3 + 3.4e38 * -2.5 in float32 is inf as one fused step and NaN as two (PyTorch's
     batched sgemm gives NaN, its 2-D product inf): such an entry accepts either non-finite
@@ -1102,3 +1069,37 @@ def test_product_rounding_is_accepted_within_the_dot_product_bound_only():
     assert not judged(want, [[1.5111573e25 + 9j], [-3.0 + 3j]])
     assert not judged(want, [[9j], [-3.0001 + 3j]])
     assert not judged(want, [[1.5111573e23 + 9j], [-3.0 + 3j]], "v2 = v0[:1].inner(v1)")
+
+
+def test_trapezoid_cancellation_is_accepted_within_the_sum_bound_only():
+    """A trapezoid integral whose trapezoids cancel (1.3e36 less 1.3e36 beside small ones)
+    is PyTorch's sum in its cascade's order (0) and tensorviz's in NumPy's (0.5): accepted
+    within n * eps * sum(|trapezoids|); a wrong value beside small trapezoids only (where
+    the bound is tight) is still found, with samples x or a spacing dx."""
+    import numpy as np
+
+    from .differential import _samples, deliberate
+    import tensorviz
+    y = np.array([[-3.0, 1.152921504606847e18, 0.0, -0.75, 0.0, -1.0, 3.0, -1.0],
+                  [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]], dtype=np.float32)
+
+    def desc(v):
+        return ("tensor", {"dtype": "float32", "values": np.array(v, dtype=np.float32)})
+    line = "v1 = T.trapz(v0, v0)"
+    xs = _samples(line, {"v0": tensorviz.tensor(y)})
+    assert xs is not None and xs.shape == y.shape
+    dt, dv = desc([0.0, 31.5]), desc([0.5, 31.5])
+    deliberate("trapz", line, dt, dv, y, samples=xs)
+    assert np.array_equal(dt[1]["values"], dv[1]["values"])
+    dt, dv = desc([0.0, 31.5]), desc([0.0, 32.5])  # (the second row has nothing to cancel)
+    deliberate("trapz", line, dt, dv, y, samples=xs)
+    assert not np.array_equal(dt[1]["values"], dv[1]["values"])
+    line = "v1 = T.trapezoid(v0, dx=2.0, dim=1)"
+    assert _samples(line, {"v0": tensorviz.tensor(y)}) is None
+    dt, dv = desc([1.0, 63.0]), desc([1.0, 64.0])
+    deliberate("trapezoid", line, dt, dv, y, samples=None)
+    assert not np.array_equal(dt[1]["values"], dv[1]["values"])
+    dt, dv = desc([1.0, 63.0]), desc([2.0, 63.0])  # (within 2e18 * 8 * eps of PyTorch's)
+    deliberate("trapezoid", line, dt, dv, y, samples=None)
+    assert np.array_equal(dt[1]["values"], dv[1]["values"])
+
