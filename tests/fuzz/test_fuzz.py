@@ -1102,4 +1102,3 @@ def test_trapezoid_cancellation_is_accepted_within_the_sum_bound_only():
     dt, dv = desc([1.0, 63.0]), desc([2.0, 63.0])  # (within 2e18 * 8 * eps of PyTorch's)
     deliberate("trapezoid", line, dt, dv, y, samples=None)
     assert np.array_equal(dt[1]["values"], dv[1]["values"])
-
