@@ -1187,16 +1187,31 @@ _SVD_NONFINITE = ("linalg.svd: The algorithm failed to converge because the inpu
 def _svd(xp, a, **kwargs):
     """``xp.linalg.svd`` that never hands LAPACK a non-finite matrix (its SVD may then never
     return): as PyTorch, NaN anywhere raises LinAlgError, and each matrix holding an infinity
-    gets NaN factors while the others are computed."""
+    gets NaN factors while the others are computed.
+
+    A complex matrix whose largest modulus overflows its dtype (``3.4e38+3.4e38j`` in
+    complex64) gets PyTorch's (LAPACK gesdd's) answer: its scaling by that infinite norm
+    makes a zero matrix, whose U and Vh it returns, and NaN singular values (0 * inf).
+    """
     if builtins.bool(xp.isnan(a).any()):
         raise LinAlgError(_SVD_NONFINITE)
-    bad = ~xp.isfinite(a).all(axis=(-2, -1))
-    if not builtins.bool(bad.any()):
+    finite = xp.isfinite(a).all(axis=(-2, -1))
+    bad = ~finite
+    over = None
+    if a.dtype.kind == "c":
+        with np.errstate(all="ignore"):
+            over = finite & ~xp.isfinite(xp.abs(a)).all(axis=(-2, -1))
+        if not builtins.bool(over.any()):
+            over = None
+    if not builtins.bool(bad.any()) and over is None:
         return xp.linalg.svd(a, **kwargs)
-    res = xp.linalg.svd(xp.where(bad[..., None, None], xp.zeros((), a.dtype), a), **kwargs)
+    zero = bad if over is None else bad | over
+    res = xp.linalg.svd(xp.where(zero[..., None, None], xp.zeros((), a.dtype), a), **kwargs)
     outs = res if isinstance(res, tuple) else (res,)
     for o in outs:
         o[bad] = np.nan
+    if over is not None:
+        outs[1 if isinstance(res, tuple) else 0][over] = np.nan
     return res if isinstance(res, tuple) else outs[0]
 
 
@@ -1522,15 +1537,18 @@ def _lu_det_terms(a: np.ndarray):
     return sign.reshape(batch), logabs.reshape(batch), det.reshape(batch)
 
 
-def _nonfinite_det_fix(xp, a, results, pick):
+def _nonfinite_det_fix(xp, a, results, pick, transpose: bool = False):
     """``results`` (``det``'s or ``slogdet``'s arrays, batch-shaped) with the matrices of
     ``a`` that hold an infinity or NaN recomputed by ``_lu_det_terms`` (``pick`` chooses its
-    terms); the finite ones keep NumPy's (no extra work where everything is finite)."""
+    terms); the finite ones keep NumPy's (no extra work where everything is finite).
+    ``transpose``: factor ``a.mT``, as PyTorch does for a C-contiguous real ``A`` (its LU of
+    [[-2.5, 4, -inf], ...] meets other pivots: sign -1 and logabsdet inf, not -0 and NaN)."""
     bad = ~xp.isfinite(a).all(axis=(-2, -1))
     if not builtins.bool(bad.any()):
         return results
     host_bad = _host(xp, bad)
-    terms = pick(_lu_det_terms(_host(xp, a)[host_bad]))
+    host = _host(xp, a)[host_bad]
+    terms = pick(_lu_det_terms(np.swapaxes(host, -1, -2) if transpose else host))
     out = []
     for r, t in zip(results, terms):
         r = np.array(_host(xp, xp.asarray(r)), dtype=t.dtype).reshape(bad.shape)
@@ -1611,19 +1629,70 @@ def inv_ex(A, *, check_errors: bool = False, out=None):
     return return_types.linalg_inv_ex(res, wrap_array(info, _dtypes.int32, A.device))
 
 
+def _lu_of_transpose(A: Tensor) -> bool:
+    """Whether PyTorch's det/slogdet factor ``A.mT`` (a C-contiguous real ``A``: then
+    F-contiguous, no copy) rather than ``A``."""
+    return A._dtype.category != _COMPLEX and A.is_contiguous()
+
+
+# entries below which a pivot may fall under 1 / the dtype's largest value (sqrt of tiny)
+_TINY_ENTRY = {np.float32: np.float32(1.0842022e-19), np.float64: 1.4916681462400413e-154}
+
+
+def _pytorch_lu_det_terms(A: Tensor):
+    """``(sign, log|det|, det)`` of each matrix of a real ``A`` (host arrays) from PyTorch's
+    own LU (``_getrf``, MKL's arithmetic), where it may meet a pivot below 1 / the dtype's
+    largest value or holds an infinity (no NaN: its fused updates decide what is NaN, inf or
+    a rounding residue); None elsewhere (NumPy's LAPACK then stands, no extra work).
+
+    MKL multiplies by the pivot's reciprocal, which overflows for such a pivot (1e-310 in
+    float64): its multipliers are infinite and the determinant NaN, where NumPy's LAPACK
+    divides (a finite LU and 0). PyTorch factors ``A.mT`` when ``A`` is C-contiguous and
+    ``A`` otherwise (an expanded row of [1e-310, 1, 0.5] has logabsdet NaN, its contiguous
+    copy -inf), so the layout decides, as there.
+    """
+    a = A._arr
+    if type(a) is not np.ndarray or a.dtype.type not in _TINY_ENTRY or a.size == 0 or \
+            a.shape[-1] > _EXACT_LU_MAX:  # (_lu_candidate, inlined)
+        return None
+    m = np.abs(a)
+    hi = m.max()
+    if hi != hi:  # (a NaN: the pivots' comparisons are LAPACK's, _nonfinite_det_fix)
+        return None
+    if hi != np.inf:
+        thr = _TINY_ENTRY[a.dtype.type]
+        if m.min() >= thr or not ((m < thr) & (m != 0)).any():
+            return None
+    if a.dtype == np.float64 and builtins.bool(((m >= 1e290) & (m != np.inf)).any()):
+        return None
+    lu, perm, _ = _getrf(np.swapaxes(a, -1, -2) if _lu_of_transpose(A) else a)
+    n = a.shape[-1]
+    d = np.diagonal(lu, axis1=-2, axis2=-1)
+    inversions = (perm[..., :, None] > perm[..., None, :]) & np.triu(np.ones((n, n), bool), 1)
+    parity = np.where(inversions.sum(axis=(-2, -1)) % 2, -1, 1).astype(a.dtype)
+    with np.errstate(all="ignore"):
+        sign = np.prod(np.nan_to_num(np.sign(d), nan=0.0), axis=-1) * parity
+        logabs = np.sum(np.log(np.abs(d)), axis=-1)
+        det = np.prod(d, axis=-1) * parity
+    return sign.astype(a.dtype), logabs.astype(a.dtype), det.astype(a.dtype)
+
+
 @op(out="exact", also=("linalg.det",))
 def det(A, *, out=None) -> Tensor:
     """The determinant of each square matrix (0 for singular ones, no error)."""
     A = _tensor_arg(A, "linalg_det", "A", 1)
     _float_input(A, "linalg.det", half="lu_cpu")
     xp = _xp(A)
+    terms = _pytorch_lu_det_terms(A) if A.numel() else None
     if A.numel() == 0:
         res = xp.ones(A._shape[:-2], dtype=A._dtype._np)
+    elif terms is not None:
+        res = terms[2]
     else:
         with np.errstate(all="ignore"):
             res = xp.asarray(xp.linalg.det(A._arr))
         res, = _nonfinite_det_fix(xp, A._arr, [res.reshape(A._shape[:-2])],
-                                  lambda t: (t[2],))
+                                  lambda t: (t[2],), _lu_of_transpose(A))
     return finish(res.reshape(A._shape[:-2]), A._dtype, A.device, out)
 
 
@@ -1633,13 +1702,17 @@ def slogdet(A, *, out=None):
     A = _tensor_arg(A, "linalg_slogdet", "A", 1)
     _float_input(A, "linalg.slogdet")
     xp = _xp(A)
-    with np.errstate(all="ignore"):
-        sign, logabs = xp.linalg.slogdet(A._arr)
+    terms = _pytorch_lu_det_terms(A) if A.numel() else None
+    if terms is not None:
+        sign, logabs = terms[:2]
+    else:
+        with np.errstate(all="ignore"):
+            sign, logabs = xp.linalg.slogdet(A._arr)
     batch = A._shape[:-2]
-    if A.numel():
+    if A.numel() and terms is None:
         sign, logabs = _nonfinite_det_fix(
             xp, A._arr, [xp.asarray(sign).reshape(batch), xp.asarray(logabs).reshape(batch)],
-            lambda t: t[:2])
+            lambda t: t[:2], _lu_of_transpose(A))
     real = A._dtype.to_real()
     s = _wrap(xp.asarray(sign).astype(A._dtype._np).reshape(batch), A._dtype, A)
     la = _wrap(xp.asarray(logabs).astype(real._np).reshape(batch), real, A)
@@ -2109,14 +2182,19 @@ def matrix_power(A, n: int, *, out=None) -> Tensor:
     base = A._arr
     if n == 1:
         return finish(xp.array(base, order="C", copy=True), A._dtype, A.device, out)
+    # PyTorch's order of products (which rounding and non-finite values follow): n = 3 is
+    # (A @ A) @ A, other powers square the base and multiply the result on the right; each
+    # product is matmul's (complex ones with its non-finite values, see _cprod).
     result = None
-    with np.errstate(all="ignore"):
-        while n:
-            if n & 1:
-                result = base if result is None else xp.matmul(result, base)
-            n >>= 1
-            if n:
-                base = xp.matmul(base, base)
+    if n == 3:
+        result = _cprod(xp, xp.matmul, _cprod(xp, xp.matmul, base, base), base)
+        n = 0
+    while n:
+        if n & 1:
+            result = base if result is None else _cprod(xp, xp.matmul, result, base)
+        n >>= 1
+        if n:
+            base = _cprod(xp, xp.matmul, base, base)
     if xp.may_share_memory(result, A._arr):
         result = result.copy()
     return finish(_c(xp, result), A._dtype, A.device, out)
@@ -2346,7 +2424,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None
             with _lapack(xp, "linalg.matrix_norm: The algorithm failed to converge."):
                 s = _svd(xp, moved._arr, compute_uv=False)
         if ord == "nuc":
-            res = s.sum(axis=-1)
+            res = call_quiet(s.sum, axis=-1)  # (singular values past the range: inf, quietly)
         elif s.shape[-1] == 0:
             if ord == -2:
                 raise IndexError("amin(): Expected reduction dim -1 to have non-zero size.")

@@ -282,23 +282,28 @@ def _real_logcumsumexp(xp, x, d: int):
 
 def _complex_logcumsumexp(xp, x, d: int):
     """PyTorch's complex scan: ``acc = max + log1p(exp(min - max))`` pair by pair (ordered by
-    real part), so the imaginary part accumulates without being wrapped into (-pi, pi].  One
-    vectorised step per position along ``d``."""
+    real part, a tie taking the new element as the max), so the imaginary part accumulates
+    without being wrapped into (-pi, pi].  The scan starts from ``-inf+0j``, which the first
+    element is combined with too (``-inf+1j`` gives ``-inf+0j``, ``-0.0+1j`` gives ``1j``).
+    One vectorised step per position along ``d``.
+
+    >>> _complex_logcumsumexp(np, np.array([7.5j, 2j]), 0)[1].imag  # (2 + arg(1 + e^5.5j))
+    1.6084...
+    """
     x = xp.moveaxis(x, d, 0)
     out = xp.empty_like(x)
-    acc = x[0].copy()
-    out[0] = acc
+    acc = xp.full(x.shape[1:], complex(-np.inf, 0.0), dtype=x.dtype)
     nan_c = xp.asarray(complex(np.nan, np.nan), dtype=x.dtype)
-    for k in range(1, x.shape[0]):
+    for k in range(x.shape[0]):
         y = x[k]
-        swap = y.real > acc.real
+        swap = y.real >= acc.real
         mx = xp.where(swap, y, acc)
         mn = xp.where(swap, acc, y)
         general = xp.log1p(xp.exp(mn - mx)) + mx
         inf_same = ~xp.isfinite(mn.real) & (mn.real == mx.real)
         both_inf = xp.where(mn.real < 0, mn, xp.log(xp.exp(mn) + xp.exp(mx)))
         acc = xp.where(inf_same, both_inf, general)
-        acc = xp.where(xp.isnan(mn) | xp.isnan(y) | xp.isnan(out[k - 1]), nan_c, acc)
+        acc = xp.where(xp.isnan(mn) | xp.isnan(mx), nan_c, acc)
         out[k] = acc
     return xp.moveaxis(out, 0, d)
 

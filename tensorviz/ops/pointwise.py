@@ -896,6 +896,11 @@ def _clog1p(xp, z):
 
     >>> _clog1p(np, np.array([3.4e38+3.4e38j], np.complex64))
     array([89.06858+0.7853982j], dtype=complex64)
+
+    # Note: PyTorch's x86 CPU kernel is Kahan's ``log(u) * (z / (u - 1))``, ``u = 1 + z``
+    # (this formula is its CUDA and macOS one); where 1 + x rounds to 1 and y is below
+    # 1 / the dtype's largest value, its quotient overflows and log1p(1e-30+1e-310j) is
+    # nan+nan j there; tensorviz gives z (the value to working precision).
     """
     x, y = z.real, z.imag
     with np.errstate(all="ignore"):  # (x (2 + x) overflows where |z| is large: not used)

@@ -740,6 +740,10 @@ def dist(input, other, p=2) -> Tensor:
         raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "
                            f"Got {rdt.cname} instead.")
     from .linalg import vector_norm
+    # Note: PyTorch's complex difference is input + (-1+0j) * other, whose 0 * inf makes NaN
+    # of an infinite other (1j - (-inf-inf j) is nan+nan j there), so its dist is NaN where
+    # the difference is an infinity; tensorviz subtracts (C99's classes, as its `-` does)
+    # and the distance is inf.
     diff = input.to(rdt) - other.to(rdt)
     res = vector_norm(diff, builtins.float(p))
     if rdt.category == _COMPLEX and promote(input.real, other.real) is _dtypes.float16:

@@ -310,6 +310,14 @@ def _call_input(line: str, env: dict):
         return None
 
 
+def _read_values(line: str, env: dict) -> list:
+    """The values of every tensor a statement names on its right-hand side, in order of
+    appearance (as ``_call_input`` gives them; None for one it cannot read)."""
+    rhs = line.split("=", 1)[1] if re.match(r"\s*\w+\s*=[^=]", line) else line
+    rhs = re.sub(r"\bout=\(?[v\d,\s]*\)?", "", rhs)
+    return [_call_input(f"x = T.f({v})", env) for v in re.findall(r"\bv\d+\b", rhs)]
+
+
 # The writes whose result PyTorch's loop order decides (see ``_ordered_write``).
 _SETITEM = re.compile(r"^\s*(v\d+)\[(.*)\]\s*=(?!=)\s*(.+)$")
 _AUGMENTED = re.compile(r"^\s*(v\d+)\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)=\s*(.+)$")
@@ -639,11 +647,107 @@ def _one_thread_result(line: str) -> np.ndarray | None:
         torch.set_num_threads(threads)
 
 
-def deliberate(op: str, line: str, dt, dv, x=None, samples=None) -> bool:
+def deliberate(op: str, line: str, dt, dv, x=None, samples=None, operands=None) -> bool:
     """Adjust the two descriptions of a result for the differences tensorviz keeps on purpose
     (each a ``# Note:``); True when the rest of the program is not to be compared.
-    ``samples``: a trapezoid's sample points ``x`` as they were (``_samples``)."""
+    ``samples``: a trapezoid's sample points ``x`` as they were (``_samples``); ``operands``:
+    the values of every tensor the statement reads (``_read_values``)."""
     op = op.rsplit(".", 1)[-1]  # (linalg.svd is svd's factorization too)
+    if op == "dist" and dt[0] == dv[0] == "tensor" and operands and len(operands) >= 2 and \
+            re.match(r"^\s*v\d+\s*=\s*(?:T\.dist\(\s*v\d+\s*,\s*v\d+\s*[,)]|"
+                     r"v\d+\.dist\(\s*v\d+\s*[,)])", line) and \
+            all(isinstance(o, np.ndarray) for o in operands[:2]) and \
+            any(o.dtype.kind == "c" for o in operands[:2]):
+        # Note: PyTorch's complex a - b is a + (-1+0j) * b, NaN where b has an infinite part
+        # (0 * inf); tensorviz's difference keeps C99's infinity (see the complex classes in
+        # _same_values), so a distance PyTorch gives as NaN is tensorviz's p-norm of moduli
+        # that are inf there (inf for p > 0, the least finite one for p = -inf). Accepted
+        # where the C99 difference holds an infinity and no NaN and tensorviz's value is that
+        # norm; any other NaN of PyTorch's stays compared.
+        raw = _call_arg(line, "dist", 2, 1, "p")
+        pv = 2.0 if raw is None else _number(raw)
+        with np.errstate(all="ignore"):
+            try:
+                cdt = np.result_type(operands[0].dtype, operands[1].dtype, np.complex64)
+                d = operands[0].astype(cdt) - operands[1].astype(cdt)
+            except (ValueError, TypeError):
+                d = None
+            if d is not None and pv is not None:
+                inf_d = np.isinf(d.real) | np.isinf(d.imag)
+                nan_d = ~inf_d & (np.isnan(d.real) | np.isnan(d.imag))
+                m = np.where(inf_d, np.inf, np.abs(d)).ravel()
+                want = (np.max(m) if pv == np.inf else np.min(m) if pv == -np.inf else
+                        float(np.count_nonzero(m)) if pv == 0 else
+                        np.sum(m ** pv) ** (1 / pv))
+                if inf_d.any() and not nan_d.any():
+                    _mask_where(dt[1], dv[1], lambda a, b: np.isnan(a) & np.isclose(
+                        b.astype(np.float64), want, rtol=1e-5, atol=0))
+    if op in ("log1p", "log1p_") and x is not None and dt[0] == dv[0] == "tensor" and \
+            x.dtype.kind == "c" and x.shape == dt[1]["values"].shape:
+        # Note: PyTorch's CPU log1p of complex z is Kahan's log(u) * (z / (u - 1)), u = 1 + z
+        # (on CUDA and macOS: 0.5 log1p(x (2 + x) + y**2) + atan2 i, as tensorviz's). Where
+        # 1 + x rounds to 1 (x != 0) and 0 < |y| < 1 / the dtype's largest value, c10's
+        # quotient scales by 1 / y, which overflows: inf * 0 makes nan+nan j of
+        # log1p(1e-30+1e-310j), whose value is z to working precision. Accepted there when
+        # tensorviz's value is z within 4 eps; elsewhere PyTorch's NaN stays compared.
+        ft = x.real.dtype
+        eps, tiny = float(np.finfo(ft).eps), 1 / float(np.finfo(ft).max)
+        with np.errstate(all="ignore"):
+            xr, xi = x.real, x.imag
+            kahan = (np.isfinite(x) & (xr != 0) & ((ft.type(1) + xr) - ft.type(1) == 0) &
+                     (xi != 0) & (np.abs(xi) < tiny))
+        if kahan.any():
+            def near(p_, q_):
+                q_ = q_.astype(np.complex128)
+                return kahan & np.isnan(p_.real) & np.isnan(p_.imag) & \
+                    (np.abs(q_.real - xr) <= 4 * eps * np.abs(xr)) & \
+                    (np.abs(q_.imag - xi) <= 4 * eps * np.abs(xi))
+            _mask_where(dt[1], dv[1], near)
+    if op in PRODUCT_OPS and dt[0] == dv[0] == "tensor" and \
+            dt[1]["dtype"].startswith("complex"):
+        # Note: a complex matrix product whose terms overflow (the moduli's bound
+        # sum_k |a_ik| |b_kj| past the dtype's largest value) with no infinite term: a fused
+        # multiply-add keeps -3.4e38 + 2 * 3.4e38 finite where PyTorch's batched kernel
+        # rounds 6.8e38 to inf first, so a finite value against an infinity is accepted
+        # there (see REAL_PRODUCTS; entries not finite on both sides: the rule below).
+        loose = _overflowing_entries(op, line, x, operands,
+                                     "float32" if dt[1]["dtype"] == "complex64" else "float64",
+                                     dt[1]["values"].shape)
+        if loose is not None:
+            over, nonfinite_term = loose
+            _mask_where(dt[1], dv[1], lambda a, b: over & ~nonfinite_term)
+    if op in _BOUNDED_PRODUCTS and dt[0] == dv[0] == "tensor" and \
+            dt[1]["dtype"] in _MANTISSA and dt[1]["values"].shape == dv[1]["values"].shape:
+        # A product's entry that cancels keeps its kernel's rounding error, up to
+        # 2 (k + 2) eps sum_k |a_ik| |b_kj| in any order with or without fused multiply-adds
+        # (Higham's bound for a dot product: PyTorch's complex64 inner of [1e30+1j, 1e30-2j]
+        # and [3, -3] is 9j, NumPy's BLAS 1.5e23+9j). A finite entry within that bound of
+        # PyTorch's is accepted; one farther off (a wrong term, order or sign) is found.
+        got = _product_bound(op, line, operands, dt[1]["values"].shape)
+        if got is not None:
+            bound, _, k = got
+            eps = 2.0 ** (1 - _MANTISSA[dt[1]["dtype"]])
+            lim = 2 * (k + 2) * eps * bound
+            _mask_where(dt[1], dv[1], lambda a, b: np.isfinite(a) & np.isfinite(b) &
+                        np.isfinite(lim) & (np.abs(a.astype(np.complex128) - b) <= lim))
+    if op in REAL_PRODUCTS and dt[0] == dv[0] == "tensor" and \
+            dt[1]["dtype"] in ("float16", "bfloat16", "float32", "float64") and \
+            dt[1]["values"].shape == dv[1]["values"].shape:
+        # Note: a real matrix product whose terms overflow the dtype (3.4e38 * -2.5 in
+        # float32) is NaN, an infinity or a finite number by the BLAS kernel's order and its
+        # fused multiply-adds (inf + 3.4e38 * -2.5 is inf as one fused step, inf - inf = NaN
+        # as two; PyTorch's batched sgemm gives NaN where its 2-D one gives inf). An entry
+        # whose bound sum_k |a_ik| |b_kj| (finite terms, in float64) exceeds the dtype's
+        # largest value is accepted where either side is not finite (both, where a term is
+        # itself infinite or NaN: no order makes that entry finite); entries whose terms
+        # cannot overflow, and finite pairs, are compared.
+        loose = _overflowing_entries(op, line, x, operands, dt[1]["dtype"],
+                                     dt[1]["values"].shape)
+        if loose is not None:
+            over, nonfinite_term = loose
+            _mask_where(dt[1], dv[1], lambda a, b: over & np.where(
+                nonfinite_term, ~np.isfinite(a) & ~np.isfinite(b),
+                ~(np.isfinite(a) & np.isfinite(b))))
     if op in TRAPEZOIDS and x is not None and x.ndim and dt[0] == dv[0] == "tensor" and \
             dt[1]["values"].shape == dv[1]["values"].shape and dt[1]["dtype"] in _MANTISSA:
         # Note: a trapezoid integral is a sum of its trapezoids along dim, which PyTorch's
@@ -985,6 +1089,82 @@ def deliberate(op: str, line: str, dt, dv, x=None, samples=None) -> bool:
     return False
 
 
+def _nonfinite(a: np.ndarray) -> np.ndarray:
+    """Where ``a`` (any float, complex or bfloat16 array) is infinite or NaN."""
+    return ~np.isfinite(a if a.dtype.kind == "c" else a.astype(np.float64))
+
+
+def _finite_abs(a) -> np.ndarray | None:
+    """``|a|`` in float64 with non-finite entries as 0 (None for a value that is no array)."""
+    if not isinstance(a, np.ndarray) or a.dtype.kind not in "fiubc" and \
+            a.dtype.name != "bfloat16":
+        return None
+    with np.errstate(all="ignore"):
+        m = np.abs(a.astype(np.complex128 if a.dtype.kind == "c" else np.float64))
+    return np.where(np.isfinite(m), m, 0.0)
+
+
+def _overflowing_entries(op: str, line: str, x, operands, dtype: str, shape: tuple):
+    """Where a real product's terms may overflow ``dtype`` (see ``deliberate``), and where a
+    term is itself infinite or NaN: two boolean masks of the result's shape, or None where
+    it cannot be told."""
+    big = {"float16": 65504.0, "bfloat16": 3.3895313892515355e38,
+           "float32": float(np.finfo(np.float32).max)}.get(dtype, float(np.finfo(np.float64).max))
+    rhs = line.split("=", 1)[1].strip() if "=" in line else ""
+    if op not in _BOUNDED_PRODUCTS or not _BARE_OPERANDS.match(rhs):
+        return None  # (an operand sliced or transposed in the statement: not told)
+    with np.errstate(all="ignore"):
+        if op == "matrix_power":
+            a = _finite_abs(x)
+            n = _number(_call_arg(line, "matrix_power", 1, 0, "n") or "")
+            if a is None or a.ndim < 2 or n is None or n != int(n) or n < 2 or \
+                    a.shape != shape:
+                return None
+            # (each product's bound; a matrix with one that overflows: all its entries)
+            p, over = a, np.zeros(a.shape[:-2], dtype=bool)
+            for _ in range(int(min(n, 64)) - 1):
+                p = np.matmul(p, a)
+                over |= (p > big).any(axis=(-2, -1))
+            over = np.broadcast_to(over[..., None, None], shape)
+            if n != 2:  # (a power past the square: what overflowed first is the order's)
+                return over, np.zeros(shape, dtype=bool)
+            nf = _nonfinite(x).astype(np.float64)
+            one = np.ones_like(nf)
+            return over, np.matmul(nf, one) + np.matmul(one, nf) > 0
+    got = _product_bound(op, line, operands, shape)
+    return None if got is None else (got[0] > big, got[1])
+
+
+def _product_bound(op: str, line: str, operands, shape: tuple):
+    """For a product of two bare operands (``_BARE_OPERANDS``; not matrix_power): each
+    entry's ``sum_k |a_ik| |b_kj|`` over its finite terms (float64), where a term is itself
+    infinite or NaN, and the length k of its sums; None where it cannot be told."""
+    rhs = line.split("=", 1)[1].strip() if "=" in line else ""
+    if op not in _BOUNDED_PRODUCTS or op == "matrix_power" or not _BARE_OPERANDS.match(rhs):
+        return None
+    ops = [_finite_abs(o) for o in (operands or [])]
+    if len(ops) != 2 or ops[0] is None or ops[1] is None or not ops[0].ndim:
+        return None
+    prod = np.inner if op == "inner" else np.matmul
+    with np.errstate(all="ignore"):
+        try:
+            bound = prod(ops[0], ops[1])
+            nf = [_nonfinite(o).astype(np.float64) for o in operands]
+            term = prod(nf[0], np.ones_like(ops[1])) + prod(np.ones_like(ops[0]), nf[1])
+        except ValueError:
+            return None
+    if bound.shape != shape or term.shape != shape:
+        return None
+    return bound, term > 0, ops[0].shape[-1]
+
+
+# real matrix products (terms that overflow: NaN or infinity by the kernel's order)
+REAL_PRODUCTS = {"matmul", "mm", "bmm", "@", "mv", "dot", "inner", "matrix_power"}
+# the products whose terms' bound ``_overflowing_entries`` computes, and the statements it
+# reads them from: ``vA @ vB``, ``T.op(vA, vB, ...)``, ``vA.op(vB, ...)`` (matrix_power: n)
+_BOUNDED_PRODUCTS = REAL_PRODUCTS | {"vdot"}
+_BARE_OPERANDS = re.compile(r"^(?:v\d+\s*@\s*v\d+|T\.[\w.]+\(\s*v\d+\s*(?:,\s*v\d+\s*)?"
+                            r"(?:,[^()\[\]]*)?\)|v\d+\.\w+\(\s*(?:v\d+\s*)?(?:,?[^()\[\]]*)?\))$")
 # solves and inverses (LAPACK's NaN propagation in matrices holding non-finite entries)
 SOLVE_OPS = {"inverse", "inv", "inv_ex", "triangular_solve", "solve_triangular", "solve",
              "solve_ex", "matrix_power"}
@@ -1237,7 +1417,7 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
             made_by[target] = (ops[i] if ops else (m.group(1) or "unaryabs(" if m else ""), line,
                                x_before if x_before is not None else _call_input(line, env_v),
                                _input_precision(line, env_v), _call_input(line, env_t),
-                               _samples(line, env_v))
+                               _samples(line, env_v), _read_values(line, env_v))
         for name in st:
             if name not in sv:
                 return Finding("silent", i, op, f"{name} missing")
@@ -1254,7 +1434,8 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
             for rule in filter(None, rules):
                 _loosen(st[name], rule[3])
                 _integer_steps(rule[0], st[name], sv[name], rule[4], rule[2])
-                deliberate(*rule[:2], st[name], sv[name], rule[2], samples=rule[5])
+                deliberate(*rule[:2], st[name], sv[name], rule[2], samples=rule[5],
+                           operands=rule[6])
                 sv[name] = _widened_number(rule[0], rule[2], st[name], sv[name])
             d = _same(st[name], sv[name], f"{name}.")
             if d:

@@ -1573,3 +1573,82 @@ REGRESSIONS += [  # fresh-seed 170M run (fz14): complex128 updated in place by f
         "v1 = T.tensor(-3.0, dtype=T.float16)", "v2 = v0.subtract_(v1, alpha=-128)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 160M run: complex logcumsumexp's tie of real parts, first element
+    ("logcumsumexp-complex-tie-takes-new-element-as-max", [
+        "v0 = T.tensor([[7.4995j, 2j, 2.25j], [-0.0 + 1j, complex(-float('inf'), 1.0), 3j]], "
+        "dtype=T.complex64)",
+        "v1 = v0.logcumsumexp(1)", "v2 = v0.logcumsumexp(0)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 160M run: complex matrix_power of a batch holding infinities
+    ("matrix-power-complex-batch-with-infinities", [
+        "v0 = T.tensor([[[0.5, 0.5, 0.0, 2.0], [0.5+0.5j, -1.0+1.0j, complex(float('inf'), 0.5), "
+        "0.5+1.0j], [-2.5-2.0j, 2.0+0.5j, 0.5j, 1.5+0.5j], [0.25, 0.5, 2.0-2.0j, -0.75+0.5j]], "
+        "[[-2.5, -0.75+1.0j, -2.5+1.0j, -0.75-0.75j], [-3.0+0.5j, 65504.0, -2.5+0.5j, "
+        "1.152921504606847e+18+0.5j], [1.5+0.5j, -0.75-2.0j, 2.0+0.5j, -0.75], [-1.0-2.0j, 2.0, "
+        "4.0, 3.4e+38+0.5j]]], dtype=T.complex64)",
+        "v1 = T.matrix_power(v0, n=3)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 170M run: batched float32 product whose terms overflow
+    ("matmul-batched-float32-overflowing-terms", [
+        "v0 = T.tensor([[[1e+30, 4.0], [-3.0, 1.5]], [[float('inf'), 3.4e+38], "
+        "[3.0, 1.152921504606847e+18]]], dtype=T.float32)",
+        "v2 = T.tensor([[[-3.0, 1.0], [-1.0, 0.0]], [[3.0, -2.5], [-2.5, -0.75]]], "
+        "dtype=T.float32)",
+        "v4 = v0 @ v2", "v5 = T.matmul(v0[1], v2[1])",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 170M run: complex dist where the difference is an infinity
+    ("dist-complex-infinite-difference", [
+        "v0 = T.tensor([[1j]], dtype=T.complex128)", "v1 = v0.expand((4, 1))",
+        "v2 = T.tensor([[complex(-float('inf'), -float('inf')), -3.0-2.0j, -2.5, 1.5]], "
+        "dtype=T.complex128)",
+        "v4 = v1.dist(v2)", "v5 = v1.dist(v2, -float('inf'))", "v6 = T.dist(v2, v1, 1)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 160M run: complex log1p where PyTorch's Kahan quotient overflows
+    ("log1p-complex-tiny-imaginary-part", [
+        "v0 = T.tensor([[complex(float('inf'), 0.5), complex(float('nan'), 1.0), 1e-310+1e-310j, "
+        "1e-30+1e-310j, -1e-30+1j, complex(-float('inf'), 0.0)]], dtype=T.complex128)",
+        "v1 = v0.conj()", "v2 = v0.log1p()", "v3 = T.tensor([1e-30+1e-40j], dtype=T.complex64)",
+        "v4 = v3.log1p_()",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 160M/170M runs: SVD of a complex matrix whose largest modulus overflows
+    ("svd-complex64-largest-modulus-overflows", [
+        "v0 = T.tensor([[-2.5, complex(3.4e+38, 3.4e+38), -1.0], [-3.0+0.5j, -1.0-2.0j, "
+        "-1e-30+1.0j]], dtype=T.complex64)",
+        "v1 = v0.conj()", "v2 = T.svd(v1, False)", "v3 = T.svd(v0, False, False)",
+        "v4 = T.linalg.svdvals(v0)", "v5 = T.linalg.matrix_norm(v0, 'nuc')",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 170M run: an LU pivot whose reciprocal overflows (MKL's getrf)
+    ("slogdet-expanded-row-with-subnormal-pivot", [
+        "v0 = T.tensor([[1e-310, 1.0, 0.5]], dtype=T.float64)", "v1 = v0.expand((3, 3))",
+        "v2 = T.slogdet(v1)", "v3 = T.slogdet(v1.contiguous())", "v4 = T.det(v1)",
+        "v5 = T.logdet(v1)",
+    ]),
+]
+REGRESSIONS += [  # own runs: a batched complex product whose terms overflow (a fused step keeps it)
+    ("bmm-complex64-overflowing-terms-finite", [
+        "v0 = T.tensor([[[-1.0, 2.0, -1.0+2.0j, 3.4e+38+0.5j]], [[1.0, 2.0, 0.5, 1.0]]], "
+        "dtype=T.complex64)",
+        "v1 = T.tensor([[[3.4e+38], [0.0], [2.0], [2.0]], [[1.0], [2.0], [3.0], [4.0]]], "
+        "dtype=T.complex64)",
+        "v2 = T.bmm(v0, v1)", "v3 = v0 @ v1",
+    ]),
+]
+REGRESSIONS += [  # own 173.1M run: slogdet of a C-contiguous matrix holding an infinity (LU of A.mT)
+    ("slogdet-contiguous-float32-with-infinity", [
+        "v0 = T.tensor([[-2.5, 4.0, -float('inf')], [0.25, 1.5, 0.0], [-1.0, 0.0, 2.0]])",
+        "v1 = T.slogdet(v0)", "v2 = T.det(v0)", "v3 = T.slogdet(v0.t().contiguous().t())",
+    ]),
+]
+REGRESSIONS += [  # own targeted run: a complex64 inner product that cancels (BLAS rounding)
+    ("inner-complex64-cancelling-terms", [
+        "v0 = T.tensor([[[complex(float('nan'), -2.0), -2.5], [-2.5+1.0j, -1.0-2.0j]], "
+        "[[complex(1e+30, 1.0), complex(1e+30, -2.0)], [-2.5-2.5j, -2.0j]]], dtype=T.complex64)",
+        "v1 = T.tensor([[[3.0, -3.0]]], dtype=T.complex64)", "v3 = v0.inner(v1)",
+    ]),
+]

@@ -927,6 +927,157 @@ def test_histogram_bin_of_an_overflowing_index_is_accepted_only_there():
     assert f is not None and f.kind == "silent" and f.line == 1, f
 
 
+def test_real_products_whose_terms_overflow_accept_nan_or_infinity_there_only():
+    """inf * 3 + 3.4e38 * -2.5 in float32 is inf as one fused step and NaN as two (PyTorch's
+    batched sgemm gives NaN, its 2-D product inf): such an entry accepts either non-finite
+    value; an entry whose terms cannot overflow (9 + 1.15e18 * -2.5) is still compared, and a
+    finite value where a term is infinite is still found."""
+    import numpy as np
+
+    from .differential import deliberate
+    a = np.array([[[np.inf, 3.4e38], [3.0, 1.152921504606847e18]]], dtype=np.float32)
+    b = np.array([[[3.0, 1.0], [-2.5, 0.5]]], dtype=np.float32)
+
+    def desc(v):
+        return ("tensor", {"dtype": "float32", "values": np.array(v, dtype=np.float32)})
+
+    def judged(want, got, line="v2 = v0 @ v1", op="@", operands=(a, b)):
+        dt, dv = desc(want), desc(got)
+        deliberate(op, line, dt, dv, operands[0], operands=list(operands))
+        return np.array_equal(dt[1]["values"], dv[1]["values"], equal_nan=True)
+    want = [[[np.nan, np.inf], [-2.8823038e18, -8.6469113e17]]]
+    assert judged(want, [[[np.inf, np.inf], [-2.8823038e18, -8.6469113e17]]])
+    assert not judged(want, [[[5.0, np.inf], [-2.8823038e18, -8.6469113e17]]])
+    assert not judged(want, [[[np.nan, np.inf], [np.nan, -8.6469113e17]]])
+    # matrix_power: a square whose terms overflow; a matrix whose powers stay finite
+    m = np.array([[[-1.0, 1.5e308, 2.0], [-3.0, -1.0, 1.5e308], [1.0, 0.0, 0.0]],
+                  [[1.0, 2.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]])
+    with np.errstate(all="ignore"):
+        sq = np.matmul(m, m)  # (NumPy's order: PyTorch's may overflow elsewhere)
+    other = sq.copy()
+    other[0][~np.isfinite(sq[0])] = np.where(np.isnan(sq[0][~np.isfinite(sq[0])]), np.inf,
+                                             np.nan)
+    line = "v1 = T.matrix_power(v0, 2)"
+
+    def judged64(want, got):
+        dt = ("tensor", {"dtype": "float64", "values": want.copy()})
+        dv = ("tensor", {"dtype": "float64", "values": got.copy()})
+        deliberate("matrix_power", line, dt, dv, m, operands=[m])
+        return np.array_equal(dt[1]["values"], dv[1]["values"], equal_nan=True)
+    with np.errstate(all="ignore"):
+        assert not np.isfinite(sq[0]).all()
+        assert judged64(sq, other)
+        wrong = sq.copy()
+        wrong[1, 0, 0] = np.inf  # (the finite matrix: its powers cannot overflow)
+        assert not judged64(sq, wrong)
+
+
+def test_complex_dist_accepts_the_c99_norm_only_where_pytorch_gives_nan():
+    """PyTorch's 1j - (-inf-inf j) is nan+nan j (a + (-1+0j) * b), so its dist is NaN where
+    tensorviz's difference is an infinity and its distance inf: accepted where the C99
+    difference holds an infinity and no NaN and tensorviz's value is its p-norm; a finite
+    distance, or one of a difference holding a NaN, is still found."""
+    import numpy as np
+
+    from .differential import deliberate
+    a = np.array([1j, 1j, 1j, 1j])
+    b = np.array([complex(-np.inf, -np.inf), 2.0, -2.5, 1.5 + 0j])
+
+    def judged(want, got, line="v2 = v0.dist(v1)", x=a, y=b):
+        dt = ("tensor", {"dtype": "float64", "values": np.array(want)})
+        dv = ("tensor", {"dtype": "float64", "values": np.array(got)})
+        deliberate("dist", line, dt, dv, x, operands=[x, y])
+        return np.array_equal(dt[1]["values"], dv[1]["values"], equal_nan=True)
+    assert judged(np.nan, np.inf)
+    assert not judged(np.nan, 5.0)
+    assert judged(np.nan, np.sqrt(1 + 1.5 ** 2), "v2 = v0.dist(v1, -float('inf'))")
+    assert not judged(np.nan, np.inf, "v2 = v0.dist(v1, -float('inf'))")
+    with_nan = b.copy()
+    with_nan[1] = complex(np.nan, 0.0)
+    assert not judged(np.nan, np.inf, y=with_nan)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_log1p_nan_of_kahans_quotient_is_accepted_only_where_it_overflows(dtype):
+    """PyTorch's CPU log1p(1e-30+1e-310j) is nan+nan j (Kahan's log(u) * z / (u - 1) with
+    c10's quotient scaled by an overflowing 1 / y): tensorviz's z is accepted there; a wrong
+    value there, and a NaN of PyTorch's where 1 + x does not round to 1, are still found."""
+    import numpy as np
+
+    from .differential import deliberate
+    ft = np.dtype(dtype).type(0).real.dtype
+    tiny = float(np.finfo(ft).tiny) / 16  # (below 1 / max: subnormal)
+    x = np.array([complex(1e-30, tiny), complex(-1e-30, -tiny), complex(0.25, tiny)], dtype)
+
+    def judged(want, got):
+        dt = ("tensor", {"dtype": dtype, "values": np.array(want, dtype)})
+        dv = ("tensor", {"dtype": dtype, "values": np.array(got, dtype)})
+        deliberate("log1p", "v1 = v0.log1p()", dt, dv, x)
+        return np.array_equal(dt[1]["values"], dv[1]["values"], equal_nan=True)
+    nan = complex(np.nan, np.nan)
+    ok = np.log1p(x.astype(np.complex128))  # (0.25: away from the class)
+    assert judged([nan, nan, ok[2]], [x[0], x[1], ok[2]])
+    assert not judged([nan, nan, ok[2]], [2 * x[0], x[1], ok[2]])
+    assert not judged([nan, nan, nan], [x[0], x[1], ok[2]])
+
+
+def test_complex_products_whose_terms_overflow_accept_a_finite_value_there_only():
+    """-3.4e38 + (3.4e38+0.5j) * 2 is finite with a fused multiply-add, inf where PyTorch's
+    batched kernel rounds 6.8e38 first: such an entry (terms past the dtype's largest value,
+    none infinite) accepts a finite value against an infinity; an entry whose terms cannot
+    overflow, or one with an infinite term, still needs PyTorch's class; operands sliced in
+    the statement are not bounded."""
+    import numpy as np
+
+    from .differential import deliberate
+    a = np.array([[[-1.0, 3.4e38 + 0.5j], [1.0, 2.0]]], dtype=np.complex64)
+    b = np.array([[[3.4e38, 1.0], [2.0, 1.0]]], dtype=np.complex64)
+
+    def judged(want, got, line="v2 = T.bmm(v0, v1)"):
+        dt = ("tensor", {"dtype": "complex64", "values": np.array(want, np.complex64)})
+        dv = ("tensor", {"dtype": "complex64", "values": np.array(got, np.complex64)})
+        deliberate("bmm", line, dt, dv, a, operands=[a, b])
+        return np.array_equal(dt[1]["values"], dv[1]["values"], equal_nan=True)
+    with np.errstate(all="ignore"):
+        exact = np.matmul(a.astype(np.complex128), b).astype(np.complex64)
+    want = exact.copy()
+    want[0, 0, 0] = complex(np.inf, 1.0)
+    assert judged(want, exact)
+    assert not judged(want, exact, "v2 = T.bmm(v0[:1], v1)")
+    wrong = exact.copy()
+    wrong[0, 1, 1] = np.inf  # (1 + 2: no overflow)
+    assert not judged(exact, wrong)
+    b_inf = b.copy()
+    b_inf[0, 0, 0] = np.inf
+    dt = ("tensor", {"dtype": "complex64", "values": want.copy()})
+    dv = ("tensor", {"dtype": "complex64", "values": exact.copy()})
+    deliberate("bmm", "v2 = T.bmm(v0, v1)", dt, dv, a, operands=[a, b_inf])
+    assert not np.array_equal(dt[1]["values"], dv[1]["values"], equal_nan=True)
+
+
+def test_product_rounding_is_accepted_within_the_dot_product_bound_only():
+    """PyTorch's complex64 inner of [1e30+1j, 1e30-2j] and [3, -3] is 9j, NumPy's BLAS
+    1.5e23+9j (a fused multiply-add keeps one product's rounding error): accepted within
+    2 (k + 2) eps sum_k |a_k| |b_k|; an error past it, or in an entry whose terms are small,
+    is still found."""
+    import numpy as np
+
+    from .differential import deliberate
+    a = np.array([[1e30 + 1j, 1e30 - 2j], [1.0 + 1j, 2.0]], dtype=np.complex64)
+    b = np.array([[3.0, -3.0]], dtype=np.complex64)
+
+    def judged(want, got, line="v2 = v0.inner(v1)"):
+        dt = ("tensor", {"dtype": "complex64", "values": np.array(want, np.complex64)})
+        dv = ("tensor", {"dtype": "complex64", "values": np.array(got, np.complex64)})
+        deliberate("inner", line, dt, dv, a, operands=[a, b])
+        return np.array_equal(dt[1]["values"], dv[1]["values"])
+    want = [[9j], [-3.0 + 3j]]
+    assert judged(want, [[1.5111573e23 + 9j], [-3.0 + 3j]])
+    assert not judged(want, [[1.5111573e25 + 9j], [-3.0 + 3j]])
+    assert not judged(want, [[9j], [-3.0001 + 3j]])
+    assert not judged(want, [[1.5111573e23 + 9j], [-3.0 + 3j]], "v2 = v0[:1].inner(v1)")
+
+
 def test_trapezoid_cancellation_is_accepted_within_the_sum_bound_only():
     """A trapezoid integral whose trapezoids cancel (1.3e36 less 1.3e36 beside small ones)
     is PyTorch's sum in its cascade's order (0) and tensorviz's in NumPy's (0.5): accepted

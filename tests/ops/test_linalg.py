@@ -808,6 +808,68 @@ def test_solve_right_side_and_svd_without_uv_layouts():
         want = got
 
 
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "expanded", "stepped"])
+def test_det_with_a_pivot_whose_reciprocal_overflows(tvdiff, seed, dtype, layout):
+    """PyTorch's LU (MKL) multiplies by the pivot's reciprocal, inf for a pivot of 1e-310:
+    det and logabsdet are NaN there, and which LU it is (of A, or of A.mT for a C-contiguous
+    A) decides whether the pivot is met, so an expanded [1e-310, 1, 0.5] row has logabsdet
+    NaN and its contiguous copy -inf."""
+    rng = np.random.default_rng(seed)
+    tiny = np.finfo(dtype).tiny / 64
+    vals = np.array([tiny, -tiny, 1.0, -2.0, 0.5, 0.0, 3.0], dtype)
+    n = 3
+    base = rng.choice(vals, (2 * n, 2 * n)).astype(dtype)
+    base[0, 0] = tiny
+    t = tvdiff.make((2 * n, 2 * n), dtype, data=base)
+    pick = {"contiguous": lambda x: x[:n, :n].contiguous(), "transposed": lambda x: x[:n, :n].t(),
+            "expanded": lambda x: x[:1, :n].expand(n, n), "stepped": lambda x: x[::2, ::2]}[layout]
+    tvdiff.check(lambda lib, x: lib.linalg.slogdet(pick(x)), t)
+    tvdiff.check(lambda lib, x: lib.det(pick(x)), t)
+    tvdiff.check(lambda lib, x: lib.logdet(pick(x)), t)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "stepped"])
+def test_det_of_a_matrix_holding_infinities_follows_pytorchs_lu(tvdiff, seed, dtype, layout):
+    """A matrix holding an infinity: PyTorch's det is its LU's (MKL's rounding, fused
+    updates; of A.mT for a C-contiguous A), so [[-2.5, 4, -inf], [0.25, 1.5, 0], [-1, 0, 2]]
+    has sign -1 and logabsdet inf, its column-major copy -0 and NaN."""
+    rng = np.random.default_rng(seed)
+    n = 3 + seed % 3
+    vals = np.array([0.0, 1.0, -2.5, 0.25, 4.0, -1.0, 1.5, 2.0], dtype)
+    base = rng.choice(vals, (n, 2 * n)).astype(dtype)
+    for _ in range(1 + seed % 2):
+        base[rng.integers(n), rng.integers(2 * n)] = rng.choice([np.inf, -np.inf])
+    base[0, 2] = -np.inf
+    t = tvdiff.make((n, 2 * n), dtype, data=base)
+    pick = {"contiguous": lambda x: x[:, :n].contiguous(), "transposed": lambda x: x[:, :n].t(),
+            "stepped": lambda x: x[:, ::2]}[layout]
+    tvdiff.check(lambda lib, x: lib.linalg.slogdet(pick(x)), t)
+    tvdiff.check(lambda lib, x: lib.det(pick(x)), t)
+
+
+@pytest.mark.parametrize("full", [True, False])
+@pytest.mark.parametrize("shape", [(2, 3), (4, 3), (3, 3)])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_svd_of_a_complex_matrix_whose_largest_modulus_overflows(tvdiff, dtype, shape, full):
+    """LAPACK's gesdd scales by the largest modulus, which overflows for 3.4e38+3.4e38j in
+    complex64: PyTorch's factors are then the zero matrix's and its singular values NaN; a
+    batch's other matrices are computed as usual."""
+    big = 3.4e38 if dtype == "complex64" else 1.5e308
+    rng = np.random.default_rng(len(shape) + shape[0] + full)
+    z = np.zeros((2,) + shape, dtype)
+    z.real, z.imag = rng.normal(size=z.shape), rng.normal(size=z.shape)
+    z[0, 0, 1] = complex(big, -big)
+    t = tvdiff.make(z.shape, dtype, data=z)
+    tvdiff.check(lambda lib, x: lib.linalg.svd(x[:1], full_matrices=full), t)
+    tvdiff.check(lambda lib, x: lib.svd(x[:1].conj(), some=not full), t)
+    tvdiff.check(lambda lib, x: lib.linalg.svdvals(x), t, rtol=1e-4)
+    tvdiff.check(lambda lib, x: lib.linalg.matrix_norm(x, 2), t, rtol=1e-4)
+
+
 @pytest.mark.parametrize("shape", [(1, 4), (4, 1), (1, 1), (2, 1, 3), (2, 3, 1)])
 def test_column_major_results_of_thin_matrices(shape):
     """LAPACK's column-major results keep PyTorch's strides when a dim has size 1 (a (1, 4)
@@ -904,6 +966,34 @@ def test_complex_products_that_overflow(tvdiff, seed, dtype):
         assert np.array_equal(kg, kw) or np.all((kg == kw) | ((kw == 1) & (kg == 2))), \
             (got, want)
         fin = kind(want) == 0
+        np.testing.assert_allclose(got[fin], want[fin], rtol=1e-5)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_matrix_power_of_overflowing_and_infinite_matrices(tvdiff, seed, dtype):
+    """matrix_power multiplies in PyTorch's order ((A @ A) @ A for n = 3) with matmul's
+    complex products, so a batch holding infinities keeps PyTorch's finite entries and
+    infinities (it gave NaN everywhere: NumPy's BLAS for the complex products)."""
+    rng = np.random.default_rng(seed)
+    # (no finite product overflows: where one does, a fused multiply-add keeps it finite,
+    # so the kernel decides; see the fuzzer's rule for products)
+    vals = np.array([0.5, -1.0, 2.0, 3.0, np.inf, -np.inf, 0.0, -2.5, 1e-30])
+    z = np.zeros((3, 4, 4), dtype)
+    z.real = rng.choice(vals, z.shape)
+    z.imag = np.where(rng.random(z.shape) < 0.5, rng.choice(vals[[0, 1, 2, 6, 7]], z.shape), 0)
+    z[:, 0, 0] = np.where(np.isfinite(z[:, 0, 0]), np.inf, z[:, 0, 0])  # (one in each)
+    torch = tvdiff.torch
+
+    def kind(x):  # C99 Annex G: an infinite part makes an infinity, else a NaN part a NaN
+        inf = np.isinf(x.real) | np.isinf(x.imag)
+        return np.where(inf, 2, np.where(np.isnan(x.real) | np.isnan(x.imag), 1, 0))
+    for n in (2, 3, 5):
+        got = tensorviz.linalg.matrix_power(tensorviz.tensor(z), n).numpy()
+        want = torch.linalg.matrix_power(torch.tensor(z), n).numpy()
+        kg, kw = kind(got), kind(want)
+        assert np.all((kg == kw) | ((kw == 1) & (kg == 2))), (n, got, want)
+        fin = kw == 0
         np.testing.assert_allclose(got[fin], want[fin], rtol=1e-5)
 
 

@@ -112,6 +112,21 @@ def test_logcumsumexp_edges(tvdiff):
     tvdiff.check(lambda lib: lib.logcumsumexp(lib.zeros(2, 3), 2))
 
 
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_logcumsumexp_ties_and_first_element(tvdiff, seed, dtype):
+    """PyTorch's complex scan starts from -inf+0j and takes the new element as the max on a
+    tie of real parts, which decides the imaginary part's branch (1.6084j, not 7.8916j, for
+    [7.5j, 2j]) and what a first -inf or -0.0 real part gives."""
+    rng = np.random.default_rng(seed)
+    parts = np.array([np.inf, -np.inf, np.nan, 0.0, -0.0, 1.0, -1.0, 2.0, 7.5, -3.0, 1e-310])
+    data = np.empty((40, 5), dtype=dtype)
+    data.real, data.imag = rng.choice(parts, (40, 5)), rng.choice(parts, (40, 5))
+    t = tvdiff.make((40, 5), np.dtype(dtype).name, data=data)
+    tvdiff.check(lambda lib, x: lib.logcumsumexp(x, 1), t)
+    tvdiff.check(lambda lib, x: lib.logcumsumexp(x, 0), t)
+
+
 # ---------------------------------------------------------------- pointwise
 @pytest.mark.parametrize("op", ["gcd", "lcm", "nextafter", "heaviside", "ldexp"])
 @pytest.mark.parametrize("da,db", [(d, d) for d in ALL_DTYPES] + [
