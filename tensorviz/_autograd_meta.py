@@ -71,6 +71,11 @@ class AutogradMeta:
 #: spellings then (until that moment no op pays anything for autograd).
 on_first_requires_grad = None
 
+#: Called with ``t`` when ``requires_grad_()`` (or the attribute) arms a tensor that is a view
+#: or may have views (viewed or written before): as in PyTorch, its views taken before then
+#: become views of a tensor that requires grad (autograd's ``_record.note_requires_grad``).
+on_requires_grad_of_viewed = None
+
 
 def meta(t: Any) -> AutogradMeta:
     """``t``'s record, made on first need."""
@@ -97,5 +102,8 @@ def set_requires_grad(t: Any, flag: bool, kind: int = ATTRIBUTE) -> None:
         meta(t).requires_grad = True
         if on_first_requires_grad is not None:
             on_first_requires_grad()
+        if kind != FACTORY and (t._vc is not None or t._vb is not None) and \
+                on_requires_grad_of_viewed is not None:  # (a factory's result has no views)
+            on_requires_grad_of_viewed(t)
     elif ag is not None:
         ag.requires_grad = False

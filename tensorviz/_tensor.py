@@ -343,7 +343,7 @@ class Tensor:
     # are the conjugate (complex dtypes: PyTorch's conj bit) or the negation (real dtypes:
     # the neg bit) of what its storage holds, see ``lazy_values``.
     __slots__ = ("_storage", "_dtype", "_offset", "_shape", "_stride", "_a", "_ag", "_vc",
-                 "_cj", "_vb", "__weakref__")
+                 "_cj", "_vb", "_vv", "__weakref__")
     __array_priority__ = 1000  # NumPy defers to our reflected operators
 
     # ------------------------------------------------------------ construction
@@ -396,7 +396,8 @@ class Tensor:
         ``dtype`` when given (``arr``: the view's strided array, when the caller has it for
         free -- ``a.T`` -- instead of its being rebuilt from the storage); it shares this tensor's version counter, as PyTorch's views,
         and remembers the tensor it views (``_vb``; ``t._base``, the root, follows these links
-        whether or not autograd records).  Callers making an alias that is no view
+        whether or not autograd records) and the family's version then (``_vv``: autograd
+        needs it if the base later requires grad).  Callers making an alias that is no view
         (``detach``) clear ``_vb``.
 
         # Note: PyTorch keeps only the root alive; a chain of views here keeps each link
@@ -417,6 +418,7 @@ class Tensor:
         v._vc = vc
         v._cj = self._cj
         v._vb = self  # (the tensor viewed; ``_base`` walks these up to the root)
+        v._vv = vc[0]  # (the family's version when the view was made: see _record._adopt)
         return v
 
     def _alias(self) -> "Tensor":

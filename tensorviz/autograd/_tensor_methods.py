@@ -223,7 +223,7 @@ def _make_setitem(raw_get, raw_set):
         grad_on = _STATE.grad and not _STATE.inference
         if not grad_on or not (_record.requires_grad(self) or _record.requires_grad(value)):
             if self._ag is not None:
-                _record.check_inplace(self, grad_on)
+                _record.check_inplace(self, False)
             return raw_set(self, key, value)
         items = _normalize(key)
         if builtins.any(_is_advanced(k) for k in items):
@@ -236,13 +236,14 @@ def _make_setitem(raw_get, raw_set):
         finally:
             _STATE.grad = True
         _record._mark_view(self, (view,))
+        requires = _record.requires_grad(self)
         if isinstance(value, Tensor):
-            _record.check_inplace(view, True)
+            _record.check_inplace(view, True, requires)
             _record.record_inplace("copy_", Tensor.copy_.__wrapped__
                                    if hasattr(Tensor.copy_, "__wrapped__") else Tensor.copy_,
                                    (view, value), {})
         else:
-            _record.check_inplace(view, True)
+            _record.check_inplace(view, True, requires)
             _record.record_inplace("fill_", _fill_raw(), (view, value), {})
     __setitem__.__doc__ = raw_set.__doc__
     __setitem__.__wrapped__ = raw_set
