@@ -17,6 +17,7 @@ from . import _dtypes, _layout
 from ._device import CPU, DeviceLike, device
 from ._dtypes import dtype as _dtype_cls
 from . import _autograd_meta as _ag_meta
+from ._grad_mode import _STATE
 from ._size import Size
 from ._printing import tensor_repr
 from ._storage import TENSOR_HOOKS as _STORAGE_HOOKS
@@ -620,17 +621,23 @@ class Tensor:
         return d
 
     def detach_(self) -> "Tensor":
-        """Take this tensor out of the graph in place: it becomes a leaf that needs no grad."""
+        """Take this tensor out of the graph in place: it becomes a leaf that needs no grad.
+        Refused for a view (``a[1:].detach_()``), whether or not autograd records, as in
+        PyTorch (outside inference mode): use ``detach()``.
+
+        >>> y = x * 2; y.detach_(); y.requires_grad      # False
+        """
         ag = self._ag
+        if (self._vb is not None or (ag is not None and ag.base is not None)) and \
+                not _STATE.inference and not (ag is not None and ag.inference):
+            raise RuntimeError("Can't detach views in-place. Use detach() instead. If you "
+                               "are using DistributedDataParallel (DDP) for training, and "
+                               "gradient_as_bucket_view is set as True, gradients are views "
+                               "of DDP buckets, and hence detach_() cannot be called on these "
+                               "gradients. To fix this error, please refer to the "
+                               "Optimizer.zero_grad() function in torch/optim/optimizer.py "
+                               "as the solution.")
         if ag is not None:
-            if ag.base is not None:
-                raise RuntimeError("Can't detach views in-place. Use detach() instead. If you "
-                                   "are using DistributedDataParallel (DDP) for training, and "
-                                   "gradient_as_bucket_view is set as True, gradients are views "
-                                   "of DDP buckets, and hence detach_() cannot be called on these "
-                                   "gradients. To fix this error, please refer to the "
-                                   "Optimizer.zero_grad() function in torch/optim/optimizer.py "
-                                   "as the solution.")
             ag.grad_fn = None
             ag.requires_grad = False
         return self

@@ -264,9 +264,12 @@ def record(name: str, args: tuple, kwargs: dict, out, *, view: bool = False,
 
 def _not_implemented(name: str):
     op = name.rpartition(".")[2]
+    # (set_ is declared in PyTorch's derivatives.yaml as not implemented, named without aten::)
+    msg = f"derivative for {op} is not implemented" if op == "set_" else \
+        f"derivative for aten::{op} is not implemented"
 
     def backward(*grads):
-        raise RuntimeError(f"derivative for aten::{op} is not implemented")
+        raise RuntimeError(msg)
     return "NotImplemented", backward
 
 
@@ -524,8 +527,10 @@ def record_inplace(name: str, fn: Callable, args: tuple, kwargs: dict):
         if res is None:
             return out
         node_name, inputs, backward = res
-    next_functions = tuple((old_fn, old_nr) if (t is pre and pre is not None) else
-                           _engine.edge(t) for t in inputs)
+    # (``self`` as it was before the write: its clone, or, for an op with no formula, itself,
+    # whose edge must not be read again now that the write made it stale)
+    was = pre if pre is not None else self
+    next_functions = tuple((old_fn, old_nr) if t is was else _engine.edge(t) for t in inputs)
     input_meta = tuple((t._shape, t._dtype, t._storage._device) if isinstance(t, Tensor)
                        else None for t in inputs)
     node = node_class(node_name)(next_functions, input_meta, backward, ctx.saved, ctx.names, 1)
@@ -809,6 +814,10 @@ def recording(rec, form: str, fn: Callable) -> Callable:
             if not isinstance(self, Tensor):
                 return fn(*args, **kwargs)
             grad_on = _STATE.grad and not _STATE.inference
+            if decomposed is not None and grad_on:  # (PyTorch's composite in-place ops:
+                if self._ag is not None:            # the in-place ops inside check and record)
+                    check_inplace(self, False)
+                return decomposed(*args, **kwargs)
             if grad_on and _views_rebased and self._vb is not None:
                 ag = self._ag  # (a view taken before its base was rebased: PyTorch's
                 if ag is None or ag.base is None:  # check sees it as its base's view)

@@ -73,6 +73,9 @@ def install() -> None:
         inplace = getattr(Tensor, name + "_", None)
         if callable(inplace) and name + "_" not in registered:
             setattr(Tensor, name + "_", _record.recording(rec, "inplace", inplace))
+    if "set_" not in registered:  # (an in-place write for autograd, as PyTorch's: refused
+        # on a leaf or a view of one, recorded as its NotImplemented node otherwise)
+        Tensor.set_ = _record.recording(_Pseudo("set_", False), "inplace", Tensor.set_)
 
 
 class _Pseudo:
