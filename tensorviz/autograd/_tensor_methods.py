@@ -240,17 +240,29 @@ def _make_setitem(raw_get, raw_set):
             _STATE.grad = True
         _record._mark_view(self, (view,))
         requires = _record.requires_grad(self)
+        _check_view_write(self, key, view, requires)
         if isinstance(value, Tensor):
-            _record.check_inplace(view, True, requires)
             _record.record_inplace("copy_", Tensor.copy_.__wrapped__
                                    if hasattr(Tensor.copy_, "__wrapped__") else Tensor.copy_,
                                    (view, value), {})
         else:
-            _record.check_inplace(view, True, requires)
             _record.record_inplace("fill_", _fill_raw(), (view, value), {})
     __setitem__.__doc__ = raw_set.__doc__
     __setitem__.__wrapped__ = raw_set
     return __setitem__
+
+
+def _check_view_write(self: Tensor, key, view: Tensor, requires: bool) -> None:
+    """``check_inplace`` of ``self[key] = value``'s view.  Refused: PyTorch's indexing of a
+    ``self`` that requires grad recorded ``SelectBackward0``/``SliceBackward0`` ..., which its
+    message names ("Output 0 of Select is a view of a view which ..."): the view is taken
+    again through the recording indexing (only on this error path) for that message."""
+    try:
+        _record.check_inplace(view, True, requires)
+    except RuntimeError:
+        if requires:
+            _record.check_inplace(self[key], True, True)
+        raise
 
 
 def _fill_raw():
