@@ -44,8 +44,8 @@ class AutogradMeta:
     made: "" normally, "no_grad", "multi" for unbind/split outputs, "inference"; a view of
     a tensor that needs no grad keeps a record only for a creation other than ""),
     ``rebased`` (on a root base that needed no grad until an in-place write of a value
-    requiring grad gave it a node: its views made before, which have no record, take one
-    when next used), ``inference`` (made under inference mode) and ``name``.
+    requiring grad gave it a node, or ``requires_grad_()`` armed it: its views made before,
+    which have no record, take one when next used), ``inference`` (made under inference mode) and ``name``.
     """
 
     # (the defaults live on the class: making a record -- one per recorded op's result --
