@@ -82,6 +82,17 @@ _new = object.__new__
 _FIRST_STORAGE = threading.Lock()  # guards making a fresh result's storage (see _fresh)
 
 
+def _inference_alias(d: "Tensor") -> None:
+    """``d``, the ``detach()`` or ``.data`` of an inference tensor, is one too; outside
+    inference mode, as in PyTorch, with a version counter of its own that counts writes
+    (inside, its family's, which refuses them later)."""
+    if _STATE.inference:
+        d._vc = _ag_meta.InferenceCounter((0,))
+    else:
+        d._vc = [0]
+        _ag_meta.meta(d).inference = True
+
+
 def _fresh(dt: _dtype_cls, shape: tuple, stride: tuple, arr: np.ndarray) -> "Tensor":
     """A tensor over ``arr``, a freshly computed row-major NumPy array no one else holds.
 
@@ -601,6 +612,8 @@ class Tensor:
         d = _make(Tensor, self._storage, self._dtype, self._offset, self._shape,
                   self._stride, self._a)
         d._cj = self._cj
+        if type(self._vc) is _ag_meta.InferenceCounter:
+            _inference_alias(d)
         return d
 
     @data.setter
@@ -618,6 +631,8 @@ class Tensor:
         """
         d = self._view(self._shape, self._stride, self._offset)
         d._vb = None  # (not a view in PyTorch: no ``_base``)
+        if type(d._vc) is _ag_meta.InferenceCounter:
+            _inference_alias(d)
         return d
 
     def detach_(self) -> "Tensor":
@@ -629,7 +644,7 @@ class Tensor:
         """
         ag = self._ag
         if (self._vb is not None or (ag is not None and ag.base is not None)) and \
-                not _STATE.inference and not (ag is not None and ag.inference):
+                not _STATE.inference and type(self._vc) is not _ag_meta.InferenceCounter:
             raise RuntimeError("Can't detach views in-place. Use detach() instead. If you "
                                "are using DistributedDataParallel (DDP) for training, and "
                                "gradient_as_bucket_view is set as True, gradients are views "
@@ -687,10 +702,9 @@ class Tensor:
     @property
     def _version(self) -> int:
         """How many in-place writes this tensor's view family has seen (PyTorch's counter)."""
-        ag = self._ag
-        if ag is not None and ag.inference:
-            raise RuntimeError("Inference tensors do not track version counter.")
         vc = self._vc
+        if type(vc) is _ag_meta.InferenceCounter:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return 0 if vc is None else vc[0]
 
     def __hash__(self) -> int:

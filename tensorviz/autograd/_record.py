@@ -14,7 +14,8 @@ import weakref
 from typing import Any, Callable
 
 from .. import _dispatch, _dtypes
-from .._autograd_meta import AutogradMeta, meta
+from .._autograd_meta import AutogradMeta, InferenceCounter, meta
+from .._autograd_meta import is_inference as _is_inference
 from .._grad_mode import _STATE
 from .._tensor import Tensor
 from . import _engine
@@ -80,8 +81,8 @@ class Ctx:
 
     def save(self, t, name: str | None = None) -> SavedTensor:
         """Keep ``t`` (an input, or the op's output) for the backward formula."""
-        ag = t._ag
-        if ag is not None and ag.inference:
+        ag = t._ag  # (an inference tensor, or a view of one)
+        if (ag is not None and ag.inference) or type(t._vc) is InferenceCounter:
             raise RuntimeError(_INFERENCE_SAVE)
         out = self.out
         nr = 0
@@ -414,9 +415,6 @@ def _as_strided_node(root: Tensor, view: Tensor):
 # ---------------------------------------------------------------- in-place
 _LEAF = "a leaf Variable that requires grad is being used in an in-place operation."
 _VIEW_OF_LEAF = "a view of a leaf Variable that requires grad is being used in an in-place operation."
-_INFERENCE_INPLACE = ("Inplace update to inference tensor outside InferenceMode is not allowed."
-                      "You can make a clone to get a normal tensor before doing inplace update."
-                      "See https://github.com/pytorch/rfcs/pull/17 for more details.")
 _CLARIFY = (" Given that this use case is ambiguous and error-prone, it is forbidden. You can "
             "clarify your code by moving both the view and the inplace either both inside the "
             "{} block (if you don't want the inplace to be tracked) or both outside (if you "
@@ -453,19 +451,17 @@ def _creation_error(creation: str, grad_fn, output_nr: int, indirect: bool) -> R
 
 
 def check_inplace(self: Tensor, checked: bool, requires: bool = False) -> None:
-    """PyTorch's refusals of an in-place write to ``self`` (``check_inplace``): of an
-    inference tensor outside inference mode, and, when ``checked`` (grad mode on and an input
-    requires grad), of a view made under no_grad / inference mode or by a function returning
-    several views, of a view of a leaf, and of a leaf -- in that order, before the kernel
+    """PyTorch's refusals of an in-place write to ``self`` (``check_inplace``), when
+    ``checked`` (grad mode on and an input requires grad): of a view made under no_grad /
+    inference mode or by a function returning several views, of a view of a leaf, and of a
+    leaf -- in that order, before the kernel
     looks at the arguments (a write of the wrong shape through a view of a leaf gets the
     view's message, as in PyTorch).  ``requires``: ``self`` requires grad whatever its record
     says (``t[0] = y``'s select of a ``t`` that does, which records no node of its own)."""
     ag = self._ag
-    if ag is None:
-        return
-    if ag.inference and not _STATE.inference:
-        raise RuntimeError(_INFERENCE_INPLACE)
-    if not checked:
+    # (an inference tensor, or a view of one, written outside inference mode: refused by its
+    # family's counter when the write is counted, after the kernel, as in PyTorch)
+    if ag is None or not checked:
         return
     base = ag.base
     if base is not None:
@@ -716,8 +712,8 @@ def _adopt_base(t: Tensor, ag):
     tensor that requires grad: it takes its root base (``_vb``) as autograd's view base, so
     the base is rebased as ``CopySlices`` like any view's (refused as PyTorch when made under
     no_grad or inference mode, or by a function returning several views).  Returns ``t``'s
-    record (or None)."""
-    if t._vb is None:
+    record (or None).  (A view of an inference tensor is none: PyTorch does not track it.)"""
+    if t._vb is None or type(t._vc) is InferenceCounter:
         return ag
     links = _chain(t)
     creation = _chain_creation(links)
@@ -815,16 +811,12 @@ def recording(rec, form: str, fn: Callable) -> Callable:
                 return fn(*args, **kwargs)
             grad_on = _STATE.grad and not _STATE.inference
             if decomposed is not None and grad_on:  # (PyTorch's composite in-place ops:
-                if self._ag is not None:            # the in-place ops inside check and record)
-                    check_inplace(self, False)
-                return decomposed(*args, **kwargs)
+                return decomposed(*args, **kwargs)  # (the in-place ops inside check, record)
             if grad_on and _views_rebased and self._vb is not None:
                 ag = self._ag  # (a view taken before its base was rebased: PyTorch's
                 if ag is None or ag.base is None:  # check sees it as its base's view)
                     _adopt_view(self)
             if not grad_on:
-                if self._ag is not None:
-                    check_inplace(self, False)
                 return fn(*args, **kwargs)
             checked = _any_requires_grad(args, kwargs)
             if self._ag is not None:
@@ -889,8 +881,10 @@ def _mark_inference(args: tuple, out) -> None:
             continue
         base = next((a for a in args if isinstance(a, Tensor) and a._storage is o._storage),
                     None)
-        if base is None or (base._ag is not None and base._ag.inference):
+        if base is None or _is_inference(base):
             meta(o).inference = True
+            if type(o._vc) is not InferenceCounter:  # (its family's counter: views share it)
+                o._vc = InferenceCounter((0,))
         elif o is not base and o._vb is not None:  # (refused if written with grad later)
             if requires_grad(base):
                 _mark_view(base, (o,), creation="inference")

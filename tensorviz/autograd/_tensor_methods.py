@@ -225,8 +225,6 @@ def _make_setitem(raw_get, raw_set):
     def __setitem__(self, key, value):
         grad_on = _STATE.grad and not _STATE.inference
         if not grad_on or not (_record.requires_grad(self) or _record.requires_grad(value)):
-            if self._ag is not None:
-                _record.check_inplace(self, False)
             return raw_set(self, key, value)
         items = _normalize(key)
         if builtins.any(_is_advanced(k) for k in items):
