@@ -83,7 +83,8 @@ class AutogradMeta:
     a tensor that needs no grad keeps a record only for a creation other than ""),
     ``rebased`` (on a root base that needed no grad until an in-place write of a value
     requiring grad gave it a node, or ``requires_grad_()`` armed it: its views made before,
-    which have no record, take one when next used), ``inference`` (made under inference mode) and ``name``.
+    which have no record, take one when next used), ``inference`` (made under inference
+    mode) and ``name``.
     """
 
     # (the defaults live on the class: making a record -- one per recorded op's result --

@@ -145,8 +145,8 @@ def _fill_diagonal_(self, fill_value, wrap: bool = False):
     """PyTorch's fill_diagonal_ (CompositeImplicitAutograd): its checks, then ``fill_`` of
     ``as_strided`` views of ``self`` -- so the base's node is ``CopySlices`` (twice with a
     wrapped diagonal), and a leaf is refused as "a view of a leaf" after the shape checks."""
-    from ..ops._elementwise import check_diagonal_value
-    check_diagonal_value(fill_value)
+    from ..ops._elementwise import _check_diagonal_value
+    _check_diagonal_value(fill_value)
     shape = self._shape
     if len(shape) < 2:
         raise RuntimeError("dimensions must larger than 1")

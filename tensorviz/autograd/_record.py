@@ -454,10 +454,14 @@ def check_inplace(self: Tensor, checked: bool, requires: bool = False) -> None:
     """PyTorch's refusals of an in-place write to ``self`` (``check_inplace``), when
     ``checked`` (grad mode on and an input requires grad): of a view made under no_grad /
     inference mode or by a function returning several views, of a view of a leaf, and of a
-    leaf -- in that order, before the kernel
-    looks at the arguments (a write of the wrong shape through a view of a leaf gets the
-    view's message, as in PyTorch).  ``requires``: ``self`` requires grad whatever its record
-    says (``t[0] = y``'s select of a ``t`` that does, which records no node of its own)."""
+    leaf -- in that order, before the kernel looks at the arguments (a write of the wrong
+    shape through a view of a leaf gets the view's message, as in PyTorch).  ``requires``:
+    ``self`` requires grad whatever its record says (``t[0] = y``'s select of a ``t`` that
+    does, which records no node of its own).
+
+    >>> a = tensorviz.zeros(4); v = a[1:]; a.requires_grad_()
+    >>> check_inplace(v, True)   # RuntimeError: a view of a leaf Variable that requires grad ...
+    """
     ag = self._ag
     # (an inference tensor, or a view of one, written outside inference mode: refused by its
     # family's counter when the write is counted, after the kernel, as in PyTorch)
@@ -810,8 +814,8 @@ def recording(rec, form: str, fn: Callable) -> Callable:
             if not isinstance(self, Tensor):
                 return fn(*args, **kwargs)
             grad_on = _STATE.grad and not _STATE.inference
-            if decomposed is not None and grad_on:  # (PyTorch's composite in-place ops:
-                return decomposed(*args, **kwargs)  # (the in-place ops inside check, record)
+            if decomposed is not None and grad_on:  # (a composite in-place op, as PyTorch's:
+                return decomposed(*args, **kwargs)  # the in-place ops inside check, record)
             if grad_on and _views_rebased and self._vb is not None:
                 ag = self._ag  # (a view taken before its base was rebased: PyTorch's
                 if ag is None or ag.base is None:  # check sees it as its base's view)

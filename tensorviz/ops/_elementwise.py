@@ -1256,7 +1256,7 @@ def fill_(self, value) -> Tensor:
     return self
 
 
-def check_diagonal_value(fill_value) -> None:
+def _check_diagonal_value(fill_value) -> None:
     """``fill_diagonal_``'s value is a Number (a 0-dim tensor that needs no grad passes as
     one, as through PyTorch's argument parser); TypeError otherwise."""
     if isinstance(fill_value, Tensor) and (fill_value._shape or fill_value.requires_grad):
@@ -1271,7 +1271,7 @@ def fill_diagonal_(self, fill_value, wrap: bool = False) -> Tensor:
 
     Example: ``zeros(3, 3).fill_diagonal_(1)`` is ``eye(3)``.
     """
-    check_diagonal_value(fill_value)
+    _check_diagonal_value(fill_value)
     if len(self._shape) < 2:
         raise RuntimeError("dimensions must larger than 1")
     height, width = self._shape[0], self._shape[1]
