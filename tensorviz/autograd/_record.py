@@ -809,6 +809,10 @@ def recording(rec, form: str, fn: Callable) -> Callable:
     # (a composite registered for one spelling -- "tile:function" -- wins over the op's)
     decomposed = COMPOSITES.get(f"{name}:{form}", COMPOSITES.get(name))
     if form == "inplace" or (rec.name.endswith("_") and form in ("function", "method")):
+        # (an in-place op of its own recorded as a composite -- fill_diagonal_ -- not the
+        # in-place spelling of an op whose out-of-place form is one: square_)
+        decomposed = decomposed if rec.name.endswith("_") else None
+
         def inplace(*args, **kwargs):
             self = args[0] if args else None
             if not isinstance(self, Tensor):
