@@ -52,6 +52,9 @@ def composite(*names: str):
     return register
 
 
+#: True once an inference tensor was made (until then no saved tensor can be a view of one).
+_inference_made = False
+
 _INFERENCE_SAVE = ("Inference tensors cannot be saved for backward. Please do not use Tensors "
                    "created in inference mode in computation tracked by autograd. To work "
                    "around this, you can make a clone to get a normal tensor and use it in "
@@ -81,8 +84,9 @@ class Ctx:
 
     def save(self, t, name: str | None = None) -> SavedTensor:
         """Keep ``t`` (an input, or the op's output) for the backward formula."""
-        ag = t._ag  # (an inference tensor, or a view of one)
-        if (ag is not None and ag.inference) or type(t._vc) is InferenceCounter:
+        ag = t._ag  # (an inference tensor, or a view of one once any was made)
+        if (ag is not None and ag.inference) or (
+                _inference_made and type(t._vc) is InferenceCounter):
             raise RuntimeError(_INFERENCE_SAVE)
         out = self.out
         nr = 0
@@ -884,6 +888,7 @@ def recording(rec, form: str, fn: Callable) -> Callable:
 def _mark_inference(args: tuple, out) -> None:
     """Tensors made under ``inference_mode`` are inference tensors (views of normal tensors
     stay normal, as in PyTorch, marked as made in inference mode)."""
+    global _inference_made
     for o in _outputs(out):
         if not isinstance(o, Tensor):
             continue
@@ -893,6 +898,7 @@ def _mark_inference(args: tuple, out) -> None:
             meta(o).inference = True
             if type(o._vc) is not InferenceCounter:  # (its family's counter: views share it)
                 o._vc = InferenceCounter((0,))
+                _inference_made = True
         elif o is not base and o._vb is not None:  # (refused if written with grad later)
             if requires_grad(base):
                 _mark_view(base, (o,), creation="inference")
