@@ -17,6 +17,7 @@ from . import _dtypes, _layout
 from ._device import CPU, DeviceLike, device
 from ._dtypes import dtype as _dtype_cls
 from . import _autograd_meta as _ag_meta
+from ._grad_mode import _STATE
 from ._size import Size
 from ._printing import tensor_repr
 from ._storage import TENSOR_HOOKS as _STORAGE_HOOKS
@@ -79,6 +80,17 @@ _NON_LEAF_GRAD = (
 
 _new = object.__new__
 _FIRST_STORAGE = threading.Lock()  # guards making a fresh result's storage (see _fresh)
+
+
+def _inference_alias(d: "Tensor") -> None:
+    """``d``, the ``detach()`` or ``.data`` of an inference tensor, is one too; outside
+    inference mode, as in PyTorch, with a version counter of its own that counts writes
+    (inside, its family's, which refuses them later)."""
+    if _STATE.inference:
+        d._vc = _ag_meta.InferenceCounter((0,))
+    else:
+        d._vc = [0]
+        _ag_meta.meta(d).inference = True
 
 
 def _fresh(dt: _dtype_cls, shape: tuple, stride: tuple, arr: np.ndarray) -> "Tensor":
@@ -358,7 +370,7 @@ class Tensor:
     # are the conjugate (complex dtypes: PyTorch's conj bit) or the negation (real dtypes:
     # the neg bit) of what its storage holds, see ``lazy_values``.
     __slots__ = ("_storage", "_dtype", "_offset", "_shape", "_stride", "_a", "_ag", "_vc",
-                 "_cj", "_vb", "__weakref__")
+                 "_cj", "_vb", "_vv", "__weakref__")
     __array_priority__ = 1000  # NumPy defers to our reflected operators
 
     # ------------------------------------------------------------ construction
@@ -411,7 +423,8 @@ class Tensor:
         ``dtype`` when given (``arr``: the view's strided array, when the caller has it for
         free -- ``a.T`` -- instead of its being rebuilt from the storage); it shares this tensor's version counter, as PyTorch's views,
         and remembers the tensor it views (``_vb``; ``t._base``, the root, follows these links
-        whether or not autograd records).  Callers making an alias that is no view
+        whether or not autograd records) and the family's version then (``_vv``: autograd
+        needs it if the base later requires grad).  Callers making an alias that is no view
         (``detach``) clear ``_vb``.
 
         # Note: PyTorch keeps only the root alive; a chain of views here keeps each link
@@ -432,6 +445,7 @@ class Tensor:
         v._vc = vc
         v._cj = self._cj
         v._vb = self  # (the tensor viewed; ``_base`` walks these up to the root)
+        v._vv = vc[0]  # (the family's version when the view was made: see _record._adopt)
         return v
 
     def _alias(self) -> "Tensor":
@@ -613,6 +627,8 @@ class Tensor:
         d = _make(Tensor, self._storage, self._dtype, self._offset, self._shape,
                   self._stride, self._a)
         d._cj = self._cj
+        if type(self._vc) is _ag_meta.InferenceCounter:
+            _inference_alias(d)
         return d
 
     @data.setter
@@ -630,20 +646,28 @@ class Tensor:
         """
         d = self._view(self._shape, self._stride, self._offset)
         d._vb = None  # (not a view in PyTorch: no ``_base``)
+        if type(d._vc) is _ag_meta.InferenceCounter:
+            _inference_alias(d)
         return d
 
     def detach_(self) -> "Tensor":
-        """Take this tensor out of the graph in place: it becomes a leaf that needs no grad."""
+        """Take this tensor out of the graph in place: it becomes a leaf that needs no grad.
+        Refused for a view (``a[1:].detach_()``), whether or not autograd records, as in
+        PyTorch (outside inference mode): use ``detach()``.
+
+        >>> y = x * 2; y.detach_(); y.requires_grad      # False
+        """
         ag = self._ag
+        if (self._vb is not None or (ag is not None and ag.base is not None)) and \
+                not _STATE.inference and type(self._vc) is not _ag_meta.InferenceCounter:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead. If you "
+                               "are using DistributedDataParallel (DDP) for training, and "
+                               "gradient_as_bucket_view is set as True, gradients are views "
+                               "of DDP buckets, and hence detach_() cannot be called on these "
+                               "gradients. To fix this error, please refer to the "
+                               "Optimizer.zero_grad() function in torch/optim/optimizer.py "
+                               "as the solution.")
         if ag is not None:
-            if ag.base is not None:
-                raise RuntimeError("Can't detach views in-place. Use detach() instead. If you "
-                                   "are using DistributedDataParallel (DDP) for training, and "
-                                   "gradient_as_bucket_view is set as True, gradients are views "
-                                   "of DDP buckets, and hence detach_() cannot be called on these "
-                                   "gradients. To fix this error, please refer to the "
-                                   "Optimizer.zero_grad() function in torch/optim/optimizer.py "
-                                   "as the solution.")
             ag.grad_fn = None
             ag.requires_grad = False
         return self
@@ -693,10 +717,9 @@ class Tensor:
     @property
     def _version(self) -> int:
         """How many in-place writes this tensor's view family has seen (PyTorch's counter)."""
-        ag = self._ag
-        if ag is not None and ag.inference:
-            raise RuntimeError("Inference tensors do not track version counter.")
         vc = self._vc
+        if type(vc) is _ag_meta.InferenceCounter:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return 0 if vc is None else vc[0]
 
     def __hash__(self) -> int:

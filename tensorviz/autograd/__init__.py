@@ -66,5 +66,6 @@ from .gradcheck import gradcheck, gradgradcheck  # noqa: E402
 from . import functional  # noqa: E402
 
 _autograd_meta.on_first_requires_grad = arm
+_autograd_meta.on_requires_grad_of_viewed = _record.note_requires_grad
 _grad_mode_state.on_inference_mode = arm
 _grad_mode_state.mode_listeners.append(on_grad_block)  # (until armed: see there)

@@ -140,6 +140,31 @@ def _rtruediv(self, other):
     return self.reciprocal() * other
 
 
+@composite("fill_diagonal_")
+def _fill_diagonal_(self, fill_value, wrap: bool = False):
+    """PyTorch's fill_diagonal_ (CompositeImplicitAutograd): its checks, then ``fill_`` of
+    ``as_strided`` views of ``self`` -- so the base's node is ``CopySlices`` (twice with a
+    wrapped diagonal), and a leaf is refused as "a view of a leaf" after the shape checks."""
+    from ..ops._elementwise import _check_diagonal_value
+    _check_diagonal_value(fill_value)
+    shape = self._shape
+    if len(shape) < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    height, width = shape[0], shape[1]
+    if len(shape) > 2 and any(n != height for n in shape):
+        raise RuntimeError("all dimensions of input must be of equal length")
+    stride = sum(self._stride)
+    size = min(height, width)
+    offset = self.storage_offset()
+    self.as_strided((size,), (stride,), offset).fill_(fill_value)
+    if wrap and len(shape) == 2 and height > width + 1:
+        step = width + 1
+        wrap_size = (height * width + step - 1) // step - size
+        self.as_strided((wrap_size,), (stride,), offset + self._stride[0] * step).fill_(
+            fill_value)
+    return self
+
+
 @formula("pow")
 def _pow(ctx, input, exponent, *, out=None):
     if not isinstance(input, Tensor):  # number ** tensor

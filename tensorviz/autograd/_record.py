@@ -14,7 +14,8 @@ import weakref
 from typing import Any, Callable
 
 from .. import _dispatch, _dtypes
-from .._autograd_meta import AutogradMeta, meta
+from .._autograd_meta import AutogradMeta, InferenceCounter, meta
+from .._autograd_meta import is_inference as _is_inference
 from .._grad_mode import _STATE
 from .._tensor import Tensor
 from . import _engine
@@ -51,6 +52,9 @@ def composite(*names: str):
     return register
 
 
+#: True once an inference tensor was made (until then no saved tensor can be a view of one).
+_inference_made = False
+
 _INFERENCE_SAVE = ("Inference tensors cannot be saved for backward. Please do not use Tensors "
                    "created in inference mode in computation tracked by autograd. To work "
                    "around this, you can make a clone to get a normal tensor and use it in "
@@ -80,8 +84,9 @@ class Ctx:
 
     def save(self, t, name: str | None = None) -> SavedTensor:
         """Keep ``t`` (an input, or the op's output) for the backward formula."""
-        ag = t._ag
-        if ag is not None and ag.inference:
+        ag = t._ag  # (an inference tensor, or a view of one once any was made)
+        if (ag is not None and ag.inference) or (
+                _inference_made and type(t._vc) is InferenceCounter):
             raise RuntimeError(_INFERENCE_SAVE)
         out = self.out
         nr = 0
@@ -136,8 +141,11 @@ def requires_grad(x) -> bool:
             if base is not None:  # (a view requires grad when its base does, as PyTorch's)
                 bag = base._ag
                 return bag is not None and (bag.requires_grad or bag.grad_fn is not None)
-        # (a view taken before an in-place write gave its root base a node)
-        return bool(_views_rebased) and x._vb is not None and _adopt_view(x)
+        # (a view taken before its root base was armed: given a node by an in-place write,
+        # or made to require grad by requires_grad_())
+        if _views_rebased and x._vb is not None and _adopt_view(x):
+            return requires_grad(x)
+        return False
     if type(x) in (list, tuple):
         for y in x:
             if isinstance(y, Tensor):
@@ -261,9 +269,12 @@ def record(name: str, args: tuple, kwargs: dict, out, *, view: bool = False,
 
 def _not_implemented(name: str):
     op = name.rpartition(".")[2]
+    # (set_ is declared in PyTorch's derivatives.yaml as not implemented, named without aten::)
+    msg = f"derivative for {op} is not implemented" if op == "set_" else \
+        f"derivative for aten::{op} is not implemented"
 
     def backward(*grads):
-        raise RuntimeError(f"derivative for aten::{op} is not implemented")
+        raise RuntimeError(msg)
     return "NotImplemented", backward
 
 
@@ -408,9 +419,6 @@ def _as_strided_node(root: Tensor, view: Tensor):
 # ---------------------------------------------------------------- in-place
 _LEAF = "a leaf Variable that requires grad is being used in an in-place operation."
 _VIEW_OF_LEAF = "a view of a leaf Variable that requires grad is being used in an in-place operation."
-_INFERENCE_INPLACE = ("Inplace update to inference tensor outside InferenceMode is not allowed."
-                      "You can make a clone to get a normal tensor before doing inplace update."
-                      "See https://github.com/pytorch/rfcs/pull/17 for more details.")
 _CLARIFY = (" Given that this use case is ambiguous and error-prone, it is forbidden. You can "
             "clarify your code by moving both the view and the inplace either both inside the "
             "{} block (if you don't want the inplace to be tracked) or both outside (if you "
@@ -446,27 +454,38 @@ def _creation_error(creation: str, grad_fn, output_nr: int, indirect: bool) -> R
     return RuntimeError(msg)
 
 
-def check_inplace(self: Tensor, grad_on: bool) -> None:
-    """PyTorch's refusals of an in-place write to ``self``."""
+def check_inplace(self: Tensor, checked: bool, requires: bool = False) -> None:
+    """PyTorch's refusals of an in-place write to ``self`` (``check_inplace``), when
+    ``checked`` (grad mode on and an input requires grad): of a view made under no_grad /
+    inference mode or by a function returning several views, of a view of a leaf, and of a
+    leaf -- in that order, before the kernel looks at the arguments (a write of the wrong
+    shape through a view of a leaf gets the view's message, as in PyTorch).  ``requires``:
+    ``self`` requires grad whatever its record says (``t[0] = y``'s select of a ``t`` that
+    does, which records no node of its own).
+
+    >>> a = tensorviz.zeros(4); v = a[1:]; a.requires_grad_()
+    >>> check_inplace(v, True)   # RuntimeError: a view of a leaf Variable that requires grad ...
+    """
     ag = self._ag
-    if ag is None:
-        return
-    if ag.inference and not _STATE.inference:
-        raise RuntimeError(_INFERENCE_INPLACE)
-    if not grad_on:
+    # (an inference tensor, or a view of one, written outside inference mode: refused by its
+    # family's counter when the write is counted, after the kernel, as in PyTorch)
+    if ag is None or not checked:
         return
     base = ag.base
     if base is not None:
-        creation = ag.creation
-        if creation == "multi" or (creation and (requires_grad(self) or requires_grad(base))):
-            raise _creation_error(creation, ag.grad_fn, ag.output_nr, indirect=False)
-        bag = base._ag
-        if bag is not None and bag.grad_fn is None and bag.requires_grad:
-            raise RuntimeError(_VIEW_OF_LEAF)
-        # (a view taken before its base was written through another view counts as a leaf
-        # here until its grad_fn is remade, as in PyTorch, whose check reads it unrefreshed)
-        if ag.grad_fn is None and ag.view_version == -1 and requires_grad(base):
-            raise RuntimeError(_LEAF)
+        if ag.creation:
+            raise _creation_error(ag.creation, ag.grad_fn, ag.output_nr, indirect=False)
+        if requires or ag.requires_grad or ag.grad_fn is not None or requires_grad(base):
+            bag = base._ag
+            if bag is None or bag.grad_fn is None:
+                raise RuntimeError(_VIEW_OF_LEAF)
+            # (a view taken before its base was written through another view counts as a
+            # leaf here until its grad_fn is remade, as in PyTorch, whose check reads it
+            # unrefreshed)
+            if ag.grad_fn is None:
+                vc = self._vc
+                if ag.view_version != (vc[0] if vc is not None else 0):
+                    raise RuntimeError(_LEAF)
     elif ag.grad_fn is None and ag.requires_grad:
         raise RuntimeError(_LEAF)
 
@@ -512,8 +531,10 @@ def record_inplace(name: str, fn: Callable, args: tuple, kwargs: dict):
         if res is None:
             return out
         node_name, inputs, backward = res
-    next_functions = tuple((old_fn, old_nr) if (t is pre and pre is not None) else
-                           _engine.edge(t) for t in inputs)
+    # (``self`` as it was before the write: its clone, or, for an op with no formula, itself,
+    # whose edge must not be read again now that the write made it stale)
+    was = pre if pre is not None else self
+    next_functions = tuple((old_fn, old_nr) if t is was else _engine.edge(t) for t in inputs)
     input_meta = tuple((t._shape, t._dtype, t._storage._device) if isinstance(t, Tensor)
                        else None for t in inputs)
     node = node_class(node_name)(next_functions, input_meta, backward, ctx.saved, ctx.names, 1)
@@ -566,8 +587,10 @@ def view_root(t: Tensor):
 # autograd), only its link ``_vb`` to the tensor it views -- or a record saying only how it
 # was made (``creation``: under no_grad or inference mode, or by split/unbind).  It becomes
 # autograd's view of its root base, as every view is in PyTorch, when that matters: written
-# in place with a value that requires grad (``_adopt_base``), or used after an in-place write
-# gave its root a node (``adopt_views``: ``_views_rebased`` counts those roots while alive).
+# in place with a value that requires grad (``_adopt_base``), made to require grad itself
+# (``note_requires_grad``), or used after an in-place write gave its root a node or
+# ``requires_grad_()`` made the root require grad (``adopt_views``: ``_views_rebased``
+# counts those roots while alive).
 
 _views_rebased = 0
 #: Called on the first such write: installs ``requires_grad``/``is_leaf`` that see these views
@@ -576,8 +599,9 @@ on_first_rebase = None
 
 
 def _note_rebased(root: Tensor, rag) -> None:
-    """``root``, which needed no grad, was just given a node by an in-place write: its views
-    taken before (no record) take ``AsStridedBackward0`` of it when next used."""
+    """``root``, which needed no grad, was just given a node by an in-place write (or made to
+    require grad): its views taken before (no record) become its autograd views when next
+    used (``_adopt_view``)."""
     global _views_rebased
     if rag.rebased:
         return
@@ -591,6 +615,30 @@ def _note_rebased(root: Tensor, rag) -> None:
 def _forget_rebased() -> None:
     global _views_rebased
     _views_rebased -= 1
+
+
+def note_requires_grad(t: Tensor) -> None:
+    """``requires_grad_()`` (or the attribute) just armed ``t``, a view or a tensor that may
+    have views (``_autograd_meta.on_requires_grad_of_viewed``).  In PyTorch every view is
+    its root's view whether or not anything recorded when it was made: a view ``t`` becomes
+    autograd's view of its root now (an in-place write of it is then refused as a view of a
+    leaf, or as made under no_grad ...), and the views taken of a root ``t`` before become
+    views of a leaf that requires grad when next used (``requires_grad`` True, ``grad_fn``
+    None, or ``AsStridedBackward0`` of ``t`` if the family was written since they were made).
+
+    >>> a = tensorviz.zeros(4); v = a[1:]; a.requires_grad_(); v.requires_grad  # True
+    """
+    ag = t._ag
+    if t._vb is not None:
+        if ag.base is None:
+            links = _chain(t)
+            root = links[0]
+            rag = root._ag
+            if rag is not None and rag.base is not None:
+                root = rag.base
+            _adopt(t, links, root, _chain_creation(links))
+    elif ag.base is None:
+        _note_rebased(t, ag)
 
 
 def _chain(t: Tensor) -> list:
@@ -652,9 +700,10 @@ def _plain_replay(root: Tensor, links: list):
     return replay
 
 
-def _adopt(t: Tensor, links: list, root: Tensor, creation: str, stale: bool):
-    """Make ``t`` autograd's view of ``root`` (its record, made if needed, is returned);
-    ``stale``: written since it was made (its ``grad_fn`` is remade when next read)."""
+def _adopt(t: Tensor, links: list, root: Tensor, creation: str):
+    """Make ``t`` autograd's view of ``root`` (its record, made if needed, is returned), as
+    of the family's version when ``t`` was made (``_vv``, PyTorch's ``attr_version``): if
+    the family was written since, its ``grad_fn`` is remade when next read."""
     replay = _plain_replay(root, links)
     if replay is _UNKNOWN or root._storage is not t._storage:
         return None
@@ -662,11 +711,7 @@ def _adopt(t: Tensor, links: list, root: Tensor, creation: str, stale: bool):
     ag.base = root
     ag.creation = creation
     ag.replay = replay
-    if not stale:
-        vc = t._vc
-        ag.view_version = vc[0] if vc is not None else 0
-    elif ag.view_version is None:  # (made before the write: its version then is unknown)
-        ag.view_version = -1
+    ag.view_version = t._vv
     return ag
 
 
@@ -675,8 +720,8 @@ def _adopt_base(t: Tensor, ag):
     tensor that requires grad: it takes its root base (``_vb``) as autograd's view base, so
     the base is rebased as ``CopySlices`` like any view's (refused as PyTorch when made under
     no_grad or inference mode, or by a function returning several views).  Returns ``t``'s
-    record (or None)."""
-    if t._vb is None:
+    record (or None).  (A view of an inference tensor is none: PyTorch does not track it.)"""
+    if t._vb is None or type(t._vc) is InferenceCounter:
         return ag
     links = _chain(t)
     creation = _chain_creation(links)
@@ -686,13 +731,10 @@ def _adopt_base(t: Tensor, ag):
     rag = root._ag
     if rag is not None and rag.base is not None:  # (an alias of a recorded view)
         root = rag.base
-        rag = root._ag
-    stale = rag is not None and rag.rebased
-    new = _adopt(t, links, root, "", stale)
+    new = _adopt(t, links, root, "")
     if new is None:
         return ag
-    if stale:
-        refresh_view(t)
+    refresh_view(t)  # (its root rebased since it was made: AsStridedBackward0 of that node)
     return new
 
 
@@ -711,7 +753,7 @@ def _adopt_view(t: Tensor) -> bool:
         rag = root._ag
     if rag is None or not rag.rebased:
         return False
-    return _adopt(t, links, root, _chain_creation(links), True) is not None
+    return _adopt(t, links, root, _chain_creation(links)) is not None
 
 
 def adopt_views(args) -> bool:
@@ -726,7 +768,7 @@ def adopt_views(args) -> bool:
                 ag = t._ag
                 if (ag is None or ag.base is None) and t._vb is not None and _adopt_view(t):
                     refresh_view(t)
-                    found = True
+                    found = found or requires_grad(t)
     return found
 
 
@@ -771,17 +813,27 @@ def recording(rec, form: str, fn: Callable) -> Callable:
     # (a composite registered for one spelling -- "tile:function" -- wins over the op's)
     decomposed = COMPOSITES.get(f"{name}:{form}", COMPOSITES.get(name))
     if form == "inplace" or (rec.name.endswith("_") and form in ("function", "method")):
+        # (an in-place op of its own recorded as a composite -- fill_diagonal_ -- not the
+        # in-place spelling of an op whose out-of-place form is one: square_)
+        decomposed = decomposed if rec.name.endswith("_") else None
+
         def inplace(*args, **kwargs):
             self = args[0] if args else None
             if not isinstance(self, Tensor):
                 return fn(*args, **kwargs)
             grad_on = _STATE.grad and not _STATE.inference
+            if decomposed is not None and grad_on:  # (a composite in-place op, as PyTorch's:
+                return decomposed(*args, **kwargs)  # the in-place ops inside check, record)
             if grad_on and _views_rebased and self._vb is not None:
                 ag = self._ag  # (a view taken before its base was rebased: PyTorch's
                 if ag is None or ag.base is None:  # check sees it as its base's view)
                     _adopt_view(self)
-            check_inplace(self, grad_on)
-            if not grad_on or not (_any_requires_grad(args, kwargs)):
+            if not grad_on:
+                return fn(*args, **kwargs)
+            checked = _any_requires_grad(args, kwargs)
+            if self._ag is not None:
+                check_inplace(self, checked)
+            if not checked:
                 return fn(*args, **kwargs)
             return record_inplace(name, fn, args, kwargs)
         _copy_names(inplace, fn)
@@ -856,13 +908,17 @@ def recording(rec, form: str, fn: Callable) -> Callable:
 def _mark_inference(args: tuple, out) -> None:
     """Tensors made under ``inference_mode`` are inference tensors (views of normal tensors
     stay normal, as in PyTorch, marked as made in inference mode)."""
+    global _inference_made
     for o in _outputs(out):
         if not isinstance(o, Tensor):
             continue
         base = next((a for a in args if isinstance(a, Tensor) and a._storage is o._storage),
                     None)
-        if base is None or (base._ag is not None and base._ag.inference):
+        if base is None or _is_inference(base):
             meta(o).inference = True
+            if type(o._vc) is not InferenceCounter:  # (its family's counter: views share it)
+                o._vc = InferenceCounter((0,))
+                _inference_made = True
         elif o is not base and o._vb is not None:  # (refused if written with grad later)
             if requires_grad(base):
                 _mark_view(base, (o,), creation="inference")

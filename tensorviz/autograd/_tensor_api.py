@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .._autograd_meta import meta
+from .._autograd_meta import InferenceCounter, meta
+from .._autograd_meta import is_inference as _ag_is_inference
 from .._grad_mode import _STATE
 from .._tensor import Tensor
 from . import _engine, _record
@@ -151,10 +152,13 @@ _record.on_first_rebase = view_aware_flags
 
 
 def _base(self):
-    """For a view (made by a view op, recorded or not): the root tensor it views, else None.
+    """For a view (made by a view op, recorded or not): the root tensor it views, else None
+    (None for an inference tensor's views too: PyTorch does not track them as views).
 
     >>> a = tensorviz.zeros(4); a[1:][1:]._base is a      # True: the root, never a view
     """
+    if type(self._vc) is InferenceCounter:
+        return None
     ag = self._ag
     if ag is not None and ag.base is not None:
         return ag.base
@@ -170,9 +174,14 @@ def _is_view(self) -> bool:
 
 
 def is_inference(self) -> bool:
-    """True for a tensor made under ``inference_mode`` (it never joins a graph)."""
-    ag = self._ag
-    return ag is not None and ag.inference
+    """True for a tensor made under ``inference_mode``, or a view of one (it never joins a
+    graph).
+
+    >>> with tensorviz.inference_mode(): a = tensorviz.zeros(2)
+    >>> a.is_inference(), a.t().is_inference(), tensorviz.zeros(2).is_inference()
+    (True, True, False)
+    """
+    return _ag_is_inference(self)
 
 
 def _numpy_guard(numpy):
@@ -188,17 +197,6 @@ def _numpy_guard(numpy):
     return numpy_
 
 
-def _version_guard(prop):
-    def _version(self) -> int:
-        ag = self._ag
-        if ag is not None and ag.inference:
-            raise RuntimeError("Inference tensors do not track version counter.")
-        return prop.fget(self)
-    _version.__doc__ = prop.__doc__
-    return property(_version)
-
-
-Tensor._version = _version_guard(Tensor.__dict__["_version"])
 Tensor.backward = backward
 Tensor.register_hook = register_hook
 Tensor.register_post_accumulate_grad_hook = register_post_accumulate_grad_hook

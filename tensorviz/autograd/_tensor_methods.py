@@ -73,6 +73,9 @@ def install() -> None:
         inplace = getattr(Tensor, name + "_", None)
         if callable(inplace) and name + "_" not in registered:
             setattr(Tensor, name + "_", _record.recording(rec, "inplace", inplace))
+    if "set_" not in registered:  # (an in-place write for autograd, as PyTorch's: refused
+        # on a leaf or a view of one, recorded as its NotImplemented node otherwise)
+        Tensor.set_ = _record.recording(_Pseudo("set_", False), "inplace", Tensor.set_)
 
 
 class _Pseudo:
@@ -222,8 +225,6 @@ def _make_setitem(raw_get, raw_set):
     def __setitem__(self, key, value):
         grad_on = _STATE.grad and not _STATE.inference
         if not grad_on or not (_record.requires_grad(self) or _record.requires_grad(value)):
-            if self._ag is not None:
-                _record.check_inplace(self, grad_on)
             return raw_set(self, key, value)
         items = _normalize(key)
         if builtins.any(_is_advanced(k) for k in items):
@@ -236,17 +237,30 @@ def _make_setitem(raw_get, raw_set):
         finally:
             _STATE.grad = True
         _record._mark_view(self, (view,))
+        requires = _record.requires_grad(self)
+        _check_view_write(self, key, view, requires)
         if isinstance(value, Tensor):
-            _record.check_inplace(view, True)
             _record.record_inplace("copy_", Tensor.copy_.__wrapped__
                                    if hasattr(Tensor.copy_, "__wrapped__") else Tensor.copy_,
                                    (view, value), {})
         else:
-            _record.check_inplace(view, True)
             _record.record_inplace("fill_", _fill_raw(), (view, value), {})
     __setitem__.__doc__ = raw_set.__doc__
     __setitem__.__wrapped__ = raw_set
     return __setitem__
+
+
+def _check_view_write(self: Tensor, key, view: Tensor, requires: bool) -> None:
+    """``check_inplace`` of ``self[key] = value``'s view.  Refused: PyTorch's indexing of a
+    ``self`` that requires grad recorded ``SelectBackward0``/``SliceBackward0`` ..., which its
+    message names ("Output 0 of Select is a view of a view which ..."): the view is taken
+    again through the recording indexing (only on this error path) for that message."""
+    try:
+        _record.check_inplace(view, True, requires)
+    except RuntimeError:
+        if requires:
+            _record.check_inplace(self[key], True, True)
+        raise
 
 
 def _fill_raw():

@@ -1259,6 +1259,14 @@ def fill_(self, value) -> Tensor:
     return self
 
 
+def _check_diagonal_value(fill_value) -> None:
+    """``fill_diagonal_``'s value is a Number (a 0-dim tensor that needs no grad passes as
+    one, as through PyTorch's argument parser); TypeError otherwise."""
+    if isinstance(fill_value, Tensor) and (fill_value._shape or fill_value.requires_grad):
+        raise TypeError("fill_diagonal_(): argument 'fill_value' (position 1) must be Number, "
+                        "not Tensor")
+
+
 @op(function=False)
 def fill_diagonal_(self, fill_value, wrap: bool = False) -> Tensor:
     """Set the main diagonal (``self[i, i, ...]``) to ``fill_value`` in place; with ``wrap``
@@ -1266,6 +1274,7 @@ def fill_diagonal_(self, fill_value, wrap: bool = False) -> Tensor:
 
     Example: ``zeros(3, 3).fill_diagonal_(1)`` is ``eye(3)``.
     """
+    _check_diagonal_value(fill_value)
     if len(self._shape) < 2:
         raise RuntimeError("dimensions must larger than 1")
     height, width = self._shape[0], self._shape[1]

@@ -1143,10 +1143,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'where PyTorch raises TypeError("view_as_complex() got an unexpected keyword argument'
         ' \'out\'") [view_as_complex#0 float16 contig]',
         ('float16/contig',)),
-    ('detach', 'inplace'): (
-        'PyTorch refuses with RuntimeError("Can\'t detach views in-place. Use detach() '
-        'instead. If you are using DistributedData...; tensorviz accepts [detach#0 float32 t]',
-        ('float32/expand', 'float32/offset', 'float32/step', 'float32/t',)),
     ('repeat_interleave', 'function'): (
         "tensorviz raises RuntimeError('repeats must have the same size as input along dim, "
         "but got repeats.size(0) = 3 and... where PyTorch raises IndexError('Dimension "
