@@ -790,6 +790,29 @@ def deliberate(op: str, line: str, dt, dv, x=None, samples=None, operands=None) 
         # (exp of a 3e38 entry gives the identity); tensorviz overflows to inf, as the exact
         # result does.
         _mask_where(dt[1], dv[1], lambda x, y: np.isfinite(x) & ~np.isfinite(y))
+    if op in ("cov", "corrcoef") and x is not None and x.dtype.kind == "c" and \
+            dt[0] == dv[0] == "tensor" and dt[1]["values"].shape == dv[1]["values"].shape and \
+            "weights" not in line:
+        # Note: a complex variable whose squared deviations overflow the dtype (a 3.4e38
+        # entry in complex64) has a variance BLAS makes inf+nan j or nan+nan j by its order
+        # and fused multiply-adds (PyTorch's own cov gives either, by the matrix), and its
+        # correlations are then x / inf = 0 or NaN. In such a variable's row and column, an
+        # entry not finite on both sides is accepted, and (corrcoef) a NaN against a zero;
+        # the other variables' entries, and any finite pair, are compared.
+        xx = np.asarray(x).astype(np.complex128)
+        xx = xx.reshape(1, -1) if xx.ndim < 2 else xx
+        big = float(np.finfo(np.float32 if x.dtype == np.complex64 else np.float64).max)
+        with np.errstate(all="ignore"):
+            dev = xx - xx.mean(axis=1, keepdims=True)
+            over = ~np.isfinite(xx).all(axis=1) | ((np.abs(dev) ** 2).sum(axis=1) > big)
+        if xx.ndim == 2 and over.any() and dt[1]["values"].shape in ((len(over),) * 2, ()):
+            rc = (over[:, None] | over[None, :]).reshape(dt[1]["values"].shape)
+
+            def loose(a, b):
+                a_nf, b_nf = ~np.isfinite(a), ~np.isfinite(b)
+                zero_nan = (a_nf & np.isnan(a) & (b == 0)) | (b_nf & np.isnan(b) & (a == 0))
+                return rc & ((a_nf & b_nf) | (zero_nan if op == "corrcoef" else False))
+            _mask_where(dt[1], dv[1], loose)
     if op == "cov" and x is not None and dt[0] == dv[0] == "tensor" and "weights" not in line \
             and dt[1].get("dtype") in _MANTISSA and not str(dt[1]["dtype"]).startswith("complex"):
         # cov's cross products are one matrix product of the deviations, which BLAS (MKL in
@@ -1507,7 +1530,11 @@ ULP_OPS = {"sin", "cos", "tan", "asin", "acos", "atan", "arcsin", "arccos", "arc
            "mvlgamma", "multigammaln", "atan2", "arctan2", "angle", "sinc", "pow", "float_power",
            "logaddexp", "logaddexp2", "hypot", "ndtr", "ndtri", "log_ndtr", "erfcx", "xlogy",
            "xlog1py", "entr", "softmax", "log_softmax", "logsumexp", "abs", "absolute", "sgn",
-           "unaryabs("}
+           "unaryabs(",
+           # (and a covariance's products, summed by BLAS in its order and with its fused
+           # multiply-adds: a correlation of 1 an ulp above or below it is the same value,
+           # which asin or acosh then magnifies into a different answer)
+           "cov", "corrcoef"}
 # complex products and quotients: not correctly rounded, and by other formulas in the two
 # libraries (PyTorch's vector loop scales by an approximate reciprocal, NumPy uses Smith's):
 # an ulp of |z| apart (real ones are IEEE's, identical: never adopted)

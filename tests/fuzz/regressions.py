@@ -1652,3 +1652,19 @@ REGRESSIONS += [  # own targeted run: a complex64 inner product that cancels (BL
         "v1 = T.tensor([[[3.0, -3.0]]], dtype=T.complex64)", "v3 = v0.inner(v1)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 178M run: a correlation an ulp from 1 (BLAS order), then asin/acosh
+    ("corrcoef-then-arcsin-at-the-branch-point", [
+        "v0 = T.tensor([[4, 0], [-2, 2]], dtype=T.int16)", "v1 = v0.cdouble()",
+        "v2 = v1.corrcoef()", "v3 = T.arcsin_(v2)",
+    ]),
+    ("corrcoef-conj-then-acosh", [
+        "v0 = T.tensor([complex(-1.0, 0.0), complex(2.0, 2.0), complex(4.0, 0.0)], "
+        "dtype=T.complex64)", "v1 = v0.conj()", "v2 = v1.corrcoef()", "v3 = v2.acosh_()",
+    ]),
+    ("corrcoef-complex-variable-overflowing", [
+        "v0 = T.tensor([[complex(1.0, -2.0), complex(-0.75, 0.0), complex(0.0, 0.0)], "
+        "[complex(-1.0, 0.0), complex(3.4e+38, 0.0), complex(0.25, 0.0)], [complex(0.0, 0.5), "
+        "complex(0.5, 0.0), complex(4.0, 0.0)]], dtype=T.complex64)",
+        "v1 = T.corrcoef(v0)", "v2 = T.cov(v0)",
+    ]),
+]

@@ -1176,3 +1176,35 @@ def test_complex128_of_a_half_input_is_not_compared_as_complex32():
                   lambda x, dtype: tensorviz.prod(x, dtype=dtype) * float("inf")):
         f = compare(prog, torch, _wrong(prod=wrong))
         assert f is not None and f.kind == "silent" and f.line == 2, f
+
+
+def test_complex_covariance_overflow_accepts_only_the_overflowing_variables_entries():
+    """A complex variable whose squared deviations overflow has a variance BLAS makes
+    inf+nan j or nan+nan j by its order, and correlations 0 or NaN: in its row and column an
+    entry not finite on both sides (and, for corrcoef, NaN against 0) is accepted; the other
+    variables' entries, and a finite entry against a NaN, are still compared."""
+    import numpy as np
+
+    from .differential import deliberate
+    x = np.array([[1 - 2j, -0.75, 0], [-1, 3.4e38, 0.25], [0.5j, 0.5, 4]], dtype=np.complex64)
+    nan, inf = float("nan"), float("inf")
+
+    def desc(v):
+        return ("tensor", {"dtype": "complex64", "values": np.array(v, dtype=np.complex64)})
+    ok_t = [[1, nan, -0.2 + 0.4j], [nan, nan, nan], [-0.2 - 0.4j, nan, 1]]
+    ok_v = [[1, 0, -0.2 + 0.4j], [0, complex(inf, nan), 0], [-0.2 - 0.4j, 0, 1]]
+    dt, dv = desc(ok_t), desc(ok_v)
+    deliberate("corrcoef", "v1 = T.corrcoef(v0)", dt, dv, x)
+    assert np.array_equal(dt[1]["values"], dv[1]["values"], equal_nan=True)
+    for wrong in ([[1, 0.5, -0.2 + 0.4j], [0.5, nan, 0], [-0.2 - 0.4j, 0, 1]],   # finite vs NaN
+                  [[1, 0, -0.3 + 0.4j], [0, nan, 0], [-0.3 - 0.4j, 0, 1]]):  # other entries
+        dt, dv = desc(ok_t), desc(wrong)
+        deliberate("corrcoef", "v1 = T.corrcoef(v0)", dt, dv, x)
+        assert not np.array_equal(dt[1]["values"], dv[1]["values"], equal_nan=True)
+    dt, dv = desc(ok_t), desc(ok_v)  # (cov: NaN against 0 is no variance's)
+    deliberate("cov", "v1 = T.cov(v0)", dt, dv, x)
+    assert not np.array_equal(dt[1]["values"], dv[1]["values"], equal_nan=True)
+    small = np.array([[1, 2], [3, 4]], dtype=np.complex64)  # (nothing overflows: compared)
+    dt, dv = desc([[1, nan], [nan, 1]]), desc([[1, 0], [0, 1]])
+    deliberate("corrcoef", "v1 = T.corrcoef(v0)", dt, dv, small)
+    assert not np.array_equal(dt[1]["values"], dv[1]["values"], equal_nan=True)
