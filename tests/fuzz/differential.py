@@ -1534,7 +1534,10 @@ ULP_OPS = {"sin", "cos", "tan", "asin", "acos", "atan", "arcsin", "arccos", "arc
            # (and a covariance's products, summed by BLAS in its order and with its fused
            # multiply-adds: a correlation of 1 an ulp above or below it is the same value,
            # which asin or acosh then magnifies into a different answer)
-           "cov", "corrcoef"}
+           "cov", "corrcoef",
+           # (and the windows computed from a cosine: 0.99999994 beside 1 is one value, which
+           # atanh then makes 8.7 beside inf)
+           "hann_window", "hamming_window", "blackman_window", "kaiser_window"}
 # complex products and quotients: not correctly rounded, and by other formulas in the two
 # libraries (PyTorch's vector loop scales by an approximate reciprocal, NumPy uses Smith's):
 # an ulp of |z| apart (real ones are IEEE's, identical: never adopted)
@@ -1827,7 +1830,8 @@ def _pytorch_repairs(line: str, env: dict, torch) -> list:
                 out.imag = np.where(fix, np.copysign(0.0, -before.imag), out.imag)
                 res.data.copy_(torch.from_numpy(out))
             return True
-        repairs.append(acos_signs)
+    else:
+        acos_signs = None
     ordered = _ordered_write(line, env)
     if ordered is not None:
         # Note: a write whose result PyTorch's loop order decides (see _ordered_write: an
@@ -1863,6 +1867,8 @@ def _pytorch_repairs(line: str, env: dict, torch) -> list:
                     return False
             return True
         repairs.append(in_order)
+    if acos_signs is not None:  # (after an ordered write's: its result is PyTorch's acos)
+        repairs.append(acos_signs)
     operand = _median_of_stride_zero(line, env)
     if operand is not None and target:
         # Note: PyTorch's median/nanmedian along a dim whose stride is 0 (an expanded

@@ -1668,3 +1668,12 @@ REGRESSIONS += [  # fresh-seed 178M run: a correlation an ulp from 1 (BLAS order
         "v1 = T.corrcoef(v0)", "v2 = T.cov(v0)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 178M run: complex128 acos written over its own input; a long window
+    ("acos-out-overlapping-its-input-zero-imaginary", [
+        "v0 = T.tensor([complex(0.25, 0.0), complex(0.25, 0.0), complex(2.0, -2.0), "
+        "complex(3.4e+38, 0.5), complex(0.0, 1.0), complex(4.0, 0.0)], dtype=T.complex128)",
+        "v1 = v0[..., ::2]", "v2 = T.arccos(v1, out=v0)", "v3 = v1.logaddexp2(1)",
+        "v4 = T.acos(v2, out=v2)",
+    ]),
+    ("hann-window-then-atanh", ["v2 = T.hann_window(100000)", "v3 = T.atanh_(v2)"]),
+]
