@@ -24,7 +24,7 @@ from .._dispatch import (check_partial_overlap, exact_out, found_message, inplac
 from .._indexing import check_writable
 from .._scalars import check_half, checked_scalar, fill_value, scalar_to  # noqa: F401
 from .._tensor import Tensor, _contig, _fresh, tensor_device, wrap_array
-from ..backends._numpy import call_quiet, context_busy, quiet_run
+from ..backends._numpy import call_quiet, context_busy, out_of_memory, quiet_run
 
 Number = (builtins.bool, builtins.int, builtins.float, builtins.complex, np.generic)
 _PY_NUMBERS = frozenset((builtins.bool, builtins.int, builtins.float, builtins.complex))
@@ -268,7 +268,10 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
     xb = operand(b, rdt, dev)
     if rdt in _HALVES:
         xa, xb = _half_operands(ufunc, xa, xb, b, rdt, dev)
-    res = call_quiet(ufunc, xa, xb) if rdt.category >= _FLOAT else ufunc(xa, xb)
+    try:
+        res = call_quiet(ufunc, xa, xb) if rdt.category >= _FLOAT else ufunc(xa, xb)
+    except MemoryError as e:  # (an expanded 2**40-element result: PyTorch's allocator error)
+        raise out_of_memory(getattr(e, "_total_size", 0)) from None
     if layout_of is not None:
         stride = result_strides(res.shape, *layout_of, common=rdt)
     elif scalar_is_operand:

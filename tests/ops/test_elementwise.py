@@ -350,3 +350,12 @@ def test_result_layouts_follow_tensoriterator_on_random_layouts(seed):
         if isinstance(want, tuple) and isinstance(got, tuple) and want != got:
             wrong.append((case, want, got))
     assert not wrong, f"{len(wrong)} of 300 differ, e.g. {wrong[0]}"
+
+
+@pytest.mark.parametrize("expr", ["a > a", "a + a", "a.float() * 2", "a.eq(a)"])
+def test_a_result_no_memory_holds_is_pytorchs_allocator_error(expr):
+    """An elementwise result of 2**42 elements (an expanded operand: 4 TiB and more) is
+    PyTorch's RuntimeError from its allocator, never NumPy's MemoryError."""
+    a = tensorviz.tensor([6], dtype=tensorviz.int32).expand(2**42)
+    with pytest.raises(RuntimeError, match="can't allocate memory"):
+        eval(expr)  # noqa: S307
