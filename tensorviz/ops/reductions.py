@@ -1205,6 +1205,17 @@ def _unique_result(input, vals, inverse, counts, return_inverse, return_counts, 
     return res[0] if len(res) == 1 else tuple(res)
 
 
+def _check_unique_dim_sizes(shape: tuple, d: int) -> None:
+    """PyTorch's refusals of unique along ``d`` of an empty tensor: another dim of size 0
+    beside a selected one of size 0, or only unselected dims of size 0."""
+    if builtins.any(s == 0 for i, s in enumerate(shape) if i != d):
+        if shape[d] == 0:
+            raise RuntimeError("Number of zero sized dimensions is more than one, so unique "
+                               "cannot be applied ")
+        raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique "
+                           "cannot be applied")
+
+
 @op()
 def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
            return_counts: bool = False, dim=None):
@@ -1224,9 +1235,7 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
         return _unique_result(input, vals, inv, cnt, return_inverse, return_counts, dt)
     d = _layout.normalize_dim(dim, len(input._shape))
     arr = input._arr
-    if builtins.any(s == 0 for i, s in enumerate(arr.shape) if i != d):
-        raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique "
-                           "cannot be applied")
+    _check_unique_dim_sizes(arr.shape, d)
     if arr.shape[d] == 0:
         empty = xp.zeros(0, dtype=np.int64)
         return _unique_result(input, arr.copy(), empty, empty, return_inverse, return_counts, dt)
@@ -1292,6 +1301,11 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False,
     else:
         d = _layout.normalize_dim(dim, len(input._shape))
         a = input._arr
+        _check_unique_dim_sizes(a.shape, d)
+        if a.ndim and a.shape[d] == 0:  # (no slices: the input's row-major copy, as unique)
+            empty = xp.zeros(0, dtype=np.int64)
+            return _unique_result(input, a.copy(), empty, empty, return_inverse, return_counts,
+                                  dt)
     n = a.shape[d] if a.ndim else 1
     if a.ndim == 0:
         a = a.reshape(1)

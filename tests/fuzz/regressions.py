@@ -1677,3 +1677,9 @@ REGRESSIONS += [  # fresh-seed 178M run: complex128 acos written over its own in
     ]),
     ("hann-window-then-atanh", ["v2 = T.hann_window(100000)", "v3 = T.atanh_(v2)"]),
 ]
+REGRESSIONS += [  # fresh-seed 178M run: unique_consecutive along the empty dim of (4, 0)
+    ("unique-consecutive-empty-dim-layout", [
+        "v0 = T.zeros((4, 0), dtype=T.float32)",
+        "v1 = T.unique_consecutive(v0, return_inverse=True, dim=-1)",
+    ]),
+]

@@ -1104,3 +1104,23 @@ def test_trapezoid_of_0_dim_samples_promotes_them_as_dimensioned(tvdiff, ydtype,
         got.append([(str(r.dtype).rpartition(".")[2], r.tolist())
                     for r in (T.trapz(y, x), T.trapezoid(y, x, dim=0), T.trapz(y[0, :1], x))])
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("fn", ["unique", "unique_consecutive"])
+@pytest.mark.parametrize("shape", [(4, 0), (0, 4), (2, 0, 3), (0,), (2, 3), (0, 0), (0, 0, 2),
+                                   (2, 0, 0)])
+@pytest.mark.parametrize("dim", [0, -1, None])
+def test_unique_along_a_dim_of_empty_tensors_as_pytorch(fn, shape, dim):
+    """unique/unique_consecutive along a dim of an empty tensor: a row-major empty result
+    (stride (1, 1) for (4, 0)), or PyTorch's refusal ("Number of zero sized dimensions is
+    more than one" beside "There are 0 sized dimensions, and they aren't selected")."""
+    torch = pytest.importorskip("torch")
+    got = []
+    for T in (tensorviz, torch):
+        try:
+            out = getattr(T, fn)(T.zeros(shape), dim=dim, return_inverse=True,
+                                 return_counts=True)
+            got.append([(tuple(t.shape), t.stride(), t.tolist()) for t in out])
+        except RuntimeError as e:
+            got.append(str(e))
+    assert got[0] == got[1]
