@@ -1269,6 +1269,9 @@ def _fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     if c.dtype == np.float32:
         return (a.astype(np.float64) * b + c).astype(np.float32)
     r, _, s = fma_parts(a, b, c)
+    # (an exact zero takes IEEE's sign, as a + b rounded gives it: -0 * 1 + -0 is -0; the
+    # split's own arithmetic makes it +0)
+    r = np.where(r == 0, s, r)
     return r if bool(np.isfinite(r).all()) else np.where(np.isfinite(s), r, s)  # (inf, nan)
 
 

@@ -1069,6 +1069,15 @@ def lerp(input: Tensor, end: Tensor, weight, *, out=None) -> Tensor:
         # PyTorch's formula: exact at both ends
         if dt in _dtypes.HALVES:  # (its vectorized 16-bit kernel: fused multiply-adds)
             return xp.where(absw < 0.5, _fma32(w, diff, a), _fma32(-diff, 1 - w, b))
+        if a.dtype.kind == "f":
+            # (its vectorized float kernel too: fma(w - 1, diff, end) past a weight of 0.5,
+            # so 0.5 + (3.4e38 - 0.5) * 2 less the end is -3.4e38, not -inf)
+            from .linalg import _fma
+            small = absw < 0.5
+            coeff = xp.where(small, w, w - 1)
+            base = xp.where(small, a, b)
+            coeff, diff, base = xp.broadcast_arrays(coeff, diff, base)
+            return _fma(coeff, diff, base)
         return xp.where(absw < 0.5, a + w * diff, b - diff * (1 - w))
     res = call_quiet(f)
     # (a number weight is no operand of PyTorch's TensorIterator: lerp.Scalar is binary)

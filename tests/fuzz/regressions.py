@@ -1683,3 +1683,11 @@ REGRESSIONS += [  # fresh-seed 178M run: unique_consecutive along the empty dim 
         "v1 = T.unique_consecutive(v0, return_inverse=True, dim=-1)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 178M run: float32 lerp past a weight of 0.5 is one fused step
+    ("lerp-float32-fused-overflow", [
+        "v0 = T.tensor([[0.5, -0.75], [1.5, float('nan')]], dtype=T.float32)",
+        "v1 = T.tensor([[3.4e+38, 1.5]], dtype=T.float32)", "v2 = v1.expand((2, 2))",
+        "v3 = T.tensor([[-1.0, 4.0], [2.0, -float('inf')]], dtype=T.float32)",
+        "v4 = T.lerp(v0, v2, v3)",
+    ]),
+]

@@ -1058,3 +1058,24 @@ def test_number_over_tensor_is_laid_out_as_pytorchs_reciprocal_times_number(dt, 
         got.append([(r.stride(), r.dtype.is_floating_point, r.tolist())
                     for r in (0 / x, 2.5 / x, True / x)])
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_lerp_of_floats_is_one_fused_multiply_add(dt):
+    """PyTorch's float lerp is ``fma(w, end - start, start)`` below a weight of 0.5 and
+    ``fma(w - 1, end - start, end)`` from it: lerp(0.5, 3.4e38, -1) is -3.4e38 (unfused,
+    -inf), and values round once. Seeded random and special values, tensor and number
+    weights, against PyTorch bit for bit."""
+    rng = np.random.default_rng(3)
+    vals = np.array([0.0, -0.0, 0.5, -2.5, 3.4e38, -3.4e38, 1e-30, np.inf, -np.inf, np.nan,
+                     1.152921504606847e18, 0.1, 1 / 3])
+    for _ in range(20):
+        n = int(rng.integers(1, 70))
+        data = [rng.choice(vals, n) if rng.random() < 0.5 else rng.standard_normal(n) * 1e3
+                for _ in range(3)]
+        got = []
+        for T in (tensorviz, torch):
+            a, b, w = (T.tensor(x).to(getattr(T, dt)) for x in data)
+            got.append([repr(r.tolist()) for r in (T.lerp(a, b, w), T.lerp(a, b, 0.7),
+                                                    T.lerp(a, b, -1.0), a.clone().lerp_(b, w))])
+        assert got[0] == got[1]
