@@ -190,7 +190,10 @@ def _sum_like(name: str, xp_fn: str, input, dim, keepdim, dtype, out, nan: bool 
         rdt = _dtypes.int64
     else:
         rdt = input._dtype
-    cdt = _opmath(rdt)
+    # (a 16-bit product is PyTorch's a * b in the dtype itself, rounded at each step as
+    # NumPy's float16 and ml_dtypes' bfloat16 reductions round: 300 * 300 * (1 / 300) is inf
+    # in float16; sums accumulate in float32)
+    cdt = rdt if name == "prod" and rdt in _dtypes.HALVES else _opmath(rdt)
     xp = _xp(input)
     if name == "sum" and input._dtype.category == _COMPLEX and rdt in (_dtypes.float32,
                                                                         _dtypes.float64):
@@ -208,9 +211,29 @@ def _sum_like(name: str, xp_fn: str, input, dim, keepdim, dtype, out, nan: bool 
     axis = _axis(input, dims)
 
     def f():
+        if cdt is rdt and name == "prod" and rdt in _dtypes.HALVES and arr.size:
+            return _stepwise_prod(xp, arr, axis)
         return getattr(xp, xp_fn)(arr, axis=axis, keepdims=True)
     res = _keep(input, call_quiet(f), dims, keepdim)
     return finish(res, rdt, tensor_device(input), out)
+
+
+def _stepwise_prod(xp, arr, axis):
+    """The product over ``axis`` (None or a tuple: row-major over those dims) of a 16-bit
+    ``arr`` rounded to its dtype at each step, as PyTorch's CPU loop multiplies (NumPy's own
+    float16 reduction accumulates in float32): ``multiply.accumulate``'s last element."""
+    axes = tuple(range(arr.ndim)) if axis is None else \
+        (axis if isinstance(axis, tuple) else (axis,))
+    # (over the reduced dims in memory order, as TensorIterator walks them: a transposed
+    # matrix's product is its storage's, row by row)
+    axes = tuple(sorted((a % arr.ndim for a in axes), key=lambda a: -builtins.abs(
+        arr.strides[a]))) if arr.ndim else ()
+    keep = [d for d in range(arr.ndim) if d not in axes]
+    moved = xp.transpose(arr, keep + list(axes)) if arr.ndim else arr.reshape(1)
+    flat = moved.reshape(moved.shape[:len(keep)] + (-1,))
+    last = xp.multiply.accumulate(flat, axis=-1)[..., -1]
+    shape = [1 if d in axes else arr.shape[d] for d in range(arr.ndim)]
+    return last.reshape(shape)
 
 
 #: ``t.sum()``'s fast path: the result dtype by input dtype (bool and integers sum to int64);

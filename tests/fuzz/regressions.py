@@ -1691,3 +1691,10 @@ REGRESSIONS += [  # fresh-seed 178M run: float32 lerp past a weight of 0.5 is on
         "v4 = T.lerp(v0, v2, v3)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 178M run: float16 prod overflows step by step (then * -0: NaN)
+    ("prod-float16-stepwise-overflow", [
+        "v0 = T.tensor([[65504.0, -1.0, 0.25], [3.0, 1.5, 4.0], [-2.5, -1e-30, 3.0], "
+        "[3.0, -3.0, 4.0]], dtype=T.float64)", "v1 = v0.t()",
+        "v2 = T.prod(v0, dtype=T.float16)",
+    ]),
+]

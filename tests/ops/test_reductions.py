@@ -1124,3 +1124,27 @@ def test_unique_along_a_dim_of_empty_tensors_as_pytorch(fn, shape, dim):
         except RuntimeError as e:
             got.append(str(e))
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_16_bit_prod_rounds_every_step_in_memory_order(dtype):
+    """PyTorch's float16/bfloat16 prod multiplies in the dtype itself, rounding each step
+    (300 * 300 * (1 / 300) is inf in float16), over the reduced dims in memory order (a
+    transposed matrix's product is its storage's); dtype= converts first. Seeded shapes
+    below PyTorch's vectorized length (64 elements), against PyTorch bit for bit."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(11)
+    for trial in range(150):
+        shape = tuple(rng.integers(1, 5, rng.integers(1, 4)))
+        x = (rng.standard_normal(shape) * rng.choice([0.5, 3, 30, 300])).astype(np.float32)
+        if trial % 7 == 0:
+            x.flat[0] = rng.choice([np.inf, np.nan, 0.0, -0.0])
+        d = int(rng.integers(0, len(shape)))
+        got = []
+        for T in (tensorviz, torch):
+            t = T.tensor(x).to(getattr(T, dtype))
+            tt = t.permute(*reversed(range(t.dim())))
+            got.append(repr([r.float().tolist() for r in (
+                t.prod(), t.prod(d), t.double().prod(dtype=getattr(T, dtype)), tt.prod(),
+                tt.prod(d))]))
+        assert got[0] == got[1], (shape, d)
