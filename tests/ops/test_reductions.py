@@ -1135,7 +1135,9 @@ def test_16_bit_prod_rounds_every_step_in_memory_order(dtype):
     torch = pytest.importorskip("torch")
     rng = np.random.default_rng(11)
     for trial in range(150):
-        shape = tuple(rng.integers(1, 5, rng.integers(1, 4)))
+        shape = tuple(rng.integers(1, 7, rng.integers(1, 4)))
+        if np.prod(shape) >= 64:  # (PyTorch's vector loop: lanes as wide as the machine's)
+            continue
         x = (rng.standard_normal(shape) * rng.choice([0.5, 3, 30, 300])).astype(np.float32)
         if trial % 7 == 0:
             x.flat[0] = rng.choice([np.inf, np.nan, 0.0, -0.0])
