@@ -221,7 +221,11 @@ def _sum_like(name: str, xp_fn: str, input, dim, keepdim, dtype, out, nan: bool 
 def _stepwise_prod(xp, arr, axis):
     """The product over ``axis`` (None or a tuple: row-major over those dims) of a 16-bit
     ``arr`` rounded to its dtype at each step, as PyTorch's CPU loop multiplies (NumPy's own
-    float16 reduction accumulates in float32): ``multiply.accumulate``'s last element."""
+    float16 reduction accumulates in float32): ``multiply.accumulate``'s last element.
+
+    # Note: from 4 vectors' worth of a contiguous row (64 or 128 elements, by the machine's
+    # vector width) PyTorch multiplies lanes apart and then combines them; tensorviz keeps
+    # the one order, so long products may differ in their last bits."""
     axes = tuple(range(arr.ndim)) if axis is None else \
         (axis if isinstance(axis, tuple) else (axis,))
     # (over the reduced dims in memory order, as TensorIterator walks them: a transposed
