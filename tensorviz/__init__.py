@@ -17,7 +17,8 @@ from ._creation import (arange, as_tensor, asarray, empty, empty_like, empty_str
                         is_storage, is_tensor, linspace, logspace, numel, ones, ones_like, range,
                         scalar_tensor, tensor, zeros, zeros_like)
 from ._device import device, get_default_device, set_default_device
-from ._dtypes import (bfloat16, bool, can_cast, cdouble, cfloat, complex64, complex128, double, dtype,
+from ._dtypes import (bfloat16, bool, can_cast, cdouble, cfloat, chalf, complex32, complex64,
+                      complex128, double, dtype,
                       finfo, float, float16, float32, float64, get_default_dtype, half, iinfo,
                       int, int8, int16, int32, int64, long, promote_types, result_type,
                       set_default_dtype, short, uint8)

@@ -27,7 +27,7 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from . import _dtypes, _layout
+from . import _chalf, _dtypes, _layout
 from ._dtypes import _COMPLEX
 from ._indexing import as_resized, assign, check_partial_overlap, check_writable
 from ._storage import UntypedStorage
@@ -220,6 +220,8 @@ def write_out(out: Tensor, result, rdt: "_dtypes.dtype", dev,
         # (computed in a wider dtype, as half ops in float32: rounded to the result dtype
         # before going into an out= of another dtype, as PyTorch's copy of its result)
         result = call_quiet(result.astype, rdt._np)
+    if rdt is _dtypes.complex32 and out._dtype is not rdt:
+        result = _chalf.widen(result)  # (exact; the real part for a real out=)
     if rdt.category == _COMPLEX and out._dtype.category != _COMPLEX:
         result = result.real
     call_quiet(store, out, result)
@@ -486,6 +488,10 @@ def set_recorder(recorder: Callable | None) -> None:
 
 
 def _entry(rec: OpDef, form: str, fn: Callable) -> Callable:
+    if _chalf._active:
+        fn = _gate(rec, form, fn)
+    elif rec.qualname in _chalf.DTYPE_REFUSED and form == "function":
+        fn = _refuse_dtype(fn, _chalf.DTYPE_REFUSED[rec.qualname])
     if _recorder is None:
         return fn
     return _recorder(rec, form, fn)
@@ -540,6 +546,8 @@ def spellings(rec: OpDef) -> dict:
         if rec.dunder_ufunc is not None:
             if _recorder:
                 forward = _forward(_entry(rec, "operator", HOOKS["operator"](rec.dunder_ufunc)))
+            elif _chalf._active:
+                forward = _forward(_gate(rec, "operator", HOOKS["operator"](rec.dunder_ufunc)))
             else:
                 forward = HOOKS["operator"](rec.dunder_ufunc)  # (the hottest: a + b, a * b)
         else:
@@ -590,3 +598,197 @@ def install(recording: bool | None = None) -> dict:
 def installed(namespace: str = "torch") -> dict:
     """The functions ``install`` bound in ``namespace`` (``{}`` before it ran)."""
     return _installed.get(namespace, {})
+
+
+# ---------------------------------------------------------------- the complex32 gate
+# PyTorch runs only some ops on complex32 (ComplexHalf) tensors; tensorviz stores them as
+# pairs of float16 (``_chalf``), on which NumPy computes nothing.  Once the first complex32
+# array is made (``_chalf.HOOKS["activate"]``), ``install`` wraps every spelling in ``_gate``:
+# a call with a complex32 tensor among its arguments then runs the op as PyTorch would, or
+# raises PyTorch's error; calls without one pass through (before that, no spelling pays).
+_C32 = _dtypes.complex32
+_NATIVE_OK = (RuntimeError, NotImplementedError, TypeError, ValueError, IndexError)
+
+
+def _has_chalf(args, kwargs) -> builtins.bool:
+    for a in (*args, *kwargs.values()):
+        if isinstance(a, Tensor):
+            if a._dtype is _C32:
+                return True
+        elif isinstance(a, (list, tuple)):
+            for b in a:
+                if isinstance(b, Tensor) and b._dtype is _C32:
+                    return True
+    return False
+
+
+def _tensors(args, kwargs) -> list:
+    out = []
+    for a in (*args, *kwargs.values()):
+        if isinstance(a, Tensor):
+            out.append(a)
+        elif isinstance(a, (list, tuple)):
+            out.extend(b for b in a if isinstance(b, Tensor))
+    return out
+
+
+def _refuse_dtype(fn: Callable, refusal: tuple) -> Callable:
+    """A factory refusing ``dtype=complex32`` with PyTorch's error (``arange``, ``eye``)."""
+    @functools.wraps(fn)
+    def entry(*args, **kwargs):
+        if kwargs.get("dtype") is _C32:
+            raise refusal[0](refusal[1])
+        return fn(*args, **kwargs)
+    return entry
+
+
+def _widen_tensor(t: Tensor) -> Tensor:
+    """A complex32 tensor's values as a new complex64 tensor of its layout (exact)."""
+    if t._storage._device.type != "cpu":
+        raise RuntimeError(f"complex32 tensors are supported on the CPU only, got one on "
+                           f"{t.device}: use t.cpu(), or t.cfloat() on {t.device}")
+    from ._tensor import wrap_array
+    return wrap_array(_chalf.widen(t._arr), _dtypes.complex64, t._storage._device)
+
+
+def _widened(x):
+    if isinstance(x, Tensor):
+        return _widen_tensor(x) if x._dtype is _C32 else x
+    if isinstance(x, (list, tuple)) and builtins.any(
+            isinstance(b, Tensor) and b._dtype is _C32 for b in x):
+        return type(x)(_widened(b) for b in x)
+    return x
+
+
+def _narrowed(r):
+    """An op's result computed in complex64 (float32) as complex32 (float16), each part
+    rounded as PyTorch's ComplexHalf kernels round their complex<float> results."""
+    if isinstance(r, Tensor):
+        from ._tensor import wrap_array
+        if r._dtype is _dtypes.complex64:
+            return wrap_array(_chalf.narrow(r._arr), _C32, r._storage._device)
+        if r._dtype is _dtypes.float32:
+            return wrap_array(call_quiet(r._arr.astype, np.float16), _dtypes.float16,
+                              r._storage._device)
+        return r
+    if isinstance(r, tuple):
+        items = [_narrowed(x) for x in r]
+        if type(r) is tuple:
+            return tuple(items)
+        try:
+            return type(r)(*items)  # (a named tuple: return_types.var_mean ...)
+        except TypeError:
+            return type(r)(items)
+    if isinstance(r, list):
+        return [_narrowed(x) for x in r]
+    return r
+
+
+def _renamed(e: Exception, args, kwargs) -> Exception:
+    """An error of the op computed in complex64 as PyTorch words it for complex32."""
+    if builtins.any(t._dtype is _dtypes.complex64 for t in _tensors(args, kwargs)):
+        return e
+    msg = str(e)
+    new = msg.replace("ComplexFloat", "ComplexHalf").replace(
+        "c10::complex<float>", "c10::complex<c10::Half>")
+    if new == msg:
+        return e
+    try:
+        return type(e)(new)
+    except Exception:  # (an exception type that needs other arguments: as it was)
+        return e
+
+
+def _chalf_names(rec: OpDef) -> tuple:
+    ns = "" if rec.namespace == "torch" else rec.namespace + "."
+    return (rec.qualname,) + tuple(ns + a for a in rec.aliases) + rec.also
+
+
+def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
+    """``fn`` (one spelling of ``rec``) taking complex32 tensors as PyTorch does."""
+    names = _chalf_names(rec)
+    if rec.view or builtins.any(n in _chalf.NATIVE for n in names):
+        return fn
+    refused = next((_chalf.REFUSED[n] for n in names if n in _chalf.REFUSED), None)
+    condition = next((_chalf.CONDITIONS[n] for n in names if n in _chalf.CONDITIONS), None)
+    computed = builtins.any(n in _chalf.COMPUTED for n in names)
+    dtype_refused = _chalf.DTYPE_REFUSED.get(rec.qualname)
+    if dtype_refused is not None and form == "function":
+        fn = _refuse_dtype(fn, dtype_refused)
+    inplace = form == "inplace" or form.startswith("__i") or (
+        rec.name.endswith("_") and form in ("method", "function"))
+
+    def run(args, kwargs, narrow: builtins.bool):
+        """The op on complex64 copies of the complex32 operands; its result rounded."""
+        if inplace and args and isinstance(args[0], Tensor) and args[0]._dtype is _C32:
+            self = args[0]
+            check_writable(self)
+            tmp = _widen_tensor(self)
+            res = fn(tmp, *[_widened(a) for a in args[1:]],
+                     **{k: _widened(v) for k, v in kwargs.items()})
+            store(self, tmp._arr)
+            self._bump()
+            return self if res is tmp else res
+        out = kwargs.pop("out", None) if not inplace else None
+        res = fn(*[_widened(a) for a in args], **{k: _widened(v) for k, v in kwargs.items()})
+        if narrow and not inplace:
+            res = _narrowed(res)
+        if out is not None:
+            if not isinstance(res, Tensor):
+                raise TypeError(f"{rec.name}(): out= of complex32 operands takes one tensor")
+            if rec.out == "exact" and out._dtype is not res._dtype:
+                raise RuntimeError((rec.out_message or _structured_message)(res, out))
+            return write_out(out, res._arr, res._dtype, res._storage._device, res._stride)
+        return res
+
+    @functools.wraps(fn)
+    def gated(*args, **kwargs):
+        if not _has_chalf(args, kwargs):
+            return fn(*args, **kwargs)
+        dt = kwargs.get("dtype")
+        if dt is not None and dt is not _C32 and isinstance(dt, _dtypes.dtype):
+            # (converted to ``dtype`` first, as PyTorch: ``sum(z, dtype=complex64)`` runs)
+            return _run_renamed(run, args, kwargs, False)
+        tensors = _tensors(args, kwargs)
+        if _dtypes.result_type(*tensors) is not _C32:
+            # (promoted past complex32, ``z * float32_tensor``: PyTorch's complex64 kernel)
+            return _run_renamed(run, args, kwargs, False)
+        if inplace and args and isinstance(args[0], Tensor) and args[0]._dtype is not _C32 \
+                and not _dtypes.can_cast(_C32, args[0]._dtype):
+            raise RuntimeError(f"result type ComplexHalf can't be cast to the desired output "
+                               f"type {args[0]._dtype.cname}")
+        if form in _chalf.OPERATOR_REFUSED:
+            raise _chalf.OPERATOR_REFUSED[form][0](_chalf.OPERATOR_REFUSED[form][1])
+        if refused is not None:
+            raise refused[0](refused[1])
+        if dtype_refused is not None and dt is _C32:
+            raise dtype_refused[0](dtype_refused[1])
+        if condition is not None:
+            why = condition(*args, **kwargs)
+            if why is not None:
+                raise why[0](why[1])
+        if computed:
+            return _run_renamed(run, args, kwargs, True)
+        if not inplace:  # an op not probed: PyTorch's error if it has one for complex64 too
+            _run_renamed(run, args, dict(kwargs), False)
+        raise NotImplementedError(f"\"{rec.name}\" not implemented for 'ComplexHalf'")
+    return gated
+
+
+def _run_renamed(run, args, kwargs, narrow):
+    try:
+        return run(args, kwargs, narrow)
+    except _NATIVE_OK as e:
+        new = _renamed(e, args, kwargs)
+        if new is e:
+            raise
+        raise new from None
+
+
+def _activate_chalf() -> None:
+    """The first complex32 array: bind every spelling again, through ``_gate``."""
+    if _installed:
+        install()
+
+
+_chalf.HOOKS["activate"] = _activate_chalf

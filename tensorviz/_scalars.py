@@ -50,7 +50,8 @@ def scalar_to(value, dt: "_dtypes.dtype"):
 # PyTorch's C type names, used by its "value cannot be converted" message.
 _C_NAMES = {"bool": "bool", "uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t",
             "int32": "int", "int64": "int64_t", "float16": "c10::Half", "float32": "float",
-            "float64": "double", "bfloat16": "c10::BFloat16", "complex64": "c10::complex<float>",
+            "float64": "double", "bfloat16": "c10::BFloat16",
+            "complex32": "c10::complex<c10::Half>", "complex64": "c10::complex<float>",
             "complex128": "c10::complex<double>"}
 
 

@@ -687,8 +687,9 @@ def view_as_complex(input: Tensor) -> Tensor:
     """Real pairs (last dim of size 2, stride 1) seen as a complex tensor, a view."""
     _check_tensor("view_as_complex", input)
     dt = input._dtype
-    if dt not in (_dtypes.float32, _dtypes.float64):
-        raise RuntimeError("view_as_complex is only supported for float and double tensors, but "
+    if dt not in (_dtypes.float16, _dtypes.float32, _dtypes.float64):
+        raise RuntimeError("view_as_complex is only supported for half, float and double "
+                           "tensors, but "
                            f"got a tensor of scalar type: {dt.cname}")
     if not input._shape or input._shape[-1] != 2:
         raise RuntimeError("Tensor must have a last dimension of size 2")
