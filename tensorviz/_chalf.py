@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["NP", "is_chalf", "widen", "narrow", "empty", "zeros", "conj"]
+__all__ = ["NP", "is_chalf", "widen", "narrow", "empty", "zeros", "conj", "rounded"]
 
 #: The NumPy dtype of a complex32 element: a real and an imaginary float16, in that order.
 NP = np.dtype([("real", "<f2"), ("imag", "<f2")])
@@ -93,6 +93,19 @@ def zeros(shape: tuple) -> np.ndarray:
     return np.zeros(shape, NP)
 
 
+def rounded(value):
+    """A Python float or complex as the complex32 value PyTorch makes of it (each part to
+    float32, then float16), as a Python complex; anything else as it is.  A number meeting
+    a complex32 tensor in add, sub, mul, comparisons ... is that value (``z + 0.1`` adds
+    0.0999755859375)."""
+    if type(value) is float or type(value) is complex:
+        with np.errstate(over="ignore", invalid="ignore"):
+            c = complex(value)
+            return complex(float(np.float16(np.float32(c.real))),
+                           float(np.float16(np.float32(c.imag))))
+    return value
+
+
 def conj(arr) -> np.ndarray:
     """The conjugate of a complex32 array (a new array: the imaginary parts negated)."""
     out = np.array(arr, NP)
@@ -120,7 +133,7 @@ COMPUTED = frozenset("""
     linalg.matrix_norm fft.fftshift fft.ifftshift narrow_copy contiguous zeros_like ones_like
     empty_like full_like new_zeros new_ones new_empty new_full new_tensor new_empty_strided new
     rand_like randn_like uniform_ normal_ copy_ fill_ zero_ fill_diagonal_ is_nonzero
-    index_reduce flip fliplr masked_fill_ index_put_ pow
+    flip fliplr pow index_reduce concat concatenate linalg.diagonal swapaxes
 """.split())
 
 
@@ -130,12 +143,13 @@ def _not_impl(kernel: str) -> tuple:
 
 
 def _flip(input, dims=None, *args, **kwargs):
-    # (PyTorch's flip copies without its kernel when every flipped dim has at most 1 element)
+    # (PyTorch's flip moves whole rows without its kernel unless a flipped dim of more than
+    # one element is the one of stride 1)
     dims = kwargs.get("dims", dims)
     dims = (1,) if dims is None else (dims,) if isinstance(dims, int) else dims
-    shape = getattr(input, "_shape", ())
+    shape, stride = getattr(input, "_shape", ()), getattr(input, "_stride", ())
     try:
-        if all(shape[d] <= 1 for d in dims):
+        if all(shape[d] <= 1 or stride[d] != 1 for d in dims):
             return None
     except (IndexError, TypeError):
         return None  # (the op's own error)
@@ -177,15 +191,116 @@ def _pow(input, exponent=None, *args, **kwargs):
         {0.5: "sqrt_vml_cpu", -1: "reciprocal_cpu", -0.5: "rsqrt_cpu"}.get(exponent, "pow"))
 
 
+def _arg(args, kwargs, pos: int, name: str, default=None):
+    """Argument ``name`` (``pos`` positionally, counting the tensor as 0) of an op's call."""
+    if name in kwargs:
+        return kwargs[name]
+    return args[pos] if len(args) > pos else default
+
+
+def _is_tensor(x) -> bool:
+    return hasattr(x, "_shape")
+
+
+def _by_args(rule):
+    """A condition from ``rule(args, kwargs)`` -> kernel name or (type, message)."""
+    def condition(*args, **kwargs):
+        r = rule(args, kwargs)
+        return _not_impl(r) if isinstance(r, str) else r
+    return condition
+
+
+def _max_min(name):
+    def rule(a, k):
+        other = _arg(a, k, 1, "dim")
+        if _is_tensor(other):
+            return RuntimeError, f"{name}imum not implemented for complex tensors."
+        if other is not None:
+            return RuntimeError, f"{name}(): does not support complex input"
+        return f"{name}_all"
+    return _by_args(rule)
+
+
+def _matrix_power(a, k):
+    n = _arg(a, k, 1, "n", 2)
+    if isinstance(n, int) and n < 0:
+        return RuntimeError, "linalg.inv: Low precision dtypes not supported. Got ComplexHalf"
+    return {0: "eye", 1: None}.get(n, "addmm_impl_cpu_")
+
+
+def _isin(a, k):
+    elements, test = _arg(a, k, 0, "elements"), _arg(a, k, 1, "test_elements")
+    for x in (elements, test):
+        if isinstance(x, complex):
+            return RuntimeError, "Unsupported input type encountered for isin(): ComplexDouble"
+    return "isin_default_cpu" if _is_tensor(elements) and _is_tensor(test) else None
+
+
+def _matmul(a, k):
+    x, y = _arg(a, k, 0, "input"), _arg(a, k, 1, "other")
+    nx, ny = len(getattr(x, "_shape", ())), len(getattr(y, "_shape", ()))
+    return "dot" if nx == ny == 1 else "addmv_impl_cpu" if ny == 1 else "addmm_impl_cpu_"
+
+
 #: Ops of ``COMPUTED`` that PyTorch runs on complex32 only in some forms: a function of the
 #: op's arguments giving the refusal (exception type, message) for the others, or None.
 CONDITIONS: dict = {"flip": _flip, "fliplr": lambda input, *a, **k: _flip(input, (1,)),
                     "index_reduce": _index_reduce, "linalg.matrix_norm": _matrix_norm,
-                    "linalg.norm": _norm, "pow": _pow}
+                    "linalg.norm": _norm, "pow": _pow,
+                    # (refused ops whose PyTorch kernel, named in the error, is the form's)
+                    "max": _max_min("max"), "min": _max_min("min"),
+                    "median": _by_args(lambda a, k: "median_out" if _arg(a, k, 1, "dim")
+                                       is not None else "median_cpu"),
+                    "nanmedian": _by_args(lambda a, k: "median_out" if _arg(a, k, 1, "dim")
+                                          is not None else "median_cpu"),
+                    "matmul": _by_args(_matmul), "linalg.matmul": _by_args(_matmul),
+                    "inner": _by_args(lambda a, k: "dot" if len(getattr(a[0], "_shape", ()))
+                                      == 1 else "addmm_impl_cpu_"),
+                    "div": _by_args(lambda a, k: {"floor": "div_floor_cpu", "trunc":
+                                                  "div_trunc_cpu"}.get(
+                                                      k.get("rounding_mode"), "div_cpu")),
+                    "polygamma": _by_args(lambda a, k: {0: "digamma", 1: "trigamma"}.get(
+                        _arg(a, k, 0, "n"), "polygamma")),
+                    "round": _by_args(lambda a, k: "round_cpu" if k.get("decimals")
+                                      else "round_vml_cpu"),
+                    "special.round": _by_args(lambda a, k: "round_cpu" if k.get("decimals")
+                                              else "round_vml_cpu"),
+                    "linalg.cond": _by_args(lambda a, k: "linalg_svd_cpu" if _arg(
+                        a, k, 1, "p") in (None, 2, -2) else (
+                            RuntimeError, "linalg.inv: Low precision dtypes not supported. "
+                                          "Got ComplexHalf")),
+                    "lerp": _by_args(lambda a, k: "lerp_kernel_tensor" if _is_tensor(
+                        _arg(a, k, 2, "weight")) else "lerp_kernel_scalar"),
+                    "clamp_min": _by_args(lambda a, k: "maximum_cpu" if _is_tensor(
+                        _arg(a, k, 1, "min")) else (NotImplementedError,
+                                                    "clamp is not supported for complex types")),
+                    "clamp_max": _by_args(lambda a, k: "minimum_cpu" if _is_tensor(
+                        _arg(a, k, 1, "max")) else (NotImplementedError,
+                                                    "clamp is not supported for complex types")),
+                    "unique": _by_args(lambda a, k: "unique_dim" if k.get("dim") is not None
+                                       else "unique"),
+                    "bernoulli": _by_args(lambda a, k: "bernoulli_tensor_cpu_self_" if
+                                          _arg(a, k, 1, "p") is None else
+                                          "bernoulli_scalar_cpu_"),
+                    # (an in-place form's own rule, by its name: ``bernoulli_(p=0.5)``)
+                    "bernoulli_": _by_args(lambda a, k: "bernoulli_tensor_cpu_self_" if
+                                           _is_tensor(_arg(a, k, 1, "p")) else
+                                           "bernoulli_scalar_cpu_"),
+                    "matrix_power": _by_args(_matrix_power),
+                    "isin": _by_args(_isin),
+                    "scatter": _by_args(lambda a, k: "scatter_gather_scalar_cpu" if not
+                                        _is_tensor(_arg(a, k, 3, "src", k.get("value")))
+                                        else "scatter_gather_tensor_cpu"),
+                    "histc": _by_args(lambda a, k: "aminmax_cpu" if _arg(a, k, 2, "min", 0)
+                                      == _arg(a, k, 3, "max", 0) else "linspace_cpu"),
+                    }
 
 #: Operators of an op refused by another kernel's name (``2 / z`` is a reciprocal).
 OPERATOR_REFUSED: dict = {"__rtruediv__": _not_impl("reciprocal_cpu"),
                           "__rdiv__": _not_impl("reciprocal_cpu")}
+
+#: Ops whose positional Python numbers PyTorch first converts to complex32 (``rounded``).
+NUMBERS_ROUNDED = frozenset("add sub rsub mul eq ne where masked_fill index_fill fill_".split())
 
 #: Ops that work on the elements as stored or only read metadata (no value computed).
 NATIVE = frozenset("""
@@ -363,7 +478,9 @@ REFUSED: dict = {
     'argsort': (_RT, ' Sort does not support complex dtypes on CPU'),
     'msort': (_RT, ' Sort does not support complex dtypes on CPU'),
     'topk': (_RT, ' topk does not support complex dtypes on CPU'),
-    'renorm': (_RT, 'false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/AccumulateType.cpp":23, please report a bug to PyTorch. Unrecognized ScalarType: C'),
+    'renorm': (_RT, 'false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/'
+                    'AccumulateType.cpp":23, please report a bug to PyTorch. Unrecognized '
+                    'ScalarType: ComplexHalf'),
     'histc': (_NI, '"linspace_cpu" not implemented for \'ComplexHalf\''),
     'histogram': (_NI, '"histogramdd" not implemented for \'ComplexHalf\''),
     'gradient': (_NI, '"div_cpu" not implemented for \'ComplexHalf\''),

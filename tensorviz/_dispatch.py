@@ -712,14 +712,20 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
     refused = next((_chalf.REFUSED[n] for n in names if n in _chalf.REFUSED), None)
     condition = next((_chalf.CONDITIONS[n] for n in names if n in _chalf.CONDITIONS), None)
     computed = builtins.any(n in _chalf.COMPUTED for n in names)
+    rounds_numbers = builtins.any(n in _chalf.NUMBERS_ROUNDED for n in names)
     dtype_refused = _chalf.DTYPE_REFUSED.get(rec.qualname)
+    no_promotion = refused is not None and "MKL FFT" in refused[1]  # (fft: no complex64 run)
     if dtype_refused is not None and form == "function":
         fn = _refuse_dtype(fn, dtype_refused)
     inplace = form == "inplace" or form.startswith("__i") or (
         rec.name.endswith("_") and form in ("method", "function"))
+    if form == "inplace" and rec.qualname + "_" in _chalf.CONDITIONS:
+        condition = _chalf.CONDITIONS[rec.qualname + "_"]
 
     def run(args, kwargs, narrow: builtins.bool):
         """The op on complex64 copies of the complex32 operands; its result rounded."""
+        if narrow and rounds_numbers:
+            args = tuple(_chalf.rounded(a) for a in args)
         if inplace and args and isinstance(args[0], Tensor) and args[0]._dtype is _C32:
             self = args[0]
             check_writable(self)
@@ -750,25 +756,41 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
             # (converted to ``dtype`` first, as PyTorch: ``sum(z, dtype=complex64)`` runs)
             return _run_renamed(run, args, kwargs, False)
         tensors = _tensors(args, kwargs)
-        if _dtypes.result_type(*tensors) is not _C32:
+        if _dtypes.result_type(*tensors) is not _C32 and not no_promotion:
             # (promoted past complex32, ``z * float32_tensor``: PyTorch's complex64 kernel)
             return _run_renamed(run, args, kwargs, False)
-        if inplace and args and isinstance(args[0], Tensor) and args[0]._dtype is not _C32 \
-                and not _dtypes.can_cast(_C32, args[0]._dtype):
-            raise RuntimeError(f"result type ComplexHalf can't be cast to the desired output "
-                               f"type {args[0]._dtype.cname}")
-        if form in _chalf.OPERATOR_REFUSED:
-            raise _chalf.OPERATOR_REFUSED[form][0](_chalf.OPERATOR_REFUSED[form][1])
-        if refused is not None:
-            raise refused[0](refused[1])
+        if form == "inplace" or form.startswith("__i"):
+            self = args[0] if args else None
+            if isinstance(self, Tensor) and self._dtype is not _C32 and \
+                    not _dtypes.can_cast(_C32, self._dtype):
+                raise RuntimeError(f"result type ComplexHalf can't be cast to the desired "
+                                   f"output type {self._dtype.cname}")
         if dtype_refused is not None and dt is _C32:
             raise dtype_refused[0](dtype_refused[1])
-        if condition is not None:
+        why = refused
+        if form in _chalf.OPERATOR_REFUSED:
+            why = _chalf.OPERATOR_REFUSED[form]
+        elif condition is not None:
             why = condition(*args, **kwargs)
-            if why is not None:
-                raise why[0](why[1])
-        if computed:
+            if why is None:  # (a form PyTorch runs)
+                return _run_renamed(run, args, kwargs, True)
+        elif computed:
             return _run_renamed(run, args, kwargs, True)
+        if why is not None:
+            if not inplace or (args and isinstance(args[0], Tensor) and args[0]._dtype is _C32):
+                # (PyTorch's argument errors come first: the op is run on complex64 copies
+                # only to find them; nothing is written, its result never returned)
+                try:
+                    fn(*[_widened(a) for a in args],
+                       **{k: _widened(v) for k, v in kwargs.items() if k != "out"})
+                except TypeError as e:
+                    raise _renamed(e, args, kwargs) from None
+                except RuntimeError as e:
+                    if inplace and ("in-place" in str(e) or "output with shape" in str(e)):
+                        raise _renamed(e, args, kwargs) from None
+                except Exception:  # noqa: BLE001 - the kernel's refusal below says it
+                    pass
+            raise why[0](why[1])
         if not inplace:  # an op not probed: PyTorch's error if it has one for complex64 too
             _run_renamed(run, args, dict(kwargs), False)
         raise NotImplementedError(f"\"{rec.name}\" not implemented for 'ComplexHalf'")

@@ -268,6 +268,7 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
             a, b = half_rounded(a, rdt), half_rounded(b, rdt)
     if rdt is _C32:  # (float16 with a complex number: computed in complex64, then rounded)
         _check_chalf_ufunc(ufunc, name)
+        a, b = _chalf.rounded(a), _chalf.rounded(b)  # (a number as a complex32 value)
         xa, xb = operand(a, _dtypes.complex64, dev), operand(b, _dtypes.complex64, dev)
     else:
         xa = operand(a, rdt, dev)
