@@ -611,7 +611,9 @@ _NATIVE_OK = (RuntimeError, NotImplementedError, TypeError, ValueError, IndexErr
 
 
 def _has_chalf(args, kwargs) -> builtins.bool:
-    for a in (*args, *kwargs.values()):
+    """Whether a complex32 tensor is among the operands (an ``out=`` is not one: a result
+    is written into a complex32 ``out=`` as into any other)."""
+    for a in (*args, *[v for k, v in kwargs.items() if k != "out"]):
         if isinstance(a, Tensor):
             if a._dtype is _C32:
                 return True
@@ -624,7 +626,7 @@ def _has_chalf(args, kwargs) -> builtins.bool:
 
 def _tensors(args, kwargs) -> list:
     out = []
-    for a in (*args, *kwargs.values()):
+    for a in (*args, *[v for k, v in kwargs.items() if k != "out"]):
         if isinstance(a, Tensor):
             out.append(a)
         elif isinstance(a, (list, tuple)):

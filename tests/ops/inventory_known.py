@@ -566,15 +566,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
           'float64/contig', 'int16/contig', 'int32/contig', 'int64/contig', 'int8/contig',
           'uint8/contig',
         )),
-    ('complex', 'function'): (
-        "tensorviz refuses with TypeError('complex(): complex32 (ComplexHalf) is not "
-        'supported by tensorviz; convert the inputs t...; PyTorch accepts [complex#0 float16 '
-        'contig]',
-        ('float16/contig',)),
-    ('complex', 'out'): (
-        'tensorviz refuses with AttributeError("module \'tensorviz\' has no attribute '
-        '\'complex32\'"); PyTorch accepts [complex#0 float16 contig]',
-        ('float16/contig',)),
     ('sum', 'out'): (
         "PyTorch refuses with TypeError('sum() received an invalid combination of arguments -"
         ' got (Tensor, out=Tensor), but exp...; tensorviz accepts [sum#0 bool contig]',
@@ -1157,12 +1148,7 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         " double tensors, but got a tensor of scalar type:... vs PyTorch 'view_as_complex is "
         'only supported for half, float and double tensors, but got a tensor of scalar... '
         '[view_as_complex#0 int64 contig]',
-        ('float16/contig', 'float32/0d', 'int64/contig',)),
-    ('view_as_complex', 'out'): (
-        'tensorviz raises AttributeError("module \'tensorviz\' has no attribute \'complex32\'") '
-        'where PyTorch raises TypeError("view_as_complex() got an unexpected keyword argument'
-        ' \'out\'") [view_as_complex#0 float16 contig]',
-        ('float16/contig',)),
+        ('float32/0d',)),
     ('detach', 'inplace'): (
         'PyTorch refuses with RuntimeError("Can\'t detach views in-place. Use detach() '
         'instead. If you are using DistributedData...; tensorviz accepts [detach#0 float32 t]',
