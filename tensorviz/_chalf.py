@@ -308,7 +308,8 @@ NATIVE = frozenset("""
     chalf cpu cuda resize_ resize_as_ set_ numel is_complex is_floating_point dim ndimension
     nelement element_size is_contiguous is_signed storage_offset is_conj is_neg get_device
     size stride is_same_size requires_grad_ detach detach_ tensor as_tensor asarray
-    is_non_overlapping_and_dense data_ptr untyped_storage storage
+    is_non_overlapping_and_dense data_ptr untyped_storage storage resolve_conj resolve_neg
+    conj positive clone contiguous
 """.split())
 
 _NI, _RT = NotImplementedError, RuntimeError
