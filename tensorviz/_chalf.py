@@ -242,6 +242,31 @@ def _matmul(a, k):
     return "dot" if nx == ny == 1 else "addmv_impl_cpu" if ny == 1 else "addmm_impl_cpu_"
 
 
+def _rot90(input, k=1, dims=(0, 1), *args, **kwargs):
+    # (rot90 is flips and a transpose: a quarter turn flips one of the dims, a half turn both)
+    k, dims = kwargs.get("k", k) % 4, kwargs.get("dims", dims)
+    if k == 0 or len(dims) != 2:
+        return None
+    return _flip(input, {1: (dims[1],), 2: tuple(dims), 3: (dims[0],)}[k])
+
+
+def _unless(kernel: str, trivial):
+    """PyTorch's refusal naming ``kernel``, but where ``trivial(input)`` (no element to
+    compute: its kernel is never called)."""
+    def condition(*args, **kwargs):
+        x = args[0] if args else kwargs.get("input")
+        return None if x is not None and trivial(x) else _not_impl(kernel)
+    return condition
+
+
+def _zero_dim(x) -> bool:
+    return getattr(x, "_shape", None) == ()
+
+
+def _no_elements(x) -> bool:
+    return 0 in getattr(x, "_shape", (1,))
+
+
 #: Ops of ``COMPUTED`` that PyTorch runs on complex32 only in some forms: a function of the
 #: op's arguments giving the refusal (exception type, message) for the others, or None.
 CONDITIONS: dict = {"flip": _flip, "fliplr": lambda input, *a, **k: _flip(input, (1,)),
@@ -291,6 +316,13 @@ CONDITIONS: dict = {"flip": _flip, "fliplr": lambda input, *a, **k: _flip(input,
                     "scatter": _by_args(lambda a, k: "scatter_gather_scalar_cpu" if not
                                         _is_tensor(_arg(a, k, 3, "src", k.get("value")))
                                         else "scatter_gather_tensor_cpu"),
+                    "rot90": _rot90,
+                    "chain_matmul": _by_args(lambda a, k: None if len(a) == 1 else
+                                             "addmm_impl_cpu_"),
+                    "cumsum": _unless("cumsum_out_cpu", _zero_dim),
+                    "cumprod": _unless("cumprod_out_cpu", _zero_dim),
+                    "sum": _unless("sum_cpu", _no_elements),
+                    "prod": _unless("prod_out_cpu", _no_elements),
                     "histc": _by_args(lambda a, k: "aminmax_cpu" if _arg(a, k, 2, "min", 0)
                                       == _arg(a, k, 3, "max", 0) else "linspace_cpu"),
                     }
@@ -309,7 +341,8 @@ NATIVE = frozenset("""
     nelement element_size is_contiguous is_signed storage_offset is_conj is_neg get_device
     size stride is_same_size requires_grad_ detach detach_ tensor as_tensor asarray
     is_non_overlapping_and_dense data_ptr untyped_storage storage resolve_conj resolve_neg
-    conj positive clone contiguous
+    conj positive clone contiguous atleast_1d atleast_2d atleast_3d broadcast_tensors
+    broadcast_to meshgrid is_tensor is_storage is_nonzero
 """.split())
 
 _NI, _RT = NotImplementedError, RuntimeError
@@ -606,8 +639,17 @@ DTYPE_REFUSED: dict = {
     "linspace": _not_impl("linspace_cpu"), "logspace": _not_impl("logspace_cpu"),
     "eye": _not_impl("eye"), "tril_indices": _not_impl("tril_indices"),
     "triu_indices": _not_impl("triu_indices"), "randperm": _not_impl("randperm"),
-    "hann_window": _not_impl("arange_cpu"), "hamming_window": _not_impl("arange_cpu"),
-    "blackman_window": _not_impl("arange_cpu"), "bartlett_window": _not_impl("arange_cpu"),
-    "kaiser_window": _not_impl("arange_cpu"), "randint": _NO_BOUNDS,
+    "randint": _NO_BOUNDS,
     "randint_like": _NO_BOUNDS, "random_": _NO_BOUNDS,
 }
+#: Factories refused only past a trivial size (a window of 0 or 1 elements is made without
+#: PyTorch's kernel): their first argument at most this.
+DTYPE_TRIVIAL = {"hann_window": 1, "hamming_window": 1, "blackman_window": 1,
+                 "bartlett_window": 1, "kaiser_window": 1}
+for _w in DTYPE_TRIVIAL:
+    DTYPE_REFUSED[_w] = _not_impl("arange_cpu")
+
+#: Comparisons: their result is bool whatever they compare (an in-place one may write it
+#: into any dtype: ``int_tensor.eq_(z)``).
+COMPARISONS = frozenset("eq ne lt le gt ge greater greater_equal less less_equal not_equal "
+                        "logical_and logical_or logical_xor logical_not".split())

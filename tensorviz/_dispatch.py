@@ -491,7 +491,8 @@ def _entry(rec: OpDef, form: str, fn: Callable) -> Callable:
     if _chalf._active:
         fn = _gate(rec, form, fn)
     elif rec.qualname in _chalf.DTYPE_REFUSED and form == "function":
-        fn = _refuse_dtype(fn, _chalf.DTYPE_REFUSED[rec.qualname])
+        fn = _refuse_dtype(fn, _chalf.DTYPE_REFUSED[rec.qualname],
+                           _chalf.DTYPE_TRIVIAL.get(rec.qualname))
     if _recorder is None:
         return fn
     return _recorder(rec, form, fn)
@@ -634,11 +635,14 @@ def _tensors(args, kwargs) -> list:
     return out
 
 
-def _refuse_dtype(fn: Callable, refusal: tuple) -> Callable:
-    """A factory refusing ``dtype=complex32`` with PyTorch's error (``arange``, ``eye``)."""
+def _refuse_dtype(fn: Callable, refusal: tuple, trivial: int | None = None) -> Callable:
+    """A factory refusing ``dtype=complex32`` with PyTorch's error (``arange``, ``eye``),
+    but for a first argument of at most ``trivial`` (a window of one element)."""
     @functools.wraps(fn)
     def entry(*args, **kwargs):
-        if kwargs.get("dtype") is _C32:
+        if kwargs.get("dtype") is _C32 and not (
+                trivial is not None and args and isinstance(args[0], builtins.int) and
+                args[0] <= trivial):
             raise refusal[0](refusal[1])
         return fn(*args, **kwargs)
     return entry
@@ -715,10 +719,11 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
     condition = next((_chalf.CONDITIONS[n] for n in names if n in _chalf.CONDITIONS), None)
     computed = builtins.any(n in _chalf.COMPUTED for n in names)
     rounds_numbers = builtins.any(n in _chalf.NUMBERS_ROUNDED for n in names)
+    comparison = builtins.any(n in _chalf.COMPARISONS for n in names)
     dtype_refused = _chalf.DTYPE_REFUSED.get(rec.qualname)
     no_promotion = refused is not None and "MKL FFT" in refused[1]  # (fft: no complex64 run)
     if dtype_refused is not None and form == "function":
-        fn = _refuse_dtype(fn, dtype_refused)
+        fn = _refuse_dtype(fn, dtype_refused, _chalf.DTYPE_TRIVIAL.get(rec.qualname))
     inplace = form == "inplace" or form.startswith("__i") or (
         rec.name.endswith("_") and form in ("method", "function"))
     if form == "inplace" and rec.qualname + "_" in _chalf.CONDITIONS:
@@ -761,14 +766,13 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
         if _dtypes.result_type(*tensors) is not _C32 and not no_promotion:
             # (promoted past complex32, ``z * float32_tensor``: PyTorch's complex64 kernel)
             return _run_renamed(run, args, kwargs, False)
-        if form == "inplace" or form.startswith("__i"):
+        if (form == "inplace" or form.startswith("__i")) and not comparison:
             self = args[0] if args else None
             if isinstance(self, Tensor) and self._dtype is not _C32 and \
                     not _dtypes.can_cast(_C32, self._dtype):
                 raise RuntimeError(f"result type ComplexHalf can't be cast to the desired "
                                    f"output type {self._dtype.cname}")
-        if dtype_refused is not None and dt is _C32:
-            raise dtype_refused[0](dtype_refused[1])
+
         why = refused
         if form in _chalf.OPERATOR_REFUSED:
             why = _chalf.OPERATOR_REFUSED[form]
