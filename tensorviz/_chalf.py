@@ -334,6 +334,9 @@ OPERATOR_REFUSED: dict = {"__rtruediv__": _not_impl("reciprocal_cpu"),
 #: Ops whose positional Python numbers PyTorch first converts to complex32 (``rounded``).
 NUMBERS_ROUNDED = frozenset("add sub rsub mul eq ne where masked_fill index_fill fill_".split())
 
+#: Ops whose number argument PyTorch converts with its overflow check (``index_fill``).
+NUMBERS_CHECKED = frozenset("index_fill masked_fill".split())
+
 #: Ops that work on the elements as stored or only read metadata (no value computed).
 NATIVE = frozenset("""
     to type type_as bool byte char short int long half bfloat16 float double cfloat cdouble
@@ -342,7 +345,8 @@ NATIVE = frozenset("""
     size stride is_same_size requires_grad_ detach detach_ tensor as_tensor asarray
     is_non_overlapping_and_dense data_ptr untyped_storage storage resolve_conj resolve_neg
     conj positive clone contiguous atleast_1d atleast_2d atleast_3d broadcast_tensors
-    broadcast_to meshgrid is_tensor is_storage is_nonzero
+    broadcast_to meshgrid is_tensor is_storage is_nonzero zeros ones empty full scalar_tensor
+    empty_strided frombuffer rand randn normal new_tensor cartesian_prod
 """.split())
 
 _NI, _RT = NotImplementedError, RuntimeError

@@ -27,7 +27,7 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from . import _chalf, _dtypes, _layout
+from . import _chalf, _dtypes, _layout, _scalars
 from ._dtypes import _COMPLEX
 from ._indexing import as_resized, assign, check_partial_overlap, check_writable
 from ._storage import UntypedStorage
@@ -614,6 +614,8 @@ _NATIVE_OK = (RuntimeError, NotImplementedError, TypeError, ValueError, IndexErr
 def _has_chalf(args, kwargs) -> builtins.bool:
     """Whether a complex32 tensor is among the operands (an ``out=`` is not one: a result
     is written into a complex32 ``out=`` as into any other)."""
+    if kwargs.get("dtype") is _C32:  # (a result asked for as complex32)
+        return True
     for a in (*args, *[v for k, v in kwargs.items() if k != "out"]):
         if isinstance(a, Tensor):
             if a._dtype is _C32:
@@ -654,7 +656,9 @@ def _widen_tensor(t: Tensor) -> Tensor:
         raise RuntimeError(f"complex32 tensors are supported on the CPU only, got one on "
                            f"{t.device}: use t.cpu(), or t.cfloat() on {t.device}")
     from ._tensor import wrap_array
-    return wrap_array(_chalf.widen(t._arr), _dtypes.complex64, t._storage._device)
+    dense = _layout.is_non_overlapping_and_dense(t._shape, t._stride)
+    return wrap_array(_chalf.widen(t._arr), _dtypes.complex64, t._storage._device,
+                      t._stride if dense else None)  # (its strides: size-1 dims' too)
 
 
 def _widened(x):
@@ -671,11 +675,12 @@ def _narrowed(r):
     rounded as PyTorch's ComplexHalf kernels round their complex<float> results."""
     if isinstance(r, Tensor):
         from ._tensor import wrap_array
-        if r._dtype is _dtypes.complex64:
-            return wrap_array(_chalf.narrow(r._arr), _C32, r._storage._device)
-        if r._dtype is _dtypes.float32:
-            return wrap_array(call_quiet(r._arr.astype, np.float16), _dtypes.float16,
-                              r._storage._device)
+        if r._dtype is _dtypes.complex64 or r._dtype is _dtypes.float32:
+            dense = _layout.is_non_overlapping_and_dense(r._shape, r._stride)
+            arr = _chalf.narrow(r._arr) if r._dtype is _dtypes.complex64 else \
+                call_quiet(r._arr.astype, np.float16)
+            return wrap_array(arr, _C32 if r._dtype is _dtypes.complex64 else _dtypes.float16,
+                              r._storage._device, r._stride if dense else None)
         return r
     if isinstance(r, tuple):
         items = [_narrowed(x) for x in r]
@@ -721,6 +726,10 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
     rounds_numbers = builtins.any(n in _chalf.NUMBERS_ROUNDED for n in names)
     comparison = builtins.any(n in _chalf.COMPARISONS for n in names)
     dtype_refused = _chalf.DTYPE_REFUSED.get(rec.qualname)
+    if dtype_refused is not None and form == "function" and \
+            rec.qualname not in ("randint_like", "random_"):
+        # (a factory: its dtype= is all it has of complex32)
+        return _refuse_dtype(fn, dtype_refused, _chalf.DTYPE_TRIVIAL.get(rec.qualname))
     no_promotion = refused is not None and "MKL FFT" in refused[1]  # (fft: no complex64 run)
     if dtype_refused is not None and form == "function":
         fn = _refuse_dtype(fn, dtype_refused, _chalf.DTYPE_TRIVIAL.get(rec.qualname))
@@ -754,16 +763,23 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
             return write_out(out, res._arr, res._dtype, res._storage._device, res._stride)
         return res
 
+    checked_numbers = builtins.any(n in _chalf.NUMBERS_CHECKED for n in names)
+
     @functools.wraps(fn)
     def gated(*args, **kwargs):
         if not _has_chalf(args, kwargs):
             return fn(*args, **kwargs)
+        if checked_numbers and args and isinstance(args[0], Tensor) and \
+                args[0]._dtype is _C32:  # (PyTorch's checked conversion of the value)
+            for a in (*args[1:], *kwargs.values()):
+                if isinstance(a, (builtins.int, builtins.float, builtins.complex)):
+                    _scalars.checked_scalar(a, _C32)
         dt = kwargs.get("dtype")
         if dt is not None and dt is not _C32 and isinstance(dt, _dtypes.dtype):
             # (converted to ``dtype`` first, as PyTorch: ``sum(z, dtype=complex64)`` runs)
             return _run_renamed(run, args, kwargs, False)
         tensors = _tensors(args, kwargs)
-        if _dtypes.result_type(*tensors) is not _C32 and not no_promotion:
+        if dt is not _C32 and _dtypes.result_type(*tensors) is not _C32 and not no_promotion:
             # (promoted past complex32, ``z * float32_tensor``: PyTorch's complex64 kernel)
             return _run_renamed(run, args, kwargs, False)
         if (form == "inplace" or form.startswith("__i")) and not comparison:

@@ -1074,6 +1074,17 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:
         for x in (input, min, max):
             check_partial_overlap(out, x)
     rdt = result_type(input, *[b for b in (min, max) if b is not None])
+    if rdt.category == _COMPLEX:  # (a real tensor with complex bounds, as PyTorch)
+        if builtins.any(isinstance(b, Tensor) for b in (min, max)):
+            raise NotImplementedError(f'"{"maximum" if min is not None else "minimum"}_cpu" '
+                                      f"not implemented for '{rdt.cname}'")
+        if input._dtype.category != _FLOAT:
+            raise NotImplementedError("clamp is not supported for complex types")
+        # (a float tensor's number bounds are doubles: a real complex number is its real part)
+        if builtins.any(isinstance(b, builtins.complex) and b.imag != 0 for b in (min, max)):
+            raise RuntimeError("value cannot be converted to type double without overflow")
+        min, max = (b.real if isinstance(b, builtins.complex) else b for b in (min, max))
+        rdt = result_type(input, *[b for b in (min, max) if b is not None])
     dev = device_of(input, min, max)
     arr = operand(input, rdt, dev)
     lo = None if min is None else _bound(min, rdt, dev)
