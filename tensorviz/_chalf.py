@@ -149,7 +149,7 @@ def _flip(input, dims=None, *args, **kwargs):
     dims = (1,) if dims is None else (dims,) if isinstance(dims, int) else dims
     shape, stride = getattr(input, "_shape", ()), getattr(input, "_stride", ())
     try:
-        if all(shape[d] <= 1 or stride[d] != 1 for d in dims):
+        if 0 in shape or all(shape[d] <= 1 or stride[d] != 1 for d in dims):
             return None
     except (IndexError, TypeError):
         return None  # (the op's own error)
@@ -279,8 +279,9 @@ CONDITIONS: dict = {"flip": _flip, "fliplr": lambda input, *a, **k: _flip(input,
                     "nanmedian": _by_args(lambda a, k: "median_out" if _arg(a, k, 1, "dim")
                                           is not None else "median_cpu"),
                     "matmul": _by_args(_matmul), "linalg.matmul": _by_args(_matmul),
-                    "inner": _by_args(lambda a, k: "dot" if len(getattr(a[0], "_shape", ()))
-                                      == 1 else "addmm_impl_cpu_"),
+                    "inner": _by_args(lambda a, k: None if () in (
+                        getattr(a[0], "_shape", None), getattr(a[1], "_shape", None)) else
+                        "dot" if len(getattr(a[0], "_shape", ())) == 1 else "addmm_impl_cpu_"),
                     "div": _by_args(lambda a, k: {"floor": "div_floor_cpu", "trunc":
                                                   "div_trunc_cpu"}.get(
                                                       k.get("rounding_mode"), "div_cpu")),
@@ -317,6 +318,11 @@ CONDITIONS: dict = {"flip": _flip, "fliplr": lambda input, *a, **k: _flip(input,
                                         _is_tensor(_arg(a, k, 3, "src", k.get("value")))
                                         else "scatter_gather_tensor_cpu"),
                     "rot90": _rot90,
+                    "equal": _by_args(lambda a, k: None if len(a) > 1 and getattr(
+                        a[0], "_shape", None) != getattr(a[1], "_shape", None) else
+                        "equal_cpu"),
+                    "cummax": _unless("cummax_cpu", _no_elements),
+                    "cummin": _unless("cummin_cpu", _no_elements),
                     "chain_matmul": _by_args(lambda a, k: None if len(a) == 1 else
                                              "addmm_impl_cpu_"),
                     "cumsum": _unless("cumsum_out_cpu", _zero_dim),

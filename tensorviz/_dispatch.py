@@ -742,6 +742,9 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
         """The op on complex64 copies of the complex32 operands; its result rounded."""
         if narrow and rounds_numbers:
             args = tuple(_chalf.rounded(a) for a in args)
+        if kwargs.get("dtype") is _C32:  # (computed as complex64, then rounded)
+            kwargs = dict(kwargs, dtype=_dtypes.complex64)
+            narrow = True
         if inplace and args and isinstance(args[0], Tensor) and args[0]._dtype is _C32:
             self = args[0]
             check_writable(self)
@@ -804,7 +807,8 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
                 # only to find them; nothing is written, its result never returned)
                 try:
                     fn(*[_widened(a) for a in args],
-                       **{k: _widened(v) for k, v in kwargs.items() if k != "out"})
+                       **{k: _dtypes.complex64 if v is _C32 else _widened(v)
+                          for k, v in kwargs.items() if k != "out"})
                 except TypeError as e:
                     raise _renamed(e, args, kwargs) from None
                 except RuntimeError as e:

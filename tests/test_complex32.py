@@ -28,6 +28,10 @@ except ImportError:  # (tests/ is on sys.path when the repository root is not)
 
 HALF_TOL = 2e-3  # (float16's resolution: one rounding of each part apart at most)
 
+# Naming the dtype switches tensorviz's complex32 gate on (see tensorviz._chalf): a program
+# names it before it calls an op with it, and so does this module.
+C32 = tv.complex32
+
 
 def _name(d) -> str:
     return str(d).split(".")[-1]
@@ -373,3 +377,29 @@ def test_the_op_lists_name_only_registered_ops():
         set(_chalf.DTYPE_REFUSED)
     inplace_forms = {n for n in tables if n.endswith("_") and n[:-1] in known}
     assert sorted(tables - known - inplace_forms - set(_chalf.NATIVE) - {"sum_to_size"}) == []
+
+
+DTYPE_ARG = {
+    "sum": lambda L, x: x.sum(dtype=L.complex32),
+    "sum_dim": lambda L, x: L.sum(x, 0, dtype=L.complex32),
+    "mean": lambda L, x: x.mean(dtype=L.complex32),
+    "prod": lambda L, x: x.prod(dtype=L.complex32),
+    "cumsum": lambda L, x: x.cumsum(0, dtype=L.complex32),
+    "cumprod_0d": lambda L, x: x[0].cumprod(0, dtype=L.complex32),
+    "softmax": lambda L, x: x.softmax(0, dtype=L.complex32),
+    "zeros_like": lambda L, x: L.zeros_like(x, dtype=L.complex32),
+    "full_like": lambda L, x: L.full_like(x, 2.5 - 1j, dtype=L.complex32),
+    "new_ones": lambda L, x: x.new_ones(2, dtype=L.complex32),
+    "rand_like": lambda L, x: L.rand_like(x, dtype=L.complex32).shape,
+    "sum_of_complex32": lambda L, x: x.to(L.complex32).sum(dtype=L.complex64),
+    "mean_of_complex32": lambda L, x: x.to(L.complex32).mean(dtype=L.complex128),
+}
+
+
+@pytest.mark.parametrize("name", list(DTYPE_ARG))
+def test_dtype_complex32_arguments_match_pytorch(name):
+    f = DTYPE_ARG[name]
+    data = [1.5, -0.25, 3.0]
+    mine = _run(lambda: f(tv, tv.tensor(data)))
+    theirs = _run(lambda: f(torch, torch.tensor(data)))
+    assert_same(mine, theirs, name)
