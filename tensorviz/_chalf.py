@@ -321,8 +321,10 @@ CONDITIONS: dict = {"flip": _flip, "fliplr": lambda input, *a, **k: _flip(input,
                     "equal": _by_args(lambda a, k: None if len(a) > 1 and getattr(
                         a[0], "_shape", None) != getattr(a[1], "_shape", None) else
                         "equal_cpu"),
-                    "cummax": _unless("cummax_cpu", _no_elements),
-                    "cummin": _unless("cummin_cpu", _no_elements),
+                    "cummax": _unless("cummax_cpu", lambda x: _no_elements(x) or
+                                      _zero_dim(x)),
+                    "cummin": _unless("cummin_cpu", lambda x: _no_elements(x) or
+                                      _zero_dim(x)),
                     "chain_matmul": _by_args(lambda a, k: None if len(a) == 1 else
                                              "addmm_impl_cpu_"),
                     "cumsum": _unless("cumsum_out_cpu", _zero_dim),

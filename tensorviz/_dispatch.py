@@ -656,9 +656,18 @@ def _widen_tensor(t: Tensor) -> Tensor:
         raise RuntimeError(f"complex32 tensors are supported on the CPU only, got one on "
                            f"{t.device}: use t.cpu(), or t.cfloat() on {t.device}")
     from ._tensor import wrap_array
-    dense = _layout.is_non_overlapping_and_dense(t._shape, t._stride)
+    stride = t._stride
+    if builtins.any(s == 0 and n > 1 for n, s in zip(t._shape, stride)):
+        # (expanded: its one copy widened, then expanded again, as PyTorch sees it)
+        one = tuple(1 if s == 0 else n for n, s in zip(t._shape, stride))
+        base = t._view(one, stride, t._offset)
+        base._vb = None
+        w = _widen_tensor(base)
+        return w._view(t._shape, tuple(0 if s == 0 else ws for s, ws in zip(stride, w._stride)),
+                       w._offset)
+    dense = _layout.is_non_overlapping_and_dense(t._shape, stride)
     return wrap_array(_chalf.widen(t._arr), _dtypes.complex64, t._storage._device,
-                      t._stride if dense else None)  # (its strides: size-1 dims' too)
+                      stride if dense else None)  # (its strides: size-1 dims' too)
 
 
 def _widened(x):
@@ -778,6 +787,8 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
                 if isinstance(a, (builtins.int, builtins.float, builtins.complex)):
                     _scalars.checked_scalar(a, _C32)
         dt = kwargs.get("dtype")
+        if isinstance(dt, type):  # (``dtype=complex``: complex128, as PyTorch)
+            dt = _dtypes._PY_TYPES.get(dt, dt)
         if dt is not None and dt is not _C32 and isinstance(dt, _dtypes.dtype):
             # (converted to ``dtype`` first, as PyTorch: ``sum(z, dtype=complex64)`` runs)
             return _run_renamed(run, args, kwargs, False)
