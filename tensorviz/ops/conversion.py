@@ -100,7 +100,8 @@ def _copy_strided(input, dt: _dtype_cls, stride: tuple, dev: device | None) -> T
         be = backend_for(dev)
     else:
         dev, be = st._device, st._backend
-    if input._dtype is _dtypes.complex32 and dt is not _dtypes.complex32:
+    meta = dev.type == "meta"  # (placeholders: nothing to convert)
+    if input._dtype is _dtypes.complex32 and dt is not _dtypes.complex32 and not meta:
         src = _chalf.widen(src)  # (exact: each float16 part is a float32)
     if input._dtype.category == _dtypes._COMPLEX and dt is _dtypes.bool:
         src = src != 0  # (complex -> bool: nonzero real OR imaginary part, no warning)
@@ -112,7 +113,7 @@ def _copy_strided(input, dt: _dtype_cls, stride: tuple, dev: device | None) -> T
         src = src.view(np.uint8) != 0  # (a bool view of other data: PyTorch stores 0/1)
     buf = be.empty(_layout.numel(shape), dt._np, dev)
     out = be.strided(buf, 0, shape, stride)
-    if dt is _dtypes.complex32 and input._dtype is not dt:
+    if dt is _dtypes.complex32 and input._dtype is not dt and not meta:
         out[...] = _chalf.narrow(src)  # (each part rounded to float16)
     elif dt is input._dtype or (input._dtype.category < _dtypes._FLOAT
                                 and dt is not _dtypes.float16):
