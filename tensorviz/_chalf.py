@@ -242,6 +242,17 @@ def _matmul(a, k):
     return "dot" if nx == ny == 1 else "addmv_impl_cpu" if ny == 1 else "addmm_impl_cpu_"
 
 
+def _einsum(a, k):
+    # (PyTorch's einsum calls no kernel for a permutation of one operand, nor bmm for
+    # operands that all share the output's subscripts: a product of elements)
+    eq = a[0] if a and isinstance(a[0], str) else k.get("equation", "")
+    lhs, _, out = eq.replace(" ", "").partition("->")
+    terms = lhs.split(",")
+    if out and all(sorted(t) == sorted(out) and len(set(t)) == len(t) for t in terms):
+        return None if len(terms) == 1 or all(t == out for t in terms) else "bmm"
+    return "sum_cpu" if len(terms) == 1 else "bmm"
+
+
 def _rot90(input, k=1, dims=(0, 1), *args, **kwargs):
     # (rot90 is flips and a transpose: a quarter turn flips one of the dims, a half turn both)
     k, dims = kwargs.get("k", k) % 4, kwargs.get("dims", dims)
@@ -317,7 +328,7 @@ CONDITIONS: dict = {"flip": _flip, "fliplr": lambda input, *a, **k: _flip(input,
                     "scatter": _by_args(lambda a, k: "scatter_gather_scalar_cpu" if not
                                         _is_tensor(_arg(a, k, 3, "src", k.get("value")))
                                         else "scatter_gather_tensor_cpu"),
-                    "rot90": _rot90,
+                    "rot90": _rot90, "einsum": _by_args(_einsum),
                     "equal": _by_args(lambda a, k: None if len(a) > 1 and getattr(
                         a[0], "_shape", None) != getattr(a[1], "_shape", None) else
                         "equal_cpu"),

@@ -783,9 +783,10 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
             return fn(*args, **kwargs)
         if checked_numbers and args and isinstance(args[0], Tensor) and \
                 args[0]._dtype is _C32:  # (PyTorch's checked conversion of the value)
-            for a in (*args[1:], *kwargs.values()):
-                if isinstance(a, (builtins.int, builtins.float, builtins.complex)):
-                    _scalars.checked_scalar(a, _C32)
+            value = kwargs.get("value", args[-1] if len(args) > 2 else None)
+            if isinstance(value, (builtins.int, builtins.float, builtins.complex)) and \
+                    not isinstance(value, builtins.bool):
+                _scalars.checked_scalar(value, _C32)
         dt = kwargs.get("dtype")
         if isinstance(dt, type):  # (``dtype=complex``: complex128, as PyTorch)
             dt = _dtypes._PY_TYPES.get(dt, dt)

@@ -320,7 +320,6 @@ def _call(lib, e, args, kwargs, spelling="function"):
 KNOWN = {
     "index_reduce": "tensorviz has no complex index_reduce (complex64 neither); PyTorch's "
                     "ComplexHalf runs reduce='prod'",
-    "einsum": "PyTorch's ComplexHalf einsum runs where it needs only products (no bmm/sum)",
     "histogram": "PyTorch checks the bins' dtype before its kernel's ComplexHalf refusal",
     "scatter_reduce": "PyTorch's kernel name depends on include_self and reduce",
     "is_non_overlapping_and_dense": "a tensorviz method PyTorch lacks (all dtypes)",
