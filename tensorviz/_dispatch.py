@@ -776,6 +776,7 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
         return res
 
     checked_numbers = builtins.any(n in _chalf.NUMBERS_CHECKED for n in names)
+    stepwise = rec.qualname == "diff"  # (its order n: n differences, each rounded)
 
     @functools.wraps(fn)
     def gated(*args, **kwargs):
@@ -812,6 +813,16 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
             if why is None:  # (a form PyTorch runs)
                 return _run_renamed(run, args, kwargs, True)
         elif computed:
+            if stepwise:
+                n = kwargs.get("n", args[1] if len(args) > 1 else 1)
+                if isinstance(n, builtins.int) and n > 1:
+                    # (PyTorch's order n is n complex32 ops, each rounded: diff(diff(x)))
+                    kw = {k: v for k, v in kwargs.items() if k != "n"}
+                    r = gated(args[0], 1, *args[2:], **kw)
+                    dim = kwargs.get("dim", args[2] if len(args) > 2 else -1)
+                    for _ in range(n - 1):
+                        r = gated(r, 1, dim)
+                    return r
             return _run_renamed(run, args, kwargs, True)
         if why is not None:
             if not inplace or (args and isinstance(args[0], Tensor) and args[0]._dtype is _C32):
