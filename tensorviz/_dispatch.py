@@ -548,7 +548,7 @@ def spellings(rec: OpDef) -> dict:
             if _recorder:
                 forward = _forward(_entry(rec, "operator", HOOKS["operator"](rec.dunder_ufunc)))
             elif _chalf._active:
-                forward = _forward(_gate(rec, "operator", HOOKS["operator"](rec.dunder_ufunc)))
+                forward = _gated_operator(rec, HOOKS["operator"](rec.dunder_ufunc))
             else:
                 forward = HOOKS["operator"](rec.dunder_ufunc)  # (the hottest: a + b, a * b)
         else:
@@ -614,16 +614,21 @@ _NATIVE_OK = (RuntimeError, NotImplementedError, TypeError, ValueError, IndexErr
 def _has_chalf(args, kwargs) -> builtins.bool:
     """Whether a complex32 tensor is among the operands (an ``out=`` is not one: a result
     is written into a complex32 ``out=`` as into any other)."""
-    if kwargs.get("dtype") is _C32:  # (a result asked for as complex32)
-        return True
-    for a in (*args, *[v for k, v in kwargs.items() if k != "out"]):
-        if isinstance(a, Tensor):
+    for a in args:  # (on every call once the gate is on: kept lean)
+        t = type(a)
+        if t is Tensor or isinstance(a, Tensor):
             if a._dtype is _C32:
                 return True
-        elif isinstance(a, (list, tuple)):
+        elif t is list or t is tuple:
             for b in a:
                 if isinstance(b, Tensor) and b._dtype is _C32:
                     return True
+    if kwargs:
+        if kwargs.get("dtype") is _C32:  # (a result asked for as complex32)
+            return True
+        for k, a in kwargs.items():
+            if k != "out" and isinstance(a, Tensor) and a._dtype is _C32:
+                return True
     return False
 
 
@@ -844,6 +849,18 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
             _run_renamed(run, args, dict(kwargs), False)
         raise NotImplementedError(f"\"{rec.name}\" not implemented for 'ComplexHalf'")
     return gated
+
+
+def _gated_operator(rec: OpDef, plain: Callable) -> Callable:
+    """``a + b`` (``operator(ufunc)``, no recording) once the gate is on: the gate only for
+    a complex32 operand, the plain operator, at one test's cost, for every other."""
+    gated = _forward(_gate(rec, "operator", plain))
+
+    def forward(self, other):
+        if self._dtype is _C32 or (isinstance(other, Tensor) and other._dtype is _C32):
+            return gated(self, other)
+        return plain(self, other)
+    return forward
 
 
 def _run_renamed(run, args, kwargs, narrow):
