@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from . import _autograd_meta as _ag_meta, _dtypes, _layout
+from . import _autograd_meta as _ag_meta, _chalf, _dtypes, _layout
 from ._device import DeviceLike, as_device
 from ._dispatch import HOOKS as _DISPATCH_HOOKS
 from ._dispatch import op
@@ -239,6 +239,8 @@ def _checked_cast(arr: np.ndarray, dt: _dtype_cls) -> np.ndarray:
             bad = builtins.int(arr.min()) < lo or builtins.int(arr.max()) > info.max
         if bad:
             raise RuntimeError(f"value cannot be converted to type {dt.name} without overflow")
+    if dt is _dtypes.complex32:
+        return _chalf.narrow(arr)
     with np.errstate(all="ignore"):
         if dt is _dtypes.uint8 and kind in "if":
             return arr.astype(np.int64).astype(np.uint8)  # negatives wrap, as in PyTorch
@@ -383,6 +385,8 @@ def _fill(shape, value, dt: _dtype_cls, device: DeviceLike, requires_grad: bool,
     n = math.prod(shape)
     if value is None:
         buf = be.empty(n, dt._np, dev)
+    elif dt is _dtypes.complex32:
+        buf = _chalf.narrow(value, (n,))
     elif value == 0 and _plain_zero(value):
         buf = be.zeros(n, dt._np, dev)
     else:

@@ -27,7 +27,7 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from . import _dtypes, _layout
+from . import _chalf, _dtypes, _layout, _scalars
 from ._dtypes import _COMPLEX
 from ._indexing import as_resized, assign, check_partial_overlap, check_writable
 from ._storage import UntypedStorage
@@ -220,6 +220,8 @@ def write_out(out: Tensor, result, rdt: "_dtypes.dtype", dev,
         # (computed in a wider dtype, as half ops in float32: rounded to the result dtype
         # before going into an out= of another dtype, as PyTorch's copy of its result)
         result = call_quiet(result.astype, rdt._np)
+    if rdt is _dtypes.complex32 and out._dtype is not rdt:
+        result = _chalf.widen(result)  # (exact; the real part for a real out=)
     if rdt.category == _COMPLEX and out._dtype.category != _COMPLEX:
         result = result.real
     call_quiet(store, out, result)
@@ -490,6 +492,11 @@ def set_recorder(recorder: Callable | None) -> None:
 
 
 def _entry(rec: OpDef, form: str, fn: Callable) -> Callable:
+    if _chalf._active:
+        fn = _gate(rec, form, fn)
+    elif rec.qualname in _chalf.DTYPE_REFUSED and form == "function":
+        fn = _refuse_dtype(fn, _chalf.DTYPE_REFUSED[rec.qualname],
+                           _chalf.DTYPE_TRIVIAL.get(rec.qualname))
     if _recorder is None:
         return fn
     return _recorder(rec, form, fn)
@@ -544,6 +551,8 @@ def spellings(rec: OpDef) -> dict:
         if rec.dunder_ufunc is not None:
             if _recorder:  # (the recording operator converts an array operand itself)
                 forward = _entry(rec, "operator", HOOKS["operator"](rec.dunder_ufunc))
+            elif _chalf._active:
+                forward = _forward(_gate(rec, "operator", HOOKS["operator"](rec.dunder_ufunc)))
             else:
                 forward = HOOKS["operator"](rec.dunder_ufunc)  # (the hottest: a + b, a * b)
         else:
@@ -594,3 +603,284 @@ def install(recording: bool | None = None) -> dict:
 def installed(namespace: str = "torch") -> dict:
     """The functions ``install`` bound in ``namespace`` (``{}`` before it ran)."""
     return _installed.get(namespace, {})
+
+
+# ---------------------------------------------------------------- the complex32 gate
+# PyTorch runs only some ops on complex32 (ComplexHalf) tensors; tensorviz stores them as
+# pairs of float16 (``_chalf``), on which NumPy computes nothing.  Once the first complex32
+# array is made (``_chalf.HOOKS["activate"]``), ``install`` wraps every spelling in ``_gate``:
+# a call with a complex32 tensor among its arguments then runs the op as PyTorch would, or
+# raises PyTorch's error; calls without one pass through (before that, no spelling pays).
+_C32 = _dtypes.complex32
+_NATIVE_OK = (RuntimeError, NotImplementedError, TypeError, ValueError, IndexError)
+
+
+def _has_chalf(args, kwargs) -> builtins.bool:
+    """Whether a complex32 tensor is among the operands (an ``out=`` is not one: a result
+    is written into a complex32 ``out=`` as into any other)."""
+    for a in args:  # (on every call once the gate is on: kept lean)
+        t = type(a)
+        if t is Tensor or isinstance(a, Tensor):
+            if a._dtype is _C32:
+                return True
+        elif t is list or t is tuple:
+            for b in a:
+                if isinstance(b, Tensor) and b._dtype is _C32:
+                    return True
+    if kwargs:
+        if kwargs.get("dtype") is _C32:  # (a result asked for as complex32)
+            return True
+        for k, a in kwargs.items():
+            if k != "out" and isinstance(a, Tensor) and a._dtype is _C32:
+                return True
+    return False
+
+
+def _tensors(args, kwargs) -> list:
+    out = []
+    for a in (*args, *[v for k, v in kwargs.items() if k != "out"]):
+        if isinstance(a, Tensor):
+            out.append(a)
+        elif isinstance(a, (list, tuple)):
+            out.extend(b for b in a if isinstance(b, Tensor))
+    return out
+
+
+def _refuse_dtype(fn: Callable, refusal: tuple, trivial: int | None = None) -> Callable:
+    """A factory refusing ``dtype=complex32`` with PyTorch's error (``arange``, ``eye``),
+    but for a first argument of at most ``trivial`` (a window of one element)."""
+    @functools.wraps(fn)
+    def entry(*args, **kwargs):
+        if kwargs.get("dtype") is _C32 and not (
+                trivial is not None and args and isinstance(args[0], builtins.int) and
+                args[0] <= trivial):
+            raise refusal[0](refusal[1])
+        return fn(*args, **kwargs)
+    return entry
+
+
+def _widen_tensor(t: Tensor) -> Tensor:
+    """A complex32 tensor's values as a new complex64 tensor of its layout (exact)."""
+    if t._storage._device.type != "cpu":
+        raise RuntimeError(f"complex32 tensors are supported on the CPU only, got one on "
+                           f"{t.device}: use t.cpu(), or t.cfloat() on {t.device}")
+    from ._tensor import wrap_array
+    stride = t._stride
+    if builtins.any(s == 0 and n > 1 for n, s in zip(t._shape, stride)):
+        # (expanded: its one copy widened, then expanded again, as PyTorch sees it)
+        one = tuple(1 if s == 0 else n for n, s in zip(t._shape, stride))
+        base = t._view(one, stride, t._offset)
+        base._vb = None
+        w = _widen_tensor(base)
+        return w._view(t._shape, tuple(0 if s == 0 else ws for s, ws in zip(stride, w._stride)),
+                       w._offset)
+    dense = _layout.is_non_overlapping_and_dense(t._shape, stride)
+    return wrap_array(_chalf.widen(t._arr), _dtypes.complex64, t._storage._device,
+                      stride if dense else None)  # (its strides: size-1 dims' too)
+
+
+def _widened(x):
+    if isinstance(x, Tensor):
+        return _widen_tensor(x) if x._dtype is _C32 else x
+    if isinstance(x, (list, tuple)) and builtins.any(
+            isinstance(b, Tensor) and b._dtype is _C32 for b in x):
+        return type(x)(_widened(b) for b in x)
+    return x
+
+
+def _narrowed(r):
+    """An op's result computed in complex64 (float32) as complex32 (float16), each part
+    rounded as PyTorch's ComplexHalf kernels round their complex<float> results."""
+    if isinstance(r, Tensor):
+        from ._tensor import wrap_array
+        if r._dtype is _dtypes.complex64 or r._dtype is _dtypes.float32:
+            dense = _layout.is_non_overlapping_and_dense(r._shape, r._stride)
+            arr = _chalf.narrow(r._arr) if r._dtype is _dtypes.complex64 else \
+                call_quiet(r._arr.astype, np.float16)
+            return wrap_array(arr, _C32 if r._dtype is _dtypes.complex64 else _dtypes.float16,
+                              r._storage._device, r._stride if dense else None)
+        return r
+    if isinstance(r, tuple):
+        items = [_narrowed(x) for x in r]
+        if type(r) is tuple:
+            return tuple(items)
+        try:
+            return type(r)(*items)  # (a named tuple: return_types.var_mean ...)
+        except TypeError:
+            return type(r)(items)
+    if isinstance(r, list):
+        return [_narrowed(x) for x in r]
+    return r
+
+
+def _renamed(e: Exception, args, kwargs) -> Exception:
+    """An error of the op computed in complex64 as PyTorch words it for complex32."""
+    if builtins.any(t._dtype is _dtypes.complex64 for t in _tensors(args, kwargs)):
+        return e
+    msg = str(e)
+    new = msg.replace("ComplexFloat", "ComplexHalf").replace(
+        "c10::complex<float>", "c10::complex<c10::Half>")
+    if new == msg:
+        return e
+    try:
+        return type(e)(new)
+    except Exception:  # (an exception type that needs other arguments: as it was)
+        return e
+
+
+def _chalf_names(rec: OpDef) -> tuple:
+    ns = "" if rec.namespace == "torch" else rec.namespace + "."
+    return (rec.qualname,) + tuple(ns + a for a in rec.aliases) + rec.also
+
+
+def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
+    """``fn`` (one spelling of ``rec``) taking complex32 tensors as PyTorch does."""
+    names = _chalf_names(rec)
+    if rec.view or builtins.any(n in _chalf.NATIVE for n in names):
+        return fn
+    refused = next((_chalf.REFUSED[n] for n in names if n in _chalf.REFUSED), None)
+    condition = next((_chalf.CONDITIONS[n] for n in names if n in _chalf.CONDITIONS), None)
+    computed = builtins.any(n in _chalf.COMPUTED for n in names)
+    rounds_numbers = builtins.any(n in _chalf.NUMBERS_ROUNDED for n in names)
+    comparison = builtins.any(n in _chalf.COMPARISONS for n in names)
+    dtype_refused = _chalf.DTYPE_REFUSED.get(rec.qualname)
+    if dtype_refused is not None and form == "function" and \
+            rec.qualname not in ("randint_like", "random_"):
+        # (a factory: its dtype= is all it has of complex32)
+        return _refuse_dtype(fn, dtype_refused, _chalf.DTYPE_TRIVIAL.get(rec.qualname))
+    no_promotion = refused is not None and "MKL FFT" in refused[1]  # (fft: no complex64 run)
+    if dtype_refused is not None and form == "function":
+        fn = _refuse_dtype(fn, dtype_refused, _chalf.DTYPE_TRIVIAL.get(rec.qualname))
+    inplace = form == "inplace" or form.startswith("__i") or (
+        rec.name.endswith("_") and form in ("method", "function"))
+    if form == "inplace" and rec.qualname + "_" in _chalf.CONDITIONS:
+        condition = _chalf.CONDITIONS[rec.qualname + "_"]
+
+    def run(args, kwargs, narrow: builtins.bool):
+        """The op on complex64 copies of the complex32 operands; its result rounded."""
+        if narrow and rounds_numbers:
+            args = tuple(_chalf.rounded(a) for a in args)
+        if kwargs.get("dtype") is _C32:  # (computed as complex64, then rounded)
+            kwargs = dict(kwargs, dtype=_dtypes.complex64)
+            narrow = True
+        if inplace and args and isinstance(args[0], Tensor) and args[0]._dtype is _C32:
+            self = args[0]
+            check_writable(self)
+            tmp = _widen_tensor(self)
+            res = fn(tmp, *[_widened(a) for a in args[1:]],
+                     **{k: _widened(v) for k, v in kwargs.items()})
+            store(self, tmp._arr)
+            self._bump()
+            return self if res is tmp else res
+        out = kwargs.pop("out", None) if not inplace else None
+        res = fn(*[_widened(a) for a in args], **{k: _widened(v) for k, v in kwargs.items()})
+        if narrow and not inplace:
+            res = _narrowed(res)
+        if out is not None:
+            if not isinstance(res, Tensor):
+                raise TypeError(f"{rec.name}(): out= of complex32 operands takes one tensor")
+            if rec.out == "exact" and out._dtype is not res._dtype:
+                raise RuntimeError((rec.out_message or _structured_message)(res, out))
+            return write_out(out, res._arr, res._dtype, res._storage._device, res._stride)
+        return res
+
+    checked_numbers = builtins.any(n in _chalf.NUMBERS_CHECKED for n in names)
+    stepwise = rec.qualname == "diff"  # (its order n: n differences, each rounded)
+
+    @functools.wraps(fn)
+    def gated(*args, **kwargs):
+        if not _has_chalf(args, kwargs):
+            return fn(*args, **kwargs)
+        if checked_numbers and args and isinstance(args[0], Tensor) and \
+                args[0]._dtype is _C32:  # (PyTorch's checked conversion of the value)
+            value = kwargs.get("value", args[-1] if len(args) > 2 else None)
+            if isinstance(value, (builtins.int, builtins.float, builtins.complex)) and \
+                    not isinstance(value, builtins.bool):
+                _scalars.checked_scalar(value, _C32)
+        dt = kwargs.get("dtype")
+        if isinstance(dt, type):  # (``dtype=complex``: complex128, as PyTorch)
+            dt = _dtypes._PY_TYPES.get(dt, dt)
+        if dt is not None and dt is not _C32 and isinstance(dt, _dtypes.dtype):
+            # (converted to ``dtype`` first, as PyTorch: ``sum(z, dtype=complex64)`` runs)
+            return _run_renamed(run, args, kwargs, False)
+        tensors = _tensors(args, kwargs)
+        if dt is not _C32 and _dtypes.result_type(*tensors) is not _C32 and not no_promotion:
+            # (promoted past complex32, ``z * float32_tensor``: PyTorch's complex64 kernel)
+            return _run_renamed(run, args, kwargs, False)
+        if (form == "inplace" or form.startswith("__i")) and not comparison:
+            self = args[0] if args else None
+            if isinstance(self, Tensor) and self._dtype is not _C32 and \
+                    not _dtypes.can_cast(_C32, self._dtype):
+                raise RuntimeError(f"result type ComplexHalf can't be cast to the desired "
+                                   f"output type {self._dtype.cname}")
+
+        why = refused
+        if form in _chalf.OPERATOR_REFUSED:
+            why = _chalf.OPERATOR_REFUSED[form]
+        elif condition is not None:
+            why = condition(*args, **kwargs)
+            if why is None:  # (a form PyTorch runs)
+                return _run_renamed(run, args, kwargs, True)
+        elif computed:
+            if stepwise:
+                n = kwargs.get("n", args[1] if len(args) > 1 else 1)
+                if isinstance(n, builtins.int) and n > 1:
+                    # (PyTorch's order n is n complex32 ops, each rounded: diff(diff(x)))
+                    kw = {k: v for k, v in kwargs.items() if k != "n"}
+                    r = gated(args[0], 1, *args[2:], **kw)
+                    dim = kwargs.get("dim", args[2] if len(args) > 2 else -1)
+                    for _ in range(n - 1):
+                        r = gated(r, 1, dim)
+                    return r
+            return _run_renamed(run, args, kwargs, True)
+        if why is not None:
+            if not inplace or (args and isinstance(args[0], Tensor) and args[0]._dtype is _C32):
+                # (PyTorch's argument errors come first: the op is run on complex64 copies
+                # only to find them; nothing is written, its result never returned)
+                try:
+                    fn(*[_widened(a) for a in args],
+                       **{k: _dtypes.complex64 if v is _C32 else _widened(v)
+                          for k, v in kwargs.items() if k != "out"})
+                except TypeError as e:
+                    raise _renamed(e, args, kwargs) from None
+                except RuntimeError as e:
+                    if inplace and ("in-place" in str(e) or "output with shape" in str(e)):
+                        raise _renamed(e, args, kwargs) from None
+                except Exception:  # noqa: BLE001 - the kernel's refusal below says it
+                    pass
+            raise why[0](why[1])
+        if not inplace:  # an op not probed: PyTorch's error if it has one for complex64 too
+            _run_renamed(run, args, dict(kwargs), False)
+        raise NotImplementedError(f"\"{rec.name}\" not implemented for 'ComplexHalf'")
+    return gated
+
+
+def _gated_operator(rec: OpDef, plain: Callable) -> Callable:
+    """``a + b`` (``operator(ufunc)``, no recording) once the gate is on: the gate only for
+    a complex32 operand, the plain operator, at one test's cost, for every other."""
+    gated = _forward(_gate(rec, "operator", plain))
+
+    def forward(self, other):
+        if self._dtype is _C32 or (isinstance(other, Tensor) and other._dtype is _C32):
+            return gated(self, other)
+        return plain(self, other)
+    return forward
+
+
+def _run_renamed(run, args, kwargs, narrow):
+    try:
+        return run(args, kwargs, narrow)
+    except _NATIVE_OK as e:
+        new = _renamed(e, args, kwargs)
+        if new is e:
+            raise
+        raise new from None
+
+
+def _activate_chalf() -> None:
+    """The first complex32 array: bind every spelling again, through ``_gate``."""
+    if _installed:
+        install()
+
+
+_chalf.HOOKS["activate"] = _activate_chalf

@@ -16,10 +16,12 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
+from . import _chalf
+
 __all__ = [
     "dtype", "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
-    "float64", "bfloat16", "complex64", "complex128", "half", "float", "double", "short", "int", "long",
-    "cfloat", "cdouble", "get_default_dtype", "set_default_dtype", "promote_types",
+    "float64", "bfloat16", "complex32", "complex64", "complex128", "half", "float", "double",
+    "short", "int", "long", "chalf", "cfloat", "cdouble", "get_default_dtype", "set_default_dtype", "promote_types",
     "result_type", "can_cast", "finfo", "iinfo",
 ]
 
@@ -34,12 +36,12 @@ class dtype:
 
     def __init__(self, name: str, np_dtype: Any, category: builtins.int, order: builtins.int):
         self.name = name
-        self._np = np.dtype(np_dtype)
-        self.itemsize = self._np.itemsize
+        self._np = npd = np.dtype(np_dtype)
+        self.itemsize = npd.itemsize
         self.category = category
         self.is_signed = name not in ("bool", "uint8")
         self._order = order  # position in PyTorch's ScalarType enum, used for stable sorting
-        self._scalar = _scalar_converter(self._np)  # a Python number -> this NumPy scalar type
+        self._scalar = _scalar_converter(npd)  # a Python number -> this NumPy scalar type
 
     @property
     def is_floating_point(self) -> builtins.bool:
@@ -50,14 +52,16 @@ class dtype:
         return self.category == _COMPLEX
 
     def to_complex(self) -> "dtype":
-        # Note: PyTorch maps float16 to complex32, which tensorviz does not have: complex64.
+        """The complex dtype of this floating dtype's precision (``float16`` -> ``complex32``;
+        bfloat16 has none: complex64, as PyTorch)."""
         if self.category < _FLOAT:
             raise RuntimeError(f"Unknown Complex ScalarType for {self.cname}")
-        return {float16: complex64, bfloat16: complex64, float32: complex64,
+        return {float16: complex32, bfloat16: complex64, float32: complex64,
                 float64: complex128}.get(self, self)
 
     def to_real(self) -> "dtype":
-        return {complex64: float32, complex128: float64}.get(self, self)
+        """The real dtype of a complex dtype's parts (``complex32`` -> ``float16``)."""
+        return {complex32: float16, complex64: float32, complex128: float64}.get(self, self)
 
     def __repr__(self) -> str:
         return f"tensorviz.{self.name}"
@@ -73,6 +77,8 @@ def _scalar_converter(np_dtype: np.dtype):
     Note: float32 keeps the plain NumPy type (it is on every op's fast path); a Python number
     beyond float32's range still warns there unless the caller silences NumPy."""
     conv = np_dtype.type
+    if np_dtype == _chalf.NP:
+        return _chalf.narrow  # (a number as a 0-dim complex32 array)
     if np_dtype == _BF16_NP or np_dtype == np.float16:
         # A Python number meets a 16-bit float tensor (``HALVES``) as a float32, PyTorch's
         # "opmath" type: ``x * 0.37`` computes x * float32(0.37) and rounds once, as PyTorch's
@@ -113,12 +119,35 @@ float16 = dtype("float16", np.float16, _FLOAT, 5)
 float32 = dtype("float32", np.float32, _FLOAT, 6)
 float64 = dtype("float64", np.float64, _FLOAT, 7)
 bfloat16 = dtype("bfloat16", _BF16_NP, _FLOAT, 15)
+_NP_SLOT = dtype.__dict__["_np"]
+
+
+class _ComplexHalf(dtype):
+    """complex32's dtype object: its NumPy dtype (``_chalf.NP``, two float16) read for the
+    first time means a complex32 array is about to be made, and switches on the ops'
+    complex32 gate (``_chalf.HOOKS["activate"]``): until then no op pays for it."""
+
+    __slots__ = ()
+
+    @property
+    def _np(self):
+        if not _chalf._active:
+            _chalf._activate()
+        return _NP_SLOT.__get__(self)
+
+    @_np.setter
+    def _np(self, value):
+        _NP_SLOT.__set__(self, value)
+
+
+# complex32 (ComplexHalf): two float16, stored as a structured NumPy dtype (see _chalf).
+complex32 = _ComplexHalf("complex32", _chalf.NP, _COMPLEX, 8)
 complex64 = dtype("complex64", np.complex64, _COMPLEX, 9)
 complex128 = dtype("complex128", np.complex128, _COMPLEX, 10)
 
 half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64
-cfloat, cdouble = complex64, complex128
+chalf, cfloat, cdouble = complex32, complex64, complex128
 
 # PyTorch's names in its error messages: the ScalarType name ("result type Float can't be
 # cast ...") and the C++ type name ("Expected out tensor to have dtype long int ...").
@@ -127,13 +156,14 @@ for _d, _c, _cxx in ((bool, "Bool", "bool"), (uint8, "Byte", "unsigned char"),
                      (int32, "Int", "int"), (int64, "Long", "long int"),
                      (float16, "Half", "c10::Half"), (float32, "Float", "float"),
                      (float64, "Double", "double"), (bfloat16, "BFloat16", "c10::BFloat16"),
+                     (complex32, "ComplexHalf", "c10::complex<c10::Half>"),
                      (complex64, "ComplexFloat", "c10::complex<float>"),
                      (complex128, "ComplexDouble", "c10::complex<double>")):
     object.__setattr__(_d, "cname", _c)
     object.__setattr__(_d, "cxx_name", _cxx)
 
 ALL_DTYPES: tuple[dtype, ...] = (bool, uint8, int8, int16, int32, int64, float16, float32,
-                                 float64, bfloat16, complex64, complex128)
+                                 float64, bfloat16, complex32, complex64, complex128)
 #: The 16-bit floating dtypes: PyTorch computes their reductions, matmuls and most math in
 #: float32 and rounds the result (``dt in HALVES`` where ``dt is float16`` used to be asked).
 HALVES = frozenset((float16, bfloat16))
@@ -157,7 +187,7 @@ def half_rounded(value, dt: dtype):
 
 
 _PY_REALS = frozenset((builtins.bool, builtins.int, builtins.float))
-_BY_NP = {d._np: d for d in ALL_DTYPES}
+_BY_NP = {d._np: d for d in ALL_DTYPES if d is not complex32}  # (NumPy has no complex32)
 
 
 # Python's own types stand for dtypes wherever PyTorch takes one (``dtype=float``).
@@ -205,9 +235,10 @@ def _promote_pair(a: dtype, b: dtype) -> dtype:
         return a
     if a.category != b.category:
         hi, lo = (a, b) if a.category > b.category else (b, a)
-        # Note: complex64 with float64 widens to complex128 (keeps float64's precision).
-        if hi.category == _COMPLEX and lo is float64:
-            return complex128
+        if hi.category == _COMPLEX and lo.category == _FLOAT:
+            # the complex dtype of both parts' precision: complex64 with float64 is complex128,
+            # complex32 with float32 or bfloat16 is complex64
+            return _promote_pair(hi.to_real(), lo).to_complex()
         return hi
     if {a, b} == {float16, bfloat16}:  # neither holds the other: float32 holds both
         return float32
@@ -359,7 +390,7 @@ class finfo:
         if d.category < _FLOAT:
             raise TypeError("torch.finfo() requires a floating point input type. Use "
                             "torch.iinfo to handle 'torch.finfo'")
-        info = ml_dtypes.finfo(d._np)  # (NumPy's own finfo does not know bfloat16)
+        info = ml_dtypes.finfo(d.to_real()._np)  # (NumPy's own finfo lacks bfloat16)
         self.dtype = d.to_real().name
         self.bits = info.bits
         self.eps = builtins.float(info.eps)

@@ -12,7 +12,7 @@ import warnings
 
 import numpy as np
 
-from . import _dtypes, _layout
+from . import _chalf, _dtypes, _layout
 from ._scalars import _C_NAMES, _limits, checked_scalar, scalar_to  # noqa: F401  (re-exported)
 from ._tensor import _HOOKS as _TENSOR_HOOKS
 from ._tensor import Tensor, lazy_values, wrap_array
@@ -503,6 +503,8 @@ def _value_array(dest: Tensor, value):
         src = value._arr
         if value.device != dest.device:
             src = dest._storage._backend.from_host(_host_array(value), dest.device)
+        if value._dtype is _dtypes.complex32 and dest._dtype is not _dtypes.complex32:
+            src = _chalf.widen(src)  # (then converted as a complex64 value: exact)
         if value._dtype.category == _dtypes._COMPLEX and dest._dtype.category != _dtypes._COMPLEX:
             src = (src != 0) if dest._dtype is _dtypes.bool else src.real  # (bool: either part)
         return read_apart(dest, value, src)
@@ -539,7 +541,8 @@ def set_element(t: Tensor, pos: int, value) -> None:
     dt = t._dtype
     v = _value_array(t, value)
     if t._cj:  # (a lazy conjugate/negative view stores the conjugate/negation)
-        v = -v if t._dtype.category != _dtypes._COMPLEX else np.conj(v)
+        v = -v if t._dtype.category != _dtypes._COMPLEX else \
+            _chalf.conj(v) if dt is _dtypes.complex32 else np.conj(v)
     st = t._storage
     buf = st._as(dt._np)
     if type(v) is dt._np.type:

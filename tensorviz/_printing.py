@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from . import _dtypes
+from . import _chalf, _dtypes
 
 __all__ = ["tensor_repr", "set_printoptions", "get_printoptions", "printoptions"]
 
@@ -217,7 +217,9 @@ def _tensor_body(values: Any, dtype: _dtypes.dtype, indent: int,
     if summarize and shape and not edge:
         return "[...]"
     data = _printed_part(values, edge, to_host, summarize)
-    if data.dtype != dtype._np:
+    if dtype is _dtypes.complex32:  # (printed as its complex64 values, as PyTorch)
+        data = _chalf.widen(data) if _chalf.is_chalf(data) else data.astype(np.complex64)
+    elif data.dtype != dtype._np:
         data = data.astype(dtype._np)
     flat = data.reshape(-1)
     if dtype.is_complex:

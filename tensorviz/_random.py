@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _dtypes
+from . import _chalf, _dtypes
 from ._creation import _check_dtype, _finish, _sizes
 from ._dispatch import op
 from ._device import DeviceLike, as_device
@@ -158,11 +158,16 @@ def _check_random_bounds(low: int, high: int, dt) -> None:
             raise RuntimeError(f"to - 1 is out of bounds for {name}")
 
 
+def _complex_as(values: np.ndarray, dt) -> np.ndarray:
+    """Complex samples as the complex dtype ``dt`` (complex32: each part rounded)."""
+    return _chalf.narrow(values) if dt is _dtypes.complex32 else values.astype(dt._np)
+
+
 def _uniform_host(rng, shape, dt) -> np.ndarray:
     if dt.category == _dtypes._COMPLEX:
         real = rng.random((*shape, 2), dtype=np.float64 if dt is _dtypes.complex128
                           else np.float32)
-        return (real[..., 0] + 1j * real[..., 1]).astype(dt._np)
+        return _complex_as(real[..., 0] + 1j * real[..., 1], dt)
     if dt in _dtypes.HALVES:
         return rng.random(shape, dtype=np.float32).astype(dt._np)
     return rng.random(shape, dtype=dt._np)
@@ -171,7 +176,7 @@ def _uniform_host(rng, shape, dt) -> np.ndarray:
 def _normal_host(rng, shape, dt) -> np.ndarray:
     if dt.category == _dtypes._COMPLEX:
         parts = rng.standard_normal((*shape, 2)) * np.sqrt(0.5)
-        return (parts[..., 0] + 1j * parts[..., 1]).astype(dt._np)
+        return _complex_as(parts[..., 0] + 1j * parts[..., 1], dt)
     if dt in _dtypes.HALVES:
         return rng.standard_normal(shape, dtype=np.float32).astype(dt._np)
     return rng.standard_normal(shape, dtype=dt._np)

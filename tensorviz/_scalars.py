@@ -50,7 +50,8 @@ def scalar_to(value, dt: "_dtypes.dtype"):
 # PyTorch's C type names, used by its "value cannot be converted" message.
 _C_NAMES = {"bool": "bool", "uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t",
             "int32": "int", "int64": "int64_t", "float16": "c10::Half", "float32": "float",
-            "float64": "double", "bfloat16": "c10::BFloat16", "complex64": "c10::complex<float>",
+            "float64": "double", "bfloat16": "c10::BFloat16",
+            "complex32": "c10::complex<c10::Half>", "complex64": "c10::complex<float>",
             "complex128": "c10::complex<double>"}
 
 
@@ -89,6 +90,13 @@ def checked_scalar(value, dt: "_dtypes.dtype"):
         _int_overflow(value)
     if dt is _dtypes.bool:
         return np.bool_(value)
+    if dt is _dtypes.complex32:  # (each part must fit a float16, as in PyTorch)
+        c = builtins.complex(value)
+        if any(v != float("inf") and v > 65504.0 and v == v
+               for v in (builtins.abs(c.real), builtins.abs(c.imag))):
+            raise RuntimeError("value cannot be converted to type c10::complex<c10::Half> "
+                               "without overflow")
+        return scalar_to(value, dt)
     bad = False
     if isinstance(value, builtins.complex):
         if dt.category != _dtypes._COMPLEX:
@@ -133,6 +141,13 @@ def fill_value(value, dt, numel=None):
             # (in the storage's own type, so that storing it casts nothing: NumPy would warn
             # when a number past float16's range becomes inf)
             return call_quiet(_half_scalar, value, dt)
+    if dt is _dtypes.complex32 and numel is not None and numel != 1 and isinstance(
+            value, (builtins.int, builtins.float, builtins.complex, np.number)):
+        # (complex32 the other way round: PyTorch checks a one-element fill, and its fill of
+        # more elements stores a part past float16's range as inf)
+        if isinstance(value, builtins.int) and not -(1 << 63) <= value < (1 << 64):
+            _int_overflow(value)
+        return scalar_to(value, dt)
     return call_quiet(checked_scalar, value, dt)
 
 

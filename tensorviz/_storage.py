@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from . import _dtypes
+from . import _chalf, _dtypes
 from ._device import CPU, DeviceLike, as_device, device
 from ._scalars import fill_value
 from .backends import backend_for
@@ -325,6 +325,8 @@ class TypedStorage:
         n = self.size()
         start, stop = max(0, min(start, n)), max(0, min(stop, n))
         part = self._array()[start:max(start, stop)]
+        if self.dtype is _dtypes.complex32:  # (its values: NumPy has no complex32)
+            return _chalf.widen(np.asarray(self._untyped._backend.to_host(part)))
         return np.array(self._untyped._backend.to_host(part), copy=True)
 
     def tolist(self) -> list:

@@ -13,7 +13,7 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from . import _dtypes, _layout
+from . import _chalf, _dtypes, _layout
 from ._device import CPU, DeviceLike, device
 from ._dtypes import dtype as _dtype_cls
 from . import _autograd_meta as _ag_meta
@@ -154,9 +154,20 @@ def wrap_array(arr, dt: _dtype_cls | None = None, dev: device = CPU,
     if not isinstance(arr, xp.ndarray):
         arr = xp.asarray(arr)
     if dt is None:
-        dt = _dtypes.from_numpy_dtype(arr.dtype)
+        dt = _dtypes.complex32 if arr.dtype == _chalf.NP else \
+            _dtypes.from_numpy_dtype(arr.dtype)
     elif arr.dtype != dt._np:
-        arr = call_quiet(arr.astype, dt._np)  # (past the dtype's range: inf, silently)
+        if dt is _dtypes.complex32:  # (computed in complex64: each part rounded to float16)
+            if dev.type != "cpu":
+                arr = be.to_host(arr)
+            arr = _chalf.narrow(arr)
+        elif arr.dtype == _chalf.NP:
+            arr = _chalf.widen(arr)
+            if dt.category != _dtypes._COMPLEX:
+                arr = arr.real
+            arr = call_quiet(arr.astype, dt._np)
+        else:
+            arr = call_quiet(arr.astype, dt._np)  # (past the dtype's range: inf, silently)
     shape = arr.shape
     c_contiguous = arr.flags.c_contiguous
     if stride is not None:
@@ -203,7 +214,8 @@ def lazy_values(a):
     """The values of a lazy view over the stored array ``a`` (and what to store for given
     values: the map is its own inverse): the conjugate of complex, the negation of real
     elements; a new read-only array, so that no write can land in it by mistake."""
-    r = a.conj() if a.dtype.kind == "c" else -a
+    kind = a.dtype.kind
+    r = a.conj() if kind == "c" else _chalf.conj(a) if kind == "V" else -a
     if type(r) is np.ndarray:
         r.flags.writeable = False
     return r
@@ -212,7 +224,14 @@ def lazy_values(a):
 def store(t: "Tensor", values) -> None:
     """``t[...] = values`` (an array or scalar broadcastable to ``t``, already of ``t``'s
     dtype or castable quietly), through a lazy conjugate/negative view as well."""
-    if t._cj:
+    if t._dtype is _dtypes.complex32:
+        if getattr(values, "dtype", None) != _chalf.NP:
+            values = _chalf.narrow(values)
+        if t._cj:
+            t._raw[...] = lazy_values(values)
+        else:
+            t._arr[...] = values
+    elif t._cj:
         raw = t._raw
         if not hasattr(values, "dtype") or values.dtype != raw.dtype:
             values = raw.dtype.type(values) if not hasattr(values, "shape") else \
@@ -863,6 +882,8 @@ class Tensor:
             # Note: as PyTorch, though NumPy holds bfloat16 here (through ml_dtypes): call
             # ``t.float().numpy()``, exact, since float32 holds every bfloat16 value.
             raise TypeError("Got unsupported ScalarType BFloat16")
+        if self._dtype is _dtypes.complex32:  # (NumPy has no complex32: ``t.cfloat().numpy()``)
+            raise TypeError("Got unsupported ScalarType ComplexHalf")
         if self._storage._device.type != "cpu":
             if not force:
                 raise TypeError(f"can't convert {self.device} device type tensor to numpy. Use "
@@ -895,6 +916,8 @@ class Tensor:
         return from_numpy(array)
 
     def tolist(self):
+        if self._dtype is _dtypes.complex32:
+            return _chalf.widen(host_array(self)).astype(complex).tolist()
         return host_array(self).tolist()
 
     def item(self):
@@ -906,6 +929,8 @@ class Tensor:
         arr = self._arr
         if self._storage._device.type != "cpu":
             arr = self._storage._backend.to_host(arr)
+        if self._dtype is _dtypes.complex32:
+            arr = _chalf.widen(arr).astype(complex)
         return arr.reshape(()).item() if arr.ndim else arr.item()
 
     def _scalar(self, kind: str):
@@ -1116,6 +1141,7 @@ _TYPE_NAMES = {
     _dtypes.int32: "tensorviz.IntTensor", _dtypes.int64: "tensorviz.LongTensor",
     _dtypes.bool: "tensorviz.BoolTensor", _dtypes.complex64: "tensorviz.ComplexFloatTensor",
     _dtypes.complex128: "tensorviz.ComplexDoubleTensor",
+    _dtypes.complex32: "tensorviz.ComplexHalfTensor",
     _dtypes.bfloat16: "tensorviz.BFloat16Tensor",
 }
 _TYPE_BY_NAME = {v: k for k, v in _TYPE_NAMES.items()}

@@ -110,7 +110,11 @@ def tv_dtype(name_or_dtype):
 def host(x) -> np.ndarray:
     """Values of a tensorviz or PyTorch tensor as a NumPy array (copied)."""
     if isinstance(x, tensorviz.Tensor):
+        if x.dtype is tensorviz.complex32:  # (NumPy has no complex32: its exact complex64)
+            x = x.to(tensorviz.complex64)
         return np.array(x.resolve_conj().resolve_neg().numpy(force=True), copy=True)
+    if str(x.dtype) == "torch.complex32":
+        x = x.detach().to(__import__("torch").complex64)
     return np.array(x.detach().cpu().resolve_conj().resolve_neg().numpy(), copy=True)
 
 

@@ -1684,7 +1684,7 @@ M = "tensor"
 _add("to", to_gen, M, meta=_MO)
 _add("type", type_gen, M, meta=_MO)
 _add("type_as", type_as_gen, M, meta=_MO)
-_add("bool byte char short int long half bfloat16 float double cfloat cdouble cpu", unary, M,
+_add("bool byte char short int long half bfloat16 float double chalf cfloat cdouble cpu", unary, M,
      meta=_MO)
 _add("copy_", copy_gen, M, meta=_MO)
 _add("fill_", fill_gen, M, meta=_MO)

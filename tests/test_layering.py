@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # docs/engine.md's layer table, top to bottom: a module may import its own layer and those
 # above it.  (A package's __init__ belongs to the layer of its modules.)
 LAYERS = [
+    ("_chalf",),
     ("_dtypes", "_layout", "_size", "_device", "_grad_mode", "return_types"),
     ("backends", "backends._flags", "backends._numpy", "backends._cupy", "backends._meta",
      "_scalars",

@@ -12,6 +12,7 @@ import pickle
 import stat
 import struct
 import sys
+import warnings
 import zipfile
 
 import numpy as np
@@ -1121,3 +1122,78 @@ def test_loaded_tensors_version_counters_as_pytorch(weights_only):
         return seen
 
     assert program(tv) == program(torch)
+
+
+# ---------------------------------------------------------------- complex32 (ComplexHalf)
+def _chalf_base(lib):
+    data = [[1 + 2j, -3.5 + 0.25j, 4, 0.1j], [65504, -1j, 1e-5 + 7j, float("inf")],
+            [0, -0.0 - 2j, 2.5 + 2.5j, 1]]
+    return lib.tensor(data, dtype=lib.complex32)
+
+
+def test_complex32_files_load_in_pytorch_and_back(tmp_path):
+    torch = _torch()
+    base = _chalf_base(tv)
+    path = tmp_path / "c32.pt"
+    tv.save({k: f(base) for k, f in INTEROP_VIEWS.items()} | {"dt": tv.chalf}, path)
+    pt_base = _chalf_base(torch)
+    for kwargs in ({"weights_only": True}, {"weights_only": True, "mmap": True},
+                   {"weights_only": False}):
+        back = torch.load(path, **kwargs)
+        assert back["dt"] is torch.complex32
+        for k, f in INTEROP_VIEWS.items():
+            assert back[k].dtype is torch.complex32 and back[k].stride() == f(base).stride()
+            assert back[k].storage_offset() == f(base).storage_offset()
+            assert _pt_shares(back[k], back["whole"]) or back[k].numel() == 0
+            assert torch.view_as_real(back[k]).tolist() == \
+                torch.view_as_real(f(pt_base)).tolist()
+    back = tv.load(path)
+    for k, f in INTEROP_VIEWS.items():
+        assert back[k].dtype is tv.complex32 and back[k].stride() == f(base).stride()
+        assert back[k].untyped_storage() is back["whole"].untyped_storage()
+        assert tv.view_as_real(back[k]).tolist() == tv.view_as_real(f(base)).tolist()
+
+
+def test_pytorch_complex32_files_load_in_tensorviz(tmp_path):
+    torch = _torch()
+    pt_base = _chalf_base(torch)
+    path = tmp_path / "pt_c32.pt"
+    torch.save({k: f(pt_base) for k, f in INTEROP_VIEWS.items()}
+               | {"dt": torch.chalf, "c": pt_base.conj()}, path)
+    for kwargs in ({}, {"mmap": True}, {"weights_only": False}):
+        back = tv.load(path, **kwargs)
+        assert back["dt"] is tv.complex32
+        for k, f in INTEROP_VIEWS.items():
+            want = f(pt_base)
+            assert back[k].dtype is tv.complex32 and back[k].stride() == want.stride()
+            assert back[k].untyped_storage() is back["whole"].untyped_storage()
+            assert tv.view_as_real(back[k]).tolist() == torch.view_as_real(want).tolist()
+        assert back["c"].is_conj() and back["c"].tolist() == pt_base.conj().tolist()
+
+
+def test_complex32_files_are_byte_identical_to_pytorchs_but_for_the_id():
+    torch = _torch()
+
+    def make(lib):
+        z = _chalf_base(lib)
+        return {"z": z, "t": z.t(), "r": z[1], "dt": lib.complex32}
+
+    a, b = io.BytesIO(), io.BytesIO()
+    torch.save(make(torch), a)
+    tv.save(make(tv), b)
+    za, zb = zipfile.ZipFile(a), zipfile.ZipFile(b)
+    assert za.namelist() == zb.namelist()
+    for x, y in zip(za.infolist(), zb.infolist()):
+        if not x.filename.endswith("serialization_id"):
+            assert za.read(x) == zb.read(y), x.filename
+
+
+def test_complex32_pickles_and_typed_storages_like_pytorch():
+    torch = _torch()
+    z = _chalf_base(tv)
+    back = pickle.loads(pickle.dumps(z))
+    assert back.dtype is tv.complex32 and back.tolist() == z.tolist()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (PyTorch's TypedStorage deprecation)
+        assert z.storage().tolist() == _chalf_base(torch).storage().tolist()
+    assert z[0, 1].item() == _chalf_base(torch)[0, 1].item()

@@ -30,7 +30,7 @@ STORAGE_CLASS_NAMES = {
     "int64": "LongStorage", "int32": "IntStorage", "int16": "ShortStorage",
     "int8": "CharStorage", "uint8": "ByteStorage", "bool": "BoolStorage",
     "complex128": "ComplexDoubleStorage", "complex64": "ComplexFloatStorage",
-    "bfloat16": "BFloat16Storage",
+    "bfloat16": "BFloat16Storage", "complex32": "ComplexHalfStorage",
 }
 
 
@@ -50,6 +50,7 @@ class _Global:
 
 
 _REBUILD_TENSOR_V2 = _Global("torch._utils", "_rebuild_tensor_v2")
+_REBUILD_TENSOR_V3 = _Global("torch._utils", "_rebuild_tensor_v3")
 _REBUILD_PARAMETER = _Global("torch._utils", "_rebuild_parameter")
 _REBUILD_META = _Global("torch._utils", "_rebuild_meta_tensor_no_storage")
 _SIZE = _Global("torch", "Size")
@@ -82,6 +83,7 @@ class TorchPickler(pickle._Pickler):
     dispatch = dict(pickle._Pickler.dispatch)
     dispatch[_Global] = _write_global
     dispatch[_dtypes.dtype] = _write_dtype
+    dispatch[type(_dtypes.complex32)] = _write_dtype
 
     def __init__(self, file, protocol: int = 2):
         super().__init__(file, protocol=protocol)
@@ -121,6 +123,11 @@ class TorchPickler(pickle._Pickler):
             if obj._storage._device.type == "meta":  # (a layout, no bytes: as PyTorch)
                 return (_REBUILD_META, (obj._dtype, tuple(obj._shape), tuple(obj._stride),
                                         bool(obj.requires_grad)))
+            if obj._dtype is _dtypes.complex32:
+                # (as PyTorch: its storage untyped, the dtype after the backward hooks)
+                args = _tensor_args(obj)
+                return (_REBUILD_TENSOR_V3, (obj.untyped_storage(),) + args[1:6] +
+                        (obj._dtype,) + args[6:])
             return (_REBUILD_TENSOR_V2, _tensor_args(obj))
         if isinstance(obj, Tensor):  # a Parameter: rebuilt around a plain tensor of its data
             plain = Tensor._make(obj._storage, obj._dtype, obj._offset, obj._shape,

@@ -273,7 +273,8 @@ for _name, _cls in STORAGE_CLASS_NAMES.items():
         GLOBALS[f"{_module}.{_cls}"] = StorageClass(_cls, getattr(_dtypes, _name))
 for _d in _dtypes.ALL_DTYPES:
     GLOBALS[f"torch.{_d.name}"] = _d
-for _alias in ("half", "float", "double", "short", "int", "long", "cfloat", "cdouble"):
+for _alias in ("half", "float", "double", "short", "int", "long", "chalf", "cfloat",
+               "cdouble"):
     GLOBALS[f"torch.{_alias}"] = getattr(_dtypes, _alias)
 
 # Callables a REDUCE may call, classes a NEWOBJ may create.
@@ -283,13 +284,12 @@ _NEWOBJ_CLASSES = {collections.OrderedDict, collections.Counter, set, frozenset,
 
 # PyTorch names tensorviz knows but cannot hold.
 _UNSUPPORTED_DTYPES = {
-    "complex32", "chalf", "uint16", "uint32", "uint64", "float8_e4m3fn",
+    "uint16", "uint32", "uint64", "float8_e4m3fn",
     "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu", "float4_e2m1fn_x2",
     "quint8", "qint8", "qint32", "quint4x2", "quint2x4", "bits1x8", "bits2x4", "bits4x2",
     "bits8", "bits16", "int1", "int2", "int3", "int4", "int5", "int6", "int7", "uint1", "uint2",
     "uint3", "uint4", "uint5", "uint6", "uint7"}
-_STORAGE_DTYPES = {"ComplexHalfStorage": "complex32",
-                   "QUInt8Storage": "quint8", "QInt8Storage": "qint8", "QInt32Storage": "qint32",
+_STORAGE_DTYPES = {"QUInt8Storage": "quint8", "QInt8Storage": "qint8", "QInt32Storage": "qint32",
                    "QUInt4x2Storage": "quint4x2", "QUInt2x4Storage": "quint2x4"}
 _UNSUPPORTED_DTYPES.update(_STORAGE_DTYPES)
 _MODULE_RENAMES = {"torch.tensor": "torch._tensor"}  # as PyTorch's own loader maps them

@@ -310,8 +310,7 @@ def _abs(ctx, input, *, out=None):
     def backward(g):
         x = s()
         if x._dtype.category == _dtypes._COMPLEX:
-            a = x.abs()
-            return (tv.where(a == 0, tv.zeros_like(x), g * x / a),)
+            return (g * x.sgn(),)  # (PyTorch's formula: sgn(0) is 0; complex32 has no div)
         return (g * x.sign(),)
     return "AbsBackward0", (input,), backward
 

@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import _dispatch, _dtypes, _layout
+from .. import _chalf, _dispatch, _dtypes, _layout
 from .._device import CPU
 from .._dtypes import PROMOTION_TABLE, _COMPLEX, _FLOAT, _INT, half_rounded, result_type
 from .._dispatch import (check_partial_overlap, exact_out, found_message, inplace_of, op, operator_of,
@@ -89,6 +89,8 @@ def operand(x, cdt: "_dtypes.dtype", dev):
         if tensor_device(x) != dev:  # a 0-dim CPU tensor joining a GPU op
             return scalar_to(x.item(), cdt)
         if x._dtype is not cdt:
+            if x._dtype is _dtypes.complex32:
+                arr = _chalf.widen(arr)  # (exact: the float16 parts in complex64)
             if x._dtype.category == _COMPLEX and cdt.category != _COMPLEX:
                 arr = (arr != 0) if cdt is _dtypes.bool else arr.real  # (bool: either part)
             if cdt is _dtypes.float16 or x._dtype.category >= _FLOAT:
@@ -264,8 +266,13 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
         _check_kind(kind, rdt, name)
         if kind == CMP and rdt in _HALVES:
             a, b = half_rounded(a, rdt), half_rounded(b, rdt)
-    xa = operand(a, rdt, dev)
-    xb = operand(b, rdt, dev)
+    if rdt is _C32:  # (float16 with a complex number: computed in complex64, then rounded)
+        _check_chalf_ufunc(ufunc, name)
+        a, b = _chalf.rounded(a), _chalf.rounded(b)  # (a number as a complex32 value)
+        xa, xb = operand(a, _dtypes.complex64, dev), operand(b, _dtypes.complex64, dev)
+    else:
+        xa = operand(a, rdt, dev)
+        xb = operand(b, rdt, dev)
     if rdt in _HALVES:
         xa, xb = _half_operands(ufunc, xa, xb, b, rdt, dev)
     try:
@@ -287,6 +294,23 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
 
 
 _dispatch.HOOKS["binary"] = binary
+
+_C32 = _dtypes.complex32
+#: The binary ufuncs PyTorch has a ComplexHalf kernel for; the others' kernel names.
+_CHALF_UFUNCS = frozenset((np.add, np.subtract, np.multiply, np.equal, np.not_equal))
+_CHALF_KERNELS = {np.true_divide: "div_cpu", np.power: "pow", np.less: "lt_cpu",
+                  np.less_equal: "le_cpu", np.greater: "gt_cpu", np.greater_equal: "ge_cpu",
+                  np.remainder: "remainder_cpu", np.fmod: "fmod_cpu", np.arctan2: "atan2_cpu"}
+
+
+def _check_chalf_ufunc(ufunc, name: str) -> None:
+    """PyTorch's NotImplementedError where an op promoting to complex32 (a float16 tensor
+    with a complex number or 0-dim tensor) has no ComplexHalf kernel."""
+    if ufunc not in _CHALF_UFUNCS:
+        kernel = _CHALF_KERNELS.get(ufunc) or name or getattr(ufunc, "__name__", "op")
+        if "pow" in kernel:
+            kernel = "pow"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'ComplexHalf'")
 
 _new = object.__new__
 _ROW_MAJOR: dict = {}
@@ -1056,6 +1080,17 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:
         for x in (input, min, max):
             check_partial_overlap(out, x)
     rdt = result_type(input, *[b for b in (min, max) if b is not None])
+    if rdt.category == _COMPLEX:  # (a real tensor with complex bounds, as PyTorch)
+        if builtins.any(isinstance(b, Tensor) for b in (min, max)):
+            raise NotImplementedError(f'"{"maximum" if min is not None else "minimum"}_cpu" '
+                                      f"not implemented for '{rdt.cname}'")
+        if input._dtype.category != _FLOAT:
+            raise NotImplementedError("clamp is not supported for complex types")
+        # (a float tensor's number bounds are doubles: a real complex number is its real part)
+        if builtins.any(isinstance(b, builtins.complex) and b.imag != 0 for b in (min, max)):
+            raise RuntimeError("value cannot be converted to type double without overflow")
+        min, max = (b.real if isinstance(b, builtins.complex) else b for b in (min, max))
+        rdt = result_type(input, *[b for b in (min, max) if b is not None])
     dev = device_of(input, min, max)
     arr = operand(input, rdt, dev)
     lo = None if min is None else _bound(min, rdt, dev)

@@ -17,7 +17,7 @@ import warnings
 
 import numpy as np
 
-from .. import _creation, _dtypes, _layout, backends
+from .. import _chalf, _creation, _dtypes, _layout, backends
 from .._device import CPU, DeviceLike, as_device, current_cuda_index, device
 from .. import return_types
 from .._dispatch import op, write_out
@@ -71,7 +71,8 @@ def _copy(input, dt: _dtype_cls, memory_format=None, dev: device | None = None) 
         return _copy_strided(input, dt, _layout.copy_strides(
             shape, input._stride, _format_name(memory_format, "clone")), dev)
     if input._stride == contig and type(src) is np.ndarray and (dev is None or dev is CPU) \
-            and input._dtype.category != _dtypes._COMPLEX and 0 not in shape:
+            and input._dtype.category != _dtypes._COMPLEX and dt is not _dtypes.complex32 \
+            and 0 not in shape:
         # Fast path: a row-major CPU tensor stays row-major in every memory format, and
         # astype makes that copy (the same cast as below, warnings silenced alike).
         if dt is _dtypes.bool and input._dtype is _dtypes.bool:
@@ -99,6 +100,9 @@ def _copy_strided(input, dt: _dtype_cls, stride: tuple, dev: device | None) -> T
         be = backend_for(dev)
     else:
         dev, be = st._device, st._backend
+    meta = dev.type == "meta"  # (placeholders: nothing to convert)
+    if input._dtype is _dtypes.complex32 and dt is not _dtypes.complex32 and not meta:
+        src = _chalf.widen(src)  # (exact: each float16 part is a float32)
     if input._dtype.category == _dtypes._COMPLEX and dt is _dtypes.bool:
         src = src != 0  # (complex -> bool: nonzero real OR imaginary part, no warning)
     elif input._dtype.category == _dtypes._COMPLEX and dt.category != _dtypes._COMPLEX:
@@ -109,8 +113,10 @@ def _copy_strided(input, dt: _dtype_cls, stride: tuple, dev: device | None) -> T
         src = src.view(np.uint8) != 0  # (a bool view of other data: PyTorch stores 0/1)
     buf = be.empty(_layout.numel(shape), dt._np, dev)
     out = be.strided(buf, 0, shape, stride)
-    if dt is input._dtype or (input._dtype.category < _dtypes._FLOAT
-                              and dt is not _dtypes.float16):
+    if dt is _dtypes.complex32 and input._dtype is not dt and not meta:
+        out[...] = _chalf.narrow(src)  # (each part rounded to float16)
+    elif dt is input._dtype or (input._dtype.category < _dtypes._FLOAT
+                                and dt is not _dtypes.float16):
         out[...] = src
     else:  # (and integers past float16's range: inf, silently, as PyTorch)
         call_quiet(out.__setitem__, Ellipsis, src)  # float -> int: silent, as in PyTorch
@@ -301,6 +307,12 @@ def _cfloat(input: Tensor) -> Tensor:
     return to(input, _dtypes.complex64)
 
 
+@op("chalf", function=False)
+def _chalf_method(input: Tensor, memory_format=None) -> Tensor:
+    """``t.chalf()`` is ``t.to(tensorviz.complex32)`` (two float16 an element)."""
+    return to(input, _dtypes.complex32)
+
+
 @op("cdouble", function=False)
 def _cdouble(input: Tensor) -> Tensor:
     """``t.cdouble()`` is ``t.to(tensorviz.complex128)``."""
@@ -437,12 +449,9 @@ def _complex_operands(fn: str, a, b, names: tuple, out):
                            f"type {b._dtype.cname} for second argument")
     dev = device_of(a, b)
     shape = _layout.broadcast_shapes(a._shape, b._shape)
-    if a._dtype is _dtypes.float16:
-        if fn == "polar":
-            raise NotImplementedError("\"polar_cpu\" not implemented for 'Half'")
-        raise TypeError("complex(): complex32 (ComplexHalf) is not supported by tensorviz; "
-                        "convert the inputs to float32 first")
-    rdt = _dtypes.complex64 if a._dtype is _dtypes.float32 else _dtypes.complex128
+    if a._dtype is _dtypes.float16 and fn == "polar":
+        raise NotImplementedError("\"polar_cpu\" not implemented for 'Half'")
+    rdt = a._dtype.to_complex()
     if out is not None:
         if not isinstance(out, Tensor):
             raise TypeError(f"{fn}(): argument 'out' must be Tensor, not {type(out).__name__}")
@@ -454,7 +463,8 @@ def _complex_operands(fn: str, a, b, names: tuple, out):
 
 def _complex_result(fn: str, a: Tensor, b: Tensor, rdt, dev, shape, stride, out, compute):
     xp = a._storage._backend.xp
-    res = xp.empty(shape, rdt._np)
+    # (complex32: computed in complex64, exact for float16 parts; finish rounds nothing)
+    res = xp.empty(shape, np.complex64 if rdt is _dtypes.complex32 else rdt._np)
     ra, rb = xp.broadcast_to(a._arr, shape), xp.broadcast_to(b._arr, shape)
     call_quiet(compute, xp, res, ra, rb)
     return finish(res, rdt, dev, out, stride, (a, b))
@@ -472,7 +482,8 @@ def _set_polar(xp, res, r, theta) -> None:
 
 @op("complex", method=False)
 def _complex(real: Tensor, imag: Tensor, *, out: Tensor | None = None) -> Tensor:
-    """``real + imag * 1j`` as a complex tensor (float32 -> complex64, float64 -> complex128);
+    """``real + imag * 1j`` as a complex tensor (float16 -> complex32, float32 -> complex64,
+    float64 -> complex128);
     both inputs must have the same floating dtype and broadcast together."""
     rdt, dev, shape, stride = _complex_operands("complex", real, imag, ("real", "imag"), out)
     return _complex_result("complex", real, imag, rdt, dev, shape, stride, out, _set_parts)

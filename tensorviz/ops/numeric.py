@@ -186,8 +186,13 @@ def ldexp(input, other, *, out=None) -> Tensor:
         else:
             from .._creation import full
             p = _pow(full((), 2, dtype=input._dtype, device=other.device), other)
-        res = _elementwise2("ldexp", lambda xp, a, b: a * b, input, p, rdt, None,
-                            _opmath(rdt), stride)
+        if rdt is _dtypes.complex32:  # (a float16 input, a complex 0-dim other: PyTorch's
+            # complex32 mul, in complex64 rounded part by part)
+            from ._elementwise import binary
+            res = binary(np.multiply, input, p)
+        else:
+            res = _elementwise2("ldexp", lambda xp, a, b: a * b, input, p, rdt, None,
+                                _opmath(rdt), stride)
     else:
         res = _elementwise2("ldexp", _ldexp, input, other, rdt, None, _opmath(rdt), stride)
     if out is None:

@@ -33,7 +33,10 @@ def _xp(t: Tensor):
 
 
 def _opmath(dt: "_dtypes.dtype") -> "_dtypes.dtype":
-    """The dtype PyTorch computes in: half arithmetic runs in float32."""
+    """The dtype PyTorch computes in: half arithmetic runs in float32, complex32's in
+    complex64 (each result part then rounded to float16)."""
+    if dt is _dtypes.complex32:
+        return _dtypes.complex64
     return _dtypes.float32 if dt in _dtypes.HALVES else dt
 
 
@@ -687,8 +690,9 @@ def view_as_complex(input: Tensor) -> Tensor:
     """Real pairs (last dim of size 2, stride 1) seen as a complex tensor, a view."""
     _check_tensor("view_as_complex", input)
     dt = input._dtype
-    if dt not in (_dtypes.float32, _dtypes.float64):
-        raise RuntimeError("view_as_complex is only supported for float and double tensors, but "
+    if dt not in (_dtypes.float16, _dtypes.float32, _dtypes.float64):
+        raise RuntimeError("view_as_complex is only supported for half, float and double "
+                           "tensors, but "
                            f"got a tensor of scalar type: {dt.cname}")
     if not input._shape or input._shape[-1] != 2:
         raise RuntimeError("Tensor must have a last dimension of size 2")
@@ -1106,7 +1110,7 @@ def _addc(name: str, input, tensor1, tensor2, value, out, divide: bool) -> Tenso
                            "integer inputs and as (input + value * tensor1 / tensor2) for float "
                            "inputs. The future addcdiv behavior is just the latter implementation: "
                            "(input + value * tensor1 / tensor2), for all dtypes.")
-    if rdt is _dtypes.bool:
+    if rdt is _dtypes.bool or (divide and rdt is _dtypes.complex32):
         raise _not_implemented(f"{name}_cpu_out", rdt)
     dev = device_of(input, tensor1, tensor2)
     cdt = _opmath(rdt)

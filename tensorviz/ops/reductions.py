@@ -1014,7 +1014,7 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False, *, out=None):
 
 
 # ---------------------------------------------------------------- logsumexp
-@op()
+@op(also=("special.logsumexp",))
 def logsumexp(input: Tensor, dim, keepdim: bool = False, *, out=None) -> Tensor:
     """``log(sum(exp(x)))`` over ``dim``, computed stably (max-shifted)."""
     _check_tensor("logsumexp", input)

@@ -745,13 +745,10 @@ def dist(input, other, p=2) -> Tensor:
     # the difference is an infinity; tensorviz subtracts (C99's classes, as its `-` does)
     # and the distance is inf.
     diff = input.to(rdt) - other.to(rdt)
-    res = vector_norm(diff, builtins.float(p))
-    if rdt.category == _COMPLEX and promote(input.real, other.real) is _dtypes.float16:
-        # Note: PyTorch's difference is complex32 here (a float16 tensor and a complex 0-dim
-        # one), whose norm is float16; tensorviz has no complex32 and computes it in
-        # complex64, then gives the norm PyTorch's dtype.
-        res = res.to(_dtypes.float16)
-    return res
+    if rdt is _dtypes.complex32:  # (a float16 tensor and a complex 0-dim one: the norm of
+        # the complex32 difference, computed in complex64 and rounded to float16)
+        return vector_norm(diff.to(_dtypes.complex64), builtins.float(p)).to(_dtypes.float16)
+    return vector_norm(diff, builtins.float(p))
 
 
 @op(inplace=True)

@@ -25,11 +25,8 @@ import numpy as np
 # The classes PyTorch raises for bad input; anything else from tensorviz is a leak.
 PUBLIC_ERRORS = {"RuntimeError", "IndexError", "TypeError", "ValueError", "NotImplementedError"}
 
-TOL = {"float16": (2e-3, 1e-3), "bfloat16": (1.6e-2, 8e-3), "float32": (2e-5, 1e-6), "float64": (1e-9, 1e-12),
+TOL = {"float16": (2e-3, 1e-3), "complex32": (2e-3, 1e-3), "bfloat16": (1.6e-2, 8e-3), "float32": (2e-5, 1e-6), "float64": (1e-9, 1e-12),
        "complex64": (2e-5, 1e-6), "complex128": (1e-9, 1e-12)}
-# PyTorch's complex32 (compared as complex64, see _tensor_view): float16's tolerance, and its
-# parts rounded to float16 (a complex result loosened to a float16 input's tolerance is not)
-TOL["complex32"] = TOL["float16"]
 
 
 @dataclass
@@ -66,8 +63,7 @@ def from_numpy(exc: BaseException) -> bool:
 
 
 def _dtype_name(dt) -> str:
-    name = str(dt).split(".")[-1]
-    return "complex64" if name == "complex32" else name  # (see _tensor_view)
+    return str(dt).split(".")[-1]
 
 
 #: Past this many elements a tensor's values are compared at ``_sample_positions`` only (the
@@ -90,16 +86,12 @@ def _tensor_view(lib, t) -> dict:
     values = t
     if t.numel() > SAMPLED:
         values = t[tuple(lib.tensor(i) for i in _sample_positions(tuple(t.shape)))]
-    # (numpy() refuses bfloat16 in both libraries: float32 holds each value exactly)
-    values = values.float() if t.dtype == lib.bfloat16 else values
-    tol = None
+    # (numpy() refuses bfloat16 and complex32 in both libraries: float32 and complex64 hold
+    # each value exactly)
+    values = values.float() if t.dtype == lib.bfloat16 else \
+        values.to(lib.complex64) if t.dtype == lib.complex32 else values
+    tol = "float16" if t.dtype == lib.complex32 else None  # (its parts are float16)
     if lib.__name__ == "torch":
-        if t.dtype == lib.complex32:
-            # Note: tensorviz has no complex32 (float16 times a complex number is complex64
-            # there, see tensorviz._dtypes): PyTorch's is compared as complex64, at float16's
-            # tolerance (its parts were rounded to float16).
-            t, values = t.to(lib.complex64), values.to(lib.complex64)
-            tol = "complex32"
         arr = values.detach().resolve_conj().resolve_neg().cpu().numpy()
         st = t.untyped_storage()
         storage = st.data_ptr() if st.nbytes() else None
@@ -151,14 +143,6 @@ def _same_values(a: np.ndarray, b: np.ndarray, dtype: str, tol: str | None = Non
     rtol, atol = TOL[tol or dtype]
     a64 = a.astype(np.complex128 if dtype.startswith("complex") else np.float64)
     b64 = b.astype(a64.dtype)
-    if tol == "complex32" and dtype.startswith("complex"):
-        # Note: PyTorch's complex32 holds float16 parts; tensorviz's complex64 stand-in is
-        # compared as complex32 would hold it (each part rounded to float16: a part past
-        # 65504 is the infinity PyTorch reaches, as PyTorch's float16 inputs are too).
-        with np.errstate(all="ignore"):
-            half = np.empty(b64.shape, np.complex128)
-            half.real, half.imag = b64.real.astype(np.float16), b64.imag.astype(np.float16)
-        b64 = half
     if dtype.startswith("complex"):
         # Note: C99 Annex G classifies a complex value as a whole: with an infinite part it is
         # an infinity whatever its other part (inf+nan j, inf+1j and -inf-inf j are the one
@@ -1200,7 +1184,7 @@ ELEMENTWISE_PRODUCTS = {"mul", "multiply", "mul_", "multiply_", "*", "i*", "addc
                         "addcmul_", "lerp", "lerp_"}
 # conversions that widen a tensor's values exactly (compared at the source dtype's tolerance)
 WIDENING = {"double", "cdouble", "tolist", "item", "to", "type", "type_as", "float", "cfloat"}
-LOW_PRECISION = {"float32", "complex64", "float16", "bfloat16"}
+LOW_PRECISION = {"float32", "complex64", "float16", "complex32", "bfloat16"}
 
 
 def _accept_within(dt, dv, src: str) -> None:
@@ -1224,9 +1208,9 @@ def _accept_within(dt, dv, src: str) -> None:
                 _accept_within(x, y, src)
 
 
-PRECISION = {"bfloat16": 0, "float16": 1, "float32": 2, "complex64": 2, "float64": 3,
+PRECISION = {"bfloat16": 0, "float16": 1, "complex32": 1, "float32": 2, "complex64": 2,
+             "float64": 3,
              "complex128": 3}
-PRECISION["complex32"] = PRECISION["float16"]  # (see TOL)
 
 
 def _input_precision(line: str, env: dict) -> str | None:

@@ -288,7 +288,7 @@ def test_pinverse_rule_keeps_finite_matrices_compared():
 def test_widening_conversions_compare_at_the_source_tolerance():
     """double()/tolist()/item() of a float32 tensor, and a float64 result computed from it,
     are compared at float32's tolerance (an ulp of NumPy's float32 tan is accepted), a wrong
-    value still is not; PyTorch's complex32 compares at float16's tolerance."""
+    value still is not; complex32 compares at float16's tolerance."""
     class Fake:  # tensorviz with float32 tan off by an ulp, or by much more
         def __getattr__(self, name):
             return getattr(tensorviz, name)
@@ -309,8 +309,8 @@ def test_widening_conversions_compare_at_the_source_tolerance():
     assert compare(half, torch, tensorviz) is None
     f = compare(half, torch, _wrong(sub=lambda a, b: tensorviz.sub(a, b) * 1.01))  # 1% off
     assert f is not None and f.kind == "silent" and f.line == 1, f
-    # complex32 parts past float16's range are PyTorch's infinities: tensorviz's complex64
-    # value is compared as complex32 holds it; a finite part where PyTorch's is infinite is not
+    # complex32 parts past float16's range are infinities in both libraries; a finite part
+    # where PyTorch's is infinite is a finding
     big = ["v0 = T.tensor(complex(1.152921504606847e+18, 1.0), dtype=T.complex64)",
            "v1 = T.tensor([-2.5, 3.0], dtype=T.float16)", "v2 = T.add(v0, v1)"]
     assert compare(big, torch, tensorviz) is None

@@ -34,7 +34,7 @@ try:
 except ImportError:  # (tests/ is on sys.path when the repository root is not)
     import inventory as inv
 
-TOLERANCE = {"float16": (2e-3, 2e-3), "bfloat16": (1.6e-2, 1e-2), "float32": (2e-5, 1e-5), "float64": (1e-10, 1e-12),
+TOLERANCE = {"float16": (2e-3, 2e-3), "complex32": (2e-3, 2e-3), "bfloat16": (1.6e-2, 1e-2), "float32": (2e-5, 1e-5), "float64": (1e-10, 1e-12),
              "complex64": (2e-5, 1e-5), "complex128": (1e-10, 1e-12)}
 MESSAGE_CLASSES = (RuntimeError, ValueError, IndexError, TypeError)
 
@@ -131,6 +131,8 @@ def _tensors(x, lib):
 def _host(t, lib) -> np.ndarray:
     if t.dtype == lib.bfloat16:  # (numpy() refuses bfloat16 in both: float32 holds it exactly)
         t = t.float()
+    elif t.dtype == lib.complex32:  # (and complex32: complex64 holds it exactly)
+        t = t.detach().to(lib.complex64)
     if lib is tensorviz:
         return np.array(t.resolve_conj().resolve_neg().numpy(force=True))
     return t.detach().cpu().resolve_conj().resolve_neg().numpy()

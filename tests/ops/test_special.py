@@ -239,9 +239,8 @@ def test_dist(tvdiff, p, dtype):
                                     ("bfloat16", "complex64"), ("complex64", "float16")])
 @pytest.mark.parametrize("other_dims", [0, 1])
 def test_dist_of_a_half_and_a_complex_tensor(tvdiff, dtypes, other_dims):
-    """A float16 tensor and a complex 0-dim tensor differ in PyTorch's complex32, whose norm
-    is float16 (tensorviz computes in complex64 and gives that dtype); a bfloat16 one, or
-    a complex tensor with dims, gives float32."""
+    """A float16 tensor and a complex 0-dim tensor differ in complex32, whose norm is
+    float16; a bfloat16 one, or a complex tensor with dims, gives float32."""
     a = tvdiff.make((3,), "float32" if dtypes[0] == "bfloat16" else dtypes[0], seed=1)
     b = tvdiff.make((3,) if other_dims else (), dtypes[1], seed=2)
     for p in (2, 1, float("inf")):  # (no warning: PyTorch's says its complex32 is experimental)

@@ -1,0 +1,405 @@
+"""complex32 (PyTorch's ComplexHalf) against PyTorch: the dtype, creation, conversion, views,
+printing, and every op of the inventory with complex32 operands.
+
+PyTorch 2.13 runs only some ops on ComplexHalf tensors (CPU); the sweep over the op
+inventory (tests/inventory.py, complex64 samples turned complex32 in both libraries) checks
+that tensorviz runs the same ones with PyTorch's dtypes and values (complex64 math rounded
+part by part to float16) and refuses the others with PyTorch's exception and message: a
+new op is checked here as soon as it has an inventory entry.
+"""
+from __future__ import annotations
+
+import itertools
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+
+import tensorviz as tv
+from tv_core_conftest import host, same
+
+torch = pytest.importorskip("torch")
+
+try:
+    from tests import inventory as inv
+except ImportError:  # (tests/ is on sys.path when the repository root is not)
+    import inventory as inv
+
+HALF_TOL = 2e-3  # (float16's resolution: one rounding of each part apart at most)
+
+# Naming the dtype switches tensorviz's complex32 gate on (see tensorviz._chalf): a program
+# names it before it calls an op with it, and so does this module.
+C32 = tv.complex32
+
+
+def _name(d) -> str:
+    return str(d).split(".")[-1]
+
+
+def _chalf(lib, x):
+    """``x`` with every complex64 tensor in it (lists, tuples, dicts too) as complex32."""
+    if isinstance(x, (tv.Tensor, torch.Tensor)) and _name(x.dtype) == "complex64":
+        return x.to(lib.complex32)
+    if isinstance(x, (list, tuple)):
+        return type(x)(_chalf(lib, v) for v in x)
+    if isinstance(x, dict):
+        return {k: _chalf(lib, v) for k, v in x.items()}
+    return x
+
+
+def _has_chalf(x) -> bool:
+    if isinstance(x, (tv.Tensor, torch.Tensor)):
+        return _name(x.dtype) == "complex32"
+    if isinstance(x, (list, tuple)):
+        return any(_has_chalf(v) for v in x)
+    if isinstance(x, dict):
+        return any(_has_chalf(v) for v in x.values())
+    return False
+
+
+def _run(fn):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return fn()
+        except Exception as e:  # noqa: BLE001 - compared with PyTorch's
+            return e
+
+
+def _values(t) -> np.ndarray:
+    if _name(t.dtype) == "bfloat16":  # (NumPy holds no PyTorch bfloat16: exact as float32)
+        t = t.float()
+    return host(t)
+
+
+def assert_same(mine, theirs, where, values: bool = True) -> None:
+    """The same exception (type; message where PyTorch's names ComplexHalf or Half), or
+    results of the same structure, dtype, shape and values (float16's tolerance)."""
+    if isinstance(theirs, Exception) or isinstance(mine, Exception):
+        assert type(mine) is type(theirs), (where, mine, theirs)
+        if "Half" in str(theirs):
+            assert str(mine) == str(theirs), (where, mine, theirs)
+        return
+    if isinstance(theirs, torch.Tensor):
+        assert isinstance(mine, tv.Tensor), (where, mine)
+        assert _name(mine.dtype) == _name(theirs.dtype), (where, mine.dtype, theirs.dtype)
+        assert tuple(mine.shape) == tuple(theirs.shape), (where, mine.shape, theirs.shape)
+        if values:
+            a, b = _values(mine), _values(theirs)
+            if a.dtype.kind in "fc":
+                assert np.allclose(a, b, rtol=HALF_TOL, atol=HALF_TOL, equal_nan=True), \
+                    (where, a, b)
+            else:
+                assert np.array_equal(a, b), (where, a, b)
+        return
+    if isinstance(theirs, (list, tuple)):
+        assert isinstance(mine, (list, tuple)) and len(mine) == len(theirs), (where, mine)
+        for x, y in zip(mine, theirs):
+            assert_same(x, y, where, values)
+        return
+    if isinstance(theirs, (bool, int, float, complex)):
+        assert type(mine) is type(theirs), (where, mine, theirs)
+        if values:
+            assert mine == pytest.approx(theirs, rel=HALF_TOL, abs=HALF_TOL, nan_ok=True), \
+                (where, mine, theirs)
+
+
+# ---------------------------------------------------------------- the dtype
+def test_dtype_object_matches_pytorch():
+    d, p = tv.complex32, torch.complex32
+    assert tv.chalf is d and repr(d) == repr(p).replace("torch.", "tensorviz.")
+    assert (d.itemsize, d.is_complex, d.is_floating_point, d.is_signed) == \
+        (p.itemsize, p.is_complex, p.is_floating_point, p.is_signed)
+    assert d.to_real() is tv.float16 and tv.float16.to_complex() is d and d.to_complex() is d
+    assert pickle.loads(pickle.dumps(d)) is d
+    f, g = tv.finfo(d), torch.finfo(p)
+    for attr in ("bits", "eps", "max", "min", "tiny", "resolution", "dtype"):
+        assert getattr(f, attr) == getattr(g, attr), attr
+    assert repr(f) == repr(g)
+    assert tv.tensor([1j], dtype=d).type() == torch.tensor([1j], dtype=p).type().replace(
+        "torch.", "tensorviz.")
+
+
+def test_import_pays_nothing_until_a_complex32_array_is_made():
+    import subprocess
+    import sys
+    code = ("import tensorviz as t, tensorviz._chalf as c; a = t.ones(3) + 1; "
+            "print(c.active(), t.complex32.itemsize); z = t.zeros(2, dtype=t.complex32); "
+            "print(c.active(), (z + 1).dtype)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.stdout.split() == ["False", "4", "True", "tensorviz.complex32"], run.stderr
+
+
+# ---------------------------------------------------------------- creation and conversion
+CREATIONS = {
+    "zeros": lambda L: L.zeros(2, 3, dtype=L.complex32),
+    "ones": lambda L: L.ones(2, dtype=L.complex32),
+    "full": lambda L: L.full((2,), 1.5 - 2j, dtype=L.complex32),
+    "full_big": lambda L: L.full((2,), 70000 + 1j, dtype=L.complex32),
+    "full_big_one": lambda L: L.full((1,), 1e5, dtype=L.complex32),
+    "setitem_big": lambda L: L.zeros(2, dtype=L.complex32).index_fill_(0, L.tensor([0]), 1e5j),
+    "windows_trivial": lambda L: (L.hann_window(1, dtype=L.complex32),
+                                  L.kaiser_window(0, dtype=L.complex32)),
+    "empty": lambda L: L.empty(3, dtype=L.complex32).shape,
+    "tensor": lambda L: L.tensor([[0.1 + 0.2j, 3], [1e-6j, -65504]], dtype=L.complex32),
+    "tensor_0d": lambda L: L.tensor(1 + 2j, dtype=L.complex32),
+    "scalar_tensor": lambda L: L.scalar_tensor(2.5, dtype=L.complex32),
+    "rand": lambda L: (L.rand(3, dtype=L.complex32).dtype, L.rand(3, dtype=L.complex32).shape),
+    "randn": lambda L: L.randn(2, 2, dtype=L.complex32).stride(),
+    "zeros_like": lambda L: L.zeros_like(L.ones(2), dtype=L.complex32),
+    "complex": lambda L: L.complex(L.tensor([1.5, -0.1], dtype=L.float16),
+                                   L.tensor([2, 1e-3], dtype=L.float16)),
+    "polar": lambda L: L.polar(L.ones(2, dtype=L.float16), L.ones(2, dtype=L.float16)),
+    "half_times_1j": lambda L: L.tensor([1.5, 0.1], dtype=L.float16) * 1j,
+    "half_plus_0d": lambda L: L.tensor([1.5, 0.1], dtype=L.float16) + L.tensor(0.3j),
+    "half_div_1j": lambda L: L.tensor([1.5, 0.1], dtype=L.float16) / 1j,
+    "half_lt_0d": lambda L: L.tensor([1.5], dtype=L.float16) < L.tensor(0.3j),
+    "to": lambda L: L.tensor([1.7, -2.2, 1e5]).to(L.complex32),
+    "chalf": lambda L: L.tensor([1 + 1e-4j, 2 ** 16]).chalf(),
+    "from_int": lambda L: L.tensor([3, -7, 2049]).to(L.complex32),
+    "from_bool": lambda L: L.tensor([True, False]).to(L.complex32),
+    "from_c128": lambda L: L.tensor([1 / 3 + 2 / 3j], dtype=L.complex128).to(L.complex32),
+}
+for _k, _kernel in (("arange", "arange"), ("linspace", "linspace"), ("eye", "eye"),
+                    ("randint", "randint"), ("randperm", "randperm"),
+                    ("hann_window", "hann_window"), ("tril_indices", "tril_indices")):
+    CREATIONS[_k] = {
+        "arange": lambda L: L.arange(3, dtype=L.complex32),
+        "linspace": lambda L: L.linspace(0, 1, 3, dtype=L.complex32),
+        "eye": lambda L: L.eye(2, dtype=L.complex32),
+        "randint": lambda L: L.randint(0, 3, (2,), dtype=L.complex32),
+        "randperm": lambda L: L.randperm(3, dtype=L.complex32),
+        "hann_window": lambda L: L.hann_window(3, dtype=L.complex32),
+        "tril_indices": lambda L: L.tril_indices(3, 3, dtype=L.complex32),
+    }[_kernel]
+
+
+@pytest.mark.parametrize("name", list(CREATIONS))
+def test_creation_matches_pytorch(name):
+    f = CREATIONS[name]
+    assert_same(_run(lambda: f(tv)), _run(lambda: f(torch)), name,
+                values=name not in ("rand", "randn"))
+
+
+CONVERSIONS = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
+               "float64", "bfloat16", "complex32", "complex64", "complex128"]
+
+
+@pytest.mark.parametrize("dtype", CONVERSIONS)
+def test_conversions_both_ways_match_pytorch(dtype):
+    data = [1.5 + 2j, -0.1 - 3.25j, 0, 65504 + 1j, float("inf"), 7 - 0j]
+    for lib_t in ("to", "type"):
+        def f(L, how=lib_t):
+            z = L.tensor(data, dtype=L.complex32)
+            out = z.to(getattr(L, dtype)) if how == "to" else z.type(getattr(L, dtype))
+            back = out.to(L.complex32)
+            return out, back, L.zeros(2, dtype=getattr(L, dtype)).copy_(z[:2])
+        assert_same(_run(lambda: f(tv)), _run(lambda: f(torch)), (dtype, lib_t))
+
+
+def test_python_values_match_pytorch():
+    for f in (lambda L: L.tensor([1 + 2j, 3.25 - 1j], dtype=L.complex32).tolist(),
+              lambda L: L.tensor(0.1 + 2j, dtype=L.complex32).item(),
+              lambda L: complex(L.tensor(0.1 + 2j, dtype=L.complex32)),
+              lambda L: float(L.tensor(2 + 0j, dtype=L.complex32)),
+              lambda L: int(L.tensor(2.7 + 0j, dtype=L.complex32)),
+              lambda L: bool(L.tensor(0j, dtype=L.complex32)),
+              lambda L: L.tensor([1j], dtype=L.complex32).numpy()):
+        assert_same(_run(lambda: f(tv)), _run(lambda: f(torch)), f)
+
+
+# ---------------------------------------------------------------- views and storage
+@pytest.mark.parametrize("dtype", ["float16", "int16", "uint8", "int32", "float32",
+                                   "complex64", "bool"])
+def test_bit_views_match_pytorch(dtype):
+    def f(L):
+        z = L.tensor([[1 + 2j, -3.5 + 0.25j], [65504j, -0.0 - 1j]], dtype=L.complex32)
+        v = z.view(getattr(L, dtype))
+        back = v.view(L.complex32) if v.dim() else None
+        return v, back, (v.shape, v.stride(), z.untyped_storage().nbytes(), z.nbytes,
+                         z.element_size())
+    assert_same(_run(lambda: f(tv)), _run(lambda: f(torch)), dtype)
+
+
+def test_view_as_real_and_complex_share_memory_as_pytorch():
+    def f(L):
+        z = L.tensor([[1 + 2j, -3.5 + 0.25j, 4]], dtype=L.complex32)
+        r = L.view_as_real(z)
+        r[0, 1, 1] = 7.0  # (written through to z)
+        c = L.view_as_complex(L.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=L.float16))
+        return z, r, r.stride(), c, z.real, z.imag, z.t().shape, z.conj().is_conj(), \
+            L.view_as_complex(r[0]), _run(lambda: L.view_as_real(z.conj()))
+    assert_same(_run(lambda: f(tv)), _run(lambda: f(torch)), "views")
+
+
+def test_setitem_and_inplace_write_through_views_as_pytorch():
+    def f(L):
+        z = L.zeros(2, 3, dtype=L.complex32)
+        z[0, 1] = 1.5 + 2j
+        z[1] = L.tensor([1, 2, 3.7])
+        z[:, 2] = L.tensor(0.1j)
+        z.t()[0].add_(1)
+        z.conj()[1, 1] = 5j
+        z[0].mul_(2 - 1j)
+        return z, z._version
+    assert_same(_run(lambda: f(tv)), _run(lambda: f(torch)), "setitem")
+
+
+# ---------------------------------------------------------------- printing
+@pytest.mark.parametrize("data", [[1 + 2j, 3.25 - 1j], [1e4 + 2j, 3.25 - 1j], 1 + 2j,
+                                  [[0.1 + 0.2j, 100.25]], [], [float("nan") + 1j, float("inf")],
+                                  [[1 + 1j] * 5] * 3, [1e-5 + 1j, 65504]])
+def test_printing_matches_pytorch(data):
+    mine = repr(tv.tensor(data, dtype=tv.complex32))
+    theirs = repr(torch.tensor(data, dtype=torch.complex32)).replace("torch.", "tensorviz.")
+    assert mine == theirs
+
+
+# ---------------------------------------------------------------- arithmetic and rounding
+def test_arithmetic_rounds_each_part_as_pytorch():
+    rng = np.random.default_rng(7)
+    data = (rng.uniform(-3, 3, 64) + 1j * rng.uniform(-3, 3, 64)).astype(np.complex64)
+    other = (rng.uniform(-3, 3, 64) + 1j * rng.uniform(-3, 3, 64)).astype(np.complex64)
+    h = rng.uniform(-3, 3, 64).astype(np.float16)
+    for f in (lambda L, a, b, c: a + b, lambda L, a, b, c: a - b, lambda L, a, b, c: a * b,
+              lambda L, a, b, c: a * 0.37, lambda L, a, b, c: a + 0.1, lambda L, a, b, c: a * c,
+              lambda L, a, b, c: c * 1j, lambda L, a, b, c: a.add(b, alpha=0.3),
+              lambda L, a, b, c: L.addcmul(a, b, c, value=1.7), lambda L, a, b, c: a.abs(),
+              lambda L, a, b, c: a.sgn(), lambda L, a, b, c: a.norm(),
+              lambda L, a, b, c: a.var(), lambda L, a, b, c: a.std(),
+              lambda L, a, b, c: L.kron(a[:5], b[:5]), lambda L, a, b, c: -a,
+              lambda L, a, b, c: a.mul_(b), lambda L, a, b, c: a.add_(c),
+              lambda L, a, b, c: L.isclose(a, b, rtol=0.5),
+              lambda L, a, b, c: L.diff(a * 1000, n=3), lambda L, a, b, c: L.diff(a, 2, 0)):
+        def run(L, f=f):
+            a = L.from_numpy(data.copy()).to(L.complex32)
+            b = L.from_numpy(other.copy()).to(L.complex32)
+            c = L.from_numpy(h.copy())
+            return f(L, a, b, c)
+        mine, theirs = _run(lambda: run(tv)), _run(lambda: run(torch))
+        assert_same(mine, theirs, f)
+    for f in (lambda a, b, c: a + b, lambda a, b, c: a - b, lambda a, b, c: -a,
+              lambda a, b, c: a * c, lambda a, b, c: c * 1j, lambda a, b, c: a + 0.1,
+              lambda a, b, c: a.conj().resolve_conj(), lambda a, b, c: a.real * 1,
+              lambda a, b, c: a * 0.37, lambda a, b, c: a - (0.3 + 1e-3j), lambda a, b, c: a == 0.1,
+              lambda a, b, c: c * 0.37j, lambda a, b, c: c + 0.1j):
+        def run(L, f=f):  # (each part one rounding of exact float math: bit for bit)
+            a = L.from_numpy(data.copy()).to(L.complex32)
+            b = L.from_numpy(other.copy()).to(L.complex32)
+            return f(a, b, L.from_numpy(h.copy()))
+        assert np.array_equal(_values(run(tv)), _values(run(torch)), equal_nan=True)
+
+
+# ---------------------------------------------------------------- autograd
+def test_autograd_of_complex32_leaves_matches_pytorch():
+    def f(L):
+        z = L.tensor([1 + 2j, -0.5 + 1j], dtype=L.complex32, requires_grad=True)
+        y = (z * 2 + 1j).abs()
+        y.backward(L.ones(2, dtype=L.float16))
+        w = L.ones(2, dtype=L.complex32, requires_grad=True)
+        (w * w).backward(L.tensor([1, 1j], dtype=L.complex32))
+        return z.grad, w.grad, y.dtype, y.grad_fn is not None
+    assert_same(_run(lambda: f(tv)), _run(lambda: f(torch)), "autograd")
+
+
+# ---------------------------------------------------------------- every op of the inventory
+def _op_names() -> list[str]:
+    return list(inv.ENTRIES)
+
+
+def _call(lib, e, args, kwargs, spelling="function"):
+    if spelling == "inplace":
+        return getattr(args[0], e.pyname + "_")(*args[1:], **kwargs), args[0]
+    fn = None if e.namespace == "Tensor" else inv.lib_function(lib, e.name)
+    if fn is None:
+        return getattr(args[0], e.pyname)(*args[1:], **kwargs)
+    return fn(*args, **kwargs)
+
+
+#: Ops whose complex32 outcome differs from PyTorch's in some samples, with the reason.
+KNOWN = {
+    "index_reduce": "tensorviz has no complex index_reduce (complex64 neither); PyTorch's "
+                    "ComplexHalf runs reduce='prod'",
+    "histogram": "PyTorch checks the bins' dtype before its kernel's ComplexHalf refusal",
+    "scatter_reduce": "PyTorch's kernel name depends on include_self and reduce",
+    "is_non_overlapping_and_dense": "a tensorviz method PyTorch lacks (all dtypes)",
+    "sum_to_size": "not in tensorviz (all dtypes)",
+    "normal": "tensorviz's normal_ takes a tensor mean (all dtypes; PyTorch: TypeError)",
+    "isin": "tensorviz refuses complex isin (complex64 too); PyTorch's ComplexHalf takes a "
+            "real number",
+}
+
+
+def _with_inplace():
+    for n in _op_names():
+        e = inv.entry(n)
+        forms = ["function"]
+        if e.namespace in ("torch", "Tensor") and not e.pyname.endswith("_") and \
+                callable(getattr(torch.Tensor, e.pyname + "_", None)):
+            forms.append("inplace")
+        for form in forms:
+            marks = [pytest.mark.xfail(reason=KNOWN[n], strict=False)] if n in KNOWN else []
+            yield pytest.param(n, form, id=f"{n}-{form}", marks=marks)
+
+
+@pytest.mark.parametrize("name,spelling", list(_with_inplace()))
+def test_every_op_takes_complex32_as_pytorch(name, spelling):
+    """Each op's complex64 samples with complex32 operands: PyTorch's result (dtype, shape,
+    values) or its exception and message; an in-place form's result and its ``self``."""
+    e = inv.entry(name)
+    values = e.compare == "values" and e.category != "random"
+    checked = 0
+    for s in itertools.islice(inv.samples(name, dtype="complex64", layout="contig"), 4):
+        try:
+            pa, pk = s.build(torch)
+            ta, tk = s.build(tv)
+        except Exception:  # noqa: BLE001 - a sample PyTorch cannot build: nothing to compare
+            continue
+        pa, pk, ta, tk = _chalf(torch, pa), _chalf(torch, pk), _chalf(tv, ta), _chalf(tv, tk)
+        if not (_has_chalf(pa) or _has_chalf(pk)):
+            continue
+        theirs = _run(lambda: _call(torch, e, pa, pk, spelling))
+        mine = _run(lambda: _call(tv, e, ta, tk, spelling))
+        assert_same(mine, theirs, (name, s), values=values)
+        checked += 1
+    if checked == 0:
+        pytest.skip("no sample of this op takes a complex tensor")
+
+
+def test_the_op_lists_name_only_registered_ops():
+    """Every name in the complex32 tables is an op or an alias the registry knows."""
+    from tensorviz import _chalf, _dispatch
+    known = set()
+    for rec in _dispatch.registry().values():
+        known.update(_dispatch._chalf_names(rec))
+    tables = set(_chalf.COMPUTED) | set(_chalf.REFUSED) | set(_chalf.CONDITIONS) | \
+        set(_chalf.DTYPE_REFUSED)
+    inplace_forms = {n for n in tables if n.endswith("_") and n[:-1] in known}
+    assert sorted(tables - known - inplace_forms - set(_chalf.NATIVE) - {"sum_to_size"}) == []
+
+
+DTYPE_ARG = {
+    "sum": lambda L, x: x.sum(dtype=L.complex32),
+    "sum_dim": lambda L, x: L.sum(x, 0, dtype=L.complex32),
+    "mean": lambda L, x: x.mean(dtype=L.complex32),
+    "prod": lambda L, x: x.prod(dtype=L.complex32),
+    "cumsum": lambda L, x: x.cumsum(0, dtype=L.complex32),
+    "cumprod_0d": lambda L, x: x[0].cumprod(0, dtype=L.complex32),
+    "softmax": lambda L, x: x.softmax(0, dtype=L.complex32),
+    "zeros_like": lambda L, x: L.zeros_like(x, dtype=L.complex32),
+    "full_like": lambda L, x: L.full_like(x, 2.5 - 1j, dtype=L.complex32),
+    "new_ones": lambda L, x: x.new_ones(2, dtype=L.complex32),
+    "rand_like": lambda L, x: L.rand_like(x, dtype=L.complex32).shape,
+    "sum_of_complex32": lambda L, x: x.to(L.complex32).sum(dtype=L.complex64),
+    "mean_of_complex32": lambda L, x: x.to(L.complex32).mean(dtype=L.complex128),
+}
+
+
+@pytest.mark.parametrize("name", list(DTYPE_ARG))
+def test_dtype_complex32_arguments_match_pytorch(name):
+    f = DTYPE_ARG[name]
+    data = [1.5, -0.25, 3.0]
+    mine = _run(lambda: f(tv, tv.tensor(data)))
+    theirs = _run(lambda: f(torch, torch.tensor(data)))
+    assert_same(mine, theirs, name)
