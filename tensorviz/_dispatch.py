@@ -679,6 +679,21 @@ def _widen_tensor(t: Tensor) -> Tensor:
                       stride if dense else None)  # (its strides: size-1 dims' too)
 
 
+#: Arithmetic whose tensor operands TensorIterator converts to the complex32 result dtype
+#: before computing (an index, a mask or a weight of another op is not converted).
+_CASTING_ARITHMETIC = frozenset(("add", "sub", "subtract", "mul", "multiply", "rsub",
+                                 "addcmul"))
+
+
+def _as_chalf(x):
+    """A real tensor operand of complex32 arithmetic converted to complex32 (its values
+    rounded to float16 parts, as PyTorch's cast of it), other values as they are."""
+    if isinstance(x, Tensor) and x._dtype is not _C32 and x._dtype is not _dtypes.bool and \
+            x._dtype.category < _dtypes._COMPLEX:  # (bool: exact anyway, and sub refuses it)
+        return x.to(_C32)
+    return x
+
+
 def _widened(x):
     if isinstance(x, Tensor):
         return _widen_tensor(x) if x._dtype is _C32 else x
@@ -756,6 +771,8 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
     if form == "inplace" and rec.qualname + "_" in _chalf.CONDITIONS:
         condition = _chalf.CONDITIONS[rec.qualname + "_"]
 
+    casts_operands = builtins.any(n in _CASTING_ARITHMETIC for n in names)
+
     def run(args, kwargs, narrow: builtins.bool):
         """The op on complex64 copies of the complex32 operands; its result rounded."""
         if narrow and rounds_numbers:
@@ -763,6 +780,9 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
         if kwargs.get("dtype") is _C32:  # (computed as complex64, then rounded)
             kwargs = dict(kwargs, dtype=_dtypes.complex64)
             narrow = True
+        if inplace and casts_operands and args and isinstance(args[0], Tensor) and \
+                args[0]._dtype is _C32:
+            args = args[:1] + tuple(_as_chalf(a) for a in args[1:])
         if inplace and args and isinstance(args[0], Tensor) and args[0]._dtype is _C32:
             self = args[0]
             check_writable(self)
@@ -772,6 +792,9 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
             store(self, tmp._arr)
             self._bump()
             return self if res is tmp else res
+        if narrow and casts_operands:  # (TensorIterator converts each operand to complex32
+            # first: an int32 2147483646 is inf there, and -0.0 * it NaN)
+            args = tuple(_as_chalf(a) for a in args)
         out = kwargs.pop("out", None) if not inplace else None
         res = fn(*[_widened(a) for a in args], **{k: _widened(v) for k, v in kwargs.items()})
         if narrow and not inplace:

@@ -1698,3 +1698,11 @@ REGRESSIONS += [  # fresh-seed 178M run: float16 prod overflows step by step (th
         "v2 = T.prod(v0, dtype=T.float16)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 179M run: complex32 arithmetic converts an int32 operand first
+    ("complex32-subtract-int32-past-half-alpha-zero", [
+        "v0 = T.tensor([complex(4.0, 0.0), complex(3.0, 0.0), complex(-2.5, -2.0), "
+        "complex(0.0, -2.0)], dtype=T.complex32)",
+        "v1 = T.tensor([4, -1, 2147483646, 6, 0, 6, 6, -1], dtype=T.int32)", "v2 = v1[..., ::2]",
+        "v3 = v0.subtract_(v2, alpha=-0.0)",
+    ]),
+]
