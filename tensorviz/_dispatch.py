@@ -772,6 +772,7 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
         condition = _chalf.CONDITIONS[rec.qualname + "_"]
 
     casts_operands = builtins.any(n in _CASTING_ARITHMETIC for n in names)
+    dimensioned = rec.qualname in ("hstack", "vstack", "dstack", "column_stack", "row_stack")
 
     def run(args, kwargs, narrow: builtins.bool):
         """The op on complex64 copies of the complex32 operands; its result rounded."""
@@ -827,7 +828,11 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
             # (converted to ``dtype`` first, as PyTorch: ``sum(z, dtype=complex64)`` runs)
             return _run_renamed(run, args, kwargs, False)
         tensors = _tensors(args, kwargs)
-        if dt is not _C32 and _dtypes.result_type(*tensors) is not _C32 and not no_promotion:
+        if dimensioned:  # (their inputs are made at least 1-D first: promoted as such)
+            promoted = functools.reduce(_dtypes.promote_types, [t._dtype for t in tensors])
+        else:
+            promoted = _dtypes.result_type(*tensors)
+        if dt is not _C32 and promoted is not _C32 and not no_promotion:
             # (promoted past complex32, ``z * float32_tensor``: PyTorch's complex64 kernel)
             return _run_renamed(run, args, kwargs, False)
         if (form == "inplace" or form.startswith("__i")) and not comparison:

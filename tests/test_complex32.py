@@ -431,3 +431,17 @@ def test_arithmetic_converts_real_operands_to_complex32_first(other_dtype):
                     row.append(str(e))
         got.append(row)
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("fn", ["hstack", "vstack", "dstack", "column_stack", "row_stack"])
+def test_stacking_promotes_0_dim_inputs_as_dimensioned(fn):
+    """hstack/vstack/dstack/column_stack make every input at least 1-D first: a 0-dim
+    complex64 beside a complex32 tensor gives complex64 (block_diag keeps the 0-dim rule)."""
+    got = []
+    for T in (tv, torch):
+        a = T.tensor(-2.5 - 2j, dtype=T.complex64)
+        b = T.tensor([1j], dtype=T.complex32)
+        h = T.tensor(1.0, dtype=T.float16)
+        got.append([(str(r.dtype).rpartition(".")[2], r.tolist()) for r in (
+            getattr(T, fn)([a, b]), getattr(T, fn)([b, h]), T.block_diag(a, b))])
+    assert got[0] == got[1]

@@ -1706,3 +1706,10 @@ REGRESSIONS += [  # fresh-seed 179M run: complex32 arithmetic converts an int32 
         "v3 = v0.subtract_(v2, alpha=-0.0)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 179M run: hstack of a 0-dim complex64 and a complex32 tensor
+    ("hstack-0-dim-complex64-with-complex32", [
+        "v0 = T.tensor([complex(-3.0, 0.0), complex(4.0, 0.0), complex(3.0, 0.0), "
+        "complex(0.25, 0.25)], dtype=T.complex32)", "v1 = v0[..., ::2]",
+        "v2 = T.tensor(complex(-2.5, -2.0), dtype=T.complex64)", "v3 = T.hstack([v2, v1])",
+    ]),
+]
