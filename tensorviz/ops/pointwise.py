@@ -925,8 +925,25 @@ atan2 = op(aliases=("arctan2",), inplace=True)(
 hypot = op(inplace=True)(
     _float_binary("hypot", lambda xp, a, b: xp.hypot(a, b), allow_int=False))
 logaddexp = op()(_float_binary("logaddexp", _logaddexp, allow_int=False, complex_ok=True))
-logaddexp2 = op()(_float_binary("logaddexp2", lambda xp, a, b: xp.logaddexp2(a, b),
-                                allow_int=False))
+def _logaddexp2(xp, a, b):
+    """PyTorch's CPU formula: ``max(a, b) + log1p(exp2(-|a - b|)) / ln 2``, its last
+    multiply-add fused as its vector loop fuses it (logaddexp2(-1, -1) is -1.06e-8 in
+    float32, not 0), and ``a`` where both are the same infinity."""
+    with np.errstate(all="ignore"):
+        m = xp.maximum(a, b)
+        t = xp.log1p(xp.exp2(-xp.abs(a - b)))
+        inv = a.dtype.type(1.0 / math.log(2.0)) if hasattr(a, "dtype") else 1.0 / math.log(2.0)
+        if getattr(a, "dtype", None) == np.float64:
+            from .linalg import _fma
+            t, m = xp.broadcast_arrays(t, m)
+            r = _fma(t, xp.full(t.shape, inv), m)
+        else:
+            r = t.astype(np.float64) * np.float64(inv) + m
+            r = r.astype(t.dtype)
+        return xp.where(xp.isinf(a) & (a == b), a, r)
+
+
+logaddexp2 = op()(_float_binary("logaddexp2", _logaddexp2, allow_int=False))
 copysign = op(inplace=True)(_float_binary("copysign", _copysign, tensors_only=False))
 copysign.__doc__ = "``|input|`` with the sign of ``other`` (a tensor or a number)."
 

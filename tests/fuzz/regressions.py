@@ -1713,3 +1713,9 @@ REGRESSIONS += [  # fresh-seed 179M run: hstack of a 0-dim complex64 and a compl
         "v2 = T.tensor(complex(-2.5, -2.0), dtype=T.complex64)", "v3 = T.hstack([v2, v1])",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 179M run: logaddexp2(x, x) is x + 1 rounded once, then its sign
+    ("logaddexp2-equal-operands-sign", [
+        "v0 = T.tensor([[-1.0, 0.25, -2.5, 0.5], [-2.5, -2.5, float('nan'), 1.0]], "
+        "dtype=T.float32)", "v1 = T.logaddexp2(v0, v0)", "v2 = v0.erfc_()", "v3 = v1.sign()",
+    ]),
+]

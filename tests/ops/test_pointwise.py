@@ -1079,3 +1079,17 @@ def test_lerp_of_floats_is_one_fused_multiply_add(dt):
             got.append([repr(r.tolist()) for r in (T.lerp(a, b, w), T.lerp(a, b, 0.7),
                                                     T.lerp(a, b, -1.0), a.clone().lerp_(b, w))])
         assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_logaddexp2_of_equal_operands_is_pytorchs_fused_step(dt):
+    """PyTorch's logaddexp2 is ``max + log1p(exp2(-|a - b|)) * (1 / ln 2)`` with the last
+    multiply-add fused: for a == b it is a + 1 rounded once (logaddexp2(-1, -1) is -1.06e-8
+    in float32, not 0, so its sign is -1); the same infinity gives itself."""
+    vals = [-1.0, 0.25, -2.5, 0.5, 3.0, 100.0, 1e-3, 7.0, float("inf"), float("-inf")]
+    got = []
+    for T in (tensorviz, torch):
+        a = T.tensor(vals).to(getattr(T, dt))
+        r = T.logaddexp2(a, a)
+        got.append((r.tolist(), r.sign().tolist()))
+    assert got[0] == got[1]
