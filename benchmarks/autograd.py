@@ -13,21 +13,22 @@ from __future__ import annotations
 import numpy as np
 
 
-def envs(lib, seed: int = 0) -> dict:
-    """The tensors of the autograd cases for ``lib`` (tensorviz or torch), the same numbers."""
+def _arrays(seed: int) -> dict:
+    """The numbers of every case as NumPy arrays (the same for each library)."""
     rng = np.random.default_rng(seed)
     f32 = lambda *s: rng.standard_normal(s).astype(np.float32)  # noqa: E731
-    x, y, a, b = f32(3, 3), f32(3, 3), f32(3, 3), f32(3, 3)
-    w1, b1 = f32(64, 64) * 0.1, np.zeros(64, np.float32)
-    w2, b2 = f32(10, 64) * 0.1, np.zeros(10, np.float32)
-    xb = f32(64, 64)
-    target = rng.integers(0, 10, 64)
-    t = lib.tensor
-    env = {"lib": lib,
-           "x": t(x, requires_grad=True), "y": t(y), "a": t(a), "b": t(b),
-           "w1": t(w1, requires_grad=True), "b1": t(b1, requires_grad=True),
-           "w2": t(w2, requires_grad=True), "b2": t(b2, requires_grad=True),
-           "xb": t(xb), "onehot": t(np.eye(10, dtype=np.float32)[target])}
+    arrays = {k: f32(3, 3) for k in ("x", "y", "a", "b")}
+    arrays.update(w1=f32(64, 64) * 0.1, b1=np.zeros(64, np.float32),
+                  w2=f32(10, 64) * 0.1, b2=np.zeros(10, np.float32), xb=f32(64, 64))
+    arrays["onehot"] = np.eye(10, dtype=np.float32)[rng.integers(0, 10, 64)]
+    return arrays
+
+
+def envs(lib, seed: int = 0) -> dict:
+    """The tensors of the autograd cases for ``lib`` (tensorviz or torch), the same numbers."""
+    grad = ("x", "w1", "b1", "w2", "b2")
+    env = {k: lib.tensor(v, requires_grad=k in grad) for k, v in _arrays(seed).items()}
+    env["lib"] = lib
     env["step"] = mlp_step(env)
     return env
 
@@ -50,13 +51,8 @@ def numpy_env(seed: int = 0) -> dict:
     written out by hand in NumPy (the gradients the graph computes, no framework at all).
     It is the numpy column of the autograd cases: the kernels' own time, the floor any
     NumPy-backed autograd pays before its bookkeeping."""
-    rng = np.random.default_rng(seed)
-    f32 = lambda *s: rng.standard_normal(s).astype(np.float32)  # noqa: E731
-    x, y, a, b = f32(3, 3), f32(3, 3), f32(3, 3), f32(3, 3)
-    w1, b1 = f32(64, 64) * 0.1, np.zeros(64, np.float32)
-    w2, b2 = f32(10, 64) * 0.1, np.zeros(10, np.float32)
-    xb = f32(64, 64)
-    onehot = np.eye(10, dtype=np.float32)[rng.integers(0, 10, 64)]
+    arrays = _arrays(seed)
+    w1, b1, w2, b2, xb, onehot = (arrays[k] for k in ("w1", "b1", "w2", "b2", "xb", "onehot"))
     grads = [np.zeros_like(p) for p in (w1, b1, w2, b2)]
 
     def step():
@@ -72,7 +68,7 @@ def numpy_env(seed: int = 0) -> dict:
         for acc, g in zip(grads, (g_h.T @ xb, g_h.sum(0), g_logits.T @ h, g_logits.sum(0))):
             acc += g
         return loss
-    return {"x": x, "y": y, "a": a, "b": b, "step": step}
+    return dict(arrays, step=step)
 
 
 # (name, statement, limit against torch, timed as a whole step: wall time, torch apart)
