@@ -555,6 +555,8 @@ def spellings(rec: OpDef) -> dict:
                 forward = _forward(_gate(rec, "operator", HOOKS["operator"](rec.dunder_ufunc)))
             else:
                 forward = HOOKS["operator"](rec.dunder_ufunc)  # (the hottest: a + b, a * b)
+        elif _recorder:  # (the recording operator converts an array operand itself)
+            forward = _entry(rec, "operator", body)
         else:
             forward = _forward(_entry(rec, "method", body))
         out[("Tensor", f"__{d}__")] = forward

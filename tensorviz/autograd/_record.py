@@ -887,18 +887,18 @@ def recording(rec, form: str, fn: Callable) -> Callable:
         # where neither operand has an autograd record and grad mode is plainly on, nothing
         # is recorded or marked -- straight to the operator, as before recording was
         # installed; otherwise an array operand becomes a tensor first, then records
-        fast = decomposed is None and not view
+        # (a composite or a view op records nothing either when no operand has a record)
         array_operand, operands = _dispatch._array_operand, _dispatch._OPERAND
 
         def operator(self, other):
-            state = _STATE
-            if fast and state.grad and not state.inference and not _views_rebased and \
-                    self._ag is None and (type(other) is not Tensor or other._ag is None):
-                return fn(self, other)
             if type(other) is not Tensor and not isinstance(other, operands):
                 other = array_operand(other)
                 if other is NotImplemented:
                     return NotImplemented
+            state = _STATE
+            if state.grad and not state.inference and not _views_rebased and \
+                    self._ag is None and (type(other) is not Tensor or other._ag is None):
+                return fn(self, other)
             return op(self, other)
         _copy_names(operator, fn)
         return operator
