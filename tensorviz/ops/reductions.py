@@ -25,6 +25,7 @@ from .._tensor import wrap_array as _wrap_array
 from ..backends import runs_numpy
 from ..backends._numpy import call_quiet, context_busy, quiet_run
 from .._dispatch import inplace_of, op, resize_out, store_inplace, write_out
+from ._args import bool_arg, type_name
 from ._keywords import as_number, handles_keywords
 from ._stdsort import std_sort
 from .pointwise import _check_tensor, _not_implemented, _opmath, _xp
@@ -79,7 +80,18 @@ def _check_keepdim_needs_dim(name: str, dim, keepdim) -> bool:
     if dim is None and keepdim is not None:
         raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, "
                         f"keepdim=bool), but expected (Tensor input, int dim, bool keepdim)")
-    return builtins.bool(keepdim)
+    return _keepdim(name, keepdim, True)
+
+
+def _keepdim(name: str, keepdim, default_none: bool = False) -> bool:
+    """``keepdim`` as PyTorch's parser takes it: True or False only (``sum(0, 1)`` and
+    ``sum(0, torch.float32)`` are its TypeError); None as False where tensorviz's default is
+    None (``default_none``: it cannot tell an explicit None there)."""
+    if keepdim is True or keepdim is False:
+        return keepdim
+    if keepdim is None and default_none:
+        return False
+    return bool_arg(keepdim, name, "keepdim")
 
 
 def _is_int(v) -> bool:
@@ -91,12 +103,11 @@ def _dims(x: Tensor, dim) -> tuple[int, ...] | None:
     if dim is None:
         return None
     if _is_int(dim) or (isinstance(dim, Tensor) and not dim._shape):
-        dims = (builtins.int(dim),)
+        dims = (builtins.int(dim),)  # (a 0-dim tensor, a bool one too: PyTorch's int list)
     else:
         if isinstance(dim, (str, bytes)) or not hasattr(dim, "__iter__"):
-            raise TypeError(f"received an invalid combination of arguments - got dim of type "
-                            f"{type(dim).__name__}, but expected an int or a tuple of ints")
-        dims = tuple(builtins.int(d) for d in dim)
+            raise TypeError(f"argument 'dim' must be tuple of ints, not {type_name(dim)}")
+        dims = tuple(d if type(d) is builtins.int else _layout._dim_index(d) for d in dim)
         if not dims:
             return None
     return _layout.normalize_dims(dims, len(x._shape))
@@ -177,6 +188,7 @@ def _sum_like(name: str, xp_fn: str, input, dim, keepdim, dtype, out, nan: bool 
     # (2**63 - 2**63 beside small integers) the two differ within the error bound of any
     # summation order, n * eps * sum(|x|), and PyTorch differs from itself by machine.
     _check_tensor(name, input)
+    keepdim = _keepdim(name, keepdim)
     dims = _dims(input, dim)
     if dtype is None and isinstance(out, Tensor):
         dtype = out._dtype  # (PyTorch computes in out's dtype when no dtype= is given)
@@ -265,7 +277,7 @@ def sum(input: Tensor, dim=_NO_DIM, keepdim: bool | None = None, *, dtype=None, 
     given = dim is not _NO_DIM or axis is not None  # (sum(dim=None, keepdim=True) is valid)
     dim = _alias("sum", None if dim is _NO_DIM else dim, axis, "dim")
     keepdim = _alias("sum", keepdim, keepdims, "keepdim", None)
-    keepdim = builtins.bool(keepdim) if given else _check_keepdim_needs_dim("sum", None, keepdim)
+    keepdim = _keepdim("sum", keepdim, True) if given else _check_keepdim_needs_dim("sum", None, keepdim)
     return _sum_like("sum", "sum", input, dim, keepdim, dtype, out)
 
 
@@ -365,7 +377,8 @@ def mean(input: Tensor, dim=_NO_DIM, keepdim: bool | None = None, *, dtype=None,
     given = dim is not _NO_DIM or axis is not None  # (mean(dim=None, keepdim=True) is valid)
     dim = _alias("mean", None if dim is _NO_DIM else dim, axis, "dim")
     keepdim = _alias("mean", keepdim, keepdims, "keepdim", None)
-    keepdim = builtins.bool(keepdim) if given else _check_keepdim_needs_dim("mean", None, keepdim)
+    keepdim = _keepdim("mean", keepdim, True) if given else _check_keepdim_needs_dim("mean", None,
+                                                                              keepdim)
     rdt = _mean_dtype("mean", input, dtype)
     dims = _dims(input, dim)
     cdt = _opmath(rdt)
@@ -422,6 +435,7 @@ def _var_parts(name: str, input, dim, unbiased, keepdim, correction, want_mean: 
     _check_tensor(name, input)
     if isinstance(dim, builtins.bool):  # var(x, False): the legacy `unbiased` position
         unbiased, dim = dim, None
+    keepdim = _keepdim(name, keepdim)
     if dim is not None and not _is_int(dim) and len(tuple(dim)) == 0:
         dim = None  # (dim=() reduces everything; keepdim=True keeps every dim as size 1)
     if input._dtype.category < _FLOAT:
@@ -644,6 +658,12 @@ def _values_indices(name: str, input: Tensor, dim, keepdim: bool, arg_fn: str, c
 
 def _minmax(name: str, input, dim, keepdim, other, out, maxi: bool):
     _check_tensor(name, input)
+    if dim is _NO_DIM:
+        dim = None
+    elif dim is None:  # (no overload takes dim=None: PyTorch's parser refuses it)
+        raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                        "(NoneType), but expected one of: (Tensor input), (Tensor input, "
+                        "int dim, bool keepdim), (Tensor input, Tensor other)")
     if isinstance(dim, Tensor):  # max(a, b): PyTorch's parser matches the Tensor overload first
         if keepdim is not None:  # (unless keepdim is given: then (dim, keepdim))
             if dim._shape or dim._dtype.category != _dtypes._INT or dim._dtype is _dtypes.bool:
@@ -675,20 +695,21 @@ def _minmax(name: str, input, dim, keepdim, other, out, maxi: bool):
 
 
 @op()
-def max(input: Tensor, dim=None, keepdim: bool | None = None, *, other=None, out=None):
+def max(input: Tensor, dim=_NO_DIM, keepdim: bool | None = None, *, other=None, out=None):
     """``max(t)``: the largest element (0-dim); ``max(t, dim)``: ``(values, indices)``;
     ``max(a, b)``: the elementwise maximum."""
     return _minmax("max", input, dim, keepdim, other, out, True)
 
 
 @op()
-def min(input: Tensor, dim=None, keepdim: bool | None = None, *, other=None, out=None):
+def min(input: Tensor, dim=_NO_DIM, keepdim: bool | None = None, *, other=None, out=None):
     """``min(t)``, ``min(t, dim)`` -> ``(values, indices)``, or ``min(a, b)`` elementwise."""
     return _minmax("min", input, dim, keepdim, other, out, False)
 
 
 def _amaxmin(name: str, input, dim, keepdim, out, maxi: bool) -> Tensor:
     _check_tensor(name, input)
+    keepdim = _keepdim(name, keepdim)
     dims = _dims(input, dim)
     _nonempty(name, input, dims)
     if input._dtype.category == _COMPLEX and input.numel():
@@ -742,6 +763,7 @@ def aminmax(input: Tensor, *, dim=None, keepdim: bool = False, out=None):
 
 def _argmaxmin(name: str, input, dim, keepdim, out, maxi: bool) -> Tensor:
     _check_tensor(name, input)
+    keepdim = _keepdim(name, keepdim)
     dt = input._dtype
     if dt is _dtypes.bool:
         raise RuntimeError(f"{name}(): does not support bool input")
@@ -781,6 +803,7 @@ def argmin(input: Tensor, dim=None, keepdim: bool = False, *, out=None) -> Tenso
 # ---------------------------------------------------------------- all / any / count
 def _allany(name: str, input, dim, keepdim, out) -> Tensor:
     _check_tensor(name, input)
+    keepdim = _keepdim(name, keepdim)
     rdt = _dtypes.uint8 if input._dtype is _dtypes.uint8 else _dtypes.bool
     xp = _xp(input)
     if dim is not None and not _is_int(dim) and not isinstance(dim, Tensor) and \
@@ -990,6 +1013,9 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False, *, out=None):
 def logsumexp(input: Tensor, dim, keepdim: bool = False, *, out=None) -> Tensor:
     """``log(sum(exp(x)))`` over ``dim``, computed stably (max-shifted)."""
     _check_tensor("logsumexp", input)
+    if dim is None:  # (dim=() reduces everything; None is PyTorch's parser's TypeError)
+        raise TypeError("logsumexp(): argument 'dim' must be tuple of ints, not NoneType")
+    keepdim = _keepdim("logsumexp", keepdim)
     if isinstance(out, Tensor) and out._dtype.category < _FLOAT:
         raise RuntimeError("logsumexp(): Expected floating point type for result tensor, but "
                            f"got: {out._dtype.cname}")
@@ -1210,6 +1236,15 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
     """The distinct elements, sorted (or distinct slices along ``dim``); optionally the inverse
     indices (input shape) and the counts."""
     _check_tensor("unique", input)
+    if dim is None:
+        for arg, v in (("sorted", sorted), ("return_inverse", return_inverse),
+                       ("return_counts", return_counts)):
+            bool_arg(v, "_unique2", arg)
+    else:
+        _layout.normalize_dim(dim, len(input._shape))
+        for arg, v in (("sorted", sorted), ("return_inverse", return_inverse),
+                       ("return_counts", return_counts)):
+            bool_arg(v, "unique_dim", arg)
     _refuse_meta(input, "_unique2" if dim is None else "unique_dim")
     dt = input._dtype
     if dt.category == _COMPLEX:
@@ -1280,6 +1315,8 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False,
     # for a positional ``return_inverse``.
     """
     _check_tensor("unique_consecutive", input)
+    bool_arg(return_inverse, "unique_consecutive", "return_inverse")
+    bool_arg(return_counts, "unique_consecutive", "return_counts")
     _refuse_meta(input, "unique_consecutive")
     dt = input._dtype
     if dt.category == _COMPLEX:
