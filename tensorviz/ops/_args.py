@@ -71,3 +71,19 @@ def dim_type_error(value, fn: str | None = None, arg: str = "dim",
     """PyTorch's TypeError for a dim that is not an int (a bool, None, a float)."""
     head = f"{fn}(): argument" if fn else "argument"
     return TypeError(f"{head} '{arg}' must be {what}, not {type_name(value)}")
+
+
+def spacing_overload(fn: str, x, dx, dx_type: str = "Number") -> None:
+    """PyTorch's two overloads of ``trapezoid``/``cumulative_trapezoid``/``trapz``: samples
+    ``x`` (a Tensor) or a spacing ``dx``, never both, and ``x`` never a number: its
+    TypeError otherwise.
+
+    >>> spacing_overload("trapezoid", tensorviz.arange(3.), 2)
+    TypeError: trapezoid() received an invalid combination of arguments - got (Tensor, Tensor, dx=int), ...
+    """
+    if x is None or (isinstance(x, Tensor) and dx is None):
+        return
+    got = ["Tensor", type_name(x)] + ([f"dx={type_name(dx)}"] if dx is not None else [])
+    raise TypeError(f"{fn}() received an invalid combination of arguments - got "
+                    f"({', '.join(got)}), but expected one of:\n * (Tensor y, Tensor x, *, int "
+                    f"dim = -1)\n * (Tensor y, *, {dx_type} dx = 1, int dim = -1)\n")

@@ -23,6 +23,7 @@ from ..backends._numpy import call_quiet, quietly as _quietly
 from ._elementwise import device_of, finish, operand, promote, result_strides
 from .. import return_types
 from .pointwise import _check_tensor, _compute2, _not_implemented, _opmath, _xp
+from ._args import spacing_overload
 from .reductions import _int_trapezoid_terms, sample_spacing, wrap_array
 
 
@@ -696,6 +697,7 @@ def bucketize(input, boundaries, *, out_int32: bool = False, right: bool = False
 def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
     """The running trapezoidal integral of ``y`` along ``dim`` (one element shorter)."""
     _check_tensor("cumulative_trapezoid", y)
+    spacing_overload("cumulative_trapezoid", x, dx)
     if y._dtype is _dtypes.bool or (isinstance(x, Tensor) and x._dtype is _dtypes.bool):
         which = "`x` or `y`" if isinstance(x, Tensor) else "`y`"  # (PyTorch's two messages)
         raise RuntimeError(f"cumulative_trapezoid: received a bool input for {which}, but "

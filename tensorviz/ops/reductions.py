@@ -25,7 +25,7 @@ from .._tensor import wrap_array as _wrap_array
 from ..backends import runs_numpy
 from ..backends._numpy import call_quiet, context_busy, quiet_run
 from .._dispatch import inplace_of, op, resize_out, store_inplace, write_out
-from ._args import bool_arg, type_name
+from ._args import bool_arg, spacing_overload, type_name
 from ._keywords import as_number, handles_keywords
 from ._stdsort import std_sort
 from .pointwise import _check_tensor, _not_implemented, _opmath, _xp
@@ -1547,6 +1547,7 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
     """Integral of ``y`` along ``dim`` by the trapezoidal rule (spacing ``dx`` or samples
     ``x``)."""
     _check_tensor("trapezoid", y)
+    spacing_overload("trapezoid", x, dx)
     if not y._shape:  # (PyTorch's messages: with samples x the dim is wrapped first)
         shown = _layout.normalize_dim(dim, 0) if isinstance(x, Tensor) else dim
         raise IndexError(f"Dimension specified as {shown} but tensor has no dimensions")
@@ -1624,6 +1625,8 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
 @op(method=False)
 def trapz(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
     """Alias of ``trapezoid`` (its ``dx`` a float: ``True`` is 1.0 here, refused there)."""
+    _check_tensor("trapz", y)
+    spacing_overload("trapz", x, dx, "float")
     if isinstance(dx, (builtins.bool, np.bool_)):
         dx = builtins.float(dx)
     elif isinstance(dx, builtins.complex):

@@ -1058,3 +1058,23 @@ def test_trapezoid_of_0_dim_samples_promotes_them_as_dimensioned(tvdiff, ydtype,
         got.append([(str(r.dtype).rpartition(".")[2], r.tolist())
                     for r in (T.trapz(y, x), T.trapezoid(y, x, dim=0), T.trapz(y[0, :1], x))])
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("name", ["trapezoid", "trapz", "cumulative_trapezoid"])
+@pytest.mark.parametrize("x,dx", [("t", 2), ("t", 2.5), ("t", True), ("t", None), (2, None),
+                                  (1.5, None), (None, 2), (None, None)])
+def test_trapezoid_samples_or_spacing_not_both(name, x, dx):
+    # PyTorch's overloads: (y, x) or (y, *, dx); both, or a number for x, is its TypeError
+    outcomes = []
+    for lib in (torch, tensorviz):
+        y = lib.arange(6.).reshape(2, 3)
+        xs = lib.tensor([0., 1., 3.]) if x == "t" else x
+        kw = {} if dx is None else {"dx": dx}
+        try:
+            args = (y,) if x is None else (y, xs)
+            outcomes.append(getattr(lib, name)(*args, **kw).tolist())
+        except TypeError as e:
+            outcomes.append(str(e).splitlines()[0])
+        except RuntimeError as e:
+            outcomes.append(type(e).__name__)
+    assert outcomes[0] == outcomes[1]
