@@ -1552,3 +1552,13 @@ REGRESSIONS += [  # 176M refused/accepted run: PyTorch's parser refuses a bool f
     ("all-keepdim-int", ["v0 = T.tensor([[1, 3]])", "v1 = v0.all(0, 1)"]),
     ("var-keepdim-int", ["v0 = T.tensor([[1.0, 3.0]])", "v1 = v0.var(0, True, 1)"]),
 ]
+REGRESSIONS += [  # 176M refused/accepted run: samples and a spacing both given; in-place out=
+    ("trapezoid-x-and-dx", ["v0 = T.tensor([[1.0, 2.0, 4.0]])", "v1 = T.tensor([0.0, 1.0, 3.0])",
+                            "v2 = T.trapezoid(v0, v1, dx=2, dim=-1)"]),
+    ("cumulative-trapezoid-x-and-dx", ["v0 = T.tensor([[1.0, 2.0, 4.0]])",
+                                       "v1 = T.tensor([0.0, 1.0, 3.0])",
+                                       "v2 = T.cumulative_trapezoid(v0, v1, dx=False, dim=0)"]),
+    ("trapz-x-number", ["v0 = T.tensor([[1.0, 2.0, 4.0]])", "v1 = T.trapz(v0, 2)"]),
+    ("arccosh-inplace-out", ["v0 = T.tensor([1.5, 2.0])", "v1 = v0.arccosh_(out=v0)"]),
+    ("arctan2-inplace-out", ["v0 = T.tensor([1.5, 2.0])", "v1 = v0.arctan2_(v0, out=v0)"]),
+]
