@@ -805,13 +805,23 @@ def _allany(name: str, input, dim, keepdim, out) -> Tensor:
     _check_tensor(name, input)
     keepdim = _keepdim(name, keepdim)
     rdt = _dtypes.uint8 if input._dtype is _dtypes.uint8 else _dtypes.bool
+    if isinstance(out, Tensor):  # (out= bool or uint8, whatever the input: its dtype wins)
+        if out._dtype is not _dtypes.bool and out._dtype is not _dtypes.uint8:
+            raise RuntimeError(f"{name} only supports bool tensor for result, got: "
+                               f"{out._dtype.cname}")
+        rdt = out._dtype
+    arr = input._arr
+    if rdt is _dtypes.uint8 and input._dtype is not _dtypes.uint8:
+        # (PyTorch converts the input to a uint8 out's dtype first: any(tensor([0.5]),
+        # out=uint8) is 0, 256.0 wraps to 0, a complex input loses its imaginary part)
+        arr = input.to(_dtypes.uint8)._arr
     xp = _xp(input)
     if dim is not None and not _is_int(dim) and not isinstance(dim, Tensor) and \
             len(tuple(dim)) == 0:
         # Note: PyTorch's all/any read dim=() as "reduce nothing" (sum etc. reduce everything)
-        return finish(input._arr != 0, rdt, tensor_device(input), out)
+        return finish(arr != 0, rdt, tensor_device(input), out)
     dims = _dims(input, dim)
-    res = getattr(xp, name)(input._arr, axis=_axis(input, dims), keepdims=True)
+    res = getattr(xp, name)(arr, axis=_axis(input, dims), keepdims=True)
     return finish(_keep(input, res, dims, keepdim), rdt, tensor_device(input), out)
 
 

@@ -1562,3 +1562,11 @@ REGRESSIONS += [  # 176M refused/accepted run: samples and a spacing both given;
     ("arccosh-inplace-out", ["v0 = T.tensor([1.5, 2.0])", "v1 = v0.arccosh_(out=v0)"]),
     ("arctan2-inplace-out", ["v0 = T.tensor([1.5, 2.0])", "v1 = v0.arctan2_(v0, out=v0)"]),
 ]
+REGRESSIONS += [  # 176M refused/accepted run: any/all out= must be bool or uint8
+    ("any-out-complex", ["v0 = T.tensor([1.0, -3.0])",
+                         "v1 = T.tensor([complex(0.25, 0.0)], dtype=T.complex128)",
+                         "v2 = T.any(v0, out=v1)"]),
+    ("all-out-uint8-converts-first", ["v0 = T.tensor([0.5, 256.0])",
+                                      "v1 = T.tensor([7], dtype=T.uint8)",
+                                      "v2 = T.all(v0, 0, out=v1)"]),
+]

@@ -1078,3 +1078,26 @@ def test_trapezoid_samples_or_spacing_not_both(name, x, dx):
         except RuntimeError as e:
             outcomes.append(type(e).__name__)
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("name", ["any", "all"])
+@pytest.mark.parametrize("src", ["float32", "uint8", "bool", "complex64"])
+@pytest.mark.parametrize("dst", ["bool", "uint8", "int64", "float32", "complex128"])
+def test_any_all_out_dtype(name, src, dst):
+    # out= must be bool or uint8 (PyTorch's RuntimeError names the dtype); its dtype wins
+    outcomes = []
+    for lib in (torch, tensorviz):
+        data = [[0, 1, 2], [3, 0.5, 256]] if src in ("float32", "complex64") else \
+            [[0, 1, 1], [1, 0, 200 if src == "uint8" else 1]]
+        t = lib.tensor(data, dtype=getattr(lib, src))
+        out = lib.zeros(2, dtype=getattr(lib, dst))
+        with warnings.catch_warnings():
+            # (a complex input into a uint8 out warns that it drops the imaginary part: once
+            # per process in PyTorch, so not compared here)
+            warnings.simplefilter("ignore", UserWarning)
+            try:
+                r = getattr(lib, name)(t, 1, out=out)
+                outcomes.append((str(r.dtype).split(".")[-1], r.tolist(), r is out))
+            except RuntimeError as e:
+                outcomes.append(str(e))
+    assert outcomes[0] == outcomes[1]
