@@ -1570,3 +1570,13 @@ REGRESSIONS += [  # 176M refused/accepted run: any/all out= must be bool or uint
                                       "v1 = T.tensor([7], dtype=T.uint8)",
                                       "v2 = T.all(v0, 0, out=v1)"]),
 ]
+REGRESSIONS += [  # 176M refused/accepted run: chain_matmul of 1-D, kaiser_window's periodic
+    # an int and beta a bool, tril/triu_indices of a dtype other than int32/int64
+    ("chain-matmul-1-d", ["v0 = T.tensor([True, True, False, True], dtype=T.bool)",
+                          "v1 = T.chain_matmul(v0)"]),
+    ("kaiser-window-periodic-int", ["v0 = T.kaiser_window(1, 3, dtype=T.float64)"]),
+    ("kaiser-window-beta-bool", ["v0 = T.kaiser_window(0, periodic=True, beta=False)",
+                                 "v1 = T.kaiser_window(5, True, True)"]),
+    ("tril-indices-uint8", ["v0 = T.tril_indices(4, 1, 2, dtype=T.uint8)"]),
+    ("triu-indices-int16", ["v0 = T.triu_indices(3, 3, dtype=T.int16)"]),
+]
