@@ -435,6 +435,14 @@ def _var_parts(name: str, input, dim, unbiased, keepdim, correction, want_mean: 
     _check_tensor(name, input)
     if isinstance(dim, builtins.bool):  # var(x, False): the legacy `unbiased` position
         unbiased, dim = dim, None
+    elif isinstance(dim, Tensor):  # (PyTorch's int list: a 0-dim tensor is one dim)
+        dim = builtins.int(dim.item()) if not dim._shape else [builtins.int(d) for d in
+                                                                 dim.tolist()]
+    if isinstance(correction, Tensor):  # (a 0-dim tensor is its number, as PyTorch's parser)
+        if correction._shape:
+            raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                            "(Tensor, correction=Tensor): correction is a number")
+        correction = correction.item()
     keepdim = _keepdim(name, keepdim)
     if dim is not None and not _is_int(dim) and len(tuple(dim)) == 0:
         dim = None  # (dim=() reduces everything; keepdim=True keeps every dim as size 1)

@@ -1580,3 +1580,13 @@ REGRESSIONS += [  # 176M refused/accepted run: chain_matmul of 1-D, kaiser_windo
     ("tril-indices-uint8", ["v0 = T.tril_indices(4, 1, 2, dtype=T.uint8)"]),
     ("triu-indices-int16", ["v0 = T.triu_indices(3, 3, dtype=T.int16)"]),
 ]
+REGRESSIONS += [  # 176M refused/accepted run: var/std_mean's dim and correction as 0-dim tensors
+    ("std-mean-dim-correction-tensors", [
+        "v0 = T.tensor([[[complex(3.0, -2.0), complex(1.0, 1.0)]], [[complex(-1e-30, 0.5), "
+        "complex(1.0, 0.0)]]], dtype=T.complex128)",
+        "v1 = T.std_mean(v0, T.tensor(0), correction=T.tensor(0))"]),
+    ("var-correction-tensor", ["v0 = T.tensor([[0.0], [3.0]])",
+                               "v1 = T.var(v0, None, correction=T.tensor(1), keepdim=True)"]),
+    ("var-mean-dim-tensor", ["v0 = T.tensor([-2.5, 1.0, 0.0])",
+                             "v1 = T.var_mean(v0, T.tensor(-1))"]),
+]

@@ -1101,3 +1101,24 @@ def test_any_all_out_dtype(name, src, dst):
             except RuntimeError as e:
                 outcomes.append(str(e))
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("name", ["var", "std", "var_mean", "std_mean"])
+@pytest.mark.parametrize("dim,corr", [("t0", None), ("tbool", None), ("t1d", None),
+                                      (1, "t1"), (1, "t1.5"), ("t0", "t0"), (1, "t1d")])
+def test_var_dim_and_correction_as_tensors(name, dim, corr):
+    # PyTorch's parser reads a 0-dim tensor as the dim (a bool one as 1) or the correction
+    outcomes = []
+    for lib in (torch, tensorviz):
+        make = {"t0": lambda: lib.tensor(0), "tbool": lambda: lib.tensor(True),
+                "t1d": lambda: lib.tensor([1]), "t1": lambda: lib.tensor(1),
+                "t1.5": lambda: lib.tensor(1.5)}
+        x = lib.tensor([[1.0, 2.0, 4.0], [3.0, 5.0, 9.0]])
+        kw = {} if corr is None else {"correction": make[corr]()}
+        try:
+            r = getattr(lib, name)(x, make[dim]() if isinstance(dim, str) else dim, **kw)
+            outcomes.append([np.round(np.asarray(v.tolist()), 6).tolist()
+                             for v in (r if isinstance(r, tuple) else (r,))])
+        except TypeError:
+            outcomes.append("TypeError")
+    assert outcomes[0] == outcomes[1]
