@@ -966,7 +966,7 @@ def _mode_nan_order(xp, arr, order, d: int):
                        d, -1)
     fixed = np.moveaxis(np.array(xp.asnumpy(order) if xp is not np else order), d, -1).copy()
     rows = np.asarray(xp.asnumpy(nan_rows) if xp is not np else nan_rows)
-    for pos in zip(*np.nonzero(rows)):
+    for pos in map(tuple, np.argwhere(rows)):  # (a 1-D input's one row: pos is ())
         fixed[pos] = _std_sort_order(host[pos].tolist())
     return xp.asarray(np.moveaxis(fixed, -1, d))
 
@@ -1456,10 +1456,19 @@ def histc(input: Tensor, bins: int = 100, min=0, max=0, *, out=None) -> Tensor:
 
     def f():
         x = a.astype(cdt._np)
+        if not np.isfinite(cdt._np.type(hi) - cdt._np.type(lo)):
+            # (the width overflows the dtype: PyTorch's bin edges, a linspace, are NaN at
+            # both ends then, so no element is counted)
+            return xp.zeros(bins, dtype=dt._np)
         keep = (x >= cdt._np.type(lo)) & (x <= cdt._np.type(hi))
         x = x[keep]
         pos = ((x - cdt._np.type(lo)) * cdt._np.type(bins) /
-               (cdt._np.type(hi) - cdt._np.type(lo))).astype(np.int64)
+               (cdt._np.type(hi) - cdt._np.type(lo)))
+        # Note: where (x - min) * bins overflows the dtype (float32 data near 3.4e38) the
+        # position is inf; PyTorch's kernel converts it to int64's minimum, which lands in
+        # bin 0, so such an element is counted in bin 0 here too (mathematically it belongs
+        # to a later bin: compute in float64 for that).
+        pos = xp.where(xp.isfinite(pos), pos, 0).astype(np.int64)
         pos = xp.minimum(pos, bins - 1)
         return xp.bincount(pos, minlength=bins).astype(dt._np)
     return finish(call_quiet(f), dt, tensor_device(input), out)

@@ -1590,3 +1590,11 @@ REGRESSIONS += [  # 176M refused/accepted run: var/std_mean's dim and correction
     ("var-mean-dim-tensor", ["v0 = T.tensor([-2.5, 1.0, 0.0])",
                              "v1 = T.var_mean(v0, T.tensor(-1))"]),
 ]
+REGRESSIONS += [  # 176M refused/accepted run: mode of a 1-D input with NaN, histc past float32
+    ("mode-1-d-nan", ["v0 = T.tensor([0.0, -1.0, -2.5, -1.0, float('nan')], dtype=T.bfloat16)",
+                      "v1 = v0[1:]", "v2 = T.mode(v1)"]),
+    ("histc-position-past-float32", ["v0 = T.tensor([[1.5, 0.5], [1.0, 2.0], [3.4e+38, 4.0]])",
+                                     "v1 = v0.histc()"]),
+    ("histc-width-past-float32", ["v0 = T.tensor([1.5, 0.5, -3.4e38, 3e38])",
+                                  "v1 = v0.histc(3)"]),
+]

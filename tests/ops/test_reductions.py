@@ -1122,3 +1122,34 @@ def test_var_dim_and_correction_as_tensors(name, dim, corr):
         except TypeError:
             outcomes.append("TypeError")
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_histc_past_the_dtype_range(seed):
+    # positions (x - min) * bins past the dtype: bin 0 as PyTorch's kernel; a width past it:
+    # no element counted (PyTorch's edges are NaN)
+    rng = np.random.default_rng(seed)
+    for dtype in ("float16", "float32"):
+        big = 60000.0 if dtype == "float16" else 3.0e38
+        vals = rng.choice([0.5, 1.5, -2.0, big, -big, big / 3, float("nan")], 7).tolist()
+        for bins, lo, hi in ((4, 0, 0), (3, -1, 2), (5, 0, big)):
+            outcomes = []
+            for lib in (torch, tensorviz):
+                try:
+                    outcomes.append(lib.tensor(vals, dtype=getattr(lib, dtype)).histc(
+                        bins, lo, hi).tolist())
+                except RuntimeError:  # (NaN data with min == max: a range not finite)
+                    outcomes.append("RuntimeError")
+            assert outcomes[0] == outcomes[1], (vals, bins, lo, hi)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16", "float64"])
+def test_mode_1d_with_nan(dtype):
+    # a 1-D input holding NaN: one row, ordered as PyTorch's std::sort leaves it
+    for vals in ([1.0, float("nan"), float("nan")], [-1.0, -2.5, -1.0, float("nan")],
+                 [float("nan")] * 3, [2.0, float("nan"), 2.0, 1.0]):
+        outcomes = []
+        for lib in (torch, tensorviz):
+            r = lib.tensor(vals, dtype=getattr(lib, dtype)).mode()
+            outcomes.append((repr(r.values.item()), r.indices.item()))
+        assert outcomes[0] == outcomes[1], vals
