@@ -334,13 +334,22 @@ def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None, out=No
 
 
 @op()
-def prod(input: Tensor, dim=None, keepdim: bool | None = None, *, dtype=None,
+def prod(input: Tensor, dim=_NO_DIM, keepdim: bool | None = None, *, dtype=None,
          out=None) -> Tensor:
     """Product over ``dim`` (an int) or of all elements; bools and integers give int64."""
     dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
+    if dim is _NO_DIM:
+        dim = None
+    elif dim is None:  # (no overload takes dim=None: PyTorch's parser refuses it)
+        raise TypeError("prod() received an invalid combination of arguments - got (NoneType), "
+                        "but expected one of: (Tensor input, *, torch.dtype dtype = None), "
+                        "(Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = "
+                        "None, Tensor out = None)")
+    elif type(dim) is Tensor:  # (a 0-dim integer tensor reads as its int, as PyTorch's)
+        dim = as_number(dim)
     keepdim = _check_keepdim_needs_dim("prod", dim, keepdim)
     if dim is not None and not _is_int(dim):
-        raise TypeError("prod(): argument 'dim' must be int, not " + type(dim).__name__)
+        raise TypeError("prod(): argument 'dim' must be int, not " + type_name(dim))
     return _sum_like("prod", "prod", input, dim, keepdim, dtype, out)
 
 

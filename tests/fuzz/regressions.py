@@ -1598,3 +1598,7 @@ REGRESSIONS += [  # 176M refused/accepted run: mode of a 1-D input with NaN, his
     ("histc-width-past-float32", ["v0 = T.tensor([1.5, 0.5, -3.4e38, 3e38])",
                                   "v1 = v0.histc(3)"]),
 ]
+REGRESSIONS += [  # 176M/177M refused/accepted runs: prod's dim a 0-dim tensor, or None
+    ("prod-dim-tensor", ["v0 = T.tensor([[1.0, 2.0]])", "v1 = v0.prod(T.tensor(1))"]),
+    ("prod-dim-none", ["v0 = T.tensor([[1.0, 2.0]])", "v1 = T.prod(v0, None)"]),
+]

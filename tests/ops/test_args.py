@@ -42,7 +42,7 @@ SLOTS = [
     ("flatten", (0,), "end_dim", "int"), ("squeeze", (), "dim", "int"),
     ("max", (), "dim", "int"), ("min", (), "dim", "int"), ("logsumexp", (), "dim", "int"),
     ("cumsum", (), "dim", "int"), ("softmax", (), "dim", "int"), ("unsqueeze", (), "dim", "int"),
-    ("transpose", (), "dim0", "int"), ("select", (), "dim", "int"),
+    ("transpose", (), "dim0", "int"), ("select", (), "dim", "int"), ("prod", (), "dim", "int"),
 ]
 
 
