@@ -79,7 +79,8 @@ def spacing_overload(fn: str, x, dx, dx_type: str = "Number") -> None:
     TypeError otherwise.
 
     >>> spacing_overload("trapezoid", tensorviz.arange(3.), 2)
-    TypeError: trapezoid() received an invalid combination of arguments - got (Tensor, Tensor, dx=int), ...
+    TypeError: trapezoid() received an invalid combination of arguments - got (Tensor,
+    Tensor, dx=int), ...
     """
     if x is None or (isinstance(x, Tensor) and dx is None):
         return

@@ -277,7 +277,8 @@ def sum(input: Tensor, dim=_NO_DIM, keepdim: bool | None = None, *, dtype=None, 
     given = dim is not _NO_DIM or axis is not None  # (sum(dim=None, keepdim=True) is valid)
     dim = _alias("sum", None if dim is _NO_DIM else dim, axis, "dim")
     keepdim = _alias("sum", keepdim, keepdims, "keepdim", None)
-    keepdim = _keepdim("sum", keepdim, True) if given else _check_keepdim_needs_dim("sum", None, keepdim)
+    keepdim = _keepdim("sum", keepdim, True) if given else \
+        _check_keepdim_needs_dim("sum", None, keepdim)
     return _sum_like("sum", "sum", input, dim, keepdim, dtype, out)
 
 
