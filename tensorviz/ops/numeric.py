@@ -332,6 +332,8 @@ def _quantile(name: str, input, q, dim, keepdim, interpolation, out, ignore_nan)
         q_shape = q._shape
         qa = qa.reshape(-1)
     else:
+        if isinstance(q, builtins.bool):  # (PyTorch's parser reads a bool as a float here)
+            q = builtins.float(q)
         if not isinstance(q, (builtins.int, builtins.float)) or isinstance(q, builtins.bool):
             raise TypeError(f"{name}() received an invalid combination of arguments - got "
                             f"(Tensor, {type(q).__name__}), but expected one of: (Tensor "

@@ -329,7 +329,8 @@ def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None, out=No
     _dims(input, dim)
     if input._dtype.category == _COMPLEX:
         raise RuntimeError("nansum does not support complex inputs")
-    if dtype is not None and dtype.category == _COMPLEX and input._dtype.category == _FLOAT:
+    if dtype is not None and dtype.category == _COMPLEX and input._dtype.category == _FLOAT \
+            and input.numel():  # (an empty input runs no kernel: its sum is 0)
         raise _not_implemented("nansum_cpu", dtype)
     return _sum_like("nansum", "sum", input, dim, keepdim, dtype, out, nan=True)
 

@@ -1602,3 +1602,10 @@ REGRESSIONS += [  # 176M/177M refused/accepted runs: prod's dim a 0-dim tensor, 
     ("prod-dim-tensor", ["v0 = T.tensor([[1.0, 2.0]])", "v1 = v0.prod(T.tensor(1))"]),
     ("prod-dim-none", ["v0 = T.tensor([[1.0, 2.0]])", "v1 = T.prod(v0, None)"]),
 ]
+REGRESSIONS += [  # 176M refused/accepted run: empty inputs run no kernel; quantile's q a bool
+    ("softmax-empty-bool", ["v0 = T.tensor([[True, False, True, False]], dtype=T.bool)",
+                            "v1 = v0[1:]", "v2 = v1.softmax(1)"]),
+    ("nansum-empty-to-complex", ["v1 = T.kaiser_window(0)",
+                                 "v2 = T.nansum(v1, -1, dtype=T.complex64)"]),
+    ("quantile-q-bool", ["v0 = T.tensor([[1.0, 3.0, 2.0]])", "v1 = T.quantile(v0, True)"]),
+]

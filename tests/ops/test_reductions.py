@@ -1153,3 +1153,26 @@ def test_mode_1d_with_nan(dtype):
             r = lib.tensor(vals, dtype=getattr(lib, dtype)).mode()
             outcomes.append((repr(r.values.item()), r.indices.item()))
         assert outcomes[0] == outcomes[1], vals
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.tensor([[True, False]])[1:].softmax(1),
+    lambda lib: lib.tensor([[1, 2]])[:, 2:].log_softmax(1),
+    lambda lib: lib.tensor([[1, 2]])[:, 2:].softmax(0),
+    lambda lib: lib.tensor([[1, 2]]).softmax(0),
+    lambda lib: lib.nansum(lib.ones(0), -1, dtype=lib.complex64),
+    lambda lib: lib.nansum(lib.ones(0, 2), 0, dtype=lib.complex128),
+    lambda lib: lib.nansum(lib.ones(2), 0, dtype=lib.complex128),
+    lambda lib: lib.quantile(lib.tensor([[1.0, 3.0, 2.0]]), True),
+    lambda lib: lib.nanquantile(lib.tensor([[1.0, 3.0, 2.0]]), False, 1, True),
+])
+def test_empty_inputs_run_no_dtype_check_and_q_bool(call):
+    # an empty input runs no kernel (softmax of bool, nansum to complex); q=True is 1.0
+    outcomes = []
+    for lib in (torch, tensorviz):
+        try:
+            r = call(lib)
+            outcomes.append((str(r.dtype).split(".")[-1], tuple(r.shape), r.tolist()))
+        except (RuntimeError, NotImplementedError) as e:
+            outcomes.append((type(e).__name__, str(e)))
+    assert outcomes[0] == outcomes[1]
