@@ -1039,7 +1039,7 @@ def _index_int(v) -> builtins.int:
     try:
         return v.__index__()
     except (AttributeError, TypeError):
-        raise TypeError(f"argument must be int, not {type(v).__name__}") from None
+        raise TypeError(f"argument must be int, not {_layout._parser_type(v)}") from None
 
 
 def _rebuild_tensor(storage_args: tuple, dt: _dtype_cls, offset: builtins.int,

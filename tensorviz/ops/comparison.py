@@ -227,6 +227,10 @@ def _sort_args(name: str, args, dim, descending, stable):
         if dim is not None:
             raise TypeError(f"{name}() got multiple values for argument 'dim'")
         dim = args[0]
+        if dim is None:  # (an explicit None is no int: PyTorch's parser refuses it)
+            raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                            "(NoneType), but expected one of: (Tensor input, int dim = -1, "
+                            "bool descending = False)")
     if len(args) == 2:
         if descending is not None:
             raise TypeError(f"{name}() got multiple values for argument 'descending'")

@@ -1609,3 +1609,7 @@ REGRESSIONS += [  # 176M refused/accepted run: empty inputs run no kernel; quant
                                  "v2 = T.nansum(v1, -1, dtype=T.complex64)"]),
     ("quantile-q-bool", ["v0 = T.tensor([[1.0, 3.0, 2.0]])", "v1 = T.quantile(v0, True)"]),
 ]
+REGRESSIONS += [  # 177M refused/accepted run: sort/argsort with an explicit positional None
+    ("sort-dim-none", ["v0 = T.tensor([[1.0, 3.0, 2.0]])", "v1 = v0.sort(None)"]),
+    ("argsort-dim-none", ["v0 = T.tensor([[1.0, 3.0, 2.0]])", "v1 = T.argsort(v0, None, True)"]),
+]

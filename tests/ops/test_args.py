@@ -37,6 +37,7 @@ SLOTS = [
     ("sort", (), "descending", "kw-bool"), ("sort", (), "stable", "kw-bool"),
     ("argsort", (), "descending", "kw-bool"), ("argsort", (), "stable", "kw-bool"),
     ("sort", (), "dim", "int"), ("argsort", (0,), "descending", "bool"),
+    ("argsort", (), "dim", "int"),
     ("narrow", (0,), "start", "int"), ("narrow", (), "dim", "int"),
     ("narrow_copy", (0,), "start", "int"), ("flatten", (), "start_dim", "int"),
     ("flatten", (0,), "end_dim", "int"), ("squeeze", (), "dim", "int"),
@@ -52,7 +53,7 @@ NONE_DEFAULT = {("median", "dim"), ("nanmedian", "dim"), ("median", "keepdim"),
                 ("nanmedian", "keepdim"), ("max", "keepdim"), ("min", "keepdim"),
                 ("sum", "keepdim"), ("mean", "keepdim"), ("prod", "keepdim"),
                 ("sort", "descending"), ("sort", "stable"), ("argsort", "descending"),
-                ("argsort", "stable"), ("unique", "dim")}
+                ("argsort", "stable"), ("unique", "dim"), ("softmax", "dim")}
 
 
 def _values(lib):
