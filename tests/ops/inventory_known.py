@@ -643,14 +643,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "match dtype of result. Got Float and Double.'); tensorviz accepts [nanmean#4 float32"
         ' contig]',
         ('float32/contig',)),
-    ('all', 'out'): (
-        "out= (cast out): PyTorch refuses with RuntimeError('all only supports bool tensor "
-        "for result, got: Double'); tensorviz accepts [all#0 int64 contig]",
-        ('float32/contig', 'int64/contig',)),
-    ('any', 'out'): (
-        "out= (cast out): PyTorch refuses with RuntimeError('any only supports bool tensor "
-        "for result, got: Double'); tensorviz accepts [any#0 int64 contig]",
-        ('float32/contig', 'int64/contig',)),
     ('median', 'function'): (
         'message differs: tensorviz \'"median_cpu" not implemented for \\\'Bool\\\'\' vs PyTorch '
         '\'"median_out" not implemented for \\\'Bool\\\'\' [median#1 bool contig]; values differ '
