@@ -131,6 +131,8 @@ def flatten(input, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Dims ``start_dim..end_dim`` merged into one (a view when the strides allow):
     ``zeros(2, 3, 4).flatten(1).shape == (2, 12)``."""
     if not input._shape:
+        # (PyTorch checks the dims' types and range even here: 0 or -1)
+        _layout.normalize_dim(start_dim, 0), _layout.normalize_dim(end_dim, 0)
         return input.reshape(1)
     n = len(input._shape)
     s, e = _layout.normalize_dim(start_dim, n), _layout.normalize_dim(end_dim, n)

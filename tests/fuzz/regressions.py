@@ -1613,3 +1613,8 @@ REGRESSIONS += [  # 177M refused/accepted run: sort/argsort with an explicit pos
     ("sort-dim-none", ["v0 = T.tensor([[1.0, 3.0, 2.0]])", "v1 = v0.sort(None)"]),
     ("argsort-dim-none", ["v0 = T.tensor([[1.0, 3.0, 2.0]])", "v1 = T.argsort(v0, None, True)"]),
 ]
+REGRESSIONS += [  # 177M refused/accepted run: a 0-dim tensor's flatten checks its dims too
+    ("flatten-0-d-start-dim-none", ["v0 = T.tensor(0.5, dtype=T.float64)",
+                                    "v1 = v0.flatten(None, 0)"]),
+    ("flatten-0-d-dim-out-of-range", ["v0 = T.tensor(0.5)", "v1 = v0.flatten(5)"]),
+]
