@@ -963,14 +963,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "0], but got 1)' vs PyTorch 'cummin(): Expected reduction dim -1 or 0 for scalar but "
         "got 1' [cummin#0 float32 0d]",
         ('float32/0d',)),
-    ('flatten', 'function'): (
-        "PyTorch refuses with IndexError('Dimension out of range (expected to be in range of "
-        "[-1, 0], but got 1)'); tensorviz accepts [flatten#1 float32 0d]",
-        ('float32/0d',)),
-    ('flatten', 'method'): (
-        "PyTorch refuses with IndexError('Dimension out of range (expected to be in range of "
-        "[-1, 0], but got 1)'); tensorviz accepts [flatten#1 float32 0d]",
-        ('float32/0d',)),
     ('ravel', 'method'): (
         "message differs: tensorviz 'ravel() takes 1 positional argument but 2 were given' vs"
         " PyTorch 'Tensor.ravel() takes no arguments (1 given)' [ravel#1 bool contig]",
