@@ -408,6 +408,16 @@ def through_lazy(fn: Callable) -> Callable:
     return entry
 
 
+def _takes_only_input(body: Callable) -> bool:
+    """Whether ``body`` takes its tensor and at most ``out=`` (a unary op: ``exp``)."""
+    try:
+        params = list(inspect.signature(body).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    rest = [p for p in params[1:] if p.name != "out"]
+    return bool(params) and not rest
+
+
 def _generated_inplace(rec: OpDef) -> Callable:
     """``Tensor.<name>_`` for an op without an in-place kernel: compute, then store back.
 
@@ -419,8 +429,14 @@ def _generated_inplace(rec: OpDef) -> Callable:
     name = rec.name
     refuse_complex = not name.startswith("logical_")
     precheck = rec.inplace_check
+    # PyTorch's in-place methods take no out=; the unary ones take no keyword at all
+    unary = _takes_only_input(body)
 
     def inplace(self, *args, **kwargs):
+        if kwargs and (unary or "out" in kwargs):
+            if unary:
+                raise TypeError(f"TensorBase.{name}_() takes no keyword arguments")
+            raise TypeError(f"{name}_() got an unexpected keyword argument 'out'")
         if precheck is not None:
             precheck(self, *args, **kwargs)
         if isinstance(self, Tensor):

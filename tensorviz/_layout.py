@@ -394,7 +394,7 @@ def normalize_dim(dim: int, ndim: int) -> int:
     """Wrap a negative dim; IndexError outside ``[-ndim, ndim)`` (0-dim tensors take 0 or -1)."""
     n = ndim if ndim > 0 else 1
     if not isinstance(dim, int) or isinstance(dim, bool):
-        dim = _as_index(dim, "dim")
+        dim = _dim_index(dim)
     if dim < -n or dim >= n:
         raise _dim_range_error(dim, ndim)
     return dim + n if dim < 0 else dim
@@ -408,6 +408,27 @@ def normalize_dims(dims: Iterable[int], ndim: int) -> tuple[int, ...]:
             if out.count(d) > 1:
                 raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
     return out
+
+
+def _dim_index(value) -> int:
+    """A dim given as another integer type (``np.int64``); PyTorch's parser refuses a bool
+    (``argmax(True)``, a NumPy bool too), None and a float with its TypeError."""
+    if isinstance(value, bool) or type(value).__name__ in ("bool", "bool_") or (
+            type(value).__name__ == "Tensor" and str(value.dtype).endswith(".bool")):
+        raise TypeError(f"argument 'dim' must be int, not {_parser_type(value)}")
+    try:
+        return value.__index__()
+    except (AttributeError, TypeError):
+        raise TypeError(f"argument 'dim' must be int, not {_parser_type(value)}") from None
+
+
+def _parser_type(value) -> str:
+    cls = type(value)
+    if cls.__module__ == "builtins":
+        return cls.__name__
+    if cls.__name__ in ("Tensor", "dtype") and cls.__module__.startswith("tensorviz"):
+        return "Tensor" if cls.__name__ == "Tensor" else "torch.dtype"
+    return f"{cls.__module__.split('.')[0]}.{cls.__name__}"
 
 
 def _as_index(value, what: str) -> int:

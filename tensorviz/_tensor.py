@@ -1100,10 +1100,13 @@ def _dims_arg(dims) -> tuple:
 def _index_int(v) -> builtins.int:
     if type(v) is builtins.int:
         return v
+    if isinstance(v, (builtins.bool, np.bool_)):  # (PyTorch's parser takes no bool for an int)
+        raise TypeError("argument must be int, not " +
+                        ("bool" if type(v) is builtins.bool else "numpy.bool"))
     try:
         return v.__index__()
     except (AttributeError, TypeError):
-        raise TypeError(f"expected an integer, got {type(v).__name__}") from None
+        raise TypeError(f"argument must be int, not {_layout._parser_type(v)}") from None
 
 
 def _rebuild_tensor(storage_args: tuple, dt: _dtype_cls, offset: builtins.int,

@@ -24,7 +24,8 @@ from ..backends._numpy import call_quiet
 from .. import return_types
 from ._elementwise import clamp, device_of, finish, operand, promote, result_strides
 from .pointwise import _check_tensor, _not_implemented, _xp
-from .reductions import _out2, stable_argsort
+from ._args import bool_arg, int_arg, type_name
+from .reductions import _keepdim, _out2, stable_argsort
 
 
 # ---------------------------------------------------------------- equality and closeness
@@ -226,10 +227,24 @@ def _sort_args(name: str, args, dim, descending, stable):
         if dim is not None:
             raise TypeError(f"{name}() got multiple values for argument 'dim'")
         dim = args[0]
+        if dim is None:  # (an explicit None is no int: PyTorch's parser refuses it)
+            raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                            "(NoneType), but expected one of: (Tensor input, int dim = -1, "
+                            "bool descending = False)")
     if len(args) == 2:
         if descending is not None:
             raise TypeError(f"{name}() got multiple values for argument 'descending'")
         descending = args[1]
+    for arg, v in (("descending", descending), ("stable", stable)):
+        if v is not None and v is not True and v is not False:  # (PyTorch's parser)
+            raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                            f"({arg}={type_name(v)}, ), but expected one of: (Tensor input, "
+                            "int dim = -1, bool descending = False), (Tensor input, *, bool "
+                            "stable, int dim = -1, bool descending = False)")
+    if dim is not None and (dim is True or dim is False):
+        raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                        "(dim=bool, ), but expected one of: (Tensor input, int dim = -1, bool "
+                        "descending = False)")
     return (-1 if dim is None else dim), builtins.bool(descending)
 
 
@@ -286,6 +301,9 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
          out=None):
     """The ``k`` largest (or smallest) elements along ``dim`` and their indices."""
     _check_tensor("topk", input)
+    k = int_arg(k, "topk", "k")
+    bool_arg(largest, "topk", "largest")
+    bool_arg(sorted, "topk", "sorted")
     dt = input._dtype
     d = _layout.normalize_dim(dim, len(input._shape))
     size = input._shape[d] if input._shape else 1
@@ -309,6 +327,8 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False, *, out=None):
     """The k-th smallest element (1-based) along ``dim`` and its index."""
     _check_tensor("kthvalue", input)
+    k = int_arg(k, "kthvalue", "k")
+    keepdim = _keepdim("kthvalue", keepdim)
     dt = input._dtype
     d = _layout.normalize_dim(dim, len(input._shape))
     size = input._shape[d] if input._shape else 1

@@ -727,8 +727,8 @@ def _tri_indices(row: int, col: int, offset: int, dtype, device, lower: bool) ->
     row, col = int_arg(row, name, "row", 1), int_arg(col, name, "col", 2)
     offset = int_arg(offset, name, "offset", 3)
     dt = _check_dtype(dtype) or _dtypes.int64
-    if dt.category != _dtypes._INT:
-        raise RuntimeError(f'"tril_indices" not implemented for \'{dt.cname}\'')
+    if dt is not _dtypes.int64 and dt is not _dtypes.int32:  # (PyTorch's kernel: these two)
+        raise NotImplementedError(f'"{name}" not implemented for \'{dt.cname}\'')
     if row < 0 or col < 0:
         raise RuntimeError(f"row must be non-negative, got {row}" if row < 0 else
                            f"col must be non-negative, got {col}")

@@ -634,6 +634,11 @@ def chain_matmul(*matrices, out=None) -> Tensor:
               "more tensors rather than multiple parameters.")
     if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
         matrices = tuple(matrices[0])
+    if not matrices:
+        raise RuntimeError("chain_matmul(): Expected one or more matrices")
+    for m in matrices:  # (PyTorch's check, before multi_dot's own: 1-D ends are refused)
+        if isinstance(m, Tensor) and len(m._shape) != 2:
+            raise RuntimeError(f"Tensor dimension is {len(m._shape)}, expected 2 instead.")
     if len(matrices) == 1:
         if out is None:
             return matrices[0].clone()

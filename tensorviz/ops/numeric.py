@@ -23,6 +23,7 @@ from ..backends._numpy import call_quiet, quietly as _quietly
 from ._elementwise import device_of, finish, operand, promote, result_strides
 from .. import return_types
 from .pointwise import _check_tensor, _compute2, _not_implemented, _opmath, _xp
+from ._args import spacing_overload
 from .reductions import _int_trapezoid_terms, sample_spacing, wrap_array
 
 
@@ -341,6 +342,8 @@ def _quantile(name: str, input, q, dim, keepdim, interpolation, out, ignore_nan)
         q_shape = q._shape
         qa = qa.reshape(-1)
     else:
+        if isinstance(q, builtins.bool):  # (PyTorch's parser reads a bool as a float here)
+            q = builtins.float(q)
         if not isinstance(q, (builtins.int, builtins.float)) or isinstance(q, builtins.bool):
             raise TypeError(f"{name}() received an invalid combination of arguments - got "
                             f"(Tensor, {type(q).__name__}), but expected one of: (Tensor "
@@ -706,6 +709,7 @@ def bucketize(input, boundaries, *, out_int32: bool = False, right: bool = False
 def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
     """The running trapezoidal integral of ``y`` along ``dim`` (one element shorter)."""
     _check_tensor("cumulative_trapezoid", y)
+    spacing_overload("cumulative_trapezoid", x, dx)
     if y._dtype is _dtypes.bool or (isinstance(x, Tensor) and x._dtype is _dtypes.bool):
         which = "`x` or `y`" if isinstance(x, Tensor) else "`y`"  # (PyTorch's two messages)
         raise RuntimeError(f"cumulative_trapezoid: received a bool input for {which}, but "

@@ -1167,7 +1167,7 @@ def _softmax(name: str, input: Tensor, dim, dtype, log_: bool) -> Tensor:
     nd = len(x._shape)
     d = _layout.normalize_dim(dim, nd)
     dt = x._dtype
-    if dt.category != _FLOAT:
+    if dt.category != _FLOAT and x.numel():  # (an empty input runs no kernel: any dtype)
         kernel = "softmax_lastdim_kernel_impl" if d == builtins.max(nd - 1, 0) else \
             "softmax_kernel_impl"
         if log_:

@@ -25,6 +25,7 @@ from .._tensor import wrap_array as _wrap_array
 from ..backends import runs_numpy
 from ..backends._numpy import call_quiet, context_busy, quiet_run
 from .._dispatch import inplace_of, op, resize_out, store_inplace, write_out
+from ._args import bool_arg, spacing_overload, type_name
 from ._keywords import as_number, handles_keywords
 from ._stdsort import std_sort
 from .indexing import _ufunc_at
@@ -80,7 +81,18 @@ def _check_keepdim_needs_dim(name: str, dim, keepdim) -> bool:
     if dim is None and keepdim is not None:
         raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, "
                         f"keepdim=bool), but expected (Tensor input, int dim, bool keepdim)")
-    return builtins.bool(keepdim)
+    return _keepdim(name, keepdim, True)
+
+
+def _keepdim(name: str, keepdim, default_none: bool = False) -> bool:
+    """``keepdim`` as PyTorch's parser takes it: True or False only (``sum(0, 1)`` and
+    ``sum(0, torch.float32)`` are its TypeError); None as False where tensorviz's default is
+    None (``default_none``: it cannot tell an explicit None there)."""
+    if keepdim is True or keepdim is False:
+        return keepdim
+    if keepdim is None and default_none:
+        return False
+    return bool_arg(keepdim, name, "keepdim")
 
 
 def _is_int(v) -> bool:
@@ -92,12 +104,11 @@ def _dims(x: Tensor, dim) -> tuple[int, ...] | None:
     if dim is None:
         return None
     if _is_int(dim) or (isinstance(dim, Tensor) and not dim._shape):
-        dims = (builtins.int(dim),)
+        dims = (builtins.int(dim),)  # (a 0-dim tensor, a bool one too: PyTorch's int list)
     else:
         if isinstance(dim, (str, bytes)) or not hasattr(dim, "__iter__"):
-            raise TypeError(f"received an invalid combination of arguments - got dim of type "
-                            f"{type(dim).__name__}, but expected an int or a tuple of ints")
-        dims = tuple(builtins.int(d) for d in dim)
+            raise TypeError(f"argument 'dim' must be tuple of ints, not {type_name(dim)}")
+        dims = tuple(d if type(d) is builtins.int else _layout._dim_index(d) for d in dim)
         if not dims:
             return None
     return _layout.normalize_dims(dims, len(x._shape))
@@ -178,6 +189,7 @@ def _sum_like(name: str, xp_fn: str, input, dim, keepdim, dtype, out, nan: bool 
     # (2**63 - 2**63 beside small integers) the two differ within the error bound of any
     # summation order, n * eps * sum(|x|), and PyTorch differs from itself by machine.
     _check_tensor(name, input)
+    keepdim = _keepdim(name, keepdim)
     dims = _dims(input, dim)
     if dtype is None and isinstance(out, Tensor):
         dtype = out._dtype  # (PyTorch computes in out's dtype when no dtype= is given)
@@ -293,7 +305,8 @@ def sum(input: Tensor, dim=_NO_DIM, keepdim: bool | None = None, *, dtype=None, 
     given = dim is not _NO_DIM or axis is not None  # (sum(dim=None, keepdim=True) is valid)
     dim = _alias("sum", None if dim is _NO_DIM else dim, axis, "dim")
     keepdim = _alias("sum", keepdim, keepdims, "keepdim", None)
-    keepdim = builtins.bool(keepdim) if given else _check_keepdim_needs_dim("sum", None, keepdim)
+    keepdim = _keepdim("sum", keepdim, True) if given else \
+        _check_keepdim_needs_dim("sum", None, keepdim)
     return _sum_like("sum", "sum", input, dim, keepdim, dtype, out)
 
 
@@ -344,19 +357,29 @@ def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None, out=No
     _dims(input, dim)
     if input._dtype.category == _COMPLEX:
         raise RuntimeError("nansum does not support complex inputs")
-    if dtype is not None and dtype.category == _COMPLEX and input._dtype.category == _FLOAT:
+    if dtype is not None and dtype.category == _COMPLEX and input._dtype.category == _FLOAT \
+            and input.numel():  # (an empty input runs no kernel: its sum is 0)
         raise _not_implemented("nansum_cpu", dtype)
     return _sum_like("nansum", "sum", input, dim, keepdim, dtype, out, nan=True)
 
 
 @op()
-def prod(input: Tensor, dim=None, keepdim: bool | None = None, *, dtype=None,
+def prod(input: Tensor, dim=_NO_DIM, keepdim: bool | None = None, *, dtype=None,
          out=None) -> Tensor:
     """Product over ``dim`` (an int) or of all elements; bools and integers give int64."""
     dtype = _dtypes.as_dtype(dtype)  # (dtype=float and the like: Python types)
+    if dim is _NO_DIM:
+        dim = None
+    elif dim is None:  # (no overload takes dim=None: PyTorch's parser refuses it)
+        raise TypeError("prod() received an invalid combination of arguments - got (NoneType), "
+                        "but expected one of: (Tensor input, *, torch.dtype dtype = None), "
+                        "(Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = "
+                        "None, Tensor out = None)")
+    elif type(dim) is Tensor:  # (a 0-dim integer tensor reads as its int, as PyTorch's)
+        dim = as_number(dim)
     keepdim = _check_keepdim_needs_dim("prod", dim, keepdim)
     if dim is not None and not _is_int(dim):
-        raise TypeError("prod(): argument 'dim' must be int, not " + type(dim).__name__)
+        raise TypeError("prod(): argument 'dim' must be int, not " + type_name(dim))
     return _sum_like("prod", "prod", input, dim, keepdim, dtype, out)
 
 
@@ -393,7 +416,8 @@ def mean(input: Tensor, dim=_NO_DIM, keepdim: bool | None = None, *, dtype=None,
     given = dim is not _NO_DIM or axis is not None  # (mean(dim=None, keepdim=True) is valid)
     dim = _alias("mean", None if dim is _NO_DIM else dim, axis, "dim")
     keepdim = _alias("mean", keepdim, keepdims, "keepdim", None)
-    keepdim = builtins.bool(keepdim) if given else _check_keepdim_needs_dim("mean", None, keepdim)
+    keepdim = _keepdim("mean", keepdim, True) if given else _check_keepdim_needs_dim("mean", None,
+                                                                              keepdim)
     rdt = _mean_dtype("mean", input, dtype)
     dims = _dims(input, dim)
     cdt = _opmath(rdt)
@@ -450,6 +474,15 @@ def _var_parts(name: str, input, dim, unbiased, keepdim, correction, want_mean: 
     _check_tensor(name, input)
     if isinstance(dim, builtins.bool):  # var(x, False): the legacy `unbiased` position
         unbiased, dim = dim, None
+    elif isinstance(dim, Tensor):  # (PyTorch's int list: a 0-dim tensor is one dim)
+        dim = builtins.int(dim.item()) if not dim._shape else [builtins.int(d) for d in
+                                                                 dim.tolist()]
+    if isinstance(correction, Tensor):  # (a 0-dim tensor is its number, as PyTorch's parser)
+        if correction._shape:
+            raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                            "(Tensor, correction=Tensor): correction is a number")
+        correction = correction.item()
+    keepdim = _keepdim(name, keepdim)
     if dim is not None and not _is_int(dim) and len(tuple(dim)) == 0:
         dim = None  # (dim=() reduces everything; keepdim=True keeps every dim as size 1)
     if input._dtype.category < _FLOAT:
@@ -672,6 +705,12 @@ def _values_indices(name: str, input: Tensor, dim, keepdim: bool, arg_fn: str, c
 
 def _minmax(name: str, input, dim, keepdim, other, out, maxi: bool):
     _check_tensor(name, input)
+    if dim is _NO_DIM:
+        dim = None
+    elif dim is None:  # (no overload takes dim=None: PyTorch's parser refuses it)
+        raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                        "(NoneType), but expected one of: (Tensor input), (Tensor input, "
+                        "int dim, bool keepdim), (Tensor input, Tensor other)")
     if isinstance(dim, Tensor):  # max(a, b): PyTorch's parser matches the Tensor overload first
         if keepdim is not None:  # (unless keepdim is given: then (dim, keepdim))
             if dim._shape or dim._dtype.category != _dtypes._INT or dim._dtype is _dtypes.bool:
@@ -703,20 +742,21 @@ def _minmax(name: str, input, dim, keepdim, other, out, maxi: bool):
 
 
 @op()
-def max(input: Tensor, dim=None, keepdim: bool | None = None, *, other=None, out=None):
+def max(input: Tensor, dim=_NO_DIM, keepdim: bool | None = None, *, other=None, out=None):
     """``max(t)``: the largest element (0-dim); ``max(t, dim)``: ``(values, indices)``;
     ``max(a, b)``: the elementwise maximum."""
     return _minmax("max", input, dim, keepdim, other, out, True)
 
 
 @op()
-def min(input: Tensor, dim=None, keepdim: bool | None = None, *, other=None, out=None):
+def min(input: Tensor, dim=_NO_DIM, keepdim: bool | None = None, *, other=None, out=None):
     """``min(t)``, ``min(t, dim)`` -> ``(values, indices)``, or ``min(a, b)`` elementwise."""
     return _minmax("min", input, dim, keepdim, other, out, False)
 
 
 def _amaxmin(name: str, input, dim, keepdim, out, maxi: bool) -> Tensor:
     _check_tensor(name, input)
+    keepdim = _keepdim(name, keepdim)
     dims = _dims(input, dim)
     _nonempty(name, input, dims)
     if input._dtype.category == _COMPLEX and input.numel():
@@ -770,6 +810,7 @@ def aminmax(input: Tensor, *, dim=None, keepdim: bool = False, out=None):
 
 def _argmaxmin(name: str, input, dim, keepdim, out, maxi: bool) -> Tensor:
     _check_tensor(name, input)
+    keepdim = _keepdim(name, keepdim)
     dt = input._dtype
     if dt is _dtypes.bool:
         raise RuntimeError(f"{name}(): does not support bool input")
@@ -809,14 +850,25 @@ def argmin(input: Tensor, dim=None, keepdim: bool = False, *, out=None) -> Tenso
 # ---------------------------------------------------------------- all / any / count
 def _allany(name: str, input, dim, keepdim, out) -> Tensor:
     _check_tensor(name, input)
+    keepdim = _keepdim(name, keepdim)
     rdt = _dtypes.uint8 if input._dtype is _dtypes.uint8 else _dtypes.bool
+    if isinstance(out, Tensor):  # (out= bool or uint8, whatever the input: its dtype wins)
+        if out._dtype is not _dtypes.bool and out._dtype is not _dtypes.uint8:
+            raise RuntimeError(f"{name} only supports bool tensor for result, got: "
+                               f"{out._dtype.cname}")
+        rdt = out._dtype
+    arr = input._arr
+    if rdt is _dtypes.uint8 and input._dtype is not _dtypes.uint8:
+        # (PyTorch converts the input to a uint8 out's dtype first: any(tensor([0.5]),
+        # out=uint8) is 0, 256.0 wraps to 0, a complex input loses its imaginary part)
+        arr = input.to(_dtypes.uint8)._arr
     xp = _xp(input)
     if dim is not None and not _is_int(dim) and not isinstance(dim, Tensor) and \
             len(tuple(dim)) == 0:
         # Note: PyTorch's all/any read dim=() as "reduce nothing" (sum etc. reduce everything)
-        return finish(input._arr != 0, rdt, tensor_device(input), out)
+        return finish(arr != 0, rdt, tensor_device(input), out)
     dims = _dims(input, dim)
-    res = getattr(xp, name)(input._arr, axis=_axis(input, dims), keepdims=True)
+    res = getattr(xp, name)(arr, axis=_axis(input, dims), keepdims=True)
     return finish(_keep(input, res, dims, keepdim), rdt, tensor_device(input), out)
 
 
@@ -953,7 +1005,7 @@ def _mode_nan_order(xp, arr, order, d: int):
                        d, -1)
     fixed = np.moveaxis(np.array(xp.asnumpy(order) if xp is not np else order), d, -1).copy()
     rows = np.asarray(xp.asnumpy(nan_rows) if xp is not np else nan_rows)
-    for pos in zip(*np.nonzero(rows)):
+    for pos in map(tuple, np.argwhere(rows)):  # (a 1-D input's one row: pos is ())
         fixed[pos] = _std_sort_order(host[pos].tolist())
     return xp.asarray(np.moveaxis(fixed, -1, d))
 
@@ -1018,6 +1070,9 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False, *, out=None):
 def logsumexp(input: Tensor, dim, keepdim: bool = False, *, out=None) -> Tensor:
     """``log(sum(exp(x)))`` over ``dim``, computed stably (max-shifted)."""
     _check_tensor("logsumexp", input)
+    if dim is None:  # (dim=() reduces everything; None is PyTorch's parser's TypeError)
+        raise TypeError("logsumexp(): argument 'dim' must be tuple of ints, not NoneType")
+    keepdim = _keepdim("logsumexp", keepdim)
     if isinstance(out, Tensor) and out._dtype.category < _FLOAT:
         raise RuntimeError("logsumexp(): Expected floating point type for result tensor, but "
                            f"got: {out._dtype.cname}")
@@ -1249,6 +1304,15 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
     """The distinct elements, sorted (or distinct slices along ``dim``); optionally the inverse
     indices (input shape) and the counts."""
     _check_tensor("unique", input)
+    if dim is None:
+        for arg, v in (("sorted", sorted), ("return_inverse", return_inverse),
+                       ("return_counts", return_counts)):
+            bool_arg(v, "_unique2", arg)
+    else:
+        _layout.normalize_dim(dim, len(input._shape))
+        for arg, v in (("sorted", sorted), ("return_inverse", return_inverse),
+                       ("return_counts", return_counts)):
+            bool_arg(v, "unique_dim", arg)
     _refuse_meta(input, "_unique2" if dim is None else "unique_dim")
     dt = input._dtype
     if dt.category == _COMPLEX:
@@ -1317,6 +1381,8 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False,
     # for a positional ``return_inverse``.
     """
     _check_tensor("unique_consecutive", input)
+    bool_arg(return_inverse, "unique_consecutive", "return_inverse")
+    bool_arg(return_counts, "unique_consecutive", "return_counts")
     _refuse_meta(input, "unique_consecutive")
     dt = input._dtype
     if dt.category == _COMPLEX:
@@ -1458,10 +1524,19 @@ def histc(input: Tensor, bins: int = 100, min=0, max=0, *, out=None) -> Tensor:
 
     def f():
         x = a.astype(cdt._np)
+        if not np.isfinite(cdt._np.type(hi) - cdt._np.type(lo)):
+            # (the width overflows the dtype: PyTorch's bin edges, a linspace, are NaN at
+            # both ends then, so no element is counted)
+            return xp.zeros(bins, dtype=dt._np)
         keep = (x >= cdt._np.type(lo)) & (x <= cdt._np.type(hi))
         x = x[keep]
         pos = ((x - cdt._np.type(lo)) * cdt._np.type(bins) /
-               (cdt._np.type(hi) - cdt._np.type(lo))).astype(np.int64)
+               (cdt._np.type(hi) - cdt._np.type(lo)))
+        # Note: where (x - min) * bins overflows the dtype (float32 data near 3.4e38) the
+        # position is inf; PyTorch's kernel converts it to int64's minimum, which lands in
+        # bin 0, so such an element is counted in bin 0 here too (mathematically it belongs
+        # to a later bin: compute in float64 for that).
+        pos = xp.where(xp.isfinite(pos), pos, 0).astype(np.int64)
         pos = xp.minimum(pos, bins - 1)
         return xp.bincount(pos, minlength=bins).astype(dt._np)
     return finish(call_quiet(f), dt, tensor_device(input), out)
@@ -1567,6 +1642,7 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
     """Integral of ``y`` along ``dim`` by the trapezoidal rule (spacing ``dx`` or samples
     ``x``)."""
     _check_tensor("trapezoid", y)
+    spacing_overload("trapezoid", x, dx)
     if not y._shape:  # (PyTorch's messages: with samples x the dim is wrapped first)
         shown = _layout.normalize_dim(dim, 0) if isinstance(x, Tensor) else dim
         raise IndexError(f"Dimension specified as {shown} but tensor has no dimensions")
@@ -1644,6 +1720,8 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
 @op(method=False)
 def trapz(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
     """Alias of ``trapezoid`` (its ``dx`` a float: ``True`` is 1.0 here, refused there)."""
+    _check_tensor("trapz", y)
+    spacing_overload("trapz", x, dx, "float")
     if isinstance(dx, (builtins.bool, np.bool_)):
         dx = builtins.float(dx)
     elif isinstance(dx, builtins.complex):

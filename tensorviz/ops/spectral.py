@@ -492,9 +492,15 @@ def kaiser_window(window_length: int, periodic: bool | None = None, beta: float 
                         "window_length, *, ...), (int window_length, bool periodic, *, ...), "
                         "(int window_length, bool periodic, float beta, *, ...): give "
                         "periodic too, e.g. kaiser_window(n, True, beta)")
+    if periodic is not None and periodic is not True and periodic is not False:
+        raise TypeError(f"kaiser_window() received an invalid combination of arguments - got "
+                        f"(int, periodic={type(periodic).__name__}), but expected one of: (int "
+                        "window_length, bool periodic, float beta, *, torch.dtype dtype, ...)")
     periodic = True if periodic is None else periodic
     beta = 12.0 if beta is None else beta
-    if isinstance(beta, (builtins.complex, builtins.bool, str)):
+    if isinstance(beta, builtins.bool):  # (PyTorch's parser reads a bool as a float here)
+        beta = builtins.float(beta)
+    if isinstance(beta, (builtins.complex, str)):
         raise TypeError(f"kaiser_window() received an invalid combination of arguments - got "
                         f"(int, beta={type(beta).__name__}), but expected one of: (int "
                         "window_length, bool periodic, float beta, *, torch.dtype dtype, ...)")

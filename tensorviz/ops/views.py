@@ -131,6 +131,8 @@ def flatten(input, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Dims ``start_dim..end_dim`` merged into one (a view when the strides allow):
     ``zeros(2, 3, 4).flatten(1).shape == (2, 12)``."""
     if not input._shape:
+        # (PyTorch checks the dims' types and range even here: 0 or -1)
+        _layout.normalize_dim(start_dim, 0), _layout.normalize_dim(end_dim, 0)
         return input.reshape(1)
     n = len(input._shape)
     s, e = _layout.normalize_dim(start_dim, n), _layout.normalize_dim(end_dim, n)
@@ -179,6 +181,9 @@ def select(input, dim: int, index: int) -> Tensor:
 @op(tensor_first="input", view=True)
 def narrow(input, dim: int, start: int, length: int) -> Tensor:
     """``length`` elements from ``start`` along ``dim``: ``t.narrow(1, 1, 2)`` is ``t[:, 1:3]``."""
+    if isinstance(start, Tensor) and (start._shape or start._dtype.category != _dtypes._INT or
+                                      start._dtype.name == "bool"):
+        raise RuntimeError("start must be an 0-dim integral Tensor.")
     return input._view(*_layout.narrow(input._shape, input._stride, input._offset, dim,
                                       _index_int(start), _index_int(length)))
 
@@ -320,10 +325,27 @@ def unsqueeze(input, dim: int) -> Tensor:
     return input._view(*_layout.unsqueeze(input._shape, input._stride, input._offset, dim))
 
 
+class _AllDims:
+    """``squeeze``'s default: every size-1 dim (an explicit ``dim=None`` is PyTorch's
+    TypeError: no overload takes it)."""
+
+    def __repr__(self) -> str:
+        return "None"
+
+
+_ALL_DIMS = _AllDims()
+
+
 @op(tensor_first="input", view=True)
-def squeeze(input, dim=None) -> Tensor:
+def squeeze(input, dim=_ALL_DIMS) -> Tensor:
     """Size-1 dims removed (all, or those among ``dim``)."""
-    if dim is not None and type(dim) is not int:
+    if dim is _ALL_DIMS:
+        dim = None
+    elif type(dim) is not int:
+        if dim is None:
+            raise TypeError("squeeze() received an invalid combination of arguments - got "
+                            "(NoneType), but expected one of: (Tensor input), (Tensor input, "
+                            "int dim), (Tensor input, tuple of ints dim)")
         dim = _dims_arg(dim)
     return input._view(*_layout.squeeze(input._shape, input._stride, input._offset, dim))
 
@@ -404,7 +426,7 @@ def swapaxes_(input: Tensor, axis0: int, axis1: int) -> Tensor:
 
 
 @inplace_of(squeeze)
-def squeeze_(input, dim=None) -> Tensor:
+def squeeze_(input, dim=_ALL_DIMS) -> Tensor:
     """In place: ``t`` takes the layout of ``t.squeeze(dim)``."""
     return _relayout_(input, input.squeeze(dim))
 

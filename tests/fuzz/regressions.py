@@ -1719,3 +1719,101 @@ REGRESSIONS += [  # fresh-seed 179M run: logaddexp2(x, x) is x + 1 rounded once,
         "dtype=T.float32)", "v1 = T.logaddexp2(v0, v0)", "v2 = v0.erfc_()", "v3 = v1.sign()",
     ]),
 ]
+REGRESSIONS += [  # 176M refused/accepted run: PyTorch's parser refuses a bool for an int,
+    # an int (a dtype, None) for a bool, and None where no overload takes it
+    ("argmin-dim-bool", ["v0 = T.tensor([[1.0, 3.0], [2.0, 0.5]])", "v1 = v0.argmin(True)"]),
+    ("argmax-keepdim-int", ["v0 = T.tensor([[1.0, 3.0], [2.0, 0.5]])",
+                            "v1 = T.argmax(v0, 0, 1)"]),
+    ("nanmedian-dim-bool", ["v0 = T.tensor([[1.0, float('nan')], [2.0, 0.5]])",
+                            "v1 = T.nanmedian(v0, False)"]),
+    ("median-dim-bool", ["v0 = T.tensor([1, 3, 2])", "v1 = v0.median(dim=True)"]),
+    ("kthvalue-dim-bool", ["v0 = T.tensor([1, 3, 2])", "v1 = v0.kthvalue(1, False)"]),
+    ("topk-largest-int", ["v0 = T.tensor([1.0, 3.0, 2.0])", "v1 = v0.topk(2, 0, 0)"]),
+    ("unique-return-counts-int", ["v0 = T.tensor([1, 3, 1])",
+                                  "v1 = T.unique(v0, return_counts=1)"]),
+    ("unique-consecutive-return-inverse-int", ["v0 = T.tensor([1, 1, 3])",
+                                               "v1 = v0.unique_consecutive(return_inverse=0)"]),
+    ("sort-descending-int", ["v0 = T.tensor([1, 3, 2])", "v1 = v0.sort(0, 1)"]),
+    ("argsort-stable-int", ["v0 = T.tensor([1, 3, 2])", "v1 = v0.argsort(stable=1)"]),
+    ("sort-dim-bool", ["v0 = T.tensor([1, 3, 2])", "v1 = v0.sort(True)"]),
+    ("nansum-keepdim-dtype", ["v0 = T.tensor([[1.0, 2.0]])", "v1 = v0.nansum(0, T.float64)"]),
+    ("prod-keepdim-dtype", ["v0 = T.tensor([[1, 2]])", "v1 = T.prod(v0, 1, T.int32)"]),
+    ("sum-keepdim-type", ["v0 = T.tensor([[1, 2]])", "v1 = v0.sum(1, float)"]),
+    ("narrow-start-bool", ["v0 = T.tensor([1, 3, 2])", "v1 = v0.narrow(0, True, 1)"]),
+    ("narrow-copy-start-bool", ["v0 = T.tensor([1, 3, 2])",
+                                "v1 = T.narrow_copy(v0, 0, False, 1)"]),
+    ("flatten-start-dim-none", ["v0 = T.tensor([[1, 3]])", "v1 = v0.flatten(None)"]),
+    ("squeeze-none", ["v0 = T.tensor([[1, 3]])", "v1 = v0.squeeze(None)"]),
+    ("squeeze-inplace-none", ["v0 = T.tensor([[1, 3]])", "v1 = v0.squeeze_(None)"]),
+    ("max-none", ["v0 = T.tensor([[1, 3]])", "v1 = v0.max(None)"]),
+    ("min-none", ["v0 = T.tensor([[1, 3]])", "v1 = T.min(v0, None)"]),
+    ("logsumexp-dim-none", ["v0 = T.tensor([[1.0, 3.0]])", "v1 = T.logsumexp(v0, None)"]),
+    ("all-keepdim-int", ["v0 = T.tensor([[1, 3]])", "v1 = v0.all(0, 1)"]),
+    ("var-keepdim-int", ["v0 = T.tensor([[1.0, 3.0]])", "v1 = v0.var(0, True, 1)"]),
+]
+REGRESSIONS += [  # 176M refused/accepted run: samples and a spacing both given; in-place out=
+    ("trapezoid-x-and-dx", ["v0 = T.tensor([[1.0, 2.0, 4.0]])", "v1 = T.tensor([0.0, 1.0, 3.0])",
+                            "v2 = T.trapezoid(v0, v1, dx=2, dim=-1)"]),
+    ("cumulative-trapezoid-x-and-dx", ["v0 = T.tensor([[1.0, 2.0, 4.0]])",
+                                       "v1 = T.tensor([0.0, 1.0, 3.0])",
+                                       "v2 = T.cumulative_trapezoid(v0, v1, dx=False, dim=0)"]),
+    ("trapz-x-number", ["v0 = T.tensor([[1.0, 2.0, 4.0]])", "v1 = T.trapz(v0, 2)"]),
+    ("arccosh-inplace-out", ["v0 = T.tensor([1.5, 2.0])", "v1 = v0.arccosh_(out=v0)"]),
+    ("arctan2-inplace-out", ["v0 = T.tensor([1.5, 2.0])", "v1 = v0.arctan2_(v0, out=v0)"]),
+]
+REGRESSIONS += [  # 176M refused/accepted run: any/all out= must be bool or uint8
+    ("any-out-complex", ["v0 = T.tensor([1.0, -3.0])",
+                         "v1 = T.tensor([complex(0.25, 0.0)], dtype=T.complex128)",
+                         "v2 = T.any(v0, out=v1)"]),
+    ("all-out-uint8-converts-first", ["v0 = T.tensor([0.5, 256.0])",
+                                      "v1 = T.tensor([7], dtype=T.uint8)",
+                                      "v2 = T.all(v0, 0, out=v1)"]),
+]
+REGRESSIONS += [  # 176M refused/accepted run: chain_matmul of 1-D, kaiser_window's periodic
+    # an int and beta a bool, tril/triu_indices of a dtype other than int32/int64
+    ("chain-matmul-1-d", ["v0 = T.tensor([True, True, False, True], dtype=T.bool)",
+                          "v1 = T.chain_matmul(v0)"]),
+    ("kaiser-window-periodic-int", ["v0 = T.kaiser_window(1, 3, dtype=T.float64)"]),
+    ("kaiser-window-beta-bool", ["v0 = T.kaiser_window(0, periodic=True, beta=False)",
+                                 "v1 = T.kaiser_window(5, True, True)"]),
+    ("tril-indices-uint8", ["v0 = T.tril_indices(4, 1, 2, dtype=T.uint8)"]),
+    ("triu-indices-int16", ["v0 = T.triu_indices(3, 3, dtype=T.int16)"]),
+]
+REGRESSIONS += [  # 176M refused/accepted run: var/std_mean's dim and correction as 0-dim tensors
+    ("std-mean-dim-correction-tensors", [
+        "v0 = T.tensor([[[complex(3.0, -2.0), complex(1.0, 1.0)]], [[complex(-1e-30, 0.5), "
+        "complex(1.0, 0.0)]]], dtype=T.complex128)",
+        "v1 = T.std_mean(v0, T.tensor(0), correction=T.tensor(0))"]),
+    ("var-correction-tensor", ["v0 = T.tensor([[0.0], [3.0]])",
+                               "v1 = T.var(v0, None, correction=T.tensor(1), keepdim=True)"]),
+    ("var-mean-dim-tensor", ["v0 = T.tensor([-2.5, 1.0, 0.0])",
+                             "v1 = T.var_mean(v0, T.tensor(-1))"]),
+]
+REGRESSIONS += [  # 176M refused/accepted run: mode of a 1-D input with NaN, histc past float32
+    ("mode-1-d-nan", ["v0 = T.tensor([0.0, -1.0, -2.5, -1.0, float('nan')], dtype=T.bfloat16)",
+                      "v1 = v0[1:]", "v2 = T.mode(v1)"]),
+    ("histc-position-past-float32", ["v0 = T.tensor([[1.5, 0.5], [1.0, 2.0], [3.4e+38, 4.0]])",
+                                     "v1 = v0.histc()"]),
+    ("histc-width-past-float32", ["v0 = T.tensor([1.5, 0.5, -3.4e38, 3e38])",
+                                  "v1 = v0.histc(3)"]),
+]
+REGRESSIONS += [  # 176M/177M refused/accepted runs: prod's dim a 0-dim tensor, or None
+    ("prod-dim-tensor", ["v0 = T.tensor([[1.0, 2.0]])", "v1 = v0.prod(T.tensor(1))"]),
+    ("prod-dim-none", ["v0 = T.tensor([[1.0, 2.0]])", "v1 = T.prod(v0, None)"]),
+]
+REGRESSIONS += [  # 176M refused/accepted run: empty inputs run no kernel; quantile's q a bool
+    ("softmax-empty-bool", ["v0 = T.tensor([[True, False, True, False]], dtype=T.bool)",
+                            "v1 = v0[1:]", "v2 = v1.softmax(1)"]),
+    ("nansum-empty-to-complex", ["v1 = T.kaiser_window(0)",
+                                 "v2 = T.nansum(v1, -1, dtype=T.complex64)"]),
+    ("quantile-q-bool", ["v0 = T.tensor([[1.0, 3.0, 2.0]])", "v1 = T.quantile(v0, True)"]),
+]
+REGRESSIONS += [  # 177M refused/accepted run: sort/argsort with an explicit positional None
+    ("sort-dim-none", ["v0 = T.tensor([[1.0, 3.0, 2.0]])", "v1 = v0.sort(None)"]),
+    ("argsort-dim-none", ["v0 = T.tensor([[1.0, 3.0, 2.0]])", "v1 = T.argsort(v0, None, True)"]),
+]
+REGRESSIONS += [  # 177M refused/accepted run: a 0-dim tensor's flatten checks its dims too
+    ("flatten-0-d-start-dim-none", ["v0 = T.tensor(0.5, dtype=T.float64)",
+                                    "v1 = v0.flatten(None, 0)"]),
+    ("flatten-0-d-dim-out-of-range", ["v0 = T.tensor(0.5)", "v1 = v0.flatten(5)"]),
+]

@@ -634,14 +634,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "match dtype of result. Got Float and Double.'); tensorviz accepts [nanmean#4 float32"
         ' contig]',
         ('float32/contig',)),
-    ('all', 'out'): (
-        "out= (cast out): PyTorch refuses with RuntimeError('all only supports bool tensor "
-        "for result, got: Double'); tensorviz accepts [all#0 int64 contig]",
-        ('float32/contig', 'int64/contig',)),
-    ('any', 'out'): (
-        "out= (cast out): PyTorch refuses with RuntimeError('any only supports bool tensor "
-        "for result, got: Double'); tensorviz accepts [any#0 int64 contig]",
-        ('float32/contig', 'int64/contig',)),
     ('median', 'function'): (
         'message differs: tensorviz \'"median_cpu" not implemented for \\\'Bool\\\'\' vs PyTorch '
         '\'"median_out" not implemented for \\\'Bool\\\'\' [median#1 bool contig]; values differ '
@@ -961,14 +953,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         "message differs: tensorviz 'Dimension out of range (expected to be in range of [-1, "
         "0], but got 1)' vs PyTorch 'cummin(): Expected reduction dim -1 or 0 for scalar but "
         "got 1' [cummin#0 float32 0d]",
-        ('float32/0d',)),
-    ('flatten', 'function'): (
-        "PyTorch refuses with IndexError('Dimension out of range (expected to be in range of "
-        "[-1, 0], but got 1)'); tensorviz accepts [flatten#1 float32 0d]",
-        ('float32/0d',)),
-    ('flatten', 'method'): (
-        "PyTorch refuses with IndexError('Dimension out of range (expected to be in range of "
-        "[-1, 0], but got 1)'); tensorviz accepts [flatten#1 float32 0d]",
         ('float32/0d',)),
     ('ravel', 'method'): (
         "message differs: tensorviz 'ravel() takes 1 positional argument but 2 were given' vs"

@@ -275,6 +275,9 @@ def test_tri_indices(tvdiff):
         for name in ("tril_indices", "triu_indices"):
             tvdiff.check(lambda lib, t: getattr(lib, name)(*args), x)
             tvdiff.check(lambda lib, t: getattr(lib, name)(*args, dtype=lib.int32), x)
+    for dt in ("uint8", "int8", "int16", "bool", "float32", "float16"):  # (int32/int64 only)
+        for name in ("tril_indices", "triu_indices"):
+            tvdiff.check(lambda lib, t: getattr(lib, name)(3, 3, dtype=getattr(lib, dt)), x)
 
 
 @pytest.mark.parametrize("op", ["cat", "stack", "flip", "roll", "tril", "repeat", "diag"])

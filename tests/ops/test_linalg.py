@@ -5,6 +5,7 @@ speed against NumPy."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -1335,3 +1336,17 @@ def test_complex_triangular_solves_by_infinite_or_zero_pivots(tvdiff):
         for upper in (False, True):
             tvdiff.check(lambda lib, a=a, b=b, upper=upper: lib.cholesky_solve(
                 lib.tensor(a, dtype=lib.complex64), lib.tensor(b, dtype=lib.complex64), upper))
+
+
+@pytest.mark.parametrize("shapes", [[(3,)], [(2, 2), (2,)], [(2, 2, 2)], [(2, 3), (3, 2)], []])
+def test_chain_matmul_takes_matrices_only(shapes):
+    # each operand 2-D (PyTorch: "Tensor dimension is 1, expected 2 instead."), one at least
+    outcomes = []
+    for lib in (torch, tensorviz):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # (deprecated: once per process)
+            try:
+                outcomes.append(lib.chain_matmul(*[lib.ones(s) for s in shapes]).tolist())
+            except RuntimeError as e:
+                outcomes.append(str(e))
+    assert outcomes[0] == outcomes[1]

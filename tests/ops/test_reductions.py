@@ -1150,3 +1150,119 @@ def test_16_bit_prod_rounds_every_step_in_memory_order(dtype):
                 t.prod(), t.prod(d), t.double().prod(dtype=getattr(T, dtype)), tt.prod(),
                 tt.prod(d))]))
         assert got[0] == got[1], (shape, d)
+@pytest.mark.parametrize("name", ["trapezoid", "trapz", "cumulative_trapezoid"])
+@pytest.mark.parametrize("x,dx", [("t", 2), ("t", 2.5), ("t", True), ("t", None), (2, None),
+                                  (1.5, None), (None, 2), (None, None)])
+def test_trapezoid_samples_or_spacing_not_both(name, x, dx):
+    # PyTorch's overloads: (y, x) or (y, *, dx); both, or a number for x, is its TypeError
+    outcomes = []
+    for lib in (torch, tensorviz):
+        y = lib.arange(6.).reshape(2, 3)
+        xs = lib.tensor([0., 1., 3.]) if x == "t" else x
+        kw = {} if dx is None else {"dx": dx}
+        try:
+            args = (y,) if x is None else (y, xs)
+            outcomes.append(getattr(lib, name)(*args, **kw).tolist())
+        except TypeError as e:
+            outcomes.append(str(e).splitlines()[0])
+        except RuntimeError as e:
+            outcomes.append(type(e).__name__)
+    assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("name", ["any", "all"])
+@pytest.mark.parametrize("src", ["float32", "uint8", "bool", "complex64"])
+@pytest.mark.parametrize("dst", ["bool", "uint8", "int64", "float32", "complex128"])
+def test_any_all_out_dtype(name, src, dst):
+    # out= must be bool or uint8 (PyTorch's RuntimeError names the dtype); its dtype wins
+    outcomes = []
+    for lib in (torch, tensorviz):
+        data = [[0, 1, 2], [3, 0.5, 256]] if src in ("float32", "complex64") else \
+            [[0, 1, 1], [1, 0, 200 if src == "uint8" else 1]]
+        t = lib.tensor(data, dtype=getattr(lib, src))
+        out = lib.zeros(2, dtype=getattr(lib, dst))
+        with warnings.catch_warnings():
+            # (a complex input into a uint8 out warns that it drops the imaginary part: once
+            # per process in PyTorch, so not compared here)
+            warnings.simplefilter("ignore", UserWarning)
+            try:
+                r = getattr(lib, name)(t, 1, out=out)
+                outcomes.append((str(r.dtype).split(".")[-1], r.tolist(), r is out))
+            except RuntimeError as e:
+                outcomes.append(str(e))
+    assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("name", ["var", "std", "var_mean", "std_mean"])
+@pytest.mark.parametrize("dim,corr", [("t0", None), ("tbool", None), ("t1d", None),
+                                      (1, "t1"), (1, "t1.5"), ("t0", "t0"), (1, "t1d")])
+def test_var_dim_and_correction_as_tensors(name, dim, corr):
+    # PyTorch's parser reads a 0-dim tensor as the dim (a bool one as 1) or the correction
+    outcomes = []
+    for lib in (torch, tensorviz):
+        make = {"t0": lambda: lib.tensor(0), "tbool": lambda: lib.tensor(True),
+                "t1d": lambda: lib.tensor([1]), "t1": lambda: lib.tensor(1),
+                "t1.5": lambda: lib.tensor(1.5)}
+        x = lib.tensor([[1.0, 2.0, 4.0], [3.0, 5.0, 9.0]])
+        kw = {} if corr is None else {"correction": make[corr]()}
+        try:
+            r = getattr(lib, name)(x, make[dim]() if isinstance(dim, str) else dim, **kw)
+            outcomes.append([np.round(np.asarray(v.tolist()), 6).tolist()
+                             for v in (r if isinstance(r, tuple) else (r,))])
+        except TypeError:
+            outcomes.append("TypeError")
+    assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_histc_past_the_dtype_range(seed):
+    # positions (x - min) * bins past the dtype: bin 0 as PyTorch's kernel; a width past it:
+    # no element counted (PyTorch's edges are NaN)
+    rng = np.random.default_rng(seed)
+    for dtype in ("float16", "float32"):
+        big = 60000.0 if dtype == "float16" else 3.0e38
+        vals = rng.choice([0.5, 1.5, -2.0, big, -big, big / 3, float("nan")], 7).tolist()
+        for bins, lo, hi in ((4, 0, 0), (3, -1, 2), (5, 0, big)):
+            outcomes = []
+            for lib in (torch, tensorviz):
+                try:
+                    outcomes.append(lib.tensor(vals, dtype=getattr(lib, dtype)).histc(
+                        bins, lo, hi).tolist())
+                except RuntimeError:  # (NaN data with min == max: a range not finite)
+                    outcomes.append("RuntimeError")
+            assert outcomes[0] == outcomes[1], (vals, bins, lo, hi)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16", "float64"])
+def test_mode_1d_with_nan(dtype):
+    # a 1-D input holding NaN: one row, ordered as PyTorch's std::sort leaves it
+    for vals in ([1.0, float("nan"), float("nan")], [-1.0, -2.5, -1.0, float("nan")],
+                 [float("nan")] * 3, [2.0, float("nan"), 2.0, 1.0]):
+        outcomes = []
+        for lib in (torch, tensorviz):
+            r = lib.tensor(vals, dtype=getattr(lib, dtype)).mode()
+            outcomes.append((repr(r.values.item()), r.indices.item()))
+        assert outcomes[0] == outcomes[1], vals
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.tensor([[True, False]])[1:].softmax(1),
+    lambda lib: lib.tensor([[1, 2]])[:, 2:].log_softmax(1),
+    lambda lib: lib.tensor([[1, 2]])[:, 2:].softmax(0),
+    lambda lib: lib.tensor([[1, 2]]).softmax(0),
+    lambda lib: lib.nansum(lib.ones(0), -1, dtype=lib.complex64),
+    lambda lib: lib.nansum(lib.ones(0, 2), 0, dtype=lib.complex128),
+    lambda lib: lib.nansum(lib.ones(2), 0, dtype=lib.complex128),
+    lambda lib: lib.quantile(lib.tensor([[1.0, 3.0, 2.0]]), True),
+    lambda lib: lib.nanquantile(lib.tensor([[1.0, 3.0, 2.0]]), False, 1, True),
+])
+def test_empty_inputs_run_no_dtype_check_and_q_bool(call):
+    # an empty input runs no kernel (softmax of bool, nansum to complex); q=True is 1.0
+    outcomes = []
+    for lib in (torch, tensorviz):
+        try:
+            r = call(lib)
+            outcomes.append((str(r.dtype).split(".")[-1], tuple(r.shape), r.tolist()))
+        except (RuntimeError, NotImplementedError) as e:
+            outcomes.append((type(e).__name__, str(e)))
+    assert outcomes[0] == outcomes[1]

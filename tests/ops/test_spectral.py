@@ -333,3 +333,11 @@ def test_hann_and_hamming_windows_are_computed_op_by_op_in_their_dtype(name, dty
             beta = 2.7 if name == "hamming_window" else 0.5
             tol = beta * float(np.finfo(dtype).eps) + np.spacing(np.abs(e).astype(dtype))
             assert np.all(np.abs(r - e) <= tol), np.max(np.abs(r - e) - tol)
+
+
+@pytest.mark.parametrize("args", [(3, 1), (1, 3), (4, True, True), (4, False, False),
+                                  (4, True, 2), (4, 0, 2.0)])
+def test_kaiser_window_periodic_bool_beta_float(tvdiff, args):
+    # periodic takes only a bool; beta a float, a bool read as one (PyTorch's parser)
+    x = tvdiff.make((1,), "float32")
+    tvdiff.check(lambda lib, t: lib.kaiser_window(*args), x)
