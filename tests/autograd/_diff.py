@@ -113,3 +113,15 @@ def graph_signature(fn, depth: int = 2):
     if depth == 0:
         return name
     return (name, tuple((nr, graph_signature(f, depth - 1)) for f, nr in fn.next_functions))
+
+
+def observe_and_backward(lines: list, grads: str = "s.grad") -> str:
+    """The end of a random view program (``lines``): every view's facts, then backward
+    through the views that require grad and ``grads`` observed, as ``result``."""
+    lines.append("obs.extend(facts(v) for v in views)")
+    lines.append("def back():\n    out = [v for v in views if v.requires_grad]\n"
+                 "    if out:\n        sum((v * v).abs().sum() for v in out).backward()\n"
+                 f"    obs.append({grads})")
+    lines.append("step(back)")
+    lines.append("result = obs")
+    return "\n".join(lines)

@@ -95,13 +95,7 @@ def program(seed: int) -> str:
             lines.append("step(write)")
         else:  # what a learner would look at
             lines.append(f"obs.append(facts({j}))")
-    lines.append("obs.extend(facts(v) for v in views)")
-    lines.append("def back():\n    out = [v for v in views if v.requires_grad]\n"
-                 "    if out:\n        sum((v * v).abs().sum() for v in out).backward()\n"
-                 "    obs.append(s.grad)")
-    lines.append("step(back)")
-    lines.append("result = obs")
-    return "\n".join(lines)
+    return _diff.observe_and_backward(lines, "s.grad")
 
 
 @pytest.mark.parametrize("seed", range(200))

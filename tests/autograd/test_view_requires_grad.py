@@ -269,13 +269,7 @@ def program(seed: int) -> str:
             lines.append("step(write)")
         else:
             lines.append(f"obs.append(facts({j}))")
-    lines.append("obs.extend(facts(v) for v in views)")
-    lines.append("def back():\n    out = [v for v in views if v.requires_grad]\n"
-                 "    if out:\n        sum((v * v).abs().sum() for v in out).backward()\n"
-                 "    obs.append((s.grad, root.grad if root.is_leaf else None))")
-    lines.append("step(back)")
-    lines.append("result = obs")
-    return "\n".join(lines)
+    return _diff.observe_and_backward(lines, "(s.grad, root.grad if root.is_leaf else None)")
 
 
 @pytest.mark.parametrize("seed", range(300))

@@ -19,6 +19,15 @@ SEED, PROGRAMS = 20261124, 400
 GATED = ("silent", "leak", "hang", "crash")
 
 
+
+class _Fake:
+    """tensorviz with some of its ops replaced (set them as attributes): what a wrong answer
+    looks like to a comparison rule, which must still find it."""
+    __name__ = "tensorviz"
+
+    def __getattr__(self, name):
+        return getattr(tensorviz, name)
+
 def test_short_fixed_seed_run():
     report = run(PROGRAMS, SEED, timeout=20.0, do_shrink=False, progress=None)
     assert report.programs == PROGRAMS
@@ -50,12 +59,7 @@ def test_regression_program_returns(name, lines):
 
 def test_compare_finds_each_kind():
     """The comparison itself: a wrong value, an aliasing change, and a leaked error."""
-    class Fake:  # tensorviz with one op made wrong
-        def __getattr__(self, name):
-            return getattr(tensorviz, name)
-
-    fake = Fake()
-    fake.__name__ = "tensorviz"
+    fake = _Fake()  # (tensorviz with ops made wrong below)
     fake.neg = lambda t: t  # wrong values
     f = compare(["v0 = T.tensor([1., 2.])", "v1 = T.neg(v0)"], torch, fake)
     assert isinstance(f, Finding) and f.kind == "silent" and "values" in f.detail
@@ -151,12 +155,7 @@ def test_factorizations_are_judged_matrix_by_matrix():
 
 def _wrong(**ops):
     """tensorviz with the given module functions replaced (a wrong op to be caught)."""
-    class Fake:
-        def __getattr__(self, name):
-            return getattr(tensorviz, name)
-
-    fake = Fake()
-    fake.__name__ = "tensorviz"
+    fake = _Fake()  # (tensorviz with ops made wrong below)
     for name, fn in ops.items():
         setattr(fake, name, fn)
     return fake
@@ -289,12 +288,7 @@ def test_widening_conversions_compare_at_the_source_tolerance():
     """double()/tolist()/item() of a float32 tensor, and a float64 result computed from it,
     are compared at float32's tolerance (an ulp of NumPy's float32 tan is accepted), a wrong
     value still is not; complex32 compares at float16's tolerance."""
-    class Fake:  # tensorviz with float32 tan off by an ulp, or by much more
-        def __getattr__(self, name):
-            return getattr(tensorviz, name)
-
-    fake = Fake()
-    fake.__name__ = "tensorviz"
+    fake = _Fake()  # (tensorviz with ops made wrong below)
     prog = ["v0 = T.tensor([3.0, -3.0])", "v1 = T.tan(v0)", "v2 = v1.double()",
             "v3 = v1.tolist()", "v4 = v1.sum(0)", "v5 = v4.item()",
             "v6 = T.tensor([0.5, 1.0], dtype=T.float64)", "v7 = v1 * v6"]
@@ -428,11 +422,7 @@ def test_integer_steps_accept_one_apart_only_for_agreeing_inputs():
             "v3 = v1.byte()"]
     assert compare(prog, torch, tensorviz) is None
 
-    class Fake:
-        def __getattr__(self, name):
-            return getattr(tensorviz, name)
-    fake = Fake()
-    fake.__name__ = "tensorviz"
+    fake = _Fake()  # (tensorviz with ops made wrong below)
     for wrong in (lambda t: tensorviz.floor(t) + 1, lambda t: tensorviz.floor(t) - 2):
         fake.floor = wrong
         f = compare(["v0 = T.tensor([2.5, 3.0])", "v2 = T.floor(v0)"], torch, fake)
@@ -453,11 +443,7 @@ def test_out_grown_past_its_storage_is_compared_in_full():
         assert compare(["v0 = T.tensor([-3.0], dtype=T.bfloat16)", "v1 = v0.expand((2,))",
                         "v2 = T.log2(v1, out=v0)"], torch, tensorviz) is None
 
-        class Fake:
-            def __getattr__(self, name):
-                return getattr(tensorviz, name)
-        fake = Fake()
-        fake.__name__ = "tensorviz"
+        fake = _Fake()  # (tensorviz with ops made wrong below)
 
         def detached_arctan(x, out):  # (resized onto a storage of its own)
             out.set_(tensorviz.empty(0, dtype=out.dtype))
@@ -1146,11 +1132,7 @@ def test_long_half_windows_accept_only_pytorchs_one_thread_values():
             "v3 = T.hann_window(70000, False, dtype=T.float16)"]
     assert compare(prog, torch, tensorviz) is None
 
-    class Fake:
-        def __getattr__(self, name):
-            return getattr(tensorviz, name)
-    fake = Fake()
-    fake.__name__ = "tensorviz"
+    fake = _Fake()  # (tensorviz with ops made wrong below)
     fake.bartlett_window = lambda n, periodic=True, dtype=None: tensorviz.bartlett_window(
         n, periodic, dtype=tensorviz.float64).to(dtype)  # (the exact triangle, rounded once)
     f = compare(prog, torch, fake)
