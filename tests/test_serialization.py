@@ -876,6 +876,23 @@ def test_pytorch_files_load_in_tensorviz(tmp_path, name):
         assert_same_tensor(back["zero"], _pt_sample(torch, name, ()))
 
 
+def _saved_alike(torch, make, offsets: bool = False):
+    """``make(lib)`` saved by PyTorch and by tensorviz: the two buffers and zip files, checked
+    to hold the same records with the same bytes (the serialization id apart), and with
+    ``offsets`` at the same places."""
+    a, b = io.BytesIO(), io.BytesIO()
+    torch.save(make(torch), a)
+    tv.save(make(tv), b)
+    za, zb = zipfile.ZipFile(a), zipfile.ZipFile(b)
+    assert za.namelist() == zb.namelist()
+    for x, y in zip(za.infolist(), zb.infolist()):
+        if offsets:
+            assert x.header_offset == y.header_offset
+        if not x.filename.endswith("serialization_id"):
+            assert za.read(x) == zb.read(y), x.filename
+    return a, b, za, zb
+
+
 def test_files_are_byte_identical_to_pytorchs_but_for_the_id():
     torch = _torch()
 
@@ -886,15 +903,7 @@ def test_files_are_byte_identical_to_pytorchs_but_for_the_id():
                 "s": lib.tensor(3.5, dtype=lib.float64), "c": lib.tensor([1 + 2j]),
                 "dt": lib.int16, "sz": p.shape, "cx": 1 + 2j, "set": {3}}
 
-    a, b = io.BytesIO(), io.BytesIO()
-    torch.save(make(torch), a)
-    tv.save(make(tv), b)
-    za, zb = zipfile.ZipFile(a), zipfile.ZipFile(b)
-    assert za.namelist() == zb.namelist()
-    for x, y in zip(za.infolist(), zb.infolist()):
-        assert x.header_offset == y.header_offset
-        if not x.filename.endswith("serialization_id"):
-            assert za.read(x) == zb.read(y), x.filename
+    a, b, za, zb = _saved_alike(torch, make, offsets=True)
     sid = za.getinfo("archive/.data/serialization_id")
     start = sid.header_offset
     ab, bb = a.getvalue(), b.getvalue()
@@ -1178,14 +1187,7 @@ def test_complex32_files_are_byte_identical_to_pytorchs_but_for_the_id():
         z = _chalf_base(lib)
         return {"z": z, "t": z.t(), "r": z[1], "dt": lib.complex32}
 
-    a, b = io.BytesIO(), io.BytesIO()
-    torch.save(make(torch), a)
-    tv.save(make(tv), b)
-    za, zb = zipfile.ZipFile(a), zipfile.ZipFile(b)
-    assert za.namelist() == zb.namelist()
-    for x, y in zip(za.infolist(), zb.infolist()):
-        if not x.filename.endswith("serialization_id"):
-            assert za.read(x) == zb.read(y), x.filename
+    a, b, za, zb = _saved_alike(torch, make)
 
 
 def test_complex32_pickles_and_typed_storages_like_pytorch():

@@ -125,3 +125,28 @@ def observe_and_backward(lines: list, grads: str = "s.grad") -> str:
     lines.append("step(back)")
     lines.append("result = obs")
     return "\n".join(lines)
+
+
+def view_prelude(inference: bool = False, type_errors: bool = False) -> str:
+    """The start of a random view program: ``facts(t)`` (what a learner would look at:
+    requires_grad, is_leaf, the graph, the version, the base; ``is_inference`` too) and
+    ``step(f)``, which records "ok" or the error's class and message in ``obs``."""
+    extra = ", t.is_inference()" if inference else ""
+    errors = "RuntimeError, IndexError, ValueError" + (", TypeError" if type_errors else "")
+    return WALK_SOURCE + f'''
+def facts(t):
+    try:
+        fn = t.grad_fn
+        return (t.requires_grad, t.is_leaf, walk(fn), t._version, t._base is root,
+                t._is_view(){extra})
+    except RuntimeError as e:
+        return ("error", str(e))
+
+obs = []
+def step(f):
+    try:
+        f()
+        obs.append("ok")
+    except ({errors}) as e:
+        obs.append((type(e).__name__, str(e)))
+'''

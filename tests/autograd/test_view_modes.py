@@ -17,23 +17,7 @@ from tests.autograd import _diff
 
 torch = pytest.importorskip("torch")
 
-_PRELUDE = _diff.WALK_SOURCE + '''
-def facts(t):
-    try:
-        fn = t.grad_fn
-        return (t.requires_grad, t.is_leaf, walk(fn), t._version, t._base is root,
-                t._is_view(), t.is_inference())
-    except RuntimeError as e:
-        return ("error", str(e))
-
-obs = []
-def step(f):
-    try:
-        f()
-        obs.append("ok")
-    except (RuntimeError, IndexError, ValueError) as e:
-        obs.append((type(e).__name__, str(e)))
-'''
+_PRELUDE = _diff.view_prelude(inference=True, type_errors=False)
 
 # view ops of a real tensor: (source on ``v``, needs ndim >= 2)
 _REAL_VIEWS = [("v[1:]", 1), ("v[0]", 2), ("v.t()", 2), ("v.unsqueeze(0)", 1),

@@ -19,23 +19,7 @@ from tests.autograd import _diff
 
 torch = pytest.importorskip("torch")
 
-_FACTS = _diff.WALK_SOURCE + '''
-def facts(t):
-    try:
-        fn = t.grad_fn
-        return (t.requires_grad, t.is_leaf, walk(fn), t._version, t._base is root,
-                t._is_view())
-    except RuntimeError as e:
-        return ("error", str(e))
-
-obs = []
-def step(f):
-    try:
-        f()
-        obs.append("ok")
-    except (RuntimeError, IndexError, ValueError, TypeError) as e:
-        obs.append((type(e).__name__, str(e)))
-'''
+_FACTS = _diff.view_prelude(inference=False, type_errors=True)
 
 # (name, root source, view source on ``root``): every kind of view op PyTorch records
 _VIEWS = [
