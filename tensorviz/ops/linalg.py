@@ -2346,10 +2346,10 @@ def vector_norm(x, ord=2, dim=None, keepdim: bool = False, *, dtype=None,
         if not n:
             arr = arr.reshape(1)
     ord = builtins.float(ord)
-    if ord in (_INF, -_INF):
+    if ord == _INF or ord < 0:  # (no identity: a max, or a negative power's inf)
         empty = [d for d in dims if arr.shape[d] == 0]
         if empty or (arr.size == 0 and dim is None):
-            name = "inf" if ord > 0 else "-inf"
+            name = format(ord, "g")
             if dim is None or (isinstance(dim, (list, tuple)) and not dim):
                 raise RuntimeError(f"linalg.vector_norm cannot compute the {name} norm on an "
                                    "empty tensor because the operation does not have an "
@@ -2358,6 +2358,8 @@ def vector_norm(x, ord=2, dim=None, keepdim: bool = False, *, dtype=None,
                                f"dimension {empty[0]}because this dimension is empty and the "
                                "operation does not have an identity")
     acc = np.float32 if rdt in _dtypes.HALVES else rdt._np
+    if ord != ord and builtins.any(arr.shape[d] == 0 for d in dims):
+        ord = 2.0  # (a NaN power of no element is the sum's identity, 0, as PyTorch's)
     with np.errstate(all="ignore"):
         a = xp.abs(arr).astype(acc, copy=False)
         if ord != 0 and builtins.all(arr.shape[d] == 1 for d in dims) and \

@@ -635,12 +635,20 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None,
             builtins.any(x._shape[d] == 0 for d in dims)
         if empty:
             shown = builtins.int(p) if math.isfinite(p) and p == builtins.int(p) else p
-            raise RuntimeError(f"linalg.vector_norm cannot compute the {shown} norm on an empty "
-                               "tensor because the operation does not have an identity")
+            if dims is None or not x._shape:
+                raise RuntimeError(f"linalg.vector_norm cannot compute the {shown} norm on an "
+                                   "empty tensor because the operation does not have an "
+                                   "identity")
+            d = next(d for d in dims if x._shape[d] == 0)
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {shown} norm on the "
+                               f"dimension {d}because this dimension is empty and the "
+                               "operation does not have an identity")
 
     # (PyTorch's norm of one element is its |x|, no overflow, but a 0-dim tensor's along an
     # explicit dim takes the general path: norm(tensor(1e30), 2, 0) is inf, with p=nan NaN)
     single = _count(x, dims) == 1 and (dims is None or builtins.bool(x._shape))
+    if p != p and _count(x, dims) == 0:
+        p = 2.0  # (a NaN power of no element is the sum's identity, 0, as PyTorch's)
 
     def f():
         m = xp.abs(a).astype(cdt._np)

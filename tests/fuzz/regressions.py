@@ -1817,3 +1817,9 @@ REGRESSIONS += [  # 177M refused/accepted run: a 0-dim tensor's flatten checks i
                                     "v1 = v0.flatten(None, 0)"]),
     ("flatten-0-d-dim-out-of-range", ["v0 = T.tensor(0.5)", "v1 = v0.flatten(5)"]),
 ]
+REGRESSIONS += [  # fresh-seed 180M run: the NaN-norm of no element is 0
+    ("dist-empty-nan-p", [
+        "v0 = T.zeros((1, 0), dtype=T.complex128)", "v2 = T.zeros((0,), dtype=T.int8)",
+        "v3 = T.dist(v0, v2, float('nan'))",
+    ]),
+]

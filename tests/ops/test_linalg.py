@@ -1350,3 +1350,25 @@ def test_chain_matmul_takes_matrices_only(shapes):
             except RuntimeError as e:
                 outcomes.append(str(e))
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("p", [float("nan"), 2, 0, float("inf"), -float("inf"), 1.5, -1, -0.5])
+def test_norms_of_empty_tensors_as_pytorch(p):
+    """A p-norm over no element: the sum's identity 0 (a NaN p too), PyTorch's refusal for
+    the norms without an identity (inf, and every negative p: its message names p as
+    PyTorch prints it), through vector_norm, dist and Tensor.norm alike."""
+    torch = pytest.importorskip("torch")
+    got = []
+    for T in (tensorviz, torch):
+        e, f, g = T.zeros((1, 0), dtype=T.complex128), T.zeros(0), T.zeros(2, 0)
+        row = []
+        for fn in (lambda: T.dist(e, T.zeros(0, dtype=T.int8), p),
+                   lambda: T.linalg.vector_norm(f, p), lambda: f.norm(p),
+                   lambda: T.dist(f, f, p), lambda: T.linalg.vector_norm(g, p, dim=1),
+                   lambda: T.linalg.vector_norm(g, p, dim=0), lambda: g.norm(p, dim=1)):
+            try:
+                row.append(repr(fn().tolist()))
+            except RuntimeError as ex:
+                row.append(str(ex))
+        got.append(row)
+    assert got[0] == got[1]
