@@ -127,6 +127,16 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
     return input.relu() if out is None else out
 
 
+
+def _source(input: Tensor, inplace: bool) -> Tensor:
+    """What an activation computes from: with ``inplace`` and a graph to record, a copy of
+    ``input`` (its node keeps that, not the ``input`` the in-place write then changes, so
+    backward finds the values it saved: PyTorch's in-place forms keep the original too)."""
+    if inplace and _STATE.grad and not _STATE.inference and input.requires_grad:
+        return input.clone()
+    return input
+
+
 def relu_(input: Tensor) -> Tensor:
     """In-place ``relu``."""
     return input.relu_()
@@ -139,13 +149,13 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
     """``x * sigmoid(x)`` (``SiluBackward0``)."""
-    out = _ops()["silu"](input)
+    out = _ops()["silu"](_source(input, inplace))
     return input.copy_(out) if inplace else out
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """Exponential linear unit (``EluBackward0``)."""
-    out = _ops()["elu"](input, alpha=alpha)
+    out = _ops()["elu"](_source(input, inplace), alpha=alpha)
     return input.copy_(out) if inplace else out
 
 
@@ -155,7 +165,7 @@ def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     """``x`` or ``negative_slope * x`` (``LeakyReluBackward0``)."""
-    out = _ops()["leaky_relu"](input, negative_slope=negative_slope)
+    out = _ops()["leaky_relu"](_source(input, inplace), negative_slope=negative_slope)
     return input.copy_(out) if inplace else out
 
 
@@ -173,7 +183,7 @@ def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,
     """``x`` clipped to ``[min_val, max_val]`` (``HardtanhBackward0``)."""
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
-    out = _ops()["hardtanh"](input, min_val=min_val, max_val=max_val)
+    out = _ops()["hardtanh"](_source(input, inplace), min_val=min_val, max_val=max_val)
     return input.copy_(out) if inplace else out
 
 
@@ -215,7 +225,7 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
     if training:
         a = tv.empty_like(input).uniform_(lower, upper)
         noise = tv.where(input > 0, tv.ones_like(a), a)
-    out = _ops()["rrelu_with_noise"](input, noise, lower, upper, training)
+    out = _ops()["rrelu_with_noise"](_source(input, inplace), noise, lower, upper, training)
     # Note: in place, PyTorch records RreluWithNoiseBackward1; tensorviz copies the result in
     # (CopyBackwards), with the same gradient.
     return input.copy_(out) if inplace else out
@@ -224,19 +234,19 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
     """Scaled ELU with PyTorch's constants."""
     alpha, scale = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
-    out = _ops()["elu"](input, alpha=alpha, scale=scale)
+    out = _ops()["elu"](_source(input, inplace), alpha=alpha, scale=scale)
     return input.copy_(out) if inplace else out
 
 
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``."""
-    out = _ops()["celu"](input, alpha=alpha)
+    out = _ops()["celu"](_source(input, inplace), alpha=alpha)
     return input.copy_(out) if inplace else out
 
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
     """``x * tanh(softplus(x))``."""
-    out = _ops()["mish"](input)
+    out = _ops()["mish"](_source(input, inplace))
     return input.copy_(out) if inplace else out
 
 
@@ -252,13 +262,13 @@ def tanh(input: Tensor) -> Tensor:
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     """``clamp(x / 6 + 1/2, 0, 1)``."""
-    out = _ops()["hardsigmoid"](input)
+    out = _ops()["hardsigmoid"](_source(input, inplace))
     return input.copy_(out) if inplace else out
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     """``x * hardsigmoid(x)``."""
-    out = _ops()["hardswish"](input)
+    out = _ops()["hardswish"](_source(input, inplace))
     return input.copy_(out) if inplace else out
 
 
@@ -289,8 +299,17 @@ def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
 
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
     """``x`` where ``x > threshold``, ``value`` elsewhere."""
-    out = _ops()["threshold"](input, threshold=threshold, value=value)
+    out = _ops()["threshold"](_source(input, inplace), threshold=threshold, value=value)
     return input.copy_(out) if inplace else out
+
+
+def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
+    """In-place ``threshold``: ``x`` where ``x > threshold``, else ``value``.
+
+    >>> tensorviz.nn.functional.threshold_(tensorviz.tensor([-1.0, 0.5, 2.0]), 0.6, 9.0)
+    tensor([9., 9., 2.])
+    """
+    return globals()["threshold"](input, threshold, value, True)
 
 
 def glu(input: Tensor, dim: int = -1) -> Tensor:

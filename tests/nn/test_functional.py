@@ -336,3 +336,37 @@ def test_batchnorm_errors_and_running_stats():
             assert_close(tv.state_dict()[k], v, "float64", k)
         pt.eval(), tv.eval()
         assert_close(tv(to_tv(x)), pt(to_pt(x)))
+
+
+_INPLACE_ACTIVATIONS = {
+    "leaky_relu": lambda F, y: F.leaky_relu(y, 0.1, True),
+    "leaky_relu_": lambda F, y: F.leaky_relu_(y, 0.1),
+    "elu": lambda F, y: F.elu(y, 1.0, True), "elu_": lambda F, y: F.elu_(y),
+    "hardtanh": lambda F, y: F.hardtanh(y, -0.5, 0.5, True),
+    "hardtanh_": lambda F, y: F.hardtanh_(y), "relu6": lambda F, y: F.relu6(y, True),
+    "threshold": lambda F, y: F.threshold(y, 0.6, 9.0, True),
+    "threshold_": lambda F, y: F.threshold_(y, 0.6, 9.0), "relu": lambda F, y: F.relu(y, True),
+    "selu": lambda F, y: F.selu(y, True), "celu": lambda F, y: F.celu(y, 1.0, True),
+    "rrelu": lambda F, y: F.rrelu(y, training=False, inplace=True),
+    "silu": lambda F, y: F.silu(y, True), "hardsigmoid": lambda F, y: F.hardsigmoid(y, True),
+    "hardswish": lambda F, y: F.hardswish(y, True), "mish": lambda F, y: F.mish(y, True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_INPLACE_ACTIVATIONS))
+def test_inplace_activations_backpropagate_as_pytorch(name):
+    """An activation with ``inplace=True`` (or its ``_`` form) writes into a non-leaf input
+    and backpropagates the gradient PyTorch gives (its node keeps the values before the
+    write: backward used to find them changed); a leaf that requires grad is refused."""
+    torch = pytest.importorskip("torch")
+    got = []
+    for T in (tensorviz, torch):
+        x = T.tensor([-1.0, 0.3, 2.0, -0.2], requires_grad=True)
+        y = x * 1
+        r = _INPLACE_ACTIVATIONS[name](T.nn.functional, y)
+        r.sum().backward()
+        with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+            _INPLACE_ACTIVATIONS[name](T.nn.functional, T.ones(2, requires_grad=True))
+        got.append((r is y, np.round(r.detach().numpy(), 6).tolist(),
+                    np.round(x.grad.numpy(), 6).tolist()))
+    assert got[0] == got[1]
