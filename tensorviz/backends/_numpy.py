@@ -183,3 +183,21 @@ def fma_parts(a, b, c):
     bb = s - p
     t = (p - (s - bb)) + (c - bb)                          # p + c == s + t exactly
     return s + (t + e), p, s
+
+
+def fma(a, b, c):
+    """``a * b + c`` rounded once, as a fused multiply-add: float32 through float64 (which
+    holds the product of two float32 exactly), float64 by ``fma_parts`` (an exact zero with
+    IEEE's sign; an infinite or NaN term gives ``a * b + c``'s own). The one helper of the
+    kernels PyTorch fuses: lerp, addcmul, logaddexp2, half erf, MKL's LU updates.
+
+    >>> fma(np.float32(0.1), np.float32(10), np.float32(-1))   # 1.49e-08, not 0
+    np.float32(1.4901161e-08)
+    """
+    if c.dtype == np.float32:
+        return (a.astype(np.float64) * b + c).astype(np.float32)
+    r, _, s = fma_parts(a, b, c)
+    # (an exact zero takes IEEE's sign, as a + b rounded gives it: -0 * 1 + -0 is -0; the
+    # split's own arithmetic makes it +0)
+    r = np.where(r == 0, s, r)
+    return r if bool(np.isfinite(r).all()) else np.where(np.isfinite(s), r, s)  # (inf, nan)

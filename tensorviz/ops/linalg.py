@@ -24,7 +24,7 @@ from .._indexing import as_resized, check_partial_overlap, check_writable, scala
 from .._dispatch import inplace_of, op, operator_of, store_inplace, write_out
 from .._tensor import Tensor, _contig, _fresh, wrap_array
 from ..backends import runs_numpy
-from ..backends._numpy import call_quiet, context_busy, fma_parts, quiet_run
+from ..backends._numpy import call_quiet, context_busy, fma, fma_parts, quiet_run
 from ._elementwise import device_of, finish, found_message, mul, operand, operand_layout
 from .indexing import _c, _tensor_arg, _xp, warn_once
 
@@ -1267,19 +1267,6 @@ def _lu_info(a: np.ndarray) -> np.ndarray:
 _EXACT_LU_MAX = 16
 
 
-def _fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """``a * b + c`` rounded once, as a fused multiply-add (float32: through float64;
-    float64: the product's rounding error recovered exactly, Dekker's two-product; an
-    infinite or NaN term gives ``a * b + c``'s own)."""
-    if c.dtype == np.float32:
-        return (a.astype(np.float64) * b + c).astype(np.float32)
-    r, _, s = fma_parts(a, b, c)
-    # (an exact zero takes IEEE's sign, as a + b rounded gives it: -0 * 1 + -0 is -0; the
-    # split's own arithmetic makes it +0)
-    r = np.where(r == 0, s, r)
-    return r if bool(np.isfinite(r).all()) else np.where(np.isfinite(s), r, s)  # (inf, nan)
-
-
 def _getrf(a: np.ndarray):
     """MKL's partial-pivoting LU of each real square matrix of ``a`` (host array, finite),
     in ``a``'s dtype: ``(lu, perm, info)`` -- L below the diagonal (unit diagonal implied)
@@ -1311,7 +1298,7 @@ def _getrf(a: np.ndarray):
             safe = np.where(zero, one, piv)[:, None]
             mult = col / safe if (n <= 4 and j == n - 2) else col * (one / safe)
             w[:, j + 1:, j] = np.where(zero[:, None], col, mult)
-            w[:, j + 1:, j + 1:] = _fma(-w[:, j + 1:, j, None], w[:, j, None, j + 1:],
+            w[:, j + 1:, j + 1:] = fma(-w[:, j + 1:, j, None], w[:, j, None, j + 1:],
                                         w[:, j + 1:, j + 1:])
     return w.reshape(a.shape), perm.reshape(batch + (n,)), info.reshape(batch)
 
@@ -1339,10 +1326,10 @@ def _getrs(lu: np.ndarray, perm: np.ndarray, b: np.ndarray, trans: bool = False
             for k in range(n):
                 x[..., k, :] /= lower[..., k, k, None]
                 if k + 1 < n:
-                    x[..., k + 1:, :] = _fma(-lower[..., k + 1:, k, None], x[..., k, None, :],
+                    x[..., k + 1:, :] = fma(-lower[..., k + 1:, k, None], x[..., k, None, :],
                                              x[..., k + 1:, :])
             for k in range(n - 1, 0, -1):
-                x[..., :k, :] = _fma(-upper[..., :k, k, None], x[..., k, None, :],
+                x[..., :k, :] = fma(-upper[..., :k, k, None], x[..., k, None, :],
                                      x[..., :k, :])
         out = np.empty_like(x)
         np.put_along_axis(out, np.broadcast_to(perm[..., None], x.shape), x, axis=-2)
@@ -1351,7 +1338,7 @@ def _getrs(lu: np.ndarray, perm: np.ndarray, b: np.ndarray, trans: bool = False
     x = np.array(x, dtype=lu.dtype)
     with np.errstate(all="ignore"):
         for k in range(n - 1):
-            x[..., k + 1:, :] = _fma(-lu[..., k + 1:, k, None], x[..., k, None, :],
+            x[..., k + 1:, :] = fma(-lu[..., k + 1:, k, None], x[..., k, None, :],
                                      x[..., k + 1:, :])
         for k in range(n - 1, -1, -1):
             if n == 2:
@@ -1359,7 +1346,7 @@ def _getrs(lu: np.ndarray, perm: np.ndarray, b: np.ndarray, trans: bool = False
             else:
                 x[..., k, :] /= lu[..., k, k, None]
             if k:
-                x[..., :k, :] = _fma(-lu[..., :k, k, None], x[..., k, None, :], x[..., :k, :])
+                x[..., :k, :] = fma(-lu[..., :k, k, None], x[..., k, None, :], x[..., :k, :])
     return x
 
 

@@ -21,7 +21,7 @@ from .._dtypes import _COMPLEX, _FLOAT, _INT, result_type
 from .._indexing import assign, scalar_to
 from .._tensor import Tensor, _contig, _fresh, tensor_xp, tensor_device, wrap_array
 from ..backends import backend_for, runs_numpy
-from ..backends._numpy import call_quiet
+from ..backends._numpy import call_quiet, fma
 from ._elementwise import (_c_mul_plain, _check_int_zero_division, _check_shapes,
                            _complex_pow, _complex_pow_number, device_of, finish, operand,
                            promote, result_strides)
@@ -152,11 +152,6 @@ def _erf_parts(xp, x):
 _ERF_AS = (0.3275911, 1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)
 
 
-def _fma32(a, b, c):
-    """float32 ``a * b + c`` rounded once (the product of two float32 is exact in float64)."""
-    return (a.astype(np.float64) * b + c).astype(np.float32)
-
-
 def _erf_half(xp, a):
     """erf of float16/bfloat16 as PyTorch's CPU kernel gives it: A&S 7.1.26 in float32 with
     fused multiply-adds (``a``: the values in float32; the caller rounds to the dtype).
@@ -168,12 +163,12 @@ def _erf_half(xp, a):
     """
     x = a
     p, p5, p4, p3, p2, p1 = (np.float32(c) for c in _ERF_AS)
-    t = np.float32(1) / _fma32(xp.abs(x), p, np.float32(1))
-    r = _fma32(t, p5, p4)
+    t = np.float32(1) / fma(xp.abs(x), p, np.float32(1))
+    r = fma(t, p5, p4)
     for c in (p3, p2, p1):
-        r = _fma32(r, t, c)
+        r = fma(r, t, c)
     e = xp.exp(-(x * x).astype(np.float64)).astype(np.float32)  # (correctly rounded, as Sleef's)
-    return xp.copysign(_fma32(-e * t, r, np.float32(1)), x)
+    return xp.copysign(fma(-e * t, r, np.float32(1)), x)
 
 
 def _erf(xp, a):
@@ -933,13 +928,11 @@ def _logaddexp2(xp, a, b):
         m = xp.maximum(a, b)
         t = xp.log1p(xp.exp2(-xp.abs(a - b)))
         inv = a.dtype.type(1.0 / math.log(2.0)) if hasattr(a, "dtype") else 1.0 / math.log(2.0)
-        if getattr(a, "dtype", None) == np.float64:
-            from .linalg import _fma
+        if getattr(a, "dtype", None) in (np.float32, np.float64):
             t, m = xp.broadcast_arrays(t, m)
-            r = _fma(t, xp.full(t.shape, inv), m)
+            r = fma(t, xp.full(t.shape, inv), m)
         else:
-            r = t.astype(np.float64) * np.float64(inv) + m
-            r = r.astype(t.dtype)
+            r = (t.astype(np.float64) * np.float64(inv) + m).astype(t.dtype)
         return xp.where(xp.isinf(a) & (a == b), a, r)
 
 
@@ -1088,30 +1081,21 @@ def lerp(input: Tensor, end: Tensor, weight, *, out=None) -> Tensor:
         diff = b - a
         absw = xp.abs(w)
         # PyTorch's formula: exact at both ends
-        if dt in _dtypes.HALVES:  # (its vectorized 16-bit kernel: fused multiply-adds)
-            return xp.where(absw < 0.5, _fma32(w, diff, a), _fma32(-diff, 1 - w, b))
         if a.dtype.kind == "f":
-            # (its vectorized float kernel too: fma(w - 1, diff, end) past a weight of 0.5,
-            # so 0.5 + (3.4e38 - 0.5) * 2 less the end is -3.4e38, not -inf)
-            from .linalg import _fma
+            # (PyTorch's vectorized kernel, 16-bit dtypes in float32 too: one fused
+            # multiply-add, fma(w - 1, diff, end) past a weight of 0.5, so 0.5 + (3.4e38 -
+            # 0.5) * 2 less the end is -3.4e38, not -inf)
             small = absw < 0.5
             coeff = xp.where(small, w, w - 1)
             base = xp.where(small, a, b)
             coeff, diff, base = xp.broadcast_arrays(coeff, diff, base)
-            return _fma(coeff, diff, base)
+            return fma(coeff, diff, base)
         return xp.where(absw < 0.5, a + w * diff, b - diff * (1 - w))
     res = call_quiet(f)
     # (a number weight is no operand of PyTorch's TensorIterator: lerp.Scalar is binary)
     return finish(res, dt, dev, out, result_strides(
         res.shape, input, end, *([weight] if isinstance(weight, Tensor) else [])),
         (input, end, weight))
-
-
-def _fma32(x, y, z):
-    """``x * y + z`` of float32 operands rounded once to float32, as a fused multiply-add
-    (through float64, which holds the product exactly): how PyTorch's CPU kernels for
-    float16/bfloat16 ``lerp`` and ``addcmul`` compute (vectorized and scalar loops alike)."""
-    return (x.astype(np.float64) * y + z).astype(np.float32)
 
 
 def _addc(name: str, input, tensor1, tensor2, value, out, divide: bool) -> Tensor:
@@ -1137,7 +1121,7 @@ def _addc(name: str, input, tensor1, tensor2, value, out, divide: bool) -> Tenso
     # (left to right, as PyTorch's kernel: (value * t1) * t2; value * (t1 * t2) would make
     # 1 * (inf + inf j) a NaN)
     if rdt in _dtypes.HALVES and not divide:
-        res = call_quiet(lambda: _fma32(v * t1, t2, a))  # (PyTorch's vectorized kernel)
+        res = call_quiet(lambda: fma(v * t1, t2, a))  # (PyTorch's vectorized kernel)
     else:
         res = call_quiet(lambda: a + (v * t1 / t2 if divide else v * t1 * t2))
     if not isinstance(res, xp.ndarray):
