@@ -1660,7 +1660,13 @@ def _pytorch_lu_det_terms(A: Tensor):
             return None
     if a.dtype == np.float64 and builtins.bool(((m >= 1e290) & (m != np.inf)).any()):
         return None
-    lu, perm, _ = _getrf(np.swapaxes(a, -1, -2) if _lu_of_transpose(A) else a)
+    return _getrf_det_terms(a, _lu_of_transpose(A))
+
+
+def _getrf_det_terms(a: np.ndarray, transpose: bool):
+    """``(sign, log|det|, det)`` of each matrix of ``a`` (host, real) from ``_getrf``'s LU
+    (of ``a.mT`` when ``transpose``), as PyTorch's det/slogdet compute them."""
+    lu, perm, _ = _getrf(np.swapaxes(a, -1, -2) if transpose else a)
     n = a.shape[-1]
     d = np.diagonal(lu, axis1=-2, axis2=-1)
     inversions = (perm[..., :, None] > perm[..., None, :]) & np.triu(np.ones((n, n), bool), 1)
@@ -1670,6 +1676,33 @@ def _pytorch_lu_det_terms(A: Tensor):
         logabs = np.sum(np.log(np.abs(d)), axis=-1)
         det = np.prod(d, axis=-1) * parity
     return sign.astype(a.dtype), logabs.astype(a.dtype), det.astype(a.dtype)
+
+
+def _near_singular_det_fix(xp, A: Tensor, results, logabs, pick):
+    """``results`` (det's or slogdet's arrays, batch-shaped) with the real matrices whose
+    ``log|det|`` (NumPy's) is within rounding of singular recomputed from PyTorch's own LU:
+    there the two LUs' last pivot is rounding residue, so one may be exactly 0 and the other
+    not (``outer([4, 2], [-2.5, -0.75])``: NumPy's LU of ``A`` meets 0, PyTorch's of ``A.mT``
+    a multiplier 0.3 that leaves 5.6e-17, a positive determinant: logdet -35.1, not -inf).
+    The rest keep NumPy's, checked by Hadamard's bound (no extra work for them)."""
+    a = A._arr
+    if A._dtype.category == _COMPLEX or not _pytorch_lu_applies(xp, a):
+        return results
+    n = a.shape[-1]
+    eps = np.finfo(a.dtype).eps
+    with np.errstate(all="ignore"):
+        rows = np.log(np.maximum(np.sqrt(np.sum(np.square(a.astype(np.float64)), axis=-1)),
+                                 np.finfo(np.float64).tiny)).sum(axis=-1)
+        near = np.asarray(logabs).reshape(rows.shape) <= rows + np.log(8 * n * eps)
+    if not builtins.bool(near.any()):
+        return results
+    terms = pick(_getrf_det_terms(a[near], _lu_of_transpose(A)))
+    out = []
+    for r, t in zip(results, terms):
+        r = np.array(np.asarray(r), dtype=t.dtype).reshape(near.shape)
+        r[near] = t
+        out.append(r)
+    return out
 
 
 @op(out="exact", also=("linalg.det",))
@@ -1688,6 +1721,9 @@ def det(A, *, out=None) -> Tensor:
             res = xp.asarray(xp.linalg.det(A._arr))
         res, = _nonfinite_det_fix(xp, A._arr, [res.reshape(A._shape[:-2])],
                                   lambda t: (t[2],), _lu_of_transpose(A))
+        with np.errstate(divide="ignore"):
+            res, = _near_singular_det_fix(xp, A, [res], np.log(np.abs(res)) if xp is np
+                                          else None, lambda t: (t[2],))
     return finish(res.reshape(A._shape[:-2]), A._dtype, A.device, out)
 
 
@@ -1708,6 +1744,7 @@ def slogdet(A, *, out=None):
         sign, logabs = _nonfinite_det_fix(
             xp, A._arr, [xp.asarray(sign).reshape(batch), xp.asarray(logabs).reshape(batch)],
             lambda t: t[:2], _lu_of_transpose(A))
+        sign, logabs = _near_singular_det_fix(xp, A, [sign, logabs], logabs, lambda t: t[:2])
     real = A._dtype.to_real()
     s = _wrap(xp.asarray(sign).astype(A._dtype._np).reshape(batch), A._dtype, A)
     la = _wrap(xp.asarray(logabs).astype(real._np).reshape(batch), real, A)
@@ -1894,12 +1931,15 @@ def qr(A, mode: str = "reduced", *, out=None):
             q[...] = xp.eye(m, qn, dtype=A._dtype._np)
         r = xp.zeros(batch + ((m if mode == "complete" else k), n), dtype=A._dtype._np)
     else:
+        # PyTorch's LAPACK (MKL) takes a reflector's leading -0.0 as positive, NumPy's as
+        # negative (its R row then has the other sign): -0.0 + 0 is +0.0, as MKL sees it.
+        a = A._arr + A._dtype._np.type(0)
         with np.errstate(all="ignore"):
             if mode == "r":
-                r = xp.linalg.qr(A._arr, mode="r")
+                r = xp.linalg.qr(a, mode="r")
                 q = None
             else:
-                q, r = xp.linalg.qr(A._arr, mode=mode)
+                q, r = xp.linalg.qr(a, mode=mode)
     if mode == "r":
         q_t = wrap_array(xp.empty((0,), dtype=A._dtype._np), A._dtype, A.device)
     else:
@@ -2790,8 +2830,9 @@ def matrix_exp(A) -> Tensor:
     work = np.complex128 if A._dtype.category == _COMPLEX else np.float64
     a = A._arr.astype(work)
     n = a.shape[-1]
-    if a.size == 0:
-        return wrap_array(xp.empty(A._shape, dtype=A._dtype._np), A._dtype, A.device)
+    if a.size == 0:  # (PyTorch's empty_like: an empty input's strides are kept)
+        from .._creation import empty_like
+        return empty_like(A)
     if n == 1:  # (as PyTorch: a 1x1 matrix's exponential is its entry's exp, exp(1e30+0j) is
         # inf+0j, where scaling and squaring would give NaN)
         with np.errstate(all="ignore"):

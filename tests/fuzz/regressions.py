@@ -1823,3 +1823,18 @@ REGRESSIONS += [  # fresh-seed 180M run: the NaN-norm of no element is 0
         "v3 = T.dist(v0, v2, float('nan'))",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 181M run: PyTorch's LU of A.mT, MKL's reflector signs, empty_like
+    ("logdet-rank-one-rounding-residue", [
+        "v0 = T.tensor([4.0, 2.0])", "v2 = T.tensor([-2.5, -0.75])", "v3 = v0.outer(v2)",
+        "v5 = T.logdet(v3)",
+    ]),
+    ("qr-reflector-led-by-negative-zero", [
+        "v0 = T.tensor([[-0.0, 1.0, 1.0], [-1.0, 0.5, -0.75], [1.0, -2.5, 1.5]], "
+        "dtype=T.float64)",
+        "v1 = v0.qr(False)",
+    ]),
+    ("matrix-exp-empty-strides", [
+        "v0 = T.tensor(0)", "v1 = T.nonzero(v0, as_tuple=False)", "v2 = T.deg2rad(v1)",
+        "v3 = T.matrix_exp(v2)",
+    ]),
+]

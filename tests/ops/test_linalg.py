@@ -852,6 +852,45 @@ def test_det_of_a_matrix_holding_infinities_follows_pytorchs_lu(tvdiff, seed, dt
     tvdiff.check(lambda lib, x: lib.det(pick(x)), t)
 
 
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "stepped"])
+def test_det_of_a_singular_matrix_is_pytorchs_lu_residue(tvdiff, seed, dtype, layout):
+    """A singular matrix whose LU pivots round: one LU order meets an exact zero pivot, the
+    other leaves rounding residue. PyTorch's det is its own LU's (of A.mT for a C-contiguous
+    A), so outer([4, 2], [-2.5, -0.75]) has det -6e-7 in float32 and logdet NaN, not -inf."""
+    rng = np.random.default_rng(seed)
+    n = 2 + seed % 4
+    vals = np.array([4.0, 2.0, -2.5, -0.75, 0.3, 1.5, -3.0, 0.1], dtype)
+    rank = rng.integers(1, n)
+    base = (rng.choice(vals, (2 * n, rank)) @ rng.choice(vals, (rank, 2 * n))).astype(dtype)
+    t = tvdiff.make((2 * n, 2 * n), dtype, data=base)
+    pick = {"contiguous": lambda x: x[:n, :n].contiguous(), "transposed": lambda x: x[:n, :n].t(),
+            "stepped": lambda x: x[::2, ::2]}[layout]
+    tvdiff.check(lambda lib, x: lib.linalg.slogdet(pick(x)), t)
+    tvdiff.check(lambda lib, x: lib.det(pick(x)), t)
+    tvdiff.check(lambda lib, x: lib.logdet(pick(x)), t)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("mode", ["reduced", "complete", "r"])
+def test_qr_of_a_column_led_by_negative_zero(tvdiff, seed, dtype, mode):
+    """A Householder reflector whose leading entry is -0.0: PyTorch's LAPACK takes its sign
+    as positive (R's row negative), NumPy's as negative; R and Q follow PyTorch's."""
+    rng = np.random.default_rng(seed)
+    m, n = [(3, 3), (4, 3), (3, 4), (2, 2), (5, 2), (3, 3)][seed]
+    vals = np.array([-0.0, 0.0, 1.0, -1.0, 0.5, -2.5, 1.5], np.float64)
+    base = rng.choice(vals, (2, m, n))
+    base[:, 0, 0] = -0.0
+    if dtype.startswith("complex"):
+        base = base + 1j * rng.choice(vals, (2, m, n))
+        base[:, 0, 0] = complex(-0.0, -0.0)
+    t = tvdiff.make((2, m, n), dtype, data=base.astype(dtype))
+    tvdiff.check(lambda lib, x: lib.linalg.qr(x, mode=mode), t)
+    tvdiff.check(lambda lib, x: lib.linalg.qr(x.mT, mode=mode), t)
+
+
 @pytest.mark.parametrize("full", [True, False])
 @pytest.mark.parametrize("shape", [(2, 3), (4, 3), (3, 3)])
 @pytest.mark.parametrize("dtype", ["complex64", "complex128"])
@@ -882,6 +921,21 @@ def test_column_major_results_of_thin_matrices(shape):
         rs = list(lib.linalg.svd(A, full_matrices=False)) + list(lib.svd(A)) + \
             list(lib.linalg.qr(A)) + [lib.linalg.lstsq(A, A)[0], lib.linalg.pinv(A)]
         got.append([r.stride() for r in rs])
+    assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "expanded", "permuted", "nonzero"])
+def test_matrix_exp_of_empty_input_keeps_its_strides(layout):
+    """An empty input's exponential is ``empty_like(A)``, as PyTorch's: its strides are the
+    input's (``nonzero`` of a 0-dim zero is (0, 0) with strides (1, 0))."""
+    got = []
+    for lib in (tensorviz, torch):
+        A = {"contiguous": lambda: lib.zeros(2, 0, 0),
+             "expanded": lambda: lib.zeros(1, 0, 0).expand(3, 0, 0),
+             "permuted": lambda: lib.zeros(0, 3, 3).permute(1, 0, 2)[:, :0, :0].mT,
+             "nonzero": lambda: lib.nonzero(lib.tensor(0)).double()}[layout]()
+        got.append([(r.shape, r.stride(), r.dtype is lib.float64)
+                    for r in (lib.matrix_exp(A), lib.linalg.matrix_exp(A.mT))])
     assert got[0] == got[1]
 
 
