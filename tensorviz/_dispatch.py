@@ -704,11 +704,10 @@ _CASTING_ARITHMETIC = frozenset(("add", "sub", "subtract", "mul", "multiply", "r
 
 
 def _as_chalf(x):
-    """A real tensor operand of complex32 arithmetic converted to complex32 (its values
-    rounded to float16 parts, as PyTorch's cast of it), other values as they are."""
-    if isinstance(x, Tensor) and x._dtype is not _C32 and x._dtype is not _dtypes.bool and \
-            x._dtype.category < _dtypes._COMPLEX:  # (bool: exact anyway, and sub refuses it)
-        return x.to(_C32)
+    """A tensor operand of complex32 arithmetic converted to complex32 (its values rounded
+    to float16 parts, as PyTorch's cast of it), other values as they are."""
+    if isinstance(x, Tensor) and x._dtype is not _C32 and x._dtype is not _dtypes.bool:
+        return x.to(_C32)  # (bool: exact anyway, and sub refuses it; a 0-dim complex128 too)
     return x
 
 

@@ -433,6 +433,28 @@ def test_arithmetic_converts_real_operands_to_complex32_first(other_dtype):
     assert got[0] == got[1]
 
 
+@pytest.mark.parametrize("zero_dim", ["complex128", "complex64"])
+def test_0_dim_complex_operands_become_complex32_first(zero_dim):
+    """A 0-dim complex64/complex128 tensor beside a dimensioned float16 or complex32 one
+    gives complex32: PyTorch converts it to complex32 (each part rounded) before computing,
+    and ``where`` takes both of its parts (a NumPy cast to the stored pair would copy the
+    real part into both)."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            a = T.tensor(-0.9731 + 0.0419j, dtype=getattr(T, zero_dim))
+            f = T.tensor([0.5, -0.0, 65504.0], dtype=T.float16)
+            c = T.tensor([1 + 2j, 3 - 1j, 0.5j], dtype=T.complex32)
+            t = T.tensor([True, False, True])
+            rows = [T.where(t, a, f), T.where(t, f, a), T.where(t, a, c), a + f, f - a, a * f,
+                    T.add(f, a, alpha=2), T.sub(c, a, alpha=-1), a * c, c + a,
+                    c.clone().add_(a), c.clone().mul_(a), T.rsub(a, c), c.masked_fill(t, a),
+                    T.eq(a, c), T.ne(f, a)]
+        got.append([(str(r.dtype).rpartition(".")[2], r.tolist()) for r in rows])
+    assert got[0] == got[1]
+
+
 @pytest.mark.parametrize("fn", ["hstack", "vstack", "dstack", "column_stack", "row_stack"])
 def test_stacking_promotes_0_dim_inputs_as_dimensioned(fn):
     """hstack/vstack/dstack/column_stack make every input at least 1-D first: a 0-dim

@@ -89,6 +89,8 @@ def operand(x, cdt: "_dtypes.dtype", dev):
         if tensor_device(x) != dev:  # a 0-dim CPU tensor joining a GPU op
             return scalar_to(x.item(), cdt)
         if x._dtype is not cdt:
+            if cdt is _dtypes.complex32:  # (each part rounded; a cast fills both with .real)
+                return _chalf.narrow(arr)
             if x._dtype is _dtypes.complex32:
                 arr = _chalf.widen(arr)  # (exact: the float16 parts in complex64)
             if x._dtype.category == _COMPLEX and cdt.category != _COMPLEX:
@@ -200,7 +202,7 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
                 xb = b._arr
             dt, shape = a._dtype, a._shape
             if type(xa) is _NDARRAY and type(xb) is _NDARRAY and dt is b._dtype and \
-                    (kind != DIV or dt.category >= _FLOAT):
+                    (kind != DIV or dt.category >= _FLOAT) and dt is not _C32:
                 if shape == b._shape:
                     c = _contig(shape)
                     if a._stride == c and b._stride == c and 0 not in shape:
@@ -223,7 +225,7 @@ def binary(ufunc: Callable, a, b, kind: int = ARITH, *, name: str = "", out=None
                 xt = t._arr
             dt, shape = t._dtype, t._shape
             if type(xt) is _NDARRAY and (kind != DIV or dt.category >= _FLOAT) and \
-                    promote(a, b) is dt:
+                    promote(a, b) is dt and dt is not _C32:
                 c = _contig(shape)
                 if t._stride == c and 0 not in shape:
                     if kind != ARITH:

@@ -1120,8 +1120,10 @@ def _addc(name: str, input, tensor1, tensor2, value, out, divide: bool) -> Tenso
     v = scalar_to(value, cdt)
     # (left to right, as PyTorch's kernel: (value * t1) * t2; value * (t1 * t2) would make
     # 1 * (inf + inf j) a NaN)
-    if rdt in _dtypes.HALVES and not divide:
-        res = call_quiet(lambda: fma(v * t1, t2, a))  # (PyTorch's vectorized kernel)
+    if rdt.category == _FLOAT and not divide:
+        # (PyTorch's kernel, compiled with contraction: (value * t1) * t2 + input is one
+        # fused multiply-add, in 16-bit's float32 and in float32/float64 themselves)
+        res = call_quiet(lambda: fma(v * t1, t2, a))
     else:
         res = call_quiet(lambda: a + (v * t1 / t2 if divide else v * t1 * t2))
     if not isinstance(res, xp.ndarray):

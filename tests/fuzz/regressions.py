@@ -1838,3 +1838,14 @@ REGRESSIONS += [  # fresh-seed 181M run: PyTorch's LU of A.mT, MKL's reflector s
         "v3 = T.matrix_exp(v2)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 180M run: a 0-dim complex128 converted to complex32 part by part
+    ("where-0-d-complex128-with-float16", [
+        "v0 = T.tensor(complex(-3.0, 1.0), dtype=T.complex128)", "v2 = v0.expm1()",
+        "v3 = T.tensor(True, dtype=T.bool)",
+        "v4 = T.tensor([0.0, -0.0, 1.0], dtype=T.float16)", "v5 = v2.where(v3, v4)",
+    ]),
+    ("add-alpha-float16-with-0-d-complex", [
+        "v0 = T.tensor(complex(-1.0, 0.5), dtype=T.complex64)",
+        "v1 = T.tensor([0.5, 65504.0], dtype=T.float16)", "v2 = T.add(v1, v0, alpha=2)",
+    ]),
+]

@@ -169,6 +169,26 @@ def test_addcmul_addcdiv(tvdiff, dtypes, value):
                          c)
 
 
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_addcmul_is_one_fused_multiply_add_bit_for_bit(dtype, seed):
+    """PyTorch's addcmul kernel is compiled with contraction: ``(value * t1) * t2 + input``
+    rounds once at the end (``addcmul(3, -0.9731, 3)`` is 0.08069998 in float32, not
+    0.08069992), the same bits at every size (vectorized loop and tail)."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(seed)
+    n = [3, 33, 1000, 7][seed]
+    x, y, z = (rng.normal(size=n).astype(dtype) for _ in range(3))
+    value = [1, 0.3, -2.0, 1e-3][seed]
+    got = []
+    for lib in (tensorviz, torch):
+        a, b, c = (lib.from_numpy(v.copy()) for v in (x, y, z))
+        got.append([lib.addcmul(a, b, c, value=value).numpy().view(f"u{x.itemsize}"),
+                    a.clone().addcmul_(b.flip(0), c).numpy().view(f"u{x.itemsize}")])
+    for mine, theirs in zip(*got):
+        np.testing.assert_array_equal(mine, theirs)
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "complex64", "int64"])
 @pytest.mark.parametrize("weight", [0.25, 0.75, -1.5, "tensor", "scalar_tensor"])
 def test_lerp(tvdiff, dtype, weight):
