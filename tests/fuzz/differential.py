@@ -1526,7 +1526,7 @@ ULP_OPS = {"sin", "cos", "tan", "asin", "acos", "atan", "arcsin", "arccos", "arc
 # libraries (PyTorch's vector loop scales by an approximate reciprocal, NumPy uses Smith's):
 # an ulp of |z| apart (real ones are IEEE's, identical: never adopted)
 COMPLEX_ULP_OPS = {"*", "/", "i*", "i/", "mul", "multiply", "div", "divide", "true_divide",
-                   "reciprocal"}
+                   "reciprocal", "addcmul", "addcdiv"}
 #: how far apart (in ulps of the precision computed in) two such results are taken as one
 ULP_ADOPT = 2
 _MANTISSA = {"float16": 11, "bfloat16": 8, "float32": 24, "complex64": 24, "float64": 53,
