@@ -798,8 +798,8 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
         if kwargs.get("dtype") is _C32:  # (computed as complex64, then rounded)
             kwargs = dict(kwargs, dtype=_dtypes.complex64)
             narrow = True
-        if inplace and casts_operands and args and isinstance(args[0], Tensor) and \
-                args[0]._dtype is _C32:
+        if narrow and inplace and casts_operands and args and isinstance(args[0], Tensor) and \
+                args[0]._dtype is _C32:  # (promoted past complex32: computed in that dtype)
             args = args[:1] + tuple(_as_chalf(a) for a in args[1:])
         if inplace and args and isinstance(args[0], Tensor) and args[0]._dtype is _C32:
             self = args[0]
@@ -852,6 +852,13 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
         if dt is not _C32 and promoted is not _C32 and not no_promotion:
             # (promoted past complex32, ``z * float32_tensor``: PyTorch's complex64 kernel)
             return _run_renamed(run, args, kwargs, False)
+        if casts_operands and promoted is _C32:  # (alpha/value converted to complex32,
+            # with c10's overflow check: sub_(o, alpha=1e30) is refused there)
+            for k in ("alpha", "value"):
+                v = kwargs.get(k)
+                if isinstance(v, (builtins.int, builtins.float, builtins.complex)) and \
+                        not isinstance(v, builtins.bool):
+                    _scalars.checked_scalar(v, _C32)
         if (form == "inplace" or form.startswith("__i")) and not comparison:
             self = args[0] if args else None
             if isinstance(self, Tensor) and self._dtype is not _C32 and \

@@ -433,6 +433,30 @@ def test_arithmetic_converts_real_operands_to_complex32_first(other_dtype):
     assert got[0] == got[1]
 
 
+@pytest.mark.parametrize("other_dtype", ["float32", "float64", "complex64", "float16", "int32"])
+def test_inplace_ops_on_complex32_compute_in_the_promoted_dtype(other_dtype):
+    """``z.add_(o, alpha=-inf)`` with a float32 ``o``: complex32 and float32 promote to
+    complex64, so PyTorch computes in complex64 and rounds into ``z`` (``-1e-30`` stays
+    non-zero: ``inf+nan j``); only operands that promote to complex32 are converted first."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            z = T.tensor([-0.0 + 0j, 1 + 2j, 65504 - 1j], dtype=T.complex32)
+            o = T.tensor([-1e-30, 3e-8, 2.0] if other_dtype != "int32" else [1, 2147483646, 3])
+            o = o.to(getattr(T, other_dtype))
+            row = []
+            for f in (lambda: z.clone().add_(o, alpha=-float("inf")),
+                      lambda: z.clone().sub_(o, alpha=1e30), lambda: z.clone().mul_(o),
+                      lambda: z.clone().addcmul_(o, o, value=-1e30)):
+                try:  # (1e30 is past complex32's range: refused where it is the dtype)
+                    row.append(repr(f().tolist()))
+                except RuntimeError as e:
+                    row.append(str(e))
+        got.append(row)
+    assert got[0] == got[1]
+
+
 @pytest.mark.parametrize("zero_dim", ["complex128", "complex64"])
 def test_0_dim_complex_operands_become_complex32_first(zero_dim):
     """A 0-dim complex64/complex128 tensor beside a dimensioned float16 or complex32 one

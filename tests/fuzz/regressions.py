@@ -1849,3 +1849,13 @@ REGRESSIONS += [  # fresh-seed 180M run: a 0-dim complex128 converted to complex
         "v1 = T.tensor([0.5, 65504.0], dtype=T.float16)", "v2 = T.add(v1, v0, alpha=2)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 180M run: complex32 in place with float32 computes in complex64
+    ("complex32-add_-float32-alpha-inf", [
+        "v3 = T.tensor([complex(-0.0, 0.0), complex(1.0, 2.0)], dtype=T.complex32)",
+        "v6 = T.tensor([-1e-30, 2.0])", "v7 = v3.add_(v6, alpha=-float('inf'))",
+    ]),
+    ("complex32-sub_-alpha-past-range", [
+        "v3 = T.tensor([complex(1.0, 2.0)], dtype=T.complex32)",
+        "v6 = T.tensor([2.0], dtype=T.float16)", "v7 = v3.sub_(v6, alpha=1e30)",
+    ]),
+]
