@@ -1414,6 +1414,8 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
             return Finding("accepted", i, op, f"PyTorch {type(et).__name__}: {str(et)[:300]}")
         if not all(repair() for repair in repairs):
             return None
+        if x_before is not None and target:
+            _adopt_nan_bits(env_t.get(target), env_v.get(target), torch)
         try:
             st, sv = snapshot(torch, env_t), snapshot(tv, env_v)
         except Exception as e:  # noqa: BLE001 - a value tensorviz cannot even describe
@@ -1467,6 +1469,33 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
             _adopt_widened(made_by[target][0], made_by[target][2], target, env_t, env_v, torch,
                            made_by[target][3])
     return None
+
+
+def _adopt_nan_bits(t, v, torch) -> None:
+    """Note: IEEE 754 leaves the sign and payload of a NaN an operation returns unspecified,
+    and PyTorch's kernels differ among themselves (rsqrt_ of a bfloat16 NaN writes 0x7fc0,
+    sqrt_ 0xffff): after an in-place op on a floating tensor, PyTorch's elements take
+    tensorviz's bits where both are NaN, so the memory's other views (an int64 base of a
+    bfloat16 view) read one set of bits. Any element not NaN on both sides is compared."""
+    if not isinstance(t, torch.Tensor) or not hasattr(v, "view") or t.is_conj() or \
+            t.is_neg() or not (t.is_floating_point() or t.is_complex()) or not t.numel():
+        return
+    import tensorviz
+    try:
+        if t.is_complex():
+            t, v = torch.view_as_real(t), tensorviz.view_as_real(v)
+        name = {2: "int16", 4: "int32", 8: "int64"}[t.element_size()]
+        vbits = np.asarray(v.view(getattr(tensorviz, name)).numpy())
+        half = t.dtype == torch.bfloat16  # (numpy() refuses it: float32 holds it exactly)
+        tvals = (t.detach().float() if half else t.detach()).numpy()
+        vvals = (v.float() if half else v).numpy()
+        both = np.isnan(tvals) & np.isnan(vvals)
+        if both.any() and vbits.shape == tuple(t.shape):
+            tb = t.view(getattr(torch, name))
+            with torch.no_grad():
+                tb.copy_(torch.where(torch.from_numpy(both), torch.from_numpy(vbits), tb))
+    except Exception:  # noqa: BLE001 - (a layout either library cannot view: as it is)
+        return
 
 
 def _adopt_accepted(t, judged: np.ndarray, accepted: np.ndarray, env: dict, torch,

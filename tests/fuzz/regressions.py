@@ -1859,3 +1859,9 @@ REGRESSIONS += [  # fresh-seed 180M run: complex32 in place with float32 compute
         "v6 = T.tensor([2.0], dtype=T.float16)", "v7 = v3.sub_(v6, alpha=1e30)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 180M run: NaN bits written in place through a bfloat16 view
+    ("rsqrt_-bfloat16-view-of-int64", [
+        "v0 = T.tensor([[-3], [0]], dtype=T.int64)", "v1 = v0.view(T.bfloat16)",
+        "v2 = v1.rsqrt_()",
+    ]),
+]

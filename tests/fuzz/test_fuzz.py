@@ -888,6 +888,32 @@ def test_bit_view_of_nan_accepts_other_nan_bits(monkeypatch):
     assert bits_t == bits_v or (f is not None and f.line == 2), f
 
 
+def test_nan_written_in_place_through_a_view_accepts_other_nan_bits(monkeypatch):
+    """An in-place op writing NaN through a floating view of other memory (a bfloat16 view
+    of int64): the base reads tensorviz's NaN bits on both sides (unspecified bits); a
+    non-NaN element written wrong is still found, and the rule is load-bearing."""
+    from . import differential
+    lines = ["v0 = T.tensor([[-3], [0]], dtype=T.int64)", "v1 = v0.view(T.bfloat16)",
+             "v2 = v1.rsqrt_()", "v3 = v0 + 1"]
+    assert compare(lines, torch, tensorviz) is None
+    rsqrt_ = tensorviz.Tensor.rsqrt_
+
+    def wrong(self):
+        r = rsqrt_(self)
+        self.view(tensorviz.int16)[-1, -1] = 5  # (an element 0 read as bfloat16: inf there)
+        return r
+    monkeypatch.setattr(tensorviz.Tensor, "rsqrt_", wrong)
+    f = compare(lines, torch, tensorviz)
+    assert f is not None and f.kind == "silent" and f.line == 2, f
+    monkeypatch.setattr(tensorviz.Tensor, "rsqrt_", rsqrt_)
+    bits_t = torch.tensor([[-3]]).view(torch.bfloat16).rsqrt_().view(torch.int16).tolist()
+    bits_v = tensorviz.tensor([[-3]]).view(tensorviz.bfloat16).rsqrt_().view(
+        tensorviz.int16).tolist()
+    monkeypatch.setattr(differential, "_adopt_nan_bits", lambda t, v, torch: None)
+    f = compare(lines, torch, tensorviz)
+    assert bits_t == bits_v or (f is not None and f.line == 2), f
+
+
 def test_histogram_bin_of_an_overflowing_index_is_accepted_only_there():
     """PyTorch's bin of a value whose (x - first) * bins overflows the dtype is undefined
     (its int64 cast of inf): tensorviz's exact bin is accepted there, and later statements
