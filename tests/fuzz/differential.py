@@ -1427,9 +1427,8 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
                                x_before if x_before is not None else _call_input(line, env_v),
                                _input_precision(line, env_v), _call_input(line, env_t),
                                _samples(line, env_v), _read_values(line, env_v))
-        for name in st:
-            if name not in sv:
-                return Finding("silent", i, op, f"{name} missing")
+        def judge(name):
+            """``name``'s difference after the rules (None: none), and its values before."""
             rules = [made_by.get(name)]
             if (x_before is not None or "out=" in line) and name != target and \
                     target in made_by and (env_t.get(name) is env_t.get(target) or
@@ -1438,23 +1437,37 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
                 # its rule too)
                 rules.append(made_by[target])
             judged = st[name][1].get("values") if st[name][0] == "tensor" else None
-            parts = [d[1].get("values") if d[0] == "tensor" else None for d in st[name][1]] \
-                if st[name][0] == "tuple" else []  # (a tuple's tensors: histogram's hist)
             for rule in filter(None, rules):
                 _loosen(st[name], rule[3])
                 _integer_steps(rule[0], st[name], sv[name], rule[4], rule[2])
                 deliberate(*rule[:2], st[name], sv[name], rule[2], samples=rule[5],
                            operands=rule[6])
                 sv[name] = _widened_number(rule[0], rule[2], st[name], sv[name])
-            d = _same(st[name], sv[name], f"{name}.")
-            if d:
-                return Finding("silent", i, op, d[:400])
-            if name == target and judged is not None and made_by.get(name, (0, None))[1] == line:
-                # (an in-place op's result is its self: the accepted values are written
-                # where its views read them too, as tensorviz's own write put them there)
+            return _same(st[name], sv[name], f"{name}."), judged
+
+        def adopt(name, judged) -> bool:
+            """An in-place op's result is its self: the accepted values are written where
+            its views read them too, as tensorviz's own write put them there."""
+            return judged is not None and made_by.get(name, (0, None))[1] == line and \
                 _adopt_accepted(env_t.get(name), judged, st[name][1]["values"], env_t, torch,
                                 shared=made_by[name][0].rsplit(".", 1)[-1] == "view" or
                                 x_before is not None)
+
+        if x_before is not None and target in st and target in sv:
+            # (an in-place op's accepted values first: its base and other views read them)
+            d, judged = judge(target)
+            if not d and adopt(target, judged):
+                st = snapshot(torch, env_t)
+        for name in st:
+            if name not in sv:
+                return Finding("silent", i, op, f"{name} missing")
+            parts = [d[1].get("values") if d[0] == "tensor" else None for d in st[name][1]] \
+                if st[name][0] == "tuple" else []  # (a tuple's tensors: histogram's hist)
+            d, judged = judge(name)
+            if d:
+                return Finding("silent", i, op, d[:400])
+            if name == target:
+                adopt(name, judged)
             if name == target and parts and made_by.get(name, (0, None))[1] == line and \
                     isinstance(env_t.get(name), tuple):
                 for k, part in enumerate(parts):
@@ -1499,7 +1512,7 @@ def _adopt_nan_bits(t, v, torch) -> None:
 
 
 def _adopt_accepted(t, judged: np.ndarray, accepted: np.ndarray, env: dict, torch,
-                    shared: bool = False) -> None:
+                    shared: bool = False) -> bool:
     """After a rule accepted tensorviz's values for a statement's new tensor ``t`` where
     PyTorch's differ (``deliberate``: the sign bit of a NaN, a pseudo-inverse's NaN entries,
     integers one apart ...): PyTorch's tensor is given those values there, so that what is
@@ -1511,7 +1524,7 @@ def _adopt_accepted(t, judged: np.ndarray, accepted: np.ndarray, env: dict, torc
     if not isinstance(t, torch.Tensor) or t.is_conj() or t.is_neg() or \
             tuple(t.shape) != judged.shape or accepted.shape != judged.shape or \
             judged.dtype != accepted.dtype or not judged.size:
-        return
+        return False
     with np.errstate(all="ignore"):
         if judged.dtype.kind == "c":  # (part by part: inf+nan j and nan+nan j differ)
             changed = np.zeros(judged.shape, dtype=bool)
@@ -1523,15 +1536,16 @@ def _adopt_accepted(t, judged: np.ndarray, accepted: np.ndarray, env: dict, torc
             if judged.dtype.kind == "f":
                 changed &= ~(np.isnan(judged) & np.isnan(accepted))
     if not np.any(changed):
-        return
+        return False
     own = t.untyped_storage().data_ptr()
     if not shared and any(isinstance(v, torch.Tensor) and v is not t and
                           v.untyped_storage().data_ptr() == own
                           for k, v in env.items() if k.startswith("v")):
-        return
+        return False
     with torch.no_grad():
         vals = torch.from_numpy(np.array(accepted, copy=True)).to(t.dtype)
         t.copy_(torch.where(torch.from_numpy(changed), vals, t))
+    return shared
 
 
 # float functions computed by a libm (NumPy's, glibc's, SLEEF's in PyTorch's vector loops):

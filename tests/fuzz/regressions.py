@@ -1865,3 +1865,10 @@ REGRESSIONS += [  # fresh-seed 180M run: NaN bits written in place through a bfl
         "v2 = v1.rsqrt_()",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 185M run: an in-place op's accepted values read through its base
+    ("sgn_-subnormal-through-strided-view", [
+        "v0 = T.tensor([[complex(1e-310, 0.0), complex(4.0, -2.0)], "
+        "[complex(2.0, 1.0), complex(-1.0, 0.5)]], dtype=T.complex128)",
+        "v1 = v0[..., ::2]", "v2 = v1.sgn_()",
+    ]),
+]

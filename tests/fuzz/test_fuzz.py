@@ -914,6 +914,31 @@ def test_nan_written_in_place_through_a_view_accepts_other_nan_bits(monkeypatch)
     assert bits_t == bits_v or (f is not None and f.line == 2), f
 
 
+def test_sgn_of_a_subnormal_modulus_accepts_the_unit_value_through_views(monkeypatch):
+    """PyTorch's scalar loop gives sgn(1e-310+0j) as z * (1/|z|) = inf+nan j; tensorviz's
+    1+0j is accepted there, also in the base an in-place sgn_ writes through (the in-place
+    op's accepted values are adopted before its base is compared); a wrong value of any
+    other element is still found."""
+    from . import differential
+    lines = ["v0 = T.tensor([[complex(1e-310, 0.0), complex(4.0, -2.0)], "
+             "[complex(2.0, 1.0), complex(-1.0, 0.5)]], dtype=T.complex128)",
+             "v1 = v0[..., ::2]", "v2 = v1.sgn_()", "v3 = v0 * 2"]
+    assert compare(lines, torch, tensorviz) is None
+    sgn_ = tensorviz.Tensor.sgn_
+
+    def wrong(self):
+        sgn_(self)
+        self[-1] = self[-1] * 2
+        return self
+    monkeypatch.setattr(tensorviz.Tensor, "sgn_", wrong)
+    f = compare(lines, torch, tensorviz)
+    assert f is not None and f.kind == "silent" and f.line == 2, f
+    monkeypatch.setattr(tensorviz.Tensor, "sgn_", sgn_)
+    monkeypatch.setattr(differential, "_adopt_accepted", lambda *a, **k: False)
+    f = compare(lines, torch, tensorviz)
+    assert f is not None and f.line == 2 and f.detail.startswith("v0."), f
+
+
 def test_histogram_bin_of_an_overflowing_index_is_accepted_only_there():
     """PyTorch's bin of a value whose (x - first) * bins overflows the dtype is undefined
     (its int64 cast of inf): tensorviz's exact bin is accepted there, and later statements
