@@ -711,6 +711,44 @@ def _as_chalf(x):
     return x
 
 
+def _c32_values(x):
+    """A complex32 operand (a tensor already converted, a bool tensor, or a number) as
+    complex64 values of its complex32 value."""
+    if isinstance(x, Tensor):
+        return _chalf.widen(x._arr) if x._dtype is _C32 else \
+            np.asarray(x._arr).astype(np.complex64)
+    return np.complex64(_chalf.rounded(builtins.complex(x)))
+
+
+def _c32_step(v):
+    """``v`` (complex64 values) rounded to complex32 and back: one ComplexHalf operation's
+    result."""
+    return _chalf.widen(_chalf.narrow(v))
+
+
+def _stepwise_c32(name: str, args, kwargs):
+    """The values of complex32 ``a + alpha * b`` (sub: ``-alpha``; rsub: ``b - alpha * a``)
+    or ``self + (value * t1) * t2`` as PyTorch's ComplexHalf kernels compute them: each
+    operation in complex<float> and rounded to complex32 (c10::complex<Half> arithmetic),
+    where one complex64 computation rounded once can differ in the last bit of a part."""
+    with np.errstate(all="ignore"):
+        if name == "addcmul":
+            self = args[0]
+            t1 = args[1] if len(args) > 1 else kwargs["tensor1"]
+            t2 = args[2] if len(args) > 2 else kwargs["tensor2"]
+            value = _c32_values(kwargs.get("value", 1))
+            return _c32_step(_c32_values(self) + _c32_step(
+                _c32_step(value * _c32_values(t1)) * _c32_values(t2)))
+        a = args[0]
+        b = args[1] if len(args) > 1 else kwargs.get("other")
+        alpha = kwargs.get("alpha", 1)
+        if name == "rsub":
+            a, b = b, a
+        if name in ("sub", "subtract", "rsub"):
+            alpha = -alpha
+        return _c32_step(_c32_values(a) + _c32_step(_c32_values(alpha) * _c32_values(b)))
+
+
 def _widened(x):
     if isinstance(x, Tensor):
         return _widen_tensor(x) if x._dtype is _C32 else x
@@ -789,6 +827,7 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
         condition = _chalf.CONDITIONS[rec.qualname + "_"]
 
     casts_operands = builtins.any(n in _CASTING_ARITHMETIC for n in names)
+    each_step = rec.qualname in ("add", "sub", "rsub", "addcmul")  # (two or three roundings)
     dimensioned = rec.qualname in ("hstack", "vstack", "dstack", "column_stack", "row_stack")
 
     def run(args, kwargs, narrow: builtins.bool):
@@ -807,6 +846,8 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
             tmp = _widen_tensor(self)
             res = fn(tmp, *[_widened(a) for a in args[1:]],
                      **{k: _widened(v) for k, v in kwargs.items()})
+            if narrow and each_step:
+                tmp._arr[...] = _stepwise_c32(rec.qualname, args, kwargs)
             store(self, tmp._arr)
             self._bump()
             return self if res is tmp else res
@@ -817,6 +858,8 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
         res = fn(*[_widened(a) for a in args], **{k: _widened(v) for k, v in kwargs.items()})
         if narrow and not inplace:
             res = _narrowed(res)
+            if each_step and isinstance(res, Tensor) and res._dtype is _C32:
+                store(res, _stepwise_c32(rec.qualname, args, kwargs))
         if out is not None:
             if not isinstance(res, Tensor):
                 raise TypeError(f"{rec.name}(): out= of complex32 operands takes one tensor")

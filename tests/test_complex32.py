@@ -457,6 +457,30 @@ def test_inplace_ops_on_complex32_compute_in_the_promoted_dtype(other_dtype):
     assert got[0] == got[1]
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_alpha_and_value_round_at_each_step_as_pytorch(seed):
+    """PyTorch's ComplexHalf add/sub/rsub with alpha and addcmul compute each operation in
+    complex<float> and round it to complex32 (``a + round(alpha * b)``, ``self +
+    round(round(value * t1) * t2)``): bit for bit over random values, broadcasting, in place."""
+    rng = np.random.default_rng(seed)
+
+    def draw(*shape):
+        return rng.normal(size=shape) * 30 + 1j * rng.normal(size=shape) * 30
+    z, w, u = draw(4, 50), draw(50), draw(4, 1)
+    alpha = [0.3, -2.5, 1e-3][seed]
+    got = []
+    for T in (tv, torch):
+        a, b, c = (T.tensor(v, dtype=T.complex32) for v in (z, w, u))
+        h = T.tensor(w.real, dtype=T.float16)
+        rows = [T.add(a, b, alpha=alpha), T.sub(a, b, alpha=alpha), T.rsub(a, c, alpha=alpha),
+                a.clone().add_(b, alpha=alpha), a.clone().sub_(h, alpha=alpha),
+                T.addcmul(a, b, c, value=alpha), T.addcmul(a, h, c),
+                a.clone().addcmul_(c, b, value=alpha), T.add(a, 1.5 + 0.1j, alpha=alpha)]
+        got.append([np.array(r.tolist()) for r in rows])
+    for k, (mine, theirs) in enumerate(zip(*got)):
+        np.testing.assert_array_equal(mine, theirs, err_msg=f"row {k}")
+
+
 @pytest.mark.parametrize("zero_dim", ["complex128", "complex64"])
 def test_0_dim_complex_operands_become_complex32_first(zero_dim):
     """A 0-dim complex64/complex128 tensor beside a dimensioned float16 or complex32 one
