@@ -24,7 +24,7 @@ from .._dispatch import (check_partial_overlap, exact_out, found_message, inplac
 from .._indexing import check_writable
 from .._scalars import check_half, checked_scalar, fill_value, scalar_to  # noqa: F401
 from .._tensor import Tensor, _contig, _fresh, tensor_device, wrap_array
-from ..backends._numpy import call_quiet, context_busy, out_of_memory, quiet_run
+from ..backends._numpy import call_quiet, context_busy, fma, out_of_memory, quiet_run
 
 Number = (builtins.bool, builtins.int, builtins.float, builtins.complex, np.generic)
 _PY_NUMBERS = frozenset((builtins.bool, builtins.int, builtins.float, builtins.complex))
@@ -593,10 +593,43 @@ def _alpha_times(input, other, alpha):
     return _scaled(other, alpha)
 
 
+def _fused_alpha(input, other, alpha, negate: builtins.bool = False):
+    """``x + alpha * y`` (``negate``: ``x - alpha * y``) as a ufunc-like callable (``out=``
+    taken) for a float32/float64 result, as PyTorch's add kernel computes it: one fused multiply-add (its vector loop's
+    ``fmadd``, its scalar loop contracted), ``alpha * y`` not rounded on its own; None for
+    other dtypes and alphas (``_alpha_times`` then).
+
+    >>> add(tensor([1.0]), tensor([1.1]), alpha=7.0).item()   # 8.700000762939453 rounded twice
+    8.699999809265137
+    """
+    if isinstance(alpha, (Tensor, np.generic)) and not isinstance(alpha, np.bool_) and \
+            getattr(alpha, "shape", None) == ():
+        alpha = alpha.item()  # (a 0-dim tensor is a Scalar to PyTorch's parser: L-BFGS's)
+    if type(alpha) is not builtins.int and type(alpha) is not builtins.float or \
+            not isinstance(other, Tensor):  # (a number: alpha * it is one rounded scalar)
+        return None
+    rdt = promote(input, other)
+    if rdt is not _dtypes.float32 and rdt is not _dtypes.float64:
+        return None
+    _check_alpha(rdt, alpha)
+    al = rdt._np.type(-alpha if negate else alpha)
+
+    def fused(x, y, out=None):
+        r = fma(al, y, x)
+        if out is None:
+            return r
+        out[...] = r
+        return out
+    return fused
+
+
 @op(inplace=True, dunder="add", dunder_ufunc=np.add)
 def add(input, other, *, alpha=1, out=None) -> Tensor:
     """``input + alpha * other`` with broadcasting and PyTorch's promotion."""
     if alpha != 1 or type(alpha) is not builtins.int:
+        fused = _fused_alpha(input, other, alpha)
+        if fused is not None:
+            return binary(fused, input, other, out=out, layout_of=(input, other))
         return binary(np.add, input, _alpha_times(input, other, alpha), out=out,
                       layout_of=(input, other))
     return binary(np.add, input, other, out=out)
@@ -607,6 +640,9 @@ def sub(input, other, *, alpha=1, out=None) -> Tensor:
     """``input - alpha * other``; refused for two bool operands, as in PyTorch."""
     _check_bool_sub(input, other)
     if alpha != 1 or type(alpha) is not builtins.int:
+        fused = _fused_alpha(input, other, alpha, True)
+        if fused is not None:
+            return binary(fused, input, other, out=out, layout_of=(input, other))
         return binary(np.subtract, input, _alpha_times(input, other, alpha), out=out,
                       layout_of=(input, other))
     return binary(np.subtract, input, other, out=out)
@@ -640,6 +676,10 @@ def rsub(input, other, *, alpha=1) -> Tensor:
     if isinstance(other, Tensor):
         return sub(other, input, alpha=alpha)
     _check_bool_sub(input, other)
+    fused = _fused_alpha(other, input, alpha, True) if alpha != 1 or \
+        type(alpha) is not builtins.int else None
+    if fused is not None:
+        return binary(fused, other, input, layout_of=(other, input))
     return binary(np.subtract, other, _alpha_times(other, input, alpha),
                   layout_of=(other, input))
 
@@ -1134,6 +1174,9 @@ def _bound(x, rdt, dev):
 @inplace_of(add)
 def add_(self, other, *, alpha=1) -> Tensor:
     if alpha != 1:
+        fused = _fused_alpha(self, other, alpha)
+        if fused is not None:
+            return inplace(self, fused, other)
         other = _alpha_times(self, other, alpha)
     return inplace(self, np.add, other)
 
@@ -1142,6 +1185,9 @@ def add_(self, other, *, alpha=1) -> Tensor:
 def sub_(self, other, *, alpha=1) -> Tensor:
     _check_bool_sub(self, other)
     if alpha != 1:
+        fused = _fused_alpha(self, other, alpha, True)
+        if fused is not None:
+            return inplace(self, fused, other)
         other = _alpha_times(self, other, alpha)
     return inplace(self, np.subtract, other)
 

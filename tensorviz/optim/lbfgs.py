@@ -177,7 +177,7 @@ class LBFGS(Optimizer):
         if offset != total:
             raise AssertionError(f"Expected offset {offset} to equal {total}")
 
-    def _los_histand_grad_at(self, closure: Callable, t: Any, d: Tensor) -> tuple[float, Tensor]:
+    def _loss_and_grad_at(self, closure: Callable, t: Any, d: Tensor) -> tuple[float, Tensor]:
         """The loss and flat gradient at x + t d; the parameters are left at x."""
         saved = [p.clone(memory_format=contiguous_format) for p in self._params]
         self._move(t, d)
@@ -257,7 +257,7 @@ class LBFGS(Optimizer):
                 if group["line_search_fn"] != "strong_wolfe":
                     raise RuntimeError("only 'strong_wolfe' is supported")
                 loss, grad, t, step_evals = _strong_wolfe(
-                    lambda step: self._los_histand_grad_at(closure, step, d), t, d, loss, grad,
+                    lambda step: self._loss_and_grad_at(closure, step, d), t, d, loss, grad,
                     gtd, max_ls=max_eval - evals)
                 self._move(t, d)
                 stationary = grad.abs().max() <= tolerance_grad

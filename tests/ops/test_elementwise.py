@@ -358,3 +358,31 @@ def test_a_result_no_memory_holds_is_pytorchs_allocator_error(expr):
     a = tensorviz.tensor([6], dtype=tensorviz.int32).expand(2**42)
     with pytest.raises(RuntimeError, match="can't allocate memory"):
         eval(expr)  # noqa: S307
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_alpha_is_one_fused_multiply_add_bit_for_bit(dtype, seed):
+    """PyTorch's float add/sub/rsub with alpha is ``fma(alpha, other, input)`` in its vector
+    and scalar loops alike: ``alpha * other`` is not rounded on its own (add(1, 1.1,
+    alpha=7) is 8.6999998 in float32, not 8.7000008); same bits at every size, with
+    broadcasting, in place and for an integer operand promoted.
+
+    # Note: with a Python number for ``other`` PyTorch's vector loop fuses ``alpha *
+    # other`` and its scalar loop mixes the two roundings by element; tensorviz rounds the
+    # product first there (as before), within an ulp."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(seed)
+    n = [5, 40, 1000, 33][seed]
+    x, y = rng.normal(size=(2, n)).astype(dtype)
+    alpha = [0.3, 7.0, -1e-3, 3][seed]
+    got = []
+    for lib in (tensorviz, torch):
+        a, b = lib.from_numpy(x.copy()), lib.from_numpy(y.copy())
+        i = lib.arange(n)
+        got.append([r.numpy().view(f"u{x.itemsize}") for r in (
+            lib.add(a, b, alpha=alpha), lib.sub(a, b, alpha=alpha), lib.rsub(a, 1.1, alpha=alpha),
+            a.clone().add_(b.flip(0), alpha=alpha), a.clone().sub_(b, alpha=alpha),
+            lib.add(a[:1], b, alpha=alpha), lib.add(i, b, alpha=alpha))])
+    for k, (mine, theirs) in enumerate(zip(*got)):
+        np.testing.assert_array_equal(mine, theirs, err_msg=f"case {k}")
