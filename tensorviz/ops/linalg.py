@@ -1508,10 +1508,13 @@ def _lu_det_terms(a: np.ndarray):
             piv = w[:, j, j]
             nz = piv != 0
             sp = np.where(nz, piv, 1)
-            if cplx:
-                den = sp.real * sp.real + sp.imag * sp.imag
+            if cplx:  # (scaled: no overflow of |p|**2 for 1e200j, none underflowed for 1e-170)
+                sc = np.maximum(np.abs(sp.real), np.abs(sp.imag))
+                sc = np.where(sc == 0, 1, sc)
+                pr, pi = sp.real / sc, sp.imag / sc
+                den = (pr * pr + pi * pi) * sc
                 rec = np.empty_like(sp)
-                rec.real, rec.imag = sp.real / den, -sp.imag / den
+                rec.real, rec.imag = pr / den, -pi / den
             else:
                 rec = 1 / sp
             col = w[:, j + 1:, j]
@@ -1521,8 +1524,8 @@ def _lu_det_terms(a: np.ndarray):
         d = np.diagonal(w, axis1=-2, axis2=-1)
         flip = np.where(odd, -1, 1).astype(w.dtype)
         ad = np.abs(d)
-        if cplx:
-            sg = np.where(ad == 0, 0, d / np.where(ad == 0, 1, ad))
+        if cplx:  # (PyTorch's sgn, d * (1 / |d|): NaN for a subnormal |d|)
+            sg = np.where(ad == 0, 0, d * (1 / np.where(ad == 0, 1, ad)))
         else:
             sg = np.nan_to_num(np.sign(d), nan=0.0)  # (PyTorch's sign of NaN is 0)
         sign = (np.prod(sg, axis=-1) * flip).astype(w.dtype)
@@ -1647,13 +1650,25 @@ def _pytorch_lu_det_terms(A: Tensor):
     copy -inf), so the layout decides, as there.
     """
     a = A._arr
-    if type(a) is not np.ndarray or a.dtype.type not in _TINY_ENTRY or a.size == 0 or \
-            a.shape[-1] > _EXACT_LU_MAX:  # (_lu_candidate, inlined)
+    if type(a) is not np.ndarray or a.size == 0 or a.shape[-1] > _EXACT_LU_MAX:
+        return None  # (_lu_candidate, inlined)
+    cplx = a.dtype.kind == "c"
+    real = a.real.dtype.type if cplx else a.dtype.type
+    if real not in _TINY_ENTRY:
         return None
     m = np.abs(a)
     hi = m.max()
     if hi != hi:  # (a NaN: the pivots' comparisons are LAPACK's, _nonfinite_det_fix)
         return None
+    if cplx:
+        # (complex: MKL multiplies by a pivot's reciprocal, infinite for a pivot below 1 / the
+        # largest value (a subnormal 1e-310): NaN multipliers and determinant, where NumPy's
+        # LAPACK divides safely; and PyTorch's sign of a subnormal diagonal entry, d * (1 /
+        # |d|), is NaN. LAPACK's unblocked LU of A)
+        thr = 4 / np.finfo(real).max  # (a pivot whose reciprocal may overflow)
+        if hi == np.inf or not ((m < thr) & (m != 0)).any():
+            return None
+        return _lu_det_terms(a)
     if hi != np.inf:
         thr = _TINY_ENTRY[a.dtype.type]
         if m.min() >= thr or not ((m < thr) & (m != 0)).any():

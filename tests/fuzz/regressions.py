@@ -1872,3 +1872,12 @@ REGRESSIONS += [  # fresh-seed 185M run: an in-place op's accepted values read t
         "v1 = v0[..., ::2]", "v2 = v1.sgn_()",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 186M run: a complex subnormal pivot's reciprocal overflows
+    ("logdet-complex64-subnormal-column", [
+        "v0 = T.tensor([[complex(2.0, 1.0), complex(0.0, 0.5)], [complex(4.0, 1.0), "
+        "complex(-1e-30, 0.0)], [complex(4.0, 0.0), complex(2.0, 0.0)], [complex(1.0, 0.5), "
+        "complex(-0.0, -0.0)]], dtype=T.complex64)",
+        "v1 = T.corrcoef(v0)", "v3 = T.tensor([[5, 1, -127, -4, -5, 6, 6, 6]], dtype=T.int8)",
+        "v4 = v3[..., ::2]", "v5 = T.ldexp(v1, other=v4)", "v6 = v5.logdet()",
+    ]),
+]

@@ -873,6 +873,32 @@ def test_det_of_a_singular_matrix_is_pytorchs_lu_residue(tvdiff, seed, dtype, la
 
 
 @pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("shape", ["triangular", "column", "permuted"])
+def test_complex_det_with_a_subnormal_pivot(tvdiff, seed, dtype, shape):
+    """A complex pivot below 1 / the largest value (a subnormal): PyTorch's LU multiplies by
+    its reciprocal, infinite there (NaN multipliers and determinant), and its slogdet sign
+    d * (1 / |d|) of a subnormal diagonal entry is NaN; a pivot of 1e-170 is an ordinary one."""
+    rng = np.random.default_rng(seed)
+    n = 2 + seed % 3
+    sub = np.finfo(dtype).tiny / 8
+    a = (rng.normal(size=(n, n)) + 1j * rng.normal(size=(n, n))).astype(dtype)
+    if shape == "triangular":  # (a subnormal on the diagonal: no elimination meets it)
+        a = np.triu(a)
+        a[seed % n, seed % n] = sub * (1 + 1j * (seed % 2))
+    elif shape == "column":  # (the first column subnormal: its pivot's reciprocal overflows)
+        a[:, 0] = sub * rng.integers(1, 4, n)
+    else:
+        a[:, 0] = sub * rng.integers(1, 4, n)
+        a = a[rng.permutation(n)]
+        a[0, 0] = 1e-170 if dtype == "complex128" else 1e-20
+    t = tvdiff.make((n, n), dtype, data=a)
+    tvdiff.check(lambda lib, x: lib.linalg.slogdet(x), t)
+    tvdiff.check(lambda lib, x: lib.det(x), t)
+    tvdiff.check(lambda lib, x: lib.logdet(x), t)
+
+
+@pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
 @pytest.mark.parametrize("mode", ["reduced", "complete", "r"])
 def test_qr_of_a_column_led_by_negative_zero(tvdiff, seed, dtype, mode):
