@@ -43,12 +43,17 @@ def _gelu_grad(x, approximate):
     return ((x * (1.0 / math.sqrt(2.0))).erf() + 1) * 0.5 + x * _phi(x)
 
 
+#: Each activation's out-of-place formula, by kernel name (their in-place forms reuse them).
+_FORMULA_OF: dict = {}
+
+
 def _activation_formula(name: str, node: str, grad):
     @formula(f"{_F}.{name}")
     def f(ctx, input, *args, **kwargs):
         s = ctx.save(input, "self")
         r = ctx.save(ctx.out, "result")
         return node, (input,), lambda g: (g * grad(s(), r(), *args, **kwargs),)
+    _FORMULA_OF[name] = f
     return f
 
 
@@ -66,9 +71,10 @@ _activation_formula("_celu", "CeluBackward0",
 _ONE_SIXTH_F32 = 0.1666666716337204
 _activation_formula("_hardsigmoid", "HardsigmoidBackward0",
                     lambda x, y: ((x > -3) & (x < 3)).to(x.dtype) * _ONE_SIXTH_F32)
+# (PyTorch's hardswish_backward: 0 up to -3 included, x / 3 + 1/2 strictly inside, 1 from 3)
 _activation_formula("_hardswish", "HardswishBackward0",
-                    lambda x, y: tv.where(x < -3, tv.zeros_like(x),
-                                          tv.where(x <= 3, x / 3 + 0.5, tv.ones_like(x))))
+                    lambda x, y: tv.where(x <= -3, tv.zeros_like(x),
+                                          tv.where(x < 3, x / 3 + 0.5, tv.ones_like(x))))
 _activation_formula("_logsigmoid", "LogSigmoidBackward0", lambda x, y: (-x).sigmoid())
 _activation_formula("_softshrink", "SoftshrinkBackward0",
                     lambda x, y, lambd=0.5: (x.abs() > lambd).to(x.dtype))
@@ -136,7 +142,7 @@ def _rrelu_with_noise(input: Tensor, noise, lower: float, upper: float,
 
 
 @formula(f"{_F}._rrelu_with_noise")
-def _rrelu_with_noise_f(ctx, input, noise, lower, upper, training):
+def _rrelu_with_noise_f(ctx, input, noise, lower, upper, training):  # noqa: D401
     # (PyTorch's RreluWithNoiseBackward0: the noise when training, else leaky_relu_backward;
     # one edge -- the noise is not differentiated)
     if training:
@@ -152,11 +158,16 @@ def _softplus_plain(x):
     return tv.where(x > 20, x, x.exp().log1p())
 
 
+#: The activation kernels as declared (not the recording spellings), by name.
+_KERNELS: dict = {}
+
+
 def _act_kernel(name: str, fwd):
     def kernel(input: Tensor, *args, **kwargs) -> Tensor:
         return fwd(input, *args, **kwargs)
     kernel.__name__ = kernel.__qualname__ = name
     kernel.__doc__ = f"The kernel of ``nn.functional.{name[1:]}`` (recorded as one node)."
+    _KERNELS[name] = kernel
     return _reg(name)(kernel)
 
 
@@ -236,6 +247,85 @@ _act_kernel("_leaky_relu", lambda x, negative_slope=0.01: tv.where(x > 0, x, x *
 _act_kernel("_softplus", lambda x, beta=1.0, threshold=20.0:
             tv.where(x * beta > threshold, x, (x * beta).exp().log1p() / beta))
 _act_kernel("_hardtanh", lambda x, min_val=-1.0, max_val=1.0: x.clamp(min_val, max_val))
+
+
+# ---------------------------------------------------------------- in-place activations
+# ``F.leaky_relu(x, inplace=True)`` and the like are ops of their own in PyTorch, recorded as
+# one node on ``x`` (rebased onto it): those that can recover their gradient from the result
+# save it (LeakyReluBackward1, EluBackward1 ...); the others save ``x`` as it was before the
+# write (HardtanhBackward0, ThresholdBackward1 ...), the recorder's copy of it.
+_NEGATIVE_SLOPE = ("In-place {} backward calculation is triggered with a negative slope which "
+                   "is not supported. This is caused by calling in-place forward function with "
+                   "a negative slope, please call out-of-place version instead.")
+
+
+def _inplace_activation(name: str, kernel, node: str, from_result=None, check=None):
+    """Declare ``name_``, the in-place form of the activation kernel ``name``, recorded as
+    PyTorch's ``node``: its gradient ``from_result(y, *args)`` from the result saved, or
+    (None) the out-of-place formula's own from the input as it was."""
+    def inplace_kernel(input: Tensor, *args, **kwargs) -> Tensor:
+        out = kernel(input, *args, **kwargs)
+        return input.copy_(out)
+    inplace_kernel.__name__ = inplace_kernel.__qualname__ = name + "_"
+    inplace_kernel.__doc__ = (f"The in-place kernel of ``nn.functional.{name[1:]}`` (recorded "
+                              f"as {node}).")
+    _reg(name + "_")(inplace_kernel)
+    plain = _FORMULA_OF.get(name)
+
+    @formula(f"{_F}.{name}_")
+    def f(ctx, input, *args, **kwargs):
+        if from_result is None:
+            _, inputs, backward = plain(ctx, input, *args, **kwargs)
+            return node, inputs, backward
+        r = ctx.save(ctx.out, "result")
+
+        def backward(g):
+            if check is not None:
+                check(*args, **kwargs)
+            return (g * from_result(r(), *args, **kwargs),)
+        return node, (input,), backward
+    return f
+
+
+def _nonnegative(what: str, key: str, default: float, pos: int = 0):
+    def check(*args, **kwargs):
+        v = args[pos] if len(args) > pos else kwargs.get(key, default)
+        if v < 0:
+            message = _NEGATIVE_SLOPE.format(what)
+            if what == "leakyReLu":
+                message += (" File an issue at https://github.com/pytorch/pytorch if you do "
+                            "require supporting in-place leakRelu backward calculation with "
+                            "negative slope")
+            raise RuntimeError(message)
+    return check
+
+
+_inplace_activation("_leaky_relu", _KERNELS["_leaky_relu"], "LeakyReluBackward1",
+                    lambda y, negative_slope=0.01: tv.where(
+                        y > 0, tv.ones_like(y), tv.full_like(y, negative_slope)),
+                    _nonnegative("leakyReLu", "negative_slope", 0.01))
+_inplace_activation("_elu", _KERNELS["_elu"], "EluBackward1",
+                    lambda y, alpha=1.0, scale=1.0:
+                    tv.where(y > 0, tv.full_like(y, scale), y + alpha * scale),
+                    _nonnegative("elu", "alpha", 1.0))
+_inplace_activation("_celu", _KERNELS["_celu"], "CeluBackward1",
+                    lambda y, alpha=1.0: tv.where(y > 0, tv.ones_like(y), y / alpha + 1),
+                    _nonnegative("elu", "alpha", 1.0))
+_inplace_activation("_threshold", _KERNELS["_threshold"], "ThresholdBackward1")
+_inplace_activation("_hardtanh", _KERNELS["_hardtanh"], "HardtanhBackward0")
+_inplace_activation("_silu", _KERNELS["_silu"], "SiluBackward0")
+_inplace_activation("_hardsigmoid", _KERNELS["_hardsigmoid"], "HardsigmoidBackward0")
+_inplace_activation("_hardswish", _KERNELS["_hardswish"], "HardswishBackward0")
+_inplace_activation("_mish", _KERNELS["_mish"], "MishBackward0")
+
+
+def _rrelu_from_result(y, noise, lower, upper, training):
+    return noise if training else tv.where(y > 0, tv.ones_like(y),
+                                           tv.full_like(y, (lower + upper) / 2))
+
+
+_inplace_activation("_rrelu_with_noise", _rrelu_with_noise,
+                    "RreluWithNoiseBackward1", _rrelu_from_result)
 
 
 # ---------------------------------------------------------------- losses

@@ -128,15 +128,6 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
 
 
 
-def _source(input: Tensor, inplace: bool) -> Tensor:
-    """What an activation computes from: with ``inplace`` and a graph to record, a copy of
-    ``input`` (its node keeps that, not the ``input`` the in-place write then changes, so
-    backward finds the values it saved: PyTorch's in-place forms keep the original too)."""
-    if inplace and _STATE.grad and not _STATE.inference and input.requires_grad:
-        return input.clone()
-    return input
-
-
 def relu_(input: Tensor) -> Tensor:
     """In-place ``relu``."""
     return input.relu_()
@@ -149,14 +140,12 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
     """``x * sigmoid(x)`` (``SiluBackward0``)."""
-    out = _ops()["silu"](_source(input, inplace))
-    return input.copy_(out) if inplace else out
+    return _ops()["silu_" if inplace else "silu"](input)
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
-    """Exponential linear unit (``EluBackward0``)."""
-    out = _ops()["elu"](_source(input, inplace), alpha=alpha)
-    return input.copy_(out) if inplace else out
+    """Exponential linear unit (``EluBackward0``; in place ``EluBackward1``)."""
+    return _ops()["elu_" if inplace else "elu"](input, alpha=alpha)
 
 
 def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
@@ -164,9 +153,10 @@ def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
-    """``x`` or ``negative_slope * x`` (``LeakyReluBackward0``)."""
-    out = _ops()["leaky_relu"](_source(input, inplace), negative_slope=negative_slope)
-    return input.copy_(out) if inplace else out
+    """``x`` or ``negative_slope * x`` (``LeakyReluBackward0``; in place
+    ``LeakyReluBackward1``, which saves its result)."""
+    return _ops()["leaky_relu_" if inplace else "leaky_relu"](input,
+                                                              negative_slope=negative_slope)
 
 
 def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
@@ -183,8 +173,8 @@ def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,
     """``x`` clipped to ``[min_val, max_val]`` (``HardtanhBackward0``)."""
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
-    out = _ops()["hardtanh"](_source(input, inplace), min_val=min_val, max_val=max_val)
-    return input.copy_(out) if inplace else out
+    return _ops()["hardtanh_" if inplace else "hardtanh"](input, min_val=min_val,
+                                                          max_val=max_val)
 
 
 def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
@@ -216,7 +206,7 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
 def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
           training: bool = False, inplace: bool = False) -> Tensor:
     """Randomized leaky ReLU (the mean slope in evaluation): one ``RreluWithNoiseBackward0``
-    node, as PyTorch records it.
+    node (in place ``RreluWithNoiseBackward1``), as PyTorch records it.
 
     >>> F.rrelu(tensorviz.tensor([-1.0, 2.0]), 0.25, 0.25)
     tensor([-0.2500,  2.0000])
@@ -225,29 +215,24 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
     if training:
         a = tv.empty_like(input).uniform_(lower, upper)
         noise = tv.where(input > 0, tv.ones_like(a), a)
-    out = _ops()["rrelu_with_noise"](_source(input, inplace), noise, lower, upper, training)
-    # Note: in place, PyTorch records RreluWithNoiseBackward1; tensorviz copies the result in
-    # (CopyBackwards), with the same gradient.
-    return input.copy_(out) if inplace else out
+    return _ops()["rrelu_with_noise_" if inplace else "rrelu_with_noise"](
+        input, noise, lower, upper, training)
 
 
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
     """Scaled ELU with PyTorch's constants."""
     alpha, scale = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
-    out = _ops()["elu"](_source(input, inplace), alpha=alpha, scale=scale)
-    return input.copy_(out) if inplace else out
+    return _ops()["elu_" if inplace else "elu"](input, alpha=alpha, scale=scale)
 
 
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``."""
-    out = _ops()["celu"](_source(input, inplace), alpha=alpha)
-    return input.copy_(out) if inplace else out
+    return _ops()["celu_" if inplace else "celu"](input, alpha=alpha)
 
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
     """``x * tanh(softplus(x))``."""
-    out = _ops()["mish"](_source(input, inplace))
-    return input.copy_(out) if inplace else out
+    return _ops()["mish_" if inplace else "mish"](input)
 
 
 def sigmoid(input: Tensor) -> Tensor:
@@ -262,14 +247,12 @@ def tanh(input: Tensor) -> Tensor:
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     """``clamp(x / 6 + 1/2, 0, 1)``."""
-    out = _ops()["hardsigmoid"](_source(input, inplace))
-    return input.copy_(out) if inplace else out
+    return _ops()["hardsigmoid_" if inplace else "hardsigmoid"](input)
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     """``x * hardsigmoid(x)``."""
-    out = _ops()["hardswish"](_source(input, inplace))
-    return input.copy_(out) if inplace else out
+    return _ops()["hardswish_" if inplace else "hardswish"](input)
 
 
 def softsign(input: Tensor) -> Tensor:
@@ -299,8 +282,8 @@ def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
 
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
     """``x`` where ``x > threshold``, ``value`` elsewhere."""
-    out = _ops()["threshold"](_source(input, inplace), threshold=threshold, value=value)
-    return input.copy_(out) if inplace else out
+    return _ops()["threshold_" if inplace else "threshold"](input, threshold=threshold,
+                                                            value=value)
 
 
 def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:

@@ -355,18 +355,56 @@ _INPLACE_ACTIVATIONS = {
 
 @pytest.mark.parametrize("name", sorted(_INPLACE_ACTIVATIONS))
 def test_inplace_activations_backpropagate_as_pytorch(name):
-    """An activation with ``inplace=True`` (or its ``_`` form) writes into a non-leaf input
-    and backpropagates the gradient PyTorch gives (its node keeps the values before the
-    write: backward used to find them changed); a leaf that requires grad is refused."""
+    """An activation with ``inplace=True`` (or its ``_`` form) writes into a non-leaf input,
+    records PyTorch's node on it (LeakyReluBackward1, EluBackward1 ... saving the result;
+    HardtanhBackward0, ThresholdBackward1 ... the input as it was) and backpropagates the
+    gradient PyTorch gives, at the kinks too (hardswish at -3 and 3); a leaf that requires
+    grad is refused."""
     torch = pytest.importorskip("torch")
     got = []
     for T in (tensorviz, torch):
-        x = T.tensor([-1.0, 0.3, 2.0, -0.2], requires_grad=True)
+        x = T.tensor([-1.0, 0.3, 2.0, -0.2, -3.0, 3.0, 0.0, 0.6], requires_grad=True)
         y = x * 1
         r = _INPLACE_ACTIVATIONS[name](T.nn.functional, y)
+        node = r.grad_fn
         r.sum().backward()
         with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
             _INPLACE_ACTIVATIONS[name](T.nn.functional, T.ones(2, requires_grad=True))
-        got.append((r is y, np.round(r.detach().numpy(), 6).tolist(),
-                    np.round(x.grad.numpy(), 6).tolist()))
+        got.append(((r is y, y._version, type(node).__name__,
+                     [type(f).__name__ for f, _ in node.next_functions]),
+                    r.detach().numpy().copy(), x.grad.numpy().copy()))
+    assert got[0][0] == got[1][0]
+    for mine, theirs in zip(got[0][1:], got[1][1:]):  # (selu's result - alpha * scale at -3
+        np.testing.assert_allclose(mine, theirs, rtol=1e-5, atol=1e-7)  # cancels to 1e-5)
+
+
+@pytest.mark.parametrize("call", ["F.leaky_relu(y, -0.1, True)", "F.elu(y, -0.5, True)",
+                                  "F.celu(y, -0.5, True)", "F.leaky_relu(y, 0.0, True)"])
+def test_inplace_activation_with_a_negative_slope_refuses_backward_as_pytorch(call):
+    """PyTorch's in-place leaky_relu/elu/celu save their result, from which a negative
+    slope cannot recover the gradient: forward runs, backward raises its RuntimeError."""
+    torch = pytest.importorskip("torch")
+    got = []
+    for T in (tensorviz, torch):
+        x = T.tensor([-2.0, 0.5], requires_grad=True)
+        r = eval(call, {"F": T.nn.functional, "y": x * 1})
+        try:
+            r.sum().backward()
+            got.append(np.round(x.grad.numpy(), 6).tolist())
+        except RuntimeError as e:
+            got.append(str(e))
+    assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_hardswish_gradient_at_its_kinks_is_pytorchs(dtype):
+    """hardswish's derivative is 0 up to -3 included and 1 from 3 on (PyTorch's
+    hardswish_backward), x / 3 + 1/2 strictly between."""
+    torch = pytest.importorskip("torch")
+    got = []
+    for T in (tensorviz, torch):
+        x = T.tensor([-3.5, -3.0, -2.9, 0.0, 2.9, 3.0, 3.5], dtype=getattr(T, dtype),
+                     requires_grad=True)
+        T.nn.functional.hardswish(x).sum().backward()
+        got.append(x.grad.tolist())
     assert got[0] == got[1]
