@@ -478,6 +478,8 @@ def cov(input, *, correction: int = 1, fweights=None, aweights=None) -> Tensor:
     # negative, no degrees of freedom, not a wrapped huge count)
     w_total = None if w is None else (w.sum(dtype=np.int64) if w.dtype.kind in "iub"
                                       else w.sum())
+    if w is not None and not builtins.bool(w_total != 0):
+        raise RuntimeError("cov(): weights sum to zero, can't be normalized")
 
     def f():
         if int_sum:
@@ -524,8 +526,11 @@ def cov(input, *, correction: int = 1, fweights=None, aweights=None) -> Tensor:
     # (a complex product that is not finite is recomputed from the parts, as PyTorch's:
     # a variance past the range is inf+nanj there, where BLAS gives nan+nanj)
     from .linalg import _cprod
-    c = call_quiet(lambda: _cprod(xp, xp.matmul, xm, xw.conj().T) / x.dtype.type(norm) if n_obs else
-                   xp.full((x.shape[0], x.shape[0]), xp.nan, dtype=x.dtype))
+    # (no observation: PyTorch's product of the empty deviations is 0, then divided by the
+    # degrees of freedom: 0 for correction=-2, NaN where there are none)
+    c = call_quiet(lambda: (_cprod(xp, xp.matmul, xm, xw.conj().T) if n_obs else
+                            xp.zeros((x.shape[0], x.shape[0]), dtype=x.dtype))
+                   / x.dtype.type(norm))
     c = xp.asarray(c).astype(rdt._np)
     if c.shape == (1, 1):
         c = c.reshape(())

@@ -1213,14 +1213,20 @@ PRECISION = {"bfloat16": 0, "float16": 1, "complex32": 1, "float32": 2, "complex
              "complex128": 3}
 
 
-def _input_precision(line: str, env: dict) -> str | None:
-    """The least precise float or complex dtype among the tensors a statement reads."""
+def _input_precision(line: str, env: dict, op: str = "") -> str | None:
+    """The least precise float or complex dtype among the tensors a statement reads; for a
+    float function of a libm (``ULP_OPS``), an integer or bool tensor counts as float32,
+    the default dtype PyTorch computes it in (atan2 of int64 into a float64 ``out=``)."""
     rhs = line.split("=", 1)[1] if re.match(r"\s*\w+\s*=[^=]", line) else line
+    libm = op.rsplit(".", 1)[-1].rstrip("_") in ULP_OPS
     best = None
     for v in set(re.findall(r"\bv\d+\b", rhs)):
         t = env.get(v)
         name = _dtype_name(t.dtype) if hasattr(t, "dtype") and hasattr(t, "is_complex") \
             else None
+        if libm and name is not None and name not in PRECISION and \
+                not t.is_floating_point() and not t.is_complex():
+            name = "float32"
         if name in PRECISION and (best is None or PRECISION[name] < PRECISION[best]):
             best = name
     return best
@@ -1423,9 +1429,10 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
         if target in st:  # (an op's rule: its name, line, input values and precision)
             m = re.search(r"\.(\w+)\(", line) or \
                 re.search(r"=\s*(?:abs\(|\w+\s*(\*\*|//|[-+*/%@])\s*\w)", line)
-            made_by[target] = (ops[i] if ops else (m.group(1) or "unaryabs(" if m else ""), line,
+            rule_op = ops[i] if ops else (m.group(1) or "unaryabs(" if m else "")
+            made_by[target] = (rule_op, line,
                                x_before if x_before is not None else _call_input(line, env_v),
-                               _input_precision(line, env_v), _call_input(line, env_t),
+                               _input_precision(line, env_v, rule_op), _call_input(line, env_t),
                                _samples(line, env_v), _read_values(line, env_v))
         def judge(name):
             """``name``'s difference after the rules (None: none), and its values before."""

@@ -1881,3 +1881,11 @@ REGRESSIONS += [  # fresh-seed 186M run: a complex subnormal pivot's reciprocal 
         "v4 = v3[..., ::2]", "v5 = T.ldexp(v1, other=v4)", "v6 = v5.logdet()",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 187M run: cov of no observation; weights summing to zero
+    ("cov-no-observation-correction-negative", [
+        "v0 = T.zeros((2, 0), dtype=T.float16)", "v1 = T.cov(v0, correction=-2)",
+    ]),
+    ("cov-weights-sum-to-zero", [
+        "v0 = T.tensor([[1.0, 2.0, 4.0]])", "v1 = T.cov(v0, aweights=T.tensor([0.0, 1e-46, 0.0]))",
+    ]),
+]

@@ -181,6 +181,23 @@ def test_cov_that_zeroes_its_input_is_still_compared():
         assert f.detail.startswith(what), f
 
 
+def test_libm_function_of_integers_into_a_wide_out_is_compared_at_float32():
+    """atan2 of integer tensors computes in float32 (the default dtype) whatever its out=:
+    written into a float64 or complex128 out, it is compared at float32's tolerance (NumPy's
+    float32 atan2 is an ulp from PyTorch's); a result off by more is still found."""
+    lines = ["v0 = T.tensor([-2, 0, 7])", "v1 = T.tensor([3], dtype=T.uint8)",
+             "v2 = T.zeros(3, dtype=T.complex128)", "v3 = T.arctan2(v0, v1, out=v2)",
+             "v4 = T.zeros(3, dtype=T.float64)", "v5 = T.atan2(v0, v1, out=v4)"]
+    assert compare(lines, torch, tensorviz) is None
+
+    def off(a, b, out=None):
+        r = tensorviz.atan2(a, b, out=out)
+        out.mul_(1 + 1e-4)
+        return out
+    f = compare(lines, torch, _wrong(arctan2=off, atan2=off))
+    assert f is not None and f.kind == "silent" and f.line == 3, f
+
+
 def test_ordered_write_rule_needs_shared_memory_or_an_index_write():
     """A write is compared against PyTorch's result on copies of its operands only where its
     destination shares memory with what it reads, or it is an index write that may hit a

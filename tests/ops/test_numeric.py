@@ -217,6 +217,26 @@ def test_cov_weights(tvdiff, case):
     tvdiff.check(f)
 
 
+@pytest.mark.filterwarnings("ignore:.*degrees of freedom")
+@pytest.mark.parametrize("weights", ["none", "fweights", "aweights", "both", "subnormal"])
+@pytest.mark.parametrize("n", [0, 3])
+@pytest.mark.parametrize("correction", [-2, 0, 1])
+@pytest.mark.parametrize("dtype", ["float16", "float64", "complex64", "int64"])
+def test_cov_of_no_observation_or_weights_summing_to_zero(tvdiff, dtype, correction, n,
+                                                          weights):
+    """No observation: the product of the empty deviations is 0, divided by the degrees of
+    freedom (0 for correction=-2, NaN where there are none); weights that sum to zero (all
+    0, or a float32 1e-46) are PyTorch's RuntimeError."""
+    def f(lib):
+        x = lib.ones((2, n), dtype=getattr(lib, dtype))
+        fw, aw = lib.tensor([1, 0, 0][:n]), lib.tensor([0.0, 1.0, 1.0][:n])
+        kw = {"none": {}, "fweights": {"fweights": lib.zeros(n, dtype=lib.int64)},
+              "aweights": {"aweights": lib.zeros(n)}, "both": {"fweights": fw, "aweights": aw},
+              "subnormal": {"aweights": lib.tensor([0.0, 1e-46, 0.0][:n])}}[weights]
+        return lib.cov(x, correction=correction, **kw)
+    tvdiff.check(f)
+
+
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("dtype", ["int64", "int32", "uint8"])
 def test_cov_corrcoef_of_integer_extremes(tvdiff, seed, dtype):
