@@ -43,61 +43,73 @@ def _gelu_grad(x, approximate):
     return ((x * (1.0 / math.sqrt(2.0))).erf() + 1) * 0.5 + x * _phi(x)
 
 
+def _celu_scale(alpha) -> float:
+    """celu's input scale in PyTorch's backward: ``1 / alpha`` of alpha rounded to float32
+    (1 / 0.7 is 1.428571453..., not ...429; its forward divides by alpha itself)."""
+    return 1.0 / float(_np.float32(alpha))
+
+
 #: Each activation's out-of-place formula, by kernel name (their in-place forms reuse them).
 _FORMULA_OF: dict = {}
 
 
 def _activation_formula(name: str, node: str, grad):
+    """Record activation ``name`` as PyTorch's ``node``, saving its input only (as PyTorch:
+    its result may then be written in place, ``y = F.gelu(h); y += skip``); the gradient is
+    ``g * grad(x, *args)``."""
     @formula(f"{_F}.{name}")
     def f(ctx, input, *args, **kwargs):
         s = ctx.save(input, "self")
-        r = ctx.save(ctx.out, "result")
-        return node, (input,), lambda g: (g * grad(s(), r(), *args, **kwargs),)
+        return node, (input,), lambda g: (g * grad(s(), *args, **kwargs),)
     _FORMULA_OF[name] = f
     return f
 
 
 _activation_formula("_gelu", "GeluBackward0",
-                    lambda x, y, approximate="none": _gelu_grad(x, approximate))
+                    lambda x, approximate="none": _gelu_grad(x, approximate))
 _activation_formula("_silu", "SiluBackward0",
-                    lambda x, y: x.sigmoid() * (x * (-x.sigmoid() + 1) + 1))
+                    lambda x: x.sigmoid() * (x * (-x.sigmoid() + 1) + 1))
+# (PyTorch's elu_backward of the input: scale, or alpha * scale * exp(x) from x <= 0 on;
+# celu's is elu's with scale 1 and input_scale 1 / alpha: exp(x / alpha))
 _activation_formula("_elu", "EluBackward0",
-                    lambda x, y, alpha=1.0, scale=1.0:
-                    tv.where(x > 0, tv.full_like(x, scale), y + alpha * scale))
+                    lambda x, alpha=1.0, scale=1.0:
+                    tv.where(x > 0, tv.full_like(x, scale), x.exp() * (alpha * scale)))
 _activation_formula("_celu", "CeluBackward0",
-                    lambda x, y, alpha=1.0: tv.where(x > 0, tv.ones_like(x), y / alpha + 1))
+                    lambda x, alpha=1.0: tv.where(
+                        x > 0, tv.ones_like(x),
+                        (x * _celu_scale(alpha)).exp() * (_celu_scale(alpha) * alpha)))
 # Note: PyTorch's CPU kernel multiplies by the float literal 1.0f / 6.0f in every dtype, so
 # float64 gradients carry float32's rounding of 1/6; we follow it.
 _ONE_SIXTH_F32 = 0.1666666716337204
 _activation_formula("_hardsigmoid", "HardsigmoidBackward0",
-                    lambda x, y: ((x > -3) & (x < 3)).to(x.dtype) * _ONE_SIXTH_F32)
+                    lambda x: ((x > -3) & (x < 3)).to(x.dtype) * _ONE_SIXTH_F32)
 # (PyTorch's hardswish_backward: 0 up to -3 included, x / 3 + 1/2 strictly inside, 1 from 3)
 _activation_formula("_hardswish", "HardswishBackward0",
-                    lambda x, y: tv.where(x <= -3, tv.zeros_like(x),
-                                          tv.where(x < 3, x / 3 + 0.5, tv.ones_like(x))))
-_activation_formula("_logsigmoid", "LogSigmoidBackward0", lambda x, y: (-x).sigmoid())
+                    lambda x: tv.where(x <= -3, tv.zeros_like(x),
+                                       tv.where(x < 3, x / 3 + 0.5, tv.ones_like(x))))
+_activation_formula("_logsigmoid", "LogSigmoidBackward0", lambda x: (-x).sigmoid())
 _activation_formula("_softshrink", "SoftshrinkBackward0",
-                    lambda x, y, lambd=0.5: (x.abs() > lambd).to(x.dtype))
+                    lambda x, lambd=0.5: (x.abs() > lambd).to(x.dtype))
 _activation_formula("_hardshrink", "HardshrinkBackward0",
-                    lambda x, y, lambd=0.5: (x.abs() > lambd).to(x.dtype))
+                    lambda x, lambd=0.5: (x.abs() > lambd).to(x.dtype))
 _activation_formula("_threshold", "ThresholdBackward0",
-                    lambda x, y, threshold=0.0, value=0.0: (x > threshold).to(x.dtype))
+                    lambda x, threshold=0.0, value=0.0: (x > threshold).to(x.dtype))
 
 
-def _mish_grad(x, y):
+def _mish_grad(x):
     t = _softplus_plain(x).tanh()
     return t + x * x.sigmoid() * (-(t * t) + 1)
 
 
 _activation_formula("_mish", "MishBackward0", _mish_grad)
 _activation_formula("_leaky_relu", "LeakyReluBackward0",
-                    lambda x, y, negative_slope=0.01:
+                    lambda x, negative_slope=0.01:
                     tv.where(x > 0, tv.ones_like(x), tv.full_like(x, negative_slope)))
 _activation_formula("_softplus", "SoftplusBackward0",
-                    lambda x, y, beta=1.0, threshold=20.0:
+                    lambda x, beta=1.0, threshold=20.0:
                     tv.where(x * beta > threshold, tv.ones_like(x), (x * beta).sigmoid()))
 _activation_formula("_hardtanh", "HardtanhBackward0",
-                    lambda x, y, min_val=-1.0, max_val=1.0:
+                    lambda x, min_val=-1.0, max_val=1.0:
                     ((x > min_val) & (x < max_val)).to(x.dtype))
 
 
@@ -309,7 +321,8 @@ _inplace_activation("_elu", _KERNELS["_elu"], "EluBackward1",
                     tv.where(y > 0, tv.full_like(y, scale), y + alpha * scale),
                     _nonnegative("elu", "alpha", 1.0))
 _inplace_activation("_celu", _KERNELS["_celu"], "CeluBackward1",
-                    lambda y, alpha=1.0: tv.where(y > 0, tv.ones_like(y), y / alpha + 1),
+                    lambda y, alpha=1.0: tv.where(y > 0, tv.ones_like(y),
+                                                  (y + alpha) * _celu_scale(alpha)),
                     _nonnegative("elu", "alpha", 1.0))
 _inplace_activation("_threshold", _KERNELS["_threshold"], "ThresholdBackward1")
 _inplace_activation("_hardtanh", _KERNELS["_hardtanh"], "HardtanhBackward0")

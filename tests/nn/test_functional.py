@@ -408,3 +408,34 @@ def test_hardswish_gradient_at_its_kinks_is_pytorchs(dtype):
         T.nn.functional.hardswish(x).sum().backward()
         got.append(x.grad.tolist())
     assert got[0] == got[1]
+
+
+_SAVING_INPUT = {
+    "leaky_relu": lambda F, x: F.leaky_relu(x, 0.1), "elu": lambda F, x: F.elu(x, 1.3),
+    "gelu": lambda F, x: F.gelu(x), "gelu_tanh": lambda F, x: F.gelu(x, approximate="tanh"),
+    "silu": lambda F, x: F.silu(x), "celu": lambda F, x: F.celu(x, 0.7),
+    "hardsigmoid": lambda F, x: F.hardsigmoid(x), "hardswish": lambda F, x: F.hardswish(x),
+    "logsigmoid": lambda F, x: F.logsigmoid(x), "softshrink": lambda F, x: F.softshrink(x),
+    "hardshrink": lambda F, x: F.hardshrink(x), "mish": lambda F, x: F.mish(x),
+    "threshold": lambda F, x: F.threshold(x, 0.1, 2.0), "softplus": lambda F, x: F.softplus(x),
+    "hardtanh": lambda F, x: F.hardtanh(x), "selu": lambda F, x: F.selu(x),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SAVING_INPUT))
+def test_activation_result_written_in_place_still_backpropagates(name):
+    """These activations save their input only, as PyTorch's (``_saved_self``, no
+    ``_saved_result``): their result may be written in place before backward (``y =
+    F.gelu(h); y += skip``), where saving it too made backward refuse; the float64
+    gradients are PyTorch's."""
+    torch = pytest.importorskip("torch")
+    got = []
+    for T in (tensorviz, torch):
+        x = T.tensor([-3.0, -1.0, 0.0, 0.5, 2.0, 3.0], dtype=T.float64, requires_grad=True)
+        y = _SAVING_INPUT[name](T.nn.functional, x)
+        saved = [hasattr(y.grad_fn, k) for k in ("_saved_self", "_saved_result")]
+        y.add_(1)
+        y.sum().backward()
+        got.append((type(y.grad_fn).__name__, saved, x.grad.numpy().copy()))
+    assert got[0][:2] == got[1][:2]
+    np.testing.assert_allclose(got[0][2], got[1][2], rtol=1e-13, atol=1e-15)
