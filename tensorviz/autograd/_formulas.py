@@ -264,12 +264,20 @@ _unary("atanh", "AtanhBackward0", lambda x: (-(x * x) + 1).reciprocal())
 _unary("sigmoid", "SigmoidBackward0", lambda r: r * (-r + 1), "result")
 _unary("erf", "ErfBackward0", lambda x: (-(x * x)).exp() * (2.0 / math.sqrt(math.pi)))
 _unary("erfc", "ErfcBackward0", lambda x: (-(x * x)).exp() * (-2.0 / math.sqrt(math.pi)))
-_unary("erfinv", "ErfinvBackward0",
-       lambda r: (r * r).exp() * (math.sqrt(math.pi) / 2.0), "result")
+# (from the input, as PyTorch's: its result may then be written in place)
+_unary("erfinv", "ErfinvBackward0", lambda x: x.erfinv().pow(2).exp() * (0.5 * math.sqrt(math.pi)))
 _unary("lgamma", "LgammaBackward0", lambda x: x.digamma())
 _unary("digamma", "DigammaBackward0", lambda x: tv.polygamma(1, x))
-_unary("deg2rad", "Deg2RadBackward0", lambda x: tv.full_like(x, math.pi / 180.0))
-_unary("rad2deg", "Rad2DegBackward0", lambda x: tv.full_like(x, 180.0 / math.pi))
+def _scaling(name: str, node: str, factor: float):
+    """An op whose derivative is the constant ``factor``: nothing saved, as PyTorch's."""
+    @formula(name)
+    def f(ctx, input, *args, out=None, **kwargs):
+        return node, (input,), lambda g: (g * factor,)
+    return f
+
+
+_scaling("deg2rad", "Deg2RadBackward0", math.pi / 180.0)
+_scaling("rad2deg", "Rad2DegBackward0", 180.0 / math.pi)
 _unary("i0", "I0Backward0", lambda x: tv.special.i1(x))
 
 
