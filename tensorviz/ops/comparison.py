@@ -68,6 +68,15 @@ def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-
         if dt.category >= _FLOAT:
             if equal_nan:
                 close = close | (xp.isnan(a) & xp.isnan(b))
+            if dt is _dtypes.bfloat16:
+                # (PyTorch's bfloat16 ops: each computed in float32 from the tolerances as
+                # float32, rounded to bfloat16: atol=10**30 is bfloat16's 1e30 there)
+                f32, bf = np.float32, dt._np
+                ca, cb = a.astype(f32), b.astype(f32)
+                scaled = xp.abs((f32(rtol) * cb).astype(bf).astype(f32))
+                allowed = (f32(atol) + scaled).astype(bf).astype(f32)
+                ok = xp.abs((ca - cb).astype(bf).astype(f32)) <= allowed
+                return close | (ok & xp.isfinite(ca - cb))
             ca, cb = (a, b) if dt is not _dtypes.float16 else (a.astype(np.float32),
                                                                 b.astype(np.float32))
             allowed = atol + xp.abs(rtol * cb)

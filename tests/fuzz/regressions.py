@@ -1889,3 +1889,10 @@ REGRESSIONS += [  # fresh-seed 187M run: cov of no observation; weights summing 
         "v0 = T.tensor([[1.0, 2.0, 4.0]])", "v1 = T.cov(v0, aweights=T.tensor([0.0, 1e-46, 0.0]))",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 188M run: bfloat16 isclose rounds each step to bfloat16
+    ("allclose-bfloat16-atol-int-past-int64", [
+        "v0 = T.tensor([[[3.0]], [[1e+30]]], dtype=T.bfloat16)", "v1 = v0.expand((2, 3, 1))",
+        "v2 = T.tensor([[[-1.0]], [[-3.0]]], dtype=T.bfloat16)",
+        "v3 = v0.allclose(v2, 0.5, 10**30)",
+    ]),
+]

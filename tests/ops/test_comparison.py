@@ -66,6 +66,27 @@ def test_isclose_allclose(tvdiff, dtype, kwargs):
     tvdiff.check(lambda lib, u, v: lib.isclose(u, v), a, tvdiff.make((4,), dtype))
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_isclose_of_bfloat16_rounds_each_step_as_pytorch(seed):
+    """bfloat16's isclose computes each of atol + |rtol * other| and |self - other| in
+    float32 and rounds it to bfloat16, as PyTorch's ops: 1e30 is close to -3 with atol=10**30
+    (bfloat16's 1e30 is 1.0001e30), integer atols past int64 included."""
+    torch = pytest.importorskip("torch")
+    atols = [0, 1e-8, 10**30, 1e30, 59999, 1.0, 1e40]
+    got = []
+    for T in (tensorviz, torch):
+        rng = np.random.default_rng(seed)
+        rows = []
+        for k in range(100):
+            va = rng.choice([1e30, 3.0, 60000., -2.5, 0.1, np.inf, np.nan, 1e-30, 3.3e38, 257.0], 6)
+            vb = rng.choice([1e30, 3.0, -3.0, 2.0, 1.0, np.inf, 1e-30, 3.3e38, 256., 258.0], 6)
+            rtol, atol = float(rng.choice([0, 1e-5, 0.5, 2.0])), atols[rng.integers(7)]
+            a, b = T.tensor(va, dtype=T.bfloat16), T.tensor(vb, dtype=T.bfloat16)
+            rows.append(T.isclose(a, b, rtol, atol, equal_nan=bool(k % 2)).tolist())
+        got.append(rows)
+    assert got[0] == got[1]
+
+
 def test_isclose_infinities(tvdiff):
     x = tvdiff.make((4,), "float32", data=np.array([np.inf, -np.inf, np.nan, 1.0], "float32"))
     y = tvdiff.make((4,), "float32", data=np.array([np.inf, np.inf, np.nan, np.inf], "float32"))
