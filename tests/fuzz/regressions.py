@@ -1849,3 +1849,10 @@ REGRESSIONS += [  # fresh-seed 180M run: a 0-dim complex128 converted to complex
         "v1 = T.tensor([0.5, 65504.0], dtype=T.float16)", "v2 = T.add(v1, v0, alpha=2)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 182M run: real dtypes, linalg and layout
+    ("histc-single-value-beyond-unit-widening", [
+        "v0 = T.tensor(1e+30, dtype=T.float32)", "v2 = T.histc(v0)",
+        "v3 = T.histc(T.tensor([16777216.0, 16777216.0]), bins=7)",
+        "v4 = T.histc(T.tensor(1e+30, dtype=T.float64), bins=10)",
+    ]),
+]
