@@ -165,10 +165,12 @@ def operand_layout(x, common=None) -> tuple:
     """``(shape, stride)`` of an operand as PyTorch's CPU TensorIterator sees it: a tensor of
     another dtype than ``common`` as its copy ``x.to(common)`` (``_layout.cast_strides``),
     a lazy conjugate (negative) view as the copy its fallback resolves it into (the same
-    layout rule), a number as a 0-dim tensor."""
+    layout rule), as does a complex32 operand widened to complex64 for an op computing in
+    another dtype (``_dispatch._widened``), a number as a 0-dim tensor."""
     if not isinstance(x, Tensor):
         return ((), ())
-    if ((common is not None and x._dtype is not common) or x._cj) and \
+    if ((common is not None and x._dtype is not common) or x._cj or
+            (_dispatch.CAST_LAYOUT and _dispatch.CAST_LAYOUT.get(id(x)) is x)) and \
             x._stride != _contig(x._shape):
         return (x._shape, _layout.cast_strides(x._shape, x._stride))
     return (x._shape, x._stride)

@@ -1855,4 +1855,10 @@ REGRESSIONS += [  # fresh-seed 182M run: real dtypes, linalg and layout
         "v3 = T.histc(T.tensor([16777216.0, 16777216.0]), bins=7)",
         "v4 = T.histc(T.tensor(1e+30, dtype=T.float64), bins=10)",
     ]),
+    ("logical-xor-out-expanded-complex32-cast-layout", [
+        "v0 = T.tensor([[complex(2.0, 0.0)], [complex(0.0, 0.5)]], dtype=T.complex64)",
+        "v1 = v0.conj()", "v2 = T.adjoint(v1)",
+        "v4 = T.tensor([[complex(-1.0, -2.0)]], dtype=T.complex32)", "v5 = v4.expand((1, 2))",
+        "v6 = T.logical_xor(v2, other=v5, out=v1)", "v7 = T.add(v2, v5)",
+    ]),
 ]
