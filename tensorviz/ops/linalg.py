@@ -1559,6 +1559,13 @@ def inv(A, *, out=None) -> Tensor:
     Near-singular real matrices are factored with PyTorch's own LU arithmetic (``_getrf``),
     so an exactly singular matrix raises -- or, where that LU meets a pivot of rounding size
     instead of zero, returns huge values -- just where PyTorch does.
+
+    Example: ``inv(tensor([[2., 1.], [1., 1.]]))`` is ``tensor([[1., -1.], [-1., 2.]])``.
+
+    # Note: the triangular solves after that LU round as MKL's only for orders 2 and 8; for
+    # other orders entries that are rounding noise (an exact 3e-32 beside a 1e30 entry in
+    # float32) may come out as noise of another size or sign (-0.0 where PyTorch's is
+    # -3.8e-10), within the LU's rounding bound.
     """
     A = _tensor_arg(A, "linalg_inv", "A", 1)
     _float_input(A, "linalg.inv")

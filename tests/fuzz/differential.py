@@ -631,6 +631,22 @@ def _one_thread_result(line: str) -> np.ndarray | None:
         torch.set_num_threads(threads)
 
 
+def _inverse_bound(x: np.ndarray, inverse: np.ndarray) -> np.ndarray | None:
+    """Higham's componentwise rounding bound of an inverse computed by partial-pivoting LU,
+    ``4 n eps (|X| |P L| |U| |X|)``, for each matrix of ``x`` (``X``: the inverse as
+    computed, ``eps`` of ``x``'s dtype); None where a matrix or its inverse is not finite."""
+    import torch
+    a = x.astype(np.complex128 if x.dtype.kind == "c" else np.float64)
+    inv = np.abs(inverse.astype(a.dtype))
+    if not (np.isfinite(a).all() and np.isfinite(inv).all()):
+        return None
+    n = x.shape[-1]
+    eps = float(np.finfo(x.real.dtype if x.dtype.kind == "c" else x.dtype).eps)
+    p, low, up = (t.numpy() for t in torch.linalg.lu(torch.from_numpy(a)))
+    with np.errstate(all="ignore"):
+        return 4 * n * eps * (inv @ (np.abs(p) @ np.abs(low)) @ np.abs(up) @ inv)
+
+
 def deliberate(op: str, line: str, dt, dv, x=None, samples=None, operands=None) -> bool:
     """Adjust the two descriptions of a result for the differences tensorviz keeps on purpose
     (each a ``# Note:``); True when the rest of the program is not to be compared.
@@ -898,6 +914,21 @@ def deliberate(op: str, line: str, dt, dv, x=None, samples=None, operands=None) 
                     return usable[..., None, None] & \
                         (np.abs(a.astype(np.complex128) - b) <= tol[..., None, None])
                 _mask_where(dt[1], dv[1], within)
+    if op in ("inverse", "inv") and x is not None and x.ndim >= 2 and x.dtype.kind in "fc" \
+            and x.shape[-1] == x.shape[-2] and x.size and dt[0] == dv[0] == "tensor" and \
+            dt[1]["values"].shape == x.shape:
+        # Note: an inverse computed by LU (PyTorch: MKL's getrf and getrs; tensorviz: MKL's
+        # getrf arithmetic and its own triangular solves, whose last bits differ from MKL's
+        # small-order kernels) carries rounding errors up to about 4 n eps (|X| |P L| |U|
+        # |X|)_ij (Higham's componentwise bound for solving A X = I). In a badly scaled
+        # matrix ([[0.5, 0, 0.25], [1.5, 4, 2], [-3, 0.25, 1e30]] in float32) an entry whose
+        # exact value is 3e-32 is -3.8e-10 in PyTorch's and -0.0 in tensorviz's: noise of
+        # either sign, which a later reciprocal magnifies. A finite entry within that bound
+        # of PyTorch's is accepted; one farther off is a finding.
+        bound = _inverse_bound(x, dt[1]["values"])
+        if bound is not None:
+            _mask_where(dt[1], dv[1], lambda a, b: np.isfinite(a) & np.isfinite(b) & (
+                np.abs(a.astype(np.complex128) - b) <= bound))
     if op in ("det", "logdet", "slogdet") and x is not None and x.ndim >= 2 and \
             x.shape[-1] == x.shape[-2] and x.dtype.kind in "fc" and x.shape[-1]:
         # Note: a matrix singular to working precision (|det| within the LU's rounding bound,

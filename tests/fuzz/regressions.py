@@ -1861,4 +1861,9 @@ REGRESSIONS += [  # fresh-seed 182M run: real dtypes, linalg and layout
         "v4 = T.tensor([[complex(-1.0, -2.0)]], dtype=T.complex32)", "v5 = v4.expand((1, 2))",
         "v6 = T.logical_xor(v2, other=v5, out=v1)", "v7 = T.add(v2, v5)",
     ]),
+    ("inverse-badly-scaled-rounding-noise", [
+        "v0 = T.tensor([[0.5, 0.0, 0.25], [1.5, 4.0, 2.0], [-3.0, 0.25, 1e+30]], "
+        "dtype=T.float32)",
+        "v1 = T.inverse(v0)", "v2 = T.reciprocal(v1)",
+    ]),
 ]
