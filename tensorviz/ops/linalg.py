@@ -2827,6 +2827,10 @@ def matrix_exp(A) -> Tensor:
 
     # Note: entries near the float range overflow to inf, as the exact result does; PyTorch's
     # scaling underflows there and returns the identity.
+    # Note: computed in double precision for every dtype, then rounded; PyTorch computes a
+    # float32 exponential in float32, whose squarings magnify its rounding in a far from
+    # normal matrix ([[-1e-33, 1.15e15], [-7.5e-4, -7.5e-4]]: 1e33 and inf there, where
+    # the exact exponential, and this one, is [[0.14, 1.2e9], [-8e-10, 0.14]]).
     """
     A = _tensor_arg(A, "linalg_matrix_exp", "A", 1)
     if A._dtype.category < _FLOAT:

@@ -1866,4 +1866,8 @@ REGRESSIONS += [  # fresh-seed 182M run: real dtypes, linalg and layout
         "dtype=T.float32)",
         "v1 = T.inverse(v0)", "v2 = T.reciprocal(v1)",
     ]),
+    ("matrix-exp-far-from-normal-float32", [
+        "v0 = T.tensor([[-1e-30, 1.152921504606847e+18], [-0.75, -0.75]], dtype=T.float32)",
+        "v1 = v0.mul(1e-3)", "v2 = v1.matrix_exp()",
+    ]),
 ]

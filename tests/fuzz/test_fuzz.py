@@ -1212,3 +1212,20 @@ def test_inverse_rounding_noise_is_accepted_within_the_lu_bound_only():
                        (_wrong(reciprocal=lambda t: 1 / (t + 1e-30)), 2)):
         f = compare(lines, torch, fake)
         assert f is not None and f.kind == "silent" and f.line == line, f
+
+
+def test_matrix_exp_in_double_precision_is_accepted_only_where_pytorch_disagrees_with_itself():
+    """PyTorch's float32 exponential of a far from normal matrix is 1e33/inf where its own
+    float64 one (and the exact one) is [[0.14, 1.2e9], [-8e-10, 0.14]]: tensorviz's, which
+    is the float64 one rounded, is accepted there; a wrong exponential of that matrix or of
+    an ordinary one is still found."""
+    lines = ["v0 = T.tensor([[-1e-30, 1.152921504606847e+18], [-0.75, -0.75]])",
+             "v1 = v0.mul(1e-3)", "v2 = T.matrix_exp(v1)",
+             "v3 = T.tensor([[0.5, 1.0], [-2.0, 0.25]])", "v4 = T.matrix_exp(v3)"]
+    assert compare(lines, torch, tensorviz) is None
+    for fake, line in ((_wrong(matrix_exp=lambda a: tensorviz.matrix_exp(a) * 1.001), 2),
+                       (_wrong(matrix_exp=lambda a: tensorviz.matrix_exp(a * 1.001)), 2),
+                       (_wrong(matrix_exp=lambda a: tensorviz.matrix_exp(a) if a[0, 0] < 0
+                               else tensorviz.matrix_exp(a) * 1.001), 4)):
+        f = compare(lines, torch, fake)
+        assert f is not None and f.kind == "silent" and f.line == line, f
