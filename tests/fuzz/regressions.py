@@ -1870,4 +1870,9 @@ REGRESSIONS += [  # fresh-seed 182M run: real dtypes, linalg and layout
         "v0 = T.tensor([[-1e-30, 1.152921504606847e+18], [-0.75, -0.75]], dtype=T.float32)",
         "v1 = v0.mul(1e-3)", "v2 = v1.matrix_exp()",
     ]),
+    ("subtract-alpha-fused-past-the-float-range", [  # (fresh seed 184104014)
+        "v0 = T.tensor([[2.0, 3.4e+38], [2.0, 65504.0], [1.5, -3.0], [1.0, 2.0]])",
+        "v1 = v0[1:]", "v2 = v1.subtract_(v1, alpha=2)",
+        "v3 = T.add(v0, v0, alpha=-3)", "v4 = T.sub(v0.double(), 1e308, alpha=0.5)",
+    ]),
 ]
