@@ -23,6 +23,7 @@ import functools
 import inspect
 import sys
 import warnings
+import weakref
 from typing import Any, Callable, Iterable
 
 import numpy as np
@@ -749,12 +750,28 @@ def _stepwise_c32(name: str, args, kwargs):
         return _c32_step(_c32_values(a) + _c32_step(_c32_values(alpha) * _c32_values(b)))
 
 
-def _widened(x):
+#: complex32 operands widened to complex64 for an op computing in another dtype, whose
+#: layout is that of PyTorch's ``x.to(dtype)`` copy (see ``_widened``); weak: each lives as
+#: long as the call that made it (keyed by id: a tensor's ``==`` is elementwise).
+CAST_LAYOUT: "weakref.WeakValueDictionary" = weakref.WeakValueDictionary()
+
+
+def _widened(x, cast: builtins.bool = False):
+    """``x`` with its complex32 tensors as complex64 copies.  ``cast``: the op computes in
+    another dtype than complex32, so PyTorch's TensorIterator first copies the operand with
+    ``x.to(dtype)``, and an expanded one takes part in the result's layout as that dense copy
+    (kept in ``CAST_LAYOUT`` for ``_elementwise.operand_layout``; its values stay expanded):
+    ``logical_xor(t, z.expand(1, 2))``, ``t`` (1, 2) of strides (1, 1), is laid out (2, 1)."""
     if isinstance(x, Tensor):
-        return _widen_tensor(x) if x._dtype is _C32 else x
+        if x._dtype is not _C32:
+            return x
+        w = _widen_tensor(x)
+        if cast and 0 in w._stride:
+            CAST_LAYOUT[id(w)] = w
+        return w
     if isinstance(x, (list, tuple)) and builtins.any(
             isinstance(b, Tensor) and b._dtype is _C32 for b in x):
-        return type(x)(_widened(b) for b in x)
+        return type(x)(_widened(b, cast) for b in x)
     return x
 
 
@@ -855,7 +872,8 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
             # first: an int32 2147483646 is inf there, and -0.0 * it NaN)
             args = tuple(_as_chalf(a) for a in args)
         out = kwargs.pop("out", None) if not inplace else None
-        res = fn(*[_widened(a) for a in args], **{k: _widened(v) for k, v in kwargs.items()})
+        res = fn(*[_widened(a, not narrow) for a in args],
+                 **{k: _widened(v, not narrow) for k, v in kwargs.items()})
         if narrow and not inplace:
             res = _narrowed(res)
             if each_step and isinstance(res, Tensor) and res._dtype is _C32:

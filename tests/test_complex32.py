@@ -515,3 +515,43 @@ def test_stacking_promotes_0_dim_inputs_as_dimensioned(fn):
         got.append([(str(r.dtype).rpartition(".")[2], r.tolist()) for r in (
             getattr(T, fn)([a, b]), getattr(T, fn)([b, h]), T.block_diag(a, b))])
     assert got[0] == got[1]
+
+
+def _layouts(T, dt):
+    """(2, 3) operands of ``dt`` in several layouts: contiguous, transposed, expanded from
+    one element, a column or a row, and stepped."""
+    b = T.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]).to(getattr(T, dt))
+    return [b, T.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]).to(getattr(T, dt)).t(),
+            b[:1, :1].expand(2, 3), b[:, :1].expand(2, 3), b[:1].expand(2, 3),
+            T.arange(12.0).reshape(2, 6).to(getattr(T, dt))[:, ::2]]
+
+
+@pytest.mark.parametrize("dtypes", [("complex32", "complex64"), ("complex32", "float32"),
+                                    ("complex64", "complex32"), ("complex32", "complex128"),
+                                    ("complex32", "complex32"), ("float16", "complex32")])
+def test_expanded_complex32_operands_lay_results_out_as_pytorch(dtypes):
+    """An op computing in another dtype than complex32 first copies a complex32 operand with
+    ``x.to(dtype)``: an expanded one takes part in the result's layout as that dense copy
+    (``logical_xor(t, z.expand(1, 2))`` with ``t`` (1, 2) of strides (1, 1) is laid out
+    (2, 1), also into a resized ``out=``); complex32 results keep the operands' own layout."""
+    ops = [lambda T, a, b: T.add(a, b), lambda T, a, b: a * b, lambda T, a, b: T.sub(a, b),
+           lambda T, a, b: T.logical_xor(a, b), lambda T, a, b: T.eq(a, b),
+           lambda T, a, b: T.logical_and(a, b), lambda T, a, b: T.div(a, b),
+           lambda T, a, b: T.where(T.ones(2, 3, dtype=T.bool), a, b)]
+    got = []
+    for T in (tv, torch):
+        row = []
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for f, a, b in itertools.product(ops, _layouts(T, dtypes[0]), _layouts(T, dtypes[1])):
+                try:
+                    r = f(T, a, b)
+                    row.append((tuple(r.shape), r.stride(), str(r.dtype).rpartition(".")[2]))
+                except RuntimeError as e:
+                    row.append(str(e))
+            z = T.tensor([[complex(2.0, 0.0)], [complex(0.0, 0.5)]], dtype=T.complex64).conj()
+            e = T.tensor([[complex(-1.0, -2.0)]], dtype=T.complex32).expand((1, 2))
+            T.logical_xor(T.adjoint(z), e, out=z)
+            row.append((tuple(z.shape), z.stride(), z.is_conj(), z.tolist()))
+        got.append(row)
+    assert got[0] == got[1]

@@ -4,6 +4,8 @@ from __future__ import annotations
 import contextvars
 from typing import Sequence
 
+import sys
+
 import numpy as np
 
 try:  # NumPy >= 2 keeps its floating-point error state in a context variable
@@ -163,6 +165,27 @@ def context_busy(error: RuntimeError) -> bool:
 _VELTKAMP = 134217729.0  # (2**27 + 1: splits a float64 into two halves of 26 bits)
 
 
+def _split(x):
+    """Veltkamp's split of float64 ``x`` into halves of 26 bits, ``x == h + l``; an ``x``
+    beyond 2**995 (whose product with 2**27 + 1 would overflow) is split scaled down by
+    2**30 and scaled back, exactly."""
+    big = 2.0 ** 995
+    if isinstance(x, (int, float, np.generic)) or not getattr(x, "size", 1):
+        large = abs(x) > big
+    else:
+        large = bool(x.max() > big) or bool(x.min() < -big)  # (reductions: no copies)
+    if large:
+        with np.errstate(invalid="ignore"):
+            scale = np.where(abs(x) > big, 2.0 ** -30, 1.0)
+        xs = x * scale
+        h = xs * _VELTKAMP
+        h = h - (h - xs)
+        return h / scale, (xs - h) / scale
+    h = x * _VELTKAMP
+    h = h - (h - x)
+    return h, x - h
+
+
 def fma_parts(a, b, c):
     """``a * b + c`` for float64 arrays with the product and the sum kept exact (Veltkamp's
     split, Dekker's product, Knuth's sum): ``(r, p, s)`` -- ``r`` rounded once, as a fused
@@ -172,12 +195,8 @@ def fma_parts(a, b, c):
     >>> fma_parts(np.array([0.1]), np.array([10.0]), np.array([-1.0]))[0]   # 5.55e-17, not 0
     """
     p = a * b
-    ah = a * _VELTKAMP
-    ah = ah - (ah - a)
-    al = a - ah
-    bh = b * _VELTKAMP
-    bh = bh - (bh - b)
-    bl = b - bh
+    ah, al = _split(a)
+    bh, bl = _split(b)
     e = ((ah * bh - p) + ah * bl + al * bh) + al * bl      # a*b == p + e exactly
     s = p + c
     bb = s - p
@@ -195,9 +214,48 @@ def fma(a, b, c):
     np.float32(1.4901161e-08)
     """
     if c.dtype == np.float32:
-        return (a.astype(np.float64) * b + c).astype(np.float32)
-    r, _, s = fma_parts(a, b, c)
+        # The product is exact in float64, the sum rounded there first: where the exact
+        # a * b + c lies just off a float32 tie the float64 sum may land on the tie and round
+        # the wrong way (3 * -1.6215094e33 - 0.00134). Such sums (the low 29 bits of the
+        # float64 a float32 tie's) are moved one float64 step toward the exact one (Knuth's
+        # two-sum gives the remainder), breaking the tie as the exact sum does.
+        s = np.multiply(a, b, dtype=np.float64)
+        if isinstance(s, np.ndarray) and (s.shape == getattr(c, "shape", None) or not
+                                          getattr(c, "ndim", 0)):
+            np.add(s, c, out=s)
+        else:
+            s = s + c
+        scalar = isinstance(s, np.generic)  # (numbers and 0-d arrays: a number back)
+        if scalar:
+            s = np.array(s)
+        low = s.reshape(-1).view(np.uint32)[0 if sys.byteorder == "little" else 1::2]
+        tie = ((low & 0x1FFFFFFF) == 0x10000000).reshape(s.shape)
+        if bool(tie.any()):
+            pt = np.multiply(np.broadcast_to(a, s.shape)[tie], np.broadcast_to(b, s.shape)[tie],
+                             dtype=np.float64)
+            ct, st = np.broadcast_to(c, s.shape)[tie], s[tie]
+            bb = st - pt
+            with np.errstate(invalid="ignore"):
+                t = (pt - (st - bb)) + (ct - bb)
+                s[tie] = np.where((t != 0) & np.isfinite(t),
+                                  np.nextafter(st, np.where(t > 0, np.inf, -np.inf)), st)
+        r = s.astype(np.float32)
+        return r[()] if scalar else r
+    r, p, s = fma_parts(a, b, c)
     # (an exact zero takes IEEE's sign, as a + b rounded gives it: -0 * 1 + -0 is -0; the
     # split's own arithmetic makes it +0)
     r = np.where(r == 0, s, r)
-    return r if bool(np.isfinite(r).all()) else np.where(np.isfinite(s), r, s)  # (inf, nan)
+    if bool(np.isfinite(r).all()):
+        return r
+    with np.errstate(invalid="ignore", over="ignore"):
+        terms = np.isfinite(a) & np.isfinite(b)
+        over = terms & np.isfinite(c) & ~np.isfinite(p)
+        if bool(np.any(over)):  # (a product past the float range: its exact sum may not
+            # be, 2 * 1e308 - 1e308; computed scaled down by 2**64, exactly, then back)
+            k = 2.0 ** 64
+            r = np.where(over, fma_parts(a / k, b, c / k)[0] * k, r)
+        # (an infinite c beside a finite exact product is the result: the product is never
+        # rounded, so -1e300 * 1e31 + inf is inf, not inf - inf)
+        s = np.where(terms & np.isinf(c), c, s)
+    # (an infinite or NaN term: a * b + c's own value, inf or nan)
+    return np.where(np.isfinite(r), r, s)

@@ -165,10 +165,12 @@ def operand_layout(x, common=None) -> tuple:
     """``(shape, stride)`` of an operand as PyTorch's CPU TensorIterator sees it: a tensor of
     another dtype than ``common`` as its copy ``x.to(common)`` (``_layout.cast_strides``),
     a lazy conjugate (negative) view as the copy its fallback resolves it into (the same
-    layout rule), a number as a 0-dim tensor."""
+    layout rule), as does a complex32 operand widened to complex64 for an op computing in
+    another dtype (``_dispatch._widened``), a number as a 0-dim tensor."""
     if not isinstance(x, Tensor):
         return ((), ())
-    if ((common is not None and x._dtype is not common) or x._cj) and \
+    if ((common is not None and x._dtype is not common) or x._cj or
+            (_dispatch.CAST_LAYOUT and _dispatch.CAST_LAYOUT.get(id(x)) is x)) and \
             x._stride != _contig(x._shape):
         return (x._shape, _layout.cast_strides(x._shape, x._stride))
     return (x._shape, x._stride)
@@ -593,43 +595,55 @@ def _alpha_times(input, other, alpha):
     return _scaled(other, alpha)
 
 
-def _fused_alpha(input, other, alpha, negate: builtins.bool = False):
-    """``x + alpha * y`` (``negate``: ``x - alpha * y``) as a ufunc-like callable (``out=``
-    taken) for a float32/float64 result, as PyTorch's add kernel computes it: one fused multiply-add (its vector loop's
-    ``fmadd``, its scalar loop contracted), ``alpha * y`` not rounded on its own; None for
-    other dtypes and alphas (``_alpha_times`` then).
+def _fused_alpha(input, other, alpha, negate: builtins.bool):
+    """The kernel of ``input + alpha * other`` (``negate``: ``input - alpha * other``) as
+    PyTorch's float32/float64 add and sub compute it, one fused multiply-add with alpha in
+    the result dtype (``sub(x, x, alpha=2)`` of a float32 3.4e38 is -3.4e38, not -inf; most
+    other results differ in the last bit); None for other dtypes and alphas, and for a
+    float32 result with a number or 0-dim ``other``.
 
-    >>> add(tensor([1.0]), tensor([1.1]), alpha=7.0).item()   # 8.700000762939453 rounded twice
-    8.699999809265137
+    # Note: where float32 ``other`` is the same along PyTorch's inner loop (a number, a
+    # 0-dim tensor, a broadcast dim), PyTorch fuses some elements and rounds alpha * other
+    # first for others, by their place in its vectorized loop and its remainder (as
+    # measured: 12 elements, the 9th rounded, the rest fused; 20, all fused). tensorviz
+    # rounds the product first for a number or 0-dim other and fuses for any other tensor:
+    # such elements may differ from PyTorch's in the last bit.
     """
-    if isinstance(alpha, (Tensor, np.generic)) and not isinstance(alpha, np.bool_) and \
-            getattr(alpha, "shape", None) == ():
-        alpha = alpha.item()  # (a 0-dim tensor is a Scalar to PyTorch's parser: L-BFGS's)
-    if type(alpha) is not builtins.int and type(alpha) is not builtins.float or \
-            not isinstance(other, Tensor):  # (a number: alpha * it is one rounded scalar)
+    if isinstance(alpha, Tensor) and not alpha._shape and alpha._dtype.category in (
+            _INT, _FLOAT) and alpha._dtype is not _dtypes.bool:
+        alpha = alpha.item()  # (PyTorch's Scalar of a 0-dim tensor: optimizers pass them)
+    elif isinstance(alpha, (np.integer, np.floating)):
+        alpha = alpha.item()
+    if type(alpha) not in (builtins.int, builtins.float):
         return None
     rdt = promote(input, other)
-    if rdt is not _dtypes.float32 and rdt is not _dtypes.float64:
+    if rdt is not _dtypes.float64 and (rdt is not _dtypes.float32 or not (
+            isinstance(other, Tensor) and other._shape)):
+        # (float32 with a number or 0-dim other, PyTorch's CPU scalar: fused or not by
+        # the element's place in its loops, see the Note; ``_alpha_times`` rounds the
+        # product first)
         return None
     _check_alpha(rdt, alpha)
-    al = rdt._np.type(-alpha if negate else alpha)
+    with np.errstate(over="ignore"):  # (checked above: a finite alpha past float32 is inf)
+        a = rdt._np.type(-alpha if negate else alpha)
 
     def fused(x, y, out=None):
-        r = fma(al, y, x)
+        r = fma(a, y, x)
         if out is None:
             return r
-        out[...] = r
+        out[...] = r  # (computed whole first: y may be out itself, sub_(x, x, alpha=2))
         return out
     return fused
 
 
 @op(inplace=True, dunder="add", dunder_ufunc=np.add)
 def add(input, other, *, alpha=1, out=None) -> Tensor:
-    """``input + alpha * other`` with broadcasting and PyTorch's promotion."""
+    """``input + alpha * other`` with broadcasting and PyTorch's promotion (float32 and
+    float64 fused: ``alpha * other + input`` rounded once, as PyTorch's kernel)."""
     if alpha != 1 or type(alpha) is not builtins.int:
-        fused = _fused_alpha(input, other, alpha)
+        fused = _fused_alpha(input, other, alpha, False)
         if fused is not None:
-            return binary(fused, input, other, out=out, layout_of=(input, other))
+            return binary(fused, input, other, out=out)
         return binary(np.add, input, _alpha_times(input, other, alpha), out=out,
                       layout_of=(input, other))
     return binary(np.add, input, other, out=out)
@@ -637,12 +651,13 @@ def add(input, other, *, alpha=1, out=None) -> Tensor:
 
 @op(aliases=("subtract",), inplace=True, dunder="sub")
 def sub(input, other, *, alpha=1, out=None) -> Tensor:
-    """``input - alpha * other``; refused for two bool operands, as in PyTorch."""
+    """``input - alpha * other``; refused for two bool operands, as in PyTorch (float32 and
+    float64 fused, as ``add``)."""
     _check_bool_sub(input, other)
     if alpha != 1 or type(alpha) is not builtins.int:
         fused = _fused_alpha(input, other, alpha, True)
         if fused is not None:
-            return binary(fused, input, other, out=out, layout_of=(input, other))
+            return binary(fused, input, other, out=out)
         return binary(np.subtract, input, _alpha_times(input, other, alpha), out=out,
                       layout_of=(input, other))
     return binary(np.subtract, input, other, out=out)
@@ -1173,8 +1188,8 @@ def _bound(x, rdt, dev):
 # ---------------------------------------------------------------- in-place forms
 @inplace_of(add)
 def add_(self, other, *, alpha=1) -> Tensor:
-    if alpha != 1:
-        fused = _fused_alpha(self, other, alpha)
+    if alpha != 1 or type(alpha) is not builtins.int:
+        fused = _fused_alpha(self, other, alpha, False)
         if fused is not None:
             return inplace(self, fused, other)
         other = _alpha_times(self, other, alpha)
@@ -1184,7 +1199,7 @@ def add_(self, other, *, alpha=1) -> Tensor:
 @inplace_of(sub)
 def sub_(self, other, *, alpha=1) -> Tensor:
     _check_bool_sub(self, other)
-    if alpha != 1:
+    if alpha != 1 or type(alpha) is not builtins.int:
         fused = _fused_alpha(self, other, alpha, True)
         if fused is not None:
             return inplace(self, fused, other)

@@ -1562,6 +1562,13 @@ def inv(A, *, out=None) -> Tensor:
     Near-singular real matrices are factored with PyTorch's own LU arithmetic (``_getrf``),
     so an exactly singular matrix raises -- or, where that LU meets a pivot of rounding size
     instead of zero, returns huge values -- just where PyTorch does.
+
+    Example: ``inv(tensor([[2., 1.], [1., 1.]]))`` is ``tensor([[1., -1.], [-1., 2.]])``.
+
+    # Note: the triangular solves after that LU round as MKL's only for orders 2 and 8; for
+    # other orders entries that are rounding noise (an exact 3e-32 beside a 1e30 entry in
+    # float32) may come out as noise of another size or sign (-0.0 where PyTorch's is
+    # -3.8e-10), within the LU's rounding bound.
     """
     A = _tensor_arg(A, "linalg_inv", "A", 1)
     _float_input(A, "linalg.inv")
@@ -2835,6 +2842,10 @@ def matrix_exp(A) -> Tensor:
 
     # Note: entries near the float range overflow to inf, as the exact result does; PyTorch's
     # scaling underflows there and returns the identity.
+    # Note: computed in double precision for every dtype, then rounded; PyTorch computes a
+    # float32 exponential in float32, whose squarings magnify its rounding in a far from
+    # normal matrix ([[-1e-33, 1.15e15], [-7.5e-4, -7.5e-4]]: 1e33 and inf there, where
+    # the exact exponential, and this one, is [[0.14, 1.2e9], [-8e-10, 0.14]]).
     """
     A = _tensor_arg(A, "linalg_matrix_exp", "A", 1)
     if A._dtype.category < _FLOAT:

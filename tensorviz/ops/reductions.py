@@ -1496,6 +1496,25 @@ def _histc_message(r, o) -> str:
             f"got input {r._dtype.cxx_name} and hist {o._dtype.cxx_name}")
 
 
+def _histc_widen(dt, lo: float, hi: float) -> tuple[float, float]:
+    """histc's range around a single value ``lo == hi``: one unit each side, and for float32
+    and float64 at least out to the value's neighbours in the dtype (PyTorch's
+    ``bins_edges_correction``: ``1e30 - 1`` is 1e30, so the range is the value's two
+    neighbours and it falls in bin ``bins // 2``; a float32 ``2**24`` gets ``[2**24 - 1,
+    2**24 + 2]``, as ``2**24 + 1`` is no float32). Other dtypes take ``±1`` alone.
+
+    Example: a float32 1e30, whose neighbours lie 2**76 away, gets ``(1e30 - 2**76,
+    1e30 + 2**76)``.
+    """
+    if dt not in (_dtypes.float32, _dtypes.float64):
+        return lo - 1, hi + 1
+    t = dt._np.type
+    info = np.finfo(dt._np)
+    down = builtins.float(np.nextafter(t(lo), t(info.min)))
+    up = builtins.float(np.nextafter(t(hi), t(info.max)))
+    return builtins.min(down, lo - 1), builtins.max(up, hi + 1)
+
+
 @op(out_overlap=None, out="exact", out_message=_histc_message)
 def histc(input: Tensor, bins: int = 100, min=0, max=0, *, out=None) -> Tensor:
     """Histogram of ``bins`` equal-width bins over ``[min, max]`` (the data's range when both
@@ -1523,11 +1542,21 @@ def histc(input: Tensor, bins: int = 100, min=0, max=0, *, out=None) -> Tensor:
     if lo == hi and a.size:
         lo, hi = builtins.float(xp.min(a)), builtins.float(xp.max(a))
     if lo == hi:
-        lo, hi = lo - 1, hi + 1
+        lo, hi = _histc_widen(dt, lo, hi)
     if lo > hi:
-        raise RuntimeError("torch.histc(): max must be larger than min")
+        raise RuntimeError("torch.histc: max must be larger than min")
     if math.isinf(lo) or math.isinf(hi) or math.isnan(lo) or math.isnan(hi):
-        raise RuntimeError(f"torch.histc(): range of [{lo}, {hi}] is not finite")
+        raise RuntimeError(f"torch.histc: range of [{lo:g}, {hi:g}] is not finite")
+    if lo == hi:  # (1e30 - 1 is 1e30 in float64: a bfloat16 1e30 has no range)
+        raise RuntimeError("torch.histc: max must be larger than min")
+    if dt is not _dtypes.float64:
+        # (PyTorch's bin edges are a linspace in the dtype: an end past its largest value,
+        # 65504 + 1 in float16, is refused by the conversion)
+        big, name = {_dtypes.float16: (65504.0, "c10::Half"),
+                     _dtypes.bfloat16: (3.3895313892515355e38, "c10::BFloat16")}.get(
+                         dt, (3.4028234663852886e38, "float"))
+        if not -big <= lo <= big or not -big <= hi <= big:
+            raise RuntimeError(f"value cannot be converted to type {name} without overflow")
     cdt = dt  # Note: in the input's dtype, each step rounded (as PyTorch's kernel for half)
 
     def f():

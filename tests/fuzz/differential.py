@@ -631,6 +631,31 @@ def _one_thread_result(line: str) -> np.ndarray | None:
         torch.set_num_threads(threads)
 
 
+def _double_matrix_exp(x: np.ndarray) -> np.ndarray:
+    """PyTorch's matrix exponential of ``x`` (float32/complex64) computed in double
+    precision, rounded to ``x``'s dtype."""
+    import torch
+    with np.errstate(all="ignore"):
+        wide = torch.from_numpy(x.astype(np.complex128 if x.dtype.kind == "c" else np.float64))
+        return torch.linalg.matrix_exp(wide).numpy().astype(x.dtype)
+
+
+def _inverse_bound(x: np.ndarray, inverse: np.ndarray) -> np.ndarray | None:
+    """Higham's componentwise rounding bound of an inverse computed by partial-pivoting LU,
+    ``4 n eps (|X| |P L| |U| |X|)``, for each matrix of ``x`` (``X``: the inverse as
+    computed, ``eps`` of ``x``'s dtype); None where a matrix or its inverse is not finite."""
+    import torch
+    a = x.astype(np.complex128 if x.dtype.kind == "c" else np.float64)
+    inv = np.abs(inverse.astype(a.dtype))
+    if not (np.isfinite(a).all() and np.isfinite(inv).all()):
+        return None
+    n = x.shape[-1]
+    eps = float(np.finfo(x.real.dtype if x.dtype.kind == "c" else x.dtype).eps)
+    p, low, up = (t.numpy() for t in torch.linalg.lu(torch.from_numpy(a)))
+    with np.errstate(all="ignore"):
+        return 4 * n * eps * (inv @ (np.abs(p) @ np.abs(low)) @ np.abs(up) @ inv)
+
+
 def deliberate(op: str, line: str, dt, dv, x=None, samples=None, operands=None) -> bool:
     """Adjust the two descriptions of a result for the differences tensorviz keeps on purpose
     (each a ``# Note:``); True when the rest of the program is not to be compared.
@@ -774,6 +799,24 @@ def deliberate(op: str, line: str, dt, dv, x=None, samples=None, operands=None) 
         # (exp of a 3e38 entry gives the identity); tensorviz overflows to inf, as the exact
         # result does.
         _mask_where(dt[1], dv[1], lambda x, y: np.isfinite(x) & ~np.isfinite(y))
+        # Note: PyTorch computes a single-precision exponential in the input's dtype, whose
+        # rounding errors its squarings magnify in a far from normal matrix ([[-1e-33,
+        # 1.15e15], [-7.5e-4, -7.5e-4]] in float32: 1e33 and inf where the exact exponential
+        # is [[0.14, 1.2e9], [-8e-10, 0.14]]); tensorviz computes in double precision and
+        # rounds. A matrix whose PyTorch result differs from PyTorch's own double-precision
+        # exponential of it (rounded to the dtype) takes tensorviz's where that agrees with
+        # the double-precision one; any other difference is a finding.
+        if x is not None and x.ndim >= 2 and x.size and x.dtype in (np.float32, np.complex64) \
+                and dt[1]["values"].shape == dv[1]["values"].shape == x.shape:
+            ref = _double_matrix_exp(x)
+            name = dt[1]["dtype"]
+            a, b = dt[1]["values"], dv[1]["values"]
+            take = np.zeros(x.shape, dtype=bool)
+            for idx in np.ndindex(x.shape[:-2]):
+                if not _same_values(a[idx], ref[idx], name) and \
+                        _same_values(b[idx], ref[idx], name):
+                    take[idx] = True
+            _mask_where(dt[1], dv[1], lambda p, q: take)
     if op in ("cov", "corrcoef") and x is not None and x.dtype.kind == "c" and \
             dt[0] == dv[0] == "tensor" and dt[1]["values"].shape == dv[1]["values"].shape and \
             "weights" not in line:
@@ -898,6 +941,21 @@ def deliberate(op: str, line: str, dt, dv, x=None, samples=None, operands=None) 
                     return usable[..., None, None] & \
                         (np.abs(a.astype(np.complex128) - b) <= tol[..., None, None])
                 _mask_where(dt[1], dv[1], within)
+    if op in ("inverse", "inv") and x is not None and x.ndim >= 2 and x.dtype.kind in "fc" \
+            and x.shape[-1] == x.shape[-2] and x.size and dt[0] == dv[0] == "tensor" and \
+            dt[1]["values"].shape == x.shape:
+        # Note: an inverse computed by LU (PyTorch: MKL's getrf and getrs; tensorviz: MKL's
+        # getrf arithmetic and its own triangular solves, whose last bits differ from MKL's
+        # small-order kernels) carries rounding errors up to about 4 n eps (|X| |P L| |U|
+        # |X|)_ij (Higham's componentwise bound for solving A X = I). In a badly scaled
+        # matrix ([[0.5, 0, 0.25], [1.5, 4, 2], [-3, 0.25, 1e30]] in float32) an entry whose
+        # exact value is 3e-32 is -3.8e-10 in PyTorch's and -0.0 in tensorviz's: noise of
+        # either sign, which a later reciprocal magnifies. A finite entry within that bound
+        # of PyTorch's is accepted; one farther off is a finding.
+        bound = _inverse_bound(x, dt[1]["values"])
+        if bound is not None:
+            _mask_where(dt[1], dv[1], lambda a, b: np.isfinite(a) & np.isfinite(b) & (
+                np.abs(a.astype(np.complex128) - b) <= bound))
     if op in ("det", "logdet", "slogdet") and x is not None and x.ndim >= 2 and \
             x.shape[-1] == x.shape[-2] and x.dtype.kind in "fc" and x.shape[-1]:
         # Note: a matrix singular to working precision (|det| within the LU's rounding bound,

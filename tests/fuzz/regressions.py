@@ -1896,3 +1896,30 @@ REGRESSIONS += [  # fresh-seed 188M run: bfloat16 isclose rounds each step to bf
         "v3 = v0.allclose(v2, 0.5, 10**30)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 182M run: real dtypes, linalg and layout
+    ("histc-single-value-beyond-unit-widening", [
+        "v0 = T.tensor(1e+30, dtype=T.float32)", "v2 = T.histc(v0)",
+        "v3 = T.histc(T.tensor([16777216.0, 16777216.0]), bins=7)",
+        "v4 = T.histc(T.tensor(1e+30, dtype=T.float64), bins=10)",
+    ]),
+    ("logical-xor-out-expanded-complex32-cast-layout", [
+        "v0 = T.tensor([[complex(2.0, 0.0)], [complex(0.0, 0.5)]], dtype=T.complex64)",
+        "v1 = v0.conj()", "v2 = T.adjoint(v1)",
+        "v4 = T.tensor([[complex(-1.0, -2.0)]], dtype=T.complex32)", "v5 = v4.expand((1, 2))",
+        "v6 = T.logical_xor(v2, other=v5, out=v1)", "v7 = T.add(v2, v5)",
+    ]),
+    ("inverse-badly-scaled-rounding-noise", [
+        "v0 = T.tensor([[0.5, 0.0, 0.25], [1.5, 4.0, 2.0], [-3.0, 0.25, 1e+30]], "
+        "dtype=T.float32)",
+        "v1 = T.inverse(v0)", "v2 = T.reciprocal(v1)",
+    ]),
+    ("matrix-exp-far-from-normal-float32", [
+        "v0 = T.tensor([[-1e-30, 1.152921504606847e+18], [-0.75, -0.75]], dtype=T.float32)",
+        "v1 = v0.mul(1e-3)", "v2 = v1.matrix_exp()",
+    ]),
+    ("subtract-alpha-fused-past-the-float-range", [  # (fresh seed 184104014)
+        "v0 = T.tensor([[2.0, 3.4e+38], [2.0, 65504.0], [1.5, -3.0], [1.0, 2.0]])",
+        "v1 = v0[1:]", "v2 = v1.subtract_(v1, alpha=2)",
+        "v3 = T.add(v0, v0, alpha=-3)", "v4 = T.sub(v0.double(), 1e308, alpha=0.5)",
+    ]),
+]

@@ -1258,3 +1258,42 @@ def test_complex_covariance_overflow_accepts_only_the_overflowing_variables_entr
     dt, dv = desc([[1, nan], [nan, 1]]), desc([[1, 0], [0, 1]])
     deliberate("corrcoef", "v1 = T.corrcoef(v0)", dt, dv, small)
     assert not np.array_equal(dt[1]["values"], dv[1]["values"], equal_nan=True)
+
+
+def test_inverse_rounding_noise_is_accepted_within_the_lu_bound_only():
+    """An inverse's entries within Higham's LU rounding bound of PyTorch's stand (a badly
+    scaled float32 matrix: PyTorch's -3.8e-10 where tensorviz's is -0.0, exact 3e-32), and
+    are adopted, so a later reciprocal compares equal; an entry farther off, or a wrong
+    reciprocal, is still found."""
+    lines = ["v0 = T.tensor([[0.5, 0.0, 0.25], [1.5, 4.0, 2.0], [-3.0, 0.25, 1e+30]])",
+             "v1 = T.inverse(v0)", "v2 = T.reciprocal(v1)",
+             "v3 = T.tensor([[2.0, 1.0], [1.0, 3.0]], dtype=T.float64)", "v4 = T.inverse(v3)"]
+    assert compare(lines, torch, tensorviz) is None
+
+    def off(a):  # (an entry of a moderate inverse 1e-4 off: far outside the bound)
+        r = tensorviz.inverse(a)
+        if r.shape == (2, 2):
+            r[0, 0] += 1e-4
+        return r
+    for fake, line in ((_wrong(inverse=lambda a: tensorviz.inverse(a) * 1.001), 1),
+                       (_wrong(inverse=off), 4),
+                       (_wrong(reciprocal=lambda t: 1 / (t + 1e-30)), 2)):
+        f = compare(lines, torch, fake)
+        assert f is not None and f.kind == "silent" and f.line == line, f
+
+
+def test_matrix_exp_in_double_precision_is_accepted_only_where_pytorch_disagrees_with_itself():
+    """PyTorch's float32 exponential of a far from normal matrix is 1e33/inf where its own
+    float64 one (and the exact one) is [[0.14, 1.2e9], [-8e-10, 0.14]]: tensorviz's, which
+    is the float64 one rounded, is accepted there; a wrong exponential of that matrix or of
+    an ordinary one is still found."""
+    lines = ["v0 = T.tensor([[-1e-30, 1.152921504606847e+18], [-0.75, -0.75]])",
+             "v1 = v0.mul(1e-3)", "v2 = T.matrix_exp(v1)",
+             "v3 = T.tensor([[0.5, 1.0], [-2.0, 0.25]])", "v4 = T.matrix_exp(v3)"]
+    assert compare(lines, torch, tensorviz) is None
+    for fake, line in ((_wrong(matrix_exp=lambda a: tensorviz.matrix_exp(a) * 1.001), 2),
+                       (_wrong(matrix_exp=lambda a: tensorviz.matrix_exp(a * 1.001)), 2),
+                       (_wrong(matrix_exp=lambda a: tensorviz.matrix_exp(a) if a[0, 0] < 0
+                               else tensorviz.matrix_exp(a) * 1.001), 4)):
+        f = compare(lines, torch, fake)
+        assert f is not None and f.kind == "silent" and f.line == line, f

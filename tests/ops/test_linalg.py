@@ -993,6 +993,23 @@ def test_matrix_exp_of_badly_scaled_and_non_finite_matrices(tvdiff, seed, dtype)
     tvdiff.check(lambda lib, x: lib.linalg.matrix_exp(x[1:2].mT), t)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "complex64"])
+def test_matrix_exp_of_far_from_normal_matrix_is_the_double_precision_one(dtype):
+    """Note: PyTorch computes a float32 exponential in float32, whose rounding its squarings
+    magnify in a far from normal matrix (1e33 and inf where the exact exponential is
+    [[0.14, 1.2e9], [-8e-10, 0.14]]); tensorviz's is PyTorch's own float64 exponential
+    rounded to the dtype (and close to the exact one)."""
+    a = np.array([[-1e-30, 1.152921504606847e18], [-0.75, -0.75]], dtype="float32") * \
+        np.float32(1e-3)
+    a = a.astype(dtype)
+    got = tensorviz.matrix_exp(tensorviz.tensor(a)).numpy()
+    wide_dtype = np.complex128 if dtype == "complex64" else np.float64
+    wide = torch.linalg.matrix_exp(torch.from_numpy(a.astype(wide_dtype)))
+    np.testing.assert_allclose(got, wide.numpy().astype(dtype), rtol=1e-5)
+    exact = [[0.14018636, 1227137437.98], [-7.9827901e-10, 0.14018636]]  # (mpmath, 60 digits)
+    np.testing.assert_allclose(got.real, exact, rtol=1e-2)
+
+
 @pytest.mark.parametrize("dtype", ["complex64", "complex128", "float32"])
 def test_inplace_products_whose_self_is_a_factor(tvdiff, dtype):
     """Note: ``x.addmm_(x, x)`` is PyTorch's out-of-place ``x.addmm(x, x)`` stored into x

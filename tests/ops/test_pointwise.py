@@ -574,6 +574,33 @@ def test_unary_result_strides(name, dtype):
         assert getattr(tensorviz, name)(x_tv).stride() == want, (name, dtype, x_pt.stride())
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_add_and_sub_with_alpha_are_one_fused_multiply_add(dtype):
+    """PyTorch's float32/float64 ``input + alpha * other`` rounds once (a fused multiply-add,
+    in every loop and layout): bit for bit, in and out of place, with a 0-dim tensor alpha
+    (optimizers pass them) and a product past the float range that the sum brings back
+    (``sub(x, x, alpha=2)`` of 3.4e38 is -3.4e38, not -inf). A number or 0-dim other: fused
+    in float64 (float32's depends on PyTorch's loop, see ``_fused_alpha``)."""
+    rng = np.random.default_rng(11)
+    big = 3.4e38 if dtype == "float32" else 1e308
+    a = np.concatenate([rng.standard_normal(37) * 10.0 ** rng.integers(-8, 8, 37),
+                        [big, -big, 0.0, -0.0, 1.0]]).astype(dtype)
+    b = np.concatenate([rng.standard_normal(37) * 10.0 ** rng.integers(-8, 8, 37),
+                        [big, 1.0, -0.0, 0.0, 3.0]]).astype(dtype)
+    progs = [lambda T, x, y: T.add(x, y, alpha=0.1), lambda T, x, y: T.sub(x, y, alpha=2),
+             lambda T, x, y: T.sub(x, x, alpha=2), lambda T, x, y: x.clone().sub_(x, alpha=2),
+             lambda T, x, y: x.clone().add_(y, alpha=-3),
+             lambda T, x, y: x[::2].clone().add_(y[::2], alpha=T.tensor(-0.37, dtype=x.dtype)),
+             lambda T, x, y: T.add(x.reshape(6, 7).t(), y.reshape(7, 6), alpha=2.5)]
+    if dtype == "float64":  # (float32 with a number: see _elementwise._fused_alpha's Note)
+        progs += [lambda T, x, y: T.add(x, 1 / 3, alpha=3),
+                  lambda T, x, y: T.subtract(x, y[0], alpha=-0.3)]
+    for f in progs:
+        got, want = (f(T, T.tensor(a), T.tensor(b)) for T in (tensorviz, torch))
+        assert got.stride() == want.stride()
+        np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
 def test_alpha_scales_in_the_result_dtype():
     """``input - alpha * other``: alpha is cast to the promoted dtype of the two tensors (it
     takes no part in the promotion) and, for complex results, multiplies as a complex number;

@@ -398,6 +398,29 @@ def test_histc(tvdiff, dtype, kwargs):
                  tvdiff.make(data.shape, "float32", data=data))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+def test_histc_of_a_single_value_far_from_one(tvdiff, dtype):
+    """A range from data holding one value is widened by 1 each side, and for float32/float64
+    out to at least the value's neighbours (1e30 - 1 is 1e30: the value falls in the middle
+    bin; 2**24 + 1 is no float32: it falls a third of the way); 16-bit ends that round away
+    or overflow raise PyTorch's errors."""
+    rng = np.random.default_rng(7)
+    values = [0.0, 1.0, -2.5, 1e30, -1e30, 2.0 ** 24, 2.0 ** 25 + 4, 2.0 ** 53, 2048.0, 4096.0,
+              65504.0, 3.4028234663852886e38, -3.3e38, 5e-324, 1e300]
+    values += list(rng.standard_normal(6) * 10.0 ** rng.integers(-5, 40, 6))
+    for v in values:
+        x = tvdiff.make((2,), "float64", data=np.array([v, v]))
+        for bins in (1, 7, 100):
+            tvdiff.check(lambda lib, t: lib.histc(t.to(getattr(lib, dtype)), bins=bins)
+                         .double(), x)
+            tvdiff.check(lambda lib, t: lib.histc(t[0].to(getattr(lib, dtype)), bins=bins,
+                                                  min=v, max=v).double(), x)
+    x = tvdiff.make((2,), "float64", data=np.array([1.0, 2.0]))
+    for lo, hi in ((0, 70000), (0, 3.39e38), (-3.5e38, 0), (0, 65519)):
+        tvdiff.check(lambda lib, t: lib.histc(t.to(getattr(lib, dtype)), bins=3, min=lo,
+                                              max=hi).double(), x)
+
+
 @pytest.mark.parametrize("dtype", ["bool", "uint8", "int64", "float32", "complex64"])
 @pytest.mark.parametrize("n", [0, 1, 2, 5])
 def test_diff(tvdiff, dtype, n):
