@@ -694,6 +694,16 @@ def _widen_tensor(t: Tensor) -> Tensor:
         return w._view(t._shape, tuple(0 if s == 0 else ws for s, ws in zip(stride, w._stride)),
                        w._offset)
     dense = _layout.is_non_overlapping_and_dense(t._shape, stride)
+    if not dense and t.numel():
+        # (strided: the span of storage it reads widened, then viewed with its own strides,
+        # so that the op lays its result out from them as PyTorch's kernel, which reads the
+        # complex32 operand in place; a sparse view, x[::100], is copied dense instead)
+        span = 1 + builtins.sum((n - 1) * s for n, s in zip(t._shape, stride))
+        if span <= builtins.max(4 * t.numel(), 4096):
+            whole = t._view((span,), (1,), t._offset)
+            whole._vb = None
+            w = _widen_tensor(whole)
+            return w._view(t._shape, stride, w._offset)
     return wrap_array(_chalf.widen(t._arr), _dtypes.complex64, t._storage._device,
                       stride if dense else None)  # (its strides: size-1 dims' too)
 
@@ -766,8 +776,8 @@ def _widened(x, cast: builtins.bool = False):
         if x._dtype is not _C32:
             return x
         w = _widen_tensor(x)
-        if cast and 0 in w._stride:
-            CAST_LAYOUT[id(w)] = w
+        if (cast and 0 in w._stride) or x._cj:  # (a conjugate view: the copy PyTorch's
+            CAST_LAYOUT[id(w)] = w             # conjugate fallback resolves it into)
         return w
     if isinstance(x, (list, tuple)) and builtins.any(
             isinstance(b, Tensor) and b._dtype is _C32 for b in x):

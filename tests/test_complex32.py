@@ -555,3 +555,35 @@ def test_expanded_complex32_operands_lay_results_out_as_pytorch(dtypes):
             row.append((tuple(z.shape), z.stride(), z.is_conj(), z.tolist()))
         got.append(row)
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_results_of_strided_complex32_operands_are_laid_out_as_pytorch(seed):
+    """An op computed as complex32 reads its operands in place in PyTorch (no copy): a
+    strided, transposed or conjugated complex32 operand takes part in the result's layout
+    with its own strides (a (1, 3) sum of x.H and y[..., ::2] has strides (1, 1))."""
+    views = [lambda t: t[:, ::2], lambda t: t[:, 1::2], lambda t: t.t()[::2].t(),
+             lambda t: t[::2], lambda t: t[1:3], lambda t: t.conj()[:, :3],
+             lambda t: t[:, :3], lambda t: t[:1].expand(4, 6)[:, ::2], lambda t: t[:1, ::2],
+             lambda t: t[:3, :1].mT, lambda t: t[:3, 2:3].H, lambda t: t[2:3, 1::2]]
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            base = T.arange(48, dtype=T.float32).reshape(4, 12).view(T.complex64)
+            base = base.to(T.complex32)
+            rows = []
+            r2 = np.random.default_rng(seed)
+            for _ in range(16):
+                f, g = (views[k] for k in r2.integers(len(views), size=2))
+                a, b = f(base), g(base)
+                try:
+                    shape = T.broadcast_shapes(a.shape, b.shape)
+                except RuntimeError:
+                    continue
+                for op in (lambda: a + b, lambda: a * b, lambda: T.sub(a, b, alpha=2),
+                           lambda: a == b, lambda: T.where(a.real > 4, a, b)):
+                    r = op()
+                    rows.append((tuple(r.shape), r.stride(), str(r.dtype).split(".")[-1]))
+            got.append(rows)
+    assert got[0] == got[1]

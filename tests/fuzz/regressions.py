@@ -1923,3 +1923,11 @@ REGRESSIONS += [  # fresh-seed 182M run: real dtypes, linalg and layout
         "v3 = T.add(v0, v0, alpha=-3)", "v4 = T.sub(v0.double(), 1e308, alpha=0.5)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 188M run: strided complex32 operands read in place
+    ("complex32-adjoint-plus-strided-layout", [
+        "v0 = T.tensor([[complex(-2.5, 0.0)], [complex(1.5, -2.0)], [complex(2.0, 0.0)]], "
+        "dtype=T.complex32)",
+        "v1 = v0.H", "v3 = T.zeros((1, 6), dtype=T.complex32)", "v4 = v3[..., ::2]",
+        "v5 = v1 + v4", "v6 = v0.mT * v4",
+    ]),
+]
