@@ -94,11 +94,13 @@ def zeros(shape: tuple) -> np.ndarray:
 
 
 def rounded(value):
-    """A Python float or complex as the complex32 value PyTorch makes of it (each part to
-    float32, then float16), as a Python complex; anything else as it is.  A number meeting
-    a complex32 tensor in add, sub, mul, comparisons ... is that value (``z + 0.1`` adds
-    0.0999755859375)."""
-    if type(value) is float or type(value) is complex:
+    """A Python int, float or complex as the complex32 value PyTorch makes of it (each part
+    to float32, then float16), as a Python complex; anything else as it is (a bool; an int
+    past uint64, for the op's own error).  A number meeting a complex32 tensor in add, sub,
+    mul, comparisons ... is that value (``z + 0.1`` adds 0.0999755859375, ``z == 70000``
+    compares with inf)."""
+    t = type(value)
+    if t is float or t is complex or (t is int and -(1 << 63) <= value < (1 << 64)):
         with np.errstate(over="ignore", invalid="ignore"):
             c = complex(value)
             return complex(float(np.float16(np.float32(c.real))),

@@ -698,9 +698,12 @@ def _widen_tensor(t: Tensor) -> Tensor:
 
 
 #: Arithmetic whose tensor operands TensorIterator converts to the complex32 result dtype
-#: before computing (an index, a mask or a weight of another op is not converted).
+#: before computing (an index, a mask or a weight of another op is not converted): the
+#: products kron, outer and ger are PyTorch's mul, dist the norm of its sub, and eq / ne
+#: compare in the common dtype (an int32 70000 is inf there: 0 * it is NaN, inf == it).
 _CASTING_ARITHMETIC = frozenset(("add", "sub", "subtract", "mul", "multiply", "rsub",
-                                 "addcmul"))
+                                 "addcmul", "kron", "outer", "ger", "dist", "eq", "ne",
+                                 "not_equal"))
 
 
 def _as_chalf(x):
@@ -774,6 +777,7 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
     condition = next((_chalf.CONDITIONS[n] for n in names if n in _chalf.CONDITIONS), None)
     computed = builtins.any(n in _chalf.COMPUTED for n in names)
     rounds_numbers = builtins.any(n in _chalf.NUMBERS_ROUNDED for n in names)
+    dim_at = 1 if rec.qualname == "index_fill" else -1
     comparison = builtins.any(n in _chalf.COMPARISONS for n in names)
     dtype_refused = _chalf.DTYPE_REFUSED.get(rec.qualname)
     if dtype_refused is not None and form == "function" and \
@@ -793,8 +797,8 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
 
     def run(args, kwargs, narrow: builtins.bool):
         """The op on complex64 copies of the complex32 operands; its result rounded."""
-        if narrow and rounds_numbers:
-            args = tuple(_chalf.rounded(a) for a in args)
+        if narrow and rounds_numbers:  # (index_fill's dim is an int, not a value)
+            args = tuple(a if i == dim_at else _chalf.rounded(a) for i, a in enumerate(args))
         if kwargs.get("dtype") is _C32:  # (computed as complex64, then rounded)
             kwargs = dict(kwargs, dtype=_dtypes.complex64)
             narrow = True
@@ -826,6 +830,8 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
         return res
 
     checked_numbers = builtins.any(n in _chalf.NUMBERS_CHECKED for n in names)
+    checks_all_numbers = rec.qualname == "where"
+    checks_alpha = rec.qualname in ("add", "sub", "rsub")
     stepwise = rec.qualname == "diff"  # (its order n: n differences, each rounded)
 
     @functools.wraps(fn)
@@ -835,6 +841,8 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
         if checked_numbers and args and isinstance(args[0], Tensor) and \
                 args[0]._dtype is _C32:  # (PyTorch's checked conversion of the value)
             value = kwargs.get("value", args[-1] if len(args) > 2 else None)
+            if isinstance(value, Tensor) and value._shape == () and value._dtype is not _C32:
+                value = value.item()  # (a 0-dim tensor's value is checked as its number)
             if isinstance(value, (builtins.int, builtins.float, builtins.complex)) and \
                     not isinstance(value, builtins.bool):
                 _scalars.checked_scalar(value, _C32)
@@ -852,6 +860,13 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
         if dt is not _C32 and promoted is not _C32 and not no_promotion:
             # (promoted past complex32, ``z * float32_tensor``: PyTorch's complex64 kernel)
             return _run_renamed(run, args, kwargs, False)
+        if checks_all_numbers or (checks_alpha and "alpha" in kwargs):
+            # (where's numbers and add's alpha: PyTorch's checked conversion to complex32,
+            # ``where(c, z, 70000)`` refused as ``z.masked_fill(c, 70000)``)
+            for v in (*args, *kwargs.values()) if checks_all_numbers else (kwargs["alpha"],):
+                if isinstance(v, (builtins.int, builtins.float, builtins.complex)) and \
+                        not isinstance(v, builtins.bool):
+                    _scalars.checked_scalar(v, _C32)
         if (form == "inplace" or form.startswith("__i")) and not comparison:
             self = args[0] if args else None
             if isinstance(self, Tensor) and self._dtype is not _C32 and \

@@ -467,3 +467,56 @@ def test_stacking_promotes_0_dim_inputs_as_dimensioned(fn):
         got.append([(str(r.dtype).rpartition(".")[2], r.tolist()) for r in (
             getattr(T, fn)([a, b]), getattr(T, fn)([b, h]), T.block_diag(a, b))])
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("other_dtype", ["int32", "int64", "float16", "bool"])
+def test_products_comparisons_and_dist_convert_real_operands_first(other_dtype):
+    """kron, outer, ger (PyTorch's mul), eq, ne and dist (the norm of a sub) of complex32
+    with a real tensor convert it to complex32 first: an int32 70000 is inf there, so
+    0 * it is NaN, 1e-4 * it inf, and inf == it; dist refuses a bool operand as sub does."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            x = T.tensor([float("inf") + 0j, 0j, 1e-4 + 0j, 1 + 1j], dtype=T.complex32)
+            big = {"int32": 70000, "int64": 2**63 - 2, "float16": 65504.0, "bool": True}
+            o = T.tensor([big[other_dtype], 3, 0, 1]).to(getattr(T, other_dtype))
+            row = []
+            for f in (lambda: T.kron(x, o), lambda: T.outer(x, o), lambda: T.ger(o, x),
+                      lambda: T.eq(x, o), lambda: T.ne(o, x), lambda: x == o[0],
+                      lambda: T.dist(x, o), lambda: T.dist(o, x, float("inf")),
+                      lambda: T.dist(x, o, 0), lambda: T.eq(x, 70000), lambda: x * 70000):
+                try:
+                    row.append(repr(f().tolist()))
+                except RuntimeError as e:
+                    row.append(str(e))
+        got.append(row)
+    assert got[0] == got[1]
+
+
+def test_values_converted_to_complex32_are_checked_as_pytorch():
+    """where's numbers, add's alpha and a 0-dim tensor value of masked_fill / index_fill
+    are converted to complex32 with PyTorch's overflow check (65519 does not fit);
+    inf and NaN are stored as they are."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            x = T.tensor([float("inf") + 0j, 1 + 1j], dtype=T.complex32)
+            c = T.tensor([True, False])
+            row = []
+            for f in (lambda: T.where(c, x, 70000), lambda: T.where(c, 1e5j, x),
+                      lambda: x.where(c, 65519.0), lambda: T.where(c, x, float("nan")),
+                      lambda: T.where(c, x, 65504.0), lambda: T.add(x, x, alpha=70000),
+                      lambda: T.sub(x, x, alpha=2.0),
+                      lambda: x.masked_fill(c, T.tensor(70000)),
+                      lambda: x.masked_fill(c, T.tensor(1e5j)),
+                      lambda: x.masked_fill(c, T.tensor(-2.5)),
+                      lambda: x.index_fill(0, T.tensor([1]), T.tensor(1e5)),
+                      lambda: x.index_fill(0, T.tensor([1]), 3)):
+                try:
+                    row.append(repr(f().tolist()))
+                except RuntimeError as e:
+                    row.append(str(e))
+        got.append(row)
+    assert got[0] == got[1]

@@ -735,6 +735,8 @@ def dist(input, other, p=2) -> Tensor:
     _check_tensor("dist", other, "other", 2)
     if isinstance(p, Tensor):
         p = p.item()
+    from ._elementwise import _check_bool_sub
+    _check_bool_sub(input, other)  # (PyTorch's input - other comes first)
     rdt = promote(input, other)
     if rdt.category < _FLOAT:
         raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "

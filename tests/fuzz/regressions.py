@@ -1849,3 +1849,31 @@ REGRESSIONS += [  # fresh-seed 180M run: a 0-dim complex128 converted to complex
         "v1 = T.tensor([0.5, 65504.0], dtype=T.float16)", "v2 = T.add(v1, v0, alpha=2)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 182M run: complex32 products, comparisons and dist convert a
+    # real operand to complex32 first; values stored into complex32 are checked
+    ("kron-complex32-int64-converted-first", [
+        "v0 = T.tensor([[complex(0.0, 0.0), complex(-3.0, 0.5)]], dtype=T.complex32)",
+        "v1 = T.tensor([[9223372036854775806, -5]], dtype=T.int64)", "v2 = T.kron(v0, v1)",
+        "v3 = T.outer(v0[0], v1[0])",
+    ]),
+    ("dist-complex32-int64-converted-first", [
+        "v0 = T.tensor([complex(1e+30, 1.0), complex(-0.75, 0.0)], dtype=T.complex32)",
+        "v1 = T.tensor([9223372036854775806, -4], dtype=T.int64)", "v2 = v0.dist(v1)",
+    ]),
+    ("eq-complex32-int32-converted-first", [
+        "v0 = T.tensor([complex(float('inf'), 0.0), complex(1.0, 0.0)], dtype=T.complex32)",
+        "v1 = T.tensor([70000, 1], dtype=T.int32)", "v2 = T.eq(v0, v1)", "v3 = v0 != 70000",
+    ]),
+    ("where-complex32-number-checked", [
+        "v0 = T.tensor([complex(1.0, 0.0)], dtype=T.complex32)",
+        "v1 = T.where(T.tensor([False]), v0, 70000)",
+    ]),
+    ("masked-fill-complex32-0-d-value-checked", [
+        "v0 = T.tensor([complex(1.0, 0.0)], dtype=T.complex32)",
+        "v1 = v0.masked_fill(T.tensor([True]), T.tensor(70000))",
+    ]),
+    ("dist-bool-operand-refused", [
+        "v0 = T.tensor([1.0, 2.0], dtype=T.float16)", "v1 = T.tensor([True, False])",
+        "v2 = T.dist(v0, v1)",
+    ]),
+]
