@@ -53,10 +53,31 @@ def is_chalf(arr: Any) -> bool:
 
 def widen(arr) -> np.ndarray:
     """A complex32 array's values as a new complex64 array of its shape (exact)."""
-    out = np.empty_like(arr, np.complex64)  # (in its dim order, as the copy of a tensor)
+    out = _new(arr, np.empty_like, np.complex64)  # (in its dim order, as a tensor's copy)
     out.real = arr["real"]
     out.imag = arr["imag"]
     return out
+
+
+def _new(shape, fill=np.empty, dtype=NP) -> np.ndarray:
+    """A new array of ``shape`` (``fill`` is np.empty, np.zeros or np.empty_like); one no
+    memory can hold is PyTorch's allocator error (a RuntimeError, as for every dtype), not
+    NumPy's MemoryError or ValueError."""
+    try:
+        return fill(shape, dtype)
+    except (MemoryError, ValueError) as e:
+        from .backends._numpy import out_of_memory
+        dims = np.shape(shape) if fill is np.empty_like else \
+            shape if isinstance(shape, tuple) else (shape,)
+        n = 1
+        for d in dims:
+            n *= int(d)
+        if isinstance(e, MemoryError):
+            raise out_of_memory(n * np.dtype(dtype).itemsize) from None
+        if "too big" in str(e) or "Maximum allowed" in str(e):
+            raise RuntimeError(f"Storage size calculation overflowed with sizes="
+                               f"[{', '.join(str(int(d)) for d in dims)}]") from None
+        raise
 
 
 def narrow(values, shape: tuple | None = None) -> np.ndarray:
@@ -67,7 +88,7 @@ def narrow(values, shape: tuple | None = None) -> np.ndarray:
     if is_chalf(values):
         if shape is None:
             return np.array(values, NP)
-        out = np.empty(shape, NP)
+        out = _new(shape)
         out[...] = values
         return out
     with np.errstate(over="ignore", invalid="ignore"):
@@ -75,7 +96,7 @@ def narrow(values, shape: tuple | None = None) -> np.ndarray:
         if c.dtype.kind == "b":
             c = c.astype(np.uint8)
         c = c.astype(np.complex64)
-        out = np.empty_like(c, NP) if shape is None else np.empty(shape, NP)
+        out = np.empty_like(c, NP) if shape is None else _new(shape)
         out["real"] = c.real
         out["imag"] = c.imag
     return out
@@ -84,13 +105,13 @@ def narrow(values, shape: tuple | None = None) -> np.ndarray:
 def empty(shape: tuple) -> np.ndarray:
     """An uninitialised complex32 array (zeros: ``np.zeros(shape, NP)`` is exact too)."""
     _activate()
-    return np.empty(shape, NP)
+    return _new(shape)
 
 
 def zeros(shape: tuple) -> np.ndarray:
     """A complex32 array of zeros (0+0j: all bits zero)."""
     _activate()
-    return np.zeros(shape, NP)
+    return _new(shape, np.zeros)
 
 
 def rounded(value):

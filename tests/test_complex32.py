@@ -520,3 +520,30 @@ def test_values_converted_to_complex32_are_checked_as_pytorch():
                     row.append(str(e))
         got.append(row)
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("make", [
+    lambda T: T.full((2**40,), float("inf"), dtype=T.complex32),
+    lambda T: T.zeros((2**40,), dtype=T.complex32),
+    lambda T: T.full((2**40,), 1j, dtype=T.complex32),
+    lambda T: T.zeros(1, dtype=T.complex32).expand(2**40).contiguous(),
+    lambda T: T.zeros(1, dtype=T.complex32).expand(2**40).to(T.complex64),
+    lambda T: T.full((2**61,), 1.0, dtype=T.complex32),
+], ids=["full", "zeros", "full-complex", "contiguous", "to-complex64", "past-address-space"])
+def test_an_allocation_no_memory_holds_is_pytorchs_error(make):
+    """A complex32 tensor (or its complex64 copy) no memory can hold raises PyTorch's
+    allocator RuntimeError with its byte count (or its storage-size error past the address
+    space), never NumPy's MemoryError or ValueError."""
+    errors = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with pytest.raises(RuntimeError) as info:
+                make(T)
+        errors.append(str(info.value))
+    mine, theirs = errors
+    if "overflowed" in theirs:
+        assert mine == theirs
+    else:
+        key = theirs[theirs.index("DefaultCPUAllocator"):theirs.index(" bytes") + 6]
+        assert key in mine, (mine, theirs)

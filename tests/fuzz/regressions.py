@@ -1877,3 +1877,12 @@ REGRESSIONS += [  # fresh-seed 182M run: complex32 products, comparisons and dis
         "v2 = T.dist(v0, v1)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 182M run: complex32 allocations get PyTorch's allocator error
+    ("full-complex32-no-memory", [
+        "v0 = T.full((1099511627776,), fill_value=float('inf'), dtype=T.complex32)",
+    ]),
+    ("complex32-widened-no-memory", [
+        "v0 = T.zeros(1, dtype=T.complex32)", "v1 = v0.expand(1099511627776)",
+        "v2 = v1.to(T.complex64)",
+    ]),
+]
