@@ -361,8 +361,10 @@ CONDITIONS: dict = {"flip": _flip, "fliplr": lambda input, *a, **k: _flip(input,
                                       _zero_dim(x)),
                     "chain_matmul": _by_args(lambda a, k: None if len(a) == 1 else
                                              "addmm_impl_cpu_"),
-                    "cumsum": _unless("cumsum_out_cpu", _zero_dim),
-                    "cumprod": _unless("cumprod_out_cpu", _zero_dim),
+                    "cumsum": _unless("cumsum_out_cpu", lambda x: _zero_dim(x) or
+                                      _no_elements(x)),
+                    "cumprod": _unless("cumprod_out_cpu", lambda x: _zero_dim(x) or
+                                       _no_elements(x)),
                     "sum": _unless("sum_cpu", _no_elements),
                     "prod": _unless("prod_out_cpu", _no_elements),
                     "histc": _by_args(lambda a, k: "aminmax_cpu" if _arg(a, k, 2, "min", 0)
@@ -378,6 +380,11 @@ NUMBERS_ROUNDED = frozenset("add sub rsub mul eq ne where masked_fill index_fill
 
 #: Ops whose number argument PyTorch converts with its overflow check (``index_fill``).
 NUMBERS_CHECKED = frozenset("index_fill masked_fill".split())
+
+#: Ops that take complex32 operands themselves: composites rounding some of their steps to
+#: complex32 (``trapezoid(y, x)``: ``y[1:] + y[:-1]`` is complex32 even where a float32
+#: ``x`` makes the result complex64), refusing with their kernel's error where PyTorch does.
+OWN = frozenset("trapezoid trapz cumulative_trapezoid".split())
 
 #: Ops that work on the elements as stored or only read metadata (no value computed).
 NATIVE = frozenset("""
@@ -564,9 +571,6 @@ REFUSED: dict = {
     'histc': (_NI, '"linspace_cpu" not implemented for \'ComplexHalf\''),
     'histogram': (_NI, '"histogramdd" not implemented for \'ComplexHalf\''),
     'gradient': (_NI, '"div_cpu" not implemented for \'ComplexHalf\''),
-    'trapezoid': (_NI, '"sum_cpu" not implemented for \'ComplexHalf\''),
-    'trapz': (_NI, '"sum_cpu" not implemented for \'ComplexHalf\''),
-    'cumulative_trapezoid': (_NI, '"cumsum_out_cpu" not implemented for \'ComplexHalf\''),
     'cov': (_NI, '"sum_cpu" not implemented for \'ComplexHalf\''),
     'corrcoef': (_NI, '"sum_cpu" not implemented for \'ComplexHalf\''),
     'trace': (_NI, '"trace" not implemented for \'ComplexHalf\''),

@@ -771,7 +771,7 @@ def _chalf_names(rec: OpDef) -> tuple:
 def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
     """``fn`` (one spelling of ``rec``) taking complex32 tensors as PyTorch does."""
     names = _chalf_names(rec)
-    if rec.view or builtins.any(n in _chalf.NATIVE for n in names):
+    if rec.view or builtins.any(n in _chalf.NATIVE or n in _chalf.OWN for n in names):
         return fn
     refused = next((_chalf.REFUSED[n] for n in names if n in _chalf.REFUSED), None)
     condition = next((_chalf.CONDITIONS[n] for n in names if n in _chalf.CONDITIONS), None)

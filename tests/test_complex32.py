@@ -547,3 +547,39 @@ def test_an_allocation_no_memory_holds_is_pytorchs_error(make):
     else:
         key = theirs[theirs.index("DefaultCPUAllocator"):theirs.index(" bytes") + 6]
         assert key in mine, (mine, theirs)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_trapezoid_rounds_complex32_steps_as_pytorchs_composite(seed):
+    """trapezoid / trapz / cumulative_trapezoid of complex32 samples (or spacings) are
+    PyTorch's composites: y[1:] + y[:-1] and diff(x) of complex32 are rounded to complex32
+    (65504 + 65504 is inf) before a float32/float64/complex64 operand promotes the rest;
+    where the result stays complex32 its sum/cumsum kernel refuses, after the shape checks."""
+    rng = np.random.default_rng(seed)
+    shape = tuple(int(n) for n in rng.integers(1, 4, size=int(rng.integers(1, 3))))
+    parts = rng.choice([0.1, -2.5, 3.0, 0.3, 60000.0, -65504.0, 65504.0, 1e-3], size=shape + (2,))
+    y = parts[..., 0] + 1j * parts[..., 1]
+    n = shape[-1]
+    xv = rng.choice([0.5, 4.0, -1.25, 3e4, 1e-4], size=n) + 1j * rng.choice([0.0, 1.0, 7e4], n)
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yc = T.tensor(y, dtype=T.complex64).to(T.complex32)
+            xs = [T.tensor(xv.real, dtype=dt) for dt in (T.float32, T.float64, T.float16,
+                                                         T.int64)]
+            xs += [T.tensor(xv, dtype=T.complex64), T.tensor(xv, dtype=T.complex64).to(
+                T.complex32), T.tensor(2.0), T.tensor(xv.real, dtype=T.float32)[None]]
+            row = []
+            for fn in (T.trapezoid, T.trapz, T.cumulative_trapezoid):
+                calls = [lambda x=x: fn(yc, x) for x in xs] + \
+                    [lambda x=x: fn(yc.real.float(), x) for x in xs[4:6]] + \
+                    [lambda: fn(yc), lambda: fn(yc, dx=0.5), lambda: fn(yc, dim=0)]
+                for f in calls:
+                    try:
+                        r = f()
+                        row.append((str(r.dtype).rpartition(".")[2], repr(r.tolist())))
+                    except (RuntimeError, NotImplementedError, IndexError) as e:
+                        row.append((type(e).__name__, str(e)))
+        got.append(row)
+    assert got[0] == got[1]

@@ -1886,3 +1886,24 @@ REGRESSIONS += [  # fresh-seed 182M run: complex32 allocations get PyTorch's all
         "v2 = v1.to(T.complex64)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 180M run: trapezoid composites round complex32 steps, and
+    # cumulative_trapezoid halves the running sum last
+    ("cumulative-trapezoid-complex32-pair-rounded", [
+        "v0 = T.tensor([[-1.0], [4.0]], dtype=T.float32)",
+        "v4 = T.tensor([complex(65504.0, 1.0)], dtype=T.complex32)", "v5 = v4.expand((2,))",
+        "v6 = T.cumulative_trapezoid(v5, v0)",
+    ]),
+    ("trapezoid-complex32-x-differences-rounded", [
+        "v0 = T.tensor([0.5, 4.0, -1.25])",
+        "v1 = T.tensor([complex(0.5, 0.0), complex(4.0, 1.0), complex(0.0, -60000.0)], "
+        "dtype=T.complex32)", "v2 = T.trapezoid(v0, v1)", "v3 = T.cumulative_trapezoid(v0, v1)",
+    ]),
+    ("cumulative-trapezoid-float32-halved-last", [
+        "v0 = T.tensor([1e+38, 1e+38, 1e+38])", "v1 = T.tensor([0.0, 1.0, 2.0])",
+        "v2 = T.cumulative_trapezoid(v0, v1)",
+    ]),
+    ("cumsum-complex32-no-element", [
+        "v0 = T.zeros((3, 0), dtype=T.complex32)", "v1 = v0.cumsum(-1)", "v2 = v0.cumprod(0)",
+        "v3 = T.cumulative_trapezoid(T.zeros((3, 1), dtype=T.complex32))",
+    ]),
+]
