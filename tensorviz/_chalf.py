@@ -381,6 +381,14 @@ NUMBERS_ROUNDED = frozenset("add sub rsub mul eq ne where masked_fill index_fill
 #: Ops whose number argument PyTorch converts with its overflow check (``index_fill``).
 NUMBERS_CHECKED = frozenset("index_fill masked_fill".split())
 
+#: Ops that require their tensors' dtypes to match (no promotion): a complex32 tensor beside
+#: one of another dtype gets the op's own mismatch error (``isclose``: "ComplexHalf did not
+#: match ComplexFloat"), before its kernel's refusal and before any widening to complex64.
+SAME_DTYPE = frozenset("""
+    isclose allclose masked_scatter index_put lerp index_add index_copy put scatter
+    scatter_add scatter_reduce index_reduce
+""".split())
+
 #: Ops that take complex32 operands themselves: composites rounding some of their steps to
 #: complex32 (``trapezoid(y, x)``: ``y[1:] + y[:-1]`` is complex32 even where a float32
 #: ``x`` makes the result complex64), refusing with their kernel's error where PyTorch does.

@@ -816,6 +816,14 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
             return self if res is tmp else res
         if narrow and casts_operands:  # (TensorIterator converts each operand to complex32
             # first: an int32 2147483646 is inf there, and -0.0 * it NaN)
+            if inplace and comparison and args and isinstance(args[0], Tensor):
+                # (``int_tensor.eq_(z)``: compared as complex32, the result written to self)
+                self = args[0]
+                check_writable(self)
+                tmp = _widen_tensor(self.to(_C32))
+                fn(tmp, *[_widened(_as_chalf(a)) for a in args[1:]],
+                   **{k: _widened(v) for k, v in kwargs.items()})
+                return self.copy_(tmp.real)
             args = tuple(_as_chalf(a) for a in args)
         out = kwargs.pop("out", None) if not inplace else None
         res = fn(*[_widened(a) for a in args], **{k: _widened(v) for k, v in kwargs.items()})
@@ -834,10 +842,14 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
     checks_alpha = rec.qualname in ("add", "sub", "rsub")
     stepwise = rec.qualname == "diff"  # (its order n: n differences, each rounded)
 
+    same_dtypes = builtins.any(n in _chalf.SAME_DTYPE for n in names)
+
     @functools.wraps(fn)
     def gated(*args, **kwargs):
         if not _has_chalf(args, kwargs):
             return fn(*args, **kwargs)
+        if same_dtypes:
+            _check_same_dtypes(fn, args, kwargs, inplace)
         if checked_numbers and args and isinstance(args[0], Tensor) and \
                 args[0]._dtype is _C32:  # (PyTorch's checked conversion of the value)
             value = kwargs.get("value", args[-1] if len(args) > 2 else None)
@@ -925,6 +937,39 @@ def _gated_operator(rec: OpDef, plain: Callable) -> Callable:
             return gated(self, other)
         return plain(self, other)
     return forward
+
+
+_STAND_INS = (_dtypes.complex128, _dtypes.complex64, _dtypes.float64, _dtypes.float32)
+
+
+def _check_same_dtypes(fn: Callable, args, kwargs, inplace: builtins.bool) -> None:
+    """PyTorch's dtype-mismatch error of an op requiring equal dtypes (``_chalf.SAME_DTYPE``)
+    where a complex32 tensor meets one of another dtype: the op run with each complex32
+    tensor as a copy of a dtype no other operand has (its error names it; renamed to
+    complex32's), nothing written (an in-place op's other self is copied first)."""
+    others = {t._dtype for t in _tensors(args, kwargs) if t._dtype is not _C32}
+    if not others:
+        return
+    stand_in = next(d for d in _STAND_INS if d not in others)
+
+    def swap(x):
+        if isinstance(x, Tensor) and x._dtype is _C32:
+            return _widen_tensor(x).to(stand_in)
+        if isinstance(x, (list, tuple)) and builtins.any(
+                isinstance(b, Tensor) and b._dtype is _C32 for b in x):
+            return type(x)(swap(b) for b in x)
+        return x
+    args = [swap(a) for a in args]
+    if inplace and args and isinstance(args[0], Tensor) and args[0]._dtype is not stand_in:
+        args[0] = args[0].clone()
+    try:
+        fn(*args, **{k: swap(v) for k, v in kwargs.items() if k != "out"})
+    except RuntimeError as e:
+        msg = str(e)
+        if not builtins.any(k in msg for k in (stand_in.cname, stand_in.cxx_name, ".dtype")):
+            return  # (another error: the complex32 path below gives PyTorch's order)
+        raise RuntimeError(msg.replace(stand_in.cxx_name, _C32.cxx_name).replace(
+            stand_in.cname, _C32.cname)) from None
 
 
 def _run_renamed(run, args, kwargs, narrow):

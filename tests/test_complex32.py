@@ -485,7 +485,8 @@ def test_products_comparisons_and_dist_convert_real_operands_first(other_dtype):
             for f in (lambda: T.kron(x, o), lambda: T.outer(x, o), lambda: T.ger(o, x),
                       lambda: T.eq(x, o), lambda: T.ne(o, x), lambda: x == o[0],
                       lambda: T.dist(x, o), lambda: T.dist(o, x, float("inf")),
-                      lambda: T.dist(x, o, 0), lambda: T.eq(x, 70000), lambda: x * 70000):
+                      lambda: T.dist(x, o, 0), lambda: T.eq(x, 70000), lambda: x * 70000,
+                      lambda: o.clone().ne_(x), lambda: o.clone().eq_(x)):
                 try:
                     row.append(repr(f().tolist()))
                 except RuntimeError as e:
@@ -581,5 +582,40 @@ def test_trapezoid_rounds_complex32_steps_as_pytorchs_composite(seed):
                         row.append((str(r.dtype).rpartition(".")[2], repr(r.tolist())))
                     except (RuntimeError, NotImplementedError, IndexError) as e:
                         row.append((type(e).__name__, str(e)))
+        got.append(row)
+    assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("other_dtype", ["complex64", "complex64-0-dim", "float16", "int64"])
+def test_ops_requiring_equal_dtypes_refuse_a_mixture_as_pytorch(other_dtype):
+    """isclose, masked_scatter, index_put, lerp, index_add, index_copy, put_, scatter,
+    index_reduce require equal dtypes: complex32 beside complex64 (or float16, int64) gets
+    PyTorch's mismatch error, not a complex64 result nor the ComplexHalf kernel refusal."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            a = T.tensor([1 + 2j, 3 - 1j], dtype=T.complex32)
+            dt = getattr(T, other_dtype.partition("-")[0])
+            o = T.tensor([1 + 2j, 0.5j]) if dt.is_complex else T.tensor([1, 2]).to(dt)
+            o = o[0] if other_dtype.endswith("0-dim") else o
+            m, i, o1 = T.tensor([True, False]), T.tensor([0]), o.reshape(-1)[:1]
+            row = []
+            for f in (lambda: T.isclose(a, o), lambda: T.isclose(o, a),
+                      lambda: T.allclose(a, o), lambda: a.clone().masked_scatter_(m, o.expand(2)),
+                      lambda: a.masked_scatter(m, o.expand(2)),
+                      lambda: a.clone().index_put_((i,), o1), lambda: a.index_put((i,), o1),
+                      lambda: T.lerp(a, o, 0.5), lambda: T.lerp(o, a, 0.5),
+                      lambda: a.index_add(0, i, o1), lambda: a.index_copy(0, i, o1),
+                      lambda: o.reshape(-1).clone().index_copy_(0, i, a[:1]),
+                      lambda: a.clone().put_(i, o1), lambda: a.scatter(0, i, o1),
+                      lambda: a.index_reduce(0, i, o1, "prod"),
+                      lambda: T.isclose(a, a), lambda: a.index_put((i,), a[:1])):
+                try:
+                    r = f()
+                    row.append(repr(r.tolist() if isinstance(r, (tv.Tensor, torch.Tensor))
+                                    else r))
+                except (RuntimeError, NotImplementedError) as e:
+                    row.append((type(e).__name__, str(e)))
         got.append(row)
     assert got[0] == got[1]

@@ -1907,3 +1907,23 @@ REGRESSIONS += [  # fresh-seed 180M run: trapezoid composites round complex32 st
         "v3 = T.cumulative_trapezoid(T.zeros((3, 1), dtype=T.complex32))",
     ]),
 ]
+REGRESSIONS += [  # complex32 beside another dtype where PyTorch requires equal dtypes; an
+    # in-place comparison of another dtype's self with complex32 writes its self
+    ("isclose-complex32-complex64-mismatch", [
+        "v0 = T.tensor([complex(1.0, 2.0)], dtype=T.complex32)",
+        "v1 = T.tensor(complex(1.0, 2.0), dtype=T.complex64)", "v2 = T.isclose(v0, v1)",
+    ]),
+    ("index-put-complex32-complex64-mismatch", [
+        "v0 = T.tensor([complex(1.0, 2.0), complex(0.0, 1.0)], dtype=T.complex32)",
+        "v1 = v0.index_put_((T.tensor([0]),), T.tensor([complex(0.5, 0.0)]))",
+    ]),
+    ("lerp-complex32-float16-end-mismatch", [
+        "v0 = T.tensor([complex(1.0, 2.0)], dtype=T.complex32)",
+        "v1 = T.lerp(v0, T.tensor([1.0], dtype=T.float16), 0.5)",
+    ]),
+    ("ne-inplace-int-self-complex32-other", [
+        "v0 = T.tensor([2, -4, 0])",
+        "v5 = T.tensor([complex(1.0, 1.0), complex(0.0, 0.0), complex(0.5, -2.0)], "
+        "dtype=T.complex32)", "v6 = v0.ne_(v5)",
+    ]),
+]
