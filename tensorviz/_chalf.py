@@ -266,14 +266,49 @@ def _matmul(a, k):
 
 
 def _einsum(a, k):
-    # (PyTorch's einsum calls no kernel for a permutation of one operand, nor bmm for
-    # operands that all share the output's subscripts: a product of elements)
+    # (PyTorch's einsum contracts left to right: a summed label of size above 1 in one
+    # operand only is summed out of it first (sum_cpu), one of size above 1 in two meets in
+    # a bmm; a pair with neither is only a mul (outer and elementwise products, diagonals,
+    # permutations run), size-1 labels are squeezed, and an empty operand makes zeros.  One
+    # operand is summed by sum whatever its sizes.)
     eq = a[0] if a and isinstance(a[0], str) else k.get("equation", "")
-    lhs, _, out = eq.replace(" ", "").partition("->")
+    ops = a[1:]
+    if len(ops) == 1 and isinstance(ops[0], (list, tuple)):
+        ops = tuple(ops[0])
+    lhs, arrow, out = eq.replace(" ", "").partition("->")
     terms = lhs.split(",")
-    if out and all(sorted(t) == sorted(out) and len(set(t)) == len(t) for t in terms):
-        return None if len(terms) == 1 or all(t == out for t in terms) else "bmm"
-    return "sum_cpu" if len(terms) == 1 else "bmm"
+    if not eq or len(terms) != len(ops) or not all(_is_tensor(t) for t in ops):
+        return "bmm"  # (the sublist form, or an argument error: found by the op itself)
+    shapes = [t._shape for t in ops]
+    if any(0 in sh for sh in shapes):
+        return None
+    width = max((len(sh) - len(t.replace("...", "")) for t, sh in zip(terms, shapes)
+                 if "..." in t), default=0)
+    ell = [chr(0x100 + j) for j in range(width)]  # (the ellipsis dims' labels, right-aligned)
+    labelled = []
+    for t, sh in zip(terms, shapes):
+        pre, dots, post = t.partition("...")
+        e = len(sh) - len(pre) - len(post) if dots else 0
+        labelled.append(list(pre) + ell[width - e:] + list(post))
+    if not arrow:  # (implicit output: the letters seen once, and the ellipsis)
+        letters = lhs.replace("...", "").replace(",", "")
+        out = "..." + "".join(c for c in letters if letters.count(c) == 1)
+    keep = set(out.replace("...", "")) | (set(ell) if "..." in out else set())
+    summed = set().union(*map(set, labelled)) - keep
+    if len(ops) == 1:
+        return "sum_cpu" if summed else None
+    big = {c: [i for i, (lab, sh) in enumerate(zip(labelled, shapes))
+               if any(x == c and n > 1 for x, n in zip(lab, sh))] for c in summed}
+    last = {c: ks[-1] for c, ks in big.items() if ks}
+    if any(i == 0 for i in last.values()):
+        return "sum_cpu"
+    for i in range(1, len(ops)):
+        sums = [c for c, j in last.items() if j == i]
+        if any(big[c] == [i] for c in sums):
+            return "sum_cpu"
+        if sums:
+            return "bmm"
+    return None
 
 
 def _rot90(input, k=1, dims=(0, 1), *args, **kwargs):

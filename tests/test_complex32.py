@@ -619,3 +619,35 @@ def test_ops_requiring_equal_dtypes_refuse_a_mixture_as_pytorch(other_dtype):
                     row.append((type(e).__name__, str(e)))
         got.append(row)
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("eq", [
+    "i,j->ij", "i,i->i", "i,i->", "i->", "ij->ji", "ij,j->ij", "ij,j->i", "ij,jk->ik",
+    "ii->i", "ij,k->ijk", "i,j", "i,i", "ba", "ij,k->k", "ij,j->j", "ii,i->i", "i,j,k->i",
+    "i,j,j->i", "i,i,i->i", "...,...->...", "i...,j...->ij...", "bi,bi->b", "ij,kl->ijkl"])
+def test_einsum_of_complex32_runs_where_pytorch_needs_no_sum(eq):
+    """PyTorch's einsum of complex32 runs where no dim is contracted (outer, elementwise,
+    diagonal, permutation: mul only) and refuses by the first kernel it would need: sum_cpu
+    for an operand's own summed dims, bmm for a contracted pair (of more than one element:
+    size-1 dims are squeezed, and an empty operand makes zeros)."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            a = T.tensor([2 + 0.5j, 1 - 1j], dtype=T.complex32)
+            m = T.tensor([[2 + 0.5j, 1 - 1j], [0.5j, 3]], dtype=T.complex32)
+            ops = [m if len(t.replace("...", "")) == 2 else a
+                   for t in eq.partition("->")[0].split(",")]
+            row = []
+            for shapes in (None, "ones", "zero"):  # (size-1 labels are squeezed, not summed;
+                # an empty operand makes zeros)
+                args = ops if shapes is None else [
+                    T.ones([1 if shapes == "ones" else 0] * o.dim(),
+                           dtype=T.complex32) for o in ops]
+                try:
+                    r = T.einsum(eq, *args)
+                    row.append((str(r.dtype).rpartition(".")[2], r.tolist()))
+                except NotImplementedError as e:
+                    row.append(str(e))
+        got.append(row)
+    assert got[0] == got[1]

@@ -1927,3 +1927,9 @@ REGRESSIONS += [  # complex32 beside another dtype where PyTorch requires equal 
         "dtype=T.complex32)", "v6 = v0.ne_(v5)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 183M run: einsum of complex32 with nothing to contract runs
+    ("einsum-complex32-outer-product", [
+        "v2 = T.tensor([complex(2.0, 0.5)], dtype=T.complex32)",
+        "v3 = T.einsum('i,j->ij', v2, v2)", "v4 = T.einsum('ij,k->k', v3, v2)",
+    ]),
+]
