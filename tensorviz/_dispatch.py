@@ -843,6 +843,7 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
     stepwise = rec.qualname == "diff"  # (its order n: n differences, each rounded)
 
     same_dtypes = builtins.any(n in _chalf.SAME_DTYPE for n in names)
+    pairwise = rec.qualname == "einsum"
 
     @functools.wraps(fn)
     def gated(*args, **kwargs):
@@ -892,6 +893,14 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
         elif condition is not None:
             why = condition(*args, **kwargs)
             if why is None:  # (a form PyTorch runs)
+                if pairwise:
+                    steps = _einsum_steps(args)
+                    if steps is not None:  # (PyTorch multiplies left to right, each
+                        # product complex32: 300 * 300 is inf before it meets 1 / 300)
+                        r = args[1]
+                        for eq, o in steps:
+                            r = gated(eq, r, *([] if o is None else [o]))
+                        return r
                 return _run_renamed(run, args, kwargs, True)
         elif computed:
             if stepwise:
@@ -937,6 +946,43 @@ def _gated_operator(rec: OpDef, plain: Callable) -> Callable:
             return gated(self, other)
         return plain(self, other)
     return forward
+
+
+def _einsum_steps(args) -> list | None:
+    """PyTorch's einsum of three or more operands with nothing to contract as its steps:
+    ``(equation, next operand)`` pairs multiplying left to right (each pair's product keeps
+    the labels still needed), then the permutation to the output (None: one step)."""
+    eq = args[0] if args and isinstance(args[0], str) else None
+    ops = args[1:]
+    if eq is None or len(ops) < 3 or not builtins.all(isinstance(o, Tensor) for o in ops):
+        return None
+    lhs, arrow, out = eq.replace(" ", "").partition("->")
+    terms = lhs.split(",")
+    if len(terms) != len(ops):
+        return None
+    if not arrow:
+        letters = lhs.replace(",", "").replace("...", "")
+        out = ("..." if "..." in lhs else "") + "".join(
+            sorted(c for c in set(letters) if letters.count(c) == 1))
+    if "..." in eq:  # (the ellipsis dims named by unused letters, right-aligned)
+        widths = [len(o._shape) - len(t.replace("...", "")) if "..." in t else 0
+                  for t, o in zip(terms, ops)]
+        pool = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                if c not in eq][:builtins.max(widths + [0])]
+        if builtins.min(widths + [0]) < 0 or len(pool) < builtins.max(widths + [0]):
+            return None  # (the op's own error)
+        terms = [t.replace("...", "".join(pool[len(pool) - w:]) if w else "")
+                 for t, w in zip(terms, widths)]
+        out = out.replace("...", "".join(pool))
+    steps, have = [], terms[0]
+    for i, (t, o) in enumerate(zip(terms[1:], ops[1:]), 1):
+        later = set("".join(terms[i + 1:])) | set(out)
+        keep = "".join(c for c in dict.fromkeys(have + t) if c in later)
+        steps.append((f"{have},{t}->{keep}", o))
+        have = keep
+    if have != out:
+        steps.append((f"{have}->{out}", None))
+    return steps
 
 
 _STAND_INS = (_dtypes.complex128, _dtypes.complex64, _dtypes.float64, _dtypes.float32)

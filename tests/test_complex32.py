@@ -652,3 +652,22 @@ def test_einsum_of_complex32_runs_where_pytorch_needs_no_sum(eq):
                     row.append(str(e))
         got.append(row)
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("eq", ["i,i,i->i", "i,j,i->ij", "i,j,k->kji", "ii,i,i->i",
+                                "ij,i,j->ji", "i,i,i,i->i", "...,...,...->...", "i,j,k"])
+def test_einsum_of_complex32_rounds_each_pairwise_product(eq):
+    """Three or more complex32 operands with nothing to contract: PyTorch multiplies left to
+    right, each product complex32 (300 * 300 is inf before it meets 1/300)."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            vals = [[300 + 0j, 2 + 1j], [300 + 0j, 0.5j], [1 / 300 + 0j, 3 - 1j]]
+            ops = []
+            for k, t in enumerate(eq.partition("->")[0].split(",")):
+                v = T.tensor(vals[k % 3], dtype=T.complex64).to(T.complex32)
+                ops.append(T.diag(v) if len(t) == 2 else v)
+            r = T.einsum(eq, *ops)
+            got.append((str(r.dtype).rpartition(".")[2], repr(r.tolist())))
+    assert got[0] == got[1]

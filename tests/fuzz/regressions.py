@@ -1933,3 +1933,10 @@ REGRESSIONS += [  # fresh-seed 183M run: einsum of complex32 with nothing to con
         "v3 = T.einsum('i,j->ij', v2, v2)", "v4 = T.einsum('ij,k->k', v3, v2)",
     ]),
 ]
+REGRESSIONS += [  # einsum of three complex32 operands rounds each pairwise product
+    ("einsum-complex32-three-operands-rounded-pairwise", [
+        "v0 = T.tensor([complex(300.0, 0.0), complex(2.0, 1.0)], dtype=T.complex32)",
+        "v1 = T.tensor([complex(0.0033, 0.0), complex(3.0, -1.0)], dtype=T.complex32)",
+        "v2 = T.einsum('i,i,i->i', v0, v0, v1)",
+    ]),
+]
