@@ -148,7 +148,7 @@ def conj(arr) -> np.ndarray:
 COMPUTED = frozenset("""
     abs neg positive sgn isfinite isinf isnan isreal conj conj_physical resolve_conj
     resolve_neg clone mul eq ne add sub rsub float_power isclose allclose addcmul where all any
-    std var std_mean var_mean count_nonzero norm dist bincount diff cat stack hstack vstack
+    std var std_mean var_mean count_nonzero norm bincount diff cat stack hstack vstack
     dstack column_stack row_stack atleast_1d atleast_2d atleast_3d block_diag cartesian_prod
     broadcast_tensors meshgrid combinations roll flipud tril triu diag diagflat diag_embed tile
     repeat repeat_interleave kron index_select index_add index_copy index_fill index_put
@@ -426,8 +426,9 @@ SAME_DTYPE = frozenset("""
 
 #: Ops that take complex32 operands themselves: composites rounding some of their steps to
 #: complex32 (``trapezoid(y, x)``: ``y[1:] + y[:-1]`` is complex32 even where a float32
-#: ``x`` makes the result complex64), refusing with their kernel's error where PyTorch does.
-OWN = frozenset("trapezoid trapz cumulative_trapezoid".split())
+#: ``x`` makes the result complex64; ``dist``: the norm of the complex32 difference),
+#: refusing with their kernel's error where PyTorch does.
+OWN = frozenset("trapezoid trapz cumulative_trapezoid dist".split())
 
 #: Ops that work on the elements as stored or only read metadata (no value computed).
 NATIVE = frozenset("""

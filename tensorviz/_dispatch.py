@@ -699,10 +699,10 @@ def _widen_tensor(t: Tensor) -> Tensor:
 
 #: Arithmetic whose tensor operands TensorIterator converts to the complex32 result dtype
 #: before computing (an index, a mask or a weight of another op is not converted): the
-#: products kron, outer and ger are PyTorch's mul, dist the norm of its sub, and eq / ne
-#: compare in the common dtype (an int32 70000 is inf there: 0 * it is NaN, inf == it).
+#: products kron, outer and ger are PyTorch's mul, and eq / ne compare in the common dtype
+#: (an int32 70000 is inf there: 0 * it is NaN, inf == it).
 _CASTING_ARITHMETIC = frozenset(("add", "sub", "subtract", "mul", "multiply", "rsub",
-                                 "addcmul", "kron", "outer", "ger", "dist", "eq", "ne",
+                                 "addcmul", "kron", "outer", "ger", "eq", "ne",
                                  "not_equal"))
 
 

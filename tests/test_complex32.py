@@ -671,3 +671,20 @@ def test_einsum_of_complex32_rounds_each_pairwise_product(eq):
             r = T.einsum(eq, *ops)
             got.append((str(r.dtype).rpartition(".")[2], repr(r.tolist())))
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("p", [2, 1, float("inf"), 0, 3, -1, float("-inf")])
+def test_dist_is_the_norm_of_the_complex32_difference(p):
+    """dist of complex32 is the norm of the complex32 difference: each part rounded to
+    float16 first (1.0009765625 - 0.00048828125 is 1.0; 60000 - -60000 is inf), then the
+    norm computed in float32 and rounded to float16."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            a = T.tensor([60000, 1.0009765625 + 0.3j, 0.1], dtype=T.complex64).to(T.complex32)
+            b = T.tensor([-60000, 0.00048828125, 0.2j], dtype=T.complex64).to(T.complex32)
+            got.append([repr(r.item()) for r in (
+                T.dist(a, b, p), T.dist(a[1:], b[1:], p), T.dist(a, T.tensor(1e-3 + 0j), p),
+                T.dist(a.real.half(), b, p), T.dist(a, b.real.half(), p))])
+    assert got[0] == got[1]
