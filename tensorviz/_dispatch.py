@@ -844,6 +844,7 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
 
     same_dtypes = builtins.any(n in _chalf.SAME_DTYPE for n in names)
     pairwise = rec.qualname == "einsum"
+    by_parts = rec.qualname in ("var", "std", "var_mean", "std_mean")
 
     @functools.wraps(fn)
     def gated(*args, **kwargs):
@@ -913,6 +914,9 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
                     for _ in range(n - 1):
                         r = gated(r, 1, dim)
                     return r
+            if by_parts and args and isinstance(args[0], Tensor) and \
+                    args[0]._dtype is _C32 and "out" not in kwargs:
+                return _variance_by_parts(rec.qualname, args, kwargs)
             return _run_renamed(run, args, kwargs, True)
         if why is not None:
             if not inplace or (args and isinstance(args[0], Tensor) and args[0]._dtype is _C32):
@@ -946,6 +950,20 @@ def _gated_operator(rec: OpDef, plain: Callable) -> Callable:
             return gated(self, other)
         return plain(self, other)
     return forward
+
+
+def _variance_by_parts(name: str, args, kwargs):
+    """var / std / var_mean / std_mean of a complex32 tensor as PyTorch's: the float16
+    variances of its real and imaginary parts (each rounded), added in float16, then the
+    square root for std; the mean's parts are the parts' float16 means."""
+    from .ops import conversion, reductions
+    x, rest = args[0], args[1:]
+    f = reductions.var_mean if name.endswith("_mean") else reductions.var
+    re, im = f(x.real, *rest, **kwargs), f(x.imag, *rest, **kwargs)
+    v = (re[0] + im[0]) if name.endswith("_mean") else re + im
+    if name.startswith("std"):
+        v = v.sqrt()
+    return (v, conversion._complex(re[1], im[1])) if name.endswith("_mean") else v
 
 
 def _einsum_steps(args) -> list | None:

@@ -1940,3 +1940,14 @@ REGRESSIONS += [  # einsum of three complex32 operands rounds each pairwise prod
         "v2 = T.einsum('i,i,i->i', v0, v0, v1)",
     ]),
 ]
+REGRESSIONS += [  # complex32 var/std: the parts' float16 variances, each rounded, added
+    ("var-std-complex32-parts-rounded", [
+        "v0 = T.tensor([complex(60000.0, 0.0), complex(1.0009765625, 0.3), complex(0.1, 0.0)], "
+        "dtype=T.complex32)", "v1 = T.var(v0)", "v2 = T.std(v0)", "v3 = T.std_mean(v0)",
+    ]),
+    ("dist-complex32-difference-rounded", [
+        "v0 = T.tensor([complex(1.0009765625, 0.3), complex(0.1, 0.0)], dtype=T.complex32)",
+        "v1 = T.tensor([complex(0.00048828125, 0.0), complex(0.0, 0.2)], dtype=T.complex32)",
+        "v2 = T.dist(v0, v1)",
+    ]),
+]
