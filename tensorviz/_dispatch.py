@@ -845,6 +845,7 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
     same_dtypes = builtins.any(n in _chalf.SAME_DTYPE for n in names)
     pairwise = rec.qualname == "einsum"
     by_parts = rec.qualname in ("var", "std", "var_mean", "std_mean")
+    empty_runs = builtins.any(n in _chalf.EMPTY_RUNS for n in names)
 
     @functools.wraps(fn)
     def gated(*args, **kwargs):
@@ -889,6 +890,10 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
                                    f"output type {self._dtype.cname}")
 
         why = refused
+        if empty_runs and builtins.all(0 in t._shape for t in _tensors(args, kwargs)
+                                       if t._dtype is _C32):
+            # (no element: PyTorch calls no kernel, its checks and result are the op's)
+            return _run_renamed(run, args, kwargs, True)
         if form in _chalf.OPERATOR_REFUSED:
             why = _chalf.OPERATOR_REFUSED[form]
         elif condition is not None:

@@ -712,3 +712,34 @@ def test_variance_of_complex32_adds_its_parts_float16_variances(seed):
                             repr(T.std_mean(x, **kw)[0].tolist()), repr(x.var(**kw).tolist())]
         got.append(row)
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("shape", [(2, 0), (0,), (0, 3), (3, 0, 2)])
+def test_refused_ops_of_no_element_run_as_pytorch(shape):
+    """amax/amin/mode/softmax/log_softmax/svd/svdvals/cholesky/median of a complex32 tensor
+    with no element call no kernel in PyTorch: their result, or their own shape error (an
+    empty reduced dim), not the ComplexHalf refusal; normal of a complex32 mean draws one
+    (a complex std is refused)."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            e = T.zeros(shape, dtype=T.complex32)
+            a = T.tensor([1 + 2j, 3j], dtype=T.complex32)
+            row = []
+            for f in (lambda: T.amax(e, 0), lambda: T.amin(e, -1), lambda: T.mode(e, 0),
+                      lambda: T.softmax(e, 0), lambda: T.log_softmax(e, -1),
+                      lambda: T.linalg.svdvals(e), lambda: T.linalg.svd(e),
+                      lambda: T.cholesky(e), lambda: T.median(e), lambda: T.median(e, 0),
+                      lambda: T.median(e, -1), lambda: T.normal(e), lambda: T.normal(a),
+                      lambda: T.normal(a, 2.0), lambda: T.normal(1.0, a),
+                      lambda: T.median(a), lambda: T.amax(a, 0)):
+                try:
+                    r = f()
+                    rs = r if isinstance(r, tuple) else (r,)
+                    row.append([(str(x.dtype).rpartition(".")[2], tuple(x.shape))
+                                for x in rs])
+                except (RuntimeError, NotImplementedError, IndexError) as ex:
+                    row.append((type(ex).__name__, str(ex).split(":")[0]))
+        got.append(row)
+    assert got[0] == got[1]

@@ -1951,3 +1951,17 @@ REGRESSIONS += [  # complex32 var/std: the parts' float16 variances, each rounde
         "v2 = T.dist(v0, v1)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 183M runs: complex32 of no element runs where PyTorch calls no
+    # kernel; normal of a complex32 mean (NumPy's UFuncTypeError leaked)
+    ("mode-complex32-no-element", [
+        "v0 = T.zeros((2, 3, 0), dtype=T.complex32)", "v1 = v0[..., ::2]", "v2 = v1.mode(0)",
+    ]),
+    ("median-complex32-no-element", [
+        "v0 = T.zeros((1, 0), dtype=T.complex32)", "v1 = v0.expand((2, 0))",
+        "v2 = T.median(v1)",
+    ]),
+    ("normal-complex32-mean", [
+        "v0 = T.tensor([complex(1.0, 2.0), complex(0.0, 3.0)], dtype=T.complex32)",
+        "v1 = T.normal(v0, 2.0).dtype",
+    ]),
+]
