@@ -835,16 +835,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
           'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
           'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
-    ('dist', 'function'): (
-        "message differs: tensorviz 'norm(): input dtype should be either floating point or "
-        "complex. Got Bool instead.' vs PyTorch 'Subtraction, the `-` operator, with two bool"
-        ' tensors is not supported. Use the `^` or `logical_x... [dist#0 bool contig]',
-        ('bool/contig',)),
-    ('dist', 'method'): (
-        "message differs: tensorviz 'norm(): input dtype should be either floating point or "
-        "complex. Got Bool instead.' vs PyTorch 'Subtraction, the `-` operator, with two bool"
-        ' tensors is not supported. Use the `^` or `logical_x... [dist#0 bool contig]',
-        ('bool/contig',)),
     ('renorm', 'out'): (
         "out= (cast out): PyTorch refuses with RuntimeError('Expected out tensor to have "
         "dtype float, but got double instead'); tensorviz accepts [renorm#0 float32 contig]",
