@@ -271,6 +271,17 @@ def _median(a, k):
         return None  # (the op's own error)
 
 
+def _equal(a, k):
+    # (shapes that differ: False without a kernel; one tensor twice (the same memory and
+    # layout): PyTorch's NaN-only check, equal_notnan_cpu)
+    x, y = _arg(a, k, 0, "input"), _arg(a, k, 1, "other")
+    if getattr(x, "_shape", None) != getattr(y, "_shape", None):
+        return None
+    same = _is_tensor(x) and _is_tensor(y) and x._storage is y._storage and \
+        x._offset == y._offset and x._stride == y._stride
+    return "equal_notnan_cpu" if same else "equal_cpu"
+
+
 def _matmul(a, k):
     x, y = _arg(a, k, 0, "input"), _arg(a, k, 1, "other")
     nx, ny = len(getattr(x, "_shape", ())), len(getattr(y, "_shape", ()))
@@ -401,9 +412,7 @@ CONDITIONS: dict = {"flip": _flip, "fliplr": lambda input, *a, **k: _flip(input,
                                         _is_tensor(_arg(a, k, 3, "src", k.get("value")))
                                         else "scatter_gather_tensor_cpu"),
                     "rot90": _rot90, "einsum": _by_args(_einsum),
-                    "equal": _by_args(lambda a, k: None if len(a) > 1 and getattr(
-                        a[0], "_shape", None) != getattr(a[1], "_shape", None) else
-                        "equal_cpu"),
+                    "equal": _by_args(_equal),
                     "cummax": _unless("cummax_cpu", lambda x: _no_elements(x) or
                                       _zero_dim(x)),
                     "cummin": _unless("cummin_cpu", lambda x: _no_elements(x) or

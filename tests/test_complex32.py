@@ -743,3 +743,24 @@ def test_refused_ops_of_no_element_run_as_pytorch(shape):
                     row.append((type(ex).__name__, str(ex).split(":")[0]))
         got.append(row)
     assert got[0] == got[1]
+
+
+def test_equal_of_complex32_refuses_as_pytorch():
+    """equal of complex32: False without a kernel for shapes that differ (other= spelled
+    too); one tensor twice is PyTorch's NaN-only check (equal_notnan_cpu), else equal_cpu."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            a = T.zeros((4, 2), dtype=T.complex32)
+            b = T.ones((4, 2), dtype=T.complex32)
+            row = []
+            for x, y in ((a, b), (a, a), (a, a[:]), (a, b.t()), (a[:, :1], a[:, 1:])):
+                for f in (lambda: T.equal(x, y), lambda: T.equal(x, other=y),
+                          lambda: x.equal(other=y)):
+                    try:
+                        row.append(f())
+                    except NotImplementedError as e:
+                        row.append(str(e))
+        got.append(row)
+    assert got[0] == got[1]

@@ -1965,3 +1965,9 @@ REGRESSIONS += [  # fresh-seed 183M runs: complex32 of no element runs where PyT
         "v1 = T.normal(v0, 2.0).dtype",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 183M run: equal of complex32 shapes that differ, other= spelled
+    ("equal-complex32-other-keyword-shapes-differ", [
+        "v0 = T.zeros((4, 2), dtype=T.complex32)", "v2 = T.zeros((2, 4), dtype=T.complex32)",
+        "v3 = T.equal(v0, other=v2)",
+    ]),
+]
