@@ -282,6 +282,14 @@ def _equal(a, k):
     return "equal_notnan_cpu" if same else "equal_cpu"
 
 
+def _inner(a, k):
+    # (a 0-dim operand: a product, no kernel refused; 1-D: dot; else a matrix product)
+    x, y = _arg(a, k, 0, "input"), _arg(a, k, 1, "other")
+    if () in (getattr(x, "_shape", None), getattr(y, "_shape", None)):
+        return None
+    return "dot" if len(getattr(x, "_shape", ())) == 1 else "addmm_impl_cpu_"
+
+
 def _matmul(a, k):
     x, y = _arg(a, k, 0, "input"), _arg(a, k, 1, "other")
     nx, ny = len(getattr(x, "_shape", ())), len(getattr(y, "_shape", ()))
@@ -373,9 +381,7 @@ CONDITIONS: dict = {"flip": _flip, "fliplr": lambda input, *a, **k: _flip(input,
                         _arg(a, k, 1, "std")) and _arg(a, k, 1, "std")._dtype.is_complex
                         else None),
                     "matmul": _by_args(_matmul), "linalg.matmul": _by_args(_matmul),
-                    "inner": _by_args(lambda a, k: None if () in (
-                        getattr(a[0], "_shape", None), getattr(a[1], "_shape", None)) else
-                        "dot" if len(getattr(a[0], "_shape", ())) == 1 else "addmm_impl_cpu_"),
+                    "inner": _by_args(_inner),
                     "div": _by_args(lambda a, k: {"floor": "div_floor_cpu", "trunc":
                                                   "div_trunc_cpu"}.get(
                                                       k.get("rounding_mode"), "div_cpu")),

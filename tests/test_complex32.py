@@ -747,7 +747,8 @@ def test_refused_ops_of_no_element_run_as_pytorch(shape):
 
 def test_equal_of_complex32_refuses_as_pytorch():
     """equal of complex32: False without a kernel for shapes that differ (other= spelled
-    too); one tensor twice is PyTorch's NaN-only check (equal_notnan_cpu), else equal_cpu."""
+    too); one tensor twice is PyTorch's NaN-only check (equal_notnan_cpu), else equal_cpu.
+    inner with other= spelled: dot's refusal, or a product with a 0-dim operand."""
     got = []
     for T in (tv, torch):
         with warnings.catch_warnings():
@@ -757,7 +758,8 @@ def test_equal_of_complex32_refuses_as_pytorch():
             row = []
             for x, y in ((a, b), (a, a), (a, a[:]), (a, b.t()), (a[:, :1], a[:, 1:])):
                 for f in (lambda: T.equal(x, y), lambda: T.equal(x, other=y),
-                          lambda: x.equal(other=y)):
+                          lambda: x.equal(other=y), lambda: T.inner(x[0], other=y[0]),
+                          lambda: T.inner(x[0, 0], other=y[0]).tolist()):
                     try:
                         row.append(f())
                     except NotImplementedError as e:
