@@ -283,11 +283,25 @@ def _equal(a, k):
 
 
 def _inner(a, k):
-    # (a 0-dim operand: a product, no kernel refused; 1-D: dot; else a matrix product)
+    # (PyTorch's inner is tensordot: a 0-dim operand a product, no kernel refused)
     x, y = _arg(a, k, 0, "input"), _arg(a, k, 1, "other")
-    if () in (getattr(x, "_shape", None), getattr(y, "_shape", None)):
+    sx, sy = getattr(x, "_shape", None), getattr(y, "_shape", None)
+    if () in (sx, sy) or sx is None or sy is None or sx[-1] != sy[-1]:
+        return None  # (or its shape check first: the op's own error)
+    rows = cols = 1
+    for n in sx[:-1]:
+        rows *= n
+    for n in sy[:-1]:
+        cols *= n
+    if 0 in (rows, cols):  # (an empty result: no kernel)
         return None
-    return "dot" if len(getattr(x, "_shape", ())) == 1 else "addmm_impl_cpu_"
+    if sx[-1] == 1:  # (a contraction of one element: a product summed)
+        return "sum_cpu"
+    # (tensordot's matrix product: of one row by one column, a dot; with nothing to
+    # contract, zeros without a kernel)
+    if rows == cols == 1:
+        return "dot"
+    return None if sx[-1] == 0 else "addmm_impl_cpu_"
 
 
 def _matmul(a, k):

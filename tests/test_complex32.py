@@ -766,3 +766,25 @@ def test_equal_of_complex32_refuses_as_pytorch():
                         row.append((type(e).__name__, str(e)))
         got.append(row)
     assert got[0] == got[1]
+
+
+def test_inner_of_complex32_refuses_by_tensordots_kernel():
+    """inner of complex32 is PyTorch's tensordot: one row by one column is a dot, a
+    contraction of one element a summed product, an empty result or nothing to contract
+    needs no kernel, else a matrix product (addmm)."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            row = []
+            for sx, sy in (((1,), (1,)), ((2,), (2,)), ((1, 1), (1,)), ((2, 1), (3, 1)),
+                           ((1, 2), (2,)), ((0,), (0,)), ((2, 0), (3, 0)), ((2, 2), (3, 2)),
+                           ((2, 2), (2,)), ((2,), (3, 2)), ((1, 1, 2), (1, 2)), ((1, 0), (0,)),
+                           ((0, 2), (2,)), ((0, 1), (1,)), ((2,), (0, 2)), ((2,), (3,))):
+                x, y = T.ones(sx, dtype=T.complex32), T.ones(sy, dtype=T.complex32)
+                try:
+                    row.append(tuple(T.inner(x, other=y).shape))
+                except RuntimeError as e:  # (NotImplementedError too)
+                    row.append((type(e).__name__, str(e)))
+        got.append(row)
+    assert got[0] == got[1]
