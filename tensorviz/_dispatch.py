@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import builtins
 import functools
+import operator
 import inspect
 import sys
 import warnings
@@ -664,14 +665,24 @@ def _tensors(args, kwargs) -> list:
     return out
 
 
+def _small_index(x, most: int) -> builtins.bool:
+    """Whether ``x`` is an integer (or a one-element integer tensor: PyTorch's ``__index__``)
+    of at most ``most``, or no integer at all (the factory's own argument error first)."""
+    if isinstance(x, builtins.bool):
+        return True
+    try:
+        return operator.index(x) <= most
+    except (TypeError, RuntimeError, ValueError):
+        return True
+
+
 def _refuse_dtype(fn: Callable, refusal: tuple, trivial: int | None = None) -> Callable:
     """A factory refusing ``dtype=complex32`` with PyTorch's error (``arange``, ``eye``),
     but for a first argument of at most ``trivial`` (a window of one element)."""
     @functools.wraps(fn)
     def entry(*args, **kwargs):
         if kwargs.get("dtype") is _C32 and not (
-                trivial is not None and args and isinstance(args[0], builtins.int) and
-                args[0] <= trivial):
+                trivial is not None and args and _small_index(args[0], trivial)):
             raise refusal[0](refusal[1])
         return fn(*args, **kwargs)
     return entry

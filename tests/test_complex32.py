@@ -788,3 +788,23 @@ def test_inner_of_complex32_refuses_by_tensordots_kernel():
                     row.append((type(e).__name__, str(e)))
         got.append(row)
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, "t0", "t1", "t2"])
+def test_windows_of_complex32_refused_past_one_element(n):
+    """A window of 0 or 1 element is made without PyTorch's arange kernel, its length given
+    as an int or a 0-dim integer tensor; a longer one is refused."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            length = T.tensor(int(n[1])) if isinstance(n, str) else n
+            row = []
+            for w in (T.blackman_window, T.hann_window, T.kaiser_window):
+                try:
+                    r = w(length, dtype=T.complex32)
+                    row.append((str(r.dtype).rpartition(".")[2], r.tolist()))
+                except NotImplementedError as e:
+                    row.append(str(e))
+        got.append(row)
+    assert got[0] == got[1]

@@ -1971,3 +1971,9 @@ REGRESSIONS += [  # fresh-seed 183M run: equal of complex32 shapes that differ, 
         "v3 = T.equal(v0, other=v2)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 183M run: a window of a 0-dim tensor length 0 as complex32
+    ("blackman-window-complex32-tensor-length-0", [
+        "v1 = T.blackman_window(T.tensor(0), dtype=T.complex32)",
+        "v2 = T.hann_window(T.tensor(1), dtype=T.complex32)",
+    ]),
+]
