@@ -855,6 +855,7 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
 
     same_dtypes = builtins.any(n in _chalf.SAME_DTYPE for n in names)
     pairwise = rec.qualname == "einsum"
+    of_mean = rec.qualname == "normal"
     by_parts = rec.qualname in ("var", "std", "var_mean", "std_mean")
     empty_runs = builtins.any(n in _chalf.EMPTY_RUNS for n in names)
 
@@ -883,6 +884,8 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
             promoted = functools.reduce(_dtypes.promote_types, [t._dtype for t in tensors])
         else:
             promoted = _dtypes.result_type(*tensors)
+        if of_mean and args and isinstance(args[0], Tensor) and args[0]._dtype is _C32:
+            promoted = _C32  # (normal's result has its mean's dtype, whatever std's)
         if dt is not _C32 and promoted is not _C32 and not no_promotion:
             # (promoted past complex32, ``z * float32_tensor``: PyTorch's complex64 kernel)
             return _run_renamed(run, args, kwargs, False)

@@ -733,6 +733,7 @@ def test_refused_ops_of_no_element_run_as_pytorch(shape):
                       lambda: T.cholesky(e), lambda: T.median(e), lambda: T.median(e, 0),
                       lambda: T.median(e, -1), lambda: T.normal(e), lambda: T.normal(a),
                       lambda: T.normal(a, 2.0), lambda: T.normal(1.0, a),
+                      lambda: T.normal(a, T.ones(2)), lambda: T.normal(a, T.ones(2).double()),
                       lambda: T.median(a), lambda: T.amax(a, 0)):
                 try:
                     r = f()
