@@ -808,6 +808,15 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
 
     def run(args, kwargs, narrow: builtins.bool):
         """The op on complex64 copies of the complex32 operands; its result rounded."""
+        if narrow and scaled_at is not None:
+            n_args = len(args)
+            args, kwargs = _prescaled(rec.qualname, scaled_at, args, kwargs)
+            if len(args) < n_args:  # (addcmul: input plus the rounded product)
+                import tensorviz
+                if inplace:
+                    return args[0].add_(args[1])
+                return tensorviz.add(*args[:2], **{k: v for k, v in kwargs.items()
+                                                   if k == "out"})
         if narrow and rounds_numbers:  # (index_fill's dim is an int, not a value)
             args = tuple(a if i == dim_at else _chalf.rounded(a) for i, a in enumerate(args))
         if kwargs.get("dtype") is _C32:  # (computed as complex64, then rounded)
@@ -855,6 +864,9 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
 
     same_dtypes = builtins.any(n in _chalf.SAME_DTYPE for n in names)
     pairwise = rec.qualname == "einsum"
+    # (the operand PyTorch's ComplexHalf kernel scales by alpha / value first, rounded)
+    scaled_at = {"add": 1, "sub": 1, "rsub": 0, "index_add": 3, "addcmul": 1}.get(
+        rec.qualname)
     of_mean = rec.qualname == "normal"
     by_parts = rec.qualname in ("var", "std", "var_mean", "std_mean")
     empty_runs = builtins.any(n in _chalf.EMPTY_RUNS for n in names)
@@ -892,6 +904,8 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
         if checks_all_numbers or (checks_alpha and "alpha" in kwargs):
             # (where's numbers and add's alpha: PyTorch's checked conversion to complex32,
             # ``where(c, z, 70000)`` refused as ``z.masked_fill(c, 70000)``)
+            if checks_alpha and isinstance(kwargs["alpha"], builtins.bool):
+                raise RuntimeError("Boolean alpha only supported for Boolean results.")
             for v in (*args, *kwargs.values()) if checks_all_numbers else (kwargs["alpha"],):
                 if isinstance(v, (builtins.int, builtins.float, builtins.complex)) and \
                         not isinstance(v, builtins.bool):
@@ -969,6 +983,51 @@ def _gated_operator(rec: OpDef, plain: Callable) -> Callable:
             return gated(self, other)
         return plain(self, other)
     return forward
+
+
+def _scaled_chalf(t, factor) -> Tensor:
+    """``factor * t`` as PyTorch's ComplexHalf kernels take it: ``t`` converted to
+    complex32, the factor rounded to a complex32 value, their product rounded again."""
+    from ._tensor import wrap_array
+    w = _widen_tensor(t if t._dtype is _C32 else t.to(_C32))
+    f = np.complex64(_chalf.rounded(factor if isinstance(factor, builtins.complex) else
+                                    builtins.float(factor)))
+    return wrap_array(call_quiet(np.multiply, w._arr, f), _C32, w._storage._device)
+
+
+def _prescaled(name: str, at: int, args, kwargs):
+    """add/sub/rsub/index_add's ``alpha`` and addcmul's ``value`` applied first, rounded to
+    complex32 as PyTorch's ComplexHalf kernels do: ``x + alpha * y`` is x plus the rounded
+    complex32 product of y and alpha (itself rounded to complex32); addcmul rounds
+    ``value * tensor1``, then its product with tensor2, then the sum."""
+    key = "value" if name == "addcmul" else "alpha"
+    factor = kwargs.get(key, 1)
+    if name == "addcmul" and isinstance(factor, builtins.bool):
+        factor = builtins.int(factor)
+    if len(args) <= at or not isinstance(args[at], Tensor) or isinstance(
+            factor, (builtins.bool, Tensor)) or not isinstance(
+                factor, (builtins.int, builtins.float, builtins.complex)):
+        return args, kwargs
+    if name != "addcmul" and factor == 1:
+        return args, kwargs
+    if name in ("sub", "rsub") and builtins.any(
+            isinstance(a, Tensor) and a._dtype is _dtypes.bool for a in args[:2]):
+        return args, kwargs  # (sub's own refusal of a bool tensor)
+    kwargs = {k: v for k, v in kwargs.items() if k != key}
+    t = _scaled_chalf(args[at], factor)
+    if name == "addcmul":  # (then its product with tensor2, rounded: added to input)
+        if len(args) <= at + 1 or not isinstance(args[at + 1], Tensor):
+            return args, dict(kwargs, **{key: factor})
+        return args[:at] + (_product_chalf(t, args[at + 1]),) + args[at + 2:], kwargs
+    return args[:at] + (t,) + args[at + 1:], kwargs
+
+
+def _product_chalf(a: Tensor, b: Tensor) -> Tensor:
+    """``a * b`` of complex32 tensors (b converted first), broadcast, rounded to complex32."""
+    from ._tensor import wrap_array
+    wa = _widen_tensor(a)
+    wb = _widen_tensor(b if b._dtype is _C32 else b.to(_C32))
+    return wrap_array(call_quiet(np.multiply, wa._arr, wb._arr), _C32, wa._storage._device)
 
 
 def _variance_by_parts(name: str, args, kwargs):

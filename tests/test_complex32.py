@@ -809,3 +809,39 @@ def test_windows_of_complex32_refused_past_one_element(n):
                     row.append(str(e))
         got.append(row)
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("factor", [1.7, 0.3, -1.3, 1 + 1j, 2, 1])
+def test_alpha_and_value_scale_first_rounded_as_pytorchs_kernel(factor):
+    """add/sub/rsub/index_add (and in place) of complex32 with alpha: PyTorch's ComplexHalf
+    kernel rounds alpha to a complex32 value, alpha * other to complex32, then the sum;
+    addcmul rounds value * tensor1, then its product with tensor2, then the sum (about
+    half of random sums are an ulp off with one rounding)."""
+    rng = np.random.default_rng(1)
+    d = rng.standard_normal(300) + 1j * rng.standard_normal(300)
+    e = rng.standard_normal(300) + 1j * rng.standard_normal(300)
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            x = T.tensor(d, dtype=T.complex64).to(T.complex32)
+            y = T.tensor(e, dtype=T.complex64).to(T.complex32)
+            h = T.tensor(np.round(e.real * 3), dtype=T.float16)
+            i = T.arange(300)
+            row = []
+            for f in (lambda: T.add(x, y, alpha=factor), lambda: T.sub(x, y, alpha=factor),
+                      lambda: T.rsub(x, y, alpha=factor), lambda: x.clone().add_(y, alpha=factor),
+                      lambda: x.clone().sub_(y, alpha=factor),
+                      lambda: x.index_add(0, i, y, alpha=factor),
+                      lambda: x.clone().index_add_(0, i, y, alpha=factor),
+                      lambda: T.addcmul(x, x, y, value=factor),
+                      lambda: x.clone().addcmul_(y, x, value=factor),
+                      lambda: T.addcmul(x, h, y, value=factor), lambda: T.add(x, h, alpha=factor),
+                      lambda: T.addcmul(x, x[:1], y.reshape(300, 1)[:3], value=factor)):
+                row.append(repr(T.view_as_real(f()).tolist()))
+            try:
+                T.add(x, y, alpha=True)
+            except RuntimeError as ex:
+                row.append(str(ex))
+        got.append(row)
+    assert got[0] == got[1]

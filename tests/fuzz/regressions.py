@@ -1977,3 +1977,11 @@ REGRESSIONS += [  # fresh-seed 183M run: a window of a 0-dim tensor length 0 as 
         "v2 = T.hann_window(T.tensor(1), dtype=T.complex32)",
     ]),
 ]
+REGRESSIONS += [  # complex32 alpha / value: scaled first, rounded, as PyTorch's kernel
+    ("add-alpha-complex32-scaled-first", [
+        "v0 = T.tensor([complex(-0.8017578125, -0.95849609375)], dtype=T.complex32)",
+        "v1 = T.tensor([complex(0.40966796875, -1.091796875)], dtype=T.complex32)",
+        "v2 = T.add(v0, v1, alpha=1.7)", "v3 = T.addcmul(v0, v0, v1, value=0.3)",
+        "v4 = v0.index_add(0, T.tensor([0]), v1, alpha=-1.3)",
+    ]),
+]
