@@ -845,3 +845,29 @@ def test_alpha_and_value_scale_first_rounded_as_pytorchs_kernel(factor):
                 row.append(str(ex))
         got.append(row)
     assert got[0] == got[1]
+
+
+def test_inplace_ops_on_an_expanded_complex32_follow_each_ops_overlap_rule():
+    """An expanded complex32 self: triu_/tril_/fill_/zero_/index_fill_/masked_fill_ run (as
+    PyTorch's, writing the one shared element), mul_/add_/neg_/copy_ refuse the overlap."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            row = []
+            for sh, f in (((1, 4), lambda v: v.triu_()), ((1, 4), lambda v: v.tril_()),
+                          ((4, 1), lambda v: v.tril_(-1)), ((1, 4), lambda v: v.mul_(2)),
+                          ((1, 4), lambda v: v.add_(1)), ((1, 4), lambda v: v.fill_(2)),
+                          ((1, 4), lambda v: v.zero_()), ((1, 4), lambda v: v.neg_()),
+                          ((1, 4), lambda v: v.copy_(T.ones(1, 4, dtype=T.complex32))),
+                          ((1, 4), lambda v: v.index_fill_(1, T.tensor([0]), 3)),
+                          ((1, 4), lambda v: v.masked_fill_(
+                              T.tensor([True, False, False, False]), 3))):
+                v = T.ones((1, 1), dtype=T.complex32).expand(sh)
+                try:
+                    f(v)
+                    row.append(v.tolist())
+                except RuntimeError as e:
+                    row.append(str(e))
+        got.append(row)
+    assert got[0] == got[1]

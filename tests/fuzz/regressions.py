@@ -1985,3 +1985,9 @@ REGRESSIONS += [  # complex32 alpha / value: scaled first, rounded, as PyTorch's
         "v4 = v0.index_add(0, T.tensor([0]), v1, alpha=-1.3)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 183M run: triu_ of an expanded complex32 runs, as PyTorch's
+    ("triu-inplace-expanded-complex32", [
+        "v0 = T.tensor([[complex(3.0, 0.0)]], dtype=T.complex32)", "v1 = v0.expand((1, 4))",
+        "v7 = v1.triu_()",
+    ]),
+]
