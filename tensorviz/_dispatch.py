@@ -866,6 +866,7 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
 
     same_dtypes = builtins.any(n in _chalf.SAME_DTYPE for n in names)
     pairwise = rec.qualname == "einsum"
+    accumulates = rec.qualname in ("index_add", "index_put")
     # (the operand PyTorch's ComplexHalf kernel scales by alpha / value first, rounded)
     scaled_at = {"add": 1, "sub": 1, "rsub": 0, "index_add": 3, "addcmul": 1}.get(
         rec.qualname)
@@ -952,6 +953,14 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
             if by_parts and args and isinstance(args[0], Tensor) and \
                     args[0]._dtype is _C32 and "out" not in kwargs:
                 return _variance_by_parts(rec.qualname, args, kwargs)
+            if accumulates:
+                layers = _accumulation_layers(rec.qualname, args, kwargs)
+                if layers is not None:  # (PyTorch adds a repeated index's terms one after
+                    # another, each sum complex32: 60000 + 10000 is inf before - 10000)
+                    r = args[0]
+                    for lay in layers:
+                        r = gated(r, *lay, **kwargs)
+                    return r
             return _run_renamed(run, args, kwargs, True)
         if why is not None:
             if not inplace or (args and isinstance(args[0], Tensor) and args[0]._dtype is _C32):
@@ -1030,6 +1039,67 @@ def _product_chalf(a: Tensor, b: Tensor) -> Tensor:
     wa = _widen_tensor(a)
     wb = _widen_tensor(b if b._dtype is _C32 else b.to(_C32))
     return wrap_array(call_quiet(np.multiply, wa._arr, wb._arr), _C32, wa._storage._device)
+
+
+def _accumulation_layers(name: str, args, kwargs) -> list | None:
+    """index_add / index_put(accumulate=True) of a complex32 self whose 1-D index repeats
+    an element: the op's arguments split in layers (the first occurrence of each index,
+    then the second ...), applied one after another so that each partial sum is rounded
+    to complex32 as PyTorch's sequential kernel; None where nothing repeats (or for a form
+    the op itself should check first)."""
+    self = args[0] if args else None
+    if not isinstance(self, Tensor) or self._dtype is not _C32 or "out" in kwargs:
+        return None
+    if name == "index_add":
+        if len(args) != 4 or not builtins.all(isinstance(a, Tensor) for a in args[2:]):
+            return None
+        dim, index, source = args[1], args[2], args[3]
+        if not isinstance(dim, builtins.int) or len(index._shape) != 1 or \
+                not source._shape or index._dtype.category != _dtypes._INT:
+            return None
+        try:
+            size = self._shape[dim]
+        except IndexError:
+            return None
+        positions = _repeat_layers(index, size)
+        if positions is None or source._shape[dim] != index._shape[0]:
+            return None
+        return [(dim, index[p], source.index_select(dim, p)) for p in positions]
+    # index_put(indices, values, accumulate)
+    accumulate = kwargs.get("accumulate", args[3] if len(args) > 3 else False)
+    if accumulate is not True or len(args) < 3 or not isinstance(args[1], (tuple, list)) or \
+            len(args[1]) != 1 or not isinstance(args[1][0], Tensor) or \
+            not isinstance(args[2], Tensor):
+        return None
+    index, values = args[1][0], args[2]
+    if len(index._shape) != 1 or index._dtype.category != _dtypes._INT or not self._shape:
+        return None
+    positions = _repeat_layers(index, self._shape[0])
+    if positions is None:
+        return None
+    sliced = len(values._shape) >= 1 and values._shape[0] == index._shape[0] > 1
+    rest = () if "accumulate" in kwargs else (True, *args[4:])
+    return [((index[p],), values[p] if sliced else values, *rest) for p in positions]
+
+
+def _repeat_layers(index: Tensor, size: int) -> list | None:
+    """Positions of ``index`` in layers of distinct elements (negative ones wrapped), or None
+    where no element repeats or one is out of range (the op's own error)."""
+    vals = [builtins.int(v) for v in np.asarray(index._arr).ravel().tolist()]
+    if builtins.any(not -size <= v < size for v in vals):
+        return None
+    seen: dict = {}
+    layer_of = []
+    for v in vals:
+        v %= size if size else 1
+        layer_of.append(seen.get(v, 0))
+        seen[v] = layer_of[-1] + 1
+    if not layer_of or builtins.max(layer_of) == 0:
+        return None
+    from ._tensor import wrap_array
+    return [wrap_array(np.array([j for j, k in enumerate(layer_of) if k == lay], np.int64),
+                       _dtypes.int64, index._storage._device)
+            for lay in range(builtins.max(layer_of) + 1)]
 
 
 def _variance_by_parts(name: str, args, kwargs):

@@ -871,3 +871,31 @@ def test_inplace_ops_on_an_expanded_complex32_follow_each_ops_overlap_rule():
                     row.append(str(e))
         got.append(row)
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("index", [[0, 0, 1, 1], [0, 1, 0, 1], [1, 0, 0, 0], [0, -2, 1, -1]])
+def test_repeated_index_accumulates_in_complex32_steps(index):
+    """index_add / index_put(accumulate=True) of complex32 add a repeated index's terms one
+    after another, each partial sum complex32 (60000 + 10000 is inf before - 10000)."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            x = T.tensor([60000 + 0j, 1 + 0j], dtype=T.complex32)
+            s = T.tensor([10000 + 0j, -10000 + 0j, 0.001 + 0j, 0.001 + 0j], dtype=T.complex32)
+            m = T.tensor([[60000, 1], [2, 3]], dtype=T.complex32)
+            i = T.tensor(index)
+            row = []
+            for f in (lambda: x.index_add(0, i, s), lambda: x.clone().index_add_(0, i, s, alpha=2),
+                      lambda: x.clone().index_put_((i,), s, accumulate=True),
+                      lambda: x.index_put((i,), s, True), lambda: x.index_put((i,), s[0], True),
+                      lambda: m.index_add(1, T.tensor([0, 0]), T.tensor(
+                          [[10000, -10000], [1, 1]], dtype=T.complex32)),
+                      lambda: m.index_put((T.tensor([0, 0]),), T.tensor(
+                          [[10000, 1], [-10000, 1]], dtype=T.complex32), accumulate=True)):
+                try:
+                    row.append(repr(f().tolist()))
+                except IndexError as e:
+                    row.append(str(e))
+        got.append(row)
+    assert got[0] == got[1]

@@ -1991,3 +1991,11 @@ REGRESSIONS += [  # fresh-seed 183M run: triu_ of an expanded complex32 runs, as
         "v7 = v1.triu_()",
     ]),
 ]
+REGRESSIONS += [  # complex32 index_add / index_put accumulate: each partial sum rounded
+    ("index-add-complex32-repeated-index-overflows", [
+        "v0 = T.tensor([complex(60000.0, 0.0), complex(1.0, 0.0)], dtype=T.complex32)",
+        "v1 = T.tensor([complex(10000.0, 0.0), complex(-10000.0, 0.0)], dtype=T.complex32)",
+        "v2 = v0.index_add(0, T.tensor([0, 0]), v1)",
+        "v3 = v0.index_put((T.tensor([0, 0]),), v1, accumulate=True)",
+    ]),
+]
