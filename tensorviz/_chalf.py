@@ -439,6 +439,10 @@ CONDITIONS: dict = {"flip": _flip, "fliplr": lambda input, *a, **k: _flip(input,
                                       _zero_dim(x)),
                     "chain_matmul": _by_args(lambda a, k: None if len(a) == 1 else
                                              "addmm_impl_cpu_"),
+                    # (one element of a 0-dim tensor is its own mode and k-th value)
+                    "mode": _unless("mode_cpu", lambda x: _zero_dim(x) or _no_elements(x)),
+                    "kthvalue": _unless("kthvalue_cpu", lambda x: _zero_dim(x) or
+                                        _no_elements(x)),
                     "cumsum": _unless("cumsum_out_cpu", lambda x: _zero_dim(x) or
                                       _no_elements(x)),
                     "cumprod": _unless("cumprod_out_cpu", lambda x: _zero_dim(x) or

@@ -866,6 +866,7 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
 
     same_dtypes = builtins.any(n in _chalf.SAME_DTYPE for n in names)
     pairwise = rec.qualname == "einsum"
+    dtype_at = 2 if rec.qualname in ("softmax", "log_softmax", "special.softmax") else None
     accumulates = rec.qualname in ("index_add", "index_put")
     # (the operand PyTorch's ComplexHalf kernel scales by alpha / value first, rounded)
     scaled_at = {"add": 1, "sub": 1, "rsub": 0, "index_add": 3, "addcmul": 1}.get(
@@ -880,6 +881,10 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
             return fn(*args, **kwargs)
         if same_dtypes:
             _check_same_dtypes(fn, args, kwargs, inplace)
+        if dtype_at is not None and len(args) > dtype_at and \
+                isinstance(args[dtype_at], _dtypes.dtype):  # (softmax(x, dim, dtype))
+            kwargs = dict(kwargs, dtype=args[dtype_at])
+            args = args[:dtype_at] + args[dtype_at + 1:]
         if checked_numbers and args and isinstance(args[0], Tensor) and \
                 args[0]._dtype is _C32:  # (PyTorch's checked conversion of the value)
             value = kwargs.get("value", args[-1] if len(args) > 2 else None)

@@ -899,3 +899,30 @@ def test_repeated_index_accumulates_in_complex32_steps(index):
                     row.append(str(e))
         got.append(row)
     assert got[0] == got[1]
+
+
+def test_zero_dim_complex32_mode_kthvalue_and_softmax_dtype_run_as_pytorch():
+    """mode/kthvalue of a 0-dim (or empty) complex32 need no kernel; softmax/log_softmax
+    with a positional dtype convert the input to it first, as PyTorch."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            z = T.tensor(complex(-0.75, 1.0), dtype=T.complex32)
+            e = T.zeros((2, 0), dtype=T.complex32)
+            a = T.tensor([1 + 1j, 2j], dtype=T.complex32)
+            row = []
+            for f in (lambda: z.mode(0), lambda: z.mode(), lambda: z.kthvalue(1),
+                      lambda: e.kthvalue(1, 0), lambda: e.kthvalue(1), lambda: e.mode(0),
+                      lambda: T.log_softmax(z, -1, T.bfloat16), lambda: T.softmax(z, 0, T.float32),
+                      lambda: T.log_softmax(a, 0, T.float32).dtype,
+                      lambda: a.softmax(0, T.float64).dtype):
+                try:
+                    r = f()
+                    rs = r if isinstance(r, tuple) else (r,)
+                    row.append([str(x).rpartition(".")[2] if not hasattr(x, "shape") else
+                                (str(x.dtype).rpartition(".")[2], tuple(x.shape)) for x in rs])
+                except (IndexError, NotImplementedError) as ex:
+                    row.append((type(ex).__name__, str(ex)))
+        got.append(row)
+    assert got[0] == got[1]

@@ -1999,3 +1999,12 @@ REGRESSIONS += [  # complex32 index_add / index_put accumulate: each partial sum
         "v3 = v0.index_put((T.tensor([0, 0]),), v1, accumulate=True)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 183M run: 0-dim complex32 mode; softmax's positional dtype
+    ("mode-zero-dim-complex32", [
+        "v0 = T.tensor(complex(-0.75, 1.0), dtype=T.complex32)", "v1 = v0.mode(0)",
+    ]),
+    ("log-softmax-complex32-positional-dtype", [
+        "v0 = T.tensor(complex(0.25, 0.0), dtype=T.complex32)",
+        "v1 = T.log_softmax(v0, -1, T.bfloat16)",
+    ]),
+]
