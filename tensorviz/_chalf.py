@@ -53,10 +53,31 @@ def is_chalf(arr: Any) -> bool:
 
 def widen(arr) -> np.ndarray:
     """A complex32 array's values as a new complex64 array of its shape (exact)."""
-    out = np.empty_like(arr, np.complex64)  # (in its dim order, as the copy of a tensor)
+    out = _new(arr, np.empty_like, np.complex64)  # (in its dim order, as a tensor's copy)
     out.real = arr["real"]
     out.imag = arr["imag"]
     return out
+
+
+def _new(shape, fill=np.empty, dtype=NP) -> np.ndarray:
+    """A new array of ``shape`` (``fill`` is np.empty, np.zeros or np.empty_like); one no
+    memory can hold is PyTorch's allocator error (a RuntimeError, as for every dtype), not
+    NumPy's MemoryError or ValueError."""
+    try:
+        return fill(shape, dtype)
+    except (MemoryError, ValueError) as e:
+        from .backends._numpy import out_of_memory
+        dims = np.shape(shape) if fill is np.empty_like else \
+            shape if isinstance(shape, tuple) else (shape,)
+        n = 1
+        for d in dims:
+            n *= int(d)
+        if isinstance(e, MemoryError):
+            raise out_of_memory(n * np.dtype(dtype).itemsize) from None
+        if "too big" in str(e) or "Maximum allowed" in str(e):
+            raise RuntimeError(f"Storage size calculation overflowed with sizes="
+                               f"[{', '.join(str(int(d)) for d in dims)}]") from None
+        raise
 
 
 def narrow(values, shape: tuple | None = None) -> np.ndarray:
@@ -67,7 +88,7 @@ def narrow(values, shape: tuple | None = None) -> np.ndarray:
     if is_chalf(values):
         if shape is None:
             return np.array(values, NP)
-        out = np.empty(shape, NP)
+        out = _new(shape)
         out[...] = values
         return out
     with np.errstate(over="ignore", invalid="ignore"):
@@ -75,7 +96,7 @@ def narrow(values, shape: tuple | None = None) -> np.ndarray:
         if c.dtype.kind == "b":
             c = c.astype(np.uint8)
         c = c.astype(np.complex64)
-        out = np.empty_like(c, NP) if shape is None else np.empty(shape, NP)
+        out = np.empty_like(c, NP) if shape is None else _new(shape)
         out["real"] = c.real
         out["imag"] = c.imag
     return out
@@ -84,21 +105,23 @@ def narrow(values, shape: tuple | None = None) -> np.ndarray:
 def empty(shape: tuple) -> np.ndarray:
     """An uninitialised complex32 array (zeros: ``np.zeros(shape, NP)`` is exact too)."""
     _activate()
-    return np.empty(shape, NP)
+    return _new(shape)
 
 
 def zeros(shape: tuple) -> np.ndarray:
     """A complex32 array of zeros (0+0j: all bits zero)."""
     _activate()
-    return np.zeros(shape, NP)
+    return _new(shape, np.zeros)
 
 
 def rounded(value):
-    """A Python float or complex as the complex32 value PyTorch makes of it (each part to
-    float32, then float16), as a Python complex; anything else as it is.  A number meeting
-    a complex32 tensor in add, sub, mul, comparisons ... is that value (``z + 0.1`` adds
-    0.0999755859375)."""
-    if type(value) is float or type(value) is complex:
+    """A Python int, float or complex as the complex32 value PyTorch makes of it (each part
+    to float32, then float16), as a Python complex; anything else as it is (a bool; an int
+    past uint64, for the op's own error).  A number meeting a complex32 tensor in add, sub,
+    mul, comparisons ... is that value (``z + 0.1`` adds 0.0999755859375, ``z == 70000``
+    compares with inf)."""
+    t = type(value)
+    if t is float or t is complex or (t is int and -(1 << 63) <= value < (1 << 64)):
         with np.errstate(over="ignore", invalid="ignore"):
             c = complex(value)
             return complex(float(np.float16(np.float32(c.real))),
@@ -125,7 +148,7 @@ def conj(arr) -> np.ndarray:
 COMPUTED = frozenset("""
     abs neg positive sgn isfinite isinf isnan isreal conj conj_physical resolve_conj
     resolve_neg clone mul eq ne add sub rsub float_power isclose allclose addcmul where all any
-    std var std_mean var_mean count_nonzero norm dist bincount diff cat stack hstack vstack
+    std var std_mean var_mean count_nonzero norm bincount diff cat stack hstack vstack
     dstack column_stack row_stack atleast_1d atleast_2d atleast_3d block_diag cartesian_prod
     broadcast_tensors meshgrid combinations roll flipud tril triu diag diagflat diag_embed tile
     repeat repeat_interleave kron index_select index_add index_copy index_fill index_put
@@ -236,6 +259,51 @@ def _isin(a, k):
     return "isin_default_cpu" if _is_tensor(elements) and _is_tensor(test) else None
 
 
+def _median(a, k):
+    # (of no element: NaN without a dim, its own IndexError for an empty dim, no kernel)
+    x, dim = _arg(a, k, 0, "input"), _arg(a, k, 1, "dim")
+    empty = _no_elements(x)
+    if dim is None:
+        return None if empty else "median_cpu"
+    try:
+        return None if empty and x._shape[dim] == 0 else "median_out"
+    except (IndexError, TypeError, AttributeError):
+        return None  # (the op's own error)
+
+
+def _equal(a, k):
+    # (shapes that differ: False without a kernel; one tensor twice (the same memory and
+    # layout): PyTorch's NaN-only check, equal_notnan_cpu)
+    x, y = _arg(a, k, 0, "input"), _arg(a, k, 1, "other")
+    if getattr(x, "_shape", None) != getattr(y, "_shape", None):
+        return None
+    same = _is_tensor(x) and _is_tensor(y) and x._storage is y._storage and \
+        x._offset == y._offset and x._stride == y._stride
+    return "equal_notnan_cpu" if same else "equal_cpu"
+
+
+def _inner(a, k):
+    # (PyTorch's inner is tensordot: a 0-dim operand a product, no kernel refused)
+    x, y = _arg(a, k, 0, "input"), _arg(a, k, 1, "other")
+    sx, sy = getattr(x, "_shape", None), getattr(y, "_shape", None)
+    if () in (sx, sy) or sx is None or sy is None or sx[-1] != sy[-1]:
+        return None  # (or its shape check first: the op's own error)
+    rows = cols = 1
+    for n in sx[:-1]:
+        rows *= n
+    for n in sy[:-1]:
+        cols *= n
+    if 0 in (rows, cols):  # (an empty result: no kernel)
+        return None
+    if sx[-1] == 1:  # (a contraction of one element: a product summed)
+        return "sum_cpu"
+    # (tensordot's matrix product: of one row by one column, a dot; with nothing to
+    # contract, zeros without a kernel)
+    if rows == cols == 1:
+        return "dot"
+    return None if sx[-1] == 0 else "addmm_impl_cpu_"
+
+
 def _matmul(a, k):
     x, y = _arg(a, k, 0, "input"), _arg(a, k, 1, "other")
     nx, ny = len(getattr(x, "_shape", ())), len(getattr(y, "_shape", ()))
@@ -243,14 +311,49 @@ def _matmul(a, k):
 
 
 def _einsum(a, k):
-    # (PyTorch's einsum calls no kernel for a permutation of one operand, nor bmm for
-    # operands that all share the output's subscripts: a product of elements)
+    # (PyTorch's einsum contracts left to right: a summed label of size above 1 in one
+    # operand only is summed out of it first (sum_cpu), one of size above 1 in two meets in
+    # a bmm; a pair with neither is only a mul (outer and elementwise products, diagonals,
+    # permutations run), size-1 labels are squeezed, and an empty operand makes zeros.  One
+    # operand is summed by sum whatever its sizes.)
     eq = a[0] if a and isinstance(a[0], str) else k.get("equation", "")
-    lhs, _, out = eq.replace(" ", "").partition("->")
+    ops = a[1:]
+    if len(ops) == 1 and isinstance(ops[0], (list, tuple)):
+        ops = tuple(ops[0])
+    lhs, arrow, out = eq.replace(" ", "").partition("->")
     terms = lhs.split(",")
-    if out and all(sorted(t) == sorted(out) and len(set(t)) == len(t) for t in terms):
-        return None if len(terms) == 1 or all(t == out for t in terms) else "bmm"
-    return "sum_cpu" if len(terms) == 1 else "bmm"
+    if not eq or len(terms) != len(ops) or not all(_is_tensor(t) for t in ops):
+        return "bmm"  # (the sublist form, or an argument error: found by the op itself)
+    shapes = [t._shape for t in ops]
+    if any(0 in sh for sh in shapes):
+        return None
+    width = max((len(sh) - len(t.replace("...", "")) for t, sh in zip(terms, shapes)
+                 if "..." in t), default=0)
+    ell = [chr(0x100 + j) for j in range(width)]  # (the ellipsis dims' labels, right-aligned)
+    labelled = []
+    for t, sh in zip(terms, shapes):
+        pre, dots, post = t.partition("...")
+        e = len(sh) - len(pre) - len(post) if dots else 0
+        labelled.append(list(pre) + ell[width - e:] + list(post))
+    if not arrow:  # (implicit output: the letters seen once, and the ellipsis)
+        letters = lhs.replace("...", "").replace(",", "")
+        out = "..." + "".join(c for c in letters if letters.count(c) == 1)
+    keep = set(out.replace("...", "")) | (set(ell) if "..." in out else set())
+    summed = set().union(*map(set, labelled)) - keep
+    if len(ops) == 1:
+        return "sum_cpu" if summed else None
+    big = {c: [i for i, (lab, sh) in enumerate(zip(labelled, shapes))
+               if any(x == c and n > 1 for x, n in zip(lab, sh))] for c in summed}
+    last = {c: ks[-1] for c, ks in big.items() if ks}
+    if any(i == 0 for i in last.values()):
+        return "sum_cpu"
+    for i in range(1, len(ops)):
+        sums = [c for c, j in last.items() if j == i]
+        if any(big[c] == [i] for c in sums):
+            return "sum_cpu"
+        if sums:
+            return "bmm"
+    return None
 
 
 def _rot90(input, k=1, dims=(0, 1), *args, **kwargs):
@@ -285,14 +388,14 @@ CONDITIONS: dict = {"flip": _flip, "fliplr": lambda input, *a, **k: _flip(input,
                     "linalg.norm": _norm, "pow": _pow,
                     # (refused ops whose PyTorch kernel, named in the error, is the form's)
                     "max": _max_min("max"), "min": _max_min("min"),
-                    "median": _by_args(lambda a, k: "median_out" if _arg(a, k, 1, "dim")
-                                       is not None else "median_cpu"),
-                    "nanmedian": _by_args(lambda a, k: "median_out" if _arg(a, k, 1, "dim")
-                                          is not None else "median_cpu"),
+                    "median": _by_args(_median), "nanmedian": _by_args(_median),
+                    # (a complex32 mean is drawn in complex64 and rounded; a complex std
+                    # is refused)
+                    "normal": _by_args(lambda a, k: REFUSED["normal"] if _is_tensor(
+                        _arg(a, k, 1, "std")) and _arg(a, k, 1, "std")._dtype.is_complex
+                        else None),
                     "matmul": _by_args(_matmul), "linalg.matmul": _by_args(_matmul),
-                    "inner": _by_args(lambda a, k: None if () in (
-                        getattr(a[0], "_shape", None), getattr(a[1], "_shape", None)) else
-                        "dot" if len(getattr(a[0], "_shape", ())) == 1 else "addmm_impl_cpu_"),
+                    "inner": _by_args(_inner),
                     "div": _by_args(lambda a, k: {"floor": "div_floor_cpu", "trunc":
                                                   "div_trunc_cpu"}.get(
                                                       k.get("rounding_mode"), "div_cpu")),
@@ -329,17 +432,21 @@ CONDITIONS: dict = {"flip": _flip, "fliplr": lambda input, *a, **k: _flip(input,
                                         _is_tensor(_arg(a, k, 3, "src", k.get("value")))
                                         else "scatter_gather_tensor_cpu"),
                     "rot90": _rot90, "einsum": _by_args(_einsum),
-                    "equal": _by_args(lambda a, k: None if len(a) > 1 and getattr(
-                        a[0], "_shape", None) != getattr(a[1], "_shape", None) else
-                        "equal_cpu"),
+                    "equal": _by_args(_equal),
                     "cummax": _unless("cummax_cpu", lambda x: _no_elements(x) or
                                       _zero_dim(x)),
                     "cummin": _unless("cummin_cpu", lambda x: _no_elements(x) or
                                       _zero_dim(x)),
                     "chain_matmul": _by_args(lambda a, k: None if len(a) == 1 else
                                              "addmm_impl_cpu_"),
-                    "cumsum": _unless("cumsum_out_cpu", _zero_dim),
-                    "cumprod": _unless("cumprod_out_cpu", _zero_dim),
+                    # (one element of a 0-dim tensor is its own mode and k-th value)
+                    "mode": _unless("mode_cpu", lambda x: _zero_dim(x) or _no_elements(x)),
+                    "kthvalue": _unless("kthvalue_cpu", lambda x: _zero_dim(x) or
+                                        _no_elements(x)),
+                    "cumsum": _unless("cumsum_out_cpu", lambda x: _zero_dim(x) or
+                                      _no_elements(x)),
+                    "cumprod": _unless("cumprod_out_cpu", lambda x: _zero_dim(x) or
+                                       _no_elements(x)),
                     "sum": _unless("sum_cpu", _no_elements),
                     "prod": _unless("prod_out_cpu", _no_elements),
                     "histc": _by_args(lambda a, k: "aminmax_cpu" if _arg(a, k, 2, "min", 0)
@@ -356,6 +463,27 @@ NUMBERS_ROUNDED = frozenset("add sub rsub mul eq ne where masked_fill index_fill
 #: Ops whose number argument PyTorch converts with its overflow check (``index_fill``).
 NUMBERS_CHECKED = frozenset("index_fill masked_fill".split())
 
+#: Ops that require their tensors' dtypes to match (no promotion): a complex32 tensor beside
+#: one of another dtype gets the op's own mismatch error (``isclose``: "ComplexHalf did not
+#: match ComplexFloat"), before its kernel's refusal and before any widening to complex64.
+SAME_DTYPE = frozenset("""
+    isclose allclose masked_scatter index_put lerp index_add index_copy put scatter
+    scatter_add scatter_reduce index_reduce
+""".split())
+
+#: Refused ops PyTorch runs without their kernel where the complex32 operand has no
+#: element (its own checks first: ``mode`` of an empty dim is its IndexError).
+EMPTY_RUNS = frozenset("""
+    amax amin mode softmax log_softmax special.softmax special.log_softmax svd linalg.svd
+    linalg.svdvals cholesky
+""".split())
+
+#: Ops that take complex32 operands themselves: composites rounding some of their steps to
+#: complex32 (``trapezoid(y, x)``: ``y[1:] + y[:-1]`` is complex32 even where a float32
+#: ``x`` makes the result complex64; ``dist``: the norm of the complex32 difference),
+#: refusing with their kernel's error where PyTorch does.
+OWN = frozenset("trapezoid trapz cumulative_trapezoid dist".split())
+
 #: Ops that work on the elements as stored or only read metadata (no value computed).
 NATIVE = frozenset("""
     to type type_as bool byte char short int long half bfloat16 float double cfloat cdouble
@@ -365,7 +493,7 @@ NATIVE = frozenset("""
     is_non_overlapping_and_dense data_ptr untyped_storage storage resolve_conj resolve_neg
     conj positive clone contiguous atleast_1d atleast_2d atleast_3d broadcast_tensors
     broadcast_to meshgrid is_tensor is_storage is_nonzero zeros ones empty full scalar_tensor
-    empty_strided frombuffer rand randn normal new_tensor cartesian_prod
+    empty_strided frombuffer rand randn new_tensor cartesian_prod
 """.split())
 
 _NI, _RT = NotImplementedError, RuntimeError
@@ -541,9 +669,6 @@ REFUSED: dict = {
     'histc': (_NI, '"linspace_cpu" not implemented for \'ComplexHalf\''),
     'histogram': (_NI, '"histogramdd" not implemented for \'ComplexHalf\''),
     'gradient': (_NI, '"div_cpu" not implemented for \'ComplexHalf\''),
-    'trapezoid': (_NI, '"sum_cpu" not implemented for \'ComplexHalf\''),
-    'trapz': (_NI, '"sum_cpu" not implemented for \'ComplexHalf\''),
-    'cumulative_trapezoid': (_NI, '"cumsum_out_cpu" not implemented for \'ComplexHalf\''),
     'cov': (_NI, '"sum_cpu" not implemented for \'ComplexHalf\''),
     'corrcoef': (_NI, '"sum_cpu" not implemented for \'ComplexHalf\''),
     'trace': (_NI, '"trace" not implemented for \'ComplexHalf\''),

@@ -927,8 +927,10 @@ def is_complex(input: Tensor) -> bool:
     return input.is_complex()
 
 
-@op(method=False)
+@op()
 def is_nonzero(input: Tensor) -> bool:
+    """Whether a one-element tensor's value is nonzero (``tensor([0.5]).is_nonzero()`` is
+    True); more or fewer elements are ambiguous: RuntimeError, as PyTorch."""
     if input.numel() != 1:
         raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous"
                            if input.numel() else

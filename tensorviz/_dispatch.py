@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import builtins
 import functools
+import operator
 import inspect
 import sys
 import warnings
@@ -665,14 +666,24 @@ def _tensors(args, kwargs) -> list:
     return out
 
 
+def _small_index(x, most: int) -> builtins.bool:
+    """Whether ``x`` is an integer (or a one-element integer tensor: PyTorch's ``__index__``)
+    of at most ``most``, or no integer at all (the factory's own argument error first)."""
+    if isinstance(x, builtins.bool):
+        return True
+    try:
+        return operator.index(x) <= most
+    except (TypeError, RuntimeError, ValueError):
+        return True
+
+
 def _refuse_dtype(fn: Callable, refusal: tuple, trivial: int | None = None) -> Callable:
     """A factory refusing ``dtype=complex32`` with PyTorch's error (``arange``, ``eye``),
     but for a first argument of at most ``trivial`` (a window of one element)."""
     @functools.wraps(fn)
     def entry(*args, **kwargs):
         if kwargs.get("dtype") is _C32 and not (
-                trivial is not None and args and isinstance(args[0], builtins.int) and
-                args[0] <= trivial):
+                trivial is not None and args and _small_index(args[0], trivial)):
             raise refusal[0](refusal[1])
         return fn(*args, **kwargs)
     return entry
@@ -709,9 +720,12 @@ def _widen_tensor(t: Tensor) -> Tensor:
 
 
 #: Arithmetic whose tensor operands TensorIterator converts to the complex32 result dtype
-#: before computing (an index, a mask or a weight of another op is not converted).
+#: before computing (an index, a mask or a weight of another op is not converted): the
+#: products kron, outer and ger are PyTorch's mul, and eq / ne compare in the common dtype
+#: (an int32 70000 is inf there: 0 * it is NaN, inf == it).
 _CASTING_ARITHMETIC = frozenset(("add", "sub", "subtract", "mul", "multiply", "rsub",
-                                 "addcmul"))
+                                 "addcmul", "kron", "outer", "ger", "eq", "ne",
+                                 "not_equal"))
 
 
 def _as_chalf(x):
@@ -720,44 +734,6 @@ def _as_chalf(x):
     if isinstance(x, Tensor) and x._dtype is not _C32 and x._dtype is not _dtypes.bool:
         return x.to(_C32)  # (bool: exact anyway, and sub refuses it; a 0-dim complex128 too)
     return x
-
-
-def _c32_values(x):
-    """A complex32 operand (a tensor already converted, a bool tensor, or a number) as
-    complex64 values of its complex32 value."""
-    if isinstance(x, Tensor):
-        return _chalf.widen(x._arr) if x._dtype is _C32 else \
-            np.asarray(x._arr).astype(np.complex64)
-    return np.complex64(_chalf.rounded(builtins.complex(x)))
-
-
-def _c32_step(v):
-    """``v`` (complex64 values) rounded to complex32 and back: one ComplexHalf operation's
-    result."""
-    return _chalf.widen(_chalf.narrow(v))
-
-
-def _stepwise_c32(name: str, args, kwargs):
-    """The values of complex32 ``a + alpha * b`` (sub: ``-alpha``; rsub: ``b - alpha * a``)
-    or ``self + (value * t1) * t2`` as PyTorch's ComplexHalf kernels compute them: each
-    operation in complex<float> and rounded to complex32 (c10::complex<Half> arithmetic),
-    where one complex64 computation rounded once can differ in the last bit of a part."""
-    with np.errstate(all="ignore"):
-        if name == "addcmul":
-            self = args[0]
-            t1 = args[1] if len(args) > 1 else kwargs["tensor1"]
-            t2 = args[2] if len(args) > 2 else kwargs["tensor2"]
-            value = _c32_values(kwargs.get("value", 1))
-            return _c32_step(_c32_values(self) + _c32_step(
-                _c32_step(value * _c32_values(t1)) * _c32_values(t2)))
-        a = args[0]
-        b = args[1] if len(args) > 1 else kwargs.get("other")
-        alpha = kwargs.get("alpha", 1)
-        if name == "rsub":
-            a, b = b, a
-        if name in ("sub", "subtract", "rsub"):
-            alpha = -alpha
-        return _c32_step(_c32_values(a) + _c32_step(_c32_values(alpha) * _c32_values(b)))
 
 
 #: complex32 operands widened to complex64 for an op computing in another dtype, whose
@@ -833,12 +809,13 @@ def _chalf_names(rec: OpDef) -> tuple:
 def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
     """``fn`` (one spelling of ``rec``) taking complex32 tensors as PyTorch does."""
     names = _chalf_names(rec)
-    if rec.view or builtins.any(n in _chalf.NATIVE for n in names):
+    if rec.view or builtins.any(n in _chalf.NATIVE or n in _chalf.OWN for n in names):
         return fn
     refused = next((_chalf.REFUSED[n] for n in names if n in _chalf.REFUSED), None)
     condition = next((_chalf.CONDITIONS[n] for n in names if n in _chalf.CONDITIONS), None)
     computed = builtins.any(n in _chalf.COMPUTED for n in names)
     rounds_numbers = builtins.any(n in _chalf.NUMBERS_ROUNDED for n in names)
+    dim_at = 1 if rec.qualname == "index_fill" else -1
     comparison = builtins.any(n in _chalf.COMPARISONS for n in names)
     dtype_refused = _chalf.DTYPE_REFUSED.get(rec.qualname)
     if dtype_refused is not None and form == "function" and \
@@ -854,13 +831,21 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
         condition = _chalf.CONDITIONS[rec.qualname + "_"]
 
     casts_operands = builtins.any(n in _CASTING_ARITHMETIC for n in names)
-    each_step = rec.qualname in ("add", "sub", "rsub", "addcmul")  # (two or three roundings)
     dimensioned = rec.qualname in ("hstack", "vstack", "dstack", "column_stack", "row_stack")
 
     def run(args, kwargs, narrow: builtins.bool):
         """The op on complex64 copies of the complex32 operands; its result rounded."""
-        if narrow and rounds_numbers:
-            args = tuple(_chalf.rounded(a) for a in args)
+        if narrow and scaled_at is not None:
+            n_args = len(args)
+            args, kwargs = _prescaled(rec.qualname, scaled_at, args, kwargs)
+            if len(args) < n_args:  # (addcmul: input plus the rounded product)
+                import tensorviz
+                if inplace:
+                    return args[0].add_(args[1])
+                return tensorviz.add(*args[:2], **{k: v for k, v in kwargs.items()
+                                                   if k == "out"})
+        if narrow and rounds_numbers:  # (index_fill's dim is an int, not a value)
+            args = tuple(a if i == dim_at else _chalf.rounded(a) for i, a in enumerate(args))
         if kwargs.get("dtype") is _C32:  # (computed as complex64, then rounded)
             kwargs = dict(kwargs, dtype=_dtypes.complex64)
             narrow = True
@@ -869,25 +854,31 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
             args = args[:1] + tuple(_as_chalf(a) for a in args[1:])
         if inplace and args and isinstance(args[0], Tensor) and args[0]._dtype is _C32:
             self = args[0]
-            check_writable(self)
+            if not builtins.any(st == 0 and n > 1 for n, st in zip(self._shape, self._stride)):
+                check_writable(self)  # (an expanded self stays expanded in its complex64
+                # copy: the op's own overlap rule, as for other dtypes: triu_ runs)
             tmp = _widen_tensor(self)
             res = fn(tmp, *[_widened(a) for a in args[1:]],
                      **{k: _widened(v) for k, v in kwargs.items()})
-            if narrow and each_step:
-                tmp._arr[...] = _stepwise_c32(rec.qualname, args, kwargs)
             store(self, tmp._arr)
             self._bump()
             return self if res is tmp else res
         if narrow and casts_operands:  # (TensorIterator converts each operand to complex32
             # first: an int32 2147483646 is inf there, and -0.0 * it NaN)
+            if inplace and comparison and args and isinstance(args[0], Tensor):
+                # (``int_tensor.eq_(z)``: compared as complex32, the result written to self)
+                self = args[0]
+                check_writable(self)
+                tmp = _widen_tensor(self.to(_C32))
+                fn(tmp, *[_widened(_as_chalf(a)) for a in args[1:]],
+                   **{k: _widened(v) for k, v in kwargs.items()})
+                return self.copy_(tmp.real)
             args = tuple(_as_chalf(a) for a in args)
         out = kwargs.pop("out", None) if not inplace else None
         res = fn(*[_widened(a, not narrow) for a in args],
                  **{k: _widened(v, not narrow) for k, v in kwargs.items()})
         if narrow and not inplace:
             res = _narrowed(res)
-            if each_step and isinstance(res, Tensor) and res._dtype is _C32:
-                store(res, _stepwise_c32(rec.qualname, args, kwargs))
         if out is not None:
             if not isinstance(res, Tensor):
                 raise TypeError(f"{rec.name}(): out= of complex32 operands takes one tensor")
@@ -897,15 +888,36 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
         return res
 
     checked_numbers = builtins.any(n in _chalf.NUMBERS_CHECKED for n in names)
+    checks_all_numbers = rec.qualname == "where"
+    checks_alpha = rec.qualname in ("add", "sub", "rsub")
     stepwise = rec.qualname == "diff"  # (its order n: n differences, each rounded)
+
+    same_dtypes = builtins.any(n in _chalf.SAME_DTYPE for n in names)
+    pairwise = rec.qualname == "einsum"
+    dtype_at = 2 if rec.qualname in ("softmax", "log_softmax", "special.softmax") else None
+    accumulates = rec.qualname in ("index_add", "index_put")
+    # (the operand PyTorch's ComplexHalf kernel scales by alpha / value first, rounded)
+    scaled_at = {"add": 1, "sub": 1, "rsub": 0, "index_add": 3, "addcmul": 1}.get(
+        rec.qualname)
+    of_mean = rec.qualname == "normal"
+    by_parts = rec.qualname in ("var", "std", "var_mean", "std_mean")
+    empty_runs = builtins.any(n in _chalf.EMPTY_RUNS for n in names)
 
     @functools.wraps(fn)
     def gated(*args, **kwargs):
         if not _has_chalf(args, kwargs):
             return fn(*args, **kwargs)
+        if same_dtypes:
+            _check_same_dtypes(fn, args, kwargs, inplace)
+        if dtype_at is not None and len(args) > dtype_at and \
+                isinstance(args[dtype_at], _dtypes.dtype):  # (softmax(x, dim, dtype))
+            kwargs = dict(kwargs, dtype=args[dtype_at])
+            args = args[:dtype_at] + args[dtype_at + 1:]
         if checked_numbers and args and isinstance(args[0], Tensor) and \
                 args[0]._dtype is _C32:  # (PyTorch's checked conversion of the value)
             value = kwargs.get("value", args[-1] if len(args) > 2 else None)
+            if isinstance(value, Tensor) and value._shape == () and value._dtype is not _C32:
+                value = value.item()  # (a 0-dim tensor's value is checked as its number)
             if isinstance(value, (builtins.int, builtins.float, builtins.complex)) and \
                     not isinstance(value, builtins.bool):
                 _scalars.checked_scalar(value, _C32)
@@ -920,16 +932,25 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
             promoted = functools.reduce(_dtypes.promote_types, [t._dtype for t in tensors])
         else:
             promoted = _dtypes.result_type(*tensors)
+        if of_mean and args and isinstance(args[0], Tensor) and args[0]._dtype is _C32:
+            promoted = _C32  # (normal's result has its mean's dtype, whatever std's)
         if dt is not _C32 and promoted is not _C32 and not no_promotion:
             # (promoted past complex32, ``z * float32_tensor``: PyTorch's complex64 kernel)
             return _run_renamed(run, args, kwargs, False)
-        if casts_operands and promoted is _C32:  # (alpha/value converted to complex32,
-            # with c10's overflow check: sub_(o, alpha=1e30) is refused there)
-            for k in ("alpha", "value"):
-                v = kwargs.get(k)
+        if checks_all_numbers or (checks_alpha and "alpha" in kwargs):
+            # (where's numbers and add's alpha: PyTorch's checked conversion to complex32,
+            # ``where(c, z, 70000)`` refused as ``z.masked_fill(c, 70000)``)
+            if checks_alpha and isinstance(kwargs["alpha"], builtins.bool):
+                raise RuntimeError("Boolean alpha only supported for Boolean results.")
+            for v in (*args, *kwargs.values()) if checks_all_numbers else (kwargs["alpha"],):
                 if isinstance(v, (builtins.int, builtins.float, builtins.complex)) and \
                         not isinstance(v, builtins.bool):
                     _scalars.checked_scalar(v, _C32)
+        if casts_operands and "value" in kwargs:  # (addcmul's value: the same check)
+            v = kwargs["value"]
+            if isinstance(v, (builtins.int, builtins.float, builtins.complex)) and \
+                    not isinstance(v, builtins.bool):
+                _scalars.checked_scalar(v, _C32)
         if (form == "inplace" or form.startswith("__i")) and not comparison:
             self = args[0] if args else None
             if isinstance(self, Tensor) and self._dtype is not _C32 and \
@@ -938,11 +959,23 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
                                    f"output type {self._dtype.cname}")
 
         why = refused
+        if empty_runs and builtins.all(0 in t._shape for t in _tensors(args, kwargs)
+                                       if t._dtype is _C32):
+            # (no element: PyTorch calls no kernel, its checks and result are the op's)
+            return _run_renamed(run, args, kwargs, True)
         if form in _chalf.OPERATOR_REFUSED:
             why = _chalf.OPERATOR_REFUSED[form]
         elif condition is not None:
             why = condition(*args, **kwargs)
             if why is None:  # (a form PyTorch runs)
+                if pairwise:
+                    steps = _einsum_steps(args)
+                    if steps is not None:  # (PyTorch multiplies left to right, each
+                        # product complex32: 300 * 300 is inf before it meets 1 / 300)
+                        r = args[1]
+                        for eq, o in steps:
+                            r = gated(eq, r, *([] if o is None else [o]))
+                        return r
                 return _run_renamed(run, args, kwargs, True)
         elif computed:
             if stepwise:
@@ -954,6 +987,17 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
                     dim = kwargs.get("dim", args[2] if len(args) > 2 else -1)
                     for _ in range(n - 1):
                         r = gated(r, 1, dim)
+                    return r
+            if by_parts and args and isinstance(args[0], Tensor) and \
+                    args[0]._dtype is _C32 and "out" not in kwargs:
+                return _variance_by_parts(rec.qualname, args, kwargs)
+            if accumulates:
+                layers = _accumulation_layers(rec.qualname, args, kwargs)
+                if layers is not None:  # (PyTorch adds a repeated index's terms one after
+                    # another, each sum complex32: 60000 + 10000 is inf before - 10000)
+                    r = args[0]
+                    for lay in layers:
+                        r = gated(r, *lay, **kwargs)
                     return r
             return _run_renamed(run, args, kwargs, True)
         if why is not None:
@@ -988,6 +1032,217 @@ def _gated_operator(rec: OpDef, plain: Callable) -> Callable:
             return gated(self, other)
         return plain(self, other)
     return forward
+
+
+def _scaled_chalf(t, factor) -> Tensor:
+    """``factor * t`` as PyTorch's ComplexHalf kernels take it: ``t`` converted to
+    complex32, the factor rounded to a complex32 value, their product rounded again."""
+    from ._tensor import wrap_array
+    w = _widen_tensor(t if t._dtype is _C32 else t.to(_C32))
+    f = np.complex64(_chalf.rounded(factor if isinstance(factor, builtins.complex) else
+                                    builtins.float(factor)))
+    res = wrap_array(call_quiet(np.multiply, w._arr, f), _C32, w._storage._device)
+    if res._stride != t._stride and 0 not in t._stride:
+        # (PyTorch scales inside its kernel: the operand keeps its own layout, which the
+        # result's is computed from)
+        from ._creation import empty_strided
+        laid = empty_strided(t._shape, t._stride, dtype=_C32, device=t.device)
+        store(laid, res._arr)
+        return laid
+    return res
+
+
+def _prescaled(name: str, at: int, args, kwargs):
+    """add/sub/rsub/index_add's ``alpha`` and addcmul's ``value`` applied first, rounded to
+    complex32 as PyTorch's ComplexHalf kernels do: ``x + alpha * y`` is x plus the rounded
+    complex32 product of y and alpha (itself rounded to complex32); addcmul rounds
+    ``value * tensor1``, then its product with tensor2, then the sum."""
+    key = "value" if name == "addcmul" else "alpha"
+    factor = kwargs.get(key, 1)
+    if name == "addcmul" and isinstance(factor, builtins.bool):
+        factor = builtins.int(factor)
+    number = args[at] if len(args) > at else None
+    if name in ("add", "sub") and type(number) in (builtins.int, builtins.float,
+                                                    builtins.complex) and \
+            type(factor) in (builtins.int, builtins.float, builtins.complex) and factor != 1:
+        # (a number other: converted to complex32, times alpha rounded to complex32, the
+        # product rounded again: one number the op then adds)
+        with np.errstate(all="ignore"):
+            prod = np.complex64(_chalf.rounded(builtins.complex(factor))) * \
+                np.complex64(_chalf.rounded(builtins.complex(number)))
+        kwargs = {k: v for k, v in kwargs.items() if k != key}
+        return args[:at] + (_chalf.rounded(builtins.complex(prod)),) + args[at + 1:], kwargs
+    if len(args) <= at or not isinstance(args[at], Tensor) or isinstance(
+            factor, (builtins.bool, Tensor)) or not isinstance(
+                factor, (builtins.int, builtins.float, builtins.complex)):
+        return args, kwargs
+    if name != "addcmul" and factor == 1:
+        return args, kwargs
+    if name in ("sub", "rsub") and builtins.any(
+            isinstance(a, Tensor) and a._dtype is _dtypes.bool for a in args[:2]):
+        return args, kwargs  # (sub's own refusal of a bool tensor)
+    kwargs = {k: v for k, v in kwargs.items() if k != key}
+    t = _scaled_chalf(args[at], factor)
+    if name == "addcmul":  # (then its product with tensor2, rounded: added to input)
+        if len(args) <= at + 1 or not isinstance(args[at + 1], Tensor):
+            return args, dict(kwargs, **{key: factor})
+        return args[:at] + (_product_chalf(t, args[at + 1]),) + args[at + 2:], kwargs
+    return args[:at] + (t,) + args[at + 1:], kwargs
+
+
+def _product_chalf(a: Tensor, b: Tensor) -> Tensor:
+    """``a * b`` of complex32 tensors (b converted first), broadcast, rounded to complex32."""
+    from ._tensor import wrap_array
+    wa = _widen_tensor(a)
+    wb = _widen_tensor(b if b._dtype is _C32 else b.to(_C32))
+    return wrap_array(call_quiet(np.multiply, wa._arr, wb._arr), _C32, wa._storage._device)
+
+
+def _accumulation_layers(name: str, args, kwargs) -> list | None:
+    """index_add / index_put(accumulate=True) of a complex32 self whose 1-D index repeats
+    an element: the op's arguments split in layers (the first occurrence of each index,
+    then the second ...), applied one after another so that each partial sum is rounded
+    to complex32 as PyTorch's sequential kernel; None where nothing repeats (or for a form
+    the op itself should check first)."""
+    self = args[0] if args else None
+    if not isinstance(self, Tensor) or self._dtype is not _C32 or "out" in kwargs:
+        return None
+    if name == "index_add":
+        if len(args) != 4 or not builtins.all(isinstance(a, Tensor) for a in args[2:]):
+            return None
+        dim, index, source = args[1], args[2], args[3]
+        if not isinstance(dim, builtins.int) or len(index._shape) != 1 or \
+                not source._shape or index._dtype.category != _dtypes._INT:
+            return None
+        try:
+            size = self._shape[dim]
+        except IndexError:
+            return None
+        positions = _repeat_layers(index, size)
+        if positions is None or source._shape[dim] != index._shape[0]:
+            return None
+        return [(dim, index[p], source.index_select(dim, p)) for p in positions]
+    # index_put(indices, values, accumulate)
+    accumulate = kwargs.get("accumulate", args[3] if len(args) > 3 else False)
+    if accumulate is not True or len(args) < 3 or not isinstance(args[1], (tuple, list)) or \
+            len(args[1]) != 1 or not isinstance(args[1][0], Tensor) or \
+            not isinstance(args[2], Tensor):
+        return None
+    index, values = args[1][0], args[2]
+    if len(index._shape) != 1 or index._dtype.category != _dtypes._INT or not self._shape:
+        return None
+    positions = _repeat_layers(index, self._shape[0])
+    if positions is None:
+        return None
+    sliced = len(values._shape) >= 1 and values._shape[0] == index._shape[0] > 1
+    rest = () if "accumulate" in kwargs else (True, *args[4:])
+    return [((index[p],), values[p] if sliced else values, *rest) for p in positions]
+
+
+def _repeat_layers(index: Tensor, size: int) -> list | None:
+    """Positions of ``index`` in layers of distinct elements (negative ones wrapped), or None
+    where no element repeats or one is out of range (the op's own error)."""
+    vals = [builtins.int(v) for v in np.asarray(index._arr).ravel().tolist()]
+    if builtins.any(not -size <= v < size for v in vals):
+        return None
+    seen: dict = {}
+    layer_of = []
+    for v in vals:
+        v %= size if size else 1
+        layer_of.append(seen.get(v, 0))
+        seen[v] = layer_of[-1] + 1
+    if not layer_of or builtins.max(layer_of) == 0:
+        return None
+    from ._tensor import wrap_array
+    return [wrap_array(np.array([j for j, k in enumerate(layer_of) if k == lay], np.int64),
+                       _dtypes.int64, index._storage._device)
+            for lay in range(builtins.max(layer_of) + 1)]
+
+
+def _variance_by_parts(name: str, args, kwargs):
+    """var / std / var_mean / std_mean of a complex32 tensor as PyTorch's: the float16
+    variances of its real and imaginary parts (each rounded), added in float16, then the
+    square root for std; the mean's parts are the parts' float16 means."""
+    from .ops import conversion, reductions
+    x, rest = args[0], args[1:]
+    f = reductions.var_mean if name.endswith("_mean") else reductions.var
+    re, im = f(x.real, *rest, **kwargs), f(x.imag, *rest, **kwargs)
+    v = (re[0] + im[0]) if name.endswith("_mean") else re + im
+    if name.startswith("std"):
+        v = v.sqrt()
+    return (v, conversion._complex(re[1], im[1])) if name.endswith("_mean") else v
+
+
+def _einsum_steps(args) -> list | None:
+    """PyTorch's einsum of three or more operands with nothing to contract as its steps:
+    ``(equation, next operand)`` pairs multiplying left to right (each pair's product keeps
+    the labels still needed), then the permutation to the output (None: one step)."""
+    eq = args[0] if args and isinstance(args[0], str) else None
+    ops = args[1:]
+    if eq is None or len(ops) < 3 or not builtins.all(isinstance(o, Tensor) for o in ops):
+        return None
+    lhs, arrow, out = eq.replace(" ", "").partition("->")
+    terms = lhs.split(",")
+    if len(terms) != len(ops):
+        return None
+    if not arrow:
+        letters = lhs.replace(",", "").replace("...", "")
+        out = ("..." if "..." in lhs else "") + "".join(
+            sorted(c for c in set(letters) if letters.count(c) == 1))
+    if "..." in eq:  # (the ellipsis dims named by unused letters, right-aligned)
+        widths = [len(o._shape) - len(t.replace("...", "")) if "..." in t else 0
+                  for t, o in zip(terms, ops)]
+        pool = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                if c not in eq][:builtins.max(widths + [0])]
+        if builtins.min(widths + [0]) < 0 or len(pool) < builtins.max(widths + [0]):
+            return None  # (the op's own error)
+        terms = [t.replace("...", "".join(pool[len(pool) - w:]) if w else "")
+                 for t, w in zip(terms, widths)]
+        out = out.replace("...", "".join(pool))
+    steps, have = [], terms[0]
+    for i, (t, o) in enumerate(zip(terms[1:], ops[1:]), 1):
+        later = set("".join(terms[i + 1:])) | set(out)
+        keep = "".join(c for c in dict.fromkeys(have + t) if c in later)
+        steps.append((f"{have},{t}->{keep}", o))
+        have = keep
+    if have != out:
+        steps.append((f"{have}->{out}", None))
+    return steps
+
+
+_STAND_INS = (_dtypes.complex128, _dtypes.complex64, _dtypes.float64, _dtypes.float32)
+
+
+def _check_same_dtypes(fn: Callable, args, kwargs, inplace: builtins.bool) -> None:
+    """PyTorch's dtype-mismatch error of an op requiring equal dtypes (``_chalf.SAME_DTYPE``)
+    where a complex32 tensor meets one of another dtype: the op run with each complex32
+    tensor as a copy of a dtype no other operand has (its error names it; renamed to
+    complex32's), nothing written (an in-place op's other self is copied first)."""
+    others = {t._dtype for t in _tensors(args, kwargs) if t._dtype is not _C32}
+    if not others:
+        return
+    stand_in = next(d for d in _STAND_INS if d not in others)
+
+    def swap(x):
+        if isinstance(x, Tensor) and x._dtype is _C32:
+            return _widen_tensor(x).to(stand_in)
+        if isinstance(x, (list, tuple)) and builtins.any(
+                isinstance(b, Tensor) and b._dtype is _C32 for b in x):
+            return type(x)(swap(b) for b in x)
+        return x
+    args = [swap(a) for a in args]
+    if inplace and args and isinstance(args[0], Tensor) and args[0]._dtype is not stand_in:
+        args[0] = args[0].clone()
+    try:
+        fn(*args, **{k: swap(v) for k, v in kwargs.items() if k != "out"})
+    except NotImplementedError:  # (the stand-in's kernel refusal: not a dtype mismatch)
+        return
+    except RuntimeError as e:
+        msg = str(e)
+        if not builtins.any(k in msg for k in (stand_in.cname, stand_in.cxx_name, ".dtype")):
+            return  # (another error: the complex32 path below gives PyTorch's order)
+        raise RuntimeError(msg.replace(stand_in.cxx_name, _C32.cxx_name).replace(
+            stand_in.cname, _C32.cname)) from None
 
 
 def _run_renamed(run, args, kwargs, narrow):

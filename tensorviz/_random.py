@@ -301,7 +301,9 @@ def normal(mean: Any = 0.0, std: Any = 1.0, size=None, *, generator: Generator |
         s = _values(std) if isinstance(std, Tensor) else std
         shape = np.broadcast_shapes(np.shape(m), np.shape(s))
         dt = ref.dtype if ref.dtype.category >= _dtypes._FLOAT else _dtypes.get_default_dtype()
-        host = (m + s * _normal_host(rng, shape, _dtypes.float64)).astype(dt._np)
+        # (a complex mean gets complex noise, std^2 split over the parts, as normal_'s)
+        base = _dtypes.complex128 if dt.category == _dtypes._COMPLEX else _dtypes.float64
+        host = (m + s * _normal_host(rng, shape, base)).astype(dt._np)
         return _finish(host, dt, ref.device if device is None else device,
                             requires_grad)
     if size is None:

@@ -555,6 +555,30 @@ def test_expanded_complex32_operands_lay_results_out_as_pytorch(dtypes):
             row.append((tuple(z.shape), z.stride(), z.is_conj(), z.tolist()))
         got.append(row)
     assert got[0] == got[1]
+@pytest.mark.parametrize("other_dtype", ["int32", "int64", "float16", "bool"])
+def test_products_comparisons_and_dist_convert_real_operands_first(other_dtype):
+    """kron, outer, ger (PyTorch's mul), eq, ne and dist (the norm of a sub) of complex32
+    with a real tensor convert it to complex32 first: an int32 70000 is inf there, so
+    0 * it is NaN, 1e-4 * it inf, and inf == it; dist refuses a bool operand as sub does."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            x = T.tensor([float("inf") + 0j, 0j, 1e-4 + 0j, 1 + 1j], dtype=T.complex32)
+            big = {"int32": 70000, "int64": 2**63 - 2, "float16": 65504.0, "bool": True}
+            o = T.tensor([big[other_dtype], 3, 0, 1]).to(getattr(T, other_dtype))
+            row = []
+            for f in (lambda: T.kron(x, o), lambda: T.outer(x, o), lambda: T.ger(o, x),
+                      lambda: T.eq(x, o), lambda: T.ne(o, x), lambda: x == o[0],
+                      lambda: T.dist(x, o), lambda: T.dist(o, x, float("inf")),
+                      lambda: T.dist(x, o, 0), lambda: T.eq(x, 70000), lambda: x * 70000,
+                      lambda: o.clone().ne_(x), lambda: o.clone().eq_(x)):
+                try:
+                    row.append(repr(f().tolist()))
+                except RuntimeError as e:
+                    row.append(str(e))
+        got.append(row)
+    assert got[0] == got[1]
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -586,4 +610,437 @@ def test_results_of_strided_complex32_operands_are_laid_out_as_pytorch(seed):
                     r = op()
                     rows.append((tuple(r.shape), r.stride(), str(r.dtype).split(".")[-1]))
             got.append(rows)
+    assert got[0] == got[1]
+
+
+def test_values_converted_to_complex32_are_checked_as_pytorch():
+    """where's numbers, add's alpha and a 0-dim tensor value of masked_fill / index_fill
+    are converted to complex32 with PyTorch's overflow check (65519 does not fit);
+    inf and NaN are stored as they are."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            x = T.tensor([float("inf") + 0j, 1 + 1j], dtype=T.complex32)
+            c = T.tensor([True, False])
+            row = []
+            for f in (lambda: T.where(c, x, 70000), lambda: T.where(c, 1e5j, x),
+                      lambda: x.where(c, 65519.0), lambda: T.where(c, x, float("nan")),
+                      lambda: T.where(c, x, 65504.0), lambda: T.add(x, x, alpha=70000),
+                      lambda: T.sub(x, x, alpha=2.0),
+                      lambda: x.masked_fill(c, T.tensor(70000)),
+                      lambda: x.masked_fill(c, T.tensor(1e5j)),
+                      lambda: x.masked_fill(c, T.tensor(-2.5)),
+                      lambda: x.index_fill(0, T.tensor([1]), T.tensor(1e5)),
+                      lambda: x.index_fill(0, T.tensor([1]), 3)):
+                try:
+                    row.append(repr(f().tolist()))
+                except RuntimeError as e:
+                    row.append(str(e))
+        got.append(row)
+    assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("make", [
+    lambda T: T.full((2**40,), float("inf"), dtype=T.complex32),
+    lambda T: T.zeros((2**40,), dtype=T.complex32),
+    lambda T: T.full((2**40,), 1j, dtype=T.complex32),
+    lambda T: T.zeros(1, dtype=T.complex32).expand(2**40).contiguous(),
+    lambda T: T.zeros(1, dtype=T.complex32).expand(2**40).to(T.complex64),
+    lambda T: T.full((2**61,), 1.0, dtype=T.complex32),
+], ids=["full", "zeros", "full-complex", "contiguous", "to-complex64", "past-address-space"])
+def test_an_allocation_no_memory_holds_is_pytorchs_error(make):
+    """A complex32 tensor (or its complex64 copy) no memory can hold raises PyTorch's
+    allocator RuntimeError with its byte count (or its storage-size error past the address
+    space), never NumPy's MemoryError or ValueError."""
+    errors = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with pytest.raises(RuntimeError) as info:
+                make(T)
+        errors.append(str(info.value))
+    mine, theirs = errors
+    if "overflowed" in theirs:
+        assert mine == theirs
+    else:
+        key = theirs[theirs.index("DefaultCPUAllocator"):theirs.index(" bytes") + 6]
+        assert key in mine, (mine, theirs)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_trapezoid_rounds_complex32_steps_as_pytorchs_composite(seed):
+    """trapezoid / trapz / cumulative_trapezoid of complex32 samples (or spacings) are
+    PyTorch's composites: y[1:] + y[:-1] and diff(x) of complex32 are rounded to complex32
+    (65504 + 65504 is inf) before a float32/float64/complex64 operand promotes the rest;
+    where the result stays complex32 its sum/cumsum kernel refuses, after the shape checks."""
+    rng = np.random.default_rng(seed)
+    shape = tuple(int(n) for n in rng.integers(1, 4, size=int(rng.integers(1, 3))))
+    parts = rng.choice([0.1, -2.5, 3.0, 0.3, 60000.0, -65504.0, 65504.0, 1e-3], size=shape + (2,))
+    y = parts[..., 0] + 1j * parts[..., 1]
+    n = shape[-1]
+    xv = rng.choice([0.5, 4.0, -1.25, 3e4, 1e-4], size=n) + 1j * rng.choice([0.0, 1.0, 7e4], n)
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yc = T.tensor(y, dtype=T.complex64).to(T.complex32)
+            xs = [T.tensor(xv.real, dtype=dt) for dt in (T.float32, T.float64, T.float16,
+                                                         T.int64)]
+            xs += [T.tensor(xv, dtype=T.complex64), T.tensor(xv, dtype=T.complex64).to(
+                T.complex32), T.tensor(2.0), T.tensor(xv.real, dtype=T.float32)[None]]
+            row = []
+            for fn in (T.trapezoid, T.trapz, T.cumulative_trapezoid):
+                calls = [lambda x=x: fn(yc, x) for x in xs] + \
+                    [lambda x=x: fn(yc.real.float(), x) for x in xs[4:6]] + \
+                    [lambda: fn(yc), lambda: fn(yc, dx=0.5), lambda: fn(yc, dim=0)]
+                for f in calls:
+                    try:
+                        r = f()
+                        row.append((str(r.dtype).rpartition(".")[2], repr(r.tolist())))
+                    except (RuntimeError, NotImplementedError, IndexError) as e:
+                        row.append((type(e).__name__, str(e)))
+        got.append(row)
+    assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("other_dtype", ["complex64", "complex64-0-dim", "float16", "int64"])
+def test_ops_requiring_equal_dtypes_refuse_a_mixture_as_pytorch(other_dtype):
+    """isclose, masked_scatter, index_put, lerp, index_add, index_copy, put_, scatter,
+    index_reduce require equal dtypes: complex32 beside complex64 (or float16, int64) gets
+    PyTorch's mismatch error, not a complex64 result nor the ComplexHalf kernel refusal."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            a = T.tensor([1 + 2j, 3 - 1j], dtype=T.complex32)
+            dt = getattr(T, other_dtype.partition("-")[0])
+            o = T.tensor([1 + 2j, 0.5j]) if dt.is_complex else T.tensor([1, 2]).to(dt)
+            o = o[0] if other_dtype.endswith("0-dim") else o
+            m, i, o1 = T.tensor([True, False]), T.tensor([0]), o.reshape(-1)[:1]
+            row = []
+            for f in (lambda: T.isclose(a, o), lambda: T.isclose(o, a),
+                      lambda: T.allclose(a, o), lambda: a.clone().masked_scatter_(m, o.expand(2)),
+                      lambda: a.masked_scatter(m, o.expand(2)),
+                      lambda: a.clone().index_put_((i,), o1), lambda: a.index_put((i,), o1),
+                      lambda: T.lerp(a, o, 0.5), lambda: T.lerp(o, a, 0.5),
+                      lambda: a.index_add(0, i, o1), lambda: a.index_copy(0, i, o1),
+                      lambda: o.reshape(-1).clone().index_copy_(0, i, a[:1]),
+                      lambda: a.clone().put_(i, o1), lambda: a.scatter(0, i, o1),
+                      lambda: a.index_reduce(0, i, o1, "prod"),
+                      lambda: T.isclose(a, a), lambda: a.index_put((i,), a[:1]),
+                      lambda: a.index_reduce(0, i, a[1:], "prod")):
+                try:
+                    r = f()
+                    row.append(repr(r.tolist() if isinstance(r, (tv.Tensor, torch.Tensor))
+                                    else r))
+                except (RuntimeError, NotImplementedError) as e:
+                    row.append((type(e).__name__, str(e)))
+        got.append(row)
+    assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("eq", [
+    "i,j->ij", "i,i->i", "i,i->", "i->", "ij->ji", "ij,j->ij", "ij,j->i", "ij,jk->ik",
+    "ii->i", "ij,k->ijk", "i,j", "i,i", "ba", "ij,k->k", "ij,j->j", "ii,i->i", "i,j,k->i",
+    "i,j,j->i", "i,i,i->i", "...,...->...", "i...,j...->ij...", "bi,bi->b", "ij,kl->ijkl"])
+def test_einsum_of_complex32_runs_where_pytorch_needs_no_sum(eq):
+    """PyTorch's einsum of complex32 runs where no dim is contracted (outer, elementwise,
+    diagonal, permutation: mul only) and refuses by the first kernel it would need: sum_cpu
+    for an operand's own summed dims, bmm for a contracted pair (of more than one element:
+    size-1 dims are squeezed, and an empty operand makes zeros)."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            a = T.tensor([2 + 0.5j, 1 - 1j], dtype=T.complex32)
+            m = T.tensor([[2 + 0.5j, 1 - 1j], [0.5j, 3]], dtype=T.complex32)
+            ops = [m if len(t.replace("...", "")) == 2 else a
+                   for t in eq.partition("->")[0].split(",")]
+            row = []
+            for shapes in (None, "ones", "zero"):  # (size-1 labels are squeezed, not summed;
+                # an empty operand makes zeros)
+                args = ops if shapes is None else [
+                    T.ones([1 if shapes == "ones" else 0] * o.dim(),
+                           dtype=T.complex32) for o in ops]
+                try:
+                    r = T.einsum(eq, *args)
+                    row.append((str(r.dtype).rpartition(".")[2], r.tolist()))
+                except NotImplementedError as e:
+                    row.append(str(e))
+        got.append(row)
+    assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("eq", ["i,i,i->i", "i,j,i->ij", "i,j,k->kji", "ii,i,i->i",
+                                "ij,i,j->ji", "i,i,i,i->i", "...,...,...->...", "i,j,k"])
+def test_einsum_of_complex32_rounds_each_pairwise_product(eq):
+    """Three or more complex32 operands with nothing to contract: PyTorch multiplies left to
+    right, each product complex32 (300 * 300 is inf before it meets 1/300)."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            vals = [[300 + 0j, 2 + 1j], [300 + 0j, 0.5j], [1 / 300 + 0j, 3 - 1j]]
+            ops = []
+            for k, t in enumerate(eq.partition("->")[0].split(",")):
+                v = T.tensor(vals[k % 3], dtype=T.complex64).to(T.complex32)
+                ops.append(T.diag(v) if len(t) == 2 else v)
+            r = T.einsum(eq, *ops)
+            got.append((str(r.dtype).rpartition(".")[2], repr(r.tolist())))
+    assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("p", [2, 1, float("inf"), 0, 3, -1, float("-inf")])
+def test_dist_is_the_norm_of_the_complex32_difference(p):
+    """dist of complex32 is the norm of the complex32 difference: each part rounded to
+    float16 first (1.0009765625 - 0.00048828125 is 1.0; 60000 - -60000 is inf), then the
+    norm computed in float32 and rounded to float16."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            a = T.tensor([60000, 1.0009765625 + 0.3j, 0.1], dtype=T.complex64).to(T.complex32)
+            b = T.tensor([-60000, 0.00048828125, 0.2j], dtype=T.complex64).to(T.complex32)
+            got.append([repr(r.item()) for r in (
+                T.dist(a, b, p), T.dist(a[1:], b[1:], p), T.dist(a, T.tensor(1e-3 + 0j), p),
+                T.dist(a.real.half(), b, p), T.dist(a, b.real.half(), p))])
+    assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_variance_of_complex32_adds_its_parts_float16_variances(seed):
+    """var/std (and var_mean/std_mean's first result) of complex32 are PyTorch's: the
+    float16 variances of the real and imaginary parts, each rounded, added in float16,
+    then the square root for std (one rounding of the complex64 variance is an ulp off in
+    about a third of the cases, and finite where a part's variance overflows)."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            row = []
+            r = np.random.default_rng(seed)
+            for scale in (1.0, 100.0, 1e4, 3e2):
+                d = r.standard_normal((3, 4)) * scale + 1j * r.standard_normal((3, 4)) * scale
+                x = T.tensor(d, dtype=T.complex64).to(T.complex32)
+                for kw in ({}, {"dim": 1}, {"dim": 0, "correction": 0},
+                           {"dim": 1, "keepdim": True}):
+                    row += [repr(T.var(x, **kw).tolist()), repr(T.std(x, **kw).tolist()),
+                            repr(T.var_mean(x, **kw)[0].tolist()),
+                            repr(T.std_mean(x, **kw)[0].tolist()), repr(x.var(**kw).tolist())]
+        got.append(row)
+    assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("shape", [(2, 0), (0,), (0, 3), (3, 0, 2)])
+def test_refused_ops_of_no_element_run_as_pytorch(shape):
+    """amax/amin/mode/softmax/log_softmax/svd/svdvals/cholesky/median of a complex32 tensor
+    with no element call no kernel in PyTorch: their result, or their own shape error (an
+    empty reduced dim), not the ComplexHalf refusal; normal of a complex32 mean draws one
+    (a complex std is refused)."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            e = T.zeros(shape, dtype=T.complex32)
+            a = T.tensor([1 + 2j, 3j], dtype=T.complex32)
+            row = []
+            for f in (lambda: T.amax(e, 0), lambda: T.amin(e, -1), lambda: T.mode(e, 0),
+                      lambda: T.softmax(e, 0), lambda: T.log_softmax(e, -1),
+                      lambda: T.linalg.svdvals(e), lambda: T.linalg.svd(e),
+                      lambda: T.cholesky(e), lambda: T.median(e), lambda: T.median(e, 0),
+                      lambda: T.median(e, -1), lambda: T.normal(e), lambda: T.normal(a),
+                      lambda: T.normal(a, 2.0), lambda: T.normal(1.0, a),
+                      lambda: T.normal(a, T.ones(2)), lambda: T.normal(a, T.ones(2).double()),
+                      lambda: T.median(a), lambda: T.amax(a, 0)):
+                try:
+                    r = f()
+                    rs = r if isinstance(r, tuple) else (r,)
+                    row.append([(str(x.dtype).rpartition(".")[2], tuple(x.shape))
+                                for x in rs])
+                except (RuntimeError, NotImplementedError, IndexError) as ex:
+                    row.append((type(ex).__name__, str(ex).split(":")[0]))
+        got.append(row)
+    assert got[0] == got[1]
+
+
+def test_equal_of_complex32_refuses_as_pytorch():
+    """equal of complex32: False without a kernel for shapes that differ (other= spelled
+    too); one tensor twice is PyTorch's NaN-only check (equal_notnan_cpu), else equal_cpu.
+    inner with other= spelled: dot's refusal, or a product with a 0-dim operand."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            a = T.zeros((4, 2), dtype=T.complex32)
+            b = T.ones((4, 2), dtype=T.complex32)
+            row = []
+            for x, y in ((a, b), (a, a), (a, a[:]), (a, b.t()), (a[:, :1], a[:, 1:])):
+                for f in (lambda: T.equal(x, y), lambda: T.equal(x, other=y),
+                          lambda: x.equal(other=y), lambda: T.inner(x[0], other=y[0]),
+                          lambda: T.inner(x[0, 0], other=y[0]).tolist()):
+                    try:
+                        row.append(f())
+                    except RuntimeError as e:  # (NotImplementedError too)
+                        row.append((type(e).__name__, str(e)))
+        got.append(row)
+    assert got[0] == got[1]
+
+
+def test_inner_of_complex32_refuses_by_tensordots_kernel():
+    """inner of complex32 is PyTorch's tensordot: one row by one column is a dot, a
+    contraction of one element a summed product, an empty result or nothing to contract
+    needs no kernel, else a matrix product (addmm)."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            row = []
+            for sx, sy in (((1,), (1,)), ((2,), (2,)), ((1, 1), (1,)), ((2, 1), (3, 1)),
+                           ((1, 2), (2,)), ((0,), (0,)), ((2, 0), (3, 0)), ((2, 2), (3, 2)),
+                           ((2, 2), (2,)), ((2,), (3, 2)), ((1, 1, 2), (1, 2)), ((1, 0), (0,)),
+                           ((0, 2), (2,)), ((0, 1), (1,)), ((2,), (0, 2)), ((2,), (3,))):
+                x, y = T.ones(sx, dtype=T.complex32), T.ones(sy, dtype=T.complex32)
+                try:
+                    row.append(tuple(T.inner(x, other=y).shape))
+                except RuntimeError as e:  # (NotImplementedError too)
+                    row.append((type(e).__name__, str(e)))
+        got.append(row)
+    assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, "t0", "t1", "t2"])
+def test_windows_of_complex32_refused_past_one_element(n):
+    """A window of 0 or 1 element is made without PyTorch's arange kernel, its length given
+    as an int or a 0-dim integer tensor; a longer one is refused."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            length = T.tensor(int(n[1])) if isinstance(n, str) else n
+            row = []
+            for w in (T.blackman_window, T.hann_window, T.kaiser_window):
+                try:
+                    r = w(length, dtype=T.complex32)
+                    row.append((str(r.dtype).rpartition(".")[2], r.tolist()))
+                except NotImplementedError as e:
+                    row.append(str(e))
+        got.append(row)
+    assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("factor", [1.7, 0.3, -1.3, 1 + 1j, 2, 1])
+def test_alpha_and_value_scale_first_rounded_as_pytorchs_kernel(factor):
+    """add/sub/rsub/index_add (and in place) of complex32 with alpha: PyTorch's ComplexHalf
+    kernel rounds alpha to a complex32 value, alpha * other to complex32, then the sum;
+    addcmul rounds value * tensor1, then its product with tensor2, then the sum (about
+    half of random sums are an ulp off with one rounding)."""
+    rng = np.random.default_rng(1)
+    d = rng.standard_normal(300) + 1j * rng.standard_normal(300)
+    e = rng.standard_normal(300) + 1j * rng.standard_normal(300)
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            x = T.tensor(d, dtype=T.complex64).to(T.complex32)
+            y = T.tensor(e, dtype=T.complex64).to(T.complex32)
+            h = T.tensor(np.round(e.real * 3), dtype=T.float16)
+            i = T.arange(300)
+            row = []
+            for f in (lambda: T.add(x, y, alpha=factor), lambda: T.sub(x, y, alpha=factor),
+                      lambda: T.rsub(x, y, alpha=factor), lambda: x.clone().add_(y, alpha=factor),
+                      lambda: x.clone().sub_(y, alpha=factor),
+                      lambda: x.index_add(0, i, y, alpha=factor),
+                      lambda: x.clone().index_add_(0, i, y, alpha=factor),
+                      lambda: T.addcmul(x, x, y, value=factor),
+                      lambda: x.clone().addcmul_(y, x, value=factor),
+                      lambda: T.addcmul(x, h, y, value=factor), lambda: T.add(x, h, alpha=factor),
+                      lambda: T.addcmul(x, x[:1], y.reshape(300, 1)[:3], value=factor)):
+                row.append(repr(T.view_as_real(f()).tolist()))
+            try:
+                T.add(x, y, alpha=True)
+            except RuntimeError as ex:
+                row.append(str(ex))
+        got.append(row)
+    assert got[0] == got[1]
+
+
+def test_inplace_ops_on_an_expanded_complex32_follow_each_ops_overlap_rule():
+    """An expanded complex32 self: triu_/tril_/fill_/zero_/index_fill_/masked_fill_ run (as
+    PyTorch's, writing the one shared element), mul_/add_/neg_/copy_ refuse the overlap."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            row = []
+            for sh, f in (((1, 4), lambda v: v.triu_()), ((1, 4), lambda v: v.tril_()),
+                          ((4, 1), lambda v: v.tril_(-1)), ((1, 4), lambda v: v.mul_(2)),
+                          ((1, 4), lambda v: v.add_(1)), ((1, 4), lambda v: v.fill_(2)),
+                          ((1, 4), lambda v: v.zero_()), ((1, 4), lambda v: v.neg_()),
+                          ((1, 4), lambda v: v.copy_(T.ones(1, 4, dtype=T.complex32))),
+                          ((1, 4), lambda v: v.index_fill_(1, T.tensor([0]), 3)),
+                          ((1, 4), lambda v: v.masked_fill_(
+                              T.tensor([True, False, False, False]), 3))):
+                v = T.ones((1, 1), dtype=T.complex32).expand(sh)
+                try:
+                    f(v)
+                    row.append(v.tolist())
+                except RuntimeError as e:
+                    row.append(str(e))
+        got.append(row)
+    assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("index", [[0, 0, 1, 1], [0, 1, 0, 1], [1, 0, 0, 0], [0, -2, 1, -1]])
+def test_repeated_index_accumulates_in_complex32_steps(index):
+    """index_add / index_put(accumulate=True) of complex32 add a repeated index's terms one
+    after another, each partial sum complex32 (60000 + 10000 is inf before - 10000)."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            x = T.tensor([60000 + 0j, 1 + 0j], dtype=T.complex32)
+            s = T.tensor([10000 + 0j, -10000 + 0j, 0.001 + 0j, 0.001 + 0j], dtype=T.complex32)
+            m = T.tensor([[60000, 1], [2, 3]], dtype=T.complex32)
+            i = T.tensor(index)
+            row = []
+            for f in (lambda: x.index_add(0, i, s), lambda: x.clone().index_add_(0, i, s, alpha=2),
+                      lambda: x.clone().index_put_((i,), s, accumulate=True),
+                      lambda: x.index_put((i,), s, True), lambda: x.index_put((i,), s[0], True),
+                      lambda: m.index_add(1, T.tensor([0, 0]), T.tensor(
+                          [[10000, -10000], [1, 1]], dtype=T.complex32)),
+                      lambda: m.index_put((T.tensor([0, 0]),), T.tensor(
+                          [[10000, 1], [-10000, 1]], dtype=T.complex32), accumulate=True)):
+                try:
+                    row.append(repr(f().tolist()))
+                except IndexError as e:
+                    row.append(str(e))
+        got.append(row)
+    assert got[0] == got[1]
+
+
+def test_zero_dim_complex32_mode_kthvalue_and_softmax_dtype_run_as_pytorch():
+    """mode/kthvalue of a 0-dim (or empty) complex32 need no kernel; softmax/log_softmax
+    with a positional dtype convert the input to it first, as PyTorch."""
+    got = []
+    for T in (tv, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            z = T.tensor(complex(-0.75, 1.0), dtype=T.complex32)
+            e = T.zeros((2, 0), dtype=T.complex32)
+            a = T.tensor([1 + 1j, 2j], dtype=T.complex32)
+            row = []
+            for f in (lambda: z.mode(0), lambda: z.mode(), lambda: z.kthvalue(1),
+                      lambda: e.kthvalue(1, 0), lambda: e.kthvalue(1), lambda: e.mode(0),
+                      lambda: T.log_softmax(z, -1, T.bfloat16), lambda: T.softmax(z, 0, T.float32),
+                      lambda: T.log_softmax(a, 0, T.float32).dtype,
+                      lambda: a.softmax(0, T.float64).dtype):
+                try:
+                    r = f()
+                    rs = r if isinstance(r, tuple) else (r,)
+                    row.append([str(x).rpartition(".")[2] if not hasattr(x, "shape") else
+                                (str(x.dtype).rpartition(".")[2], tuple(x.shape)) for x in rs])
+                except (IndexError, NotImplementedError) as ex:
+                    row.append((type(ex).__name__, str(ex)))
+        got.append(row)
     assert got[0] == got[1]

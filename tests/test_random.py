@@ -165,3 +165,17 @@ def test_size_keyword(name):
 ])
 def test_size_keyword_is_taken_as_pytorch(call):
     same(call, values=False)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_normal_of_a_complex_mean_draws_complex_noise_as_pytorch(dtype):
+    """normal(complex mean, std) adds complex noise, std^2 split over the two parts (each
+    part's spread std / sqrt(2)), as PyTorch; not real noise on the real part only."""
+    spreads = []
+    for T in (tv, torch):
+        T.manual_seed(0)
+        mean = T.full((20000,), 1 + 2j, dtype=getattr(T, dtype))
+        x = T.normal(mean, 2.0) - mean
+        spreads.append((str(x.dtype).rpartition(".")[2], round(float(x.real.std()), 1),
+                        round(float(x.imag.std()), 1)))
+    assert spreads[0] == spreads[1] == (dtype, 1.4, 1.4)

@@ -24,7 +24,8 @@ from ._elementwise import device_of, finish, operand, promote, result_strides
 from .. import return_types
 from .pointwise import _check_tensor, _compute2, _not_implemented, _opmath, _xp
 from ._args import spacing_overload
-from .reductions import _int_trapezoid_terms, sample_spacing, wrap_array
+from .reductions import _int_trapezoid_terms, chalf_rounded, chalf_samples, sample_spacing, \
+    wrap_array
 
 
 def _elementwise2(name: str, f, a: Tensor, b: Tensor, rdt, out, cdt=None,
@@ -735,6 +736,7 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
         rdt = _dtypes.promote_types(y._dtype, x._dtype)
         rdt = rdt if rdt.category >= _FLOAT else _dtypes._default_dtype
     cdt = _opmath(rdt)
+    half = _dtypes.complex32
     xp = _xp(y)
     a = operand(y, cdt, y._storage._device)
     if isinstance(x, Tensor) and len(x._shape) == 1 and x._shape[0] != a.shape[d]:
@@ -744,36 +746,54 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
     hi = [slice(None)] * a.ndim
     lo[d], hi[d] = slice(None, -1), slice(1, None)
 
-    ya = y._arr  # (PyTorch's composite: each step in its operands' own dtypes)
+    ya = chalf_samples(y)  # (PyTorch's composite: each step in its operands' own dtypes)
 
     def f():
         if isinstance(x, Tensor) and y._dtype.category < _FLOAT and x._dtype.category < _FLOAT:
             terms = _int_trapezoid_terms(xp, x, ya, y._dtype, a.shape, d, hi, lo)
             return xp.cumsum(terms, axis=d, dtype=np.int64).astype(cdt._np) / cdt._np.type(2)
         # PyTorch's composite, each step rounded to the result's dtype:
-        # ((dx * (y[:-1] + y[1:])) / 2).cumsum(dim), or (dx / 2 * (y[:-1] + y[1:])).cumsum,
-        # the running sum in at::acc_type (float32 in double, half in float32)
+        # (dx * (y[:-1] + y[1:])).cumsum(dim) / 2 (the halving last: a float32 running sum
+        # past its range is inf), or (dx / 2 * (y[:-1] + y[1:])).cumsum(dim), the running
+        # sum in at::acc_type (float32 in double, half in float32)
+        # (a complex32 y's pairs, and x's differences, are complex32's: each rounded, then
+        # promoted: 65504 + 65504 is inf before a float32 dx multiplies it)
         def rnd(v):
+            if rdt is half:
+                return chalf_rounded(v)
             return v.astype(rdt._np).astype(cdt._np)
-        pair = rnd(ya[tuple(hi)] + ya[tuple(lo)])
+        acc = {_dtypes.float32: np.float64, _dtypes.complex64: np.complex128}.get(rdt, cdt._np)
+        pair = ya[tuple(hi)] + ya[tuple(lo)]
+        pair = rnd(chalf_rounded(pair) if y._dtype is half else pair)
         if isinstance(x, Tensor):
-            dxs = rnd(sample_spacing(x, a.shape, d, rdt, "cumulative_trapezoid"))
+            dxs = rnd(sample_spacing(x, a.shape, d, cdt if rdt is half else rdt,
+                                     "cumulative_trapezoid"))
             try:
                 prod = rnd(dxs * pair)
             except ValueError:
                 _layout.broadcast_shapes(pair.shape, dxs.shape)  # (PyTorch's message)
                 raise
-            terms = rnd(prod / cdt._np.type(2))
-        else:
-            step = 1 if dx is None else dx
-            terms = rnd(cdt._np.type(step / 2.0) * pair)
-        acc = {_dtypes.float32: np.float64, _dtypes.complex64: np.complex128}.get(rdt, cdt._np)
+            if rdt is half:  # (its mul runs; its cumsum, and division, have no ComplexHalf
+                # kernel: the cumsum of no element is made without one)
+                raise NotImplementedError("\"cumsum_out_cpu\" not implemented for "
+                                          "'ComplexHalf'" if prod.size else
+                                          "\"div_cpu\" not implemented for 'ComplexHalf'")
+            return rnd(rnd(xp.cumsum(prod.astype(acc), axis=d)) / cdt._np.type(2))
+        step = 1 if dx is None else dx
+        terms = rnd(cdt._np.type(step / 2.0) * pair)
+        if rdt is half:
+            if terms.size:
+                raise NotImplementedError("\"cumsum_out_cpu\" not implemented for "
+                                          "'ComplexHalf'")
+            return terms
         return xp.cumsum(terms.astype(acc), axis=d)
     res = xp.asarray(call_quiet(f))
     stride = None
     if isinstance(x, Tensor):  # (PyTorch's cumsum(...) / 2.: laid out as an elementwise result)
         stride = _layout.elementwise_strides(res.shape, [
             (res.shape, _layout.contiguous_strides(res.shape)), ((), ())])
+    if rdt is half:  # (no element: wrap_array makes the complex32 array)
+        return wrap_array(res, rdt, y._storage._device, stride)
     return wrap_array(res.astype(rdt._np), rdt, y._storage._device, stride)
 
 

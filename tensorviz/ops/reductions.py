@@ -16,7 +16,7 @@ import warnings
 
 import numpy as np
 
-from .. import _dtypes, _layout, return_types
+from .. import _chalf, _dtypes, _layout, return_types
 from .._device import CPU
 from .._dtypes import _COMPLEX, _FLOAT, _INT
 from .._indexing import check_partial_overlap, check_writable
@@ -1644,10 +1644,14 @@ def sample_spacing(x: Tensor, shape: tuple, d: int, cdt, name: str = "trapezoid"
         trapezoid(y of shape (2,), x of shape (4, 4))  ->  shape (4,): x's rows differenced
     """
     xa = x._arr
+    half = x._dtype is _dtypes.complex32  # (its differences are complex32's: rounded)
+    if half:
+        xa = _chalf.widen(xa)
     if xa.ndim == 1:
         if xa.shape[0] != shape[d]:
             raise RuntimeError(f"{name}: There must be one `x` value for each sample point")
-        dxs = (xa[1:] - xa[:-1]).astype(cdt._np)
+        dxs = xa[1:] - xa[:-1]
+        dxs = (chalf_rounded(dxs) if half else dxs).astype(cdt._np)
         view = [1] * len(shape)
         view[d] = dxs.shape[0]
         return dxs.reshape(view)
@@ -1657,7 +1661,19 @@ def sample_spacing(x: Tensor, shape: tuple, d: int, cdt, name: str = "trapezoid"
     xlo = [slice(None)] * xa.ndim
     xhi = [slice(None)] * xa.ndim
     xlo[xd], xhi[xd] = slice(None, -1), slice(1, None)
-    return (xa[tuple(xhi)] - xa[tuple(xlo)]).astype(cdt._np)
+    dxs = xa[tuple(xhi)] - xa[tuple(xlo)]
+    return (chalf_rounded(dxs) if half else dxs).astype(cdt._np)
+
+
+def chalf_rounded(v):
+    """Complex64 values ``v`` rounded to complex32 (each part to float16), as complex64: a
+    composite's step whose operands are complex32 (``y[1:] + y[:-1]``) rounds so."""
+    return _chalf.widen(_chalf.narrow(v))
+
+
+def chalf_samples(y: Tensor):
+    """``y``'s values for a composite of steps: complex32 widened to complex64 (exact)."""
+    return _chalf.widen(y._arr) if y._dtype is _dtypes.complex32 else y._arr
 
 
 def _int_trapezoid_terms(xp, x: Tensor, ya, ydt, shape: tuple, d: int, hi: list, lo: list):
@@ -1705,18 +1721,21 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
         rdt = rdt if rdt.category >= _FLOAT else _dtypes._default_dtype
     cdt = _opmath(rdt)
     xp = _xp(y)
-    a = _cast_arr(y, cdt)
+    half = _dtypes.complex32
+    a = _cast_arr(y, cdt, arr=chalf_samples(y))
     if y._shape[d] == 0:
         return wrap_array(xp.sum(a, axis=d), rdt, tensor_device(y))
     lo = [slice(None)] * a.ndim
     hi = [slice(None)] * a.ndim
     lo[d], hi[d] = slice(None, -1), slice(1, None)
-    ya = y._arr
+    ya = chalf_samples(y)
     ydt = y._dtype
 
     def rnd(v, dt):
         """A step's result rounded to its dtype, then computed on in ``cdt`` (PyTorch's
         composite rounds after each op)."""
+        if dt is half:
+            return chalf_rounded(v).astype(cdt._np)
         return v.astype(dt._np).astype(cdt._np)
 
     def f():
@@ -1731,14 +1750,25 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
         if isinstance(x, Tensor):
             # (diff(x) and y[1:] + y[:-1], each in its own dtype, meet in the result's: an
             # int64 sum of -2**63 is -inf as float16, and -inf * 0 is NaN, as PyTorch's)
-            dxs = rnd(sample_spacing(x, a.shape, d, rdt), rdt)
-            pair = rnd(ya[tuple(hi)] + ya[tuple(lo)], rdt)
+            # (a complex32 y's pairs, and x's differences, are complex32's: each rounded,
+            # then promoted: 65504 + 65504 is inf before a float32 dx multiplies it)
+            dxs = rnd(sample_spacing(x, a.shape, d, cdt if rdt is half else rdt), rdt)
+            pair = ya[tuple(hi)] + ya[tuple(lo)]
+            pair = rnd(chalf_rounded(pair) if ydt is half else pair, rdt)
             try:
                 prod = rnd(dxs * pair, rdt)
             except ValueError:
                 _layout.broadcast_shapes(pair.shape, dxs.shape)  # (PyTorch's message)
                 raise
+            if rdt is half:  # (its mul runs; its sum, and division, have no ComplexHalf
+                # kernel: the sum of no element is made without one)
+                raise NotImplementedError("\"sum_cpu\" not implemented for 'ComplexHalf'"
+                                          if prod.size else
+                                          "\"div_cpu\" not implemented for 'ComplexHalf'")
             return rnd(xp.sum(prod, axis=d), rdt) / 2
+        if ydt is half and a.size:  # (sum(y) first: no ComplexHalf kernel, but for the sum
+            # of no element; the rest of its composite runs on complex32)
+            raise NotImplementedError("\"sum_cpu\" not implemented for 'ComplexHalf'")
         step = 1 if dx is None else dx
         first = [slice(None)] * a.ndim
         last = [slice(None)] * a.ndim

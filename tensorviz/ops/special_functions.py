@@ -735,6 +735,8 @@ def dist(input, other, p=2) -> Tensor:
     _check_tensor("dist", other, "other", 2)
     if isinstance(p, Tensor):
         p = p.item()
+    from ._elementwise import _check_bool_sub
+    _check_bool_sub(input, other)  # (PyTorch's input - other comes first)
     rdt = promote(input, other)
     if rdt.category < _FLOAT:
         raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "
@@ -745,8 +747,9 @@ def dist(input, other, p=2) -> Tensor:
     # the difference is an infinity; tensorviz subtracts (C99's classes, as its `-` does)
     # and the distance is inf.
     diff = input.to(rdt) - other.to(rdt)
-    if rdt is _dtypes.complex32:  # (a float16 tensor and a complex 0-dim one: the norm of
-        # the complex32 difference, computed in complex64 and rounded to float16)
+    if rdt is _dtypes.complex32:  # (the norm of the complex32 difference, each part rounded
+        # to float16 first, computed in complex64 and rounded to float16: a complex32 input,
+        # or a float16 tensor and a complex 0-dim one)
         return vector_norm(diff.to(_dtypes.complex64), builtins.float(p)).to(_dtypes.float16)
     return vector_norm(diff, builtins.float(p))
 

@@ -1931,3 +1931,162 @@ REGRESSIONS += [  # fresh-seed 188M run: strided complex32 operands read in plac
         "v5 = v1 + v4", "v6 = v0.mT * v4",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 182M run: complex32 products, comparisons and dist convert a
+    # real operand to complex32 first; values stored into complex32 are checked
+    ("kron-complex32-int64-converted-first", [
+        "v0 = T.tensor([[complex(0.0, 0.0), complex(-3.0, 0.5)]], dtype=T.complex32)",
+        "v1 = T.tensor([[9223372036854775806, -5]], dtype=T.int64)", "v2 = T.kron(v0, v1)",
+        "v3 = T.outer(v0[0], v1[0])",
+    ]),
+    ("dist-complex32-int64-converted-first", [
+        "v0 = T.tensor([complex(1e+30, 1.0), complex(-0.75, 0.0)], dtype=T.complex32)",
+        "v1 = T.tensor([9223372036854775806, -4], dtype=T.int64)", "v2 = v0.dist(v1)",
+    ]),
+    ("eq-complex32-int32-converted-first", [
+        "v0 = T.tensor([complex(float('inf'), 0.0), complex(1.0, 0.0)], dtype=T.complex32)",
+        "v1 = T.tensor([70000, 1], dtype=T.int32)", "v2 = T.eq(v0, v1)", "v3 = v0 != 70000",
+    ]),
+    ("where-complex32-number-checked", [
+        "v0 = T.tensor([complex(1.0, 0.0)], dtype=T.complex32)",
+        "v1 = T.where(T.tensor([False]), v0, 70000)",
+    ]),
+    ("masked-fill-complex32-0-d-value-checked", [
+        "v0 = T.tensor([complex(1.0, 0.0)], dtype=T.complex32)",
+        "v1 = v0.masked_fill(T.tensor([True]), T.tensor(70000))",
+    ]),
+    ("dist-bool-operand-refused", [
+        "v0 = T.tensor([1.0, 2.0], dtype=T.float16)", "v1 = T.tensor([True, False])",
+        "v2 = T.dist(v0, v1)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 182M run: complex32 allocations get PyTorch's allocator error
+    ("full-complex32-no-memory", [
+        "v0 = T.full((1099511627776,), fill_value=float('inf'), dtype=T.complex32)",
+    ]),
+    ("complex32-widened-no-memory", [
+        "v0 = T.zeros(1, dtype=T.complex32)", "v1 = v0.expand(1099511627776)",
+        "v2 = v1.to(T.complex64)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 180M run: trapezoid composites round complex32 steps, and
+    # cumulative_trapezoid halves the running sum last
+    ("cumulative-trapezoid-complex32-pair-rounded", [
+        "v0 = T.tensor([[-1.0], [4.0]], dtype=T.float32)",
+        "v4 = T.tensor([complex(65504.0, 1.0)], dtype=T.complex32)", "v5 = v4.expand((2,))",
+        "v6 = T.cumulative_trapezoid(v5, v0)",
+    ]),
+    ("trapezoid-complex32-x-differences-rounded", [
+        "v0 = T.tensor([0.5, 4.0, -1.25])",
+        "v1 = T.tensor([complex(0.5, 0.0), complex(4.0, 1.0), complex(0.0, -60000.0)], "
+        "dtype=T.complex32)", "v2 = T.trapezoid(v0, v1)", "v3 = T.cumulative_trapezoid(v0, v1)",
+    ]),
+    ("cumulative-trapezoid-float32-halved-last", [
+        "v0 = T.tensor([1e+38, 1e+38, 1e+38])", "v1 = T.tensor([0.0, 1.0, 2.0])",
+        "v2 = T.cumulative_trapezoid(v0, v1)",
+    ]),
+    ("cumsum-complex32-no-element", [
+        "v0 = T.zeros((3, 0), dtype=T.complex32)", "v1 = v0.cumsum(-1)", "v2 = v0.cumprod(0)",
+        "v3 = T.cumulative_trapezoid(T.zeros((3, 1), dtype=T.complex32))",
+    ]),
+]
+REGRESSIONS += [  # complex32 beside another dtype where PyTorch requires equal dtypes; an
+    # in-place comparison of another dtype's self with complex32 writes its self
+    ("isclose-complex32-complex64-mismatch", [
+        "v0 = T.tensor([complex(1.0, 2.0)], dtype=T.complex32)",
+        "v1 = T.tensor(complex(1.0, 2.0), dtype=T.complex64)", "v2 = T.isclose(v0, v1)",
+    ]),
+    ("index-put-complex32-complex64-mismatch", [
+        "v0 = T.tensor([complex(1.0, 2.0), complex(0.0, 1.0)], dtype=T.complex32)",
+        "v1 = v0.index_put_((T.tensor([0]),), T.tensor([complex(0.5, 0.0)]))",
+    ]),
+    ("lerp-complex32-float16-end-mismatch", [
+        "v0 = T.tensor([complex(1.0, 2.0)], dtype=T.complex32)",
+        "v1 = T.lerp(v0, T.tensor([1.0], dtype=T.float16), 0.5)",
+    ]),
+    ("ne-inplace-int-self-complex32-other", [
+        "v0 = T.tensor([2, -4, 0])",
+        "v5 = T.tensor([complex(1.0, 1.0), complex(0.0, 0.0), complex(0.5, -2.0)], "
+        "dtype=T.complex32)", "v6 = v0.ne_(v5)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 183M run: einsum of complex32 with nothing to contract runs
+    ("einsum-complex32-outer-product", [
+        "v2 = T.tensor([complex(2.0, 0.5)], dtype=T.complex32)",
+        "v3 = T.einsum('i,j->ij', v2, v2)", "v4 = T.einsum('ij,k->k', v3, v2)",
+    ]),
+]
+REGRESSIONS += [  # einsum of three complex32 operands rounds each pairwise product
+    ("einsum-complex32-three-operands-rounded-pairwise", [
+        "v0 = T.tensor([complex(300.0, 0.0), complex(2.0, 1.0)], dtype=T.complex32)",
+        "v1 = T.tensor([complex(0.0033, 0.0), complex(3.0, -1.0)], dtype=T.complex32)",
+        "v2 = T.einsum('i,i,i->i', v0, v0, v1)",
+    ]),
+]
+REGRESSIONS += [  # complex32 var/std: the parts' float16 variances, each rounded, added
+    ("var-std-complex32-parts-rounded", [
+        "v0 = T.tensor([complex(60000.0, 0.0), complex(1.0009765625, 0.3), complex(0.1, 0.0)], "
+        "dtype=T.complex32)", "v1 = T.var(v0)", "v2 = T.std(v0)", "v3 = T.std_mean(v0)",
+    ]),
+    ("dist-complex32-difference-rounded", [
+        "v0 = T.tensor([complex(1.0009765625, 0.3), complex(0.1, 0.0)], dtype=T.complex32)",
+        "v1 = T.tensor([complex(0.00048828125, 0.0), complex(0.0, 0.2)], dtype=T.complex32)",
+        "v2 = T.dist(v0, v1)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 183M runs: complex32 of no element runs where PyTorch calls no
+    # kernel; normal of a complex32 mean (NumPy's UFuncTypeError leaked)
+    ("mode-complex32-no-element", [
+        "v0 = T.zeros((2, 3, 0), dtype=T.complex32)", "v1 = v0[..., ::2]", "v2 = v1.mode(0)",
+    ]),
+    ("median-complex32-no-element", [
+        "v0 = T.zeros((1, 0), dtype=T.complex32)", "v1 = v0.expand((2, 0))",
+        "v2 = T.median(v1)",
+    ]),
+    ("normal-complex32-mean", [
+        "v0 = T.tensor([complex(1.0, 2.0), complex(0.0, 3.0)], dtype=T.complex32)",
+        "v1 = T.normal(v0, 2.0).dtype",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 183M run: equal of complex32 shapes that differ, other= spelled
+    ("equal-complex32-other-keyword-shapes-differ", [
+        "v0 = T.zeros((4, 2), dtype=T.complex32)", "v2 = T.zeros((2, 4), dtype=T.complex32)",
+        "v3 = T.equal(v0, other=v2)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 183M run: a window of a 0-dim tensor length 0 as complex32
+    ("blackman-window-complex32-tensor-length-0", [
+        "v1 = T.blackman_window(T.tensor(0), dtype=T.complex32)",
+        "v2 = T.hann_window(T.tensor(1), dtype=T.complex32)",
+    ]),
+]
+REGRESSIONS += [  # complex32 alpha / value: scaled first, rounded, as PyTorch's kernel
+    ("add-alpha-complex32-scaled-first", [
+        "v0 = T.tensor([complex(-0.8017578125, -0.95849609375)], dtype=T.complex32)",
+        "v1 = T.tensor([complex(0.40966796875, -1.091796875)], dtype=T.complex32)",
+        "v2 = T.add(v0, v1, alpha=1.7)", "v3 = T.addcmul(v0, v0, v1, value=0.3)",
+        "v4 = v0.index_add(0, T.tensor([0]), v1, alpha=-1.3)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 183M run: triu_ of an expanded complex32 runs, as PyTorch's
+    ("triu-inplace-expanded-complex32", [
+        "v0 = T.tensor([[complex(3.0, 0.0)]], dtype=T.complex32)", "v1 = v0.expand((1, 4))",
+        "v7 = v1.triu_()",
+    ]),
+]
+REGRESSIONS += [  # complex32 index_add / index_put accumulate: each partial sum rounded
+    ("index-add-complex32-repeated-index-overflows", [
+        "v0 = T.tensor([complex(60000.0, 0.0), complex(1.0, 0.0)], dtype=T.complex32)",
+        "v1 = T.tensor([complex(10000.0, 0.0), complex(-10000.0, 0.0)], dtype=T.complex32)",
+        "v2 = v0.index_add(0, T.tensor([0, 0]), v1)",
+        "v3 = v0.index_put((T.tensor([0, 0]),), v1, accumulate=True)",
+    ]),
+]
+REGRESSIONS += [  # fresh-seed 183M run: 0-dim complex32 mode; softmax's positional dtype
+    ("mode-zero-dim-complex32", [
+        "v0 = T.tensor(complex(-0.75, 1.0), dtype=T.complex32)", "v1 = v0.mode(0)",
+    ]),
+    ("log-softmax-complex32-positional-dtype", [
+        "v0 = T.tensor(complex(0.25, 0.0), dtype=T.complex32)",
+        "v1 = T.log_softmax(v0, -1, T.bfloat16)",
+    ]),
+]

@@ -835,16 +835,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
           'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
           'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
         )),
-    ('dist', 'function'): (
-        "message differs: tensorviz 'norm(): input dtype should be either floating point or "
-        "complex. Got Bool instead.' vs PyTorch 'Subtraction, the `-` operator, with two bool"
-        ' tensors is not supported. Use the `^` or `logical_x... [dist#0 bool contig]',
-        ('bool/contig',)),
-    ('dist', 'method'): (
-        "message differs: tensorviz 'norm(): input dtype should be either floating point or "
-        "complex. Got Bool instead.' vs PyTorch 'Subtraction, the `-` operator, with two bool"
-        ' tensors is not supported. Use the `^` or `logical_x... [dist#0 bool contig]',
-        ('bool/contig',)),
     ('renorm', 'out'): (
         "out= (cast out): PyTorch refuses with RuntimeError('Expected out tensor to have "
         "dtype float, but got double instead'); tensorviz accepts [renorm#0 float32 contig]",
@@ -2042,18 +2032,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         'tensorviz refuses with AttributeError("\'int\' object has no attribute \'astype\'"); '
         'PyTorch accepts [poisson#0 float32 0d]',
         ('float32/0d',)),
-    ('is_nonzero', 'method'): (
-        'tensorviz refuses with AttributeError("\'Tensor\' object has no attribute '
-        '\'is_nonzero\'"); PyTorch accepts [is_nonzero#0 bool contig]; tensorviz raises '
-        'AttributeError("\'Tensor\' object has no attribute \'is_nonzero\'") where PyTorch raises'
-        " RuntimeError('Boolean value of Tensor with more than one value is ambiguous') "
-        '[is_nonzero#1 bool contig]',
-        (
-          'bfloat16/contig', 'bool/contig', 'complex128/contig', 'complex64/contig',
-          'float16/contig', 'float32/0d', 'float32/contig', 'float32/empty', 'float32/expand',
-          'float32/offset', 'float32/step', 'float32/t', 'float64/contig', 'int16/contig',
-          'int32/contig', 'int64/contig', 'int8/contig', 'uint8/contig',
-        )),
     ('new', 'method'): (
         'message differs: tensorviz "new() got an unexpected keyword argument \'dtype\'" vs '
         'PyTorch "new() received an invalid combination of arguments - got (int, '

@@ -377,6 +377,19 @@ def test_cumulative_trapezoid(tvdiff, dtype, dim):
     tvdiff.check(lambda lib: lib.cumulative_trapezoid(lib.tensor([])))
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_cumulative_trapezoid_halves_the_running_sum(tvdiff, dtype):
+    """With samples x, PyTorch's composite is (dx * (y[1:] + y[:-1])).cumsum(dim) / 2: the
+    running sum of doubled terms overflows before the halving (float32: 1e38 + 2e38 + 2e38
+    is inf), where a spacing dx halves first."""
+    big = {"float16": 30000.0, "float32": 1e38, "float64": 1e308}[dtype]
+    y = tvdiff.make((2, 4), dtype, data=np.array([[big, big, big, -big], [1.5, big, 0.25,
+                                                                          big]], dtype=dtype))
+    x = tvdiff.make((4,), dtype, data=np.array([0.0, 1.0, 2.0, 2.5], dtype=dtype))
+    tvdiff.check(lambda lib, a, s: lib.cumulative_trapezoid(a, s), y, x)
+    tvdiff.check(lambda lib, a: lib.cumulative_trapezoid(a, dx=1.0), y)
+
+
 @pytest.mark.parametrize("dtype", ["int64", "float16", "float32", "float64", "bool"])
 @pytest.mark.parametrize("dim", [0, -1])
 def test_trapezoid_rounds_as_pytorch(tvdiff, dtype, dim):
