@@ -597,14 +597,15 @@ def arange(start=0, end=None, step=1, *, dtype: _dtype_cls | None = None,
     return _finish(host, dt, device, requires_grad)
 
 
-_CHUNK = 1 << 20  # (a multiple of every vector block of _vector_arange)
+_CHUNK = 1 << 16  # (a multiple of every vector block of _vector_arange; cache-sized blocks)
 
 
 def _chunked(n: int, dt, values) -> np.ndarray:
     """An ``n``-element array of ``dt`` filled block by block with ``values(i0, i1)`` (wider
     numbers, rounded here): the memory a huge ``arange``/``range`` needs is the result's own,
     as in PyTorch, not several int64/float64 temporaries of its length."""
-    out = np.empty(n, dtype=dt._np)
+    from .backends._numpy import huge_empty
+    out = huge_empty(n, dt._np)
     with np.errstate(all="ignore"):
         for i0 in builtins.range(0, n, _CHUNK):
             i1 = builtins.min(n, i0 + _CHUNK)
@@ -644,17 +645,28 @@ def _vector_arange(start: float, step: float, n: int, dt, i0: int = 0,
     # keeps one block sequence (values may differ in the last bit there).
     """
     lanes = {"float64": 4, "float32": 8, "float16": 16, "bfloat16": 16}[dt.name]
-    i = np.arange(i0, n if i1 is None else i1, dtype=np.int64)  # (elements i0 to i1 only)
+    i1 = n if i1 is None else i1
     blocks = (n // (2 * lanes)) * 2 * lanes
-    j = np.where(i < blocks, i % lanes, 0)
-    first = i - j
     if dt in _dtypes.HALVES:  # (float32 accumulation: products of two float32s are exact)
         wide, acc, st, s0 = np.float64, np.float32, np.float32(step), np.float32(start)
     else:
         wide, acc, st, s0 = np.longdouble, np.float64, step, start
-    base = (wide(s0) + wide(st) * first.astype(wide)).astype(acc)
-    base = base.astype(dt._np).astype(wide)  # (each vector's base is a ``dt`` value)
-    return (base + j.astype(wide) * wide(st)).astype(acc).astype(np.float64)
+    out = np.empty(i1 - i0, dtype=np.float64)
+    v1 = builtins.min(i1, blocks)
+    if v1 > i0:  # (the vector blocks: one base per vector of ``lanes``, then its lanes)
+        f0 = i0 - i0 % lanes
+        firsts = np.arange(f0, v1, lanes, dtype=np.int64)
+        base = (wide(s0) + wide(st) * firsts.astype(wide)).astype(acc)
+        base = base.astype(dt._np).astype(wide)  # (each vector's base is a ``dt`` value)
+        lane = np.arange(lanes).astype(wide) * wide(st)
+        vals = (base[:, None] + lane[None, :]).astype(acc).reshape(-1)
+        out[:v1 - i0] = vals[i0 - f0:v1 - f0]
+    t0 = builtins.max(i0, blocks)
+    if i1 > t0:  # (the tail, one by one: a base of its own, no lane)
+        i = np.arange(t0, i1, dtype=np.int64)
+        base = (wide(s0) + wide(st) * i.astype(wide)).astype(acc)
+        out[t0 - i0:] = base.astype(dt._np).astype(wide).astype(acc)
+    return out
 
 
 _NO_END = object()
@@ -700,8 +712,16 @@ def range(start, end=_NO_END, step=1, *, dtype: _dtype_cls | None = None,
             acc = np.float32 if dt in _dtypes.HALVES else np.float64
             with np.errstate(all="ignore"):  # (the size too in the accumulation type)
                 n = builtins.int((acc(xe) - acc(xs)) / acc(xst) + acc(1))
-            host = _chunked(n, dt, lambda i0, i1: acc(xs) + acc(xst) * np.arange(
-                i0, i1, dtype=acc))
+            idx = np.arange(builtins.min(n, _CHUNK), dtype=np.float64)
+            buf = np.empty(idx.shape, dtype=acc)
+
+            def ramp(i0, i1):  # (start + step * i, in one reused buffer: no temporaries)
+                v = buf[:i1 - i0]
+                np.add(idx[:i1 - i0], i0, out=v, casting="unsafe")
+                v *= acc(xst)
+                v += acc(xs)
+                return v
+            host = _chunked(n, dt, ramp)
     except (MemoryError, ValueError):  # (a length no memory can hold: PyTorch's error)
         raise out_of_memory(n * dt.itemsize) from None
     return _finish(host, dt, device, requires_grad)

@@ -252,16 +252,22 @@ def _erfinv(xp, y):
     num = ((c[3] * zz + c[2]) * zz + c[1]) * zz + c[0]
     dem = (d[1] * zz + d[0]) * zz + 1.0
     x = xp.where(ays <= 0.7, central, xp.copysign(num, ys) / dem)
-    tail = ays > 0.5
-    target = 1.0 - ays  # exact for |y| in [0.5, 1] (Sterbenz)
-    for _ in range(3):
-        e, ec = _erf_parts(xp, x)
-        deriv = _TWO_OVER_SQRT_PI * xp.exp(-x * x)
-        # f = erf(x) - y, or for the tails erfc(|x|) - (1 - |y|) (the same root, sign-folded)
-        f_c = xp.where(x < 0, -e, e) - ys
-        f_t = -(ec - target) * xp.sign(ys)
-        f = xp.where(tail, f_t, f_c)
-        x = x - xp.where(deriv > 0, f / xp.where(deriv > 0, deriv, 1.0), 0.0)
+    # Newton steps on the elements that need them only (not NaN, +-1, 0 or past 1: a
+    # tensor of mostly such values costs nothing more)
+    todo = ok & (y != 0)
+    if todo.any():
+        xt, yt, ayt = x[todo], ys[todo], ays[todo]
+        tail = ayt > 0.5
+        target = 1.0 - ayt  # exact for |y| in [0.5, 1] (Sterbenz)
+        for _ in range(3):
+            e, ec = _erf_parts(xp, xt)
+            deriv = _TWO_OVER_SQRT_PI * xp.exp(-xt * xt)
+            # f = erf(x) - y, or in the tails erfc(|x|) - (1 - |y|) (one root, sign-folded)
+            f_c = xp.where(xt < 0, -e, e) - yt
+            f_t = -(ec - target) * xp.sign(yt)
+            f = xp.where(tail, f_t, f_c)
+            xt = xt - xp.where(deriv > 0, f / xp.where(deriv > 0, deriv, 1.0), 0.0)
+        x[todo] = xt
     r = xp.where(ok, x, xp.nan)
     r = xp.where(ay == 1.0, xp.copysign(xp.inf, y), r)
     r = xp.where(y == 0, y, r)  # (keeps -0.0)

@@ -2090,3 +2090,9 @@ REGRESSIONS += [  # fresh-seed 183M run: 0-dim complex32 mode; softmax's positio
         "v1 = T.log_softmax(v0, -1, T.bfloat16)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 189M run: erfinv of 6e6 float64 values past its domain
+    ("erfinv-hang", [
+        "v0 = T.tensor([2.0, -0.75, 2.0, 0.5, 3.0, 1.5], dtype=T.float64)",
+        "v2 = v0.repeat_interleave(1000000, -1)", "v3 = T.erfinv(v2)",
+    ]),
+]
