@@ -48,6 +48,14 @@ def _chalf(lib, x):
     return x
 
 
+def _outcome(f, error=RuntimeError):
+    """``f()``'s values as a string, or the message of the ``error`` it raised."""
+    try:
+        return repr(f().tolist())
+    except error as e:
+        return str(e)
+
+
 def _has_chalf(x) -> bool:
     if isinstance(x, (tv.Tensor, torch.Tensor)):
         return _name(x.dtype) == "complex32"
@@ -425,10 +433,7 @@ def test_arithmetic_converts_real_operands_to_complex32_first(other_dtype):
                       lambda: T.addcmul(x, o, x, value=0)):
                 # (add of an infinite operand: PyTorch's a + alpha * b makes inf+nan j of
                 # what C99 keeps inf+1j, a deliberate difference: see tensorviz.ops)
-                try:
-                    row.append(repr(f().tolist()))
-                except RuntimeError as e:
-                    row.append(str(e))
+                row.append(_outcome(f))
         got.append(row)
     assert got[0] == got[1]
 
@@ -449,10 +454,7 @@ def test_inplace_ops_on_complex32_compute_in_the_promoted_dtype(other_dtype):
             for f in (lambda: z.clone().add_(o, alpha=-float("inf")),
                       lambda: z.clone().sub_(o, alpha=1e30), lambda: z.clone().mul_(o),
                       lambda: z.clone().addcmul_(o, o, value=-1e30)):
-                try:  # (1e30 is past complex32's range: refused where it is the dtype)
-                    row.append(repr(f().tolist()))
-                except RuntimeError as e:
-                    row.append(str(e))
+                row.append(_outcome(f))  # (1e30 past complex32's range: refused there)
         got.append(row)
     assert got[0] == got[1]
 
@@ -573,10 +575,7 @@ def test_products_comparisons_and_dist_convert_real_operands_first(other_dtype):
                       lambda: T.dist(x, o), lambda: T.dist(o, x, float("inf")),
                       lambda: T.dist(x, o, 0), lambda: T.eq(x, 70000), lambda: x * 70000,
                       lambda: o.clone().ne_(x), lambda: o.clone().eq_(x)):
-                try:
-                    row.append(repr(f().tolist()))
-                except RuntimeError as e:
-                    row.append(str(e))
+                row.append(_outcome(f))
         got.append(row)
     assert got[0] == got[1]
 
@@ -633,10 +632,7 @@ def test_values_converted_to_complex32_are_checked_as_pytorch():
                       lambda: x.masked_fill(c, T.tensor(-2.5)),
                       lambda: x.index_fill(0, T.tensor([1]), T.tensor(1e5)),
                       lambda: x.index_fill(0, T.tensor([1]), 3)):
-                try:
-                    row.append(repr(f().tolist()))
-                except RuntimeError as e:
-                    row.append(str(e))
+                row.append(_outcome(f))
         got.append(row)
     assert got[0] == got[1]
 
@@ -1011,10 +1007,7 @@ def test_repeated_index_accumulates_in_complex32_steps(index):
                           [[10000, -10000], [1, 1]], dtype=T.complex32)),
                       lambda: m.index_put((T.tensor([0, 0]),), T.tensor(
                           [[10000, 1], [-10000, 1]], dtype=T.complex32), accumulate=True)):
-                try:
-                    row.append(repr(f().tolist()))
-                except IndexError as e:
-                    row.append(str(e))
+                row.append(_outcome(f, IndexError))
         got.append(row)
     assert got[0] == got[1]
 

@@ -809,6 +809,20 @@ def test_solve_right_side_and_svd_without_uv_layouts():
         want = got
 
 
+def _square(layout: str, n: int):
+    """An ``n x n`` matrix of a ``(2n, 2n)`` tensor in ``layout``: a row-major copy, a
+    transposed view, one row expanded, or every other row and column."""
+    return {"contiguous": lambda x: x[:n, :n].contiguous(), "transposed": lambda x: x[:n, :n].t(),
+            "expanded": lambda x: x[:1, :n].expand(n, n), "stepped": lambda x: x[::2, ::2]}[layout]
+
+
+def _check_dets(tvdiff, t, pick) -> None:
+    """slogdet, det and logdet of ``pick(t)`` against PyTorch."""
+    tvdiff.check(lambda lib, x: lib.linalg.slogdet(pick(x)), t)
+    tvdiff.check(lambda lib, x: lib.det(pick(x)), t)
+    tvdiff.check(lambda lib, x: lib.logdet(pick(x)), t)
+
+
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("layout", ["contiguous", "transposed", "expanded", "stepped"])
@@ -823,12 +837,7 @@ def test_det_with_a_pivot_whose_reciprocal_overflows(tvdiff, seed, dtype, layout
     n = 3
     base = rng.choice(vals, (2 * n, 2 * n)).astype(dtype)
     base[0, 0] = tiny
-    t = tvdiff.make((2 * n, 2 * n), dtype, data=base)
-    pick = {"contiguous": lambda x: x[:n, :n].contiguous(), "transposed": lambda x: x[:n, :n].t(),
-            "expanded": lambda x: x[:1, :n].expand(n, n), "stepped": lambda x: x[::2, ::2]}[layout]
-    tvdiff.check(lambda lib, x: lib.linalg.slogdet(pick(x)), t)
-    tvdiff.check(lambda lib, x: lib.det(pick(x)), t)
-    tvdiff.check(lambda lib, x: lib.logdet(pick(x)), t)
+    _check_dets(tvdiff, tvdiff.make((2 * n, 2 * n), dtype, data=base), _square(layout, n))
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -864,12 +873,7 @@ def test_det_of_a_singular_matrix_is_pytorchs_lu_residue(tvdiff, seed, dtype, la
     vals = np.array([4.0, 2.0, -2.5, -0.75, 0.3, 1.5, -3.0, 0.1], dtype)
     rank = rng.integers(1, n)
     base = (rng.choice(vals, (2 * n, rank)) @ rng.choice(vals, (rank, 2 * n))).astype(dtype)
-    t = tvdiff.make((2 * n, 2 * n), dtype, data=base)
-    pick = {"contiguous": lambda x: x[:n, :n].contiguous(), "transposed": lambda x: x[:n, :n].t(),
-            "stepped": lambda x: x[::2, ::2]}[layout]
-    tvdiff.check(lambda lib, x: lib.linalg.slogdet(pick(x)), t)
-    tvdiff.check(lambda lib, x: lib.det(pick(x)), t)
-    tvdiff.check(lambda lib, x: lib.logdet(pick(x)), t)
+    _check_dets(tvdiff, tvdiff.make((2 * n, 2 * n), dtype, data=base), _square(layout, n))
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -892,10 +896,7 @@ def test_complex_det_with_a_subnormal_pivot(tvdiff, seed, dtype, shape):
         a[:, 0] = sub * rng.integers(1, 4, n)
         a = a[rng.permutation(n)]
         a[0, 0] = 1e-170 if dtype == "complex128" else 1e-20
-    t = tvdiff.make((n, n), dtype, data=a)
-    tvdiff.check(lambda lib, x: lib.linalg.slogdet(x), t)
-    tvdiff.check(lambda lib, x: lib.det(x), t)
-    tvdiff.check(lambda lib, x: lib.logdet(x), t)
+    _check_dets(tvdiff, tvdiff.make((n, n), dtype, data=a), lambda x: x)
 
 
 @pytest.mark.parametrize("seed", range(6))
