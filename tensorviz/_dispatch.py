@@ -839,11 +839,10 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
             n_args = len(args)
             args, kwargs = _prescaled(rec.qualname, scaled_at, args, kwargs)
             if len(args) < n_args:  # (addcmul: input plus the rounded product)
-                import tensorviz
                 if inplace:
                     return args[0].add_(args[1])
-                return tensorviz.add(*args[:2], **{k: v for k, v in kwargs.items()
-                                                   if k == "out"})
+                return installed()["add"](*args[:2], **{k: v for k, v in kwargs.items()
+                                                        if k == "out"})
         if narrow and rounds_numbers:  # (index_fill's dim is an int, not a value)
             args = tuple(a if i == dim_at else _chalf.rounded(a) for i, a in enumerate(args))
         if kwargs.get("dtype") is _C32:  # (computed as complex64, then rounded)
@@ -1045,8 +1044,10 @@ def _scaled_chalf(t, factor) -> Tensor:
     if res._stride != t._stride and 0 not in t._stride:
         # (PyTorch scales inside its kernel: the operand keeps its own layout, which the
         # result's is computed from)
-        from ._creation import empty_strided
-        laid = empty_strided(t._shape, t._stride, dtype=_C32, device=t.device)
+        span = 1 + builtins.sum((n - 1) * st for n, st in zip(t._shape, t._stride))
+        laid = wrap_array(_chalf.empty((span,)), _C32, t._storage._device)._view(
+            t._shape, t._stride, 0)
+        laid._vb = None
         store(laid, res._arr)
         return laid
     return res
@@ -1163,14 +1164,14 @@ def _variance_by_parts(name: str, args, kwargs):
     """var / std / var_mean / std_mean of a complex32 tensor as PyTorch's: the float16
     variances of its real and imaginary parts (each rounded), added in float16, then the
     square root for std; the mean's parts are the parts' float16 means."""
-    from .ops import conversion, reductions
     x, rest = args[0], args[1:]
-    f = reductions.var_mean if name.endswith("_mean") else reductions.var
+    spelled = installed()  # (the public ops: recorded as the user's would be)
+    f = spelled["var_mean"] if name.endswith("_mean") else spelled["var"]
     re, im = f(x.real, *rest, **kwargs), f(x.imag, *rest, **kwargs)
     v = (re[0] + im[0]) if name.endswith("_mean") else re + im
     if name.startswith("std"):
         v = v.sqrt()
-    return (v, conversion._complex(re[1], im[1])) if name.endswith("_mean") else v
+    return (v, spelled["complex"](re[1], im[1])) if name.endswith("_mean") else v
 
 
 def _einsum_steps(args) -> list | None:

@@ -499,3 +499,4 @@ def polar(abs: Tensor, angle: Tensor, *, out: Tensor | None = None) -> Tensor:
     ``abs * cos(angle) + abs * sin(angle) * 1j``."""
     rdt, dev, shape, stride = _complex_operands("polar", abs, angle, ("abs", "angle"), out)
     return _complex_result("polar", abs, angle, rdt, dev, shape, stride, out, _set_polar)
+

@@ -1796,3 +1796,4 @@ def trapz(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
                         "dx=complex), but expected one of:\n * (Tensor y, *, float dx = 1, "
                         "int dim = -1)\n * (Tensor y, Tensor x, *, int dim = -1)\n")
     return trapezoid(y, x, dx=dx, dim=dim)
+

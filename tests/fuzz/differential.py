@@ -1043,6 +1043,19 @@ def deliberate(op: str, line: str, dt, dv, x=None, samples=None, operands=None) 
         # both sides is accepted; finite entries are compared, and a finite entry against a
         # non-finite one is still a finding.
         _mask_where(dt[1], dv[1], lambda a, b: ~np.isfinite(a) & ~np.isfinite(b))
+    if op.rstrip("_") == "copysign" and operands and len(operands) >= 2 and \
+            dt[0] == dv[0] == "tensor" and isinstance(operands[1], np.ndarray) and \
+            operands[1].dtype.kind == "f":
+        # Note: IEEE 754 leaves the sign of a NaN an operation returns unspecified, and
+        # copysign copies it: PyTorch's sqrt of a negative number is +NaN where NumPy's is
+        # -NaN. Where the sign source is NaN the magnitude is compared, either sign taken.
+        try:
+            nan_o = np.broadcast_to(np.isnan(operands[1]), dt[1]["values"].shape)
+        except ValueError:
+            nan_o = None
+        if nan_o is not None:
+            with np.errstate(all="ignore"):
+                _mask_where(dt[1], dv[1], lambda a, b: nan_o & (np.abs(a) == np.abs(b)))
     if op == "signbit" and x is not None and dt[0] == dv[0] == "tensor" and \
             x.shape == dt[1]["values"].shape and (x.dtype.kind in "fc" or
                                                   x.dtype.name == "bfloat16"):
@@ -1443,7 +1456,8 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
         target = line.split("=", 1)[0].strip() if re.match(r"\s*\w+\s*=[^=]", line) else None
         repairs = _pytorch_repairs(line, env_t, torch)
         # (an in-place op's input, as it was: what the comparison's rules judge it by)
-        x_before = _call_input(line, env_v) if re.search(r"\.\w+_\(", line) else None
+        in_place = builtins.bool(re.search(r"\.\w+_\(", line))
+        x_before = _call_input(line, env_v) if in_place else None
         if phase:
             phase("torch", i)
         et = _run_stmt(line, env_t)
@@ -1478,7 +1492,7 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
             return Finding("accepted", i, op, f"PyTorch {type(et).__name__}: {str(et)[:300]}")
         if not all(repair() for repair in repairs):
             return None
-        if x_before is not None and target:
+        if in_place and target:
             _adopt_nan_bits(env_t.get(target), env_v.get(target), torch)
         try:
             st, sv = snapshot(torch, env_t), snapshot(tv, env_v)
@@ -1495,7 +1509,7 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
         def judge(name):
             """``name``'s difference after the rules (None: none), and its values before."""
             rules = [made_by.get(name)]
-            if (x_before is not None or "out=" in line) and name != target and \
+            if (in_place or "out=" in line) and name != target and \
                     target in made_by and (env_t.get(name) is env_t.get(target) or
                                            _same_elements(st.get(target), st[name])):
                 # (an in-place op's self, an out=, or a view of the same elements (its conj):
@@ -1516,12 +1530,15 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
             return judged is not None and made_by.get(name, (0, None))[1] == line and \
                 _adopt_accepted(env_t.get(name), judged, st[name][1]["values"], env_t, torch,
                                 shared=made_by[name][0].rsplit(".", 1)[-1] == "view" or
-                                x_before is not None)
+                                in_place)
 
-        if x_before is not None and target in st and target in sv:
-            # (an in-place op's accepted values first: its base and other views read them)
+        if in_place and target in st and target in sv:
+            # (an in-place op's accepted values first: its base and other views read them,
+            # a complex value of one C99 class as tensorviz's representative too: the
+            # imaginary part a view reads of PyTorch's inf+nan j is tensorviz's inf+2j's)
             d, judged = judge(target)
-            if not d and adopt(target, judged):
+            if not d and (builtins.bool(adopt(target, judged)) | builtins.bool(
+                    _adopt_classes(env_t.get(target), env_v.get(target), torch))):
                 st = snapshot(torch, env_t)
         for name in st:
             if name not in sv:
@@ -1709,7 +1726,7 @@ def _adopt_widened(op: str, x, target: str, env_t: dict, env_v: dict, torch,
         env_t[target] = copy.deepcopy(b)
 
 
-def _adopt_classes(a, b, torch) -> None:
+def _adopt_classes(a, b, torch) -> bool:
     """Note: where a complex result compared equal by C99 Annex G's classes (see
     ``_same_values``: PyTorch's ``(0.5-2j) - (-inf)`` is ``inf+nan j``, tensorviz's
     ``inf-2j``), PyTorch's value takes tensorviz's representative, so what follows computes
@@ -1717,23 +1734,31 @@ def _adopt_classes(a, b, torch) -> None:
     if not isinstance(a, torch.Tensor) or not a.is_complex() or not hasattr(b, "numpy") or \
             a.is_conj() or a.is_neg() or tuple(a.shape) != tuple(b.shape) or not a.numel() or \
             _dtype_name(a.dtype) != _dtype_name(b.dtype):
-        return
+        return False
     try:
-        va = np.array(a.detach().numpy(), copy=True)
-        vb = np.array(b.resolve_conj().resolve_neg().numpy(), copy=True)
+        if a.dtype == torch.complex32:  # (read as complex64 through their float16 pairs)
+            import tensorviz
+            va = torch.view_as_complex(torch.view_as_real(a.detach()).float()).numpy()
+            vb = tensorviz.view_as_complex(tensorviz.view_as_real(
+                b.resolve_conj().resolve_neg()).float()).numpy()
+        else:
+            va = np.array(a.detach().numpy(), copy=True)
+            vb = np.array(b.resolve_conj().resolve_neg().numpy(), copy=True)
     except Exception:  # noqa: BLE001 - (nothing to take: compared as is)
-        return
+        return False
     if va.dtype != vb.dtype:
-        return
+        return False
     one = _complex_class_match(va, vb)
     with np.errstate(all="ignore"):
         take = one & ~((va.real == vb.real) & (va.imag == vb.imag))
-    if take.any():
-        try:
-            with torch.no_grad():
-                a.copy_(torch.from_numpy(np.where(take, vb, va)))
-        except Exception:  # noqa: BLE001 - (an overlapping or read-only result: as is)
-            return
+    if not take.any():
+        return False
+    try:
+        with torch.no_grad():
+            a.copy_(torch.from_numpy(np.where(take, vb, va)).to(a.dtype))
+    except Exception:  # noqa: BLE001 - (an overlapping or read-only result: as is)
+        return False
+    return True
 
 
 def _adopt_ulps(a, b, torch, precision: str | None) -> None:

@@ -2096,3 +2096,15 @@ REGRESSIONS += [  # fresh-seed 189M run: erfinv of 6e6 float64 values past its d
         "v2 = v0.repeat_interleave(1000000, -1)", "v3 = T.erfinv(v2)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 190M run: copysign of a NaN's sign; C99 classes through views
+    ("copysign-from-sqrt-of-negative", [
+        "v0 = T.tensor([[[6, -3, -6, 0, 3, -3, -6, 126]]], dtype=T.int8)", "v2 = T.sqrt(v0)",
+        "v3 = v0.copysign(v2)",
+    ]),
+    ("complex32-sub_-infinite-through-imag-view", [
+        "v0 = T.tensor([[complex(3.0, 0.0), complex(0.0, 1.0)], [complex(1.0, 0.0), "
+        "complex(0.0, 0.0)]], dtype=T.complex32)", "v1 = v0.t()", "v2 = v0.imag",
+        "v3 = T.tensor([[complex(1e+30, -2.0), complex(1.0, 0.0)], [complex(1.0, 0.0), "
+        "complex(1.0, 0.0)]], dtype=T.complex32)", "v5 = v1.sub_(v3)",
+    ]),
+]

@@ -956,6 +956,44 @@ def test_sgn_of_a_subnormal_modulus_accepts_the_unit_value_through_views(monkeyp
     assert f is not None and f.line == 2 and f.detail.startswith("v0."), f
 
 
+def test_copysign_from_a_nan_accepts_either_sign_only_there():
+    """copysign copies the sign bit of a NaN, which IEEE 754 leaves unspecified (PyTorch's
+    sqrt of a negative is +NaN, NumPy's -NaN): the magnitude is compared there, either sign
+    taken; a wrong magnitude, or a wrong sign from a number, is still found."""
+    lines = ["v0 = T.tensor([[6, -3, -6, 0, 3, 126]], dtype=T.int8)", "v2 = T.sqrt(v0)",
+             "v3 = v0.copysign(v2)", "v4 = T.copysign(v0.float(), -v2)"]
+    assert compare(lines, torch, tensorviz) is None
+    for wrong in (lambda a, b: tensorviz.copysign(a, b) * 2,
+                  lambda a, b: tensorviz.copysign(a, b.abs())):
+        f = compare(lines, torch, _wrong(copysign=wrong))
+        assert f is not None and f.kind == "silent" and f.line == 3, f
+
+
+def test_inplace_complex32_value_of_one_class_is_adopted_before_its_views(monkeypatch):
+    """complex32 ``z.t().sub_(w)`` where PyTorch's ``a + (-1) * b`` gives inf+nan j and
+    tensorviz C99's inf+2j (one class): PyTorch's storage takes tensorviz's value before
+    the imaginary-part view of the base is compared; a wrong finite value is found."""
+    from . import differential
+    lines = ["v0 = T.tensor([[complex(3.0, 0.0), complex(0.0, 1.0)], [complex(1.0, 0.0), "
+             "complex(0.0, 0.0)]], dtype=T.complex32)", "v1 = v0.t()", "v2 = v0.imag",
+             "v3 = T.tensor([[complex(1e+30, -2.0), complex(1.0, 0.0)], [complex(1.0, 0.0), "
+             "complex(1.0, 0.0)]], dtype=T.complex32)", "v5 = v1.sub_(v3)"]
+    assert compare(lines, torch, tensorviz) is None
+    sub_ = tensorviz.Tensor.sub_
+
+    def wrong(self, other, **kw):
+        sub_(self, other, **kw)
+        self[1, 1] = 7
+        return self
+    monkeypatch.setattr(tensorviz.Tensor, "sub_", wrong)
+    f = compare(lines, torch, tensorviz)
+    assert f is not None and f.kind == "silent" and f.line == 4, f
+    monkeypatch.setattr(tensorviz.Tensor, "sub_", sub_)
+    monkeypatch.setattr(differential, "_adopt_classes", lambda *a: False)
+    f = compare(lines, torch, tensorviz)
+    assert f is not None and f.line == 4 and f.detail.startswith("v2."), f
+
+
 def test_histogram_bin_of_an_overflowing_index_is_accepted_only_there():
     """PyTorch's bin of a value whose (x - first) * bins overflows the dtype is undefined
     (its int64 cast of inf): tensorviz's exact bin is accepted there, and later statements
