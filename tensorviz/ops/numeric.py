@@ -466,7 +466,10 @@ def cov(input, *, correction: int = 1, fweights=None, aweights=None) -> Tensor:
         w = arr if w is None else w * arr
     if w is not None:
         wdt = result_type(*[t for t in (fweights, aweights) if t is not None])
-        rdt = result_type(input, *[t for t in (fweights, aweights) if t is not None])
+        # (the input as the 2-D matrix PyTorch makes of it: a 0-dim input is dimensioned,
+        # so a 0-dim float64 weight does not promote a bfloat16 input)
+        rdt = result_type(input if input._shape else input.reshape(1),
+                          *[t for t in (fweights, aweights) if t is not None])
         if rdt.category < _FLOAT:
             rdt = _dtypes._default_dtype
         x = operand(input, rdt, dev).reshape(x.shape)

@@ -520,6 +520,11 @@ def _var_parts(name: str, input, dim, unbiased, keepdim, correction, want_mean: 
             m = xp.sum(a, axis=axis, keepdims=True) / a.dtype.type(n)
         elif n:  # (Welford's mean: within the range where the values are, sum(x / n) too)
             m = xp.sum(a64 / n, axis=axis, keepdims=True)
+            # (Welford's updates keep a constant slice's mean exactly its value and its
+            # squared deviations exactly 0: no rounding of sum(x / n) left over, so a
+            # variance with no degrees of freedom is 0 / 0, NaN, as PyTorch's)
+            hi = xp.max(a64, axis=axis, keepdims=True)
+            m = xp.where(hi == xp.min(a64, axis=axis, keepdims=True), hi, m)
         else:  # (nothing reduced: 0 / 0)
             m = xp.sum(a64, axis=axis, keepdims=True) / n
         d = a64 - m

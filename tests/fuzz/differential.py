@@ -712,6 +712,24 @@ def deliberate(op: str, line: str, dt, dv, x=None, samples=None, operands=None) 
                     (np.abs(q_.real - xr) <= 4 * eps * np.abs(xr)) & \
                     (np.abs(q_.imag - xi) <= 4 * eps * np.abs(xi))
             _mask_where(dt[1], dv[1], near)
+    if op.rstrip("_") == "cholesky_solve" and operands and len(operands) >= 2 and \
+            dt[0] == dv[0] == "tensor" and all(isinstance(o, np.ndarray) and o.ndim >= 2
+                                               for o in operands[:2]):
+        # Note: cholesky_solve of a system holding an infinity or NaN (in B or the factor):
+        # MKL's blocked forward and back substitutions (trsm) leave some entries finite that
+        # tensorviz's substitutions, in which every entry of x depends on every entry of y,
+        # make NaN, and the reverse. Either NaN is accepted in such a batch; finite entries
+        # on both sides, and every batch of finite systems, are compared.
+        out = dt[1]["values"]
+        try:
+            with np.errstate(all="ignore"):
+                bad = np.logical_or(*[np.broadcast_to(~np.isfinite(o).all(axis=(-2, -1)),
+                                                      out.shape[:-2]) for o in operands[:2]])
+        except ValueError:
+            bad = None
+        if bad is not None and out.shape == dv[1]["values"].shape:
+            _mask_where(dt[1], dv[1], lambda a, b: bad[..., None, None] &
+                        (np.isnan(a) | np.isnan(b)))
     if op in PRODUCT_OPS and dt[0] == dv[0] == "tensor" and \
             dt[1]["dtype"].startswith("complex"):
         # Note: a complex matrix product whose terms overflow (the moduli's bound

@@ -2108,3 +2108,13 @@ REGRESSIONS += [  # fresh-seed 190M run: copysign of a NaN's sign; C99 classes t
         "complex(1.0, 0.0)]], dtype=T.complex32)", "v5 = v1.sub_(v3)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 191M run: Welford's constant slices, cov's 0-dim input
+    ("std-mean-expanded-constant-no-dof", [
+        "v0 = T.tensor([3.4e+38], dtype=T.float64)", "v1 = v0.expand((3,))",
+        "v2 = T.std_mean(v1, correction=1000000)",
+    ]),
+    ("cov-0-d-bfloat16-0-d-float64-weight", [
+        "v0 = T.tensor(3.4e+38, dtype=T.bfloat16)", "v2 = v0.expm1()",
+        "v3 = T.tensor(0.5, dtype=T.float64)", "v4 = T.cov(v2, aweights=v3)",
+    ]),
+]

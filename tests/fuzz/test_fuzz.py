@@ -994,6 +994,29 @@ def test_inplace_complex32_value_of_one_class_is_adopted_before_its_views(monkey
     assert f is not None and f.line == 4 and f.detail.startswith("v2."), f
 
 
+def test_cholesky_solve_of_a_non_finite_system_accepts_nan_either_way_only_there():
+    """cholesky_solve of a batch holding an infinity: MKL's substitutions and tensorviz's
+    spread NaN to different entries, so NaN on either side is accepted in that batch; a
+    wrong value in a finite batch, or a finite entry made wrong, is still found."""
+    lines = ["v0 = T.tensor([[[2.0, 0.0], [1.0, 3.0]], [[float('inf'), 0.0], [1.0, 2.0]]], "
+             "dtype=T.float64)", "v1 = T.tensor([[[1.0], [2.0]], [[1.0], [2.0]]], "
+             "dtype=T.float64)", "v2 = T.cholesky_solve(v1, v0)"]
+    assert compare(lines, torch, tensorviz) is None
+
+    def all_nan(b, a, upper=False):
+        r = tensorviz.cholesky_solve(b, a, upper)
+        r[1] = float("nan")
+        return r
+
+    def wrong(b, a, upper=False):
+        r = tensorviz.cholesky_solve(b, a, upper)
+        r[0] = r[0] + 1
+        return r
+    assert compare(lines, torch, _wrong(cholesky_solve=all_nan)) is None
+    f = compare(lines, torch, _wrong(cholesky_solve=wrong))
+    assert f is not None and f.kind == "silent" and f.line == 2, f
+
+
 def test_histogram_bin_of_an_overflowing_index_is_accepted_only_there():
     """PyTorch's bin of a value whose (x - first) * bins overflows the dtype is undefined
     (its int64 cast of inf): tensorviz's exact bin is accepted there, and later statements

@@ -217,6 +217,22 @@ def test_cov_weights(tvdiff, case):
     tvdiff.check(f)
 
 
+@pytest.mark.parametrize("wdtype", ["float64", "float32", "int64"])
+@pytest.mark.parametrize("xdtype", ["bfloat16", "float16", "float32"])
+def test_cov_of_a_0_dim_input_promotes_it_as_a_matrix(tvdiff, xdtype, wdtype):
+    """cov makes its input a matrix first: a 0-dim bfloat16 input with a 0-dim float64
+    weight stays bfloat16 (the weight takes part as a 0-dim tensor), a 1-D one is promoted
+    by its 1-D weights."""
+    def f(lib):
+        x = lib.tensor(3.0, dtype=getattr(lib, xdtype))
+        w = lib.tensor(2, dtype=getattr(lib, wdtype))
+        k = "aweights" if wdtype != "int64" else "fweights"
+        rs = [lib.cov(x, **{k: w}), lib.cov(x.expand(2) + lib.tensor([0.0, 1.0]).to(x.dtype),
+                                             **{k: w.expand(2)})]
+        return [str(r.dtype).rpartition(".")[2] for r in rs] + [r.float() for r in rs]
+    tvdiff.check(f)
+
+
 @pytest.mark.filterwarnings("ignore:.*degrees of freedom")
 @pytest.mark.parametrize("weights", ["none", "fweights", "aweights", "both", "subnormal"])
 @pytest.mark.parametrize("n", [0, 3])

@@ -1289,3 +1289,17 @@ def test_empty_inputs_run_no_dtype_check_and_q_bool(call):
         except (RuntimeError, NotImplementedError) as e:
             outcomes.append((type(e).__name__, str(e)))
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.filterwarnings("ignore:.*degrees of freedom")
+@pytest.mark.parametrize("correction", [1, 3, 10**6])
+@pytest.mark.parametrize("fn", ["var_mean", "std_mean"])
+def test_welford_variance_of_a_constant_slice_is_exactly_zero(tvdiff, fn, correction):
+    """PyTorch's var_mean/std_mean (Welford's updates) keep a constant slice's mean exactly
+    its value and its squared deviations exactly 0: with no degrees of freedom the variance
+    is 0 / 0, NaN (an expanded 3.4e38 was inf: sum(x / n) rounded off the value)."""
+    data = np.array([[3.4e38, 3.4e38, 3.4e38], [0.1, 0.1, 0.1], [1.0, 2.0, 3.0]])
+    t = tvdiff.make((3, 3), "float64", data=data)
+    tvdiff.check(lambda lib, x: getattr(lib, fn)(x, 1, correction=correction), t)
+    tvdiff.check(lambda lib, x: getattr(lib, fn)(x[0, :1].expand(3), correction=correction), t)
+    tvdiff.check(lambda lib, x: getattr(lib, fn)(x[1].float(), correction=correction), t)
