@@ -752,8 +752,8 @@ def _widened(x, cast: builtins.bool = False):
         if x._dtype is not _C32:
             return x
         w = _widen_tensor(x)
-        if (cast and 0 in w._stride) or x._cj:  # (a conjugate view: the copy PyTorch's
-            CAST_LAYOUT[id(w)] = w             # conjugate fallback resolves it into)
+        if cast or x._cj:  # (PyTorch's x.to(dtype) copy, or the copy its conjugate
+            CAST_LAYOUT[id(w)] = w  # fallback resolves a conjugate view into)
         return w
     if isinstance(x, (list, tuple)) and builtins.any(
             isinstance(b, Tensor) and b._dtype is _C32 for b in x):

@@ -584,7 +584,8 @@ def test_products_comparisons_and_dist_convert_real_operands_first(other_dtype):
 def test_results_of_strided_complex32_operands_are_laid_out_as_pytorch(seed):
     """An op computed as complex32 reads its operands in place in PyTorch (no copy): a
     strided, transposed or conjugated complex32 operand takes part in the result's layout
-    with its own strides (a (1, 3) sum of x.H and y[..., ::2] has strides (1, 1))."""
+    with its own strides (a (1, 3) sum of x.H and y[..., ::2] has strides (1, 1)); one
+    computed in complex64 reads each complex32 operand's dense copy."""
     views = [lambda t: t[:, ::2], lambda t: t[:, 1::2], lambda t: t.t()[::2].t(),
              lambda t: t[::2], lambda t: t[1:3], lambda t: t.conj()[:, :3],
              lambda t: t[:, :3], lambda t: t[:1].expand(4, 6)[:, ::2], lambda t: t[:1, ::2],
@@ -605,7 +606,9 @@ def test_results_of_strided_complex32_operands_are_laid_out_as_pytorch(seed):
                 except RuntimeError:
                     continue
                 for op in (lambda: a + b, lambda: a * b, lambda: T.sub(a, b, alpha=2),
-                           lambda: a == b, lambda: T.where(a.real > 4, a, b)):
+                           lambda: a == b, lambda: T.where(a.real > 4, a, b),
+                           lambda: a + T.zeros(1, dtype=T.float32),  # (computed in complex64:
+                           lambda: T.pow(b.real.bfloat16(), a)):  # each operand's copy)
                     r = op()
                     rows.append((tuple(r.shape), r.stride(), str(r.dtype).split(".")[-1]))
             got.append(rows)

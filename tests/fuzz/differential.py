@@ -835,18 +835,20 @@ def deliberate(op: str, line: str, dt, dv, x=None, samples=None, operands=None) 
                         _same_values(b[idx], ref[idx], name):
                     take[idx] = True
             _mask_where(dt[1], dv[1], lambda p, q: take)
-    if op in ("cov", "corrcoef") and x is not None and x.dtype.kind == "c" and \
+    if op in ("cov", "corrcoef") and x is not None and x.dtype.kind in "fc" and x.size and \
             dt[0] == dv[0] == "tensor" and dt[1]["values"].shape == dv[1]["values"].shape and \
             "weights" not in line:
-        # Note: a complex variable whose squared deviations overflow the dtype (a 3.4e38
-        # entry in complex64) has a variance BLAS makes inf+nan j or nan+nan j by its order
-        # and fused multiply-adds (PyTorch's own cov gives either, by the matrix), and its
-        # correlations are then x / inf = 0 or NaN. In such a variable's row and column, an
-        # entry not finite on both sides is accepted, and (corrcoef) a NaN against a zero;
-        # the other variables' entries, and any finite pair, are compared.
+        # Note: a variable whose squared deviations overflow the dtype (a 3.4e38 entry in
+        # float32 or complex64) has a variance and products BLAS makes inf, NaN or (real)
+        # finite by its order and fused multiply-adds (PyTorch's own cov gives either, by
+        # the matrix), and its correlations are then x / inf = 0 or NaN. In such a
+        # variable's row and column, an entry not finite on both sides is accepted, and
+        # (corrcoef) a NaN against a zero; the other variables' entries, and any finite
+        # pair, are compared.
         xx = np.asarray(x).astype(np.complex128)
         xx = xx.reshape(1, -1) if xx.ndim < 2 else xx
-        big = float(np.finfo(np.float32 if x.dtype == np.complex64 else np.float64).max)
+        big = float(np.finfo(np.float32 if x.dtype in (np.complex64, np.float32)
+                             else np.float64).max)
         with np.errstate(all="ignore"):
             dev = xx - xx.mean(axis=1, keepdims=True)
             over = ~np.isfinite(xx).all(axis=1) | ((np.abs(dev) ** 2).sum(axis=1) > big)
@@ -1061,6 +1063,31 @@ def deliberate(op: str, line: str, dt, dv, x=None, samples=None, operands=None) 
         # both sides is accepted; finite entries are compared, and a finite entry against a
         # non-finite one is still a finding.
         _mask_where(dt[1], dv[1], lambda a, b: ~np.isfinite(a) & ~np.isfinite(b))
+    if op == "logspace" and dt[0] == dv[0] == "tensor" and \
+            dt[1]["dtype"] in ("float32", "float16", "bfloat16") and \
+            dt[1]["values"].shape == dv[1]["values"].shape:
+        # Note: PyTorch's 16- and 32-bit logspace spaces its exponents and rounds them in an
+        # order tensorviz does not reproduce for every length (its vectorized and parallel
+        # paths); an exponent x rounded by eps changes base**x by eps * |ln(base**x)|. Values
+        # within four such roundings are accepted, and past the float range an infinity
+        # against a finite value that close to the largest one; the rest is compared.
+        eps = {"float32": 2.0 ** -23, "float16": 2.0 ** -10, "bfloat16": 2.0 ** -7}[
+            dt[1]["dtype"]]
+        top = {"float32": 3.4028234663852886e38, "float16": 65504.0,
+               "bfloat16": 3.3895313892515355e38}[dt[1]["dtype"]]
+
+        def near(a, b):
+            a64, b64 = a.astype(np.float64), b.astype(np.float64)
+            m = np.maximum(np.abs(a64), np.abs(b64))
+            fin = np.isfinite(a64) & np.isfinite(b64)
+            rtol = 4 * eps * (np.abs(np.log(np.where(fin & (m > 0), m, 1.0))) + 1)
+            close = fin & (np.abs(a64 - b64) <= rtol * m)
+            edge = np.isinf(a64) != np.isinf(b64)
+            finite_one = np.where(np.isinf(a64), np.abs(b64), np.abs(a64))
+            edge &= finite_one >= top / (1 + 4 * eps * (np.log(top) + 1))
+            return close | edge
+        with np.errstate(all="ignore"):
+            _mask_where(dt[1], dv[1], near)
     if op.rstrip("_") == "copysign" and operands and len(operands) >= 2 and \
             dt[0] == dv[0] == "tensor" and isinstance(operands[1], np.ndarray) and \
             operands[1].dtype.kind == "f":
@@ -1155,19 +1182,24 @@ def deliberate(op: str, line: str, dt, dv, x=None, samples=None, operands=None) 
         _accept_within(dt, dv, x.dtype.name)
     if op in SUMS and x is not None and x.size and dt[0] == dv[0] == "tensor" and \
             dt[1]["values"].ndim == 0 and dt[1]["values"].shape == dv[1]["values"].shape and \
-            dt[1]["dtype"] in ("float32", "float64", "complex64", "complex128"):
+            dt[1]["dtype"] in ("float32", "float64", "complex64", "complex128", "float16",
+                               "bfloat16"):
         # Note: PyTorch's CPU sum is a cascade over vector lanes whose width is the machine's
         # (2 complex128 a step with AVX2, 4 with AVX-512): which terms meet first, and so what
         # cancels (2**63 - 2**63 beside small integers), is the machine's. A sum (or mean)
         # of all elements is compared within the error bound of any summation order,
-        # n * eps * sum(|x|) (over n for a mean): a value past it is still a finding.
+        # n * eps * sum(|x|) (over n for a mean): a value past it is still a finding. A
+        # 16-bit result is summed in float32 and rounded once more (its own half ulp).
         a, b = dt[1]["values"], dv[1]["values"]
-        eps = float(np.finfo(a.real.dtype).eps)
+        half = {"float16": 2.0 ** -11, "bfloat16": 2.0 ** -8}.get(dt[1]["dtype"])
+        eps = float(np.finfo(np.float32).eps) if half else float(np.finfo(a.real.dtype).eps)
         with np.errstate(all="ignore"):
             mag = np.abs(np.asarray(x).astype(np.complex128))
             bound = x.size * eps * float(np.sum(mag[np.isfinite(mag)]))
             if op in ("mean", "nanmean"):
                 bound /= x.size
+            if half:
+                bound += half * float(np.maximum(np.abs(a), np.abs(b)))
             if np.isfinite(a) and np.isfinite(b) and abs(complex(a) - complex(b)) <= bound:
                 dt[1]["values"] = b.copy()
     if op in TIE_OPS and x is not None and dt[0] == dv[0] == "tuple" and len(dt[1]) == 2 and \
@@ -1472,9 +1504,12 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
             # inverse, as the keyword and the method forms do in both. Not compared.
             return None
         target = line.split("=", 1)[0].strip() if re.match(r"\s*\w+\s*=[^=]", line) else None
+        augmented = _AUGMENTED.match(line)
+        if augmented and target is None:  # (``v0 /= v1``: v0 is written, its rule is the op's)
+            target = augmented.group(1)
         repairs = _pytorch_repairs(line, env_t, torch)
         # (an in-place op's input, as it was: what the comparison's rules judge it by)
-        in_place = builtins.bool(re.search(r"\.\w+_\(", line))
+        in_place = builtins.bool(re.search(r"\.\w+_\(", line)) or augmented is not None
         x_before = _call_input(line, env_v) if in_place else None
         if phase:
             phase("torch", i)
@@ -1519,7 +1554,9 @@ def compare(lines: list, torch, tv, ops: list | None = None, phase=None) -> Find
         if target in st:  # (an op's rule: its name, line, input values and precision)
             m = re.search(r"\.(\w+)\(", line) or \
                 re.search(r"=\s*(?:abs\(|\w+\s*(\*\*|//|[-+*/%@])\s*\w)", line)
-            rule_op = ops[i] if ops else (m.group(1) or "unaryabs(" if m else "")
+            aug_op = re.match(r"^\s*v\d+\s*(\*\*|//|<<|>>|[-+*/%&|^@])=", line)
+            rule_op = ops[i] if ops else "i" + aug_op.group(1) if aug_op else \
+                (m.group(1) or "unaryabs(" if m else "")
             made_by[target] = (rule_op, line,
                                x_before if x_before is not None else _call_input(line, env_v),
                                _input_precision(line, env_v, rule_op), _call_input(line, env_t),

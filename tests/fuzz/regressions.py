@@ -2118,3 +2118,25 @@ REGRESSIONS += [  # fresh-seed 191M run: Welford's constant slices, cov's 0-dim 
         "v3 = T.tensor(0.5, dtype=T.float64)", "v4 = T.cov(v2, aweights=v3)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 192M run: augmented assignments' rules, 16-bit means, logspace,
+    # real covariances past the range, complex32 operands copied for another dtype
+    ("acosh_-after-complex-self-division", [
+        "v0 = T.tensor([[complex(float('nan'), 0.5), complex(0.25, -2.0)], [complex(0.0, 1.0), "
+        "complex(3.0, -2.0)]], dtype=T.complex128)", "v0 /= v0", "v3 = v0.acosh_()",
+    ]),
+    ("mean-bfloat16-dtype-of-float32-extremes", [
+        "v0 = T.tensor([[float('nan'), 0.25, -3.0], [-float('inf'), float('inf'), 65504.0], "
+        "[3.0, 1.5, 2.0], [3.0, 2.0, -0.75]], dtype=T.float32)", "v1 = v0.nan_to_num()",
+        "v2 = v1.mean(dtype=T.bfloat16)",
+    ]),
+    ("logspace-float32-past-the-range", ["v4 = T.logspace(255, True, 100000)"]),
+    ("corrcoef-float32-variance-past-the-range", [
+        "v0 = T.tensor([[3.4e+38, 3.0, 1e+30], [1.0, -2.5, 1.5], [3.0, 1.0, -0.75]])",
+        "v1 = T.corrcoef(v0)",
+    ]),
+    ("pow-bfloat16-view-complex32-strided", [
+        "v0 = T.tensor([[1.0, 0.25]], dtype=T.bfloat16)", "v1 = v0.t()",
+        "v6 = T.tensor([[complex(0.5, 0.0), complex(1.5, 1.0)], [complex(-0.0, -2.0), "
+        "complex(1.5, 1.0)]], dtype=T.complex32)", "v7 = v6[..., ::2]", "v8 = T.pow(v1, v7)",
+    ]),
+]

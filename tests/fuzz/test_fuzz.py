@@ -1017,6 +1017,27 @@ def test_cholesky_solve_of_a_non_finite_system_accepts_nan_either_way_only_there
     assert f is not None and f.kind == "silent" and f.line == 2, f
 
 
+def test_logspace_and_16_bit_mean_rules_accept_rounding_only():
+    """logspace's values within four roundings of its exponent, and a 16-bit mean within the
+    error bound of any summation order, are accepted; a value off by more is found."""
+    lines = ["v0 = T.logspace(255, True, 100000)", "v1 = T.tensor([3.4e38, -3.4e38, 65504.0, "
+             "8.0])", "v2 = v1.mean(dtype=T.bfloat16)", "v3 = T.logspace(-3, 2.5, 37)"]
+    assert compare(lines, torch, tensorviz) is None
+
+    def off(*a, **k):
+        return tensorviz.logspace(*a, **k) * 1.001
+    f = compare(lines, torch, _wrong(logspace=off))
+    assert f is not None and f.kind == "silent" and f.line == 0, f
+    mean = tensorviz.Tensor.mean
+    try:
+        tensorviz.Tensor.mean = lambda self, *a, **k: mean(self, *a, **k).float().add(1e35) \
+            .to(k.get("dtype") or self.dtype)
+        f = compare(lines, torch, tensorviz)
+    finally:
+        tensorviz.Tensor.mean = mean
+    assert f is not None and f.kind == "silent" and f.line == 2, f
+
+
 def test_histogram_bin_of_an_overflowing_index_is_accepted_only_there():
     """PyTorch's bin of a value whose (x - first) * bins overflows the dtype is undefined
     (its int64 cast of inf): tensorviz's exact bin is accepted there, and later statements
