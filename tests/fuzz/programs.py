@@ -53,6 +53,8 @@ INT_NAMES = {"n", "k", "diagonal", "offset", "shifts", "repeats", "chunks", "sec
              "indices_or_sections", "split_sizes", "row", "col", "m", "s", "count",
              "correction", "diagonal_offset"}
 SHAPE_NAMES = {"size", "sizes", "shape", "dims", "stride", "shapes"}
+#: The most elements a tensor literal spells out (a bigger one is ``T.full`` of one value).
+LITERAL_MAX = 4096
 SKIP_NAMES = {"out", "device", "layout", "requires_grad", "pin_memory", "generator",
               "memory_format", "names", "_stacklevel", "non_blocking", "dtype_", "pickle_module",
               "name", "f", "map_location", "weights_only", "mmap", "np_dtype", "category",
@@ -174,6 +176,9 @@ class Generator:
         n = math.prod(shape)
         if n == 0:
             return f"T.zeros({shape!r}, dtype=T.{dtype})"
+        if n > LITERAL_MAX:  # (a shape fitting a huge result: one value, not megabytes of
+            # source that take longer to compile than any op takes to run)
+            return f"T.full({shape!r}, {_lit(self.value(dtype, special), dtype)}, dtype=T.{dtype})"
         vals = [_lit(self.value(dtype, special), dtype) for _ in range(n)]
 
         def nest(flat, dims):
