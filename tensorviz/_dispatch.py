@@ -766,6 +766,8 @@ def _narrowed(r):
     rounded as PyTorch's ComplexHalf kernels round their complex<float> results."""
     if isinstance(r, Tensor):
         from ._tensor import wrap_array
+        if r._dtype is _dtypes.complex64 and r._cj:  # (a lazy conjugate stays one: svd's V)
+            return _narrowed(r.conj()).conj()
         if r._dtype is _dtypes.complex64 or r._dtype is _dtypes.float32:
             dense = _layout.is_non_overlapping_and_dense(r._shape, r._stride)
             arr = _chalf.narrow(r._arr) if r._dtype is _dtypes.complex64 else \

@@ -1883,16 +1883,20 @@ def cholesky(A, *, upper: bool = False, out=None) -> Tensor:
     A = _tensor_arg(A, "linalg_cholesky", "A", 1)
     _float_input(A, "linalg.cholesky", half="cholesky_cpu")
     xp = _xp(A)
+    # (LAPACK reads one triangle: the upper one for upper=True, so the factor of A's upper
+    # triangle is that of the lower triangle of A's conjugate transpose)
+    a = A._arr if not upper else xp.conj(xp.swapaxes(A._arr, -1, -2)) \
+        if A._dtype.category == _COMPLEX else xp.swapaxes(A._arr, -1, -2)
     if A.numel() == 0:
         res = xp.empty(A._shape, dtype=A._dtype._np)
     else:
         try:
             with _lapack(xp, ""):
-                res = xp.linalg.cholesky(A._arr)
+                res = xp.linalg.cholesky(a)
                 if not runs_numpy(xp) and not builtins.bool(xp.isfinite(res).all()):
                     raise np.linalg.LinAlgError("not positive-definite")
         except LinAlgError:
-            raise _not_pd_error(xp, A._arr) from None
+            raise _not_pd_error(xp, a) from None
     if upper:
         res = xp.conj(xp.swapaxes(res, -1, -2)) if A._dtype.category == _COMPLEX else \
             xp.swapaxes(res, -1, -2)
@@ -2700,7 +2704,10 @@ def _cholesky_legacy(input, upper: bool = False, *, out=None) -> Tensor:
                       input.device, out, _contig(input._shape))
     if input._dtype.category < _FLOAT or input._dtype in _dtypes.HALVES:
         raise NotImplementedError(f'"cholesky_cpu" not implemented for \'{input._dtype.cname}\'')
-    return cholesky(input, upper=upper, out=out)
+    try:
+        return cholesky(input, upper=upper, out=out)
+    except LinAlgError as e:  # (PyTorch names the legacy function in its message)
+        raise LinAlgError(str(e).replace("linalg.cholesky:", "cholesky:", 1)) from None
 
 
 @op("qr")

@@ -1658,6 +1658,9 @@ def _adopt_accepted(t, judged: np.ndarray, accepted: np.ndarray, env: dict, torc
     memory no other variable shares (the rest of the program sees no write), or (``shared``:
     a bit view, whose accepted bits are only another NaN's) one whose storage then holds the
     bits tensorviz's holds, for every view of it."""
+    if isinstance(t, torch.Tensor) and t.is_conj() and not t.is_neg():
+        # (a conjugate view: its memory holds the conjugates: written through t.conj())
+        t, judged, accepted = t.conj(), np.conj(judged), np.conj(accepted)
     if not isinstance(t, torch.Tensor) or t.is_conj() or t.is_neg() or \
             tuple(t.shape) != judged.shape or accepted.shape != judged.shape or \
             judged.dtype != accepted.dtype or not judged.size:

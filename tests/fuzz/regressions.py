@@ -2140,3 +2140,17 @@ REGRESSIONS += [  # fresh-seed 192M run: augmented assignments' rules, 16-bit me
         "complex(1.5, 1.0)]], dtype=T.complex32)", "v7 = v6[..., ::2]", "v8 = T.pow(v1, v7)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 193M run: a conjugate view's accepted values, complex32 svd's
+    # lazy V, cholesky's own triangle
+    ("sgn_-subnormal-through-conjugate-view", [
+        "v0 = T.tensor([[complex(1.0, 0.5)], [complex(1e-310, 0.0)], [complex(4.0, 1.0)]], "
+        "dtype=T.complex128)", "v1 = v0.conj()", "v2 = v1.sgn_()", "v3 = v2.unflatten(0, (3, 1,))",
+    ]),
+    ("svd-empty-complex32-lazy-v", ["v3 = T.zeros((0, 1), dtype=T.complex32)",
+                                    "v5 = v3.svd(False)"]),
+    ("cholesky-upper-reads-the-upper-triangle", [
+        "v0 = T.tensor([[-2.5, -1.0], [1.0, 0.0], [3.0, float('inf')]])", "v1 = v0[1:]",
+        "v3 = T.cholesky(v1, upper=True)", "v4 = T.tensor([[4.0, 2.0], [100.0, 5.0]])",
+        "v5 = T.linalg.cholesky(v4, upper=True)",
+    ]),
+]

@@ -1470,3 +1470,25 @@ def test_norms_of_empty_tensors_as_pytorch(p):
                 row.append(str(ex))
         got.append(row)
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("upper", [True, False])
+def test_cholesky_reads_only_its_own_triangle(tvdiff, dtype, upper):
+    """LAPACK's Cholesky reads one triangle of A: the upper one for upper=True (a lower
+    triangle of 100 does not make [[4, 2], [100, 5]] indefinite there), the lower one else;
+    the legacy torch.cholesky names itself in its error."""
+    rng = np.random.default_rng(3)
+    for k in range(4):
+        a = rng.normal(size=(3, 3)) + (1j * rng.normal(size=(3, 3)) if "complex" in dtype else 0)
+        spd = a @ np.conj(a.T) + 3 * np.eye(3)
+        other = np.tril(rng.normal(size=(3, 3)) * 50, -1) if upper else \
+            np.triu(rng.normal(size=(3, 3)) * 50, 1)
+        m = (np.triu(spd) + other if upper else np.tril(spd) + other).astype(dtype)
+        t = tvdiff.make((3, 3), dtype, data=m)
+        tvdiff.check(lambda lib, x: lib.linalg.cholesky(x, upper=upper), t)
+        tvdiff.check(lambda lib, x: lib.cholesky(x, upper=upper), t)
+        tvdiff.check(lambda lib, x: lib.linalg.cholesky_ex(x, upper=upper), t)
+    bad = tvdiff.make((2, 2), dtype, data=np.array([[1, 0], [3, 2]], dtype).T.copy()
+                      if upper else np.array([[1, 0], [3, 2]], dtype))
+    tvdiff.check(lambda lib, x: lib.cholesky(x, upper=not upper), bad)
