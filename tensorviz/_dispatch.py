@@ -833,7 +833,9 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
         condition = _chalf.CONDITIONS[rec.qualname + "_"]
 
     casts_operands = builtins.any(n in _CASTING_ARITHMETIC for n in names)
-    dimensioned = rec.qualname in ("hstack", "vstack", "dstack", "column_stack", "row_stack")
+    # (their inputs are made at least 1-D first, kron's reshaped to one rank: promoted so)
+    dimensioned = rec.qualname in ("hstack", "vstack", "dstack", "column_stack", "row_stack",
+                                   "kron")
 
     def run(args, kwargs, narrow: builtins.bool):
         """The op on complex64 copies of the complex32 operands; its result rounded."""
@@ -908,6 +910,8 @@ def _gate(rec: OpDef, form: str, fn: Callable) -> Callable:
     def gated(*args, **kwargs):
         if not _has_chalf(args, kwargs):
             return fn(*args, **kwargs)
+        if stepwise and kwargs.get("n", args[1] if len(args) > 1 else 1) == 0:
+            return fn(*args, **kwargs)  # (diff of order 0: the input, prepend/append unread)
         if same_dtypes:
             _check_same_dtypes(fn, args, kwargs, inplace)
         if dtype_at is not None and len(args) > dtype_at and \

@@ -1040,3 +1040,17 @@ def test_zero_dim_complex32_mode_kthvalue_and_softmax_dtype_run_as_pytorch():
                     row.append((type(ex).__name__, str(ex)))
         got.append(row)
     assert got[0] == got[1]
+
+
+def test_kron_promotes_0_dim_inputs_as_dimensioned_and_diff_of_order_0_is_its_input():
+    """kron reshapes both operands to one rank before it multiplies: a 0-dim complex128
+    beside complex32 gives complex128; diff of order 0 returns its input (prepend unread)."""
+    got = []
+    for T in (tv, torch):
+        c = T.tensor(-2j, dtype=T.complex128)
+        d = T.tensor([[3 + 1j, 0.25], [1 - 2j, 1.5]], dtype=T.complex32)
+        x = T.ones(2, 3, dtype=T.complex32)
+        rs = [T.kron(c, d.t()), T.kron(d, c), T.kron(d, T.tensor(2.0, dtype=T.float16)),
+              T.diff(x, n=0, dim=1, prepend=T.ones(2, 1, dtype=T.complex64))]
+        got.append([(str(r.dtype).rpartition(".")[2], r.tolist()) for r in rs])
+    assert got[0] == got[1]

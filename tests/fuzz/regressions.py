@@ -2154,3 +2154,14 @@ REGRESSIONS += [  # fresh-seed 193M run: a conjugate view's accepted values, com
         "v5 = T.linalg.cholesky(v4, upper=True)",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 194M run: kron promotes as dimensioned; diff of order 0
+    ("kron-0-d-complex128-complex32", [
+        "v0 = T.tensor(complex(0.0, -2.0), dtype=T.complex128)",
+        "v1 = T.tensor([[complex(3.0, 1.0), complex(0.25, 0.0)], [complex(1.0, -2.0), "
+        "complex(1.5, 0.5)]], dtype=T.complex32)", "v3 = T.kron(v0, other=v1.t())",
+    ]),
+    ("diff-order-0-complex32-prepend-complex64", [
+        "v3 = T.ones((2, 3), dtype=T.complex32)",
+        "v4 = T.diff(v3, n=0, dim=1, prepend=T.ones((2, 1), dtype=T.complex64))",
+    ]),
+]
