@@ -68,15 +68,16 @@ def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-
         if dt.category >= _FLOAT:
             if equal_nan:
                 close = close | (xp.isnan(a) & xp.isnan(b))
-            if dt is _dtypes.bfloat16:
-                # (PyTorch's bfloat16 ops: each computed in float32 from the tolerances as
-                # float32, rounded to bfloat16: atol=10**30 is bfloat16's 1e30 there)
+            if dt is _dtypes.bfloat16 or dt is _dtypes.float16:
+                # (PyTorch's 16-bit ops: each computed in float32 from the tolerances as
+                # float32, rounded to the dtype: atol=10**30 is bfloat16's 1e30 there, and
+                # float16's |-3 - 65504| is 65504)
                 f32, bf = np.float32, dt._np
                 ca, cb = a.astype(f32), b.astype(f32)
                 scaled = xp.abs((f32(rtol) * cb).astype(bf).astype(f32))
                 allowed = (f32(atol) + scaled).astype(bf).astype(f32)
-                ok = xp.abs((ca - cb).astype(bf).astype(f32)) <= allowed
-                return close | (ok & xp.isfinite(ca - cb))
+                actual = xp.abs((ca - cb).astype(bf).astype(f32))
+                return close | ((actual <= allowed) & xp.isfinite(actual))
             ca, cb = (a, b) if dt is not _dtypes.float16 else (a.astype(np.float32),
                                                                 b.astype(np.float32))
             allowed = atol + xp.abs(rtol * cb)

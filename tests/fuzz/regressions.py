@@ -2165,3 +2165,10 @@ REGRESSIONS += [  # fresh-seed 194M run: kron promotes as dimensioned; diff of o
         "v4 = T.diff(v3, n=0, dim=1, prepend=T.ones((2, 1), dtype=T.complex64))",
     ]),
 ]
+REGRESSIONS += [  # fresh-seed 194M run: float16 isclose rounds each step to float16
+    ("isclose-float16-difference-rounds-to-the-tolerance", [
+        "v0 = T.tensor([[0.0, -3.0], [3.0, 2048.0]], dtype=T.float16)",
+        "v3 = T.tensor([[0.5, 65504.0], [-2.5, -65504.0]], dtype=T.float16)",
+        "v5 = v0.isclose(v3, 1)", "v6 = v0.isclose(v3, 2.0, 59999)",
+    ]),
+]

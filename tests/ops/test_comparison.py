@@ -66,11 +66,13 @@ def test_isclose_allclose(tvdiff, dtype, kwargs):
     tvdiff.check(lambda lib, u, v: lib.isclose(u, v), a, tvdiff.make((4,), dtype))
 
 
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
 @pytest.mark.parametrize("seed", range(3))
-def test_isclose_of_bfloat16_rounds_each_step_as_pytorch(seed):
-    """bfloat16's isclose computes each of atol + |rtol * other| and |self - other| in
-    float32 and rounds it to bfloat16, as PyTorch's ops: 1e30 is close to -3 with atol=10**30
-    (bfloat16's 1e30 is 1.0001e30), integer atols past int64 included."""
+def test_isclose_of_16_bit_floats_rounds_each_step_as_pytorch(seed, dtype):
+    """16-bit isclose computes each of atol + |rtol * other| and |self - other| in float32
+    and rounds it to the dtype, as PyTorch's ops: 1e30 is close to -3 with atol=10**30
+    (bfloat16's 1e30 is 1.0001e30), float16's |-3 - 65504| is 65504, and a difference that
+    rounds to inf is not close; integer atols past int64 included."""
     torch = pytest.importorskip("torch")
     atols = [0, 1e-8, 10**30, 1e30, 59999, 1.0, 1e40]
     got = []
@@ -78,10 +80,12 @@ def test_isclose_of_bfloat16_rounds_each_step_as_pytorch(seed):
         rng = np.random.default_rng(seed)
         rows = []
         for k in range(100):
-            va = rng.choice([1e30, 3.0, 60000., -2.5, 0.1, np.inf, np.nan, 1e-30, 3.3e38, 257.0], 6)
-            vb = rng.choice([1e30, 3.0, -3.0, 2.0, 1.0, np.inf, 1e-30, 3.3e38, 256., 258.0], 6)
-            rtol, atol = float(rng.choice([0, 1e-5, 0.5, 2.0])), atols[rng.integers(7)]
-            a, b = T.tensor(va, dtype=T.bfloat16), T.tensor(vb, dtype=T.bfloat16)
+            va = rng.choice([1e30, 3.0, 60000., -2.5, 0.1, np.inf, np.nan, 1e-30, 3.3e38, 257.0,
+                             65504.0, 2049.0], 6)
+            vb = rng.choice([1e30, 3.0, -3.0, 2.0, 1.0, np.inf, 1e-30, 3.3e38, 256., 258.0,
+                             -65504.0], 6)
+            rtol, atol = float(rng.choice([0, 1e-5, 0.5, 1, 2.0])), atols[rng.integers(7)]
+            a, b = T.tensor(va, dtype=getattr(T, dtype)), T.tensor(vb, dtype=getattr(T, dtype))
             rows.append(T.isclose(a, b, rtol, atol, equal_nan=bool(k % 2)).tolist())
         got.append(rows)
     assert got[0] == got[1]
