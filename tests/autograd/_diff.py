@@ -127,6 +127,23 @@ def observe_and_backward(lines: list, grads: str = "s.grad") -> str:
     return "\n".join(lines)
 
 
+def view_root(rng, complex_share: float, prelude: str) -> tuple:
+    """``(lines, complex_root)``: the opening lines of a random view program -- ``prelude``,
+    a root tensor (complex64 in ``complex_share`` of programs, else float32 or float64) of a
+    random shape, a leaf ``s`` that requires grad, ``views = [root]`` -- and whether the root
+    is complex (the draws from ``rng`` in that order)."""
+    complex_root = rng.random() < complex_share
+    shape = rng.choice([(4,), (3, 4), (2, 3, 4)])
+    dt = "complex64" if complex_root else rng.choice(["float32", "float64"])
+    real_dt = "float32" if complex_root else dt
+    n = 1
+    for d in shape:
+        n *= d
+    return [prelude, f"root = torch.arange({n}, dtype=torch.{dt}).reshape{shape}.clone()",
+            f"s = torch.tensor(1.5, dtype=torch.{real_dt}, requires_grad=True)",
+            "views = [root]"], complex_root
+
+
 def view_prelude(inference: bool = False, type_errors: bool = False) -> str:
     """The start of a random view program: ``facts(t)`` (what a learner would look at:
     requires_grad, is_leaf, the graph, the version, the base; ``is_inference`` too) and

@@ -44,17 +44,7 @@ def _indent(mode: str, body: str) -> str:
 def program(seed: int) -> str:
     """One random program (its source), the same text run on both libraries."""
     rng = random.Random(seed)
-    complex_root = rng.random() < 0.3
-    shape = rng.choice([(4,), (3, 4), (2, 3, 4)])
-    dt = "complex64" if complex_root else rng.choice(["float32", "float64"])
-    real_dt = "float32" if complex_root else dt
-    n = 1
-    for d in shape:
-        n *= d
-    lines = [_PRELUDE,
-             f"root = torch.arange({n}, dtype=torch.{dt}).reshape{shape}.clone()",
-             f"s = torch.tensor(1.5, dtype=torch.{real_dt}, requires_grad=True)",
-             "views = [root]"]
+    lines, complex_root = _diff.view_root(rng, 0.3, _PRELUDE)
     for _ in range(rng.randint(3, 8)):
         kind = rng.random()
         j = f"views[{rng.randrange(0, 4)} % len(views)]"

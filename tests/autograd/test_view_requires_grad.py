@@ -221,15 +221,7 @@ def program(seed: int) -> str:
     """One random program: views in random modes, requires_grad_ on the root or a view (on
     or off), writes with grad on or off, facts, then a backward -- the same text for both."""
     rng = random.Random(seed)
-    complex_root = rng.random() < 0.25
-    shape = rng.choice([(4,), (3, 4), (2, 3, 4)])
-    dt = "complex64" if complex_root else rng.choice(["float32", "float64"])
-    sdt = "float32" if complex_root else dt
-    n = 1
-    for d in shape:
-        n *= d
-    lines = [_FACTS, f"root = torch.arange({n}, dtype=torch.{dt}).reshape{shape}.clone()",
-             f"s = torch.tensor(1.5, dtype=torch.{sdt}, requires_grad=True)", "views = [root]"]
+    lines, complex_root = _diff.view_root(rng, 0.25, _FACTS)
     for _ in range(rng.randint(3, 9)):
         kind = rng.random()
         j = f"views[{rng.randrange(0, 5)} % len(views)]"
