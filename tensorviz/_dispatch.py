@@ -709,7 +709,7 @@ def _widen_tensor(t: Tensor) -> Tensor:
         # (strided: the span of storage it reads widened, then viewed with its own strides,
         # so that the op lays its result out from them as PyTorch's kernel, which reads the
         # complex32 operand in place; a sparse view, x[::100], is copied dense instead)
-        span = 1 + builtins.sum((n - 1) * s for n, s in zip(t._shape, stride))
+        span = _layout.storage_extent(t._shape, stride, 0)
         if span <= builtins.max(4 * t.numel(), 4096):
             whole = t._view((span,), (1,), t._offset)
             whole._vb = None
@@ -1050,7 +1050,7 @@ def _scaled_chalf(t, factor) -> Tensor:
     if res._stride != t._stride and 0 not in t._stride:
         # (PyTorch scales inside its kernel: the operand keeps its own layout, which the
         # result's is computed from)
-        span = 1 + builtins.sum((n - 1) * st for n, st in zip(t._shape, t._stride))
+        span = _layout.storage_extent(t._shape, t._stride, 0)
         laid = wrap_array(_chalf.empty((span,)), _C32, t._storage._device)._view(
             t._shape, t._stride, 0)
         laid._vb = None
